@@ -1,0 +1,234 @@
+package dice
+
+import "math"
+
+// Dist is an exact probability distribution over consecutive integers:
+// P[i] is the probability of the value Min+i. Probabilities are float64,
+// computed by convolution and enumeration, so they are exact up to rounding
+// (about 1e-15 relative).
+type Dist struct {
+	Min int
+	P   []float64
+}
+
+// Point returns the distribution that is v with certainty.
+func Point(v int) Dist { return Dist{Min: v, P: []float64{1}} }
+
+// Uniform returns the distribution of one fair die with the given sides.
+func Uniform(sides int) Dist {
+	p := make([]float64, sides)
+	for i := range p {
+		p[i] = 1 / float64(sides)
+	}
+	return Dist{Min: 1, P: p}
+}
+
+// Max returns the largest value with a place in d.
+func (d Dist) Max() int { return d.Min + len(d.P) - 1 }
+
+// At returns P(X = v).
+func (d Dist) At(v int) float64 {
+	i := v - d.Min
+	if i < 0 || i >= len(d.P) {
+		return 0
+	}
+	return d.P[i]
+}
+
+// AtLeast returns P(X >= v).
+func (d Dist) AtLeast(v int) float64 {
+	s := 0.0
+	for i := len(d.P) - 1; i >= 0 && d.Min+i >= v; i-- {
+		s += d.P[i]
+	}
+	return math.Min(s, 1)
+}
+
+// AtMost returns P(X <= v).
+func (d Dist) AtMost(v int) float64 {
+	s := 0.0
+	for i := 0; i < len(d.P) && d.Min+i <= v; i++ {
+		s += d.P[i]
+	}
+	return math.Min(s, 1)
+}
+
+// Mean returns E[X].
+func (d Dist) Mean() float64 {
+	m := 0.0
+	for i, p := range d.P {
+		m += p * float64(d.Min+i)
+	}
+	return m
+}
+
+// Variance returns Var[X].
+func (d Dist) Variance() float64 {
+	m := d.Mean()
+	v := 0.0
+	for i, p := range d.P {
+		x := float64(d.Min+i) - m
+		v += p * x * x
+	}
+	return v
+}
+
+// StdDev returns the standard deviation of X.
+func (d Dist) StdDev() float64 { return math.Sqrt(d.Variance()) }
+
+// Shift returns the distribution of X + k.
+func (d Dist) Shift(k int) Dist { return Dist{Min: d.Min + k, P: d.P} }
+
+// Neg returns the distribution of -X.
+func (d Dist) Neg() Dist {
+	p := make([]float64, len(d.P))
+	for i, v := range d.P {
+		p[len(p)-1-i] = v
+	}
+	return Dist{Min: -d.Max(), P: p}
+}
+
+// Add returns the distribution of X + Y for independent X ~ d and Y ~ e.
+func (d Dist) Add(e Dist) Dist {
+	p := make([]float64, len(d.P)+len(e.P)-1)
+	for i, a := range d.P {
+		if a == 0 {
+			continue
+		}
+		for j, b := range e.P {
+			p[i+j] += a * b
+		}
+	}
+	return Dist{Min: d.Min + e.Min, P: p}
+}
+
+// Map returns the distribution of f(X).
+func (d Dist) Map(f func(int) int) Dist {
+	lo, hi := math.MaxInt, math.MinInt
+	for i := range d.P {
+		v := f(d.Min + i)
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	p := make([]float64, hi-lo+1)
+	for i, q := range d.P {
+		p[f(d.Min+i)-lo] += q
+	}
+	return Dist{Min: lo, P: p}
+}
+
+// ProbGE returns P(X >= Y) for independent X ~ d and Y ~ e.
+func (d Dist) ProbGE(e Dist) float64 {
+	s := 0.0
+	for j, q := range e.P {
+		s += q * d.AtLeast(e.Min+j)
+	}
+	return s
+}
+
+// Dist returns the exact distribution of e.
+func (e Expr) Dist() Dist {
+	out := Point(0)
+	for _, t := range e.terms {
+		d := t.dist()
+		if t.neg {
+			d = d.Neg()
+		}
+		out = out.Add(d)
+	}
+	return out
+}
+
+func (t term) dist() Dist {
+	switch t.kind {
+	case constTerm:
+		return Point(t.value)
+	case artilleryTerm:
+		// Faces 2, 4, 6, 8, 10 and Misfire (0), each 1/6, odd values impossible.
+		p := make([]float64, 11)
+		for _, v := range []int{Misfire, 2, 4, 6, 8, 10} {
+			p[v] = 1.0 / 6
+		}
+		return Dist{Min: 0, P: p}
+	case scatterTerm:
+		h := float64(t.value) / 6
+		return Dist{Min: Arrow, P: []float64{1 - h, h}}
+	}
+	if t.keep == 0 {
+		u := Uniform(t.sides)
+		d := u
+		for range t.n - 1 {
+			d = d.Add(u)
+		}
+		return d
+	}
+	return keepDist(t.n, t.sides, t.keep, t.high)
+}
+
+// keepDist returns the distribution of the sum of the k highest (or lowest)
+// of n fair dice with s sides, by dynamic programming over the faces from the
+// best down: at each face f, choose how many of the dice not yet placed show
+// f (binomially), and the first k dice placed are the kept ones. The state is
+// (dice placed, sum of kept dice), so the work is polynomial in n, s and k
+// where enumerating s^n outcomes would not be.
+func keepDist(n, s, k int, high bool) Dist {
+	maxSum := k * s
+	// cur[u][sum]: probability that u dice are placed with kept sum `sum`
+	// among the faces visited so far, before the remaining dice are placed.
+	cur := make([][]float64, n+1)
+	nxt := make([][]float64, n+1)
+	for u := range cur {
+		cur[u] = make([]float64, maxSum+1)
+		nxt[u] = make([]float64, maxSum+1)
+	}
+	cur[0][0] = 1
+	binom := binomialTable(n)
+	for step := range s {
+		f := s - step // faces from best to worst
+		if !high {
+			f = step + 1
+		}
+		// Given a die has not taken one of the faces already visited, it
+		// shows f with probability q; the remaining faces share the rest.
+		remainingFaces := s - step
+		q := 1 / float64(remainingFaces)
+		for u := range nxt {
+			clear(nxt[u])
+		}
+		for u := 0; u <= n; u++ {
+			for sum, pr := range cur[u] {
+				if pr == 0 {
+					continue
+				}
+				rest := n - u
+				for m := 0; m <= rest; m++ {
+					// m of the rest show f; the others show a face not yet visited.
+					w := binom[rest][m] * math.Pow(q, float64(m)) * math.Pow(1-q, float64(rest-m))
+					if w == 0 {
+						continue
+					}
+					kept := min(u+m, k) - min(u, k)
+					nxt[u+m][sum+kept*f] += pr * w
+				}
+			}
+		}
+		cur, nxt = nxt, cur
+	}
+	p := cur[n]
+	lo := 0
+	for lo < len(p) && p[lo] == 0 {
+		lo++
+	}
+	return Dist{Min: lo, P: append([]float64(nil), p[lo:]...)}
+}
+
+func binomialTable(n int) [][]float64 {
+	b := make([][]float64, n+1)
+	for i := range b {
+		b[i] = make([]float64, i+1)
+		b[i][0], b[i][i] = 1, 1
+		for j := 1; j < i; j++ {
+			b[i][j] = b[i-1][j-1] + b[i-1][j]
+		}
+	}
+	return b
+}

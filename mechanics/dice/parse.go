@@ -1,0 +1,346 @@
+package dice
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// SyntaxError reports a dice expression that could not be parsed. Col is the
+// 1-based column, counted in bytes, where the problem was found.
+type SyntaxError struct {
+	Expr string
+	Col  int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("dice expression %q, column %d: %s", e.Expr, e.Col, e.Msg)
+}
+
+// Parse reads a dice expression. The grammar, case-insensitive, with spaces
+// allowed between tokens:
+//
+//	expr    = term { ("+" | "-") term } | special
+//	term    = number | dice [discard] | ("highest" | "lowest") "of" dice
+//	dice    = [number] "D" number [("kh" | "kl") number]
+//	discard = ["("] "discard" ["the"] ("lowest" | "highest") [")"]
+//	special = "artillery" ["dice"] | "scatter" ["dice"] ["(" number ")"]
+//
+// "kh2" keeps the two highest dice, "kl1" the lowest; "3D6 discard lowest"
+// is 3D6kh2 and "highest of 2D6" is 2D6kh1. The Artillery and Scatter dice
+// stand alone: their faces are not numbers to add to. "scatter(1)" is a
+// Scatter dice with one Hit! face (DefaultScatterHits otherwise).
+func Parse(s string) (Expr, error) {
+	p := parser{src: s}
+	p.toks, p.err = lex(s)
+	if p.err != nil {
+		return Expr{}, p.err
+	}
+	e, err := p.expr()
+	if err != nil {
+		return Expr{}, err
+	}
+	e.text = e.canonical()
+	return e, nil
+}
+
+// MustParse is Parse for expressions known to be valid, such as those
+// written in the rules tables of this module. It panics on error.
+func MustParse(s string) Expr {
+	e, err := Parse(s)
+	if err != nil {
+		panic("dice: " + err.Error())
+	}
+	return e
+}
+
+type tokKind uint8
+
+const (
+	tokEOF tokKind = iota
+	tokNum
+	tokWord
+	tokPlus
+	tokMinus
+	tokOpen
+	tokClose
+)
+
+type token struct {
+	kind tokKind
+	text string // lower-cased for words
+	num  int
+	col  int
+}
+
+func (t token) describe() string {
+	switch t.kind {
+	case tokEOF:
+		return "end of expression"
+	case tokNum:
+		return fmt.Sprintf("number %d", t.num)
+	}
+	return fmt.Sprintf("%q", t.text)
+}
+
+// lex splits s into numbers, words, signs and brackets. A word ends where a
+// digit starts, so "3D6kh2" is 3, "d", 6, "kh", 2.
+func lex(s string) ([]token, error) {
+	var toks []token
+	for i := 0; i < len(s); {
+		c := s[i]
+		col := i + 1
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			n, err := strconv.Atoi(s[i:j])
+			if err != nil || n > 1_000_000 {
+				return nil, &SyntaxError{Expr: s, Col: col, Msg: fmt.Sprintf("number %s is too large", s[i:j])}
+			}
+			toks = append(toks, token{kind: tokNum, text: s[i:j], num: n, col: col})
+			i = j
+		case isLetter(c):
+			j := i
+			for j < len(s) && isLetter(s[j]) {
+				j++
+			}
+			toks = append(toks, token{kind: tokWord, text: strings.ToLower(s[i:j]), col: col})
+			i = j
+		case c == '+':
+			toks = append(toks, token{kind: tokPlus, text: "+", col: col})
+			i++
+		case c == '-':
+			toks = append(toks, token{kind: tokMinus, text: "-", col: col})
+			i++
+		case c == '(':
+			toks = append(toks, token{kind: tokOpen, text: "(", col: col})
+			i++
+		case c == ')':
+			toks = append(toks, token{kind: tokClose, text: ")", col: col})
+			i++
+		default:
+			return nil, &SyntaxError{Expr: s, Col: col, Msg: fmt.Sprintf("unexpected character %q; expected a number, D, +, - or a word such as \"discard\"", rune(c))}
+		}
+	}
+	return append(toks, token{kind: tokEOF, col: len(s) + 1}), nil
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+type parser struct {
+	src  string
+	toks []token
+	pos  int
+	err  error
+}
+
+func (p *parser) peek() token { return p.toks[p.pos] }
+
+func (p *parser) next() token {
+	t := p.toks[p.pos]
+	if t.kind != tokEOF {
+		p.pos++
+	}
+	return t
+}
+
+func (p *parser) errorf(t token, format string, args ...any) error {
+	return &SyntaxError{Expr: p.src, Col: t.col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) isWord(w string) bool {
+	t := p.peek()
+	return t.kind == tokWord && t.text == w
+}
+
+func (p *parser) expr() (Expr, error) {
+	if t := p.peek(); t.kind == tokEOF {
+		return Expr{}, p.errorf(t, "empty expression; expected dice such as D6, 2D6 or D3+1")
+	}
+	if p.isWord("artillery") || p.isWord("scatter") {
+		return p.special()
+	}
+	var e Expr
+	neg := false
+	for {
+		start := p.peek()
+		t, err := p.term()
+		if err != nil {
+			return Expr{}, err
+		}
+		t.neg = neg
+		if len(e.terms) == MaxTerms {
+			return Expr{}, p.errorf(start, "too many terms; at most %d", MaxTerms)
+		}
+		e.terms = append(e.terms, t)
+		switch op := p.next(); op.kind {
+		case tokEOF:
+			return e, nil
+		case tokPlus:
+			neg = false
+		case tokMinus:
+			neg = true
+		default:
+			return Expr{}, p.errorf(op, "unexpected %s; expected +, - or the end of the expression", op.describe())
+		}
+		if p.isWord("artillery") || p.isWord("scatter") {
+			return Expr{}, p.errorf(p.peek(), "the %s dice must stand alone; its faces are not numbers to add", p.peek().text)
+		}
+	}
+}
+
+func (p *parser) special() (Expr, error) {
+	w := p.next()
+	if p.isWord("dice") || p.isWord("die") {
+		p.next()
+	}
+	t := term{kind: artilleryTerm}
+	if w.text == "scatter" {
+		t = term{kind: scatterTerm, value: DefaultScatterHits}
+		if p.peek().kind == tokOpen {
+			p.next()
+			n := p.next()
+			if n.kind != tokNum || n.num < 1 || n.num > 5 {
+				return Expr{}, p.errorf(n, "expected the number of Hit! faces, 1 to 5, found %s", n.describe())
+			}
+			t.value = n.num
+			if c := p.next(); c.kind != tokClose {
+				return Expr{}, p.errorf(c, "expected \")\", found %s", c.describe())
+			}
+		}
+	}
+	if t := p.peek(); t.kind != tokEOF {
+		return Expr{}, p.errorf(t, "the %s dice must stand alone; found %s after it", w.text, t.describe())
+	}
+	return Expr{terms: []term{t}}, nil
+}
+
+// term parses a constant, a dice term with an optional discard phrase, or
+// "highest of"/"lowest of" a dice term.
+func (p *parser) term() (term, error) {
+	t := p.peek()
+	if t.kind == tokWord && (t.text == "highest" || t.text == "lowest") {
+		p.next()
+		if of := p.next(); of.kind != tokWord || of.text != "of" {
+			return term{}, p.errorf(of, "expected \"of\" after %q, found %s", t.text, of.describe())
+		}
+		start := p.peek()
+		d, err := p.dice()
+		if err != nil {
+			return term{}, err
+		}
+		if d.keep != 0 || d.n < 2 {
+			return term{}, p.errorf(start, "%q needs plain dice such as 2D6", t.text+" of")
+		}
+		d.keep, d.high = 1, t.text == "highest"
+		return d, p.checkKeep(start, d)
+	}
+	if t.kind == tokNum && !p.startsDice(1) {
+		p.next()
+		if t.num > MaxConst {
+			return term{}, p.errorf(t, "constant %d is too large; at most %d", t.num, MaxConst)
+		}
+		return term{kind: constTerm, value: t.num}, nil
+	}
+	d, err := p.dice()
+	if err != nil {
+		return term{}, err
+	}
+	open := p.peek()
+	if open.kind == tokOpen && p.pos+1 < len(p.toks) && p.toks[p.pos+1].kind == tokWord && p.toks[p.pos+1].text == "discard" {
+		p.next()
+	} else {
+		open = token{}
+	}
+	if p.isWord("discard") {
+		disc := p.next()
+		if p.isWord("the") {
+			p.next()
+		}
+		which := p.next()
+		if which.kind != tokWord || (which.text != "lowest" && which.text != "highest") {
+			return term{}, p.errorf(which, "expected \"lowest\" or \"highest\" after \"discard\", found %s", which.describe())
+		}
+		if d.keep != 0 || d.n < 2 {
+			return term{}, p.errorf(disc, "\"discard\" needs two or more plain dice, such as 3D6")
+		}
+		d.keep, d.high = d.n-1, which.text == "lowest"
+		if open.kind == tokOpen {
+			if c := p.next(); c.kind != tokClose {
+				return term{}, p.errorf(c, "expected \")\" to close %q, found %s", "(discard", c.describe())
+			}
+		}
+		if err := p.checkKeep(disc, d); err != nil {
+			return term{}, err
+		}
+	}
+	return d, nil
+}
+
+// startsDice reports whether the token at offset k from the current one is a
+// "d" followed by a number, i.e. whether a count in front of it is a dice count.
+func (p *parser) startsDice(k int) bool {
+	i := p.pos + k
+	return i < len(p.toks) && p.toks[i].kind == tokWord && p.toks[i].text == "d"
+}
+
+// dice parses [number] "D" number [("kh"|"kl") number].
+func (p *parser) dice() (term, error) {
+	t := term{kind: diceTerm, n: 1}
+	start := p.peek()
+	if start.kind == tokNum {
+		p.next()
+		t.n = start.num
+	}
+	d := p.next()
+	if d.kind != tokWord || d.text != "d" {
+		if d.kind == tokWord && strings.HasPrefix(d.text, "d") {
+			return term{}, p.errorf(d, "unknown word %q; expected D followed by the number of sides, such as D6", d.text)
+		}
+		return term{}, p.errorf(d, "expected dice such as D6, 2D6 or a number, found %s", d.describe())
+	}
+	sides := p.next()
+	if sides.kind != tokNum {
+		return term{}, p.errorf(sides, "expected the number of sides after \"D\", found %s", sides.describe())
+	}
+	t.sides = sides.num
+	if t.n < 1 || t.n > MaxDice {
+		return term{}, p.errorf(start, "dice count %d out of range; expected 1 to %d", t.n, MaxDice)
+	}
+	if t.sides < 2 || t.sides > MaxSides {
+		return term{}, p.errorf(sides, "D%d has no meaning; expected 2 to %d sides", t.sides, MaxSides)
+	}
+	if k := p.peek(); k.kind == tokWord && (k.text == "kh" || k.text == "kl") {
+		p.next()
+		num := p.next()
+		if num.kind != tokNum {
+			return term{}, p.errorf(num, "expected how many dice to keep after %q, found %s", k.text, num.describe())
+		}
+		if num.num < 1 || num.num > t.n {
+			return term{}, p.errorf(num, "cannot keep %d of %d dice; expected 1 to %d", num.num, t.n, t.n)
+		}
+		t.keep, t.high = num.num, k.text == "kh"
+		if err := p.checkKeep(k, t); err != nil {
+			return term{}, err
+		}
+		if t.keep == t.n {
+			t.keep = 0
+		}
+	} else if k.kind == tokWord && k.text != "discard" {
+		return term{}, p.errorf(k, "unknown word %q; expected kh, kl, discard, + or -", k.text)
+	}
+	return t, nil
+}
+
+func (p *parser) checkKeep(at token, t term) error {
+	if t.n > MaxKeep {
+		return p.errorf(at, "keeping dice out of %d is too many; at most %d dice", t.n, MaxKeep)
+	}
+	return nil
+}

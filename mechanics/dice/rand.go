@@ -1,0 +1,142 @@
+package dice
+
+import "math/bits"
+
+// Rand is a xoshiro256** generator (Blackman and Vigna, "Scrambled linear
+// pseudorandom number generators", 2021) with a pool of pending D6 results.
+//
+// The zero Rand is not seeded: call Seed (or use New) before drawing from it.
+// A Rand must be used by one goroutine at a time.
+type Rand struct {
+	s0, s1, s2, s3 uint64
+
+	// pool holds the unused fraction of the last 64-bit output accepted for
+	// D6 extraction, and left counts the D6 results still in it.
+	pool uint64
+	left int
+}
+
+// New returns a generator seeded with (seed, stream); see Seed.
+func New(seed, stream uint64) *Rand {
+	r := new(Rand)
+	r.Seed(seed, stream)
+	return r
+}
+
+// Seed resets r to the start of the stream named by (seed, stream). Distinct
+// pairs give unrelated 256-bit states: the pair is hashed into one SplitMix64
+// seed, and SplitMix64 then fills the state, as the xoshiro authors advise.
+func (r *Rand) Seed(seed, stream uint64) {
+	x := mix64(seed ^ mix64(stream+0x6a09e667f3bcc909))
+	r.s0 = splitmix64(&x)
+	r.s1 = splitmix64(&x)
+	r.s2 = splitmix64(&x)
+	r.s3 = splitmix64(&x)
+	if r.s0|r.s1|r.s2|r.s3 == 0 { // the one state xoshiro cannot leave
+		r.s0 = 1
+	}
+	r.pool, r.left = 0, 0
+}
+
+// splitmix64 advances *x and returns the next SplitMix64 output (Steele,
+// Lea and Flood, "Fast splittable pseudorandom number generators", 2014).
+func splitmix64(x *uint64) uint64 {
+	*x += 0x9e3779b97f4a7c15
+	return mix64(*x)
+}
+
+// mix64 is the SplitMix64 output function, a bijection on uint64.
+func mix64(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// Uint64 returns 64 uniformly distributed random bits.
+func (r *Rand) Uint64() uint64 {
+	result := bits.RotateLeft64(r.s1*5, 7) * 9
+	t := r.s1 << 17
+	r.s2 ^= r.s0
+	r.s3 ^= r.s1
+	r.s1 ^= r.s2
+	r.s0 ^= r.s3
+	r.s2 ^= t
+	r.s3 = bits.RotateLeft64(r.s3, 45)
+	return result
+}
+
+// IntN returns a uniform integer in [0, n) without bias, by Lemire's
+// multiply-and-reject method ("Fast random integer generation in an
+// interval", 2019). It panics if n <= 0.
+func (r *Rand) IntN(n int) int {
+	if n <= 0 {
+		panic("dice: IntN with n <= 0")
+	}
+	s := uint64(n)
+	hi, lo := bits.Mul64(r.Uint64(), s)
+	if lo < s {
+		t := -s % s
+		for lo < t {
+			hi, lo = bits.Mul64(r.Uint64(), s)
+		}
+	}
+	return int(hi)
+}
+
+// pool6 is how many D6 results one accepted 64-bit output yields; p6 = 6^20
+// is the size of the range they encode together. reject6 = 2^64 mod p6 is
+// Lemire's rejection threshold for that range: an output x is used only when
+// the low word of x*p6 is at least reject6, so that floor(x*p6 / 2^64) is
+// uniform on [0, p6) and its twenty base-6 digits are independent fair D6
+// results (Brackett-Rozinsky and Lemire, "Batched ranged random integer
+// generation", 2024). A draw is rejected with probability under 2e-4.
+const (
+	pool6   = 20
+	p6      = 3656158440062976 // 6^20
+	reject6 = (1 << 64) % p6
+)
+
+// D6 returns a fair six-sided die result, 1 to 6.
+//
+// Multiplying the pooled fraction by 6 and keeping the high word reads off
+// the next base-6 digit of the accepted draw, so twenty D6 results cost one
+// 64-bit output and twenty multiplications.
+func (r *Rand) D6() int {
+	if r.left == 0 {
+		r.refill6()
+	}
+	r.left--
+	hi, lo := bits.Mul64(r.pool, 6)
+	r.pool = lo
+	return int(hi) + 1
+}
+
+func (r *Rand) refill6() {
+	for {
+		x := r.Uint64()
+		if x*p6 >= reject6 {
+			r.pool, r.left = x, pool6
+			return
+		}
+	}
+}
+
+// D3 returns a D3 result, 1 to 3, read as a D6 halved and rounded up, the
+// way the rules define it.
+func (r *Rand) D3() int {
+	return (r.D6() + 1) >> 1
+}
+
+// Die returns a result of a fair die with the given number of sides, 1 to
+// sides. Six-sided dice come from the D6 pool.
+func (r *Rand) Die(sides int) int {
+	if sides == 6 {
+		return r.D6()
+	}
+	return r.IntN(sides) + 1
+}
+
+// Float64 returns a uniform float64 in [0, 1).
+func (r *Rand) Float64() float64 {
+	return float64(r.Uint64()>>11) * 0x1p-53
+}

@@ -1,0 +1,129 @@
+package dice
+
+import (
+	"math"
+	"testing"
+)
+
+// TestXoshiroReference pins the generator to the reference C code
+// (prng.di.unimi.it/xoshiro256starstar.c), with the state filled by the
+// reference splitmix64.c started from 0. The expected words were printed by
+// those two files compiled with gcc.
+func TestXoshiroReference(t *testing.T) {
+	var x uint64
+	r := Rand{s0: splitmix64(&x), s1: splitmix64(&x), s2: splitmix64(&x), s3: splitmix64(&x)}
+	want := []uint64{0x99ec5f36cb75f2b4, 0xbf6e1f784956452a, 0x1a5f849d4933e6e0, 0x6aa594f1262d2d2c, 0xbba5ad4a1f842e59}
+	for i, w := range want {
+		if got := r.Uint64(); got != w {
+			t.Errorf("output %d = %#x, want %#x", i, got, w)
+		}
+	}
+}
+
+// TestSplitMixReference checks SplitMix64 against its widely published test
+// vector: seeded with 1234567 it first returns 6457827717110365317.
+func TestSplitMixReference(t *testing.T) {
+	x := uint64(1234567)
+	want := []uint64{0x599ed017fb08fc85, 0x2c73f08458540fa5, 0x883ebce5a3f27c77}
+	for i, w := range want {
+		if got := splitmix64(&x); got != w {
+			t.Errorf("output %d = %#x, want %#x", i, got, w)
+		}
+	}
+}
+
+func TestSeedStreamsDiffer(t *testing.T) {
+	seen := map[uint64][2]uint64{}
+	for seed := range uint64(20) {
+		for stream := range uint64(200) {
+			v := New(seed, stream).Uint64()
+			if prev, ok := seen[v]; ok {
+				t.Fatalf("(seed %d, stream %d) and %v start alike", seed, stream, prev)
+			}
+			seen[v] = [2]uint64{seed, stream}
+		}
+	}
+	a, b := New(7, 3), New(7, 3)
+	for range 100 {
+		if a.Uint64() != b.Uint64() || a.D6() != b.D6() {
+			t.Fatal("the same (seed, stream) gave different draws")
+		}
+	}
+}
+
+// TestD6Pool checks that the batched D6 constants are what they claim.
+func TestD6Pool(t *testing.T) {
+	p := uint64(1)
+	for range pool6 {
+		p *= 6
+	}
+	if p != p6 {
+		t.Fatalf("p6 = %d, want 6^%d = %d", uint64(p6), pool6, p)
+	}
+	// Lemire's threshold lies below the range size, and twenty digits (not
+	// the twenty-four that fit in 64 bits) keep rejections rare.
+	if reject6 >= p6 {
+		t.Fatalf("reject6 %d >= p6 %d", uint64(reject6), uint64(p6))
+	}
+	if rate := float64(reject6) / math.Pow(2, 64); rate > 2e-4 {
+		t.Fatalf("rejection rate %g, documented as under 2e-4", rate)
+	}
+}
+
+// chi-square critical values at p = 0.001, from standard tables.
+const (
+	chi2df5  = 20.515 // df = 5
+	chi2df35 = 66.619 // df = 35
+)
+
+// TestD6Uniform is a chi-square goodness-of-fit test of D6 results, and of
+// pairs of consecutive results (which would expose correlation between
+// digits of one pooled draw).
+func TestD6Uniform(t *testing.T) {
+	r := New(1, 0)
+	const n = 600_000
+	var single [6]float64
+	var pairs [36]float64
+	prev := r.D6()
+	for range n {
+		v := r.D6()
+		single[v-1]++
+		pairs[(prev-1)*6+v-1]++
+		prev = v
+	}
+	if c := chi2(single[:], n/6.0); c > chi2df5 {
+		t.Errorf("D6 faces chi-square %.2f > %.3f (df 5, p 0.001)", c, chi2df5)
+	}
+	if c := chi2(pairs[:], n/36.0); c > chi2df35 {
+		t.Errorf("D6 pairs chi-square %.2f > %.3f (df 35, p 0.001)", c, chi2df35)
+	}
+}
+
+func TestIntNUniform(t *testing.T) {
+	r := New(2, 0)
+	const n = 600_000
+	var counts [6]float64
+	for range n {
+		counts[r.IntN(6)]++
+	}
+	if c := chi2(counts[:], n/6.0); c > chi2df5 {
+		t.Errorf("IntN(6) chi-square %.2f > %.3f (df 5, p 0.001)", c, chi2df5)
+	}
+}
+
+func chi2(obs []float64, expected float64) float64 {
+	c := 0.0
+	for _, o := range obs {
+		c += (o - expected) * (o - expected) / expected
+	}
+	return c
+}
+
+func TestRollAllocatesNothing(t *testing.T) {
+	r := New(1, 1)
+	e := MustParse("3D6kh2+D3+1")
+	k := MustParse("5D6kh3")
+	if a := testing.AllocsPerRun(1000, func() { e.Roll(r); k.Roll(r) }); a != 0 {
+		t.Fatalf("Roll allocates %v times per call", a)
+	}
+}
