@@ -1,0 +1,154 @@
+package sim
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// Z95 is the standard normal quantile for a two-sided 95% interval.
+const Z95 = 1.959963984540054
+
+// Wilson returns the Wilson score interval for k successes in n trials at
+// normal quantile z. Unlike the normal (Wald) interval it stays inside [0, 1]
+// and keeps its coverage near 0 and 1, where charge odds often sit.
+func Wilson(k, n int64, z float64) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	nf := float64(n)
+	p := float64(k) / nf
+	z2 := z * z
+	den := 1 + z2/nf
+	center := (p + z2/(2*nf)) / den
+	half := z / den * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
+	return math.Max(0, center-half), math.Min(1, center+half)
+}
+
+// Kind says what an Estimate estimates.
+type Kind uint8
+
+const (
+	// Probability: the share of trials in which something happened.
+	Probability Kind = iota
+	// Mean: the average of an integer quantity, whose distribution is kept.
+	Mean
+)
+
+func (k Kind) String() string {
+	if k == Probability {
+		return "probability"
+	}
+	return "mean"
+}
+
+// Param is one value that identifies a result, such as a point of a sweep.
+// Value is an int, bool, float64 or string.
+type Param struct {
+	Name  string
+	Value any
+}
+
+// Estimate is one reported number: what was measured, where, how well, and
+// the exact value where one is known.
+type Estimate struct {
+	Metric string
+	Params []Param
+	Kind   Kind
+	// Trials behind the estimate.
+	Trials int64
+	// Value is the probability or the mean.
+	Value float64
+	// SE is the standard error of Value.
+	SE float64
+	// CI95 is the 95% interval: Wilson's for probabilities, mean ± 1.96 SE
+	// for means.
+	CI95 [2]float64
+	// Exact is the exact value when HasExact is set.
+	Exact    float64
+	HasExact bool
+	// Successes is the count behind a probability.
+	Successes int64
+	// Hist is the distribution behind a mean, with its summary.
+	Hist   *Histogram
+	StdDev float64
+	Median float64
+	P05    float64
+	P95    float64
+}
+
+// ProbabilityOf estimates a probability from k successes in n trials.
+func ProbabilityOf(metric string, params []Param, k, n int64) Estimate {
+	e := Estimate{Metric: metric, Params: params, Kind: Probability, Trials: n, Successes: k}
+	if n > 0 {
+		e.Value = float64(k) / float64(n)
+		e.SE = math.Sqrt(e.Value * (1 - e.Value) / float64(n))
+	} else {
+		e.Value = math.NaN()
+		e.SE = math.NaN()
+	}
+	e.CI95[0], e.CI95[1] = Wilson(k, n, Z95)
+	return e
+}
+
+// MeanOf estimates the mean of the distribution in h, with its spread and
+// quantiles (computed with gonum/stat over the histogram's weighted values).
+func MeanOf(metric string, params []Param, h *Histogram) Estimate {
+	hc := h.Clone()
+	e := Estimate{Metric: metric, Params: params, Kind: Mean, Hist: &hc, Trials: h.N()}
+	x, w := h.Values()
+	if e.Trials == 0 {
+		nan := math.NaN()
+		e.Value, e.SE, e.StdDev, e.Median, e.P05, e.P95 = nan, nan, nan, nan, nan, nan
+		e.CI95 = [2]float64{nan, nan}
+		return e
+	}
+	e.Value = stat.Mean(x, w)
+	if e.Trials > 1 {
+		e.StdDev = stat.StdDev(x, w)
+	}
+	e.SE = e.StdDev / math.Sqrt(float64(e.Trials))
+	e.CI95 = [2]float64{e.Value - Z95*e.SE, e.Value + Z95*e.SE}
+	e.Median = stat.Quantile(0.5, stat.Empirical, x, w)
+	e.P05 = stat.Quantile(0.05, stat.Empirical, x, w)
+	e.P95 = stat.Quantile(0.95, stat.Empirical, x, w)
+	return e
+}
+
+// WithExact returns e with its exact value set.
+func (e Estimate) WithExact(v float64) Estimate {
+	e.Exact, e.HasExact = v, true
+	return e
+}
+
+// Z returns how many standard errors the estimate lies from the exact
+// value, or NaN when there is no exact value or no spread.
+func (e Estimate) Z() float64 {
+	if !e.HasExact {
+		return math.NaN()
+	}
+	se := e.SE
+	if e.Kind == Probability {
+		// The standard error under the exact value, which stays positive
+		// when the estimate is 0 or 1.
+		se = math.Sqrt(e.Exact * (1 - e.Exact) / float64(e.Trials))
+	}
+	d := e.Value - e.Exact
+	if se == 0 {
+		if math.Abs(d) < 1e-12 {
+			return 0
+		}
+		return math.Inf(int(math.Copysign(1, d)))
+	}
+	return d / se
+}
+
+// Param returns the value of the named parameter, or nil.
+func (e Estimate) Param(name string) any {
+	for _, p := range e.Params {
+		if p.Name == name {
+			return p.Value
+		}
+	}
+	return nil
+}

@@ -1,0 +1,209 @@
+package sim
+
+import (
+	"context"
+	"math"
+	"sync/atomic"
+	"testing"
+
+	"hammersim/mechanics/dice"
+)
+
+// rollModel rolls a dice expression each trial and records the result in
+// slot 0 and whether it reached 7 in slot 1.
+type rollModel struct{ e dice.Expr }
+
+func (m rollModel) Slots() []Slot {
+	return []Slot{{Name: "roll", Lo: m.e.Min(), Hi: m.e.Max()}, {Name: "seven", Lo: 0, Hi: 1}}
+}
+func (m rollModel) NewTrial() Trial { return m }
+func (m rollModel) Run(r *dice.Rand, n int, t *Tally) {
+	for range n {
+		v := m.e.Roll(r)
+		t.H[0].Add(v)
+		if v >= 7 {
+			t.H[1].Add(1)
+		} else {
+			t.H[1].Add(0)
+		}
+	}
+}
+
+func TestHistogram(t *testing.T) {
+	var h Histogram
+	for _, v := range []int{3, -2, 10, 3, 0} {
+		h.Add(v)
+	}
+	if h.N() != 5 || h.Count(3) != 2 || h.Count(-2) != 1 || h.Count(4) != 0 {
+		t.Fatalf("counts wrong: %+v", h)
+	}
+	if got := h.CountAtLeast(3); got != 3 {
+		t.Errorf("CountAtLeast(3) = %d, want 3", got)
+	}
+	if got := h.CountAtMost(0); got != 2 {
+		t.Errorf("CountAtMost(0) = %d, want 2", got)
+	}
+	lo, hi, ok := h.Range()
+	if !ok || lo != -2 || hi != 10 {
+		t.Errorf("Range = %d, %d, %v", lo, hi, ok)
+	}
+	g := NewHistogram(0, 100)
+	g.AddN(3, 2)
+	g.Add(-2)
+	g.Add(10)
+	g.Add(0)
+	if !h.Equal(&g) || !g.Equal(&h) {
+		t.Errorf("equal histograms of different sizes compare unequal")
+	}
+	g.Merge(&h)
+	if g.Count(3) != 4 || g.N() != 10 {
+		t.Errorf("merge: %+v", g)
+	}
+	var empty Histogram
+	if _, _, ok := empty.Range(); ok || !empty.Equal(&Histogram{}) || empty.Equal(&h) {
+		t.Errorf("empty histogram misbehaves")
+	}
+}
+
+func TestWilson(t *testing.T) {
+	// Published Wilson 95% intervals (Newcombe 1998, table I, method 3):
+	// 0/10 -> [0, 0.2775]; 5/10 -> [0.2366, 0.7634]; 81/263 -> [0.2553, 0.3662].
+	tests := []struct {
+		k, n   int64
+		lo, hi float64
+	}{
+		{0, 10, 0, 0.2775},
+		{5, 10, 0.2366, 0.7634},
+		{81, 263, 0.2553, 0.3662},
+	}
+	for _, tt := range tests {
+		lo, hi := Wilson(tt.k, tt.n, Z95)
+		if math.Abs(lo-tt.lo) > 5e-5 || math.Abs(hi-tt.hi) > 5e-5 {
+			t.Errorf("Wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", tt.k, tt.n, lo, hi, tt.lo, tt.hi)
+		}
+	}
+}
+
+func run(t *testing.T, cfg Config, models ...Model) Run {
+	t.Helper()
+	r, err := RunAll(context.Background(), models, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestSameResultsForAnyWorkerCount(t *testing.T) {
+	models := []Model{rollModel{dice.MustParse("2D6")}, rollModel{dice.MustParse("3D6kh2")}}
+	cfg := Config{Trials: 5*ChunkSize + 123, Seed: 42}
+	var first Run
+	for _, w := range []int{1, 2, 3, 8} {
+		cfg.Workers = w
+		r := run(t, cfg, models...)
+		if r.Partial {
+			t.Fatalf("workers %d: partial run", w)
+		}
+		for m := range models {
+			if r.Completed[m] != cfg.Trials {
+				t.Fatalf("workers %d: model %d completed %d of %d", w, m, r.Completed[m], cfg.Trials)
+			}
+		}
+		if w == 1 {
+			first = r
+			continue
+		}
+		for m := range models {
+			if !r.Tallies[m].Equal(first.Tallies[m]) {
+				t.Errorf("workers %d: model %d differs from workers 1", w, m)
+			}
+		}
+	}
+	cfg.Seed = 43
+	other := run(t, cfg, models...)
+	if other.Tallies[0].Equal(first.Tallies[0]) {
+		t.Errorf("seed 43 gave the same results as seed 42")
+	}
+}
+
+// TestContinuation checks that a run from Start continues a shorter run:
+// 2 chunks, then 3 more from Start = 2 chunks, equal 5 chunks at once.
+func TestContinuation(t *testing.T) {
+	m := []Model{rollModel{dice.MustParse("2D6")}}
+	a := run(t, Config{Trials: 2 * ChunkSize, Seed: 7}, m...)
+	b := run(t, Config{Trials: 3 * ChunkSize, Seed: 7, Start: 2 * ChunkSize}, m...)
+	whole := run(t, Config{Trials: 5 * ChunkSize, Seed: 7}, m...)
+	a.Tallies[0].Merge(b.Tallies[0])
+	if !a.Tallies[0].Equal(whole.Tallies[0]) {
+		t.Fatal("two rounds differ from one run of the same trials")
+	}
+	if _, err := RunAll(context.Background(), m, Config{Trials: 10, Start: 5}); err == nil {
+		t.Fatal("a Start that is not a chunk boundary was accepted")
+	}
+}
+
+// TestMatchesExact checks the engine end to end: P(2D6 >= 7) = 21/36 by
+// enumeration, and mean 7, within 5 standard errors.
+func TestMatchesExact(t *testing.T) {
+	r := run(t, Config{Trials: 400_000, Seed: 3}, rollModel{dice.MustParse("2D6")})
+	tl := r.Tallies[0]
+	p := ProbabilityOf("seven", nil, tl.H[1].Count(1), tl.H[1].N()).WithExact(21.0 / 36)
+	if z := p.Z(); math.Abs(z) > 5 {
+		t.Errorf("P(2D6 >= 7) estimate %.5f, exact %.5f, z %.1f", p.Value, p.Exact, z)
+	}
+	if p.CI95[0] > p.Value || p.CI95[1] < p.Value {
+		t.Errorf("interval %v does not contain its estimate %v", p.CI95, p.Value)
+	}
+	m := MeanOf("roll", nil, &tl.H[0]).WithExact(7)
+	if z := m.Z(); math.Abs(z) > 5 {
+		t.Errorf("mean of 2D6 estimate %.4f, exact 7, z %.1f", m.Value, z)
+	}
+	// sd of 2D6 is sqrt(35/6) = 2.415; median 7; 5% and 95% quantiles 3 and 11.
+	if math.Abs(m.StdDev-math.Sqrt(35.0/6)) > 0.01 || m.Median != 7 || m.P05 != 3 || m.P95 != 11 {
+		t.Errorf("summary sd %.3f median %v p05 %v p95 %v", m.StdDev, m.Median, m.P05, m.P95)
+	}
+}
+
+func TestCancelGivesPartial(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls atomic.Int64
+	cfg := Config{Trials: 1 << 30, Seed: 1, Workers: 2, Progress: func(done, total int64) {
+		if calls.Add(1) == 2 {
+			cancel()
+		}
+	}}
+	r, err := RunAll(ctx, []Model{rollModel{dice.MustParse("D6")}}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Partial || r.Completed[0] == 0 || r.Completed[0] >= cfg.Trials {
+		t.Fatalf("cancelled run: partial %v, completed %d", r.Partial, r.Completed[0])
+	}
+	if got := r.Tallies[0].H[0].N(); got != r.Completed[0] {
+		t.Fatalf("tally holds %d trials, completed says %d", got, r.Completed[0])
+	}
+	if r.Completed[0]%ChunkSize != 0 {
+		t.Fatalf("completed %d is not whole chunks", r.Completed[0])
+	}
+}
+
+type panicModel struct{}
+
+func (panicModel) Slots() []Slot               { return nil }
+func (panicModel) NewTrial() Trial             { return panicModel{} }
+func (panicModel) Run(*dice.Rand, int, *Tally) { panic("boom") }
+
+func TestPanicBecomesError(t *testing.T) {
+	_, err := RunAll(context.Background(), []Model{panicModel{}}, Config{Trials: 10})
+	if err == nil {
+		t.Fatal("a panicking trial gave no error")
+	}
+}
+
+func TestTrialAllocatesNothing(t *testing.T) {
+	m := rollModel{dice.MustParse("3D6kh2")}
+	tl := NewTally(m.Slots())
+	r := dice.New(1, 0)
+	if a := testing.AllocsPerRun(100, func() { m.Run(r, 1000, tl) }); a != 0 {
+		t.Fatalf("a chunk of trials allocates %v times", a)
+	}
+}
