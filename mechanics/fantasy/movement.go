@@ -1,0 +1,167 @@
+package fantasy
+
+import (
+	"fmt"
+
+	"hammersim/mechanics/dice"
+)
+
+// MoveKind is a kind of move decided by a roll.
+type MoveKind uint8
+
+const (
+	// Charge is the charge range: M plus a roll, compared with the distance.
+	Charge MoveKind = iota
+	// FailedCharge is how far a unit moves when its charge falls short.
+	FailedCharge
+	// Flee is a flee roll.
+	Flee
+	// Pursue is a pursuit roll.
+	Pursue
+)
+
+func (k MoveKind) String() string {
+	return [...]string{"charge", "failed charge", "flee", "pursue"}[k]
+}
+
+// Mover is what decides a unit's movement rolls.
+type Mover struct {
+	// M is the Movement characteristic; unused with Random Movement.
+	M int
+	// Swiftstride: every model in the unit has it.
+	Swiftstride bool
+	// Random is the Random Movement roll; the zero Expr when none.
+	Random dice.Expr
+	// Fly is the swoop value of Fly (X); 0 when the unit cannot fly.
+	Fly int
+	// Tunneller: moves as Fly (X) but without Swiftstride (the Dread Maw).
+	Tunneller bool
+}
+
+// Move is a rolled distance: Base plus a roll of Dice.
+type Move struct {
+	Base int
+	Dice dice.Expr
+	// Why names the rule that chose the dice, e.g. "Swiftstride, M 7 or more".
+	Why string
+}
+
+// Roll rolls the distance.
+func (m Move) Roll(r *dice.Rand) int { return m.Base + m.Dice.Roll(r) }
+
+// Dist is the exact distribution of the distance.
+func (m Move) Dist() dice.Dist { return m.Dice.Dist().Shift(m.Base) }
+
+func (m Move) String() string {
+	if m.Base == 0 {
+		return m.Dice.String()
+	}
+	return fmt.Sprintf("%d+%s", m.Base, m.Dice)
+}
+
+// bracket is a row of the seeds' Swiftstride table.
+type bracket uint8
+
+const (
+	noSwiftstride bracket = iota
+	swiftstrideM6         // Swiftstride, M 6 or lower
+	swiftstrideM7         // Swiftstride, M 7 or more
+)
+
+// moveDice is the movement table of the Swiftstride seed text (and
+// RULES-FACTS.md), one row per bracket, one column per MoveKind:
+//
+//	                    charge              failed charge       flee, pursue
+//	no Swiftstride      M + highest of 2D6  highest of 2D6      2D6
+//	Swiftstride, M <= 6 M + 2D6             2D6                 3D6 discard lowest
+//	Swiftstride, M >= 7 M + 3D6 disc. low   3D6 discard lowest  3D6
+var moveDice = [3][4]dice.Expr{
+	noSwiftstride: {dice.KeepHighest(2, 6, 1), dice.KeepHighest(2, 6, 1), dice.Dice(2, 6), dice.Dice(2, 6)},
+	swiftstrideM6: {dice.Dice(2, 6), dice.Dice(2, 6), dice.KeepHighest(3, 6, 2), dice.KeepHighest(3, 6, 2)},
+	swiftstrideM7: {dice.KeepHighest(3, 6, 2), dice.KeepHighest(3, 6, 2), dice.Dice(3, 6), dice.Dice(3, 6)},
+}
+
+var bracketWhy = [3]string{"no Swiftstride", "Swiftstride, M 6 or lower", "Swiftstride, M 7 or more"}
+
+// Move returns the roll for a move of the given kind. flying asks for a
+// flying charge (or failed flying charge) and needs Fly; it is ignored for
+// flees and pursuits, which flyers always make on the ground.
+//
+// The rules, in the order they decide:
+//   - Random Movement: the roll is the whole distance for every kind of
+//     move, and Swiftstride is not used.
+//   - A flying charge uses the Fly value as M and always uses Swiftstride;
+//     a Tunneller moves as a flyer but never gets Swiftstride.
+//   - Otherwise M and the unit's own Swiftstride apply.
+//   - Swiftstride has no effect when the M used is below 4.
+//   - Charges add M to the roll; failed charges, flees and pursuits do not.
+func (m Mover) Move(kind MoveKind, flying bool) Move {
+	if !m.Random.IsZero() {
+		return Move{Dice: m.Random, Why: "Random Movement"}
+	}
+	mv, swift := m.M, m.Swiftstride
+	why := ""
+	if flying && m.Fly > 0 && (kind == Charge || kind == FailedCharge) {
+		mv, swift = m.Fly, !m.Tunneller
+		why = "flying, "
+		if m.Tunneller {
+			why = "tunnelling, "
+		}
+	}
+	b := noSwiftstride
+	if swift && mv >= 4 {
+		b = swiftstrideM6
+		if mv >= 7 {
+			b = swiftstrideM7
+		}
+	}
+	why += bracketWhy[b]
+	if swift && mv < 4 {
+		why += " (Swiftstride void below M 4)"
+	}
+	out := Move{Dice: moveDice[b][kind], Why: why}
+	if kind == Charge {
+		out.Base = mv
+	}
+	return out
+}
+
+// UnitMover combines the movers of a unit's models: the unit moves at its
+// slowest M; Swiftstride counts only when every model has it; the unit flies
+// only when every model can, at the lowest Fly value; and with Random
+// Movement the slowest roll moves the whole unit (Random Movement seed text).
+// "Slowest" is the roll with the lowest mean, then the lowest maximum.
+func UnitMover(models []Mover) Mover {
+	if len(models) == 0 {
+		return Mover{}
+	}
+	u := models[0]
+	for _, m := range models[1:] {
+		u.M = min(u.M, m.M)
+		u.Swiftstride = u.Swiftstride && m.Swiftstride
+		if m.Fly == 0 || u.Fly == 0 {
+			u.Fly = 0
+		} else {
+			u.Fly = min(u.Fly, m.Fly)
+		}
+		u.Tunneller = u.Tunneller || m.Tunneller
+		if !m.Random.IsZero() && (u.Random.IsZero() || slower(m.Random, u.Random)) {
+			u.Random = m.Random
+		}
+	}
+	return u
+}
+
+func slower(a, b dice.Expr) bool {
+	da, db := a.Dist(), b.Dist()
+	if ma, mb := da.Mean(), db.Mean(); ma != mb {
+		return ma < mb
+	}
+	return da.Max() < db.Max()
+}
+
+// CaughtProbability is the exact chance that a pursuer catches a fleeing
+// unit: the pursuit roll equals or beats the flee roll.
+func CaughtProbability(flee, pursue Move) float64 {
+	return pursue.Dist().ProbGE(flee.Dist())
+}

@@ -1,0 +1,127 @@
+package fantasy
+
+import (
+	"math"
+	"testing"
+
+	"hammersim/mechanics/dice"
+)
+
+// TestMoveTable pins Move to the Swiftstride seed text's table and to the
+// Random Movement, Fly and Tunneller texts.
+func TestMoveTable(t *testing.T) {
+	rm3 := dice.MustParse("3D6")
+	tests := []struct {
+		name   string
+		m      Mover
+		kind   MoveKind
+		flying bool
+		want   string // Base+Dice
+	}{
+		{"foot charge", Mover{M: 5}, Charge, false, "5+2D6kh1"},
+		{"foot failed charge", Mover{M: 5}, FailedCharge, false, "2D6kh1"},
+		{"foot flee", Mover{M: 5}, Flee, false, "2D6"},
+		{"foot pursue", Mover{M: 5}, Pursue, false, "2D6"},
+		{"swift M6 charge", Mover{M: 6, Swiftstride: true}, Charge, false, "6+2D6"},
+		{"swift M6 failed", Mover{M: 6, Swiftstride: true}, FailedCharge, false, "2D6"},
+		{"swift M6 flee", Mover{M: 6, Swiftstride: true}, Flee, false, "3D6kh2"},
+		{"swift M6 pursue", Mover{M: 6, Swiftstride: true}, Pursue, false, "3D6kh2"},
+		{"swift M7 charge", Mover{M: 7, Swiftstride: true}, Charge, false, "7+3D6kh2"},
+		{"swift M7 failed", Mover{M: 7, Swiftstride: true}, FailedCharge, false, "3D6kh2"},
+		{"swift M7 flee", Mover{M: 7, Swiftstride: true}, Flee, false, "3D6"},
+		{"swift M10 pursue", Mover{M: 10, Swiftstride: true}, Pursue, false, "3D6"},
+		{"swift M4 is in the M6 bracket", Mover{M: 4, Swiftstride: true}, Charge, false, "4+2D6"},
+		{"swift void below M4", Mover{M: 3, Swiftstride: true}, Charge, false, "3+2D6kh1"},
+		{"swift void below M4, flee", Mover{M: 3, Swiftstride: true}, Flee, false, "2D6"},
+		{"random movement charge", Mover{Random: rm3}, Charge, false, "3D6"},
+		{"random movement ignores swiftstride", Mover{M: 8, Swiftstride: true, Random: rm3}, Flee, false, "3D6"},
+		{"random movement pursue", Mover{Random: rm3}, Pursue, false, "3D6"},
+		{"fly charge uses fly value and swiftstride", Mover{M: 4, Fly: 9}, Charge, true, "9+3D6kh2"},
+		{"fly 6 charge", Mover{M: 4, Fly: 6}, Charge, true, "6+2D6"},
+		{"flyer charging on the ground", Mover{M: 4, Fly: 9}, Charge, false, "4+2D6kh1"},
+		{"flyer flees on the ground", Mover{M: 4, Fly: 9}, Flee, true, "2D6"},
+		{"flyer with swiftstride pursues on the ground", Mover{M: 8, Swiftstride: true, Fly: 10}, Pursue, true, "3D6"},
+		{"tunneller: no swiftstride", Mover{M: 3, Fly: 9, Tunneller: true}, Charge, true, "9+2D6kh1"},
+	}
+	for _, tt := range tests {
+		mv := tt.m.Move(tt.kind, tt.flying)
+		if got := mv.String(); got != tt.want {
+			t.Errorf("%s: %s, want %s (%s)", tt.name, got, tt.want, mv.Why)
+		}
+	}
+}
+
+func TestChargeExact(t *testing.T) {
+	tests := []struct {
+		m        Mover
+		distance int
+		want     float64
+		source   string
+	}{
+		{Mover{M: 4}, 10, 11.0 / 36, "highest of 2D6 >= 6: 1 - (5/6)^2"},
+		{Mover{M: 4}, 5, 1, "any roll reaches 5 from M 4"},
+		{Mover{M: 4}, 11, 0, "M 4 + 6 cannot reach 11"},
+		{Mover{M: 6, Swiftstride: true}, 13, 21.0 / 36, "2D6 >= 7"},
+		{Mover{M: 7, Swiftstride: true}, 19, 16.0 / 216, "3D6 discard lowest >= 12: two or three sixes"},
+		{Mover{Random: dice.MustParse("3D6")}, 18, 1.0 / 216, "3D6 = 18"},
+	}
+	for _, tt := range tests {
+		got := tt.m.Move(Charge, false).Dist().AtLeast(tt.distance)
+		if math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%+v at %d\": %.12f, want %.12f (%s)", tt.m, tt.distance, got, tt.want, tt.source)
+		}
+	}
+}
+
+func TestCaughtExact(t *testing.T) {
+	two := Mover{M: 5}.Move(Flee, false)
+	// P(2D6 >= 2D6) = (1 + sum of squared 2D6 probabilities) / 2
+	// = (1 + 146/1296) / 2 = 1442/2592, by symmetry of the two rolls.
+	if got := CaughtProbability(two, two); math.Abs(got-1442.0/2592) > 1e-12 {
+		t.Errorf("2D6 pursuing 2D6: %.12f, want 1442/2592", got)
+	}
+	// A 3D6 pursuer always reaches 3; a 2D6 flee of 2 is caught by anything.
+	fast := Mover{M: 8, Swiftstride: true}.Move(Pursue, false)
+	if got := CaughtProbability(Move{Dice: dice.Const(2)}, fast); math.Abs(got-1) > 1e-12 {
+		t.Errorf("3D6 pursuing a 2\" flee: %v, want 1", got)
+	}
+}
+
+func TestUnitMover(t *testing.T) {
+	u := UnitMover([]Mover{{M: 8, Swiftstride: true}, {M: 7, Swiftstride: false}})
+	if u.M != 7 || u.Swiftstride {
+		t.Errorf("mixed unit: %+v, want M 7 without Swiftstride", u)
+	}
+	slow, fast := dice.MustParse("2D6"), dice.MustParse("3D6")
+	u = UnitMover([]Mover{{Random: fast}, {Random: slow}})
+	if u.Random.String() != "2D6" {
+		t.Errorf("slowest random movement: %s, want 2D6", u.Random)
+	}
+	// Same mean (7): the lower maximum, 9 for 2D3+3 against 12 for 2D6, is slower.
+	a, b := dice.MustParse("2D6"), dice.MustParse("2D3+3")
+	if u = UnitMover([]Mover{{Random: a}, {Random: b}}); u.Random.String() != "2D3+3" {
+		t.Errorf("equal means: chose %s, want the lower maximum 2D3+3", u.Random)
+	}
+	u = UnitMover([]Mover{{M: 4, Fly: 9}, {M: 5}})
+	if u.Fly != 0 {
+		t.Errorf("a unit with a model that cannot fly flies: %+v", u)
+	}
+}
+
+func TestMoveRollMatchesDist(t *testing.T) {
+	mv := Mover{M: 7, Swiftstride: true}.Move(Charge, false)
+	d := mv.Dist()
+	r := dice.New(5, 0)
+	const n = 200_000
+	hit := 0
+	for range n {
+		if mv.Roll(r) >= 15 {
+			hit++
+		}
+	}
+	p := d.AtLeast(15)
+	se := math.Sqrt(p * (1 - p) / n)
+	if z := (float64(hit)/n - p) / se; math.Abs(z) > 5 {
+		t.Errorf("P(reach >= 15) estimate %.4f, exact %.4f, z %.1f (tolerance 5 SE)", float64(hit)/n, p, z)
+	}
+}

@@ -1,0 +1,81 @@
+package mechanics
+
+import (
+	"errors"
+	"testing"
+)
+
+var testCatalogue = Catalogue{
+	{Name: "Swiftstride"},
+	{Name: "Fly", Arg: IntArg, Min: 1, Max: 30},
+	{Name: "Random Movement", Arg: DiceArg},
+	{Name: "Tunneller", Aliases: []string{"Tunneler"}, Arg: IntArg, Min: 1, Max: 30},
+	{Name: "Immunity", Arg: WordsArg, Words: []string{"psychology", "fear"}},
+}
+
+func TestParseRule(t *testing.T) {
+	tests := []struct {
+		in   string
+		name string
+		int  int
+		dice string
+	}{
+		{"Swiftstride", "Swiftstride", 0, "0"},
+		{"swiftstride", "Swiftstride", 0, "0"},
+		{"Fly (9)", "Fly", 9, "0"},
+		{"Fly(10)", "Fly", 10, "0"},
+		{"Random Movement (3D6)", "Random Movement", 0, "3D6"},
+		{"random-movement ( 4d6 )", "Random Movement", 0, "4D6"},
+		{"Tunneler (9)", "Tunneller", 9, "0"},
+		{"Immunity (Psychology)", "Immunity", 0, "0"},
+	}
+	for _, tt := range tests {
+		r, err := testCatalogue.Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		if r.Spec.Name != tt.name || r.Int != tt.int || r.Dice.String() != tt.dice {
+			t.Errorf("Parse(%q) = %s %d %s", tt.in, r.Spec.Name, r.Int, r.Dice)
+		}
+	}
+}
+
+func TestParseRuleErrors(t *testing.T) {
+	tests := []struct {
+		in  string
+		col int
+		msg string
+	}{
+		{"Swiftstrid", 1, `unknown rule "Swiftstrid"; did you mean "Swiftstride"?`},
+		{"Teleport", 1, `unknown rule "Teleport"`},
+		{"Fly", 4, "Fly needs a value in brackets, such as (1)"},
+		{"Fly (x)", 6, `Fly needs a whole number in brackets, found "x"`},
+		{"Fly (99)", 6, "Fly (99) is out of range; expected 1 to 30"},
+		{"Swiftstride (2)", 14, "Swiftstride takes no value in brackets"},
+		{"Random Movement (3D)", 20, `Random Movement: expected the number of sides after "D", found end of expression`},
+		{"Random Movement (artillery)", 18, "Random Movement needs a number or dice such as D6, not the artillery"},
+		{"Fly (9", 7, `missing ")" after the rule's value`},
+		{"Fly (9) x", 9, `unexpected "x" after ")"`},
+		{"Fly ()", 5, "empty brackets; expected the rule's value, such as (3D6) or (9)"},
+		{"Immunity (Poison)", 11, "Immunity (Poison) is not known; expected one of: psychology, fear"},
+		{"", 1, "expected a rule name"},
+	}
+	for _, tt := range tests {
+		_, err := testCatalogue.Parse(tt.in)
+		var te *TextError
+		if !errors.As(err, &te) {
+			t.Errorf("Parse(%q) = %v, want a *TextError", tt.in, err)
+			continue
+		}
+		if te.Col != tt.col || te.Msg != tt.msg {
+			t.Errorf("Parse(%q) = column %d %q, want column %d %q", tt.in, te.Col, te.Msg, tt.col, tt.msg)
+		}
+	}
+}
+
+func TestID(t *testing.T) {
+	if got := ID("Random  Movement"); got != "random_movement" {
+		t.Errorf("ID = %q", got)
+	}
+}
