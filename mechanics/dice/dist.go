@@ -37,6 +37,9 @@ func (d Dist) At(v int) float64 {
 
 // AtLeast returns P(X >= v).
 func (d Dist) AtLeast(v int) float64 {
+	if v <= d.Min {
+		return 1
+	}
 	s := 0.0
 	for i := len(d.P) - 1; i >= 0 && d.Min+i >= v; i-- {
 		s += d.P[i]
@@ -46,6 +49,9 @@ func (d Dist) AtLeast(v int) float64 {
 
 // AtMost returns P(X <= v).
 func (d Dist) AtMost(v int) float64 {
+	if v >= d.Max() {
+		return 1
+	}
 	s := 0.0
 	for i := 0; i < len(d.P) && d.Min+i <= v; i++ {
 		s += d.P[i]

@@ -1,0 +1,45 @@
+// Command simulate runs hammersim scenarios: Monte Carlo estimates of
+// tabletop wargame odds, with exact values beside them where they exist.
+//
+// Run `simulate -h` for the commands and flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitError       = 1   // bad scenario, unwritable file, ...
+	exitUsage       = 2   // bad command line
+	exitInterrupted = 130 // stopped by a signal; partial results were written
+)
+
+func exitCode(err error, stderr *os.File) int {
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "simulate:", err)
+	var u *usageError
+	switch {
+	case errors.As(err, &u):
+		fmt.Fprintln(stderr, "Run 'simulate -h' for usage.")
+		return exitUsage
+	case errors.Is(err, errInterrupted):
+		return exitInterrupted
+	}
+	return exitError
+}

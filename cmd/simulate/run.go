@@ -1,0 +1,370 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"hammersim"
+	"hammersim/mechanics/dice"
+	"hammersim/reports"
+	"hammersim/scenarios"
+	"hammersim/sim"
+)
+
+// usageError is a bad command line; it exits with status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// errInterrupted is returned after partial results were written because
+// the run was cancelled.
+var errInterrupted = errors.New("interrupted: the results above are partial")
+
+const usage = `simulate: Monte Carlo odds for tabletop wargames, with exact values beside the estimates.
+
+Usage:
+  simulate                         run the default scenario (swiftstride-charge)
+  simulate run FILE|NAME [flags]   run a scenario file, or a built-in scenario by name
+  simulate dice EXPR [flags]       exact distribution of a dice expression, e.g. "3D6 discard lowest"
+  simulate list                    list the built-in scenarios
+  simulate show NAME               print a built-in scenario's YAML, to copy and edit
+  simulate version                 print the version
+
+Run 'simulate run -h' or 'simulate dice -h' for their flags.
+
+Exit status: 0 success, 1 error (bad scenario, unwritable file), 2 bad command
+line, 130 interrupted (partial results, marked as such, were written).
+`
+
+// run is the whole command line program; main only maps its error to an
+// exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return runScenario(ctx, nil, stdout, stderr)
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "-h", "-help", "--help", "help":
+		_, err := io.WriteString(stdout, usage)
+		return err
+	case "run":
+		return runScenario(ctx, rest, stdout, stderr)
+	case "dice":
+		return runDice(ctx, rest, stdout, stderr)
+	case "list":
+		if len(rest) > 0 {
+			return usagef("list takes no arguments")
+		}
+		return list(stdout)
+	case "show":
+		if len(rest) != 1 {
+			return usagef("show takes one built-in scenario name (simulate list shows them)")
+		}
+		src, ok := scenarios.Builtin(rest[0])
+		if !ok {
+			return fmt.Errorf("no built-in scenario named %q (simulate list shows them)", rest[0])
+		}
+		_, err := stdout.Write(src)
+		return err
+	case "version", "-version", "--version":
+		_, err := fmt.Fprintf(stdout, "hammersim %s\n", hammersim.Version)
+		return err
+	default:
+		return usagef("unknown command %q", cmd)
+	}
+}
+
+func list(w io.Writer) error {
+	for _, name := range scenarios.BuiltinNames() {
+		s, err := scenarios.Load(name)
+		if err != nil {
+			return fmt.Errorf("built-in scenario %s: %w", name, err)
+		}
+		if _, err := fmt.Fprintf(w, "%-28s %s\n", name, s.Description); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseInterleaved parses flags that may come before, between or after the
+// positional arguments, as users of `simulate run FILE --trials N` expect.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// newFlagSet returns a flag set that reports errors as usage errors rather
+// than exiting, and prints its help to stdout when asked.
+func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "Usage: simulate %s\n\nFlags:\n", synopsis)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+func flagError(fs *flag.FlagSet, err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		fs.Usage()
+		return nil
+	}
+	return usagef("%s: %v", fs.Name(), err)
+}
+
+type runFlags struct {
+	trials   int64
+	seed     uint64
+	workers  int
+	format   string
+	plotDir  string
+	output   string
+	progress string
+}
+
+var formats = map[string]func(io.Writer, *sim.Report) error{
+	"table":    reports.WriteTable,
+	"json":     reports.WriteJSON,
+	"csv":      reports.WriteCSV,
+	"markdown": reports.WriteMarkdown,
+}
+
+func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run", "run FILE|NAME [flags]", stdout)
+	var f runFlags
+	fs.Int64Var(&f.trials, "trials", 0, "trials per point (default: the scenario's, else 1000000)")
+	fs.Uint64Var(&f.seed, "seed", 0, "random seed (default: the scenario's, else 1)")
+	fs.IntVar(&f.workers, "workers", 0, "worker goroutines (default: GOMAXPROCS); results do not depend on it")
+	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown")
+	fs.StringVar(&f.plotDir, "plot", "", "write plots (PNG and SVG) into this directory")
+	fs.StringVar(&f.output, "o", "", "write the results to this file instead of standard output")
+	fs.StringVar(&f.progress, "progress", "auto", "progress bar on standard error: auto (when it is a terminal), always or never")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagError(fs, err)
+	}
+	name := scenarios.DefaultScenario
+	switch len(pos) {
+	case 0: // "simulate run" alone runs the default, as "simulate" does
+	case 1:
+		name = pos[0]
+	default:
+		return usagef("run takes one scenario, got %d: %s", len(pos), strings.Join(pos, " "))
+	}
+	write, ok := formats[f.format]
+	if !ok {
+		return usagef("unknown format %q; expected table, json, csv or markdown", f.format)
+	}
+	if f.trials < 0 || f.workers < 0 {
+		return usagef("--trials and --workers cannot be negative")
+	}
+	if f.progress != "auto" && f.progress != "always" && f.progress != "never" {
+		return usagef("unknown --progress %q; expected auto, always or never", f.progress)
+	}
+
+	s, err := scenarios.Load(name)
+	if err != nil {
+		return err
+	}
+	cfg := sim.DefaultConfig
+	if s.Trials > 0 {
+		cfg.Trials = s.Trials
+	}
+	if s.HasSeed {
+		cfg.Seed = s.Seed
+	}
+	if flagSet(fs, "trials") {
+		if f.trials == 0 {
+			return usagef("--trials must be at least 1")
+		}
+		cfg.Trials = f.trials
+	}
+	if flagSet(fs, "seed") {
+		cfg.Seed = f.seed
+	}
+	cfg.Workers = f.workers
+	if cfg.Workers == 0 {
+		cfg.Workers = defaultWorkers()
+	}
+	bar := newProgress(stderr, f.progress, s.Name)
+	cfg.Progress = bar.update
+	runResult, err := sim.RunAll(ctx, s.Models, cfg)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	report := s.Report(runResult, cfg, hammersim.Version)
+	if f.output != "" {
+		err = reports.WriteFile(f.output, func(w io.Writer) error { return write(w, &report) })
+	} else {
+		err = write(stdout, &report)
+	}
+	if err != nil {
+		return err
+	}
+	if f.plotDir != "" {
+		if err := os.MkdirAll(f.plotDir, 0o755); err != nil {
+			return err
+		}
+		plots, err := reports.WritePlots(f.plotDir, &report)
+		if err != nil {
+			return err
+		}
+		for _, n := range plots.Notes {
+			fmt.Fprintln(stderr, "simulate: note:", n)
+		}
+		fmt.Fprintf(stderr, "simulate: wrote %d plot files in %s\n", len(plots.Files), f.plotDir)
+	}
+	if runResult.Partial {
+		return errInterrupted
+	}
+	return nil
+}
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
+}
+
+func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("dice", "dice EXPR [--trials N] [--seed S]", stdout)
+	trials := fs.Int64("trials", 0, "also roll the expression this many times and show the simulated frequencies")
+	seed := fs.Uint64("seed", 1, "random seed for --trials")
+	workers := fs.Int("workers", 0, "worker goroutines for --trials (default: GOMAXPROCS)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagError(fs, err)
+	}
+	if len(pos) == 0 {
+		if flagSet(fs, "h") {
+			return nil
+		}
+		return usagef("dice needs an expression, such as 2D6, D3+1 or \"3D6 discard lowest\"")
+	}
+	if *trials < 0 {
+		return usagef("--trials cannot be negative")
+	}
+	text := strings.Join(pos, " ")
+	e, err := dice.Parse(text)
+	if err != nil {
+		return err
+	}
+	d := e.Dist()
+	out := reports.Distribution{Title: e.String(), Min: d.Min, Exact: d.P, Label: e.Label}
+	if e.IsArtillery() {
+		out.MeanNote = "Misfire counted as 0"
+	}
+	if e.IsScatter() {
+		out.MeanNote = "mean = chance of Hit!"
+	}
+	if *trials > 0 {
+		cfg := sim.Config{Trials: *trials, Seed: *seed, Workers: *workers}
+		if cfg.Workers == 0 {
+			cfg.Workers = defaultWorkers()
+		}
+		bar := newProgress(stderr, "auto", "dice")
+		cfg.Progress = bar.update
+		r, err := sim.RunAll(ctx, []sim.Model{scenarios.DiceModel(e)}, cfg)
+		bar.finish()
+		if err != nil {
+			return err
+		}
+		out.Sim, out.Seed, out.Trials = &r.Tallies[0].H[0], *seed, r.Completed[0]
+		if r.Partial {
+			out.Title += fmt.Sprintf(" (PARTIAL: %d of %d trials ran before the interruption)", r.Completed[0], *trials)
+		}
+		if err := reports.WriteDistribution(stdout, out); err != nil {
+			return err
+		}
+		if r.Partial {
+			return errInterrupted
+		}
+		return nil
+	}
+	return reports.WriteDistribution(stdout, out)
+}
+
+// progress draws a progress bar on stderr for runs long enough to want one.
+type progress struct {
+	bar   *progressbar.ProgressBar
+	start time.Time
+	w     io.Writer
+	mode  string
+	label string
+}
+
+func newProgress(stderr io.Writer, mode, label string) *progress {
+	return &progress{w: stderr, mode: mode, label: label, start: time.Now()}
+}
+
+// update is sim's progress callback. The bar appears only after half a
+// second, so quick runs print nothing, and only when stderr is a terminal
+// (or --progress always).
+func (p *progress) update(done, total int64) {
+	if p.mode == "never" || (p.mode == "auto" && !isTerminal(p.w)) {
+		return
+	}
+	if p.bar == nil {
+		if time.Since(p.start) < 500*time.Millisecond || done >= total {
+			return
+		}
+		p.bar = progressbar.NewOptions64(total,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetDescription(p.label),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+	}
+	_ = p.bar.Set64(done)
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+		_ = p.bar.Clear()
+	}
+}
+
+// defaultWorkers is the worker count when --workers is not given; reports
+// show it, though results do not depend on it.
+func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

@@ -1,0 +1,123 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"hammersim/sim"
+)
+
+// paramString formats a parameter value as tables and file names show it.
+func paramString(v any) string {
+	switch x := v.(type) {
+	case int:
+		return strconv.Itoa(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// paramsString joins parameters as "name=value, ...".
+func paramsString(ps []sim.Param) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = p.Name + "=" + paramString(p.Value)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// number formats an estimate for a table: probabilities as percentages with
+// two decimals, means with three.
+func number(k sim.Kind, v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	if k == sim.Probability {
+		return strconv.FormatFloat(100*v, 'f', 2, 64) + "%"
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+func interval(e sim.Estimate) string {
+	if math.IsNaN(e.CI95[0]) || e.Trials == 0 {
+		return "-"
+	}
+	return number(e.Kind, e.CI95[0]) + " to " + number(e.Kind, e.CI95[1])
+}
+
+func exact(e sim.Estimate) string {
+	if !e.HasExact {
+		return "none"
+	}
+	return number(e.Kind, e.Exact)
+}
+
+// zString formats how many standard errors the estimate is from the exact
+// value.
+func zString(e sim.Estimate) string {
+	z := e.Z()
+	if math.IsNaN(z) {
+		return "-"
+	}
+	if math.IsInf(z, 0) {
+		return "inf"
+	}
+	return strconv.FormatFloat(z, 'f', 1, 64)
+}
+
+// groupThousands writes n with commas: 1,000,000.
+func groupThousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// trialRange returns the fewest and the most trials behind any estimate:
+// after an interruption, points may rest on different numbers of trials.
+func trialRange(r *sim.Report) (lo, hi int64) {
+	lo = math.MaxInt64
+	for _, e := range r.Results {
+		lo, hi = min(lo, e.Trials), max(hi, e.Trials)
+	}
+	if len(r.Results) == 0 {
+		lo = 0
+	}
+	return lo, hi
+}
+
+// header is the lines every text report opens with: what ran, with which
+// seed and how many trials, and a warning when the run was interrupted.
+func header(r *sim.Report) []string {
+	lines := []string{r.Scenario}
+	if r.Description != "" {
+		lines[0] += ": " + r.Description
+	}
+	lines = append(lines, fmt.Sprintf("seed %d, %s trials per point, hammersim %s", r.Seed, groupThousands(r.Trials), r.Version))
+	if r.Partial {
+		lo, hi := trialRange(r)
+		got := groupThousands(lo)
+		if lo != hi {
+			got = groupThousands(lo) + " to " + groupThousands(hi)
+		}
+		lines = append(lines, fmt.Sprintf("PARTIAL RESULTS: the run was interrupted; each point rests on %s of the %s trials asked for.", got, groupThousands(r.Trials)))
+	}
+	return lines
+}

@@ -1,0 +1,231 @@
+package reports
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"hammersim/sim"
+)
+
+// palette is the Tableau 10 colour set: distinct, and readable by most
+// colour-blind readers.
+var palette = []color.RGBA{
+	{0x4e, 0x79, 0xa7, 0xff}, {0xf2, 0x8e, 0x2b, 0xff}, {0xe1, 0x57, 0x59, 0xff}, {0x76, 0xb7, 0xb2, 0xff},
+	{0x59, 0xa1, 0x4f, 0xff}, {0xed, 0xc9, 0x48, 0xff}, {0xb0, 0x7a, 0xa1, 0xff}, {0xff, 0x9d, 0xa7, 0xff},
+	{0x9c, 0x75, 0x5f, 0xff}, {0xba, 0xb0, 0xac, 0xff},
+}
+
+func colour(i int) color.RGBA { return palette[i%len(palette)] }
+
+// Plot size: 16 cm by 10 cm, legible on screen and in print.
+var plotW, plotH = 16 * vg.Centimeter, 10 * vg.Centimeter
+
+// MaxDistributionPlots caps the histograms one report writes; a sweep with
+// more points than this is better read from the JSON.
+const MaxDistributionPlots = 64
+
+// Plots is what WritePlots did: the files written, and what it left out and
+// why.
+type Plots struct {
+	Files []string
+	Notes []string
+}
+
+// WritePlots writes the report's plots into dir, each as PNG and SVG:
+//   - for the grid metric, when its rows are numbers (a charge sweep's
+//     distances), the probability against the row value with one line per
+//     column value (M) and its 95% interval as a band, one plot per
+//     combination of the other parameters;
+//   - for each mean estimate, its distribution: bars for P(X = v) and a line
+//     for P(X >= v).
+func WritePlots(dir string, r *sim.Report) (Plots, error) {
+	var out Plots
+	rest := r.Results
+	if g := r.Grid; g != nil {
+		var slices []slice
+		slices, rest = gridSlices(r, g)
+		if numeric(axisValues(r, g.Rows)) {
+			for _, s := range slices {
+				p, err := gridPlot(r, g, s)
+				if err != nil {
+					return out, err
+				}
+				if err := save(dir, fileName(g.Metric, s.label), p, &out); err != nil {
+					return out, err
+				}
+			}
+		} else {
+			out.Notes = append(out.Notes, fmt.Sprintf("no line plot of %s: its rows (%s) are not numbers", g.Metric, g.Rows))
+		}
+	}
+	n := 0
+	for _, e := range rest {
+		if e.Kind != sim.Mean || e.Hist == nil || e.Trials == 0 {
+			continue
+		}
+		if n == MaxDistributionPlots {
+			out.Notes = append(out.Notes, fmt.Sprintf("only the first %d distributions were plotted; the JSON output holds every histogram", MaxDistributionPlots))
+			break
+		}
+		n++
+		p, err := distributionPlot(r, e)
+		if err != nil {
+			return out, err
+		}
+		if err := save(dir, fileName(e.Metric, paramsString(e.Params)), p, &out); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+func numeric(vs []any) bool {
+	if len(vs) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		if _, ok := v.(int); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9_.=+-]+`)
+
+// fileName makes a file name (without extension) from a metric and a label
+// such as "M=7, swiftstride=true".
+func fileName(metric, label string) string {
+	if label == "" {
+		return metric
+	}
+	label = strings.ReplaceAll(label, ", ", "_")
+	return metric + "_" + strings.Trim(unsafeChars.ReplaceAllString(label, "-"), "-")
+}
+
+func save(dir, name string, p *plot.Plot, out *Plots) error {
+	for _, ext := range []string{"png", "svg"} {
+		wt, err := p.WriterTo(plotW, plotH, ext)
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(dir, name+"."+ext)
+		if err := WriteFile(path, func(w io.Writer) error { _, err := wt.WriteTo(w); return err }); err != nil {
+			return err
+		}
+		out.Files = append(out.Files, path)
+	}
+	return nil
+}
+
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// gridPlot draws one slice of a grid: x is the row parameter, one line per
+// column value, with its Wilson interval as a shaded band.
+func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
+	title := r.Scenario + ": " + g.Metric
+	if s.label != "" {
+		title += " (" + s.label + ")"
+	}
+	p := newPlot(title, g.Rows, "probability")
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Legend.Top = true
+	p.Legend.Left = false
+	for i, cv := range axisValues(r, g.Cols) {
+		var line, lo, hi plotter.XYs
+		for _, e := range s.estimates {
+			if paramString(e.Param(g.Cols)) != paramString(cv) || math.IsNaN(e.Value) {
+				continue
+			}
+			x := float64(e.Param(g.Rows).(int))
+			line = append(line, plotter.XY{X: x, Y: e.Value})
+			lo = append(lo, plotter.XY{X: x, Y: e.CI95[0]})
+			hi = append(hi, plotter.XY{X: x, Y: e.CI95[1]})
+		}
+		if len(line) == 0 {
+			continue
+		}
+		c := colour(i)
+		ring := append(plotter.XYs{}, lo...)
+		for j := len(hi) - 1; j >= 0; j-- {
+			ring = append(ring, hi[j])
+		}
+		band, err := plotter.NewPolygon(ring)
+		if err != nil {
+			return nil, err
+		}
+		band.Color = color.RGBA{c.R, c.G, c.B, 0x50}
+		band.LineStyle.Width = 0
+		l, err := plotter.NewLine(line)
+		if err != nil {
+			return nil, err
+		}
+		l.Color = c
+		l.Width = vg.Points(1.5)
+		p.Add(band, l)
+		p.Legend.Add(g.Cols+" "+paramString(cv), l)
+	}
+	return p, nil
+}
+
+// distributionPlot draws a mean estimate's histogram as probabilities, with
+// the "at least" curve over it.
+func distributionPlot(r *sim.Report, e sim.Estimate) (*plot.Plot, error) {
+	title := r.Scenario + ": " + e.Metric
+	if len(e.Params) > 0 {
+		title += " (" + paramsString(e.Params) + ")"
+	}
+	p := newPlot(title, e.Metric, "probability")
+	p.Y.Min, p.Y.Max = 0, 1
+	lo, hi, _ := e.Hist.Range()
+	n := float64(e.Hist.N())
+	vals := make(plotter.Values, hi-lo+1)
+	var atLeast plotter.XYs
+	for v := lo; v <= hi; v++ {
+		vals[v-lo] = float64(e.Hist.Count(v)) / n
+		atLeast = append(atLeast, plotter.XY{X: float64(v), Y: float64(e.Hist.CountAtLeast(v)) / n})
+	}
+	width := vg.Length(float64(plotW) * 0.6 / float64(len(vals)+1))
+	bars, err := plotter.NewBarChart(vals, width)
+	if err != nil {
+		return nil, err
+	}
+	bars.XMin = float64(lo)
+	bars.Color = colour(0)
+	bars.LineStyle.Width = 0
+	line, err := plotter.NewLine(atLeast)
+	if err != nil {
+		return nil, err
+	}
+	line.Color = colour(1)
+	line.Width = vg.Points(1.5)
+	pts, err := plotter.NewScatter(atLeast)
+	if err != nil {
+		return nil, err
+	}
+	pts.Color = colour(1)
+	pts.Shape = draw.CircleGlyph{}
+	pts.Radius = vg.Points(2)
+	p.Add(bars, line, pts)
+	p.Legend.Add("P(X = value)", bars)
+	p.Legend.Add("P(X >= value)", line, pts)
+	p.Legend.Top = true
+	return p, nil
+}

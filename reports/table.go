@@ -1,0 +1,252 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"hammersim/sim"
+)
+
+// Tables are laid out to fit a 100-column terminal for the built-in
+// scenarios; cells are never wrapped, so long unit names widen a table
+// rather than break its rows.
+
+// newTable returns an ASCII table (copyable into forums and issues) whose
+// first `left` columns are left-aligned and the rest right-aligned.
+func newTable(w io.Writer, header []string, left int) *tablewriter.Table {
+	align := make([]tw.Align, len(header))
+	for i := range align {
+		align[i] = tw.AlignRight
+		if i < left {
+			align[i] = tw.AlignLeft
+		}
+	}
+	t := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
+		tablewriter.WithConfig(tablewriter.Config{
+			Header: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoFormat: tw.Off},
+				Alignment:  tw.CellAlignment{PerColumn: align},
+			},
+			Row: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
+				Alignment:  tw.CellAlignment{PerColumn: align},
+			},
+		}),
+	)
+	t.Header(header)
+	return t
+}
+
+// WriteTable writes the report as terminal tables: the grid metric as
+// grids, every other metric as a table with one row per point.
+func WriteTable(w io.Writer, r *sim.Report) error {
+	ew := &errWriter{w: w}
+	for _, l := range header(r) {
+		fmt.Fprintln(ew, l)
+	}
+	rest := r.Results
+	if g := r.Grid; g != nil {
+		var err error
+		rest, err = writeGrids(ew, r, g)
+		if err != nil {
+			return err
+		}
+	}
+	for _, metric := range metrics(rest) {
+		if err := writeLong(ew, metric, rest); err != nil {
+			return err
+		}
+	}
+	return ew.err
+}
+
+// errWriter keeps the first write error so that the many Fprintf calls of a
+// report need no checks of their own.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+// metrics lists the metrics of the estimates in order of first appearance.
+func metrics(es []sim.Estimate) []string {
+	var out []string
+	for _, e := range es {
+		if !slices.Contains(out, e.Metric) {
+			out = append(out, e.Metric)
+		}
+	}
+	return out
+}
+
+// slice is the estimates of a grid that share the values of every
+// parameter other than its rows and columns.
+type slice struct {
+	label     string // "swiftstride=true", or "" when nothing else varies
+	estimates []sim.Estimate
+}
+
+// gridSlices splits the grid metric's estimates into slices, in order, and
+// returns the other estimates untouched.
+func gridSlices(r *sim.Report, g *sim.Grid) (slices []slice, rest []sim.Estimate) {
+	index := map[string]int{}
+	for _, e := range r.Results {
+		if e.Metric != g.Metric || e.Param(g.Rows) == nil || e.Param(g.Cols) == nil {
+			rest = append(rest, e)
+			continue
+		}
+		var others []sim.Param
+		for _, p := range e.Params {
+			if p.Name != g.Rows && p.Name != g.Cols {
+				others = append(others, p)
+			}
+		}
+		key := paramsString(others)
+		i, ok := index[key]
+		if !ok {
+			i = len(slices)
+			index[key] = i
+			slices = append(slices, slice{label: key})
+		}
+		slices[i].estimates = append(slices[i].estimates, e)
+	}
+	return slices, rest
+}
+
+func axisValues(r *sim.Report, name string) []any {
+	for _, a := range r.Axes {
+		if a.Name == name {
+			return a.Values
+		}
+	}
+	return nil
+}
+
+func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error) {
+	slices, rest := gridSlices(r, g)
+	rows, cols := axisValues(r, g.Rows), axisValues(r, g.Cols)
+	for _, s := range slices {
+		title := g.Metric + " (%)"
+		if s.label != "" {
+			title += ", " + s.label
+		}
+		fmt.Fprintf(w, "\n%s\n", title)
+		header := []string{g.Rows}
+		for _, c := range cols {
+			header = append(header, g.Cols+" "+paramString(c))
+		}
+		t := newTable(w, header, 1)
+		cell := map[[2]string]sim.Estimate{}
+		for _, e := range s.estimates {
+			cell[[2]string{paramString(e.Param(g.Rows)), paramString(e.Param(g.Cols))}] = e
+		}
+		for _, rv := range rows {
+			line := []string{paramString(rv)}
+			for _, cv := range cols {
+				e, ok := cell[[2]string{paramString(rv), paramString(cv)}]
+				if !ok || math.IsNaN(e.Value) {
+					line = append(line, "-")
+					continue
+				}
+				line = append(line, strconv.FormatFloat(100*e.Value, 'f', 2, 64))
+			}
+			if err := t.Append(line); err != nil {
+				return nil, err
+			}
+		}
+		if err := t.Render(); err != nil {
+			return nil, err
+		}
+		fmt.Fprintln(w, exactSummary(s.estimates, g))
+	}
+	return rest, nil
+}
+
+// exactSummary says how far the grid's estimates are from the exact values:
+// the widest gap in standard errors and where it is.
+func exactSummary(es []sim.Estimate, g *sim.Grid) string {
+	n, worst := 0, -1
+	for i, e := range es {
+		if !e.HasExact || math.IsNaN(e.Z()) {
+			continue
+		}
+		n++
+		if worst < 0 || math.Abs(e.Z()) > math.Abs(es[worst].Z()) {
+			worst = i
+		}
+	}
+	if n == 0 {
+		return "No exact values for this grid."
+	}
+	e := es[worst]
+	return fmt.Sprintf("Exact values known for %d of %d cells; the widest gap is %s standard errors (%s %s, %s %s: %s estimated, %s exact).",
+		n, len(es), zString(e), g.Rows, paramString(e.Param(g.Rows)), g.Cols, paramString(e.Param(g.Cols)),
+		number(e.Kind, e.Value), number(e.Kind, e.Exact))
+}
+
+// writeLong writes one metric's estimates, one row per point.
+func writeLong(w io.Writer, metric string, es []sim.Estimate) error {
+	var rows []sim.Estimate
+	var names []string
+	for _, e := range es {
+		if e.Metric != metric {
+			continue
+		}
+		rows = append(rows, e)
+		for _, p := range e.Params {
+			if !slices.Contains(names, p.Name) {
+				names = append(names, p.Name)
+			}
+		}
+	}
+	kind := rows[0].Kind
+	fmt.Fprintf(w, "\n%s (%s)\n", metric, kind)
+	header := append(slices.Clone(names), "estimate", "95% CI", "exact", "z")
+	if kind == sim.Mean {
+		header = append(header, "sd")
+	}
+	t := newTable(w, header, len(names))
+	for _, e := range rows {
+		line := make([]string, 0, len(header))
+		for _, n := range names {
+			v := e.Param(n)
+			if v == nil {
+				line = append(line, "")
+				continue
+			}
+			line = append(line, paramString(v))
+		}
+		line = append(line, number(e.Kind, e.Value), interval(e), exact(e), zString(e))
+		if kind == sim.Mean {
+			line = append(line, number(sim.Mean, e.StdDev))
+		}
+		if err := t.Append(line); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	if kind == sim.Probability {
+		fmt.Fprintln(w, "95% CI: Wilson score interval. z: (estimate - exact) / standard error.")
+	} else {
+		fmt.Fprintln(w, "95% CI: estimate ± 1.96 standard errors. z: (estimate - exact) / standard error.")
+	}
+	return nil
+}

@@ -1,0 +1,34 @@
+package scenarios
+
+import (
+	"embed"
+	"path"
+	"slices"
+	"strings"
+)
+
+//go:embed library/*.yaml
+var library embed.FS
+
+// DefaultScenario is what simulate runs when given no arguments.
+const DefaultScenario = "swiftstride-charge"
+
+// Builtin returns the text of the built-in scenario with the given name.
+func Builtin(name string) ([]byte, bool) {
+	if !nameRE.MatchString(name) {
+		return nil, false
+	}
+	src, err := library.ReadFile("library/" + name + ".yaml")
+	return src, err == nil
+}
+
+// BuiltinNames lists the built-in scenarios in alphabetical order.
+func BuiltinNames() []string {
+	entries, _ := library.ReadDir("library")
+	var names []string
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), path.Ext(e.Name())))
+	}
+	slices.Sort(names)
+	return names
+}

@@ -1,0 +1,174 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+type nodeKind uint8
+
+const (
+	nullNode nodeKind = iota
+	scalarNode
+	seqNode
+	mapNode
+)
+
+func (k nodeKind) String() string {
+	return [...]string{"nothing", "a value", "a list", "a mapping"}[k]
+}
+
+// node is a YAML value with the position it was written at. The scenario
+// decoder works on nodes rather than on goccy's AST so that every value,
+// however deep, can be reported by file, line and column.
+type node struct {
+	kind      nodeKind
+	text      string // scalar text as written (unquoted)
+	line, col int
+	items     []*node // sequence
+	keys      []*node // mapping keys, in order
+	vals      []*node // mapping values
+}
+
+// parseYAML reads one YAML document into a node tree.
+func parseYAML(file string, src []byte) (*node, error) {
+	f, err := parser.ParseBytes(src, 0)
+	if err != nil {
+		return nil, yamlError(file, err)
+	}
+	if len(f.Docs) == 0 || f.Docs[0] == nil || f.Docs[0].Body == nil {
+		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "the file is empty; expected a scenario mapping with name, ruleset and a question such as charge"}
+	}
+	if len(f.Docs) > 1 {
+		tk := f.Docs[1].GetToken()
+		line := 1
+		if tk != nil && tk.Position != nil {
+			line = tk.Position.Line
+		}
+		return nil, &Error{File: file, Line: line, Col: 1, Msg: "a second YAML document; a scenario file holds one"}
+	}
+	c := converter{file: file, anchors: map[string]*node{}}
+	n := c.convert(f.Docs[0].Body, 0)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return n, nil
+}
+
+func yamlError(file string, err error) error {
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		line, col := 1, 1
+		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+			line, col = tk.Position.Line, tk.Position.Column
+		}
+		return &Error{File: file, Line: line, Col: col, Msg: "YAML syntax: " + ye.GetMessage()}
+	}
+	return &Error{File: file, Line: 1, Col: 1, Msg: "YAML syntax: " + err.Error()}
+}
+
+type converter struct {
+	file    string
+	anchors map[string]*node
+	err     *Error
+}
+
+// maxDepth bounds nesting, so that a hostile file cannot exhaust the stack.
+const maxDepth = 64
+
+func (c *converter) fail(n ast.Node, format string, args ...any) *node {
+	if c.err == nil {
+		line, col := pos(n)
+		c.err = &Error{File: c.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	}
+	return &node{kind: nullNode}
+}
+
+func pos(n ast.Node) (line, col int) {
+	if n == nil {
+		return 1, 1
+	}
+	tk := n.GetToken()
+	if tk == nil || tk.Position == nil {
+		return 1, 1
+	}
+	return tk.Position.Line, tk.Position.Column
+}
+
+func (c *converter) convert(n ast.Node, depth int) *node {
+	if c.err != nil {
+		return &node{kind: nullNode}
+	}
+	if depth > maxDepth {
+		return c.fail(n, "nested more than %d levels deep", maxDepth)
+	}
+	line, col := pos(n)
+	out := &node{line: line, col: col}
+	switch v := n.(type) {
+	case nil:
+		out.kind = nullNode
+	case *ast.NullNode:
+		out.kind = nullNode
+	case *ast.StringNode:
+		out.kind, out.text = scalarNode, v.Value
+	case *ast.LiteralNode:
+		out.kind, out.text = scalarNode, v.Value.Value
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.InfinityNode, *ast.NanNode:
+		out.kind, out.text = scalarNode, n.GetToken().Value
+	case *ast.MappingNode:
+		out.kind = mapNode
+		for _, mv := range v.Values {
+			c.addPair(out, mv, depth)
+		}
+	case *ast.MappingValueNode:
+		out.kind = mapNode
+		c.addPair(out, v, depth)
+	case *ast.SequenceNode:
+		out.kind = seqNode
+		for _, item := range v.Values {
+			out.items = append(out.items, c.convert(item, depth+1))
+		}
+	case *ast.AnchorNode:
+		inner := c.convert(v.Value, depth+1)
+		c.anchors[v.Name.GetToken().Value] = inner
+		return inner
+	case *ast.AliasNode:
+		name := v.Value.GetToken().Value
+		target, ok := c.anchors[name]
+		if !ok {
+			return c.fail(n, "alias *%s names no anchor defined before it", name)
+		}
+		return target
+	case *ast.TagNode:
+		return c.fail(n, "YAML tags such as %s are not used in scenarios; remove it", v.Start.Value)
+	case *ast.MergeKeyNode:
+		return c.fail(n, "merge keys (<<) are not supported; write the keys out")
+	default:
+		return c.fail(n, "unsupported YAML construct (%s)", n.Type())
+	}
+	return out
+}
+
+func (c *converter) addPair(m *node, mv *ast.MappingValueNode, depth int) {
+	if _, ok := mv.Key.(*ast.MergeKeyNode); ok {
+		c.fail(mv.Key, "merge keys (<<) are not supported; write the keys out")
+		return
+	}
+	k := c.convert(mv.Key, depth+1)
+	if k.kind != scalarNode {
+		c.fail(mv.Key, "a mapping key must be a plain name, found %s", k.kind)
+		return
+	}
+	for _, prev := range m.keys {
+		if prev.text == k.text {
+			c.fail(mv.Key, "key %q appears twice in this mapping (first at line %d)", k.text, prev.line)
+			return
+		}
+	}
+	m.keys = append(m.keys, k)
+	m.vals = append(m.vals, c.convert(mv.Value, depth+1))
+}
