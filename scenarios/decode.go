@@ -25,8 +25,8 @@ type decoder struct {
 // axis is one swept parameter: a list or range written where one value
 // was expected.
 type axis struct {
-	name   string // short name: the key, or a rule's id
-	path   string // dotted path of keys, used when short names collide
+	name   string   // short name: the key, or a rule's id
+	path   []string // keys from the root down to it, naming it when short names collide
 	values []any  // the values as parameters (int, bool or string)
 	node   *node
 	// readout marks a parameter that does not change what a trial does,
@@ -160,20 +160,25 @@ func (d *decoder) boolean(n *node, what string) (bool, bool) {
 
 // Param is a value that a scenario may sweep: one value, or one per point
 // of its axis.
+//
+// The zero Param is unset: the key was absent or its value was wrong.
 type Param[T any] struct {
 	vals []T
-	axis int // index into the decoder's axes; -1 when not swept
+	axis int // 1 + index into the decoder's axes; 0 when not swept
 }
 
-func fixed[T any](v T) Param[T] { return Param[T]{vals: []T{v}, axis: -1} }
+func fixed[T any](v T) Param[T] { return Param[T]{vals: []T{v}} }
 
 // At returns the value at a point of the sweep.
 func (p Param[T]) At(pt point) T {
-	if p.axis < 0 {
+	if p.axis == 0 {
 		return p.vals[0]
 	}
-	return p.vals[pt[p.axis]]
+	return p.vals[pt[p.axis-1]]
 }
+
+// axisIndex returns the index of the parameter's axis, if it is swept.
+func (p Param[T]) axisIndex() (int, bool) { return p.axis - 1, p.axis > 0 }
 
 // Values returns every value the parameter takes.
 func (p Param[T]) Values() []T { return p.vals }
@@ -241,7 +246,11 @@ func sweep[T any](d *decoder, n *node, name string, ranges bool, one func(*node)
 		d.errorf(n, "%s sweeps %d values; at most %d", name, len(vals), maxSweepValues)
 		return Param[T]{}
 	}
-	a := &axis{name: name, path: strings.Join(append(slices.Clone(d.path), name), "."), node: n}
+	path := slices.Clone(d.path)
+	if len(path) == 0 || path[len(path)-1] != name {
+		path = append(path, name)
+	}
+	a := &axis{name: name, path: path, node: n}
 	for i, v := range vals {
 		pv := toParam(v)
 		if slices.Contains(a.values, pv) {
@@ -251,23 +260,33 @@ func sweep[T any](d *decoder, n *node, name string, ranges bool, one func(*node)
 		a.values = append(a.values, pv)
 	}
 	d.axes = append(d.axes, a)
-	return Param[T]{vals: vals, axis: len(d.axes) - 1}
+	return Param[T]{vals: vals, axis: len(d.axes)}
 }
 
 func identity[T any](v T) any { return v }
 
-// finishAxes names the axes (a short name that two axes share is replaced by
-// their paths) and checks the size of the sweep.
+// finishAxes names the axes and checks the size of the sweep. Axes that
+// share a short name are named by the shortest tails of their key paths
+// that tell them apart: "fleeing.M" and "pursuing.M".
 func (d *decoder) finishAxes(root *node) {
-	count := map[string]int{}
-	for _, a := range d.axes {
-		count[a.name]++
+	for k := 2; ; k++ {
+		count := map[string]int{}
+		for _, a := range d.axes {
+			count[a.name]++
+		}
+		clash := false
+		for _, a := range d.axes {
+			if count[a.name] > 1 {
+				clash = true
+				a.name = strings.Join(a.path[max(0, len(a.path)-k):], ".")
+			}
+		}
+		if !clash || k > maxDepth {
+			break
+		}
 	}
 	points := 1.0
 	for _, a := range d.axes {
-		if count[a.name] > 1 {
-			a.name = a.path
-		}
 		points *= float64(len(a.values))
 	}
 	if points > maxPoints {

@@ -141,8 +141,8 @@ func decodeCharge(d *decoder, n *node, rs *ruleset) compiler {
 		{key: "unit", required: true, decode: func(n *node) { units = unitParam(d, n, "unit", rs) }},
 		{key: "distance", required: true, decode: func(n *node) {
 			distance = sweep(d, n, "distance", true, func(n *node) (int, bool) { return d.intIn(n, "distance", 1, 100) }, identity)
-			if distance.axis >= 0 {
-				d.axes[distance.axis].readout = true
+			if i, ok := distance.axisIndex(); ok {
+				d.axes[i].readout = true
 			}
 		}},
 		{key: "flying", decode: func(n *node) {

@@ -170,7 +170,7 @@ func sweptRule(d *decoder, key, val *node, rs *ruleset) (Param[ruleChoice], bool
 		}, func(c ruleChoice) any { return c.on })
 		return p, p.Set()
 	}
-	p := sweep(d, val, id, false, func(n *node) (ruleChoice, bool) {
+	p := sweep(d, val, id, spec.Arg == mechanics.IntArg, func(n *node) (ruleChoice, bool) {
 		arg, ok := d.scalar(n, fmt.Sprintf("the value of %s", spec.Name))
 		if !ok {
 			return ruleChoice{}, false

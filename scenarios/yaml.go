@@ -124,9 +124,17 @@ func (c *converter) convert(n ast.Node, depth int) *node {
 		for _, mv := range v.Values {
 			c.addPair(out, mv, depth)
 		}
+		if len(out.keys) > 0 && !v.IsFlowStyle {
+			// A block mapping is where its first key is; goccy places it
+			// at the first colon.
+			out.line, out.col = out.keys[0].line, out.keys[0].col
+		}
 	case *ast.MappingValueNode:
 		out.kind = mapNode
 		c.addPair(out, v, depth)
+		if len(out.keys) > 0 {
+			out.line, out.col = out.keys[0].line, out.keys[0].col
+		}
 	case *ast.SequenceNode:
 		out.kind = seqNode
 		for _, item := range v.Values {

@@ -1,0 +1,249 @@
+package scenarios
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"hammersim/sim"
+)
+
+func TestBuiltinsLoad(t *testing.T) {
+	names := BuiltinNames()
+	for _, want := range []string{"swiftstride-charge", "flee-pursuit", "random-movement"} {
+		if _, ok := Builtin(want); !ok {
+			t.Errorf("built-in %s is missing (have %v)", want, names)
+		}
+	}
+	for _, name := range names {
+		s, err := Load(name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if s.Name != name {
+			t.Errorf("built-in file %s calls itself %q", name, s.Name)
+		}
+		if s.Description == "" {
+			t.Errorf("%s has no description", name)
+		}
+	}
+	if _, err := Load("no-such-scenario"); err == nil {
+		t.Error("loading an unknown name succeeded")
+	}
+}
+
+// TestBuiltinsMatchExact runs every built-in scenario and checks each
+// estimate that has an exact value within 5 standard errors of it (a false
+// alarm about once in 3.5 million comparisons, so a few hundred comparisons
+// per scenario will not flake). 50,000 trials per model keep it fast.
+func TestBuiltinsMatchExact(t *testing.T) {
+	for _, name := range BuiltinNames() {
+		s, err := Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 50_000, Seed: 11})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := 0
+		for _, e := range s.Results(run) {
+			if !e.HasExact {
+				continue
+			}
+			checked++
+			if z := e.Z(); math.Abs(z) > 5 {
+				t.Errorf("%s %s %v: estimate %.5f, exact %.5f, z = %.1f", name, e.Metric, e.Params, e.Value, e.Exact, z)
+			}
+		}
+		if checked == 0 {
+			t.Errorf("%s: no estimate has an exact value", name)
+		}
+	}
+}
+
+func TestChargeSweep(t *testing.T) {
+	s, err := Load("swiftstride-charge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 7 values of M x with and without Swiftstride; distance is read from
+	// each model's distribution, so it adds no models.
+	if len(s.Models) != 14 {
+		t.Errorf("%d models, want 14", len(s.Models))
+	}
+	want := []string{"M", "swiftstride", "distance"}
+	if len(s.Axes) != len(want) {
+		t.Fatalf("axes %v, want %v", s.Axes, want)
+	}
+	for i, a := range s.Axes {
+		if a.Name != want[i] {
+			t.Errorf("axis %d is %s, want %s", i, a.Name, want[i])
+		}
+	}
+	if len(s.Axes[2].Values) != 30 || s.Axes[2].Values[29] != 30 {
+		t.Errorf("distance values %v, want 1..30", s.Axes[2].Values)
+	}
+	if s.Grid == nil || s.Grid.Rows != "distance" || s.Grid.Cols != "M" {
+		t.Errorf("grid %+v, want distance by M", s.Grid)
+	}
+}
+
+func TestPointAndParams(t *testing.T) {
+	src := `
+name: t
+ruleset: fantasy
+charge:
+  unit:
+    name: Knights
+    M: [7, 8]
+    rules: [Swiftstride, {Fly: [9, 10]}]
+  distance: 12
+  flying: [false, true]
+`
+	s, err := Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{}
+	for _, a := range s.Axes {
+		names = append(names, a.Name)
+	}
+	if got := strings.Join(names, ","); got != "M,fly,flying" {
+		t.Fatalf("axes %s, want M,fly,flying", got)
+	}
+	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 1000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := s.Results(run)
+	// 2 x 2 x 2 charge_success points, then one charge_reach per model.
+	if len(res) != 16 {
+		t.Fatalf("%d results, want 16", len(res))
+	}
+	// M 7, Fly 9, flying: a flying charge uses 9 as M with Swiftstride
+	// (9 + 3D6 discard lowest), so 12" needs 3+ on 3D6kh2: all but three 1s.
+	e := res[1]
+	if e.Param("M") != 7 || e.Param("fly") != 9 || e.Param("flying") != true || math.Abs(e.Exact-(1-1.0/216)) > 1e-12 {
+		t.Errorf("point 1 = %v exact %v", e.Params, e.Exact)
+	}
+	// M 7 on the ground with Swiftstride: 7 + 3D6kh2 >= 12 needs 5+: 1 - P(3D6kh2 <= 4).
+	// P(3D6kh2 <= 4) = 11/216 by enumeration: 1 outcome makes 2 (1,1,1), 3 make
+	// 3 (orders of 1,1,2) and 7 make 4 (orders of 1,1,3 and 1,2,2, and 2,2,2).
+	e = res[0]
+	if e.Param("flying") != false || math.Abs(e.Exact-(1-11.0/216)) > 1e-12 {
+		t.Errorf("point 0 = %v exact %v, want 1 - 11/216", e.Params, e.Exact)
+	}
+}
+
+func TestAxisNamesCollide(t *testing.T) {
+	src := `
+name: t
+ruleset: fantasy
+pursuit:
+  fleeing: {name: A, M: [4, 5]}
+  pursuing: {name: B, M: [6, 7]}
+`
+	s, err := Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Axes[0].Name != "fleeing.M" || s.Axes[1].Name != "pursuing.M" {
+		t.Errorf("colliding axes named %s and %s", s.Axes[0].Name, s.Axes[1].Name)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	head := "name: t\nruleset: fantasy\n"
+	tests := []struct {
+		name string
+		src  string
+		want string // file:line:col: message (a prefix of the message is enough)
+	}{
+		{"yaml syntax", "name: [t\n", "t.yaml:1:"},
+		{"empty file", "", "t.yaml:1:1: the file is empty"},
+		{"not a mapping", "- a\n", "t.yaml:1:1: expected the scenario as a mapping of keys, found a list"},
+		{"missing name", "ruleset: fantasy\ncharge: {unit: {name: A, M: 5}, distance: 3}\n", `t.yaml:1:1: the scenario is missing the key "name"`},
+		{"bad name", "name: My Charge\nruleset: fantasy\ncharge: {unit: {name: A, M: 5}, distance: 3}\n", `t.yaml:1:7: name "My Charge": expected lower-case`},
+		{"unknown ruleset", "name: t\nruleset: 40k\n", `t.yaml:2:10: unknown ruleset "40k"; expected one of: fantasy`},
+		{"unknown top key", head + "chrage: {}\n", `t.yaml:3:1: unknown key "chrage" in the scenario; expected one of: name,`},
+		{"no question", head, "t.yaml:1:1: the scenario asks no question; add one of: charge, pursuit"},
+		{"two questions", head + "charge: {unit: {name: A, M: 5}, distance: 3}\npursuit: {fleeing: {name: A, M: 5}, pursuing: {name: B, M: 5}}\n", "t.yaml:4:10: a scenario asks one question"},
+		{"case hint", head + "charge: {unit: {name: A, m: 5}, distance: 3}\n", `t.yaml:3:26: unknown key "m" in a unit; did you mean "M"?`},
+		{"M out of range", head + "charge: {unit: {name: A, M: 0}, distance: 3}\n", "t.yaml:3:29: M 0 is out of range; expected 1 to 20"},
+		{"M not a number", head + "charge: {unit: {name: A, M: fast}, distance: 3}\n", `t.yaml:3:29: expected M as a whole number from 1 to 20, found "fast"`},
+		{"missing M", head + "charge: {unit: {name: A}, distance: 3}\n", `t.yaml:3:16: unit "A" needs M (its Movement), unless it has Random Movement`},
+		{"missing distance", head + "charge: {unit: {name: A, M: 5}}\n", `t.yaml:3:9: the charge is missing the key "distance"`},
+		{"unknown rule", head + "charge: {unit: {name: A, M: 5, rules: [Swiftstrde]}, distance: 3}\n", `t.yaml:3:40: unknown rule "Swiftstrde"; did you mean "Swiftstride"?`},
+		{"bad rule value", head + "charge:\n  unit:\n    name: A\n    rules: [Random Movement (3D)]\n  distance: 3\n", `t.yaml:6:32: Random Movement: expected the number of sides after "D"`},
+		{"rule twice", head + "charge: {unit: {name: A, M: 5, rules: [Swiftstride, Swiftstride]}, distance: 3}\n", "t.yaml:3:53: Swiftstride is listed twice"},
+		{"bad toggle", head + "charge: {unit: {name: A, M: 5, rules: [{Swiftstride: maybe}]}, distance: 3}\n", `t.yaml:3:54: expected Swiftstride as true or false, found "maybe"`},
+		{"empty sweep", head + "charge: {unit: {name: A, M: []}, distance: 3}\n", "t.yaml:3:29: empty list for M"},
+		{"backwards range", head + "charge: {unit: {name: A, M: 5}, distance: 9..3}\n", `t.yaml:3:43: range "9..3" for distance`},
+		{"repeated value", head + "charge: {unit: {name: A, M: [5, 5]}, distance: 3}\n", "t.yaml:3:33: M lists 5 twice"},
+		{"nested sweep", head + "pursuit:\n  fleeing: [{name: A, M: [4, 5]}, {name: B, M: 6}]\n  pursuing: {name: C, M: 5}\n", "t.yaml:4:26: M sweeps inside a swept list"},
+		{"same unit names", head + "pursuit:\n  fleeing: [{name: A, M: 4}, {name: A, M: 6}]\n  pursuing: {name: C, M: 5}\n", `t.yaml:4:30: two units named "A" in one list`},
+		{"fly and tunneller", head + "charge: {unit: {name: A, M: 5, rules: [Fly (9), Tunneller (9)]}, distance: 3}\n", "t.yaml:3:49: A has both Fly and Tunneller"},
+		{"duplicate key", head + "charge: {unit: {name: A, M: 5, M: 6}, distance: 3}\n", "t.yaml:3:"},
+		{"tag", head + "charge: !!map {unit: {name: A, M: 5}, distance: 3}\n", "t.yaml:3:"},
+		{"seed", head + "seed: -1\ncharge: {unit: {name: A, M: 5}, distance: 3}\n", "t.yaml:3:7: expected seed as a whole number"},
+		{"trials", head + "trials: 0\ncharge: {unit: {name: A, M: 5}, distance: 3}\n", "t.yaml:3:9: trials 0 is out of range"},
+		{"too many points", head + "charge: {unit: {name: A, M: 1..20, rules: [{Random Movement: [D6, 2D6, 3D6, 4D6, 5D6, 6D6, 7D6, 8D6, 9D6, 10D6]}, {Fly: 1..30}]}, distance: 1..100}\n", "t.yaml:1:1: the sweeps make 600000 points; at most 100000"},
+		{"two documents", head + "charge: {unit: {name: A, M: 5}, distance: 3}\n---\nname: u\n", "t.yaml:5:1: a second YAML document"},
+		{"alias", head + "charge: {unit: *u, distance: 3}\n", "t.yaml:3:"},
+	}
+	for _, tt := range tests {
+		_, err := Parse("t.yaml", []byte(tt.src))
+		if err == nil {
+			t.Errorf("%s: no error", tt.name)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s:\n got: %v\nwant: %s...", tt.name, err, tt.want)
+		}
+		var list ErrorList
+		var one *Error
+		if !errors.As(err, &list) && !errors.As(err, &one) {
+			t.Errorf("%s: error %T is not positioned", tt.name, err)
+		}
+	}
+}
+
+// TestManyErrors checks that one load reports every independent problem.
+func TestManyErrors(t *testing.T) {
+	src := "name: t\nruleset: fantasy\ncharge:\n  unit: {name: A, M: 0, rules: [Teleport]}\n  distance: 500\n"
+	_, err := Parse("t.yaml", []byte(src))
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 3 {
+		t.Fatalf("got %v, want 3 errors", err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, name := range BuiltinNames() {
+		src, _ := Builtin(name)
+		f.Add(src)
+	}
+	f.Add([]byte("name: t\nruleset: fantasy\ncharge: {unit: {name: A, M: [1, 2]}, distance: 1..3}\n"))
+	f.Add([]byte("a: &x [1, *x]\n"))
+	f.Add([]byte("name: t\nruleset: fantasy\npursuit: {fleeing: [{name: A, M: 4}], pursuing: {name: B, M: 5, rules: [{Swiftstride: [true, false]}]}}\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		s, err := Parse("fuzz.yaml", src)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.yaml:") {
+				t.Fatalf("error without position: %v", err)
+			}
+			return
+		}
+		if len(s.Models) == 0 || len(s.Models) > maxPoints {
+			t.Fatalf("%d models", len(s.Models))
+		}
+		for _, m := range s.Models {
+			_ = fmt.Sprint(m.Slots())
+		}
+	})
+}
