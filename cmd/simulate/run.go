@@ -134,8 +134,7 @@ func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 
 func flagError(fs *flag.FlagSet, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
-		fs.Usage()
-		return nil
+		return nil // the flag package has printed the usage
 	}
 	return usagef("%s: %v", fs.Name(), err)
 }
