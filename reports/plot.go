@@ -146,8 +146,10 @@ func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
 	}
 	p := newPlot(title, g.Rows, "probability")
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Top = true
-	p.Legend.Left = false
+	// Charge and similar curves fall from 1 on the left to 0 on the right,
+	// which leaves the bottom left free for the legend.
+	p.Legend.Top, p.Legend.Left = false, true
+	p.Legend.XOffs = vg.Millimeter * 3
 	for i, cv := range axisValues(r, g.Cols) {
 		var line, lo, hi plotter.XYs
 		for _, e := range s.estimates {

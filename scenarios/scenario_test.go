@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"hammersim/mechanics/dice"
 	"hammersim/sim"
 )
 
@@ -246,4 +247,25 @@ func FuzzParse(f *testing.F) {
 			_ = fmt.Sprint(m.Slots())
 		}
 	})
+}
+
+// TestTrialsAllocateNothing checks the hot path of every built-in model: once
+// a chunk has run (and the histograms have grown to the values seen), more
+// trials allocate nothing.
+func TestTrialsAllocateNothing(t *testing.T) {
+	for _, name := range BuiltinNames() {
+		s, err := Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range s.Models {
+			trial := m.NewTrial()
+			tally := sim.NewTally(m.Slots())
+			r := dice.New(1, uint64(i))
+			trial.Run(r, 10_000, tally)
+			if a := testing.AllocsPerRun(20, func() { trial.Run(r, 1000, tally) }); a != 0 {
+				t.Errorf("%s model %d: %v allocations per 1000 trials", name, i, a)
+			}
+		}
+	}
 }

@@ -56,11 +56,63 @@ type term struct {
 type Expr struct {
 	terms []term
 	text  string
+	// shape, n and add describe the common expressions, plain D6s summed,
+	// the highest of several, or all but the lowest, plus a constant, so that
+	// Roll can throw them without walking the terms.
+	shape shape
+	n     int
+	add   int
+}
+
+// shape is the fast path an expression rolls by.
+type shape uint8
+
+const (
+	general      shape = iota // any expression: walk the terms
+	sumD6                     // nD6 + add
+	highestD6                 // highest of nD6 + add
+	dropLowestD6              // nD6 discarding the lowest + add
+)
+
+// build fills in the canonical text and the fast-path shape of e.
+func (e Expr) build() Expr {
+	e.text = e.canonical()
+	e.shape, e.n, e.add = general, 0, 0
+	var dice *term
+	add := 0
+	for i := range e.terms {
+		t := &e.terms[i]
+		switch {
+		case t.kind == constTerm && t.neg:
+			add -= t.value
+		case t.kind == constTerm:
+			add += t.value
+		case t.kind == diceTerm && !t.neg && t.sides == 6 && dice == nil:
+			dice = t
+		default:
+			return e
+		}
+	}
+	if dice == nil {
+		return e
+	}
+	switch {
+	case dice.keep == 0:
+		e.shape = sumD6
+	case dice.keep == 1 && dice.high:
+		e.shape = highestD6
+	case dice.keep == dice.n-1 && dice.high:
+		e.shape = dropLowestD6
+	default:
+		return e
+	}
+	e.n, e.add = dice.n, add
+	return e
 }
 
 // Const returns the expression that always rolls v.
 func Const(v int) Expr {
-	return Expr{terms: []term{{kind: constTerm, value: v}}, text: strconv.Itoa(v)}
+	return Expr{terms: []term{{kind: constTerm, value: v}}}.build()
 }
 
 // Dice returns the expression NdS (n dice with sides faces, summed).
@@ -69,8 +121,7 @@ func Dice(n, sides int) Expr {
 	if n < 1 || n > MaxDice || sides < 2 || sides > MaxSides {
 		panic("dice: Dice count or sides out of range")
 	}
-	t := term{kind: diceTerm, n: n, sides: sides}
-	return Expr{terms: []term{t}, text: t.String()}
+	return Expr{terms: []term{{kind: diceTerm, n: n, sides: sides}}}.build()
 }
 
 // KeepHighest returns NdS keeping the k highest dice: KeepHighest(3, 6, 2)
@@ -88,7 +139,7 @@ func keep(n, sides, k int, high bool) Expr {
 	if k == n {
 		t.keep = 0
 	}
-	return Expr{terms: []term{t}, text: t.String()}
+	return Expr{terms: []term{t}}.build()
 }
 
 // Plus returns e + k.
@@ -101,9 +152,7 @@ func (e Expr) Plus(k int) Expr {
 		t = term{kind: constTerm, value: -k, neg: true}
 	}
 	terms := append(append([]term(nil), e.terms...), t)
-	out := Expr{terms: terms}
-	out.text = out.canonical()
-	return out
+	return Expr{terms: terms}.build()
 }
 
 // String returns the expression in canonical form, e.g. "3D6kh2+1".
@@ -154,7 +203,34 @@ func (e Expr) Label(v int) string {
 }
 
 // Roll rolls e once.
-func (e Expr) Roll(r *Rand) int {
+func (e *Expr) Roll(r *Rand) int {
+	switch e.shape {
+	case sumD6:
+		s := e.add
+		for range e.n {
+			s += r.D6()
+		}
+		return s
+	case highestD6:
+		best := r.D6()
+		for range e.n - 1 {
+			best = max(best, r.D6()) // branch-free: dice are unpredictable
+		}
+		return best + e.add
+	case dropLowestD6:
+		v := r.D6()
+		sum, low := v, v
+		for range e.n - 1 {
+			v = r.D6()
+			sum += v
+			low = min(low, v)
+		}
+		return sum - low + e.add
+	}
+	return e.rollTerms(r)
+}
+
+func (e *Expr) rollTerms(r *Rand) int {
 	total := 0
 	for i := range e.terms {
 		v := e.terms[i].roll(r)
@@ -200,9 +276,10 @@ func (t *term) rollKeep(r *Rand) int {
 	case t.keep == 1:
 		best := r.Die(t.sides)
 		for range t.n - 1 {
-			v := r.Die(t.sides)
-			if (t.high && v > best) || (!t.high && v < best) {
-				best = v
+			if v := r.Die(t.sides); t.high {
+				best = max(best, v)
+			} else {
+				best = min(best, v)
 			}
 		}
 		return best
@@ -212,8 +289,10 @@ func (t *term) rollKeep(r *Rand) int {
 		for range t.n - 1 {
 			v = r.Die(t.sides)
 			sum += v
-			if (t.high && v < worst) || (!t.high && v > worst) {
-				worst = v
+			if t.high {
+				worst = min(worst, v)
+			} else {
+				worst = max(worst, v)
 			}
 		}
 		return sum - worst

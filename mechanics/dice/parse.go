@@ -41,8 +41,7 @@ func Parse(s string) (Expr, error) {
 	if err != nil {
 		return Expr{}, err
 	}
-	e.text = e.canonical()
-	return e, nil
+	return e.build(), nil
 }
 
 // MustParse is Parse for expressions known to be valid, such as those
@@ -218,7 +217,7 @@ func (p *parser) special() (Expr, error) {
 	if t := p.peek(); t.kind != tokEOF {
 		return Expr{}, p.errorf(t, "the %s dice must stand alone; found %s after it", w.text, t.describe())
 	}
-	return Expr{terms: []term{t}}, nil
+	return Expr{terms: []term{t}}.build(), nil
 }
 
 // term parses a constant, a dice term with an optional discard phrase, or

@@ -47,7 +47,7 @@ type Move struct {
 }
 
 // Roll rolls the distance.
-func (m Move) Roll(r *dice.Rand) int { return m.Base + m.Dice.Roll(r) }
+func (m *Move) Roll(r *dice.Rand) int { return m.Base + m.Dice.Roll(r) }
 
 // Dist is the exact distribution of the distance.
 func (m Move) Dist() dice.Dist { return m.Dice.Dist().Shift(m.Base) }

@@ -1,0 +1,185 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hammersim/sim"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// sampleReport is a small charge-like report: two M values by three
+// distances, one probability metric laid out as a grid, and a mean metric
+// with a histogram.
+func sampleReport() *sim.Report {
+	r := &sim.Report{
+		Scenario: "sample", Description: "A small report.", Version: "test", Seed: 3, Trials: 100,
+		Axes: []sim.Axis{{Name: "M", Values: []any{4, 5}}, {Name: "distance", Values: []any{6, 7, 8}}},
+		Grid: &sim.Grid{Metric: "charge_success", Rows: "distance", Cols: "M"},
+	}
+	for _, m := range []int{4, 5} {
+		for _, d := range []int{6, 7, 8} {
+			k := int64(100 - 30*(d-m-1))
+			e := sim.ProbabilityOf("charge_success", []sim.Param{{Name: "M", Value: m}, {Name: "distance", Value: d}}, min(k, 100), 100)
+			r.Results = append(r.Results, e.WithExact(float64(min(k, 100))/100))
+		}
+	}
+	h := sim.NewHistogram(5, 10)
+	for v, c := range map[int]int64{6: 10, 7: 30, 8: 40, 9: 20} {
+		h.AddN(v, c)
+	}
+	r.Results = append(r.Results, sim.MeanOf("charge_reach", []sim.Param{{Name: "M", Value: 4}}, &h).WithExact(7.7))
+	return r
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./reports -update creates it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from its golden file (go test ./reports -update if intended)", name)
+	}
+}
+
+func TestTextFormats(t *testing.T) {
+	for name, write := range map[string]func(io.Writer, *sim.Report) error{
+		"sample.txt": WriteTable, "sample.json": WriteJSON, "sample.csv": WriteCSV, "sample.md": WriteMarkdown,
+	} {
+		var b bytes.Buffer
+		if err := write(&b, sampleReport()); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, name, b.Bytes())
+	}
+}
+
+// TestJSONContract decodes the JSON and checks the fields other tools
+// depend on, with their types.
+func TestJSONContract(t *testing.T) {
+	var b bytes.Buffer
+	r := sampleReport()
+	r.Results[0].Value = math.NaN() // not finite: must become null
+	if err := WriteJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Scenario string  `json:"scenario"`
+		Seed     *uint64 `json:"seed"`
+		Trials   *int64  `json:"trials"`
+		Version  string  `json:"version"`
+		Partial  *bool   `json:"partial"`
+		Results  []struct {
+			Metric    string           `json:"metric"`
+			Params    map[string]any   `json:"params"`
+			Estimate  *float64         `json:"estimate"`
+			CI95      []float64        `json:"ci95"`
+			Exact     *float64         `json:"exact"`
+			Histogram map[string]int64 `json:"histogram"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, b.String())
+	}
+	if doc.Scenario != "sample" || doc.Seed == nil || *doc.Seed != 3 || doc.Trials == nil || *doc.Trials != 100 || doc.Version != "test" || doc.Partial == nil {
+		t.Errorf("header fields wrong: %+v", doc)
+	}
+	if len(doc.Results) != 7 {
+		t.Fatalf("%d results, want 7", len(doc.Results))
+	}
+	first := doc.Results[0]
+	if first.Metric != "charge_success" || first.Params["M"] != 4.0 || first.Params["distance"] != 6.0 || first.Estimate != nil || len(first.CI95) != 2 || first.Exact == nil {
+		t.Errorf("first result wrong: %+v", first)
+	}
+	last := doc.Results[6]
+	if last.Histogram["7"] != 30 || len(last.Histogram) != 4 || last.Estimate == nil || math.Abs(*last.Estimate-7.7) > 1e-12 {
+		t.Errorf("histogram result wrong: %+v", last)
+	}
+	// Histogram keys are written in numeric order, not string order.
+	if i, j := strings.Index(b.String(), `"9": 20`), strings.Index(b.String(), `"6": 10`); i < j {
+		t.Errorf("histogram keys out of order")
+	}
+}
+
+func TestPartialIsMarked(t *testing.T) {
+	r := sampleReport()
+	r.Partial = true
+	for _, write := range []func(io.Writer, *sim.Report) error{WriteTable, WriteMarkdown} {
+		var b bytes.Buffer
+		if err := write(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "PARTIAL RESULTS") {
+			t.Errorf("partial report not marked:\n%s", b.String())
+		}
+	}
+	var b bytes.Buffer
+	WriteCSV(&b, r)
+	if !strings.Contains(strings.Split(b.String(), "\n")[1], ",true,") {
+		t.Errorf("CSV rows do not say partial")
+	}
+}
+
+// TestPlotsGolden renders the sample's plots and compares them byte for
+// byte with testdata/ (gonum/plot renders in pure Go, the same everywhere).
+func TestPlotsGolden(t *testing.T) {
+	dir := t.TempDir()
+	plots, err := WritePlots(dir, sampleReport())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plots.Files) != 4 || len(plots.Notes) != 0 {
+		t.Fatalf("files %v notes %v, want a grid plot and a histogram, each PNG and SVG", plots.Files, plots.Notes)
+	}
+	for _, f := range plots.Files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "plot_"+filepath.Base(f), data)
+	}
+}
+
+func TestWriteFileWholeOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	if err := WriteFile(path, func(w io.Writer) error { _, err := io.WriteString(w, "first"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := WriteFile(path, func(w io.Writer) error {
+		io.WriteString(w, "half of a second versi")
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	got, _ := os.ReadFile(path)
+	if string(got) != "first" {
+		t.Errorf("a failed write changed the file to %q", got)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("%d files left, want only out.txt", len(entries))
+	}
+	if err := WriteFile(filepath.Join(dir, "missing", "x.txt"), func(io.Writer) error { return nil }); err == nil {
+		t.Error("writing into a missing directory succeeded")
+	}
+}
