@@ -88,6 +88,8 @@ const (
 	DiceArg
 	// WordsArg: free words checked by the ruleset, "Immunity (Psychology)".
 	WordsArg
+	// SaveArg: a save such as "5+", read as 5.
+	SaveArg
 )
 
 // RuleSpec describes one special rule a ruleset implements.
@@ -197,6 +199,12 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) can roll below zero", spec.Name, e)}
 		}
 		r.Dice = e
+	case SaveArg:
+		v, err := strconv.Atoi(strings.TrimSuffix(rt.Arg, "+"))
+		if err != nil || !strings.HasSuffix(rt.Arg, "+") || v < 1 || v > 6 {
+			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s needs a save from 1+ to 6+ in brackets, found %q", spec.Name, rt.Arg)}
+		}
+		r.Int = v
 	case WordsArg:
 		w := Canonical(rt.Arg)
 		if !slices.Contains(spec.Words, w) {
@@ -215,6 +223,8 @@ func example(s *RuleSpec) string {
 		return "(D6)"
 	case WordsArg:
 		return "(" + s.Words[0] + ")"
+	case SaveArg:
+		return "(5+)"
 	}
 	return ""
 }

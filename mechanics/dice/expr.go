@@ -166,6 +166,14 @@ func (e Expr) String() string {
 // IsZero reports whether e is the zero Expr (no terms).
 func (e Expr) IsZero() bool { return len(e.terms) == 0 }
 
+// PlainD6 reports whether e is n six-sided dice summed, nothing more, and n.
+func (e *Expr) PlainD6() (n int, ok bool) {
+	if e.shape == sumD6 && e.add == 0 {
+		return e.n, true
+	}
+	return 0, false
+}
+
 // IsConst reports whether e involves no dice.
 func (e Expr) IsConst() bool {
 	for _, t := range e.terms {

@@ -60,7 +60,7 @@ func (m Move) String() string {
 }
 
 // bracket is a row of the seeds' Swiftstride table.
-type bracket uint8
+type bracket int8
 
 const (
 	noSwiftstride bracket = iota
@@ -96,17 +96,44 @@ var bracketWhy = [3]string{"no Swiftstride", "Swiftstride, M 6 or lower", "Swift
 //   - Swiftstride has no effect when the M used is below 4.
 //   - Charges add M to the roll; failed charges, flees and pursuits do not.
 func (m Mover) Move(kind MoveKind, flying bool) Move {
+	base, e, b, used := m.roll(kind, flying)
+	out := Move{Base: base, Dice: *e}
+	switch {
+	case b < 0:
+		out.Why = "Random Movement"
+	case used.flying && m.Tunneller:
+		out.Why = "tunnelling, " + bracketWhy[b]
+	case used.flying:
+		out.Why = "flying, " + bracketWhy[b]
+	default:
+		out.Why = bracketWhy[b]
+	}
+	if used.voidSwift {
+		out.Why += " (Swiftstride void below M 4)"
+	}
+	return out
+}
+
+// Roll rolls the distance of a move of the given kind, as Move describes,
+// without building the description: it never allocates.
+func (m *Mover) Roll(r *dice.Rand, kind MoveKind, flying bool) int {
+	base, e, _, _ := m.roll(kind, flying)
+	return base + e.Roll(r)
+}
+
+type moveUse struct{ flying, voidSwift bool }
+
+// roll decides the base and dice of a move, and the table row (-1 for
+// Random Movement) that chose them.
+func (m *Mover) roll(kind MoveKind, flying bool) (int, *dice.Expr, bracket, moveUse) {
 	if !m.Random.IsZero() {
-		return Move{Dice: m.Random, Why: "Random Movement"}
+		return 0, &m.Random, -1, moveUse{}
 	}
 	mv, swift := m.M, m.Swiftstride
-	why := ""
+	var use moveUse
 	if flying && m.Fly > 0 && (kind == Charge || kind == FailedCharge) {
 		mv, swift = m.Fly, !m.Tunneller
-		why = "flying, "
-		if m.Tunneller {
-			why = "tunnelling, "
-		}
+		use.flying = true
 	}
 	b := noSwiftstride
 	if swift && mv >= 4 {
@@ -115,15 +142,12 @@ func (m Mover) Move(kind MoveKind, flying bool) Move {
 			b = swiftstrideM7
 		}
 	}
-	why += bracketWhy[b]
-	if swift && mv < 4 {
-		why += " (Swiftstride void below M 4)"
-	}
-	out := Move{Dice: moveDice[b][kind], Why: why}
+	use.voidSwift = swift && mv < 4
+	base := 0
 	if kind == Charge {
-		out.Base = mv
+		base = mv
 	}
-	return out
+	return base, &moveDice[b][kind], b, use
 }
 
 // UnitMover combines the movers of a unit's models: the unit moves at its

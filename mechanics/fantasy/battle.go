@@ -1,0 +1,561 @@
+package fantasy
+
+import (
+	"fmt"
+
+	"hammersim/mechanics/dice"
+)
+
+// Phase is one step of a battle's sequence.
+type Phase uint8
+
+const (
+	// PhaseCharge is the Movement phase: the acting unit charges its target
+	// (or makes its Random Movement towards it).
+	PhaseCharge Phase = iota
+	// PhaseShooting is the Shooting phase: Zzzzap!, and the acting unit's
+	// missile weapon at its target.
+	PhaseShooting
+	// PhaseCombat is one round of close combat, with the combat result,
+	// the break test, the flight and the pursuit.
+	PhaseCombat
+)
+
+var phaseNames = [...]string{"charge", "shooting", "combat"}
+
+func (p Phase) String() string { return phaseNames[p] }
+
+// ParsePhase reads a phase name.
+func ParsePhase(s string) (Phase, bool) {
+	for i, n := range phaseNames {
+		if n == s {
+			return Phase(i), true
+		}
+	}
+	return 0, false
+}
+
+// PhaseNames lists the phase names.
+func PhaseNames() []string { return phaseNames[:] }
+
+// CaughtRule says what happens to a fleeing unit that is caught.
+type CaughtRule uint8
+
+const (
+	// CaughtWounds (WAP): every point of the pursuers' Unit Strength
+	// inflicts 2 wounds with no saves of any kind; survivors keep fleeing.
+	CaughtWounds CaughtRule = iota
+	// CaughtDestroyed (8th edition): the fleeing unit is destroyed.
+	CaughtDestroyed
+)
+
+// HoldFire is when the Warlock Engineer tries to stop Zzzzap! (a Leadership
+// test on the crew's Ld; passing stops the bolts this turn).
+type HoldFire uint8
+
+const (
+	// HoldFireNever: the Doomwheel always fires.
+	HoldFireNever HoldFire = iota
+	// HoldFireFriends: test when the nearest unit in range is a friend.
+	HoldFireFriends
+	// HoldFireAlways: always test.
+	HoldFireAlways
+)
+
+// Options are the points the rules texts leave open, and the player
+// choices a scenario fixes. DefaultOptions gives the defaults of
+// RULES-FACTS.md.
+type Options struct {
+	// InsaneCourage: a double 1 always passes a Leadership test (8th
+	// edition; open for WAP, on by default).
+	InsaneCourage bool
+	// Caught is the fate of a caught fleeing unit.
+	Caught CaughtRule
+	// ZzzzapBolts is how many bolts Zzzzap! fires in a Shooting phase
+	// (open; 8th-edition FAQ: 3).
+	ZzzzapBolts int
+	// ZzzzapRange is the range of the bolts in inches (18).
+	ZzzzapRange int
+	// ZzzzapD6Wounds: each unsaved wound from a bolt becomes D6 wounds
+	// (8th edition; open, off by default).
+	ZzzzapD6Wounds bool
+	// ZzzzapHoldFire is when the Warlock Engineer tests to hold fire.
+	ZzzzapHoldFire HoldFire
+	// ZzzzapPreferFriends breaks ties of distance towards friends; by
+	// default the owning player sends an equidistant bolt at the enemy.
+	ZzzzapPreferFriends bool
+	// ChargerInitiative is added to a charging unit's Initiative in the
+	// first round (WAP: +1).
+	ChargerInitiative int
+	// SupportingAttacks: models in the rank behind those in contact make
+	// one attack each (8th edition, used for WAP).
+	SupportingAttacks bool
+	// Pursue: a unit whose enemy breaks pursues it.
+	Pursue bool
+	// TargetFlees: the target flees as its charge reaction even when it
+	// passes (or need not take) a Terror test. Units that cannot flee
+	// (Immunity (Psychology)) hold.
+	TargetFlees bool
+}
+
+// DefaultOptions are the defaults RULES-FACTS.md gives for open points.
+var DefaultOptions = Options{
+	InsaneCourage:     true,
+	Caught:            CaughtWounds,
+	ZzzzapBolts:       3,
+	ZzzzapRange:       18,
+	ZzzzapHoldFire:    HoldFireFriends,
+	ChargerInitiative: 1,
+	SupportingAttacks: true,
+	Pursue:            true,
+}
+
+// Battle is a short sequence of phases around one acting unit: it charges
+// (or random-moves into) its target, shoots, and fights. Other units stand
+// at given distances: friends and foes for Zzzzap! to strike.
+type Battle struct {
+	// Units[0] acts; Units[1] is its target; the rest stand by.
+	Units []*Unit
+	// Enemy[i] reports whether unit i is on the other side from unit 0.
+	Enemy []bool
+	// Distance[i] is unit i's distance in inches from unit 0 at the start
+	// (unused for unit 0). Distances of units other than the target stay as
+	// given: they are the distances at the Shooting phase.
+	Distance []int
+	Phases   []Phase
+	Options  Options
+}
+
+// Validate reports a battle that cannot run.
+func (b *Battle) Validate() error {
+	if len(b.Units) < 2 || len(b.Enemy) != len(b.Units) || len(b.Distance) != len(b.Units) {
+		return fmt.Errorf("fantasy: a battle needs an acting unit and a target, with a side and a distance for each unit")
+	}
+	if !b.Enemy[1] {
+		return fmt.Errorf("fantasy: the target must be an enemy of the acting unit")
+	}
+	for _, u := range b.Units {
+		if u.Models < 1 || u.W < 1 || u.Width < 1 || u.FrontMM < 1 || len(u.Attackers) > maxAttackers {
+			return fmt.Errorf("fantasy: unit %q: models, wounds, width and base must be positive, with at most %d attack profiles", u.Name, maxAttackers)
+		}
+	}
+	return nil
+}
+
+// Mishap is a result of the Doomwheel Mishap chart.
+type Mishap uint8
+
+const (
+	NoMishap Mishap = iota
+	// Disaster (1-2): D6 S6 hits on the Doomwheel, and one fewer movement
+	// die from then on.
+	Disaster
+	// OutOfControl (3-5): a move in a random direction, with Impact Hits on
+	// whatever it meets. Its path is not simulated (units are placed by
+	// distance only); it is counted.
+	OutOfControl
+	// BurstOfSpeed (6): its Random Movement becomes 4D6.
+	BurstOfSpeed
+)
+
+var mishapNames = [...]string{"none", "disaster", "out of control", "burst of speed"}
+
+func (m Mishap) String() string { return mishapNames[m] }
+
+// MishapNames lists the Mishap chart's results after "none".
+func MishapNames() []string { return mishapNames[1:] }
+
+// Outcome is what one trial of a battle did, beyond the units' states.
+type Outcome struct {
+	ChargeDeclared bool
+	ChargeSuccess  bool
+	ImpactHits     int
+	// Fought is set when a round of combat was fought; CombatResult is the
+	// first round's result, the acting unit's total minus its target's.
+	Fought       bool
+	CombatResult int
+	// FriendlyWounds are wounds Zzzzap! caused on the acting unit's side.
+	FriendlyWounds int
+	Mishap         Mishap
+	// LostControl is set when a Loss of Control test sent the machine Out
+	// of Control.
+	LostControl bool
+	// Panicked[i] is set when unit i failed a Panic test and fled.
+	Panicked []bool
+}
+
+// State is one trial's scratch: the units' states and the outcome. Make it
+// with NewState and reuse it: Run resets it.
+type State struct {
+	Units []UnitState
+	Out   Outcome
+}
+
+// NewState returns scratch for running b.
+func (b *Battle) NewState() *State {
+	return &State{Units: make([]UnitState, len(b.Units)), Out: Outcome{Panicked: make([]bool, len(b.Units))}}
+}
+
+// Run plays one trial of the battle into s.
+func (b *Battle) Run(r *dice.Rand, s *State) {
+	for i, u := range b.Units {
+		s.Units[i].reset(u, b.Distance[i])
+	}
+	panicked := s.Out.Panicked
+	clear(panicked)
+	s.Out = Outcome{Panicked: panicked}
+	firstRound := false
+	for _, p := range b.Phases {
+		for i := range s.Units {
+			s.Units[i].PhaseWound = 0
+			s.Units[i].phaseAlive = s.Units[i].Alive
+		}
+		switch p {
+		case PhaseCharge:
+			b.charge(r, s)
+			firstRound = s.Units[0].Charged
+		case PhaseShooting:
+			b.shoot(r, s)
+		case PhaseCombat:
+			b.combat(r, s, firstRound)
+			firstRound = false
+		}
+		b.afterPhase(r, s, p)
+	}
+}
+
+// charge plays the Movement phase of the acting unit.
+func (b *Battle) charge(r *dice.Rand, s *State) {
+	a, as := b.Units[0], &s.Units[0]
+	t, ts := b.Units[1], &s.Units[1]
+	if as.Alive == 0 || as.Fled || as.Engaged || ts.Alive == 0 || ts.Fled {
+		return
+	}
+	opt := &b.Options
+	if !as.Mover.Random.IsZero() {
+		// Random Movement: no charge is declared, so the target neither
+		// reacts nor tests for Terror; reaching it counts as charging, with
+		// the roll as the charge range (seeds, Random Movement).
+		roll := as.Mover.Random.Roll(r)
+		s.Out.ChargeDeclared = true
+		b.reachOrFall(as, ts, roll)
+		s.Out.ChargeSuccess = as.Engaged
+		return
+	}
+	// A unit that wants to charge a Terror-causing enemy must pass a
+	// Psychology (Leadership) test first (seeds, Terror).
+	if t.terrifies(a) && !LdTest(r, a.Ld, opt.InsaneCourage) {
+		return
+	}
+	s.Out.ChargeDeclared = true
+	flee := opt.TargetFlees && !t.ImmunePsychology
+	// Run for Your Lives!: a Terror-causer's charge makes the target take a
+	// Panic test; failing it, the target must flee.
+	if a.terrifies(t) && !LdTest(r, t.Ld, opt.InsaneCourage) {
+		flee = true
+		s.Out.Panicked[1] = true
+	}
+	if flee {
+		ts.Distance += ts.Mover.Roll(r, Flee, false)
+		ts.Fled = true
+		if as.Mover.Roll(r, Charge, a.Flying) >= ts.Distance {
+			// The charger reaches the fleeing unit: it is caught.
+			s.Out.ChargeSuccess = true
+			b.caught(1, 0, s)
+			ts.Distance = 0
+		}
+		return
+	}
+	b.reachOrFall(as, ts, as.Mover.Roll(r, Charge, a.Flying))
+	if !as.Engaged {
+		// The failed charge moves the unit its failed-charge roll closer,
+		// never into contact.
+		as.Charged = false
+		fail := as.Mover.Roll(r, FailedCharge, a.Flying)
+		ts.Distance = max(1, ts.Distance-fail)
+	}
+	s.Out.ChargeSuccess = as.Engaged
+}
+
+// reachOrFall compares a charge range with the target's distance: reaching
+// engages both units; a Random Movement unit that falls short has still
+// moved its whole roll towards the target.
+func (b *Battle) reachOrFall(as, ts *UnitState, reach int) {
+	if reach >= ts.Distance {
+		as.Engaged, ts.Engaged, as.Charged = true, true, true
+		ts.Distance = 0
+		return
+	}
+	if !as.Mover.Random.IsZero() {
+		ts.Distance -= reach
+	}
+}
+
+// shoot plays the Shooting phase: Zzzzap! if the acting unit has it, and
+// its missile weapon at its target when it is not in combat.
+func (b *Battle) shoot(r *dice.Rand, s *State) {
+	a, as := b.Units[0], &s.Units[0]
+	if as.Alive == 0 {
+		return
+	}
+	if a.Zzzzap {
+		b.zzzzap(r, s)
+	}
+	t, ts := b.Units[1], &s.Units[1]
+	if m := a.Missile; !m.Shots.IsZero() && !as.Engaged && !as.Fled && ts.Alive > 0 && ts.Distance <= m.Range {
+		mod := m.HitMod
+		if 2*ts.Distance > m.Range {
+			mod-- // long range
+		}
+		need := ShootingToHit(a.BS, mod)
+		for range as.Alive {
+			for range m.Shots.Roll(r) {
+				if hit, _ := need.Succeeds(r); hit {
+					resolveHit(r, blows{S: m.S}, t, ts)
+				}
+			}
+		}
+	}
+}
+
+// zzzzap fires the Doomwheel's warp lightning (seeds, Zzzzap!): one
+// Artillery dice sets the Strength of every bolt this phase; a Misfire
+// fires nothing and rolls on the Mishap chart. Each bolt hits the nearest
+// unit in range, friend or foe, engaged or not; when that unit is destroyed
+// the next bolt goes to the next nearest.
+func (b *Battle) zzzzap(r *dice.Rand, s *State) {
+	opt := &b.Options
+	a := b.Units[0]
+	nearest := b.nearest(s, 0)
+	if nearest < 0 {
+		return
+	}
+	test := opt.ZzzzapHoldFire == HoldFireAlways || (opt.ZzzzapHoldFire == HoldFireFriends && !b.Enemy[nearest])
+	if test && LdTest(r, a.Ld, opt.InsaneCourage) {
+		return
+	}
+	strength := artillery.Roll(r)
+	if strength == dice.Misfire {
+		b.mishap(r, s)
+		return
+	}
+	for range opt.ZzzzapBolts {
+		i := b.nearest(s, 0)
+		if i < 0 {
+			return
+		}
+		wounds := 0
+		if opt.ZzzzapD6Wounds {
+			wounds = resolveHit(r, blows{S: strength, multiple: &d6}, b.Units[i], &s.Units[i])
+		} else {
+			wounds = resolveHit(r, blows{S: strength}, b.Units[i], &s.Units[i])
+		}
+		if !b.Enemy[i] {
+			s.Out.FriendlyWounds += wounds
+		}
+	}
+}
+
+var (
+	artillery = dice.MustParse("artillery")
+	d6        = dice.MustParse("D6")
+)
+
+// nearest returns the living unit nearest to unit from within Zzzzap!
+// range, or -1. Ties go to the enemy unless the options prefer friends.
+func (b *Battle) nearest(s *State, from int) int {
+	best := -1
+	for i := range b.Units {
+		if i == from || s.Units[i].Alive == 0 || s.Units[i].Distance > b.Options.ZzzzapRange {
+			continue
+		}
+		if best < 0 || s.Units[i].Distance < s.Units[best].Distance {
+			best = i
+			continue
+		}
+		if s.Units[i].Distance == s.Units[best].Distance && b.Enemy[i] != b.Enemy[best] {
+			if b.Enemy[i] != b.Options.ZzzzapPreferFriends {
+				best = i
+			}
+		}
+	}
+	return best
+}
+
+// mishap rolls on the Doomwheel Mishap chart (WAP, RULES-FACTS.md).
+func (b *Battle) mishap(r *dice.Rand, s *State) {
+	a, as := b.Units[0], &s.Units[0]
+	switch roll := r.D6(); {
+	case roll <= 2:
+		s.Out.Mishap = Disaster
+		for range stompHits.Roll(r) { // D6 hits
+			resolveHit(r, blows{S: 6}, a, as)
+		}
+		if n, ok := as.Mover.Random.PlainD6(); ok && n > 1 {
+			as.Mover.Random = plainD6[n-1]
+		}
+	case roll <= 5:
+		s.Out.Mishap = OutOfControl
+	default:
+		s.Out.Mishap = BurstOfSpeed
+		if !as.Mover.Random.IsZero() {
+			as.Mover.Random = fourD6
+		}
+	}
+}
+
+// fourD6 is the Random Movement after a Burst of Speed; plainD6[n] is nD6,
+// for a Disaster's "one fewer movement die".
+var (
+	fourD6  = dice.Dice(4, 6)
+	plainD6 = func() (t [dice.MaxDice + 1]dice.Expr) {
+		for n := 1; n <= dice.MaxDice; n++ {
+			t[n] = dice.Dice(n, 6)
+		}
+		return t
+	}()
+)
+
+// afterPhase takes the tests due at the end of a phase: Loss of Control for
+// a wounded Doomwheel out of combat, and Panic for units that lost a
+// quarter of their Unit Strength in a phase outside combat.
+func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
+	for i, u := range b.Units {
+		us := &s.Units[i]
+		if us.PhaseWound == 0 || us.Alive == 0 || us.Engaged || us.Fled {
+			continue
+		}
+		if u.LossOfControl {
+			// Roll a D6 per wound this phase; any 1 sends it Out of Control.
+			for range us.PhaseWound {
+				if r.D6() == 1 {
+					s.Out.LostControl = true
+					break
+				}
+			}
+		}
+		if p != PhaseCombat && !u.ImmunePsychology && !u.ImmunePanic && u.TroopPanics() {
+			lost := u.TotalUS(us.phaseAlive) - u.TotalUS(us.Alive)
+			if 4*lost >= u.TotalUS(us.phaseAlive) && !LdTest(r, u.Ld, b.Options.InsaneCourage) {
+				us.Fled = true
+				us.Distance += us.Mover.Roll(r, Flee, false)
+				s.Out.Panicked[i] = true
+			}
+		}
+	}
+}
+
+// TroopPanics reports whether the unit takes Panic tests at all: machines
+// without Leadership (Ld 0) do not.
+func (u *Unit) TroopPanics() bool { return u.Ld > 0 }
+
+// combat fights one round between the acting unit and its target, if they
+// are engaged, then works out the result, the break test and the pursuit.
+func (b *Battle) combat(r *dice.Rand, s *State, first bool) {
+	as, ts := &s.Units[0], &s.Units[1]
+	if !as.Engaged || !ts.Engaged || as.Alive == 0 || ts.Alive == 0 {
+		return
+	}
+	res := b.fightRound(r, s, 0, 1, first)
+	s.Out.ImpactHits += res.impact
+	var cr [2]int
+	units := [2]*Unit{b.Units[0], b.Units[1]}
+	states := [2]*UnitState{as, ts}
+	us := [2]int{units[0].TotalUS(as.Alive), units[1].TotalUS(ts.Alive)}
+	for side := range 2 {
+		u, st := units[side], states[side]
+		e := units[1-side]
+		cr[side] = res.wounds[side]
+		if first && st.Charged {
+			cr[side]++
+		}
+		if !(first && side == 1 && units[0].DreadMaw && states[0].Charged) {
+			cr[side] += rankBonus(u, st.Alive)
+		}
+		if us[side] > us[1-side] {
+			cr[side]++
+		}
+		if st.Alive > 0 {
+			if u.Standard {
+				cr[side]++
+			}
+			if u.BattleStandard {
+				cr[side]++
+			}
+		}
+		if u.Flank {
+			cr[side]++
+		}
+		if u.Rear {
+			cr[side] += 2
+		}
+		if u.HigherGround {
+			cr[side]++
+		}
+		if u.causesFearOf(e) {
+			cr[side]++
+			if us[side] >= 2*us[1-side] {
+				cr[side]++
+			}
+		}
+	}
+	if cr[0] == cr[1] && units[0].Musician != units[1].Musician {
+		// A musician wins a drawn combat by one.
+		if units[0].Musician {
+			cr[0]++
+		} else {
+			cr[1]++
+		}
+	}
+	if !s.Out.Fought {
+		s.Out.Fought = true
+		s.Out.CombatResult = cr[0] - cr[1]
+	}
+	if as.Alive == 0 || ts.Alive == 0 {
+		as.Engaged = as.Alive > 0 && ts.Alive > 0
+		ts.Engaged = as.Engaged
+		return
+	}
+	if cr[0] == cr[1] {
+		return
+	}
+	loser := 1
+	if cr[0] < cr[1] {
+		loser = 0
+	}
+	winner := 1 - loser
+	lu, ls := units[loser], states[loser]
+	if lu.Unbreakable {
+		return
+	}
+	ld := lu.Ld
+	if !steadfast(lu, ls, us[winner]) {
+		ld -= cr[winner] - cr[loser]
+	}
+	if LdTest(r, ld, b.Options.InsaneCourage) {
+		return
+	}
+	// The loser breaks and flees; the winner pursues and catches it if its
+	// roll equals or beats the flee roll.
+	ls.Broke, ls.Fled = true, true
+	as.Engaged, ts.Engaged = false, false
+	flee := ls.Mover.Roll(r, Flee, false)
+	// Sides 0 and 1 are units 0 and 1.
+	if b.Options.Pursue {
+		if states[winner].Mover.Roll(r, Pursue, false) >= flee {
+			b.caught(loser, winner, s)
+		}
+	}
+}
+
+// caught applies the Caught rule to fleeing unit i caught by unit by.
+func (b *Battle) caught(i, by int, s *State) {
+	st := &s.Units[i]
+	st.Caught = true
+	switch b.Options.Caught {
+	case CaughtDestroyed:
+		st.wound(b.Units[i], st.remaining(b.Units[i]))
+	default:
+		st.wound(b.Units[i], 2*b.Units[by].TotalUS(s.Units[by].Alive))
+	}
+}

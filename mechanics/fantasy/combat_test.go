@@ -1,0 +1,438 @@
+package fantasy
+
+import (
+	"math"
+	"testing"
+
+	"hammersim/mechanics/dice"
+)
+
+func TestShootingToHit(t *testing.T) {
+	tests := []struct {
+		bs, mod int
+		want    float64
+		source  string
+	}{
+		{3, 0, 3.0 / 6, "BS 3 hits on 4+"},
+		{5, 0, 5.0 / 6, "BS 5 hits on 2+"},
+		{6, 0, 5.0 / 6, "a natural 1 always misses: 2+ at best"},
+		{1, 0, 1.0 / 6, "BS 1 hits on 6+"},
+		{1, -1, 1.0 / 12, "7+: a 6, then 4+"},
+		{1, -2, 1.0 / 18, "8+: a 6, then 5+"},
+		{1, -3, 1.0 / 36, "9+: a 6, then a 6"},
+		{1, -4, 0, "10+ cannot hit"},
+		{3, -1, 2.0 / 6, "BS 3 at long range: 5+"},
+	}
+	for _, tt := range tests {
+		if got := ShootingToHit(tt.bs, tt.mod).P(); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("BS %d mod %d: %v, want %v (%s)", tt.bs, tt.mod, got, tt.want, tt.source)
+		}
+	}
+	// The two-roll chains roll as they claim: 7+ (a 6, then 4+) over 300k shots, within 5 SE.
+	r := dice.New(3, 0)
+	need := ShootingToHit(1, -1)
+	const n = 300_000
+	hits := 0
+	for range n {
+		if ok, _ := need.Succeeds(r); ok {
+			hits++
+		}
+	}
+	p := 1.0 / 12
+	if z := (float64(hits)/n - p) / math.Sqrt(p*(1-p)/n); math.Abs(z) > 5 {
+		t.Errorf("7+ to hit: %d of %d, z %.1f", hits, n, z)
+	}
+}
+
+func TestMeleeAndWoundCharts(t *testing.T) {
+	melee := []struct{ ws, def, need int }{
+		{4, 3, 3}, {3, 3, 4}, {3, 6, 4}, {3, 7, 5}, {1, 10, 5}, {10, 1, 3}, {3, 0, 3},
+	}
+	for _, tt := range melee {
+		if got := MeleeToHit(tt.ws, tt.def).Need; got != tt.need {
+			t.Errorf("WS %d vs %d: %d+, want %d+ (RULES-FACTS.md chart)", tt.ws, tt.def, got, tt.need)
+		}
+	}
+	wound := []struct{ s, t, need int }{
+		{5, 3, 2}, {10, 3, 2}, {4, 3, 3}, {3, 3, 4}, {3, 4, 5}, {3, 5, 6}, {2, 6, 6},
+	}
+	for _, tt := range wound {
+		if got := ToWound(tt.s, tt.t).Need; got != tt.need {
+			t.Errorf("S %d vs T %d: %d+, want %d+ (RULES-FACTS.md chart)", tt.s, tt.t, got, tt.need)
+		}
+	}
+	armour := []struct{ sv, s, need int }{
+		{4, 3, 4}, {4, 4, 5}, {4, 5, 6}, {4, 6, NoSave}, {1, 3, 2}, {1, 10, NoSave}, {NoSave, 3, NoSave},
+	}
+	for _, tt := range armour {
+		if got := ArmourRoll(tt.sv, tt.s).Need; got != tt.need {
+			t.Errorf("save %d+ against S %d: %d+, want %d+ (S4 -1 ... S10 -7)", tt.sv, tt.s, got, tt.need)
+		}
+	}
+	// Natural Armour 5+ with light armour (6+) is 4+.
+	if got := CombineArmour(6, 5); got != 4 {
+		t.Errorf("Natural Armour (5+) with 6+: %d+, want 4+", got)
+	}
+	if got := CombineArmour(NoSave, 5); got != 5 {
+		t.Errorf("Natural Armour (5+) alone: %d+, want 5+", got)
+	}
+}
+
+// foot returns an infantry unit of n models, width wide.
+func foot(name string, n, width, ws, s, tough, init, a, ld, armour int) *Unit {
+	return &Unit{Name: name, Troop: Infantry, Models: n, Width: width, FrontMM: 20,
+		WS: ws, S: s, T: tough, W: 1, I: init, Ld: ld, Armour: armour, Ward: NoSave, Parry: NoSave, US: 1,
+		Attackers: []Attacker{{Name: name, WS: ws, S: s, I: init, A: dice.Const(a), PerBody: 1}},
+		Mover:     Mover{M: 5}}
+}
+
+func battle(a, t *Unit, distance int, phases ...Phase) *Battle {
+	return &Battle{Units: []*Unit{a, t}, Enemy: []bool{false, true}, Distance: []int{0, distance},
+		Phases: phases, Options: DefaultOptions}
+}
+
+// chariot is a Doomwheel-like machine: S 6, T 6, W 5, 4+ save, crew of 1.
+func chariot(impact string) *Unit {
+	u := &Unit{Name: "Chariot", Troop: Chariot, Models: 1, Width: 1, FrontMM: 50,
+		WS: 3, S: 6, T: 6, W: 5, I: 4, Ld: 7, Armour: 4, Ward: NoSave, Parry: NoSave, US: 5,
+		Attackers: []Attacker{{Name: "crew", WS: 3, S: 2, I: 4, A: dice.Const(0), PerBody: 1}},
+		Mover:     Mover{Random: dice.MustParse("3D6")}, ImmunePsychology: true}
+	if impact != "" {
+		u.Impact = dice.MustParse(impact)
+	}
+	return u
+}
+
+// TestImpactHitsEachModelRollsAndParryNeverApplies: two models with Impact
+// Hits (D6) roll separately (2D6, not twice one D6), and the target's Parry
+// save, which would stop most blows, never applies to them (seeds).
+func TestImpactHitsEachModelRolls(t *testing.T) {
+	a := chariot("D6")
+	a.Models, a.Width = 2, 2
+	target := foot("Target", 200, 10, 3, 3, 3, 3, 0, 10, NoSave)
+	target.Parry = 2          // parry on 2+: if it applied, few hits would wound
+	target.Unbreakable = true // no flight or pursuit to add wounds
+	b := battle(a, target, 1, PhaseCharge, PhaseCombat)
+	s := b.NewState()
+	r := dice.New(4, 0)
+	const n = 100_000
+	var hits [13]float64
+	wounds := 0.0
+	for range n {
+		b.Run(r, s)
+		if !s.Out.ChargeSuccess {
+			t.Fatal("a 3D6 random move always reaches 1\"")
+		}
+		hits[s.Out.ImpactHits]++
+		wounds += float64(s.Units[1].Wounds)
+	}
+	// Chi-square against 2D6 (df 10): 29.59 is the p = 0.001 critical value.
+	exact := dice.MustParse("2D6").Dist()
+	chi := 0.0
+	for v := 2; v <= 12; v++ {
+		e := exact.At(v) * n
+		chi += (hits[v] - e) * (hits[v] - e) / e
+	}
+	if chi > 29.59 {
+		t.Errorf("impact hits of two models: chi-square %.1f > 29.59 against 2D6 (df 10, p 0.001)", chi)
+	}
+	// Each hit: S6 vs T3 wounds on 2+ (5/6), no armour, and no parry: 7 * 5/6 per trial.
+	p := HitWounds(6, target, false)
+	if math.Abs(p-5.0/6) > 1e-12 {
+		t.Fatalf("HitWounds = %v, want 5/6", p)
+	}
+	mean := wounds / n
+	// Wounds per trial have mean 7p and variance 7p(1-p) + p^2 Var(2D6) (a
+	// binomial with a random number of trials).
+	sd := math.Sqrt(7*p*(1-p) + p*p*35.0/6)
+	if z := (mean - 7*p) / (sd / math.Sqrt(n)); math.Abs(z) > 5 {
+		t.Errorf("impact wounds mean %.4f, exact %.4f, z %.1f: Parry must not apply", mean, 7*p, z)
+	}
+}
+
+func TestImpactHitsOnlyOnSuccessfulCharge(t *testing.T) {
+	a := chariot("D6+1")
+	target := foot("Target", 20, 5, 3, 3, 3, 3, 1, 10, NoSave)
+	b := battle(a, target, 19, PhaseCharge, PhaseCombat) // 3D6 cannot reach 19"
+	s := b.NewState()
+	r := dice.New(1, 0)
+	for range 1000 {
+		b.Run(r, s)
+		if s.Out.ChargeSuccess || s.Out.ImpactHits != 0 || s.Out.Fought {
+			t.Fatalf("no charge, yet impact hits %d, fought %v", s.Out.ImpactHits, s.Out.Fought)
+		}
+	}
+}
+
+func TestHighestImpactNotTotal(t *testing.T) {
+	got := HighestImpact([]dice.Expr{dice.MustParse("D3"), dice.MustParse("D6"), dice.MustParse("2")})
+	if got.String() != "D6" {
+		t.Errorf("highest of D3, D6, 2: %s, want D6", got)
+	}
+}
+
+// TestKillingBlow: against infantry a natural 6 to wound slays through any
+// armour; against a monster it only ignores armour.
+func TestKillingBlow(t *testing.T) {
+	r := dice.New(5, 0)
+	armoured := foot("Armoured", 1, 1, 3, 3, 10, 3, 1, 10, 1) // T10: wounds only on a 6; 1+ save
+	armoured.W = 3
+	const n = 60_000
+	slain := 0
+	for range n {
+		st := UnitState{Alive: 1}
+		resolveHit(r, blows{S: 3, killing: true}, armoured, &st)
+		if st.Alive == 0 {
+			slain++
+		}
+	}
+	// P = 1/6: every natural 6 slays the 3-wound infantry model, whatever its save.
+	p := 1.0 / 6
+	if z := (float64(slain)/n - p) / math.Sqrt(p*(1-p)/n); math.Abs(z) > 5 {
+		t.Errorf("killing blow slew %d of %d, z %.1f", slain, n, z)
+	}
+	monster := *armoured
+	monster.Troop = Monster
+	wounded := 0
+	for range n {
+		st := UnitState{Alive: 1}
+		if resolveHit(r, blows{S: 3, killing: true}, &monster, &st) > 0 {
+			wounded++
+			if st.Alive == 0 {
+				t.Fatal("killing blow slew a monster")
+			}
+		}
+	}
+	// Against a monster: one wound on a 6, armour ignored: 1/6 still.
+	if z := (float64(wounded)/n - p) / math.Sqrt(p*(1-p)/n); math.Abs(z) > 5 {
+		t.Errorf("killing blow wounded a monster %d of %d, z %.1f", wounded, n, z)
+	}
+}
+
+// TestMultipleWoundsCapped: Multiple Wounds (D6) on 2-wound models never
+// takes more than the struck model's wounds left.
+func TestMultipleWoundsCapped(t *testing.T) {
+	u := foot("Ogres", 3, 3, 3, 3, 1, 3, 1, 10, NoSave)
+	u.W = 2
+	r := dice.New(6, 0)
+	six := dice.Const(6)
+	for range 100 {
+		st := UnitState{Alive: 3}
+		got := resolveHit(r, blows{S: 10, multiple: &six}, u, &st)
+		if got > 2 || (got > 0 && st.Alive != 2) {
+			t.Fatalf("one wound of 6 took %d wounds, %d models left", got, st.Alive)
+		}
+	}
+	// Ordinary wounds carry over from model to model: 3 wounds on 2-wound
+	// models kill one and wound the next.
+	st := UnitState{Alive: 3}
+	st.wound(u, 3)
+	if st.Alive != 2 || st.Damage != 1 {
+		t.Errorf("3 wounds on W2 models: %d alive, %d damage; want 2 and 1", st.Alive, st.Damage)
+	}
+}
+
+// TestStompTargets: Stomps hit Infantry, War Beasts and Swarms only.
+func TestStompTargets(t *testing.T) {
+	m := &Unit{Name: "Monster", Troop: Monster, Models: 1, Width: 1, FrontMM: 50, WS: 1, S: 5, T: 5, W: 6, I: 1, Ld: 10,
+		Armour: NoSave, Ward: NoSave, Parry: NoSave, US: 6, Stomp: true, Attackers: []Attacker{{Name: "m", WS: 1, S: 5, I: 1, A: dice.Const(0), PerBody: 1}},
+		Mover: Mover{M: 6}}
+	horse := foot("Knights", 10, 5, 0, 3, 3, 0, 0, 10, NoSave)
+	horse.Troop = Cavalry
+	b := battle(m, horse, 0, PhaseCombat)
+	s := b.NewState()
+	r := dice.New(1, 0)
+	for range 200 {
+		b.Run(r, s)
+		s.Units[0].Engaged, s.Units[1].Engaged = true, true
+		res := b.fightRound(r, s, 0, 1, false)
+		if res.wounds[0] != 0 {
+			t.Fatalf("a Stomp wounded cavalry")
+		}
+	}
+	rats := foot("Clanrats", 10, 5, 0, 3, 3, 0, 0, 10, NoSave)
+	b = battle(m, rats, 0, PhaseCombat)
+	s = b.NewState()
+	total := 0
+	const n = 20_000
+	for range n {
+		b.Run(r, s)
+		s.Units[0].Engaged, s.Units[1].Engaged = true, true
+		total += b.fightRound(r, s, 0, 1, false).wounds[0]
+	}
+	// D6 hits at S5 against T3 wound on 2+: 3.5 * 5/6 per round, capped by
+	// the 10 models (the cap is never reached: at most 6 hits).
+	want := 3.5 * 5 / 6
+	// A binomial with D6 trials: variance E[N]p(1-p) + p^2 Var(N), Var(D6) = 35/12.
+	p := 5.0 / 6
+	sd := math.Sqrt(3.5*p*(1-p) + p*p*35.0/12)
+	if z := (float64(total)/n - want) / (sd / math.Sqrt(n)); math.Abs(z) > 5 {
+		t.Errorf("stomp wounds %.3f per round, exact %.3f, z %.1f", float64(total)/n, want, z)
+	}
+}
+
+func TestRankBonusAndSteadfast(t *testing.T) {
+	u := foot("Clanrats", 30, 6, 3, 3, 3, 4, 1, 5, 6)
+	for _, tt := range []struct{ alive, want int }{{30, 3}, {18, 2}, {11, 1}, {6, 0}, {5, 0}, {24, 3}} {
+		if got := rankBonus(u, tt.alive); got != tt.want {
+			t.Errorf("%d clanrats 6 wide: rank bonus %d, want %d", tt.alive, got, tt.want)
+		}
+	}
+	narrow := foot("Column", 30, 4, 3, 3, 3, 4, 1, 5, 6)
+	if got := rankBonus(narrow, 30); got != 0 {
+		t.Errorf("a unit 4 wide gets rank bonus %d; ranks need five models", got)
+	}
+	st := &UnitState{Alive: 20}
+	if !steadfast(u, st, 5) || steadfast(u, st, 25) {
+		t.Errorf("steadfast: 20 clanrats against US 5 should be, against US 25 not")
+	}
+	few := &UnitState{Alive: 8}
+	if steadfast(u, few, 5) {
+		t.Errorf("8 models (US below 10) are not steadfast")
+	}
+	u.Stubborn = true
+	if !steadfast(u, few, 50) {
+		t.Errorf("a Stubborn unit is always steadfast")
+	}
+}
+
+// TestBreakTestExact sets up a combat in which nobody can wound: the
+// result is fixed, so the chance of breaking has a closed form.
+func TestBreakTestExact(t *testing.T) {
+	// The charger: 5 wide, 15 models (2 extra ranks: +2), charging (+1),
+	// standard (+1), higher US (+1): 5. The target: 5 models, 5 wide, no
+	// bonuses: 0. Nobody attacks (A 0). Target Ld 8 tests on 8 - 5 = 3:
+	// P(2D6 <= 3) = 3/36, with Insane Courage's double 1 already inside.
+	a := foot("Chargers", 15, 5, 3, 3, 3, 3, 0, 8, NoSave)
+	a.Standard = true
+	a.Mover = Mover{M: 10}
+	d := foot("Defenders", 5, 5, 3, 3, 3, 3, 0, 8, NoSave)
+	b := battle(a, d, 1, PhaseCharge, PhaseCombat)
+	b.Options.Pursue = false
+	s := b.NewState()
+	r := dice.New(8, 0)
+	const n = 100_000
+	broke := 0
+	for range n {
+		b.Run(r, s)
+		if s.Out.CombatResult != 5 {
+			t.Fatalf("combat result %d, want 5", s.Out.CombatResult)
+		}
+		if s.Units[1].Broke {
+			broke++
+		}
+	}
+	p := 1 - 3.0/36
+	if z := (float64(broke)/n - p) / math.Sqrt(p*(1-p)/n); math.Abs(z) > 5 {
+		t.Errorf("broke %d of %d, exact %.4f, z %.1f", broke, n, p, z)
+	}
+}
+
+// TestCaughtWAP: a caught unit takes 2 wounds per point of the pursuers'
+// Unit Strength, with no saves.
+func TestCaughtWAP(t *testing.T) {
+	a := foot("Pursuers", 3, 3, 3, 3, 3, 3, 0, 8, NoSave)
+	d := foot("Fleeing", 20, 5, 3, 3, 3, 3, 0, 8, 1)
+	b := battle(a, d, 5)
+	s := b.NewState()
+	b.Run(dice.New(1, 0), s)
+	b.caught(1, 0, s)
+	if s.Units[1].Alive != 14 || !s.Units[1].Caught {
+		t.Errorf("caught by US 3: %d left, want 20 - 6", s.Units[1].Alive)
+	}
+	b.Options.Caught = CaughtDestroyed
+	b.caught(1, 0, s)
+	if s.Units[1].Alive != 0 {
+		t.Errorf("8th-edition caught: %d left, want 0", s.Units[1].Alive)
+	}
+}
+
+// TestTerror: a Terror-causer's declared charge makes the target test for
+// panic; a Random Movement charge does not (no charge is declared).
+func TestTerror(t *testing.T) {
+	maw := &Unit{Name: "Maw", Troop: Monster, Models: 1, Width: 1, FrontMM: 50, WS: 3, S: 6, T: 6, W: 6, I: 1, Ld: 10,
+		Armour: NoSave, Ward: NoSave, Parry: NoSave, US: 6, Terror: true, Attackers: []Attacker{{Name: "m", WS: 3, S: 6, I: 1, A: dice.Const(0), PerBody: 1}},
+		Mover: Mover{M: 6}}
+	timid := foot("Timid", 10, 5, 3, 3, 3, 3, 0, 4, NoSave)
+	b := battle(maw, timid, 30, PhaseCharge)
+	s := b.NewState()
+	r := dice.New(2, 0)
+	const n = 50_000
+	panicked := 0
+	for range n {
+		b.Run(r, s)
+		if s.Out.Panicked[1] {
+			panicked++
+		}
+	}
+	// Ld 4: passes on 2D6 <= 4, 6/36; panics 30/36.
+	p := 30.0 / 36
+	if z := (float64(panicked)/n - p) / math.Sqrt(p*(1-p)/n); math.Abs(z) > 5 {
+		t.Errorf("panicked %d of %d, exact %.4f, z %.1f", panicked, n, p, z)
+	}
+	wheel := chariot("D6")
+	wheel.Terror = true
+	b = battle(wheel, timid, 5, PhaseCharge)
+	s = b.NewState()
+	for range 1000 {
+		b.Run(r, s)
+		if s.Out.Panicked[1] {
+			t.Fatal("a Random Movement charge made the target test for Terror")
+		}
+	}
+	// A unit that causes Fear treats Terror as Fear: no panic.
+	brave := foot("Brave", 10, 5, 3, 3, 3, 3, 0, 2, NoSave)
+	brave.Fear = true
+	b = battle(maw, brave, 30, PhaseCharge)
+	s = b.NewState()
+	for range 1000 {
+		b.Run(r, s)
+		if s.Out.Panicked[1] {
+			t.Fatal("a Fear-causing target tested for Terror")
+		}
+	}
+}
+
+// TestDreadMawStrikesFirstAndDeniesRanks checks the Dread Maw's charge:
+// its blows come before the target's (ASF on the turn it charges), and the
+// charged unit's ranks give no bonus in the first round.
+func TestDreadMawStrikesFirstAndDeniesRanks(t *testing.T) {
+	maw := &Unit{Name: "Maw", Troop: Monster, Models: 1, Width: 1, FrontMM: 100, WS: 3, S: 6, T: 6, W: 6, I: 1, Ld: 10,
+		Armour: NoSave, Ward: NoSave, Parry: NoSave, US: 6, DreadMaw: true,
+		Attackers: []Attacker{{Name: "Maw", WS: 3, S: 6, I: 1, A: dice.Const(0), PerBody: 1}},
+		Mover:     Mover{M: 3, Fly: 9, Tunneller: true}, Flying: true}
+	wall := foot("Wall", 25, 5, 3, 3, 3, 5, 0, 10, NoSave) // 5 ranks of 5: +3 ranks normally
+	b := battle(maw, wall, 1, PhaseCharge, PhaseCombat)
+	s := b.NewState()
+	r := dice.New(1, 0)
+	b.Run(r, s)
+	// Maw: charge +1, no other bonus (US 6 < 25). Wall: ranks denied, US +1. 1 - 1 = 0.
+	if s.Out.CombatResult != 0 {
+		t.Errorf("combat result %d, want 0 (ranks denied on the Dread Maw's charge)", s.Out.CombatResult)
+	}
+	// The strike order puts the Maw's I 1 (+1 charging) before the Wall's I 5.
+	var groups [maxGroups]strikeGroup
+	n := insertGroup(&groups, 0, strikeGroup{band: bandNormal, init: 5, side: 1})
+	n = insertGroup(&groups, n, strikeGroup{band: bandFirst, init: 2, side: 0})
+	n = insertGroup(&groups, n, strikeGroup{band: bandLast, init: 9, side: 1})
+	if n != 3 || groups[0].side != 0 || groups[1].init != 5 || groups[2].band != bandLast {
+		t.Errorf("strike order %+v", groups[:n])
+	}
+}
+
+// TestRunAllocatesNothing runs a full Doomwheel-style turn: charge,
+// shooting (Zzzzap!), combat.
+func TestRunAllocatesNothing(t *testing.T) {
+	a := chariot("D6+1")
+	a.Zzzzap, a.GrindAttack, a.LossOfControl, a.Terror = true, true, true, true
+	a.Attackers[0].A = dice.MustParse("2D6")
+	target := foot("Clanrats", 30, 6, 3, 3, 3, 4, 1, 5, 6)
+	friend := foot("Stormvermin", 20, 5, 4, 4, 3, 5, 1, 7, 5)
+	b := &Battle{Units: []*Unit{a, target, friend}, Enemy: []bool{false, true, false}, Distance: []int{0, 8, 5},
+		Phases: []Phase{PhaseCharge, PhaseShooting, PhaseCombat}, Options: DefaultOptions}
+	s := b.NewState()
+	r := dice.New(1, 0)
+	if allocs := testing.AllocsPerRun(2000, func() { b.Run(r, s) }); allocs != 0 {
+		t.Fatalf("a full turn allocates %v times", allocs)
+	}
+}

@@ -1,0 +1,232 @@
+package fantasy
+
+import (
+	"strings"
+
+	"hammersim/mechanics/dice"
+)
+
+// TroopType is a unit's troop type, which decides its Unit Strength and
+// which rules may affect it.
+type TroopType uint8
+
+const (
+	Infantry TroopType = iota
+	Cavalry
+	WarBeasts
+	Swarm
+	MonstrousInfantry
+	MonstrousCavalry
+	MonstrousBeast
+	Monster
+	Chariot
+	WarMachine
+)
+
+var troopNames = [...]string{"Infantry", "Cavalry", "War Beasts", "Swarm", "Monstrous Infantry",
+	"Monstrous Cavalry", "Monstrous Beast", "Monster", "Chariot", "War Machine"}
+
+func (t TroopType) String() string { return troopNames[t] }
+
+// TroopTypes lists every troop type's name.
+func TroopTypes() []string { return troopNames[:] }
+
+// ParseTroopType reads a troop type's name, ignoring case.
+func ParseTroopType(s string) (TroopType, bool) {
+	for i, n := range troopNames {
+		if strings.EqualFold(n, strings.TrimSpace(s)) {
+			return TroopType(i), true
+		}
+	}
+	return 0, false
+}
+
+// UnitStrength is one model's Unit Strength. Open (RULES-FACTS.md names US
+// but not its table): the 8th-edition values are used, Infantry and War
+// Beasts 1, Cavalry 2, the Monstrous types 3, and the Wounds characteristic
+// for Monsters, Chariots, Swarms and War Machines. A unit may override it.
+func (t TroopType) UnitStrength(wounds int) int {
+	switch t {
+	case Infantry, WarBeasts:
+		return 1
+	case Cavalry:
+		return 2
+	case MonstrousInfantry, MonstrousCavalry, MonstrousBeast:
+		return 3
+	}
+	return wounds
+}
+
+// KillingBlowSlays reports whether Killing Blow slays a model of this type
+// outright (infantry, cavalry and war beasts); against the others it only
+// ignores armour (WAP, RULES-FACTS.md).
+func (t TroopType) KillingBlowSlays() bool {
+	return t == Infantry || t == Cavalry || t == WarBeasts
+}
+
+// Stompable reports whether Stomps can hit this type: the seeds' Stomp text
+// allows Infantry, War Beasts and Swarms.
+func (t TroopType) Stompable() bool {
+	return t == Infantry || t == WarBeasts || t == Swarm
+}
+
+// FightsInRanks reports whether the type gains rank bonuses and supporting
+// attacks: the rank-and-file types.
+func (t TroopType) FightsInRanks() bool {
+	switch t {
+	case Infantry, Cavalry, WarBeasts, MonstrousInfantry, MonstrousCavalry, MonstrousBeast:
+		return true
+	}
+	return false
+}
+
+// Attacker is a profile that strikes blows: a unit's own models, a
+// champion, or the crew of a machine.
+type Attacker struct {
+	Name     string
+	WS, S, I int
+	A        dice.Expr // attacks per model; a roll for Random Attacks
+	PerBody  int       // models of this profile per body (crew per machine); 1 for rank and file
+	Champion bool      // a single model that replaces one of the front rank
+	Killing  bool      // Killing Blow
+	Multiple dice.Expr // Multiple Wounds (X); zero when none
+	ASF, ASL bool      // Always Strikes First / Last
+}
+
+// Unit is a unit's profile and rules, fixed for a whole run.
+type Unit struct {
+	Name   string
+	Troop  TroopType
+	Models int // bodies: models that carry wounds
+	Width  int // models per rank
+	// FrontMM is the width of one model's base in millimetres; it decides
+	// how many models touch an enemy (see Contact).
+	FrontMM int
+	// Body: what is hit and wounded.
+	WS, S, T, W, I, Ld, BS int
+	Armour, Ward, Parry    int // saves, NoSave when none
+	US                     int // Unit Strength per body
+	Attackers              []Attacker
+	Mover                  Mover
+	Flying                 bool // charges by flying when it can
+	Impact                 dice.Expr
+	Stomp                  bool
+	GrindAttack            bool
+	Zzzzap                 bool
+	LossOfControl          bool
+	Terror, Fear           bool
+	ImmunePsychology       bool
+	ImmuneFear             bool
+	ImmuneTerror           bool
+	ImmunePanic            bool
+	Stubborn               bool
+	Unbreakable            bool
+	DreadMaw               bool // Always Strikes First when charging; charged unit loses rank bonus in round one
+	Standard, Musician     bool
+	BattleStandard         bool
+	Points                 int
+	// Missile is the unit's shooting weapon; Shots is zero when it has none.
+	Missile Missile
+	// Flank, Rear and HigherGround give their combat result bonuses.
+	Flank, Rear, HigherGround bool
+}
+
+// Missile is a shooting weapon: each model fires Shots shots at strength S
+// up to Range inches, at -1 to hit beyond half range (long range), with
+// HitMod added for everything else (cover, moving).
+type Missile struct {
+	S, Range int
+	Shots    dice.Expr
+	HitMod   int
+}
+
+// TotalUS is the unit's Unit Strength with alive bodies.
+func (u *Unit) TotalUS(alive int) int { return alive * u.US }
+
+// Contact returns how many of u's models touch enemy e across e's frontage:
+// e's front is the narrower of its rank and its whole width, and as many of
+// u's bases fit along it as their widths allow (a 50 mm Doomwheel touches
+// three 20 mm Clanrats), at most u's rank width.
+func (u *Unit) Contact(e *Unit, eAlive int) int {
+	front := min(e.Width, eAlive) * e.FrontMM
+	n := (front + u.FrontMM - 1) / u.FrontMM
+	return max(1, min(n, u.Width))
+}
+
+// causesFearOf reports whether u's Fear (or Terror, which includes Fear)
+// affects e.
+func (u *Unit) causesFearOf(e *Unit) bool {
+	if !u.Fear && !u.Terror {
+		return false
+	}
+	return !(e.ImmunePsychology || e.ImmuneFear || e.Terror || e.Fear)
+}
+
+// terrifies reports whether u's Terror makes e test for panic: causers of
+// Fear and models immune to Fear treat Terror as Fear (seeds, Terror).
+func (u *Unit) terrifies(e *Unit) bool {
+	return u.Terror && !(e.ImmunePsychology || e.ImmuneTerror || e.ImmunePanic || e.ImmuneFear || e.Fear || e.Terror)
+}
+
+// UnitState is a unit's condition during one trial.
+type UnitState struct {
+	Alive  int // bodies left
+	Damage int // wounds on the body that dies next
+	// Mover is the unit's movement now (a Doomwheel's changes on its
+	// Mishap chart).
+	Mover      Mover
+	Distance   int // inches from the acting unit
+	Engaged    bool
+	Fled       bool
+	Charged    bool // charged this turn
+	Wounds     int  // wounds suffered this trial
+	PhaseWound int  // wounds suffered this phase
+	phaseAlive int  // bodies at the start of this phase
+	Broke      bool
+	Caught     bool
+}
+
+func (s *UnitState) reset(u *Unit, distance int) {
+	*s = UnitState{Alive: u.Models, Mover: u.Mover, Distance: distance}
+}
+
+// Destroyed reports whether no body is left.
+func (s *UnitState) Destroyed() bool { return s.Alive == 0 }
+
+// remaining returns the wounds the unit has left.
+func (s *UnitState) remaining(u *Unit) int {
+	if s.Alive == 0 {
+		return 0
+	}
+	return s.Alive*u.W - s.Damage
+}
+
+// wound applies n wounds, carried over from body to body as the rules allow
+// for ordinary wounds, and returns the wounds actually taken.
+func (s *UnitState) wound(u *Unit, n int) int {
+	n = min(n, s.remaining(u))
+	total := s.Damage + n
+	s.Alive -= total / u.W
+	s.Damage = total % u.W
+	s.Wounds += n
+	s.PhaseWound += n
+	return n
+}
+
+// woundOne applies the wounds of one unsaved wound that does x wounds
+// (Multiple Wounds), capped at the wounds left on the body it strikes.
+func (s *UnitState) woundOne(u *Unit, x int) int {
+	if s.Alive == 0 {
+		return 0
+	}
+	return s.wound(u, min(x, u.W-s.Damage))
+}
+
+// slay removes the body that dies next (Killing Blow) and returns the
+// wounds it had left.
+func (s *UnitState) slay(u *Unit) int {
+	if s.Alive == 0 {
+		return 0
+	}
+	return s.wound(u, u.W-s.Damage)
+}

@@ -1,0 +1,98 @@
+package heresy
+
+import (
+	"fmt"
+	"testing"
+
+	"hammersim/mechanics/dice"
+)
+
+// TestNoAllocations pins invariant 3 of the architecture: a trial allocates
+// nothing. Scratch space grows on the first call, so each function runs once
+// before it is measured.
+func TestNoAllocations(t *testing.T) {
+	r := dice.New(1, 0)
+	p := marine
+	p.FiringProtocols = 2
+	firer := NewUnit(p, 5)
+	start := Unit{Profile: Profile{T: 4, W: 2, Save: 3, FeelNoPain: 6, LordsOfProfligacy: true}, Models: 6}
+	weapons := []Weapon{flamer, lascan, hbolter}
+	var a Attack
+	a.Prepare(&firer, weapons, &start, DefaultOptions)
+	chain := a.Volleys[0].Chain
+	ch := StupefyChooser{Policy: StupefyWhenItPays}
+	stakes := StupefyStakes{Enemy: &firer, EnemyWeapons: weapons, OwnTarget: &firer, OwnWeapons: weapons}
+	cands := []Candidate{{5, true}, {5, true}, {7, true}}
+	tieRandom := DefaultOptions
+	tieRandom.Ties = TieRandom
+	chargers, guns := NewUnit(marine, 10), NewUnit(rapier, 3)
+
+	cases := []struct {
+		name string
+		f    func()
+	}{
+		{"Chain.Roll", func() { u := start; chain.Roll(r, 12, &u) }},
+		{"Attack.Roll", func() { u := start; a.Roll(r, &u) }},
+		{"Attack.Prepare", func() { a.Prepare(&firer, weapons, &start, DefaultOptions) }},
+		{"Attack.ExpectedCasualties", func() { _ = a.ExpectedCasualties(&start) }},
+		{"StupefyChooser.Choose", func() { u := start; _ = ch.Choose(&u, stakes, DefaultOptions) }},
+		{"Unit.TakeTest", func() { u := start; u.TakeTest(r, MoraleCheck, PhaseAssault, -1) }},
+		{"ClosestTarget", func() { _ = ClosestTarget(r, cands, tieRandom) }},
+		{"Fight", func() {
+			x, y := chargers, guns
+			Fight(r, Side{Unit: &x, Charged: true}, Side{Unit: &y}, DefaultOptions)
+		}},
+	}
+	for _, c := range cases {
+		c.f()
+		if n := testing.AllocsPerRun(100, c.f); n != 0 {
+			t.Errorf("%s: %v allocations per run, want 0", c.name, n)
+		}
+	}
+}
+
+var sinkTally Tally
+
+func BenchmarkAttackRoll(b *testing.B) {
+	r := dice.New(1, 0)
+	p := marine
+	p.FiringProtocols = 2
+	firer := NewUnit(p, 10)
+	start := Unit{Profile: Profile{T: 4, W: 2, Save: 3, FeelNoPain: 6}, Models: 10}
+	var a Attack
+	a.Prepare(&firer, []Weapon{flamer, lascan, hbolter}, &start, DefaultOptions)
+	b.ReportAllocs()
+	for b.Loop() {
+		u := start
+		sinkTally = a.Roll(r, &u)
+	}
+}
+
+var sinkResult CombatResult
+
+func BenchmarkFight(b *testing.B) {
+	r := dice.New(1, 0)
+	chargers, guns := NewUnit(marine, 10), NewUnit(rapier, 3)
+	b.ReportAllocs()
+	for b.Loop() {
+		x, y := chargers, guns
+		sinkResult = Fight(r, Side{Unit: &x, Charged: true}, Side{Unit: &y}, DefaultOptions)
+	}
+}
+
+var sinkFloat float64
+
+func BenchmarkExpectedCasualties(b *testing.B) {
+	for _, models := range []int{5, 20} {
+		b.Run(fmt.Sprintf("models=%d", models), func(b *testing.B) {
+			firer := NewUnit(marine, models)
+			target := Unit{Profile: Profile{T: 4, W: 3, Save: 3}, Models: models}
+			var a Attack
+			a.Prepare(&firer, []Weapon{flamer}, &target, DefaultOptions)
+			b.ReportAllocs()
+			for b.Loop() {
+				sinkFloat = a.ExpectedCasualties(&target)
+			}
+		})
+	}
+}

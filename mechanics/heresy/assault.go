@@ -1,0 +1,173 @@
+package heresy
+
+import "hammersim/mechanics/dice"
+
+// Side is one unit in a close combat.
+type Side struct {
+	Unit *Unit
+	// Weapon is the close-combat weapon every model strikes with; the zero
+	// Weapon strikes at the model's Strength with AP "-".
+	Weapon Weapon
+	// Charged: the unit charged into this combat this turn.
+	Charged bool
+	// DifficultTerrain: it charged through Difficult Terrain.
+	DifficultTerrain bool
+}
+
+// CombatResult is what one round of close combat did.
+type CombatResult struct {
+	// Inflicted[i] is what side i (0 for the first Side given to Fight)
+	// did to the other.
+	Inflicted [2]Tally
+	// Score[i] is side i's combat result: wounds it inflicted plus any
+	// outnumbering bonus.
+	Score [2]int
+	// Winner is 0 or 1, or -1 for a draw.
+	Winner int
+	// Tested: the loser took a Morale check; Passed: it passed.
+	Tested, Passed bool
+	// FellBack: the loser failed and Fell Back.
+	FellBack bool
+	// Swept: the loser was destroyed by a Sweeping Advance.
+	Swept bool
+	// SweepRolled: dice were rolled for the Sweeping Advance (false when
+	// there was none, or when the loser was Automated Artillery).
+	SweepRolled bool
+}
+
+// Fight resolves one round of close combat between a and b and its
+// aftermath, changing both units. It panics if a side marked Charged could
+// not have charged (Automated Artillery, a unit Falling Back). It does not
+// allocate.
+//
+// The sequence (a minimal one, enough to settle what happens to a unit that
+// is charged and loses):
+//  1. Strikes in Initiative order, the higher first; equal Initiatives
+//     strike together. Each model left strikes its Attacks, plus
+//     Options.ChargeBonusAttacks if its unit charged and the charge was not
+//     Disordered (a Stupefied unit's charge always is). A unit that charged
+//     through Difficult Terrain strikes at Options.TerrainChargeInitiative,
+//     unless its enemy is Stupefied (Lords of Profligacy seed text).
+//  2. Combat resolution: each side scores the wounds it inflicted that were
+//     not saved or mitigated, plus Options.OutnumberBonus if it outnumbers
+//     the other, Bulky models counting as X (seed text). The higher score
+//     wins; equal scores draw. A side wiped out loses.
+//  3. The loser takes a Morale check on Leadership minus the difference in
+//     scores; Fearless passes it (seed text), Stupefied does not help in the
+//     Assault phase.
+//  4. On a failure it Falls Back (ending Stupefied) and the winner makes a
+//     Sweeping Advance unless it is Automated Artillery: both roll D6 plus
+//     Initiative and the loser is destroyed if the winner's total is equal
+//     or higher; Automated Artillery is destroyed with no dice rolled (seed
+//     text).
+func Fight(r *dice.Rand, a, b Side, o Options) CombatResult {
+	sides := [2]*Side{&a, &b}
+	for _, s := range sides {
+		if s.Charged && !s.Unit.CanCharge() {
+			panic("heresy: Fight: a unit that cannot charge is marked as having charged")
+		}
+	}
+	var res CombatResult
+	var init [2]int
+	for i, s := range sides {
+		init[i] = s.Unit.I
+		if s.Charged && s.DifficultTerrain && o.TerrainChargeInitiative > 0 && !sides[1-i].Unit.IsStupefied() {
+			init[i] = min(init[i], o.TerrainChargeInitiative)
+		}
+	}
+	strike := func(i int) (Chain, int) {
+		s, foe := sides[i], sides[1-i]
+		n := s.Unit.A
+		if s.Charged && !s.Unit.ChargeDisordered() {
+			n += o.ChargeBonusAttacks
+		}
+		return MeleeChain(s.Unit, &s.Weapon, foe.Unit, o), max(s.Unit.Models, 0) * max(n, 0)
+	}
+	switch {
+	case init[0] == init[1]:
+		c0, n0 := strike(0)
+		c1, n1 := strike(1)
+		res.Inflicted[0] = c0.Roll(r, n0, b.Unit)
+		res.Inflicted[1] = c1.Roll(r, n1, a.Unit)
+	default:
+		first := 0
+		if init[1] > init[0] {
+			first = 1
+		}
+		c, n := strike(first)
+		res.Inflicted[first] = c.Roll(r, n, sides[1-first].Unit)
+		c, n = strike(1 - first)
+		res.Inflicted[1-first] = c.Roll(r, n, sides[first].Unit)
+	}
+
+	for i, s := range sides {
+		res.Score[i] = res.Inflicted[i].Suffered
+		if s.Unit.Outnumbers(sides[1-i].Unit) {
+			res.Score[i] += o.OutnumberBonus
+		}
+	}
+	deadA, deadB := a.Unit.Destroyed(), b.Unit.Destroyed()
+	switch {
+	case deadA && deadB:
+		res.Winner = -1
+	case deadA:
+		res.Winner = 1
+	case deadB:
+		res.Winner = 0
+	case res.Score[0] > res.Score[1]:
+		res.Winner = 0
+	case res.Score[1] > res.Score[0]:
+		res.Winner = 1
+	default:
+		res.Winner = -1
+	}
+	if res.Winner < 0 {
+		return res
+	}
+	win, lose := sides[res.Winner].Unit, sides[1-res.Winner].Unit
+	if lose.Destroyed() {
+		return res
+	}
+	res.Tested = true
+	res.Passed = lose.TakeTest(r, MoraleCheck, PhaseAssault, -(res.Score[res.Winner] - res.Score[1-res.Winner]))
+	if res.Passed {
+		return res
+	}
+	lose.FallBack()
+	res.FellBack = true
+	if !win.CanSweep() {
+		return res
+	}
+	if lose.SweptWithoutRoll() {
+		res.Swept = true
+	} else {
+		res.SweepRolled = true
+		res.Swept = r.D6()+win.I >= r.D6()+lose.I
+	}
+	if res.Swept {
+		lose.Models, lose.Hurt = 0, 0
+	}
+	return res
+}
+
+// SweepProbability is the exact chance that a Sweeping Advance by winner
+// destroys loser: 1 for Automated Artillery (no dice), 0 when the winner may
+// not sweep, else P(D6 + winner's I >= D6 + loser's I), by enumerating the
+// 36 pairs of dice.
+func SweepProbability(winner, loser *Unit) float64 {
+	switch {
+	case !winner.CanSweep():
+		return 0
+	case loser.SweptWithoutRoll():
+		return 1
+	}
+	n := 0
+	for dw := 1; dw <= 6; dw++ {
+		for dl := 1; dl <= 6; dl++ {
+			if dw+winner.I >= dl+loser.I {
+				n++
+			}
+		}
+	}
+	return float64(n) / 36
+}

@@ -1,0 +1,294 @@
+package heresy
+
+import (
+	"math"
+	"testing"
+
+	"hammersim/mechanics/dice"
+)
+
+// Profiles used across the tests; the numbers are illustrative, not quoted.
+var (
+	marine   = Profile{WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Save: 3}
+	bolter   = Weapon{Name: "bolter", Shots: dice.Const(2), S: 4, AP: 5}
+	lascan   = Weapon{Name: "lascannon", S: 9, AP: 2}
+	hbolter  = Weapon{Name: "heavy bolter", Shots: dice.Const(3), S: 5, AP: 4}
+	autocan  = Weapon{Name: "autocannon", Shots: dice.Const(2), S: 7, AP: 4}
+	flamer   = Weapon{Name: "flamer", Shots: dice.MustParse("D3"), S: 4, AP: 5}
+	feeble   = Weapon{Name: "feeble", S: 1, AP: APNone}
+	rapier   = Profile{WS: 1, BS: 4, S: 3, T: 5, W: 2, I: 1, A: 0, Ld: 7, Save: 3, AutomatedArtillery: true, Bulky: 4}
+	reveller = Profile{WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Save: 3, LordsOfProfligacy: true}
+)
+
+func stupefied(p Profile, n int) *Unit {
+	u := NewUnit(p, n)
+	u.Stupefied = 1
+	return &u
+}
+
+func TestMitigation(t *testing.T) {
+	fnp := func(x int) Profile { p := reveller; p.FeelNoPain = x; return p }
+	fearless := reveller
+	fearless.Fearless = true
+	ew := reveller
+	ew.EternalWarrior = true
+	idOK := DefaultOptions
+	idOK.FNPVsInstantDeath = true
+	blunt := DefaultOptions
+	blunt.MitigateBluntedInstantDeath = true
+	plain := func(p Profile) *Unit { u := NewUnit(p, 5); return &u }
+
+	tests := []struct {
+		name string
+		u    *Unit
+		id   bool
+		o    Options
+		want int
+		kind MitigationKind
+	}{
+		{"none", plain(reveller), false, DefaultOptions, Impossible, NoMitigation},
+		{"Feel No Pain (5+)", plain(fnp(5)), false, DefaultOptions, 5, FeelNoPainRoll},
+		{"Stupefied: 6+", stupefied(reveller, 5), false, DefaultOptions, 6, StupefiedRoll},
+		{"Stupefied with Fearless: +1 makes 5+", stupefied(fearless, 5), false, DefaultOptions, 5, StupefiedRoll},
+		{"FNP 4+ and Stupefied: one roll, the better", stupefied(fnp(4), 5), false, DefaultOptions, 4, FeelNoPainRoll},
+		{"FNP 6+ and Stupefied 6+: one roll", stupefied(fnp(6), 5), false, DefaultOptions, 6, FeelNoPainRoll},
+		{"Stupefied never against Instant Death", stupefied(reveller, 5), true, DefaultOptions, Impossible, NoMitigation},
+		{"Stupefied never against Instant Death, even with the FNP option", stupefied(reveller, 5), true, idOK, Impossible, NoMitigation},
+		{"FNP against Instant Death: not by default", plain(fnp(5)), true, DefaultOptions, Impossible, NoMitigation},
+		{"FNP against Instant Death: option", plain(fnp(5)), true, idOK, 5, FeelNoPainRoll},
+		{"FNP and Stupefied vs Instant Death with the FNP option: FNP only", stupefied(fnp(6), 5), true, idOK, 6, FeelNoPainRoll},
+		{"Eternal Warrior: still Instant Death by default", stupefied(ew, 5), true, DefaultOptions, Impossible, NoMitigation},
+		{"Eternal Warrior: option allows the roll", stupefied(ew, 5), true, blunt, 6, StupefiedRoll},
+	}
+	for _, tt := range tests {
+		got, kind := Mitigation(tt.u, tt.id, tt.o)
+		if got != tt.want || kind != tt.kind {
+			t.Errorf("%s: %d (%s), want %d (%s)", tt.name, got, kind, tt.want, tt.kind)
+		}
+	}
+}
+
+// TestOneMitigationRollPerWound pins the rule that a model makes one Damage
+// Mitigation roll per wound whatever it has: with Feel No Pain (5+) and the
+// Stupefied roll (6+) an unsaved wound is suffered with probability 4/6, not
+// 4/6 * 5/6, both exactly and when rolled.
+func TestOneMitigationRollPerWound(t *testing.T) {
+	p := reveller
+	p.FeelNoPain = 5
+	target := stupefied(p, 1000)
+	c := ShootingChain(&Unit{Profile: marine, Models: 1}, &lascan, target, DefaultOptions)
+	c.InstantDeath, c.Slays = false, false // S9 vs T4 would be Instant Death
+	c.Mitigate, c.MitigateKind = Mitigation(target, false, DefaultOptions)
+	if got := c.Step(StageSuffered); !near(got, 4.0/6) {
+		t.Fatalf("P(suffered | unsaved) %.6f, want 4/6 (FNP 5+ fails on 1-4; one roll)", got)
+	}
+	r := dice.New(1, 0)
+	var tally Tally
+	for range 100 {
+		u := *target
+		tally.Add(c.Roll(r, 2000, &u))
+	}
+	if z, ok := zWithin(tally.Suffered, tally.Unsaved, 4.0/6); !ok {
+		t.Errorf("suffered/unsaved %.4f, want 4/6, z %.1f", float64(tally.Suffered)/float64(tally.Unsaved), z)
+	}
+}
+
+func TestInstantDeath(t *testing.T) {
+	ew := marine
+	ew.EternalWarrior = true
+	idBolter := bolter
+	idBolter.InstantDeath = true
+	shooter := &Unit{Profile: marine, Models: 1}
+	tests := []struct {
+		name      string
+		w         Weapon
+		target    Profile
+		id, slays bool
+	}{
+		{"S9 vs T4: double Toughness", lascan, marine, true, true},
+		{"S8 vs T4: exactly double", Weapon{S: 8, AP: 3}, marine, true, true},
+		{"S7 vs T4: not double", autocan, marine, false, false},
+		{"Eternal Warrior loses one wound instead", lascan, ew, true, false},
+		{"the Instant Death weapon rule", idBolter, marine, true, true},
+	}
+	for _, tt := range tests {
+		target := NewUnit(tt.target, 3)
+		c := ShootingChain(shooter, &tt.w, &target, DefaultOptions)
+		if c.InstantDeath != tt.id || c.Slays != tt.slays {
+			t.Errorf("%s: InstantDeath %v Slays %v, want %v %v", tt.name, c.InstantDeath, c.Slays, tt.id, tt.slays)
+		}
+	}
+	// A slaying wound removes a three-wound model at once; a normal one takes a wound.
+	u := NewUnit(Profile{W: 3}, 2)
+	if !u.TakeWound(true) || u.Models != 1 || u.Hurt != 0 {
+		t.Errorf("slaying wound: %+v", u)
+	}
+	if u.TakeWound(false) || u.Hurt != 1 {
+		t.Errorf("one wound on a W3 model: %+v", u)
+	}
+	// Instant Death lands on the wounded model first: it is removed, the
+	// next model is unhurt.
+	if !u.TakeWound(true) || u.Models != 0 || u.Hurt != 0 {
+		t.Errorf("slaying the wounded model: %+v", u)
+	}
+}
+
+// TestStupefiedStrength pins +1 Strength to the Stupefied unit's own
+// attacks: a close-combat blow at its own S4 against T4 wounds on 4+, on 3+
+// while Stupefied (S5); a fixed-Strength gun is unchanged unless the option.
+func TestStupefiedStrength(t *testing.T) {
+	target := NewUnit(marine, 5)
+	calm := NewUnit(reveller, 5)
+	high := stupefied(reveller, 5)
+	var fist Weapon // the zero Weapon: User Strength, AP "-"
+	if c := MeleeChain(&calm, &fist, &target, DefaultOptions); c.ToWound != 4 {
+		t.Errorf("S4 vs T4: %d+, want 4+", c.ToWound)
+	}
+	if c := MeleeChain(high, &fist, &target, DefaultOptions); c.Strength != 5 || c.ToWound != 3 {
+		t.Errorf("Stupefied S4+1 vs T4: S%d %d+, want S5 3+", c.Strength, c.ToWound)
+	}
+	plus1 := Weapon{StrengthBonus: 1}
+	if c := MeleeChain(high, &plus1, &target, DefaultOptions); c.Strength != 6 || c.ToWound != 2 {
+		t.Errorf("Stupefied S4+1 with a +1 weapon: S%d %d+, want S6 2+", c.Strength, c.ToWound)
+	}
+	if c := ShootingChain(high, &bolter, &target, DefaultOptions); c.Strength != 4 {
+		t.Errorf("fixed S4 gun while Stupefied: S%d, want 4 by default", c.Strength)
+	}
+	o := DefaultOptions
+	o.StupefiedFixedStrength = true
+	if c := ShootingChain(high, &bolter, &target, o); c.Strength != 5 {
+		t.Errorf("fixed S4 gun with StupefiedFixedStrength: S%d, want 5", c.Strength)
+	}
+	// and Snap Shots: BS 1 hits on 6+.
+	if c := ShootingChain(high, &bolter, &target, DefaultOptions); !near(c.P(StageHits), 1.0/6) {
+		t.Errorf("Stupefied shooting: P(hit) %.4f, want 1/6 (Snap Shots)", c.P(StageHits))
+	}
+}
+
+func TestChainExact(t *testing.T) {
+	shooter := &Unit{Profile: marine, Models: 1}
+	target := NewUnit(marine, 10)
+	c := ShootingChain(shooter, &bolter, &target, DefaultOptions)
+	// BS4 3+ (4/6), S4 vs T4 4+ (3/6), 3+ save kept by AP5 (fails 2/6).
+	steps := []struct {
+		s    Stage
+		want float64
+	}{
+		{StageHits, 4.0 / 6},
+		{StageWounds, 4.0 / 6 * 3 / 6},
+		{StageUnsaved, 4.0 / 6 * 3 / 6 * 2 / 6},
+		{StageSuffered, 4.0 / 6 * 3 / 6 * 2 / 6},
+	}
+	for _, st := range steps {
+		if got := c.P(st.s); !near(got, st.want) {
+			t.Errorf("P(%s) %.6f, want %.6f", st.s, got, st.want)
+		}
+	}
+	// 10 shots, 1/9 each: P(no unsaved wound) = (8/9)^10; mean 10/9.
+	d := c.Dist(StageUnsaved, dice.Const(10))
+	if !near(d.At(0), math.Pow(8.0/9, 10)) || !near(d.Mean(), 10.0/9) {
+		t.Errorf("10 shots: P(0) %.6f mean %.6f, want (8/9)^10 and 10/9", d.At(0), d.Mean())
+	}
+	// D6 shots: mean hits 3.5 * 4/6.
+	if got := c.Dist(StageHits, dice.MustParse("D6")).Mean(); !near(got, 3.5*4/6) {
+		t.Errorf("D6 shots: mean hits %.6f, want 3.5 * 4/6", got)
+	}
+
+	// One W2 model, two shots at q = 4/6 * 5/6 (BS4, S8 vs T4 2+, AP2 removes 3+).
+	ew := NewUnit(Profile{T: 4, W: 2, Save: 3, EternalWarrior: true}, 1)
+	cq := ShootingChain(shooter, &Weapon{S: 8, AP: 2}, &ew, DefaultOptions)
+	q := 4.0 / 6 * 5 / 6
+	if got := cq.Casualties(dice.Const(2), &ew).At(1); !near(got, q*q) {
+		t.Errorf("Eternal Warrior W2, two shots: P(removed) %.6f, want q^2", got)
+	}
+	mortal := NewUnit(Profile{T: 4, W: 2, Save: 3}, 1)
+	cs := ShootingChain(shooter, &Weapon{S: 8, AP: 2}, &mortal, DefaultOptions)
+	if got := cs.Casualties(dice.Const(2), &mortal).At(1); !near(got, 1-(1-q)*(1-q)) {
+		t.Errorf("Instant Death W2, two shots: P(removed) %.6f, want 1-(1-q)^2", got)
+	}
+}
+
+// TestCasualtyProgramme checks the dynamic programme of Attack against the
+// closed form of Chain.Casualties, for one weapon, with and without a
+// wounded model, with Instant Death and with dice for shots.
+func TestCasualtyProgramme(t *testing.T) {
+	tests := []struct {
+		name   string
+		w      Weapon
+		target Unit
+	}{
+		{"bolters at W2, one wounded", bolter, Unit{Profile: Profile{T: 4, W: 2, Save: 4}, Models: 4, Hurt: 1}},
+		{"D3 flamers at W3", flamer, Unit{Profile: Profile{T: 4, W: 3, Save: 5}, Models: 3}},
+		{"lascannons slay W3", lascan, Unit{Profile: Profile{T: 4, W: 3, Save: 2, Invuln: 5}, Models: 3, Hurt: 2}},
+		{"overkill on one model", hbolter, Unit{Profile: Profile{T: 3, W: 1}, Models: 2}},
+	}
+	for _, tt := range tests {
+		shooter := NewUnit(marine, 5)
+		var a Attack
+		a.Prepare(&shooter, []Weapon{tt.w}, &tt.target, DefaultOptions)
+		got := a.Casualties(&tt.target)
+		// Total shots of five models: five rolls of the weapon's shots.
+		total := tt.w.shots().Dist()
+		sum := dice.Point(0)
+		for range 5 {
+			sum = sum.Add(total)
+		}
+		c := a.Volleys[0].Chain
+		k := binomialMixture(sum.Min, sum.P, c.P(StageSuffered))
+		want := k.Map(func(k int) int { return casualtiesFrom(k, c.Slays, &tt.target) })
+		for v := 0; v <= tt.target.Models; v++ {
+			if math.Abs(got.At(v)-want.At(v)) > 1e-12 {
+				t.Errorf("%s: P(%d casualties) %.12f, closed form %.12f", tt.name, v, got.At(v), want.At(v))
+			}
+		}
+		if !near(a.ExpectedCasualties(&tt.target), want.Mean()) {
+			t.Errorf("%s: expected casualties %.12f, closed form %.12f", tt.name, a.ExpectedCasualties(&tt.target), want.Mean())
+		}
+	}
+}
+
+// TestAttackMonteCarlo rolls a two-weapon Firing Protocols attack, one
+// weapon slaying, against multi-wound models and compares every stage's
+// mean and the casualty distribution with the exact values.
+func TestAttackMonteCarlo(t *testing.T) {
+	p := marine
+	p.FiringProtocols = 2
+	firer := NewUnit(p, 3)
+	start := Unit{Profile: Profile{T: 4, W: 2, Save: 3, Invuln: 5, FeelNoPain: 6}, Models: 4, Hurt: 1}
+	var a Attack
+	a.Prepare(&firer, []Weapon{flamer, lascan, feeble}, &start, DefaultOptions)
+	if len(a.Volleys) != 2 {
+		t.Fatalf("volleys %d, want 2", len(a.Volleys))
+	}
+	r := dice.New(1, 0)
+	const n = 200_000
+	var sums [5]float64
+	counts := make([]int, start.Models+1)
+	for range n {
+		u := start
+		tl := a.Roll(r, &u)
+		for s := StageShots; s <= StageSuffered; s++ {
+			sums[s] += float64(tl.At(s))
+		}
+		if tl.Casualties != start.Models-u.Models {
+			t.Fatalf("tally casualties %d, unit lost %d", tl.Casualties, start.Models-u.Models)
+		}
+		counts[tl.Casualties]++
+	}
+	for s := StageShots; s <= StageSuffered; s++ {
+		d := a.Dist(s)
+		se := d.StdDev() / math.Sqrt(n)
+		if z := (sums[s]/n - d.Mean()) / se; math.Abs(z) > 5 {
+			t.Errorf("%s: mean %.4f, exact %.4f, z %.1f", s, sums[s]/n, d.Mean(), z)
+		}
+		if !near(d.Mean(), a.Expected(s)) {
+			t.Errorf("%s: Dist mean %.12f, Expected %.12f", s, d.Mean(), a.Expected(s))
+		}
+	}
+	cas := a.Casualties(&start)
+	for v, k := range counts {
+		if z, ok := zWithin(k, n, cas.At(v)); !ok {
+			t.Errorf("P(%d casualties): %.4f, exact %.4f, z %.1f", v, float64(k)/n, cas.At(v), z)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package heresy
+
+// Options settles the points the rules texts leave open (RULES-FACTS.md
+// marks them OPEN, or the seed text does not say). Every field names one
+// such point; DefaultOptions holds the choice RULES-FACTS.md gives, or where
+// it gives none, the reading this package argues for in the field's comment.
+//
+// The zero Options is valid: a zero chart means the standard chart, a zero
+// bonus means none.
+type Options struct {
+	// CapBSAt7 decides shooting above BS 7. The facts give BS 6 and above a
+	// 2+ to hit with a re-roll of 1s needing (12-BS)+, confirmed for BS 6 (6+)
+	// and BS 7 (5+) only. OPEN. Default false: keep the formula, so BS 8
+	// re-rolls on 4+, BS 9 on 3+ and BS 10 and above on 2+; true treats every
+	// BS above 7 as BS 7.
+	CapBSAt7 bool
+
+	// WoundChart is the score to wound by S - T. OPEN in RULES-FACTS.md
+	// ("the standard 40k/HH chart", default that). The zero value means
+	// StandardWoundChart.
+	WoundChart WoundChart
+
+	// WSChart is the close-combat to-hit chart by Weapon Skill. RULES-FACTS.md
+	// gives a chart only for Fantasy; it is used here as the default. OPEN.
+	// The zero value means StandardWSChart.
+	WSChart WSChart
+
+	// FNPVsInstantDeath lets Feel No Pain be rolled against wounds from an
+	// attack with Instant Death. OPEN (the seed only bars the Stupefied roll).
+	// Default false: not allowed.
+	FNPVsInstantDeath bool
+
+	// MitigateBluntedInstantDeath lets Damage Mitigation rolls be taken
+	// against an Instant Death attack that an Eternal Warrior turns into a
+	// single wound. OPEN: the seed bars the Stupefied roll against attacks
+	// that have Instant Death and Eternal Warrior changes the effect, not the
+	// attack. Default false: the attack still has Instant Death, so no
+	// Stupefied roll (and no Feel No Pain unless FNPVsInstantDeath).
+	MitigateBluntedInstantDeath bool
+
+	// StupefiedFixedStrength adds the Stupefied +1 Strength to weapons with a
+	// fixed Strength too. The seed raises the models' Strength
+	// characteristic, which only weapons using the wielder's Strength ("User",
+	// "+1") and close combat read. OPEN. Default false.
+	StupefiedFixedStrength bool
+
+	// RestupefyRefreshes lets a unit that is already Stupefied choose again
+	// after a later Shooting Attack, restarting the duration. The seed lets a
+	// unit "become" Stupefied and says nothing of a unit that already is.
+	// OPEN. Default false: the first duration stands.
+	RestupefyRefreshes bool
+
+	// StupefiedIgnoresLater makes a Stupefied unit ignore Pinned, Blind and
+	// Concussive gained after it became Stupefied as well. The seed names
+	// only those it had when it became Stupefied (and it cannot be Pinned
+	// while Stupefied). OPEN. Default false: only the earlier ones.
+	StupefiedIgnoresLater bool
+
+	// Ties decides between enemy units equally close when a unit with
+	// Sentry Protocols must shoot the closest (the seed does not say). OPEN.
+	// Default TieFirstListed: the controlling player picks, which the caller
+	// expresses by the order of the candidates.
+	Ties TiePolicy
+
+	// OutnumberBonus is added to the combat result of the side that
+	// outnumbers the other, models counted with Bulky (X). The Bulky seed
+	// says outnumbering is decided in combat but not what it gives. OPEN.
+	// Default 1; 0 turns it off, leaving unsaved wounds alone to decide.
+	OutnumberBonus int
+
+	// ChargeBonusAttacks is the extra Attacks each model gets when its unit
+	// charged (lost when the charge is Disordered). Not in the texts. OPEN.
+	// Default 1.
+	ChargeBonusAttacks int
+
+	// TerrainChargeInitiative is the Initiative step a unit fights at after
+	// charging through Difficult Terrain, the penalty the Stupefied seed
+	// cancels for enemies of a Stupefied unit. Its size is not in the texts.
+	// OPEN. Default 1; 0 means no penalty.
+	TerrainChargeInitiative int
+}
+
+// DefaultOptions are the defaults RULES-FACTS.md gives for the open points,
+// and the package's readings where it gives none (see each field).
+var DefaultOptions = Options{
+	WoundChart:              StandardWoundChart,
+	WSChart:                 StandardWSChart,
+	Ties:                    TieFirstListed,
+	OutnumberBonus:          1,
+	ChargeBonusAttacks:      1,
+	TerrainChargeInitiative: 1,
+}
+
+// TiePolicy decides between candidates that are equally good by the rule
+// that compares them.
+type TiePolicy uint8
+
+const (
+	// TieFirstListed takes the first of the tied candidates in the order
+	// given: the caller (the controlling player) decides by ordering them.
+	TieFirstListed TiePolicy = iota
+	// TieRandom picks one of the tied candidates uniformly at random.
+	TieRandom
+)
+
+func (t TiePolicy) String() string {
+	switch t {
+	case TieFirstListed:
+		return "first listed"
+	case TieRandom:
+		return "random"
+	}
+	return "TiePolicy(?)"
+}

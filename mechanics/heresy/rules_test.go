@@ -1,0 +1,83 @@
+package heresy
+
+import (
+	"testing"
+
+	"hammersim/mechanics"
+)
+
+func TestCatalogue(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range Catalogue {
+		if seen[mechanics.Canonical(r.Name)] {
+			t.Errorf("%s listed twice", r.Name)
+		}
+		seen[mechanics.Canonical(r.Name)] = true
+		if r.Summary == "" {
+			t.Errorf("%s has no summary", r.Name)
+		}
+	}
+	// Fantasy rules belong to the fantasy package, not here.
+	for _, name := range []string{"Swiftstride", "Impact Hits", "Random Movement", "Fly", "Terror", "Stomp", "Tunneller"} {
+		if _, ok := Catalogue.Lookup(name); ok {
+			t.Errorf("the Heresy catalogue has the Fantasy rule %s", name)
+		}
+	}
+	// States, not card rules.
+	for _, name := range []string{"Stupefied", "Snap Shots"} {
+		if _, ok := Catalogue.Lookup(name); ok {
+			t.Errorf("%s is a state, not a rule on a card", name)
+		}
+	}
+}
+
+func TestApply(t *testing.T) {
+	var p Profile
+	for _, text := range []string{
+		"Automated Artillery Sub-type", "Bulky (4)", "Sentry Protocols", "Firing Protocols (2)",
+		"Lords of Profligacy", "Fearless", "Feel No Pain (5+)", "Eternal Warrior",
+	} {
+		r, err := Catalogue.Parse(text)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", text, err)
+		}
+		if err := p.Apply(r); err != nil {
+			t.Errorf("Apply(%q): %v", text, err)
+		}
+	}
+	want := Profile{AutomatedArtillery: true, Bulky: 4, SentryProtocols: true, FiringProtocols: 2,
+		LordsOfProfligacy: true, Fearless: true, FeelNoPain: 5, EternalWarrior: true}
+	if p != want {
+		t.Errorf("applied profile %+v, want %+v", p, want)
+	}
+	r, _ := Catalogue.Parse("Feel No Pain (6)")
+	if err := p.Apply(r); err != nil || p.FeelNoPain != 6 {
+		t.Errorf("Feel No Pain (6): %v, %d", err, p.FeelNoPain)
+	}
+
+	var w Weapon
+	for _, text := range []string{"Instant Death", "Ignores Cover"} {
+		r, err := Catalogue.Parse(text)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", text, err)
+		}
+		if err := w.Apply(r); err != nil {
+			t.Errorf("weapon Apply(%q): %v", text, err)
+		}
+		if err := p.Apply(r); err == nil {
+			t.Errorf("a model took the weapon rule %s", text)
+		}
+	}
+	if !w.InstantDeath || !w.IgnoresCover {
+		t.Errorf("weapon %+v", w)
+	}
+	r, _ = Catalogue.Parse("Fearless")
+	if err := w.Apply(r); err == nil {
+		t.Error("a weapon took the model rule Fearless")
+	}
+	for _, bad := range []string{"Bulky", "Feel No Pain (7+)", "Firing Protocols (0)"} {
+		if _, err := Catalogue.Parse(bad); err == nil {
+			t.Errorf("Parse(%q) accepted", bad)
+		}
+	}
+}

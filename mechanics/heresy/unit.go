@@ -1,0 +1,352 @@
+package heresy
+
+import (
+	"hammersim/mechanics"
+	"hammersim/mechanics/dice"
+)
+
+// Profile is what the rules read from a model's characteristics and
+// special rules. Every model of a Unit shares it.
+type Profile struct {
+	WS, BS, S, T, W, I, A, Ld int
+
+	// Save is the armour save, 3 for 3+; 0 for none.
+	Save int
+	// Invuln is the best invulnerable save the model has (they do not
+	// combine), 4 for 4+; 0 for none.
+	Invuln int
+	// FeelNoPain is X of Feel No Pain (X), 5 for 5+; 0 for none.
+	FeelNoPain int
+
+	EternalWarrior bool
+	Fearless       bool
+	// LordsOfProfligacy lets the unit become Stupefied (see Unit.Stupefy).
+	LordsOfProfligacy bool
+	// AutomatedArtillery is the Automated Artillery sub-type.
+	AutomatedArtillery bool
+	// SentryProtocols: the unit must shoot the closest visible enemy unit
+	// (see ClosestTarget).
+	SentryProtocols bool
+
+	// Bulky is X of Bulky (X); 0 or 1 for an ordinary model.
+	Bulky int
+	// FiringProtocols is X of Firing Protocols (X); 0 when the model fires
+	// one weapon per Shooting Attack.
+	FiringProtocols int
+}
+
+// Condition is a set of lasting effects a unit can suffer.
+type Condition uint8
+
+const (
+	Pinned Condition = 1 << iota
+	// Blinded: the unit suffers the effects of a Blind weapon.
+	Blinded
+	// Concussed: the unit suffers the effects of a Concussive (X) weapon.
+	Concussed
+)
+
+// Status is a unit's state during a battle.
+type Status struct {
+	// Conditions holds the effects the unit has been given.
+	Conditions Condition
+	// Ignored holds the conditions the unit ignores while Stupefied: the
+	// ones it had when it became Stupefied.
+	Ignored Condition
+	// Stupefied counts the ends of the controlling player's turns still to
+	// come before the unit stops being Stupefied; 0 when it is not.
+	Stupefied int
+	// FallingBack: the unit is Falling Back.
+	FallingBack bool
+	// Cover is the cover save the unit has against the attack being
+	// resolved, 4 for 4+; 0 for none. The caller sets it per attack.
+	Cover int
+}
+
+// IsStupefied reports whether the unit is Stupefied.
+func (s *Status) IsStupefied() bool { return s.Stupefied > 0 }
+
+// Unit is a unit of identical models.
+type Unit struct {
+	Profile
+	// Models is the number of models left.
+	Models int
+	// Hurt is the wounds already lost by the unit's one wounded model; 0
+	// when no model is wounded. Wounds go onto that model first.
+	Hurt int
+	Status
+}
+
+// NewUnit returns a unit of n unhurt models with profile p.
+func NewUnit(p Profile, n int) Unit { return Unit{Profile: p, Models: n} }
+
+// Destroyed reports whether the unit has no models left.
+func (u *Unit) Destroyed() bool { return u.Models <= 0 }
+
+// TakeWound applies one wound that got through saves and mitigation, and
+// reports whether it removed a model. Wounds go onto one model until it is
+// removed, the wounded one first. A wound that slays (Instant Death without
+// Eternal Warrior) removes the model whatever its wounds left.
+func (u *Unit) TakeWound(slays bool) bool {
+	if u.Models <= 0 {
+		return false
+	}
+	u.Hurt++
+	if slays || u.Hurt >= u.W {
+		u.Models--
+		u.Hurt = 0
+		return true
+	}
+	return false
+}
+
+// Strength is the models' Strength, +1 while Stupefied (Lords of Profligacy
+// seed text).
+func (u *Unit) Strength() int {
+	if u.IsStupefied() {
+		return u.S + 1
+	}
+	return u.S
+}
+
+// SnapShotsOnly reports whether the unit may fire Snap Shots only: a
+// Stupefied unit may (seed text).
+func (u *Unit) SnapShotsOnly() bool { return u.IsStupefied() }
+
+// ShootingBS is the Ballistic Skill the unit shoots at: SnapShotBS when it
+// may fire Snap Shots only.
+func (u *Unit) ShootingBS() int {
+	if u.SnapShotsOnly() {
+		return SnapShotBS
+	}
+	return u.BS
+}
+
+// Bulk is how many models the unit counts as for Transport Capacity and for
+// outnumbering in combat: each Bulky (X) model counts as X (Bulky seed text:
+// five Bulky (3) models count as 15).
+func (u *Unit) Bulk() int {
+	if u.Models <= 0 {
+		return 0
+	}
+	return u.Models * max(u.Bulky, 1)
+}
+
+// Outnumbers reports whether u outnumbers other in combat, counting Bulky.
+func (u *Unit) Outnumbers(other *Unit) bool { return u.Bulk() > other.Bulk() }
+
+// CanRun: Automated Artillery may not Run (seed text).
+func (u *Unit) CanRun() bool { return !u.AutomatedArtillery }
+
+// CanCharge: Automated Artillery may not declare or make Charges (seed
+// text); a Falling Back unit does not charge either.
+func (u *Unit) CanCharge() bool { return !u.AutomatedArtillery && !u.FallingBack }
+
+// ChargeDisordered reports whether a charge declared for the unit is
+// Disordered: always while Stupefied (seed text), including a charge during
+// which it becomes Stupefied.
+func (u *Unit) ChargeDisordered() bool { return u.IsStupefied() }
+
+// CanSweep: Automated Artillery may not make Sweeping Advances (seed text).
+func (u *Unit) CanSweep() bool { return !u.AutomatedArtillery }
+
+// SweptWithoutRoll reports whether a Sweeping Advance against the unit
+// destroys it with no dice rolled: Automated Artillery (seed text).
+func (u *Unit) SweptWithoutRoll() bool { return u.AutomatedArtillery }
+
+// CanHoldObjective: Automated Artillery never holds an Objective (seed text).
+func (u *Unit) CanHoldObjective() bool { return !u.AutomatedArtillery }
+
+// CanDenyObjective: Automated Artillery never denies one either (seed text).
+func (u *Unit) CanDenyObjective() bool { return !u.AutomatedArtillery }
+
+// IgnoresFear: Fearless models ignore the Fear special rule (seed text).
+func (u *Unit) IgnoresFear() bool { return u.Fearless }
+
+// MustShootClosest: a unit with Sentry Protocols must shoot the enemy unit
+// with the closest model in line of sight (see ClosestTarget).
+func (u *Unit) MustShootClosest() bool { return u.SentryProtocols }
+
+// Reaction is a Reaction as the restrictions on it read it.
+type Reaction struct {
+	Name string
+	// Advanced: an Advanced Reaction.
+	Advanced bool
+	// GrantsSave: it grants a Cover, Armour or Invulnerable Save.
+	GrantsSave bool
+}
+
+// Interceptor is the one Advanced Reaction Automated Artillery may make.
+var Interceptor = Reaction{Name: "Interceptor", Advanced: true}
+
+// CanReact reports whether the unit may make reaction re. The rules, each
+// from the seed text:
+//   - a Stupefied unit makes no Reactions in any phase;
+//   - Automated Artillery may make only the Interceptor Advanced Reaction;
+//   - a unit with Fearless may not use Reactions that grant a Cover, Armour
+//     or Invulnerable Save.
+func (u *Unit) CanReact(re Reaction) bool {
+	switch {
+	case u.Destroyed(), u.IsStupefied():
+		return false
+	case u.AutomatedArtillery && (!re.Advanced || mechanics.Canonical(re.Name) != mechanics.Canonical(Interceptor.Name)):
+		return false
+	case u.Fearless && re.GrantsSave:
+		return false
+	}
+	return true
+}
+
+// Suffers reports whether the unit suffers the effects of condition c now.
+// A Stupefied unit ignores Pinned, Blind and Concussive it had when it became
+// Stupefied (seed text), and later ones too with Options.StupefiedIgnoresLater.
+func (u *Unit) Suffers(c Condition, o Options) bool {
+	if u.Conditions&c == 0 {
+		return false
+	}
+	if u.IsStupefied() && (u.Ignored&c != 0 || o.StupefiedIgnoresLater) {
+		return false
+	}
+	return true
+}
+
+// CanBePinned: a Stupefied unit cannot be Pinned (seed text).
+func (u *Unit) CanBePinned() bool { return !u.IsStupefied() }
+
+// Pin pins the unit after a failed Pinning test, and reports whether it is
+// now Pinned; a unit that cannot be Pinned is not.
+func (u *Unit) Pin() bool {
+	if !u.CanBePinned() {
+		return false
+	}
+	u.Conditions |= Pinned
+	return true
+}
+
+// GainFearless gives the unit Fearless; a Pinned unit that gains it stops
+// being Pinned at once (Fearless seed text).
+func (u *Unit) GainFearless() {
+	u.Fearless = true
+	u.Conditions &^= Pinned
+}
+
+// CanStupefy reports whether the unit may now choose to become Stupefied:
+// after a Shooting Attack against it is resolved, every model has Lords of
+// Profligacy (a Unit's models share a Profile) and it is not Falling Back
+// (seed text); it must have models left, and, unless
+// Options.RestupefyRefreshes, not be Stupefied already.
+func (u *Unit) CanStupefy(o Options) bool {
+	return u.LordsOfProfligacy && !u.Destroyed() && !u.FallingBack &&
+		(!u.IsStupefied() || o.RestupefyRefreshes)
+}
+
+// Stupefy makes the unit Stupefied if it may (see CanStupefy) and reports
+// whether it did. ownTurn says whether it happens in its controlling
+// player's turn: Stupefied lasts until the end of that player's following
+// turn, so the end of the current turn does not count (seed text).
+func (u *Unit) Stupefy(ownTurn bool, o Options) bool {
+	if !u.CanStupefy(o) {
+		return false
+	}
+	u.Stupefied = 1
+	if ownTurn {
+		u.Stupefied = 2
+	}
+	u.Ignored |= u.Conditions
+	return true
+}
+
+// EndTurn is called at the end of each player turn; own says whether it was
+// the turn of the unit's controlling player. Stupefied wears off at the end
+// of that player's following turn.
+func (u *Unit) EndTurn(own bool) {
+	if own && u.Stupefied > 0 {
+		u.Stupefied--
+		if u.Stupefied == 0 {
+			u.Ignored = 0
+		}
+	}
+}
+
+// ForcedMove records that the unit is forced to move; it stops being
+// Stupefied (seed text).
+func (u *Unit) ForcedMove() {
+	u.Stupefied = 0
+	u.Ignored = 0
+}
+
+// FallBack makes the unit Fall Back, a forced move, so it stops being
+// Stupefied (seed text).
+func (u *Unit) FallBack() {
+	u.FallingBack = true
+	u.ForcedMove()
+}
+
+// Test is a Leadership-based test.
+type Test uint8
+
+const (
+	MoraleCheck Test = iota
+	PinningTest
+	RegroupTest
+)
+
+func (t Test) String() string {
+	switch t {
+	case MoraleCheck:
+		return "Morale check"
+	case PinningTest:
+		return "Pinning test"
+	case RegroupTest:
+		return "Regroup test"
+	}
+	return "Test(?)"
+}
+
+// Phase is a phase of a player turn.
+type Phase uint8
+
+const (
+	PhaseMovement Phase = iota
+	PhaseShooting
+	PhaseAssault
+)
+
+// AutoPasses reports whether the unit passes test t in phase ph without
+// rolling. From the seed texts:
+//   - Fearless passes Pinning tests, Regroup tests and Morale checks;
+//   - a Stupefied unit takes no Morale checks in the Movement or Shooting
+//     phase and cannot be Pinned; in the Assault phase it tests as usual.
+func (u *Unit) AutoPasses(t Test, ph Phase) bool {
+	if u.Fearless {
+		return true
+	}
+	if u.IsStupefied() {
+		switch t {
+		case PinningTest:
+			return true
+		case MoraleCheck:
+			return ph != PhaseAssault
+		}
+	}
+	return false
+}
+
+// PassProbability is the exact chance the unit passes test t in phase ph
+// with modifier mod to its Leadership (negative for a penalty).
+func (u *Unit) PassProbability(t Test, ph Phase, mod int) float64 {
+	if u.AutoPasses(t, ph) {
+		return 1
+	}
+	return PassProbability(u.Ld + mod)
+}
+
+// TakeTest rolls test t in phase ph with modifier mod to Leadership and
+// reports whether the unit passed. No dice are rolled when it passes
+// automatically.
+func (u *Unit) TakeTest(r *dice.Rand, t Test, ph Phase, mod int) bool {
+	if u.AutoPasses(t, ph) {
+		return true
+	}
+	return RollTest(r, u.Ld+mod)
+}
