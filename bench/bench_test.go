@@ -207,3 +207,31 @@ func pythonWithNumpy() string {
 	}
 	return ""
 }
+
+// BenchmarkDoomwheelTurn times full-turn trials of doomwheel-vs-clanrats
+// (random move charge, Zzzzap!, a round of combat, break test, pursuit) on 1
+// and 2 workers through the engine, and reports trials per second.
+func BenchmarkDoomwheelTurn(b *testing.B) {
+	s, err := scenarios.Load("doomwheel-vs-clanrats")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const trials = 200_000
+	for _, w := range []int{1, 2} {
+		if w > runtime.NumCPU() {
+			continue
+		}
+		b.Run("workers="+strconv.Itoa(w), func(b *testing.B) {
+			var total time.Duration
+			for b.Loop() {
+				start := time.Now()
+				if _, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: trials, Seed: 1, Workers: w}); err != nil {
+					b.Fatal(err)
+				}
+				total += time.Since(start)
+			}
+			n := float64(b.N) * trials * float64(len(s.Models))
+			b.ReportMetric(n/total.Seconds(), "trials/s")
+		})
+	}
+}

@@ -27,7 +27,7 @@ type decoder struct {
 type axis struct {
 	name   string   // short name: the key, or a rule's id
 	path   []string // keys from the root down to it, naming it when short names collide
-	values []any  // the values as parameters (int, bool or string)
+	values []any    // the values as parameters (int, bool or string)
 	node   *node
 	// readout marks a parameter that does not change what a trial does,
 	// only how its observations are read (a charge's distance): the engine

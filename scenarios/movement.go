@@ -13,6 +13,7 @@ func init() {
 		questions: map[string]func(*decoder, *node, *ruleset) compiler{
 			"charge":  decodeCharge,
 			"pursuit": decodePursuit,
+			"battle":  decodeBattle,
 		},
 	}
 }

@@ -3,7 +3,6 @@ package scenarios
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -37,6 +36,12 @@ func TestBuiltinsLoad(t *testing.T) {
 	}
 }
 
+// noClosedForm lists the built-ins none of whose metrics has an exact
+// value, and why.
+var noClosedForm = map[string]string{
+	"stomp-and-killing-blow": "a round of combat in which both sides strike",
+}
+
 // TestBuiltinsMatchExact runs every built-in scenario and checks each
 // estimate that has an exact value within 5 standard errors of it (a false
 // alarm about once in 3.5 million comparisons, so a few hundred comparisons
@@ -61,7 +66,7 @@ func TestBuiltinsMatchExact(t *testing.T) {
 				t.Errorf("%s %s %v: estimate %.5f, exact %.5f, z = %.1f", name, e.Metric, e.Params, e.Value, e.Exact, z)
 			}
 		}
-		if checked == 0 {
+		if _, none := noClosedForm[name]; checked == 0 && !none {
 			t.Errorf("%s: no estimate has an exact value", name)
 		}
 	}
@@ -172,7 +177,7 @@ func TestErrors(t *testing.T) {
 		{"bad name", "name: My Charge\nruleset: fantasy\ncharge: {unit: {name: A, M: 5}, distance: 3}\n", `t.yaml:1:7: name "My Charge": expected lower-case`},
 		{"unknown ruleset", "name: t\nruleset: 40k\n", `t.yaml:2:10: unknown ruleset "40k"; expected one of: fantasy`},
 		{"unknown top key", head + "chrage: {}\n", `t.yaml:3:1: unknown key "chrage" in the scenario; expected one of: name,`},
-		{"no question", head, "t.yaml:1:1: the scenario asks no question; add one of: charge, pursuit"},
+		{"no question", head, "t.yaml:1:1: the scenario asks no question; add one of: battle, charge, pursuit"},
 		{"two questions", head + "charge: {unit: {name: A, M: 5}, distance: 3}\npursuit: {fleeing: {name: A, M: 5}, pursuing: {name: B, M: 5}}\n", "t.yaml:4:10: a scenario asks one question"},
 		{"case hint", head + "charge: {unit: {name: A, m: 5}, distance: 3}\n", `t.yaml:3:26: unknown key "m" in a unit; did you mean "M"?`},
 		{"M out of range", head + "charge: {unit: {name: A, M: 0}, distance: 3}\n", "t.yaml:3:29: M 0 is out of range; expected 1 to 20"},
@@ -243,8 +248,13 @@ func FuzzParse(f *testing.F) {
 		if len(s.Models) == 0 || len(s.Models) > maxPoints {
 			t.Fatalf("%d models", len(s.Models))
 		}
-		for _, m := range s.Models {
-			_ = fmt.Sprint(m.Slots())
+		// A scenario that loads must also run: a few trials of each model.
+		r := dice.New(1, 0)
+		for i, m := range s.Models {
+			if i == 20 {
+				break
+			}
+			m.NewTrial().Run(r, 5, sim.NewTally(m.Slots()))
 		}
 	})
 }
@@ -266,6 +276,52 @@ func TestTrialsAllocateNothing(t *testing.T) {
 			if a := testing.AllocsPerRun(20, func() { trial.Run(r, 1000, tally) }); a != 0 {
 				t.Errorf("%s model %d: %v allocations per 1000 trials", name, i, a)
 			}
+		}
+	}
+}
+
+func TestBattleErrors(t *testing.T) {
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
+	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 4\n  phases: [charge, combat]\n"
+	tests := []struct {
+		name, attacker, want string
+	}{
+		{"stomp on infantry", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, rules: [Stomp]}",
+			"t.yaml:7:75: Stomp on A (Infantry): it belongs to Monster, Monstrous Infantry, Monstrous Cavalry, Monstrous Beast"},
+		{"no models", "{name: A, models: 0, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}", "t.yaml:7:31: models 0 is out of range; expected 1 to 1000"},
+		{"toughness 0", "{name: A, M: 5, WS: 3, S: 3, T: 0, I: 3, A: 1, Ld: 7}", "t.yaml:7:45: T 0 is out of range; expected 1 to 10"},
+		{"WS 11", "{name: A, M: 5, WS: 11, S: 3, T: 3, I: 3, A: 1, Ld: 7}", "t.yaml:7:33: WS 11 is out of range; expected 0 to 10"},
+		{"T dash", "{name: A, M: 5, WS: 3, S: 3, T: -, I: 3, A: 1, Ld: 7}", `t.yaml:7:45: T cannot be "-"; expected 1 to 10`},
+		{"missing T", "{name: A, M: 5, WS: 3, S: 3, I: 3, A: 1, Ld: 7}", `t.yaml:7:13: unit "A" needs T for a battle`},
+		{"bad save", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, armour: 8+}", "t.yaml:7:75: expected armour as a save from 1+ to 6+, or none"},
+		{"bad troop", "{name: A, troop: Dragon, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}", `t.yaml:7:30: unknown troop type "Dragon"`},
+		{"champion alone", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, champion: {name: C, A: 2}}", "t.yaml:7:77: unit \"A\" has one model; a champion needs a unit to lead"},
+		{"crew and A", "{name: A, M: 5, S: 3, T: 3, A: 1, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 3, A: 1}]}", `t.yaml:7:44: unit "A" has a crew: give A to each crew profile instead`},
+		{"bad attacks", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 2D, Ld: 7}", "t.yaml:7:59: A: expected the number of sides"},
+	}
+	for _, tt := range tests {
+		src := head + "  attacker: " + tt.attacker + "\n"
+		_, err := Parse("t.yaml", []byte(src))
+		if err == nil {
+			t.Errorf("%s: no error", tt.name)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s:\n got: %v\nwant: %s...", tt.name, err, tt.want)
+		}
+	}
+	for _, tt := range []struct{ name, extra, want string }{
+		{"unknown phase", "  attacker: " + rat + "\n  phases: [charge, melee]\n", `unknown phase "melee"`},
+		{"bad option", "  attacker: " + rat + "\n  options: {caught: eaten}\n", `unknown caught "eaten"; expected one of: wounds, destroyed`},
+		{"bad side", "  attacker: " + rat + "\n  others: [{name: B, side: neutral, distance: 3, M: 4}]\n", "expected side as friend or enemy"},
+	} {
+		src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 4\n" + tt.extra
+		if !strings.Contains(tt.extra, "phases") {
+			src += "  phases: [combat]\n"
+		}
+		_, err := Parse("t.yaml", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want it to mention %q", tt.name, err, tt.want)
 		}
 	}
 }

@@ -3,16 +3,48 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"hammersim/mechanics"
+	"hammersim/mechanics/dice"
+	"hammersim/mechanics/fantasy"
 )
 
-// unitSpec is a unit as written in a scenario, with its sweeps.
+// unitSpec is a fantasy unit as written in a scenario, with its sweeps: a
+// unit card's profile, equipment and special rules. Every question reads
+// the same card; a charge only uses M and the movement rules, a battle all
+// of it.
 type unitSpec struct {
 	node  *node
 	name  string
-	M     Param[int]
-	rules []Param[ruleChoice]
+	stats map[string]Param[int] // M WS BS S T W I Ld and the counts below
+	nodes map[string]*node      // where each key was written
+	A     Param[dice.Expr]
+	saves map[string]Param[int] // armour, ward, parry; fantasy.NoSave for none
+	flags map[string]Param[bool]
+	troop Param[fantasy.TroopType]
+
+	champion *profileSpec
+	crew     []*profileSpec
+	missile  *missileSpec
+	rules    []Param[ruleChoice]
+}
+
+// profileSpec is a champion's or a crew member's attack profile.
+type profileSpec struct {
+	node  *node
+	name  string
+	count int
+	stats map[string]int // WS S I, where given
+	A     dice.Expr
+	hasA  bool
+}
+
+type missileSpec struct {
+	node               *node
+	S, rangeIn, hitMod int
+	shots              dice.Expr
 }
 
 // ruleChoice is one value of a rule entry: the rule, and whether the unit
@@ -29,10 +61,32 @@ type unit struct {
 	Name  string
 	M     int
 	HasM  bool
+	stats map[string]int
+	has   map[string]bool
+	A     dice.Expr
+	HasA  bool
+	saves map[string]int
+	flags map[string]bool
+	troop fantasy.TroopType
 	Rules []mechanics.Rule
 	// ruleNodes holds where each rule was written, for errors.
 	ruleNodes []*node
 }
+
+// Integer keys of a unit card, with their ranges. "-" (no value, as on a
+// war machine's profile) reads as 0 where the range allows 0.
+var unitStats = []struct {
+	key    string
+	lo, hi int
+}{
+	{"M", 1, 20}, {"WS", 0, 10}, {"BS", 0, 10}, {"S", 0, 10}, {"T", 1, 10}, {"W", 1, 20},
+	{"I", 0, 10}, {"Ld", 0, 10},
+	{"models", 1, 1000}, {"width", 1, 100}, {"base", 10, 300}, {"unit_strength", 1, 100}, {"points", 0, 100_000},
+}
+
+var unitSaves = []string{"armour", "ward", "parry"}
+
+var unitFlags = []string{"standard", "musician", "battle_standard", "flank", "rear", "higher_ground", "flying"}
 
 // rule returns the unit's rule with the given name.
 func (u *unit) rule(name string) (mechanics.Rule, bool) {
@@ -42,6 +96,17 @@ func (u *unit) rule(name string) (mechanics.Rule, bool) {
 		}
 	}
 	return mechanics.Rule{}, false
+}
+
+// rulesNamed returns every rule of the unit with the given name.
+func (u *unit) rulesNamed(name string) []mechanics.Rule {
+	var out []mechanics.Rule
+	for _, r := range u.Rules {
+		if r.Spec.Name == name {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // ruleNode returns where the named rule was written, or the unit's node.
@@ -54,10 +119,35 @@ func (u *unit) ruleNode(name string) *node {
 	return u.spec.node
 }
 
+// keyNode returns where a key of the unit was written, or the unit's node.
+func (u *unit) keyNode(key string) *node {
+	if n, ok := u.spec.nodes[key]; ok {
+		return n
+	}
+	return u.spec.node
+}
+
 func (s *unitSpec) at(pt point) *unit {
-	u := &unit{spec: s, Name: s.name}
-	if s.M.Set() {
-		u.M, u.HasM = s.M.At(pt), true
+	u := &unit{spec: s, Name: s.name, stats: map[string]int{}, has: map[string]bool{},
+		saves: map[string]int{}, flags: map[string]bool{}}
+	for k, p := range s.stats {
+		u.stats[k], u.has[k] = p.At(pt), true
+	}
+	u.M, u.HasM = u.stats["M"], u.has["M"]
+	if s.A.Set() {
+		u.A, u.HasA = s.A.At(pt), true
+	}
+	for _, k := range unitSaves {
+		u.saves[k] = fantasy.NoSave
+		if p, ok := s.saves[k]; ok {
+			u.saves[k] = p.At(pt)
+		}
+	}
+	for k, p := range s.flags {
+		u.flags[k] = p.At(pt)
+	}
+	if s.troop.Set() {
+		u.troop = s.troop.At(pt)
 	}
 	for _, p := range s.rules {
 		if c := p.At(pt); c.on {
@@ -68,17 +158,168 @@ func (s *unitSpec) at(pt point) *unit {
 	return u
 }
 
-// decodeUnit reads a unit mapping.
-func decodeUnit(d *decoder, n *node, rs *ruleset) *unitSpec {
-	u := &unitSpec{node: n}
-	d.object(n, "a unit", []field{
+// stat reads an integer characteristic: a whole number in range, or "-".
+func (d *decoder) statValue(n *node, what string, lo, hi int) (int, bool) {
+	if n.kind == scalarNode && n.text == "-" {
+		if lo > 0 {
+			d.errorf(n, "%s cannot be \"-\"; expected %d to %d", what, lo, hi)
+			return 0, false
+		}
+		return 0, true
+	}
+	return d.intIn(n, what, lo, hi)
+}
+
+// save reads a save: "4+", or "none".
+func (d *decoder) save(n *node, what string) (int, bool) {
+	s, ok := d.scalar(n, what+" (such as 4+, or none)")
+	if !ok {
+		return 0, false
+	}
+	if s == "none" || s == "-" {
+		return fantasy.NoSave, true
+	}
+	v, err := strconv.Atoi(strings.TrimSuffix(s, "+"))
+	if err != nil || !strings.HasSuffix(s, "+") || v < 1 || v > 7 {
+		d.errorf(n, "expected %s as a save from 1+ to 6+, or none; found %q", what, s)
+		return 0, false
+	}
+	return v, true
+}
+
+// attacks reads an Attacks value: a whole number, "-", or a dice roll
+// (Random Attacks).
+func (d *decoder) attacks(n *node, what string) (dice.Expr, bool) {
+	s, ok := d.scalar(n, what+" (a number or dice such as 2D6)")
+	if !ok {
+		return dice.Expr{}, false
+	}
+	if s == "-" {
+		return dice.Const(0), true
+	}
+	e, err := dice.Parse(s)
+	if err != nil {
+		var se *dice.SyntaxError
+		if errors.As(err, &se) {
+			d.errAt(n, se.Col, fmt.Sprintf("%s: %s", what, se.Msg))
+		} else {
+			d.errorf(n, "%s: %v", what, err)
+		}
+		return dice.Expr{}, false
+	}
+	if e.IsArtillery() || e.IsScatter() || e.Min() < 0 || e.Max() > 100 {
+		d.errorf(n, "%s %s: expected 0 to 100 attacks", what, e)
+		return dice.Expr{}, false
+	}
+	return e, true
+}
+
+// decodeUnit reads a unit card. extra adds keys the caller reads itself
+// (a battle's distance and side).
+func decodeUnit(d *decoder, n *node, rs *ruleset, extra ...field) *unitSpec {
+	u := &unitSpec{node: n, stats: map[string]Param[int]{}, nodes: map[string]*node{},
+		saves: map[string]Param[int]{}, flags: map[string]Param[bool]{}}
+	fields := []field{
 		{key: "name", required: true, decode: func(n *node) { u.name = d.text(n, "the unit's name") }},
-		{key: "M", decode: func(n *node) {
-			u.M = sweep(d, n, "M", true, func(n *node) (int, bool) { return d.intIn(n, "M", 1, 20) }, identity)
+		{key: "troop", decode: func(n *node) {
+			u.troop = sweep(d, n, "troop", false, func(n *node) (fantasy.TroopType, bool) {
+				s, ok := d.scalar(n, "a troop type")
+				if !ok {
+					return 0, false
+				}
+				t, ok := fantasy.ParseTroopType(s)
+				if !ok {
+					d.errorf(n, "unknown troop type %q; expected one of: %s", s, strings.Join(fantasy.TroopTypes(), ", "))
+				}
+				return t, ok
+			}, func(t fantasy.TroopType) any { return t.String() })
+			u.nodes["troop"] = n
+		}},
+		{key: "A", decode: func(n *node) {
+			u.A = sweep(d, n, "A", true, func(n *node) (dice.Expr, bool) { return d.attacks(n, "A") },
+				func(e dice.Expr) any {
+					if e.IsConst() {
+						return e.Min()
+					}
+					return e.String()
+				})
+			u.nodes["A"] = n
 		}},
 		{key: "rules", decode: func(n *node) { u.rules = decodeRules(d, n, rs) }},
-	})
+		{key: "champion", decode: func(n *node) { u.champion = decodeProfile(d, n, "the champion") }},
+		{key: "crew", decode: func(n *node) {
+			if n.kind != seqNode {
+				d.errorf(n, "expected crew as a list of profiles, such as [{name: Engineer, WS: 3, S: 2, I: 4, A: 2D6}], found %s", describe(n))
+				return
+			}
+			for _, item := range n.items {
+				u.crew = append(u.crew, decodeProfile(d, item, "a crew profile"))
+			}
+		}},
+		{key: "missile", decode: func(n *node) { u.missile = decodeMissile(d, n) }},
+	}
+	for _, st := range unitStats {
+		st := st
+		fields = append(fields, field{key: st.key, decode: func(n *node) {
+			u.stats[st.key] = sweep(d, n, st.key, true, func(n *node) (int, bool) { return d.statValue(n, st.key, st.lo, st.hi) }, identity)
+			u.nodes[st.key] = n
+		}})
+	}
+	for _, k := range unitSaves {
+		k := k
+		fields = append(fields, field{key: k, decode: func(n *node) {
+			u.saves[k] = sweep(d, n, k, false, func(n *node) (int, bool) { return d.save(n, k) }, func(v int) any {
+				if v >= fantasy.NoSave {
+					return "none"
+				}
+				return strconv.Itoa(v) + "+"
+			})
+			u.nodes[k] = n
+		}})
+	}
+	for _, k := range unitFlags {
+		k := k
+		fields = append(fields, field{key: k, decode: func(n *node) {
+			u.flags[k] = sweep(d, n, k, false, func(n *node) (bool, bool) { return d.boolean(n, k) }, identity)
+			u.nodes[k] = n
+		}})
+	}
+	d.object(n, "a unit", append(fields, extra...))
 	return u
+}
+
+func decodeProfile(d *decoder, n *node, what string) *profileSpec {
+	p := &profileSpec{node: n, count: 1, stats: map[string]int{}}
+	fields := []field{
+		{key: "name", required: true, decode: func(n *node) { p.name = d.text(n, "the profile's name") }},
+		{key: "count", decode: func(n *node) { p.count, _ = d.intIn(n, "count", 1, 20) }},
+		{key: "A", decode: func(n *node) { p.A, p.hasA = d.attacks(n, "A") }},
+	}
+	for _, k := range []string{"WS", "S", "I"} {
+		k := k
+		fields = append(fields, field{key: k, decode: func(n *node) {
+			if v, ok := d.statValue(n, k, 0, 10); ok {
+				p.stats[k] = v
+			}
+		}})
+	}
+	d.object(n, what, fields)
+	return p
+}
+
+func decodeMissile(d *decoder, n *node) *missileSpec {
+	m := &missileSpec{node: n, shots: dice.Const(1)}
+	d.object(n, "a missile weapon", []field{
+		{key: "S", required: true, decode: func(n *node) { m.S, _ = d.intIn(n, "the weapon's S", 1, 10) }},
+		{key: "range", required: true, decode: func(n *node) { m.rangeIn, _ = d.intIn(n, "range", 1, 120) }},
+		{key: "shots", decode: func(n *node) {
+			if e, ok := d.attacks(n, "shots"); ok {
+				m.shots = e
+			}
+		}},
+		{key: "hit_modifier", decode: func(n *node) { m.hitMod, _ = d.intIn(n, "hit_modifier", -6, 6) }},
+	})
+	return m
 }
 
 // unitParam reads one unit, or a list of units to sweep, named by the
@@ -132,9 +373,9 @@ func decodeRules(d *decoder, n *node, rs *ruleset) []Param[ruleChoice] {
 	}
 	for i := range out {
 		for j := range i {
-			a, b := out[i].vals[0].rule.Spec, out[j].vals[0].rule.Spec
-			if a == b {
-				d.errorf(out[i].vals[0].node, "%s is listed twice", a.Name)
+			a, b := out[i].vals[0].rule, out[j].vals[0].rule
+			if a.Spec == b.Spec && a.Spec.Name != fantasy.RuleImpactHits && a.Spec.Name != fantasy.RuleImmunity {
+				d.errorf(out[i].vals[0].node, "%s is listed twice", a.Spec.Name)
 			}
 		}
 	}
@@ -158,8 +399,10 @@ func parseRule(d *decoder, n *node, text string, rs *ruleset) (mechanics.Rule, b
 func sweptRule(d *decoder, key, val *node, rs *ruleset) (Param[ruleChoice], bool) {
 	spec, ok := rs.catalogue.Lookup(key.text)
 	if !ok {
-		_, ok := parseRule(d, key, key.text, rs) // reports the unknown name
-		return Param[ruleChoice]{}, ok
+		if _, ok := parseRule(d, key, key.text, rs); ok { // else it reported the unknown name
+			d.errorf(key, "a swept rule's key is the rule's name alone, such as \"Fly: [8, 10]\"; put the values after the colon")
+		}
+		return Param[ruleChoice]{}, false
 	}
 	id := mechanics.ID(spec.Name)
 	if spec.Arg == mechanics.NoArg {
@@ -187,10 +430,10 @@ func sweptRule(d *decoder, key, val *node, rs *ruleset) (Param[ruleChoice], bool
 		}
 		return ruleChoice{on: true, rule: r, node: n}, true
 	}, func(c ruleChoice) any {
-		if c.rule.Spec.Arg == mechanics.IntArg {
+		switch c.rule.Spec.Arg {
+		case mechanics.IntArg, mechanics.SaveArg:
 			return c.rule.Int
-		}
-		if c.rule.Spec.Arg == mechanics.DiceArg {
+		case mechanics.DiceArg:
 			return c.rule.Dice.String()
 		}
 		return c.rule.Words

@@ -43,13 +43,11 @@ func parseYAML(file string, src []byte) (*node, error) {
 	if len(f.Docs) == 0 || f.Docs[0] == nil || f.Docs[0].Body == nil {
 		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "the file is empty; expected a scenario mapping with name, ruleset and a question such as charge"}
 	}
-	if len(f.Docs) > 1 {
-		tk := f.Docs[1].GetToken()
-		line := 1
-		if tk != nil && tk.Position != nil {
-			line = tk.Position.Line
+	for _, doc := range f.Docs[1:] {
+		if doc != nil && doc.Body != nil { // an empty trailing "---" is harmless
+			line, _ := pos(doc.Body)
+			return nil, &Error{File: file, Line: line, Col: 1, Msg: "a second YAML document; a scenario file holds one"}
 		}
-		return nil, &Error{File: file, Line: line, Col: 1, Msg: "a second YAML document; a scenario file holds one"}
 	}
 	c := converter{file: file, anchors: map[string]*node{}}
 	n := c.convert(f.Docs[0].Body, 0)

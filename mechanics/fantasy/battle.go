@@ -119,8 +119,9 @@ type Battle struct {
 	// Enemy[i] reports whether unit i is on the other side from unit 0.
 	Enemy []bool
 	// Distance[i] is unit i's distance in inches from unit 0 at the start
-	// (unused for unit 0). Distances of units other than the target stay as
-	// given: they are the distances at the Shooting phase.
+	// (unused for unit 0); a target at 0 starts in combat. Distances of units
+	// other than the target stay as given: they are the distances at the
+	// Shooting phase.
 	Distance []int
 	Phases   []Phase
 	Options  Options
@@ -169,7 +170,10 @@ func MishapNames() []string { return mishapNames[1:] }
 type Outcome struct {
 	ChargeDeclared bool
 	ChargeSuccess  bool
-	ImpactHits     int
+	// ImpactHits are the Impact Hits (and Grind Attack hits) the acting
+	// unit inflicted; ImpactWounds the wounds they caused.
+	ImpactHits   int
+	ImpactWounds int
 	// Fought is set when a round of combat was fought; CombatResult is the
 	// first round's result, the acting unit's total minus its target's.
 	Fought       bool
@@ -200,6 +204,9 @@ func (b *Battle) NewState() *State {
 func (b *Battle) Run(r *dice.Rand, s *State) {
 	for i, u := range b.Units {
 		s.Units[i].reset(u, b.Distance[i])
+	}
+	if b.Distance[1] == 0 { // the battle starts in combat
+		s.Units[0].Engaged, s.Units[1].Engaged = true, true
 	}
 	panicked := s.Out.Panicked
 	clear(panicked)
@@ -382,6 +389,20 @@ func (b *Battle) nearest(s *State, from int) int {
 	return best
 }
 
+// NearestAtStart returns the unit Zzzzap! would strike first, with every
+// unit where the battle places it, or -1 when none is in range.
+func NearestAtStart(b *Battle) int {
+	s := b.NewState()
+	for i, u := range b.Units {
+		s.Units[i].reset(u, b.Distance[i])
+	}
+	return b.nearest(s, 0)
+}
+
+// Terrifies reports whether a's Terror makes e take a Panic test (or, the
+// other way round, whether e must test to charge a).
+func Terrifies(a, e *Unit) bool { return a.terrifies(e) }
+
 // mishap rolls on the Doomwheel Mishap chart (WAP, RULES-FACTS.md).
 func (b *Battle) mishap(r *dice.Rand, s *State) {
 	a, as := b.Units[0], &s.Units[0]
@@ -458,6 +479,7 @@ func (b *Battle) combat(r *dice.Rand, s *State, first bool) {
 	}
 	res := b.fightRound(r, s, 0, 1, first)
 	s.Out.ImpactHits += res.impact
+	s.Out.ImpactWounds += res.impactWounds
 	var cr [2]int
 	units := [2]*Unit{b.Units[0], b.Units[1]}
 	states := [2]*UnitState{as, ts}

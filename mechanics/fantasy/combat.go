@@ -156,8 +156,9 @@ func hasChampion(u *Unit) bool {
 
 // roundResult is what one round of combat did.
 type roundResult struct {
-	wounds [2]int // wounds each side inflicted
-	impact int    // Impact Hits the acting unit inflicted
+	wounds       [2]int // wounds each side inflicted
+	impact       int    // Impact Hits the acting unit inflicted
+	impactWounds int    // the wounds they caused
 }
 
 // fightRound fights one round between units a (index ai) and d, after which
@@ -189,11 +190,14 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 				hits += grindHits.Roll(r)
 			}
 		}
+		w := 0
+		for range hits {
+			w += resolveHit(r, blows{S: u.S}, e, es)
+		}
+		res.wounds[side] += w
 		if side == 0 {
 			res.impact += hits
-		}
-		for range hits {
-			res.wounds[side] += resolveHit(r, blows{S: u.S}, e, es)
+			res.impactWounds += w
 		}
 	}
 

@@ -1,0 +1,731 @@
+package scenarios
+
+import (
+	"slices"
+	"strings"
+
+	"hammersim/mechanics/dice"
+	"hammersim/mechanics/fantasy"
+	"hammersim/sim"
+)
+
+// fantasyUnit builds the mechanics' unit from a unit card at one point,
+// checking what a battle needs: a profile that can be hit and can strike,
+// and rules that suit the troop type.
+func fantasyUnit(d *decoder, u *unit) (*fantasy.Unit, bool) {
+	ok := true
+	fail := func(n *node, format string, args ...any) {
+		d.errorf(n, format, args...)
+		ok = false
+	}
+	mover, movable := moverOf(d, u)
+	ok = ok && movable
+	get := func(k string, def int) int {
+		if u.has[k] {
+			return u.stats[k]
+		}
+		return def
+	}
+	crew := u.spec.crew
+	need := []string{"T", "Ld"}
+	if len(crew) == 0 {
+		need = append(need, "WS", "S", "I")
+	} else {
+		need = append(need, "S") // the machine's own Strength: Impact Hits, Stomps
+	}
+	for _, k := range need {
+		if !u.has[k] {
+			fail(u.spec.node, "unit %q needs %s for a battle", u.Name, k)
+		}
+	}
+	fu := &fantasy.Unit{
+		Name: u.Name, Troop: u.troop, Models: get("models", 1),
+		WS: get("WS", 0), S: get("S", 0), T: get("T", 1), W: get("W", 1), I: get("I", 0), Ld: get("Ld", 0), BS: get("BS", 0),
+		Ward: u.saves["ward"], Parry: u.saves["parry"],
+		Mover:          mover,
+		Standard:       u.flags["standard"],
+		Musician:       u.flags["musician"],
+		BattleStandard: u.flags["battle_standard"],
+		Flank:          u.flags["flank"],
+		Rear:           u.flags["rear"],
+		HigherGround:   u.flags["higher_ground"],
+		Points:         get("points", 0),
+	}
+	fu.Flying = mover.Fly > 0
+	if f, set := u.flags["flying"]; set {
+		fu.Flying = f && mover.Fly > 0
+	}
+	defWidth := 1
+	if fu.Troop.FightsInRanks() && fu.Models > 1 {
+		defWidth = min(fu.Models, 5)
+	}
+	fu.Width = get("width", defWidth)
+	fu.FrontMM = get("base", defaultBase[fu.Troop])
+	fu.US = get("unit_strength", fu.Troop.UnitStrength(fu.W))
+
+	armour := u.saves["armour"]
+	if r, has := u.rule(fantasy.RuleNaturalArmour); has {
+		armour = fantasy.CombineArmour(armour, r.Int)
+	}
+	fu.Armour = armour
+
+	// The body's own attacks, or its crew's.
+	randomAttacks, hasRandom := u.rule(fantasy.RuleRandomAttacks)
+	if len(crew) == 0 {
+		a := u.A
+		switch {
+		case hasRandom && u.HasA && a.String() != randomAttacks.Dice.String():
+			fail(u.keyNode("A"), "unit %q has A %s and Random Attacks (%s); give one", u.Name, a, randomAttacks.Dice)
+		case hasRandom:
+			a = randomAttacks.Dice
+		case !u.HasA:
+			fail(u.spec.node, "unit %q needs A for a battle", u.Name)
+		}
+		fu.Attackers = append(fu.Attackers, fantasy.Attacker{Name: u.Name, WS: fu.WS, S: fu.S, I: fu.I, A: a, PerBody: 1})
+	} else {
+		if u.HasA {
+			fail(u.keyNode("A"), "unit %q has a crew: give A to each crew profile instead", u.Name)
+		}
+		for _, c := range crew {
+			a := c.A
+			if !c.hasA {
+				if !hasRandom {
+					fail(c.node, "crew %q needs A", c.name)
+				}
+				a = randomAttacks.Dice
+			}
+			stat := func(k string, def int) int {
+				if v, has := c.stats[k]; has {
+					return v
+				}
+				return def
+			}
+			fu.Attackers = append(fu.Attackers, fantasy.Attacker{Name: c.name, WS: stat("WS", fu.WS), S: stat("S", fu.S), I: stat("I", fu.I), A: a, PerBody: c.count})
+		}
+		if fu.WS == 0 {
+			fu.WS = fu.Attackers[0].WS // the machine is hit as its crew would be
+		}
+		if fu.I == 0 {
+			fu.I = fu.Attackers[0].I
+		}
+	}
+	if c := u.spec.champion; c != nil {
+		if fu.Models < 2 {
+			fail(c.node, "unit %q has one model; a champion needs a unit to lead", u.Name)
+		}
+		base := fu.Attackers[0]
+		ch := base
+		ch.Name, ch.Champion = c.name, true
+		if v, has := c.stats["WS"]; has {
+			ch.WS = v
+		}
+		if v, has := c.stats["S"]; has {
+			ch.S = v
+		}
+		if v, has := c.stats["I"]; has {
+			ch.I = v
+		}
+		if c.hasA {
+			ch.A = c.A
+		}
+		fu.Attackers = append(fu.Attackers, ch)
+	}
+	for i := range fu.Attackers {
+		a := &fu.Attackers[i]
+		_, a.Killing = u.rule(fantasy.RuleKillingBlow)
+		if r, has := u.rule(fantasy.RuleMultipleWounds); has {
+			a.Multiple = r.Dice
+		}
+		_, a.ASF = u.rule(fantasy.RuleStrikesFirst)
+		_, a.ASL = u.rule(fantasy.RuleStrikesLast)
+	}
+	if _, has := u.rule(fantasy.RuleDreadMaw); has {
+		fu.DreadMaw = true
+		fu.Attackers = append(fu.Attackers, fantasy.ChompAttacks(fu.WS, fu.S, fu.I))
+	}
+	if len(fu.Attackers) > fantasy.MaxAttackers {
+		fail(u.spec.node, "unit %q has %d attack profiles; at most %d", u.Name, len(fu.Attackers), fantasy.MaxAttackers)
+	}
+
+	var impacts []dice.Expr
+	for _, r := range u.rulesNamed(fantasy.RuleImpactHits) {
+		impacts = append(impacts, r.Dice)
+	}
+	fu.Impact = fantasy.HighestImpact(impacts)
+	if _, has := u.rule(fantasy.RuleScythes); has {
+		fu.Impact = fu.Impact.Plus(1)
+	}
+	_, fu.Stomp = u.rule(fantasy.RuleStomp)
+	_, fu.GrindAttack = u.rule(fantasy.RuleGrindAttack)
+	_, fu.Zzzzap = u.rule(fantasy.RuleZzzzap)
+	_, fu.LossOfControl = u.rule(fantasy.RuleLossOfControl)
+	_, fu.Terror = u.rule(fantasy.RuleTerror)
+	_, fu.Fear = u.rule(fantasy.RuleFear)
+	_, fu.Stubborn = u.rule(fantasy.RuleStubborn)
+	_, fu.Unbreakable = u.rule(fantasy.RuleUnbreakable)
+	for _, r := range u.rulesNamed(fantasy.RuleImmunity) {
+		switch r.Words {
+		case "psychology":
+			fu.ImmunePsychology = true
+		case "fear":
+			fu.ImmuneFear = true
+		case "terror":
+			fu.ImmuneTerror = true
+		case "panic":
+			fu.ImmunePanic = true
+		case "fear/terror":
+			fu.ImmuneFear, fu.ImmuneTerror = true, true
+		}
+	}
+	if m := u.spec.missile; m != nil {
+		if !u.has["BS"] {
+			fail(m.node, "unit %q has a missile weapon but no BS", u.Name)
+		}
+		fu.Missile = fantasy.Missile{S: m.S, Range: m.rangeIn, Shots: m.shots, HitMod: m.hitMod}
+	}
+	for i, r := range u.Rules {
+		if allowed, types := fantasy.AllowedOn(r.Spec.Name, fu.Troop); !allowed {
+			names := make([]string, len(types))
+			for j, t := range types {
+				names[j] = t.String()
+			}
+			fail(u.ruleNodes[i], "%s on %s (%s): it belongs to %s", r.Spec.Name, u.Name, fu.Troop, strings.Join(names, ", "))
+		}
+	}
+	return fu, ok
+}
+
+// defaultBase is a model's base width in millimetres by troop type, when
+// the card does not say: the usual sizes of the range.
+var defaultBase = map[fantasy.TroopType]int{
+	fantasy.Infantry: 20, fantasy.Cavalry: 25, fantasy.WarBeasts: 25, fantasy.Swarm: 40,
+	fantasy.MonstrousInfantry: 40, fantasy.MonstrousCavalry: 50, fantasy.MonstrousBeast: 40,
+	fantasy.Monster: 50, fantasy.Chariot: 50, fantasy.WarMachine: 50,
+}
+
+// battleOptions are the option keys of a battle, each sweepable, with how
+// it sets fantasy.Options. Values are words or numbers as documented.
+var battleOptions = []struct {
+	key    string
+	values []string // allowed words; nil for a number or a boolean
+	lo, hi int      // range of a number
+	isBool bool
+	set    func(o *fantasy.Options, word string, n int, b bool)
+}{
+	{key: "insane_courage", isBool: true, set: func(o *fantasy.Options, _ string, _ int, b bool) { o.InsaneCourage = b }},
+	{key: "caught", values: []string{"wounds", "destroyed"}, set: func(o *fantasy.Options, w string, _ int, _ bool) {
+		o.Caught = map[string]fantasy.CaughtRule{"wounds": fantasy.CaughtWounds, "destroyed": fantasy.CaughtDestroyed}[w]
+	}},
+	{key: "zzzzap_bolts", lo: 1, hi: 10, set: func(o *fantasy.Options, _ string, n int, _ bool) { o.ZzzzapBolts = n }},
+	{key: "zzzzap_range", lo: 1, hi: 48, set: func(o *fantasy.Options, _ string, n int, _ bool) { o.ZzzzapRange = n }},
+	{key: "zzzzap_d6_wounds", isBool: true, set: func(o *fantasy.Options, _ string, _ int, b bool) { o.ZzzzapD6Wounds = b }},
+	{key: "zzzzap_hold_fire", values: []string{"never", "friends", "always"}, set: func(o *fantasy.Options, w string, _ int, _ bool) {
+		o.ZzzzapHoldFire = map[string]fantasy.HoldFire{"never": fantasy.HoldFireNever, "friends": fantasy.HoldFireFriends, "always": fantasy.HoldFireAlways}[w]
+	}},
+	{key: "zzzzap_ties", values: []string{"enemy", "friend"}, set: func(o *fantasy.Options, w string, _ int, _ bool) { o.ZzzzapPreferFriends = w == "friend" }},
+	{key: "charger_initiative", lo: 0, hi: 10, set: func(o *fantasy.Options, _ string, n int, _ bool) { o.ChargerInitiative = n }},
+	{key: "supporting_attacks", isBool: true, set: func(o *fantasy.Options, _ string, _ int, b bool) { o.SupportingAttacks = b }},
+	{key: "pursue", isBool: true, set: func(o *fantasy.Options, _ string, _ int, b bool) { o.Pursue = b }},
+	{key: "target_flees", isBool: true, set: func(o *fantasy.Options, _ string, _ int, b bool) { o.TargetFlees = b }},
+}
+
+// optionValue is one value of a battle option.
+type optionValue struct {
+	word string
+	n    int
+	b    bool
+}
+
+// bystander is a unit of a battle other than the acting unit and its
+// target: a friend or a foe at a distance, for Zzzzap! to strike.
+type bystander struct {
+	spec     *unitSpec
+	enemy    bool
+	distance Param[int]
+}
+
+// decodeBattle reads a battle: an acting unit charges (or random-moves
+// into) its target, shoots and fights, through the phases listed.
+//
+//	battle:
+//	  attacker: {name: Doomwheel, ...}
+//	  target: {name: Clanrats, ...}
+//	  distance: 8          # the target's distance; 0 starts in combat
+//	  others: [{name: Stormvermin, side: friend, distance: 5, ...}]
+//	  phases: [charge, shooting, combat]
+//	  options: {zzzzap_hold_fire: friends}
+func decodeBattle(d *decoder, n *node, rs *ruleset) compiler {
+	var (
+		attacker, target Param[*unitSpec]
+		distance         Param[int]
+		others           []bystander
+		phases           []fantasy.Phase
+		options          = map[string]Param[optionValue]{}
+	)
+	d.object(n, "the battle", []field{
+		{key: "attacker", required: true, decode: func(n *node) { attacker = unitParam(d, n, "attacker", rs) }},
+		{key: "target", required: true, decode: func(n *node) { target = unitParam(d, n, "target", rs) }},
+		{key: "distance", required: true, decode: func(n *node) {
+			distance = sweep(d, n, "distance", true, func(n *node) (int, bool) { return d.intIn(n, "distance", 0, 100) }, identity)
+		}},
+		{key: "others", decode: func(n *node) { others = decodeBystanders(d, n, rs) }},
+		{key: "phases", required: true, decode: func(n *node) { phases = decodePhases(d, n) }},
+		{key: "options", decode: func(n *node) { decodeBattleOptions(d, n, options) }},
+	})
+	return func(d *decoder, axes []*axis, s *Scenario) {
+		if !attacker.Set() || !target.Set() || !distance.Set() || len(phases) == 0 {
+			return
+		}
+		type group struct {
+			b     *fantasy.Battle
+			exact battleExact
+		}
+		var built []group
+		models, groupOf, ok := groups(axes, func(pt point) (sim.Model, bool) {
+			b, good := buildBattle(d, pt, attacker, target, distance, others, phases, options)
+			if !good {
+				return nil, false
+			}
+			built = append(built, group{b: b, exact: exactBattle(b)})
+			return newBattleModel(b), true
+		})
+		if !ok {
+			return
+		}
+		s.Models = models
+		s.results = func(run sim.Run) []sim.Estimate {
+			var out []sim.Estimate
+			eachPoint(axes, func(pt point) {
+				g := groupOf(pt)
+				m := models[g].(*battleModel)
+				out = append(out, m.estimates(params(axes, pt), run.Tallies[g], run.Completed[g], built[g].exact)...)
+			})
+			return out
+		}
+	}
+}
+
+func decodeBystanders(d *decoder, n *node, rs *ruleset) []bystander {
+	if n.kind != seqNode {
+		d.errorf(n, "expected others as a list of units, each with side and distance, found %s", describe(n))
+		return nil
+	}
+	var out []bystander
+	for _, item := range n.items {
+		name := ""
+		for i, k := range item.keys {
+			if k.text == "name" && item.vals[i].kind == scalarNode {
+				name = item.vals[i].text
+			}
+		}
+		var by bystander
+		sideSet := false
+		by.spec = decodeUnit(d, item, rs,
+			field{key: "side", required: true, decode: func(n *node) {
+				switch d.text(n, "side (friend or enemy)") {
+				case "friend":
+					sideSet = true
+				case "enemy":
+					by.enemy, sideSet = true, true
+				default:
+					d.errorf(n, "expected side as friend or enemy, found %s", describe(n))
+				}
+			}},
+			field{key: "distance", required: true, decode: func(n *node) {
+				// Named after its unit, "Stormvermin.distance", so that it is
+				// never mistaken for the target's distance.
+				by.distance = sweep(d, n, name+".distance", true, func(n *node) (int, bool) { return d.intIn(n, "distance", 1, 100) }, identity)
+			}})
+		if sideSet && by.distance.Set() {
+			out = append(out, by)
+		}
+	}
+	return out
+}
+
+func decodePhases(d *decoder, n *node) []fantasy.Phase {
+	if n.kind != seqNode || len(n.items) == 0 {
+		d.errorf(n, "expected phases as a list, such as [charge, shooting, combat], found %s", describe(n))
+		return nil
+	}
+	var out []fantasy.Phase
+	for _, item := range n.items {
+		w := d.text(item, "a phase")
+		p, ok := fantasy.ParsePhase(w)
+		if !ok {
+			if w != "" {
+				d.errorf(item, "unknown phase %q; expected one of: %s", w, strings.Join(fantasy.PhaseNames(), ", "))
+			}
+			return nil
+		}
+		if p == fantasy.PhaseCharge && slices.Contains(out, fantasy.PhaseCharge) {
+			d.errorf(item, "a battle has one charge phase, at most")
+			return nil
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func decodeBattleOptions(d *decoder, n *node, into map[string]Param[optionValue]) {
+	var fields []field
+	for _, o := range battleOptions {
+		o := o
+		fields = append(fields, field{key: o.key, decode: func(n *node) {
+			into[o.key] = sweep(d, n, o.key, o.values == nil && !o.isBool, func(n *node) (optionValue, bool) {
+				switch {
+				case o.isBool:
+					b, ok := d.boolean(n, o.key)
+					return optionValue{b: b}, ok
+				case o.values != nil:
+					w := d.text(n, o.key)
+					if !slices.Contains(o.values, w) {
+						if w != "" {
+							d.errorf(n, "unknown %s %q; expected one of: %s", o.key, w, strings.Join(o.values, ", "))
+						}
+						return optionValue{}, false
+					}
+					return optionValue{word: w}, true
+				}
+				v, ok := d.intIn(n, o.key, o.lo, o.hi)
+				return optionValue{n: v}, ok
+			}, func(v optionValue) any {
+				switch {
+				case o.isBool:
+					return v.b
+				case o.values != nil:
+					return v.word
+				}
+				return v.n
+			})
+		}})
+	}
+	d.object(n, "the battle's options", fields)
+}
+
+// buildBattle assembles the battle at one point of the sweep.
+func buildBattle(d *decoder, pt point, attacker, target Param[*unitSpec], distance Param[int],
+	others []bystander, phases []fantasy.Phase, options map[string]Param[optionValue]) (*fantasy.Battle, bool) {
+	b := &fantasy.Battle{Phases: phases, Options: fantasy.DefaultOptions}
+	for _, o := range battleOptions {
+		if p, set := options[o.key]; set {
+			v := p.At(pt)
+			o.set(&b.Options, v.word, v.n, v.b)
+		}
+	}
+	ok := true
+	add := func(spec *unitSpec, enemy bool, dist int) {
+		u, good := fantasyUnit(d, spec.at(pt))
+		ok = ok && good
+		b.Units = append(b.Units, u)
+		b.Enemy = append(b.Enemy, enemy)
+		b.Distance = append(b.Distance, dist)
+	}
+	add(attacker.At(pt), false, 0)
+	add(target.At(pt), true, distance.At(pt))
+	for _, o := range others {
+		add(o.spec, o.enemy, o.distance.At(pt))
+	}
+	if !ok {
+		return nil, false
+	}
+	names := map[string]bool{}
+	for _, u := range b.Units {
+		if names[u.Name] {
+			d.errorf(attacker.At(pt).node, "two units of the battle are named %q; results name units, so names must differ", u.Name)
+			return nil, false
+		}
+		names[u.Name] = true
+	}
+	if err := b.Validate(); err != nil {
+		d.errorf(attacker.At(pt).node, "%v", err)
+		return nil, false
+	}
+	return b, true
+}
+
+// metric kinds a battle records, one histogram slot each.
+type recKind uint8
+
+const (
+	recCharge recKind = iota
+	recImpactHits
+	recImpactWounds
+	recCombatResult
+	recFriendlyWounds
+	recMishap
+	recLostControl
+	recWounds // per unit from here
+	recKilled
+	recDestroyed
+	recBroke
+	recCaught
+	recFled
+)
+
+var recNames = [...]string{"charge_success", "impact_hits", "impact_wounds", "combat_result", "friendly_wounds",
+	"mishap", "lost_control", "wounds", "models_killed", "destroyed", "broke", "caught", "fled"}
+
+type recorder struct {
+	kind recKind
+	unit int
+}
+
+// battleModel runs a battle and records its metrics.
+type battleModel struct {
+	b    *fantasy.Battle
+	recs []recorder
+}
+
+func newBattleModel(b *fantasy.Battle) *battleModel {
+	m := &battleModel{b: b}
+	a := b.Units[0]
+	has := func(p fantasy.Phase) bool { return slices.Contains(b.Phases, p) }
+	if has(fantasy.PhaseCharge) {
+		m.recs = append(m.recs, recorder{kind: recCharge})
+	}
+	if has(fantasy.PhaseCombat) && (!a.Impact.IsZero() || a.GrindAttack) {
+		m.recs = append(m.recs, recorder{kind: recImpactHits}, recorder{kind: recImpactWounds})
+	}
+	if has(fantasy.PhaseCombat) {
+		m.recs = append(m.recs, recorder{kind: recCombatResult})
+	}
+	if a.Zzzzap && has(fantasy.PhaseShooting) {
+		m.recs = append(m.recs, recorder{kind: recFriendlyWounds}, recorder{kind: recMishap})
+	}
+	if a.LossOfControl {
+		m.recs = append(m.recs, recorder{kind: recLostControl})
+	}
+	for i := range b.Units {
+		m.recs = append(m.recs, recorder{recWounds, i}, recorder{recKilled, i}, recorder{recDestroyed, i})
+		if i < 2 && has(fantasy.PhaseCombat) {
+			m.recs = append(m.recs, recorder{recBroke, i}, recorder{recCaught, i})
+		}
+		if i > 0 {
+			m.recs = append(m.recs, recorder{recFled, i})
+		}
+	}
+	return m
+}
+
+func (m *battleModel) Slots() []sim.Slot {
+	out := make([]sim.Slot, len(m.recs))
+	for i, rc := range m.recs {
+		out[i] = sim.Slot{Name: recNames[rc.kind], Lo: 0, Hi: 1}
+		switch rc.kind {
+		case recWounds, recKilled:
+			u := m.b.Units[rc.unit]
+			out[i].Hi = u.Models * u.W
+		case recCombatResult:
+			out[i].Lo, out[i].Hi = -10, 10
+		case recMishap:
+			out[i].Hi = 3
+		case recImpactHits, recImpactWounds, recFriendlyWounds:
+			out[i].Hi = 20
+		}
+	}
+	return out
+}
+
+func (m *battleModel) NewTrial() sim.Trial { return &battleTrial{m: m, s: m.b.NewState()} }
+
+type battleTrial struct {
+	m *battleModel
+	s *fantasy.State
+}
+
+func flag01(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (t *battleTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
+	b, s := t.m.b, t.s
+	for range n {
+		b.Run(r, s)
+		for i, rc := range t.m.recs {
+			var v int
+			switch rc.kind {
+			case recCharge:
+				v = flag01(s.Out.ChargeSuccess)
+			case recImpactHits:
+				v = s.Out.ImpactHits
+			case recImpactWounds:
+				v = s.Out.ImpactWounds
+			case recCombatResult:
+				if !s.Out.Fought {
+					continue // the result is only defined when a combat was fought
+				}
+				v = s.Out.CombatResult
+			case recFriendlyWounds:
+				v = s.Out.FriendlyWounds
+			case recMishap:
+				v = int(s.Out.Mishap)
+			case recLostControl:
+				v = flag01(s.Out.LostControl)
+			case recWounds:
+				v = s.Units[rc.unit].Wounds
+			case recKilled:
+				v = b.Units[rc.unit].Models - s.Units[rc.unit].Alive
+			case recDestroyed:
+				v = flag01(s.Units[rc.unit].Destroyed())
+			case recBroke:
+				v = flag01(s.Units[rc.unit].Broke)
+			case recCaught:
+				v = flag01(s.Units[rc.unit].Caught)
+			case recFled:
+				v = flag01(s.Out.Panicked[rc.unit])
+			}
+			tally.H[i].Add(v)
+		}
+	}
+}
+
+// estimates reads one point's metrics from its tally.
+func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex battleExact) []sim.Estimate {
+	var out []sim.Estimate
+	withUnit := func(i int) []sim.Param {
+		return append(slices.Clone(ps), sim.Param{Name: "unit", Value: m.b.Units[i].Name})
+	}
+	for i, rc := range m.recs {
+		h := &t.H[i]
+		name := recNames[rc.kind]
+		var e sim.Estimate
+		switch rc.kind {
+		case recCharge, recLostControl:
+			e = sim.ProbabilityOf(name, ps, h.Count(1), trials)
+		case recDestroyed, recBroke, recCaught, recFled:
+			e = sim.ProbabilityOf(name, withUnit(rc.unit), h.Count(1), trials)
+		case recMishap:
+			for k, result := range fantasy.MishapNames() {
+				e := sim.ProbabilityOf(name, append(slices.Clone(ps), sim.Param{Name: "result", Value: result}), h.Count(k+1), trials)
+				if p, has := ex.mishap[k]; has {
+					e = e.WithExact(p)
+				}
+				out = append(out, e)
+			}
+			continue
+		case recWounds, recKilled:
+			e = sim.MeanOf(name, withUnit(rc.unit), h)
+		default:
+			e = sim.MeanOf(name, ps, h)
+		}
+		if v, has := ex.values[exactKey{rc.kind, rc.unit}]; has {
+			e = e.WithExact(v)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// exactKey names a metric of a battle (and its unit, for per-unit metrics).
+type exactKey struct {
+	kind recKind
+	unit int
+}
+
+// battleExact holds the metrics of a battle that have a closed form.
+type battleExact struct {
+	values map[exactKey]float64
+	mishap map[int]float64 // by Mishap chart result, 0-based after "none"
+}
+
+// exactBattle works out the closed forms a battle has. Each is exact only
+// under conditions stated beside it; when they fail, the metric has none.
+func exactBattle(b *fantasy.Battle) battleExact {
+	ex := battleExact{values: map[exactKey]float64{}, mishap: map[int]float64{}}
+	a, t := b.Units[0], b.Units[1]
+	phases := b.Phases
+	startsEngaged := b.Distance[1] == 0
+
+	// charge_success: a Random Movement roll, or a declared charge's range,
+	// reaching the distance (after a test to charge a Terror-causer, and a
+	// flight from a Terror-causer's charge). Inexact when the target flees
+	// by option: a voluntary flight is not modelled in closed form.
+	pCharge, chargeKnown := 0.0, false
+	if len(phases) > 0 && phases[0] == fantasy.PhaseCharge {
+		switch {
+		case startsEngaged:
+			pCharge, chargeKnown = 0, true
+		case !a.Mover.Random.IsZero():
+			pCharge, chargeKnown = a.Mover.Random.Dist().AtLeast(b.Distance[1]), true
+		case !b.Options.TargetFlees:
+			// The target holds, or (after a failed Terror test) flees its
+			// flee roll further away before the charge range is rolled.
+			reach := a.Mover.Move(fantasy.Charge, a.Flying).Dist()
+			pCharge = reach.AtLeast(b.Distance[1])
+			if fantasy.Terrifies(a, t) {
+				pass := fantasy.Ld2D6Pass(t.Ld, b.Options.InsaneCourage)
+				flee := t.Mover.Move(fantasy.Flee, false).Dist().Shift(b.Distance[1])
+				pCharge = pass*pCharge + (1-pass)*reach.ProbGE(flee)
+			}
+			if fantasy.Terrifies(t, a) {
+				pCharge *= fantasy.Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
+			}
+			chargeKnown = true
+		}
+		if chargeKnown {
+			ex.values[exactKey{recCharge, 0}] = pCharge
+		}
+	}
+
+	// impact_hits and impact_wounds: one round of combat right after the
+	// charge (or at the start, engaged), with every model alive: each model
+	// rolls its Impact Hits (or Grind Attack when it did not charge). The
+	// wounds are exact while the target cannot run out of wounds to take.
+	if slices.Equal(phases, []fantasy.Phase{fantasy.PhaseCharge, fantasy.PhaseCombat}) && chargeKnown && !startsEngaged &&
+		!a.Impact.IsZero() {
+		hits := pCharge * float64(a.Models) * a.Impact.Dist().Mean()
+		ex.values[exactKey{recImpactHits, 0}] = hits
+		if t.Models*t.W >= a.Models*a.Impact.Dist().Max() {
+			ex.values[exactKey{recImpactWounds, 0}] = hits * fantasy.HitWounds(a.S, t, false)
+		}
+	}
+
+	// Zzzzap! alone: with distances fixed, the bolts go to the nearest unit
+	// in range; if it cannot be destroyed by them, none goes elsewhere.
+	if slices.Equal(phases, []fantasy.Phase{fantasy.PhaseShooting}) && a.Zzzzap && !b.Options.ZzzzapD6Wounds {
+		near := fantasy.NearestAtStart(b)
+		pFire := 1.0
+		if near >= 0 {
+			if b.Options.ZzzzapHoldFire == fantasy.HoldFireAlways || (b.Options.ZzzzapHoldFire == fantasy.HoldFireFriends && !b.Enemy[near]) {
+				pFire = 1 - fantasy.Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
+			}
+			for k, share := range []float64{2.0 / 6, 3.0 / 6, 1.0 / 6} { // Mishap chart: 1-2, 3-5, 6
+				ex.mishap[k] = pFire / 6 * share
+			}
+		} else {
+			for k := range 3 {
+				ex.mishap[k] = 0
+			}
+		}
+		if near >= 0 && b.Units[near].Models*b.Units[near].W > b.Options.ZzzzapBolts {
+			u := b.Units[near]
+			mean := 0.0
+			for _, s := range []int{2, 4, 6, 8, 10} { // the Artillery dice's numbered faces
+				mean += float64(b.Options.ZzzzapBolts) * fantasy.HitWounds(s, u, false) / 6
+			}
+			mean *= pFire
+			ex.values[exactKey{recWounds, near}] = mean
+			if u.W == 1 {
+				ex.values[exactKey{recKilled, near}] = mean
+			}
+			ex.values[exactKey{recDestroyed, near}] = 0
+			friendly := 0.0
+			if !b.Enemy[near] {
+				friendly = mean
+			}
+			ex.values[exactKey{recFriendlyWounds, 0}] = friendly
+			for i := 1; i < len(b.Units); i++ {
+				if i != near {
+					ex.values[exactKey{recWounds, i}] = 0
+				}
+			}
+		} else if near < 0 {
+			ex.values[exactKey{recFriendlyWounds, 0}] = 0
+		}
+	}
+	return ex
+}
