@@ -239,7 +239,8 @@ func TestStompTargets(t *testing.T) {
 		Mover: Mover{M: 6}}
 	horse := foot("Knights", 10, 5, 0, 3, 3, 0, 0, 10, NoSave)
 	horse.Troop = Cavalry
-	b := battle(m, horse, 0, PhaseCombat)
+	// No phases: Run only resets the states; the test fights the round.
+	b := battle(m, horse, 1)
 	s := b.NewState()
 	r := dice.New(1, 0)
 	for range 200 {
@@ -251,7 +252,7 @@ func TestStompTargets(t *testing.T) {
 		}
 	}
 	rats := foot("Clanrats", 10, 5, 0, 3, 3, 0, 0, 10, NoSave)
-	b = battle(m, rats, 0, PhaseCombat)
+	b = battle(m, rats, 1)
 	s = b.NewState()
 	total := 0
 	const n = 20_000
