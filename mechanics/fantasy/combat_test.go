@@ -437,3 +437,145 @@ func TestRunAllocatesNothing(t *testing.T) {
 		t.Fatalf("a full turn allocates %v times", allocs)
 	}
 }
+
+// TestImpactHitsComeFirst: Impact Hits land before any other blow, so a
+// champion-less defender slain by them never strikes back, even with a
+// higher Initiative.
+func TestImpactHitsComeFirst(t *testing.T) {
+	a := chariot("10")
+	a.S = 10
+	duelist := foot("Duelist", 1, 1, 10, 10, 1, 10, 10, 10, NoSave) // T1, I10, A10
+	b := battle(a, duelist, 1, PhaseCharge, PhaseCombat)
+	b.Options.Pursue = false
+	s := b.NewState()
+	r := dice.New(9, 0)
+	for range 2000 {
+		b.Run(r, s)
+		if s.Units[1].Alive == 0 && s.Units[0].Wounds > 0 {
+			t.Fatal("the defender struck after the Impact Hits slew it")
+		}
+	}
+}
+
+// TestImpactHitsIgnoreOtherAttackRules: a unit with Killing Blow does not
+// get it on its Impact Hits (seeds: the model's other attack rules do not
+// apply), and the combat result counts the Impact Hits' wounds.
+func TestImpactHitsIgnoreOtherAttackRules(t *testing.T) {
+	a := chariot("D6")
+	a.S = 3
+	for i := range a.Attackers {
+		a.Attackers[i].Killing = true
+	}
+	wall := foot("Wall", 200, 10, 3, 3, 10, 3, 0, 10, 1) // T10: wounded on 6s only; 1+ save (2+ against S3)
+	wall.Unbreakable = true
+	b := battle(a, wall, 1, PhaseCharge, PhaseCombat)
+	s := b.NewState()
+	r := dice.New(10, 0)
+	const n = 100_000
+	var hits, wounds float64
+	for range n {
+		b.Run(r, s)
+		hits += float64(s.Out.ImpactHits)
+		wounds += float64(s.Out.ImpactWounds)
+		// Nothing else wounds: the result is the impact wounds, +1 for the
+		// charge and +1 for Fear... none here, so charge only; the wall
+		// gets its ranks (+3), higher US (+1), no standard.
+		if want := s.Out.ImpactWounds + 1 - 4; s.Out.CombatResult != want {
+			t.Fatalf("combat result %d, want impact wounds %d + 1 - 4", s.Out.CombatResult, s.Out.ImpactWounds)
+		}
+	}
+	// Per hit: a 6 to wound, then the 2+ save fails on a 1: 1/36. With
+	// Killing Blow it would be 1/6 (no armour on a natural 6).
+	p := 1.0 / 36
+	got := wounds / hits
+	if z := (got - p) / math.Sqrt(p*(1-p)/hits); math.Abs(z) > 5 {
+		t.Errorf("wounds per impact hit %.4f, want %.4f (no Killing Blow), z %.1f", got, p, z)
+	}
+}
+
+// TestGrindAttack: engaged from the start (no charge), a Doomwheel grinds
+// D3+1 Impact Hits in the round: mean 3 per round, and nothing on the turn
+// it charged but its Impact Hits.
+func TestGrindAttack(t *testing.T) {
+	a := chariot("")
+	a.GrindAttack = true
+	wall := foot("Wall", 200, 10, 3, 3, 3, 3, 0, 10, NoSave)
+	wall.Unbreakable = true
+	b := battle(a, wall, 0, PhaseCombat)
+	s := b.NewState()
+	r := dice.New(11, 0)
+	const n = 60_000
+	var hist [5]float64
+	for range n {
+		b.Run(r, s)
+		if s.Out.ImpactHits < 2 || s.Out.ImpactHits > 4 {
+			t.Fatalf("grind hits %d outside D3+1", s.Out.ImpactHits)
+		}
+		hist[s.Out.ImpactHits]++
+	}
+	for v := 2; v <= 4; v++ {
+		p := 1.0 / 3
+		if z := (hist[v]/n - p) / math.Sqrt(p*(1-p)/n); math.Abs(z) > 5 {
+			t.Errorf("grind hits = %d: %.4f, want 1/3, z %.1f", v, hist[v]/n, z)
+		}
+	}
+	b = battle(a, wall, 1, PhaseCharge, PhaseCombat)
+	for range 1000 {
+		b.Run(r, s)
+		if s.Out.ChargeSuccess && s.Out.ImpactHits != 0 {
+			t.Fatal("a Doomwheel without Impact Hits ground on the turn it charged")
+		}
+	}
+}
+
+// TestZzzzapMovesOnWhenTheNearestDies: a lone friendly model nearest takes
+// the first bolt; once it is slain the next bolt goes to the next nearest.
+func TestZzzzapMovesOnWhenTheNearestDies(t *testing.T) {
+	a := chariot("")
+	a.Zzzzap = true
+	scout := foot("Scout", 1, 1, 3, 3, 1, 3, 1, 10, NoSave) // T1: any bolt wounds on 2+
+	rats := foot("Rats", 30, 6, 3, 3, 3, 3, 1, 10, NoSave)
+	b := &Battle{Units: []*Unit{a, rats, scout}, Enemy: []bool{false, true, false}, Distance: []int{0, 10, 3},
+		Phases: []Phase{PhaseShooting}, Options: DefaultOptions}
+	b.Options.ZzzzapHoldFire = HoldFireNever
+	s := b.NewState()
+	r := dice.New(12, 0)
+	sawMoveOn := false
+	for range 5000 {
+		b.Run(r, s)
+		if s.Units[1].Wounds > 0 {
+			if s.Units[2].Alive != 0 {
+				t.Fatal("a bolt passed over the living nearest unit")
+			}
+			sawMoveOn = true
+		}
+		if s.Out.FriendlyWounds != s.Units[2].Wounds {
+			t.Fatalf("friendly wounds %d, the scout took %d", s.Out.FriendlyWounds, s.Units[2].Wounds)
+		}
+	}
+	if !sawMoveOn {
+		t.Error("no bolt ever moved on to the Rats")
+	}
+}
+
+// TestRandomAttacksPerModel: two models with Random Attacks (D6) roll
+// separately: their attacks are 2D6, not twice a D6.
+func TestRandomAttacksPerModel(t *testing.T) {
+	u := foot("Frenzied", 2, 2, 3, 3, 3, 3, 0, 10, NoSave)
+	u.Attackers[0].A = dice.MustParse("D6")
+	r := dice.New(13, 0)
+	const n = 100_000
+	var counts [13]float64
+	for range n {
+		counts[countAttacks(r, u, &u.Attackers[0], 2, 0, false)]++
+	}
+	exact := dice.MustParse("2D6").Dist()
+	chi := 0.0
+	for v := 2; v <= 12; v++ {
+		e := exact.At(v) * n
+		chi += (counts[v] - e) * (counts[v] - e) / e
+	}
+	if chi > 29.59 { // p = 0.001, df = 10
+		t.Errorf("random attacks of two models: chi-square %.1f against 2D6", chi)
+	}
+}
