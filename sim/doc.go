@@ -14,11 +14,15 @@
 // of workers, on any machine. A longer run extends a shorter one: its first
 // trials are the shorter run's trials.
 //
-// Every model of a run reads the same streams: trial i of each model starts
-// from the same random numbers (common random numbers). Differences between
-// models, such as two points of a sweep or two candidate units, are then
-// measured on the same dice, which makes comparisons paired and sweep curves
-// smooth; it also means estimates of different models are correlated.
+// Every model of a run reads the same chunk streams: chunk k of each model
+// starts from the same random numbers. Models that read the dice the same
+// way (the points of a charge sweep, which differ only in M) stay on the
+// same dice throughout; models that read different amounts drift apart
+// within a chunk. Config.Aligned gives every trial its own stream instead,
+// so that trial i of every model starts from the same numbers: comparisons
+// (simulate compare) run that way and are paired trial by trial, and
+// Config.Batches keeps batch tallies for the batch-means standard errors of
+// their differences.
 //
 // # Generator
 //

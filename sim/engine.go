@@ -44,6 +44,16 @@ type Config struct {
 	// Start is the index of the first trial, a multiple of ChunkSize: a run
 	// with Start s continues one of s trials with the same seed.
 	Start int64
+	// Aligned gives every trial its own stream, (Seed, trial index), instead
+	// of one per chunk: trial i of every model then starts from the same
+	// random numbers, so that differences between models are measured on
+	// the same dice (paired). It costs a reseed per trial, a few ns.
+	Aligned bool
+	// Batches, when above zero, also keeps the tallies of chunk k (of trial
+	// k, when Aligned) apart in batch k mod Batches (Run.Batches), for
+	// batch-means standard errors of quantities no single histogram holds,
+	// such as paired differences.
+	Batches int
 	// Progress, when set, is called from one goroutine about ten times a
 	// second, and once at the end, with the trials done and the total.
 	Progress func(done, total int64)
@@ -59,6 +69,25 @@ type Run struct {
 	Completed []int64
 	// Partial is set when the run was cancelled before every trial ran.
 	Partial bool
+	// Batches holds, with Config.Batches, each batch's own run.
+	Batches []Run
+}
+
+// Merge adds o's trials to r, model by model (and batch by batch). Both
+// must be runs of the same models.
+func (r *Run) Merge(o Run) {
+	if r.Tallies == nil {
+		*r = o
+		return
+	}
+	for m := range r.Tallies {
+		r.Tallies[m].Merge(o.Tallies[m])
+		r.Completed[m] += o.Completed[m]
+	}
+	r.Partial = r.Partial || o.Partial
+	for b := range r.Batches {
+		r.Batches[b].Merge(o.Batches[b])
+	}
 }
 
 // RunAll runs cfg.Trials trials of every model and returns their tallies.
@@ -67,8 +96,8 @@ type Run struct {
 // a non-nil error only if a trial panicked; cancellation is reported by
 // Run.Partial.
 func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
-	if cfg.Trials < 0 || cfg.Start < 0 || cfg.Start%ChunkSize != 0 {
-		return Run{}, fmt.Errorf("sim: bad config: trials %d, start %d (a multiple of %d)", cfg.Trials, cfg.Start, ChunkSize)
+	if cfg.Trials < 0 || cfg.Start < 0 || cfg.Start%ChunkSize != 0 || cfg.Batches < 0 {
+		return Run{}, fmt.Errorf("sim: bad config: trials %d, start %d (a multiple of %d), batches %d", cfg.Trials, cfg.Start, ChunkSize, cfg.Batches)
 	}
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -78,6 +107,7 @@ func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
 	for i, m := range models {
 		slots[i] = m.Slots()
 	}
+	batches := max(cfg.Batches, 1)
 	chunks := (cfg.Trials + ChunkSize - 1) / ChunkSize
 	items := chunks * int64(len(models))
 	total := cfg.Trials * int64(len(models))
@@ -91,6 +121,8 @@ func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
+	// Each worker aggregates into tallies of its own, one per (batch,
+	// model): index b*len(models)+m.
 	type partial struct {
 		tallies   []*Tally
 		completed []int64
@@ -98,7 +130,7 @@ func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
 	parts := make([]partial, workers)
 	for w := range workers {
 		wg.Go(func() {
-			p := partial{tallies: make([]*Tally, len(models)), completed: make([]int64, len(models))}
+			p := partial{tallies: make([]*Tally, batches*len(models)), completed: make([]int64, batches*len(models))}
 			defer func() {
 				parts[w] = p
 				if v := recover(); v != nil {
@@ -116,13 +148,28 @@ func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
 				chunk, m := i/int64(len(models)), int(i%int64(len(models)))
 				if trials[m] == nil {
 					trials[m] = models[m].NewTrial()
-					p.tallies[m] = NewTally(slots[m])
 				}
 				first := cfg.Start + chunk*ChunkSize
 				n := min(ChunkSize, cfg.Start+cfg.Trials-first)
-				r.Seed(cfg.Seed, uint64(first/ChunkSize))
-				trials[m].Run(&r, int(n), p.tallies[m])
-				p.completed[m] += n
+				tally := func(batch int64) *Tally {
+					k := int(batch%int64(batches))*len(models) + m
+					if p.tallies[k] == nil {
+						p.tallies[k] = NewTally(slots[m])
+					}
+					return p.tallies[k]
+				}
+				if cfg.Aligned {
+					// Trial by trial: its own stream, and its batch by its index.
+					for j := first; j < first+n; j++ {
+						r.Seed(cfg.Seed, uint64(j))
+						trials[m].Run(&r, 1, tally(j))
+						p.completed[int(j%int64(batches))*len(models)+m]++
+					}
+				} else {
+					r.Seed(cfg.Seed, uint64(first/ChunkSize))
+					trials[m].Run(&r, int(n), tally(first/ChunkSize))
+					p.completed[int((first/ChunkSize)%int64(batches))*len(models)+m] += n
+				}
 				done.Add(n)
 			}
 		})
@@ -149,21 +196,64 @@ func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
 	close(finished)
 	progressDone.Wait()
 
+	batchRuns := make([]Run, batches)
+	for b := range batchRuns {
+		br := Run{Tallies: make([]*Tally, len(models)), Completed: make([]int64, len(models))}
+		for m := range models {
+			br.Tallies[m] = NewTally(slots[m])
+			for _, p := range parts {
+				if k := b*len(models) + m; p.tallies != nil && p.tallies[k] != nil {
+					br.Tallies[m].Merge(p.tallies[k])
+					br.Completed[m] += p.completed[k]
+				}
+			}
+		}
+		batchRuns[b] = br
+	}
 	out := Run{Tallies: make([]*Tally, len(models)), Completed: make([]int64, len(models))}
 	for m := range models {
 		out.Tallies[m] = NewTally(slots[m])
-		for _, p := range parts {
-			if p.tallies != nil && p.tallies[m] != nil {
-				out.Tallies[m].Merge(p.tallies[m])
-				out.Completed[m] += p.completed[m]
-			}
+		for _, br := range batchRuns {
+			out.Tallies[m].Merge(br.Tallies[m])
+			out.Completed[m] += br.Completed[m]
 		}
 		if out.Completed[m] != cfg.Trials {
 			out.Partial = true
 		}
 	}
-	if runErr != nil {
-		return out, runErr
+	if cfg.Batches > 0 {
+		out.Batches = batchRuns
+		for b := range out.Batches {
+			out.Batches[b].Partial = out.Partial
+		}
 	}
-	return out, nil
+	return out, runErr
+}
+
+// RunRounds runs in deterministic rounds until done says the run so far is
+// enough or maxTrials trials per model have run: first cfg.Trials (rounded
+// up to whole chunks), then doubling the total each round. Each round
+// continues the one before (Config.Start), so the result equals one RunAll
+// of the final number of trials, which Run.Completed reports. It stops early
+// on cancellation or a panic, returning what finished.
+func RunRounds(ctx context.Context, models []Model, cfg Config, maxTrials int64, done func(Run) bool) (Run, error) {
+	roundUp := func(n int64) int64 { return (n + ChunkSize - 1) / ChunkSize * ChunkSize }
+	next := roundUp(max(cfg.Trials, 1))
+	var total Run
+	var ran int64
+	for {
+		next = min(next, maxTrials)
+		round := cfg
+		round.Start, round.Trials = ran, next-ran
+		if round.Trials <= 0 {
+			return total, nil
+		}
+		r, err := RunAll(ctx, models, round)
+		total.Merge(r)
+		ran = next
+		if err != nil || total.Partial || done(total) || ran >= maxTrials {
+			return total, err
+		}
+		next = roundUp(2 * ran)
+	}
 }

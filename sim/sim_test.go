@@ -207,3 +207,86 @@ func TestTrialAllocatesNothing(t *testing.T) {
 		t.Fatalf("a chunk of trials allocates %v times", a)
 	}
 }
+
+// wasteful rolls 2D6 and records it, like rollModel, then throws three
+// more dice it ignores: it reads more random numbers per trial.
+type wasteful struct{ rollModel }
+
+func (m wasteful) NewTrial() Trial { return m }
+func (m wasteful) Run(r *dice.Rand, n int, t *Tally) {
+	for range n {
+		m.rollModel.Run(r, 1, t)
+		r.D6()
+		r.D6()
+		r.D6()
+	}
+}
+
+// TestAlignedTrialsArePaired: with Aligned, trial i of every model starts
+// from the same random numbers, so two models that roll the same first dice
+// record the same results even when one reads more numbers per trial.
+// Without it, they drift apart within a chunk.
+func TestAlignedTrialsArePaired(t *testing.T) {
+	plain := rollModel{dice.MustParse("2D6")}
+	extra := wasteful{plain}
+	cfg := Config{Trials: 3*ChunkSize + 7, Seed: 5, Aligned: true, Workers: 3}
+	r := run(t, cfg, plain, extra)
+	if !r.Tallies[0].Equal(r.Tallies[1]) {
+		t.Fatal("aligned trials of models rolling the same first dice differ")
+	}
+	cfg.Workers = 1
+	if r1 := run(t, cfg, plain, extra); !r1.Tallies[1].Equal(r.Tallies[1]) {
+		t.Fatal("aligned results depend on the worker count")
+	}
+	cfg.Aligned = false
+	if r2 := run(t, cfg, plain, extra); r2.Tallies[0].Equal(r2.Tallies[1]) {
+		t.Fatal("chunk streams stayed aligned although the models read different amounts")
+	}
+}
+
+func TestBatches(t *testing.T) {
+	cfg := Config{Trials: 10 * ChunkSize, Seed: 2, Batches: 4}
+	r := run(t, cfg, rollModel{dice.MustParse("D6")})
+	if len(r.Batches) != 4 {
+		t.Fatalf("%d batches", len(r.Batches))
+	}
+	sum := NewTally(rollModel{dice.MustParse("D6")}.Slots())
+	var n int64
+	for _, b := range r.Batches {
+		sum.Merge(b.Tallies[0])
+		n += b.Completed[0]
+	}
+	if !sum.Equal(r.Tallies[0]) || n != cfg.Trials {
+		t.Fatal("batches do not add up to the run")
+	}
+	// Chunks 0, 4, 8 go to batch 0: three chunks.
+	if r.Batches[0].Completed[0] != 3*ChunkSize || r.Batches[3].Completed[0] != 2*ChunkSize {
+		t.Errorf("batch sizes %d and %d", r.Batches[0].Completed[0], r.Batches[3].Completed[0])
+	}
+}
+
+// TestRunRounds: rounds double until done, and their sum is the single run
+// of the same trials.
+func TestRunRounds(t *testing.T) {
+	m := []Model{rollModel{dice.MustParse("2D6")}}
+	rounds := 0
+	r, err := RunRounds(context.Background(), m, Config{Trials: 1000, Seed: 4}, 1<<30, func(r Run) bool {
+		rounds++
+		return r.Completed[0] >= 8*ChunkSize
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1 chunk, then 2, 4, 8: four rounds.
+	if rounds != 4 || r.Completed[0] != 8*ChunkSize {
+		t.Fatalf("%d rounds, %d trials", rounds, r.Completed[0])
+	}
+	whole := run(t, Config{Trials: 8 * ChunkSize, Seed: 4}, m...)
+	if !whole.Tallies[0].Equal(r.Tallies[0]) {
+		t.Fatal("rounds differ from one run of the same trials")
+	}
+	capped, _ := RunRounds(context.Background(), m, Config{Trials: 1000, Seed: 4}, 3*ChunkSize+5, func(Run) bool { return false })
+	if capped.Completed[0] != 3*ChunkSize+5 {
+		t.Fatalf("the cap gave %d trials", capped.Completed[0])
+	}
+}

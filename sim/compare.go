@@ -1,0 +1,170 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Comparison sets candidates' estimates side by side, with the difference
+// of every pair.
+type Comparison struct {
+	Candidates []string
+	Rows       []ComparisonRow
+}
+
+// ComparisonRow is one estimate of every candidate.
+type ComparisonRow struct {
+	Metric string
+	// Params are the first candidate's; Differ is set when another
+	// candidate's params are not the same (the same point under other
+	// names).
+	Params    []Param
+	Differ    bool
+	Kind      Kind
+	Estimates []Estimate
+	// Diffs holds a difference for every pair of candidates i < j, in the
+	// order (0,1), (0,2), ..., (1,2), ...
+	Diffs []Difference
+}
+
+// Difference is candidate A's estimate minus candidate B's.
+type Difference struct {
+	A, B  int
+	Value float64
+	// SE, CI95 and HigherA come from batch means: the difference is worked
+	// out in each batch of trials, and the spread of those differences,
+	// with a Student t quantile for their number, bounds the whole one. When
+	// the candidates ran on aligned trials the batches are paired, and
+	// whatever the pairing gains shows in a narrower interval.
+	SE   float64
+	CI95 [2]float64
+	// HigherA is the confidence that A's true value is higher than B's:
+	// the one-sided t probability of the observed difference.
+	HigherA float64
+	// Batches is the number of batches behind SE; below 2 there is none.
+	Batches int
+}
+
+// Compare matches candidates' estimates by position (the i-th estimate of
+// each, which must have the same metric) and works out each pair's
+// difference. full[c] are candidate c's estimates from all its trials;
+// batches[c][b] those from batch b alone.
+func Compare(names []string, full [][]Estimate, batches [][][]Estimate) (Comparison, error) {
+	if len(names) < 2 || len(full) != len(names) || len(batches) != len(names) {
+		return Comparison{}, fmt.Errorf("sim: a comparison needs two or more candidates, each with estimates and batches")
+	}
+	n := len(full[0])
+	for c := range names {
+		if len(full[c]) != n {
+			return Comparison{}, fmt.Errorf("%s has %d results and %s %d: candidates must ask the same question over the same points", names[0], n, names[c], len(full[c]))
+		}
+		for i := range full[c] {
+			if full[c][i].Metric != full[0][i].Metric {
+				return Comparison{}, fmt.Errorf("result %d is %s for %s but %s for %s: candidates must ask the same question", i+1, full[0][i].Metric, names[0], full[c][i].Metric, names[c])
+			}
+		}
+	}
+	out := Comparison{Candidates: names}
+	for i := range n {
+		row := ComparisonRow{Metric: full[0][i].Metric, Params: full[0][i].Params, Kind: full[0][i].Kind}
+		for c := range names {
+			row.Estimates = append(row.Estimates, full[c][i])
+			if !sameParams(full[c][i].Params, full[0][i].Params) {
+				row.Differ = true
+			}
+		}
+		for a := range names {
+			for b := a + 1; b < len(names); b++ {
+				row.Diffs = append(row.Diffs, difference(a, b, full[a][i], full[b][i], batches[a], batches[b], i))
+			}
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out, nil
+}
+
+func difference(a, b int, ea, eb Estimate, ba, bb [][]Estimate, i int) Difference {
+	d := Difference{A: a, B: b, Value: ea.Value - eb.Value}
+	var ds []float64
+	for k := range min(len(ba), len(bb)) {
+		if i >= len(ba[k]) || i >= len(bb[k]) {
+			continue
+		}
+		x := ba[k][i].Value - bb[k][i].Value
+		if !math.IsNaN(x) {
+			ds = append(ds, x)
+		}
+	}
+	d.Batches = len(ds)
+	if len(ds) < 2 || math.IsNaN(d.Value) {
+		d.SE, d.HigherA = math.NaN(), math.NaN()
+		d.CI95 = [2]float64{math.NaN(), math.NaN()}
+		return d
+	}
+	mean := 0.0
+	for _, x := range ds {
+		mean += x
+	}
+	mean /= float64(len(ds))
+	ss := 0.0
+	for _, x := range ds {
+		ss += (x - mean) * (x - mean)
+	}
+	d.SE = math.Sqrt(ss/float64(len(ds)-1)) / math.Sqrt(float64(len(ds)))
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(ds) - 1)}
+	q := t.Quantile(0.975)
+	d.CI95 = [2]float64{d.Value - q*d.SE, d.Value + q*d.SE}
+	switch {
+	case d.SE > 0:
+		d.HigherA = t.CDF(d.Value / d.SE)
+	case d.Value > 0:
+		d.HigherA = 1
+	case d.Value < 0:
+		d.HigherA = 0
+	default:
+		d.HigherA = 0.5
+	}
+	return d
+}
+
+func sameParams(a, b []Param) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Value != b[i].Value {
+			return false
+		}
+	}
+	return true
+}
+
+// SplitBy turns one scenario's estimates into candidates: those whose
+// parameter axis has each of values, with that parameter removed, in order.
+// It is how one scenario that sweeps several attackers compares them.
+func SplitBy(axis string, values []any, es []Estimate) ([][]Estimate, error) {
+	out := make([][]Estimate, len(values))
+	for _, e := range es {
+		v := e.Param(axis)
+		found := false
+		for c, want := range values {
+			if v == want {
+				found = true
+				rest := make([]Param, 0, len(e.Params))
+				for _, p := range e.Params {
+					if p.Name != axis {
+						rest = append(rest, p)
+					}
+				}
+				e.Params = rest
+				out[c] = append(out[c], e)
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("sim: estimate %s has no value of %s", e.Metric, axis)
+		}
+	}
+	return out, nil
+}
