@@ -17,10 +17,35 @@ type Report struct {
 	// Axes lists the swept parameters in the order they vary, outermost
 	// first, with their values.
 	Axes []Axis
-	// Grid, when set, suggests laying a probability metric out as a table
-	// with one parameter down the rows and another across the columns, and
-	// plotting it with Rows on the x axis and one line per column value.
+	// Grid, when set, suggests laying a metric out as a table with one
+	// parameter down the rows and another across the columns; plots draw it
+	// as lines against the rows when they are numbers (one line per column
+	// value), as a heatmap when they are names.
 	Grid *Grid
+	// Stamp says what produced the report and how to reproduce it.
+	Stamp Stamp
+}
+
+// Stamp identifies a run: what ran, on what, and the command line that
+// reproduces its numbers exactly. Results do not depend on Workers, so
+// outputs meant to be compared byte for byte (JSON, CSV, tables) leave it
+// out; report documents (HTML, Markdown reports) show it.
+type Stamp struct {
+	Version  string
+	Scenario string
+	// ScenarioSHA256 is the hex SHA-256 of the scenario file's bytes.
+	ScenarioSHA256 string
+	Seed           uint64
+	// Trials per point that ran (after a precision target, the final count).
+	Trials  int64
+	Workers int
+	// Command reproduces the numbers: simulate run ... --seed S --trials N.
+	Command string
+	// Precision is the 95% half-width the run aimed at, or 0; PrecisionMet
+	// says whether every probability reached it before MaxTrials.
+	Precision    float64
+	PrecisionMet bool
+	MaxTrials    int64
 }
 
 // Axis is a swept parameter and its values.
