@@ -293,6 +293,7 @@ func decodeBattle(d *decoder, n *node, rs *ruleset) compiler {
 			return
 		}
 		s.Models = models
+		s.Grid = balanceGrid(axes, built[0].b)
 		s.results = func(run sim.Run) []sim.Estimate {
 			var out []sim.Estimate
 			eachPoint(axes, func(pt point) {
@@ -616,8 +617,40 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex b
 			e = e.WithExact(v)
 		}
 		out = append(out, e)
+		// Points efficiency: the damage the acting unit does to its target,
+		// per 100 of its points.
+		if pts := m.b.Units[0].Points; pts > 0 && rc.unit == 1 && (rc.kind == recWounds || rc.kind == recKilled) {
+			out = append(out, per100Points(e, name+"_per_100_points", ps, pts))
+		}
 	}
 	return out
+}
+
+// per100Points scales a damage estimate to 100 of the attacker's points.
+// The scaled value is no longer a count, so it keeps no histogram.
+func per100Points(e sim.Estimate, metric string, ps []sim.Param, points int) sim.Estimate {
+	f := 100 / float64(points)
+	e.Metric, e.Params = metric, ps
+	e.Value, e.SE, e.StdDev = e.Value*f, e.SE*f, e.StdDev*f
+	e.CI95 = [2]float64{e.CI95[0] * f, e.CI95[1] * f}
+	e.Median, e.P05, e.P95 = e.Median*f, e.P05*f, e.P95*f
+	e.Exact *= f
+	e.Hist = nil
+	return e
+}
+
+// balanceGrid lays out models killed per 100 points as attackers by
+// targets, when a battle sweeps both and the attackers have points.
+func balanceGrid(axes []*axis, b *fantasy.Battle) *sim.Grid {
+	var att, tgt bool
+	for _, a := range axes {
+		att = att || a.name == "attacker"
+		tgt = tgt || a.name == "target"
+	}
+	if !att || !tgt || b.Units[0].Points == 0 {
+		return nil
+	}
+	return &sim.Grid{Metric: "models_killed_per_100_points", Rows: "attacker", Cols: "target"}
 }
 
 // exactKey names a metric of a battle (and its unit, for per-unit metrics).

@@ -129,6 +129,7 @@ func groups(axes []*axis, build func(pt point) (sim.Model, bool)) ([]sim.Model, 
 //	  unit: {name: Knights, M: 7, rules: [Swiftstride]}
 //	  distance: 1..30
 //	  flying: true   # flyers make flying charges (the default)
+//	  table: wap     # or 8th, to compare with 8th edition's rolls
 //
 // Metrics: charge_success (range >= distance) per point, charge_reach (the
 // range's distribution) per profile.
@@ -137,6 +138,7 @@ func decodeCharge(d *decoder, n *node, rs *ruleset) compiler {
 		units    Param[*unitSpec]
 		distance Param[int]
 		flying   = fixed(true)
+		table    = fixed(fantasy.TableWAP)
 	)
 	d.object(n, "the charge", []field{
 		{key: "unit", required: true, decode: func(n *node) { units = unitParam(d, n, "unit", rs) }},
@@ -149,6 +151,21 @@ func decodeCharge(d *decoder, n *node, rs *ruleset) compiler {
 		{key: "flying", decode: func(n *node) {
 			flying = sweep(d, n, "flying", false, func(n *node) (bool, bool) { return d.boolean(n, "flying") }, identity)
 		}},
+		{key: "table", decode: func(n *node) {
+			table = sweep(d, n, "table", false, func(n *node) (fantasy.Table, bool) {
+				switch w := d.text(n, "the movement table"); w {
+				case "wap":
+					return fantasy.TableWAP, true
+				case "8th":
+					return fantasy.Table8th, true
+				case "":
+					return 0, false
+				default:
+					d.errorf(n, "unknown table %q; expected wap (the Warhammer Armies Project's) or 8th", w)
+					return 0, false
+				}
+			}, func(t fantasy.Table) any { return [...]string{"wap", "8th"}[t] })
+		}},
 	})
 	return func(d *decoder, axes []*axis, s *Scenario) {
 		if !units.Set() || !distance.Set() {
@@ -156,6 +173,7 @@ func decodeCharge(d *decoder, n *node, rs *ruleset) compiler {
 		}
 		models, group, ok := groups(axes, func(pt point) (sim.Model, bool) {
 			mover, ok := moverOf(d, units.At(pt).at(pt))
+			mover.Table = table.At(pt)
 			mv := mover.Move(fantasy.Charge, flying.At(pt))
 			return reachModel{move: mv}, ok
 		})

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -28,6 +30,12 @@ type Scenario struct {
 	// Seed the file asks for, when HasSeed.
 	Seed    uint64
 	HasSeed bool
+	// Precision, when above 0, is the 95% half-width every probability
+	// should reach; MaxTrials caps the trials per point spent on it.
+	Precision float64
+	MaxTrials int64
+	// SHA256 is the hex SHA-256 of Source, for report stamps.
+	SHA256 string
 
 	// Models are what the engine runs, one per combination of the swept
 	// values that change a trial.
@@ -44,9 +52,16 @@ type Scenario struct {
 // its Models.
 func (s *Scenario) Results(run sim.Run) []sim.Estimate { return s.results(run) }
 
-// Report gathers a run into the report every output format shows.
+// Report gathers a run into the report every output format shows, with
+// the stamp filled in but for the command line, which the caller knows.
 func (s *Scenario) Report(run sim.Run, cfg sim.Config, version string) sim.Report {
+	trials := cfg.Trials
+	if len(run.Completed) > 0 && !run.Partial {
+		trials = run.Completed[0]
+	}
 	return sim.Report{
+		Stamp: sim.Stamp{Version: version, Scenario: s.Name, ScenarioSHA256: s.SHA256, Seed: cfg.Seed,
+			Trials: trials, Workers: cfg.Workers},
 		Scenario:    s.Name,
 		Description: s.Description,
 		Version:     version,
@@ -102,7 +117,8 @@ func Parse(file string, src []byte) (*Scenario, error) {
 		return nil, err
 	}
 	d := &decoder{file: file}
-	s := &Scenario{File: file, Source: src}
+	sum := sha256.Sum256(src)
+	s := &Scenario{File: file, Source: src, SHA256: hex.EncodeToString(sum[:])}
 	rs := rulesetOf(d, root)
 	var compile compiler
 	var question *node
@@ -118,6 +134,19 @@ func Parse(file string, src []byte) (*Scenario, error) {
 		{key: "trials", decode: func(n *node) {
 			if v, ok := d.intIn(n, "trials", 1, 1_000_000_000); ok {
 				s.Trials = int64(v)
+			}
+		}},
+		{key: "precision", decode: func(n *node) {
+			v, err := strconv.ParseFloat(d.text(n, "precision"), 64)
+			if err != nil || !(v > 0 && v < 0.5) {
+				d.errorf(n, "expected precision as a 95%% half-width between 0 and 0.5, such as 0.005")
+				return
+			}
+			s.Precision = v
+		}},
+		{key: "max_trials", decode: func(n *node) {
+			if v, ok := d.intIn(n, "max_trials", 1, 1_000_000_000); ok {
+				s.MaxTrials = int64(v)
 			}
 		}},
 		{key: "seed", decode: func(n *node) {

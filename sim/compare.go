@@ -12,6 +12,8 @@ import (
 type Comparison struct {
 	Candidates []string
 	Rows       []ComparisonRow
+	// Partial is set when a candidate's run was interrupted.
+	Partial bool
 }
 
 // ComparisonRow is one estimate of every candidate.

@@ -36,7 +36,22 @@ type Mover struct {
 	Fly int
 	// Tunneller: moves as Fly (X) but without Swiftstride (the Dread Maw).
 	Tunneller bool
+	// Table is the movement table the rolls follow: the Warhammer Armies
+	// Project's (the zero value) or 8th edition's, for comparison.
+	Table Table
 }
+
+// Table is a movement table.
+type Table uint8
+
+const (
+	// TableWAP is the Swiftstride table of the seeds.
+	TableWAP Table = iota
+	// Table8th is 8th edition's: every charge, flee and pursuit rolls 2D6,
+	// and Swiftstride adds a die and discards the lowest (3D6 discard
+	// lowest), whatever M. A failed charge moves the same roll.
+	Table8th
+)
 
 // Move is a rolled distance: Base plus a roll of Dice.
 type Move struct {
@@ -81,7 +96,8 @@ var moveDice = [3][4]dice.Expr{
 	swiftstrideM7: {dice.KeepHighest(3, 6, 2), dice.KeepHighest(3, 6, 2), dice.Dice(3, 6), dice.Dice(3, 6)},
 }
 
-var bracketWhy = [3]string{"no Swiftstride", "Swiftstride, M 6 or lower", "Swiftstride, M 7 or more"}
+var bracketWhy = [5]string{"no Swiftstride", "Swiftstride, M 6 or lower", "Swiftstride, M 7 or more",
+	"8th edition, no Swiftstride", "8th edition, Swiftstride"}
 
 // Move returns the roll for a move of the given kind. flying asks for a
 // flying charge (or failed flying charge) and needs Fly; it is ignored for
@@ -147,8 +163,25 @@ func (m *Mover) roll(kind MoveKind, flying bool) (int, *dice.Expr, bracket, move
 	if kind == Charge {
 		base = mv
 	}
+	if m.Table == Table8th {
+		if swift {
+			return base, &eighthSwift, swiftstride8th, moveUse{flying: use.flying}
+		}
+		return base, &eighthPlain, noSwiftstride8th, moveUse{flying: use.flying}
+	}
 	return base, &moveDice[b][kind], b, use
 }
+
+// The 8th-edition rolls, and the rows they are reported as.
+var (
+	eighthPlain = dice.Dice(2, 6)
+	eighthSwift = dice.KeepHighest(3, 6, 2)
+)
+
+const (
+	noSwiftstride8th bracket = 3
+	swiftstride8th   bracket = 4
+)
 
 // UnitMover combines the movers of a unit's models: the unit moves at its
 // slowest M; Swiftstride counts only when every model has it; the unit flies

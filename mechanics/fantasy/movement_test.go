@@ -125,3 +125,23 @@ func TestMoveRollMatchesDist(t *testing.T) {
 		t.Errorf("P(reach >= 15) estimate %.4f, exact %.4f, z %.1f (tolerance 5 SE)", float64(hit)/n, p, z)
 	}
 }
+
+// TestEighthEditionTable: 8th edition rolls 2D6 for every charge, flee and
+// pursuit, and 3D6 discarding the lowest with Swiftstride, whatever M.
+func TestEighthEditionTable(t *testing.T) {
+	for _, tt := range []struct {
+		m    Mover
+		kind MoveKind
+		want string
+	}{
+		{Mover{M: 4, Table: Table8th}, Charge, "4+2D6"},
+		{Mover{M: 8, Swiftstride: true, Table: Table8th}, Charge, "8+3D6kh2"},
+		{Mover{M: 5, Swiftstride: true, Table: Table8th}, Flee, "3D6kh2"},
+		{Mover{M: 5, Table: Table8th}, Pursue, "2D6"},
+		{Mover{M: 3, Swiftstride: true, Table: Table8th}, Charge, "3+3D6kh2"},
+	} {
+		if got := tt.m.Move(tt.kind, false).String(); got != tt.want {
+			t.Errorf("%+v %v: %s, want %s", tt.m, tt.kind, got, tt.want)
+		}
+	}
+}
