@@ -1,9 +1,14 @@
-// Package reports renders a sim.Report: terminal tables (tablewriter), JSON,
-// CSV and Markdown, and plots (gonum/plot) as PNG and SVG. It never rolls a
-// die and knows no game; what to lay out as a grid or plot comes from the
-// report's axes and grid hint.
+// Package reports renders results: a sim.Report as terminal tables
+// (tablewriter), JSON, CSV and Markdown, plots (gonum/plot, PNG and SVG),
+// and report documents (one self-contained HTML page; a Markdown file with
+// its PNG plots in a folder beside it); a sim.Comparison of candidates in
+// the same formats, with each pair's difference and a verdict. It never
+// rolls a die and knows no game; what to lay out as a grid or plot comes
+// from the report's axes and grid hint.
 //
-// Output is deterministic: the same report renders to the same bytes. Files
-// are written whole or not at all (WriteFile writes a temporary file beside
-// the target and renames it into place).
+// Output is deterministic: the same report renders to the same bytes.
+// Results outputs (tables, JSON, CSV, Markdown) leave out the worker count,
+// so they are byte-identical whatever it was; report documents, which
+// record a run, show it. Files are written whole or not at all (WriteFile
+// writes a temporary file beside the target and renames it into place).
 package reports

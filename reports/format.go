@@ -112,12 +112,64 @@ func header(r *sim.Report) []string {
 	}
 	lines = append(lines, fmt.Sprintf("seed %d, %s trials per point, hammersim %s", r.Seed, groupThousands(r.Trials), r.Version))
 	if r.Partial {
-		lo, hi := trialRange(r)
-		got := groupThousands(lo)
-		if lo != hi {
-			got = groupThousands(lo) + " to " + groupThousands(hi)
+		lines = append(lines, partialLine(r))
+	}
+	return append(lines, stampLines(r.Stamp, false)...)
+}
+
+// partialLine warns that an interrupted run's points rest on fewer trials
+// than asked for.
+func partialLine(r *sim.Report) string {
+	lo, hi := trialRange(r)
+	got := groupThousands(lo)
+	if lo != hi {
+		got = groupThousands(lo) + " to " + groupThousands(hi)
+	}
+	return fmt.Sprintf("PARTIAL RESULTS: the run was interrupted; each point rests on %s of the %s trials asked for.", got, groupThousands(r.Trials))
+}
+
+// stamped reports whether st says anything about a run. Workers alone does
+// not count: results never depend on it, so neither may their rendering.
+func stamped(st sim.Stamp) bool {
+	st.Workers = 0
+	return st != sim.Stamp{}
+}
+
+// stampLines says how to check and reproduce a run: the scenario file's
+// hash (abbreviated to 12 digits unless full is set), the command line, and
+// whether a precision target was reached. An unstamped report gets none.
+func stampLines(st sim.Stamp, full bool) []string {
+	var parts []string
+	if sha := st.ScenarioSHA256; sha != "" {
+		if !full && len(sha) > 12 {
+			sha = sha[:12] + "..."
 		}
-		lines = append(lines, fmt.Sprintf("PARTIAL RESULTS: the run was interrupted; each point rests on %s of the %s trials asked for.", got, groupThousands(r.Trials)))
+		parts = append(parts, "scenario sha256 "+sha)
+	}
+	if st.Command != "" {
+		parts = append(parts, "reproduce: "+st.Command)
+	}
+	var lines []string
+	if len(parts) > 0 {
+		lines = append(lines, strings.Join(parts, ", "))
+	}
+	if l := precisionLine(st); l != "" {
+		lines = append(lines, l)
 	}
 	return lines
+}
+
+// precisionLine says what a precision target asked and whether the run met
+// it or ran into its trial cap; "" when there was no target.
+func precisionLine(st sim.Stamp) string {
+	if st.Precision <= 0 {
+		return ""
+	}
+	target := fmt.Sprintf("precision target: a 95%% half-width of %s percentage points (%s) on every probability",
+		strconv.FormatFloat(100*st.Precision, 'g', 6, 64), strconv.FormatFloat(st.Precision, 'g', 6, 64))
+	if st.PrecisionMet {
+		return fmt.Sprintf("%s: MET with %s trials per point.", target, groupThousands(st.Trials))
+	}
+	return fmt.Sprintf("%s: NOT MET. The run stopped at its cap of %s trials per point (max-trials), so some intervals are wider than asked.",
+		target, groupThousands(max(st.MaxTrials, st.Trials)))
 }

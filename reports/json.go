@@ -26,6 +26,16 @@ import (
 //	  ]
 //	}
 //
+// A stamped report (one that says what produced it) has, after "partial",
+//
+//	"stamp": {"version": "0.1.0", "scenario": "swiftstride-charge",
+//	  "scenario_sha256": "1a2b...", "seed": 1, "trials": 1000000,
+//	  "command": "simulate run ...", "precision": 0.005,
+//	  "precision_met": true, "max_trials": 4000000}
+//
+// where the last three are there only when the run had a precision target;
+// a report with no stamp has no "stamp" key.
+//
 // Keys keep this order; params keep the sweep's order; histogram keys are
 // the values in increasing order. "exact" is null where no closed form is
 // known, and any number that is not finite is null. The worker count is left
@@ -39,6 +49,9 @@ func WriteJSON(w io.Writer, r *sim.Report) error {
 	field(&b, "  ", "seed", strconv.FormatUint(r.Seed, 10), true)
 	field(&b, "  ", "trials", strconv.FormatInt(r.Trials, 10), true)
 	field(&b, "  ", "partial", strconv.FormatBool(r.Partial), true)
+	if stamped(r.Stamp) {
+		field(&b, "  ", "stamp", stampJSON(r.Stamp), true)
+	}
 	b.WriteString("  \"results\": [")
 	for i, e := range r.Results {
 		if i > 0 {
@@ -57,37 +70,36 @@ func WriteJSON(w io.Writer, r *sim.Report) error {
 }
 
 func writeEstimate(b *bytes.Buffer, e sim.Estimate) {
-	first := true
-	put := func(k, v string) {
-		if !first {
-			b.WriteString(", ")
-		}
-		first = false
-		b.WriteString(str(k))
-		b.WriteString(": ")
-		b.WriteString(v)
-	}
-	put("metric", str(e.Metric))
-	put("params", paramsJSON(e.Params))
-	put("kind", str(e.Kind.String()))
-	put("trials", strconv.FormatInt(e.Trials, 10))
-	put("estimate", num(e.Value))
-	put("se", num(e.SE))
-	put("ci95", "["+num(e.CI95[0])+", "+num(e.CI95[1])+"]")
+	o := object{b: b}
+	o.put("metric", str(e.Metric))
+	estimateFields(&o, e, true)
+}
+
+// estimateFields writes an estimate's members after its metric: where,
+// how many trials, the value with its spread and interval, the exact value,
+// then the successes of a probability or the summary (and, with hist, the
+// histogram) of a mean.
+func estimateFields(o *object, e sim.Estimate, hist bool) {
+	o.put("params", paramsJSON(e.Params))
+	o.put("kind", str(e.Kind.String()))
+	o.put("trials", strconv.FormatInt(e.Trials, 10))
+	o.put("estimate", num(e.Value))
+	o.put("se", num(e.SE))
+	o.put("ci95", "["+num(e.CI95[0])+", "+num(e.CI95[1])+"]")
 	if e.HasExact {
-		put("exact", num(e.Exact))
+		o.put("exact", num(e.Exact))
 	} else {
-		put("exact", "null")
+		o.put("exact", "null")
 	}
 	if e.Kind == sim.Probability {
-		put("successes", strconv.FormatInt(e.Successes, 10))
+		o.put("successes", strconv.FormatInt(e.Successes, 10))
 		return
 	}
-	put("sd", num(e.StdDev))
-	put("median", num(e.Median))
-	put("p05", num(e.P05))
-	put("p95", num(e.P95))
-	if e.Hist != nil {
+	o.put("sd", num(e.StdDev))
+	o.put("median", num(e.Median))
+	o.put("p05", num(e.P05))
+	o.put("p95", num(e.P95))
+	if hist && e.Hist != nil {
 		var h bytes.Buffer
 		h.WriteString("{")
 		x, c := e.Hist.Values()
@@ -100,7 +112,7 @@ func writeEstimate(b *bytes.Buffer, e sim.Estimate) {
 			h.WriteString(strconv.FormatInt(int64(c[i]), 10))
 		}
 		h.WriteString("}")
-		put("histogram", h.String())
+		o.put("histogram", h.String())
 	}
 }
 
@@ -149,4 +161,38 @@ func num(v float64) string {
 		return "null"
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// stampJSON encodes a stamp as one JSON object, without the worker count.
+func stampJSON(st sim.Stamp) string {
+	var b bytes.Buffer
+	o := object{b: &b}
+	o.put("version", str(st.Version))
+	o.put("scenario", str(st.Scenario))
+	o.put("scenario_sha256", str(st.ScenarioSHA256))
+	o.put("seed", strconv.FormatUint(st.Seed, 10))
+	o.put("trials", strconv.FormatInt(st.Trials, 10))
+	o.put("command", str(st.Command))
+	if st.Precision > 0 {
+		o.put("precision", num(st.Precision))
+		o.put("precision_met", strconv.FormatBool(st.PrecisionMet))
+		o.put("max_trials", strconv.FormatInt(st.MaxTrials, 10))
+	}
+	return "{" + b.String() + "}"
+}
+
+// object writes the members of a one-line JSON object in the order given.
+type object struct {
+	b *bytes.Buffer
+	n int
+}
+
+func (o *object) put(k, v string) {
+	if o.n > 0 {
+		o.b.WriteString(", ")
+	}
+	o.n++
+	o.b.WriteString(str(k))
+	o.b.WriteString(": ")
+	o.b.WriteString(v)
 }

@@ -18,48 +18,131 @@ func WriteMarkdown(w io.Writer, r *sim.Report) error {
 		fmt.Fprintf(ew, "%s\n\n", r.Description)
 	}
 	fmt.Fprintf(ew, "Seed %d, %s trials per point, hammersim %s.\n", r.Seed, groupThousands(r.Trials), r.Version)
+	writeMarkdownStamp(ew, r.Stamp)
 	if r.Partial {
-		fmt.Fprintf(ew, "\n**%s**\n", header(r)[2])
+		fmt.Fprintf(ew, "\n**%s**\n", partialLine(r))
 	}
 	for _, metric := range metrics(r.Results) {
-		var rows []sim.Estimate
-		var names []string
-		for _, e := range r.Results {
-			if e.Metric != metric {
-				continue
-			}
-			rows = append(rows, e)
-			for _, p := range e.Params {
-				if !slices.Contains(names, p.Name) {
-					names = append(names, p.Name)
-				}
-			}
-		}
-		fmt.Fprintf(ew, "\n## %s (%s)\n\n", metric, rows[0].Kind)
-		cols := append(slices.Clone(names), "estimate", "95% CI", "exact", "z", "trials")
-		fmt.Fprintf(ew, "| %s |\n", strings.Join(cols, " | "))
-		align := make([]string, len(cols))
-		for i := range align {
-			align[i] = "---:"
-			if i < len(names) {
-				align[i] = "---"
-			}
-		}
-		fmt.Fprintf(ew, "|%s|\n", strings.Join(align, "|"))
-		for _, e := range rows {
-			cells := make([]string, 0, len(cols))
-			for _, n := range names {
-				if v := e.Param(n); v != nil {
-					cells = append(cells, mdEscape(paramString(v)))
-				} else {
-					cells = append(cells, "")
-				}
-			}
-			cells = append(cells, number(e.Kind, e.Value), interval(e), exact(e), zString(e), groupThousands(e.Trials))
-			fmt.Fprintf(ew, "| %s |\n", strings.Join(cells, " | "))
-		}
+		writeMarkdownLong(ew, metric, r.Results)
 	}
 	return ew.err
 }
 
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+// writeMarkdownLong writes one metric's estimates as a Markdown table, a
+// row per point.
+func writeMarkdownLong(w io.Writer, metric string, es []sim.Estimate) {
+	var rows []sim.Estimate
+	var names []string
+	for _, e := range es {
+		if e.Metric != metric {
+			continue
+		}
+		rows = append(rows, e)
+		for _, p := range e.Params {
+			if !slices.Contains(names, p.Name) {
+				names = append(names, p.Name)
+			}
+		}
+	}
+	fmt.Fprintf(w, "\n## %s (%s)\n\n", metric, rows[0].Kind)
+	cols := append(slices.Clone(names), "estimate", "95% CI", "exact", "z", "trials")
+	fmt.Fprintf(w, "| %s |\n", strings.Join(cols, " | "))
+	align := make([]string, len(cols))
+	for i := range align {
+		align[i] = "---:"
+		if i < len(names) {
+			align[i] = "---"
+		}
+	}
+	fmt.Fprintf(w, "|%s|\n", strings.Join(align, "|"))
+	for _, e := range rows {
+		cells := make([]string, 0, len(cols))
+		for _, n := range names {
+			if v := e.Param(n); v != nil {
+				cells = append(cells, mdText(paramString(v)))
+			} else {
+				cells = append(cells, "")
+			}
+		}
+		cells = append(cells, number(e.Kind, e.Value), interval(e), exact(e), zString(e), groupThousands(e.Trials))
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+}
+
+// writeMarkdownStamp writes the stamp's lines (the full hash and the
+// command, as code) after the run's line; nothing for an unstamped report.
+func writeMarkdownStamp(w io.Writer, st sim.Stamp) {
+	if st.ScenarioSHA256 != "" {
+		fmt.Fprintf(w, "\nScenario SHA-256: %s.\n", mdCode(st.ScenarioSHA256))
+	}
+	if st.Command != "" {
+		fmt.Fprintf(w, "\nReproduce: %s\n", mdCode(st.Command))
+	}
+	if l := precisionLine(st); l != "" {
+		fmt.Fprintf(w, "\n%s\n", mdText("P"+l[1:]))
+	}
+}
+
+// mdCode writes s as a Markdown code span, fenced with more backticks than
+// any run inside it.
+func mdCode(s string) string {
+	longest, run := 0, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// mdText escapes Markdown's punctuation in running text and table cells so
+// that names such as "Spear & <Shield>" or "*Elite*" show as written.
+// Underscores are left alone: inside a word (charge_success) they are
+// never emphasis.
+func mdText(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune("\\`*[]<>|#", c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// mdTable writes a Markdown table whose columns are aligned as align says,
+// one letter a column ('l' left, 'r' right); cells are escaped here.
+func mdTable(w io.Writer, header []string, align string, rows [][]string) {
+	cells := func(cs []string) string {
+		out := make([]string, len(cs))
+		for i, c := range cs {
+			out[i] = mdText(c)
+		}
+		return strings.Join(out, " | ")
+	}
+	fmt.Fprintf(w, "| %s |\n", cells(header))
+	rule := make([]string, len(header))
+	for i := range rule {
+		rule[i] = "---"
+		if i < len(align) && align[i] == 'r' {
+			rule[i] = "---:"
+		}
+	}
+	fmt.Fprintf(w, "|%s|\n", strings.Join(rule, "|"))
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s |\n", cells(r))
+	}
+}
+
+// alignment spells column alignments for mdTable: left columns on the
+// left, then right ones on the right, then left again for the rest.
+func alignment(left, right, rest int) string {
+	return strings.Repeat("l", left) + strings.Repeat("r", right) + strings.Repeat("l", rest)
+}

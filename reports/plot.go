@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"io"
@@ -41,31 +42,66 @@ type Plots struct {
 	Notes []string
 }
 
+// figure is one image: a plot, or a plot with a colour bar beside it.
+// *plot.Plot is one.
+type figure interface {
+	Draw(c draw.Canvas)
+}
+
+// namedFigure is a figure with the file name (without extension) it is
+// saved under and a caption for documents.
+type namedFigure struct {
+	name    string
+	caption string
+	fig     figure
+}
+
 // WritePlots writes the report's plots into dir, each as PNG and SVG:
 //   - for the grid metric, when its rows are numbers (a charge sweep's
-//     distances), the probability against the row value with one line per
+//     distances), the estimate against the row value with one line per
 //     column value (M) and its 95% interval as a band, one plot per
 //     combination of the other parameters;
-//   - for each mean estimate, its distribution: bars for P(X = v) and a line
-//     for P(X >= v).
+//   - for the grid metric, when its rows are names (attackers), a heatmap of
+//     rows by columns (targets), each cell coloured by the estimate and
+//     labelled with it, again one per combination of the other parameters;
+//   - for each other mean estimate, its distribution: bars for P(X = v) and
+//     a line for P(X >= v).
 func WritePlots(dir string, r *sim.Report) (Plots, error) {
-	var out Plots
+	figs, notes, err := reportFigures(r)
+	out := Plots{Notes: notes}
+	if err != nil {
+		return out, err
+	}
+	err = saveAll(dir, figs, []string{"png", "svg"}, &out)
+	return out, err
+}
+
+// reportFigures builds the report's plots, in the order WritePlots writes
+// them, with notes on what it left out. HTML and Markdown reports render
+// the same figures.
+func reportFigures(r *sim.Report) ([]namedFigure, []string, error) {
+	var figs []namedFigure
+	var notes []string
 	rest := r.Results
 	if g := r.Grid; g != nil {
 		var slices []slice
 		slices, rest = gridSlices(r, g)
-		if numeric(axisValues(r, g.Rows)) {
-			for _, s := range slices {
-				p, err := gridPlot(r, g, s)
-				if err != nil {
-					return out, err
-				}
-				if err := save(dir, fileName(g.Metric, s.label), p, &out); err != nil {
-					return out, err
-				}
+		lines := numeric(axisValues(r, g.Rows))
+		lo, hi := heatRange(slices)
+		for _, s := range slices {
+			var fig figure
+			var err error
+			caption := gridTitle(g, s)
+			if lines {
+				fig, err = gridPlot(r, g, s)
+			} else {
+				fig, err = heatmap(r, g, s, lo, hi)
+				caption = "heatmap of " + caption
 			}
-		} else {
-			out.Notes = append(out.Notes, fmt.Sprintf("no line plot of %s: its rows (%s) are not numbers", g.Metric, g.Rows))
+			if err != nil {
+				return nil, notes, err
+			}
+			figs = append(figs, namedFigure{name: fileName(g.Metric, s.label), caption: caption, fig: fig})
 		}
 	}
 	n := 0
@@ -74,19 +110,22 @@ func WritePlots(dir string, r *sim.Report) (Plots, error) {
 			continue
 		}
 		if n == MaxDistributionPlots {
-			out.Notes = append(out.Notes, fmt.Sprintf("only the first %d distributions were plotted; the JSON output holds every histogram", MaxDistributionPlots))
+			notes = append(notes, fmt.Sprintf("only the first %d distributions were plotted; the JSON output holds every histogram", MaxDistributionPlots))
 			break
 		}
 		n++
 		p, err := distributionPlot(r, e)
 		if err != nil {
-			return out, err
+			return nil, notes, err
 		}
-		if err := save(dir, fileName(e.Metric, paramsString(e.Params)), p, &out); err != nil {
-			return out, err
+		label := paramsString(e.Params)
+		caption := "distribution of " + e.Metric
+		if label != "" {
+			caption += ", " + label
 		}
+		figs = append(figs, namedFigure{name: fileName(e.Metric, label), caption: caption, fig: p})
 	}
-	return out, nil
+	return figs, notes, nil
 }
 
 func numeric(vs []any) bool {
@@ -113,17 +152,36 @@ func fileName(metric, label string) string {
 	return metric + "_" + strings.Trim(unsafeChars.ReplaceAllString(label, "-"), "-")
 }
 
-func save(dir, name string, p *plot.Plot, out *Plots) error {
-	for _, ext := range []string{"png", "svg"} {
-		wt, err := p.WriterTo(plotW, plotH, ext)
-		if err != nil {
-			return err
+// render draws a figure at the plot size in a format gonum/plot knows
+// ("png", "svg").
+func render(f figure, format string) ([]byte, error) {
+	c, err := draw.NewFormattedCanvas(plotW, plotH, format)
+	if err != nil {
+		return nil, err
+	}
+	f.Draw(draw.New(c))
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// saveAll writes each figure into dir in each format, adding the files to
+// out.
+func saveAll(dir string, figs []namedFigure, formats []string, out *Plots) error {
+	for _, f := range figs {
+		for _, ext := range formats {
+			data, err := render(f.fig, ext)
+			if err != nil {
+				return err
+			}
+			path := filepath.Join(dir, f.name+"."+ext)
+			if err := WriteFile(path, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+				return err
+			}
+			out.Files = append(out.Files, path)
 		}
-		path := filepath.Join(dir, name+"."+ext)
-		if err := WriteFile(path, func(w io.Writer) error { _, err := wt.WriteTo(w); return err }); err != nil {
-			return err
-		}
-		out.Files = append(out.Files, path)
 	}
 	return nil
 }
@@ -145,7 +203,11 @@ func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
 		title += " (" + s.label + ")"
 	}
 	p := newPlot(title, g.Rows, "probability")
-	p.Y.Min, p.Y.Max = 0, 1
+	if len(s.estimates) > 0 && s.estimates[0].Kind == sim.Mean {
+		p.Y.Label.Text = "mean " + g.Metric
+	} else {
+		p.Y.Min, p.Y.Max = 0, 1
+	}
 	// Charge and similar curves fall from 1 on the left to 0 on the right,
 	// which leaves the bottom left free for the legend.
 	p.Legend.Top, p.Legend.Left = false, true
@@ -173,7 +235,9 @@ func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		band.Color = color.RGBA{c.R, c.G, c.B, 0x50}
+		// NRGBA: color.RGBA is premultiplied, and a translucent RGBA with
+		// full-strength channels draws in the wrong colour.
+		band.Color = color.NRGBA{c.R, c.G, c.B, 0x50}
 		band.LineStyle.Width = 0
 		l, err := plotter.NewLine(line)
 		if err != nil {

@@ -28,6 +28,11 @@ func newTable(w io.Writer, header []string, left int) *tablewriter.Table {
 			align[i] = tw.AlignLeft
 		}
 	}
+	return newAlignedTable(w, header, align)
+}
+
+// newAlignedTable returns an ASCII table with the given column alignments.
+func newAlignedTable(w io.Writer, header []string, align []tw.Align) *tablewriter.Table {
 	t := tablewriter.NewTable(w,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
 		tablewriter.WithConfig(tablewriter.Config{
@@ -142,29 +147,15 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 	slices, rest := gridSlices(r, g)
 	rows, cols := axisValues(r, g.Rows), axisValues(r, g.Cols)
 	for _, s := range slices {
-		title := g.Metric + " (%)"
-		if s.label != "" {
-			title += ", " + s.label
-		}
-		fmt.Fprintf(w, "\n%s\n", title)
-		header := []string{g.Rows}
-		for _, c := range cols {
-			header = append(header, g.Cols+" "+paramString(c))
-		}
-		t := newTable(w, header, 1)
-		cell := map[[2]string]sim.Estimate{}
-		for _, e := range s.estimates {
-			cell[[2]string{paramString(e.Param(g.Rows)), paramString(e.Param(g.Cols))}] = e
-		}
+		fmt.Fprintf(w, "\n%s\n", gridTitle(g, s))
+		corner, colNames := gridHeader(g, cols)
+		t := newTable(w, append([]string{corner}, colNames...), 1)
+		at := s.cells(g)
 		for _, rv := range rows {
 			line := []string{paramString(rv)}
 			for _, cv := range cols {
-				e, ok := cell[[2]string{paramString(rv), paramString(cv)}]
-				if !ok || math.IsNaN(e.Value) {
-					line = append(line, "-")
-					continue
-				}
-				line = append(line, strconv.FormatFloat(100*e.Value, 'f', 2, 64))
+				e, ok := at(rv, cv)
+				line = append(line, gridNumber(e, ok))
 			}
 			if err := t.Append(line); err != nil {
 				return nil, err
@@ -176,6 +167,67 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 		fmt.Fprintln(w, exactSummary(s.estimates, g))
 	}
 	return rest, nil
+}
+
+// gridTitle names a slice of a grid and its unit: probabilities are shown
+// in percent, means as they are.
+func gridTitle(g *sim.Grid, s slice) string {
+	title := g.Metric + " (%)"
+	if len(s.estimates) > 0 && s.estimates[0].Kind == sim.Mean {
+		title = g.Metric + " (mean)"
+	}
+	if s.label != "" {
+		title += ", " + s.label
+	}
+	return title
+}
+
+// gridHeader returns the corner cell and the column headings of a grid.
+// Names (attackers, targets) stand alone under a corner that names both
+// parameters, "attacker \ target"; numbers and flags need the parameter's
+// name beside them ("M 4").
+func gridHeader(g *sim.Grid, cols []any) (corner string, names []string) {
+	named := len(cols) > 0
+	for _, c := range cols {
+		if _, ok := c.(string); !ok {
+			named = false
+		}
+	}
+	for _, c := range cols {
+		if named {
+			names = append(names, paramString(c))
+		} else {
+			names = append(names, g.Cols+" "+paramString(c))
+		}
+	}
+	if named {
+		return g.Rows + " \\ " + g.Cols, names
+	}
+	return g.Rows, names
+}
+
+// gridNumber formats a grid cell: a probability in percent, a mean with two
+// decimals, both without a unit (the title gives it); "-" for no value.
+func gridNumber(e sim.Estimate, ok bool) string {
+	if !ok || math.IsNaN(e.Value) {
+		return "-"
+	}
+	if e.Kind == sim.Probability {
+		return strconv.FormatFloat(100*e.Value, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(e.Value, 'f', 2, 64)
+}
+
+// cells returns a lookup of the slice's estimates by row and column value.
+func (s slice) cells(g *sim.Grid) func(rv, cv any) (sim.Estimate, bool) {
+	cell := map[[2]string]sim.Estimate{}
+	for _, e := range s.estimates {
+		cell[[2]string{paramString(e.Param(g.Rows)), paramString(e.Param(g.Cols))}] = e
+	}
+	return func(rv, cv any) (sim.Estimate, bool) {
+		e, ok := cell[[2]string{paramString(rv), paramString(cv)}]
+		return e, ok
+	}
 }
 
 // exactSummary says how far the grid's estimates are from the exact values:

@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -49,37 +51,75 @@ type Difference struct {
 	Batches int
 }
 
-// Compare matches candidates' estimates by position (the i-th estimate of
-// each, which must have the same metric) and works out each pair's
-// difference. full[c] are candidate c's estimates from all its trials;
-// batches[c][b] those from batch b alone.
+// Compare sets candidates' estimates side by side and works out each
+// pair's difference. full[c] are candidate c's estimates from all its
+// trials; batches[c][b] those from batch b alone, in the same order.
+//
+// Estimates are matched by metric and parameters; a "unit" parameter is
+// matched by the unit's place among the units of that metric (the acting
+// unit, its target, ...), so candidates may name their units differently.
+// A row that some candidate lacks (a metric only one of them has, such as
+// Impact Hits) shows that candidate's estimate as missing (NaN, 0 trials).
 func Compare(names []string, full [][]Estimate, batches [][][]Estimate) (Comparison, error) {
 	if len(names) < 2 || len(full) != len(names) || len(batches) != len(names) {
 		return Comparison{}, fmt.Errorf("sim: a comparison needs two or more candidates, each with estimates and batches")
 	}
-	n := len(full[0])
+	var order []string
+	index := make([]map[string]int, len(names)) // candidate -> key -> position in full[c]
 	for c := range names {
-		if len(full[c]) != n {
-			return Comparison{}, fmt.Errorf("%s has %d results and %s %d: candidates must ask the same question over the same points", names[0], n, names[c], len(full[c]))
-		}
-		for i := range full[c] {
-			if full[c][i].Metric != full[0][i].Metric {
-				return Comparison{}, fmt.Errorf("result %d is %s for %s but %s for %s: candidates must ask the same question", i+1, full[0][i].Metric, names[0], full[c][i].Metric, names[c])
+		index[c] = map[string]int{}
+		for i, k := range matchKeys(full[c]) {
+			if _, seen := index[c][k]; seen {
+				return Comparison{}, fmt.Errorf("sim: %s reports %s twice for the same point", names[c], full[c][i].Metric)
+			}
+			index[c][k] = i
+			if !slices.Contains(order, k) {
+				order = append(order, k)
 			}
 		}
 	}
-	out := Comparison{Candidates: names}
-	for i := range n {
-		row := ComparisonRow{Metric: full[0][i].Metric, Params: full[0][i].Params, Kind: full[0][i].Kind}
+	shared := 0
+	for _, k := range order {
+		all := true
 		for c := range names {
-			row.Estimates = append(row.Estimates, full[c][i])
-			if !sameParams(full[c][i].Params, full[0][i].Params) {
+			_, has := index[c][k]
+			all = all && has
+		}
+		if all {
+			shared++
+		}
+	}
+	if shared == 0 {
+		return Comparison{}, fmt.Errorf("%s and the other candidates share no result: candidates must ask the same question over the same points", names[0])
+	}
+	out := Comparison{Candidates: names}
+	for _, k := range order {
+		var row ComparisonRow
+		pos := make([]int, len(names))
+		for c := range names {
+			i, has := index[c][k]
+			pos[c] = -1
+			if !has {
+				continue
+			}
+			pos[c] = i
+			e := full[c][i]
+			if row.Metric == "" {
+				row.Metric, row.Params, row.Kind = e.Metric, e.Params, e.Kind
+			} else if !sameParams(e.Params, row.Params) {
 				row.Differ = true
 			}
 		}
+		for c := range names {
+			if pos[c] < 0 {
+				row.Estimates = append(row.Estimates, missing(row))
+				continue
+			}
+			row.Estimates = append(row.Estimates, full[c][pos[c]])
+		}
 		for a := range names {
 			for b := a + 1; b < len(names); b++ {
-				row.Diffs = append(row.Diffs, difference(a, b, full[a][i], full[b][i], batches[a], batches[b], i))
+				row.Diffs = append(row.Diffs, difference(a, b, row.Estimates[a], row.Estimates[b], batches[a], batches[b], pos[a], pos[b]))
 			}
 		}
 		out.Rows = append(out.Rows, row)
@@ -87,14 +127,47 @@ func Compare(names []string, full [][]Estimate, batches [][][]Estimate) (Compari
 	return out, nil
 }
 
-func difference(a, b int, ea, eb Estimate, ba, bb [][]Estimate, i int) Difference {
+// missing stands for a candidate that has no such estimate.
+func missing(row ComparisonRow) Estimate {
+	nan := math.NaN()
+	return Estimate{Metric: row.Metric, Params: row.Params, Kind: row.Kind, Value: nan, SE: nan, CI95: [2]float64{nan, nan}}
+}
+
+// matchKeys names each estimate for matching across candidates: its metric
+// and parameters, with a unit named by its place instead of its name.
+func matchKeys(es []Estimate) []string {
+	keys := make([]string, len(es))
+	count := map[string]int{}
+	for i, e := range es {
+		var b strings.Builder
+		b.WriteString(e.Metric)
+		hasUnit := false
+		for _, p := range e.Params {
+			if p.Name == "unit" {
+				hasUnit = true
+				continue
+			}
+			fmt.Fprintf(&b, "|%s=%v", p.Name, p.Value)
+		}
+		base := b.String()
+		if hasUnit {
+			keys[i] = fmt.Sprintf("%s|unit#%d", base, count[base])
+			count[base]++
+		} else {
+			keys[i] = base
+		}
+	}
+	return keys
+}
+
+func difference(a, b int, ea, eb Estimate, ba, bb [][]Estimate, ia, ib int) Difference {
 	d := Difference{A: a, B: b, Value: ea.Value - eb.Value}
 	var ds []float64
 	for k := range min(len(ba), len(bb)) {
-		if i >= len(ba[k]) || i >= len(bb[k]) {
+		if ia < 0 || ib < 0 || ia >= len(ba[k]) || ib >= len(bb[k]) {
 			continue
 		}
-		x := ba[k][i].Value - bb[k][i].Value
+		x := ba[k][ia].Value - bb[k][ib].Value
 		if !math.IsNaN(x) {
 			ds = append(ds, x)
 		}

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -197,5 +199,149 @@ func TestOutputFileAndPlots(t *testing.T) {
 	entries, _ = os.ReadDir(dir)
 	if len(entries) != 2 {
 		t.Errorf("%d entries in the output directory, want out.json and plots/", len(entries))
+	}
+}
+
+// swordsmen is a battle scenario; strength sets the attackers' S.
+func swordsmen(name string, strength int) string {
+	return fmt.Sprintf(`name: %s
+ruleset: fantasy
+trials: 20000
+battle:
+  attacker: {name: Swordsmen, models: 20, width: 5, M: 4, WS: 4, S: %d, T: 3, I: 4, A: 1, Ld: 7, armour: 5+, points: 120}
+  target: {name: Clanrats, models: 30, width: 6, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5, armour: 5+}
+  distance: 0
+  phases: [combat]
+`, name, strength)
+}
+
+// TestCompare: two identical units differ by an interval that holds zero;
+// a unit with +1 Strength is ahead with high confidence.
+func TestCompare(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"a.yaml": swordsmen("swordsmen", 3), "b.yaml": swordsmen("swordsmen-copy", 3), "c.yaml": swordsmen("strong", 4)}
+	for f, src := range files {
+		os.WriteFile(filepath.Join(dir, f), []byte(src), 0o644)
+	}
+	out, _, err := runCLI(t, "compare", filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml"), filepath.Join(dir, "c.yaml"), "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Candidates []string `json:"candidates"`
+		Rows       []struct {
+			Metric string         `json:"metric"`
+			Params map[string]any `json:"params"`
+			Diffs  []struct {
+				A, B    string
+				Value   float64    `json:"difference"`
+				CI95    [2]float64 `json:"ci95"`
+				HigherA float64    `json:"higher_a"`
+			} `json:"differences"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	found := false
+	for _, row := range doc.Rows {
+		if row.Metric != "models_killed" || row.Params["unit"] != "Clanrats" {
+			continue
+		}
+		found = true
+		same, stronger := row.Diffs[0], row.Diffs[1] // a-b, a-c
+		if same.CI95[0] > 0 || same.CI95[1] < 0 {
+			t.Errorf("identical units: difference interval %v leaves out 0", same.CI95)
+		}
+		// S 4 against T 3 wounds on 3+ instead of 4+: more Clanrats die.
+		if stronger.CI95[1] >= 0 || stronger.HigherA > 0.001 {
+			t.Errorf("+1 Strength: difference %v %v, confidence the weaker is higher %v", stronger.Value, stronger.CI95, stronger.HigherA)
+		}
+	}
+	if !found {
+		t.Fatalf("no models_killed row for Clanrats in\n%s", out)
+	}
+	// One scenario compared by its attackers.
+	out, _, err = runCLI(t, "compare", "doomwheel-balance", "--trials", "3000")
+	if err != nil || !strings.Contains(out, "Doomwheel - Rat Ogres") {
+		t.Errorf("compare by attacker: %v\n%s", err, out)
+	}
+	if _, _, err := runCLI(t, "compare", "swiftstride-charge", "--by", "distance", "--trials", "100"); err == nil {
+		t.Error("comparing by a readout parameter succeeded")
+	}
+	if _, _, err := runCLI(t, "compare", "flee-pursuit", "random-movement", "--trials", "100"); err == nil {
+		t.Error("comparing different questions succeeded")
+	}
+}
+
+// TestPrecision: a precision run stops with every probability's half-width
+// within the target, says so, and its stamp's command reproduces it.
+func TestPrecision(t *testing.T) {
+	out, _, err := runCLI(t, "run", "flee-pursuit", "--precision", "0.004", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Trials int64 `json:"trials"`
+		Stamp  struct {
+			Command      string  `json:"command"`
+			Precision    float64 `json:"precision"`
+			PrecisionMet bool    `json:"precision_met"`
+		} `json:"stamp"`
+		Results []struct {
+			CI95 [2]float64 `json:"ci95"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range doc.Results {
+		if hw := (r.CI95[1] - r.CI95[0]) / 2; hw > 0.004 {
+			t.Errorf("half-width %.5f above the target", hw)
+		}
+	}
+	if !doc.Stamp.PrecisionMet || doc.Stamp.Precision != 0.004 {
+		t.Errorf("stamp %+v", doc.Stamp)
+	}
+	// Rounds double from 4 chunks: 65536, 131072, ... A 0.004 half-width
+	// needs about (1.96 * 0.5 / 0.004)^2 = 60025 trials at p = 1/2, and
+	// p near 0.5 is in this scenario: the 2nd round, 131072, at most.
+	if doc.Trials%16384 != 0 || doc.Trials > 131072 {
+		t.Errorf("stopped at %d trials", doc.Trials)
+	}
+	args := strings.Fields(strings.TrimPrefix(doc.Stamp.Command, "simulate "))
+	again, _, err := runCLI(t, append(args, "--format", "json")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Split(again, `"results"`)[1] != strings.Split(out, `"results"`)[1] {
+		t.Error("the stamp's command line does not reproduce the results")
+	}
+	out, stderr, err := runCLI(t, "run", "flee-pursuit", "--precision", "0.0001", "--max-trials", "40000", "--format", "json")
+	if err != nil || !strings.Contains(out, `"precision_met": false`) || !strings.Contains(stderr, "was not reached") {
+		t.Errorf("a capped precision run: %v; stderr %q", err, stderr)
+	}
+}
+
+func TestReportFiles(t *testing.T) {
+	dir := t.TempDir()
+	html := filepath.Join(dir, "out.html")
+	md := filepath.Join(dir, "out.md")
+	if _, _, err := runCLI(t, "run", "random-movement", "--trials", "2000", "--report", html); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "run", "random-movement", "--trials", "2000", "--report", md); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(html)
+	if !bytes.Contains(page, []byte("<svg")) || !bytes.Contains(page, []byte("random-movement")) || bytes.Contains(page, []byte("http://")) && !bytes.Contains(page, []byte("http://www.w3.org")) {
+		t.Errorf("the HTML report lacks plots or reaches out: %d bytes", len(page))
+	}
+	doc, _ := os.ReadFile(md)
+	if !bytes.Contains(doc, []byte(".png")) {
+		t.Errorf("the Markdown report links no plots")
+	}
+	if _, _, err := runCLI(t, "run", "random-movement", "--report", filepath.Join(dir, "out.pdf")); err == nil {
+		t.Error("a .pdf report was accepted")
 	}
 }

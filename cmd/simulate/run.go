@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -37,12 +38,14 @@ const usage = `simulate: Monte Carlo odds for tabletop wargames, with exact valu
 Usage:
   simulate                         run the default scenario (swiftstride-charge)
   simulate run FILE|NAME [flags]   run a scenario file, or a built-in scenario by name
+  simulate compare A B ... [flags] run scenarios on the same dice and compare them, with paired differences
+  simulate compare FILE --by AXIS  compare the values of one swept parameter (default: attacker)
   simulate dice EXPR [flags]       exact distribution of a dice expression, e.g. "3D6 discard lowest"
   simulate list                    list the built-in scenarios
   simulate show NAME               print a built-in scenario's YAML, to copy and edit
   simulate version                 print the version
 
-Run 'simulate run -h' or 'simulate dice -h' for their flags.
+Run 'simulate run -h', 'simulate compare -h' or 'simulate dice -h' for their flags.
 
 Exit status: 0 success, 1 error (bad scenario, unwritable file), 2 bad command
 line, 130 interrupted (partial results, marked as such, were written).
@@ -60,6 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	case "run":
 		return runScenario(ctx, rest, stdout, stderr)
+	case "compare":
+		return runCompare(ctx, rest, stdout, stderr)
 	case "dice":
 		return runDice(ctx, rest, stdout, stderr)
 	case "list":
@@ -139,14 +144,75 @@ func flagError(fs *flag.FlagSet, err error) error {
 	return usagef("%s: %v", fs.Name(), err)
 }
 
+// runFlags are the flags of run and compare.
 type runFlags struct {
-	trials   int64
-	seed     uint64
-	workers  int
-	format   string
-	plotDir  string
-	output   string
-	progress string
+	trials    int64
+	seed      uint64
+	workers   int
+	format    string
+	plotDir   string
+	output    string
+	progress  string
+	report    string
+	precision float64
+	maxTrials int64
+}
+
+func (f *runFlags) register(fs *flag.FlagSet) {
+	fs.Int64Var(&f.trials, "trials", 0, "trials per point (default: the scenario's, else 1000000)")
+	fs.Uint64Var(&f.seed, "seed", 0, "random seed (default: the scenario's, else 1)")
+	fs.IntVar(&f.workers, "workers", 0, "worker goroutines (default: GOMAXPROCS); results do not depend on it")
+	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown")
+	fs.StringVar(&f.plotDir, "plot", "", "write plots (PNG and SVG) into this directory")
+	fs.StringVar(&f.output, "o", "", "write the results to this file instead of standard output")
+	fs.StringVar(&f.progress, "progress", "auto", "progress bar on standard error: auto (when it is a terminal), always or never")
+	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or FILE.md (PNG plots beside it)")
+}
+
+// check validates the flags that need more than their type.
+func (f *runFlags) check(fs *flag.FlagSet) error {
+	if _, ok := formats[f.format]; !ok {
+		return usagef("unknown format %q; expected table, json, csv or markdown", f.format)
+	}
+	if f.trials < 0 || f.workers < 0 || f.maxTrials < 0 {
+		return usagef("--trials, --workers and --max-trials cannot be negative")
+	}
+	if flagSet(fs, "trials") && f.trials == 0 {
+		return usagef("--trials must be at least 1")
+	}
+	if f.progress != "auto" && f.progress != "always" && f.progress != "never" {
+		return usagef("unknown --progress %q; expected auto, always or never", f.progress)
+	}
+	if f.precision < 0 || f.precision >= 0.5 {
+		return usagef("--precision is a 95%% half-width between 0 and 0.5, such as 0.005")
+	}
+	if ext := filepath.Ext(f.report); f.report != "" && ext != ".html" && ext != ".md" {
+		return usagef("--report %s: expected a file ending in .html or .md", f.report)
+	}
+	return nil
+}
+
+// config resolves the run's configuration: flags over the scenario's own
+// values over the defaults.
+func (f *runFlags) config(fs *flag.FlagSet, s *scenarios.Scenario) sim.Config {
+	cfg := sim.DefaultConfig
+	if s.Trials > 0 {
+		cfg.Trials = s.Trials
+	}
+	if s.HasSeed {
+		cfg.Seed = s.Seed
+	}
+	if flagSet(fs, "trials") {
+		cfg.Trials = f.trials
+	}
+	if flagSet(fs, "seed") {
+		cfg.Seed = f.seed
+	}
+	cfg.Workers = f.workers
+	if cfg.Workers == 0 {
+		cfg.Workers = defaultWorkers()
+	}
+	return cfg
 }
 
 var formats = map[string]func(io.Writer, *sim.Report) error{
@@ -156,16 +222,15 @@ var formats = map[string]func(io.Writer, *sim.Report) error{
 	"markdown": reports.WriteMarkdown,
 }
 
+// defaultMaxTrials caps a precision run per point when nothing else does.
+const defaultMaxTrials = 100_000_000
+
 func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", "run FILE|NAME [flags]", stdout)
 	var f runFlags
-	fs.Int64Var(&f.trials, "trials", 0, "trials per point (default: the scenario's, else 1000000)")
-	fs.Uint64Var(&f.seed, "seed", 0, "random seed (default: the scenario's, else 1)")
-	fs.IntVar(&f.workers, "workers", 0, "worker goroutines (default: GOMAXPROCS); results do not depend on it")
-	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown")
-	fs.StringVar(&f.plotDir, "plot", "", "write plots (PNG and SVG) into this directory")
-	fs.StringVar(&f.output, "o", "", "write the results to this file instead of standard output")
-	fs.StringVar(&f.progress, "progress", "auto", "progress bar on standard error: auto (when it is a terminal), always or never")
+	f.register(fs)
+	fs.Float64Var(&f.precision, "precision", 0, "run until every probability's 95% interval half-width is at most this (e.g. 0.005), in deterministic rounds")
+	fs.Int64Var(&f.maxTrials, "max-trials", 0, "with --precision, stop at this many trials per point (default: the scenario's max_trials, else 100000000)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
@@ -178,55 +243,58 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	default:
 		return usagef("run takes one scenario, got %d: %s", len(pos), strings.Join(pos, " "))
 	}
-	write, ok := formats[f.format]
-	if !ok {
-		return usagef("unknown format %q; expected table, json, csv or markdown", f.format)
+	if err := f.check(fs); err != nil {
+		return err
 	}
-	if f.trials < 0 || f.workers < 0 {
-		return usagef("--trials and --workers cannot be negative")
-	}
-	if f.progress != "auto" && f.progress != "always" && f.progress != "never" {
-		return usagef("unknown --progress %q; expected auto, always or never", f.progress)
-	}
-
 	s, err := scenarios.Load(name)
 	if err != nil {
 		return err
 	}
-	cfg := sim.DefaultConfig
-	if s.Trials > 0 {
-		cfg.Trials = s.Trials
+	cfg := f.config(fs, s)
+	precision, maxTrials := s.Precision, s.MaxTrials
+	if flagSet(fs, "precision") {
+		precision = f.precision
 	}
-	if s.HasSeed {
-		cfg.Seed = s.Seed
+	if flagSet(fs, "max-trials") {
+		maxTrials = f.maxTrials
 	}
-	if flagSet(fs, "trials") {
-		if f.trials == 0 {
-			return usagef("--trials must be at least 1")
-		}
-		cfg.Trials = f.trials
+	if maxTrials == 0 {
+		maxTrials = defaultMaxTrials
 	}
-	if flagSet(fs, "seed") {
-		cfg.Seed = f.seed
-	}
-	cfg.Workers = f.workers
-	if cfg.Workers == 0 {
-		cfg.Workers = defaultWorkers()
-	}
+
 	bar := newProgress(stderr, f.progress, s.Name)
 	cfg.Progress = bar.update
-	runResult, err := sim.RunAll(ctx, s.Models, cfg)
+	var result sim.Run
+	met := false
+	if precision > 0 {
+		// Rounds: a first one of --trials (4 chunks unless given), then the
+		// total doubles until every probability is precise enough.
+		if !flagSet(fs, "trials") {
+			cfg.Trials = 4 * sim.ChunkSize
+		}
+		result, err = sim.RunRounds(ctx, s.Models, cfg, maxTrials, func(r sim.Run) bool {
+			met = preciseEnough(s.Results(r), precision)
+			return met
+		})
+	} else {
+		result, err = sim.RunAll(ctx, s.Models, cfg)
+	}
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	report := s.Report(runResult, cfg, hammersim.Version)
-	if f.output != "" {
-		err = reports.WriteFile(f.output, func(w io.Writer) error { return write(w, &report) })
-	} else {
-		err = write(stdout, &report)
+	if precision > 0 && len(result.Completed) > 0 && !result.Partial {
+		cfg.Trials = result.Completed[0]
 	}
-	if err != nil {
+	report := s.Report(result, cfg, hammersim.Version)
+	report.Stamp.Command = reproduce("run", []string{name}, cfg)
+	if precision > 0 {
+		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = precision, met, maxTrials
+		if !met && !result.Partial {
+			fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; the results say so\n", precision, maxTrials)
+		}
+	}
+	if err := writeResults(stdout, f, func(w io.Writer) error { return formats[f.format](w, &report) }); err != nil {
 		return err
 	}
 	if f.plotDir != "" {
@@ -237,14 +305,78 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if err != nil {
 			return err
 		}
-		for _, n := range plots.Notes {
-			fmt.Fprintln(stderr, "simulate: note:", n)
-		}
-		fmt.Fprintf(stderr, "simulate: wrote %d plot files in %s\n", len(plots.Files), f.plotDir)
+		notePlots(stderr, plots, f.plotDir)
 	}
-	if runResult.Partial {
+	if f.report != "" {
+		if err := writeReport(stderr, f.report, &report, s.Source); err != nil {
+			return err
+		}
+	}
+	if result.Partial {
 		return errInterrupted
 	}
+	return nil
+}
+
+// preciseEnough reports whether every probability's 95% interval is at
+// most twice the target half-width wide.
+func preciseEnough(es []sim.Estimate, halfWidth float64) bool {
+	for _, e := range es {
+		if e.Kind == sim.Probability && (e.Trials == 0 || (e.CI95[1]-e.CI95[0])/2 > halfWidth) {
+			return false
+		}
+	}
+	return true
+}
+
+// reproduce is the command line that gives the same numbers again.
+func reproduce(cmd string, scenarioArgs []string, cfg sim.Config) string {
+	quoted := make([]string, len(scenarioArgs))
+	for i, a := range scenarioArgs {
+		quoted[i] = shellQuote(a)
+	}
+	return fmt.Sprintf("simulate %s %s --seed %d --trials %d", cmd, strings.Join(quoted, " "), cfg.Seed, cfg.Trials)
+}
+
+// shellQuote quotes an argument for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// writeResults writes to -o (whole or not at all) or to standard output.
+func writeResults(stdout io.Writer, f runFlags, write func(io.Writer) error) error {
+	if f.output != "" {
+		return reports.WriteFile(f.output, write)
+	}
+	return write(stdout)
+}
+
+func notePlots(stderr io.Writer, plots reports.Plots, dir string) {
+	for _, n := range plots.Notes {
+		fmt.Fprintln(stderr, "simulate: note:", n)
+	}
+	fmt.Fprintf(stderr, "simulate: wrote %d plot files in %s\n", len(plots.Files), dir)
+}
+
+// writeReport writes a report document, HTML or Markdown by extension.
+func writeReport(stderr io.Writer, path string, r *sim.Report, source []byte) error {
+	if filepath.Ext(path) == ".md" {
+		files, err := reports.WriteMarkdownReport(path, r, source)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "simulate: wrote the report %s and %d plot files beside it\n", path, len(files)-1)
+		return nil
+	}
+	if err := reports.WriteFile(path, func(w io.Writer) error { return reports.WriteHTML(w, r, source) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "simulate: wrote the report %s\n", path)
 	return nil
 }
 

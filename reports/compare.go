@@ -1,0 +1,490 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter/tw"
+
+	"hammersim/sim"
+)
+
+// ClearConfidence is the confidence at which a comparison names the higher
+// candidate: 97.5% one-sided, the level at which the 95% two-sided interval
+// of the difference leaves out 0. Below it the verdict is "no clear
+// difference".
+const ClearConfidence = 0.975
+
+// metricRows is one metric's rows of a comparison, with the names of the
+// parameters that locate them.
+type metricRows struct {
+	metric string
+	kind   sim.Kind
+	rows   []sim.ComparisonRow
+	params []string
+}
+
+// byMetric groups a comparison's rows by metric, in order of first
+// appearance.
+func byMetric(c *sim.Comparison) []metricRows {
+	var out []metricRows
+	index := map[string]int{}
+	for _, row := range c.Rows {
+		i, ok := index[row.Metric]
+		if !ok {
+			i = len(out)
+			index[row.Metric] = i
+			out = append(out, metricRows{metric: row.Metric, kind: row.Kind})
+		}
+		out[i].rows = append(out[i].rows, row)
+		for _, p := range row.Params {
+			if !slices.Contains(out[i].params, p.Name) {
+				out[i].params = append(out[i].params, p.Name)
+			}
+		}
+	}
+	return out
+}
+
+// winner is the index of the candidate a difference clearly favours, or -1.
+func winner(d sim.Difference) int {
+	switch {
+	case math.IsNaN(d.HigherA):
+		return -1
+	case d.HigherA >= ClearConfidence:
+		return d.A
+	case d.HigherA <= 1-ClearConfidence:
+		return d.B
+	}
+	return -1
+}
+
+// verdict says in words which candidate is higher and how sure that is:
+// "Knights higher (99.9%)", or "no clear difference (Knights 62%)" naming
+// the one the estimate leans to.
+func verdict(d sim.Difference, names []string) string {
+	if math.IsNaN(d.HigherA) {
+		return "no interval (under 2 batches)"
+	}
+	a, b := names[d.A], names[d.B]
+	if w := winner(d); w >= 0 {
+		if d.SE == 0 { // the same difference in every batch: no doubt left
+			return names[w] + " higher (every batch)"
+		}
+		return names[w] + " higher (" + confidence(max(d.HigherA, 1-d.HigherA)) + ")"
+	}
+	if d.HigherA >= 0.5 {
+		return "no clear difference (" + a + " " + confidence(d.HigherA) + ")"
+	}
+	return "no clear difference (" + b + " " + confidence(1-d.HigherA) + ")"
+}
+
+// confidence formats a one-sided confidence in percent: to a tenth near the
+// threshold and above (97.4% is not clear, 97.5% is), whole below 95%, and
+// never rounding a near-certainty up to 100%.
+func confidence(p float64) string {
+	switch {
+	case p >= 0.9995:
+		return ">99.9%"
+	case p >= 0.95:
+		return strconv.FormatFloat(100*p, 'f', 1, 64) + "%"
+	}
+	return strconv.FormatFloat(100*p, 'f', 0, 64) + "%"
+}
+
+// bare formats a value in an estimate's unit without the unit sign:
+// percent with two decimals for probabilities, three decimals for means.
+func bare(k sim.Kind, v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	if k == sim.Probability {
+		return strconv.FormatFloat(100*v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// estimateCI formats an estimate with its 95% interval: "70.00% [60.42,
+// 78.11]".
+func estimateCI(e sim.Estimate) string {
+	if math.IsNaN(e.Value) || e.Trials == 0 {
+		return "-"
+	}
+	return number(e.Kind, e.Value) + " [" + bare(e.Kind, e.CI95[0]) + ", " + bare(e.Kind, e.CI95[1]) + "]"
+}
+
+// signed formats a difference with its sign: percentage points for
+// probabilities, the mean's unit otherwise.
+func signed(k sim.Kind, v float64) string {
+	s := bare(k, v)
+	if s != "-" && !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s
+}
+
+func diffString(k sim.Kind, d sim.Difference) string {
+	s := signed(k, d.Value)
+	if k == sim.Probability && s != "-" {
+		s += " pp"
+	}
+	return s
+}
+
+func diffCI(k sim.Kind, d sim.Difference) string {
+	if math.IsNaN(d.CI95[0]) {
+		return "-"
+	}
+	return "[" + signed(k, d.CI95[0]) + ", " + signed(k, d.CI95[1]) + "]"
+}
+
+// diffWithCI formats a difference with its interval: "+4.10 pp [+1.04,
+// +7.16]".
+func diffWithCI(k sim.Kind, d sim.Difference) string {
+	ci := diffCI(k, d)
+	if ci == "-" {
+		return diffString(k, d)
+	}
+	return diffString(k, d) + " " + ci
+}
+
+// pairName names a difference: "Knights - Swordsmen".
+func pairName(d sim.Difference, names []string) string { return names[d.A] + " - " + names[d.B] }
+
+// paramCells returns a row's parameter values under names, with a "*"
+// after the last when the candidates' parameters differ at this point.
+func paramCells(row sim.ComparisonRow, names []string) []string {
+	cells := make([]string, len(names))
+	for i, n := range names {
+		for _, p := range row.Params {
+			if p.Name == n {
+				cells[i] = paramString(p.Value)
+			}
+		}
+	}
+	if row.Differ && len(cells) > 0 {
+		cells[len(cells)-1] += " *"
+	}
+	return cells
+}
+
+// batchRange says how many batches the differences rest on.
+func batchRange(c *sim.Comparison) string {
+	lo, hi := math.MaxInt, 0
+	for _, row := range c.Rows {
+		for _, d := range row.Diffs {
+			lo, hi = min(lo, d.Batches), max(hi, d.Batches)
+		}
+	}
+	if hi == 0 {
+		return "0"
+	}
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return strconv.Itoa(lo) + " to " + strconv.Itoa(hi)
+}
+
+// comparisonHeader is the lines a text comparison opens with: the
+// candidates, the run, and how to reproduce it.
+func comparisonHeader(c *sim.Comparison, st sim.Stamp) []string {
+	lines := []string{"Comparison of " + joinNames(c.Candidates)}
+	if stamped(st) {
+		run := fmt.Sprintf("seed %d, %s trials per point", st.Seed, groupThousands(st.Trials))
+		if st.Scenario != "" {
+			run = st.Scenario + ": " + run
+		}
+		if st.Version != "" {
+			run += ", hammersim " + st.Version
+		}
+		lines = append(lines, run)
+	}
+	return append(lines, stampLines(st, false)...)
+}
+
+// joinNames lists names as prose: "A, B and C".
+func joinNames(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// comparisonNotes explains a metric's tables: where the intervals come
+// from and what a verdict means.
+func comparisonNotes(c *sim.Comparison, m metricRows) []string {
+	ci := "estimate ± 1.96 standard errors"
+	if m.kind == sim.Probability {
+		ci = "Wilson score interval"
+	}
+	notes := []string{
+		"Estimates: 95% CI by " + ci + ".",
+		fmt.Sprintf("Differences: 95%% CI from batch means (%s batches, Student t)%s. A verdict is clear at %s one-sided confidence, where the 95%% CI leaves out 0; the percentage is the confidence that the named candidate is higher.",
+			batchRange(c), ppNote(m.kind), confidence(ClearConfidence)),
+	}
+	for _, row := range m.rows {
+		if row.Differ {
+			notes = append(notes, "* The candidates' parameters differ at this point; those shown are the first candidate's ("+c.Candidates[0]+").")
+			break
+		}
+	}
+	return notes
+}
+
+func ppNote(k sim.Kind) string {
+	if k == sim.Probability {
+		return " in percentage points (pp)"
+	}
+	return ""
+}
+
+// WriteComparisonTable writes a comparison as terminal tables, two per
+// metric: the candidates' estimates with their 95% intervals, one row per
+// point; then each pair's difference with its interval and a verdict, one
+// row per point and pair. Two tables rather than one wide one keep three
+// candidates within 100 columns. st, when set, heads it with how to
+// reproduce the numbers (without the worker count).
+func WriteComparisonTable(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
+	ew := &errWriter{w: w}
+	for _, l := range comparisonHeader(c, st) {
+		fmt.Fprintln(ew, l)
+	}
+	for _, m := range byMetric(c) {
+		fmt.Fprintf(ew, "\n%s (%s)\n", m.metric, m.kind)
+		t := newTable(ew, append(slices.Clone(m.params), c.Candidates...), len(m.params))
+		for _, row := range m.rows {
+			line := paramCells(row, m.params)
+			for _, e := range row.Estimates {
+				line = append(line, estimateCI(e))
+			}
+			if err := t.Append(line); err != nil {
+				return err
+			}
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
+		header := append(slices.Clone(m.params), "pair", "difference [95% CI]", "verdict")
+		align := make([]tw.Align, len(header))
+		for i := range align {
+			align[i] = tw.AlignLeft
+		}
+		align[len(align)-2] = tw.AlignRight
+		t = newAlignedTable(ew, header, align)
+		for _, row := range m.rows {
+			for _, d := range row.Diffs {
+				line := append(paramCells(row, m.params), pairName(d, c.Candidates), diffWithCI(m.kind, d), verdict(d, c.Candidates))
+				if err := t.Append(line); err != nil {
+					return err
+				}
+			}
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
+		for _, n := range comparisonNotes(c, m) {
+			fmt.Fprintln(ew, n)
+		}
+	}
+	return ew.err
+}
+
+// WriteComparisonJSON writes a comparison as one JSON object:
+//
+//	{
+//	  "candidates": ["Knights", "Swordsmen"],
+//	  "stamp": {...},
+//	  "rows": [
+//	    {"metric": "wounds", "params": {"target": "Orcs"}, "params_differ": false, "kind": "mean",
+//	     "estimates": [
+//	      {"candidate": "Knights", "params": {...}, "trials": 100000, "estimate": 2.31, "se": 0.004,
+//	       "ci95": [2.302, 2.318], "exact": null, "sd": 1.2, "median": 2, "p05": 0, "p95": 4},
+//	      ...],
+//	     "differences": [
+//	      {"a": "Knights", "b": "Swordsmen", "difference": 0.5, "se": 0.01, "ci95": [0.48, 0.52],
+//	       "higher_a": 1, "batches": 32, "winner": "Knights", "verdict": "Knights higher (100%)"}]}
+//	  ]
+//	}
+//
+// "stamp" is the one WriteJSON writes, present when st is set. Each
+// estimate carries its candidate's own params; probabilities have
+// "successes" in place of the mean's spread. "winner" is null when the
+// difference is not clear (see ClearConfidence). As in WriteJSON, keys keep
+// this order, numbers are in their shortest exact form, anything not finite
+// is null, and the worker count is left out.
+func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	names := make([]string, len(c.Candidates))
+	for i, n := range c.Candidates {
+		names[i] = str(n)
+	}
+	field(&b, "  ", "candidates", "["+strings.Join(names, ", ")+"]", true)
+	if stamped(st) {
+		field(&b, "  ", "stamp", stampJSON(st), true)
+	}
+	b.WriteString("  \"rows\": [")
+	for i, row := range c.Rows {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		var head bytes.Buffer
+		o := object{b: &head}
+		o.put("metric", str(row.Metric))
+		o.put("params", paramsJSON(row.Params))
+		o.put("params_differ", strconv.FormatBool(row.Differ))
+		o.put("kind", str(row.Kind.String()))
+		b.WriteString("\n    {" + head.String() + ",\n     \"estimates\": [")
+		for j, e := range row.Estimates {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			var eb bytes.Buffer
+			o := object{b: &eb}
+			if j < len(c.Candidates) {
+				o.put("candidate", str(c.Candidates[j]))
+			}
+			estimateFields(&o, e, false)
+			b.WriteString("\n      {" + eb.String() + "}")
+		}
+		b.WriteString("],\n     \"differences\": [")
+		for j, d := range row.Diffs {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			var db bytes.Buffer
+			o := object{b: &db}
+			o.put("a", str(c.Candidates[d.A]))
+			o.put("b", str(c.Candidates[d.B]))
+			o.put("difference", num(d.Value))
+			o.put("se", num(d.SE))
+			o.put("ci95", "["+num(d.CI95[0])+", "+num(d.CI95[1])+"]")
+			o.put("higher_a", num(d.HigherA))
+			o.put("batches", strconv.Itoa(d.Batches))
+			if win := winner(d); win >= 0 {
+				o.put("winner", str(c.Candidates[win]))
+			} else {
+				o.put("winner", "null")
+			}
+			o.put("verdict", str(verdict(d, c.Candidates)))
+			b.WriteString("\n      {" + db.String() + "}")
+		}
+		b.WriteString("]}")
+	}
+	if len(c.Rows) > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteString("]\n}\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// WriteComparisonCSV writes one row per point and pair of candidates. The
+// columns are scenario and seed (from st, as WriteCSV has them; the rest of
+// the stamp is in the JSON), metric, kind, params_differ, one column per
+// parameter (in
+// order of first appearance, empty where a row has no such parameter), then
+// candidate_a, candidate_b, and for each of a and b its trials, estimate,
+// ci95_low and ci95_high, then the difference, se, ci95_low, ci95_high,
+// higher_a, batches and winner (empty when the difference is not clear).
+// Numbers are in their shortest exact form; a value that is not finite is
+// empty.
+func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
+	var names []string
+	for _, row := range c.Rows {
+		for _, p := range row.Params {
+			if !slices.Contains(names, p.Name) {
+				names = append(names, p.Name)
+			}
+		}
+	}
+	cw := csv.NewWriter(w)
+	header := append([]string{"scenario", "seed", "metric", "kind", "params_differ"}, names...)
+	header = append(header, "candidate_a", "candidate_b",
+		"trials_a", "estimate_a", "ci95_low_a", "ci95_high_a",
+		"trials_b", "estimate_b", "ci95_low_b", "ci95_high_b",
+		"difference", "se", "ci95_low", "ci95_high", "higher_a", "batches", "winner")
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	for _, row := range c.Rows {
+		for _, d := range row.Diffs {
+			line := []string{st.Scenario, strconv.FormatUint(st.Seed, 10), row.Metric, row.Kind.String(), strconv.FormatBool(row.Differ)}
+			for _, n := range names {
+				v := ""
+				for _, p := range row.Params {
+					if p.Name == n {
+						v = paramString(p.Value)
+					}
+				}
+				line = append(line, v)
+			}
+			line = append(line, c.Candidates[d.A], c.Candidates[d.B])
+			for _, e := range []sim.Estimate{row.Estimates[d.A], row.Estimates[d.B]} {
+				line = append(line, strconv.FormatInt(e.Trials, 10), csvNum(e.Value), csvNum(e.CI95[0]), csvNum(e.CI95[1]))
+			}
+			win := ""
+			if i := winner(d); i >= 0 {
+				win = c.Candidates[i]
+			}
+			line = append(line, csvNum(d.Value), csvNum(d.SE), csvNum(d.CI95[0]), csvNum(d.CI95[1]), csvNum(d.HigherA), strconv.Itoa(d.Batches), win)
+			if err := cw.Write(line); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteComparisonMarkdown writes a comparison as Markdown: a heading, the
+// run's stamp when st is set (without the worker count), and for each
+// metric the estimates table and the differences table that
+// WriteComparisonTable writes.
+func WriteComparisonMarkdown(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
+	ew := &errWriter{w: w}
+	writeComparisonMarkdown(ew, c, st, "#")
+	return ew.err
+}
+
+func writeComparisonMarkdown(w io.Writer, c *sim.Comparison, st sim.Stamp, h string) {
+	head := comparisonHeader(c, st)
+	fmt.Fprintf(w, "%s %s\n", h, mdText(head[0]))
+	if stamped(st) {
+		fmt.Fprintf(w, "\n%s.\n", mdText(head[1]))
+		writeMarkdownStamp(w, st)
+	}
+	for _, m := range byMetric(c) {
+		fmt.Fprintf(w, "\n%s# %s (%s)\n\n", h, mdText(m.metric), m.kind)
+		var rows [][]string
+		for _, row := range m.rows {
+			line := paramCells(row, m.params)
+			for _, e := range row.Estimates {
+				line = append(line, estimateCI(e))
+			}
+			rows = append(rows, line)
+		}
+		mdTable(w, append(slices.Clone(m.params), c.Candidates...), alignment(len(m.params), len(c.Candidates), 0), rows)
+		rows = nil
+		for _, row := range m.rows {
+			for _, d := range row.Diffs {
+				rows = append(rows, append(paramCells(row, m.params), pairName(d, c.Candidates), diffWithCI(m.kind, d), verdict(d, c.Candidates)))
+			}
+		}
+		fmt.Fprintln(w)
+		mdTable(w, append(slices.Clone(m.params), "pair", "difference [95% CI]", "verdict"), alignment(len(m.params)+1, 1, 1), rows)
+		fmt.Fprintln(w)
+		for _, n := range comparisonNotes(c, m) {
+			fmt.Fprintf(w, "%s\n", mdText(n))
+		}
+	}
+}

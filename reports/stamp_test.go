@@ -1,0 +1,160 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"hammersim/sim"
+)
+
+// stampedReport is the sample report with a stamp whose precision target
+// was not met.
+func stampedReport() *sim.Report {
+	r := sampleReport()
+	r.Workers = 4
+	r.Stamp = sampleStamp()
+	r.Stamp.Scenario, r.Stamp.Seed, r.Stamp.Trials, r.Stamp.MaxTrials = "sample", 3, 100, 100
+	r.Stamp.Command = "simulate run sample --seed 3 --trials 100 --precision 0.005 --max-trials 100"
+	return r
+}
+
+var resultWriters = map[string]func(io.Writer, *sim.Report) error{
+	"txt": WriteTable, "json": WriteJSON, "csv": WriteCSV, "md": WriteMarkdown,
+}
+
+func TestStampedFormats(t *testing.T) {
+	for ext, write := range resultWriters {
+		var b bytes.Buffer
+		if err := write(&b, stampedReport()); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "stamped."+ext, b.Bytes())
+	}
+}
+
+// TestResultsIgnoreWorkers: results output is byte-identical whatever the
+// worker count (ARCHITECTURE.md, invariant 1), stamp or not.
+func TestResultsIgnoreWorkers(t *testing.T) {
+	for ext, write := range resultWriters {
+		var outs []string
+		for _, workers := range []int{1, 8} {
+			r := stampedReport()
+			r.Workers, r.Stamp.Workers = workers, workers
+			var b bytes.Buffer
+			if err := write(&b, r); err != nil {
+				t.Fatal(err)
+			}
+			outs = append(outs, b.String())
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("%s output depends on the worker count", ext)
+		}
+		if strings.Contains(strings.ToLower(outs[0]), "worker") {
+			t.Errorf("%s output mentions workers", ext)
+		}
+	}
+	c := sampleComparison()
+	for name, write := range map[string]func(io.Writer, *sim.Comparison, sim.Stamp) error{
+		"table": WriteComparisonTable, "json": WriteComparisonJSON, "csv": WriteComparisonCSV, "markdown": WriteComparisonMarkdown,
+	} {
+		var outs []string
+		for _, workers := range []int{1, 8} {
+			st := sampleStamp()
+			st.Workers = workers
+			var b bytes.Buffer
+			if err := write(&b, c, st); err != nil {
+				t.Fatal(err)
+			}
+			outs = append(outs, b.String())
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("comparison %s output depends on the worker count", name)
+		}
+	}
+}
+
+// TestStampLines checks what the header says for each kind of stamp.
+func TestStampLines(t *testing.T) {
+	met := sampleStamp()
+	met.PrecisionMet, met.Trials, met.MaxTrials = true, 250_000, 1_000_000
+	noTarget := sampleStamp()
+	noTarget.Precision = 0
+	for _, tc := range []struct {
+		name      string
+		st        sim.Stamp
+		want      []string
+		forbidden []string
+	}{
+		{"zero", sim.Stamp{}, nil, []string{"sha256", "reproduce", "precision"}},
+		{"workers only", sim.Stamp{Workers: 8}, nil, []string{"sha256", "reproduce", "precision"}},
+		{"no target", noTarget, []string{"scenario sha256 1a2b3c4d5e6f..., reproduce: simulate run matchups --seed 7 --trials 1000"}, []string{"precision", "1a2b3c4d5e6f7"}},
+		{"met", met, []string{"0.5 percentage points (0.005)", "MET with 250,000 trials per point"}, []string{"NOT MET"}},
+		{"not met", sampleStamp(), []string{"NOT MET", "cap of 1,000 trials per point"}, nil},
+	} {
+		r := sampleReport()
+		r.Stamp = tc.st
+		var b bytes.Buffer
+		if err := WriteTable(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		head := strings.SplitN(b.String(), "\n\n", 2)[0]
+		for _, w := range tc.want {
+			if !strings.Contains(head, w) {
+				t.Errorf("%s: header lacks %q:\n%s", tc.name, w, head)
+			}
+		}
+		for _, f := range tc.forbidden {
+			if strings.Contains(head, f) {
+				t.Errorf("%s: header has %q:\n%s", tc.name, f, head)
+			}
+		}
+		b.Reset()
+		WriteJSON(&b, r)
+		if got := strings.Contains(b.String(), `"stamp"`); got != (tc.want != nil) {
+			t.Errorf("%s: JSON has a stamp: %v", tc.name, got)
+		}
+	}
+}
+
+// TestJSONStampContract decodes the stamp object with its types, and
+// checks that it sits after "partial" and leaves out the precision fields
+// when there was no target.
+func TestJSONStampContract(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteJSON(&b, stampedReport()); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Stamp map[string]json.RawMessage `json:"stamp"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"version": `"test"`, "scenario": `"sample"`, "seed": "3", "trials": "100",
+		"scenario_sha256": `"1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b"`,
+		"command":         `"simulate run sample --seed 3 --trials 100 --precision 0.005 --max-trials 100"`,
+		"precision":       "0.005", "precision_met": "false", "max_trials": "100",
+	}
+	if len(doc.Stamp) != len(want) {
+		t.Errorf("stamp has %d keys, want %d: %v", len(doc.Stamp), len(want), doc.Stamp)
+	}
+	for k, v := range want {
+		if string(doc.Stamp[k]) != v {
+			t.Errorf("stamp %s = %s, want %s", k, doc.Stamp[k], v)
+		}
+	}
+	if i, j := strings.Index(b.String(), `"partial"`), strings.Index(b.String(), `"stamp"`); j < i {
+		t.Error(`"stamp" comes before "partial"`)
+	}
+	r := stampedReport()
+	r.Stamp.Precision = 0
+	b.Reset()
+	WriteJSON(&b, r)
+	if strings.Contains(b.String(), `"precision"`) || strings.Contains(b.String(), `"max_trials"`) {
+		t.Error("precision fields written without a precision target")
+	}
+}
