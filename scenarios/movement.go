@@ -44,8 +44,17 @@ func moverOf(d *decoder, u *unit) (fantasy.Mover, bool) {
 	return m, true
 }
 
-// reachModel rolls one move per trial and records the distance.
-type reachModel struct{ move fantasy.Move }
+// reachModel rolls one move per trial and records the distance; lo and hi
+// bound the dice's results.
+type reachModel struct {
+	move   fantasy.Move
+	lo, hi int
+}
+
+func newReachModel(mv fantasy.Move) reachModel {
+	d := mv.Dice.Dist()
+	return reachModel{move: mv, lo: d.Min, hi: d.Max()}
+}
 
 func (m reachModel) Slots() []sim.Slot {
 	d := m.move.Dist()
@@ -55,10 +64,9 @@ func (m reachModel) Slots() []sim.Slot {
 func (m reachModel) NewTrial() sim.Trial { return m }
 
 func (m reachModel) Run(r *dice.Rand, n int, t *sim.Tally) {
-	h, mv := &t.H[0], m.move
-	for range n {
-		h.Add(mv.Roll(r))
-	}
+	// The charge sweep's hot loop: count the rolls straight into the
+	// histogram's span of the distances the move can reach.
+	m.move.Dice.Count(r, n, t.H[0].Span(m.move.Base+m.lo, m.move.Base+m.hi), m.lo)
 }
 
 // pursuitModel rolls a flee and then a pursuit, and records 1 when the
@@ -175,7 +183,7 @@ func decodeCharge(d *decoder, n *node, rs *ruleset) compiler {
 			mover, ok := moverOf(d, units.At(pt).at(pt))
 			mover.Table = table.At(pt)
 			mv := mover.Move(fantasy.Charge, flying.At(pt))
-			return reachModel{move: mv}, ok
+			return newReachModel(mv), ok
 		})
 		if !ok {
 			return

@@ -60,6 +60,18 @@ func (h *Histogram) addSlow(v int, n int64) {
 	h.counts[v-lo] += n
 }
 
+// Span makes h cover lo..hi and returns the counts of those values:
+// span[v-lo] is the count of v. It lets a model that knows its range count
+// without Add's range check; the slice is valid until h next grows.
+func (h *Histogram) Span(lo, hi int) []int64 {
+	if hi < lo {
+		panic("sim: Span with hi < lo")
+	}
+	h.AddN(lo, 0)
+	h.AddN(hi, 0)
+	return h.counts[lo-h.min : hi-h.min+1]
+}
+
 // Merge adds o's counts to h.
 func (h *Histogram) Merge(o *Histogram) {
 	for i, c := range o.counts {

@@ -296,3 +296,25 @@ func TestDiceCount(t *testing.T) {
 		}
 	}
 }
+
+// TestCountMatchesRoll: Count gives the same results as Roll in a loop,
+// draw for draw, for every fast path and the general one.
+func TestCountMatchesRoll(t *testing.T) {
+	for _, s := range []string{"2D6", "highest of 2D6", "3D6 discard lowest", "3D6+2", "4D6kh3", "D3+1", "2D6kh1-1"} {
+		e := MustParse(s)
+		d := e.Dist()
+		counts := make([]int64, d.Max()-d.Min+1)
+		e.Count(New(1, 2), 10_000, counts, d.Min)
+		want := make([]int64, len(counts))
+		r := New(1, 2)
+		for range 10_000 {
+			want[e.Roll(r)-d.Min]++
+		}
+		for i := range counts {
+			if counts[i] != want[i] {
+				t.Errorf("%s: Count and Roll differ at %d: %d vs %d", s, d.Min+i, counts[i], want[i])
+				break
+			}
+		}
+	}
+}
