@@ -3,7 +3,6 @@ package reports
 import (
 	"encoding/csv"
 	"io"
-	"slices"
 	"strconv"
 
 	"hammersim/sim"
@@ -15,14 +14,7 @@ import (
 // estimate, se, ci95_low, ci95_high and exact (empty when none).
 // Histograms are left to the JSON output.
 func WriteCSV(w io.Writer, r *sim.Report) error {
-	var names []string
-	for _, e := range r.Results {
-		for _, p := range e.Params {
-			if !slices.Contains(names, p.Name) {
-				names = append(names, p.Name)
-			}
-		}
-	}
+	names := paramNames(r.Results)
 	cw := csv.NewWriter(w)
 	header := append([]string{"scenario", "seed", "partial", "metric", "kind"}, names...)
 	header = append(header, "trials", "estimate", "se", "ci95_low", "ci95_high", "exact")

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -172,4 +173,30 @@ func precisionLine(st sim.Stamp) string {
 	}
 	return fmt.Sprintf("%s: NOT MET. The run stopped at its cap of %s trials per point (max-trials), so some intervals are wider than asked.",
 		target, groupThousands(max(st.MaxTrials, st.Trials)))
+}
+
+// paramNames lists the parameter names of the estimates in order of first
+// appearance: the columns of a long table.
+func paramNames(es []sim.Estimate) []string {
+	var names []string
+	for _, e := range es {
+		for _, p := range e.Params {
+			if !slices.Contains(names, p.Name) {
+				names = append(names, p.Name)
+			}
+		}
+	}
+	return names
+}
+
+// estimatesOf returns one metric's estimates, in order, with their parameter
+// names.
+func estimatesOf(metric string, es []sim.Estimate) ([]sim.Estimate, []string) {
+	var rows []sim.Estimate
+	for _, e := range es {
+		if e.Metric == metric {
+			rows = append(rows, e)
+		}
+	}
+	return rows, paramNames(rows)
 }

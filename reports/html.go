@@ -378,19 +378,7 @@ func ciNote(es []sim.Estimate) string {
 // interval, the exact value and z (flagged beyond 3), the trials, and for
 // means the spread and quantiles.
 func htmlLong(metric string, es []sim.Estimate) htmlSection {
-	var rows []sim.Estimate
-	var names []string
-	for _, e := range es {
-		if e.Metric != metric {
-			continue
-		}
-		rows = append(rows, e)
-		for _, p := range e.Params {
-			if !slices.Contains(names, p.Name) {
-				names = append(names, p.Name)
-			}
-		}
-	}
+	rows, names := estimatesOf(metric, es)
 	kind := rows[0].Kind
 	head := append(slices.Clone(names), "estimate", "95% CI", "exact", "z", "trials")
 	if kind == sim.Mean {

@@ -31,19 +31,7 @@ func WriteMarkdown(w io.Writer, r *sim.Report) error {
 // writeMarkdownLong writes one metric's estimates as a Markdown table, a
 // row per point.
 func writeMarkdownLong(w io.Writer, metric string, es []sim.Estimate) {
-	var rows []sim.Estimate
-	var names []string
-	for _, e := range es {
-		if e.Metric != metric {
-			continue
-		}
-		rows = append(rows, e)
-		for _, p := range e.Params {
-			if !slices.Contains(names, p.Name) {
-				names = append(names, p.Name)
-			}
-		}
-	}
+	rows, names := estimatesOf(metric, es)
 	fmt.Fprintf(w, "\n## %s (%s)\n\n", metric, rows[0].Kind)
 	cols := append(slices.Clone(names), "estimate", "95% CI", "exact", "z", "trials")
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cols, " | "))

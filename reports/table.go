@@ -254,19 +254,7 @@ func exactSummary(es []sim.Estimate, g *sim.Grid) string {
 
 // writeLong writes one metric's estimates, one row per point.
 func writeLong(w io.Writer, metric string, es []sim.Estimate) error {
-	var rows []sim.Estimate
-	var names []string
-	for _, e := range es {
-		if e.Metric != metric {
-			continue
-		}
-		rows = append(rows, e)
-		for _, p := range e.Params {
-			if !slices.Contains(names, p.Name) {
-				names = append(names, p.Name)
-			}
-		}
-	}
+	rows, names := estimatesOf(metric, es)
 	kind := rows[0].Kind
 	fmt.Fprintf(w, "\n%s (%s)\n", metric, kind)
 	header := append(slices.Clone(names), "estimate", "95% CI", "exact", "z")
