@@ -31,7 +31,7 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 
 // errInterrupted is returned after partial results were written because
 // the run was cancelled.
-var errInterrupted = errors.New("interrupted: the results above are partial")
+var errInterrupted = errors.New("interrupted: the results written are partial, and marked so")
 
 const usage = `simulate: Monte Carlo odds for tabletop wargames, with exact values beside the estimates.
 
