@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -139,15 +138,8 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := writeResults(stdout, f, func(w io.Writer) error { return compareFormats[f.format](w, &c, stamp) }); err != nil {
 		return err
 	}
-	if f.plotDir != "" {
-		if err := os.MkdirAll(f.plotDir, 0o755); err != nil {
-			return err
-		}
-		plots, err := reports.WriteComparisonPlots(f.plotDir, &c)
-		if err != nil {
-			return err
-		}
-		notePlots(stderr, plots, f.plotDir)
+	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WriteComparisonPlots(dir, &c) }); err != nil {
+		return err
 	}
 	if f.report != "" {
 		if filepath.Ext(f.report) != ".html" {

@@ -297,15 +297,8 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := writeResults(stdout, f, func(w io.Writer) error { return formats[f.format](w, &report) }); err != nil {
 		return err
 	}
-	if f.plotDir != "" {
-		if err := os.MkdirAll(f.plotDir, 0o755); err != nil {
-			return err
-		}
-		plots, err := reports.WritePlots(f.plotDir, &report)
-		if err != nil {
-			return err
-		}
-		notePlots(stderr, plots, f.plotDir)
+	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WritePlots(dir, &report) }); err != nil {
+		return err
 	}
 	if f.report != "" {
 		if err := writeReport(stderr, f.report, &report, s.Source); err != nil {
@@ -356,11 +349,24 @@ func writeResults(stdout io.Writer, f runFlags, write func(io.Writer) error) err
 	return write(stdout)
 }
 
-func notePlots(stderr io.Writer, plots reports.Plots, dir string) {
+// writePlots makes dir, when one was asked for, writes the plots into it
+// and says on stderr what it wrote and what it left out.
+func writePlots(stderr io.Writer, dir string, write func(dir string) (reports.Plots, error)) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	plots, err := write(dir)
+	if err != nil {
+		return err
+	}
 	for _, n := range plots.Notes {
 		fmt.Fprintln(stderr, "simulate: note:", n)
 	}
 	fmt.Fprintf(stderr, "simulate: wrote %d plot files in %s\n", len(plots.Files), dir)
+	return nil
 }
 
 // writeReport writes a report document, HTML or Markdown by extension.
