@@ -123,10 +123,6 @@ func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
 
 	// Each worker aggregates into tallies of its own, one per (batch,
 	// model): index b*len(models)+m.
-	type partial struct {
-		tallies   []*Tally
-		completed []int64
-	}
 	parts := make([]partial, workers)
 	for w := range workers {
 		wg.Go(func() {
@@ -151,24 +147,21 @@ func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
 				}
 				first := cfg.Start + chunk*ChunkSize
 				n := min(ChunkSize, cfg.Start+cfg.Trials-first)
-				tally := func(batch int64) *Tally {
-					k := int(batch%int64(batches))*len(models) + m
-					if p.tallies[k] == nil {
-						p.tallies[k] = NewTally(slots[m])
-					}
-					return p.tallies[k]
-				}
+				// Tallies are kept per (batch, model): index batch*len(models)+m.
+				slot := func(batch int64) int { return int(batch%int64(batches))*len(models) + m }
 				if cfg.Aligned {
 					// Trial by trial: its own stream, and its batch by its index.
 					for j := first; j < first+n; j++ {
+						k := slot(j)
 						r.Seed(cfg.Seed, uint64(j))
-						trials[m].Run(&r, 1, tally(j))
-						p.completed[int(j%int64(batches))*len(models)+m]++
+						trials[m].Run(&r, 1, p.tally(k, slots[m]))
+						p.completed[k]++
 					}
 				} else {
+					k := slot(first / ChunkSize)
 					r.Seed(cfg.Seed, uint64(first/ChunkSize))
-					trials[m].Run(&r, int(n), tally(first/ChunkSize))
-					p.completed[int((first/ChunkSize)%int64(batches))*len(models)+m] += n
+					trials[m].Run(&r, int(n), p.tally(k, slots[m]))
+					p.completed[k] += n
 				}
 				done.Add(n)
 			}
@@ -228,6 +221,20 @@ func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
 		}
 	}
 	return out, runErr
+}
+
+// partial is one worker's aggregate: a tally per (batch, model), made when
+// first needed, and the trials each holds.
+type partial struct {
+	tallies   []*Tally
+	completed []int64
+}
+
+func (p *partial) tally(k int, slots []Slot) *Tally {
+	if p.tallies[k] == nil {
+		p.tallies[k] = NewTally(slots)
+	}
+	return p.tallies[k]
 }
 
 // RunRounds runs in deterministic rounds until done says the run so far is
