@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -180,13 +178,7 @@ func TestComparisonPlotsGolden(t *testing.T) {
 	if len(plots.Files) != 4 || len(plots.Notes) != 0 {
 		t.Fatalf("files %v notes %v, want two plots, each PNG and SVG", plots.Files, plots.Notes)
 	}
-	for _, f := range plots.Files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		golden(t, "plot_"+filepath.Base(f), data)
-	}
+	goldenFiles(t, plots.Files)
 }
 
 // TestComparisonPlotsCapped: past MaxComparisonPlots metrics and

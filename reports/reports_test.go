@@ -148,7 +148,13 @@ func TestPlotsGolden(t *testing.T) {
 	if len(plots.Files) != 4 || len(plots.Notes) != 0 {
 		t.Fatalf("files %v notes %v, want a grid plot and a histogram, each PNG and SVG", plots.Files, plots.Notes)
 	}
-	for _, f := range plots.Files {
+	goldenFiles(t, plots.Files)
+}
+
+// goldenFiles compares each written plot file with testdata/plot_NAME.
+func goldenFiles(t *testing.T, files []string) {
+	t.Helper()
+	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

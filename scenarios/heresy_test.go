@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"context"
-	"errors"
 	"math"
 	"os"
 	"strings"
@@ -149,18 +148,7 @@ func TestHeresyErrors(t *testing.T) {
 			"t.yaml:4:3: difficult_terrain: true needs charged: true"},
 	}
 	for _, tt := range tests {
-		_, err := Parse("t.yaml", []byte(tt.src))
-		if err == nil {
-			t.Errorf("%s: no error", tt.name)
-			continue
-		}
-		if !strings.HasPrefix(err.Error(), tt.want) {
-			t.Errorf("%s:\n got: %v\nwant: %s...", tt.name, err, tt.want)
-		}
-		var list ErrorList
-		if !errors.As(err, &list) {
-			t.Errorf("%s: error %T is not positioned", tt.name, err)
-		}
+		wantError(t, tt.name, tt.src, tt.want)
 	}
 	// A heresy file offers the heresy questions, not the fantasy ones.
 	_, err := Parse("t.yaml", []byte(hhScenario("charge: {}\n")))

@@ -203,19 +203,26 @@ func TestErrors(t *testing.T) {
 		{"alias", head + "charge: {unit: *u, distance: 3}\n", "t.yaml:3:"},
 	}
 	for _, tt := range tests {
-		_, err := Parse("t.yaml", []byte(tt.src))
-		if err == nil {
-			t.Errorf("%s: no error", tt.name)
-			continue
-		}
-		if !strings.HasPrefix(err.Error(), tt.want) {
-			t.Errorf("%s:\n got: %v\nwant: %s...", tt.name, err, tt.want)
-		}
-		var list ErrorList
-		var one *Error
-		if !errors.As(err, &list) && !errors.As(err, &one) {
-			t.Errorf("%s: error %T is not positioned", tt.name, err)
-		}
+		wantError(t, tt.name, tt.src, tt.want)
+	}
+}
+
+// wantError parses src as t.yaml and checks that it fails with a
+// positioned error (an ErrorList or *Error) whose text starts with want.
+func wantError(t *testing.T, name, src, want string) {
+	t.Helper()
+	_, err := Parse("t.yaml", []byte(src))
+	if err == nil {
+		t.Errorf("%s: no error", name)
+		return
+	}
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%s:\n got: %v\nwant: %s...", name, err, want)
+	}
+	var list ErrorList
+	var one *Error
+	if !errors.As(err, &list) && !errors.As(err, &one) {
+		t.Errorf("%s: error %T is not positioned", name, err)
 	}
 }
 
@@ -300,15 +307,7 @@ func TestBattleErrors(t *testing.T) {
 		{"bad attacks", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 2D, Ld: 7}", "t.yaml:7:59: A: expected the number of sides"},
 	}
 	for _, tt := range tests {
-		src := head + "  attacker: " + tt.attacker + "\n"
-		_, err := Parse("t.yaml", []byte(src))
-		if err == nil {
-			t.Errorf("%s: no error", tt.name)
-			continue
-		}
-		if !strings.HasPrefix(err.Error(), tt.want) {
-			t.Errorf("%s:\n got: %v\nwant: %s...", tt.name, err, tt.want)
-		}
+		wantError(t, tt.name, head+"  attacker: "+tt.attacker+"\n", tt.want)
 	}
 	for _, tt := range []struct{ name, extra, want string }{
 		{"unknown phase", "  attacker: " + rat + "\n  phases: [charge, melee]\n", `unknown phase "melee"`},
