@@ -242,8 +242,12 @@ func (e *Expr) Roll(r *Rand) int {
 // must span every result e can roll (lo <= e.Min(), lo+len(counts) > e.Max()).
 // It is Roll in a loop with the choice of fast path made once, for the
 // hottest loops (a charge sweep's trials).
-func (e *Expr) Count(r *Rand, n int, counts []int64, lo int) {
-	off, k := e.add-lo, e.n // locals: r's writes would make the compiler reload e's fields
+func (e *Expr) Count(rp *Rand, n int, counts []int64, lo int) {
+	// Work on local copies: stores into counts would otherwise make the
+	// compiler reload the generator's state and e's fields every roll.
+	r := *rp
+	defer func() { *rp = r }()
+	off, k := e.add-lo, e.n
 	switch {
 	case e.shape == sumD6 && k == 2: // 2D6
 		for range n {
@@ -268,7 +272,7 @@ func (e *Expr) Count(r *Rand, n int, counts []int64, lo int) {
 		}
 	default:
 		for range n {
-			counts[e.Roll(r)-lo]++
+			counts[e.Roll(&r)-lo]++
 		}
 	}
 }
