@@ -2,8 +2,8 @@ package reports
 
 import (
 	"fmt"
-	"math"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
