@@ -37,6 +37,8 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var f runFlags
 	f.register(fs)
 	by := fs.String("by", "", "with one scenario, compare the values of this swept parameter (default: attacker)")
+	var shards shardFlags
+	shards.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
@@ -64,10 +66,25 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	cfg := f.config(fs, ss[0])
 	cfg.Aligned, cfg.Batches = true, compareBatches
 
-	var names []string
-	var full [][]sim.Estimate
-	var batches [][][]sim.Estimate
-	partial := false
+	var flags []sim.Flag
+	if *by != "" {
+		flags = append(flags, sim.Flag{Name: "by", Value: *by})
+	}
+	header := partHeader("compare", pos, flags, ss...)
+	if sh, ok, err := shards.resolve(fs); err != nil || ok {
+		if err == nil {
+			err = shardRefusals(fs, f, 0)
+		}
+		if err != nil {
+			return err
+		}
+		var groups [][]sim.Model
+		for _, s := range ss {
+			groups = append(groups, s.Models)
+		}
+		return runShard(ctx, stdout, stderr, f, groups, cfg, sh, header)
+	}
+	var runs []sim.Run
 	for _, s := range ss {
 		bar := newProgress(stderr, f.progress, s.Name)
 		cfg.Progress = bar.update
@@ -76,7 +93,27 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return err
 		}
-		partial = partial || run.Partial
+		runs = append(runs, run)
+		if run.Partial {
+			break
+		}
+	}
+	merged, err := mergeOne(header, cfg, runs...)
+	if err != nil {
+		return err
+	}
+	return writeCompare(stdout, stderr, f, ss, pos, *by, cfg, merged)
+}
+
+// writeCompare renders a comparison's merged tallies in every output asked
+// for, for comparisons made on one machine and merged shards alike.
+func writeCompare(stdout, stderr io.Writer, f runFlags, ss []*scenarios.Scenario, pos []string, by string, cfg sim.Config, merged *sim.Part) error {
+	var names []string
+	var full [][]sim.Estimate
+	var batches [][][]sim.Estimate
+	partial := merged.Interrupted
+	for i, run := range merged.Runs {
+		s := ss[i]
 		var bs [][]sim.Estimate
 		for _, b := range run.Batches {
 			bs = append(bs, s.Results(b))
@@ -84,13 +121,10 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		names = append(names, s.Name)
 		full = append(full, s.Results(run))
 		batches = append(batches, bs)
-		if partial {
-			break
-		}
 	}
 
 	if len(ss) == 1 {
-		axis := *by
+		axis := by
 		if axis == "" {
 			axis = "attacker"
 		}
@@ -134,7 +168,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	c.Partial = partial
-	stamp := compareStamp(ss, pos, *by, cfg)
+	stamp := compareStamp(ss, pos, by, cfg)
 	if err := writeResults(stdout, f, func(w io.Writer) error { return compareFormats[f.format](w, &c, stamp) }); err != nil {
 		return err
 	}

@@ -40,12 +40,14 @@ Usage:
   simulate run FILE|NAME [flags]   run a scenario file, or a built-in scenario by name
   simulate compare A B ... [flags] run scenarios on the same dice and compare them, with paired differences
   simulate compare FILE --by AXIS  compare the values of one swept parameter (default: attacker)
+  simulate merge PARTS... [flags]  merge the partial results of a sharded run (run/compare --shard I/N)
   simulate dice EXPR [flags]       exact distribution of a dice expression, e.g. "3D6 discard lowest"
   simulate list                    list the built-in scenarios
   simulate show NAME               print a built-in scenario's YAML, to copy and edit
   simulate version                 print the version
 
-Run 'simulate run -h', 'simulate compare -h' or 'simulate dice -h' for their flags.
+Run 'simulate run -h', 'simulate compare -h', 'simulate merge -h' or 'simulate dice -h'
+for their flags.
 
 Exit status: 0 success, 1 error (bad scenario, unwritable file), 2 bad command
 line, 130 interrupted (partial results, marked as such, were written).
@@ -65,6 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runScenario(ctx, rest, stdout, stderr)
 	case "compare":
 		return runCompare(ctx, rest, stdout, stderr)
+	case "merge":
+		return runMerge(ctx, rest, stdout, stderr)
 	case "dice":
 		return runDice(ctx, rest, stdout, stderr)
 	case "list":
@@ -231,6 +235,8 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	f.register(fs)
 	fs.Float64Var(&f.precision, "precision", 0, "run until every probability's 95% interval half-width is at most this (e.g. 0.005), in deterministic rounds")
 	fs.Int64Var(&f.maxTrials, "max-trials", 0, "with --precision, stop at this many trials per point (default: the scenario's max_trials, else 100000000)")
+	var shards shardFlags
+	shards.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
@@ -262,6 +268,17 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		maxTrials = defaultMaxTrials
 	}
 
+	header := partHeader("run", []string{name}, nil, s)
+	if sh, ok, err := shards.resolve(fs); err != nil || ok {
+		if err == nil {
+			err = shardRefusals(fs, f, precision)
+		}
+		if err != nil {
+			return err
+		}
+		return runShard(ctx, stdout, stderr, f, [][]sim.Model{s.Models}, cfg, sh, header)
+	}
+
 	bar := newProgress(stderr, f.progress, s.Name)
 	cfg.Progress = bar.update
 	var result sim.Run
@@ -286,13 +303,27 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if precision > 0 && len(result.Completed) > 0 && !result.Partial {
 		cfg.Trials = result.Completed[0]
 	}
+	merged, err := mergeOne(header, cfg, result)
+	if err != nil {
+		return err
+	}
+	if precision > 0 && !met && !result.Partial {
+		fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; the results say so\n", precision, maxTrials)
+	}
+	target := sim.Stamp{Precision: precision, PrecisionMet: met, MaxTrials: maxTrials}
+	return writeRun(stdout, stderr, f, s, name, cfg, merged, target)
+}
+
+// writeRun renders a run's merged tallies in every output asked for: the
+// one path from tallies to bytes for runs made on one machine and merged
+// shards. target carries a precision target's stamp fields.
+func writeRun(stdout, stderr io.Writer, f runFlags, s *scenarios.Scenario, name string, cfg sim.Config, merged *sim.Part, target sim.Stamp) error {
+	result := merged.Runs[0]
+	result.Partial = merged.Interrupted
 	report := s.Report(result, cfg, hammersim.Version)
 	report.Stamp.Command = reproduce("run", []string{name}, cfg)
-	if precision > 0 {
-		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = precision, met, maxTrials
-		if !met && !result.Partial {
-			fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; the results say so\n", precision, maxTrials)
-		}
+	if target.Precision > 0 {
+		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = target.Precision, target.PrecisionMet, target.MaxTrials
 	}
 	if err := writeResults(stdout, f, func(w io.Writer) error { return formats[f.format](w, &report) }); err != nil {
 		return err
