@@ -92,19 +92,28 @@ func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error 
 	if err := merged.CheckLayout(groups); err != nil {
 		return err
 	}
-	cfg := sim.Config{Trials: h.Trials, Seed: h.Seed, Workers: merged.Workers, Aligned: h.Aligned, Batches: h.Batches}
+	cfg := sim.Config{Trials: h.Trials, Seed: h.Seed, Workers: merged.Workers}
 	switch {
-	case h.Command == "run" && len(ss) == 1 && len(h.Args) == 1 && len(h.Flags) == 0:
-		return writeRun(stdout, stderr, f, ss[0], h.Args[0], cfg, merged, sim.Stamp{})
+	case h.Command == "run" && len(ss) == 1 && len(h.Args) == 1 && len(h.Flags) == 0 && !h.Aligned && h.Batches == 0:
+		job := runJob{name: h.Args[0], s: ss[0], cfg: cfg}
+		report := job.report(merged, cfg, false)
+		return writeRunOutputs(stdout, stderr, f, &report, ss[0].Source)
 	case h.Command == "compare" && len(ss) == len(h.Args) && len(h.Flags) <= 1:
-		by := ""
+		job := compareJob{ss: ss, args: h.Args, cfg: cfg}
 		for _, fl := range h.Flags {
 			if fl.Name != "by" {
 				return fmt.Errorf("the parts were run with --%s, which this hammersim does not know", fl.Name)
 			}
-			by = fl.Value
+			job.by = fl.Value
 		}
-		return writeCompare(stdout, stderr, f, ss, h.Args, by, cfg, merged)
+		if c := job.config(); c.Aligned != h.Aligned || c.Batches != h.Batches {
+			return fmt.Errorf("the parts were run with %d batches; this hammersim compares with %d", h.Batches, c.Batches)
+		}
+		c, stamp, err := job.compare(merged, job.config())
+		if err != nil {
+			return err
+		}
+		return writeCompareOutputs(stdout, stderr, f, ss, &c, stamp)
 	}
 	return fmt.Errorf("the parts are of a command this hammersim cannot merge: %s with %d scenarios", h.Command, len(ss))
 }
