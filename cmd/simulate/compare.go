@@ -65,7 +65,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var ss []*scenarios.Scenario
 	for _, name := range pos {
-		s, err := scenarios.Load(name)
+		s, err := registry.Load(name)
 		if err != nil {
 			return err
 		}

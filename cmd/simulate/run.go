@@ -96,7 +96,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 func list(w io.Writer) error {
 	for _, name := range scenarios.BuiltinNames() {
-		s, err := scenarios.Load(name)
+		s, err := registry.Load(name)
 		if err != nil {
 			return fmt.Errorf("built-in scenario %s: %w", name, err)
 		}
@@ -259,7 +259,7 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := f.check(fs); err != nil {
 		return err
 	}
-	s, err := scenarios.Load(name)
+	s, err := registry.Load(name)
 	if err != nil {
 		return err
 	}
