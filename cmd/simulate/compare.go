@@ -98,7 +98,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // writeCompareOutputs writes a comparison in every output its flags ask for.
 func writeCompareOutputs(stdout, stderr io.Writer, f runFlags, ss []*scenarios.Scenario, c *sim.Comparison, stamp sim.Stamp) error {
 	partial := c.Partial
-	if err := writeResults(stdout, f, func(w io.Writer) error { return compareFormats[f.format](w, c, stamp) }); err != nil {
+	if err := writeResults(stdout, stderr, f, func(w io.Writer) error { return compareFormats[f.format](w, c, stamp) }); err != nil {
 		return err
 	}
 	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WriteComparisonPlots(dir, c) }); err != nil {
