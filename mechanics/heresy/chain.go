@@ -134,7 +134,7 @@ type Chain struct {
 	// GetsHot: To Hit rolls that end on a 1 (for weapons that roll no To Hit,
 	// a D6 per shot, whose 1 also loses the shot) wound the firer, who saves
 	// on HotSave and mitigates on HotMitigate.
-	GetsHot             bool
+	GetsHot              bool
 	HotSave, HotMitigate int
 
 	// Strength is the Strength the attack wounds with.
