@@ -547,18 +547,13 @@ type packet struct {
 	u     int
 }
 
-// buildLaw returns the packets of one hit of chain c in the Attack's
-// scratch space, merging outcomes alike.
-func (a *Attack) buildLaw(c *Chain) []packet {
+// buildLaw returns the packets of one shot or hit of chain c in the
+// Attack's scratch space, merging outcomes alike: a hit's outcomes, each
+// weighted by ph, and no damage with 1-ph (ph = 1 for a hit, P(hit) for a
+// shot).
+func (a *Attack) buildLaw(c *Chain, ph float64) []packet {
 	a.law = a.law[:0]
-	c.eachOutcome(func(o hitOutcome) {
-		pk := packet{p: o.p, dmg: o.dmg, slays: o.slays}
-		if c.Deflagrate {
-			pk.u = o.unsaved
-		}
-		if pk.slays {
-			pk.dmg = 1
-		}
+	add := func(pk packet) {
 		for i := range a.law {
 			if l := &a.law[i]; l.dmg == pk.dmg && l.slays == pk.slays && l.u == pk.u {
 				l.p += pk.p
@@ -566,8 +561,39 @@ func (a *Attack) buildLaw(c *Chain) []packet {
 			}
 		}
 		a.law = append(a.law, pk)
+	}
+	if ph < 1 {
+		add(packet{p: 1 - ph})
+	}
+	c.eachOutcome(func(o hitOutcome) {
+		pk := packet{p: o.p * ph, dmg: o.dmg, slays: o.slays}
+		if c.Deflagrate {
+			pk.u = o.unsaved
+		}
+		if pk.slays {
+			pk.dmg = 1
+		}
+		add(pk)
 	})
 	return a.law
+}
+
+// singleWound reports whether law is at most "no damage" and "one wound
+// (or a slaying one)", and returns the probability of the wound: the
+// packets the programme's fast step handles.
+func singleWound(law []packet) (q float64, slays, ok bool) {
+	for _, pk := range law {
+		switch {
+		case pk.u != 0:
+			return 0, false, false
+		case pk.dmg == 0 && !pk.slays:
+		case pk.dmg == 1 && q == 0:
+			q, slays = pk.p, pk.slays
+		default:
+			return 0, false, false
+		}
+	}
+	return q, slays, true
 }
 
 // casualtyStates runs the casualty programme for target and returns the
@@ -599,10 +625,21 @@ func (a *Attack) casualtyStates(target *Unit) ([]float64, int) {
 // returns the new states, reusing state's storage.
 func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float64 {
 	n := len(state)
-	lo, hits := a.totalHits(v)
-	hits = append(a.shotB[:0], hits...) // keep it apart from the programme's buffers
-	a.shotB = hits
-	law := a.buildLaw(&v.Chain)
+	c := &v.Chain
+	// Shot by shot where each shot is at most one hit, rolled alone (no
+	// Master-crafted): the hit's chance folds into the shot's packets.
+	// Otherwise hit by hit, over the exact distribution of the hits.
+	var lo int
+	var hits []float64
+	var law []packet
+	if !c.MasterCrafted && c.AutoHits == 0 && !c.WallOfDeath {
+		lo, hits = a.totalShots(v)
+		law = a.buildLaw(c, c.meanShotHits())
+	} else {
+		lo, hits = a.totalHits(v)
+		law = a.buildLaw(c, 1)
+	}
+	q, slays, single := singleWound(law)
 	hiHits := lo + len(hits) - 1
 	slabs := 1
 	if v.Chain.Deflagrate {
@@ -623,15 +660,18 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 		if k >= hiHits {
 			break
 		}
-		hitStep(cur, nxt, law, n, models, w)
+		if single {
+			woundStep(cur, nxt, q, slays, models, w)
+		} else {
+			hitStep(cur, nxt, law, n, models, w)
+		}
 		cur, nxt = nxt, cur
 	}
 	if slabs > 1 {
 		// Slab u has u Deflagrate hits to come: apply one and move the
 		// result to slab u-1, from the top down.
-		c := &v.Chain
-		_, _, q := c.deflagrateSteps()
-		one := [2]packet{{p: 1 - q}, {p: q, dmg: 1, slays: c.Defl.Slays}}
+		_, _, dq := c.deflagrateSteps()
+		one := [2]packet{{p: 1 - dq}, {p: dq, dmg: 1, slays: c.Defl.Slays}}
 		for u := slabs - 1; u > 0; u-- {
 			hitStep(acc[u*n:(u+1)*n], nxt[:n], one[:], n, models, w)
 			for j := range n {
@@ -668,6 +708,30 @@ func hitStep(cur, nxt []float64, law []packet, n, models, w int) {
 			}
 			nxt[min(u+pk.u, slabs-1)*n+j] += x * pk.p
 		}
+	}
+}
+
+// woundStep advances the casualty states by one shot that inflicts a wound
+// with probability q. A wound goes onto the wounded model; it is removed when
+// its wounds run out, or at once by a slaying wound. Once every model is
+// lost the state stays put.
+func woundStep(cur, nxt []float64, q float64, slays bool, models, w int) {
+	clear(nxt)
+	dead := models * w
+	for i, x := range cur {
+		if x == 0 {
+			continue
+		}
+		if i >= dead {
+			nxt[i] += x
+			continue
+		}
+		nxt[i] += x * (1 - q)
+		j := i + 1
+		if slays || i%w == w-1 {
+			j = (i/w + 1) * w
+		}
+		nxt[j] += x * q
 	}
 }
 

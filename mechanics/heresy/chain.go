@@ -275,17 +275,23 @@ func settle(hit HitRoll, s int, w *Weapon, target *Unit, cover int, melee bool, 
 	c.Destroyer = w.Type == Destroyer
 	c.Concussive = w.Concussive
 	c.Save, c.SaveKind = BestSave(target.Save, target.Invuln, cover, w.AP)
-	ap2 := 2
-	if w.AP != APNone && w.AP < ap2 {
-		ap2 = w.AP
+	c.SaveAP2, c.SaveAP2Kind = c.Save, c.SaveKind
+	if w.Rending > 0 || w.Breaching > 0 {
+		ap2 := 2
+		if w.AP != APNone && w.AP < ap2 {
+			ap2 = w.AP
+		}
+		c.SaveAP2, c.SaveAP2Kind = BestSave(target.Save, target.Invuln, cover, ap2)
 	}
-	c.SaveAP2, c.SaveAP2Kind = BestSave(target.Save, target.Invuln, cover, ap2)
 	coreID := target.T > 0 && s >= 2*target.T
 	c.InstantDeath = w.InstantDeath || coreID
 	c.Slays = c.InstantDeath && !target.EternalWarrior
 	c.SlaysMurderous = !target.EternalWarrior
 	c.Mitigate, c.MitigateKind = Mitigation(target, c.InstantDeath, o)
-	c.MitigateID, c.MitigateIDKind = Mitigation(target, true, o)
+	c.MitigateID, c.MitigateIDKind = c.Mitigate, c.MitigateKind
+	if w.MurderousStrike > 0 {
+		c.MitigateID, c.MitigateIDKind = Mitigation(target, true, o)
+	}
 	if w.Deflagrate {
 		c.Deflagrate = true
 		c.Defl = DeflagrateHit{ToWound: chart, Save: c.Save, Slays: coreID && !target.EternalWarrior}

@@ -108,3 +108,52 @@ func ChoosesToFail(loser *Unit, w *Weapon, winner *Unit, o Options) bool {
 	c := MeleeChain(loser, w, winner, o)
 	return c.P(StageWounds) == 0
 }
+
+// ChargeResult is what a charge and the combat it starts did.
+type ChargeResult struct {
+	// Overwatch is what the charged unit's Overwatch did to the charger.
+	Overwatch Tally
+	// Roll is the charge's distance; 0 when the charger was destroyed
+	// before rolling.
+	Roll int
+	// Reached: the charge reached its target and the combat was fought.
+	Reached bool
+	// Disordered: the charge was Disordered.
+	Disordered bool
+	// Combat is the combat's result; the zero value when not Reached.
+	Combat CombatResult
+}
+
+// Charge resolves a charge by a into b, distance inches away, and the
+// combat it starts; a.Charged is set, b.Charged cleared. In order:
+//  1. with Options.Overwatch, if b may make the Overwatch Reaction, ow (an
+//     Attack the caller prepared for b's weapons against a, in the
+//     situation of a Reaction against a charging unit) is fired with b's
+//     models at a; a charger it destroys makes no charge;
+//  2. the charge roll (RollCharge with bonus); below distance the charge
+//     fails and no combat is fought;
+//  3. the charge is Disordered as ChargeDisordered says, with a.Disordered
+//     standing for the other triggers, and Fight resolves the combat.
+//
+// It does not allocate.
+func Charge(r *dice.Rand, a, b Side, ow *Attack, distance, bonus int, o Options) ChargeResult {
+	var res ChargeResult
+	a.Charged, b.Charged = true, false
+	if o.Overwatch && ow != nil && b.Unit.CanReact(Overwatch) {
+		for i := range ow.Volleys {
+			ow.Volleys[i].Models = max(b.Unit.Models, 0)
+		}
+		res.Overwatch = ow.Roll(r, a.Unit)
+	}
+	if a.Unit.Destroyed() {
+		return res
+	}
+	res.Roll = RollCharge(r, bonus, o)
+	if res.Roll < distance {
+		return res
+	}
+	res.Reached = true
+	res.Disordered = a.Disorderly()
+	res.Combat = Fight(r, a, b, o)
+	return res
+}

@@ -57,8 +57,14 @@ func (h HitRoll) POne() float64 {
 
 // Roll rolls one shot or blow to hit.
 func (h HitRoll) Roll(r *dice.Rand) bool {
-	hit, _ := h.roll(r)
-	return hit
+	d := r.D6()
+	switch {
+	case d >= h.Need:
+		return true
+	case h.RerollFailed:
+		return r.D6() >= h.Need
+	}
+	return d == 1 && h.Reroll > 0 && r.D6() >= h.Reroll
 }
 
 // roll rolls one shot to hit and reports whether it hit and whether the
