@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -26,6 +27,16 @@ var compareFormats = map[string]func(io.Writer, *sim.Comparison, sim.Stamp) erro
 	"markdown": reports.WriteComparisonMarkdown,
 }
 
+// newCompareFlagSet is the flag set of `simulate compare`, shared by the
+// command line and the server's compare.
+func newCompareFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags, *string) {
+	fs := newFlagSet("compare", "compare A B ... [flags] | compare FILE [--by AXIS] [flags]", stdout)
+	var f runFlags
+	f.register(fs)
+	by := fs.String("by", "", "with one scenario, compare the values of this swept parameter (default: attacker)")
+	return fs, &f, by
+}
+
 // runCompare runs candidates on the same dice, trial by trial, and sets
 // their estimates side by side with the difference of every pair.
 //
@@ -33,10 +44,9 @@ var compareFormats = map[string]func(io.Writer, *sim.Comparison, sim.Stamp) erro
 // question (the same metrics over the same points), or the values of one
 // swept parameter of a single scenario (--by, "attacker" by default).
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("compare", "compare A B ... [flags] | compare FILE [--by AXIS] [flags]", stdout)
-	var f runFlags
-	f.register(fs)
-	by := fs.String("by", "", "with one scenario, compare the values of this swept parameter (default: attacker)")
+	fs, f, by := newCompareFlagSet(stdout)
+	var shards shardFlags
+	shards.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
@@ -55,90 +65,43 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var ss []*scenarios.Scenario
 	for _, name := range pos {
-		s, err := scenarios.Load(name)
+		s, err := registry.Load(name)
 		if err != nil {
 			return err
 		}
 		ss = append(ss, s)
 	}
-	cfg := f.config(fs, ss[0])
-	cfg.Aligned, cfg.Batches = true, compareBatches
-
-	var names []string
-	var full [][]sim.Estimate
-	var batches [][][]sim.Estimate
-	partial := false
-	for _, s := range ss {
-		bar := newProgress(stderr, f.progress, s.Name)
-		cfg.Progress = bar.update
-		run, err := sim.RunAll(ctx, s.Models, cfg)
-		bar.finish()
+	job := compareJob{ss: ss, args: pos, by: *by, cfg: f.config(fs, ss[0])}
+	if sh, ok, err := shards.resolve(fs); err != nil || ok {
+		if err == nil {
+			err = shardRefusals(fs, *f, 0)
+		}
 		if err != nil {
 			return err
 		}
-		partial = partial || run.Partial
-		var bs [][]sim.Estimate
-		for _, b := range run.Batches {
-			bs = append(bs, s.Results(b))
+		var groups [][]sim.Model
+		for _, s := range ss {
+			groups = append(groups, s.Models)
 		}
-		names = append(names, s.Name)
-		full = append(full, s.Results(run))
-		batches = append(batches, bs)
-		if partial {
-			break
-		}
+		return runShard(ctx, stdout, stderr, *f, groups, job.config(), sh, job.header())
 	}
-
-	if len(ss) == 1 {
-		axis := *by
-		if axis == "" {
-			axis = "attacker"
-		}
-		var values []any
-		for _, a := range ss[0].Axes {
-			if a.Name == axis {
-				values = a.Values
-			}
-		}
-		if len(values) < 2 {
-			return fmt.Errorf("%s has no swept parameter %q with two or more values to compare (its parameters: %s)", ss[0].Name, axis, axisNames(ss[0]))
-		}
-		names = names[:0]
-		for _, v := range values {
-			names = append(names, fmt.Sprint(v))
-		}
-		// A parameter that only changes how results are read (a charge's
-		// distance) is missing from the per-profile results: such a
-		// parameter cannot split candidates.
-		split, err := sim.SplitBy(axis, values, full[0])
-		if err != nil {
-			return fmt.Errorf("%s: %s does not tell every result apart (%v); compare by a parameter of the units", ss[0].Name, axis, err)
-		}
-		perBatch := batches[0]
-		full, batches = split, make([][][]sim.Estimate, len(values))
-		for _, b := range perBatch {
-			sb, err := sim.SplitBy(axis, values, b)
-			if err != nil {
-				return err
-			}
-			for c, es := range sb {
-				batches[c] = append(batches[c], es)
-			}
-		}
-	} else if partial {
-		return fmt.Errorf("%w: %s did not finish, so there is nothing to compare it with", errInterrupted, names[len(names)-1])
-	}
-	names = uniqueNames(names, pos)
-	c, err := sim.Compare(names, full, batches)
+	c, stamp, err := job.run(ctx, func(name string) (func(done, total int64), func()) {
+		bar := newProgress(stderr, f.progress, name)
+		return bar.update, bar.finish
+	})
 	if err != nil {
 		return err
 	}
-	c.Partial = partial
-	stamp := compareStamp(ss, pos, *by, cfg)
-	if err := writeResults(stdout, f, func(w io.Writer) error { return compareFormats[f.format](w, &c, stamp) }); err != nil {
+	return writeCompareOutputs(stdout, stderr, *f, ss, &c, stamp)
+}
+
+// writeCompareOutputs writes a comparison in every output its flags ask for.
+func writeCompareOutputs(stdout, stderr io.Writer, f runFlags, ss []*scenarios.Scenario, c *sim.Comparison, stamp sim.Stamp) error {
+	partial := c.Partial
+	if err := writeResults(stdout, f, func(w io.Writer) error { return compareFormats[f.format](w, c, stamp) }); err != nil {
 		return err
 	}
-	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WriteComparisonPlots(dir, &c) }); err != nil {
+	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WriteComparisonPlots(dir, c) }); err != nil {
 		return err
 	}
 	if f.report != "" {
@@ -149,7 +112,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		for _, s := range ss {
 			sources[s.Name] = s.Source
 		}
-		if err := reports.WriteFile(f.report, func(w io.Writer) error { return reports.WriteComparisonHTML(w, &c, stamp, sources) }); err != nil {
+		if err := reports.WriteFile(f.report, func(w io.Writer) error { return reports.WriteComparisonHTML(w, c, stamp, sources) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "simulate: wrote the report %s\n", f.report)
@@ -158,6 +121,127 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return errInterrupted
 	}
 	return nil
+}
+
+// compareJob is one comparison as its flags configure it. The command line
+// and the server both compare through it, so that they answer with the same
+// bytes.
+type compareJob struct {
+	ss   []*scenarios.Scenario
+	args []string // the scenarios as the command line names them, for the stamp
+	by   string
+	cfg  sim.Config
+}
+
+// run runs the candidates one after the other, each with the progress
+// callbacks bars makes for it, and compares them. A cancelled sweep
+// comparison returns its comparison, marked partial, and no error.
+func (j compareJob) run(ctx context.Context, bars func(name string) (update func(done, total int64), finish func())) (sim.Comparison, sim.Stamp, error) {
+	cfg := j.config()
+	var runs []sim.Run
+	for _, s := range j.ss {
+		update, finish := bars(s.Name)
+		cfg.Progress = update
+		run, err := sim.RunAll(ctx, s.Models, cfg)
+		finish()
+		if err != nil {
+			return sim.Comparison{}, sim.Stamp{}, err
+		}
+		runs = append(runs, run)
+		if run.Partial {
+			break
+		}
+	}
+	merged, err := mergeOne(j.header(), cfg, runs...)
+	if err != nil {
+		return sim.Comparison{}, sim.Stamp{}, err
+	}
+	return j.compare(merged, cfg)
+}
+
+// config is the comparison's run configuration: trials aligned across the
+// candidates, and batches for the differences' standard errors.
+func (j compareJob) config() sim.Config {
+	cfg := j.cfg
+	cfg.Aligned, cfg.Batches = true, compareBatches
+	return cfg
+}
+
+// header is what every part of the comparison's run carries.
+func (j compareJob) header() sim.PartHeader {
+	var flags []sim.Flag
+	if j.by != "" {
+		flags = append(flags, sim.Flag{Name: "by", Value: j.by})
+	}
+	return partHeader("compare", j.args, flags, j.ss...)
+}
+
+// compare sets the candidates of merged tallies side by side: the one path
+// from tallies to a comparison, for comparisons made on one machine and
+// merged shards alike.
+func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, sim.Stamp, error) {
+	ss := j.ss
+	var names []string
+	var full [][]sim.Estimate
+	var batches [][][]sim.Estimate
+	partial := merged.Interrupted
+	for i, run := range merged.Runs {
+		s := ss[i]
+		var bs [][]sim.Estimate
+		for _, b := range run.Batches {
+			bs = append(bs, s.Results(b))
+		}
+		names = append(names, s.Name)
+		full = append(full, s.Results(run))
+		batches = append(batches, bs)
+	}
+
+	if len(ss) == 1 {
+		axis := j.by
+		if axis == "" {
+			axis = "attacker"
+		}
+		var values []any
+		for _, a := range ss[0].Axes {
+			if a.Name == axis {
+				values = a.Values
+			}
+		}
+		if len(values) < 2 {
+			return sim.Comparison{}, sim.Stamp{}, fmt.Errorf("%s has no swept parameter %q with two or more values to compare (its parameters: %s)", ss[0].Name, axis, axisNames(ss[0]))
+		}
+		names = names[:0]
+		for _, v := range values {
+			names = append(names, fmt.Sprint(v))
+		}
+		// A parameter that only changes how results are read (a charge's
+		// distance) is missing from the per-profile results: such a
+		// parameter cannot split candidates.
+		split, err := sim.SplitBy(axis, values, full[0])
+		if err != nil {
+			return sim.Comparison{}, sim.Stamp{}, fmt.Errorf("%s: %s does not tell every result apart (%v); compare by a parameter of the units", ss[0].Name, axis, err)
+		}
+		perBatch := batches[0]
+		full, batches = split, make([][][]sim.Estimate, len(values))
+		for _, b := range perBatch {
+			sb, err := sim.SplitBy(axis, values, b)
+			if err != nil {
+				return sim.Comparison{}, sim.Stamp{}, err
+			}
+			for c, es := range sb {
+				batches[c] = append(batches[c], es)
+			}
+		}
+	} else if partial {
+		return sim.Comparison{}, sim.Stamp{}, fmt.Errorf("%w: %s did not finish, so there is nothing to compare it with", errInterrupted, names[len(names)-1])
+	}
+	names = uniqueNames(names, j.args)
+	c, err := sim.Compare(names, full, batches)
+	if err != nil {
+		return sim.Comparison{}, sim.Stamp{}, err
+	}
+	c.Partial = partial
+	return c, compareStamp(ss, j.args, j.by, cfg), nil
 }
 
 func axisNames(s *scenarios.Scenario) string {

@@ -40,12 +40,14 @@ Usage:
   simulate run FILE|NAME [flags]   run a scenario file, or a built-in scenario by name
   simulate compare A B ... [flags] run scenarios on the same dice and compare them, with paired differences
   simulate compare FILE --by AXIS  compare the values of one swept parameter (default: attacker)
+  simulate merge PARTS... [flags]  merge the partial results of a sharded run (run/compare --shard I/N)
   simulate dice EXPR [flags]       exact distribution of a dice expression, e.g. "3D6 discard lowest"
   simulate list                    list the built-in scenarios
   simulate show NAME               print a built-in scenario's YAML, to copy and edit
   simulate version                 print the version
 
-Run 'simulate run -h', 'simulate compare -h' or 'simulate dice -h' for their flags.
+Run 'simulate run -h', 'simulate compare -h', 'simulate merge -h' or 'simulate dice -h'
+for their flags.
 
 Exit status: 0 success, 1 error (bad scenario, unwritable file), 2 bad command
 line, 130 interrupted (partial results, marked as such, were written).
@@ -65,6 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runScenario(ctx, rest, stdout, stderr)
 	case "compare":
 		return runCompare(ctx, rest, stdout, stderr)
+	case "merge":
+		return runMerge(ctx, rest, stdout, stderr)
 	case "dice":
 		return runDice(ctx, rest, stdout, stderr)
 	case "list":
@@ -92,7 +96,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 func list(w io.Writer) error {
 	for _, name := range scenarios.BuiltinNames() {
-		s, err := scenarios.Load(name)
+		s, err := registry.Load(name)
 		if err != nil {
 			return fmt.Errorf("built-in scenario %s: %w", name, err)
 		}
@@ -225,12 +229,21 @@ var formats = map[string]func(io.Writer, *sim.Report) error{
 // defaultMaxTrials caps a precision run per point when nothing else does.
 const defaultMaxTrials = 100_000_000
 
-func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// newRunFlagSet is the flag set of `simulate run`, shared by the command
+// line and the server's run so that both read their arguments alike.
+func newRunFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags) {
 	fs := newFlagSet("run", "run FILE|NAME [flags]", stdout)
 	var f runFlags
 	f.register(fs)
 	fs.Float64Var(&f.precision, "precision", 0, "run until every probability's 95% interval half-width is at most this (e.g. 0.005), in deterministic rounds")
 	fs.Int64Var(&f.maxTrials, "max-trials", 0, "with --precision, stop at this many trials per point (default: the scenario's max_trials, else 100000000)")
+	return fs, &f
+}
+
+func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, f := newRunFlagSet(stdout)
+	var shards shardFlags
+	shards.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
@@ -246,70 +259,136 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := f.check(fs); err != nil {
 		return err
 	}
-	s, err := scenarios.Load(name)
+	s, err := registry.Load(name)
 	if err != nil {
 		return err
 	}
-	cfg := f.config(fs, s)
-	precision, maxTrials := s.Precision, s.MaxTrials
-	if flagSet(fs, "precision") {
-		precision = f.precision
-	}
-	if flagSet(fs, "max-trials") {
-		maxTrials = f.maxTrials
-	}
-	if maxTrials == 0 {
-		maxTrials = defaultMaxTrials
-	}
-
-	bar := newProgress(stderr, f.progress, s.Name)
-	cfg.Progress = bar.update
-	var result sim.Run
-	met := false
-	if precision > 0 {
-		// Rounds: a first one of --trials (4 chunks unless given), then the
-		// total doubles until every probability is precise enough.
-		if !flagSet(fs, "trials") {
-			cfg.Trials = 4 * sim.ChunkSize
+	job := f.job(fs, name, s)
+	if sh, ok, err := shards.resolve(fs); err != nil || ok {
+		if err == nil {
+			err = shardRefusals(fs, *f, job.precision)
 		}
-		result, err = sim.RunRounds(ctx, s.Models, cfg, maxTrials, func(r sim.Run) bool {
-			met = preciseEnough(s.Results(r), precision)
-			return met
-		})
-	} else {
-		result, err = sim.RunAll(ctx, s.Models, cfg)
+		if err != nil {
+			return err
+		}
+		return runShard(ctx, stdout, stderr, *f, [][]sim.Model{s.Models}, job.cfg, sh, job.header())
 	}
+	bar := newProgress(stderr, f.progress, s.Name)
+	report, err := job.run(ctx, bar.update)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	if precision > 0 && len(result.Completed) > 0 && !result.Partial {
-		cfg.Trials = result.Completed[0]
+	if st := report.Stamp; st.Precision > 0 && !st.PrecisionMet && !report.Partial {
+		fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; the results say so\n", st.Precision, st.MaxTrials)
 	}
-	report := s.Report(result, cfg, hammersim.Version)
-	report.Stamp.Command = reproduce("run", []string{name}, cfg)
-	if precision > 0 {
-		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = precision, met, maxTrials
-		if !met && !result.Partial {
-			fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; the results say so\n", precision, maxTrials)
-		}
-	}
-	if err := writeResults(stdout, f, func(w io.Writer) error { return formats[f.format](w, &report) }); err != nil {
+	return writeRunOutputs(stdout, stderr, *f, &report, s.Source)
+}
+
+// writeRunOutputs writes a run's report in every output its flags ask for.
+func writeRunOutputs(stdout, stderr io.Writer, f runFlags, report *sim.Report, source []byte) error {
+	if err := writeResults(stdout, f, func(w io.Writer) error { return formats[f.format](w, report) }); err != nil {
 		return err
 	}
-	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WritePlots(dir, &report) }); err != nil {
+	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WritePlots(dir, report) }); err != nil {
 		return err
 	}
 	if f.report != "" {
-		if err := writeReport(stderr, f.report, &report, s.Source); err != nil {
+		if err := writeReport(stderr, f.report, report, source); err != nil {
 			return err
 		}
 	}
-	if result.Partial {
+	if report.Partial {
 		return errInterrupted
 	}
 	return nil
 }
+
+// runJob is one run of one scenario as its flags configure it. The command
+// line and the server both run scenarios through it, so that they answer
+// with the same bytes.
+type runJob struct {
+	name      string // the scenario as the command line names it, for the stamp
+	s         *scenarios.Scenario
+	cfg       sim.Config
+	precision float64
+	maxTrials int64
+}
+
+// job resolves a run's configuration: flags over the scenario's own values
+// over the defaults.
+func (f *runFlags) job(fs *flag.FlagSet, name string, s *scenarios.Scenario) runJob {
+	j := runJob{name: name, s: s, cfg: f.config(fs, s), precision: s.Precision, maxTrials: s.MaxTrials}
+	if flagSet(fs, "precision") {
+		j.precision = f.precision
+	}
+	if flagSet(fs, "max-trials") {
+		j.maxTrials = f.maxTrials
+	}
+	if j.maxTrials == 0 {
+		j.maxTrials = defaultMaxTrials
+	}
+	if j.precision > 0 && !flagSet(fs, "trials") {
+		// Rounds: a first one of --trials (4 chunks unless given), then the
+		// total doubles until every probability is precise enough.
+		j.cfg.Trials = 4 * sim.ChunkSize
+	}
+	return j
+}
+
+// mostTrials is the most trials per point the job may run.
+func (j runJob) mostTrials() int64 {
+	if j.precision > 0 {
+		return max(j.maxTrials, j.cfg.Trials)
+	}
+	return j.cfg.Trials
+}
+
+// run runs the job and gathers its report. A cancelled run returns its
+// report, marked partial, and no error.
+func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.Report, error) {
+	cfg := j.cfg
+	cfg.Progress = progress
+	var result sim.Run
+	var err error
+	met := false
+	if j.precision > 0 {
+		result, err = sim.RunRounds(ctx, j.s.Models, cfg, j.maxTrials, func(r sim.Run) bool {
+			met = preciseEnough(j.s.Results(r), j.precision)
+			return met
+		})
+	} else {
+		result, err = sim.RunAll(ctx, j.s.Models, cfg)
+	}
+	if err != nil {
+		return sim.Report{}, err
+	}
+	if j.precision > 0 && len(result.Completed) > 0 && !result.Partial {
+		cfg.Trials = result.Completed[0]
+	}
+	merged, err := mergeOne(j.header(), cfg, result)
+	if err != nil {
+		return sim.Report{}, err
+	}
+	return j.report(merged, cfg, met), nil
+}
+
+// report renders a run's merged tallies: the one path from tallies to a
+// report, for runs made on one machine and merged shards alike. met says
+// whether a precision target was reached.
+func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool) sim.Report {
+	result := merged.Runs[0]
+	result.Partial = merged.Interrupted
+	report := j.s.Report(result, cfg, hammersim.Version)
+	report.Stamp.Command = reproduce("run", []string{j.name}, cfg)
+	if j.precision > 0 {
+		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = j.precision, met, j.maxTrials
+	}
+	return report
+}
+
+// header is what every part of the job's run carries.
+func (j runJob) header() sim.PartHeader { return partHeader("run", []string{j.name}, nil, j.s) }
 
 // preciseEnough reports whether every probability's 95% interval is at
 // most twice the target half-width wide.
