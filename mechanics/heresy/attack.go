@@ -277,6 +277,31 @@ func (a *Attack) PConcussed() float64 {
 	return 1 - none
 }
 
+// PConcussedAlive is the exact probability that a Concussive (X) weapon of
+// the attack wounds target (saved or not) and the target has models left
+// after the attack, the case in which it takes the Concussive test. A
+// volley that wounds nothing changes nothing, so P(no Concussive wound and
+// models left) is P(no Concussive wound) times P(models left) under the
+// other volleys alone. It allocates.
+func (a *Attack) PConcussedAlive(target *Unit) float64 {
+	none := 1.0
+	rest := &Attack{}
+	for i := range a.Volleys {
+		v := &a.Volleys[i]
+		if v.Chain.Concussive == 0 {
+			rest.Volleys = append(rest.Volleys, *v)
+			continue
+		}
+		none *= a.volleyDist(v, StageWounds).At(0)
+	}
+	if none == 1 {
+		return 0
+	}
+	alive := 1 - a.Casualties(target).At(max(target.Models, 0))
+	aliveRest := 1 - rest.Casualties(target).At(max(target.Models, 0))
+	return max(alive-none*aliveRest, 0)
+}
+
 // Dist is the exact distribution of the attack's count at stage s: the sum
 // of the volleys' counts, each a compound of the hits it scores and what
 // each hit leads to.
