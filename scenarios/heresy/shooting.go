@@ -262,7 +262,7 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 		}
 		m := q.model(f, t, pt)
 		p := stupefyPolicies[q.policy.At(pt)]
-		if p != rules.StupefyNever && !m.target.CanStupefy(m.opts) {
+		if p != rules.StupefyNever && !m.Target.CanStupefy(m.Options) {
 			if !stupefyErr {
 				errorAt(d, q.policyAt, axes, pt, "stupefied: %s, but target %q cannot become Stupefied: every model needs Lords of Profligacy", q.policy.At(pt), t.spec.name)
 			}
@@ -271,7 +271,7 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 		}
 		m.choose(p)
 		m.react()
-		m.exact = m.exactValues()
+		m.exact = rules.ExactShooting(&m.ShootingExchange)
 		return m, true
 	})
 	if !ok {
@@ -299,18 +299,20 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 // model builds the point's model from its units.
 func (q *shootingSpec) model(f, t *unit, pt scenarios.Point) *shootingModel {
 	m := &shootingModel{
-		firer: f.unit, target: t.unit, weapons: f.weapons, back: t.weapons,
-		opts:       q.opts.options(pt),
-		morale:     q.opts.at("morale_check", pt) == "quarter",
-		brokenSnap: q.opts.at("broken_return_fire", pt) == "snap_shots",
-		pinning:    q.pinning.At(pt),
-		reaction:   q.reaction.At(pt),
-		sit:        rules.Situation{Distance: q.distance.At(pt), Moved: q.moved.At(pt)},
+		ShootingExchange: rules.ShootingExchange{
+			Firer: f.unit, Target: t.unit, Weapons: f.weapons, Back: t.weapons,
+			Options:         q.opts.options(pt),
+			Situation:       rules.Situation{Distance: q.distance.At(pt), Moved: q.moved.At(pt)},
+			MoraleCheck:     q.opts.at("morale_check", pt) == "quarter",
+			BrokenSnapShots: q.opts.at("broken_return_fire", pt) == "snap_shots",
+			Pinning:         q.pinning.At(pt),
+		},
+		reaction: q.reaction.At(pt),
 	}
 	// Fear (X) reaches enemies within 12" (rulebook p.238); with no
 	// distance given the units are taken to be that close.
-	if d := m.sit.Distance; d == 0 || d <= fearRange {
-		m.fear = m.target.FearOf(&m.firer)
+	if d := m.Situation.Distance; d == 0 || d <= fearRange {
+		m.Fear = m.Target.FearOf(&m.Firer)
 	}
 	return m
 }
@@ -318,43 +320,26 @@ func (q *shootingSpec) model(f, t *unit, pt scenarios.Point) *shootingModel {
 // fearRange is the reach of Fear (X) in inches (rulebook p.238).
 const fearRange = 12
 
-// shootingModel is one point of a shooting question.
+// shootingModel is one point of a shooting question: the exchange, the
+// Reaction the target is set to make and whether it makes it, and the
+// exact values.
 type shootingModel struct {
-	// firer and target are the units as the attack begins, the target
-	// Stupefied as its policy chose and Shrouded if it Evades.
-	firer, target rules.Unit
-	// weapons are the firer's; back the target's.
-	weapons, back []rules.Weapon
-	opts          rules.Options
-	sit           rules.Situation // how the firer fires
-	morale        bool            // a quarter lost forces a Morale check
-	pinning       bool            // the attack forces a Pinning test
-	brokenSnap    bool            // a Fallen Back or Pinned unit shoots next at BS 1
-	reaction      string          // the Reaction the target is set to make
-	reacted       bool            // it may make it, and does
-	returnFire    bool            // it makes Return Fire
-	fear          int             // the firer's Fear against the target's tests
-	exact         shootingExact
-}
-
-// shootingExact holds the exact value of every metric.
-type shootingExact struct {
-	hits, wounds, unsaved, mitigated, casualties float64
-	destroyed, morale, pinned, concussed         float64
-	returnFire, next, hot, stupefied, reacted    float64
-	maxCount                                     int
+	rules.ShootingExchange
+	reaction string
+	reacted  bool
+	exact    rules.ShootingExact
 }
 
 // choose applies the Stupefied policy to the target, weighing, for
 // when_it_pays, the firer's attack against the target's own at the firer.
 func (m *shootingModel) choose(p rules.StupefyPolicy) {
 	c := rules.StupefyChooser{Policy: p}
-	st := rules.StupefyStakes{Enemy: &m.firer, EnemyWeapons: m.weapons, Situation: m.sit}
-	if len(m.back) > 0 {
-		st.OwnTarget, st.OwnWeapons = &m.firer, m.back
+	st := rules.StupefyStakes{Enemy: &m.Firer, EnemyWeapons: m.Weapons, Situation: m.Situation}
+	if len(m.Back) > 0 {
+		st.OwnTarget, st.OwnWeapons = &m.Firer, m.Back
 	}
-	if c.Choose(&m.target, st, m.opts) {
-		m.target.Stupefy(false, m.opts)
+	if c.Choose(&m.Target, st, m.Options) {
+		m.Target.Stupefy(false, m.Options)
 	}
 }
 
@@ -363,24 +348,12 @@ func (m *shootingModel) choose(p rules.StupefyPolicy) {
 func (m *shootingModel) react() {
 	switch m.reaction {
 	case reactReturnFire:
-		m.reacted = len(m.back) > 0 && m.target.CanReact(rules.ReturnFire)
-		m.returnFire = m.reacted
+		m.reacted = len(m.Back) > 0 && m.Target.CanReact(rules.ReturnFire)
+		m.ReturnFire = m.reacted
 	case reactEvade:
-		m.reacted = m.target.CanReact(rules.Evade)
+		m.reacted = m.Target.CanReact(rules.Evade)
 		if m.reacted {
-			m.target.Shrouded = m.opts.EvadeSave
+			m.Target.Shrouded = m.Options.EvadeSave
 		}
 	}
-}
-
-// returnFireSit is how Return Fire is made: at the firer, counting as
-// stationary, Templates firing Wall of Death.
-func (m *shootingModel) returnFireSit() rules.Situation {
-	return rules.Situation{Distance: m.sit.Distance, Stationary: true, Reaction: true}
-}
-
-// nextSit is how the target makes its own next Shooting Attack: from where
-// it stands, not having moved, with Snap Shots when snap.
-func (m *shootingModel) nextSit(snap bool) rules.Situation {
-	return rules.Situation{Distance: m.sit.Distance, SnapShots: snap}
 }

@@ -6,163 +6,9 @@ import (
 	"hammersim/sim"
 )
 
-// exactValues computes every metric in closed form. Return Fire's losses
-// on the firer are an exact distribution; for each outcome the firer's
-// attack with the models left has exact counts and an exact casualty
-// distribution, and the tests and the target's next attack are summed
-// over that distribution, since each depends on the attack only through
-// the models it removed (and, for a Pinning test, whether any wound went
-// unsaved, which removing a model implies).
-func (m *shootingModel) exactValues() shootingExact {
-	var ex shootingExact
-	if m.reacted {
-		ex.reacted = 1
-	}
-	if m.target.IsStupefied() {
-		ex.stupefied = 1
-	}
-	rf := dice.Point(0)
-	if m.returnFire {
-		var a rules.Attack
-		a.PrepareAt(&m.target, m.back, &m.firer, m.returnFireSit(), m.opts)
-		rf = a.Casualties(&m.firer)
-		ex.returnFire = rf.Mean()
-	}
-	next := m.nextAttack()
-	var a rules.Attack
-	for cf := rf.Min; cf <= rf.Max(); cf++ {
-		w := rf.At(cf)
-		if w == 0 {
-			continue
-		}
-		f := m.firer
-		if !m.opts.ReturnFireAfterCasualties {
-			f.Models -= cf
-		}
-		a.PrepareAt(&f, m.weapons, &m.target, m.sit, m.opts)
-		if cf == 0 {
-			ex.maxCount = maxCount(&a)
-		}
-		m.addAttack(&ex, &a, w, next)
-	}
-	return ex
-}
-
-// maxCount bounds any count of hits, wounds or unsaved wounds an attack
-// can reach: shots times the hits a shot can score (Blast, Wall of Death),
-// times Brutal's wounds per hit, with Deflagrate's hits on top.
-func maxCount(a *rules.Attack) int {
-	total := 0
-	for _, v := range a.Volleys {
-		c := &v.Chain
-		perShot := 1
-		switch {
-		case c.WallOfDeath:
-			perShot = 3
-		case c.AutoHits > 0:
-			perShot = c.AutoHits
-		}
-		b := max(c.Brutal, 1)
-		hits := v.Models * max(v.Rolls, 1) * shotsOf(v.Weapon).Max() * perShot
-		if c.Deflagrate {
-			hits += hits * b
-		}
-		total += hits * b
-	}
-	return total
-}
-
-// nextAttack returns the exact expected casualties of the target's own
-// next Shooting Attack on the firer (as it stood before this attack) for
-// each number of target models left: [0] as the target stands, [1] with
-// Snap Shots after Falling Back or being Pinned.
-func (m *shootingModel) nextAttack() [2][]float64 {
-	var out [2][]float64
-	if len(m.back) == 0 {
-		return out
-	}
-	var a rules.Attack
-	for k, snap := range []bool{false, true} {
-		out[k] = make([]float64, m.target.Models+1)
-		for left := 1; left <= m.target.Models; left++ {
-			u := m.target
-			u.Models = left
-			a.PrepareAt(&u, m.back, &m.firer, m.nextSit(snap), m.opts)
-			out[k][left] = a.ExpectedCasualties(&m.firer)
-		}
-	}
-	return out
-}
-
-// addAttack adds, with weight w, the exact metrics of the firer's attack
-// a (prepared with the models that fire) to ex.
-func (m *shootingModel) addAttack(ex *shootingExact, a *rules.Attack, w float64, next [2][]float64) {
-	ex.hits += w * a.Expected(rules.StageHits)
-	ex.wounds += w * a.Expected(rules.StageWounds)
-	unsaved := a.Expected(rules.StageUnsaved)
-	ex.unsaved += w * unsaved
-	ex.mitigated += w * (unsaved - a.Expected(rules.StageSuffered))
-	ex.hot += w * a.ExpectedHot()
-	cas := a.Casualties(&m.target)
-	ex.casualties += w * cas.Mean()
-	n := m.target.Models
-	ex.destroyed += w * cas.At(n)
-	if m.concussionCounts() {
-		ex.concussed += w * a.PConcussedAlive(&m.target) * (1 - rules.PassProbability(m.target.Ld))
-	}
-	noUnsaved := a.Dist(rules.StageUnsaved).At(0)
-	passMorale := m.target.PassProbability(rules.MoraleCheck, rules.PhaseShooting, -m.fear)
-	passPin := m.target.PassProbability(rules.PinningTest, rules.PhaseShooting, -m.fear)
-	for c := range n {
-		pc := w * cas.At(c)
-		if pc == 0 {
-			continue
-		}
-		fell := 0.0
-		if m.morale && 4*c >= n {
-			fell = 1 - passMorale
-		}
-		// P(an unsaved wound | c casualties): certain when a model was
-		// removed; with none removed, every trial but those with no
-		// unsaved wound at all.
-		wounded := 1.0
-		if c == 0 {
-			wounded = max(cas.At(0)-noUnsaved, 0) / cas.At(0)
-		}
-		pinned := 0.0
-		if m.pinning {
-			pinned = (1 - fell) * wounded * (1 - passPin)
-		}
-		ex.morale += pc * fell
-		ex.pinned += pc * pinned
-		if len(m.back) > 0 {
-			e := (1 - fell - pinned) * next[0][n-c]
-			if m.brokenSnap {
-				e += (fell + pinned) * next[1][n-c]
-			}
-			ex.next += pc * e
-		}
-	}
-}
-
-// concussionCounts reports whether a Concussive test the target fails
-// affects it: a Stupefied unit ignores Concussive gained after it became
-// Stupefied only with the StupefiedIgnoresLater option.
-func (m *shootingModel) concussionCounts() bool {
-	return !(m.target.IsStupefied() && m.opts.StupefiedIgnoresLater)
-}
-
-// shotsOf is the shots of a weapon, one when none are written.
-func shotsOf(w rules.Weapon) dice.Expr {
-	if w.Shots.IsZero() {
-		return dice.Const(1)
-	}
-	return w.Shots
-}
-
 func (m *shootingModel) Slots() []sim.Slot {
-	n, nf, ex := m.target.Models, m.firer.Models, &m.exact
-	mc := ex.maxCount
+	n, nf, ex := m.Target.Models, m.Firer.Models, &m.exact
+	mc := ex.MaxCount
 	return []sim.Slot{
 		slotHits: {Name: metricHits, Hi: mc}, slotWounds: {Name: metricWounds, Hi: mc},
 		slotUnsaved: {Name: metricUnsaved, Hi: mc}, slotMitigated: {Name: metricMitigated, Hi: mc},
@@ -176,11 +22,11 @@ func (m *shootingModel) Slots() []sim.Slot {
 
 func (m *shootingModel) NewTrial() sim.Trial {
 	t := &shootingTrial{m: m}
-	t.att.PrepareAt(&m.firer, m.weapons, &m.target, m.sit, m.opts)
-	if len(m.back) > 0 {
-		t.rf.PrepareAt(&m.target, m.back, &m.firer, m.returnFireSit(), m.opts)
-		t.next.PrepareAt(&m.target, m.back, &m.firer, m.nextSit(false), m.opts)
-		t.snap.PrepareAt(&m.target, m.back, &m.firer, m.nextSit(true), m.opts)
+	t.att.PrepareAt(&m.Firer, m.Weapons, &m.Target, m.Situation, m.Options)
+	if len(m.Back) > 0 {
+		t.rf.PrepareAt(&m.Target, m.Back, &m.Firer, m.ReturnFireSituation(), m.Options)
+		t.next.PrepareAt(&m.Target, m.Back, &m.Firer, m.NextSituation(false), m.Options)
+		t.snap.PrepareAt(&m.Target, m.Back, &m.Firer, m.NextSituation(true), m.Options)
 	}
 	return t
 }
@@ -201,13 +47,13 @@ func setModels(a *rules.Attack, n int) {
 func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 	m, h := t.m, tally.H
 	for range n {
-		tg, f := m.target, m.firer
+		tg, f := m.Target, m.Firer
 		rfLost := 0
-		if m.returnFire {
+		if m.ReturnFire {
 			rfLost = t.rf.Roll(r, &f).Casualties
 		}
-		if m.opts.ReturnFireAfterCasualties {
-			setModels(&t.att, m.firer.Models)
+		if m.Options.ReturnFireAfterCasualties {
+			setModels(&t.att, m.Firer.Models)
 		} else {
 			setModels(&t.att, f.Models)
 		}
@@ -220,17 +66,17 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 		h[slotGetsHot].Add(res.Hot)
 		h[slotReturnFire].Add(rfLost)
 		h[slotReacted].Add(b2i(m.reacted))
-		h[slotStupefied].Add(b2i(m.target.IsStupefied()))
+		h[slotStupefied].Add(b2i(m.Target.IsStupefied()))
 		fell, pinned, concussed, next := false, false, false, 0
 		if !tg.Destroyed() {
-			if m.morale && 4*res.Casualties >= m.target.Models && !tg.TakeTest(r, rules.MoraleCheck, rules.PhaseShooting, -m.fear) {
+			if m.MoraleCheck && 4*res.Casualties >= m.Target.Models && !tg.TakeTest(r, rules.MoraleCheck, rules.PhaseShooting, -m.Fear) {
 				tg.FallBack()
 				fell = true
 			}
-			if m.pinning && !fell && res.Unsaved > 0 && !tg.TakeTest(r, rules.PinningTest, rules.PhaseShooting, -m.fear) {
+			if m.Pinning && !fell && res.Unsaved > 0 && !tg.TakeTest(r, rules.PinningTest, rules.PhaseShooting, -m.Fear) {
 				pinned = tg.Pin()
 			}
-			if res.Concussive > 0 && m.concussionCounts() {
+			if res.Concussive > 0 && m.ConcussionCounts() {
 				concussed = !rules.RollTest(r, tg.Ld)
 			}
 			next = t.nextAttack(r, &tg, fell || pinned)
@@ -247,7 +93,7 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 // it stood before this attack, with the target's models left.
 func (t *shootingTrial) nextAttack(r *dice.Rand, tg *rules.Unit, broken bool) int {
 	m := t.m
-	if len(m.back) == 0 || (broken && !m.brokenSnap) {
+	if len(m.Back) == 0 || (broken && !m.BrokenSnapShots) {
 		return 0
 	}
 	att := &t.next
@@ -255,7 +101,7 @@ func (t *shootingTrial) nextAttack(r *dice.Rand, tg *rules.Unit, broken bool) in
 		att = &t.snap
 	}
 	setModels(att, tg.Models)
-	f := m.firer
+	f := m.Firer
 	return att.Roll(r, &f).Casualties
 }
 
@@ -275,33 +121,33 @@ func (m *shootingModel) estimate(metric string, ps []sim.Param, t *sim.Tally, n 
 	}
 	switch metric {
 	case metricHits:
-		return mean(slotHits, ex.hits)
+		return mean(slotHits, ex.Hits)
 	case metricWounds:
-		return mean(slotWounds, ex.wounds)
+		return mean(slotWounds, ex.Wounds)
 	case metricUnsaved:
-		return mean(slotUnsaved, ex.unsaved)
+		return mean(slotUnsaved, ex.Unsaved)
 	case metricMitigated:
-		return mean(slotMitigated, ex.mitigated)
+		return mean(slotMitigated, ex.Mitigated)
 	case metricCasualties:
-		return mean(slotCasualties, ex.casualties)
+		return mean(slotCasualties, ex.Casualties)
 	case metricDestroyed:
-		return prob(slotDestroyed, ex.destroyed)
+		return prob(slotDestroyed, ex.Destroyed)
 	case metricMorale:
-		return prob(slotMorale, ex.morale)
+		return prob(slotMorale, ex.Morale)
 	case metricPinned:
-		return prob(slotPinned, ex.pinned)
+		return prob(slotPinned, ex.Pinned)
 	case metricConcussed:
-		return prob(slotConcussed, ex.concussed)
+		return prob(slotConcussed, ex.Concussed)
 	case metricReacted:
-		return prob(slotReacted, ex.reacted)
+		return prob(slotReacted, float64(b2i(m.reacted)))
 	case metricReturnFire:
-		return mean(slotReturnFire, ex.returnFire)
+		return mean(slotReturnFire, ex.ReturnFire)
 	case metricNextAttack:
-		return mean(slotNextAttack, ex.next)
+		return mean(slotNextAttack, ex.Next)
 	case metricGetsHot:
-		return mean(slotGetsHot, ex.hot)
+		return mean(slotGetsHot, ex.Hot)
 	case metricChoseStupefied:
-		return prob(slotStupefied, ex.stupefied)
+		return prob(slotStupefied, ex.Stupefied)
 	}
 	panic("scenarios/heresy: unknown shooting metric " + metric)
 }
