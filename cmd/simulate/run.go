@@ -250,6 +250,9 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	if err := f.checkOutputs([]string{s.File}); err != nil {
+		return err
+	}
 	cfg := f.config(fs, s)
 	precision, maxTrials := s.Precision, s.MaxTrials
 	if flagSet(fs, "precision") {
@@ -294,16 +297,15 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; the results say so\n", precision, maxTrials)
 		}
 	}
-	if err := writeResults(stdout, f, func(w io.Writer) error { return formats[f.format](w, &report) }); err != nil {
+	err = f.write(stdout, stderr, outputs{
+		results: func(w io.Writer) error { return formats[f.format](w, &report) },
+		plots: func(files *reports.Files, dir string) (reports.Plots, error) {
+			return reports.StagePlots(files, dir, &report)
+		},
+		report: func(files *reports.Files, path string) (int, error) { return stageReport(files, path, &report, s.Source) },
+	})
+	if err != nil {
 		return err
-	}
-	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WritePlots(dir, &report) }); err != nil {
-		return err
-	}
-	if f.report != "" {
-		if err := writeReport(stderr, f.report, &report, s.Source); err != nil {
-			return err
-		}
 	}
 	if result.Partial {
 		return errInterrupted
@@ -341,49 +343,14 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// writeResults writes to -o (whole or not at all) or to standard output.
-func writeResults(stdout io.Writer, f runFlags, write func(io.Writer) error) error {
-	if f.output != "" {
-		return reports.WriteFile(f.output, write)
-	}
-	return write(stdout)
-}
-
-// writePlots makes dir, when one was asked for, writes the plots into it
-// and says on stderr what it wrote and what it left out.
-func writePlots(stderr io.Writer, dir string, write func(dir string) (reports.Plots, error)) error {
-	if dir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	plots, err := write(dir)
-	if err != nil {
-		return err
-	}
-	for _, n := range plots.Notes {
-		fmt.Fprintln(stderr, "simulate: note:", n)
-	}
-	fmt.Fprintf(stderr, "simulate: wrote %d plot files in %s\n", len(plots.Files), dir)
-	return nil
-}
-
-// writeReport writes a report document, HTML or Markdown by extension.
-func writeReport(stderr io.Writer, path string, r *sim.Report, source []byte) error {
+// stageReport prepares a report document, HTML or Markdown by extension,
+// and returns how many plot files it prepared beside it.
+func stageReport(files *reports.Files, path string, r *sim.Report, source []byte) (int, error) {
 	if filepath.Ext(path) == ".md" {
-		files, err := reports.WriteMarkdownReport(path, r, source)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "simulate: wrote the report %s and %d plot files beside it\n", path, len(files)-1)
-		return nil
+		written, err := reports.StageMarkdownReport(files, path, r, source)
+		return max(len(written)-1, 0), err
 	}
-	if err := reports.WriteFile(path, func(w io.Writer) error { return reports.WriteHTML(w, r, source) }); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "simulate: wrote the report %s\n", path)
-	return nil
+	return 0, files.Add(path, func(w io.Writer) error { return reports.WriteHTML(w, r, source) })
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {
