@@ -22,12 +22,26 @@ import (
 	"hammersim/sim"
 )
 
-// usageError is a bad command line; it exits with status 2.
-type usageError struct{ msg string }
+// usageError is a bad command line; it exits with status 2. cmd, when
+// set, is the command whose flags were wrong, for the hint.
+type usageError struct{ msg, cmd string }
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+// hint says where the usage is.
+func (e *usageError) hint() string {
+	if e.cmd != "" {
+		return fmt.Sprintf("Run 'simulate %s -h' for its flags.", e.cmd)
+	}
+	return "Run 'simulate -h' for usage."
+}
+
+func usagef(format string, args ...any) error { return &usageError{msg: fmt.Sprintf(format, args...)} }
+
+// flagUsagef is a usage error in the flags of the command cmd.
+func flagUsagef(cmd, format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...), cmd: cmd}
+}
 
 // errInterrupted is returned after partial results were written because
 // the run was cancelled.
@@ -105,10 +119,18 @@ func list(w io.Writer) error {
 
 // parseInterleaved parses flags that may come before, between or after the
 // positional arguments, as users of `simulate run FILE --trials N` expect.
+// The usage text goes to stdout for -h only: the flag package would print
+// it for every bad flag, where one line of error and a hint are wanted.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	help := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = help }()
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			help()
+			return nil, err
+		} else if err != nil {
 			return nil, err
 		}
 		args = fs.Args()
@@ -139,9 +161,9 @@ func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 
 func flagError(fs *flag.FlagSet, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
-		return nil // the flag package has printed the usage
+		return nil // parseInterleaved has printed the usage
 	}
-	return usagef("%s: %v", fs.Name(), err)
+	return &usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err), cmd: fs.Name()}
 }
 
 // runFlags are the flags of run and compare.
@@ -169,25 +191,47 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or FILE.md (PNG plots beside it)")
 }
 
+// Bounds on flag values. maxWorkers is far above any machine's cores, and
+// low enough that the goroutines and their tallies fit in memory.
+// maxTrialsFlag keeps every count of trials, chunks and work items (trials
+// times models, below 100,000 points) far inside an int64; at a billion
+// trials a second it is a quarter of an hour per point.
+const (
+	maxWorkers    = 1024
+	maxTrialsFlag = 1_000_000_000_000
+)
+
 // check validates the flags that need more than their type.
 func (f *runFlags) check(fs *flag.FlagSet) error {
+	cmd := fs.Name()
 	if _, ok := formats[f.format]; !ok {
-		return usagef("unknown format %q; expected table, json, csv or markdown", f.format)
+		return flagUsagef(cmd, "unknown format %q; expected table, json, csv or markdown", f.format)
 	}
-	if f.trials < 0 || f.workers < 0 || f.maxTrials < 0 {
-		return usagef("--trials, --workers and --max-trials cannot be negative")
+	if err := checkTrialsWorkers(fs, f.trials, f.workers); err != nil {
+		return err
 	}
-	if flagSet(fs, "trials") && f.trials == 0 {
-		return usagef("--trials must be at least 1")
+	if flagSet(fs, "max-trials") && (f.maxTrials < 1 || f.maxTrials > maxTrialsFlag) {
+		return flagUsagef(cmd, "--max-trials %d is out of range; expected 1 to %d", f.maxTrials, int64(maxTrialsFlag))
 	}
 	if f.progress != "auto" && f.progress != "always" && f.progress != "never" {
-		return usagef("unknown --progress %q; expected auto, always or never", f.progress)
+		return flagUsagef(cmd, "unknown --progress %q; expected auto, always or never", f.progress)
 	}
-	if f.precision < 0 || f.precision >= 0.5 {
-		return usagef("--precision is a 95%% half-width between 0 and 0.5, such as 0.005")
+	if flagSet(fs, "precision") && !(f.precision > 0 && f.precision < 0.5) {
+		return flagUsagef(cmd, "--precision %g: expected a 95%% half-width above 0 and below 0.5, such as 0.005", f.precision)
 	}
 	if ext := filepath.Ext(f.report); f.report != "" && ext != ".html" && ext != ".md" {
-		return usagef("--report %s: expected a file ending in .html or .md", f.report)
+		return flagUsagef(cmd, "--report %s: expected a file ending in .html or .md", f.report)
+	}
+	return nil
+}
+
+// checkTrialsWorkers checks --trials and --workers, where they were given.
+func checkTrialsWorkers(fs *flag.FlagSet, trials int64, workers int) error {
+	if flagSet(fs, "trials") && (trials < 1 || trials > maxTrialsFlag) {
+		return flagUsagef(fs.Name(), "--trials %d is out of range; expected 1 to %d", trials, int64(maxTrialsFlag))
+	}
+	if workers < 0 || workers > maxWorkers {
+		return flagUsagef(fs.Name(), "--workers %d is out of range; expected 1 to %d (0 or no flag: one per CPU)", workers, maxWorkers)
 	}
 	return nil
 }
@@ -256,6 +300,9 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	s, err := scenarios.Load(name)
 	if err != nil {
 		return err
+	}
+	if flagSet(fs, "max-trials") && !flagSet(fs, "precision") && s.Precision == 0 {
+		return flagUsagef("run", "--max-trials caps a --precision run; give --precision too (or precision in the scenario)")
 	}
 	if err := f.checkOutputs([]string{s.File}); err != nil {
 		return err
@@ -421,8 +468,8 @@ func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return usagef("dice needs an expression, such as 2D6, D3+1 or \"3D6 discard lowest\"")
 	}
-	if *trials < 0 {
-		return usagef("--trials cannot be negative")
+	if err := checkTrialsWorkers(fs, *trials, *workers); err != nil {
+		return err
 	}
 	text := strings.Join(pos, " ")
 	e, err := dice.Parse(text)
