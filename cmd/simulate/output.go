@@ -132,3 +132,11 @@ func (f *runFlags) write(stdout, stderr io.Writer, o outputs) error {
 	}
 	return nil
 }
+
+// writeResults writes to -o (whole or not at all) or to standard output.
+func writeResults(stdout io.Writer, f runFlags, write func(io.Writer) error) error {
+	if f.output != "" {
+		return reports.WriteFile(f.output, write)
+	}
+	return write(stdout)
+}
