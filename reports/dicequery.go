@@ -291,12 +291,13 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 	return ew.err
 }
 
-// WriteDicePlot writes the plot of a dice answer into dir as PNG and SVG,
-// named name: for a distribution, the exact chance of each value as bars
-// and of "at least" each value as a line, with the simulated frequencies
-// as points when a simulation ran; for a condition (d nil), its exact
-// chance as a bar beside the simulated one and its interval.
-func WriteDicePlot(dir, name string, d *Distribution, c *Condition) (Plots, error) {
+// StageDicePlot prepares the plot of a dice answer in files, for dir, as
+// PNG and SVG named name: for a distribution (c nil), the exact chance of
+// each value as bars and of "at least" each value as a line, with the
+// simulated frequencies as points when a simulation ran; for a condition
+// (d nil), its exact chance as a bar beside the simulated one with its
+// interval.
+func StageDicePlot(files *Files, dir, name string, d *Distribution, c *Condition) (Plots, error) {
 	var fig *plot.Plot
 	var err error
 	if d != nil {
@@ -308,7 +309,7 @@ func WriteDicePlot(dir, name string, d *Distribution, c *Condition) (Plots, erro
 	if err != nil {
 		return out, err
 	}
-	err = saveAll(dir, []namedFigure{{name: name, caption: fig.Title.Text, fig: fig}}, []string{"png", "svg"}, &out)
+	err = saveAll(files, dir, []namedFigure{{name: name, caption: fig.Title.Text, fig: fig}}, []string{"png", "svg"}, &out)
 	return out, err
 }
 

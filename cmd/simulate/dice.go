@@ -45,8 +45,14 @@ func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if !slices.Contains(reports.DiceFormats, f.format) {
 		return usagef("unknown format %q; expected %s", f.format, strings.Join(reports.DiceFormats, ", "))
 	}
+	if err := checkTrialsWorkers(fs, f.trials, f.workers); err != nil {
+		return err
+	}
 	q, err := dice.ParseQuery(strings.Join(pos, " "))
 	if err != nil {
+		return err
+	}
+	if err := (&runFlags{output: f.output, plotDir: f.plotDir}).checkOutputs(nil); err != nil {
 		return err
 	}
 	var hist *sim.Histogram
@@ -78,18 +84,19 @@ func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		dist = queryDistribution(q, title)
 		dist.Sim, dist.Seed, dist.Trials, dist.Partial = hist, f.seed, completed, partial
 	}
-	write := func(w io.Writer) error {
-		if cond != nil {
-			return reports.WriteCondition(w, *cond, f.format)
-		}
-		return reports.WriteDistributionAs(w, *dist, f.format)
-	}
-	if err := writeResults(stdout, stderr, runFlags{output: f.output}, write); err != nil {
-		return err
-	}
-	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) {
-		return reports.WriteDicePlot(dir, "dice", dist, cond)
-	}); err != nil {
+	out := runFlags{output: f.output, plotDir: f.plotDir}
+	err = out.write(stdout, stderr, outputs{
+		results: func(w io.Writer) error {
+			if cond != nil {
+				return reports.WriteCondition(w, *cond, f.format)
+			}
+			return reports.WriteDistributionAs(w, *dist, f.format)
+		},
+		plots: func(files *reports.Files, dir string) (reports.Plots, error) {
+			return reports.StageDicePlot(files, dir, "dice", dist, cond)
+		},
+	})
+	if err != nil {
 		return err
 	}
 	if partial {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -9,7 +10,8 @@ import (
 
 // trialCount is a flag holding a number of trials written as people write
 // them: 1000000, 1_000_000, 1,000,000 or 1e6 (a power-of-ten form must
-// come out a whole number).
+// come out a whole number). Whether the count is in range is checked with
+// the other flags (checkTrialsWorkers).
 type trialCount int64
 
 func (t *trialCount) String() string {
@@ -28,23 +30,25 @@ func (t *trialCount) Set(s string) error {
 	return nil
 }
 
-// maxTrialCount bounds a count so that sums of trials never overflow.
-const maxTrialCount = 1 << 53
+// errTrialRange is a count beyond what an int64 holds.
+var errTrialRange = errors.New("value out of range")
 
-// parseTrials reads a trial count: digits with optional _ or , between
-// them, or a number in e-notation that is a whole number.
+// parseTrials reads a trial count: digits with single _ or , between them,
+// or a number in e-notation that is a whole number.
 func parseTrials(s string) (int64, error) {
-	clean := strings.NewReplacer("_", "", ",", "").Replace(strings.TrimSpace(s))
-	bad := fmt.Errorf("%q is not a number of trials; write it as 1000000, 1_000_000 or 1e6", s)
 	raw := strings.TrimSpace(s)
-	if clean == "" || strings.ContainsAny(raw[:1], "_,") || strings.ContainsAny(raw[len(raw)-1:], "_,") || strings.Contains(raw, "__") {
+	clean := strings.NewReplacer("_", "", ",", "").Replace(raw)
+	bad := fmt.Errorf("%q is not a number of trials; write it as 1000000, 1_000_000 or 1e6", s)
+	if clean == "" || strings.ContainsAny(raw[:1], "_,") || strings.ContainsAny(raw[len(raw)-1:], "_,") ||
+		strings.Contains(raw, "__") || strings.Contains(raw, ",,") {
 		return 0, bad
 	}
-	if n, err := strconv.ParseInt(clean, 10, 64); err == nil {
-		if n < 0 || n > maxTrialCount {
-			return 0, fmt.Errorf("%q trials: expected 0 to %d", s, int64(maxTrialCount))
-		}
+	n, err := strconv.ParseInt(clean, 10, 64)
+	if err == nil {
 		return n, nil
+	}
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, errTrialRange
 	}
 	if !strings.ContainsAny(clean, "eE") {
 		return 0, bad
@@ -53,8 +57,8 @@ func parseTrials(s string) (int64, error) {
 	if err != nil || math.IsNaN(f) {
 		return 0, bad
 	}
-	if f < 0 || f > maxTrialCount {
-		return 0, fmt.Errorf("%q trials: expected 0 to %d", s, int64(maxTrialCount))
+	if math.Abs(f) >= math.MaxInt64 {
+		return 0, errTrialRange
 	}
 	if f != math.Trunc(f) {
 		return 0, fmt.Errorf("%q is not a whole number of trials", s)
