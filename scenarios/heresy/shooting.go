@@ -87,22 +87,27 @@ var stupefyPolicies = map[string]rules.StupefyPolicy{
 	"when_it_pays": rules.StupefyWhenItPays,
 }
 
+// shootingQuestion is a shooting question as decoded, before its axes are
+// known.
+type shootingQuestion struct {
+	firer, target scenarios.Param[*unitSpec]
+	policy        scenarios.Param[string]
+	policyAt      *scenarios.Node
+	pinning       scenarios.Param[bool]
+	opts          *optionValues
+	metricList    []*scenarios.Node
+	grid          *gridSpec
+}
+
 func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
-	var (
-		firer, target scenarios.Param[*unitSpec]
-		policy        = scenarios.Fixed("never")
-		policyAt      = n
-		pinning       = scenarios.Fixed(false)
-		opts          = decodeOptions(d, nil, shootingOptions)
-		metricList    []*scenarios.Node
-		grid          *gridSpec
-	)
+	q := &shootingQuestion{policy: scenarios.Fixed("never"), policyAt: n, pinning: scenarios.Fixed(false),
+		opts: decodeOptions(d, nil, shootingOptions)}
 	d.Object(n, "the shooting question", []scenarios.Field{
-		{Key: "firer", Required: true, Decode: func(n *scenarios.Node) { firer = unitParam(d, n, "firer", roleFirer) }},
-		{Key: "target", Required: true, Decode: func(n *scenarios.Node) { target = unitParam(d, n, "target", roleTarget) }},
+		{Key: "firer", Required: true, Decode: func(n *scenarios.Node) { q.firer = unitParam(d, n, "firer", roleFirer) }},
+		{Key: "target", Required: true, Decode: func(n *scenarios.Node) { q.target = unitParam(d, n, "target", roleTarget) }},
 		{Key: "stupefied", Decode: func(n *scenarios.Node) {
-			policyAt = n
-			policy = scenarios.Sweep(d, n, "stupefied", false, func(n *scenarios.Node) (string, bool) {
+			q.policyAt = n
+			q.policy = scenarios.Sweep(d, n, "stupefied", false, func(n *scenarios.Node) (string, bool) {
 				s, ok := d.Scalar(n, "the Stupefied policy (never, always or when_it_pays)")
 				if _, known := stupefyPolicies[s]; ok && !known {
 					d.Errorf(n, "stupefied %q: expected never, always or when_it_pays", s)
@@ -112,94 +117,105 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			}, scenarios.Identity)
 		}},
 		{Key: "pinning", Decode: func(n *scenarios.Node) {
-			pinning = scenarios.Sweep(d, n, "pinning", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "pinning") }, scenarios.Identity)
+			q.pinning = scenarios.Sweep(d, n, "pinning", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "pinning") }, scenarios.Identity)
 		}},
-		{Key: "options", Decode: func(n *scenarios.Node) { opts = decodeOptions(d, n, shootingOptions) }},
-		{Key: "metrics", Decode: func(n *scenarios.Node) { metricList = decodeMetrics(d, n, shootingMetrics) }},
-		{Key: "grid", Decode: func(n *scenarios.Node) { grid = decodeGrid(d, n) }},
+		{Key: "options", Decode: func(n *scenarios.Node) { q.opts = decodeOptions(d, n, shootingOptions) }},
+		{Key: "metrics", Decode: func(n *scenarios.Node) { q.metricList = decodeMetrics(d, n, shootingMetrics) }},
+		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n) }},
 	})
-	return func(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
-		if !specsReady(firer, target) || !policy.Set() || !pinning.Set() {
-			return scenarios.Compiled{}
-		}
-		// Which metrics apply: pinned needs pinning, return_casualties a
-		// target with weapons, chose_stupefied a choice to make.
-		applies := map[string]bool{}
-		for _, m := range shootingMetrics {
-			applies[m] = true
-		}
-		applies[metricPinned] = slices.Contains(pinning.Values(), true)
-		applies[metricReturn] = slices.ContainsFunc(target.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 })
-		applies[metricChoseStupefied] = slices.Contains(policy.Values(), "when_it_pays")
-		var def []string
-		for _, m := range shootingMetrics {
-			if applies[m] {
-				def = append(def, m)
-			}
-		}
-		for _, mn := range metricList {
-			switch {
-			case mn.Text == metricPinned && !applies[metricPinned]:
-				d.Errorf(mn, "metric pinned needs pinning: true (the attack forcing a Pinning test)")
-			case mn.Text == metricReturn && !applies[metricReturn]:
-				d.Errorf(mn, "metric return_casualties needs a target with weapons to shoot back with")
-			}
-		}
-		metrics := metricNames(metricList, def)
+	return q.compile
+}
 
-		stupefyErr := false
-		models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
-			f, okF := firer.At(pt).at(d, pt)
-			t, okT := target.At(pt).at(d, pt)
-			if !okF || !okT {
-				return nil, false
-			}
-			m := &shootingModel{ShootingExchange: rules.ShootingExchange{
-				Firer: f.unit, Target: t.unit, Weapons: f.weapons, Back: t.weapons,
-				Options:         opts.options(pt),
-				MoraleCheck:     opts.at("morale_check", pt) == "quarter",
-				BrokenSnapShots: opts.at("broken_return_fire", pt) == "snap_shots",
-				Pinning:         pinning.At(pt),
-			}}
-			p := stupefyPolicies[policy.At(pt)]
-			if p != rules.StupefyNever && !m.Target.CanStupefy(m.Options) {
-				if !stupefyErr {
-					errorAt(d, policyAt, axes, pt, "stupefied: %s, but target %q cannot become Stupefied: every model needs Lords of Profligacy", policy.At(pt), t.spec.name)
-				}
-				stupefyErr = true
-				return nil, false
-			}
-			m.choose(p)
-			m.exact = rules.ExactShooting(&m.ShootingExchange)
-			return m, true
-		})
-		if !ok {
-			return scenarios.Compiled{}
-		}
-		var probs []string
-		for _, mt := range metrics {
-			if mt == metricDestroyed || mt == metricMorale || mt == metricPinned || mt == metricChoseStupefied {
-				probs = append(probs, mt)
-			}
-		}
-		var c scenarios.Compiled
-		c.Grid = grid.check(d, axes, probs)
-		c.Models = models
-		c.Results = func(run sim.Run) []sim.Estimate {
-			var out []sim.Estimate
-			for _, mt := range metrics {
-				axes.Each(func(pt scenarios.Point) {
-					if mt == metricChoseStupefied && policy.At(pt) != "when_it_pays" && metricList == nil {
-						return
-					}
-					g := group(pt)
-					out = append(out, models[g].(*shootingModel).estimate(mt, axes.Params(pt), run.Tallies[g], run.Completed[g]))
-				})
-			}
-			return out
-		}
-		return c
+func (q *shootingQuestion) compile(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
+	if !specsReady(q.firer, q.target) || !q.policy.Set() || !q.pinning.Set() {
+		return scenarios.Compiled{}
 	}
+	metrics := q.metrics(d)
+	stupefyErr := false
+	models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
+		m, good := q.model(d, axes, pt, &stupefyErr)
+		return m, good
+	})
+	if !ok {
+		return scenarios.Compiled{}
+	}
+	var probs []string
+	for _, mt := range metrics {
+		if mt == metricDestroyed || mt == metricMorale || mt == metricPinned || mt == metricChoseStupefied {
+			probs = append(probs, mt)
+		}
+	}
+	results := func(run sim.Run) []sim.Estimate {
+		var out []sim.Estimate
+		for _, mt := range metrics {
+			axes.Each(func(pt scenarios.Point) {
+				if mt == metricChoseStupefied && q.policy.At(pt) != "when_it_pays" && q.metricList == nil {
+					return
+				}
+				g := group(pt)
+				out = append(out, models[g].(*shootingModel).estimate(mt, axes.Params(pt), run.Tallies[g], run.Completed[g]))
+			})
+		}
+		return out
+	}
+	return scenarios.Compiled{Grid: q.grid.check(d, axes, probs), Models: models, Results: results}
+}
+
+// metrics returns the metrics to report: those listed, else every one that
+// applies. pinned needs pinning, return_casualties a target with weapons,
+// chose_stupefied a choice to make; listing one that does not apply is an
+// error.
+func (q *shootingQuestion) metrics(d *scenarios.Decoder) []string {
+	applies := map[string]bool{}
+	for _, m := range shootingMetrics {
+		applies[m] = true
+	}
+	applies[metricPinned] = slices.Contains(q.pinning.Values(), true)
+	applies[metricReturn] = slices.ContainsFunc(q.target.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 })
+	applies[metricChoseStupefied] = slices.Contains(q.policy.Values(), "when_it_pays")
+	var def []string
+	for _, m := range shootingMetrics {
+		if applies[m] {
+			def = append(def, m)
+		}
+	}
+	for _, mn := range q.metricList {
+		switch {
+		case mn.Text == metricPinned && !applies[metricPinned]:
+			d.Errorf(mn, "metric pinned needs pinning: true (the attack forcing a Pinning test)")
+		case mn.Text == metricReturn && !applies[metricReturn]:
+			d.Errorf(mn, "metric return_casualties needs a target with weapons to shoot back with")
+		}
+	}
+	return metricNames(q.metricList, def)
+}
+
+// model builds the model of one point. A Stupefied policy the target
+// cannot follow is reported once, at the first point it fails.
+func (q *shootingQuestion) model(d *scenarios.Decoder, axes scenarios.Axes, pt scenarios.Point, reported *bool) (*shootingModel, bool) {
+	f, okF := q.firer.At(pt).at(d, pt)
+	t, okT := q.target.At(pt).at(d, pt)
+	if !okF || !okT {
+		return nil, false
+	}
+	m := &shootingModel{ShootingExchange: rules.ShootingExchange{
+		Firer: f.unit, Target: t.unit, Weapons: f.weapons, Back: t.weapons,
+		Options:         q.opts.options(pt),
+		MoraleCheck:     q.opts.at("morale_check", pt) == "quarter",
+		BrokenSnapShots: q.opts.at("broken_return_fire", pt) == "snap_shots",
+		Pinning:         q.pinning.At(pt),
+	}}
+	p := stupefyPolicies[q.policy.At(pt)]
+	if p != rules.StupefyNever && !m.Target.CanStupefy(m.Options) {
+		if !*reported {
+			errorAt(d, q.policyAt, axes, pt, "stupefied: %s, but target %q cannot become Stupefied: every model needs Lords of Profligacy", q.policy.At(pt), t.spec.name)
+		}
+		*reported = true
+		return nil, false
+	}
+	m.choose(p)
+	m.exact = rules.ExactShooting(&m.ShootingExchange)
+	return m, true
 }
 
 // shootingModel is one point of a shooting question: the exchange, the
