@@ -5,20 +5,24 @@ import "hammersim/mechanics/dice"
 // blows are hits ready to roll to wound.
 type blows struct {
 	S        int
-	killing  bool       // Killing Blow
+	killing  bool // Killing Blow
+	kb       KillingBlowRule
 	multiple *dice.Expr // Multiple Wounds, nil when none
-	parry    bool       // a Parry save may be taken (never against Impact Hits)
+	ward     int        // the ward save the target takes after armour (Parry folded in)
 	noSaves  bool       // no saves of any kind
 }
 
-// resolveHit rolls one hit through wound, armour and ward (or parry) and
-// applies what gets through. It returns the wounds the target took.
+// hitsOn is the blows of automatic hits (Impact Hits, Grind Attack, Stomp,
+// bolts) at strength s on u: no Parry (seeds, Impact Hits; WAP, Parry).
+func hitsOn(s int, u *Unit) blows { return blows{S: s, ward: u.Ward} }
+
+// resolveHit rolls one hit through wound, armour and ward and applies what
+// gets through. It returns the wounds the target took.
 //
-// Killing Blow (RULES-FACTS.md): a natural 6 to wound slays an infantry,
-// cavalry or war beast model outright with no armour save (a ward may still
-// save it); against other troop types it is one wound that ignores armour.
-// Ward and Parry saves are both unmodified saves taken after armour; a model
-// takes the better one, never both.
+// Killing Blow (WAP, special rules, Killing Blow): a natural 6 to wound
+// slays an Infantry, Cavalry or War Beasts model outright with no armour
+// save (a ward may still save it) and scores the wounds it had left; what it
+// does to other types is b.kb (see KillingBlowRule).
 func resolveHit(r *dice.Rand, b blows, tu *Unit, ts *UnitState) int {
 	if ts.Alive == 0 {
 		return 0
@@ -30,21 +34,20 @@ func resolveHit(r *dice.Rand, b blows, tu *Unit, ts *UnitState) int {
 	if b.noSaves {
 		return ts.woundOne(tu, 1)
 	}
-	killing := b.killing && natural == 6
+	killing := b.killing && natural == 6 && (b.kb != KillingBlowNone || tu.Troop.KillingBlowSlays())
 	if !killing {
 		if saved, _ := ArmourRoll(tu.Armour, b.S).Succeeds(r); saved {
 			return 0
 		}
 	}
-	w := tu.Ward
-	if b.parry {
-		w = min(w, tu.Parry)
-	}
-	if saved, _ := WardRoll(w).Succeeds(r); saved {
+	if saved, _ := WardRoll(b.ward).Succeeds(r); saved {
 		return 0
 	}
-	if killing && tu.Troop.KillingBlowSlays() {
+	switch {
+	case killing && tu.Troop.KillingBlowSlays():
 		return ts.slay(tu)
+	case killing && b.kb == KillingBlowOneWound:
+		return ts.woundOne(tu, 1)
 	}
 	x := 1
 	if b.multiple != nil {
@@ -53,19 +56,54 @@ func resolveHit(r *dice.Rand, b blows, tu *Unit, ts *UnitState) int {
 	return ts.woundOne(tu, x)
 }
 
+// wardAgainst is the ward save u takes against a close combat blow at
+// strength s from attacker unit a: its own ward, with its Parry save when
+// one may be taken. Parry (WAP, Parry; 8th edition, Parry Save) is a ward in
+// close combat, not against blows from the flank or rear, not by mounted
+// models, and (WAP) not against blows at 3 or more Strength above the
+// model's own. How it joins the other ward is rule.
+func wardAgainst(u *Unit, s int, a *Unit, rule WardRule) int {
+	if u.Parry >= NoSave || a.Flank || a.Rear || u.Troop.Mounted() || s >= u.S+3 {
+		return u.Ward
+	}
+	return combineWards(rule, u.Ward, u.Parry)
+}
+
+// CombineWards is the ward save of a model with the wards ws (NoSave for
+// none) under rule. WardsBest takes the best. WardsCombine (WAP, Ward Saves)
+// combines them as armour combines (5+ and 6+ make 4+), but a combination
+// is never better than MinWard; a single ward keeps its value (a listed 3+
+// stays 3+).
+func CombineWards(rule WardRule, ws []int) int {
+	best := NoSave
+	for _, w := range ws {
+		best = combineWards(rule, best, w)
+	}
+	return best
+}
+
+func combineWards(rule WardRule, a, b int) int {
+	best := min(a, b)
+	if rule == WardsBest || a >= NoSave || b >= NoSave {
+		return best
+	}
+	return min(best, max(MinWard, CombineArmour(a, b)))
+}
+
 // HitWounds is the exact chance that one hit of strength s (no Killing Blow
 // or Multiple Wounds) wounds target u: to wound, then failing armour
-// (modified by s) and the ward (or parry, when allowed, if better).
+// (modified by s) and the ward; with parry, the ward joined with u's Parry
+// save by the default WardsCombine.
 func HitWounds(s int, u *Unit, parry bool) float64 {
 	w := u.Ward
 	if parry {
-		w = min(w, u.Parry)
+		w = combineWards(WardsCombine, u.Ward, u.Parry)
 	}
 	return ToWound(s, u.T).P() * (1 - ArmourRoll(u.Armour, s).P()) * (1 - WardRoll(w).P())
 }
 
 // Strike bands: Always Strikes First, then Initiative order, then Always
-// Strikes Last (RULES-FACTS.md).
+// Strikes Last (WAP, special rules; docs/fantasy.md).
 const (
 	bandFirst = iota
 	bandNormal
@@ -161,6 +199,14 @@ type roundResult struct {
 	impactWounds int    // the wounds they caused
 }
 
+// ranksDenied reports whether the unit on side gets no benefit from its
+// ranks this round: it was charged by a Dread Maw and this is the first
+// round (seeds, Dread Maw). It loses its rank bonus, its supporting attacks
+// and Steadfast.
+func ranksDenied(units [2]*Unit, states [2]*UnitState, side int, first bool) bool {
+	return first && units[1-side].DreadMaw && states[1-side].Charged
+}
+
 // fightRound fights one round between units a (index ai) and d, after which
 // the caller works out the result. first marks the round after a charge.
 func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roundResult {
@@ -168,31 +214,70 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 	states := [2]*UnitState{&s.Units[ai], &s.Units[di]}
 	var res roundResult
 	opt := &b.Options
+	impactHits(r, units, states, first, &res)
 
-	// Impact Hits come first, at the very start of the round, and only on
-	// the turn of a successful charge, against the charged unit. Each model
-	// rolls its own. A Grind Attack inflicts D3+1 Impact Hits at the start
-	// of every round in which the machine did not charge.
+	var groups [maxGroups]strikeGroup
+	n := strikeOrder(&groups, units, states, first, opt.ChargerInitiative)
+	var support [2]bool
+	for side := range 2 {
+		support[side] = opt.SupportingAttacks && !ranksDenied(units, states, side, first)
+	}
+	for start := 0; start < n; {
+		end := start + 1
+		for end < n && groups[end].band == groups[start].band && groups[end].init == groups[start].init {
+			end++
+		}
+		// Count every group's blows before any of them lands: blows struck
+		// at the same Initiative are simultaneous.
+		for i := start; i < end; i++ {
+			g := &groups[i]
+			u, us, e, es := units[g.side], states[g.side], units[1-g.side], states[1-g.side]
+			front, behind := fighting(u, us, e, es, support[g.side])
+			if g.attacker < 0 {
+				g.attacks = stompCount(r, front, e, es)
+				continue
+			}
+			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, hasChampion(u))
+		}
+		for i := start; i < end; i++ {
+			g := &groups[i]
+			res.wounds[g.side] += strike(r, g, units[g.side], units[1-g.side], states[1-g.side], opt)
+		}
+		start = end
+	}
+	return res
+}
+
+// impactHits resolves the hits that open a round. Impact Hits come only on
+// the turn of a successful charge, against the charged unit; a Grind
+// Attack's D3+1 Impact Hits come in every round in which the machine did
+// not charge. Each model rolls its own, and only the models in base contact
+// with the enemy make them (seeds, Impact Hits: a model not in base contact
+// inflicts none).
+func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, res *roundResult) {
 	for side := range 2 {
 		u, us := units[side], states[side]
 		e, es := units[1-side], states[1-side]
-		if us.Alive == 0 || us.Fled {
+		if us.Alive == 0 || us.Fled || es.Alive == 0 {
 			continue
 		}
-		var hits int
+		var roll *dice.Expr
 		switch {
 		case first && us.Charged && !u.Impact.IsZero():
-			for range us.Alive {
-				hits += u.Impact.Roll(r)
-			}
+			roll = &u.Impact
 		case u.GrindAttack && !(first && us.Charged):
-			for range us.Alive {
-				hits += grindHits.Roll(r)
-			}
+			roll = &grindHits
+		default:
+			continue
 		}
+		hits := 0
+		for range min(us.Alive, u.Contact(e, es.Alive)) {
+			hits += roll.Roll(r)
+		}
+		bl := hitsOn(u.S, e)
 		w := 0
 		for range hits {
-			w += resolveHit(r, blows{S: u.S}, e, es)
+			w += resolveHit(r, bl, e, es)
 		}
 		res.wounds[side] += w
 		if side == 0 {
@@ -200,16 +285,20 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 			res.impactWounds += w
 		}
 	}
+}
 
-	// Strike groups, ordered by band then Initiative; groups that share
-	// both strike at the same time.
-	var groups [maxGroups]strikeGroup
+// strikeOrder puts the round's strike groups in order: Always Strikes
+// First, then Initiative order (a charger adds chargerI in the first round),
+// then Always Strikes Last and Stomps. A Dread Maw has Always Strikes First
+// on the turn it charges, so from the second round it strikes in
+// Initiative order.
+func strikeOrder(groups *[maxGroups]strikeGroup, units [2]*Unit, states [2]*UnitState, first bool, chargerI int) int {
 	n := 0
 	for side := range 2 {
 		u, us, e := units[side], states[side], units[1-side]
 		bonus := 0
 		if first && us.Charged {
-			bonus = opt.ChargerInitiative
+			bonus = chargerI
 		}
 		for i := range u.Attackers {
 			a := &u.Attackers[i]
@@ -227,46 +316,28 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 					g.reroll = rerollSuccessful
 				}
 			}
-			n = insertGroup(&groups, n, g)
+			n = insertGroup(groups, n, g)
 		}
 		if u.Stomp && e.Troop.Stompable() {
-			n = insertGroup(&groups, n, strikeGroup{side: side, attacker: -1, band: bandLast, init: u.I})
+			n = insertGroup(groups, n, strikeGroup{side: side, attacker: -1, band: bandLast, init: u.I})
 		}
 	}
+	return n
+}
 
-	for start := 0; start < n; {
-		end := start + 1
-		for end < n && groups[end].band == groups[start].band && groups[end].init == groups[start].init {
-			end++
-		}
-		// Count every group's blows before any of them lands: blows struck
-		// at the same Initiative are simultaneous.
-		for i := start; i < end; i++ {
-			g := &groups[i]
-			u, us, e, es := units[g.side], states[g.side], units[1-g.side], states[1-g.side]
-			front, behind := fighting(u, us, e, es, opt.SupportingAttacks)
-			if g.attacker < 0 {
-				g.attacks = 0
-				if front > 0 {
-					stomps := stompHits
-					if e.Troop == Infantry && es.Alive == 1 {
-						stomps = stompHitsLone
-					}
-					for range us.Alive {
-						g.attacks += stomps.Roll(r)
-					}
-				}
-				continue
-			}
-			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, hasChampion(u))
-		}
-		for i := start; i < end; i++ {
-			g := &groups[i]
-			res.wounds[g.side] += strike(r, g, units[g.side], units[1-g.side], states[1-g.side])
-		}
-		start = end
+// stompCount rolls the Stomp hits of the front models in base contact
+// with e (seeds, Stomp): D6 each, D3 against a lone infantry model or
+// skirmishers.
+func stompCount(r *dice.Rand, front int, e *Unit, es *UnitState) int {
+	stomps := &stompHits
+	if e.Skirmishers || (e.Troop == Infantry && es.Alive == 1) {
+		stomps = &stompHitsLone
 	}
-	return res
+	n := 0
+	for range front {
+		n += stomps.Roll(r)
+	}
+	return n
 }
 
 // grindHits, stompHits: the Doomwheel's Grind Attack (D3+1) and a Stomp
@@ -289,17 +360,18 @@ func insertGroup(groups *[maxGroups]strikeGroup, n int, g strikeGroup) int {
 }
 
 // strike resolves a group's blows on e and returns the wounds e took.
-func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState) int {
+func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState, opt *Options) int {
 	wounds := 0
 	if g.attacker < 0 { // Stomps: automatic hits at the model's S
+		bl := hitsOn(u.S, e)
 		for range g.attacks {
-			wounds += resolveHit(r, blows{S: u.S}, e, es)
+			wounds += resolveHit(r, bl, e, es)
 		}
 		return wounds
 	}
 	a := &u.Attackers[g.attacker]
 	need := MeleeToHit(a.WS, e.WS)
-	b := blows{S: a.S, killing: a.Killing, parry: true}
+	b := blows{S: a.S, killing: a.Killing, kb: opt.KillingBlow, ward: wardAgainst(e, a.S, u, opt.Wards)}
 	if !a.Multiple.IsZero() {
 		b.multiple = &a.Multiple
 	}
@@ -321,26 +393,39 @@ func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState) int {
 	return wounds
 }
 
-// rankBonus is +1 for each rank after the first of at least five models,
-// at most +3, for units that fight in ranks and stand at least five wide.
-func rankBonus(u *Unit, alive int) int {
-	if !u.Troop.FightsInRanks() || u.Width < 5 || alive == 0 {
+// fullRanks counts u's ranks of five or more models: its full ranks, and
+// its last rank when that has five or more.
+func fullRanks(u *Unit, alive int) int {
+	if u.Width < 5 {
 		return 0
 	}
 	ranks := alive / u.Width
 	if alive%u.Width >= 5 {
 		ranks++
 	}
-	return min(max(ranks-1, 0), 3)
+	return ranks
+}
+
+// rankBonus is +1 for each rank after the first of at least five models,
+// at most +3, for units that fight in ranks; Skirmishers have none.
+func rankBonus(u *Unit, alive int) int {
+	if !u.Troop.FightsInRanks() || u.Skirmishers {
+		return 0
+	}
+	return min(max(fullRanks(u, alive)-1, 0), 3)
 }
 
 // steadfast reports whether a losing unit tests on its unmodified
-// Leadership (WAP, RULES-FACTS.md): it has the higher Unit Strength, at
-// least 10, a rank of five or more, and fights in ranks; a Stubborn unit is
-// always Steadfast (seeds).
-func steadfast(u *Unit, us *UnitState, enemyUS int) bool {
+// Leadership (WAP, Steadfast): it has the higher Unit Strength, at least 10,
+// a rank of five or more, and fights in ranks; a Disrupted unit, Skirmishers,
+// and a unit denied its ranks (charged by a Dread Maw, first round) are not.
+// A Stubborn unit is always Steadfast, disrupted or not (seeds, Stubborn).
+func steadfast(u *Unit, us *UnitState, enemyUS int, disrupted, noRanks bool) bool {
 	if u.Stubborn {
 		return true
+	}
+	if disrupted || noRanks || u.Skirmishers {
+		return false
 	}
 	total := u.TotalUS(us.Alive)
 	return u.Troop.FightsInRanks() && total > enemyUS && total >= 10 && min(us.Alive, u.Width) >= 5

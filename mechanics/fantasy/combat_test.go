@@ -181,7 +181,7 @@ func TestKillingBlow(t *testing.T) {
 	slain := 0
 	for range n {
 		st := UnitState{Alive: 1}
-		resolveHit(r, blows{S: 3, killing: true}, armoured, &st)
+		resolveHit(r, blows{S: 3, killing: true, ward: NoSave}, armoured, &st)
 		if st.Alive == 0 {
 			slain++
 		}
@@ -196,7 +196,7 @@ func TestKillingBlow(t *testing.T) {
 	wounded := 0
 	for range n {
 		st := UnitState{Alive: 1}
-		if resolveHit(r, blows{S: 3, killing: true}, &monster, &st) > 0 {
+		if resolveHit(r, blows{S: 3, killing: true, ward: NoSave}, &monster, &st) > 0 {
 			wounded++
 			if st.Alive == 0 {
 				t.Fatal("killing blow slew a monster")
@@ -218,7 +218,7 @@ func TestMultipleWoundsCapped(t *testing.T) {
 	six := dice.Const(6)
 	for range 100 {
 		st := UnitState{Alive: 3}
-		got := resolveHit(r, blows{S: 10, multiple: &six}, u, &st)
+		got := resolveHit(r, blows{S: 10, multiple: &six, ward: NoSave}, u, &st)
 		if got > 2 || (got > 0 && st.Alive != 2) {
 			t.Fatalf("one wound of 6 took %d wounds, %d models left", got, st.Alive)
 		}
@@ -284,15 +284,15 @@ func TestRankBonusAndSteadfast(t *testing.T) {
 		t.Errorf("a unit 4 wide gets rank bonus %d; ranks need five models", got)
 	}
 	st := &UnitState{Alive: 20}
-	if !steadfast(u, st, 5) || steadfast(u, st, 25) {
+	if !steadfast(u, st, 5, false, false) || steadfast(u, st, 25, false, false) {
 		t.Errorf("steadfast: 20 clanrats against US 5 should be, against US 25 not")
 	}
 	few := &UnitState{Alive: 8}
-	if steadfast(u, few, 5) {
+	if steadfast(u, few, 5, false, false) {
 		t.Errorf("8 models (US below 10) are not steadfast")
 	}
 	u.Stubborn = true
-	if !steadfast(u, few, 50) {
+	if !steadfast(u, few, 50, true, true) {
 		t.Errorf("a Stubborn unit is always steadfast")
 	}
 }
