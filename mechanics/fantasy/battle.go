@@ -381,7 +381,7 @@ func (b *Battle) shoot(r *dice.Rand, s *State) {
 		for range as.Alive {
 			for range m.Shots.Roll(r) {
 				if hit, _ := need.Succeeds(r); hit {
-					resolveHit(r, bl, t, ts)
+					resolveHit(r, &bl, t, ts)
 				}
 			}
 		}
@@ -418,7 +418,7 @@ func (b *Battle) zzzzap(r *dice.Rand, s *State) {
 		if opt.ZzzzapD6Wounds {
 			bl.multiple = &d6
 		}
-		wounds := resolveHit(r, bl, b.Units[i], &s.Units[i])
+		wounds := resolveHit(r, &bl, b.Units[i], &s.Units[i])
 		if !b.Enemy[i] {
 			s.Out.FriendlyWounds += wounds
 		}
@@ -477,8 +477,9 @@ func (b *Battle) mishap(r *dice.Rand, s *State) {
 	switch roll := r.D6(); {
 	case roll <= 2:
 		s.Out.Mishap = Disaster
-		for range stompHits.Roll(r) { // D6 hits
-			resolveHit(r, hitsOn(6, a), a, as)
+		bl := hitsOn(6, a)
+		for range r.D6() { // D6 hits
+			resolveHit(r, &bl, a, as)
 		}
 		if n, ok := as.Mover.Random.PlainD6(); ok && n > 1 {
 			as.Mover.Random = plainD6[n-1]

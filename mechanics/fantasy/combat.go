@@ -2,51 +2,58 @@ package fantasy
 
 import "hammersim/mechanics/dice"
 
-// blows are hits ready to roll to wound.
+// blows are hits on one target, ready to roll to wound: the D6 score each
+// step needs, worked out once for a group of hits (7: it cannot succeed).
 type blows struct {
-	S        int
-	killing  bool // Killing Blow
-	kb       KillingBlowRule
-	multiple *dice.Expr // Multiple Wounds, nil when none
-	ward     int        // the ward save the target takes after armour (Parry folded in)
-	noSaves  bool       // no saves of any kind
+	wound, armour, ward int
+	// killing: a natural 6 to wound is a Killing Blow with an effect on
+	// this target; slays: it slays outright; oneWound: it is one wound,
+	// never multiplied (KillingBlowOneWound).
+	killing, slays, oneWound bool
+	multiple                 *dice.Expr // Multiple Wounds, nil when none
+}
+
+// newBlows readies hits at strength s on u, which takes ward after armour.
+func newBlows(s int, u *Unit, ward int) blows {
+	return blows{wound: ToWound(s, u.T).Need, armour: ArmourRoll(u.Armour, s).Need, ward: WardRoll(ward).Need}
 }
 
 // hitsOn is the blows of automatic hits (Impact Hits, Grind Attack, Stomp,
-// bolts) at strength s on u: no Parry (seeds, Impact Hits; WAP, Parry).
-func hitsOn(s int, u *Unit) blows { return blows{S: s, ward: u.Ward} }
+// bolts, shots) at strength s on u: no Parry (seeds, Impact Hits; WAP, Parry).
+func hitsOn(s int, u *Unit) blows { return newBlows(s, u, u.Ward) }
+
+// withKillingBlow gives the blows Killing Blow on u (WAP, special rules,
+// Killing Blow): a natural 6 to wound slays an Infantry, Cavalry or War
+// Beasts model outright with no armour save (a ward may still save it) and
+// scores the wounds it had left; what it does to other types is kb.
+func (b *blows) withKillingBlow(kb KillingBlowRule, u *Unit) {
+	b.slays = u.Troop.KillingBlowSlays()
+	b.killing = b.slays || kb != KillingBlowNone
+	b.oneWound = !b.slays && kb == KillingBlowOneWound
+}
 
 // resolveHit rolls one hit through wound, armour and ward and applies what
-// gets through. It returns the wounds the target took.
-//
-// Killing Blow (WAP, special rules, Killing Blow): a natural 6 to wound
-// slays an Infantry, Cavalry or War Beasts model outright with no armour
-// save (a ward may still save it) and scores the wounds it had left; what it
-// does to other types is b.kb (see KillingBlowRule).
-func resolveHit(r *dice.Rand, b blows, tu *Unit, ts *UnitState) int {
+// gets through. It returns the wounds the target took. A save that cannot
+// succeed is not rolled.
+func resolveHit(r *dice.Rand, b *blows, tu *Unit, ts *UnitState) int {
 	if ts.Alive == 0 {
 		return 0
 	}
-	ok, natural := ToWound(b.S, tu.T).Succeeds(r)
-	if !ok {
+	natural := r.D6()
+	if natural < b.wound {
 		return 0
 	}
-	if b.noSaves {
-		return ts.woundOne(tu, 1)
+	killing := b.killing && natural == 6
+	if !killing && b.armour <= 6 && r.D6() >= b.armour {
+		return 0
 	}
-	killing := b.killing && natural == 6 && (b.kb != KillingBlowNone || tu.Troop.KillingBlowSlays())
-	if !killing {
-		if saved, _ := ArmourRoll(tu.Armour, b.S).Succeeds(r); saved {
-			return 0
-		}
-	}
-	if saved, _ := WardRoll(b.ward).Succeeds(r); saved {
+	if b.ward <= 6 && r.D6() >= b.ward {
 		return 0
 	}
 	switch {
-	case killing && tu.Troop.KillingBlowSlays():
+	case killing && b.slays:
 		return ts.slay(tu)
-	case killing && b.kb == KillingBlowOneWound:
+	case killing && b.oneWound:
 		return ts.woundOne(tu, 1)
 	}
 	x := 1
@@ -261,23 +268,24 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 		if us.Alive == 0 || us.Fled || es.Alive == 0 {
 			continue
 		}
-		var roll *dice.Expr
+		models := min(us.Alive, u.Contact(e, es.Alive))
+		hits := 0
 		switch {
 		case first && us.Charged && !u.Impact.IsZero():
-			roll = &u.Impact
+			for range models {
+				hits += u.Impact.Roll(r)
+			}
 		case u.GrindAttack && !(first && us.Charged):
-			roll = &grindHits
+			for range models {
+				hits += r.D3() + 1 // D3+1, the D3 read from a D6
+			}
 		default:
 			continue
-		}
-		hits := 0
-		for range min(us.Alive, u.Contact(e, es.Alive)) {
-			hits += roll.Roll(r)
 		}
 		bl := hitsOn(u.S, e)
 		w := 0
 		for range hits {
-			w += resolveHit(r, bl, e, es)
+			w += resolveHit(r, &bl, e, es)
 		}
 		res.wounds[side] += w
 		if side == 0 {
@@ -329,24 +337,18 @@ func strikeOrder(groups *[maxGroups]strikeGroup, units [2]*Unit, states [2]*Unit
 // with e (seeds, Stomp): D6 each, D3 against a lone infantry model or
 // skirmishers.
 func stompCount(r *dice.Rand, front int, e *Unit, es *UnitState) int {
-	stomps := &stompHits
-	if e.Skirmishers || (e.Troop == Infantry && es.Alive == 1) {
-		stomps = &stompHitsLone
-	}
 	n := 0
+	if e.Skirmishers || (e.Troop == Infantry && es.Alive == 1) {
+		for range front {
+			n += r.D3()
+		}
+		return n
+	}
 	for range front {
-		n += stomps.Roll(r)
+		n += r.D6()
 	}
 	return n
 }
-
-// grindHits, stompHits: the Doomwheel's Grind Attack (D3+1) and a Stomp
-// (D6, or D3 against a lone infantry model), from the seeds.
-var (
-	grindHits     = dice.MustParse("D3+1")
-	stompHits     = dice.MustParse("D6")
-	stompHitsLone = dice.MustParse("D3")
-)
 
 // insertGroup keeps groups sorted by band, then Initiative from highest.
 func insertGroup(groups *[maxGroups]strikeGroup, n int, g strikeGroup) int {
@@ -365,13 +367,16 @@ func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState, opt *Option
 	if g.attacker < 0 { // Stomps: automatic hits at the model's S
 		bl := hitsOn(u.S, e)
 		for range g.attacks {
-			wounds += resolveHit(r, bl, e, es)
+			wounds += resolveHit(r, &bl, e, es)
 		}
 		return wounds
 	}
 	a := &u.Attackers[g.attacker]
-	need := MeleeToHit(a.WS, e.WS)
-	b := blows{S: a.S, killing: a.Killing, kb: opt.KillingBlow, ward: wardAgainst(e, a.S, u, opt.Wards)}
+	need := MeleeToHit(a.WS, e.WS).Need // never beyond 6+: no second die
+	b := newBlows(a.S, e, wardAgainst(e, a.S, u, opt.Wards))
+	if a.Killing {
+		b.withKillingBlow(opt.KillingBlow, e)
+	}
 	if !a.Multiple.IsZero() {
 		b.multiple = &a.Multiple
 	}
@@ -379,15 +384,15 @@ func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState, opt *Option
 		if es.Alive == 0 {
 			break
 		}
-		hit, _ := need.Succeeds(r)
+		hit := r.D6() >= need
 		switch {
 		case !hit && g.reroll == rerollFailed:
-			hit, _ = need.Succeeds(r)
+			hit = r.D6() >= need
 		case hit && g.reroll == rerollSuccessful:
-			hit, _ = need.Succeeds(r)
+			hit = r.D6() >= need
 		}
 		if hit {
-			wounds += resolveHit(r, b, e, es)
+			wounds += resolveHit(r, &b, e, es)
 		}
 	}
 	return wounds

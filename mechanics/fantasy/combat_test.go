@@ -181,7 +181,7 @@ func TestKillingBlow(t *testing.T) {
 	slain := 0
 	for range n {
 		st := UnitState{Alive: 1}
-		resolveHit(r, blows{S: 3, killing: true, ward: NoSave}, armoured, &st)
+		resolveHit(r, killingBlows(3, armoured, KillingBlowOneWound, nil), armoured, &st)
 		if st.Alive == 0 {
 			slain++
 		}
@@ -196,7 +196,7 @@ func TestKillingBlow(t *testing.T) {
 	wounded := 0
 	for range n {
 		st := UnitState{Alive: 1}
-		if resolveHit(r, blows{S: 3, killing: true, ward: NoSave}, &monster, &st) > 0 {
+		if resolveHit(r, killingBlows(3, &monster, KillingBlowOneWound, nil), &monster, &st) > 0 {
 			wounded++
 			if st.Alive == 0 {
 				t.Fatal("killing blow slew a monster")
@@ -218,7 +218,7 @@ func TestMultipleWoundsCapped(t *testing.T) {
 	six := dice.Const(6)
 	for range 100 {
 		st := UnitState{Alive: 3}
-		got := resolveHit(r, blows{S: 10, multiple: &six, ward: NoSave}, u, &st)
+		got := resolveHit(r, &blows{wound: 2, armour: NoSave, ward: NoSave, multiple: &six}, u, &st)
 		if got > 2 || (got > 0 && st.Alive != 2) {
 			t.Fatalf("one wound of 6 took %d wounds, %d models left", got, st.Alive)
 		}
@@ -578,4 +578,12 @@ func TestRandomAttacksPerModel(t *testing.T) {
 	if chi > 29.59 { // p = 0.001, df = 10
 		t.Errorf("random attacks of two models: chi-square %.1f against 2D6", chi)
 	}
+}
+
+// killingBlows readies hits at strength s with Killing Blow on u, no ward.
+func killingBlows(s int, u *Unit, kb KillingBlowRule, multiple *dice.Expr) *blows {
+	b := newBlows(s, u, NoSave)
+	b.withKillingBlow(kb, u)
+	b.multiple = multiple
+	return &b
 }
