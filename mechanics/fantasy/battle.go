@@ -110,6 +110,9 @@ type Options struct {
 	// in its enemy's flank or rear to disrupt it (open for WAP; 8th
 	// edition: 2). 0: nothing disrupts.
 	DisruptRanks int
+	// SkirmishersDisrupt: Skirmishers in a flank or rear disrupt as other
+	// units do (open for WAP; 7th edition: they cannot, the default).
+	SkirmishersDisrupt bool
 	// PanicFriendUS is the least Unit Strength of a friend whose break or
 	// destruction within 6" makes a unit take a Panic test (WAP for a
 	// break: 10; open for destruction, 10 too).
@@ -300,7 +303,7 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 	if !as.Mover.Random.IsZero() {
 		// Random Movement: no charge is declared, so the target neither
 		// reacts nor tests for Terror; reaching it counts as charging, with
-		// the roll as the charge range (seeds, Random Movement).
+		// the roll as the charge range (unit card, Random Movement).
 		roll := as.Mover.Random.Roll(r)
 		s.Out.ChargeDeclared = true
 		b.reachOrFall(as, ts, roll)
@@ -308,7 +311,7 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		return
 	}
 	// A unit that wants to charge a Terror-causing enemy must pass a
-	// Psychology (Leadership) test first (seeds, Terror).
+	// Psychology (Leadership) test first (unit card, Terror).
 	if testsToCharge(a, t) && !LdTest(r, a.Ld, opt.InsaneCourage) {
 		return
 	}
@@ -388,7 +391,7 @@ func (b *Battle) shoot(r *dice.Rand, s *State) {
 	}
 }
 
-// zzzzap fires the Doomwheel's warp lightning (seeds, Zzzzap!): one
+// zzzzap fires the Doomwheel's warp lightning (unit card, Zzzzap!): one
 // Artillery dice sets the Strength of every bolt this phase; a Misfire
 // fires nothing and rolls on the Mishap chart. Each bolt hits the nearest
 // unit in range, friend or foe, engaged or not; when that unit is destroyed
@@ -737,11 +740,12 @@ func flag(b bool) int {
 
 // disrupts reports whether enemy e, with alive models, disrupts the unit it
 // fights: it fights in that unit's flank or rear with at least
-// Options.DisruptRanks ranks of five or more models, and is not
-// Skirmishers (open for WAP; the 8th-edition condition by default).
+// Options.DisruptRanks ranks of five or more models, and is not Skirmishers
+// unless Options.SkirmishersDisrupt (open for WAP; the 8th-edition
+// condition, and 7th edition's for Skirmishers, by default).
 func (b *Battle) disrupts(e *Unit, alive int) bool {
 	n := b.Options.DisruptRanks
-	return n > 0 && (e.Flank || e.Rear) && !e.Skirmishers && fullRanks(e, alive) >= n
+	return n > 0 && (e.Flank || e.Rear) && (!e.Skirmishers || b.Options.SkirmishersDisrupt) && fullRanks(e, alive) >= n
 }
 
 // caught applies the Caught rule to fleeing unit i caught by unit by.

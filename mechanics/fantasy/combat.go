@@ -19,7 +19,7 @@ func newBlows(s int, u *Unit, ward int) blows {
 }
 
 // hitsOn is the blows of automatic hits (Impact Hits, Grind Attack, Stomp,
-// bolts, shots) at strength s on u: no Parry (seeds, Impact Hits; WAP, Parry).
+// bolts, shots) at strength s on u: no Parry (unit card, Impact Hits; WAP, Parry).
 func hitsOn(s int, u *Unit) blows { return newBlows(s, u, u.Ward) }
 
 // withKillingBlow gives the blows Killing Blow on u (WAP, special rules,
@@ -208,7 +208,7 @@ type roundResult struct {
 
 // ranksDenied reports whether the unit on side gets no benefit from its
 // ranks this round: it was charged by a Dread Maw and this is the first
-// round (seeds, Dread Maw). It loses its rank bonus, its supporting attacks
+// round (unit card, Dread Maw). It loses its rank bonus, its supporting attacks
 // and Steadfast.
 func ranksDenied(units [2]*Unit, states [2]*UnitState, side int, first bool) bool {
 	return first && units[1-side].DreadMaw && states[1-side].Charged
@@ -259,7 +259,7 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 // the turn of a successful charge, against the charged unit; a Grind
 // Attack's D3+1 Impact Hits come in every round in which the machine did
 // not charge. Each model rolls its own, and only the models in base contact
-// with the enemy make them (seeds, Impact Hits: a model not in base contact
+// with the enemy make them (unit card, Impact Hits: a model not in base contact
 // inflicts none).
 func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, res *roundResult) {
 	for side := range 2 {
@@ -334,7 +334,7 @@ func strikeOrder(groups *[maxGroups]strikeGroup, units [2]*Unit, states [2]*Unit
 }
 
 // stompCount rolls the Stomp hits of the front models in base contact
-// with e (seeds, Stomp): D6 each, D3 against a lone infantry model or
+// with e (unit card, Stomp): D6 each, D3 against a lone infantry model or
 // skirmishers.
 func stompCount(r *dice.Rand, front int, e *Unit, es *UnitState) int {
 	n := 0
@@ -424,7 +424,7 @@ func rankBonus(u *Unit, alive int) int {
 // Leadership (WAP, Steadfast): it has the higher Unit Strength, at least 10,
 // a rank of five or more, and fights in ranks; a Disrupted unit, Skirmishers,
 // and a unit denied its ranks (charged by a Dread Maw, first round) are not.
-// A Stubborn unit is always Steadfast, disrupted or not (seeds, Stubborn).
+// A Stubborn unit is always Steadfast, disrupted or not (unit card, Stubborn).
 func steadfast(u *Unit, us *UnitState, enemyUS int, disrupted, noRanks bool) bool {
 	if u.Stubborn {
 		return true

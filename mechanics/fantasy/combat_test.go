@@ -50,7 +50,7 @@ func TestMeleeAndWoundCharts(t *testing.T) {
 	}
 	for _, tt := range melee {
 		if got := MeleeToHit(tt.ws, tt.def).Need; got != tt.need {
-			t.Errorf("WS %d vs %d: %d+, want %d+ (RULES-FACTS.md chart)", tt.ws, tt.def, got, tt.need)
+			t.Errorf("WS %d vs %d: %d+, want %d+ (8th-edition chart, docs/fantasy.md)", tt.ws, tt.def, got, tt.need)
 		}
 	}
 	wound := []struct{ s, t, need int }{
@@ -58,7 +58,7 @@ func TestMeleeAndWoundCharts(t *testing.T) {
 	}
 	for _, tt := range wound {
 		if got := ToWound(tt.s, tt.t).Need; got != tt.need {
-			t.Errorf("S %d vs T %d: %d+, want %d+ (RULES-FACTS.md chart)", tt.s, tt.t, got, tt.need)
+			t.Errorf("S %d vs T %d: %d+, want %d+ (wound chart, docs/fantasy.md)", tt.s, tt.t, got, tt.need)
 		}
 	}
 	armour := []struct{ sv, s, need int }{
@@ -105,7 +105,7 @@ func chariot(impact string) *Unit {
 
 // TestImpactHitsEachModelRollsAndParryNeverApplies: two models with Impact
 // Hits (D6) roll separately (2D6, not twice one D6), and the target's Parry
-// save, which would stop most blows, never applies to them (seeds).
+// save, which would stop most blows, never applies to them (unit card).
 func TestImpactHitsEachModelRolls(t *testing.T) {
 	a := chariot("D6")
 	a.Models, a.Width = 2, 2
@@ -458,7 +458,7 @@ func TestImpactHitsComeFirst(t *testing.T) {
 }
 
 // TestImpactHitsIgnoreOtherAttackRules: a unit with Killing Blow does not
-// get it on its Impact Hits (seeds: the model's other attack rules do not
+// get it on its Impact Hits (unit card: the model's other attack rules do not
 // apply), and the combat result counts the Impact Hits' wounds.
 func TestImpactHitsIgnoreOtherAttackRules(t *testing.T) {
 	a := chariot("D6")

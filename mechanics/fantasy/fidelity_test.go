@@ -25,7 +25,7 @@ func monster(name string, front int) *Unit {
 // bases charge infantry six wide on 20 mm bases. The infantry's front is
 // 6 x 20 = 120 mm; 50 mm bases along it: 120/50 rounded up = 3 chariots in
 // contact, which is also the chariots' width. With Impact Hits (2), 3 x 2 =
-// 6 hits, not 6 x 2 = 12 (seeds, Impact Hits: a model not in base contact
+// 6 hits, not 6 x 2 = 12 (unit card, Impact Hits: a model not in base contact
 // inflicts none). Against a front of two rats (40 mm) one chariot touches:
 // 2 hits.
 func TestImpactHitsOnlyFromModelsInContact(t *testing.T) {
@@ -100,7 +100,7 @@ func TestStompOnlyFromModelsInContact(t *testing.T) {
 // +1, rear +2 = 3. The thirty: no rank bonus (disrupted), higher Unit
 // Strength +1 = 1. They lose by 2 and, disrupted, are not Steadfast: Ld 8 - 2
 // = 6, passing on 15/36, breaking 21/36. Stubborn, they stay Steadfast (the
-// seeds: "whether or not ... disrupted"): Ld 8, breaking 10/36. Five in the
+// unit card, Stubborn: "whether or not ... disrupted"): Ld 8, breaking 10/36. Five in the
 // rear (one rank) disrupt nothing: 2 against ranks +3 and US +1: -2.
 func TestDisrupted(t *testing.T) {
 	for _, tt := range []struct {
@@ -146,7 +146,7 @@ func TestDisrupted(t *testing.T) {
 
 // TestTerrorAgainstFearCausers: a Terror-causing monster (US 6) against ten
 // Fear-causing infantry five wide (US 10), nobody striking. The infantry
-// treat Terror as Fear (seeds, Terror), so the monster scores Fear +1 (US 6
+// treat Terror as Fear (unit card, Terror), so the monster scores Fear +1 (US 6
 // is not double 10): 1. The infantry: one extra rank +1, higher US +1 = 2.
 // Result -1. Immunity (Fear) ignores the Fear it is treated as, and a
 // Terror-causer is immune to both: -2.
@@ -230,7 +230,7 @@ func TestChargingATerrorCauser(t *testing.T) {
 }
 
 // TestDreadMawDeniesRanks: charged by a Dread Maw, a unit gets no benefit
-// from its ranks in the first round (seeds, Dread Maw): no supporting
+// from its ranks in the first round (unit card, Dread Maw): no supporting
 // attacks, no rank bonus and no Steadfast.
 //
 // Attacks: 25 infantry five wide (A 1) strike a 100 mm Maw; five touch it
@@ -477,6 +477,10 @@ func TestSkirmishers(t *testing.T) {
 	b := battle(u, u, 0)
 	if b.disrupts(u, 30) {
 		t.Error("skirmishers disrupted a unit")
+	}
+	b.Options.SkirmishersDisrupt = true
+	if !b.disrupts(u, 30) {
+		t.Error("with skirmishers_disrupt, six ranks of five in the rear did not disrupt")
 	}
 	r := dice.New(12, 0)
 	const n = 60_000

@@ -33,7 +33,7 @@ const (
 )
 
 // Catalogue lists the special rules this package implements, with the
-// value each takes in brackets. Summaries paraphrase the seeds' texts.
+// value each takes in brackets. Summaries paraphrase the WAP unit cards (docs/fantasy.md).
 var Catalogue = mechanics.Catalogue{
 	{Name: RuleSwiftstride, Summary: "Charge, failed-charge, flee and pursuit rolls by the Swiftstride table; " +
 		"needs every model in the unit; no effect below M 4 or with Random Movement."},
@@ -94,7 +94,7 @@ func AllowedOn(rule string, t TroopType) (bool, []TroopType) {
 }
 
 // HighestImpact picks the set of Impact Hits a model uses when it has more
-// than one: the highest set, not their total (seeds), judged by the mean
+// than one: the highest set, not their total (unit card), judged by the mean
 // roll and then the maximum.
 func HighestImpact(sets []dice.Expr) dice.Expr {
 	var best dice.Expr

@@ -65,7 +65,7 @@ func (t TroopType) KillingBlowSlays() bool {
 	return t == Infantry || t == Cavalry || t == WarBeasts
 }
 
-// Stompable reports whether Stomps can hit this type: the seeds' Stomp text
+// Stompable reports whether Stomps can hit this type: the Stomp unit card
 // allows Infantry, War Beasts and Swarms.
 func (t TroopType) Stompable() bool {
 	return t == Infantry || t == WarBeasts || t == Swarm
@@ -128,12 +128,12 @@ type Unit struct {
 	ImmunePanic            bool
 	Stubborn               bool
 	Unbreakable            bool
-	// Skirmishers (every flying unit of more than one model, seeds, Fly):
+	// Skirmishers (every flying unit of more than one model, unit card, Fly):
 	// no rank bonus, never Steadfast unless Stubborn, cannot disrupt, and
 	// Stomps on them inflict D3 hits.
 	Skirmishers bool
 	// DreadMaw: Always Strikes First on the turn it charges, and the unit it
-	// charges gets no benefit from ranks in the first round (seeds).
+	// charges gets no benefit from ranks in the first round (unit card).
 	DreadMaw           bool
 	Standard, Musician bool
 	BattleStandard     bool
@@ -169,7 +169,7 @@ func (u *Unit) Contact(e *Unit, eAlive int) int {
 // causesFearOf reports whether u's Fear (or Terror, which includes Fear)
 // affects e, for the Fear combat result bonus. Immunity (Fear) and
 // Immunity (Psychology) ignore Fear. A Fear-causer is immune to Fear, except
-// that it treats a Terror-causer as causing Fear (seeds, Terror: the
+// that it treats a Terror-causer as causing Fear (unit card, Terror: the
 // exception to that immunity), so Terror keeps its Fear bonus against it.
 // A Terror-causer has Immunity (Fear/Terror) and ignores both.
 func (u *Unit) causesFearOf(e *Unit) bool {
@@ -183,7 +183,7 @@ func (u *Unit) causesFearOf(e *Unit) bool {
 }
 
 // terrifies reports whether u's Terror makes e take the Panic test of Run
-// for Your Lives! when u declares a charge on it (seeds, Terror). Exempt:
+// for Your Lives! when u declares a charge on it (unit card, Terror). Exempt:
 // units that ignore Terror (Immunity (Terror), (Fear/Terror), (Psychology),
 // Terror-causers), units that ignore Panic tests (Immunity (Panic)), and
 // units that treat Terror as Fear (Fear-causers, Immunity (Fear)).
@@ -192,7 +192,7 @@ func (u *Unit) terrifies(e *Unit) bool {
 }
 
 // testsToCharge reports whether c must pass a Psychology test to declare a
-// charge on t (seeds, Terror). Exempt are units immune to Terror (Immunity
+// charge on t (unit card, Terror). Exempt are units immune to Terror (Immunity
 // (Terror), (Fear/Terror), (Psychology), Terror-causers) and units that
 // treat Terror as Fear (Fear-causers, Immunity (Fear)); Immunity (Panic)
 // alone exempts nothing, since the test is not a Panic test.
