@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -26,6 +27,16 @@ var compareFormats = map[string]func(io.Writer, *sim.Comparison, sim.Stamp) erro
 	"markdown": reports.WriteComparisonMarkdown,
 }
 
+// newCompareFlagSet is the flag set of `simulate compare`, shared by the
+// command line and the server's compare.
+func newCompareFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags, *string) {
+	fs := newFlagSet("compare", "compare A B ... [flags] | compare FILE [--by AXIS] [flags]", stdout)
+	var f runFlags
+	f.register(fs)
+	by := fs.String("by", "", "with one scenario, compare the values of this swept parameter (default: attacker)")
+	return fs, &f, by
+}
+
 // runCompare runs candidates on the same dice, trial by trial, and sets
 // their estimates side by side with the difference of every pair.
 //
@@ -33,10 +44,7 @@ var compareFormats = map[string]func(io.Writer, *sim.Comparison, sim.Stamp) erro
 // question (the same metrics over the same points), or the values of one
 // swept parameter of a single scenario (--by, "attacker" by default).
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("compare", "compare A B ... [flags] | compare FILE [--by AXIS] [flags]", stdout)
-	var f runFlags
-	f.register(fs)
-	by := fs.String("by", "", "with one scenario, compare the values of this swept parameter (default: attacker)")
+	fs, f, by := newCompareFlagSet(stdout)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
@@ -61,81 +69,16 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		ss = append(ss, s)
 	}
-	cfg := f.config(fs, ss[0])
-	cfg.Aligned, cfg.Batches = true, compareBatches
-
-	var names []string
-	var full [][]sim.Estimate
-	var batches [][][]sim.Estimate
-	partial := false
-	for _, s := range ss {
-		bar := newProgress(stderr, f.progress, s.Name)
-		cfg.Progress = bar.update
-		run, err := sim.RunAll(ctx, s.Models, cfg)
-		bar.finish()
-		if err != nil {
-			return err
-		}
-		partial = partial || run.Partial
-		var bs [][]sim.Estimate
-		for _, b := range run.Batches {
-			bs = append(bs, s.Results(b))
-		}
-		names = append(names, s.Name)
-		full = append(full, s.Results(run))
-		batches = append(batches, bs)
-		if partial {
-			break
-		}
-	}
-
-	if len(ss) == 1 {
-		axis := *by
-		if axis == "" {
-			axis = "attacker"
-		}
-		var values []any
-		for _, a := range ss[0].Axes {
-			if a.Name == axis {
-				values = a.Values
-			}
-		}
-		if len(values) < 2 {
-			return fmt.Errorf("%s has no swept parameter %q with two or more values to compare (its parameters: %s)", ss[0].Name, axis, axisNames(ss[0]))
-		}
-		names = names[:0]
-		for _, v := range values {
-			names = append(names, fmt.Sprint(v))
-		}
-		// A parameter that only changes how results are read (a charge's
-		// distance) is missing from the per-profile results: such a
-		// parameter cannot split candidates.
-		split, err := sim.SplitBy(axis, values, full[0])
-		if err != nil {
-			return fmt.Errorf("%s: %s does not tell every result apart (%v); compare by a parameter of the units", ss[0].Name, axis, err)
-		}
-		perBatch := batches[0]
-		full, batches = split, make([][][]sim.Estimate, len(values))
-		for _, b := range perBatch {
-			sb, err := sim.SplitBy(axis, values, b)
-			if err != nil {
-				return err
-			}
-			for c, es := range sb {
-				batches[c] = append(batches[c], es)
-			}
-		}
-	} else if partial {
-		return fmt.Errorf("%w: %s did not finish, so there is nothing to compare it with", errInterrupted, names[len(names)-1])
-	}
-	names = uniqueNames(names, pos)
-	c, err := sim.Compare(names, full, batches)
+	job := compareJob{ss: ss, args: pos, by: *by, cfg: f.config(fs, ss[0])}
+	c, stamp, err := job.run(ctx, func(name string) (func(done, total int64), func()) {
+		bar := newProgress(stderr, f.progress, name)
+		return bar.update, bar.finish
+	})
 	if err != nil {
 		return err
 	}
-	c.Partial = partial
-	stamp := compareStamp(ss, pos, *by, cfg)
-	if err := writeResults(stdout, f, func(w io.Writer) error { return compareFormats[f.format](w, &c, stamp) }); err != nil {
+	partial := c.Partial
+	if err := writeResults(stdout, *f, func(w io.Writer) error { return compareFormats[f.format](w, &c, stamp) }); err != nil {
 		return err
 	}
 	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WriteComparisonPlots(dir, &c) }); err != nil {
@@ -158,6 +101,96 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return errInterrupted
 	}
 	return nil
+}
+
+// compareJob is one comparison as its flags configure it. The command line
+// and the server both compare through it, so that they answer with the same
+// bytes.
+type compareJob struct {
+	ss   []*scenarios.Scenario
+	args []string // the scenarios as the command line names them, for the stamp
+	by   string
+	cfg  sim.Config
+}
+
+// run runs the candidates one after the other, each with the progress
+// callbacks bars makes for it, and compares them. A cancelled sweep
+// comparison returns its comparison, marked partial, and no error.
+func (j compareJob) run(ctx context.Context, bars func(name string) (update func(done, total int64), finish func())) (sim.Comparison, sim.Stamp, error) {
+	ss, cfg := j.ss, j.cfg
+	cfg.Aligned, cfg.Batches = true, compareBatches
+
+	var names []string
+	var full [][]sim.Estimate
+	var batches [][][]sim.Estimate
+	partial := false
+	for _, s := range ss {
+		update, finish := bars(s.Name)
+		cfg.Progress = update
+		run, err := sim.RunAll(ctx, s.Models, cfg)
+		finish()
+		if err != nil {
+			return sim.Comparison{}, sim.Stamp{}, err
+		}
+		partial = partial || run.Partial
+		var bs [][]sim.Estimate
+		for _, b := range run.Batches {
+			bs = append(bs, s.Results(b))
+		}
+		names = append(names, s.Name)
+		full = append(full, s.Results(run))
+		batches = append(batches, bs)
+		if partial {
+			break
+		}
+	}
+
+	if len(ss) == 1 {
+		axis := j.by
+		if axis == "" {
+			axis = "attacker"
+		}
+		var values []any
+		for _, a := range ss[0].Axes {
+			if a.Name == axis {
+				values = a.Values
+			}
+		}
+		if len(values) < 2 {
+			return sim.Comparison{}, sim.Stamp{}, fmt.Errorf("%s has no swept parameter %q with two or more values to compare (its parameters: %s)", ss[0].Name, axis, axisNames(ss[0]))
+		}
+		names = names[:0]
+		for _, v := range values {
+			names = append(names, fmt.Sprint(v))
+		}
+		// A parameter that only changes how results are read (a charge's
+		// distance) is missing from the per-profile results: such a
+		// parameter cannot split candidates.
+		split, err := sim.SplitBy(axis, values, full[0])
+		if err != nil {
+			return sim.Comparison{}, sim.Stamp{}, fmt.Errorf("%s: %s does not tell every result apart (%v); compare by a parameter of the units", ss[0].Name, axis, err)
+		}
+		perBatch := batches[0]
+		full, batches = split, make([][][]sim.Estimate, len(values))
+		for _, b := range perBatch {
+			sb, err := sim.SplitBy(axis, values, b)
+			if err != nil {
+				return sim.Comparison{}, sim.Stamp{}, err
+			}
+			for c, es := range sb {
+				batches[c] = append(batches[c], es)
+			}
+		}
+	} else if partial {
+		return sim.Comparison{}, sim.Stamp{}, fmt.Errorf("%w: %s did not finish, so there is nothing to compare it with", errInterrupted, names[len(names)-1])
+	}
+	names = uniqueNames(names, j.args)
+	c, err := sim.Compare(names, full, batches)
+	if err != nil {
+		return sim.Comparison{}, sim.Stamp{}, err
+	}
+	c.Partial = partial
+	return c, compareStamp(ss, j.args, j.by, cfg), nil
 }
 
 func axisNames(s *scenarios.Scenario) string {

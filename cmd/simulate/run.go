@@ -225,12 +225,19 @@ var formats = map[string]func(io.Writer, *sim.Report) error{
 // defaultMaxTrials caps a precision run per point when nothing else does.
 const defaultMaxTrials = 100_000_000
 
-func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// newRunFlagSet is the flag set of `simulate run`, shared by the command
+// line and the server's run so that both read their arguments alike.
+func newRunFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags) {
 	fs := newFlagSet("run", "run FILE|NAME [flags]", stdout)
 	var f runFlags
 	f.register(fs)
 	fs.Float64Var(&f.precision, "precision", 0, "run until every probability's 95% interval half-width is at most this (e.g. 0.005), in deterministic rounds")
 	fs.Int64Var(&f.maxTrials, "max-trials", 0, "with --precision, stop at this many trials per point (default: the scenario's max_trials, else 100000000)")
+	return fs, &f
+}
+
+func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, f := newRunFlagSet(stdout)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
@@ -250,51 +257,17 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	cfg := f.config(fs, s)
-	precision, maxTrials := s.Precision, s.MaxTrials
-	if flagSet(fs, "precision") {
-		precision = f.precision
-	}
-	if flagSet(fs, "max-trials") {
-		maxTrials = f.maxTrials
-	}
-	if maxTrials == 0 {
-		maxTrials = defaultMaxTrials
-	}
-
+	job := f.job(fs, name, s)
 	bar := newProgress(stderr, f.progress, s.Name)
-	cfg.Progress = bar.update
-	var result sim.Run
-	met := false
-	if precision > 0 {
-		// Rounds: a first one of --trials (4 chunks unless given), then the
-		// total doubles until every probability is precise enough.
-		if !flagSet(fs, "trials") {
-			cfg.Trials = 4 * sim.ChunkSize
-		}
-		result, err = sim.RunRounds(ctx, s.Models, cfg, maxTrials, func(r sim.Run) bool {
-			met = preciseEnough(s.Results(r), precision)
-			return met
-		})
-	} else {
-		result, err = sim.RunAll(ctx, s.Models, cfg)
-	}
+	report, err := job.run(ctx, bar.update)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	if precision > 0 && len(result.Completed) > 0 && !result.Partial {
-		cfg.Trials = result.Completed[0]
+	if st := report.Stamp; st.Precision > 0 && !st.PrecisionMet && !report.Partial {
+		fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; the results say so\n", st.Precision, st.MaxTrials)
 	}
-	report := s.Report(result, cfg, hammersim.Version)
-	report.Stamp.Command = reproduce("run", []string{name}, cfg)
-	if precision > 0 {
-		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = precision, met, maxTrials
-		if !met && !result.Partial {
-			fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; the results say so\n", precision, maxTrials)
-		}
-	}
-	if err := writeResults(stdout, f, func(w io.Writer) error { return formats[f.format](w, &report) }); err != nil {
+	if err := writeResults(stdout, *f, func(w io.Writer) error { return formats[f.format](w, &report) }); err != nil {
 		return err
 	}
 	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WritePlots(dir, &report) }); err != nil {
@@ -305,10 +278,80 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 	}
-	if result.Partial {
+	if report.Partial {
 		return errInterrupted
 	}
 	return nil
+}
+
+// runJob is one run of one scenario as its flags configure it. The command
+// line and the server both run scenarios through it, so that they answer
+// with the same bytes.
+type runJob struct {
+	name      string // the scenario as the command line names it, for the stamp
+	s         *scenarios.Scenario
+	cfg       sim.Config
+	precision float64
+	maxTrials int64
+}
+
+// job resolves a run's configuration: flags over the scenario's own values
+// over the defaults.
+func (f *runFlags) job(fs *flag.FlagSet, name string, s *scenarios.Scenario) runJob {
+	j := runJob{name: name, s: s, cfg: f.config(fs, s), precision: s.Precision, maxTrials: s.MaxTrials}
+	if flagSet(fs, "precision") {
+		j.precision = f.precision
+	}
+	if flagSet(fs, "max-trials") {
+		j.maxTrials = f.maxTrials
+	}
+	if j.maxTrials == 0 {
+		j.maxTrials = defaultMaxTrials
+	}
+	if j.precision > 0 && !flagSet(fs, "trials") {
+		// Rounds: a first one of --trials (4 chunks unless given), then the
+		// total doubles until every probability is precise enough.
+		j.cfg.Trials = 4 * sim.ChunkSize
+	}
+	return j
+}
+
+// mostTrials is the most trials per point the job may run.
+func (j runJob) mostTrials() int64 {
+	if j.precision > 0 {
+		return max(j.maxTrials, j.cfg.Trials)
+	}
+	return j.cfg.Trials
+}
+
+// run runs the job and gathers its report. A cancelled run returns its
+// report, marked partial, and no error.
+func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.Report, error) {
+	cfg := j.cfg
+	cfg.Progress = progress
+	var result sim.Run
+	var err error
+	met := false
+	if j.precision > 0 {
+		result, err = sim.RunRounds(ctx, j.s.Models, cfg, j.maxTrials, func(r sim.Run) bool {
+			met = preciseEnough(j.s.Results(r), j.precision)
+			return met
+		})
+	} else {
+		result, err = sim.RunAll(ctx, j.s.Models, cfg)
+	}
+	if err != nil {
+		return sim.Report{}, err
+	}
+	if j.precision > 0 && len(result.Completed) > 0 && !result.Partial {
+		cfg.Trials = result.Completed[0]
+	}
+	report := j.s.Report(result, cfg, hammersim.Version)
+	report.Stamp.Command = reproduce("run", []string{j.name}, cfg)
+	if j.precision > 0 {
+		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = j.precision, met, j.maxTrials
+	}
+	return report, nil
 }
 
 // preciseEnough reports whether every probability's 95% interval is at
