@@ -12,10 +12,14 @@ import (
 
 	"hammersim/mechanics/dice"
 	"hammersim/scenarios"
+	"hammersim/scenarios/fantasy"
 	"hammersim/sim"
 )
 
 var sink int
+
+// registry reads the built-ins the benchmarks run, all of them fantasy.
+var registry = scenarios.NewRegistry(fantasy.Ruleset())
 
 // BenchmarkGenerators compares the generator hammersim uses with the
 // standard library's, per 64-bit output, and the cost of a D6 from the pool.
@@ -64,7 +68,7 @@ func BenchmarkGenerators(b *testing.B) {
 
 // chargeModels returns the models of the default charge sweep.
 func chargeModels(b *testing.B) (*scenarios.Scenario, []sim.Model) {
-	s, err := scenarios.Load("swiftstride-charge")
+	s, err := registry.Load("swiftstride-charge")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -212,7 +216,7 @@ func pythonWithNumpy() string {
 // (random move charge, Zzzzap!, a round of combat, break test, pursuit) on 1
 // and 2 workers through the engine, and reports trials per second.
 func BenchmarkDoomwheelTurn(b *testing.B) {
-	s, err := scenarios.Load("doomwheel-vs-clanrats")
+	s, err := registry.Load("doomwheel-vs-clanrats")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -40,12 +40,14 @@ Usage:
   simulate run FILE|NAME [flags]   run a scenario file, or a built-in scenario by name
   simulate compare A B ... [flags] run scenarios on the same dice and compare them, with paired differences
   simulate compare FILE --by AXIS  compare the values of one swept parameter (default: attacker)
+  simulate merge PARTS... [flags]  merge the partial results of a sharded run (run/compare --shard I/N)
   simulate dice EXPR [flags]       exact distribution of a dice expression, e.g. "3D6 discard lowest"
   simulate list                    list the built-in scenarios
   simulate show NAME               print a built-in scenario's YAML, to copy and edit
   simulate version                 print the version
 
-Run 'simulate run -h', 'simulate compare -h' or 'simulate dice -h' for their flags.
+Run 'simulate run -h', 'simulate compare -h', 'simulate merge -h' or 'simulate dice -h'
+for their flags.
 
 Exit status: 0 success, 1 error (bad scenario, unwritable file), 2 bad command
 line, 130 interrupted (partial results, marked as such, were written).
@@ -65,6 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runScenario(ctx, rest, stdout, stderr)
 	case "compare":
 		return runCompare(ctx, rest, stdout, stderr)
+	case "merge":
+		return runMerge(ctx, rest, stdout, stderr)
 	case "dice":
 		return runDice(ctx, rest, stdout, stderr)
 	case "list":
@@ -92,7 +96,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 func list(w io.Writer) error {
 	for _, name := range scenarios.BuiltinNames() {
-		s, err := scenarios.Load(name)
+		s, err := registry.Load(name)
 		if err != nil {
 			return fmt.Errorf("built-in scenario %s: %w", name, err)
 		}
@@ -238,6 +242,8 @@ func newRunFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags) {
 
 func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, f := newRunFlagSet(stdout)
+	var shards shardFlags
+	shards.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
@@ -253,11 +259,20 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := f.check(fs); err != nil {
 		return err
 	}
-	s, err := scenarios.Load(name)
+	s, err := registry.Load(name)
 	if err != nil {
 		return err
 	}
 	job := f.job(fs, name, s)
+	if sh, ok, err := shards.resolve(fs); err != nil || ok {
+		if err == nil {
+			err = shardRefusals(fs, *f, job.precision)
+		}
+		if err != nil {
+			return err
+		}
+		return runShard(ctx, stdout, stderr, *f, [][]sim.Model{s.Models}, job.cfg, sh, job.header())
+	}
 	bar := newProgress(stderr, f.progress, s.Name)
 	report, err := job.run(ctx, bar.update)
 	bar.finish()
@@ -267,14 +282,19 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if st := report.Stamp; st.Precision > 0 && !st.PrecisionMet && !report.Partial {
 		fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; the results say so\n", st.Precision, st.MaxTrials)
 	}
-	if err := writeResults(stdout, *f, func(w io.Writer) error { return formats[f.format](w, &report) }); err != nil {
+	return writeRunOutputs(stdout, stderr, *f, &report, s.Source)
+}
+
+// writeRunOutputs writes a run's report in every output its flags ask for.
+func writeRunOutputs(stdout, stderr io.Writer, f runFlags, report *sim.Report, source []byte) error {
+	if err := writeResults(stdout, f, func(w io.Writer) error { return formats[f.format](w, report) }); err != nil {
 		return err
 	}
-	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WritePlots(dir, &report) }); err != nil {
+	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WritePlots(dir, report) }); err != nil {
 		return err
 	}
 	if f.report != "" {
-		if err := writeReport(stderr, f.report, &report, s.Source); err != nil {
+		if err := writeReport(stderr, f.report, report, source); err != nil {
 			return err
 		}
 	}
@@ -346,13 +366,29 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 	if j.precision > 0 && len(result.Completed) > 0 && !result.Partial {
 		cfg.Trials = result.Completed[0]
 	}
+	merged, err := mergeOne(j.header(), cfg, result)
+	if err != nil {
+		return sim.Report{}, err
+	}
+	return j.report(merged, cfg, met), nil
+}
+
+// report renders a run's merged tallies: the one path from tallies to a
+// report, for runs made on one machine and merged shards alike. met says
+// whether a precision target was reached.
+func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool) sim.Report {
+	result := merged.Runs[0]
+	result.Partial = merged.Interrupted
 	report := j.s.Report(result, cfg, hammersim.Version)
 	report.Stamp.Command = reproduce("run", []string{j.name}, cfg)
 	if j.precision > 0 {
 		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = j.precision, met, j.maxTrials
 	}
-	return report, nil
+	return report
 }
+
+// header is what every part of the job's run carries.
+func (j runJob) header() sim.PartHeader { return partHeader("run", []string{j.name}, nil, j.s) }
 
 // preciseEnough reports whether every probability's 95% interval is at
 // most twice the target half-width wide.

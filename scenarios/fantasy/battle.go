@@ -1,21 +1,22 @@
-package scenarios
+package fantasy
 
 import (
 	"slices"
 	"strings"
 
 	"hammersim/mechanics/dice"
-	"hammersim/mechanics/fantasy"
+	rules "hammersim/mechanics/fantasy"
+	"hammersim/scenarios"
 	"hammersim/sim"
 )
 
 // fantasyUnit builds the mechanics' unit from a unit card at one point,
 // checking what a battle needs: a profile that can be hit and can strike,
 // and rules that suit the troop type.
-func fantasyUnit(d *decoder, u *unit) (*fantasy.Unit, bool) {
+func fantasyUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 	ok := true
-	fail := func(n *node, format string, args ...any) {
-		d.errorf(n, format, args...)
+	fail := func(n *scenarios.Node, format string, args ...any) {
+		d.Errorf(n, format, args...)
 		ok = false
 	}
 	mover, movable := moverOf(d, u)
@@ -38,7 +39,7 @@ func fantasyUnit(d *decoder, u *unit) (*fantasy.Unit, bool) {
 			fail(u.spec.node, "unit %q needs %s for a battle", u.Name, k)
 		}
 	}
-	fu := &fantasy.Unit{
+	fu := &rules.Unit{
 		Name: u.Name, Troop: u.troop, Models: get("models", 1),
 		WS: get("WS", 0), S: get("S", 0), T: get("T", 1), W: get("W", 1), I: get("I", 0), Ld: get("Ld", 0), BS: get("BS", 0),
 		Ward: u.saves["ward"], Parry: u.saves["parry"],
@@ -64,13 +65,13 @@ func fantasyUnit(d *decoder, u *unit) (*fantasy.Unit, bool) {
 	fu.US = get("unit_strength", fu.Troop.UnitStrength(fu.W))
 
 	armour := u.saves["armour"]
-	if r, has := u.rule(fantasy.RuleNaturalArmour); has {
-		armour = fantasy.CombineArmour(armour, r.Int)
+	if r, has := u.rule(rules.RuleNaturalArmour); has {
+		armour = rules.CombineArmour(armour, r.Int)
 	}
 	fu.Armour = armour
 
 	// The body's own attacks, or its crew's.
-	randomAttacks, hasRandom := u.rule(fantasy.RuleRandomAttacks)
+	randomAttacks, hasRandom := u.rule(rules.RuleRandomAttacks)
 	if len(crew) == 0 {
 		a := u.A
 		switch {
@@ -81,7 +82,7 @@ func fantasyUnit(d *decoder, u *unit) (*fantasy.Unit, bool) {
 		case !u.HasA:
 			fail(u.spec.node, "unit %q needs A for a battle", u.Name)
 		}
-		fu.Attackers = append(fu.Attackers, fantasy.Attacker{Name: u.Name, WS: fu.WS, S: fu.S, I: fu.I, A: a, PerBody: 1})
+		fu.Attackers = append(fu.Attackers, rules.Attacker{Name: u.Name, WS: fu.WS, S: fu.S, I: fu.I, A: a, PerBody: 1})
 	} else {
 		if u.HasA {
 			fail(u.keyNode("A"), "unit %q has a crew: give A to each crew profile instead", u.Name)
@@ -100,7 +101,7 @@ func fantasyUnit(d *decoder, u *unit) (*fantasy.Unit, bool) {
 				}
 				return def
 			}
-			fu.Attackers = append(fu.Attackers, fantasy.Attacker{Name: c.name, WS: stat("WS", fu.WS), S: stat("S", fu.S), I: stat("I", fu.I), A: a, PerBody: c.count})
+			fu.Attackers = append(fu.Attackers, rules.Attacker{Name: c.name, WS: stat("WS", fu.WS), S: stat("S", fu.S), I: stat("I", fu.I), A: a, PerBody: c.count})
 		}
 		if fu.WS == 0 {
 			fu.WS = fu.Attackers[0].WS // the machine is hit as its crew would be
@@ -132,38 +133,38 @@ func fantasyUnit(d *decoder, u *unit) (*fantasy.Unit, bool) {
 	}
 	for i := range fu.Attackers {
 		a := &fu.Attackers[i]
-		_, a.Killing = u.rule(fantasy.RuleKillingBlow)
-		if r, has := u.rule(fantasy.RuleMultipleWounds); has {
+		_, a.Killing = u.rule(rules.RuleKillingBlow)
+		if r, has := u.rule(rules.RuleMultipleWounds); has {
 			a.Multiple = r.Dice
 		}
-		_, a.ASF = u.rule(fantasy.RuleStrikesFirst)
-		_, a.ASL = u.rule(fantasy.RuleStrikesLast)
+		_, a.ASF = u.rule(rules.RuleStrikesFirst)
+		_, a.ASL = u.rule(rules.RuleStrikesLast)
 	}
-	if _, has := u.rule(fantasy.RuleDreadMaw); has {
+	if _, has := u.rule(rules.RuleDreadMaw); has {
 		fu.DreadMaw = true
-		fu.Attackers = append(fu.Attackers, fantasy.ChompAttacks(fu.WS, fu.S, fu.I))
+		fu.Attackers = append(fu.Attackers, rules.ChompAttacks(fu.WS, fu.S, fu.I))
 	}
-	if len(fu.Attackers) > fantasy.MaxAttackers {
-		fail(u.spec.node, "unit %q has %d attack profiles; at most %d", u.Name, len(fu.Attackers), fantasy.MaxAttackers)
+	if len(fu.Attackers) > rules.MaxAttackers {
+		fail(u.spec.node, "unit %q has %d attack profiles; at most %d", u.Name, len(fu.Attackers), rules.MaxAttackers)
 	}
 
 	var impacts []dice.Expr
-	for _, r := range u.rulesNamed(fantasy.RuleImpactHits) {
+	for _, r := range u.rulesNamed(rules.RuleImpactHits) {
 		impacts = append(impacts, r.Dice)
 	}
-	fu.Impact = fantasy.HighestImpact(impacts)
-	if _, has := u.rule(fantasy.RuleScythes); has {
+	fu.Impact = rules.HighestImpact(impacts)
+	if _, has := u.rule(rules.RuleScythes); has {
 		fu.Impact = fu.Impact.Plus(1)
 	}
-	_, fu.Stomp = u.rule(fantasy.RuleStomp)
-	_, fu.GrindAttack = u.rule(fantasy.RuleGrindAttack)
-	_, fu.Zzzzap = u.rule(fantasy.RuleZzzzap)
-	_, fu.LossOfControl = u.rule(fantasy.RuleLossOfControl)
-	_, fu.Terror = u.rule(fantasy.RuleTerror)
-	_, fu.Fear = u.rule(fantasy.RuleFear)
-	_, fu.Stubborn = u.rule(fantasy.RuleStubborn)
-	_, fu.Unbreakable = u.rule(fantasy.RuleUnbreakable)
-	for _, r := range u.rulesNamed(fantasy.RuleImmunity) {
+	_, fu.Stomp = u.rule(rules.RuleStomp)
+	_, fu.GrindAttack = u.rule(rules.RuleGrindAttack)
+	_, fu.Zzzzap = u.rule(rules.RuleZzzzap)
+	_, fu.LossOfControl = u.rule(rules.RuleLossOfControl)
+	_, fu.Terror = u.rule(rules.RuleTerror)
+	_, fu.Fear = u.rule(rules.RuleFear)
+	_, fu.Stubborn = u.rule(rules.RuleStubborn)
+	_, fu.Unbreakable = u.rule(rules.RuleUnbreakable)
+	for _, r := range u.rulesNamed(rules.RuleImmunity) {
 		switch r.Words {
 		case "psychology":
 			fu.ImmunePsychology = true
@@ -181,10 +182,10 @@ func fantasyUnit(d *decoder, u *unit) (*fantasy.Unit, bool) {
 		if !u.has["BS"] {
 			fail(m.node, "unit %q has a missile weapon but no BS", u.Name)
 		}
-		fu.Missile = fantasy.Missile{S: m.S, Range: m.rangeIn, Shots: m.shots, HitMod: m.hitMod}
+		fu.Missile = rules.Missile{S: m.S, Range: m.rangeIn, Shots: m.shots, HitMod: m.hitMod}
 	}
 	for i, r := range u.Rules {
-		if allowed, types := fantasy.AllowedOn(r.Spec.Name, fu.Troop); !allowed {
+		if allowed, types := rules.AllowedOn(r.Spec.Name, fu.Troop); !allowed {
 			names := make([]string, len(types))
 			for j, t := range types {
 				names[j] = t.String()
@@ -197,36 +198,36 @@ func fantasyUnit(d *decoder, u *unit) (*fantasy.Unit, bool) {
 
 // defaultBase is a model's base width in millimetres by troop type, when
 // the card does not say: the usual sizes of the range.
-var defaultBase = map[fantasy.TroopType]int{
-	fantasy.Infantry: 20, fantasy.Cavalry: 25, fantasy.WarBeasts: 25, fantasy.Swarm: 40,
-	fantasy.MonstrousInfantry: 40, fantasy.MonstrousCavalry: 50, fantasy.MonstrousBeast: 40,
-	fantasy.Monster: 50, fantasy.Chariot: 50, fantasy.WarMachine: 50,
+var defaultBase = map[rules.TroopType]int{
+	rules.Infantry: 20, rules.Cavalry: 25, rules.WarBeasts: 25, rules.Swarm: 40,
+	rules.MonstrousInfantry: 40, rules.MonstrousCavalry: 50, rules.MonstrousBeast: 40,
+	rules.Monster: 50, rules.Chariot: 50, rules.WarMachine: 50,
 }
 
 // battleOptions are the option keys of a battle, each sweepable, with how
-// it sets fantasy.Options. Values are words or numbers as documented.
+// it sets rules.Options. Values are words or numbers as documented.
 var battleOptions = []struct {
 	key    string
 	values []string // allowed words; nil for a number or a boolean
 	lo, hi int      // range of a number
 	isBool bool
-	set    func(o *fantasy.Options, word string, n int, b bool)
+	set    func(o *rules.Options, word string, n int, b bool)
 }{
-	{key: "insane_courage", isBool: true, set: func(o *fantasy.Options, _ string, _ int, b bool) { o.InsaneCourage = b }},
-	{key: "caught", values: []string{"wounds", "destroyed"}, set: func(o *fantasy.Options, w string, _ int, _ bool) {
-		o.Caught = map[string]fantasy.CaughtRule{"wounds": fantasy.CaughtWounds, "destroyed": fantasy.CaughtDestroyed}[w]
+	{key: "insane_courage", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.InsaneCourage = b }},
+	{key: "caught", values: []string{"wounds", "destroyed"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.Caught = map[string]rules.CaughtRule{"wounds": rules.CaughtWounds, "destroyed": rules.CaughtDestroyed}[w]
 	}},
-	{key: "zzzzap_bolts", lo: 1, hi: 10, set: func(o *fantasy.Options, _ string, n int, _ bool) { o.ZzzzapBolts = n }},
-	{key: "zzzzap_range", lo: 1, hi: 48, set: func(o *fantasy.Options, _ string, n int, _ bool) { o.ZzzzapRange = n }},
-	{key: "zzzzap_d6_wounds", isBool: true, set: func(o *fantasy.Options, _ string, _ int, b bool) { o.ZzzzapD6Wounds = b }},
-	{key: "zzzzap_hold_fire", values: []string{"never", "friends", "always"}, set: func(o *fantasy.Options, w string, _ int, _ bool) {
-		o.ZzzzapHoldFire = map[string]fantasy.HoldFire{"never": fantasy.HoldFireNever, "friends": fantasy.HoldFireFriends, "always": fantasy.HoldFireAlways}[w]
+	{key: "zzzzap_bolts", lo: 1, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.ZzzzapBolts = n }},
+	{key: "zzzzap_range", lo: 1, hi: 48, set: func(o *rules.Options, _ string, n int, _ bool) { o.ZzzzapRange = n }},
+	{key: "zzzzap_d6_wounds", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.ZzzzapD6Wounds = b }},
+	{key: "zzzzap_hold_fire", values: []string{"never", "friends", "always"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.ZzzzapHoldFire = map[string]rules.HoldFire{"never": rules.HoldFireNever, "friends": rules.HoldFireFriends, "always": rules.HoldFireAlways}[w]
 	}},
-	{key: "zzzzap_ties", values: []string{"enemy", "friend"}, set: func(o *fantasy.Options, w string, _ int, _ bool) { o.ZzzzapPreferFriends = w == "friend" }},
-	{key: "charger_initiative", lo: 0, hi: 10, set: func(o *fantasy.Options, _ string, n int, _ bool) { o.ChargerInitiative = n }},
-	{key: "supporting_attacks", isBool: true, set: func(o *fantasy.Options, _ string, _ int, b bool) { o.SupportingAttacks = b }},
-	{key: "pursue", isBool: true, set: func(o *fantasy.Options, _ string, _ int, b bool) { o.Pursue = b }},
-	{key: "target_flees", isBool: true, set: func(o *fantasy.Options, _ string, _ int, b bool) { o.TargetFlees = b }},
+	{key: "zzzzap_ties", values: []string{"enemy", "friend"}, set: func(o *rules.Options, w string, _ int, _ bool) { o.ZzzzapPreferFriends = w == "friend" }},
+	{key: "charger_initiative", lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.ChargerInitiative = n }},
+	{key: "supporting_attacks", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SupportingAttacks = b }},
+	{key: "pursue", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.Pursue = b }},
+	{key: "target_flees", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.TargetFlees = b }},
 }
 
 // optionValue is one value of a battle option.
@@ -241,7 +242,7 @@ type optionValue struct {
 type bystander struct {
 	spec     *unitSpec
 	enemy    bool
-	distance Param[int]
+	distance scenarios.Param[int]
 }
 
 // decodeBattle reads a battle: an acting unit charges (or random-moves
@@ -254,34 +255,34 @@ type bystander struct {
 //	  others: [{name: Stormvermin, side: friend, distance: 5, ...}]
 //	  phases: [charge, shooting, combat]
 //	  options: {zzzzap_hold_fire: friends}
-func decodeBattle(d *decoder, n *node, rs *ruleset) compiler {
+func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 	var (
-		attacker, target Param[*unitSpec]
-		distance         Param[int]
+		attacker, target scenarios.Param[*unitSpec]
+		distance         scenarios.Param[int]
 		others           []bystander
-		phases           []fantasy.Phase
-		options          = map[string]Param[optionValue]{}
+		phases           []rules.Phase
+		options          = map[string]scenarios.Param[optionValue]{}
 	)
-	d.object(n, "the battle", []field{
-		{key: "attacker", required: true, decode: func(n *node) { attacker = unitParam(d, n, "attacker", rs) }},
-		{key: "target", required: true, decode: func(n *node) { target = unitParam(d, n, "target", rs) }},
-		{key: "distance", required: true, decode: func(n *node) {
-			distance = sweep(d, n, "distance", true, func(n *node) (int, bool) { return d.intIn(n, "distance", 0, 100) }, identity)
+	d.Object(n, "the battle", []scenarios.Field{
+		{Key: "attacker", Required: true, Decode: func(n *scenarios.Node) { attacker = unitParam(d, n, "attacker") }},
+		{Key: "target", Required: true, Decode: func(n *scenarios.Node) { target = unitParam(d, n, "target") }},
+		{Key: "distance", Required: true, Decode: func(n *scenarios.Node) {
+			distance = scenarios.Sweep(d, n, "distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance", 0, 100) }, scenarios.Identity)
 		}},
-		{key: "others", decode: func(n *node) { others = decodeBystanders(d, n, rs) }},
-		{key: "phases", required: true, decode: func(n *node) { phases = decodePhases(d, n) }},
-		{key: "options", decode: func(n *node) { decodeBattleOptions(d, n, options) }},
+		{Key: "others", Decode: func(n *scenarios.Node) { others = decodeBystanders(d, n) }},
+		{Key: "phases", Required: true, Decode: func(n *scenarios.Node) { phases = decodePhases(d, n) }},
+		{Key: "options", Decode: func(n *scenarios.Node) { decodeBattleOptions(d, n, options) }},
 	})
-	return func(d *decoder, axes []*axis, s *Scenario) {
+	return func(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
 		if !attacker.Set() || !target.Set() || !distance.Set() || len(phases) == 0 {
-			return
+			return scenarios.Compiled{}
 		}
 		type group struct {
-			b     *fantasy.Battle
+			b     *rules.Battle
 			exact battleExact
 		}
 		var built []group
-		models, groupOf, ok := groups(axes, func(pt point) (sim.Model, bool) {
+		models, groupOf, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 			b, good := buildBattle(d, pt, attacker, target, distance, others, phases, options)
 			if !good {
 				return nil, false
@@ -290,52 +291,54 @@ func decodeBattle(d *decoder, n *node, rs *ruleset) compiler {
 			return newBattleModel(b), true
 		})
 		if !ok {
-			return
+			return scenarios.Compiled{}
 		}
-		s.Models = models
-		s.Grid = balanceGrid(axes, built[0].b)
-		s.results = func(run sim.Run) []sim.Estimate {
+		var c scenarios.Compiled
+		c.Models = models
+		c.Grid = balanceGrid(axes, built[0].b)
+		c.Results = func(run sim.Run) []sim.Estimate {
 			var out []sim.Estimate
-			eachPoint(axes, func(pt point) {
+			axes.Each(func(pt scenarios.Point) {
 				g := groupOf(pt)
 				m := models[g].(*battleModel)
-				out = append(out, m.estimates(params(axes, pt), run.Tallies[g], run.Completed[g], built[g].exact)...)
+				out = append(out, m.estimates(axes.Params(pt), run.Tallies[g], run.Completed[g], built[g].exact)...)
 			})
 			return out
 		}
+		return c
 	}
 }
 
-func decodeBystanders(d *decoder, n *node, rs *ruleset) []bystander {
-	if n.kind != seqNode {
-		d.errorf(n, "expected others as a list of units, each with side and distance, found %s", describe(n))
+func decodeBystanders(d *scenarios.Decoder, n *scenarios.Node) []bystander {
+	if n.Kind != scenarios.SeqNode {
+		d.Errorf(n, "expected others as a list of units, each with side and distance, found %s", n.Describe())
 		return nil
 	}
 	var out []bystander
-	for _, item := range n.items {
+	for _, item := range n.Items {
 		name := ""
-		for i, k := range item.keys {
-			if k.text == "name" && item.vals[i].kind == scalarNode {
-				name = item.vals[i].text
+		for i, k := range item.Keys {
+			if k.Text == "name" && item.Vals[i].Kind == scenarios.ScalarNode {
+				name = item.Vals[i].Text
 			}
 		}
 		var by bystander
 		sideSet := false
-		by.spec = decodeUnit(d, item, rs,
-			field{key: "side", required: true, decode: func(n *node) {
-				switch d.text(n, "side (friend or enemy)") {
+		by.spec = decodeUnit(d, item,
+			scenarios.Field{Key: "side", Required: true, Decode: func(n *scenarios.Node) {
+				switch d.Text(n, "side (friend or enemy)") {
 				case "friend":
 					sideSet = true
 				case "enemy":
 					by.enemy, sideSet = true, true
 				default:
-					d.errorf(n, "expected side as friend or enemy, found %s", describe(n))
+					d.Errorf(n, "expected side as friend or enemy, found %s", n.Describe())
 				}
 			}},
-			field{key: "distance", required: true, decode: func(n *node) {
+			scenarios.Field{Key: "distance", Required: true, Decode: func(n *scenarios.Node) {
 				// Named after its unit, "Stormvermin.distance", so that it is
 				// never mistaken for the target's distance.
-				by.distance = sweep(d, n, name+".distance", true, func(n *node) (int, bool) { return d.intIn(n, "distance", 1, 100) }, identity)
+				by.distance = scenarios.Sweep(d, n, name+".distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance", 1, 100) }, scenarios.Identity)
 			}})
 		if sideSet && by.distance.Set() {
 			out = append(out, by)
@@ -344,23 +347,23 @@ func decodeBystanders(d *decoder, n *node, rs *ruleset) []bystander {
 	return out
 }
 
-func decodePhases(d *decoder, n *node) []fantasy.Phase {
-	if n.kind != seqNode || len(n.items) == 0 {
-		d.errorf(n, "expected phases as a list, such as [charge, shooting, combat], found %s", describe(n))
+func decodePhases(d *scenarios.Decoder, n *scenarios.Node) []rules.Phase {
+	if n.Kind != scenarios.SeqNode || len(n.Items) == 0 {
+		d.Errorf(n, "expected phases as a list, such as [charge, shooting, combat], found %s", n.Describe())
 		return nil
 	}
-	var out []fantasy.Phase
-	for _, item := range n.items {
-		w := d.text(item, "a phase")
-		p, ok := fantasy.ParsePhase(w)
+	var out []rules.Phase
+	for _, item := range n.Items {
+		w := d.Text(item, "a phase")
+		p, ok := rules.ParsePhase(w)
 		if !ok {
 			if w != "" {
-				d.errorf(item, "unknown phase %q; expected one of: %s", w, strings.Join(fantasy.PhaseNames(), ", "))
+				d.Errorf(item, "unknown phase %q; expected one of: %s", w, strings.Join(rules.PhaseNames(), ", "))
 			}
 			return nil
 		}
-		if p == fantasy.PhaseCharge && slices.Contains(out, fantasy.PhaseCharge) {
-			d.errorf(item, "a battle has one charge phase, at most")
+		if p == rules.PhaseCharge && slices.Contains(out, rules.PhaseCharge) {
+			d.Errorf(item, "a battle has one charge phase, at most")
 			return nil
 		}
 		out = append(out, p)
@@ -368,27 +371,27 @@ func decodePhases(d *decoder, n *node) []fantasy.Phase {
 	return out
 }
 
-func decodeBattleOptions(d *decoder, n *node, into map[string]Param[optionValue]) {
-	var fields []field
+func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[string]scenarios.Param[optionValue]) {
+	var fields []scenarios.Field
 	for _, o := range battleOptions {
 		o := o
-		fields = append(fields, field{key: o.key, decode: func(n *node) {
-			into[o.key] = sweep(d, n, o.key, o.values == nil && !o.isBool, func(n *node) (optionValue, bool) {
+		fields = append(fields, scenarios.Field{Key: o.key, Decode: func(n *scenarios.Node) {
+			into[o.key] = scenarios.Sweep(d, n, o.key, o.values == nil && !o.isBool, func(n *scenarios.Node) (optionValue, bool) {
 				switch {
 				case o.isBool:
-					b, ok := d.boolean(n, o.key)
+					b, ok := d.Boolean(n, o.key)
 					return optionValue{b: b}, ok
 				case o.values != nil:
-					w := d.text(n, o.key)
+					w := d.Text(n, o.key)
 					if !slices.Contains(o.values, w) {
 						if w != "" {
-							d.errorf(n, "unknown %s %q; expected one of: %s", o.key, w, strings.Join(o.values, ", "))
+							d.Errorf(n, "unknown %s %q; expected one of: %s", o.key, w, strings.Join(o.values, ", "))
 						}
 						return optionValue{}, false
 					}
 					return optionValue{word: w}, true
 				}
-				v, ok := d.intIn(n, o.key, o.lo, o.hi)
+				v, ok := d.IntIn(n, o.key, o.lo, o.hi)
 				return optionValue{n: v}, ok
 			}, func(v optionValue) any {
 				switch {
@@ -401,13 +404,13 @@ func decodeBattleOptions(d *decoder, n *node, into map[string]Param[optionValue]
 			})
 		}})
 	}
-	d.object(n, "the battle's options", fields)
+	d.Object(n, "the battle's options", fields)
 }
 
 // buildBattle assembles the battle at one point of the sweep.
-func buildBattle(d *decoder, pt point, attacker, target Param[*unitSpec], distance Param[int],
-	others []bystander, phases []fantasy.Phase, options map[string]Param[optionValue]) (*fantasy.Battle, bool) {
-	b := &fantasy.Battle{Phases: phases, Options: fantasy.DefaultOptions}
+func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scenarios.Param[*unitSpec], distance scenarios.Param[int],
+	others []bystander, phases []rules.Phase, options map[string]scenarios.Param[optionValue]) (*rules.Battle, bool) {
+	b := &rules.Battle{Phases: phases, Options: rules.DefaultOptions}
 	for _, o := range battleOptions {
 		if p, set := options[o.key]; set {
 			v := p.At(pt)
@@ -433,13 +436,13 @@ func buildBattle(d *decoder, pt point, attacker, target Param[*unitSpec], distan
 	names := map[string]bool{}
 	for _, u := range b.Units {
 		if names[u.Name] {
-			d.errorf(attacker.At(pt).node, "two units of the battle are named %q; results name units, so names must differ", u.Name)
+			d.Errorf(attacker.At(pt).node, "two units of the battle are named %q; results name units, so names must differ", u.Name)
 			return nil, false
 		}
 		names[u.Name] = true
 	}
 	if err := b.Validate(); err != nil {
-		d.errorf(attacker.At(pt).node, "%v", err)
+		d.Errorf(attacker.At(pt).node, "%v", err)
 		return nil, false
 	}
 	return b, true
@@ -474,24 +477,24 @@ type recorder struct {
 
 // battleModel runs a battle and records its metrics.
 type battleModel struct {
-	b    *fantasy.Battle
+	b    *rules.Battle
 	recs []recorder
 }
 
-func newBattleModel(b *fantasy.Battle) *battleModel {
+func newBattleModel(b *rules.Battle) *battleModel {
 	m := &battleModel{b: b}
 	a := b.Units[0]
-	has := func(p fantasy.Phase) bool { return slices.Contains(b.Phases, p) }
-	if has(fantasy.PhaseCharge) {
+	has := func(p rules.Phase) bool { return slices.Contains(b.Phases, p) }
+	if has(rules.PhaseCharge) {
 		m.recs = append(m.recs, recorder{kind: recCharge})
 	}
-	if has(fantasy.PhaseCombat) && (!a.Impact.IsZero() || a.GrindAttack) {
+	if has(rules.PhaseCombat) && (!a.Impact.IsZero() || a.GrindAttack) {
 		m.recs = append(m.recs, recorder{kind: recImpactHits}, recorder{kind: recImpactWounds})
 	}
-	if has(fantasy.PhaseCombat) {
+	if has(rules.PhaseCombat) {
 		m.recs = append(m.recs, recorder{kind: recCombatResult})
 	}
-	if a.Zzzzap && has(fantasy.PhaseShooting) {
+	if a.Zzzzap && has(rules.PhaseShooting) {
 		m.recs = append(m.recs, recorder{kind: recFriendlyWounds}, recorder{kind: recMishap})
 	}
 	if a.LossOfControl {
@@ -499,7 +502,7 @@ func newBattleModel(b *fantasy.Battle) *battleModel {
 	}
 	for i := range b.Units {
 		m.recs = append(m.recs, recorder{recWounds, i}, recorder{recKilled, i}, recorder{recDestroyed, i})
-		if i < 2 && has(fantasy.PhaseCombat) {
+		if i < 2 && has(rules.PhaseCombat) {
 			m.recs = append(m.recs, recorder{recBroke, i}, recorder{recCaught, i})
 		}
 		if i > 0 {
@@ -532,7 +535,7 @@ func (m *battleModel) NewTrial() sim.Trial { return &battleTrial{m: m, s: m.b.Ne
 
 type battleTrial struct {
 	m *battleModel
-	s *fantasy.State
+	s *rules.State
 }
 
 func flag01(b bool) int {
@@ -600,7 +603,7 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex b
 		case recDestroyed, recBroke, recCaught, recFled:
 			e = sim.ProbabilityOf(name, withUnit(rc.unit), h.Count(1), trials)
 		case recMishap:
-			for k, result := range fantasy.MishapNames() {
+			for k, result := range rules.MishapNames() {
 				e := sim.ProbabilityOf(name, append(slices.Clone(ps), sim.Param{Name: "result", Value: result}), h.Count(k+1), trials)
 				if p, has := ex.mishap[k]; has {
 					e = e.WithExact(p)
@@ -641,11 +644,11 @@ func per100Points(e sim.Estimate, metric string, ps []sim.Param, points int) sim
 
 // balanceGrid lays out models killed per 100 points as attackers by
 // targets, when a battle sweeps both and the attackers have points.
-func balanceGrid(axes []*axis, b *fantasy.Battle) *sim.Grid {
+func balanceGrid(axes scenarios.Axes, b *rules.Battle) *sim.Grid {
 	var att, tgt bool
 	for _, a := range axes {
-		att = att || a.name == "attacker"
-		tgt = tgt || a.name == "target"
+		att = att || a.Name == "attacker"
+		tgt = tgt || a.Name == "target"
 	}
 	if !att || !tgt || b.Units[0].Points == 0 {
 		return nil
@@ -667,7 +670,7 @@ type battleExact struct {
 
 // exactBattle works out the closed forms a battle has. Each is exact only
 // under conditions stated beside it; when they fail, the metric has none.
-func exactBattle(b *fantasy.Battle) battleExact {
+func exactBattle(b *rules.Battle) battleExact {
 	ex := battleExact{values: map[exactKey]float64{}, mishap: map[int]float64{}}
 	a, t := b.Units[0], b.Units[1]
 	phases := b.Phases
@@ -678,7 +681,7 @@ func exactBattle(b *fantasy.Battle) battleExact {
 	// flight from a Terror-causer's charge). Inexact when the target flees
 	// by option: a voluntary flight is not modelled in closed form.
 	pCharge, chargeKnown := 0.0, false
-	if len(phases) > 0 && phases[0] == fantasy.PhaseCharge {
+	if len(phases) > 0 && phases[0] == rules.PhaseCharge {
 		switch {
 		case startsEngaged:
 			pCharge, chargeKnown = 0, true
@@ -687,15 +690,15 @@ func exactBattle(b *fantasy.Battle) battleExact {
 		case !b.Options.TargetFlees:
 			// The target holds, or (after a failed Terror test) flees its
 			// flee roll further away before the charge range is rolled.
-			reach := a.Mover.Move(fantasy.Charge, a.Flying).Dist()
+			reach := a.Mover.Move(rules.Charge, a.Flying).Dist()
 			pCharge = reach.AtLeast(b.Distance[1])
-			if fantasy.Terrifies(a, t) {
-				pass := fantasy.Ld2D6Pass(t.Ld, b.Options.InsaneCourage)
-				flee := t.Mover.Move(fantasy.Flee, false).Dist().Shift(b.Distance[1])
+			if rules.Terrifies(a, t) {
+				pass := rules.Ld2D6Pass(t.Ld, b.Options.InsaneCourage)
+				flee := t.Mover.Move(rules.Flee, false).Dist().Shift(b.Distance[1])
 				pCharge = pass*pCharge + (1-pass)*reach.ProbGE(flee)
 			}
-			if fantasy.Terrifies(t, a) {
-				pCharge *= fantasy.Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
+			if rules.Terrifies(t, a) {
+				pCharge *= rules.Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
 			}
 			chargeKnown = true
 		}
@@ -708,23 +711,23 @@ func exactBattle(b *fantasy.Battle) battleExact {
 	// charge (or at the start, engaged), with every model alive: each model
 	// rolls its Impact Hits (or Grind Attack when it did not charge). The
 	// wounds are exact while the target cannot run out of wounds to take.
-	if slices.Equal(phases, []fantasy.Phase{fantasy.PhaseCharge, fantasy.PhaseCombat}) && chargeKnown && !startsEngaged &&
+	if slices.Equal(phases, []rules.Phase{rules.PhaseCharge, rules.PhaseCombat}) && chargeKnown && !startsEngaged &&
 		!a.Impact.IsZero() {
 		hits := pCharge * float64(a.Models) * a.Impact.Dist().Mean()
 		ex.values[exactKey{recImpactHits, 0}] = hits
 		if t.Models*t.W >= a.Models*a.Impact.Dist().Max() {
-			ex.values[exactKey{recImpactWounds, 0}] = hits * fantasy.HitWounds(a.S, t, false)
+			ex.values[exactKey{recImpactWounds, 0}] = hits * rules.HitWounds(a.S, t, false)
 		}
 	}
 
 	// Zzzzap! alone: with distances fixed, the bolts go to the nearest unit
 	// in range; if it cannot be destroyed by them, none goes elsewhere.
-	if slices.Equal(phases, []fantasy.Phase{fantasy.PhaseShooting}) && a.Zzzzap && !b.Options.ZzzzapD6Wounds {
-		near := fantasy.NearestAtStart(b)
+	if slices.Equal(phases, []rules.Phase{rules.PhaseShooting}) && a.Zzzzap && !b.Options.ZzzzapD6Wounds {
+		near := rules.NearestAtStart(b)
 		pFire := 1.0
 		if near >= 0 {
-			if b.Options.ZzzzapHoldFire == fantasy.HoldFireAlways || (b.Options.ZzzzapHoldFire == fantasy.HoldFireFriends && !b.Enemy[near]) {
-				pFire = 1 - fantasy.Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
+			if b.Options.ZzzzapHoldFire == rules.HoldFireAlways || (b.Options.ZzzzapHoldFire == rules.HoldFireFriends && !b.Enemy[near]) {
+				pFire = 1 - rules.Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
 			}
 			for k, share := range []float64{2.0 / 6, 3.0 / 6, 1.0 / 6} { // Mishap chart: 1-2, 3-5, 6
 				ex.mishap[k] = pFire / 6 * share
@@ -738,7 +741,7 @@ func exactBattle(b *fantasy.Battle) battleExact {
 			u := b.Units[near]
 			mean := 0.0
 			for _, s := range []int{2, 4, 6, 8, 10} { // the Artillery dice's numbered faces
-				mean += float64(b.Options.ZzzzapBolts) * fantasy.HitWounds(s, u, false) / 6
+				mean += float64(b.Options.ZzzzapBolts) * rules.HitWounds(s, u, false) / 6
 			}
 			mean *= pFire
 			ex.values[exactKey{recWounds, near}] = mean
