@@ -79,7 +79,7 @@ func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error 
 	var ss []*scenarios.Scenario
 	var groups [][]sim.Model
 	for _, in := range h.Inputs {
-		s, err := scenarios.Parse(in.File, []byte(in.Source))
+		s, err := registry.Parse(in.File, []byte(in.Source))
 		if err != nil {
 			return fmt.Errorf("the scenario the parts carry: %w", err)
 		}
