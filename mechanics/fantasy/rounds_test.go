@@ -212,3 +212,97 @@ func BenchmarkCombatToTheEnd(b *testing.B) {
 }
 
 var drawSink int
+
+// staticCombat is ten infantry five wide in the rear of thirty (Ld 8),
+// nobody striking, engaged from the start: every round the rear unit
+// scores one extra rank +1 and rear +2 = 3, the thirty (disrupted by two
+// ranks of five in their rear) only their higher Unit Strength, 1. They
+// lose by 2 and, disrupted, test on Ld 8 - 2 = 6: pass 15/36.
+func staticCombat(rounds int) *Battle {
+	a := foot("Rear", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
+	a.Rear = true
+	d := foot("Block", 30, 5, 3, 3, 3, 3, 0, 8, NoSave)
+	b := battle(a, d, 0, PhaseCombat)
+	b.Options.Rounds = rounds
+	return b
+}
+
+// TestExactStaticCombat pins the closed forms of a combat no blow is
+// struck in to hand-derived values, and checks them against trials.
+//
+// With p = 15/36 the chance to pass, over N rounds: broke 1 - p^N, rounds
+// 1 + p + ... + p^(N-1), the cap reached p^N (rounds: all, N = 50). Both
+// units flee and pursue on 2D6: caught when the pursuit ties or beats the
+// flight, (1 + P(tie))/2 with P(tie) = (1+4+9+16+25+36+25+16+9+4+1)/1296 =
+// 146/1296, so 721/1296. Caught, the block takes 2 wounds per point of the
+// rear unit's Unit Strength, 20, and survives.
+func TestExactStaticCombat(t *testing.T) {
+	p := 15.0 / 36
+	caught := 721.0 / 1296
+	for _, tt := range []struct {
+		rounds             int
+		broke, meanRounds  float64
+		roundCap, capKnown bool
+	}{
+		{1, 1 - p, 1, false, false},
+		{3, 1 - p*p*p, 1 + p + p*p, false, false},
+		{0, 1 - math.Pow(p, MaxRounds), (1 - math.Pow(p, MaxRounds)) / (1 - p), true, true},
+	} {
+		b := staticCombat(tt.rounds)
+		ex := ExactBattle(b)
+		want := []struct {
+			m    BattleMetric
+			unit int
+			v    float64
+		}{
+			{BattleCombatResult, 0, 2},
+			{BattleRounds, 0, tt.meanRounds},
+			{BattleBroke, 1, tt.broke},
+			{BattleBroke, 0, 0},
+			{BattleWon, 0, tt.broke},
+			{BattleWon, 1, 0},
+			{BattleCaught, 1, tt.broke * caught},
+			{BattleWounds, 1, tt.broke * caught * 20},
+			{BattleKilled, 1, tt.broke * caught * 20},
+			{BattleDestroyed, 1, 0},
+		}
+		for _, w := range want {
+			got, has := ex.Value(w.m, w.unit)
+			if !has || math.Abs(got-w.v) > 1e-12 {
+				t.Errorf("rounds %d, metric %d unit %d: %v (%v), want %v", tt.rounds, w.m, w.unit, got, has, w.v)
+			}
+		}
+		if c, has := ex.Value(BattleRoundCap, 0); has != tt.capKnown || (has && math.Abs(c-math.Pow(p, MaxRounds)) > 1e-15) {
+			t.Errorf("rounds %d: round cap %v (%v)", tt.rounds, c, has)
+		}
+		// Trials agree within 5 standard errors.
+		s := b.NewState()
+		r := dice.New(21, 0)
+		const n = 40_000
+		var broke, rounds, rounds2 float64
+		for range n {
+			b.Run(r, s)
+			if s.Units[1].Broke {
+				broke++
+			}
+			k := float64(s.Out.Rounds)
+			rounds += k
+			rounds2 += k * k
+		}
+		if z := zProb(int(broke), n, tt.broke); math.Abs(z) > 5 {
+			t.Errorf("rounds %d: broke %v of %d, exact %.4f, z %.1f", tt.rounds, broke, n, tt.broke, z)
+		}
+		sd := math.Sqrt(rounds2/n - (rounds/n)*(rounds/n))
+		if sd > 0 {
+			if z := (rounds/n - tt.meanRounds) / (sd / math.Sqrt(n)); math.Abs(z) > 5 {
+				t.Errorf("rounds %d: mean rounds %.4f, exact %.4f, z %.1f", tt.rounds, rounds/n, tt.meanRounds, z)
+			}
+		}
+	}
+	// A blow that can be struck ends the closed form.
+	b := staticCombat(1)
+	b.Units[1].Attackers[0].A = dice.Const(1)
+	if _, has := ExactBattle(b).Value(BattleRounds, 0); has {
+		t.Error("a combat with attacks has a closed form for its rounds")
+	}
+}

@@ -240,9 +240,13 @@ func (s *UnitState) remaining(u *Unit) int {
 // for ordinary wounds, and returns the wounds actually taken.
 func (s *UnitState) wound(u *Unit, n int) int {
 	n = min(n, s.remaining(u))
-	total := s.Damage + n
-	s.Alive -= total / u.W
-	s.Damage = total % u.W
+	if u.W == 1 { // one wound a model: no division
+		s.Alive -= n
+	} else {
+		total := s.Damage + n
+		s.Alive -= total / u.W
+		s.Damage = total % u.W
+	}
 	s.Wounds += n
 	s.PhaseWound += n
 	return n

@@ -524,6 +524,12 @@ var exactMetrics = map[recKind]rules.BattleMetric{
 	recWounds:         rules.BattleWounds,
 	recKilled:         rules.BattleKilled,
 	recDestroyed:      rules.BattleDestroyed,
+	recCombatResult:   rules.BattleCombatResult,
+	recRounds:         rules.BattleRounds,
+	recRoundCap:       rules.BattleRoundCap,
+	recBroke:          rules.BattleBroke,
+	recCaught:         rules.BattleCaught,
+	recWon:            rules.BattleWon,
 }
 
 type recorder struct {
