@@ -39,6 +39,9 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
+	if err := f.checkOutputs(pos); err != nil {
+		return err
+	}
 	var parts []sim.NamedPart
 	for _, path := range pos {
 		p, err := readPart(path)
