@@ -100,7 +100,7 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups 
 	if part.Interrupted {
 		return shardInterrupted{sh}
 	}
-	return writeResults(stdout, f, func(w io.Writer) error { return sim.WritePart(w, part) })
+	return writeResults(stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, part) })
 }
 
 // mergeOne puts a run made on one machine through the merge every sharded
