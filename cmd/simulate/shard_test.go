@@ -198,6 +198,7 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"merge", parts[0], corrupted}, false, corrupted + ": corrupted"},
 		{[]string{"merge", parts[0], filepath.Join(dir, "nope")}, false, "no such file"},
 		{[]string{"merge"}, true, "merge needs the partial results"},
+		{[]string{"merge", t.TempDir()}, false, "holds no partial results"},
 		{[]string{"merge", "--format", "partial", "--plot", dir, parts[0]}, true, "--format partial writes a partial result"},
 		{[]string{"run", "--shard", "4/4"}, true, `--shard "4/4": expected I/N`},
 		{[]string{"run", "--shard", "-1/4"}, true, `expected I/N`},
@@ -216,6 +217,21 @@ func TestShardAndMergeErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.msg) || errors.As(err, &u) != tt.usage {
 			t.Errorf("%v: got %v (usage %v), want an error containing %q (usage %v)", tt.args, err, errors.As(err, &u), tt.msg, tt.usage)
 		}
+	}
+
+	// A directory stands for the parts in it; a file being written (a
+	// dot file) is left out.
+	partsDir := filepath.Join(dir, "parts")
+	os.Mkdir(partsDir, 0o755)
+	for i, p := range parts {
+		data, _ := os.ReadFile(p)
+		os.WriteFile(filepath.Join(partsDir, fmt.Sprint("part-", i)), data, 0o644)
+	}
+	os.WriteFile(filepath.Join(partsDir, ".part-9.123.tmp"), []byte("half a part"), 0o644)
+	fromDir, _, err := runCLI(t, "merge", "--format", "json", partsDir)
+	single, _, err2 := runCLI(t, append(slices.Clone(cmd), "--format", "json")...)
+	if err != nil || err2 != nil || fromDir != single {
+		t.Errorf("merge DIR: %v, %v, same bytes as the single run: %v", err, err2, fromDir == single)
 	}
 
 	// The index from the environment: shard 2 of 4, the same bytes as
