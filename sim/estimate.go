@@ -67,6 +67,8 @@ type Estimate struct {
 	// Exact is the exact value when HasExact is set.
 	Exact    float64
 	HasExact bool
+	// ExactPMF, when set, is the exact distribution behind a mean.
+	ExactPMF *PMF
 	// Successes is the count behind a probability.
 	Successes int64
 	// Hist is the distribution behind a mean, with its summary.

@@ -279,7 +279,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		type group struct {
 			b     *rules.Battle
-			exact battleExact
+			exact rules.BattleExact
 		}
 		var built []group
 		models, groupOf, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
@@ -287,7 +287,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			if !good {
 				return nil, false
 			}
-			built = append(built, group{b: b, exact: exactBattle(b)})
+			built = append(built, group{b: b, exact: rules.ExactBattle(b)})
 			return newBattleModel(b), true
 		})
 		if !ok {
@@ -470,6 +470,18 @@ const (
 var recNames = [...]string{"charge_success", "impact_hits", "impact_wounds", "combat_result", "friendly_wounds",
 	"mishap", "lost_control", "wounds", "models_killed", "destroyed", "broke", "caught", "fled"}
 
+// exactMetrics are the metrics whose exact values rules.ExactBattle may
+// work out.
+var exactMetrics = map[recKind]rules.BattleMetric{
+	recCharge:         rules.BattleChargeSuccess,
+	recImpactHits:     rules.BattleImpactHits,
+	recImpactWounds:   rules.BattleImpactWounds,
+	recFriendlyWounds: rules.BattleFriendlyWounds,
+	recWounds:         rules.BattleWounds,
+	recKilled:         rules.BattleKilled,
+	recDestroyed:      rules.BattleDestroyed,
+}
+
 type recorder struct {
 	kind recKind
 	unit int
@@ -588,7 +600,7 @@ func (t *battleTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 }
 
 // estimates reads one point's metrics from its tally.
-func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex battleExact) []sim.Estimate {
+func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex rules.BattleExact) []sim.Estimate {
 	var out []sim.Estimate
 	withUnit := func(i int) []sim.Param {
 		return append(slices.Clone(ps), sim.Param{Name: "unit", Value: m.b.Units[i].Name})
@@ -605,7 +617,7 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex b
 		case recMishap:
 			for k, result := range rules.MishapNames() {
 				e := sim.ProbabilityOf(name, append(slices.Clone(ps), sim.Param{Name: "result", Value: result}), h.Count(k+1), trials)
-				if p, has := ex.mishap[k]; has {
+				if p, has := ex.Mishap(k); has {
 					e = e.WithExact(p)
 				}
 				out = append(out, e)
@@ -616,8 +628,10 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex b
 		default:
 			e = sim.MeanOf(name, ps, h)
 		}
-		if v, has := ex.values[exactKey{rc.kind, rc.unit}]; has {
-			e = e.WithExact(v)
+		if metric, known := exactMetrics[rc.kind]; known {
+			if v, has := ex.Value(metric, rc.unit); has {
+				e = e.WithExact(v)
+			}
 		}
 		out = append(out, e)
 		// Points efficiency: the damage the acting unit does to its target,
@@ -654,114 +668,4 @@ func balanceGrid(axes scenarios.Axes, b *rules.Battle) *sim.Grid {
 		return nil
 	}
 	return &sim.Grid{Metric: "models_killed_per_100_points", Rows: "attacker", Cols: "target"}
-}
-
-// exactKey names a metric of a battle (and its unit, for per-unit metrics).
-type exactKey struct {
-	kind recKind
-	unit int
-}
-
-// battleExact holds the metrics of a battle that have a closed form.
-type battleExact struct {
-	values map[exactKey]float64
-	mishap map[int]float64 // by Mishap chart result, 0-based after "none"
-}
-
-// exactBattle works out the closed forms a battle has. Each is exact only
-// under conditions stated beside it; when they fail, the metric has none.
-func exactBattle(b *rules.Battle) battleExact {
-	ex := battleExact{values: map[exactKey]float64{}, mishap: map[int]float64{}}
-	a, t := b.Units[0], b.Units[1]
-	phases := b.Phases
-	startsEngaged := b.Distance[1] == 0
-
-	// charge_success: a Random Movement roll, or a declared charge's range,
-	// reaching the distance (after a test to charge a Terror-causer, and a
-	// flight from a Terror-causer's charge). Inexact when the target flees
-	// by option: a voluntary flight is not modelled in closed form.
-	pCharge, chargeKnown := 0.0, false
-	if len(phases) > 0 && phases[0] == rules.PhaseCharge {
-		switch {
-		case startsEngaged:
-			pCharge, chargeKnown = 0, true
-		case !a.Mover.Random.IsZero():
-			pCharge, chargeKnown = a.Mover.Random.Dist().AtLeast(b.Distance[1]), true
-		case !b.Options.TargetFlees:
-			// The target holds, or (after a failed Terror test) flees its
-			// flee roll further away before the charge range is rolled.
-			reach := a.Mover.Move(rules.Charge, a.Flying).Dist()
-			pCharge = reach.AtLeast(b.Distance[1])
-			if rules.Terrifies(a, t) {
-				pass := rules.Ld2D6Pass(t.Ld, b.Options.InsaneCourage)
-				flee := t.Mover.Move(rules.Flee, false).Dist().Shift(b.Distance[1])
-				pCharge = pass*pCharge + (1-pass)*reach.ProbGE(flee)
-			}
-			if rules.Terrifies(t, a) {
-				pCharge *= rules.Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
-			}
-			chargeKnown = true
-		}
-		if chargeKnown {
-			ex.values[exactKey{recCharge, 0}] = pCharge
-		}
-	}
-
-	// impact_hits and impact_wounds: one round of combat right after the
-	// charge (or at the start, engaged), with every model alive: each model
-	// rolls its Impact Hits (or Grind Attack when it did not charge). The
-	// wounds are exact while the target cannot run out of wounds to take.
-	if slices.Equal(phases, []rules.Phase{rules.PhaseCharge, rules.PhaseCombat}) && chargeKnown && !startsEngaged &&
-		!a.Impact.IsZero() {
-		hits := pCharge * float64(a.Models) * a.Impact.Dist().Mean()
-		ex.values[exactKey{recImpactHits, 0}] = hits
-		if t.Models*t.W >= a.Models*a.Impact.Dist().Max() {
-			ex.values[exactKey{recImpactWounds, 0}] = hits * rules.HitWounds(a.S, t, false)
-		}
-	}
-
-	// Zzzzap! alone: with distances fixed, the bolts go to the nearest unit
-	// in range; if it cannot be destroyed by them, none goes elsewhere.
-	if slices.Equal(phases, []rules.Phase{rules.PhaseShooting}) && a.Zzzzap && !b.Options.ZzzzapD6Wounds {
-		near := rules.NearestAtStart(b)
-		pFire := 1.0
-		if near >= 0 {
-			if b.Options.ZzzzapHoldFire == rules.HoldFireAlways || (b.Options.ZzzzapHoldFire == rules.HoldFireFriends && !b.Enemy[near]) {
-				pFire = 1 - rules.Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
-			}
-			for k, share := range []float64{2.0 / 6, 3.0 / 6, 1.0 / 6} { // Mishap chart: 1-2, 3-5, 6
-				ex.mishap[k] = pFire / 6 * share
-			}
-		} else {
-			for k := range 3 {
-				ex.mishap[k] = 0
-			}
-		}
-		if near >= 0 && b.Units[near].Models*b.Units[near].W > b.Options.ZzzzapBolts {
-			u := b.Units[near]
-			mean := 0.0
-			for _, s := range []int{2, 4, 6, 8, 10} { // the Artillery dice's numbered faces
-				mean += float64(b.Options.ZzzzapBolts) * rules.HitWounds(s, u, false) / 6
-			}
-			mean *= pFire
-			ex.values[exactKey{recWounds, near}] = mean
-			if u.W == 1 {
-				ex.values[exactKey{recKilled, near}] = mean
-			}
-			ex.values[exactKey{recDestroyed, near}] = 0
-			friendly := 0.0
-			if !b.Enemy[near] {
-				friendly = mean
-			}
-			ex.values[exactKey{recFriendlyWounds, 0}] = friendly
-			for i := 1; i < len(b.Units); i++ {
-				if i != near {
-					ex.values[exactKey{recWounds, i}] = 0
-				}
-			}
-		} else if near < 0 {
-			ex.values[exactKey{recFriendlyWounds, 0}] = 0
-		}
-	}
-	return ex
 }

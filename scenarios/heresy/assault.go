@@ -23,7 +23,7 @@ import (
 // its Morale check (morale_failed, and Fell Back), was destroyed by a
 // Sweeping Advance (swept), or has no models left at the end (destroyed).
 // Every one has its exact value, by enumerating the wounds each side
-// inflicts (see assaultModel.exactValues).
+// inflicts (see heresy.ExactAssault in mechanics).
 
 // Assault metrics beyond the shooting ones.
 const (
@@ -92,11 +92,13 @@ func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 				return nil, false
 			}
 			m := &assaultModel{
-				units:   [2]rules.Unit{a.unit, b.unit},
-				weapons: [2]rules.Weapon{a.melee, b.melee},
-				names:   [2]string{a.spec.name, b.spec.name},
-				charged: charged.At(pt), terrain: terrain.At(pt),
-				opts: opts.options(pt),
+				AssaultExchange: rules.AssaultExchange{
+					Units:   [2]rules.Unit{a.unit, b.unit},
+					Weapons: [2]rules.Weapon{a.melee, b.melee},
+					Charged: charged.At(pt), DifficultTerrain: terrain.At(pt),
+					Options: opts.options(pt),
+				},
+				names: [2]string{a.spec.name, b.spec.name},
 			}
 			if m.names[0] == m.names[1] {
 				if !nameErr {
@@ -105,7 +107,7 @@ func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 				nameErr = true
 				return nil, false
 			}
-			if m.charged && !m.units[0].CanCharge() {
+			if m.Charged && !m.Units[0].CanCharge() {
 				at := a.spec.node
 				if chargedAt != nil {
 					at = chargedAt
@@ -116,14 +118,14 @@ func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 				chargeErr = true
 				return nil, false
 			}
-			if m.terrain && !m.charged {
+			if m.DifficultTerrain && !m.Charged {
 				if !terrainErr {
 					errorAt(d, n, axes, pt, "difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)")
 				}
 				terrainErr = true
 				return nil, false
 			}
-			m.exact = m.exactValues()
+			m.exact = rules.ExactAssault(&m.AssaultExchange)
 			return m, true
 		})
 		if !ok {
@@ -162,191 +164,24 @@ func intersect(a, b []string) []string {
 	return out
 }
 
-// assaultModel is one point of an assault question: units[0] is the
-// attacker, units[1] the defender, as the combat begins.
+// assaultModel is one point of an assault question: the exchange, the
+// units' names, and its exact values.
 type assaultModel struct {
-	units   [2]rules.Unit
-	weapons [2]rules.Weapon
-	names   [2]string
-	charged bool // the attacker charged
-	terrain bool // through Difficult Terrain
-	opts    rules.Options
-	exact   [2]sideExact
-}
-
-// sideExact is the exact value of every metric for one unit.
-type sideExact struct {
-	hits, wounds, unsaved, mitigated, casualties float64
-	won, morale, swept, destroyed                float64
-	maxBlows                                     int // the most blows it can suffer
-}
-
-func (m *assaultModel) sides(a, b *rules.Unit) (rules.Side, rules.Side) {
-	return rules.Side{Unit: a, Weapon: m.weapons[0], Charged: m.charged, DifficultTerrain: m.terrain},
-		rules.Side{Unit: b, Weapon: m.weapons[1]}
-}
-
-// exactValues computes every metric in closed form, following the steps of
-// rules.Fight. A side's blows are a fixed number (models times Attacks),
-// so the wounds it inflicts, k, have the exact distribution
-// Chain.Dist(StageSuffered, k blows), and the casualties are a function of
-// k. The side striking second strikes with the models left, so its
-// distribution is taken for each outcome of the first; sides striking
-// together are independent. Each joint outcome (k0, k1) then settles the
-// scores, the winner and, with the loser's exact pass chance and
-// rules.SweepProbability, the rest.
-func (m *assaultModel) exactValues() [2]sideExact {
-	o := m.opts
-	u := m.units
-	a, b := m.sides(&u[0], &u[1])
-	sides := [2]*rules.Side{&a, &b}
-	var init, attacks [2]int
-	var chains [2]rules.Chain
-	for i, s := range sides {
-		init[i] = s.Unit.I
-		if s.Charged && s.DifficultTerrain && o.TerrainChargeInitiative > 0 && !sides[1-i].Unit.IsStupefied() {
-			init[i] = min(init[i], o.TerrainChargeInitiative)
-		}
-		attacks[i] = s.Unit.A
-		if s.Charged && !s.Unit.ChargeDisordered() {
-			attacks[i] += o.ChargeBonusAttacks
-		}
-		attacks[i] = max(attacks[i], 0)
-		chains[i] = rules.MeleeChain(s.Unit, &s.Weapon, sides[1-i].Unit, o)
-	}
-	dists := map[[2]int]dice.Dist{}
-	inflicted := func(i, blows int) dice.Dist {
-		key := [2]int{i, blows}
-		if d, ok := dists[key]; ok {
-			return d
-		}
-		d := chains[i].Dist(rules.StageSuffered, dice.Const(blows))
-		dists[key] = d
-		return d
-	}
-	var ex [2]sideExact
-	for i := range 2 {
-		ex[1-i].maxBlows = max(u[i].Models, 0) * attacks[i]
-	}
-	// outcome adds the joint outcome where side i struck blows[i] blows
-	// and inflicted k[i] wounds, with probability p.
-	outcome := func(p float64, blows, k [2]int) {
-		var end [2]rules.Unit
-		for i := range 2 {
-			c := chains[i]
-			ex[1-i].hits += p * float64(blows[i]) * c.P(rules.StageHits)
-			ex[1-i].wounds += p * float64(blows[i]) * c.P(rules.StageWounds)
-			ex[1-i].unsaved += p * float64(blows[i]) * c.P(rules.StageUnsaved)
-			ex[1-i].mitigated += p * float64(blows[i]) * (c.P(rules.StageUnsaved) - c.P(rules.StageSuffered))
-			end[1-i] = u[1-i]
-			lost := loss(&end[1-i], k[i], c.Slays)
-			ex[1-i].casualties += p * float64(lost)
-		}
-		var score [2]int
-		for i := range 2 {
-			score[i] = k[i]
-			if end[i].Outnumbers(&end[1-i]) {
-				score[i] += o.OutnumberBonus
-			}
-		}
-		winner := -1
-		switch dead0, dead1 := end[0].Destroyed(), end[1].Destroyed(); {
-		case dead0 && dead1:
-		case dead0:
-			winner = 1
-		case dead1:
-			winner = 0
-		case score[0] > score[1]:
-			winner = 0
-		case score[1] > score[0]:
-			winner = 1
-		}
-		for i := range 2 {
-			if end[i].Destroyed() {
-				ex[i].destroyed += p
-			}
-		}
-		if winner < 0 {
-			return
-		}
-		ex[winner].won += p
-		win, lose := &end[winner], &end[1-winner]
-		if lose.Destroyed() {
-			return
-		}
-		fail := p * (1 - lose.PassProbability(rules.MoraleCheck, rules.PhaseAssault, -(score[winner]-score[1-winner])))
-		ex[1-winner].morale += fail
-		lose.FallBack()
-		swept := fail * rules.SweepProbability(win, lose)
-		ex[1-winner].swept += swept
-		ex[1-winner].destroyed += swept
-	}
-	blows := func(i, models int) int { return max(models, 0) * attacks[i] }
-	if init[0] == init[1] {
-		n0, n1 := blows(0, u[0].Models), blows(1, u[1].Models)
-		d0, d1 := inflicted(0, n0), inflicted(1, n1)
-		for k0 := d0.Min; k0 <= d0.Max(); k0++ {
-			for k1 := d1.Min; k1 <= d1.Max(); k1++ {
-				if p := d0.At(k0) * d1.At(k1); p > 0 {
-					outcome(p, [2]int{n0, n1}, [2]int{k0, k1})
-				}
-			}
-		}
-		return ex
-	}
-	first := 0
-	if init[1] > init[0] {
-		first = 1
-	}
-	second := 1 - first
-	nf := blows(first, u[first].Models)
-	df := inflicted(first, nf)
-	for kf := df.Min; kf <= df.Max(); kf++ {
-		pf := df.At(kf)
-		if pf == 0 {
-			continue
-		}
-		left := u[second]
-		loss(&left, kf, chains[first].Slays)
-		ns := blows(second, left.Models)
-		ds := inflicted(second, ns)
-		for ks := ds.Min; ks <= ds.Max(); ks++ {
-			if p := pf * ds.At(ks); p > 0 {
-				var nb, k [2]int
-				nb[first], nb[second] = nf, ns
-				k[first], k[second] = kf, ks
-				outcome(p, nb, k)
-			}
-		}
-	}
-	return ex
-}
-
-// loss applies k wounds suffered to u, as Chain.Roll does, and returns
-// the models removed.
-func loss(u *rules.Unit, k int, slays bool) int {
-	lost := 0
-	for range k {
-		if u.Destroyed() {
-			break
-		}
-		if u.TakeWound(slays) {
-			lost++
-		}
-	}
-	return lost
+	rules.AssaultExchange
+	names [2]string
+	exact [2]rules.AssaultExact
 }
 
 func (m *assaultModel) Slots() []sim.Slot {
 	out := make([]sim.Slot, 2*sideSlots)
 	for i := range 2 {
 		s := out[i*sideSlots : (i+1)*sideSlots]
-		mb := m.exact[i].maxBlows
+		mb := m.exact[i].MaxBlows
 		s[sideHits] = sim.Slot{Name: m.names[i] + " " + metricHits, Hi: mb}
 		s[sideWounds] = sim.Slot{Name: m.names[i] + " " + metricWounds, Hi: mb}
 		s[sideUnsaved] = sim.Slot{Name: m.names[i] + " " + metricUnsaved, Hi: mb}
 		s[sideMitigated] = sim.Slot{Name: m.names[i] + " " + metricMitigated, Hi: mb}
-		s[sideCasualties] = sim.Slot{Name: m.names[i] + " " + metricCasualties, Hi: max(m.units[i].Models, 0)}
+		s[sideCasualties] = sim.Slot{Name: m.names[i] + " " + metricCasualties, Hi: max(m.Units[i].Models, 0)}
 		s[sideWon] = sim.Slot{Name: m.names[i] + " " + metricWon, Hi: 1}
 		s[sideMorale] = sim.Slot{Name: m.names[i] + " " + metricMorale, Hi: 1}
 		s[sideSwept] = sim.Slot{Name: m.names[i] + " " + metricSwept, Hi: 1}
@@ -359,9 +194,9 @@ func (m *assaultModel) NewTrial() sim.Trial { return m }
 
 func (m *assaultModel) Run(r *dice.Rand, n int, t *sim.Tally) {
 	for range n {
-		u := m.units
-		a, b := m.sides(&u[0], &u[1])
-		res := rules.Fight(r, a, b, m.opts)
+		u := m.Units
+		a, b := m.Sides(&u[0], &u[1])
+		res := rules.Fight(r, a, b, m.Options)
 		for i := range 2 {
 			h := t.H[i*sideSlots : (i+1)*sideSlots]
 			got := res.Inflicted[1-i]
@@ -389,23 +224,23 @@ func (m *assaultModel) estimate(metric string, i int, ps []sim.Param, t *sim.Tal
 	}
 	switch metric {
 	case metricHits:
-		return mean(sideHits, ex.hits)
+		return mean(sideHits, ex.Hits)
 	case metricWounds:
-		return mean(sideWounds, ex.wounds)
+		return mean(sideWounds, ex.Wounds)
 	case metricUnsaved:
-		return mean(sideUnsaved, ex.unsaved)
+		return mean(sideUnsaved, ex.Unsaved)
 	case metricMitigated:
-		return mean(sideMitigated, ex.mitigated)
+		return mean(sideMitigated, ex.Mitigated)
 	case metricCasualties:
-		return mean(sideCasualties, ex.casualties)
+		return mean(sideCasualties, ex.Casualties)
 	case metricWon:
-		return prob(sideWon, ex.won)
+		return prob(sideWon, ex.Won)
 	case metricMorale:
-		return prob(sideMorale, ex.morale)
+		return prob(sideMorale, ex.Morale)
 	case metricSwept:
-		return prob(sideSwept, ex.swept)
+		return prob(sideSwept, ex.Swept)
 	case metricDestroyed:
-		return prob(sideDestroyed, ex.destroyed)
+		return prob(sideDestroyed, ex.Destroyed)
 	}
 	panic("scenarios: unknown assault metric " + metric)
 }

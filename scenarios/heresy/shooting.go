@@ -154,15 +154,15 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			if !okF || !okT {
 				return nil, false
 			}
-			m := &shootingModel{
-				firer: f.unit, target: t.unit, weapons: f.weapons, back: t.weapons,
-				opts:       opts.options(pt),
-				morale:     opts.at("morale_check", pt) == "quarter",
-				brokenSnap: opts.at("broken_return_fire", pt) == "snap_shots",
-				pinning:    pinning.At(pt),
-			}
+			m := &shootingModel{ShootingExchange: rules.ShootingExchange{
+				Firer: f.unit, Target: t.unit, Weapons: f.weapons, Back: t.weapons,
+				Options:         opts.options(pt),
+				MoraleCheck:     opts.at("morale_check", pt) == "quarter",
+				BrokenSnapShots: opts.at("broken_return_fire", pt) == "snap_shots",
+				Pinning:         pinning.At(pt),
+			}}
 			p := stupefyPolicies[policy.At(pt)]
-			if p != rules.StupefyNever && !m.target.CanStupefy(m.opts) {
+			if p != rules.StupefyNever && !m.Target.CanStupefy(m.Options) {
 				if !stupefyErr {
 					errorAt(d, policyAt, axes, pt, "stupefied: %s, but target %q cannot become Stupefied: every model needs Lords of Profligacy", policy.At(pt), t.spec.name)
 				}
@@ -170,7 +170,7 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 				return nil, false
 			}
 			m.choose(p)
-			m.exact = m.exactValues()
+			m.exact = rules.ExactShooting(&m.ShootingExchange)
 			return m, true
 		})
 		if !ok {
@@ -202,140 +202,44 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 	}
 }
 
-// shootingModel is one point of a shooting question.
+// shootingModel is one point of a shooting question: the exchange, the
+// target Stupefied as its policy chose, and its exact values.
 type shootingModel struct {
-	// firer and target are the units as the attack begins, the target
-	// Stupefied as its policy chose.
-	firer, target rules.Unit
-	// weapons are the firer's; back the target's, for its answering fire.
-	weapons, back []rules.Weapon
-	opts          rules.Options
-	morale        bool // a quarter lost forces a Morale check
-	pinning       bool // the attack forces a Pinning test
-	brokenSnap    bool // a Fallen Back or Pinned unit shoots back at BS 1
-	exact         shootingExact
-}
-
-// shootingExact holds the exact value of every metric.
-type shootingExact struct {
-	hits, wounds, unsaved, mitigated, casualties float64
-	destroyed, morale, pinned, back, stupefied   float64
-	maxShots                                     int
+	rules.ShootingExchange
+	exact rules.ShootingExact
 }
 
 // choose applies the Stupefied policy to the target, weighing, for
 // when_it_pays, the firer's attack against the target's own at the firer.
 func (m *shootingModel) choose(p rules.StupefyPolicy) {
 	c := rules.StupefyChooser{Policy: p}
-	st := rules.StupefyStakes{Enemy: &m.firer, EnemyWeapons: m.weapons}
-	if len(m.back) > 0 {
-		st.OwnTarget, st.OwnWeapons = &m.firer, m.back
+	st := rules.StupefyStakes{Enemy: &m.Firer, EnemyWeapons: m.Weapons}
+	if len(m.Back) > 0 {
+		st.OwnTarget, st.OwnWeapons = &m.Firer, m.Back
 	}
-	if c.Choose(&m.target, st, m.opts) {
-		m.target.Stupefy(false, m.opts)
+	if c.Choose(&m.Target, st, m.Options) {
+		m.Target.Stupefy(false, m.Options)
 	}
-}
-
-// snapTarget is the target shooting back after it Fell Back or was
-// Pinned: Snap Shots only, so BS 1.
-func (m *shootingModel) snapTarget() rules.Unit {
-	u := m.target
-	u.BS = min(u.BS, rules.SnapShotBS)
-	return u
-}
-
-// exactValues computes every metric in closed form. The attack's counts
-// and casualties come from heresy's exact distributions; the tests and the
-// answering fire are summed over the casualty distribution, since each
-// depends on the attack only through the models it removed (and, for a
-// Pinning test, whether any wound went unsaved, which removing a model
-// implies).
-func (m *shootingModel) exactValues() shootingExact {
-	var a rules.Attack
-	a.Prepare(&m.firer, m.weapons, &m.target, m.opts)
-	var ex shootingExact
-	ex.hits = a.Expected(rules.StageHits)
-	ex.wounds = a.Expected(rules.StageWounds)
-	ex.unsaved = a.Expected(rules.StageUnsaved)
-	ex.mitigated = ex.unsaved - a.Expected(rules.StageSuffered)
-	cas := a.Casualties(&m.target)
-	ex.casualties = cas.Mean()
-	n := m.target.Models
-	ex.destroyed = cas.At(n)
-	if m.target.IsStupefied() {
-		ex.stupefied = 1
-	}
-	for _, v := range a.Volleys {
-		ex.maxShots += v.Models * shotsOf(v.Weapon).Max()
-	}
-	noUnsaved := a.Dist(rules.StageUnsaved).At(0)
-	passMorale := m.target.PassProbability(rules.MoraleCheck, rules.PhaseShooting, 0)
-	passPin := m.target.PassProbability(rules.PinningTest, rules.PhaseShooting, 0)
-	var back, snap rules.Attack
-	expectBack := func(att *rules.Attack, u rules.Unit, models int) float64 {
-		u.Models = models
-		att.Prepare(&u, m.back, &m.firer, m.opts)
-		return att.ExpectedCasualties(&m.firer)
-	}
-	for c := range n {
-		pc := cas.At(c)
-		if pc == 0 {
-			continue
-		}
-		fell := 0.0
-		if m.morale && 4*c >= n {
-			fell = 1 - passMorale
-		}
-		// P(an unsaved wound | c casualties): certain when a model was
-		// removed; with none removed, every trial but those with no
-		// unsaved wound at all.
-		wounded := 1.0
-		if c == 0 {
-			wounded = max(pc-noUnsaved, 0) / pc
-		}
-		pinned := 0.0
-		if m.pinning {
-			pinned = (1 - fell) * wounded * (1 - passPin)
-		}
-		ex.morale += pc * fell
-		ex.pinned += pc * pinned
-		if len(m.back) > 0 {
-			e := (1 - fell - pinned) * expectBack(&back, m.target, n-c)
-			if m.brokenSnap && fell+pinned > 0 {
-				e += (fell + pinned) * expectBack(&snap, m.snapTarget(), n-c)
-			}
-			ex.back += pc * e
-		}
-	}
-	return ex
-}
-
-// shotsOf is the shots of a weapon, one when none are written.
-func shotsOf(w rules.Weapon) dice.Expr {
-	if w.Shots.IsZero() {
-		return dice.Const(1)
-	}
-	return w.Shots
 }
 
 func (m *shootingModel) Slots() []sim.Slot {
-	n, ex := m.target.Models, &m.exact
+	n, ex := m.Target.Models, &m.exact
 	return []sim.Slot{
-		slotHits: {Name: metricHits, Hi: ex.maxShots}, slotWounds: {Name: metricWounds, Hi: ex.maxShots},
-		slotUnsaved: {Name: metricUnsaved, Hi: ex.maxShots}, slotMitigated: {Name: metricMitigated, Hi: ex.maxShots},
+		slotHits: {Name: metricHits, Hi: ex.MaxShots}, slotWounds: {Name: metricWounds, Hi: ex.MaxShots},
+		slotUnsaved: {Name: metricUnsaved, Hi: ex.MaxShots}, slotMitigated: {Name: metricMitigated, Hi: ex.MaxShots},
 		slotCasualties: {Name: metricCasualties, Hi: n}, slotDestroyed: {Name: metricDestroyed, Hi: 1},
 		slotMorale: {Name: metricMorale, Hi: 1}, slotPinned: {Name: metricPinned, Hi: 1},
-		slotReturn: {Name: metricReturn, Hi: m.firer.Models}, slotStupefied: {Name: metricChoseStupefied, Hi: 1},
+		slotReturn: {Name: metricReturn, Hi: m.Firer.Models}, slotStupefied: {Name: metricChoseStupefied, Hi: 1},
 	}
 }
 
 func (m *shootingModel) NewTrial() sim.Trial {
 	t := &shootingTrial{m: m}
-	t.att.Prepare(&m.firer, m.weapons, &m.target, m.opts)
-	if len(m.back) > 0 {
-		t.back.Prepare(&m.target, m.back, &m.firer, m.opts)
-		snap := m.snapTarget()
-		t.snap.Prepare(&snap, m.back, &m.firer, m.opts)
+	t.att.Prepare(&m.Firer, m.Weapons, &m.Target, m.Options)
+	if len(m.Back) > 0 {
+		t.back.Prepare(&m.Target, m.Back, &m.Firer, m.Options)
+		snap := m.SnapTarget()
+		t.snap.Prepare(&snap, m.Back, &m.Firer, m.Options)
 	}
 	return t
 }
@@ -350,11 +254,11 @@ type shootingTrial struct {
 func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 	m, h := t.m, tally.H
 	stupefied := 0
-	if m.target.IsStupefied() {
+	if m.Target.IsStupefied() {
 		stupefied = 1
 	}
 	for range n {
-		tg := m.target
+		tg := m.Target
 		res := t.att.Roll(r, &tg)
 		h[slotHits].Add(res.Hits)
 		h[slotWounds].Add(res.Wounds)
@@ -364,14 +268,14 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 		h[slotStupefied].Add(stupefied)
 		fell, pinned, back := false, false, 0
 		if !tg.Destroyed() {
-			if m.morale && 4*res.Casualties >= m.target.Models && !tg.TakeTest(r, rules.MoraleCheck, rules.PhaseShooting, 0) {
+			if m.MoraleCheck && 4*res.Casualties >= m.Target.Models && !tg.TakeTest(r, rules.MoraleCheck, rules.PhaseShooting, 0) {
 				tg.FallBack()
 				fell = true
 			}
-			if m.pinning && !fell && res.Unsaved > 0 && !tg.TakeTest(r, rules.PinningTest, rules.PhaseShooting, 0) {
+			if m.Pinning && !fell && res.Unsaved > 0 && !tg.TakeTest(r, rules.PinningTest, rules.PhaseShooting, 0) {
 				pinned = tg.Pin()
 			}
-			if len(m.back) > 0 && (m.brokenSnap || !(fell || pinned)) {
+			if len(m.Back) > 0 && (m.BrokenSnapShots || !(fell || pinned)) {
 				att := &t.back
 				if fell || pinned {
 					att = &t.snap
@@ -379,7 +283,7 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 				for i := range att.Volleys {
 					att.Volleys[i].Models = tg.Models
 				}
-				f := m.firer
+				f := m.Firer
 				back = att.Roll(r, &f).Casualties
 			}
 		}
@@ -406,25 +310,25 @@ func (m *shootingModel) estimate(metric string, ps []sim.Param, t *sim.Tally, n 
 	}
 	switch metric {
 	case metricHits:
-		return mean(slotHits, ex.hits)
+		return mean(slotHits, ex.Hits)
 	case metricWounds:
-		return mean(slotWounds, ex.wounds)
+		return mean(slotWounds, ex.Wounds)
 	case metricUnsaved:
-		return mean(slotUnsaved, ex.unsaved)
+		return mean(slotUnsaved, ex.Unsaved)
 	case metricMitigated:
-		return mean(slotMitigated, ex.mitigated)
+		return mean(slotMitigated, ex.Mitigated)
 	case metricCasualties:
-		return mean(slotCasualties, ex.casualties)
+		return mean(slotCasualties, ex.Casualties)
 	case metricDestroyed:
-		return prob(slotDestroyed, ex.destroyed)
+		return prob(slotDestroyed, ex.Destroyed)
 	case metricMorale:
-		return prob(slotMorale, ex.morale)
+		return prob(slotMorale, ex.Morale)
 	case metricPinned:
-		return prob(slotPinned, ex.pinned)
+		return prob(slotPinned, ex.Pinned)
 	case metricReturn:
-		return mean(slotReturn, ex.back)
+		return mean(slotReturn, ex.Back)
 	case metricChoseStupefied:
-		return prob(slotStupefied, ex.stupefied)
+		return prob(slotStupefied, ex.Stupefied)
 	}
 	panic("scenarios: unknown shooting metric " + metric)
 }
