@@ -245,6 +245,13 @@ func TestShardAndMergeErrors(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Error("--shard-index-env TASK_INDEX=2 --shard 4 wrote another part than --shard 2/4")
 	}
+	// {shard} in -o names the file after the index, without a shell.
+	if _, _, err := runCLI(t, append(slices.Clone(cmd), "--shard-index-env", "TASK_INDEX", "--shard", "4", "-o", filepath.Join(dir, "env-part-{shard}"))...); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "env-part-2")); !bytes.Equal(got, want) {
+		t.Error("-o env-part-{shard} did not write env-part-2")
+	}
 }
 
 // TestPartFileNamesItsRun: the header of a part carries what the format
