@@ -22,7 +22,17 @@ func Wilson(k, n int64, z float64) (lo, hi float64) {
 	den := 1 + z2/nf
 	center := (p + z2/(2*nf)) / den
 	half := z / den * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	return math.Max(0, center-half), math.Min(1, center+half)
+	lo, hi = math.Max(0, center-half), math.Min(1, center+half)
+	// At 0 and n successes the interval reaches the estimate exactly: in
+	// exact arithmetic center-half is 0 when k = 0 and center+half is 1 when
+	// k = n, which rounding would miss by a few ulps.
+	if k == 0 {
+		lo = 0
+	}
+	if k == n {
+		hi = 1
+	}
+	return lo, hi
 }
 
 // Kind says what an Estimate estimates.

@@ -63,13 +63,21 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) > 1 && *by != "" {
 		return usagef("--by compares the values of one scenario's parameter; give one scenario with it")
 	}
+	if f.report != "" && filepath.Ext(f.report) != ".html" {
+		return usagef("compare writes its report as HTML: --report FILE.html")
+	}
 	var ss []*scenarios.Scenario
+	var files []string
 	for _, name := range pos {
 		s, err := registry.Load(name)
 		if err != nil {
 			return err
 		}
 		ss = append(ss, s)
+		files = append(files, s.File)
+	}
+	if err := f.checkOutputs(files); err != nil {
+		return err
 	}
 	job := compareJob{ss: ss, args: pos, by: *by, cfg: f.config(fs, ss[0])}
 	if sh, ok, err := shards.resolve(fs); err != nil || ok {
@@ -98,24 +106,21 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // writeCompareOutputs writes a comparison in every output its flags ask for.
 func writeCompareOutputs(stdout, stderr io.Writer, f runFlags, ss []*scenarios.Scenario, c *sim.Comparison, stamp sim.Stamp) error {
 	partial := c.Partial
-	if err := writeResults(stdout, f, func(w io.Writer) error { return compareFormats[f.format](w, c, stamp) }); err != nil {
+	err := f.write(stdout, stderr, outputs{
+		results: func(w io.Writer) error { return compareFormats[f.format](w, c, stamp) },
+		plots: func(files *reports.Files, dir string) (reports.Plots, error) {
+			return reports.StageComparisonPlots(files, dir, c)
+		},
+		report: func(files *reports.Files, path string) (int, error) {
+			sources := map[string][]byte{}
+			for _, s := range ss {
+				sources[s.Name] = s.Source
+			}
+			return 0, files.Add(path, func(w io.Writer) error { return reports.WriteComparisonHTML(w, c, stamp, sources) })
+		},
+	})
+	if err != nil {
 		return err
-	}
-	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WriteComparisonPlots(dir, c) }); err != nil {
-		return err
-	}
-	if f.report != "" {
-		if filepath.Ext(f.report) != ".html" {
-			return usagef("compare writes its report as HTML: --report FILE.html")
-		}
-		sources := map[string][]byte{}
-		for _, s := range ss {
-			sources[s.Name] = s.Source
-		}
-		if err := reports.WriteFile(f.report, func(w io.Writer) error { return reports.WriteComparisonHTML(w, c, stamp, sources) }); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "simulate: wrote the report %s\n", f.report)
 	}
 	if partial {
 		return errInterrupted

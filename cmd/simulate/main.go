@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -28,7 +29,7 @@ const (
 	exitInterrupted = 130 // stopped by a signal; partial results were written
 )
 
-func exitCode(err error, stderr *os.File) int {
+func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
@@ -36,7 +37,7 @@ func exitCode(err error, stderr *os.File) int {
 	var u *usageError
 	switch {
 	case errors.As(err, &u):
-		fmt.Fprintln(stderr, "Run 'simulate -h' for usage.")
+		fmt.Fprintln(stderr, u.hint())
 		return exitUsage
 	case errors.Is(err, errInterrupted):
 		return exitInterrupted

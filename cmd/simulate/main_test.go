@@ -112,7 +112,7 @@ func TestErrorsAndExitCodes(t *testing.T) {
 	}{
 		{[]string{"frobnicate"}, true, `unknown command "frobnicate"`},
 		{[]string{"run", "--format", "xml"}, true, `unknown format "xml"`},
-		{[]string{"run", "--trials", "0"}, true, "--trials must be at least 1"},
+		{[]string{"run", "--trials", "0"}, true, "--trials 0 is out of range; expected 1 to"},
 		{[]string{"run", "--bogus"}, true, "flag provided but not defined: -bogus"},
 		{[]string{"run", "a", "b"}, true, "run takes one scenario"},
 		{[]string{"run", "no-such"}, false, `no scenario file or built-in scenario named "no-such"`},

@@ -45,6 +45,9 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if err := f.checkOutputs(paths); err != nil {
+		return err
+	}
 	var parts []sim.NamedPart
 	for _, path := range paths {
 		p, err := readPart(path)

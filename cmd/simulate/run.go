@@ -22,12 +22,26 @@ import (
 	"hammersim/sim"
 )
 
-// usageError is a bad command line; it exits with status 2.
-type usageError struct{ msg string }
+// usageError is a bad command line; it exits with status 2. cmd, when
+// set, is the command whose flags were wrong, for the hint.
+type usageError struct{ msg, cmd string }
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+// hint says where the usage is.
+func (e *usageError) hint() string {
+	if e.cmd != "" {
+		return fmt.Sprintf("Run 'simulate %s -h' for its flags.", e.cmd)
+	}
+	return "Run 'simulate -h' for usage."
+}
+
+func usagef(format string, args ...any) error { return &usageError{msg: fmt.Sprintf(format, args...)} }
+
+// flagUsagef is a usage error in the flags of the command cmd.
+func flagUsagef(cmd, format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...), cmd: cmd}
+}
 
 // errInterrupted is returned after partial results were written because
 // the run was cancelled.
@@ -109,10 +123,18 @@ func list(w io.Writer) error {
 
 // parseInterleaved parses flags that may come before, between or after the
 // positional arguments, as users of `simulate run FILE --trials N` expect.
+// The usage text goes to stdout for -h only: the flag package would print
+// it for every bad flag, where one line of error and a hint are wanted.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	help := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = help }()
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			help()
+			return nil, err
+		} else if err != nil {
 			return nil, err
 		}
 		args = fs.Args()
@@ -143,9 +165,9 @@ func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 
 func flagError(fs *flag.FlagSet, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
-		return nil // the flag package has printed the usage
+		return nil // parseInterleaved has printed the usage
 	}
-	return usagef("%s: %v", fs.Name(), err)
+	return &usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err), cmd: fs.Name()}
 }
 
 // runFlags are the flags of run and compare.
@@ -173,25 +195,47 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or FILE.md (PNG plots beside it)")
 }
 
+// Bounds on flag values. maxWorkers is far above any machine's cores, and
+// low enough that the goroutines and their tallies fit in memory.
+// maxTrialsFlag keeps every count of trials, chunks and work items (trials
+// times models, below 100,000 points) far inside an int64; at a billion
+// trials a second it is a quarter of an hour per point.
+const (
+	maxWorkers    = 1024
+	maxTrialsFlag = 1_000_000_000_000
+)
+
 // check validates the flags that need more than their type.
 func (f *runFlags) check(fs *flag.FlagSet) error {
+	cmd := fs.Name()
 	if _, ok := formats[f.format]; !ok {
-		return usagef("unknown format %q; expected table, json, csv or markdown", f.format)
+		return flagUsagef(cmd, "unknown format %q; expected table, json, csv or markdown", f.format)
 	}
-	if f.trials < 0 || f.workers < 0 || f.maxTrials < 0 {
-		return usagef("--trials, --workers and --max-trials cannot be negative")
+	if err := checkTrialsWorkers(fs, f.trials, f.workers); err != nil {
+		return err
 	}
-	if flagSet(fs, "trials") && f.trials == 0 {
-		return usagef("--trials must be at least 1")
+	if flagSet(fs, "max-trials") && (f.maxTrials < 1 || f.maxTrials > maxTrialsFlag) {
+		return flagUsagef(cmd, "--max-trials %d is out of range; expected 1 to %d", f.maxTrials, int64(maxTrialsFlag))
 	}
 	if f.progress != "auto" && f.progress != "always" && f.progress != "never" {
-		return usagef("unknown --progress %q; expected auto, always or never", f.progress)
+		return flagUsagef(cmd, "unknown --progress %q; expected auto, always or never", f.progress)
 	}
-	if f.precision < 0 || f.precision >= 0.5 {
-		return usagef("--precision is a 95%% half-width between 0 and 0.5, such as 0.005")
+	if flagSet(fs, "precision") && !(f.precision > 0 && f.precision < 0.5) {
+		return flagUsagef(cmd, "--precision %g: expected a 95%% half-width above 0 and below 0.5, such as 0.005", f.precision)
 	}
 	if ext := filepath.Ext(f.report); f.report != "" && ext != ".html" && ext != ".md" {
-		return usagef("--report %s: expected a file ending in .html or .md", f.report)
+		return flagUsagef(cmd, "--report %s: expected a file ending in .html or .md", f.report)
+	}
+	return nil
+}
+
+// checkTrialsWorkers checks --trials and --workers, where they were given.
+func checkTrialsWorkers(fs *flag.FlagSet, trials int64, workers int) error {
+	if flagSet(fs, "trials") && (trials < 1 || trials > maxTrialsFlag) {
+		return flagUsagef(fs.Name(), "--trials %d is out of range; expected 1 to %d", trials, int64(maxTrialsFlag))
+	}
+	if workers < 0 || workers > maxWorkers {
+		return flagUsagef(fs.Name(), "--workers %d is out of range; expected 1 to %d (0 or no flag: one per CPU)", workers, maxWorkers)
 	}
 	return nil
 }
@@ -263,6 +307,12 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	if flagSet(fs, "max-trials") && !flagSet(fs, "precision") && s.Precision == 0 {
+		return flagUsagef("run", "--max-trials caps a --precision run; give --precision too (or precision in the scenario)")
+	}
+	if err := f.checkOutputs([]string{s.File}); err != nil {
+		return err
+	}
 	job := f.job(fs, name, s)
 	if sh, ok, err := shards.resolve(fs); err != nil || ok {
 		if err == nil {
@@ -287,16 +337,15 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 
 // writeRunOutputs writes a run's report in every output its flags ask for.
 func writeRunOutputs(stdout, stderr io.Writer, f runFlags, report *sim.Report, source []byte) error {
-	if err := writeResults(stdout, f, func(w io.Writer) error { return formats[f.format](w, report) }); err != nil {
+	err := f.write(stdout, stderr, outputs{
+		results: func(w io.Writer) error { return formats[f.format](w, report) },
+		plots: func(files *reports.Files, dir string) (reports.Plots, error) {
+			return reports.StagePlots(files, dir, report)
+		},
+		report: func(files *reports.Files, path string) (int, error) { return stageReport(files, path, report, source) },
+	})
+	if err != nil {
 		return err
-	}
-	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WritePlots(dir, report) }); err != nil {
-		return err
-	}
-	if f.report != "" {
-		if err := writeReport(stderr, f.report, report, source); err != nil {
-			return err
-		}
 	}
 	if report.Partial {
 		return errInterrupted
@@ -420,49 +469,14 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// writeResults writes to -o (whole or not at all) or to standard output.
-func writeResults(stdout io.Writer, f runFlags, write func(io.Writer) error) error {
-	if f.output != "" {
-		return reports.WriteFile(f.output, write)
-	}
-	return write(stdout)
-}
-
-// writePlots makes dir, when one was asked for, writes the plots into it
-// and says on stderr what it wrote and what it left out.
-func writePlots(stderr io.Writer, dir string, write func(dir string) (reports.Plots, error)) error {
-	if dir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	plots, err := write(dir)
-	if err != nil {
-		return err
-	}
-	for _, n := range plots.Notes {
-		fmt.Fprintln(stderr, "simulate: note:", n)
-	}
-	fmt.Fprintf(stderr, "simulate: wrote %d plot files in %s\n", len(plots.Files), dir)
-	return nil
-}
-
-// writeReport writes a report document, HTML or Markdown by extension.
-func writeReport(stderr io.Writer, path string, r *sim.Report, source []byte) error {
+// stageReport prepares a report document, HTML or Markdown by extension,
+// and returns how many plot files it prepared beside it.
+func stageReport(files *reports.Files, path string, r *sim.Report, source []byte) (int, error) {
 	if filepath.Ext(path) == ".md" {
-		files, err := reports.WriteMarkdownReport(path, r, source)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "simulate: wrote the report %s and %d plot files beside it\n", path, len(files)-1)
-		return nil
+		written, err := reports.StageMarkdownReport(files, path, r, source)
+		return max(len(written)-1, 0), err
 	}
-	if err := reports.WriteFile(path, func(w io.Writer) error { return reports.WriteHTML(w, r, source) }); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "simulate: wrote the report %s\n", path)
-	return nil
+	return 0, files.Add(path, func(w io.Writer) error { return reports.WriteHTML(w, r, source) })
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {
@@ -490,8 +504,8 @@ func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return usagef("dice needs an expression, such as 2D6, D3+1 or \"3D6 discard lowest\"")
 	}
-	if *trials < 0 {
-		return usagef("--trials cannot be negative")
+	if err := checkTrialsWorkers(fs, *trials, *workers); err != nil {
+		return err
 	}
 	text := strings.Join(pos, " ")
 	e, err := dice.Parse(text)

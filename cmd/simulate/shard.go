@@ -62,7 +62,7 @@ func shardRefusals(fs *flag.FlagSet, f runFlags, precision float64) error {
 	if precision > 0 || flagSet(fs, "max-trials") {
 		return usagef("--shard runs a fixed number of trials, and a precision target decides it only as the run goes: " +
 			"run once with --precision on one machine (its stamp says the trials it needed), then shard that count: " +
-			"--trials N --shard I/M (with --precision 0 when the scenario file sets a precision)")
+			"--trials N --shard I/M (from a copy of the scenario file without its precision key, when it has one)")
 	}
 	for _, name := range []string{"format", "plot", "report"} {
 		if flagSet(fs, name) {

@@ -144,7 +144,7 @@ func TestHeresyErrors(t *testing.T) {
 		{"stupefied policy", shoot(bolters, target, "  stupefied: sometimes\n"), `t.yaml:6:14: stupefied "sometimes": expected never, always or when_it_pays`},
 		{"unknown metric", shoot(bolters, target, "  metrics: [kills]\n"), `t.yaml:6:13: unknown metric "kills"; expected one of: hits,`},
 		{"pinned without pinning", shoot(bolters, target, "  metrics: [pinned]\n"), "t.yaml:6:13: metric pinned needs pinning: true"},
-		{"return fire without weapons", shoot(bolters, target, "  metrics: [return_casualties]\n"), "t.yaml:6:13: metric return_casualties needs a target with weapons"},
+		{"next attack without weapons", shoot(bolters, target, "  metrics: [next_attack_casualties]\n"), "t.yaml:6:13: metric next_attack_casualties needs a target with weapons"},
 		{"grid of a mean", shoot(bolters, "{name: Revellers, models: [5, 10], "+marine+"}", "  grid: {metric: casualties, rows: models, cols: models}\n"),
 			`t.yaml:6:18: grid metric "casualties": expected a probability metric`},
 		{"grid axis", shoot(bolters, target, "  grid: {metric: destroyed, rows: shots, cols: T}\n"), `t.yaml:6:35: grid "shots": expected a swept parameter`},
@@ -157,7 +157,7 @@ func TestHeresyErrors(t *testing.T) {
 		{"artillery charge swept", scenario("assault:\n  attacker: " + rapier + "\n  defender: " + assaultSquad + "\n  charged: [false, true]\n"),
 			`t.yaml:6:12: attacker "Rapier" is Automated Artillery, which may not charge; set charged: false to have it fight without charging (at charged true)`},
 		{"shots in melee", scenario("assault:\n  attacker: {name: A, models: 5, " + marine + ", melee: {name: fist, S: 8, AP: 2, shots: 2}}\n  defender: " + assaultSquad + "\n"),
-			`t.yaml:4:126: unknown key "shots" in a melee weapon (it strikes the model's Attacks, so it has no shots or range); expected one of: name, S, AP, rules`},
+			`t.yaml:4:126: unknown key "shots" in a melee weapon (it strikes the model's Attacks, so it has no shots or range); expected one of: name, type, S, AP, rules`},
 		{"guns in melee", scenario("assault:\n  attacker: " + bolters + "\n  defender: " + assaultSquad + "\n"),
 			`t.yaml:4:100: unknown key "weapons" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, rules, melee`},
 		{"same names", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + assaultSquad + "\n"),
@@ -190,6 +190,22 @@ func TestHeresyMatchesExact(t *testing.T) {
 }
 
 var exactCases = []string{
+	scenario(`shooting:
+  firer: {name: Tacticals, models: 4, ` + marine + `, rules: [Firing Protocols (2), Fear (1)],
+          weapons: [{name: bolter, type: Rapid Fire, range: 24, S: 4, AP: 5},
+                    {name: plasma, type: "Rapid Fire, Gets Hot", range: 24, S: 7, AP: 2},
+                    {name: missile, type: "Heavy 1, Blast (3\")", range: 48, S: 4, AP: 6},
+                    {name: maul, type: "Assault 2, Concussive (1), Rending (6+), Shred", range: 18, S: 5, AP: 4}]}
+  target: {name: Revellers, models: 6, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 1, Ld: 8, Sv: 3+,
+           rules: [Lords of Profligacy],
+           weapons: [{name: volkite, type: "Heavy 2, Deflagrate", range: 30, S: 5, AP: 5},
+                     {name: flamer, type: "Assault 1, Template", S: 4, AP: 5}]}
+  distance: [6, 12, 30]
+  moved: [false, true]
+  stupefied: [never, always]
+  reaction: [return_fire, evade]
+  pinning: true
+`),
 	scenario(`shooting:
   firer: {name: Guns, models: [3, 5], ` + marine + `, rules: [Firing Protocols (2)],
           weapons: [{name: heavy bolter, S: 5, AP: 4, shots: 3}, {name: flamer, S: 4, AP: 5, shots: D3},
