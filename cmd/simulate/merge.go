@@ -61,7 +61,7 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if f.format == "partial" {
-		return writeResults(stdout, f, func(w io.Writer) error { return sim.WritePart(w, merged) })
+		return writeResults(stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, merged) })
 	}
 	if err := merged.Complete(); err != nil {
 		return err

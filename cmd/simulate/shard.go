@@ -103,7 +103,7 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups 
 	// {shard} in -o is the shard's index, for engines that start the
 	// binary without a shell to build a file name from their variable.
 	f.output = strings.ReplaceAll(f.output, "{shard}", strconv.Itoa(sh.Index))
-	return writeResults(stdout, f, func(w io.Writer) error { return sim.WritePart(w, part) })
+	return writeResults(stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, part) })
 }
 
 // mergeOne puts a run made on one machine through the merge every sharded
