@@ -103,6 +103,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	case "completion":
 		return runCompletion(rest, stdout)
+	case "units":
+		return runUnits(rest, stdout)
 	case "version", "-version", "--version":
 		_, err := fmt.Fprintf(stdout, "hammersim %s\n", hammersim.Version)
 		return err
