@@ -190,6 +190,19 @@ func TestHeresyMatchesExact(t *testing.T) {
 }
 
 var exactCases = []string{
+	scenario(`assault:
+  attacker: {name: Kakophoni, models: 6, WS: 5, BS: 4, S: 4, T: 4, W: 2, I: 5, A: 2, Ld: 9, Sv: 3+,
+             rules: [Lords of Profligacy, Furious Charge (1), Fear (1)],
+             melee: {name: blade, type: "Melee, Rending (6+), Shred", S: +1, AP: 3}}
+  defender: {name: Guard, models: 8, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 3, A: 1, Ld: 8, Sv: 3+, rules: [Lords of Profligacy],
+             melee: {name: maul, type: "Melee, Brutal (2), Murderous Strike (6+)", S: 6, AP: 4},
+             weapons: [{name: flamer, type: "Assault 1, Template", S: 4, AP: 5}, {name: bolter, type: Rapid Fire, range: 24, S: 4, AP: 5}]}
+  distance: [6, 9]
+  charge_bonus: 1
+  stupefied: [none, attacker, defender]
+  hold_the_line: [false, true]
+  options: {overwatch: true, our_weapons_are_useless: true}
+`),
 	scenario(`shooting:
   firer: {name: Tacticals, models: 4, ` + marine + `, rules: [Firing Protocols (2), Fear (1)],
           weapons: [{name: bolter, type: Rapid Fire, range: 24, S: 4, AP: 5},
