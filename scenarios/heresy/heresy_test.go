@@ -76,6 +76,10 @@ func TestHeresyBuiltins(t *testing.T) {
 		"firing-protocols":            3 * 2,     // Firing Protocols, target
 		"automated-artillery-assault": 3 * 2,     // chargers, Automated Artillery
 		"bulky-outnumber":             4 * 3,     // Bulky, outnumber_bonus
+		"rapid-fire-vs-stupefied":     2 * 2,     // distance, stupefied
+		"stupefied-charge":            2,         // stupefied
+		"plasma-gets-hot":             2 * 2,     // Twin-linked, distance
+		"volkite-deflagrate":          2,         // Deflagrate
 	}
 	for name, models := range want {
 		s, err := registry.Load(name)
