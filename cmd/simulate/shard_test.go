@@ -198,6 +198,7 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"merge", parts[0], corrupted}, false, corrupted + ": corrupted"},
 		{[]string{"merge", parts[0], filepath.Join(dir, "nope")}, false, "no such file"},
 		{[]string{"merge"}, true, "merge needs the partial results"},
+		{[]string{"merge", t.TempDir()}, false, "holds no partial results"},
 		{[]string{"merge", "--format", "partial", "--plot", dir, parts[0]}, true, "--format partial writes a partial result"},
 		{[]string{"run", "--shard", "4/4"}, true, `--shard "4/4": expected I/N`},
 		{[]string{"run", "--shard", "-1/4"}, true, `expected I/N`},
@@ -218,6 +219,21 @@ func TestShardAndMergeErrors(t *testing.T) {
 		}
 	}
 
+	// A directory stands for the parts in it; a file being written (a
+	// dot file) is left out.
+	partsDir := filepath.Join(dir, "parts")
+	os.Mkdir(partsDir, 0o755)
+	for i, p := range parts {
+		data, _ := os.ReadFile(p)
+		os.WriteFile(filepath.Join(partsDir, fmt.Sprint("part-", i)), data, 0o644)
+	}
+	os.WriteFile(filepath.Join(partsDir, ".part-9.123.tmp"), []byte("half a part"), 0o644)
+	fromDir, _, err := runCLI(t, "merge", "--format", "json", partsDir)
+	single, _, err2 := runCLI(t, append(slices.Clone(cmd), "--format", "json")...)
+	if err != nil || err2 != nil || fromDir != single {
+		t.Errorf("merge DIR: %v, %v, same bytes as the single run: %v", err, err2, fromDir == single)
+	}
+
 	// The index from the environment: shard 2 of 4, the same bytes as
 	// --shard 2/4.
 	byEnv := filepath.Join(dir, "by-env")
@@ -228,6 +244,13 @@ func TestShardAndMergeErrors(t *testing.T) {
 	want, _ := os.ReadFile(parts[2])
 	if !bytes.Equal(got, want) {
 		t.Error("--shard-index-env TASK_INDEX=2 --shard 4 wrote another part than --shard 2/4")
+	}
+	// {shard} in -o names the file after the index, without a shell.
+	if _, _, err := runCLI(t, append(slices.Clone(cmd), "--shard-index-env", "TASK_INDEX", "--shard", "4", "-o", filepath.Join(dir, "env-part-{shard}"))...); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "env-part-2")); !bytes.Equal(got, want) {
+		t.Error("-o env-part-{shard} did not write env-part-2")
 	}
 }
 

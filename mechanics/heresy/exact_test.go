@@ -99,7 +99,7 @@ func TestExactChargeMatchesRolls(t *testing.T) {
 			OverwatchWeapons: []Weapon{{Name: "flamer", Template: true, S: 4, AP: 5}, {Name: "bolter", Type: RapidFire, Range: 24, S: 4, AP: 5}},
 			Options:          o},
 		{Units: [2]Unit{*stupefiedUnit(eyes, 6), NewUnit(guard, 8)}, Charged: true, Distance: 5,
-			Weapons: [2]Weapon{{Name: "blade", StrengthBonus: 1, AP: 3, Rending: 6}, {Name: "stick", S: 1, AP: APNone}},
+			Weapons:          [2]Weapon{{Name: "blade", StrengthBonus: 1, AP: 3, Rending: 6}, {Name: "stick", S: 1, AP: APNone}},
 			OverwatchWeapons: []Weapon{{Name: "bolter", S: 4, AP: 5, Shots: dice.Const(2)}},
 			Options:          o},
 	}
