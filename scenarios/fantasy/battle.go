@@ -16,9 +16,26 @@ var battleOptions = []struct {
 	key    string
 	values []string // allowed words; nil for a number or a boolean
 	lo, hi int      // range of a number
+	orWord string   // a word allowed instead of a number
 	isBool bool
 	set    func(o *rules.Options, word string, n int, b bool)
 }{
+	{key: "rounds", lo: 1, hi: rules.MaxRounds, orWord: "all", set: func(o *rules.Options, w string, n int, _ bool) {
+		o.Rounds = n
+		if w == "all" {
+			o.Rounds = 0
+		}
+	}},
+	{key: "killing_blow", values: []string{"one_wound", "multiple_wounds", "none"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.KillingBlow = map[string]rules.KillingBlowRule{"one_wound": rules.KillingBlowOneWound,
+			"multiple_wounds": rules.KillingBlowMultiple, "none": rules.KillingBlowNone}[w]
+	}},
+	{key: "wards", values: []string{"combine", "best"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.Wards = map[string]rules.WardRule{"combine": rules.WardsCombine, "best": rules.WardsBest}[w]
+	}},
+	{key: "disrupt_ranks", lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.DisruptRanks = n }},
+	{key: "skirmishers_disrupt", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SkirmishersDisrupt = b }},
+	{key: "panic_friend_us", lo: 1, hi: 100, set: func(o *rules.Options, _ string, n int, _ bool) { o.PanicFriendUS = n }},
 	{key: "insane_courage", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.InsaneCourage = b }},
 	{key: "caught", values: []string{"wounds", "destroyed"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.Caught = map[string]rules.CaughtRule{"wounds": rules.CaughtWounds, "destroyed": rules.CaughtDestroyed}[w]
@@ -196,6 +213,11 @@ func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[strin
 						return optionValue{}, false
 					}
 					return optionValue{word: w}, true
+				case o.orWord != "" && n.Kind == scenarios.ScalarNode && n.Text == o.orWord:
+					return optionValue{word: o.orWord}, true
+				case o.orWord != "" && n.Kind == scenarios.ScalarNode && !isWholeNumber(n.Text):
+					d.Errorf(n, "expected %s as a whole number from %d to %d, or %s; found %q", o.key, o.lo, o.hi, o.orWord, n.Text)
+					return optionValue{}, false
 				}
 				v, ok := d.IntIn(n, o.key, o.lo, o.hi)
 				return optionValue{n: v}, ok
@@ -203,7 +225,7 @@ func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[strin
 				switch {
 				case o.isBool:
 					return v.b
-				case o.values != nil:
+				case v.word != "":
 					return v.word
 				}
 				return v.n
@@ -211,6 +233,13 @@ func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[strin
 		}})
 	}
 	d.Object(n, "the battle's options", fields)
+}
+
+// isWholeNumber reports whether s is written as a whole number, so that
+// IntIn gives its own message about its range.
+func isWholeNumber(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // buildBattle assembles the battle at one point of the sweep.
@@ -262,6 +291,8 @@ const (
 	recImpactHits
 	recImpactWounds
 	recCombatResult
+	recRounds
+	recRoundCap
 	recFriendlyWounds
 	recMishap
 	recLostControl
@@ -270,11 +301,12 @@ const (
 	recDestroyed
 	recBroke
 	recCaught
+	recWon
 	recFled
 )
 
-var recNames = [...]string{"charge_success", "impact_hits", "impact_wounds", "combat_result", "friendly_wounds",
-	"mishap", "lost_control", "wounds", "models_killed", "destroyed", "broke", "caught", "fled"}
+var recNames = [...]string{"charge_success", "impact_hits", "impact_wounds", "combat_result", "rounds", "round_cap",
+	"friendly_wounds", "mishap", "lost_control", "wounds", "models_killed", "destroyed", "broke", "caught", "won", "fled"}
 
 // exactMetrics are the metrics whose exact values rules.ExactBattle may
 // work out.
@@ -286,6 +318,12 @@ var exactMetrics = map[recKind]rules.BattleMetric{
 	recWounds:         rules.BattleWounds,
 	recKilled:         rules.BattleKilled,
 	recDestroyed:      rules.BattleDestroyed,
+	recCombatResult:   rules.BattleCombatResult,
+	recRounds:         rules.BattleRounds,
+	recRoundCap:       rules.BattleRoundCap,
+	recBroke:          rules.BattleBroke,
+	recCaught:         rules.BattleCaught,
+	recWon:            rules.BattleWon,
 }
 
 type recorder struct {
@@ -310,7 +348,10 @@ func newBattleModel(b *rules.Battle) *battleModel {
 		m.recs = append(m.recs, recorder{kind: recImpactHits}, recorder{kind: recImpactWounds})
 	}
 	if has(rules.PhaseCombat) {
-		m.recs = append(m.recs, recorder{kind: recCombatResult})
+		m.recs = append(m.recs, recorder{kind: recCombatResult}, recorder{kind: recRounds})
+		if b.Options.Rounds == 0 {
+			m.recs = append(m.recs, recorder{kind: recRoundCap})
+		}
 	}
 	if a.Zzzzap && has(rules.PhaseShooting) {
 		m.recs = append(m.recs, recorder{kind: recFriendlyWounds}, recorder{kind: recMishap})
@@ -321,7 +362,7 @@ func newBattleModel(b *rules.Battle) *battleModel {
 	for i := range b.Units {
 		m.recs = append(m.recs, recorder{recWounds, i}, recorder{recKilled, i}, recorder{recDestroyed, i})
 		if i < 2 && has(rules.PhaseCombat) {
-			m.recs = append(m.recs, recorder{recBroke, i}, recorder{recCaught, i})
+			m.recs = append(m.recs, recorder{recBroke, i}, recorder{recCaught, i}, recorder{recWon, i})
 		}
 		if i > 0 {
 			m.recs = append(m.recs, recorder{recFled, i})
@@ -344,6 +385,8 @@ func (m *battleModel) Slots() []sim.Slot {
 			out[i].Hi = 3
 		case recImpactHits, recImpactWounds, recFriendlyWounds:
 			out[i].Hi = 20
+		case recRounds:
+			out[i].Hi = rules.MaxRounds
 		}
 	}
 	return out
@@ -381,6 +424,12 @@ func (t *battleTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 					continue // the result is only defined when a combat was fought
 				}
 				v = s.Out.CombatResult
+			case recRounds:
+				v = s.Out.Rounds
+			case recRoundCap:
+				v = flag01(s.Out.RoundCap)
+			case recWon:
+				v = flag01(s.Won(rc.unit))
 			case recFriendlyWounds:
 				v = s.Out.FriendlyWounds
 			case recMishap:
@@ -416,9 +465,9 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex r
 		name := recNames[rc.kind]
 		var e sim.Estimate
 		switch rc.kind {
-		case recCharge, recLostControl:
+		case recCharge, recLostControl, recRoundCap:
 			e = sim.ProbabilityOf(name, ps, h.Count(1), trials)
-		case recDestroyed, recBroke, recCaught, recFled:
+		case recDestroyed, recBroke, recCaught, recWon, recFled:
 			e = sim.ProbabilityOf(name, withUnit(rc.unit), h.Count(1), trials)
 		case recMishap:
 			for k, result := range rules.MishapNames() {

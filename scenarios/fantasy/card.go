@@ -44,6 +44,9 @@ func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 		addChampion(c, u, fu, ch)
 	}
 	applyRules(u, fu)
+	if fu.Parry < rules.NoSave && fu.Troop.Mounted() {
+		c.fail(u.keyNode("parry"), "unit %q is %s: mounted models may not take a Parry save (docs/fantasy.md, Parry)", u.Name, fu.Troop)
+	}
 	if len(fu.Attackers) > rules.MaxAttackers {
 		c.fail(u.spec.node, "unit %q has %d attack profiles; at most %d", u.Name, len(fu.Attackers), rules.MaxAttackers)
 	}
@@ -175,7 +178,8 @@ func addChampion(c *cardCheck, u *unit, fu *rules.Unit, ch *profileSpec) {
 }
 
 // applyRules sets what the unit's special rules change: its attacks, its
-// Impact Hits and its psychology.
+// Impact Hits and its psychology. Skirmishers: a flying unit of more than
+// one model has them (Fly unit card), as does a unit with the rule itself.
 func applyRules(u *unit, fu *rules.Unit) {
 	for i := range fu.Attackers {
 		a := &fu.Attackers[i]
@@ -206,6 +210,8 @@ func applyRules(u *unit, fu *rules.Unit) {
 	_, fu.Fear = u.rule(rules.RuleFear)
 	_, fu.Stubborn = u.rule(rules.RuleStubborn)
 	_, fu.Unbreakable = u.rule(rules.RuleUnbreakable)
+	_, fu.Skirmishers = u.rule(rules.RuleSkirmishers)
+	fu.Skirmishers = fu.Skirmishers || (fu.Mover.Fly > 0 && !fu.Mover.Tunneller && fu.Models > 1)
 	for _, r := range u.rulesNamed(rules.RuleImmunity) {
 		switch r.Words {
 		case "psychology":

@@ -191,7 +191,7 @@ func chargeGrid(axes scenarios.Axes) *sim.Grid {
 
 // decodePursuit reads a flee-and-pursuit question: one unit flees, another
 // pursues, and the pursuer catches it when its roll equals or beats the
-// flee roll (RULES-FACTS.md).
+// flee roll (WAP, close combat: caught; docs/fantasy.md).
 //
 //	pursuit:
 //	  fleeing: {name: Clanrats, M: 5}
