@@ -119,6 +119,10 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		var c scenarios.Compiled
 		c.Models = models
 		c.Grid = balanceGrid(axes, built[0].b)
+		if !slices.ContainsFunc(built, func(g group) bool { return hasFriend(g.b) }) {
+			// Zzzzap! can only wound a friend that is on the table.
+			c.Idle = []string{recNames[recFriendlyWounds]}
+		}
 		c.Results = func(run sim.Run) []sim.Estimate {
 			var out []sim.Estimate
 			axes.Each(func(pt scenarios.Point) {
@@ -130,6 +134,12 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		return c
 	}
+}
+
+// hasFriend reports whether a unit other than the acting one is on its
+// side.
+func hasFriend(b *rules.Battle) bool {
+	return slices.Contains(b.Enemy[1:], false)
 }
 
 func decodeBystanders(d *scenarios.Decoder, n *scenarios.Node) []bystander {
