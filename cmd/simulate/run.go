@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,6 +47,10 @@ func flagUsagef(cmd, format string, args ...any) error {
 // errInterrupted is returned after partial results were written because
 // the run was cancelled.
 var errInterrupted = errors.New("interrupted: the results written are partial, and marked so")
+
+// errCancelled is returned when a cancellation came before any result was
+// ready to write.
+var errCancelled = errors.New("interrupted before any result was ready; nothing was written")
 
 const usage = `simulate: Monte Carlo odds for tabletop wargames, with exact values beside the estimates.
 
@@ -412,8 +417,11 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 	if err != nil {
 		return sim.Report{}, err
 	}
-	if j.precision > 0 && len(result.Completed) > 0 && !result.Partial {
-		cfg.Trials = result.Completed[0]
+	if j.precision > 0 && len(result.Completed) > 0 {
+		// The trials the rounds ran: every point's when they finished, the
+		// most any point reached when they were interrupted (never the
+		// first round's size, which the run may have far outgrown).
+		cfg.Trials = slices.Max(result.Completed)
 	}
 	merged, err := mergeOne(j.header(), cfg, result)
 	if err != nil {
@@ -512,8 +520,21 @@ func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	d := e.Dist()
-	out := reports.Distribution{Title: e.String(), Min: d.Min, Exact: d.P, Label: e.Label}
+	out := reports.Distribution{Title: e.String(), Label: e.Label}
+	if work := e.ExactWork(); work <= dice.MaxExactWork {
+		d, err := e.DistContext(ctx)
+		if err != nil {
+			return errCancelled
+		}
+		out.Min, out.Exact = d.Min, d.P
+	} else {
+		// Past the budget the exact distribution would take minutes; the
+		// simulation alone stays quick and answers Ctrl-C.
+		out.NoExact = fmt.Sprintf("no exact distribution: it would take about %.2g steps, over the budget of %.0g; simulated only", work, dice.MaxExactWork)
+		if *trials == 0 {
+			*trials = sim.DefaultConfig.Trials
+		}
+	}
 	if e.IsArtillery() {
 		out.MeanNote = "Misfire counted as 0"
 	}

@@ -117,7 +117,7 @@ func nameOf(n *scenarios.Node) string {
 func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 	u := &unitSpec{node: n}
 	fields := []scenarios.Field{
-		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { u.name = d.Text(n, "the unit's name") }},
+		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { u.name = d.Name(n, "the unit's name") }},
 		{Key: "models", Required: true, Decode: func(n *scenarios.Node) {
 			u.models = scenarios.Sweep(d, n, "models", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "models", 1, 100) }, scenarios.Identity)
 		}},
@@ -225,7 +225,7 @@ func decodeWeapons(d *scenarios.Decoder, n *scenarios.Node) []*weaponSpec {
 func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSpec {
 	w := &weaponSpec{node: n, shots: scenarios.Fixed(dice.Const(1)), s: scenarios.Fixed(strength{}), ap: scenarios.Fixed(rules.APNone)}
 	fields := []scenarios.Field{
-		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { w.name = d.Text(n, "the weapon's name") }},
+		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { w.name = d.Name(n, "the weapon's name") }},
 		{Key: "S", Required: true, Decode: func(n *scenarios.Node) {
 			w.s = scenarios.Sweep(d, n, "S", true, func(n *scenarios.Node) (strength, bool) { return weaponStrength(d, n) }, strength.param)
 		}},
