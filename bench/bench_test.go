@@ -239,3 +239,82 @@ func BenchmarkDoomwheelTurn(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCombatToTheEnd runs the built-in doomwheel-full-combat (random
+// move charge, Zzzzap!, then rounds until one side breaks, flees or is
+// destroyed) through the engine on 2 workers, and in the same run draws as
+// many raw D6 results on 2 goroutines as those trials consume. Runs of the
+// scenario and of the raw draws alternate in short pieces (10,000 trials
+// per model), so that a busy machine slows both alike. It reports the D6
+// draws a trial consumes (counted, draws/trial), a trial's cost (ns/trial,
+// wall time over trials, on 2 workers), and trial/draws, the time of the
+// trials over the time of their draws alone.
+func BenchmarkCombatToTheEnd(b *testing.B) {
+	s, err := registry.Load("doomwheel-full-combat")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const workers, trials, pieces = 2, 10_000, 10
+	perTrial := drawsPerTrial(b, s.Models, 2000)
+	draws := int64(perTrial * trials * float64(len(s.Models)))
+	var trialTime, drawTime time.Duration
+	for b.Loop() {
+		for k := range pieces {
+			start := time.Now()
+			cfg := sim.Config{Trials: trials, Seed: uint64(k) + 1, Workers: workers}
+			if _, err := sim.RunAll(context.Background(), s.Models, cfg); err != nil {
+				b.Fatal(err)
+			}
+			trialTime += time.Since(start)
+			drawTime += rawDraws(draws, workers)
+		}
+	}
+	n := float64(b.N) * pieces * trials * float64(len(s.Models))
+	b.ReportMetric(perTrial, "draws/trial")
+	b.ReportMetric(float64(trialTime.Nanoseconds())/n, "ns/trial")
+	b.ReportMetric(float64(trialTime)/float64(drawTime), "trial/draws")
+}
+
+// drawsPerTrial counts the D6 results the first n trials of each model
+// draw, on average: after each trial a twin generator, from the same seed,
+// draws D6 results one at a time until its whole state equals the trial's.
+// Every die of these models is read from the D6 pool, so the count is exact.
+func drawsPerTrial(b *testing.B, models []sim.Model, n int) float64 {
+	total := 0
+	for _, m := range models {
+		trial, tally := m.NewTrial(), sim.NewTally(m.Slots())
+		r, twin := dice.New(1, 0), dice.New(1, 0)
+		for range n {
+			trial.Run(r, 1, tally)
+			for *twin != *r {
+				twin.D6()
+				total++
+				if total > 1<<30 {
+					b.Fatal("a trial drew something other than D6 results")
+				}
+			}
+		}
+	}
+	return float64(total) / float64(n*len(models))
+}
+
+// rawDraws draws n D6 results split over workers goroutines, each from its
+// own generator, and returns the wall time.
+func rawDraws(n int64, workers int) time.Duration {
+	start := time.Now()
+	done := make(chan int, workers)
+	for w := range workers {
+		go func() {
+			r := dice.New(uint64(w)+1, 7)
+			s := 0
+			for range n / int64(workers) {
+				s += r.D6()
+			}
+			done <- s
+		}()
+	}
+	for range workers {
+		sink += <-done
+	}
+	return time.Since(start)
+}

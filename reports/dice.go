@@ -21,9 +21,11 @@ type Distribution struct {
 	Label func(int) string
 	// Sim, when set, is a Monte Carlo histogram of the same quantity.
 	Sim *sim.Histogram
-	// Seed and Trials describe Sim.
-	Seed   uint64
-	Trials int64
+	// Seed and Trials describe Sim; Partial says an interruption cut it
+	// short.
+	Seed    uint64
+	Trials  int64
+	Partial bool
 	// MeanNote qualifies the mean, e.g. "Misfire counted as 0".
 	MeanNote string
 	// NoExact, when set, says why Exact is missing: Sim alone is shown.

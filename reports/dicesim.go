@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"hammersim/sim"
@@ -46,4 +47,27 @@ func writeSimulated(ew *errWriter, d Distribution) error {
 			m.Value, m.CI95[0], m.CI95[1], m.StdDev, groupThousands(d.Trials), d.Seed)
 	}
 	return ew.err
+}
+
+// simulatedRows lists the values a simulation rolled, for a distribution
+// with no exact one: the exact columns are not numbers.
+func simulatedRows(d Distribution) []distRow {
+	var rows []distRow
+	lo, hi, ok := d.Sim.Range()
+	if !ok {
+		return nil
+	}
+	nan := math.NaN()
+	for v := lo; v <= hi; v++ {
+		k := d.Sim.Count(v)
+		if k == 0 {
+			continue
+		}
+		r := distRow{value: v, label: strconv.Itoa(v), exact: nan, atLeast: nan, atMos: nan, sim: sim.ProbabilityOf("", nil, k, d.Sim.N())}
+		if d.Label != nil {
+			r.label = d.Label(v)
+		}
+		rows = append(rows, r)
+	}
+	return rows
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"hammersim/mechanics/dice"
 )
@@ -214,36 +215,93 @@ func TestReadPartChecksContents(t *testing.T) {
 	}
 }
 
+// BenchmarkMerge reads and merges 16, 64 and 256 parts of one run, each
+// holding the tallies of three models with 32 batches (as a comparison's
+// parts do), all three in every iteration, and reports the time per part
+// of each and their ratios: merging is linear in the parts' size when the
+// time per part stays flat (ratios near 1).
 func BenchmarkMerge(b *testing.B) {
-	for _, n := range []int{16, 64, 256} {
-		b.Run(fmt.Sprint("parts=", n), func(b *testing.B) {
-			cfg := Config{Trials: int64(n) * ChunkSize, Seed: 1, Workers: 1, Aligned: true, Batches: 32}
-			var files [][]byte
-			for i := range n {
-				p, err := RunShard(context.Background(), testGroups(), Config{Trials: cfg.Trials, Seed: 1, Workers: 1, Batches: 32}, Shard{i, n}, testHeader())
+	counts := []int{16, 64, 256}
+	files := make([][][]byte, len(counts))
+	size := 0
+	for k, n := range counts {
+		cfg := Config{Trials: int64(n) * ChunkSize, Seed: 1, Workers: 1, Batches: 32}
+		for i := range n {
+			p, err := RunShard(context.Background(), testGroups(), cfg, Shard{i, n}, testHeader())
+			if err != nil {
+				b.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := WritePart(&buf, p); err != nil {
+				b.Fatal(err)
+			}
+			files[k] = append(files[k], buf.Bytes())
+			size = buf.Len()
+		}
+	}
+	elapsed := make([]time.Duration, len(counts))
+	for b.Loop() {
+		for k := range counts {
+			start := time.Now()
+			var parts []NamedPart
+			for i, f := range files[k] {
+				p, err := ReadPart(fmt.Sprint(i), bytes.NewReader(f))
 				if err != nil {
 					b.Fatal(err)
 				}
-				var buf bytes.Buffer
-				if err := WritePart(&buf, p); err != nil {
-					b.Fatal(err)
-				}
-				files = append(files, buf.Bytes())
+				parts = append(parts, NamedPart{fmt.Sprint(i), p})
 			}
-			b.ResetTimer()
-			for b.Loop() {
-				var parts []NamedPart
-				for i, f := range files {
-					p, err := ReadPart(fmt.Sprint(i), bytes.NewReader(f))
-					if err != nil {
-						b.Fatal(err)
-					}
-					parts = append(parts, NamedPart{fmt.Sprint(i), p})
-				}
-				if _, err := Merge(parts); err != nil {
-					b.Fatal(err)
-				}
+			if _, err := Merge(parts); err != nil {
+				b.Fatal(err)
 			}
-		})
+			elapsed[k] += time.Since(start)
+		}
 	}
+	perPart := func(k int) float64 { return float64(elapsed[k].Nanoseconds()) / float64(b.N*counts[k]) }
+	for k, n := range counts {
+		b.ReportMetric(perPart(k), fmt.Sprintf("ns/part@%d", n))
+	}
+	b.ReportMetric(perPart(1)/perPart(0), "per-part-64/16")
+	b.ReportMetric(perPart(2)/perPart(0), "per-part-256/16")
+	b.ReportMetric(float64(size), "bytes/part")
+}
+
+// FuzzReadPart: no file may make reading, merging or rewriting a part
+// panic; whatever reads back must merge with a genuine part of its run or
+// be refused with an error, and write back to what it read.
+func FuzzReadPart(f *testing.F) {
+	cfg := Config{Trials: 3*ChunkSize + 10, Seed: 3, Workers: 1, Batches: 2}
+	var genuine *Part
+	for i := range 3 {
+		p, err := RunShard(context.Background(), testGroups(), cfg, Shard{i, 3}, testHeader())
+		if err != nil {
+			f.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WritePart(&b, p); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes())
+		genuine = p
+	}
+	f.Add([]byte(partMagic + "1\n{}\n{}\nsha256 00\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// Most inputs are also tried with a checksum that matches, so
+		// that the fuzzer reaches the decoding behind it.
+		if i := bytes.LastIndex(data, []byte("\nsha256 ")); i >= 0 && len(data)%4 != 0 {
+			data = fmt.Appendf(bytes.Clone(data[:i+1]), "sha256 %x\n", sha256.Sum256(data[:i+1]))
+		}
+		p, err := ReadPart("fuzz", bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var b bytes.Buffer
+		if err := WritePart(&b, p); err != nil {
+			t.Fatalf("a part read back does not write: %v", err)
+		}
+		if m, err := Merge([]NamedPart{{"fuzz", p}, {"genuine", genuine}}); err == nil {
+			m.Missing()
+			_ = m.Complete()
+		}
+	})
 }

@@ -330,7 +330,7 @@ func flagCases() []hostile {
 				}
 			}},
 		{name: "flags/bad-value-one-line", args: []string{"dice", "2D6", "--trials", "many"}, code: exitUsage,
-			msg: "simulate: dice: invalid value \"many\" for flag -trials: parse error\nRun 'simulate dice -h' for its flags.\n"},
+			msg: "simulate: dice: invalid value \"many\" for flag -trials: \"many\" is not a number of trials; write it as 1000000, 1_000_000 or 1e6\nRun 'simulate dice -h' for its flags.\n"},
 		{name: "flags/help-on-stdout", args: []string{"compare", "-h"}, out: "Usage: simulate compare"},
 	}
 }

@@ -1,7 +1,3 @@
-// Command simulate runs hammersim scenarios: Monte Carlo estimates of
-// tabletop wargame odds, with exact values beside them where they exist.
-//
-// Run `simulate -h` for the commands and flags.
 package main
 
 import (

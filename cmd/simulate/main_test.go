@@ -117,7 +117,7 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		{[]string{"run", "a", "b"}, true, "run takes one scenario"},
 		{[]string{"run", "no-such"}, false, `no scenario file or built-in scenario named "no-such"`},
 		{[]string{"run", bad}, false, bad + `:4:33: unknown rule "Swiftstrid"; did you mean "Swiftstride"?`},
-		{[]string{"dice"}, true, "dice needs an expression"},
+		{[]string{"dice"}, true, "dice needs a query"},
 		{[]string{"dice", "2D"}, false, `dice expression "2D", column 3: expected the number of sides`},
 		{[]string{"show", "nope"}, false, `no built-in scenario named "nope"`},
 		{[]string{"list", "x"}, true, "list takes no arguments"},

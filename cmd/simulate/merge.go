@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"hammersim"
 	"hammersim/scenarios"
@@ -14,7 +16,7 @@ import (
 // runMerge adds the partial results of a sharded run and renders them as
 // the run made on one machine would have: the same bytes in every format.
 func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("merge", "merge PARTS... [--format F] [-o FILE] [--plot DIR] [--report FILE]", stdout)
+	fs := newFlagSet("merge", "merge PARTS|DIR... [--format F] [-o FILE] [--plot DIR] [--report FILE]", stdout)
 	var f runFlags
 	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown, or partial (one partial result holding every part, to merge again later)")
 	fs.StringVar(&f.plotDir, "plot", "", "write plots (PNG and SVG) into this directory")
@@ -39,11 +41,15 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	if err := f.checkOutputs(pos); err != nil {
+	paths, err := partPaths(pos)
+	if err != nil {
+		return err
+	}
+	if err := f.checkOutputs(paths); err != nil {
 		return err
 	}
 	var parts []sim.NamedPart
-	for _, path := range pos {
+	for _, path := range paths {
 		p, err := readPart(path)
 		if err != nil {
 			return err
@@ -55,12 +61,37 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if f.format == "partial" {
-		return writeResults(stdout, f, func(w io.Writer) error { return sim.WritePart(w, merged) })
+		return writeResults(stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, merged) })
 	}
 	if err := merged.Complete(); err != nil {
 		return err
 	}
 	return renderMerged(stdout, stderr, f, merged)
+}
+
+// partPaths expands directories among the arguments into the files they
+// hold, in name order, for engines that start the merge without a shell to
+// expand a pattern. Names starting with a dot are left out: they are files
+// still being written (see reports.WriteFile) or not parts at all.
+func partPaths(args []string) ([]string, error) {
+	var paths []string
+	for _, a := range args {
+		entries, err := os.ReadDir(a)
+		if err != nil {
+			paths = append(paths, a) // a file, or an error readPart reports
+			continue
+		}
+		n := len(paths)
+		for _, e := range entries {
+			if !e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				paths = append(paths, filepath.Join(a, e.Name()))
+			}
+		}
+		if len(paths) == n {
+			return nil, fmt.Errorf("%s holds no partial results", a)
+		}
+	}
+	return paths, nil
 }
 
 func readPart(path string) (*sim.Part, error) {

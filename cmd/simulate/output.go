@@ -116,6 +116,8 @@ func (f *runFlags) write(stdout, stderr io.Writer, o outputs) error {
 		if err := o.results(stdout); err != nil {
 			return err
 		}
+	} else {
+		fmt.Fprintf(stderr, "simulate: wrote the results to %s\n", f.output)
 	}
 	if f.plotDir != "" {
 		for _, n := range plots.Notes {
@@ -133,10 +135,15 @@ func (f *runFlags) write(stdout, stderr io.Writer, o outputs) error {
 	return nil
 }
 
-// writeResults writes to -o (whole or not at all) or to standard output.
-func writeResults(stdout io.Writer, f runFlags, write func(io.Writer) error) error {
+// writeResults writes to -o (whole or not at all, saying so on stderr) or
+// to standard output.
+func writeResults(stdout, stderr io.Writer, f runFlags, write func(io.Writer) error) error {
 	if f.output != "" {
-		return reports.WriteFile(f.output, write)
+		if err := reports.WriteFile(f.output, write); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "simulate: wrote the results to %s\n", f.output)
+		return nil
 	}
 	return write(stdout)
 }

@@ -17,7 +17,6 @@ import (
 	"golang.org/x/term"
 
 	"hammersim"
-	"hammersim/mechanics/dice"
 	"hammersim/reports"
 	"hammersim/scenarios"
 	"hammersim/sim"
@@ -187,10 +186,11 @@ type runFlags struct {
 	report    string
 	precision float64
 	maxTrials int64
+	metrics   string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
-	fs.Int64Var(&f.trials, "trials", 0, "trials per point (default: the scenario's, else 1000000)")
+	fs.Var((*trialCount)(&f.trials), "trials", "`N` trials per point, written 1000000, 1_000_000 or 1e6 (default: the scenario's, else 1000000)")
 	fs.Uint64Var(&f.seed, "seed", 0, "random seed (default: the scenario's, else 1)")
 	fs.IntVar(&f.workers, "workers", 0, "worker goroutines (default: GOMAXPROCS); results do not depend on it")
 	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown")
@@ -198,6 +198,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.output, "o", "", "write the results to this file instead of standard output")
 	fs.StringVar(&f.progress, "progress", "auto", "progress bar on standard error: auto (when it is a terminal), always or never")
 	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or FILE.md (PNG plots beside it)")
+	fs.StringVar(&f.metrics, "metrics", "", "print, plot and write only these `metrics`, such as hits,wounds (default: the scenario's metrics key, else all)")
 }
 
 // Bounds on flag values. maxWorkers is far above any machine's cores, and
@@ -285,7 +286,7 @@ func newRunFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags) {
 	var f runFlags
 	f.register(fs)
 	fs.Float64Var(&f.precision, "precision", 0, "run until every probability's 95% interval half-width is at most this (e.g. 0.005), in deterministic rounds")
-	fs.Int64Var(&f.maxTrials, "max-trials", 0, "with --precision, stop at this many trials per point (default: the scenario's max_trials, else 100000000)")
+	fs.Var((*trialCount)(&f.maxTrials), "max-trials", "with --precision, stop at `N` trials per point (default: the scenario's max_trials, else 100000000)")
 	return fs, &f
 }
 
@@ -308,7 +309,7 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := f.check(fs); err != nil {
 		return err
 	}
-	s, err := registry.Load(name)
+	s, err := f.load(name)
 	if err != nil {
 		return err
 	}
@@ -495,77 +496,6 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 		}
 	})
 	return set
-}
-
-func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("dice", "dice EXPR [--trials N] [--seed S]", stdout)
-	trials := fs.Int64("trials", 0, "also roll the expression this many times and show the simulated frequencies")
-	seed := fs.Uint64("seed", 1, "random seed for --trials")
-	workers := fs.Int("workers", 0, "worker goroutines for --trials (default: GOMAXPROCS)")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return flagError(fs, err)
-	}
-	if len(pos) == 0 {
-		if flagSet(fs, "h") {
-			return nil
-		}
-		return usagef("dice needs an expression, such as 2D6, D3+1 or \"3D6 discard lowest\"")
-	}
-	if err := checkTrialsWorkers(fs, *trials, *workers); err != nil {
-		return err
-	}
-	text := strings.Join(pos, " ")
-	e, err := dice.Parse(text)
-	if err != nil {
-		return err
-	}
-	out := reports.Distribution{Title: e.String(), Label: e.Label}
-	if work := e.ExactWork(); work <= dice.MaxExactWork {
-		d, err := e.DistContext(ctx)
-		if err != nil {
-			return errCancelled
-		}
-		out.Min, out.Exact = d.Min, d.P
-	} else {
-		// Past the budget the exact distribution would take minutes; the
-		// simulation alone stays quick and answers Ctrl-C.
-		out.NoExact = fmt.Sprintf("no exact distribution: it would take about %.2g steps, over the budget of %.0g; simulated only", work, dice.MaxExactWork)
-		if *trials == 0 {
-			*trials = sim.DefaultConfig.Trials
-		}
-	}
-	if e.IsArtillery() {
-		out.MeanNote = "Misfire counted as 0"
-	}
-	if e.IsScatter() {
-		out.MeanNote = "mean = chance of Hit!"
-	}
-	if *trials > 0 {
-		cfg := sim.Config{Trials: *trials, Seed: *seed, Workers: *workers}
-		if cfg.Workers == 0 {
-			cfg.Workers = defaultWorkers()
-		}
-		bar := newProgress(stderr, "auto", "dice")
-		cfg.Progress = bar.update
-		r, err := sim.RunAll(ctx, []sim.Model{scenarios.DiceModel(e)}, cfg)
-		bar.finish()
-		if err != nil {
-			return err
-		}
-		out.Sim, out.Seed, out.Trials = &r.Tallies[0].H[0], *seed, r.Completed[0]
-		if r.Partial {
-			out.Title += fmt.Sprintf(" (PARTIAL: %d of %d trials ran before the interruption)", r.Completed[0], *trials)
-		}
-		if err := reports.WriteDistribution(stdout, out); err != nil {
-			return err
-		}
-		if r.Partial {
-			return errInterrupted
-		}
-		return nil
-	}
-	return reports.WriteDistribution(stdout, out)
 }
 
 // progress draws a progress bar on stderr for runs long enough to want one.

@@ -21,7 +21,7 @@ type shardFlags struct {
 }
 
 func (s *shardFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&s.spec, "shard", "", "run shard I/N (from 0) of the run and write its partial result (-o FILE or standard output) for simulate merge")
+	fs.StringVar(&s.spec, "shard", "", "run shard I/N (from 0) of the run and write its partial result (-o FILE, where {shard} stands for I, or standard output) for simulate merge")
 	fs.StringVar(&s.indexEnv, "shard-index-env", "", "read the shard index from this environment variable (such as SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX); --shard then gives the count alone")
 }
 
@@ -62,7 +62,7 @@ func shardRefusals(fs *flag.FlagSet, f runFlags, precision float64) error {
 	if precision > 0 || flagSet(fs, "max-trials") {
 		return usagef("--shard runs a fixed number of trials, and a precision target decides it only as the run goes: " +
 			"run once with --precision on one machine (its stamp says the trials it needed), then shard that count: " +
-			"--trials N --shard I/M (with --precision 0 when the scenario file sets a precision)")
+			"--trials N --shard I/M (from a copy of the scenario file without its precision key, when it has one)")
 	}
 	for _, name := range []string{"format", "plot", "report"} {
 		if flagSet(fs, name) {
@@ -100,7 +100,10 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups 
 	if part.Interrupted {
 		return shardInterrupted{sh}
 	}
-	return writeResults(stdout, f, func(w io.Writer) error { return sim.WritePart(w, part) })
+	// {shard} in -o is the shard's index, for engines that start the
+	// binary without a shell to build a file name from their variable.
+	f.output = strings.ReplaceAll(f.output, "{shard}", strconv.Itoa(sh.Index))
+	return writeResults(stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, part) })
 }
 
 // mergeOne puts a run made on one machine through the merge every sharded

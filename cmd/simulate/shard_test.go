@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"hammersim"
 	"hammersim/sim"
 )
 
@@ -172,10 +173,38 @@ func TestShardAndMergeErrors(t *testing.T) {
 	dir := t.TempDir()
 	cmd := []string{"run", "swiftstride-charge", "--trials", "65536"}
 	parts := writeShards(t, dir, cmd, 4)
-	foreign := writeShards(t, filepath.Join(dir), []string{"run", "swiftstride-charge", "--trials", "65536", "--seed", "2"}, 1)
+	foreign := writeShards(t, t.TempDir(), []string{"run", "swiftstride-charge", "--trials", "65536", "--seed", "2"}, 1)
 	otherScenario := filepath.Join(dir, "other")
 	if _, _, err := runCLI(t, "run", "charge-benchmark", "--trials", "65536", "--shard", "1/4", "-o", otherScenario); err != nil {
 		t.Fatal(err)
+	}
+	otherTrials := writeShards(t, t.TempDir(), []string{"run", "swiftstride-charge", "--trials", "65537"}, 1)
+	// Parts of another version of hammersim: a genuine part with its
+	// version changed, written back with a checksum that matches.
+	otherVersion := filepath.Join(dir, "other-version")
+	allOtherVersion := filepath.Join(dir, "all-other-version")
+	for _, out := range []struct {
+		path  string
+		parts []string
+	}{{otherVersion, parts[1:2]}, {allOtherVersion, parts}} {
+		var ps []sim.NamedPart
+		for _, p := range out.parts {
+			part, err := readPart(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps = append(ps, sim.NamedPart{Name: p, Part: part})
+		}
+		m, err := sim.Merge(ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Header.Version = "0.0.9"
+		var b bytes.Buffer
+		if err := sim.WritePart(&b, m); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(out.path, b.Bytes(), 0o644)
 	}
 	good, _ := os.ReadFile(parts[1])
 	truncated, corrupted := filepath.Join(dir, "truncated"), filepath.Join(dir, "corrupted")
@@ -194,10 +223,14 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"merge", parts[0], parts[3], parts[0]}, false, "2 of 4 shards missing: shards 1, 2 (rerun with --shard 1/4, --shard 2/4)"},
 		{[]string{"merge", parts[0], parts[1], parts[2], foreign[0]}, false, foreign[0] + " is not a part of the same run as " + parts[0] + ": seed 2, not 1"},
 		{[]string{"merge", parts[0], otherScenario}, false, otherScenario + " is not a part of the same run as " + parts[0] + ": command run charge-benchmark, not run swiftstride-charge"},
+		{[]string{"merge", parts[0], otherTrials[0]}, false, otherTrials[0] + " is not a part of the same run as " + parts[0] + ": trials 65537, not 65536"},
+		{[]string{"merge", parts[0], otherVersion}, false, "written by hammersim 0.0.9, not hammersim " + hammersim.Version},
+		{[]string{"merge", allOtherVersion}, false, "the parts were written by hammersim 0.0.9, this is " + hammersim.Version},
 		{[]string{"merge", parts[0], truncated}, false, truncated + ": truncated"},
 		{[]string{"merge", parts[0], corrupted}, false, corrupted + ": corrupted"},
 		{[]string{"merge", parts[0], filepath.Join(dir, "nope")}, false, "no such file"},
 		{[]string{"merge"}, true, "merge needs the partial results"},
+		{[]string{"merge", t.TempDir()}, false, "holds no partial results"},
 		{[]string{"merge", "--format", "partial", "--plot", dir, parts[0]}, true, "--format partial writes a partial result"},
 		{[]string{"run", "--shard", "4/4"}, true, `--shard "4/4": expected I/N`},
 		{[]string{"run", "--shard", "-1/4"}, true, `expected I/N`},
@@ -218,6 +251,21 @@ func TestShardAndMergeErrors(t *testing.T) {
 		}
 	}
 
+	// A directory stands for the parts in it; a file being written (a
+	// dot file) is left out.
+	partsDir := filepath.Join(dir, "parts")
+	os.Mkdir(partsDir, 0o755)
+	for i, p := range parts {
+		data, _ := os.ReadFile(p)
+		os.WriteFile(filepath.Join(partsDir, fmt.Sprint("part-", i)), data, 0o644)
+	}
+	os.WriteFile(filepath.Join(partsDir, ".part-9.123.tmp"), []byte("half a part"), 0o644)
+	fromDir, _, err := runCLI(t, "merge", "--format", "json", partsDir)
+	single, _, err2 := runCLI(t, append(slices.Clone(cmd), "--format", "json")...)
+	if err != nil || err2 != nil || fromDir != single {
+		t.Errorf("merge DIR: %v, %v, same bytes as the single run: %v", err, err2, fromDir == single)
+	}
+
 	// The index from the environment: shard 2 of 4, the same bytes as
 	// --shard 2/4.
 	byEnv := filepath.Join(dir, "by-env")
@@ -228,6 +276,13 @@ func TestShardAndMergeErrors(t *testing.T) {
 	want, _ := os.ReadFile(parts[2])
 	if !bytes.Equal(got, want) {
 		t.Error("--shard-index-env TASK_INDEX=2 --shard 4 wrote another part than --shard 2/4")
+	}
+	// {shard} in -o names the file after the index, without a shell.
+	if _, _, err := runCLI(t, append(slices.Clone(cmd), "--shard-index-env", "TASK_INDEX", "--shard", "4", "-o", filepath.Join(dir, "env-part-{shard}"))...); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "env-part-2")); !bytes.Equal(got, want) {
+		t.Error("-o env-part-{shard} did not write env-part-2")
 	}
 }
 

@@ -151,8 +151,9 @@ func (e Expr) ExactWork() float64 {
 		n, s := float64(t.n), float64(t.sides)
 		w := 1.0 // values the term can take
 		switch {
+		case t.kind == constTerm:
 		case t.kind != diceTerm:
-			w = 11
+			w = 11 // at most: the Artillery dice's 0 to 10
 		case t.keep == 0:
 			work += s * s * n * n / 2
 			w = n*(s-1) + 1

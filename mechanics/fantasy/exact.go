@@ -20,6 +20,17 @@ const (
 	BattleWounds
 	BattleKilled
 	BattleDestroyed
+	// BattleCombatResult is the mean first-round combat result;
+	// BattleRounds the mean rounds fought; BattleRoundCap the chance that
+	// a combat fought to the end was stopped by MaxRounds.
+	BattleCombatResult
+	BattleRounds
+	BattleRoundCap
+	// BattleBroke, BattleCaught and BattleWon are per unit (the acting unit
+	// and its target): the chance it broke, was caught, won its combat.
+	BattleBroke
+	BattleCaught
+	BattleWon
 )
 
 // BattleExact holds the quantities of a battle that have a closed form.
@@ -56,12 +67,17 @@ func (e BattleExact) set(metric BattleMetric, unit int, v float64) {
 // ExactBattle works out the closed forms a battle has.
 func ExactBattle(b *Battle) BattleExact {
 	ex := BattleExact{values: map[battleKey]float64{}, mishap: map[int]float64{}}
-	pCharge, chargeKnown := exactCharge(b)
+	pCharge, pCombat, chargeKnown := exactCharge(b)
 	if chargeKnown {
 		ex.set(BattleChargeSuccess, 0, pCharge)
-		exactImpact(b, pCharge, ex)
+		exactImpact(b, pCombat, ex)
+		if slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseCombat}) && b.Options.Rounds == 1 {
+			// One round is fought exactly when the charge leads to a combat.
+			ex.set(BattleRounds, 0, pCombat)
+		}
 	}
 	exactZzzzap(b, ex)
+	exactStaticCombat(b, ex)
 	return ex
 }
 
@@ -70,46 +86,57 @@ func ExactBattle(b *Battle) BattleExact {
 // Terror-causer, and a flight from a Terror-causer's charge). It has none
 // when the battle has no charge phase first, or the target flees by option:
 // a voluntary flight is not modelled in closed form.
-func exactCharge(b *Battle) (float64, bool) {
+//
+// pCombat is the part of it that leads to a combat: a charge into a target
+// that held (one that fled and was caught fights no round).
+func exactCharge(b *Battle) (pCharge, pCombat float64, known bool) {
 	a, t := b.Units[0], b.Units[1]
 	if len(b.Phases) == 0 || b.Phases[0] != PhaseCharge {
-		return 0, false
+		return 0, 0, false
 	}
 	switch {
 	case b.Distance[1] == 0: // engaged from the start: no charge
-		return 0, true
+		return 0, 0, true
 	case !a.Mover.Random.IsZero():
-		return a.Mover.Random.Dist().AtLeast(b.Distance[1]), true
+		p := a.Mover.Random.Dist().AtLeast(b.Distance[1])
+		return p, p, true
 	case b.Options.TargetFlees:
-		return 0, false
+		return 0, 0, false
 	}
 	// The target holds, or (after a failed Terror test) flees its flee roll
 	// further away before the charge range is rolled.
 	reach := a.Mover.Move(Charge, a.Flying).Dist()
-	p := reach.AtLeast(b.Distance[1])
+	pCharge = reach.AtLeast(b.Distance[1])
+	pCombat = pCharge
 	if Terrifies(a, t) {
 		pass := Ld2D6Pass(t.Ld, b.Options.InsaneCourage)
 		flee := t.Mover.Move(Flee, false).Dist().Shift(b.Distance[1])
-		p = pass*p + (1-pass)*reach.ProbGE(flee)
+		pCombat = pass * pCharge
+		pCharge = pCombat + (1-pass)*reach.ProbGE(flee)
 	}
-	if Terrifies(t, a) {
-		p *= Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
+	if TestsToCharge(a, t) {
+		declare := Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
+		pCharge, pCombat = pCharge*declare, pCombat*declare
 	}
-	return p, true
+	return pCharge, pCombat, true
 }
 
-// exactImpact: impact_hits and impact_wounds, for one round of combat right
-// after a charge that reaches with chance pCharge, with every model alive:
-// each model rolls its Impact Hits. The wounds are exact while the target
-// cannot run out of wounds to take.
-func exactImpact(b *Battle, pCharge float64, ex BattleExact) {
+// exactImpact: impact_hits and impact_wounds, for a combat right after a
+// charge that leads to it with chance pCombat, with every model alive: each
+// model in base contact with the target rolls its Impact Hits, once. Later
+// rounds add none, unless a Grind Attack adds its own: then only a single
+// round has the closed form. The wounds are exact while the target cannot
+// run out of wounds to take.
+func exactImpact(b *Battle, pCombat float64, ex BattleExact) {
 	a, t := b.Units[0], b.Units[1]
-	if !slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseCombat}) || b.Distance[1] == 0 || a.Impact.IsZero() {
+	if !slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseCombat}) || b.Distance[1] == 0 || a.Impact.IsZero() ||
+		(a.GrindAttack && b.Options.Rounds != 1) {
 		return
 	}
-	hits := pCharge * float64(a.Models) * a.Impact.Dist().Mean()
+	models := min(a.Models, a.Contact(t, t.Models))
+	hits := pCombat * float64(models) * a.Impact.Dist().Mean()
 	ex.set(BattleImpactHits, 0, hits)
-	if t.Models*t.W >= a.Models*a.Impact.Dist().Max() {
+	if t.Models*t.W >= models*a.Impact.Dist().Max() {
 		ex.set(BattleImpactWounds, 0, hits*HitWounds(a.S, t, false))
 	}
 }
@@ -161,4 +188,93 @@ func exactZzzzap(b *Battle, ex BattleExact) {
 			ex.set(BattleWounds, i, 0)
 		}
 	}
+}
+
+// exactStaticCombat: a combat in which no blow can be struck, engaged from
+// the start (phases [combat], target at distance 0): no attacks, Impact
+// Hits, Grind Attack or Stomps on either side. Every round then has the
+// same result, so the loser passes each break test with the same chance p
+// (1 when it is Unbreakable or the round is a draw). Over at most N rounds
+// (Options.Rounds, or MaxRounds for all): it breaks with chance 1 - p^N;
+// the rounds fought average 1 + p + ... + p^(N-1); a combat to the end
+// reaches the cap with chance p^N. A broken loser is caught with the
+// pursuit's chance, and then takes its fixed Caught wounds.
+func exactStaticCombat(b *Battle, ex BattleExact) {
+	if !slices.Equal(b.Phases, []Phase{PhaseCombat}) || b.Distance[1] != 0 || !cannotStrike(b.Units[0]) || !cannotStrike(b.Units[1]) {
+		return
+	}
+	s := b.NewState()
+	for i, u := range b.Units {
+		s.Units[i].reset(u, b.Distance[i])
+	}
+	units := [2]*Unit{b.Units[0], b.Units[1]}
+	states := [2]*UnitState{&s.Units[0], &s.Units[1]}
+	cr, us, disrupted := b.combatResult(units, states, roundResult{}, false)
+	ex.set(BattleCombatResult, 0, float64(cr[0]-cr[1]))
+	n := b.Options.Rounds
+	if n <= 0 || n > MaxRounds {
+		n = MaxRounds
+	}
+	loser, p := 1, 1.0
+	if cr[0] < cr[1] {
+		loser = 0
+	}
+	if lu := units[loser]; cr[0] != cr[1] && !lu.Unbreakable {
+		ld := lu.Ld
+		if !steadfast(lu, states[loser], us[1-loser], disrupted[loser], false) {
+			ld -= cr[1-loser] - cr[loser]
+		}
+		p = Ld2D6Pass(ld, b.Options.InsaneCourage)
+	}
+	pN, rounds := 1.0, 0.0
+	for range n {
+		rounds += pN
+		pN *= p
+	}
+	ex.set(BattleRounds, 0, rounds)
+	if b.Options.Rounds <= 0 {
+		ex.set(BattleRoundCap, 0, pN)
+	}
+	broke := 1 - pN
+	caught := 0.0
+	if b.Options.Pursue {
+		caught = broke * CaughtProbability(units[loser].Mover.Move(Flee, false), units[1-loser].Mover.Move(Pursue, false))
+	}
+	lost := min(2*us[1-loser], units[loser].Models*units[loser].W)
+	if b.Options.Caught == CaughtDestroyed {
+		lost = units[loser].Models * units[loser].W
+	}
+	for side, u := range units {
+		mine := side == loser
+		ex.set(BattleBroke, side, pick(mine, broke))
+		ex.set(BattleWon, side, pick(!mine, broke))
+		ex.set(BattleCaught, side, pick(mine, caught))
+		ex.set(BattleWounds, side, pick(mine, caught*float64(lost)))
+		ex.set(BattleDestroyed, side, pick(mine && lost == u.Models*u.W, caught))
+		if u.W == 1 {
+			ex.set(BattleKilled, side, pick(mine, caught*float64(lost)))
+		}
+	}
+}
+
+// pick is v when cond holds, else 0.
+func pick(cond bool, v float64) float64 {
+	if cond {
+		return v
+	}
+	return 0
+}
+
+// cannotStrike reports whether u strikes no blow in close combat: no
+// attacks on any profile, no Impact Hits, Grind Attack or Stomp.
+func cannotStrike(u *Unit) bool {
+	if !u.Impact.IsZero() || u.GrindAttack || u.Stomp {
+		return false
+	}
+	for i := range u.Attackers {
+		if u.Attackers[i].A.Dist().Max() > 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -33,6 +33,9 @@ func TestExactBattle(t *testing.T) {
 		// S6 against T3 wounds on 2+ (the wound chart: S two or more above
 		// T), and the target has no armour: 5/6 of the hits wound.
 		{"impact wounds", battle(chariot("D6"), target(), 10, PhaseCharge, PhaseCombat), BattleImpactWounds, p3D6at10 * 3.5 * 5 / 6, true},
+		// rounds: 1 after a charge: one round exactly when the charge
+		// reaches a target that holds.
+		{"one round after the charge", battle(chariot("D6"), target(), 10, PhaseCharge, PhaseCombat), BattleRounds, p3D6at10, true},
 		{"engaged from the start", battle(chariot("D6"), target(), 0, PhaseCharge, PhaseCombat), BattleChargeSuccess, 0, true},
 		{"no impact hits when engaged", battle(chariot("D6"), target(), 0, PhaseCharge, PhaseCombat), BattleImpactHits, 0, false},
 		{"no charge phase", battle(chariot("D6"), target(), 10, PhaseCombat), BattleChargeSuccess, 0, false},

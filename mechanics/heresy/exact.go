@@ -2,86 +2,187 @@ package heresy
 
 import "hammersim/mechanics/dice"
 
-// ShootingExchange is one Shooting Attack and what follows it: the tests
-// it forces on the target, and the target's answering fire.
+// ShootingExchange is one Shooting Attack and what surrounds it: the
+// Return Fire Reaction before it, the tests it forces on the target, and
+// the target's own next Shooting Attack.
 type ShootingExchange struct {
 	// Firer and Target are the units as the attack begins, the target
-	// Stupefied or not as it chose.
+	// Stupefied or not as it chose, Shrouded if it Evades.
 	Firer, Target Unit
-	// Weapons are the firer's; Back the target's, for its answering fire.
+	// Weapons are the firer's; Back the target's.
 	Weapons, Back []Weapon
 	Options       Options
+	// Situation is how the firer fires: distance, movement.
+	Situation Situation
 	// MoraleCheck: losing a quarter or more of its models forces a Morale
 	// check on the target (when a Shooting Attack forces one is not in the
 	// rules texts; a quarter is the usual trigger).
 	MoraleCheck bool
 	// Pinning: the attack forces a Pinning test on a target it wounded.
 	Pinning bool
-	// BrokenSnapShots: a target that Fell Back or is Pinned still shoots
-	// back, with Snap Shots; otherwise it does not.
+	// BrokenSnapShots: a target that Fell Back or is Pinned still makes
+	// its next Shooting Attack, with Snap Shots; otherwise it makes none.
 	BrokenSnapShots bool
+	// ReturnFire: the target makes the Return Fire Reaction (the caller
+	// has checked that it may: Unit.CanReact).
+	ReturnFire bool
+	// Fear is the Leadership penalty the firer's Fear (X) gives the
+	// target's Morale check and Pinning test (Unit.FearOf, within 12").
+	Fear int
 }
 
-// SnapTarget is the target shooting back after it Fell Back or was
-// Pinned: Snap Shots only, so BS 1.
-func (x *ShootingExchange) SnapTarget() Unit {
-	u := x.Target
-	u.BS = min(u.BS, SnapShotBS)
-	return u
+// ReturnFireSituation is how Return Fire is made: at the firer, counting
+// as stationary, Templates firing Wall of Death (AoD errata; Goonhammer's
+// shooting Reactions guide).
+func (x *ShootingExchange) ReturnFireSituation() Situation {
+	return Situation{Distance: x.Situation.Distance, Stationary: true, Reaction: true}
+}
+
+// NextSituation is how the target makes its own next Shooting Attack: at
+// the same distance, not having moved, with Snap Shots when snap.
+func (x *ShootingExchange) NextSituation(snap bool) Situation {
+	return Situation{Distance: x.Situation.Distance, SnapShots: snap}
+}
+
+// ConcussionCounts reports whether a Concussive test the target fails
+// affects it: a Stupefied unit ignores Concussive gained after it became
+// Stupefied only with Options.StupefiedIgnoresLater.
+func (x *ShootingExchange) ConcussionCounts() bool {
+	return !(x.Target.IsStupefied() && x.Options.StupefiedIgnoresLater)
 }
 
 // ShootingExact is the exact value of every quantity of a shooting
-// exchange: means of the attack's counts, and chances of its outcomes.
+// exchange: means of counts, and chances of outcomes.
 type ShootingExact struct {
 	Hits, Wounds, Unsaved, Mitigated, Casualties float64
-	// Destroyed, Morale (failed and Fell Back), Pinned, Stupefied: chances.
-	Destroyed, Morale, Pinned, Stupefied float64
-	// Back is the mean casualties of the answering fire.
-	Back float64
-	// MaxShots is the most shots the attack can make.
-	MaxShots int
+	// Destroyed, Morale (failed and Fell Back), Pinned, Concussed (failed
+	// the Concussive test), Stupefied: chances.
+	Destroyed, Morale, Pinned, Concussed, Stupefied float64
+	// ReturnFire is the mean models Return Fire removes from the firer;
+	// Next the mean of the target's next attack; Hot the mean Gets Hot
+	// wounds the firer suffers.
+	ReturnFire, Next, Hot float64
+	// MaxCount bounds any count of hits, wounds or unsaved wounds.
+	MaxCount int
 }
 
-// ExactShooting computes every quantity of x in closed form. The attack's
-// counts and casualties come from the exact distributions of Attack; the
-// tests and the answering fire are summed over the casualty distribution,
-// since each depends on the attack only through the models it removed
-// (and, for a Pinning test, whether any wound went unsaved, which removing
-// a model implies).
+// ExactShooting computes every quantity of x in closed form. Return
+// Fire's losses on the firer are an exact distribution; for each outcome
+// the firer's attack with the models left (all of them with
+// Options.ReturnFireAfterCasualties) has exact counts and an exact
+// casualty distribution, and the tests and the target's next attack are
+// summed over that distribution, since each depends on the attack only
+// through the models it removed (and, for a Pinning test, whether any
+// wound went unsaved, which removing a model implies).
 func ExactShooting(x *ShootingExchange) ShootingExact {
-	var a Attack
-	a.Prepare(&x.Firer, x.Weapons, &x.Target, x.Options)
 	var ex ShootingExact
-	ex.Hits = a.Expected(StageHits)
-	ex.Wounds = a.Expected(StageWounds)
-	ex.Unsaved = a.Expected(StageUnsaved)
-	ex.Mitigated = ex.Unsaved - a.Expected(StageSuffered)
-	cas := a.Casualties(&x.Target)
-	ex.Casualties = cas.Mean()
-	n := x.Target.Models
-	ex.Destroyed = cas.At(n)
 	if x.Target.IsStupefied() {
 		ex.Stupefied = 1
 	}
-	for _, v := range a.Volleys {
-		ex.MaxShots += v.Models * v.Weapon.shots().Max()
+	rf := dice.Point(0)
+	if x.ReturnFire && len(x.Back) > 0 {
+		var a Attack
+		a.PrepareAt(&x.Target, x.Back, &x.Firer, x.ReturnFireSituation(), x.Options)
+		rf = a.Casualties(&x.Firer)
+		ex.ReturnFire = rf.Mean()
 	}
-	noUnsaved := a.Dist(StageUnsaved).At(0)
-	for c := range n {
-		if pc := cas.At(c); pc > 0 {
-			x.addAftermath(&ex, c, pc, noUnsaved)
+	next := x.nextAttack()
+	var a Attack
+	for cf := rf.Min; cf <= rf.Max(); cf++ {
+		w := rf.At(cf)
+		if w == 0 {
+			continue
 		}
+		f := x.Firer
+		if !x.Options.ReturnFireAfterCasualties {
+			f.Models -= cf
+		}
+		a.PrepareAt(&f, x.Weapons, &x.Target, x.Situation, x.Options)
+		if cf == 0 {
+			ex.MaxCount = MaxCount(&a)
+		}
+		x.addAttack(&ex, &a, w, next)
 	}
 	return ex
 }
 
-// addAftermath adds to ex the tests and answering fire after an attack
+// MaxCount bounds any count of hits, wounds or unsaved wounds an attack
+// can reach: shots times the hits a shot can score (Blast, Wall of Death),
+// times Brutal's wounds per hit, with Deflagrate's hits on top.
+func MaxCount(a *Attack) int {
+	total := 0
+	for _, v := range a.Volleys {
+		c := &v.Chain
+		perShot := 1
+		switch {
+		case c.WallOfDeath:
+			perShot = 3
+		case c.AutoHits > 0:
+			perShot = c.AutoHits
+		}
+		b := max(c.Brutal, 1)
+		hits := v.Models * v.rolls() * v.Weapon.shots().Max() * perShot
+		if c.Deflagrate {
+			hits += hits * b
+		}
+		total += hits * b
+	}
+	return total
+}
+
+// nextAttack returns the exact expected casualties of the target's own
+// next Shooting Attack on the firer (as it stood before this attack) for
+// each number of target models left: [0] as the target stands, [1] with
+// Snap Shots after Falling Back or being Pinned.
+func (x *ShootingExchange) nextAttack() [2][]float64 {
+	var out [2][]float64
+	if len(x.Back) == 0 {
+		return out
+	}
+	var a Attack
+	for k, snap := range []bool{false, true} {
+		out[k] = make([]float64, x.Target.Models+1)
+		for left := 1; left <= x.Target.Models; left++ {
+			u := x.Target
+			u.Models = left
+			a.PrepareAt(&u, x.Back, &x.Firer, x.NextSituation(snap), x.Options)
+			out[k][left] = a.ExpectedCasualties(&x.Firer)
+		}
+	}
+	return out
+}
+
+// addAttack adds, with weight w, the exact quantities of the firer's
+// attack a (prepared with the models that fire) to ex.
+func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, next [2][]float64) {
+	ex.Hits += w * a.Expected(StageHits)
+	ex.Wounds += w * a.Expected(StageWounds)
+	unsaved := a.Expected(StageUnsaved)
+	ex.Unsaved += w * unsaved
+	ex.Mitigated += w * (unsaved - a.Expected(StageSuffered))
+	ex.Hot += w * a.ExpectedHot()
+	cas := a.Casualties(&x.Target)
+	ex.Casualties += w * cas.Mean()
+	n := x.Target.Models
+	ex.Destroyed += w * cas.At(n)
+	if x.ConcussionCounts() {
+		ex.Concussed += w * a.PConcussedAlive(&x.Target) * (1 - PassProbability(x.Target.Ld))
+	}
+	noUnsaved := a.Dist(StageUnsaved).At(0)
+	for c := range n {
+		if pc := cas.At(c); pc > 0 {
+			x.addAftermath(ex, c, w*pc, w*noUnsaved, next)
+		}
+	}
+}
+
+// addAftermath adds to ex the tests and the next attack after an attack
 // that removed c models, which it does with probability pc.
-func (x *ShootingExchange) addAftermath(ex *ShootingExact, c int, pc, noUnsaved float64) {
+func (x *ShootingExchange) addAftermath(ex *ShootingExact, c int, pc, noUnsaved float64, next [2][]float64) {
 	n := x.Target.Models
 	fell := 0.0
 	if x.MoraleCheck && 4*c >= n {
-		fell = 1 - x.Target.PassProbability(MoraleCheck, PhaseShooting, 0)
+		fell = 1 - x.Target.PassProbability(MoraleCheck, PhaseShooting, -x.Fear)
 	}
 	// P(an unsaved wound | c casualties): certain when a model was removed;
 	// with none removed, every trial but those with no unsaved wound at all.
@@ -91,27 +192,18 @@ func (x *ShootingExchange) addAftermath(ex *ShootingExact, c int, pc, noUnsaved 
 	}
 	pinned := 0.0
 	if x.Pinning {
-		pinned = (1 - fell) * wounded * (1 - x.Target.PassProbability(PinningTest, PhaseShooting, 0))
+		pinned = (1 - fell) * wounded * (1 - x.Target.PassProbability(PinningTest, PhaseShooting, -x.Fear))
 	}
 	ex.Morale += pc * fell
 	ex.Pinned += pc * pinned
 	if len(x.Back) == 0 {
 		return
 	}
-	e := (1 - fell - pinned) * x.expectBack(x.Target, n-c)
-	if x.BrokenSnapShots && fell+pinned > 0 {
-		e += (fell + pinned) * x.expectBack(x.SnapTarget(), n-c)
+	e := (1 - fell - pinned) * next[0][n-c]
+	if x.BrokenSnapShots {
+		e += (fell + pinned) * next[1][n-c]
 	}
-	ex.Back += pc * e
-}
-
-// expectBack is the mean casualties of u's answering fire with models
-// models left.
-func (x *ShootingExchange) expectBack(u Unit, models int) float64 {
-	var att Attack
-	u.Models = models
-	att.Prepare(&u, x.Back, &x.Firer, x.Options)
-	return att.ExpectedCasualties(&x.Firer)
+	ex.Next += pc * e
 }
 
 // AssaultExchange is one round of close combat and its aftermath, as Fight

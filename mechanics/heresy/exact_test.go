@@ -23,7 +23,7 @@ func TestExactShooting(t *testing.T) {
 	}{
 		{"hits", ex.Hits, hits}, {"wounds", ex.Wounds, wounds}, {"unsaved", ex.Unsaved, unsaved},
 		{"mitigated (nothing mitigates)", ex.Mitigated, 0}, {"stupefied", ex.Stupefied, 0},
-		{"max shots", float64(ex.MaxShots), 20},
+		{"max count", float64(ex.MaxCount), 20},
 	} {
 		if !near(c.got, c.want) {
 			t.Errorf("%s: %.6f, want %.6f", c.name, c.got, c.want)

@@ -10,209 +10,35 @@ import (
 	"hammersim/sim"
 )
 
-// fantasyUnit builds the mechanics' unit from a unit card at one point,
-// checking what a battle needs: a profile that can be hit and can strike,
-// and rules that suit the troop type.
-func fantasyUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
-	ok := true
-	fail := func(n *scenarios.Node, format string, args ...any) {
-		d.Errorf(n, format, args...)
-		ok = false
-	}
-	mover, movable := moverOf(d, u)
-	ok = ok && movable
-	get := func(k string, def int) int {
-		if u.has[k] {
-			return u.stats[k]
-		}
-		return def
-	}
-	crew := u.spec.crew
-	need := []string{"T", "Ld"}
-	if len(crew) == 0 {
-		need = append(need, "WS", "S", "I")
-	} else {
-		need = append(need, "S") // the machine's own Strength: Impact Hits, Stomps
-	}
-	for _, k := range need {
-		if !u.has[k] {
-			fail(u.spec.node, "unit %q needs %s for a battle", u.Name, k)
-		}
-	}
-	fu := &rules.Unit{
-		Name: u.Name, Troop: u.troop, Models: get("models", 1),
-		WS: get("WS", 0), S: get("S", 0), T: get("T", 1), W: get("W", 1), I: get("I", 0), Ld: get("Ld", 0), BS: get("BS", 0),
-		Ward: u.saves["ward"], Parry: u.saves["parry"],
-		Mover:          mover,
-		Standard:       u.flags["standard"],
-		Musician:       u.flags["musician"],
-		BattleStandard: u.flags["battle_standard"],
-		Flank:          u.flags["flank"],
-		Rear:           u.flags["rear"],
-		HigherGround:   u.flags["higher_ground"],
-		Points:         get("points", 0),
-	}
-	fu.Flying = mover.Fly > 0
-	if f, set := u.flags["flying"]; set {
-		fu.Flying = f && mover.Fly > 0
-	}
-	defWidth := 1
-	if fu.Troop.FightsInRanks() && fu.Models > 1 {
-		defWidth = min(fu.Models, 5)
-	}
-	fu.Width = get("width", defWidth)
-	fu.FrontMM = get("base", defaultBase[fu.Troop])
-	fu.US = get("unit_strength", fu.Troop.UnitStrength(fu.W))
-
-	armour := u.saves["armour"]
-	if r, has := u.rule(rules.RuleNaturalArmour); has {
-		armour = rules.CombineArmour(armour, r.Int)
-	}
-	fu.Armour = armour
-
-	// The body's own attacks, or its crew's.
-	randomAttacks, hasRandom := u.rule(rules.RuleRandomAttacks)
-	if len(crew) == 0 {
-		a := u.A
-		switch {
-		case hasRandom && u.HasA && a.String() != randomAttacks.Dice.String():
-			fail(u.keyNode("A"), "unit %q has A %s and Random Attacks (%s); give one", u.Name, a, randomAttacks.Dice)
-		case hasRandom:
-			a = randomAttacks.Dice
-		case !u.HasA:
-			fail(u.spec.node, "unit %q needs A for a battle", u.Name)
-		}
-		fu.Attackers = append(fu.Attackers, rules.Attacker{Name: u.Name, WS: fu.WS, S: fu.S, I: fu.I, A: a, PerBody: 1})
-	} else {
-		if u.HasA {
-			fail(u.keyNode("A"), "unit %q has a crew: give A to each crew profile instead", u.Name)
-		}
-		for _, c := range crew {
-			a := c.A
-			if !c.hasA {
-				if !hasRandom {
-					fail(c.node, "crew %q needs A", c.name)
-				}
-				a = randomAttacks.Dice
-			}
-			stat := func(k string, def int) int {
-				if v, has := c.stats[k]; has {
-					return v
-				}
-				return def
-			}
-			fu.Attackers = append(fu.Attackers, rules.Attacker{Name: c.name, WS: stat("WS", fu.WS), S: stat("S", fu.S), I: stat("I", fu.I), A: a, PerBody: c.count})
-		}
-		if fu.WS == 0 {
-			fu.WS = fu.Attackers[0].WS // the machine is hit as its crew would be
-		}
-		if fu.I == 0 {
-			fu.I = fu.Attackers[0].I
-		}
-	}
-	if c := u.spec.champion; c != nil {
-		if fu.Models < 2 {
-			fail(c.node, "unit %q has one model; a champion needs a unit to lead", u.Name)
-		}
-		base := fu.Attackers[0]
-		ch := base
-		ch.Name, ch.Champion = c.name, true
-		if v, has := c.stats["WS"]; has {
-			ch.WS = v
-		}
-		if v, has := c.stats["S"]; has {
-			ch.S = v
-		}
-		if v, has := c.stats["I"]; has {
-			ch.I = v
-		}
-		if c.hasA {
-			ch.A = c.A
-		}
-		fu.Attackers = append(fu.Attackers, ch)
-	}
-	for i := range fu.Attackers {
-		a := &fu.Attackers[i]
-		_, a.Killing = u.rule(rules.RuleKillingBlow)
-		if r, has := u.rule(rules.RuleMultipleWounds); has {
-			a.Multiple = r.Dice
-		}
-		_, a.ASF = u.rule(rules.RuleStrikesFirst)
-		_, a.ASL = u.rule(rules.RuleStrikesLast)
-	}
-	if _, has := u.rule(rules.RuleDreadMaw); has {
-		fu.DreadMaw = true
-		fu.Attackers = append(fu.Attackers, rules.ChompAttacks(fu.WS, fu.S, fu.I))
-	}
-	if len(fu.Attackers) > rules.MaxAttackers {
-		fail(u.spec.node, "unit %q has %d attack profiles; at most %d", u.Name, len(fu.Attackers), rules.MaxAttackers)
-	}
-
-	var impacts []dice.Expr
-	for _, r := range u.rulesNamed(rules.RuleImpactHits) {
-		impacts = append(impacts, r.Dice)
-	}
-	fu.Impact = rules.HighestImpact(impacts)
-	if _, has := u.rule(rules.RuleScythes); has {
-		fu.Impact = fu.Impact.Plus(1)
-	}
-	_, fu.Stomp = u.rule(rules.RuleStomp)
-	_, fu.GrindAttack = u.rule(rules.RuleGrindAttack)
-	_, fu.Zzzzap = u.rule(rules.RuleZzzzap)
-	_, fu.LossOfControl = u.rule(rules.RuleLossOfControl)
-	_, fu.Terror = u.rule(rules.RuleTerror)
-	_, fu.Fear = u.rule(rules.RuleFear)
-	_, fu.Stubborn = u.rule(rules.RuleStubborn)
-	_, fu.Unbreakable = u.rule(rules.RuleUnbreakable)
-	for _, r := range u.rulesNamed(rules.RuleImmunity) {
-		switch r.Words {
-		case "psychology":
-			fu.ImmunePsychology = true
-		case "fear":
-			fu.ImmuneFear = true
-		case "terror":
-			fu.ImmuneTerror = true
-		case "panic":
-			fu.ImmunePanic = true
-		case "fear/terror":
-			fu.ImmuneFear, fu.ImmuneTerror = true, true
-		}
-	}
-	if m := u.spec.missile; m != nil {
-		if !u.has["BS"] {
-			fail(m.node, "unit %q has a missile weapon but no BS", u.Name)
-		}
-		fu.Missile = rules.Missile{S: m.S, Range: m.rangeIn, Shots: m.shots, HitMod: m.hitMod}
-	}
-	for i, r := range u.Rules {
-		if allowed, types := rules.AllowedOn(r.Spec.Name, fu.Troop); !allowed {
-			names := make([]string, len(types))
-			for j, t := range types {
-				names[j] = t.String()
-			}
-			fail(u.ruleNodes[i], "%s on %s (%s): it belongs to %s", r.Spec.Name, u.Name, fu.Troop, strings.Join(names, ", "))
-		}
-	}
-	return fu, ok
-}
-
-// defaultBase is a model's base width in millimetres by troop type, when
-// the card does not say: the usual sizes of the range.
-var defaultBase = map[rules.TroopType]int{
-	rules.Infantry: 20, rules.Cavalry: 25, rules.WarBeasts: 25, rules.Swarm: 40,
-	rules.MonstrousInfantry: 40, rules.MonstrousCavalry: 50, rules.MonstrousBeast: 40,
-	rules.Monster: 50, rules.Chariot: 50, rules.WarMachine: 50,
-}
-
 // battleOptions are the option keys of a battle, each sweepable, with how
 // it sets rules.Options. Values are words or numbers as documented.
 var battleOptions = []struct {
 	key    string
 	values []string // allowed words; nil for a number or a boolean
 	lo, hi int      // range of a number
+	orWord string   // a word allowed instead of a number
 	isBool bool
 	set    func(o *rules.Options, word string, n int, b bool)
 }{
+	{key: "rounds", lo: 1, hi: rules.MaxRounds, orWord: "all", set: func(o *rules.Options, w string, n int, _ bool) {
+		o.Rounds = n
+		if w == "all" {
+			o.Rounds = 0
+		}
+	}},
+	{key: "killing_blow", values: []string{"one_wound", "multiple_wounds", "none"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.KillingBlow = map[string]rules.KillingBlowRule{"one_wound": rules.KillingBlowOneWound,
+			"multiple_wounds": rules.KillingBlowMultiple, "none": rules.KillingBlowNone}[w]
+	}},
+	{key: "wards", values: []string{"combine", "best"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.Wards = map[string]rules.WardRule{"combine": rules.WardsCombine, "best": rules.WardsBest}[w]
+	}},
+	{key: "disrupt_ranks", lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.DisruptRanks = n }},
+	{key: "skirmishers_disrupt", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SkirmishersDisrupt = b }},
+	{key: "terror_vs_immune_fear", values: []string{"ignored", "fear"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.TerrorVsImmuneFear = w == "fear"
+	}},
+	{key: "panic_friend_us", lo: 1, hi: 100, set: func(o *rules.Options, _ string, n int, _ bool) { o.PanicFriendUS = n }},
 	{key: "insane_courage", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.InsaneCourage = b }},
 	{key: "caught", values: []string{"wounds", "destroyed"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.Caught = map[string]rules.CaughtRule{"wounds": rules.CaughtWounds, "destroyed": rules.CaughtDestroyed}[w]
@@ -296,6 +122,10 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		var c scenarios.Compiled
 		c.Models = models
 		c.Grid = balanceGrid(axes, built[0].b)
+		if !slices.ContainsFunc(built, func(g group) bool { return hasFriend(g.b) }) {
+			// Zzzzap! can only wound a friend that is on the table.
+			c.Idle = []string{recNames[recFriendlyWounds]}
+		}
 		c.Results = func(run sim.Run) []sim.Estimate {
 			var out []sim.Estimate
 			axes.Each(func(pt scenarios.Point) {
@@ -307,6 +137,12 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		return c
 	}
+}
+
+// hasFriend reports whether a unit other than the acting one is on its
+// side.
+func hasFriend(b *rules.Battle) bool {
+	return slices.Contains(b.Enemy[1:], false)
 }
 
 func decodeBystanders(d *scenarios.Decoder, n *scenarios.Node) []bystander {
@@ -390,6 +226,11 @@ func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[strin
 						return optionValue{}, false
 					}
 					return optionValue{word: w}, true
+				case o.orWord != "" && n.Kind == scenarios.ScalarNode && n.Text == o.orWord:
+					return optionValue{word: o.orWord}, true
+				case o.orWord != "" && n.Kind == scenarios.ScalarNode && !isWholeNumber(n.Text):
+					d.Errorf(n, "expected %s as a whole number from %d to %d, or %s; found %q", o.key, o.lo, o.hi, o.orWord, n.Text)
+					return optionValue{}, false
 				}
 				v, ok := d.IntIn(n, o.key, o.lo, o.hi)
 				return optionValue{n: v}, ok
@@ -397,7 +238,7 @@ func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[strin
 				switch {
 				case o.isBool:
 					return v.b
-				case o.values != nil:
+				case v.word != "":
 					return v.word
 				}
 				return v.n
@@ -405,6 +246,13 @@ func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[strin
 		}})
 	}
 	d.Object(n, "the battle's options", fields)
+}
+
+// isWholeNumber reports whether s is written as a whole number, so that
+// IntIn gives its own message about its range.
+func isWholeNumber(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // buildBattle assembles the battle at one point of the sweep.
@@ -419,7 +267,7 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 	}
 	ok := true
 	add := func(spec *unitSpec, enemy bool, dist int) {
-		u, good := fantasyUnit(d, spec.at(pt))
+		u, good := battleUnit(d, spec.at(pt))
 		ok = ok && good
 		b.Units = append(b.Units, u)
 		b.Enemy = append(b.Enemy, enemy)
@@ -456,6 +304,8 @@ const (
 	recImpactHits
 	recImpactWounds
 	recCombatResult
+	recRounds
+	recRoundCap
 	recFriendlyWounds
 	recMishap
 	recLostControl
@@ -464,11 +314,12 @@ const (
 	recDestroyed
 	recBroke
 	recCaught
+	recWon
 	recFled
 )
 
-var recNames = [...]string{"charge_success", "impact_hits", "impact_wounds", "combat_result", "friendly_wounds",
-	"mishap", "lost_control", "wounds", "models_killed", "destroyed", "broke", "caught", "fled"}
+var recNames = [...]string{"charge_success", "impact_hits", "impact_wounds", "combat_result", "rounds", "round_cap",
+	"friendly_wounds", "mishap", "lost_control", "wounds", "models_killed", "destroyed", "broke", "caught", "won", "fled"}
 
 // exactMetrics are the metrics whose exact values rules.ExactBattle may
 // work out.
@@ -480,6 +331,12 @@ var exactMetrics = map[recKind]rules.BattleMetric{
 	recWounds:         rules.BattleWounds,
 	recKilled:         rules.BattleKilled,
 	recDestroyed:      rules.BattleDestroyed,
+	recCombatResult:   rules.BattleCombatResult,
+	recRounds:         rules.BattleRounds,
+	recRoundCap:       rules.BattleRoundCap,
+	recBroke:          rules.BattleBroke,
+	recCaught:         rules.BattleCaught,
+	recWon:            rules.BattleWon,
 }
 
 type recorder struct {
@@ -504,7 +361,10 @@ func newBattleModel(b *rules.Battle) *battleModel {
 		m.recs = append(m.recs, recorder{kind: recImpactHits}, recorder{kind: recImpactWounds})
 	}
 	if has(rules.PhaseCombat) {
-		m.recs = append(m.recs, recorder{kind: recCombatResult})
+		m.recs = append(m.recs, recorder{kind: recCombatResult}, recorder{kind: recRounds})
+		if b.Options.Rounds == 0 {
+			m.recs = append(m.recs, recorder{kind: recRoundCap})
+		}
 	}
 	if a.Zzzzap && has(rules.PhaseShooting) {
 		m.recs = append(m.recs, recorder{kind: recFriendlyWounds}, recorder{kind: recMishap})
@@ -515,7 +375,7 @@ func newBattleModel(b *rules.Battle) *battleModel {
 	for i := range b.Units {
 		m.recs = append(m.recs, recorder{recWounds, i}, recorder{recKilled, i}, recorder{recDestroyed, i})
 		if i < 2 && has(rules.PhaseCombat) {
-			m.recs = append(m.recs, recorder{recBroke, i}, recorder{recCaught, i})
+			m.recs = append(m.recs, recorder{recBroke, i}, recorder{recCaught, i}, recorder{recWon, i})
 		}
 		if i > 0 {
 			m.recs = append(m.recs, recorder{recFled, i})
@@ -538,6 +398,8 @@ func (m *battleModel) Slots() []sim.Slot {
 			out[i].Hi = 3
 		case recImpactHits, recImpactWounds, recFriendlyWounds:
 			out[i].Hi = 20
+		case recRounds:
+			out[i].Hi = rules.MaxRounds
 		}
 	}
 	return out
@@ -575,6 +437,12 @@ func (t *battleTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 					continue // the result is only defined when a combat was fought
 				}
 				v = s.Out.CombatResult
+			case recRounds:
+				v = s.Out.Rounds
+			case recRoundCap:
+				v = flag01(s.Out.RoundCap)
+			case recWon:
+				v = flag01(s.Won(rc.unit))
 			case recFriendlyWounds:
 				v = s.Out.FriendlyWounds
 			case recMishap:
@@ -610,9 +478,9 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex r
 		name := recNames[rc.kind]
 		var e sim.Estimate
 		switch rc.kind {
-		case recCharge, recLostControl:
+		case recCharge, recLostControl, recRoundCap:
 			e = sim.ProbabilityOf(name, ps, h.Count(1), trials)
-		case recDestroyed, recBroke, recCaught, recFled:
+		case recDestroyed, recBroke, recCaught, recWon, recFled:
 			e = sim.ProbabilityOf(name, withUnit(rc.unit), h.Count(1), trials)
 		case recMishap:
 			for k, result := range rules.MishapNames() {

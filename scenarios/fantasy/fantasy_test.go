@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"hammersim/mechanics/dice"
+	rules "hammersim/mechanics/fantasy"
 	"hammersim/scenarios"
 	"hammersim/scenarios/scenariotest"
 	"hammersim/sim"
@@ -254,6 +256,29 @@ func TestTrialsAllocateNothing(t *testing.T) {
 	}
 }
 
+// TestBattleRoundsOption: rounds takes a number, all, or a sweep of both,
+// and sets the battle's rounds (0 for all).
+func TestBattleRoundsOption(t *testing.T) {
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
+	src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  attacker: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}" +
+		"\n  distance: 0\n  phases: [combat]\n  options: {rounds: [1, 3, all], wards: best, killing_blow: none}\n"
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, m := range s.Models {
+		b := m.(*battleModel).b
+		got = append(got, b.Options.Rounds)
+		if b.Options.Wards != rules.WardsBest || b.Options.KillingBlow != rules.KillingBlowNone {
+			t.Errorf("options %+v", b.Options)
+		}
+	}
+	if !slices.Equal(got, []int{1, 3, 0}) {
+		t.Errorf("rounds %v, want [1 3 0] (all is 0)", got)
+	}
+}
+
 func TestBattleErrors(t *testing.T) {
 	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
 	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 4\n  phases: [charge, combat]\n"
@@ -272,6 +297,8 @@ func TestBattleErrors(t *testing.T) {
 		{"champion alone", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, champion: {name: C, A: 2}}", "t.yaml:7:77: unit \"A\" has one model; a champion needs a unit to lead"},
 		{"crew and A", "{name: A, M: 5, S: 3, T: 3, A: 1, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 3, A: 1}]}", `t.yaml:7:44: unit "A" has a crew: give A to each crew profile instead`},
 		{"bad attacks", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 2D, Ld: 7}", "t.yaml:7:59: A: expected the number of sides"},
+		{"parry on cavalry", "{name: A, troop: Cavalry, M: 8, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, parry: 6+}",
+			`t.yaml:7:90: unit "A" is Cavalry: mounted models may not take a Parry save`},
 	}
 	for _, tt := range tests {
 		wantError(t, tt.name, head+"  attacker: "+tt.attacker+"\n", tt.want)
@@ -280,6 +307,9 @@ func TestBattleErrors(t *testing.T) {
 		{"unknown phase", "  attacker: " + rat + "\n  phases: [charge, melee]\n", `unknown phase "melee"`},
 		{"bad option", "  attacker: " + rat + "\n  options: {caught: eaten}\n", `unknown caught "eaten"; expected one of: wounds, destroyed`},
 		{"bad side", "  attacker: " + rat + "\n  others: [{name: B, side: neutral, distance: 3, M: 4}]\n", "expected side as friend or enemy"},
+		{"rounds word", "  attacker: " + rat + "\n  options: {rounds: many}\n", `expected rounds as a whole number from 1 to 50, or all; found "many"`},
+		{"rounds 0", "  attacker: " + rat + "\n  options: {rounds: 0}\n", "rounds 0 is out of range; expected 1 to 50"},
+		{"bad killing blow", "  attacker: " + rat + "\n  options: {killing_blow: twice}\n", "expected one of: one_wound, multiple_wounds, none"},
 	} {
 		src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 4\n" + tt.extra
 		if !strings.Contains(tt.extra, "phases") {

@@ -55,100 +55,110 @@ var assaultOptions = []option{
 	{key: "terrain_charge_initiative", lo: 0, hi: 10, def: rules.DefaultOptions.TerrainChargeInitiative},
 }
 
+// assaultQuestion is an assault question as decoded, before its axes are
+// known.
+type assaultQuestion struct {
+	node               *scenarios.Node
+	attacker, defender scenarios.Param[*unitSpec]
+	charged            scenarios.Param[bool]
+	chargedAt          *scenarios.Node
+	terrain            scenarios.Param[bool]
+	opts               *optionValues
+	metricList         []*scenarios.Node
+	grid               *gridSpec
+	// reported holds the point problems already reported, by kind: each is
+	// reported once, at the first point it fails.
+	reported map[string]bool
+}
+
 func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
-	var (
-		attacker, defender scenarios.Param[*unitSpec]
-		charged            = scenarios.Fixed(true)
-		chargedAt          *scenarios.Node
-		terrain            = scenarios.Fixed(false)
-		opts               = decodeOptions(d, nil, assaultOptions)
-		metricList         []*scenarios.Node
-		grid               *gridSpec
-	)
+	q := &assaultQuestion{node: n, charged: scenarios.Fixed(true), terrain: scenarios.Fixed(false),
+		opts: decodeOptions(d, nil, assaultOptions), reported: map[string]bool{}}
 	d.Object(n, "the assault", []scenarios.Field{
-		{Key: "attacker", Required: true, Decode: func(n *scenarios.Node) { attacker = unitParam(d, n, "attacker", roleFighter) }},
-		{Key: "defender", Required: true, Decode: func(n *scenarios.Node) { defender = unitParam(d, n, "defender", roleFighter) }},
+		{Key: "attacker", Required: true, Decode: func(n *scenarios.Node) { q.attacker = unitParam(d, n, "attacker", roleFighter) }},
+		{Key: "defender", Required: true, Decode: func(n *scenarios.Node) { q.defender = unitParam(d, n, "defender", roleFighter) }},
 		{Key: "charged", Decode: func(n *scenarios.Node) {
-			chargedAt = n
-			charged = scenarios.Sweep(d, n, "charged", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "charged") }, scenarios.Identity)
+			q.chargedAt = n
+			q.charged = scenarios.Sweep(d, n, "charged", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "charged") }, scenarios.Identity)
 		}},
 		{Key: "difficult_terrain", Decode: func(n *scenarios.Node) {
-			terrain = scenarios.Sweep(d, n, "difficult_terrain", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "difficult_terrain") }, scenarios.Identity)
+			q.terrain = scenarios.Sweep(d, n, "difficult_terrain", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "difficult_terrain") }, scenarios.Identity)
 		}},
-		{Key: "options", Decode: func(n *scenarios.Node) { opts = decodeOptions(d, n, assaultOptions) }},
-		{Key: "metrics", Decode: func(n *scenarios.Node) { metricList = decodeMetrics(d, n, assaultMetrics) }},
-		{Key: "grid", Decode: func(n *scenarios.Node) { grid = decodeGrid(d, n) }},
+		{Key: "options", Decode: func(n *scenarios.Node) { q.opts = decodeOptions(d, n, assaultOptions) }},
+		{Key: "metrics", Decode: func(n *scenarios.Node) { q.metricList = decodeMetrics(d, n, assaultMetrics) }},
+		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n) }},
 	})
-	return func(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
-		if !specsReady(attacker, defender) || !charged.Set() || !terrain.Set() {
-			return scenarios.Compiled{}
-		}
-		metrics := metricNames(metricList, assaultMetrics)
-		chargeErr, nameErr, terrainErr := false, false, false
-		models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
-			a, okA := attacker.At(pt).at(d, pt)
-			b, okB := defender.At(pt).at(d, pt)
-			if !okA || !okB {
-				return nil, false
-			}
-			m := &assaultModel{
-				AssaultExchange: rules.AssaultExchange{
-					Units:   [2]rules.Unit{a.unit, b.unit},
-					Weapons: [2]rules.Weapon{a.melee, b.melee},
-					Charged: charged.At(pt), DifficultTerrain: terrain.At(pt),
-					Options: opts.options(pt),
-				},
-				names: [2]string{a.spec.name, b.spec.name},
-			}
-			if m.names[0] == m.names[1] {
-				if !nameErr {
-					errorAt(d, b.spec.node, axes, pt, "attacker and defender are both named %q; results tell the units apart by name", m.names[0])
-				}
-				nameErr = true
-				return nil, false
-			}
-			if m.Charged && !m.Units[0].CanCharge() {
-				at := a.spec.node
-				if chargedAt != nil {
-					at = chargedAt
-				}
-				if !chargeErr {
-					errorAt(d, at, axes, pt, "attacker %q is Automated Artillery, which may not charge; set charged: false to have it fight without charging", m.names[0])
-				}
-				chargeErr = true
-				return nil, false
-			}
-			if m.DifficultTerrain && !m.Charged {
-				if !terrainErr {
-					errorAt(d, n, axes, pt, "difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)")
-				}
-				terrainErr = true
-				return nil, false
-			}
-			m.exact = rules.ExactAssault(&m.AssaultExchange)
-			return m, true
-		})
-		if !ok {
-			return scenarios.Compiled{}
-		}
-		var c scenarios.Compiled
-		c.Grid = grid.check(d, axes, intersect(metrics, []string{metricWon, metricMorale, metricSwept, metricDestroyed}))
-		c.Models = models
-		c.Results = func(run sim.Run) []sim.Estimate {
-			var out []sim.Estimate
-			for _, mt := range metrics {
-				axes.Each(func(pt scenarios.Point) {
-					g := group(pt)
-					m := models[g].(*assaultModel)
-					for i := range 2 {
-						out = append(out, m.estimate(mt, i, withParam(axes.Params(pt), "unit", m.names[i]), run.Tallies[g], run.Completed[g]))
-					}
-				})
-			}
-			return out
-		}
-		return c
+	return q.compile
+}
+
+func (q *assaultQuestion) compile(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
+	if !specsReady(q.attacker, q.defender) || !q.charged.Set() || !q.terrain.Set() {
+		return scenarios.Compiled{}
 	}
+	metrics := metricNames(q.metricList, assaultMetrics)
+	models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
+		m, good := q.model(d, axes, pt)
+		return m, good
+	})
+	if !ok {
+		return scenarios.Compiled{}
+	}
+	results := func(run sim.Run) []sim.Estimate {
+		var out []sim.Estimate
+		for _, mt := range metrics {
+			axes.Each(func(pt scenarios.Point) {
+				g := group(pt)
+				m := models[g].(*assaultModel)
+				for i := range 2 {
+					out = append(out, m.estimate(mt, i, withParam(axes.Params(pt), "unit", m.names[i]), run.Tallies[g], run.Completed[g]))
+				}
+			})
+		}
+		return out
+	}
+	grid := q.grid.check(d, axes, intersect(metrics, []string{metricWon, metricMorale, metricSwept, metricDestroyed}))
+	return scenarios.Compiled{Grid: grid, Models: models, Results: results}
+}
+
+// model builds the model of one point, or reports why the point cannot
+// be fought.
+func (q *assaultQuestion) model(d *scenarios.Decoder, axes scenarios.Axes, pt scenarios.Point) (*assaultModel, bool) {
+	a, okA := q.attacker.At(pt).at(d, pt)
+	b, okB := q.defender.At(pt).at(d, pt)
+	if !okA || !okB {
+		return nil, false
+	}
+	m := &assaultModel{
+		AssaultExchange: rules.AssaultExchange{
+			Units:   [2]rules.Unit{a.unit, b.unit},
+			Weapons: [2]rules.Weapon{a.melee, b.melee},
+			Charged: q.charged.At(pt), DifficultTerrain: q.terrain.At(pt),
+			Options: q.opts.options(pt),
+		},
+		names: [2]string{a.spec.name, b.spec.name},
+	}
+	fail := func(kind string, at *scenarios.Node, format string, args ...any) (*assaultModel, bool) {
+		if !q.reported[kind] {
+			errorAt(d, at, axes, pt, format, args...)
+		}
+		q.reported[kind] = true
+		return nil, false
+	}
+	if m.names[0] == m.names[1] {
+		return fail("names", b.spec.node, "attacker and defender are both named %q; results tell the units apart by name", m.names[0])
+	}
+	if m.Charged && !m.Units[0].CanCharge() {
+		at := a.spec.node
+		if q.chargedAt != nil {
+			at = q.chargedAt
+		}
+		return fail("charge", at, "attacker %q is Automated Artillery, which may not charge; set charged: false to have it fight without charging", m.names[0])
+	}
+	if m.DifficultTerrain && !m.Charged {
+		return fail("terrain", q.node, "difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)")
+	}
+	m.exact = rules.ExactAssault(&m.AssaultExchange)
+	return m, true
 }
 
 // intersect returns the strings of a that are in b, in a's order.

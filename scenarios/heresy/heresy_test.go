@@ -70,7 +70,7 @@ func find(t *testing.T, es []sim.Estimate, metric string, want ...any) sim.Estim
 	return sim.Estimate{}
 }
 
-func TestHeresyBuiltins(t *testing.T) {
+func TestBuiltins(t *testing.T) {
 	want := map[string]int{ // models: one per combination of swept values
 		"stupefied-vs-bolters":        4 * 2 * 2, // shots, Fearless, stupefied
 		"firing-protocols":            3 * 2,     // Firing Protocols, target
@@ -102,7 +102,7 @@ func TestHeresyBuiltins(t *testing.T) {
 	}
 }
 
-func TestHeresyErrors(t *testing.T) {
+func TestErrors(t *testing.T) {
 	shoot := func(firer, target, extra string) string {
 		return scenario("shooting:\n  firer: " + firer + "\n  target: " + target + "\n" + extra)
 	}
@@ -144,7 +144,7 @@ func TestHeresyErrors(t *testing.T) {
 		{"stupefied policy", shoot(bolters, target, "  stupefied: sometimes\n"), `t.yaml:6:14: stupefied "sometimes": expected never, always or when_it_pays`},
 		{"unknown metric", shoot(bolters, target, "  metrics: [kills]\n"), `t.yaml:6:13: unknown metric "kills"; expected one of: hits,`},
 		{"pinned without pinning", shoot(bolters, target, "  metrics: [pinned]\n"), "t.yaml:6:13: metric pinned needs pinning: true"},
-		{"return fire without weapons", shoot(bolters, target, "  metrics: [return_casualties]\n"), "t.yaml:6:13: metric return_casualties needs a target with weapons"},
+		{"next attack without weapons", shoot(bolters, target, "  metrics: [next_attack_casualties]\n"), "t.yaml:6:13: metric next_attack_casualties needs a target with weapons"},
 		{"grid of a mean", shoot(bolters, "{name: Revellers, models: [5, 10], "+marine+"}", "  grid: {metric: casualties, rows: models, cols: models}\n"),
 			`t.yaml:6:18: grid metric "casualties": expected a probability metric`},
 		{"grid axis", shoot(bolters, target, "  grid: {metric: destroyed, rows: shots, cols: T}\n"), `t.yaml:6:35: grid "shots": expected a swept parameter`},
@@ -157,7 +157,7 @@ func TestHeresyErrors(t *testing.T) {
 		{"artillery charge swept", scenario("assault:\n  attacker: " + rapier + "\n  defender: " + assaultSquad + "\n  charged: [false, true]\n"),
 			`t.yaml:6:12: attacker "Rapier" is Automated Artillery, which may not charge; set charged: false to have it fight without charging (at charged true)`},
 		{"shots in melee", scenario("assault:\n  attacker: {name: A, models: 5, " + marine + ", melee: {name: fist, S: 8, AP: 2, shots: 2}}\n  defender: " + assaultSquad + "\n"),
-			`t.yaml:4:126: unknown key "shots" in a melee weapon (it strikes the model's Attacks, so it has no shots or range); expected one of: name, S, AP, rules`},
+			`t.yaml:4:126: unknown key "shots" in a melee weapon (it strikes the model's Attacks, so it has no shots or range); expected one of: name, type, S, AP, rules`},
 		{"guns in melee", scenario("assault:\n  attacker: " + bolters + "\n  defender: " + assaultSquad + "\n"),
 			`t.yaml:4:100: unknown key "weapons" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, rules, melee`},
 		{"same names", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + assaultSquad + "\n"),
@@ -170,11 +170,11 @@ func TestHeresyErrors(t *testing.T) {
 	}
 }
 
-// TestHeresyMatchesExact runs questions that reach the branches the
+// TestMatchesExact runs questions that reach the branches the
 // built-ins do not (return fire, Pinning, Feel No Pain, Eternal Warrior,
 // multi-wound models, random shots, strikes together, Difficult Terrain)
 // and checks every estimate within 5 standard errors of its exact value.
-func TestHeresyMatchesExact(t *testing.T) {
+func TestMatchesExact(t *testing.T) {
 	for _, src := range exactCases {
 		_, es := runScenario(t, src, 20_000)
 		for _, e := range es {
@@ -190,6 +190,22 @@ func TestHeresyMatchesExact(t *testing.T) {
 }
 
 var exactCases = []string{
+	scenario(`shooting:
+  firer: {name: Tacticals, models: 4, ` + marine + `, rules: [Firing Protocols (2), Fear (1)],
+          weapons: [{name: bolter, type: Rapid Fire, range: 24, S: 4, AP: 5},
+                    {name: plasma, type: "Rapid Fire, Gets Hot", range: 24, S: 7, AP: 2},
+                    {name: missile, type: "Heavy 1, Blast (3\")", range: 48, S: 4, AP: 6},
+                    {name: maul, type: "Assault 2, Concussive (1), Rending (6+), Shred", range: 18, S: 5, AP: 4}]}
+  target: {name: Revellers, models: 6, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 1, Ld: 8, Sv: 3+,
+           rules: [Lords of Profligacy],
+           weapons: [{name: volkite, type: "Heavy 2, Deflagrate", range: 30, S: 5, AP: 5},
+                     {name: flamer, type: "Assault 1, Template", S: 4, AP: 5}]}
+  distance: [6, 12, 30]
+  moved: [false, true]
+  stupefied: [never, always]
+  reaction: [return_fire, evade]
+  pinning: true
+`),
 	scenario(`shooting:
   firer: {name: Guns, models: [3, 5], ` + marine + `, rules: [Firing Protocols (2)],
           weapons: [{name: heavy bolter, S: 5, AP: 4, shots: 3}, {name: flamer, S: 4, AP: 5, shots: D3},
@@ -334,9 +350,9 @@ func TestArtillerySwept(t *testing.T) {
 	}
 }
 
-// TestHeresyAllocateNothing covers the models the built-ins do not: return
+// TestAllocateNothing covers the models the built-ins do not: return
 // fire resizes the prepared volleys in place.
-func TestHeresyAllocateNothing(t *testing.T) {
+func TestAllocateNothing(t *testing.T) {
 	src := scenario(`shooting:
   firer: ` + bolters + `
   target: {` + reveller + `, rules: [Lords of Profligacy], weapons: [{name: bolter, S: 4, AP: 5, shots: 2}]}
@@ -350,7 +366,7 @@ func TestHeresyAllocateNothing(t *testing.T) {
 	scenariotest.AllocateNothing(t, s)
 }
 
-func FuzzParseHeresy(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, name := range []string{"stupefied-vs-bolters", "firing-protocols", "automated-artillery-assault", "bulky-outnumber"} {
 		src, _ := scenarios.Builtin(name)
 		f.Add(src)
@@ -374,8 +390,8 @@ func FuzzParseHeresy(f *testing.F) {
 	})
 }
 
-// TestHeresyDocExample keeps the example at the top of docs/heresy.md true.
-func TestHeresyDocExample(t *testing.T) {
+// TestDocExample keeps the example at the top of docs/heresy.md true.
+func TestDocExample(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/heresy.md")
 	if err != nil {
 		t.Fatal(err)

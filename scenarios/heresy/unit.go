@@ -1,11 +1,13 @@
 package heresy
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"hammersim/mechanics"
 	"hammersim/mechanics/dice"
 	rules "hammersim/mechanics/heresy"
 	"hammersim/scenarios"
@@ -73,6 +75,11 @@ type weaponSpec struct {
 	s     scenarios.Param[strength]
 	ap    scenarios.Param[int]
 	rules []scenarios.Param[scenarios.RuleChoice]
+	// typ is the type its type key names (Untyped without one); rng its
+	// range in inches (0 when not given); template: its range is Template.
+	typ      rules.WeaponType
+	rng      int
+	template bool
 }
 
 // strength is a weapon's Strength as printed: a number, "User" (the
@@ -220,26 +227,34 @@ func decodeWeapons(d *scenarios.Decoder, n *scenarios.Node) []*weaponSpec {
 	return out
 }
 
-// decodeWeapon reads a weapon profile: name, S, AP, shots (ranged only),
-// range (ranged only, read for checking) and rules.
+// decodeWeapon reads a weapon profile: name, type, S, AP, shots and range
+// (ranged only) and rules.
 func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSpec {
 	w := &weaponSpec{node: n, shots: scenarios.Fixed(dice.Const(1)), s: scenarios.Fixed(strength{}), ap: scenarios.Fixed(rules.APNone)}
+	var typeAt, shotsAt, rulesAt *scenarios.Node
+	var typeShots dice.Expr
+	var typeRules []scenarios.Param[scenarios.RuleChoice]
 	fields := []scenarios.Field{
 		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { w.name = d.Name(n, "the weapon's name") }},
+		{Key: "type", Decode: func(n *scenarios.Node) {
+			typeAt = n
+			typeShots, typeRules = decodeType(d, n, w, melee)
+		}},
 		{Key: "S", Required: true, Decode: func(n *scenarios.Node) {
 			w.s = scenarios.Sweep(d, n, "S", true, func(n *scenarios.Node) (strength, bool) { return weaponStrength(d, n) }, strength.param)
 		}},
 		{Key: "AP", Required: true, Decode: func(n *scenarios.Node) {
 			w.ap = scenarios.Sweep(d, n, "AP", true, func(n *scenarios.Node) (int, bool) { return weaponAP(d, n) }, apParam)
 		}},
-		{Key: "rules", Decode: func(n *scenarios.Node) { w.rules = d.Rules(n) }},
+		{Key: "rules", Decode: func(n *scenarios.Node) { rulesAt, w.rules = n, d.Rules(n) }},
 	}
 	if !melee {
 		fields = append(fields,
 			scenarios.Field{Key: "shots", Decode: func(n *scenarios.Node) {
+				shotsAt = n
 				w.shots = scenarios.Sweep(d, n, "shots", true, func(n *scenarios.Node) (dice.Expr, bool) { return decodeShots(d, n) }, shotsParam)
 			}},
-			scenarios.Field{Key: "range", Decode: func(n *scenarios.Node) { checkRange(d, n) }},
+			scenarios.Field{Key: "range", Decode: func(n *scenarios.Node) { w.rng, w.template = decodeRange(d, n) }},
 		)
 	}
 	what := "a weapon"
@@ -251,7 +266,62 @@ func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSp
 	} else {
 		d.Object(n, what, fields)
 	}
+	if !typeShots.IsZero() {
+		if shotsAt != nil {
+			d.Errorf(shotsAt, "shots are given twice: the type %q prints them already; remove shots", typeAt.Text)
+		} else {
+			w.shots = scenarios.Fixed(typeShots)
+		}
+	}
+	for _, tr := range typeRules {
+		for _, lr := range w.rules {
+			if tr.Values()[0].Rule.Spec == lr.Values()[0].Rule.Spec {
+				d.Errorf(rulesAt, "%s is in both the type and the rules list; give it once", tr.Values()[0].Rule.Spec.Name)
+			}
+		}
+	}
+	w.rules = append(w.rules, typeRules...)
 	return w
+}
+
+// decodeType reads a weapon's type as printed in the Type column, such as
+// "Rapid Fire", "Heavy 2" or "Assault 1, Rending (6+)": the type goes into
+// w, the shots it prints and its special rules are returned.
+func decodeType(d *scenarios.Decoder, n *scenarios.Node, w *weaponSpec, melee bool) (dice.Expr, []scenarios.Param[scenarios.RuleChoice]) {
+	s, ok := d.Scalar(n, "the weapon's type as printed, such as Rapid Fire, Heavy 2 or \"Assault 1, Rending (6+)\"")
+	if !ok {
+		return dice.Expr{}, nil
+	}
+	tt, err := rules.ParseType(s)
+	if err != nil {
+		te := err.(*rules.TypeError)
+		d.ErrAt(n, te.Col, "type: "+te.Msg)
+		return dice.Expr{}, nil
+	}
+	switch {
+	case melee && tt.Type != rules.Melee:
+		d.Errorf(n, "a melee weapon's type is Melee, found %s", tt.Type)
+		return dice.Expr{}, nil
+	case !melee && tt.Type == rules.Melee:
+		d.Errorf(n, "a Melee weapon is not fired; give it as the unit's melee weapon in an assault")
+		return dice.Expr{}, nil
+	}
+	w.typ = tt.Type
+	var out []scenarios.Param[scenarios.RuleChoice]
+	for _, ra := range tt.Rules {
+		r, err := rules.Catalogue.Parse(ra.Text)
+		if err != nil {
+			var te *mechanics.TextError
+			if errors.As(err, &te) {
+				d.ErrAt(n, ra.Col+te.Col-1, te.Msg)
+			} else {
+				d.Errorf(n, "%v", err)
+			}
+			continue
+		}
+		out = append(out, scenarios.Fixed(scenarios.RuleChoice{On: true, Rule: r, Node: n}))
+	}
+	return tt.Shots, out
 }
 
 // weaponAP reads a weapon's AP: 1 to 6, or "-" (or none) for no AP.
@@ -332,20 +402,21 @@ func weaponStrength(d *scenarios.Decoder, n *scenarios.Node) (strength, bool) {
 	return strength{fixed: v}, ok
 }
 
-// weaponRange checks a weapon's printed range: inches, or Template. The
-// questions assume the target is in range, so it is read for checking only.
-func checkRange(d *scenarios.Decoder, n *scenarios.Node) {
+// decodeRange reads a weapon's printed range: inches, or Template.
+func decodeRange(d *scenarios.Decoder, n *scenarios.Node) (int, bool) {
 	s, ok := d.Scalar(n, "range (inches, such as 24, or Template)")
 	if !ok {
-		return
+		return 0, false
 	}
 	if strings.EqualFold(s, "template") {
-		return
+		return 0, true
 	}
 	v, err := strconv.Atoi(strings.TrimSuffix(s, "\""))
 	if err != nil || v < 1 || v > 240 {
 		d.Errorf(n, "expected range as inches from 1 to 240, or Template, found %q", s)
+		return 0, false
 	}
+	return v, false
 }
 
 // unitParam reads one unit, or a list of units to sweep, for a role.
@@ -396,7 +467,8 @@ func (s *unitSpec) at(d *scenarios.Decoder, pt scenarios.Point) (*unit, bool) {
 
 func (s *weaponSpec) at(d *scenarios.Decoder, pt scenarios.Point) (rules.Weapon, bool) {
 	str := s.s.At(pt)
-	w := rules.Weapon{Name: s.name, Shots: s.shots.At(pt), S: str.fixed, StrengthBonus: str.bonus, AP: s.ap.At(pt)}
+	w := rules.Weapon{Name: s.name, Type: s.typ, Shots: s.shots.At(pt), Range: s.rng, Template: s.template,
+		S: str.fixed, StrengthBonus: str.bonus, AP: s.ap.At(pt)}
 	ok := true
 	for _, rp := range s.rules {
 		c := rp.At(pt)
@@ -442,8 +514,10 @@ func specsReady(ps ...scenarios.Param[*unitSpec]) bool {
 // question that a scenario may set, or sweep, under options:.
 type option struct {
 	key string
-	// One of: a boolean, a whole number from lo to hi, or one of words.
+	// One of: a boolean, dice, a whole number from lo to hi, or one of
+	// words.
 	boolean bool
+	dice    bool
 	lo, hi  int
 	words   []string
 	def     any
@@ -463,10 +537,12 @@ func decodeOptions(d *scenarios.Decoder, n *scenarios.Node, specs []option) *opt
 	var fields []scenarios.Field
 	for _, o := range specs {
 		fields = append(fields, scenarios.Field{Key: o.key, Decode: func(n *scenarios.Node) {
-			ov.vals[o.key] = scenarios.Sweep(d, n, o.key, o.words == nil && !o.boolean, func(n *scenarios.Node) (any, bool) {
+			ov.vals[o.key] = scenarios.Sweep(d, n, o.key, o.words == nil && !o.boolean && !o.dice, func(n *scenarios.Node) (any, bool) {
 				switch {
 				case o.boolean:
 					return d.Boolean(n, o.key)
+				case o.dice:
+					return optionDice(d, n, o.key)
 				case o.words != nil:
 					s, ok := d.Scalar(n, o.key)
 					if ok && !slices.Contains(o.words, s) {
@@ -476,11 +552,37 @@ func decodeOptions(d *scenarios.Decoder, n *scenarios.Node, specs []option) *opt
 					return s, ok
 				}
 				return d.IntIn(n, o.key, o.lo, o.hi)
-			}, scenarios.Identity)
+			}, optionParam)
 		}})
 	}
 	d.Object(n, "the options", fields)
 	return ov
+}
+
+// optionDice reads dice for an option, such as 2D6 or 3D6: at least 1.
+func optionDice(d *scenarios.Decoder, n *scenarios.Node, key string) (any, bool) {
+	s, ok := d.Scalar(n, key+" (dice such as 2D6)")
+	if !ok {
+		return nil, false
+	}
+	e, err := dice.Parse(s)
+	switch {
+	case err != nil:
+		d.Errorf(n, "%s %q: %v", key, s, err)
+	case e.IsArtillery() || e.IsScatter() || e.Min() < 1:
+		d.Errorf(n, "%s %q: expected dice that roll 1 or more, such as 2D6", key, s)
+	default:
+		return e, true
+	}
+	return nil, false
+}
+
+// optionParam is how an option's value is shown: dice as written.
+func optionParam(v any) any {
+	if e, ok := v.(dice.Expr); ok {
+		return e.String()
+	}
+	return v
 }
 
 // at returns the value of option key at a point: the one written, or its
@@ -497,30 +599,41 @@ func (ov *optionValues) at(key string, pt scenarios.Point) any {
 	panic("scenarios: unknown heresy option " + key)
 }
 
-// rules returns rules.Options at a point, from rules.DefaultOptions and
+// options returns rules.Options at a point, from rules.DefaultOptions and
 // the options written.
 func (ov *optionValues) options(pt scenarios.Point) rules.Options {
 	o := rules.DefaultOptions
 	for _, spec := range ov.specs {
-		v := ov.at(spec.key, pt)
-		switch spec.key {
-		case "cap_bs_at_7":
-			o.CapBSAt7 = v.(bool)
-		case "fnp_vs_instant_death":
-			o.FNPVsInstantDeath = v.(bool)
-		case "mitigate_blunted_instant_death":
-			o.MitigateBluntedInstantDeath = v.(bool)
-		case "stupefied_fixed_strength":
-			o.StupefiedFixedStrength = v.(bool)
-		case "outnumber_bonus":
-			o.OutnumberBonus = v.(int)
-		case "charge_bonus_attacks":
-			o.ChargeBonusAttacks = v.(int)
-		case "terrain_charge_initiative":
-			o.TerrainChargeInitiative = v.(int)
+		if set, ok := optionSetters[spec.key]; ok {
+			set(&o, ov.at(spec.key, pt))
 		}
 	}
 	return o
+}
+
+// optionSetters put the options that are open points of the rules into
+// rules.Options; the others are the questions' own.
+var optionSetters = map[string]func(*rules.Options, any){
+	"cap_bs_at_7":                    func(o *rules.Options, v any) { o.CapBSAt7 = v.(bool) },
+	"fnp_vs_instant_death":           func(o *rules.Options, v any) { o.FNPVsInstantDeath = v.(bool) },
+	"mitigate_blunted_instant_death": func(o *rules.Options, v any) { o.MitigateBluntedInstantDeath = v.(bool) },
+	"stupefied_fixed_strength":       func(o *rules.Options, v any) { o.StupefiedFixedStrength = v.(bool) },
+	"outnumber_bonus":                func(o *rules.Options, v any) { o.OutnumberBonus = v.(int) },
+	"charge_bonus_attacks":           func(o *rules.Options, v any) { o.ChargeBonusAttacks = v.(int) },
+	"terrain_charge_initiative":      func(o *rules.Options, v any) { o.TerrainChargeInitiative = v.(int) },
+	"poisoned_replaces_chart":        func(o *rules.Options, v any) { o.PoisonedReplacesChart = v.(bool) },
+	"blast_hits_3":                   func(o *rules.Options, v any) { o.BlastHits[0] = v.(int) },
+	"blast_hits_5":                   func(o *rules.Options, v any) { o.BlastHits[1] = v.(int) },
+	"blast_hits_7":                   func(o *rules.Options, v any) { o.BlastHits[2] = v.(int) },
+	"blast_hits_10":                  func(o *rules.Options, v any) { o.BlastHits[3] = v.(int) },
+	"template_hits":                  func(o *rules.Options, v any) { o.TemplateHits = v.(int) },
+	"return_fire_after_casualties":   func(o *rules.Options, v any) { o.ReturnFireAfterCasualties = v.(bool) },
+	"evade_save":                     func(o *rules.Options, v any) { o.EvadeSave = v.(int) },
+	"overwatch":                      func(o *rules.Options, v any) { o.Overwatch = v.(bool) },
+	"disordered_by_hold_the_line":    func(o *rules.Options, v any) { o.DisorderTriggers.HoldTheLine = v.(bool) },
+	"charge_dice":                    func(o *rules.Options, v any) { o.ChargeDice = v.(dice.Expr) },
+	"max_charge":                     func(o *rules.Options, v any) { o.MaxCharge = v.(int) },
+	"our_weapons_are_useless":        func(o *rules.Options, v any) { o.OurWeaponsAreUseless = v.(bool) },
 }
 
 // The open points of rules.Options a question may set; each defaults to
