@@ -43,6 +43,7 @@ Usage:
   simulate dice EXPR [flags]       exact distribution of a dice expression, e.g. "3D6 discard lowest"
   simulate list                    list the built-in scenarios
   simulate show NAME               print a built-in scenario's YAML, to copy and edit
+  simulate serve [--addr A]        a web page on http://127.0.0.1:8080: edit, run, compare, roll dice
   simulate version                 print the version
 
 Run 'simulate run -h', 'simulate compare -h' or 'simulate dice -h' for their flags.
@@ -67,6 +68,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runCompare(ctx, rest, stdout, stderr)
 	case "dice":
 		return runDice(ctx, rest, stdout, stderr)
+	case "serve":
+		return runServe(ctx, rest, stdout, stderr)
 	case "list":
 		if len(rest) > 0 {
 			return usagef("list takes no arguments")
@@ -457,18 +460,9 @@ func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *trials < 0 {
 		return usagef("--trials cannot be negative")
 	}
-	text := strings.Join(pos, " ")
-	e, err := dice.Parse(text)
+	e, out, err := diceDistribution(strings.Join(pos, " "))
 	if err != nil {
 		return err
-	}
-	d := e.Dist()
-	out := reports.Distribution{Title: e.String(), Min: d.Min, Exact: d.P, Label: e.Label}
-	if e.IsArtillery() {
-		out.MeanNote = "Misfire counted as 0"
-	}
-	if e.IsScatter() {
-		out.MeanNote = "mean = chance of Hit!"
 	}
 	if *trials > 0 {
 		cfg := sim.Config{Trials: *trials, Seed: *seed, Workers: *workers}
@@ -495,6 +489,24 @@ func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return nil
 	}
 	return reports.WriteDistribution(stdout, out)
+}
+
+// diceDistribution is the exact distribution `simulate dice TEXT` shows;
+// the server's dice page shows the same.
+func diceDistribution(text string) (dice.Expr, reports.Distribution, error) {
+	e, err := dice.Parse(text)
+	if err != nil {
+		return e, reports.Distribution{}, err
+	}
+	d := e.Dist()
+	out := reports.Distribution{Title: e.String(), Min: d.Min, Exact: d.P, Label: e.Label}
+	if e.IsArtillery() {
+		out.MeanNote = "Misfire counted as 0"
+	}
+	if e.IsScatter() {
+		out.MeanNote = "mean = chance of Hit!"
+	}
+	return e, out, nil
 }
 
 // progress draws a progress bar on stderr for runs long enough to want one.
