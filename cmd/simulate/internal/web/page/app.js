@@ -174,7 +174,7 @@ function checkEditor() {
   }, 250);
 }
 
-yaml.addEventListener("input", () => { drawGutter(); checkEditor(); });
+yaml.addEventListener("input", () => { $("#builtin").value = ""; drawGutter(); checkEditor(); });
 yaml.addEventListener("scroll", syncScroll);
 yaml.addEventListener("keydown", e => {
   if (e.key === "Tab") { // YAML indents with spaces
@@ -261,8 +261,9 @@ function showResults(box, res, base) {
     : "Finished.";
   const dl = $(".downloads", box);
   dl.replaceChildren("Download: ");
-  for (const [fmt, text] of Object.entries(res.outputs)) {
-    const [ext, label] = extensions[fmt] || [fmt, fmt];
+  for (const [fmt, [ext, label]] of Object.entries(extensions)) {
+    const text = res.outputs[fmt];
+    if (text == null) continue;
     const name = fmt === "html" ? `${base}-report.html` : `${base}.${ext}`;
     dl.append(el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/plain" })), download: name, textContent: label }));
   }
@@ -351,7 +352,7 @@ async function rollDice() {
 // drawChart draws the chosen column of the server's rows as bars.
 function drawChart() {
   const svg = $("#dice-chart"), view = document.querySelector("input[name=view]:checked").value;
-  const W = 900, H = 280, left = 48, bottom = 28, top = 12;
+  const W = 900, H = 280, left = 60, bottom = 28, top = 12;
   const ns = "http://www.w3.org/2000/svg";
   const mk = (tag, attrs, text) => {
     const e = document.createElementNS(ns, tag);
