@@ -12,10 +12,14 @@ import (
 
 	"hammersim/mechanics/dice"
 	"hammersim/scenarios"
+	"hammersim/scenarios/fantasy"
 	"hammersim/sim"
 )
 
 var sink int
+
+// registry reads the built-ins the benchmarks run, all of them fantasy.
+var registry = scenarios.NewRegistry(fantasy.Ruleset())
 
 // BenchmarkGenerators compares the generator hammersim uses with the
 // standard library's, per 64-bit output, and the cost of a D6 from the pool.
@@ -64,7 +68,7 @@ func BenchmarkGenerators(b *testing.B) {
 
 // chargeModels returns the models of the default charge sweep.
 func chargeModels(b *testing.B) (*scenarios.Scenario, []sim.Model) {
-	s, err := scenarios.Load("swiftstride-charge")
+	s, err := registry.Load("swiftstride-charge")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -212,7 +216,7 @@ func pythonWithNumpy() string {
 // (random move charge, Zzzzap!, a round of combat, break test, pursuit) on 1
 // and 2 workers through the engine, and reports trials per second.
 func BenchmarkDoomwheelTurn(b *testing.B) {
-	s, err := scenarios.Load("doomwheel-vs-clanrats")
+	s, err := registry.Load("doomwheel-vs-clanrats")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -234,4 +238,78 @@ func BenchmarkDoomwheelTurn(b *testing.B) {
 			b.ReportMetric(n/total.Seconds(), "trials/s")
 		})
 	}
+}
+
+// BenchmarkCombatToTheEnd runs the built-in doomwheel-full-combat
+// (random move charge, Zzzzap!, then rounds until one side breaks, flees or
+// is destroyed) through the engine on 2 workers, and in the same run draws
+// as many raw D6 results on 2 goroutines as those trials consume. It
+// reports the D6 draws a trial consumes (counted, draws/trial), a trial's
+// cost (ns/trial, wall time over trials, on 2 workers), and trial/draws, the
+// time of the trials over the time of their draws alone.
+func BenchmarkCombatToTheEnd(b *testing.B) {
+	s, err := registry.Load("doomwheel-full-combat")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const workers, trials = 2, 100_000
+	perTrial := drawsPerTrial(b, s.Models, 2000)
+	draws := int64(perTrial * trials * float64(len(s.Models)))
+	var trialTime, drawTime time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: trials, Seed: 1, Workers: workers}); err != nil {
+			b.Fatal(err)
+		}
+		trialTime += time.Since(start)
+		drawTime += rawDraws(draws, workers)
+	}
+	n := float64(b.N) * trials * float64(len(s.Models))
+	b.ReportMetric(perTrial, "draws/trial")
+	b.ReportMetric(float64(trialTime.Nanoseconds())/n, "ns/trial")
+	b.ReportMetric(float64(trialTime)/float64(drawTime), "trial/draws")
+}
+
+// drawsPerTrial counts the D6 results the first n trials of each model
+// draw, on average: after each trial a twin generator, from the same seed,
+// draws D6 results one at a time until its whole state equals the trial's.
+// Every die of these models is read from the D6 pool, so the count is exact.
+func drawsPerTrial(b *testing.B, models []sim.Model, n int) float64 {
+	total := 0
+	for _, m := range models {
+		trial, tally := m.NewTrial(), sim.NewTally(m.Slots())
+		r, twin := dice.New(1, 0), dice.New(1, 0)
+		for range n {
+			trial.Run(r, 1, tally)
+			for *twin != *r {
+				twin.D6()
+				total++
+				if total > 1<<30 {
+					b.Fatal("a trial drew something other than D6 results")
+				}
+			}
+		}
+	}
+	return float64(total) / float64(n*len(models))
+}
+
+// rawDraws draws n D6 results split over workers goroutines, each from its
+// own generator, and returns the wall time.
+func rawDraws(n int64, workers int) time.Duration {
+	start := time.Now()
+	done := make(chan int, workers)
+	for w := range workers {
+		go func() {
+			r := dice.New(uint64(w)+1, 7)
+			s := 0
+			for range n / int64(workers) {
+				s += r.D6()
+			}
+			done <- s
+		}()
+	}
+	for range workers {
+		sink += <-done
+	}
+	return time.Since(start)
 }

@@ -5,4 +5,9 @@
 //
 // Sub-packages: dice (expressions, generator, exact distributions), fantasy
 // (the Warhammer Armies Project rules) and heresy (Horus Heresy 2nd edition).
+//
+// mechanics and its sub-packages must never import sim, scenarios, reports
+// or cmd: the rules know nothing of files, flags, goroutines or output. The
+// shared packages (this one and dice) import no ruleset, and a ruleset
+// never imports another (docs/architecture.md).
 package mechanics

@@ -28,12 +28,18 @@ const (
 // along x, the candidates side by side at each in their own colours, with
 // a legend.
 func WriteComparisonPlots(dir string, c *sim.Comparison) (Plots, error) {
+	return commitPlots(func(files *Files) (Plots, error) { return StageComparisonPlots(files, dir, c) })
+}
+
+// StageComparisonPlots is WriteComparisonPlots preparing its files in
+// files, which the caller commits with its other outputs.
+func StageComparisonPlots(files *Files, dir string, c *sim.Comparison) (Plots, error) {
 	figs, notes, err := comparisonFigures(c)
 	out := Plots{Notes: notes}
 	if err != nil {
 		return out, err
 	}
-	err = saveAll(dir, figs, []string{"png", "svg"}, &out)
+	err = saveAll(files, dir, figs, []string{"png", "svg"}, &out)
 	return out, err
 }
 

@@ -21,40 +21,13 @@ type Distribution struct {
 	Label func(int) string
 	// Sim, when set, is a Monte Carlo histogram of the same quantity.
 	Sim *sim.Histogram
-	// Seed and Trials describe Sim.
-	Seed   uint64
-	Trials int64
+	// Seed and Trials describe Sim; Partial says an interruption cut it
+	// short.
+	Seed    uint64
+	Trials  int64
+	Partial bool
 	// MeanNote qualifies the mean, e.g. "Misfire counted as 0".
 	MeanNote string
-}
-
-// DistributionRow is one possible value of a distribution, with the
-// chances of exactly it, at least it and at most it.
-type DistributionRow struct {
-	Value                    int
-	Label                    string
-	Exactly, AtLeast, AtMost float64
-}
-
-// Rows lists the possible values, lowest first; impossible ones (such as
-// odd Artillery dice results) are left out.
-func (d Distribution) Rows() []DistributionRow {
-	var rows []DistributionRow
-	atLeast, atMost := 1.0, 0.0
-	for i, p := range d.Exact {
-		v := d.Min + i
-		if p == 0 {
-			continue
-		}
-		atMost += p
-		label := strconv.Itoa(v)
-		if d.Label != nil {
-			label = d.Label(v)
-		}
-		rows = append(rows, DistributionRow{Value: v, Label: label, Exactly: p, AtLeast: math.Max(0, atLeast), AtMost: math.Min(1, atMost)})
-		atLeast -= p
-	}
-	return rows
 }
 
 // WriteDistribution writes the exact distribution like AnyDice does, with
@@ -69,22 +42,33 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 		header = append(header, "simulated", "95% CI", "z")
 	}
 	t := newTable(ew, header, 0)
-	for _, r := range d.Rows() {
-		row := []string{r.Label, pct(r.Exactly), pct(r.AtLeast), pct(r.AtMost)}
+	atLeast := 1.0
+	atMost := 0.0
+	mean, varSum := 0.0, 0.0
+	for i, p := range d.Exact {
+		v := d.Min + i
+		mean += p * float64(v)
+		if p == 0 {
+			atLeast -= p
+			continue // impossible values, such as odd Artillery results
+		}
+		atMost += p
+		label := strconv.Itoa(v)
+		if d.Label != nil {
+			label = d.Label(v)
+		}
+		row := []string{label, pct(p), pct(math.Max(0, atLeast)), pct(math.Min(1, atMost))}
 		if d.Sim != nil {
-			e := sim.ProbabilityOf("", nil, d.Sim.Count(r.Value), d.Sim.N()).WithExact(r.Exactly)
+			e := sim.ProbabilityOf("", nil, d.Sim.Count(v), d.Sim.N()).WithExact(p)
 			row = append(row, pct(e.Value), pct(e.CI95[0])+" to "+pct(e.CI95[1]), zString(e))
 		}
 		if err := t.Append(row); err != nil {
 			return err
 		}
+		atLeast -= p
 	}
 	if err := t.Render(); err != nil {
 		return err
-	}
-	mean, varSum := 0.0, 0.0
-	for i, p := range d.Exact {
-		mean += p * float64(d.Min+i)
 	}
 	for i, p := range d.Exact {
 		x := float64(d.Min+i) - mean

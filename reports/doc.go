@@ -11,4 +11,8 @@
 // so they are byte-identical whatever it was; report documents, which
 // record a run, show it. Files are written whole or not at all (WriteFile
 // writes a temporary file beside the target and renames it into place).
+//
+// It must never import scenarios, cmd or a ruleset (mechanics/fantasy,
+// mechanics/heresy): of this project it reads sim's result types, and
+// mechanics/dice's where a result carries them (docs/architecture.md).
 package reports

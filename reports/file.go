@@ -1,22 +1,67 @@
 package reports
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
-// WriteFile writes a file whole or not at all: write fills a temporary file
-// in the target's directory, which replaces the target only once write and
-// the flush to disk have succeeded. On any error the target is untouched and
-// the temporary file is removed.
-func WriteFile(path string, write func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
+// Files is a set of output files written together, whole or not at all.
+// Add prepares each file: a regular file (or a new one) is written into a
+// temporary file in its target's own directory; anything else that exists,
+// such as /dev/null, a terminal or a FIFO, is rendered into memory, since it
+// must be written into rather than replaced. Commit then moves every
+// prepared file into place, so nothing is replaced until all are ready;
+// Discard removes what Add prepared. A symlink is followed: the file it
+// points to is replaced and the link stays a link. A replaced file keeps its
+// permission bits; a new one gets 0666 less the umask, as the shell's
+// redirections do.
+//
+// Commit renames file by file: two runs writing the same files leave each
+// file whole, with the content of whichever renamed it last.
+type Files struct {
+	pending []pendingFile
+}
+
+type pendingFile struct {
+	name   string // as the caller wrote it, for errors
+	target string // the path replaced or written into
+	temp   string // the prepared temporary file; "" for a direct target
+	data   []byte // a direct target's bytes
+}
+
+// WriteFile writes one file whole or not at all (a Files of one).
+func WriteFile(path string, write func(io.Writer) error) error {
+	var files Files
+	if err := files.Add(path, write); err != nil {
+		files.Discard()
+		return err
 	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	return files.Commit()
+}
+
+// Add prepares the file path with the bytes write writes. On error nothing
+// of it is left behind.
+func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
+	target, direct, err := destination(path)
+	if err != nil {
+		return err
+	}
+	if direct {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		files.pending = append(files.pending, pendingFile{name: path, target: target, data: b.Bytes()})
+		return nil
+	}
+	f, err := createTemp(target)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -24,22 +69,214 @@ func WriteFile(path string, write func(io.Writer) error) (err error) {
 		if err != nil {
 			f.Close()
 			os.Remove(f.Name())
+			err = fmt.Errorf("writing %s: %w", path, err)
 		}
 	}()
 	if err = write(f); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return err
 	}
 	if err = f.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return err
 	}
 	if err = f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return err
 	}
-	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	if fi, statErr := os.Stat(target); statErr == nil {
+		if err = os.Chmod(f.Name(), fi.Mode().Perm()); err != nil {
+			return err
+		}
 	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	files.pending = append(files.pending, pendingFile{name: path, target: target, temp: f.Name()})
+	return nil
+}
+
+// Commit moves every prepared file into place, in the order they were
+// added. It stops at the first error, removing the temporary files not yet
+// moved.
+func (files *Files) Commit() error {
+	defer files.Discard()
+	for len(files.pending) > 0 {
+		p := files.pending[0]
+		if err := p.commit(); err != nil {
+			return fmt.Errorf("writing %s: %w", p.name, err)
+		}
+		files.pending = files.pending[1:]
 	}
 	return nil
+}
+
+func (p pendingFile) commit() error {
+	if p.temp != "" {
+		return os.Rename(p.temp, p.target)
+	}
+	f, err := os.OpenFile(p.target, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(p.data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Discard removes every prepared file that Commit has not moved.
+func (files *Files) Discard() {
+	for _, p := range files.pending {
+		if p.temp != "" {
+			os.Remove(p.temp)
+		}
+	}
+	files.pending = nil
+}
+
+// maxLinks bounds how many symlinks destination follows, as the kernel's
+// ELOOP does.
+const maxLinks = 40
+
+// destination resolves an output path: the regular file to replace (its
+// symlinks followed), or, when direct, something that exists and is not a
+// regular file, to be written into. A directory is an error.
+func destination(path string) (target string, direct bool, err error) {
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && fi.IsDir():
+		return "", false, fmt.Errorf("%s is a directory; expected a file name", path)
+	case err == nil && !fi.Mode().IsRegular():
+		return path, true, nil
+	case err == nil:
+		target, err = filepath.EvalSymlinks(path)
+		return target, false, err
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", false, pathError(path, err)
+	}
+	// A new file, or a symlink to one: the name the links end at.
+	target = path
+	for range maxLinks {
+		fi, err := os.Lstat(target)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return target, false, nil
+		}
+		link, err := os.Readlink(target)
+		if err != nil {
+			return "", false, err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(target), link)
+		}
+		target = link
+	}
+	return "", false, fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// createTemp creates an empty temporary file beside target, readable and
+// writable as the umask allows (os.CreateTemp would make it 0600). Its name
+// starts with a dot and a bounded part of the target's name, so it fits
+// wherever the target's name fits.
+func createTemp(target string) (*os.File, error) {
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	if len(base) > 64 {
+		base = base[:64]
+	}
+	for {
+		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64()%1e12, 36)+".tmp")
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+}
+
+// CheckFile reports whether path can be written as an output before the
+// work that fills it is done: it must not be a directory, and a file to
+// create or replace needs a directory it can be created in under its name.
+// It leaves nothing behind.
+func CheckFile(path string) error {
+	target, direct, err := destination(path)
+	if err != nil || direct {
+		return err
+	}
+	dir := filepath.Dir(target)
+	if fi, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("cannot write %s: the directory %s does not exist", shortPath(path), shortPath(dir))
+	} else if err != nil {
+		return pathError(path, err)
+	} else if !fi.IsDir() {
+		return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
+	}
+	if err := probe(target); err != nil {
+		return pathError(path, err)
+	}
+	if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
+		// The name itself must be one the file system takes.
+		f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if err != nil {
+			return pathError(path, err)
+		}
+		f.Close()
+		os.Remove(target)
+	}
+	return nil
+}
+
+// CheckDir reports whether files can be written into the directory dir,
+// made (with its parents) if missing. It leaves nothing behind.
+func CheckDir(dir string) error {
+	d := dir
+	for {
+		fi, err := os.Stat(d)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("cannot write into %s: %s is not a directory", dir, d)
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("cannot write into %s: %w", dir, err)
+		}
+		if len(filepath.Base(d)) > 255 {
+			return fmt.Errorf("cannot write into %s: the name %.20s... is too long", dir, filepath.Base(d))
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if err := probe(filepath.Join(d, "probe")); err != nil {
+		return fmt.Errorf("cannot write into %s: %w", dir, err)
+	}
+	return nil
+}
+
+// probe creates and removes a temporary file beside target.
+func probe(target string) error {
+	f, err := createTemp(target)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// pathError says that path cannot be written and why, naming at most the
+// start of a long path.
+func pathError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("cannot write %s: %w", shortPath(path), err)
+}
+
+// shortPath is path, or its start and end when it is too long to read in
+// an error.
+func shortPath(path string) string {
+	if len(path) <= 80 {
+		return path
+	}
+	return path[:40] + "..." + path[len(path)-37:]
 }

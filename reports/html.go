@@ -179,7 +179,11 @@ func WriteHTML(w io.Writer, r *sim.Report, scenarioSource []byte) error {
 		}
 	}
 	for _, metric := range metrics(rest) {
-		doc.Sections = append(doc.Sections, htmlLong(metric, rest))
+		sec := htmlLong(metric, rest)
+		for _, t := range atLeastTables(metric, rest, r.Axes) {
+			sec.Tables = append(sec.Tables, htmlPlain(t))
+		}
+		doc.Sections = append(doc.Sections, sec)
 	}
 	figs, notes, err := reportFigures(r)
 	if err != nil {
@@ -367,12 +371,7 @@ func estimateDetails(e sim.Estimate) (sub []string, class string) {
 	return sub, class
 }
 
-func ciNote(es []sim.Estimate) string {
-	if len(es) > 0 && es[0].Kind == sim.Mean {
-		return "95% CI: estimate ± 1.96 standard errors. z: (estimate - exact) / standard error."
-	}
-	return "95% CI: Wilson score interval. z: (estimate - exact) / standard error."
-}
+func ciNote(es []sim.Estimate) string { return readingNote(es) }
 
 // htmlLong lays one metric out with a row per point: the estimate, its
 // interval, the exact value and z (flagged beyond 3), the trials, and for

@@ -24,6 +24,12 @@ func WriteMarkdown(w io.Writer, r *sim.Report) error {
 	}
 	for _, metric := range metrics(r.Results) {
 		writeMarkdownLong(ew, metric, r.Results)
+		for _, t := range atLeastTables(metric, r.Results, r.Axes) {
+			writeMarkdownPlain(ew, t)
+		}
+	}
+	if len(r.Results) > 0 {
+		fmt.Fprintf(ew, "\n%s\n", mdText(readingNote(r.Results)))
 	}
 	return ew.err
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -25,6 +24,18 @@ import (
 // left in the folder are not removed. It returns the files written, the
 // document last.
 func WriteMarkdownReport(path string, r *sim.Report, scenarioSource []byte) ([]string, error) {
+	var files Files
+	written, err := StageMarkdownReport(&files, path, r, scenarioSource)
+	if err != nil {
+		files.Discard()
+		return nil, err
+	}
+	return written, files.Commit()
+}
+
+// StageMarkdownReport is WriteMarkdownReport preparing its files in files,
+// which the caller commits with its other outputs.
+func StageMarkdownReport(files *Files, path string, r *sim.Report, scenarioSource []byte) ([]string, error) {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	plotDir := base + "_plots"
 	figs, notes, err := reportFigures(r)
@@ -32,19 +43,14 @@ func WriteMarkdownReport(path string, r *sim.Report, scenarioSource []byte) ([]s
 		return nil, err
 	}
 	var out Plots
-	if len(figs) > 0 {
-		if err := os.MkdirAll(filepath.Join(filepath.Dir(path), plotDir), 0o755); err != nil {
-			return nil, err
-		}
-		if err := saveAll(filepath.Join(filepath.Dir(path), plotDir), figs, []string{"png"}, &out); err != nil {
-			return out.Files, err
-		}
+	if err := saveAll(files, filepath.Join(filepath.Dir(path), plotDir), figs, []string{"png"}, &out); err != nil {
+		return nil, err
 	}
-	err = WriteFile(path, func(w io.Writer) error {
+	err = files.Add(path, func(w io.Writer) error {
 		return writeMarkdownReport(w, r, scenarioSource, plotDir, figs, notes)
 	})
 	if err != nil {
-		return out.Files, err
+		return nil, err
 	}
 	return append(out.Files, path), nil
 }

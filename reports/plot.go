@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -67,13 +68,30 @@ type namedFigure struct {
 //   - for each other mean estimate, its distribution: bars for P(X = v) and
 //     a line for P(X >= v).
 func WritePlots(dir string, r *sim.Report) (Plots, error) {
+	return commitPlots(func(files *Files) (Plots, error) { return StagePlots(files, dir, r) })
+}
+
+// StagePlots is WritePlots preparing its files in files, which the caller
+// commits with its other outputs.
+func StagePlots(files *Files, dir string, r *sim.Report) (Plots, error) {
 	figs, notes, err := reportFigures(r)
 	out := Plots{Notes: notes}
 	if err != nil {
 		return out, err
 	}
-	err = saveAll(dir, figs, []string{"png", "svg"}, &out)
+	err = saveAll(files, dir, figs, []string{"png", "svg"}, &out)
 	return out, err
+}
+
+// commitPlots runs stage on a set of files of its own and commits them.
+func commitPlots(stage func(*Files) (Plots, error)) (Plots, error) {
+	var files Files
+	out, err := stage(&files)
+	if err != nil {
+		files.Discard()
+		return Plots{Notes: out.Notes}, err
+	}
+	return out, files.Commit()
 }
 
 // reportFigures builds the report's plots, in the order WritePlots writes
@@ -167,9 +185,14 @@ func render(f figure, format string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// saveAll writes each figure into dir in each format, adding the files to
-// out.
-func saveAll(dir string, figs []namedFigure, formats []string, out *Plots) error {
+// saveAll prepares each figure in files, in dir (made if missing) and in
+// each format, adding the files to out.
+func saveAll(files *Files, dir string, figs []namedFigure, formats []string, out *Plots) error {
+	if len(figs) > 0 {
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			return err
+		}
+	}
 	for _, f := range figs {
 		for _, ext := range formats {
 			data, err := render(f.fig, ext)
@@ -177,7 +200,7 @@ func saveAll(dir string, figs []namedFigure, formats []string, out *Plots) error
 				return err
 			}
 			path := filepath.Join(dir, f.name+"."+ext)
-			if err := WriteFile(path, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+			if err := files.Add(path, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 				return err
 			}
 			out.Files = append(out.Files, path)

@@ -1,11 +1,14 @@
 package reports
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -55,7 +58,17 @@ func newAlignedTable(w io.Writer, header []string, align []tw.Align) *tablewrite
 func WriteTable(w io.Writer, r *sim.Report) error {
 	ew := &errWriter{w: w}
 	for _, l := range header(r) {
-		fmt.Fprintln(ew, l)
+		if len(l) > TerminalWidth {
+			// The reproduce command goes on a line of its own, unbroken,
+			// to be copied whole.
+			l = strings.Replace(l, ", reproduce: ", "\nreproduce: ", 1)
+		}
+		for part := range strings.SplitSeq(l, "\n") {
+			if !strings.HasPrefix(part, "reproduce: ") {
+				part = wrapText(part, TerminalWidth)
+			}
+			fmt.Fprintln(ew, part)
+		}
 	}
 	rest := r.Results
 	if g := r.Grid; g != nil {
@@ -69,6 +82,14 @@ func WriteTable(w io.Writer, r *sim.Report) error {
 		if err := writeLong(ew, metric, rest); err != nil {
 			return err
 		}
+		for _, t := range atLeastTables(metric, rest, r.Axes) {
+			if err := writePlainTable(ew, t); err != nil {
+				return err
+			}
+		}
+	}
+	if len(r.Results) > 0 {
+		fmt.Fprintf(ew, "\n%s\n", wrapText(readingNote(r.Results), TerminalWidth))
 	}
 	return ew.err
 }
@@ -151,11 +172,16 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 		corner, colNames := gridHeader(g, cols)
 		t := newTable(w, append([]string{corner}, colNames...), 1)
 		at := s.cells(g)
+		var zero []string
 		for _, rv := range rows {
 			line := []string{paramString(rv)}
 			for _, cv := range cols {
 				e, ok := at(rv, cv)
 				line = append(line, gridNumber(e, ok))
+			}
+			if allZero(line[1:]) {
+				zero = append(zero, line[0])
+				continue
 			}
 			if err := t.Append(line); err != nil {
 				return nil, err
@@ -164,7 +190,10 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 		if err := t.Render(); err != nil {
 			return nil, err
 		}
-		fmt.Fprintln(w, exactSummary(s.estimates, g))
+		if len(zero) > 0 {
+			fmt.Fprintln(w, wrapText(trimNote(g.Rows, zero), TerminalWidth))
+		}
+		fmt.Fprintln(w, wrapText(exactSummary(s.estimates, g), TerminalWidth))
 	}
 	return rest, nil
 }
@@ -252,41 +281,97 @@ func exactSummary(es []sim.Estimate, g *sim.Grid) string {
 		number(e.Kind, e.Value), number(e.Kind, e.Exact))
 }
 
-// writeLong writes one metric's estimates, one row per point.
+// writeLong writes one metric's estimates, one row per point. Rows that are
+// 0 everywhere are left out with a note. A table too wide for the terminal
+// drops the percent signs from its intervals, then its sd column.
 func writeLong(w io.Writer, metric string, es []sim.Estimate) error {
 	rows, names := estimatesOf(metric, es)
 	kind := rows[0].Kind
 	fmt.Fprintf(w, "\n%s (%s)\n", metric, kind)
-	header := append(slices.Clone(names), "estimate", "95% CI", "exact", "z")
-	if kind == sim.Mean {
-		header = append(header, "sd")
-	}
-	t := newTable(w, header, len(names))
+	var kept []sim.Estimate
+	var zero []string
 	for _, e := range rows {
-		line := make([]string, 0, len(header))
-		for _, n := range names {
-			v := e.Param(n)
-			if v == nil {
-				line = append(line, "")
-				continue
-			}
-			line = append(line, paramString(v))
+		if zeroRow(e) {
+			zero = append(zero, paramsString(e.Params))
+			continue
 		}
-		line = append(line, number(e.Kind, e.Value), interval(e), exact(e), zString(e))
-		if kind == sim.Mean {
+		kept = append(kept, e)
+	}
+	if len(kept) == 0 {
+		_, err := fmt.Fprintf(w, "0 at every point.\n")
+		return err
+	}
+	var out []byte
+	for step := range 4 {
+		t := longTable(kept, names, step >= 1, step >= 2)
+		if step >= 3 {
+			// Last resort: long dotted parameter names over two lines.
+			for i := range t.left {
+				t.head[i] = strings.Replace(t.head[i], ".", ".\n", 1)
+			}
+		}
+		var b bytes.Buffer
+		if err := renderASCII(&b, t); err != nil {
+			return err
+		}
+		out = b.Bytes()
+		if widest(out) <= TerminalWidth {
+			break
+		}
+	}
+	w.Write(out)
+	if len(zero) > 0 {
+		fmt.Fprintln(w, wrapText(trimNote("", zero), TerminalWidth))
+	}
+	return nil
+}
+
+// longTable lays out a metric's points a row each: the parameters, the
+// estimate, its interval, the exact value, z and, for means, sd.
+func longTable(rows []sim.Estimate, names []string, compactCI, noSD bool) plainTable {
+	kind := rows[0].Kind
+	t := plainTable{head: append(slices.Clone(names), "estimate", "95% CI", "exact", "z"), left: len(names)}
+	sd := kind == sim.Mean && !noSD
+	if sd {
+		t.head = append(t.head, "sd")
+	}
+	if compactCI && kind == sim.Probability {
+		t.head[len(names)+1] = "95% CI (%)"
+	}
+	for _, e := range rows {
+		line := make([]string, 0, len(t.head))
+		for _, n := range names {
+			line = append(line, paramString(orEmpty(e.Param(n))))
+		}
+		ci := interval(e)
+		if compactCI {
+			ci = strings.ReplaceAll(ci, "%", "")
+		}
+		line = append(line, number(e.Kind, e.Value), ci, exact(e), zString(e))
+		if sd {
 			line = append(line, number(sim.Mean, e.StdDev))
 		}
-		if err := t.Append(line); err != nil {
+		t.rows = append(t.rows, line)
+	}
+	return t
+}
+
+// renderASCII renders t as one ASCII table, however wide.
+func renderASCII(w io.Writer, t plainTable) error {
+	tw := newTable(w, t.head, t.left)
+	for _, r := range t.rows {
+		if err := tw.Append(r); err != nil {
 			return err
 		}
 	}
-	if err := t.Render(); err != nil {
-		return err
+	return tw.Render()
+}
+
+// widest returns the length in characters of the longest line of text.
+func widest(text []byte) int {
+	n := 0
+	for line := range strings.SplitSeq(string(text), "\n") {
+		n = max(n, utf8.RuneCountInString(line))
 	}
-	if kind == sim.Probability {
-		fmt.Fprintln(w, "95% CI: Wilson score interval. z: (estimate - exact) / standard error.")
-	} else {
-		fmt.Fprintln(w, "95% CI: estimate ± 1.96 standard errors. z: (estimate - exact) / standard error.")
-	}
-	return nil
+	return n
 }

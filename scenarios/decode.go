@@ -9,36 +9,31 @@ import (
 	"strings"
 )
 
-// decoder turns a node tree into typed scenario values, collecting errors
+// Decoder turns a node tree into typed scenario values, collecting errors
 // with their positions and registering every sweep it meets as an axis.
-type decoder struct {
+// One Decoder reads one scenario file; a ruleset's questions receive it and
+// report every problem through it, so that a load lists them all.
+type Decoder struct {
 	file string
 	errs ErrorList
 	seen map[string]bool // errors already reported, by text
-	axes []*axis
+	axes Axes
 	path []string
 	// inSweep is set while decoding the items of a swept list of mappings,
 	// where a further sweep would make the axes depend on each other.
 	inSweep bool
+	// ruleset is the scenario's; registry knows the others, to tell a rule
+	// of another game from a misspelt one.
+	ruleset  *Ruleset
+	registry *Registry
 }
 
-// axis is one swept parameter: a list or range written where one value
-// was expected.
-type axis struct {
-	name   string   // short name: the key, or a rule's id
-	path   []string // keys from the root down to it, naming it when short names collide
-	values []any    // the values as parameters (int, bool or string)
-	node   *node
-	// readout marks a parameter that does not change what a trial does,
-	// only how its observations are read (a charge's distance): the engine
-	// runs one model for every value of a readout axis.
-	readout bool
-}
-
-func (d *decoder) errorf(n *node, format string, args ...any) {
+// Errorf reports a problem at n's position (the top of the file when n is
+// nil). Repeats of one message at one place are reported once.
+func (d *Decoder) Errorf(n *Node, format string, args ...any) {
 	e := &Error{File: d.file, Line: 1, Col: 1, Msg: fmt.Sprintf(format, args...)}
 	if n != nil {
-		e.Line, e.Col = n.line, n.col
+		e.Line, e.Col = n.Line, n.Col
 	}
 	key := e.Error()
 	if d.seen == nil {
@@ -51,100 +46,97 @@ func (d *decoder) errorf(n *node, format string, args ...any) {
 	d.errs = append(d.errs, e)
 }
 
-// errAt reports an error inside a scalar, col bytes into its text (1-based).
+// ErrAt reports an error inside a scalar, col bytes into its text (1-based).
 // Positions inside quoted or folded scalars are approximate: YAML may have
 // moved the text.
-func (d *decoder) errAt(n *node, col int, msg string) {
+func (d *Decoder) ErrAt(n *Node, col int, msg string) {
 	at := *n
-	at.col += col - 1
-	d.errorf(&at, "%s", msg)
+	at.Col += col - 1
+	d.Errorf(&at, "%s", msg)
 }
 
-// field is one key a mapping may hold.
-type field struct {
-	key      string
-	required bool
-	decode   func(*node)
+// Field is one key a mapping may hold.
+type Field struct {
+	Key      string
+	Required bool
+	Decode   func(*Node)
 }
 
-// object decodes the mapping n with the given fields. Unknown and missing
+// Object decodes the mapping n with the given fields. Unknown and missing
 // keys are errors naming the keys that are allowed.
-func (d *decoder) object(n *node, what string, fields []field) bool {
-	if n.kind != mapNode {
-		d.errorf(n, "expected %s as a mapping of keys, found %s", what, describe(n))
+func (d *Decoder) Object(n *Node, what string, fields []Field) bool {
+	if n.Kind != MapNode {
+		d.Errorf(n, "expected %s as a mapping of keys, found %s", what, n.Describe())
 		return false
 	}
 	found := make([]bool, len(fields))
-	for i, k := range n.keys {
-		j := slices.IndexFunc(fields, func(f field) bool { return f.key == k.text })
+	for i, k := range n.Keys {
+		j := slices.IndexFunc(fields, func(f Field) bool { return f.Key == k.Text })
 		if j < 0 {
 			d.unknownKey(k, what, fields)
 			continue
 		}
 		found[j] = true
-		d.path = append(d.path, k.text)
-		fields[j].decode(n.vals[i])
+		d.path = append(d.path, k.Text)
+		fields[j].Decode(n.Vals[i])
 		d.path = d.path[:len(d.path)-1]
 	}
 	for j, f := range fields {
-		if f.required && !found[j] {
-			d.errorf(n, "%s is missing the key %q", what, f.key)
+		if f.Required && !found[j] {
+			d.Errorf(n, "%s is missing the key %q", what, f.Key)
 		}
 	}
 	return true
 }
 
-func (d *decoder) unknownKey(k *node, what string, fields []field) {
+func (d *Decoder) unknownKey(k *Node, what string, fields []Field) {
 	keys := make([]string, len(fields))
 	for i, f := range fields {
-		keys[i] = f.key
-		if strings.EqualFold(f.key, k.text) {
-			d.errorf(k, "unknown key %q in %s; did you mean %q?", k.text, what, f.key)
+		keys[i] = f.Key
+		if strings.EqualFold(f.Key, k.Text) {
+			d.Errorf(k, "unknown key %q in %s; did you mean %q?", k.Text, what, f.Key)
 			return
 		}
 	}
-	d.errorf(k, "unknown key %q in %s; expected one of: %s", k.text, what, strings.Join(keys, ", "))
+	d.Errorf(k, "unknown key %q in %s; expected one of: %s", k.Text, what, strings.Join(keys, ", "))
 }
 
-func describe(n *node) string {
-	if n.kind == scalarNode {
-		return fmt.Sprintf("%q", n.text)
-	}
-	return n.kind.String()
-}
-
-func (d *decoder) scalar(n *node, what string) (string, bool) {
-	if n.kind != scalarNode {
-		d.errorf(n, "expected %s, found %s", what, describe(n))
+// Scalar returns n's text, or reports that what was expected is missing.
+func (d *Decoder) Scalar(n *Node, what string) (string, bool) {
+	if n.Kind != ScalarNode {
+		d.Errorf(n, "expected %s, found %s", what, n.Describe())
 		return "", false
 	}
-	return n.text, true
+	return n.Text, true
 }
 
-func (d *decoder) text(n *node, what string) string {
-	s, _ := d.scalar(n, what)
+// Text is Scalar without the flag: "" after an error.
+func (d *Decoder) Text(n *Node, what string) string {
+	s, _ := d.Scalar(n, what)
 	return s
 }
 
-func (d *decoder) intIn(n *node, what string, lo, hi int) (int, bool) {
-	s, ok := d.scalar(n, what+" (a whole number)")
+// IntIn reads a whole number from lo to hi.
+func (d *Decoder) IntIn(n *Node, what string, lo, hi int) (int, bool) {
+	s, ok := d.Scalar(n, what+" (a whole number)")
 	if !ok {
 		return 0, false
 	}
 	v, err := strconv.Atoi(strings.TrimPrefix(s, "+"))
 	if err != nil {
-		d.errorf(n, "expected %s as a whole number from %d to %d, found %q", what, lo, hi, s)
+		d.Errorf(n, "expected %s as a whole number from %d to %d, found %q", what, lo, hi, s)
 		return 0, false
 	}
 	if v < lo || v > hi {
-		d.errorf(n, "%s %d is out of range; expected %d to %d", what, v, lo, hi)
+		d.Errorf(n, "%s %d is out of range; expected %d to %d", what, v, lo, hi)
 		return 0, false
 	}
 	return v, true
 }
 
-func (d *decoder) boolean(n *node, what string) (bool, bool) {
-	s, ok := d.scalar(n, what+" (true or false)")
+// Boolean reads true or false.
+func (d *Decoder) Boolean(n *Node, what string) (bool, bool) {
+	s, ok := d.Scalar(n, what+" (true or false)")
 	if !ok {
 		return false, false
 	}
@@ -154,11 +146,11 @@ func (d *decoder) boolean(n *node, what string) (bool, bool) {
 	case "false":
 		return false, true
 	}
-	d.errorf(n, "expected %s as true or false, found %q", what, s)
+	d.Errorf(n, "expected %s as true or false, found %q", what, s)
 	return false, false
 }
 
-// Param is a value that a scenario may sweep: one value, or one per point
+// Param is a value that a scenario may sweep: one value, or one per Point
 // of its axis.
 //
 // The zero Param is unset: the key was absent or its value was wrong.
@@ -167,18 +159,26 @@ type Param[T any] struct {
 	axis int // 1 + index into the decoder's axes; 0 when not swept
 }
 
-func fixed[T any](v T) Param[T] { return Param[T]{vals: []T{v}} }
+// Fixed is a parameter with one value that no sweep changes: the default
+// of a key that was not written.
+func Fixed[T any](v T) Param[T] { return Param[T]{vals: []T{v}} }
 
-// At returns the value at a point of the sweep.
-func (p Param[T]) At(pt point) T {
+// At returns the value at a Point of the sweep.
+func (p Param[T]) At(pt Point) T {
 	if p.axis == 0 {
 		return p.vals[0]
 	}
 	return p.vals[pt[p.axis-1]]
 }
 
-// axisIndex returns the index of the parameter's axis, if it is swept.
-func (p Param[T]) axisIndex() (int, bool) { return p.axis - 1, p.axis > 0 }
+// Readout marks p's axis, if it is swept, as a readout: its values do not
+// change what a trial does, only how its observations are read (a charge's
+// distance), so every value of it shares one model.
+func Readout[T any](d *Decoder, p Param[T]) {
+	if p.axis > 0 {
+		d.axes[p.axis-1].Readout = true
+	}
+}
 
 // Values returns every value the parameter takes.
 func (p Param[T]) Values() []T { return p.vals }
@@ -186,44 +186,45 @@ func (p Param[T]) Values() []T { return p.vals }
 // Set reports whether the parameter was given at all.
 func (p Param[T]) Set() bool { return len(p.vals) > 0 }
 
-// point picks one value of every axis: point[i] indexes axis i's values.
-type point []int
+// Point picks one value of every axis: Point[i] indexes axis i's values.
+type Point []int
 
-// maxSweepValues bounds one axis; maxPoints bounds a whole sweep.
-const (
-	maxSweepValues = 10_000
-	maxPoints      = 100_000
-)
+// maxSweepValues bounds one axis.
+const maxSweepValues = 10_000
+
+// MaxPoints bounds a whole sweep: the points of all axes together, and so
+// the models a scenario may compile into.
+const MaxPoints = 100_000
 
 var rangeRE = regexp.MustCompile(`^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$`)
 
-// sweep decodes n as one value or a sweep of values. A list is a sweep; so
+// Sweep decodes n as one value or a sweep of values. A list is a sweep; so
 // is "a..b" when ranges is set (integers a to b). name is the parameter's
 // name; toParam turns a value into what results show for it.
-func sweep[T any](d *decoder, n *node, name string, ranges bool, one func(*node) (T, bool), toParam func(T) any) Param[T] {
+func Sweep[T any](d *Decoder, n *Node, name string, ranges bool, one func(*Node) (T, bool), toParam func(T) any) Param[T] {
 	var vals []T
 	switch {
-	case n.kind == seqNode:
-		if len(n.items) == 0 {
-			d.errorf(n, "empty list for %s; give one value or a list of values to sweep", name)
+	case n.Kind == SeqNode:
+		if len(n.Items) == 0 {
+			d.Errorf(n, "empty list for %s; give one value or a list of values to sweep", name)
 			return Param[T]{}
 		}
-		for _, item := range n.items {
+		for _, item := range n.Items {
 			if v, ok := one(item); ok {
 				vals = append(vals, v)
 			}
 		}
-	case ranges && n.kind == scalarNode && rangeRE.MatchString(n.text):
-		m := rangeRE.FindStringSubmatch(n.text)
+	case ranges && n.Kind == ScalarNode && rangeRE.MatchString(n.Text):
+		m := rangeRE.FindStringSubmatch(n.Text)
 		a, errA := strconv.Atoi(m[1])
 		b, errB := strconv.Atoi(m[2])
 		if errA != nil || errB != nil || b < a || b-a >= maxSweepValues {
-			d.errorf(n, "range %q for %s: expected low..high with low <= high and at most %d values", n.text, name, maxSweepValues)
+			d.Errorf(n, "range %q for %s: expected low..high with low <= high and at most %d values", n.Text, name, maxSweepValues)
 			return Param[T]{}
 		}
 		for v := a; v <= b; v++ {
 			item := *n
-			item.kind, item.text = scalarNode, strconv.Itoa(v)
+			item.Kind, item.Text = ScalarNode, strconv.Itoa(v)
 			if x, ok := one(&item); ok {
 				vals = append(vals, x)
 			}
@@ -233,52 +234,54 @@ func sweep[T any](d *decoder, n *node, name string, ranges bool, one func(*node)
 		if !ok {
 			return Param[T]{}
 		}
-		return fixed(v)
+		return Fixed(v)
 	}
 	if len(vals) == 0 {
 		return Param[T]{}
 	}
 	if d.inSweep {
-		d.errorf(n, "%s sweeps inside a swept list; sweep one or the other", name)
+		d.Errorf(n, "%s sweeps inside a swept list; sweep one or the other", name)
 		return Param[T]{}
 	}
 	if len(vals) > maxSweepValues {
-		d.errorf(n, "%s sweeps %d values; at most %d", name, len(vals), maxSweepValues)
+		d.Errorf(n, "%s sweeps %d values; at most %d", name, len(vals), maxSweepValues)
 		return Param[T]{}
 	}
 	path := slices.Clone(d.path)
 	if len(path) == 0 || path[len(path)-1] != name {
 		path = append(path, name)
 	}
-	a := &axis{name: name, path: path, node: n}
+	a := &Axis{Name: name, path: path, node: n}
 	for i, v := range vals {
 		pv := toParam(v)
-		if slices.Contains(a.values, pv) {
-			d.errorf(n.items[min(i, len(n.items)-1)], "%s lists %v twice", name, pv)
+		if slices.Contains(a.Values, pv) {
+			d.Errorf(n.Items[min(i, len(n.Items)-1)], "%s lists %v twice", name, pv)
 			return Param[T]{}
 		}
-		a.values = append(a.values, pv)
+		a.Values = append(a.Values, pv)
 	}
 	d.axes = append(d.axes, a)
 	return Param[T]{vals: vals, axis: len(d.axes)}
 }
 
-func identity[T any](v T) any { return v }
+// Identity shows a value in results as it is: for Sweep's toParam when the
+// value is already an int, bool or string.
+func Identity[T any](v T) any { return v }
 
 // finishAxes names the axes and checks the size of the sweep. Axes that
 // share a short name are named by the shortest tails of their key paths
 // that tell them apart: "fleeing.M" and "pursuing.M".
-func (d *decoder) finishAxes(root *node) {
+func (d *Decoder) finishAxes(root *Node) {
 	for k := 2; ; k++ {
 		count := map[string]int{}
 		for _, a := range d.axes {
-			count[a.name]++
+			count[a.Name]++
 		}
 		clash := false
 		for _, a := range d.axes {
-			if count[a.name] > 1 {
+			if count[a.Name] > 1 {
 				clash = true
-				a.name = strings.Join(a.path[max(0, len(a.path)-k):], ".")
+				a.Name = strings.Join(a.path[max(0, len(a.path)-k):], ".")
 			}
 		}
 		if !clash || k > maxDepth {
@@ -287,41 +290,44 @@ func (d *decoder) finishAxes(root *node) {
 	}
 	points := 1.0
 	for _, a := range d.axes {
-		points *= float64(len(a.values))
+		points *= float64(len(a.Values))
 	}
-	if points > maxPoints {
-		d.errorf(root, "the sweeps make %.0f points; at most %d", math.Min(points, 1e18), maxPoints)
-	}
-}
-
-// eachPoint calls f with every point of the axes, the last axis varying
-// fastest.
-func eachPoint(axes []*axis, f func(point)) {
-	pt := make(point, len(axes))
-	for {
-		f(slices.Clone(pt))
-		i := len(axes) - 1
-		for ; i >= 0; i-- {
-			pt[i]++
-			if pt[i] < len(axes[i].values) {
-				break
-			}
-			pt[i] = 0
-		}
-		if i < 0 {
-			return
-		}
+	if points > MaxPoints {
+		d.Errorf(root, "the sweeps make %.0f points; at most %d", math.Min(points, 1e18), MaxPoints)
 	}
 }
 
-// groupKey identifies the trial model for a point: the indices of the axes
-// that are not readouts.
-func groupKey(axes []*axis, pt point) string {
-	var b strings.Builder
-	for i, a := range axes {
-		if !a.readout {
-			fmt.Fprintf(&b, "%d,", pt[i])
+// Within decodes under an extra key path element, so that the sweeps f
+// meets are named after it when short names collide: a weapon's "shots"
+// becomes "bolter.shots".
+func (d *Decoder) Within(name string, f func()) {
+	d.path = append(d.path, name)
+	defer func() { d.path = d.path[:len(d.path)-1] }()
+	f()
+}
+
+// SweepUnits reads one unit mapping, or a list of them to sweep, under the
+// key name; decode reads one mapping and nameOf gives its name. The units
+// of a swept list may not sweep values of their own (the points of such a
+// sweep would differ from unit to unit), and their names must differ:
+// results tell the points apart by name.
+func SweepUnits[T any](d *Decoder, n *Node, name string, decode func(*Node) T, nameOf func(T) string) Param[T] {
+	swept := n.Kind == SeqNode
+	names := map[string]*Node{}
+	return Sweep(d, n, name, false, func(item *Node) (T, bool) {
+		if swept {
+			outer := d.inSweep
+			d.inSweep = true
+			defer func() { d.inSweep = outer }()
 		}
-	}
-	return b.String()
+		u := decode(item)
+		un := nameOf(u)
+		if prev, dup := names[un]; dup && un != "" {
+			d.Errorf(item, "two units named %q in one list (the other at line %d); names tell the points apart", un, prev.Line)
+			var none T
+			return none, false
+		}
+		names[un] = item
+		return u, un != ""
+	}, func(u T) any { return nameOf(u) })
 }

@@ -32,3 +32,22 @@ func BuiltinNames() []string {
 	slices.Sort(names)
 	return names
 }
+
+// BuiltinsOf lists the built-in scenarios written for the named ruleset,
+// in alphabetical order: each ruleset's tests run its own.
+func BuiltinsOf(ruleset string) []string {
+	var names []string
+	for _, name := range BuiltinNames() {
+		src, _ := Builtin(name)
+		root, err := parseYAML(name, src)
+		if err != nil || root.Kind != MapNode {
+			continue
+		}
+		for i, k := range root.Keys {
+			if k.Text == "ruleset" && root.Vals[i].Text == ruleset {
+				names = append(names, name)
+			}
+		}
+	}
+	return names
+}

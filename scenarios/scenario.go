@@ -75,35 +75,80 @@ func (s *Scenario) Report(run sim.Run, cfg sim.Config, version string) sim.Repor
 	}
 }
 
-// ruleset is the vocabulary one game brings to scenario files.
-type ruleset struct {
-	name      string
-	catalogue mechanics.Catalogue
-	// questions maps each question key to its decoder.
-	questions map[string]func(d *decoder, n *node, rs *ruleset) compiler
+// Ruleset is the vocabulary one game brings to scenario files: the rules
+// its units may carry and the questions a scenario may ask. Each ruleset's
+// package under scenarios/ builds one; the program hands the list to
+// NewRegistry.
+type Ruleset struct {
+	// Name is what a scenario's ruleset key says, "fantasy".
+	Name string
+	// Title names the game in messages, "Warhammer Fantasy".
+	Title string
+	// Catalogue is the special rules a unit or weapon may list.
+	Catalogue mechanics.Catalogue
+	// Repeatable names the rules a list may hold more than once (one entry
+	// per source, such as two sets of Impact Hits).
+	Repeatable []string
+	// Questions maps each question's key in a scenario to its decoder.
+	Questions map[string]Question
 }
 
-// compiler finishes a decoded question once every axis is known.
-type compiler func(d *decoder, axes []*axis, s *Scenario)
+// Question decodes a question's mapping, reporting problems through d, and
+// returns what compiles it once every axis of the scenario is known.
+type Question func(d *Decoder, n *Node) Compile
 
-var rulesets = map[string]*ruleset{}
+// Compile finishes a decoded question over the scenario's axes. It is only
+// called when decoding found no error; a problem it finds it reports
+// through d, and the scenario fails to load.
+type Compile func(d *Decoder, axes Axes) Compiled
 
-func rulesetNames() []string {
-	names := make([]string, 0, len(rulesets))
-	for n := range rulesets {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+// Compiled is a question ready to run.
+type Compiled struct {
+	// Models are what the engine runs, one per combination of the swept
+	// values that change a trial.
+	Models []sim.Model
+	// Grid suggests a two-way layout for tables and plots, or nil.
+	Grid *sim.Grid
+	// Results reads the estimates of every point from a run of Models.
+	Results func(run sim.Run) []sim.Estimate
 }
 
-func (rs *ruleset) questionKeys() []string {
-	keys := make([]string, 0, len(rs.questions))
-	for k := range rs.questions {
+func (rs *Ruleset) questionKeys() []string {
+	keys := make([]string, 0, len(rs.Questions))
+	for k := range rs.Questions {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// Registry holds the rulesets a program reads scenarios in. It is
+// read-only once made, and safe for concurrent use.
+type Registry struct {
+	rulesets map[string]*Ruleset
+}
+
+// NewRegistry makes a registry of the given rulesets. Two rulesets of one
+// name are a programming error, and panic.
+func NewRegistry(rulesets ...*Ruleset) *Registry {
+	r := &Registry{rulesets: map[string]*Ruleset{}}
+	for _, rs := range rulesets {
+		if _, dup := r.rulesets[rs.Name]; dup {
+			panic("scenarios: ruleset " + rs.Name + " registered twice")
+		}
+		r.rulesets[rs.Name] = rs
+	}
+	return r
+}
+
+// Names lists the rulesets' names in alphabetical order.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.rulesets))
+	for n := range r.rulesets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
@@ -111,101 +156,68 @@ var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 // Parse reads, checks and compiles a scenario. file names it in errors.
 // Every problem found is reported, as an ErrorList of *Error with file,
 // line and column.
-func Parse(file string, src []byte) (*Scenario, error) {
+func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 	root, err := parseYAML(file, src)
 	if err != nil {
 		return nil, err
 	}
-	d := &decoder{file: file}
+	d := &Decoder{file: file, registry: r}
 	sum := sha256.Sum256(src)
 	s := &Scenario{File: file, Source: src, SHA256: hex.EncodeToString(sum[:])}
-	rs := rulesetOf(d, root)
-	var compile compiler
-	var question *node
-	fields := []field{
-		{key: "name", required: true, decode: func(n *node) {
-			s.Name = d.text(n, "the scenario's name")
-			if s.Name != "" && !nameRE.MatchString(s.Name) {
-				d.errorf(n, "name %q: expected lower-case letters, digits and hyphens, such as my-charge", s.Name)
-			}
-		}},
-		{key: "description", decode: func(n *node) { s.Description = strings.TrimSpace(d.text(n, "a description")) }},
-		{key: "ruleset", required: true, decode: func(*node) {}},
-		{key: "trials", decode: func(n *node) {
-			if v, ok := d.intIn(n, "trials", 1, 1_000_000_000); ok {
-				s.Trials = int64(v)
-			}
-		}},
-		{key: "precision", decode: func(n *node) {
-			v, err := strconv.ParseFloat(d.text(n, "precision"), 64)
-			if err != nil || !(v > 0 && v < 0.5) {
-				d.errorf(n, "expected precision as a 95%% half-width between 0 and 0.5, such as 0.005")
-				return
-			}
-			s.Precision = v
-		}},
-		{key: "max_trials", decode: func(n *node) {
-			if v, ok := d.intIn(n, "max_trials", 1, 1_000_000_000); ok {
-				s.MaxTrials = int64(v)
-			}
-		}},
-		{key: "seed", decode: func(n *node) {
-			v, err := strconv.ParseUint(d.text(n, "seed"), 10, 64)
-			if err != nil {
-				d.errorf(n, "expected seed as a whole number from 0 to %d", uint64(1<<64-1))
-				return
-			}
-			s.Seed, s.HasSeed = v, true
-		}},
-	}
+	rs := r.rulesetOf(d, root)
+	d.ruleset = rs
+	var compile Compile
+	var question *Node
+	fields := headerFields(d, s)
 	if rs != nil {
-		s.Ruleset = rs.name
+		s.Ruleset = rs.Name
 		for _, key := range rs.questionKeys() {
-			decode := rs.questions[key]
-			fields = append(fields, field{key: key, decode: func(n *node) {
+			decode := rs.Questions[key]
+			fields = append(fields, Field{Key: key, Decode: func(n *Node) {
 				if question != nil {
-					d.errorf(n, "a scenario asks one question; %q already asks one at line %d", d.path[len(d.path)-1], question.line)
+					d.Errorf(n, "a scenario asks one question; %q already asks one at line %d", d.path[len(d.path)-1], question.Line)
 					return
 				}
 				question = n
-				compile = decode(d, n, rs)
+				compile = decode(d, n)
 			}})
 		}
 	}
-	d.object(root, "the scenario", fields)
-	if rs != nil && question == nil && root.kind == mapNode {
-		d.errorf(root, "the scenario asks no question; add one of: %s", strings.Join(rs.questionKeys(), ", "))
+	d.Object(root, "the scenario", fields)
+	if rs != nil && question == nil && root.Kind == MapNode {
+		d.Errorf(root, "the scenario asks no question; add one of: %s", strings.Join(rs.questionKeys(), ", "))
 	}
 	d.finishAxes(root)
 	if len(d.errs) > 0 {
 		return nil, d.errs
 	}
 	for _, a := range d.axes {
-		s.Axes = append(s.Axes, sim.Axis{Name: a.name, Values: a.values})
+		s.Axes = append(s.Axes, sim.Axis{Name: a.Name, Values: a.Values})
 	}
-	compile(d, d.axes, s)
+	c := compile(d, d.axes)
 	if len(d.errs) > 0 {
 		return nil, d.errs
 	}
+	s.Models, s.Grid, s.results = c.Models, c.Grid, c.Results
 	return s, nil
 }
 
 // rulesetOf reads the ruleset key first, since it decides which questions
 // and rules the rest of the file may use.
-func rulesetOf(d *decoder, root *node) *ruleset {
-	if root.kind != mapNode {
+func (r *Registry) rulesetOf(d *Decoder, root *Node) *Ruleset {
+	if root.Kind != MapNode {
 		return nil
 	}
-	for i, k := range root.keys {
-		if k.text != "ruleset" {
+	for i, k := range root.Keys {
+		if k.Text != "ruleset" {
 			continue
 		}
-		v := d.text(root.vals[i], "the ruleset")
-		if rs, ok := rulesets[v]; ok {
+		v := d.Text(root.Vals[i], "the ruleset")
+		if rs, ok := r.rulesets[v]; ok {
 			return rs
 		}
 		if v != "" {
-			d.errorf(root.vals[i], "unknown ruleset %q; expected one of: %s", v, strings.Join(rulesetNames(), ", "))
+			d.Errorf(root.Vals[i], "unknown ruleset %q; expected one of: %s", v, strings.Join(r.Names(), ", "))
 		}
 		return nil
 	}
@@ -214,16 +226,56 @@ func rulesetOf(d *decoder, root *node) *ruleset {
 
 // Load reads a scenario from a file path or, when no such file exists, from
 // the built-in library by name.
-func Load(nameOrPath string) (*Scenario, error) {
+func (r *Registry) Load(nameOrPath string) (*Scenario, error) {
 	src, err := os.ReadFile(nameOrPath)
 	if err == nil {
-		return Parse(nameOrPath, src)
+		return r.Parse(nameOrPath, src)
 	}
 	if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	if src, ok := Builtin(nameOrPath); ok {
-		return Parse("builtin:"+nameOrPath, src)
+		return r.Parse("builtin:"+nameOrPath, src)
 	}
 	return nil, fmt.Errorf("no scenario file or built-in scenario named %q (simulate list shows the built-ins)", nameOrPath)
+}
+
+// headerFields are the keys every scenario may have, whatever its ruleset.
+func headerFields(d *Decoder, s *Scenario) []Field {
+	return []Field{
+		{Key: "name", Required: true, Decode: func(n *Node) {
+			s.Name = d.Text(n, "the scenario's name")
+			if s.Name != "" && !nameRE.MatchString(s.Name) {
+				d.Errorf(n, "name %q: expected lower-case letters, digits and hyphens, such as my-charge", s.Name)
+			}
+		}},
+		{Key: "description", Decode: func(n *Node) { s.Description = strings.TrimSpace(d.Text(n, "a description")) }},
+		{Key: "ruleset", Required: true, Decode: func(*Node) {}},
+		{Key: "trials", Decode: func(n *Node) {
+			if v, ok := d.IntIn(n, "trials", 1, 1_000_000_000); ok {
+				s.Trials = int64(v)
+			}
+		}},
+		{Key: "precision", Decode: func(n *Node) {
+			v, err := strconv.ParseFloat(d.Text(n, "precision"), 64)
+			if err != nil || !(v > 0 && v < 0.5) {
+				d.Errorf(n, "expected precision as a 95%% half-width between 0 and 0.5, such as 0.005")
+				return
+			}
+			s.Precision = v
+		}},
+		{Key: "max_trials", Decode: func(n *Node) {
+			if v, ok := d.IntIn(n, "max_trials", 1, 1_000_000_000); ok {
+				s.MaxTrials = int64(v)
+			}
+		}},
+		{Key: "seed", Decode: func(n *Node) {
+			v, err := strconv.ParseUint(d.Text(n, "seed"), 10, 64)
+			if err != nil {
+				d.Errorf(n, "expected seed as a whole number from 0 to %d", uint64(1<<64-1))
+				return
+			}
+			s.Seed, s.HasSeed = v, true
+		}},
+	}
 }

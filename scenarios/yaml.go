@@ -9,33 +9,44 @@ import (
 	"github.com/goccy/go-yaml/parser"
 )
 
-type nodeKind uint8
+// NodeKind says what a Node holds.
+type NodeKind uint8
 
+// The kinds of YAML value a scenario is made of.
 const (
-	nullNode nodeKind = iota
-	scalarNode
-	seqNode
-	mapNode
+	NullNode NodeKind = iota
+	ScalarNode
+	SeqNode
+	MapNode
 )
 
-func (k nodeKind) String() string {
+func (k NodeKind) String() string {
 	return [...]string{"nothing", "a value", "a list", "a mapping"}[k]
 }
 
-// node is a YAML value with the position it was written at. The scenario
+// Node is a YAML value with the position it was written at. The scenario
 // decoder works on nodes rather than on goccy's AST so that every value,
 // however deep, can be reported by file, line and column.
-type node struct {
-	kind      nodeKind
-	text      string // scalar text as written (unquoted)
-	line, col int
-	items     []*node // sequence
-	keys      []*node // mapping keys, in order
-	vals      []*node // mapping values
+type Node struct {
+	Kind      NodeKind
+	Text      string // scalar text as written (unquoted)
+	Line, Col int
+	Items     []*Node // sequence
+	Keys      []*Node // mapping keys, in order
+	Vals      []*Node // mapping values
+}
+
+// Describe names the node for an error message: a scalar's quoted text, or
+// its kind.
+func (n *Node) Describe() string {
+	if n.Kind == ScalarNode {
+		return fmt.Sprintf("%q", n.Text)
+	}
+	return n.Kind.String()
 }
 
 // parseYAML reads one YAML document into a node tree.
-func parseYAML(file string, src []byte) (*node, error) {
+func parseYAML(file string, src []byte) (*Node, error) {
 	f, err := parser.ParseBytes(src, 0)
 	if err != nil {
 		return nil, yamlError(file, err)
@@ -49,7 +60,7 @@ func parseYAML(file string, src []byte) (*node, error) {
 			return nil, &Error{File: file, Line: line, Col: 1, Msg: "a second YAML document; a scenario file holds one"}
 		}
 	}
-	c := converter{file: file, anchors: map[string]*node{}}
+	c := converter{file: file, anchors: map[string]*Node{}}
 	n := c.convert(f.Docs[0].Body, 0)
 	if c.err != nil {
 		return nil, c.err
@@ -71,19 +82,19 @@ func yamlError(file string, err error) error {
 
 type converter struct {
 	file    string
-	anchors map[string]*node
+	anchors map[string]*Node
 	err     *Error
 }
 
 // maxDepth bounds nesting, so that a hostile file cannot exhaust the stack.
 const maxDepth = 64
 
-func (c *converter) fail(n ast.Node, format string, args ...any) *node {
+func (c *converter) fail(n ast.Node, format string, args ...any) *Node {
 	if c.err == nil {
 		line, col := pos(n)
 		c.err = &Error{File: c.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 	}
-	return &node{kind: nullNode}
+	return &Node{Kind: NullNode}
 }
 
 func pos(n ast.Node) (line, col int) {
@@ -97,46 +108,46 @@ func pos(n ast.Node) (line, col int) {
 	return tk.Position.Line, tk.Position.Column
 }
 
-func (c *converter) convert(n ast.Node, depth int) *node {
+func (c *converter) convert(n ast.Node, depth int) *Node {
 	if c.err != nil {
-		return &node{kind: nullNode}
+		return &Node{Kind: NullNode}
 	}
 	if depth > maxDepth {
 		return c.fail(n, "nested more than %d levels deep", maxDepth)
 	}
 	line, col := pos(n)
-	out := &node{line: line, col: col}
+	out := &Node{Line: line, Col: col}
 	switch v := n.(type) {
 	case nil:
-		out.kind = nullNode
+		out.Kind = NullNode
 	case *ast.NullNode:
-		out.kind = nullNode
+		out.Kind = NullNode
 	case *ast.StringNode:
-		out.kind, out.text = scalarNode, v.Value
+		out.Kind, out.Text = ScalarNode, v.Value
 	case *ast.LiteralNode:
-		out.kind, out.text = scalarNode, v.Value.Value
+		out.Kind, out.Text = ScalarNode, v.Value.Value
 	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.InfinityNode, *ast.NanNode:
-		out.kind, out.text = scalarNode, n.GetToken().Value
+		out.Kind, out.Text = ScalarNode, n.GetToken().Value
 	case *ast.MappingNode:
-		out.kind = mapNode
+		out.Kind = MapNode
 		for _, mv := range v.Values {
 			c.addPair(out, mv, depth)
 		}
-		if len(out.keys) > 0 && !v.IsFlowStyle {
+		if len(out.Keys) > 0 && !v.IsFlowStyle {
 			// A block mapping is where its first key is; goccy places it
 			// at the first colon.
-			out.line, out.col = out.keys[0].line, out.keys[0].col
+			out.Line, out.Col = out.Keys[0].Line, out.Keys[0].Col
 		}
 	case *ast.MappingValueNode:
-		out.kind = mapNode
+		out.Kind = MapNode
 		c.addPair(out, v, depth)
-		if len(out.keys) > 0 {
-			out.line, out.col = out.keys[0].line, out.keys[0].col
+		if len(out.Keys) > 0 {
+			out.Line, out.Col = out.Keys[0].Line, out.Keys[0].Col
 		}
 	case *ast.SequenceNode:
-		out.kind = seqNode
+		out.Kind = SeqNode
 		for _, item := range v.Values {
-			out.items = append(out.items, c.convert(item, depth+1))
+			out.Items = append(out.Items, c.convert(item, depth+1))
 		}
 	case *ast.AnchorNode:
 		inner := c.convert(v.Value, depth+1)
@@ -159,22 +170,22 @@ func (c *converter) convert(n ast.Node, depth int) *node {
 	return out
 }
 
-func (c *converter) addPair(m *node, mv *ast.MappingValueNode, depth int) {
+func (c *converter) addPair(m *Node, mv *ast.MappingValueNode, depth int) {
 	if _, ok := mv.Key.(*ast.MergeKeyNode); ok {
 		c.fail(mv.Key, "merge keys (<<) are not supported; write the keys out")
 		return
 	}
 	k := c.convert(mv.Key, depth+1)
-	if k.kind != scalarNode {
-		c.fail(mv.Key, "a mapping key must be a plain name, found %s", k.kind)
+	if k.Kind != ScalarNode {
+		c.fail(mv.Key, "a mapping key must be a plain name, found %s", k.Kind)
 		return
 	}
-	for _, prev := range m.keys {
-		if prev.text == k.text {
-			c.fail(mv.Key, "key %q appears twice in this mapping (first at line %d)", k.text, prev.line)
+	for _, prev := range m.Keys {
+		if prev.Text == k.Text {
+			c.fail(mv.Key, "key %q appears twice in this mapping (first at line %d)", k.Text, prev.Line)
 			return
 		}
 	}
-	m.keys = append(m.keys, k)
-	m.vals = append(m.vals, c.convert(mv.Value, depth+1))
+	m.Keys = append(m.Keys, k)
+	m.Vals = append(m.Vals, c.convert(mv.Value, depth+1))
 }

@@ -49,4 +49,10 @@
 //
 // Aggregation streams: a model's histograms span the values observed, never
 // the number of trials, so memory does not grow with trials.
+//
+// # Imports
+//
+// sim must never import a game: of mechanics it imports only mechanics/dice,
+// for the generator, and never scenarios, reports or cmd
+// (docs/architecture.md).
 package sim

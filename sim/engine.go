@@ -3,6 +3,8 @@ package sim
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/bits"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -98,6 +100,14 @@ func (r *Run) Merge(o Run) {
 func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
 	if cfg.Trials < 0 || cfg.Start < 0 || cfg.Start%ChunkSize != 0 || cfg.Batches < 0 {
 		return Run{}, fmt.Errorf("sim: bad config: trials %d, start %d (a multiple of %d), batches %d", cfg.Trials, cfg.Start, ChunkSize, cfg.Batches)
+	}
+	// Every count below (the last trial's index, trials times models) must
+	// fit in an int64.
+	if cfg.Start > math.MaxInt64-ChunkSize-cfg.Trials {
+		return Run{}, fmt.Errorf("sim: %d trials from %d are too many to count", cfg.Trials, cfg.Start)
+	}
+	if hi, lo := bits.Mul64(uint64(cfg.Start+cfg.Trials+ChunkSize), uint64(max(len(models), 1))); hi != 0 || lo > math.MaxInt64 {
+		return Run{}, fmt.Errorf("sim: %d trials from %d, of %d models, are too many to count", cfg.Trials, cfg.Start, len(models))
 	}
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -213,6 +223,10 @@ func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
 		if out.Completed[m] != cfg.Trials {
 			out.Partial = true
 		}
+	}
+	if out.Partial && runErr == nil && ctx.Err() == nil {
+		// Only cancellation may leave trials undone.
+		runErr = fmt.Errorf("sim: %d of %d trials ran, without cancellation", out.Completed[0], cfg.Trials)
 	}
 	if cfg.Batches > 0 {
 		out.Batches = batchRuns

@@ -22,7 +22,17 @@ func Wilson(k, n int64, z float64) (lo, hi float64) {
 	den := 1 + z2/nf
 	center := (p + z2/(2*nf)) / den
 	half := z / den * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	return math.Max(0, center-half), math.Min(1, center+half)
+	lo, hi = math.Max(0, center-half), math.Min(1, center+half)
+	// At 0 and n successes the interval reaches the estimate exactly: in
+	// exact arithmetic center-half is 0 when k = 0 and center+half is 1 when
+	// k = n, which rounding would miss by a few ulps.
+	if k == 0 {
+		lo = 0
+	}
+	if k == n {
+		hi = 1
+	}
+	return lo, hi
 }
 
 // Kind says what an Estimate estimates.
@@ -67,6 +77,8 @@ type Estimate struct {
 	// Exact is the exact value when HasExact is set.
 	Exact    float64
 	HasExact bool
+	// ExactPMF, when set, is the exact distribution behind a mean.
+	ExactPMF *PMF
 	// Successes is the count behind a probability.
 	Successes int64
 	// Hist is the distribution behind a mean, with its summary.

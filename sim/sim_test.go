@@ -82,6 +82,28 @@ func TestWilson(t *testing.T) {
 			t.Errorf("Wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", tt.k, tt.n, lo, hi, tt.lo, tt.hi)
 		}
 	}
+	// At the edges the interval holds the estimate exactly: 0/n starts at 0
+	// and n/n ends at 1, with no rounding residue (such as 3.47e-18 for
+	// 0/100 or 0.9999999999999999 for 10/10).
+	for _, n := range []int64{1, 10, 100, 263, 1_000_000, 1 << 40} {
+		if lo, _ := Wilson(0, n, Z95); lo != 0 {
+			t.Errorf("Wilson(0, %d) lower bound %g, want exactly 0", n, lo)
+		}
+		if _, hi := Wilson(n, n, Z95); hi != 1 {
+			t.Errorf("Wilson(%d, %d) upper bound %v, want exactly 1", n, n, hi)
+		}
+	}
+}
+
+// TestRunAllRefusesUncountableTrials: trial counts whose chunk or work-item
+// arithmetic would overflow an int64 are refused, not run as 0 trials.
+func TestRunAllRefusesUncountableTrials(t *testing.T) {
+	for _, trials := range []int64{math.MaxInt64, math.MaxInt64 - ChunkSize + 1, math.MaxInt64 / 2} {
+		r, err := RunAll(context.Background(), []Model{rollModel{dice.Dice(2, 6)}, rollModel{dice.Dice(2, 6)}, rollModel{dice.Dice(2, 6)}}, Config{Trials: trials, Seed: 1, Workers: 1})
+		if err == nil || r.Partial {
+			t.Errorf("%d trials: err %v, partial %v; want an error", trials, err, r.Partial)
+		}
+	}
 }
 
 func run(t *testing.T, cfg Config, models ...Model) Run {

@@ -237,6 +237,12 @@ func browserCompareAndDice(t *testing.T, ctx context.Context, url, shots string)
 		waitText(`document.querySelector("#dice-table tbody tr:last-child").innerText`, "12\t7.41%\t7.41%\t100.00%", &row),
 		chromedp.Click(`input[name=view][value=at_least]`, chromedp.NodeVisible),
 		screenshotTo(t, shots, "7-dice.png"),
+		// A condition: 2D6 >= 9 holds on 10 of 36 rolls = 27.78%, about 1
+		// in 3.6 (by enumeration).
+		evalInto(`document.querySelector("#expr").value = ""`, &row),
+		chromedp.SendKeys("#expr", "2D6 >= 9"),
+		waitText(`document.querySelector("#dice-condition").innerText`, "exactly 27.78%, about 1 in 3.6", &row),
+		screenshotTo(t, shots, "view-8-condition.png"),
 	)
 	if err != nil {
 		t.Fatalf("%v (axes %q, status %q, dice row %q)", err, axes, status, row)

@@ -45,6 +45,8 @@ func newCompareFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags, *string) {
 // swept parameter of a single scenario (--by, "attacker" by default).
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, f, by := newCompareFlagSet(stdout)
+	var shards shardFlags
+	shards.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
@@ -61,15 +63,36 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) > 1 && *by != "" {
 		return usagef("--by compares the values of one scenario's parameter; give one scenario with it")
 	}
+	if f.report != "" && filepath.Ext(f.report) != ".html" {
+		return usagef("compare writes its report as HTML: --report FILE.html")
+	}
 	var ss []*scenarios.Scenario
+	var files []string
 	for _, name := range pos {
-		s, err := scenarios.Load(name)
+		s, err := registry.Load(name)
 		if err != nil {
 			return err
 		}
 		ss = append(ss, s)
+		files = append(files, s.File)
+	}
+	if err := f.checkOutputs(files); err != nil {
+		return err
 	}
 	job := compareJob{ss: ss, args: pos, by: *by, cfg: f.config(fs, ss[0])}
+	if sh, ok, err := shards.resolve(fs); err != nil || ok {
+		if err == nil {
+			err = shardRefusals(fs, *f, 0)
+		}
+		if err != nil {
+			return err
+		}
+		var groups [][]sim.Model
+		for _, s := range ss {
+			groups = append(groups, s.Models)
+		}
+		return runShard(ctx, stdout, stderr, *f, groups, job.config(), sh, job.header())
+	}
 	c, stamp, err := job.run(ctx, func(name string) (func(done, total int64), func()) {
 		bar := newProgress(stderr, f.progress, name)
 		return bar.update, bar.finish
@@ -77,25 +100,27 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	return writeCompareOutputs(stdout, stderr, *f, ss, &c, stamp)
+}
+
+// writeCompareOutputs writes a comparison in every output its flags ask for.
+func writeCompareOutputs(stdout, stderr io.Writer, f runFlags, ss []*scenarios.Scenario, c *sim.Comparison, stamp sim.Stamp) error {
 	partial := c.Partial
-	if err := writeResults(stdout, *f, func(w io.Writer) error { return compareFormats[f.format](w, &c, stamp) }); err != nil {
+	err := f.write(stdout, stderr, outputs{
+		results: func(w io.Writer) error { return compareFormats[f.format](w, c, stamp) },
+		plots: func(files *reports.Files, dir string) (reports.Plots, error) {
+			return reports.StageComparisonPlots(files, dir, c)
+		},
+		report: func(files *reports.Files, path string) (int, error) {
+			sources := map[string][]byte{}
+			for _, s := range ss {
+				sources[s.Name] = s.Source
+			}
+			return 0, files.Add(path, func(w io.Writer) error { return reports.WriteComparisonHTML(w, c, stamp, sources) })
+		},
+	})
+	if err != nil {
 		return err
-	}
-	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WriteComparisonPlots(dir, &c) }); err != nil {
-		return err
-	}
-	if f.report != "" {
-		if filepath.Ext(f.report) != ".html" {
-			return usagef("compare writes its report as HTML: --report FILE.html")
-		}
-		sources := map[string][]byte{}
-		for _, s := range ss {
-			sources[s.Name] = s.Source
-		}
-		if err := reports.WriteFile(f.report, func(w io.Writer) error { return reports.WriteComparisonHTML(w, &c, stamp, sources) }); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "simulate: wrote the report %s\n", f.report)
 	}
 	if partial {
 		return errInterrupted
@@ -117,14 +142,9 @@ type compareJob struct {
 // callbacks bars makes for it, and compares them. A cancelled sweep
 // comparison returns its comparison, marked partial, and no error.
 func (j compareJob) run(ctx context.Context, bars func(name string) (update func(done, total int64), finish func())) (sim.Comparison, sim.Stamp, error) {
-	ss, cfg := j.ss, j.cfg
-	cfg.Aligned, cfg.Batches = true, compareBatches
-
-	var names []string
-	var full [][]sim.Estimate
-	var batches [][][]sim.Estimate
-	partial := false
-	for _, s := range ss {
+	cfg := j.config()
+	var runs []sim.Run
+	for _, s := range j.ss {
 		update, finish := bars(s.Name)
 		cfg.Progress = update
 		run, err := sim.RunAll(ctx, s.Models, cfg)
@@ -132,7 +152,46 @@ func (j compareJob) run(ctx context.Context, bars func(name string) (update func
 		if err != nil {
 			return sim.Comparison{}, sim.Stamp{}, err
 		}
-		partial = partial || run.Partial
+		runs = append(runs, run)
+		if run.Partial {
+			break
+		}
+	}
+	merged, err := mergeOne(j.header(), cfg, runs...)
+	if err != nil {
+		return sim.Comparison{}, sim.Stamp{}, err
+	}
+	return j.compare(merged, cfg)
+}
+
+// config is the comparison's run configuration: trials aligned across the
+// candidates, and batches for the differences' standard errors.
+func (j compareJob) config() sim.Config {
+	cfg := j.cfg
+	cfg.Aligned, cfg.Batches = true, compareBatches
+	return cfg
+}
+
+// header is what every part of the comparison's run carries.
+func (j compareJob) header() sim.PartHeader {
+	var flags []sim.Flag
+	if j.by != "" {
+		flags = append(flags, sim.Flag{Name: "by", Value: j.by})
+	}
+	return partHeader("compare", j.args, flags, j.ss...)
+}
+
+// compare sets the candidates of merged tallies side by side: the one path
+// from tallies to a comparison, for comparisons made on one machine and
+// merged shards alike.
+func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, sim.Stamp, error) {
+	ss := j.ss
+	var names []string
+	var full [][]sim.Estimate
+	var batches [][][]sim.Estimate
+	partial := merged.Interrupted
+	for i, run := range merged.Runs {
+		s := ss[i]
 		var bs [][]sim.Estimate
 		for _, b := range run.Batches {
 			bs = append(bs, s.Results(b))
@@ -140,9 +199,6 @@ func (j compareJob) run(ctx context.Context, bars func(name string) (update func
 		names = append(names, s.Name)
 		full = append(full, s.Results(run))
 		batches = append(batches, bs)
-		if partial {
-			break
-		}
 	}
 
 	if len(ss) == 1 {

@@ -1,13 +1,10 @@
-// Command simulate runs hammersim scenarios: Monte Carlo estimates of
-// tabletop wargame odds, with exact values beside them where they exist.
-//
-// Run `simulate -h` for the commands and flags.
 package main
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -28,7 +25,7 @@ const (
 	exitInterrupted = 130 // stopped by a signal; partial results were written
 )
 
-func exitCode(err error, stderr *os.File) int {
+func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
@@ -36,7 +33,7 @@ func exitCode(err error, stderr *os.File) int {
 	var u *usageError
 	switch {
 	case errors.As(err, &u):
-		fmt.Fprintln(stderr, "Run 'simulate -h' for usage.")
+		fmt.Fprintln(stderr, u.hint())
 		return exitUsage
 	case errors.Is(err, errInterrupted):
 		return exitInterrupted

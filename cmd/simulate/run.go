@@ -16,18 +16,31 @@ import (
 	"golang.org/x/term"
 
 	"hammersim"
-	"hammersim/mechanics/dice"
 	"hammersim/reports"
 	"hammersim/scenarios"
 	"hammersim/sim"
 )
 
-// usageError is a bad command line; it exits with status 2.
-type usageError struct{ msg string }
+// usageError is a bad command line; it exits with status 2. cmd, when
+// set, is the command whose flags were wrong, for the hint.
+type usageError struct{ msg, cmd string }
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+// hint says where the usage is.
+func (e *usageError) hint() string {
+	if e.cmd != "" {
+		return fmt.Sprintf("Run 'simulate %s -h' for its flags.", e.cmd)
+	}
+	return "Run 'simulate -h' for usage."
+}
+
+func usagef(format string, args ...any) error { return &usageError{msg: fmt.Sprintf(format, args...)} }
+
+// flagUsagef is a usage error in the flags of the command cmd.
+func flagUsagef(cmd, format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...), cmd: cmd}
+}
 
 // errInterrupted is returned after partial results were written because
 // the run was cancelled.
@@ -40,13 +53,15 @@ Usage:
   simulate run FILE|NAME [flags]   run a scenario file, or a built-in scenario by name
   simulate compare A B ... [flags] run scenarios on the same dice and compare them, with paired differences
   simulate compare FILE --by AXIS  compare the values of one swept parameter (default: attacker)
+  simulate merge PARTS... [flags]  merge the partial results of a sharded run (run/compare --shard I/N)
   simulate dice EXPR [flags]       exact distribution of a dice expression, e.g. "3D6 discard lowest"
   simulate list                    list the built-in scenarios
   simulate show NAME               print a built-in scenario's YAML, to copy and edit
   simulate serve [--addr A]        a web page on http://127.0.0.1:8080: edit, run, compare, roll dice
   simulate version                 print the version
 
-Run 'simulate run -h', 'simulate compare -h' or 'simulate dice -h' for their flags.
+Run 'simulate run -h', 'simulate compare -h', 'simulate merge -h' or 'simulate dice -h'
+for their flags.
 
 Exit status: 0 success, 1 error (bad scenario, unwritable file), 2 bad command
 line, 130 interrupted (partial results, marked as such, were written).
@@ -66,6 +81,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runScenario(ctx, rest, stdout, stderr)
 	case "compare":
 		return runCompare(ctx, rest, stdout, stderr)
+	case "merge":
+		return runMerge(ctx, rest, stdout, stderr)
 	case "dice":
 		return runDice(ctx, rest, stdout, stderr)
 	case "serve":
@@ -95,7 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 func list(w io.Writer) error {
 	for _, name := range scenarios.BuiltinNames() {
-		s, err := scenarios.Load(name)
+		s, err := registry.Load(name)
 		if err != nil {
 			return fmt.Errorf("built-in scenario %s: %w", name, err)
 		}
@@ -108,10 +125,18 @@ func list(w io.Writer) error {
 
 // parseInterleaved parses flags that may come before, between or after the
 // positional arguments, as users of `simulate run FILE --trials N` expect.
+// The usage text goes to stdout for -h only: the flag package would print
+// it for every bad flag, where one line of error and a hint are wanted.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	help := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = help }()
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			help()
+			return nil, err
+		} else if err != nil {
 			return nil, err
 		}
 		args = fs.Args()
@@ -142,9 +167,9 @@ func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 
 func flagError(fs *flag.FlagSet, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
-		return nil // the flag package has printed the usage
+		return nil // parseInterleaved has printed the usage
 	}
-	return usagef("%s: %v", fs.Name(), err)
+	return &usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err), cmd: fs.Name()}
 }
 
 // runFlags are the flags of run and compare.
@@ -162,7 +187,7 @@ type runFlags struct {
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
-	fs.Int64Var(&f.trials, "trials", 0, "trials per point (default: the scenario's, else 1000000)")
+	fs.Var((*trialCount)(&f.trials), "trials", "`N` trials per point, written 1000000, 1_000_000 or 1e6 (default: the scenario's, else 1000000)")
 	fs.Uint64Var(&f.seed, "seed", 0, "random seed (default: the scenario's, else 1)")
 	fs.IntVar(&f.workers, "workers", 0, "worker goroutines (default: GOMAXPROCS); results do not depend on it")
 	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown")
@@ -172,25 +197,47 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or FILE.md (PNG plots beside it)")
 }
 
+// Bounds on flag values. maxWorkers is far above any machine's cores, and
+// low enough that the goroutines and their tallies fit in memory.
+// maxTrialsFlag keeps every count of trials, chunks and work items (trials
+// times models, below 100,000 points) far inside an int64; at a billion
+// trials a second it is a quarter of an hour per point.
+const (
+	maxWorkers    = 1024
+	maxTrialsFlag = 1_000_000_000_000
+)
+
 // check validates the flags that need more than their type.
 func (f *runFlags) check(fs *flag.FlagSet) error {
+	cmd := fs.Name()
 	if _, ok := formats[f.format]; !ok {
-		return usagef("unknown format %q; expected table, json, csv or markdown", f.format)
+		return flagUsagef(cmd, "unknown format %q; expected table, json, csv or markdown", f.format)
 	}
-	if f.trials < 0 || f.workers < 0 || f.maxTrials < 0 {
-		return usagef("--trials, --workers and --max-trials cannot be negative")
+	if err := checkTrialsWorkers(fs, f.trials, f.workers); err != nil {
+		return err
 	}
-	if flagSet(fs, "trials") && f.trials == 0 {
-		return usagef("--trials must be at least 1")
+	if flagSet(fs, "max-trials") && (f.maxTrials < 1 || f.maxTrials > maxTrialsFlag) {
+		return flagUsagef(cmd, "--max-trials %d is out of range; expected 1 to %d", f.maxTrials, int64(maxTrialsFlag))
 	}
 	if f.progress != "auto" && f.progress != "always" && f.progress != "never" {
-		return usagef("unknown --progress %q; expected auto, always or never", f.progress)
+		return flagUsagef(cmd, "unknown --progress %q; expected auto, always or never", f.progress)
 	}
-	if f.precision < 0 || f.precision >= 0.5 {
-		return usagef("--precision is a 95%% half-width between 0 and 0.5, such as 0.005")
+	if flagSet(fs, "precision") && !(f.precision > 0 && f.precision < 0.5) {
+		return flagUsagef(cmd, "--precision %g: expected a 95%% half-width above 0 and below 0.5, such as 0.005", f.precision)
 	}
 	if ext := filepath.Ext(f.report); f.report != "" && ext != ".html" && ext != ".md" {
-		return usagef("--report %s: expected a file ending in .html or .md", f.report)
+		return flagUsagef(cmd, "--report %s: expected a file ending in .html or .md", f.report)
+	}
+	return nil
+}
+
+// checkTrialsWorkers checks --trials and --workers, where they were given.
+func checkTrialsWorkers(fs *flag.FlagSet, trials int64, workers int) error {
+	if flagSet(fs, "trials") && (trials < 1 || trials > maxTrialsFlag) {
+		return flagUsagef(fs.Name(), "--trials %d is out of range; expected 1 to %d", trials, int64(maxTrialsFlag))
+	}
+	if workers < 0 || workers > maxWorkers {
+		return flagUsagef(fs.Name(), "--workers %d is out of range; expected 1 to %d (0 or no flag: one per CPU)", workers, maxWorkers)
 	}
 	return nil
 }
@@ -235,12 +282,14 @@ func newRunFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags) {
 	var f runFlags
 	f.register(fs)
 	fs.Float64Var(&f.precision, "precision", 0, "run until every probability's 95% interval half-width is at most this (e.g. 0.005), in deterministic rounds")
-	fs.Int64Var(&f.maxTrials, "max-trials", 0, "with --precision, stop at this many trials per point (default: the scenario's max_trials, else 100000000)")
+	fs.Var((*trialCount)(&f.maxTrials), "max-trials", "with --precision, stop at `N` trials per point (default: the scenario's max_trials, else 100000000)")
 	return fs, &f
 }
 
 func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, f := newRunFlagSet(stdout)
+	var shards shardFlags
+	shards.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
@@ -256,11 +305,26 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := f.check(fs); err != nil {
 		return err
 	}
-	s, err := scenarios.Load(name)
+	s, err := registry.Load(name)
 	if err != nil {
 		return err
 	}
+	if flagSet(fs, "max-trials") && !flagSet(fs, "precision") && s.Precision == 0 {
+		return flagUsagef("run", "--max-trials caps a --precision run; give --precision too (or precision in the scenario)")
+	}
+	if err := f.checkOutputs([]string{s.File}); err != nil {
+		return err
+	}
 	job := f.job(fs, name, s)
+	if sh, ok, err := shards.resolve(fs); err != nil || ok {
+		if err == nil {
+			err = shardRefusals(fs, *f, job.precision)
+		}
+		if err != nil {
+			return err
+		}
+		return runShard(ctx, stdout, stderr, *f, [][]sim.Model{s.Models}, job.cfg, sh, job.header())
+	}
 	bar := newProgress(stderr, f.progress, s.Name)
 	report, err := job.run(ctx, bar.update)
 	bar.finish()
@@ -270,16 +334,20 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if st := report.Stamp; st.Precision > 0 && !st.PrecisionMet && !report.Partial {
 		fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; the results say so\n", st.Precision, st.MaxTrials)
 	}
-	if err := writeResults(stdout, *f, func(w io.Writer) error { return formats[f.format](w, &report) }); err != nil {
+	return writeRunOutputs(stdout, stderr, *f, &report, s.Source)
+}
+
+// writeRunOutputs writes a run's report in every output its flags ask for.
+func writeRunOutputs(stdout, stderr io.Writer, f runFlags, report *sim.Report, source []byte) error {
+	err := f.write(stdout, stderr, outputs{
+		results: func(w io.Writer) error { return formats[f.format](w, report) },
+		plots: func(files *reports.Files, dir string) (reports.Plots, error) {
+			return reports.StagePlots(files, dir, report)
+		},
+		report: func(files *reports.Files, path string) (int, error) { return stageReport(files, path, report, source) },
+	})
+	if err != nil {
 		return err
-	}
-	if err := writePlots(stderr, f.plotDir, func(dir string) (reports.Plots, error) { return reports.WritePlots(dir, &report) }); err != nil {
-		return err
-	}
-	if f.report != "" {
-		if err := writeReport(stderr, f.report, &report, s.Source); err != nil {
-			return err
-		}
 	}
 	if report.Partial {
 		return errInterrupted
@@ -349,13 +417,29 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 	if j.precision > 0 && len(result.Completed) > 0 && !result.Partial {
 		cfg.Trials = result.Completed[0]
 	}
+	merged, err := mergeOne(j.header(), cfg, result)
+	if err != nil {
+		return sim.Report{}, err
+	}
+	return j.report(merged, cfg, met), nil
+}
+
+// report renders a run's merged tallies: the one path from tallies to a
+// report, for runs made on one machine and merged shards alike. met says
+// whether a precision target was reached.
+func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool) sim.Report {
+	result := merged.Runs[0]
+	result.Partial = merged.Interrupted
 	report := j.s.Report(result, cfg, hammersim.Version)
 	report.Stamp.Command = reproduce("run", []string{j.name}, cfg)
 	if j.precision > 0 {
 		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = j.precision, met, j.maxTrials
 	}
-	return report, nil
+	return report
 }
+
+// header is what every part of the job's run carries.
+func (j runJob) header() sim.PartHeader { return partHeader("run", []string{j.name}, nil, j.s) }
 
 // preciseEnough reports whether every probability's 95% interval is at
 // most twice the target half-width wide.
@@ -387,49 +471,14 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// writeResults writes to -o (whole or not at all) or to standard output.
-func writeResults(stdout io.Writer, f runFlags, write func(io.Writer) error) error {
-	if f.output != "" {
-		return reports.WriteFile(f.output, write)
-	}
-	return write(stdout)
-}
-
-// writePlots makes dir, when one was asked for, writes the plots into it
-// and says on stderr what it wrote and what it left out.
-func writePlots(stderr io.Writer, dir string, write func(dir string) (reports.Plots, error)) error {
-	if dir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	plots, err := write(dir)
-	if err != nil {
-		return err
-	}
-	for _, n := range plots.Notes {
-		fmt.Fprintln(stderr, "simulate: note:", n)
-	}
-	fmt.Fprintf(stderr, "simulate: wrote %d plot files in %s\n", len(plots.Files), dir)
-	return nil
-}
-
-// writeReport writes a report document, HTML or Markdown by extension.
-func writeReport(stderr io.Writer, path string, r *sim.Report, source []byte) error {
+// stageReport prepares a report document, HTML or Markdown by extension,
+// and returns how many plot files it prepared beside it.
+func stageReport(files *reports.Files, path string, r *sim.Report, source []byte) (int, error) {
 	if filepath.Ext(path) == ".md" {
-		files, err := reports.WriteMarkdownReport(path, r, source)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "simulate: wrote the report %s and %d plot files beside it\n", path, len(files)-1)
-		return nil
+		written, err := reports.StageMarkdownReport(files, path, r, source)
+		return max(len(written)-1, 0), err
 	}
-	if err := reports.WriteFile(path, func(w io.Writer) error { return reports.WriteHTML(w, r, source) }); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "simulate: wrote the report %s\n", path)
-	return nil
+	return 0, files.Add(path, func(w io.Writer) error { return reports.WriteHTML(w, r, source) })
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {
@@ -440,73 +489,6 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 		}
 	})
 	return set
-}
-
-func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("dice", "dice EXPR [--trials N] [--seed S]", stdout)
-	trials := fs.Int64("trials", 0, "also roll the expression this many times and show the simulated frequencies")
-	seed := fs.Uint64("seed", 1, "random seed for --trials")
-	workers := fs.Int("workers", 0, "worker goroutines for --trials (default: GOMAXPROCS)")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return flagError(fs, err)
-	}
-	if len(pos) == 0 {
-		if flagSet(fs, "h") {
-			return nil
-		}
-		return usagef("dice needs an expression, such as 2D6, D3+1 or \"3D6 discard lowest\"")
-	}
-	if *trials < 0 {
-		return usagef("--trials cannot be negative")
-	}
-	e, out, err := diceDistribution(strings.Join(pos, " "))
-	if err != nil {
-		return err
-	}
-	if *trials > 0 {
-		cfg := sim.Config{Trials: *trials, Seed: *seed, Workers: *workers}
-		if cfg.Workers == 0 {
-			cfg.Workers = defaultWorkers()
-		}
-		bar := newProgress(stderr, "auto", "dice")
-		cfg.Progress = bar.update
-		r, err := sim.RunAll(ctx, []sim.Model{scenarios.DiceModel(e)}, cfg)
-		bar.finish()
-		if err != nil {
-			return err
-		}
-		out.Sim, out.Seed, out.Trials = &r.Tallies[0].H[0], *seed, r.Completed[0]
-		if r.Partial {
-			out.Title += fmt.Sprintf(" (PARTIAL: %d of %d trials ran before the interruption)", r.Completed[0], *trials)
-		}
-		if err := reports.WriteDistribution(stdout, out); err != nil {
-			return err
-		}
-		if r.Partial {
-			return errInterrupted
-		}
-		return nil
-	}
-	return reports.WriteDistribution(stdout, out)
-}
-
-// diceDistribution is the exact distribution `simulate dice TEXT` shows;
-// the server's dice page shows the same.
-func diceDistribution(text string) (dice.Expr, reports.Distribution, error) {
-	e, err := dice.Parse(text)
-	if err != nil {
-		return e, reports.Distribution{}, err
-	}
-	d := e.Dist()
-	out := reports.Distribution{Title: e.String(), Min: d.Min, Exact: d.P, Label: e.Label}
-	if e.IsArtillery() {
-		out.MeanNote = "Misfire counted as 0"
-	}
-	if e.IsScatter() {
-		out.MeanNote = "mean = chance of Hit!"
-	}
-	return e, out, nil
 }
 
 // progress draws a progress bar on stderr for runs long enough to want one.

@@ -83,10 +83,12 @@ func pageHost(a net.Addr) string {
 // dice paths.
 func serveEngine() web.Engine {
 	return web.Engine{
-		Formats: []string{"table", "json", "csv", "markdown", "html"},
-		Run:     serveRun,
-		Compare: serveCompare,
-		Dice:    serveDice,
+		Formats:     []string{"table", "json", "csv", "markdown", "html"},
+		Scenarios:   registry,
+		Run:         serveRun,
+		Compare:     serveCompare,
+		Dice:        serveDice,
+		DiceFormats: reports.DiceFormats,
 	}
 }
 
@@ -101,7 +103,7 @@ func serveRun(file string, src []byte, args []string) (web.Job, error) {
 	if err := serveFlags(fs, f, pos); err != nil {
 		return nil, err
 	}
-	s, err := scenarios.Parse(file, src)
+	s, err := registry.Parse(file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +171,7 @@ func serveCompare(files []string, srcs [][]byte, args []string) (web.Job, error)
 	}
 	var ss []*scenarios.Scenario
 	for i, file := range files {
-		s, err := scenarios.Parse(file, srcs[i])
+		s, err := registry.Parse(file, srcs[i])
 		if err != nil {
 			return nil, err
 		}
@@ -216,20 +218,10 @@ func (r compareResult) Render(format string) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// serveDice is `simulate dice EXPR`: its output, and its rows for the
-// page's chart.
-func serveDice(expr string) (web.Dice, error) {
-	_, d, err := diceDistribution(expr)
-	if err != nil {
-		return web.Dice{}, err
-	}
-	var b bytes.Buffer
-	if err := reports.WriteDistribution(&b, d); err != nil {
-		return web.Dice{}, err
-	}
-	out := web.Dice{Title: d.Title, Text: b.String()}
-	for _, r := range d.Rows() {
-		out.Rows = append(out.Rows, web.DiceRow{Value: r.Value, Label: r.Label, Exactly: r.Exactly, AtLeast: r.AtLeast, AtMost: r.AtMost})
-	}
-	return out, nil
+// serveDice is `simulate dice QUERY --format F`, the command line's own
+// function and bytes: exact answers only, so nothing to cancel.
+func serveDice(query, format string) ([]byte, error) {
+	var out bytes.Buffer
+	err := runDice(context.Background(), []string{"--format=" + format, "--", query}, &out, io.Discard)
+	return out.Bytes(), err
 }

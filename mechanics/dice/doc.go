@@ -15,4 +15,6 @@
 // Rules of use: a Rand must be used by one goroutine at a time; give each
 // worker its own. An Expr is immutable after Parse and safe to share between
 // goroutines. Rolling never allocates.
+//
+// It imports nothing else of this project.
 package dice

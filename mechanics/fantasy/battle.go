@@ -62,10 +62,61 @@ const (
 	HoldFireAlways
 )
 
+// KillingBlowRule is what a Killing Blow does to a model it cannot slay
+// (one not Infantry, Cavalry or War Beasts).
+type KillingBlowRule uint8
+
+const (
+	// KillingBlowOneWound (WAP, special rules, Killing Blow): one wound that
+	// ignores armour; Multiple Wounds does not multiply it.
+	KillingBlowOneWound KillingBlowRule = iota
+	// KillingBlowMultiple: the wound ignores armour, and Multiple Wounds
+	// applies to it as to any unsaved wound.
+	KillingBlowMultiple
+	// KillingBlowNone (8th edition): no effect; the hit is an ordinary one.
+	KillingBlowNone
+)
+
+// WardRule is how a model's ward saves join, a Parry save included.
+type WardRule uint8
+
+const (
+	// WardsCombine (WAP, Ward Saves and Parry): wards combine as armour
+	// does, never better than 4+ by combining; Parry is a ward in close
+	// combat.
+	WardsCombine WardRule = iota
+	// WardsBest (8th edition): the best ward alone.
+	WardsBest
+)
+
+// MaxRounds caps a combat fought until it ends (Options.Rounds 0): a
+// combat still going after this many rounds stops, and Outcome.RoundCap
+// says so. Two units that cannot hurt each other and never break would
+// otherwise fight for ever.
+const MaxRounds = 50
+
 // Options are the points the rules texts leave open, and the player
-// choices a scenario fixes. DefaultOptions gives the defaults of
-// RULES-FACTS.md.
+// choices a scenario fixes. DefaultOptions gives the defaults, each with
+// its source in docs/fantasy.md.
 type Options struct {
+	// Rounds is how many rounds of combat a combat phase fights; 0 fights
+	// until one side breaks, flees or is destroyed, at most MaxRounds.
+	Rounds int
+	// KillingBlow is what Killing Blow does to models it cannot slay.
+	KillingBlow KillingBlowRule
+	// Wards is how wards (and Parry) join.
+	Wards WardRule
+	// DisruptRanks is how many ranks of five or more models a unit needs
+	// in its enemy's flank or rear to disrupt it (open for WAP; 8th
+	// edition: 2). 0: nothing disrupts.
+	DisruptRanks int
+	// SkirmishersDisrupt: Skirmishers in a flank or rear disrupt as other
+	// units do (open for WAP; 7th edition: they cannot, the default).
+	SkirmishersDisrupt bool
+	// PanicFriendUS is the least Unit Strength of a friend whose break or
+	// destruction within 6" makes a unit take a Panic test (WAP for a
+	// break: 10; open for destruction, 10 too).
+	PanicFriendUS int
 	// InsaneCourage: a double 1 always passes a Leadership test (8th
 	// edition; open for WAP, on by default).
 	InsaneCourage bool
@@ -98,8 +149,13 @@ type Options struct {
 	TargetFlees bool
 }
 
-// DefaultOptions are the defaults RULES-FACTS.md gives for open points.
+// DefaultOptions are the defaults for the open points (docs/fantasy.md).
 var DefaultOptions = Options{
+	Rounds:            1,
+	KillingBlow:       KillingBlowOneWound,
+	Wards:             WardsCombine,
+	DisruptRanks:      2,
+	PanicFriendUS:     10,
 	InsaneCourage:     true,
 	Caught:            CaughtWounds,
 	ZzzzapBolts:       3,
@@ -178,6 +234,10 @@ type Outcome struct {
 	// first round's result, the acting unit's total minus its target's.
 	Fought       bool
 	CombatResult int
+	// Rounds is how many rounds of combat were fought; RoundCap is set when
+	// a combat fought until it ends was stopped by MaxRounds.
+	Rounds   int
+	RoundCap bool
 	// FriendlyWounds are wounds Zzzzap! caused on the acting unit's side.
 	FriendlyWounds int
 	Mishap         Mishap
@@ -214,8 +274,9 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 	firstRound := false
 	for _, p := range b.Phases {
 		for i := range s.Units {
-			s.Units[i].PhaseWound = 0
-			s.Units[i].phaseAlive = s.Units[i].Alive
+			us := &s.Units[i]
+			us.PhaseWound, us.phaseAlive = 0, us.Alive
+			us.phaseBroke, us.passedPanic = false, false
 		}
 		switch p {
 		case PhaseCharge:
@@ -242,7 +303,7 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 	if !as.Mover.Random.IsZero() {
 		// Random Movement: no charge is declared, so the target neither
 		// reacts nor tests for Terror; reaching it counts as charging, with
-		// the roll as the charge range (seeds, Random Movement).
+		// the roll as the charge range (unit card, Random Movement).
 		roll := as.Mover.Random.Roll(r)
 		s.Out.ChargeDeclared = true
 		b.reachOrFall(as, ts, roll)
@@ -250,17 +311,21 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		return
 	}
 	// A unit that wants to charge a Terror-causing enemy must pass a
-	// Psychology (Leadership) test first (seeds, Terror).
-	if t.terrifies(a) && !LdTest(r, a.Ld, opt.InsaneCourage) {
+	// Psychology (Leadership) test first (unit card, Terror).
+	if testsToCharge(a, t) && !LdTest(r, a.Ld, opt.InsaneCourage) {
 		return
 	}
 	s.Out.ChargeDeclared = true
 	flee := opt.TargetFlees && !t.ImmunePsychology
 	// Run for Your Lives!: a Terror-causer's charge makes the target take a
 	// Panic test; failing it, the target must flee.
-	if a.terrifies(t) && !LdTest(r, t.Ld, opt.InsaneCourage) {
-		flee = true
-		s.Out.Panicked[1] = true
+	if a.terrifies(t) {
+		if LdTest(r, t.Ld, opt.InsaneCourage) {
+			ts.passedPanic = true
+		} else {
+			flee = true
+			s.Out.Panicked[1] = true
+		}
 	}
 	if flee {
 		ts.Distance += ts.Mover.Roll(r, Flee, false)
@@ -315,17 +380,18 @@ func (b *Battle) shoot(r *dice.Rand, s *State) {
 			mod-- // long range
 		}
 		need := ShootingToHit(a.BS, mod)
+		bl := hitsOn(m.S, t)
 		for range as.Alive {
 			for range m.Shots.Roll(r) {
 				if hit, _ := need.Succeeds(r); hit {
-					resolveHit(r, blows{S: m.S}, t, ts)
+					resolveHit(r, &bl, t, ts)
 				}
 			}
 		}
 	}
 }
 
-// zzzzap fires the Doomwheel's warp lightning (seeds, Zzzzap!): one
+// zzzzap fires the Doomwheel's warp lightning (unit card, Zzzzap!): one
 // Artillery dice sets the Strength of every bolt this phase; a Misfire
 // fires nothing and rolls on the Mishap chart. Each bolt hits the nearest
 // unit in range, friend or foe, engaged or not; when that unit is destroyed
@@ -351,12 +417,11 @@ func (b *Battle) zzzzap(r *dice.Rand, s *State) {
 		if i < 0 {
 			return
 		}
-		wounds := 0
+		bl := hitsOn(strength, b.Units[i])
 		if opt.ZzzzapD6Wounds {
-			wounds = resolveHit(r, blows{S: strength, multiple: &d6}, b.Units[i], &s.Units[i])
-		} else {
-			wounds = resolveHit(r, blows{S: strength}, b.Units[i], &s.Units[i])
+			bl.multiple = &d6
 		}
+		wounds := resolveHit(r, &bl, b.Units[i], &s.Units[i])
 		if !b.Enemy[i] {
 			s.Out.FriendlyWounds += wounds
 		}
@@ -399,18 +464,25 @@ func NearestAtStart(b *Battle) int {
 	return b.nearest(s, 0)
 }
 
-// Terrifies reports whether a's Terror makes e take a Panic test (or, the
-// other way round, whether e must test to charge a).
+// Terrifies reports whether a's Terror makes e take a Panic test when a
+// declares a charge on it.
 func Terrifies(a, e *Unit) bool { return a.terrifies(e) }
 
-// mishap rolls on the Doomwheel Mishap chart (WAP, RULES-FACTS.md).
+// TestsToCharge reports whether c must pass a Psychology test to declare a
+// charge on t, a Terror-causer.
+func TestsToCharge(c, t *Unit) bool { return testsToCharge(c, t) }
+
+// mishap rolls on the Doomwheel Mishap chart (WAP, Doomwheel). A Burst of
+// Speed lasts for the rest of the battle: the chart gives no end to it, and
+// it makes every later move (a flight or a pursuit) 4D6.
 func (b *Battle) mishap(r *dice.Rand, s *State) {
 	a, as := b.Units[0], &s.Units[0]
 	switch roll := r.D6(); {
 	case roll <= 2:
 		s.Out.Mishap = Disaster
-		for range stompHits.Roll(r) { // D6 hits
-			resolveHit(r, blows{S: 6}, a, as)
+		bl := hitsOn(6, a)
+		for range r.D6() { // D6 hits
+			resolveHit(r, &bl, a, as)
 		}
 		if n, ok := as.Mover.Random.PlainD6(); ok && n > 1 {
 			as.Mover.Random = plainD6[n-1]
@@ -437,9 +509,14 @@ var (
 	}()
 )
 
-// afterPhase takes the tests due at the end of a phase: Loss of Control for
-// a wounded Doomwheel out of combat, and Panic for units that lost a
-// quarter of their Unit Strength in a phase outside combat.
+// afterPhase takes the tests due at the end of a phase: Loss of Control
+// for a wounded Doomwheel not in combat, Panic for a unit that lost a
+// quarter of its Unit Strength in a phase outside combat, and Panic for the
+// friends within 6" of a unit that broke or was destroyed in the phase.
+//
+// Loss of Control is judged at the end of the phase: a Doomwheel whose
+// enemy broke or was destroyed in the combat phase is no longer in combat
+// then, so it tests for the wounds it took in that phase.
 func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
 	for i, u := range b.Units {
 		us := &s.Units[i]
@@ -455,65 +532,187 @@ func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
 				}
 			}
 		}
-		if p != PhaseCombat && !u.ImmunePsychology && !u.ImmunePanic && u.TroopPanics() {
+		if p != PhaseCombat {
 			lost := u.TotalUS(us.phaseAlive) - u.TotalUS(us.Alive)
-			if 4*lost >= u.TotalUS(us.phaseAlive) && !LdTest(r, u.Ld, b.Options.InsaneCourage) {
-				us.Fled = true
-				us.Distance += us.Mover.Roll(r, Flee, false)
-				s.Out.Panicked[i] = true
+			if 4*lost >= u.TotalUS(us.phaseAlive) {
+				b.panicTest(r, s, i)
 			}
 		}
 	}
+	b.friendPanic(r, s)
+}
+
+// friendPanic makes the friends of a unit that broke or was destroyed in
+// this phase take a Panic test when they stand within 6" of it (WAP,
+// Panic: a friend breaks nearby; a friend is annihilated). The unit must
+// have had PanicFriendUS or more: its Unit Strength when it broke, or at
+// the start of the phase for one destroyed.
+func (b *Battle) friendPanic(r *dice.Rand, s *State) {
+	for j, u := range b.Units {
+		sj := &s.Units[j]
+		destroyed := sj.phaseAlive > 0 && sj.Alive == 0
+		us := u.TotalUS(sj.Alive)
+		if destroyed {
+			us = u.TotalUS(sj.phaseAlive)
+		}
+		if !(sj.phaseBroke || destroyed) || us < b.Options.PanicFriendUS {
+			continue
+		}
+		for i := range b.Units {
+			if i != j && b.Enemy[i] == b.Enemy[j] && b.apart(s, i, j) <= 6 {
+				b.panicTest(r, s, i)
+			}
+		}
+	}
+}
+
+// apart is the distance between units i and j. Distances are kept from the
+// acting unit only, so two other units are placed on one line through it,
+// on the same side: they stand the difference of their distances apart.
+func (b *Battle) apart(s *State, i, j int) int {
+	switch {
+	case i == 0:
+		return s.Units[j].Distance
+	case j == 0:
+		return s.Units[i].Distance
+	}
+	d := s.Units[i].Distance - s.Units[j].Distance
+	return max(d, -d)
+}
+
+// panicTest makes unit i take a Panic test, unless it is exempt: destroyed,
+// fleeing, in combat, without Leadership, immune to Panic or Psychology, or
+// having passed one this phase (WAP, Panic). Failing, it flees.
+func (b *Battle) panicTest(r *dice.Rand, s *State, i int) {
+	u, us := b.Units[i], &s.Units[i]
+	if us.Alive == 0 || us.Fled || us.Engaged || us.passedPanic || !u.TroopPanics() || u.ImmunePsychology || u.ImmunePanic {
+		return
+	}
+	if LdTest(r, u.Ld, b.Options.InsaneCourage) {
+		us.passedPanic = true
+		return
+	}
+	us.Fled = true
+	us.Distance += us.Mover.Roll(r, Flee, false)
+	s.Out.Panicked[i] = true
 }
 
 // TroopPanics reports whether the unit takes Panic tests at all: machines
 // without Leadership (Ld 0) do not.
 func (u *Unit) TroopPanics() bool { return u.Ld > 0 }
 
-// combat fights one round between the acting unit and its target, if they
-// are engaged, then works out the result, the break test and the pursuit.
-func (b *Battle) combat(r *dice.Rand, s *State, first bool) {
-	as, ts := &s.Units[0], &s.Units[1]
-	if !as.Engaged || !ts.Engaged || as.Alive == 0 || ts.Alive == 0 {
-		return
+// Won reports whether unit i (the acting unit or its target) won its
+// combat: its enemy broke or was destroyed, and it did neither.
+func (s *State) Won(i int) bool {
+	if i > 1 {
+		return false
 	}
+	me, foe := &s.Units[i], &s.Units[1-i]
+	return (foe.Broke || foe.Destroyed()) && !(me.Broke || me.Destroyed())
+}
+
+// combat fights the combat phase between the acting unit and its target:
+// Options.Rounds rounds, or until the combat ends (one side breaks, flees
+// or is destroyed) when that is 0, at most MaxRounds. first marks the phase
+// right after a successful charge: its first round is the charge's.
+func (b *Battle) combat(r *dice.Rand, s *State, first bool) {
+	limit := b.Options.Rounds
+	if limit <= 0 || limit > MaxRounds {
+		limit = MaxRounds
+	}
+	for k := range limit {
+		if !b.round(r, s, first && k == 0) {
+			return
+		}
+	}
+	as, ts := &s.Units[0], &s.Units[1]
+	if b.Options.Rounds <= 0 && as.Engaged && ts.Engaged {
+		s.Out.RoundCap = true
+	}
+}
+
+// round fights one round of combat, works out its result, the loser's
+// break test, flight and pursuit, and reports whether the combat goes on.
+// Each round takes the units as casualties left them: models in base
+// contact, ranks, Unit Strength and Steadfast are judged afresh. Charge
+// bonuses (+1 combat result, Initiative, Impact Hits) belong to the first
+// round after the charge only.
+func (b *Battle) round(r *dice.Rand, s *State, first bool) bool {
+	as, ts := &s.Units[0], &s.Units[1]
+	if !as.Engaged || !ts.Engaged || as.Alive == 0 || ts.Alive == 0 || as.Fled || ts.Fled {
+		return false
+	}
+	s.Out.Rounds++
 	res := b.fightRound(r, s, 0, 1, first)
 	s.Out.ImpactHits += res.impact
 	s.Out.ImpactWounds += res.impactWounds
-	var cr [2]int
 	units := [2]*Unit{b.Units[0], b.Units[1]}
 	states := [2]*UnitState{as, ts}
-	us := [2]int{units[0].TotalUS(as.Alive), units[1].TotalUS(ts.Alive)}
+	cr, us, disrupted := b.combatResult(units, states, res, first)
+	if !s.Out.Fought {
+		s.Out.Fought = true
+		s.Out.CombatResult = cr[0] - cr[1]
+	}
+	if as.Alive == 0 || ts.Alive == 0 {
+		as.Engaged, ts.Engaged = false, false
+		return false
+	}
+	if cr[0] == cr[1] {
+		return true
+	}
+	loser := 1
+	if cr[0] < cr[1] {
+		loser = 0
+	}
+	winner := 1 - loser
+	lu, ls := units[loser], states[loser]
+	if lu.Unbreakable {
+		return true
+	}
+	ld := lu.Ld
+	if !steadfast(lu, ls, us[winner], disrupted[loser], ranksDenied(units, states, loser, first)) {
+		ld -= cr[winner] - cr[loser]
+	}
+	if LdTest(r, ld, b.Options.InsaneCourage) {
+		return true
+	}
+	// The loser breaks and flees; the winner pursues and catches it if its
+	// roll equals or beats the flee roll.
+	ls.Broke, ls.Fled, ls.phaseBroke = true, true, true
+	as.Engaged, ts.Engaged = false, false
+	flee := ls.Mover.Roll(r, Flee, false)
+	if b.Options.Pursue && states[winner].Mover.Roll(r, Pursue, false) >= flee {
+		b.caught(loser, winner, s) // sides 0 and 1 are units 0 and 1
+	}
+	return false
+}
+
+// combatResult adds up each side's combat result (WAP, combat resolution):
+// wounds inflicted, +1 for the charge (first round only), ranks (none when
+// Disrupted or denied by a Dread Maw), +1 for the higher Unit Strength,
+// standard, battle standard, flank +1, rear +2, higher ground +1, Fear +1
+// (+2 at double the enemy's Unit Strength), and a musician's +1 in a draw.
+// It returns the results, the Unit Strengths and which sides are Disrupted.
+func (b *Battle) combatResult(units [2]*Unit, states [2]*UnitState, res roundResult, first bool) (cr, us [2]int, disrupted [2]bool) {
+	us = [2]int{units[0].TotalUS(states[0].Alive), units[1].TotalUS(states[1].Alive)}
 	for side := range 2 {
 		u, st := units[side], states[side]
-		e := units[1-side]
+		e, es := units[1-side], states[1-side]
+		disrupted[side] = b.disrupts(e, es.Alive)
 		cr[side] = res.wounds[side]
 		if first && st.Charged {
 			cr[side]++
 		}
-		if !(first && side == 1 && units[0].DreadMaw && states[0].Charged) {
+		if !disrupted[side] && !ranksDenied(units, states, side, first) {
 			cr[side] += rankBonus(u, st.Alive)
 		}
 		if us[side] > us[1-side] {
 			cr[side]++
 		}
 		if st.Alive > 0 {
-			if u.Standard {
-				cr[side]++
-			}
-			if u.BattleStandard {
-				cr[side]++
-			}
+			cr[side] += flag(u.Standard) + flag(u.BattleStandard)
 		}
-		if u.Flank {
-			cr[side]++
-		}
-		if u.Rear {
-			cr[side] += 2
-		}
-		if u.HigherGround {
-			cr[side]++
-		}
+		cr[side] += flag(u.Flank) + 2*flag(u.Rear) + flag(u.HigherGround)
 		if u.causesFearOf(e) {
 			cr[side]++
 			if us[side] >= 2*us[1-side] {
@@ -529,45 +728,24 @@ func (b *Battle) combat(r *dice.Rand, s *State, first bool) {
 			cr[1]++
 		}
 	}
-	if !s.Out.Fought {
-		s.Out.Fought = true
-		s.Out.CombatResult = cr[0] - cr[1]
+	return cr, us, disrupted
+}
+
+func flag(b bool) int {
+	if b {
+		return 1
 	}
-	if as.Alive == 0 || ts.Alive == 0 {
-		as.Engaged = as.Alive > 0 && ts.Alive > 0
-		ts.Engaged = as.Engaged
-		return
-	}
-	if cr[0] == cr[1] {
-		return
-	}
-	loser := 1
-	if cr[0] < cr[1] {
-		loser = 0
-	}
-	winner := 1 - loser
-	lu, ls := units[loser], states[loser]
-	if lu.Unbreakable {
-		return
-	}
-	ld := lu.Ld
-	if !steadfast(lu, ls, us[winner]) {
-		ld -= cr[winner] - cr[loser]
-	}
-	if LdTest(r, ld, b.Options.InsaneCourage) {
-		return
-	}
-	// The loser breaks and flees; the winner pursues and catches it if its
-	// roll equals or beats the flee roll.
-	ls.Broke, ls.Fled = true, true
-	as.Engaged, ts.Engaged = false, false
-	flee := ls.Mover.Roll(r, Flee, false)
-	// Sides 0 and 1 are units 0 and 1.
-	if b.Options.Pursue {
-		if states[winner].Mover.Roll(r, Pursue, false) >= flee {
-			b.caught(loser, winner, s)
-		}
-	}
+	return 0
+}
+
+// disrupts reports whether enemy e, with alive models, disrupts the unit it
+// fights: it fights in that unit's flank or rear with at least
+// Options.DisruptRanks ranks of five or more models, and is not Skirmishers
+// unless Options.SkirmishersDisrupt (open for WAP; the 8th-edition
+// condition, and 7th edition's for Skirmishers, by default).
+func (b *Battle) disrupts(e *Unit, alive int) bool {
+	n := b.Options.DisruptRanks
+	return n > 0 && (e.Flank || e.Rear) && (!e.Skirmishers || b.Options.SkirmishersDisrupt) && fullRanks(e, alive) >= n
 }
 
 // caught applies the Caught rule to fleeing unit i caught by unit by.

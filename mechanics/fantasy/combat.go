@@ -2,49 +2,59 @@ package fantasy
 
 import "hammersim/mechanics/dice"
 
-// blows are hits ready to roll to wound.
+// blows are hits on one target, ready to roll to wound: the D6 score each
+// step needs, worked out once for a group of hits (7: it cannot succeed).
 type blows struct {
-	S        int
-	killing  bool       // Killing Blow
-	multiple *dice.Expr // Multiple Wounds, nil when none
-	parry    bool       // a Parry save may be taken (never against Impact Hits)
-	noSaves  bool       // no saves of any kind
+	wound, armour, ward int
+	// killing: a natural 6 to wound is a Killing Blow with an effect on
+	// this target; slays: it slays outright; oneWound: it is one wound,
+	// never multiplied (KillingBlowOneWound).
+	killing, slays, oneWound bool
+	multiple                 *dice.Expr // Multiple Wounds, nil when none
 }
 
-// resolveHit rolls one hit through wound, armour and ward (or parry) and
-// applies what gets through. It returns the wounds the target took.
-//
-// Killing Blow (RULES-FACTS.md): a natural 6 to wound slays an infantry,
-// cavalry or war beast model outright with no armour save (a ward may still
-// save it); against other troop types it is one wound that ignores armour.
-// Ward and Parry saves are both unmodified saves taken after armour; a model
-// takes the better one, never both.
-func resolveHit(r *dice.Rand, b blows, tu *Unit, ts *UnitState) int {
+// newBlows readies hits at strength s on u, which takes ward after armour.
+func newBlows(s int, u *Unit, ward int) blows {
+	return blows{wound: ToWound(s, u.T).Need, armour: ArmourRoll(u.Armour, s).Need, ward: WardRoll(ward).Need}
+}
+
+// hitsOn is the blows of automatic hits (Impact Hits, Grind Attack, Stomp,
+// bolts, shots) at strength s on u: no Parry (unit card, Impact Hits; WAP, Parry).
+func hitsOn(s int, u *Unit) blows { return newBlows(s, u, u.Ward) }
+
+// withKillingBlow gives the blows Killing Blow on u (WAP, special rules,
+// Killing Blow): a natural 6 to wound slays an Infantry, Cavalry or War
+// Beasts model outright with no armour save (a ward may still save it) and
+// scores the wounds it had left; what it does to other types is kb.
+func (b *blows) withKillingBlow(kb KillingBlowRule, u *Unit) {
+	b.slays = u.Troop.KillingBlowSlays()
+	b.killing = b.slays || kb != KillingBlowNone
+	b.oneWound = !b.slays && kb == KillingBlowOneWound
+}
+
+// resolveHit rolls one hit through wound, armour and ward and applies what
+// gets through. It returns the wounds the target took. A save that cannot
+// succeed is not rolled.
+func resolveHit(r *dice.Rand, b *blows, tu *Unit, ts *UnitState) int {
 	if ts.Alive == 0 {
 		return 0
 	}
-	ok, natural := ToWound(b.S, tu.T).Succeeds(r)
-	if !ok {
+	natural := r.D6()
+	if natural < b.wound {
 		return 0
-	}
-	if b.noSaves {
-		return ts.woundOne(tu, 1)
 	}
 	killing := b.killing && natural == 6
-	if !killing {
-		if saved, _ := ArmourRoll(tu.Armour, b.S).Succeeds(r); saved {
-			return 0
-		}
-	}
-	w := tu.Ward
-	if b.parry {
-		w = min(w, tu.Parry)
-	}
-	if saved, _ := WardRoll(w).Succeeds(r); saved {
+	if !killing && b.armour <= 6 && r.D6() >= b.armour {
 		return 0
 	}
-	if killing && tu.Troop.KillingBlowSlays() {
+	if b.ward <= 6 && r.D6() >= b.ward {
+		return 0
+	}
+	switch {
+	case killing && b.slays:
 		return ts.slay(tu)
+	case killing && b.oneWound:
+		return ts.woundOne(tu, 1)
 	}
 	x := 1
 	if b.multiple != nil {
@@ -53,19 +63,54 @@ func resolveHit(r *dice.Rand, b blows, tu *Unit, ts *UnitState) int {
 	return ts.woundOne(tu, x)
 }
 
+// wardAgainst is the ward save u takes against a close combat blow at
+// strength s from attacker unit a: its own ward, with its Parry save when
+// one may be taken. Parry (WAP, Parry; 8th edition, Parry Save) is a ward in
+// close combat, not against blows from the flank or rear, not by mounted
+// models, and (WAP) not against blows at 3 or more Strength above the
+// model's own. How it joins the other ward is rule.
+func wardAgainst(u *Unit, s int, a *Unit, rule WardRule) int {
+	if u.Parry >= NoSave || a.Flank || a.Rear || u.Troop.Mounted() || s >= u.S+3 {
+		return u.Ward
+	}
+	return combineWards(rule, u.Ward, u.Parry)
+}
+
+// CombineWards is the ward save of a model with the wards ws (NoSave for
+// none) under rule. WardsBest takes the best. WardsCombine (WAP, Ward Saves)
+// combines them as armour combines (5+ and 6+ make 4+), but a combination
+// is never better than MinWard; a single ward keeps its value (a listed 3+
+// stays 3+).
+func CombineWards(rule WardRule, ws []int) int {
+	best := NoSave
+	for _, w := range ws {
+		best = combineWards(rule, best, w)
+	}
+	return best
+}
+
+func combineWards(rule WardRule, a, b int) int {
+	best := min(a, b)
+	if rule == WardsBest || a >= NoSave || b >= NoSave {
+		return best
+	}
+	return min(best, max(MinWard, CombineArmour(a, b)))
+}
+
 // HitWounds is the exact chance that one hit of strength s (no Killing Blow
 // or Multiple Wounds) wounds target u: to wound, then failing armour
-// (modified by s) and the ward (or parry, when allowed, if better).
+// (modified by s) and the ward; with parry, the ward joined with u's Parry
+// save by the default WardsCombine.
 func HitWounds(s int, u *Unit, parry bool) float64 {
 	w := u.Ward
 	if parry {
-		w = min(w, u.Parry)
+		w = combineWards(WardsCombine, u.Ward, u.Parry)
 	}
 	return ToWound(s, u.T).P() * (1 - ArmourRoll(u.Armour, s).P()) * (1 - WardRoll(w).P())
 }
 
 // Strike bands: Always Strikes First, then Initiative order, then Always
-// Strikes Last (RULES-FACTS.md).
+// Strikes Last (WAP, special rules; docs/fantasy.md).
 const (
 	bandFirst = iota
 	bandNormal
@@ -161,6 +206,14 @@ type roundResult struct {
 	impactWounds int    // the wounds they caused
 }
 
+// ranksDenied reports whether the unit on side gets no benefit from its
+// ranks this round: it was charged by a Dread Maw and this is the first
+// round (unit card, Dread Maw). It loses its rank bonus, its supporting attacks
+// and Steadfast.
+func ranksDenied(units [2]*Unit, states [2]*UnitState, side int, first bool) bool {
+	return first && units[1-side].DreadMaw && states[1-side].Charged
+}
+
 // fightRound fights one round between units a (index ai) and d, after which
 // the caller works out the result. first marks the round after a charge.
 func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roundResult {
@@ -168,31 +221,71 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 	states := [2]*UnitState{&s.Units[ai], &s.Units[di]}
 	var res roundResult
 	opt := &b.Options
+	impactHits(r, units, states, first, &res)
 
-	// Impact Hits come first, at the very start of the round, and only on
-	// the turn of a successful charge, against the charged unit. Each model
-	// rolls its own. A Grind Attack inflicts D3+1 Impact Hits at the start
-	// of every round in which the machine did not charge.
+	var groups [maxGroups]strikeGroup
+	n := strikeOrder(&groups, units, states, first, opt.ChargerInitiative)
+	var support [2]bool
+	for side := range 2 {
+		support[side] = opt.SupportingAttacks && !ranksDenied(units, states, side, first)
+	}
+	for start := 0; start < n; {
+		end := start + 1
+		for end < n && groups[end].band == groups[start].band && groups[end].init == groups[start].init {
+			end++
+		}
+		// Count every group's blows before any of them lands: blows struck
+		// at the same Initiative are simultaneous.
+		for i := start; i < end; i++ {
+			g := &groups[i]
+			u, us, e, es := units[g.side], states[g.side], units[1-g.side], states[1-g.side]
+			front, behind := fighting(u, us, e, es, support[g.side])
+			if g.attacker < 0 {
+				g.attacks = stompCount(r, front, e, es)
+				continue
+			}
+			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, hasChampion(u))
+		}
+		for i := start; i < end; i++ {
+			g := &groups[i]
+			res.wounds[g.side] += strike(r, g, units[g.side], units[1-g.side], states[1-g.side], opt)
+		}
+		start = end
+	}
+	return res
+}
+
+// impactHits resolves the hits that open a round. Impact Hits come only on
+// the turn of a successful charge, against the charged unit; a Grind
+// Attack's D3+1 Impact Hits come in every round in which the machine did
+// not charge. Each model rolls its own, and only the models in base contact
+// with the enemy make them (unit card, Impact Hits: a model not in base contact
+// inflicts none).
+func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, res *roundResult) {
 	for side := range 2 {
 		u, us := units[side], states[side]
 		e, es := units[1-side], states[1-side]
-		if us.Alive == 0 || us.Fled {
+		if us.Alive == 0 || us.Fled || es.Alive == 0 {
 			continue
 		}
-		var hits int
+		models := min(us.Alive, u.Contact(e, es.Alive))
+		hits := 0
 		switch {
 		case first && us.Charged && !u.Impact.IsZero():
-			for range us.Alive {
+			for range models {
 				hits += u.Impact.Roll(r)
 			}
 		case u.GrindAttack && !(first && us.Charged):
-			for range us.Alive {
-				hits += grindHits.Roll(r)
+			for range models {
+				hits += r.D3() + 1 // D3+1, the D3 read from a D6
 			}
+		default:
+			continue
 		}
+		bl := hitsOn(u.S, e)
 		w := 0
 		for range hits {
-			w += resolveHit(r, blows{S: u.S}, e, es)
+			w += resolveHit(r, &bl, e, es)
 		}
 		res.wounds[side] += w
 		if side == 0 {
@@ -200,16 +293,20 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 			res.impactWounds += w
 		}
 	}
+}
 
-	// Strike groups, ordered by band then Initiative; groups that share
-	// both strike at the same time.
-	var groups [maxGroups]strikeGroup
+// strikeOrder puts the round's strike groups in order: Always Strikes
+// First, then Initiative order (a charger adds chargerI in the first round),
+// then Always Strikes Last and Stomps. A Dread Maw has Always Strikes First
+// on the turn it charges, so from the second round it strikes in
+// Initiative order.
+func strikeOrder(groups *[maxGroups]strikeGroup, units [2]*Unit, states [2]*UnitState, first bool, chargerI int) int {
 	n := 0
 	for side := range 2 {
 		u, us, e := units[side], states[side], units[1-side]
 		bonus := 0
 		if first && us.Charged {
-			bonus = opt.ChargerInitiative
+			bonus = chargerI
 		}
 		for i := range u.Attackers {
 			a := &u.Attackers[i]
@@ -227,55 +324,31 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 					g.reroll = rerollSuccessful
 				}
 			}
-			n = insertGroup(&groups, n, g)
+			n = insertGroup(groups, n, g)
 		}
 		if u.Stomp && e.Troop.Stompable() {
-			n = insertGroup(&groups, n, strikeGroup{side: side, attacker: -1, band: bandLast, init: u.I})
+			n = insertGroup(groups, n, strikeGroup{side: side, attacker: -1, band: bandLast, init: u.I})
 		}
 	}
-
-	for start := 0; start < n; {
-		end := start + 1
-		for end < n && groups[end].band == groups[start].band && groups[end].init == groups[start].init {
-			end++
-		}
-		// Count every group's blows before any of them lands: blows struck
-		// at the same Initiative are simultaneous.
-		for i := start; i < end; i++ {
-			g := &groups[i]
-			u, us, e, es := units[g.side], states[g.side], units[1-g.side], states[1-g.side]
-			front, behind := fighting(u, us, e, es, opt.SupportingAttacks)
-			if g.attacker < 0 {
-				g.attacks = 0
-				if front > 0 {
-					stomps := stompHits
-					if e.Troop == Infantry && es.Alive == 1 {
-						stomps = stompHitsLone
-					}
-					for range us.Alive {
-						g.attacks += stomps.Roll(r)
-					}
-				}
-				continue
-			}
-			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, hasChampion(u))
-		}
-		for i := start; i < end; i++ {
-			g := &groups[i]
-			res.wounds[g.side] += strike(r, g, units[g.side], units[1-g.side], states[1-g.side])
-		}
-		start = end
-	}
-	return res
+	return n
 }
 
-// grindHits, stompHits: the Doomwheel's Grind Attack (D3+1) and a Stomp
-// (D6, or D3 against a lone infantry model), from the seeds.
-var (
-	grindHits     = dice.MustParse("D3+1")
-	stompHits     = dice.MustParse("D6")
-	stompHitsLone = dice.MustParse("D3")
-)
+// stompCount rolls the Stomp hits of the front models in base contact
+// with e (unit card, Stomp): D6 each, D3 against a lone infantry model or
+// skirmishers.
+func stompCount(r *dice.Rand, front int, e *Unit, es *UnitState) int {
+	n := 0
+	if e.Skirmishers || (e.Troop == Infantry && es.Alive == 1) {
+		for range front {
+			n += r.D3()
+		}
+		return n
+	}
+	for range front {
+		n += r.D6()
+	}
+	return n
+}
 
 // insertGroup keeps groups sorted by band, then Initiative from highest.
 func insertGroup(groups *[maxGroups]strikeGroup, n int, g strikeGroup) int {
@@ -289,17 +362,21 @@ func insertGroup(groups *[maxGroups]strikeGroup, n int, g strikeGroup) int {
 }
 
 // strike resolves a group's blows on e and returns the wounds e took.
-func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState) int {
+func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState, opt *Options) int {
 	wounds := 0
 	if g.attacker < 0 { // Stomps: automatic hits at the model's S
+		bl := hitsOn(u.S, e)
 		for range g.attacks {
-			wounds += resolveHit(r, blows{S: u.S}, e, es)
+			wounds += resolveHit(r, &bl, e, es)
 		}
 		return wounds
 	}
 	a := &u.Attackers[g.attacker]
-	need := MeleeToHit(a.WS, e.WS)
-	b := blows{S: a.S, killing: a.Killing, parry: true}
+	need := MeleeToHit(a.WS, e.WS).Need // never beyond 6+: no second die
+	b := newBlows(a.S, e, wardAgainst(e, a.S, u, opt.Wards))
+	if a.Killing {
+		b.withKillingBlow(opt.KillingBlow, e)
+	}
 	if !a.Multiple.IsZero() {
 		b.multiple = &a.Multiple
 	}
@@ -307,40 +384,53 @@ func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState) int {
 		if es.Alive == 0 {
 			break
 		}
-		hit, _ := need.Succeeds(r)
+		hit := r.D6() >= need
 		switch {
 		case !hit && g.reroll == rerollFailed:
-			hit, _ = need.Succeeds(r)
+			hit = r.D6() >= need
 		case hit && g.reroll == rerollSuccessful:
-			hit, _ = need.Succeeds(r)
+			hit = r.D6() >= need
 		}
 		if hit {
-			wounds += resolveHit(r, b, e, es)
+			wounds += resolveHit(r, &b, e, es)
 		}
 	}
 	return wounds
 }
 
-// rankBonus is +1 for each rank after the first of at least five models,
-// at most +3, for units that fight in ranks and stand at least five wide.
-func rankBonus(u *Unit, alive int) int {
-	if !u.Troop.FightsInRanks() || u.Width < 5 || alive == 0 {
+// fullRanks counts u's ranks of five or more models: its full ranks, and
+// its last rank when that has five or more.
+func fullRanks(u *Unit, alive int) int {
+	if u.Width < 5 {
 		return 0
 	}
 	ranks := alive / u.Width
 	if alive%u.Width >= 5 {
 		ranks++
 	}
-	return min(max(ranks-1, 0), 3)
+	return ranks
+}
+
+// rankBonus is +1 for each rank after the first of at least five models,
+// at most +3, for units that fight in ranks; Skirmishers have none.
+func rankBonus(u *Unit, alive int) int {
+	if !u.Troop.FightsInRanks() || u.Skirmishers {
+		return 0
+	}
+	return min(max(fullRanks(u, alive)-1, 0), 3)
 }
 
 // steadfast reports whether a losing unit tests on its unmodified
-// Leadership (WAP, RULES-FACTS.md): it has the higher Unit Strength, at
-// least 10, a rank of five or more, and fights in ranks; a Stubborn unit is
-// always Steadfast (seeds).
-func steadfast(u *Unit, us *UnitState, enemyUS int) bool {
+// Leadership (WAP, Steadfast): it has the higher Unit Strength, at least 10,
+// a rank of five or more, and fights in ranks; a Disrupted unit, Skirmishers,
+// and a unit denied its ranks (charged by a Dread Maw, first round) are not.
+// A Stubborn unit is always Steadfast, disrupted or not (unit card, Stubborn).
+func steadfast(u *Unit, us *UnitState, enemyUS int, disrupted, noRanks bool) bool {
 	if u.Stubborn {
 		return true
+	}
+	if disrupted || noRanks || u.Skirmishers {
+		return false
 	}
 	total := u.TotalUS(us.Alive)
 	return u.Troop.FightsInRanks() && total > enemyUS && total >= 10 && min(us.Alive, u.Width) >= 5

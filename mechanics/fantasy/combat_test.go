@@ -50,7 +50,7 @@ func TestMeleeAndWoundCharts(t *testing.T) {
 	}
 	for _, tt := range melee {
 		if got := MeleeToHit(tt.ws, tt.def).Need; got != tt.need {
-			t.Errorf("WS %d vs %d: %d+, want %d+ (RULES-FACTS.md chart)", tt.ws, tt.def, got, tt.need)
+			t.Errorf("WS %d vs %d: %d+, want %d+ (8th-edition chart, docs/fantasy.md)", tt.ws, tt.def, got, tt.need)
 		}
 	}
 	wound := []struct{ s, t, need int }{
@@ -58,7 +58,7 @@ func TestMeleeAndWoundCharts(t *testing.T) {
 	}
 	for _, tt := range wound {
 		if got := ToWound(tt.s, tt.t).Need; got != tt.need {
-			t.Errorf("S %d vs T %d: %d+, want %d+ (RULES-FACTS.md chart)", tt.s, tt.t, got, tt.need)
+			t.Errorf("S %d vs T %d: %d+, want %d+ (wound chart, docs/fantasy.md)", tt.s, tt.t, got, tt.need)
 		}
 	}
 	armour := []struct{ sv, s, need int }{
@@ -105,7 +105,7 @@ func chariot(impact string) *Unit {
 
 // TestImpactHitsEachModelRollsAndParryNeverApplies: two models with Impact
 // Hits (D6) roll separately (2D6, not twice one D6), and the target's Parry
-// save, which would stop most blows, never applies to them (seeds).
+// save, which would stop most blows, never applies to them (unit card).
 func TestImpactHitsEachModelRolls(t *testing.T) {
 	a := chariot("D6")
 	a.Models, a.Width = 2, 2
@@ -181,7 +181,7 @@ func TestKillingBlow(t *testing.T) {
 	slain := 0
 	for range n {
 		st := UnitState{Alive: 1}
-		resolveHit(r, blows{S: 3, killing: true}, armoured, &st)
+		resolveHit(r, killingBlows(3, armoured, KillingBlowOneWound, nil), armoured, &st)
 		if st.Alive == 0 {
 			slain++
 		}
@@ -196,7 +196,7 @@ func TestKillingBlow(t *testing.T) {
 	wounded := 0
 	for range n {
 		st := UnitState{Alive: 1}
-		if resolveHit(r, blows{S: 3, killing: true}, &monster, &st) > 0 {
+		if resolveHit(r, killingBlows(3, &monster, KillingBlowOneWound, nil), &monster, &st) > 0 {
 			wounded++
 			if st.Alive == 0 {
 				t.Fatal("killing blow slew a monster")
@@ -218,7 +218,7 @@ func TestMultipleWoundsCapped(t *testing.T) {
 	six := dice.Const(6)
 	for range 100 {
 		st := UnitState{Alive: 3}
-		got := resolveHit(r, blows{S: 10, multiple: &six}, u, &st)
+		got := resolveHit(r, &blows{wound: 2, armour: NoSave, ward: NoSave, multiple: &six}, u, &st)
 		if got > 2 || (got > 0 && st.Alive != 2) {
 			t.Fatalf("one wound of 6 took %d wounds, %d models left", got, st.Alive)
 		}
@@ -284,15 +284,15 @@ func TestRankBonusAndSteadfast(t *testing.T) {
 		t.Errorf("a unit 4 wide gets rank bonus %d; ranks need five models", got)
 	}
 	st := &UnitState{Alive: 20}
-	if !steadfast(u, st, 5) || steadfast(u, st, 25) {
+	if !steadfast(u, st, 5, false, false) || steadfast(u, st, 25, false, false) {
 		t.Errorf("steadfast: 20 clanrats against US 5 should be, against US 25 not")
 	}
 	few := &UnitState{Alive: 8}
-	if steadfast(u, few, 5) {
+	if steadfast(u, few, 5, false, false) {
 		t.Errorf("8 models (US below 10) are not steadfast")
 	}
 	u.Stubborn = true
-	if !steadfast(u, few, 50) {
+	if !steadfast(u, few, 50, true, true) {
 		t.Errorf("a Stubborn unit is always steadfast")
 	}
 }
@@ -458,7 +458,7 @@ func TestImpactHitsComeFirst(t *testing.T) {
 }
 
 // TestImpactHitsIgnoreOtherAttackRules: a unit with Killing Blow does not
-// get it on its Impact Hits (seeds: the model's other attack rules do not
+// get it on its Impact Hits (unit card: the model's other attack rules do not
 // apply), and the combat result counts the Impact Hits' wounds.
 func TestImpactHitsIgnoreOtherAttackRules(t *testing.T) {
 	a := chariot("D6")
@@ -578,4 +578,12 @@ func TestRandomAttacksPerModel(t *testing.T) {
 	if chi > 29.59 { // p = 0.001, df = 10
 		t.Errorf("random attacks of two models: chi-square %.1f against 2D6", chi)
 	}
+}
+
+// killingBlows readies hits at strength s with Killing Blow on u, no ward.
+func killingBlows(s int, u *Unit, kb KillingBlowRule, multiple *dice.Expr) *blows {
+	b := newBlows(s, u, NoSave)
+	b.withKillingBlow(kb, u)
+	b.multiple = multiple
+	return &b
 }

@@ -45,7 +45,7 @@ type Mover struct {
 type Table uint8
 
 const (
-	// TableWAP is the Swiftstride table of the seeds.
+	// TableWAP is the Swiftstride unit card's table.
 	TableWAP Table = iota
 	// Table8th is 8th edition's: every charge, flee and pursuit rolls 2D6,
 	// and Swiftstride adds a die and discards the lowest (3D6 discard
@@ -74,7 +74,7 @@ func (m Move) String() string {
 	return fmt.Sprintf("%d+%s", m.Base, m.Dice)
 }
 
-// bracket is a row of the seeds' Swiftstride table.
+// bracket is a row of the Swiftstride unit card's table.
 type bracket int8
 
 const (
@@ -83,8 +83,8 @@ const (
 	swiftstrideM7         // Swiftstride, M 7 or more
 )
 
-// moveDice is the movement table of the Swiftstride seed text (and
-// RULES-FACTS.md), one row per bracket, one column per MoveKind:
+// moveDice is the movement table of the Swiftstride unit card (and WAP's
+// movement summary chart, docs/fantasy.md), one row per bracket, one column per MoveKind:
 //
 //	                    charge              failed charge       flee, pursue
 //	no Swiftstride      M + highest of 2D6  highest of 2D6      2D6

@@ -30,10 +30,11 @@ const (
 	RuleLargeTarget    = "Large Target"
 	RuleNaturalArmour  = "Natural Armour"
 	RuleDreadMaw       = "Dread Maw"
+	RuleSkirmishers    = "Skirmishers"
 )
 
 // Catalogue lists the special rules this package implements, with the
-// value each takes in brackets. Summaries paraphrase the seeds' texts.
+// value each takes in brackets. Summaries paraphrase the WAP unit cards (docs/fantasy.md).
 var Catalogue = mechanics.Catalogue{
 	{Name: RuleSwiftstride, Summary: "Charge, failed-charge, flee and pursuit rolls by the Swiftstride table; " +
 		"needs every model in the unit; no effect below M 4 or with Random Movement."},
@@ -44,26 +45,30 @@ var Catalogue = mechanics.Catalogue{
 	{Name: RuleTunneller, Aliases: []string{"Tunneler", "Tunnellers", "Tunnelers"}, Arg: mechanics.IntArg, Min: 1, Max: 30,
 		Summary: "Moves and charges as Fly with the value in brackets, but never with Swiftstride (the Dread Maw)."},
 	{Name: RuleImpactHits, Arg: mechanics.DiceArg, Summary: "On the turn of a successful charge, before any other blows, " +
-		"each model inflicts the number in brackets of automatic hits at its S on the charged unit; no Parry; two sets: the highest."},
+		"each model in base contact inflicts the number in brackets of automatic hits at its S on the charged unit; no Parry; two sets: the highest."},
 	{Name: RuleScythes, Summary: "Impact Hits (+1)."},
-	{Name: RuleStomp, Summary: "Always Strikes Last: D6 automatic hits at the model's S (D3 against a lone infantry model) on an Infantry, War Beasts or Swarm unit in contact."},
-	{Name: RuleGrindAttack, Summary: "At the start of each round of combat in which it did not charge, D3+1 Impact Hits (Doomwheel)."},
+	{Name: RuleStomp, Summary: "Always Strikes Last: each model in base contact makes D6 automatic hits at its S (D3 against a lone infantry model or Skirmishers) on an Infantry, War Beasts or Swarm unit."},
+	{Name: RuleGrindAttack, Summary: "At the start of each round of combat in which it did not charge, D3+1 Impact Hits from each machine in base contact (Doomwheel)."},
 	{Name: RuleZzzzap, Aliases: []string{"Zzzzap"}, Summary: "In its Shooting phase, even in combat or fleeing, bolts at one Artillery dice's S hit the nearest unit, friend or foe; a Misfire rolls the Mishap chart (Doomwheel)."},
 	{Name: RuleLossOfControl, Summary: "After a phase in which it was wounded out of combat and not fleeing, a D6 per wound: any 1 and it goes Out of Control (Doomwheel)."},
-	{Name: RuleTerror, Summary: "Causes Fear; a charge it declares makes the target take a Panic test and flee on failure; charging it needs a Psychology test; immune to Fear and Terror."},
+	{Name: RuleTerror, Summary: "Causes Fear, also to Fear-causers; a charge it declares makes the target take a Panic test and flee on failure; " +
+		"charging it needs a Psychology test unless immune to Terror or causing Fear; immune to Fear and Terror."},
 	{Name: RuleFear, Summary: "+1 combat result (+2 with double the enemy's Unit Strength) against units not immune to Fear."},
 	{Name: RuleImmunity, Arg: mechanics.WordsArg, Words: []string{"psychology", "fear", "terror", "panic", "fear/terror"},
 		Summary: "Ignores the rules in brackets; Immunity (Psychology) passes every psychology test and never flees as a charge reaction."},
 	{Name: RuleStubborn, Summary: "Always Steadfast: takes break tests on its unmodified Leadership."},
 	{Name: RuleUnbreakable, Summary: "Never takes break tests."},
-	{Name: RuleKillingBlow, Summary: "A natural 6 to wound slays an infantry, cavalry or war beast model outright, with no armour save; against other types it ignores armour."},
+	{Name: RuleKillingBlow, Summary: "A natural 6 to wound slays an infantry, cavalry or war beast model outright, with no armour save; " +
+		"against other types, by the killing_blow option: one wound ignoring armour (default), that wound multiplied, or nothing."},
 	{Name: RuleMultipleWounds, Arg: mechanics.DiceArg, Summary: "Each unsaved wound becomes the number in brackets of wounds, no more than the model has left."},
 	{Name: RuleRandomAttacks, Arg: mechanics.DiceArg, Summary: "The model's Attacks are the roll in brackets, rolled for each model each time it strikes."},
 	{Name: RuleStrikesFirst, Summary: "Strikes before Initiative order; re-rolls failed hits when its Initiative is higher than the enemy's."},
 	{Name: RuleStrikesLast, Summary: "Strikes after everything else; re-rolls successful hits when its Initiative is lower than the enemy's."},
 	{Name: RuleLargeTarget, Arg: mechanics.IntArg, Min: 1, Max: 10, Summary: "Line of Sight value; no effect on the questions hammersim simulates."},
 	{Name: RuleNaturalArmour, Arg: mechanics.SaveArg, Summary: "An armour save of the value in brackets, improved by other armour as normal."},
-	{Name: RuleDreadMaw, Summary: "Always Strikes First on the turn it charges; the unit it charges gets no rank bonus in the first round; two extra Chomp attacks with Killing Blow and Multiple Wounds (D6)."},
+	{Name: RuleDreadMaw, Summary: "Always Strikes First on the turn it charges; the unit it charges gets no benefit from ranks in the first round " +
+		"(no rank bonus, supporting attacks or Steadfast); two extra Chomp attacks with Killing Blow and Multiple Wounds (D6)."},
+	{Name: RuleSkirmishers, Summary: "No rank bonus, never Steadfast, cannot disrupt; Stomps on them make D3 hits. Every flying unit of more than one model has it."},
 }
 
 // ruleTroops restricts rules to the troop types that can carry them: a
@@ -94,7 +99,7 @@ func AllowedOn(rule string, t TroopType) (bool, []TroopType) {
 }
 
 // HighestImpact picks the set of Impact Hits a model uses when it has more
-// than one: the highest set, not their total (seeds), judged by the mean
+// than one: the highest set, not their total (unit card), judged by the mean
 // roll and then the maximum.
 func HighestImpact(sets []dice.Expr) dice.Expr {
 	var best dice.Expr

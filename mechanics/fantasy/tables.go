@@ -41,8 +41,8 @@ func (n Roll) Succeeds(r *dice.Rand) (ok bool, first int) {
 // ShootingToHit is the to-hit roll of a shot at ballistic skill bs with the
 // sum of to-hit modifiers mod (negative for long range, cover, moving). The
 // score needed is 7 - BS - mod; a natural 1 always misses, so the best is
-// 2+. Beyond 6+ (RULES-FACTS.md): 7+ is a 6 then 4+, 8+ a 6 then 5+, 9+ a 6
-// then 6, and 10+ cannot hit.
+// 2+. Beyond 6+ (WAP, shooting; docs/fantasy.md): 7+ is a 6 then 4+, 8+ a
+// 6 then 5+, 9+ a 6 then 6, and 10+ cannot hit.
 func ShootingToHit(bs, mod int) Roll {
 	need := 7 - bs - mod
 	switch {
@@ -57,9 +57,9 @@ func ShootingToHit(bs, mod int) Roll {
 }
 
 // MeleeToHit is the close combat to-hit roll of an attacker with weapon
-// skill ws against a defender with weapon skill def, by the chart in
-// RULES-FACTS.md (8th edition's, used until a Warhammer Armies Project
-// source is found): 3+ when the attacker's WS is higher, 5+ when the
+// skill ws against a defender with weapon skill def, by 8th edition's chart
+// (8E/close-combat/roll-to-hit-close-combat in docs/fantasy.md; WAP's was
+// not found): 3+ when the attacker's WS is higher, 5+ when the
 // defender's is more than double, 4+ otherwise. A defender without a WS
 // (0, a machine) is simply lower, so it is hit on 3+.
 func MeleeToHit(ws, def int) Roll {
@@ -73,7 +73,7 @@ func MeleeToHit(ws, def int) Roll {
 }
 
 // ToWound is the roll to wound with strength s against toughness t, by the
-// chart in RULES-FACTS.md: S - T of 2 or more 2+, 1 3+, 0 4+, -1 5+, -2 or
+// wound chart (docs/fantasy.md): S - T of 2 or more 2+, 1 3+, 0 4+, -1 5+, -2 or
 // less 6+. A 6 always wounds and a 1 always fails, so no roll is impossible.
 func ToWound(s, t int) Roll {
 	switch d := s - t; {
@@ -118,8 +118,8 @@ func CombineArmour(equipment, natural int) int {
 	return max(1, natural-(NoSave-equipment))
 }
 
-// MinWard is the best ward save wards may combine to (WAP: never better
-// than 4+, RULES-FACTS.md).
+// MinWard is the best ward save wards may combine to (WAP, Ward Saves:
+// never better than 4+ by combining).
 const MinWard = 4
 
 // WardRoll is the ward save of value w (NoSave for none); wards are never

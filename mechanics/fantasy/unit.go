@@ -41,10 +41,11 @@ func ParseTroopType(s string) (TroopType, bool) {
 	return 0, false
 }
 
-// UnitStrength is one model's Unit Strength. Open (RULES-FACTS.md names US
-// but not its table): the 8th-edition values are used, Infantry and War
-// Beasts 1, Cavalry 2, the Monstrous types 3, and the Wounds characteristic
-// for Monsters, Chariots, Swarms and War Machines. A unit may override it.
+// UnitStrength is one model's Unit Strength. The Warhammer Armies Project
+// pages used here name Unit Strength but not its table, so the 8th-edition
+// values are used: Infantry and War Beasts 1, Cavalry 2, the Monstrous types
+// 3, and the Wounds characteristic for Monsters, Chariots, Swarms and War
+// Machines. A unit may override it (docs/fantasy.md).
 func (t TroopType) UnitStrength(wounds int) int {
 	switch t {
 	case Infantry, WarBeasts:
@@ -58,16 +59,22 @@ func (t TroopType) UnitStrength(wounds int) int {
 }
 
 // KillingBlowSlays reports whether Killing Blow slays a model of this type
-// outright (infantry, cavalry and war beasts); against the others it only
-// ignores armour (WAP, RULES-FACTS.md).
+// outright: Infantry, Cavalry and War Beasts (WAP, special rules, Killing
+// Blow). What it does to the other types is Options.KillingBlow.
 func (t TroopType) KillingBlowSlays() bool {
 	return t == Infantry || t == Cavalry || t == WarBeasts
 }
 
-// Stompable reports whether Stomps can hit this type: the seeds' Stomp text
+// Stompable reports whether Stomps can hit this type: the Stomp unit card
 // allows Infantry, War Beasts and Swarms.
 func (t TroopType) Stompable() bool {
 	return t == Infantry || t == WarBeasts || t == Swarm
+}
+
+// Mounted reports whether models of this type ride: they may not take a
+// Parry save (8th edition and WAP, Parry).
+func (t TroopType) Mounted() bool {
+	return t == Cavalry || t == MonstrousCavalry || t == Chariot
 }
 
 // FightsInRanks reports whether the type gains rank bonuses and supporting
@@ -121,10 +128,16 @@ type Unit struct {
 	ImmunePanic            bool
 	Stubborn               bool
 	Unbreakable            bool
-	DreadMaw               bool // Always Strikes First when charging; charged unit loses rank bonus in round one
-	Standard, Musician     bool
-	BattleStandard         bool
-	Points                 int
+	// Skirmishers (every flying unit of more than one model, unit card, Fly):
+	// no rank bonus, never Steadfast unless Stubborn, cannot disrupt, and
+	// Stomps on them inflict D3 hits.
+	Skirmishers bool
+	// DreadMaw: Always Strikes First on the turn it charges, and the unit it
+	// charges gets no benefit from ranks in the first round (unit card).
+	DreadMaw           bool
+	Standard, Musician bool
+	BattleStandard     bool
+	Points             int
 	// Missile is the unit's shooting weapon; Shots is zero when it has none.
 	Missile Missile
 	// Flank, Rear and HigherGround give their combat result bonuses.
@@ -154,18 +167,37 @@ func (u *Unit) Contact(e *Unit, eAlive int) int {
 }
 
 // causesFearOf reports whether u's Fear (or Terror, which includes Fear)
-// affects e.
+// affects e, for the Fear combat result bonus. Immunity (Fear) and
+// Immunity (Psychology) ignore Fear. A Fear-causer is immune to Fear, except
+// that it treats a Terror-causer as causing Fear (unit card, Terror: the
+// exception to that immunity), so Terror keeps its Fear bonus against it.
+// A Terror-causer has Immunity (Fear/Terror) and ignores both.
 func (u *Unit) causesFearOf(e *Unit) bool {
-	if !u.Fear && !u.Terror {
+	switch {
+	case !u.Fear && !u.Terror:
+		return false
+	case e.ImmunePsychology || e.ImmuneFear || e.Terror:
 		return false
 	}
-	return !(e.ImmunePsychology || e.ImmuneFear || e.Terror || e.Fear)
+	return u.Terror || !e.Fear
 }
 
-// terrifies reports whether u's Terror makes e test for panic: causers of
-// Fear and models immune to Fear treat Terror as Fear (seeds, Terror).
+// terrifies reports whether u's Terror makes e take the Panic test of Run
+// for Your Lives! when u declares a charge on it (unit card, Terror). Exempt:
+// units that ignore Terror (Immunity (Terror), (Fear/Terror), (Psychology),
+// Terror-causers), units that ignore Panic tests (Immunity (Panic)), and
+// units that treat Terror as Fear (Fear-causers, Immunity (Fear)).
 func (u *Unit) terrifies(e *Unit) bool {
 	return u.Terror && !(e.ImmunePsychology || e.ImmuneTerror || e.ImmunePanic || e.ImmuneFear || e.Fear || e.Terror)
+}
+
+// testsToCharge reports whether c must pass a Psychology test to declare a
+// charge on t (unit card, Terror). Exempt are units immune to Terror (Immunity
+// (Terror), (Fear/Terror), (Psychology), Terror-causers) and units that
+// treat Terror as Fear (Fear-causers, Immunity (Fear)); Immunity (Panic)
+// alone exempts nothing, since the test is not a Panic test.
+func testsToCharge(c, t *Unit) bool {
+	return t.Terror && !(c.ImmunePsychology || c.ImmuneTerror || c.ImmuneFear || c.Fear || c.Terror)
 }
 
 // UnitState is a unit's condition during one trial.
@@ -182,8 +214,11 @@ type UnitState struct {
 	Wounds     int  // wounds suffered this trial
 	PhaseWound int  // wounds suffered this phase
 	phaseAlive int  // bodies at the start of this phase
-	Broke      bool
-	Caught     bool
+	// phaseBroke marks a break this phase, and passedPanic a Panic test
+	// passed this phase (no second one is taken).
+	phaseBroke, passedPanic bool
+	Broke                   bool
+	Caught                  bool
 }
 
 func (s *UnitState) reset(u *Unit, distance int) {
@@ -205,9 +240,13 @@ func (s *UnitState) remaining(u *Unit) int {
 // for ordinary wounds, and returns the wounds actually taken.
 func (s *UnitState) wound(u *Unit, n int) int {
 	n = min(n, s.remaining(u))
-	total := s.Damage + n
-	s.Alive -= total / u.W
-	s.Damage = total % u.W
+	if u.W == 1 { // one wound a model: no division
+		s.Alive -= n
+	} else {
+		total := s.Damage + n
+		s.Alive -= total / u.W
+		s.Damage = total % u.W
+	}
 	s.Wounds += n
 	s.PhaseWound += n
 	return n

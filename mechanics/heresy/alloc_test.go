@@ -26,6 +26,13 @@ func TestNoAllocations(t *testing.T) {
 	tieRandom := DefaultOptions
 	tieRandom.Ties = TieRandom
 	chargers, guns := NewUnit(marine, 10), NewUnit(rapier, 3)
+	overwatch := DefaultOptions
+	overwatch.Overwatch = true
+	var rich Attack
+	rich.Prepare(&firer, []Weapon{
+		{Name: "rend", Shots: dice.Const(2), S: 5, AP: 4, Rending: 5, Brutal: 2, MasterCrafted: true, GetsHot: true, Type: Destroyer},
+		{Name: "volkite", Shots: dice.MustParse("D3"), S: 6, AP: 5, Deflagrate: true, MurderousStrike: 6, Shred: true},
+	}, &start, DefaultOptions)
 
 	cases := []struct {
 		name string
@@ -38,6 +45,12 @@ func TestNoAllocations(t *testing.T) {
 		{"StupefyChooser.Choose", func() { u := start; _ = ch.Choose(&u, stakes, DefaultOptions) }},
 		{"Unit.TakeTest", func() { u := start; u.TakeTest(r, MoraleCheck, PhaseAssault, -1) }},
 		{"ClosestTarget", func() { _ = ClosestTarget(r, cands, tieRandom) }},
+		{"Charge", func() {
+			x, y := chargers, guns
+			Charge(r, Side{Unit: &x}, Side{Unit: &y}, &a, 6, 0, overwatch)
+		}},
+		{"Attack.Roll, every rule", func() { u := start; rich.Roll(r, &u) }},
+		{"Attack.ExpectedCasualties, every rule", func() { _ = rich.ExpectedCasualties(&start) }},
 		{"Fight", func() {
 			x, y := chargers, guns
 			Fight(r, Side{Unit: &x, Charged: true}, Side{Unit: &y}, DefaultOptions)

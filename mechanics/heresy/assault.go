@@ -12,6 +12,9 @@ type Side struct {
 	Charged bool
 	// DifficultTerrain: it charged through Difficult Terrain.
 	DifficultTerrain bool
+	// Disordered: its charge was Disordered by a trigger other than being
+	// Stupefied (see ChargeDisordered); a Stupefied charger's always is.
+	Disordered bool
 }
 
 // CombatResult is what one round of close combat did.
@@ -26,6 +29,9 @@ type CombatResult struct {
 	Winner int
 	// Tested: the loser took a Morale check; Passed: it passed.
 	Tested, Passed bool
+	// ChoseToFail: the loser chose to fail its Morale check by Our Weapons
+	// Are Useless (see ChoosesToFail).
+	ChoseToFail bool
 	// FellBack: the loser failed and Fell Back.
 	FellBack bool
 	// Swept: the loser was destroyed by a Sweeping Advance.
@@ -53,8 +59,10 @@ type CombatResult struct {
 //     the other, Bulky models counting as X (seed text). The higher score
 //     wins; equal scores draw. A side wiped out loses.
 //  3. The loser takes a Morale check on Leadership minus the difference in
-//     scores; Fearless passes it (seed text), Stupefied does not help in the
-//     Assault phase.
+//     scores and the winner's Fear (X); Fearless passes it (seed text),
+//     Stupefied does not help in the Assault phase. With
+//     Options.OurWeaponsAreUseless a loser that cannot wound the winner
+//     fails it by choice, unless it is Fearless (see ChoosesToFail).
 //  4. On a failure it Falls Back (ending Stupefied) and the winner makes a
 //     Sweeping Advance unless it is Automated Artillery: both roll D6 plus
 //     Initiative and the loser is destroyed if the winner's total is equal
@@ -70,34 +78,28 @@ func Fight(r *dice.Rand, a, b Side, o Options) CombatResult {
 	var res CombatResult
 	var init [2]int
 	for i, s := range sides {
-		init[i] = s.Unit.I
-		if s.Charged && s.DifficultTerrain && o.TerrainChargeInitiative > 0 && !sides[1-i].Unit.IsStupefied() {
-			init[i] = min(init[i], o.TerrainChargeInitiative)
-		}
+		s.Ready()
+		init[i] = s.Initiative(sides[1-i], o)
 	}
-	strike := func(i int) (Chain, int) {
+	strike := func(i int) (Chain, int, int) {
 		s, foe := sides[i], sides[1-i]
-		n := s.Unit.A
-		if s.Charged && !s.Unit.ChargeDisordered() {
-			n += o.ChargeBonusAttacks
-		}
-		return MeleeChain(s.Unit, &s.Weapon, foe.Unit, o), max(s.Unit.Models, 0) * max(n, 0)
+		return MeleeChain(s.Unit, &s.Weapon, foe.Unit, o), max(s.Unit.Models, 0), s.Attacks(o)
 	}
 	switch {
 	case init[0] == init[1]:
-		c0, n0 := strike(0)
-		c1, n1 := strike(1)
-		res.Inflicted[0] = c0.Roll(r, n0, b.Unit)
-		res.Inflicted[1] = c1.Roll(r, n1, a.Unit)
+		c0, m0, n0 := strike(0)
+		c1, m1, n1 := strike(1)
+		res.Inflicted[0] = c0.RollBearers(r, m0, n0, b.Unit)
+		res.Inflicted[1] = c1.RollBearers(r, m1, n1, a.Unit)
 	default:
 		first := 0
 		if init[1] > init[0] {
 			first = 1
 		}
-		c, n := strike(first)
-		res.Inflicted[first] = c.Roll(r, n, sides[1-first].Unit)
-		c, n = strike(1 - first)
-		res.Inflicted[1-first] = c.Roll(r, n, sides[first].Unit)
+		c, m, n := strike(first)
+		res.Inflicted[first] = c.RollBearers(r, m, n, sides[1-first].Unit)
+		c, m, n = strike(1 - first)
+		res.Inflicted[1-first] = c.RollBearers(r, m, n, sides[first].Unit)
 	}
 
 	for i, s := range sides {
@@ -129,7 +131,12 @@ func Fight(r *dice.Rand, a, b Side, o Options) CombatResult {
 		return res
 	}
 	res.Tested = true
-	res.Passed = lose.TakeTest(r, MoraleCheck, PhaseAssault, -(res.Score[res.Winner] - res.Score[1-res.Winner]))
+	mod := -(res.Score[res.Winner] - res.Score[1-res.Winner]) - lose.FearOf(win)
+	if res.ChoseToFail = ChoosesToFail(lose, &sides[1-res.Winner].Weapon, win, o); res.ChoseToFail {
+		res.Passed = false
+	} else {
+		res.Passed = lose.TakeTest(r, MoraleCheck, PhaseAssault, mod)
+	}
 	if res.Passed {
 		return res
 	}

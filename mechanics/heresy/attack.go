@@ -10,18 +10,36 @@ type Volley struct {
 	Index int
 	// Models is how many models fire it.
 	Models int
-	Chain  Chain
+	// Rolls is how many times each model rolls the weapon's shots (2 for
+	// Rapid Fire within half range); 0 counts as 1.
+	Rolls int
+	Chain Chain
 }
 
-// Roll rolls the volley's shots, one roll of Weapon.Shots per model (a
+func (v *Volley) rolls() int { return max(v.Rolls, 1) }
+
+// Roll rolls the volley's shots, Rolls rolls of Weapon.Shots per model (a
 // negative roll fires none), and resolves them against target.
 func (v *Volley) Roll(r *dice.Rand, target *Unit) Tally {
 	shots := v.Weapon.shots()
-	n := 0
-	for range v.Models {
-		n += max(shots.Roll(r), 0)
+	var t Tally
+	if v.Chain.MasterCrafted {
+		for range v.Models {
+			n := 0
+			for range v.rolls() {
+				n += max(shots.Roll(r), 0)
+			}
+			v.Chain.rollHits(r, n, &t)
+		}
+	} else {
+		n := 0
+		for range v.Models * v.rolls() {
+			n += max(shots.Roll(r), 0)
+		}
+		v.Chain.rollHits(r, n, &t)
 	}
-	return v.Chain.Roll(r, n, target)
+	v.Chain.Resolve(r, &t, target)
+	return t
 }
 
 // Attack is one Shooting Attack by a unit against a target: the weapons its
@@ -37,79 +55,146 @@ type Attack struct {
 	picks  []int
 	score  []float64
 	chains []Chain
+	fire   []Firing
 	memo   []shotsMemo
-	// shotA and shotB hold a volley's shot distribution; cur, nxt and acc
-	// the casualty programme's states.
-	shotA, shotB  []float64
-	cur, nxt, acc []float64
+	// shotA, shotB and hitA hold a volley's shot and hit distributions;
+	// cur, nxt and acc the casualty programme's states; law the outcomes of
+	// one hit.
+	shotA, shotB, hitA, hitB []float64
+	cur, nxt, acc, st        []float64
+	law                      []packet
 }
 
-// shotsMemo is the distribution of one dice expression of shots, kept so
-// that exact expectations need not rebuild it.
+// shotsMemo is the distribution of the shots one model fires with one
+// weapon, rolls rolls of one dice expression, kept so that exact
+// expectations need not rebuild it.
 type shotsMemo struct {
-	text string
-	min  int
-	p    []float64
-	mean float64
+	text  string
+	rolls int
+	min   int
+	p     []float64
+	mean  float64
 }
 
-// perModel returns the memo of the shots one model fires with expression e.
-func (a *Attack) perModel(e dice.Expr) int {
+// perModel returns the memo of the shots one model fires with rolls rolls
+// of expression e.
+func (a *Attack) perModel(e dice.Expr, rolls int) int {
 	text := e.String()
 	for i := range a.memo {
-		if a.memo[i].text == text {
+		if a.memo[i].text == text && a.memo[i].rolls == rolls {
 			return i
 		}
 	}
 	d := nonNegative(e.Dist())
-	a.memo = append(a.memo, shotsMemo{text: text, min: d.Min, p: d.P, mean: d.Mean()})
+	sum := dice.Point(0)
+	for range rolls {
+		sum = sum.Add(d)
+	}
+	a.memo = append(a.memo, shotsMemo{text: text, rolls: rolls, min: sum.Min, p: sum.P, mean: sum.Mean()})
 	return len(a.memo) - 1
 }
 
 // Select picks the weapons each model of firer fires at target and returns
 // their indices in weapons, best first; the slice is reused by the next
-// call.
+// call. The firer fires as Prepare's situation says (range, movement,
+// Snap Shots).
 //
 // A model fires one weapon, or with Firing Protocols (X) up to X different
 // weapons, never one weapon twice (seed text). The choice is the weapons
 // with the highest exact expected unsaved wounds against target (mean shots
-// times P(unsaved) per shot), ties going to the earlier weapon. A weapon
-// that cannot cause an unsaved wound is not fired.
+// times expected unsaved wounds per shot), ties going to the earlier
+// weapon. A weapon that cannot cause an unsaved wound, or that is not fired
+// in the situation (out of range, Ordnance after moving, no Snap Shots), is
+// not fired. Ordnance fires alone: when it is the best pick no other weapon
+// fires, otherwise it is left out (rulebook p.177). A model firing a Pistol
+// fires a second Pistol too, when it has one [EMP].
 func (a *Attack) Select(firer *Unit, weapons []Weapon, target *Unit, o Options) []int {
+	return a.selectAt(firer, weapons, target, Situation{}, o)
+}
+
+func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situation, o Options) []int {
 	a.score = a.score[:0]
 	a.chains = a.chains[:0]
+	a.fire = a.fire[:0]
 	for i := range weapons {
-		c := ShootingChain(firer, &weapons[i], target, o)
-		m := a.perModel(weapons[i].shots())
+		w := &weapons[i]
+		f := w.Fire(firer, s)
+		c := FiringChain(firer, w, target, f, o)
+		m := a.perModel(w.shots(), f.Rolls)
 		a.chains = append(a.chains, c)
-		a.score = append(a.score, a.memo[m].mean*c.P(StageUnsaved))
+		a.fire = append(a.fire, f)
+		score := 0.0
+		if f.Fires() {
+			score = a.memo[m].mean * c.P(StageUnsaved)
+		}
+		a.score = append(a.score, score)
 	}
 	a.picks = a.picks[:0]
 	for range max(firer.FiringProtocols, 1) {
-		best := -1
-		for i, s := range a.score {
-			if s > 0 && (best < 0 || s > a.score[best]) {
-				best = i
-			}
-		}
+		best := a.best(weapons, false)
 		if best < 0 {
 			break
+		}
+		if weapons[best].Type == Ordnance {
+			if len(a.picks) == 0 {
+				a.picks = append(a.picks, best)
+				break
+			}
+			a.score[best] = -1
+			continue
 		}
 		a.picks = append(a.picks, best)
 		a.score[best] = -1 // fired once already
 	}
+	if len(a.picks) == 1 && max(firer.FiringProtocols, 1) == 1 && weapons[a.picks[0]].Type == Pistol {
+		if second := a.best(weapons, true); second >= 0 {
+			a.picks = append(a.picks, second)
+		}
+	}
 	return a.picks
+}
+
+// best returns the index of the highest positive score, Pistols only when
+// pistols says so; -1 when none.
+func (a *Attack) best(weapons []Weapon, pistols bool) int {
+	best := -1
+	for i, s := range a.score {
+		if pistols && weapons[i].Type != Pistol {
+			continue
+		}
+		if s > 0 && (best < 0 || s > a.score[best]) {
+			best = i
+		}
+	}
+	return best
 }
 
 // Prepare sets the attack up: firer shoots at target with the weapons Select
 // picks from weapons, every model firing them. It keeps no pointer to firer
 // or target.
 func (a *Attack) Prepare(firer *Unit, weapons []Weapon, target *Unit, o Options) {
-	a.Select(firer, weapons, target, o)
+	a.PrepareAt(firer, weapons, target, Situation{}, o)
+}
+
+// PrepareAt is Prepare for an attack made in situation s: the distance to
+// the target, whether the firer moved, Snap Shots, a Reaction.
+func (a *Attack) PrepareAt(firer *Unit, weapons []Weapon, target *Unit, s Situation, o Options) {
+	a.selectAt(firer, weapons, target, s, o)
 	a.Volleys = a.Volleys[:0]
 	for _, i := range a.picks {
-		a.Volleys = append(a.Volleys, Volley{Weapon: weapons[i], Index: i, Models: max(firer.Models, 0), Chain: a.chains[i]})
+		a.Volleys = append(a.Volleys, Volley{Weapon: weapons[i], Index: i, Models: max(firer.Models, 0), Rolls: a.fire[i].Rolls, Chain: a.chains[i]})
 	}
+}
+
+// BlocksCharge reports whether the attack stops the firing unit charging
+// this turn: it fired a Heavy, Rapid Fire or Ordnance weapon.
+func (a *Attack) BlocksCharge() bool {
+	for i := range a.Volleys {
+		if a.Volleys[i].Weapon.Type.BlocksCharge() {
+			return true
+		}
+	}
+	return false
 }
 
 // Roll resolves the attack against target, volley by volley, and applies
@@ -127,27 +212,208 @@ func (a *Attack) Expected(s Stage) float64 {
 	e := 0.0
 	for i := range a.Volleys {
 		v := &a.Volleys[i]
-		e += float64(v.Models) * a.memo[a.perModel(v.Weapon.shots())].mean * v.Chain.P(s)
+		if s == StageShots {
+			e += float64(v.Models) * a.memo[a.perModel(v.Weapon.shots(), v.rolls())].mean
+			continue
+		}
+		_, hits := a.totalHits(v)
+		mean := 0.0
+		for h, p := range hits {
+			mean += float64(h) * p
+		}
+		e += mean * v.Chain.perHit(s)
 	}
 	return e
 }
 
+// ExpectedHot is the exact expected number of Gets Hot wounds the firing
+// unit suffers in the attack.
+func (a *Attack) ExpectedHot() float64 {
+	e := 0.0
+	for i := range a.Volleys {
+		v := &a.Volleys[i]
+		c := &v.Chain
+		if !c.GetsHot {
+			continue
+		}
+		m := &a.memo[a.perModel(v.Weapon.shots(), v.rolls())]
+		if !c.MasterCrafted {
+			e += float64(v.Models) * m.mean * c.PHot()
+			continue
+		}
+		// Master-crafted re-rolls one miss per bearer, a 1 when there is
+		// one: with s shots the 1s it ends with are s/6, less one when any
+		// shot rolled a 1, plus 1/6 when any shot missed.
+		p := c.Hit.P()
+		per := 0.0
+		for j, ps := range m.p {
+			n := float64(m.min + j)
+			per += ps * (n/6 - (1 - pow(5.0/6, m.min+j)) + (1-pow(p, m.min+j))/6)
+		}
+		e += float64(v.Models) * per * c.hotThrough()
+	}
+	return e
+}
+
+func pow(x float64, n int) float64 {
+	p := 1.0
+	for range n {
+		p *= x
+	}
+	return p
+}
+
+// PConcussed is the exact probability that a Concussive (X) weapon of the
+// attack wounds the target at least once, saved or not.
+func (a *Attack) PConcussed() float64 {
+	none := 1.0
+	for i := range a.Volleys {
+		v := &a.Volleys[i]
+		if v.Chain.Concussive == 0 {
+			continue
+		}
+		none *= a.volleyDist(v, StageWounds).At(0)
+	}
+	return 1 - none
+}
+
+// PConcussedAlive is the exact probability that a Concussive (X) weapon of
+// the attack wounds target (saved or not) and the target has models left
+// after the attack, the case in which it takes the Concussive test. A
+// volley that wounds nothing changes nothing, so P(no Concussive wound and
+// models left) is P(no Concussive wound) times P(models left) under the
+// other volleys alone. It allocates.
+func (a *Attack) PConcussedAlive(target *Unit) float64 {
+	none := 1.0
+	rest := &Attack{}
+	for i := range a.Volleys {
+		v := &a.Volleys[i]
+		if v.Chain.Concussive == 0 {
+			rest.Volleys = append(rest.Volleys, *v)
+			continue
+		}
+		none *= a.volleyDist(v, StageWounds).At(0)
+	}
+	if none == 1 {
+		return 0
+	}
+	alive := 1 - a.Casualties(target).At(max(target.Models, 0))
+	aliveRest := 1 - rest.Casualties(target).At(max(target.Models, 0))
+	return max(alive-none*aliveRest, 0)
+}
+
 // Dist is the exact distribution of the attack's count at stage s: the sum
-// of the volleys' counts, each a mixture of binomials over its shots.
+// of the volleys' counts, each a compound of the hits it scores and what
+// each hit leads to.
 func (a *Attack) Dist(s Stage) dice.Dist {
 	out := dice.Point(0)
 	for i := range a.Volleys {
-		v := &a.Volleys[i]
+		out = out.Add(a.volleyDist(&a.Volleys[i], s))
+	}
+	return out
+}
+
+func (a *Attack) volleyDist(v *Volley, s Stage) dice.Dist {
+	if s == StageShots {
 		lo, p := a.totalShots(v)
-		out = out.Add(binomialMixture(lo, p, v.Chain.P(s)))
+		return trim(append([]float64(nil), shift(lo, p)...))
+	}
+	lo, hits := a.totalHits(v)
+	g := v.Chain.hitCount(s)
+	out := make([]float64, 1)
+	acc := []float64{}
+	pow := []float64{1} // g convolved h times
+	for h := 0; h < lo+len(hits); h++ {
+		if h >= lo && hits[h-lo] != 0 {
+			acc = addScaled(acc, pow, hits[h-lo])
+		}
+		pow = convolve(pow, g)
+	}
+	if len(acc) == 0 {
+		return dice.Point(0)
+	}
+	out = acc
+	return trim(out)
+}
+
+// shift returns p padded with lo zeros in front.
+func shift(lo int, p []float64) []float64 {
+	out := make([]float64, lo+len(p))
+	copy(out[lo:], p)
+	return out
+}
+
+func addScaled(acc, d []float64, w float64) []float64 {
+	for len(acc) < len(d) {
+		acc = append(acc, 0)
+	}
+	for i, x := range d {
+		acc[i] += w * x
+	}
+	return acc
+}
+
+func convolve(a, b []float64) []float64 {
+	out := make([]float64, len(a)+len(b)-1)
+	for i, x := range a {
+		if x == 0 {
+			continue
+		}
+		for j, y := range b {
+			out[i+j] += x * y
+		}
+	}
+	return out
+}
+
+// hitCount is the distribution of the count at stage s that one hit leads
+// to, Deflagrate's hits and what they lead to included.
+func (c *Chain) hitCount(s Stage) []float64 {
+	// joint[u][k]: the hit's own count k with u unsaved wounds.
+	joint := map[[2]int]float64{}
+	c.eachOutcome(func(o hitOutcome) {
+		k := 1
+		switch s {
+		case StageWounds:
+			k = o.wounds
+		case StageUnsaved:
+			k = o.unsaved
+		case StageSuffered:
+			k = o.suffered
+		}
+		joint[[2]int{o.unsaved, k}] += o.p
+	})
+	var q float64
+	dw, du, dk := c.deflagrateSteps()
+	switch s {
+	case StageHits:
+		q = 1
+	case StageWounds:
+		q = dw
+	case StageUnsaved:
+		q = du
+	case StageSuffered:
+		q = dk
+	}
+	var out []float64
+	for key, p := range joint {
+		u, k := key[0], key[1]
+		d := make([]float64, k+1)
+		d[k] = 1
+		if c.Deflagrate {
+			for range u {
+				d = convolve(d, []float64{1 - q, q})
+			}
+		}
+		out = addScaled(out, d, p)
 	}
 	return out
 }
 
 // Casualties is the exact distribution of models the attack removes from
-// target, the unit it was prepared against in its state before the attack, by a dynamic programme
-// over (models lost, wounds on the wounded model) shot by shot; a slaying
-// wound removes the model it lands on, the wounded one first.
+// target, the unit it was prepared against in its state before the attack,
+// by a dynamic programme over (models lost, wounds on the wounded model)
+// hit by hit; see casualtyStates.
 func (a *Attack) Casualties(target *Unit) dice.Dist {
 	st, w := a.casualtyStates(target)
 	p := make([]float64, max(target.Models, 0)+1)
@@ -158,8 +424,9 @@ func (a *Attack) Casualties(target *Unit) dice.Dist {
 }
 
 // ExpectedCasualties is the exact expected number of models the attack
-// removes from target, the unit it was prepared against. It does not allocate once the Attack's scratch space
-// has grown to the size of the problem.
+// removes from target, the unit it was prepared against. It does not
+// allocate once the Attack's scratch space has grown to the size of the
+// problem.
 func (a *Attack) ExpectedCasualties(target *Unit) float64 {
 	st, w := a.casualtyStates(target)
 	e := 0.0
@@ -169,11 +436,18 @@ func (a *Attack) ExpectedCasualties(target *Unit) float64 {
 	return e
 }
 
+// FinalStates returns the exact distribution of the target's state after
+// the attack, indexed lost*W + hurt (models lost, wounds on the wounded
+// model), and W. The slice is scratch space, valid until the next call.
+func (a *Attack) FinalStates(target *Unit) ([]float64, int) {
+	return a.casualtyStates(target)
+}
+
 // totalShots returns the distribution of the shots of a volley, the sum of
 // one roll per model, as a lowest value and probabilities from it; the
 // slice is scratch space.
 func (a *Attack) totalShots(v *Volley) (int, []float64) {
-	m := &a.memo[a.perModel(v.Weapon.shots())]
+	m := &a.memo[a.perModel(v.Weapon.shots(), v.rolls())]
 	cur := grow(a.shotA, 1)
 	cur[0] = 1
 	nxt := a.shotB
@@ -193,46 +467,273 @@ func (a *Attack) totalShots(v *Volley) (int, []float64) {
 	return v.Models * m.min, cur
 }
 
+// totalHits returns the distribution of the hits of a volley, as a lowest
+// value and probabilities from it; the slice is scratch space. Each model's
+// hits are a mixture over its shots; Master-crafted re-rolls one miss per
+// model, so the models are summed one by one.
+func (a *Attack) totalHits(v *Volley) (int, []float64) {
+	c := &v.Chain
+	if !c.MasterCrafted {
+		lo, shots := a.totalShots(v)
+		a.hitB = c.shotHits(a.hitB)
+		return 0, a.compound(lo, shots, a.hitB)
+	}
+	// One model's hits, from its shots: Bin(n, p), then a re-roll of one
+	// miss when there is one.
+	m := &a.memo[a.perModel(v.Weapon.shots(), v.rolls())]
+	p := c.Hit.P()
+	hi := m.min + len(m.p) - 1
+	one := grow(a.hitB, hi+1)
+	b := grow(a.acc, hi+2) // binomial(n, p), built up one shot at a time
+	b[0] = 1
+	for n := 0; n <= hi; n++ {
+		if n >= m.min {
+			if w := m.p[n-m.min]; w != 0 {
+				for h := 0; h <= n; h++ {
+					q := b[h]
+					if h < n {
+						q *= 1 - p
+					}
+					if h > 0 {
+						q += b[h-1] * p
+					}
+					one[h] += w * q
+				}
+			}
+		}
+		for h := n + 1; h > 0; h-- {
+			b[h] = b[h]*(1-p) + b[h-1]*p
+		}
+		b[0] *= 1 - p
+	}
+	a.hitB, a.acc = one, b
+	cur := grow(a.shotA, 1)
+	cur[0] = 1
+	nxt := a.shotB
+	for range v.Models {
+		nxt = grow(nxt, len(cur)+len(one)-1)
+		for i, x := range cur {
+			if x == 0 {
+				continue
+			}
+			for j, y := range one {
+				nxt[i+j] += x * y
+			}
+		}
+		cur, nxt = nxt, cur
+	}
+	a.shotA, a.shotB = cur, nxt
+	return 0, cur
+}
+
+// compound returns the distribution of the sum of N draws from per, N
+// distributed as P(N = lo+i) = pn[i], in scratch space.
+func (a *Attack) compound(lo int, pn, per []float64) []float64 {
+	hi := lo + len(pn) - 1
+	out := grow(a.hitA, hi*(len(per)-1)+1)
+	pw := grow(a.cur, len(out)) // per convolved n times
+	tmp := grow(a.nxt, len(out))
+	pw[0] = 1
+	top := 0
+	for n := 0; n <= hi; n++ {
+		if n >= lo {
+			if w := pn[n-lo]; w != 0 {
+				for i := 0; i <= top; i++ {
+					out[i] += w * pw[i]
+				}
+			}
+		}
+		if n == hi {
+			break
+		}
+		clear(tmp[:top+len(per)])
+		for i := 0; i <= top; i++ {
+			if pw[i] == 0 {
+				continue
+			}
+			for j, y := range per {
+				tmp[i+j] += pw[i] * y
+			}
+		}
+		top += len(per) - 1
+		pw, tmp = tmp, pw
+	}
+	a.hitA, a.cur, a.nxt = out, pw, tmp
+	return out
+}
+
+// packet is one way a hit ends, as the casualty programme sees it: the
+// damage one model takes, and the unsaved wounds that score Deflagrate
+// hits.
+type packet struct {
+	p     float64
+	dmg   int
+	slays bool
+	u     int
+}
+
+// buildLaw returns the packets of one shot or hit of chain c in the
+// Attack's scratch space, merging outcomes alike: a hit's outcomes, each
+// weighted by ph, and no damage with 1-ph (ph = 1 for a hit, P(hit) for a
+// shot).
+func (a *Attack) buildLaw(c *Chain, ph float64) []packet {
+	a.law = a.law[:0]
+	add := func(pk packet) {
+		for i := range a.law {
+			if l := &a.law[i]; l.dmg == pk.dmg && l.slays == pk.slays && l.u == pk.u {
+				l.p += pk.p
+				return
+			}
+		}
+		a.law = append(a.law, pk)
+	}
+	if ph < 1 {
+		add(packet{p: 1 - ph})
+	}
+	c.eachOutcome(func(o hitOutcome) {
+		pk := packet{p: o.p * ph, dmg: o.dmg, slays: o.slays}
+		if c.Deflagrate {
+			pk.u = o.unsaved
+		}
+		if pk.slays {
+			pk.dmg = 1
+		}
+		add(pk)
+	})
+	return a.law
+}
+
+// singleWound reports whether law is at most "no damage" and "one wound
+// (or a slaying one)", and returns the probability of the wound: the
+// packets the programme's fast step handles.
+func singleWound(law []packet) (q float64, slays, ok bool) {
+	for _, pk := range law {
+		switch {
+		case pk.u != 0:
+			return 0, false, false
+		case pk.dmg == 0 && !pk.slays:
+		case pk.dmg == 1 && q == 0:
+			q, slays = pk.p, pk.slays
+		default:
+			return 0, false, false
+		}
+	}
+	return q, slays, true
+}
+
 // casualtyStates runs the casualty programme for target and returns the
 // probabilities of the final states, indexed lost*w + hurt, and w.
+//
+// Volley by volley, the programme takes the exact distribution of the
+// volley's hits and applies them one at a time, each hit ending as one of
+// its packets (no damage; d wounds on the wounded model, the rest lost when
+// it is removed; or the model slain). With Deflagrate it also counts the
+// unsaved wounds so far, and once the volley's hits are done applies that
+// many Deflagrate hits.
 func (a *Attack) casualtyStates(target *Unit) ([]float64, int) {
 	models, w := max(target.Models, 0), max(target.W, 1)
 	n := (models + 1) * w
-	cur := grow(a.cur, n)
-	nxt := grow(a.nxt, n)
-	acc := grow(a.acc, n)
+	state := grow(a.st, n)
 	if models > 0 {
-		cur[min(max(target.Hurt, 0), w-1)] = 1
+		state[min(max(target.Hurt, 0), w-1)] = 1
 	} else {
-		cur[0] = 1
+		state[0] = 1
 	}
 	for i := range a.Volleys {
-		v := &a.Volleys[i]
-		q := v.Chain.P(StageSuffered)
-		if q == 0 {
-			continue
-		}
-		lo, ps := a.totalShots(v)
-		hi := lo + len(ps) - 1
-		clear(acc)
-		for k := 0; ; k++ {
-			if k >= lo {
-				if wk := ps[k-lo]; wk != 0 {
-					for j, x := range cur {
-						acc[j] += wk * x
-					}
+		state = a.applyVolley(&a.Volleys[i], state, models, w)
+	}
+	a.st = state
+	return state, w
+}
+
+// applyVolley applies volley v's hits to the states in state (size n) and
+// returns the new states, reusing state's storage.
+func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float64 {
+	n := len(state)
+	c := &v.Chain
+	// Shot by shot where each shot is at most one hit, rolled alone (no
+	// Master-crafted): the hit's chance folds into the shot's packets.
+	// Otherwise hit by hit, over the exact distribution of the hits.
+	var lo int
+	var hits []float64
+	var law []packet
+	if !c.MasterCrafted && c.AutoHits == 0 && !c.WallOfDeath {
+		lo, hits = a.totalShots(v)
+		law = a.buildLaw(c, c.meanShotHits())
+	} else {
+		lo, hits = a.totalHits(v)
+		law = a.buildLaw(c, 1)
+	}
+	q, slays, single := singleWound(law)
+	hiHits := lo + len(hits) - 1
+	slabs := 1
+	if v.Chain.Deflagrate {
+		slabs = hiHits*max(v.Chain.Brutal, 1) + 1
+	}
+	cur := grow(a.cur, n*slabs)
+	nxt := grow(a.nxt, n*slabs)
+	acc := grow(a.acc, n*slabs)
+	copy(cur, state)
+	for k := 0; ; k++ {
+		if k >= lo {
+			if wk := hits[k-lo]; wk != 0 {
+				for j, x := range cur {
+					acc[j] += wk * x
 				}
 			}
-			if k >= hi {
-				break
-			}
-			woundStep(cur, nxt, q, v.Chain.Slays, models, w)
-			cur, nxt = nxt, cur
 		}
-		cur, acc = acc, cur
+		if k >= hiHits {
+			break
+		}
+		if single {
+			woundStep(cur, nxt, q, slays, models, w)
+		} else {
+			hitStep(cur, nxt, law, n, models, w)
+		}
+		cur, nxt = nxt, cur
 	}
+	if slabs > 1 {
+		// Slab u has u Deflagrate hits to come: apply one and move the
+		// result to slab u-1, from the top down.
+		_, _, dq := c.deflagrateSteps()
+		one := [2]packet{{p: 1 - dq}, {p: dq, dmg: 1, slays: c.Defl.Slays}}
+		for u := slabs - 1; u > 0; u-- {
+			hitStep(acc[u*n:(u+1)*n], nxt[:n], one[:], n, models, w)
+			for j := range n {
+				acc[(u-1)*n+j] += nxt[j]
+			}
+		}
+	}
+	copy(state, acc[:n])
 	a.cur, a.nxt, a.acc = cur, nxt, acc
-	return cur, w
+	return state
+}
+
+// hitStep advances the states in cur by one hit ending as one of law's
+// packets, into nxt. cur and nxt hold slabs of n states, slab u for u
+// unsaved wounds so far; a packet's unsaved wounds move it up that many
+// slabs. Once every model is lost the state stays put.
+func hitStep(cur, nxt []float64, law []packet, n, models, w int) {
+	clear(nxt)
+	dead := models * w
+	slabs := len(cur) / n
+	for i, x := range cur {
+		if x == 0 {
+			continue
+		}
+		s, u := i%n, i/n
+		for _, pk := range law {
+			j := s
+			if s < dead && (pk.dmg > 0 || pk.slays) {
+				if pk.slays || s%w+pk.dmg >= w {
+					j = (s/w + 1) * w
+				} else {
+					j = s + pk.dmg
+				}
+			}
+			nxt[min(u+pk.u, slabs-1)*n+j] += x * pk.p
+		}
+	}
 }
 
 // woundStep advances the casualty states by one shot that inflicts a wound

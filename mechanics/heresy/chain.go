@@ -2,48 +2,6 @@ package heresy
 
 import "hammersim/mechanics/dice"
 
-// Weapon is a weapon profile, ranged or close combat.
-type Weapon struct {
-	Name string
-	// Shots is the number of shots each model fires with it; the zero Expr
-	// means one. Close combat ignores it (models strike their Attacks).
-	Shots dice.Expr
-	// S is the weapon's Strength; 0 means it uses the wielder's Strength
-	// ("User"), plus StrengthBonus.
-	S int
-	// StrengthBonus is added to the wielder's Strength when S is 0 ("+1").
-	StrengthBonus int
-	// AP is the armour penetration, APNone for "-".
-	AP int
-	// InstantDeath: the weapon has the Instant Death special rule.
-	InstantDeath bool
-	// IgnoresCover: no cover save may be taken against it.
-	IgnoresCover bool
-}
-
-// oneShot is what the zero Weapon.Shots means.
-var oneShot = dice.Const(1)
-
-func (w *Weapon) shots() dice.Expr {
-	if w.Shots.IsZero() {
-		return oneShot
-	}
-	return w.Shots
-}
-
-// Strength is the weapon's Strength in the hands of user. Stupefied raises
-// the user's Strength characteristic by 1, which weapons using it carry;
-// fixed-Strength weapons gain it only with Options.StupefiedFixedStrength.
-func (w *Weapon) Strength(user *Unit, o Options) int {
-	if w.S == 0 {
-		return user.Strength() + w.StrengthBonus
-	}
-	if o.StupefiedFixedStrength && user.IsStupefied() {
-		return w.S + 1
-	}
-	return w.S
-}
-
 // MitigationKind names the Damage Mitigation roll a model takes.
 type MitigationKind uint8
 
@@ -51,6 +9,7 @@ const (
 	NoMitigation MitigationKind = iota
 	FeelNoPainRoll
 	StupefiedRoll
+	ShroudedRoll
 )
 
 func (k MitigationKind) String() string {
@@ -61,6 +20,8 @@ func (k MitigationKind) String() string {
 		return "Feel No Pain"
 	case StupefiedRoll:
 		return "Stupefied"
+	case ShroudedRoll:
+		return "Shrouded"
 	}
 	return "MitigationKind(?)"
 }
@@ -82,12 +43,16 @@ const (
 // against Instant Death: the Stupefied roll never (seed text), Feel No Pain
 // unless Options.FNPVsInstantDeath. An Eternal Warrior hit by Instant Death
 // counts as hit by Instant Death unless Options.MitigateBluntedInstantDeath.
-// Other Damage Mitigation rules (Shrouded (X)) are not implemented.
+// The Shrouded roll of the Evade Reaction (Status.Shrouded) counts as Feel
+// No Pain does.
 func Mitigation(target *Unit, instantDeath bool, o Options) (int, MitigationKind) {
 	barred := instantDeath && !(target.EternalWarrior && o.MitigateBluntedInstantDeath)
 	best, kind := Impossible, NoMitigation
 	if target.FeelNoPain > 0 && (!barred || o.FNPVsInstantDeath) {
 		best, kind = clampNeed(target.FeelNoPain), FeelNoPainRoll
+	}
+	if target.Shrouded > 0 && (!barred || o.FNPVsInstantDeath) && clampNeed(target.Shrouded) < best {
+		best, kind = clampNeed(target.Shrouded), ShroudedRoll
 	}
 	if target.IsStupefied() && !barred {
 		need := stupefiedNeed
@@ -135,84 +100,220 @@ func (s Stage) String() string {
 }
 
 // Chain is one weapon's attack against one target with every roll settled:
-// what each shot or blow needs at each step. Build one with ShootingChain or
-// MeleeChain; rebuild it when the firer or the target changes state.
+// what each shot or blow needs at each step, and what the weapon's special
+// rules change. Build one with ShootingChain or MeleeChain; rebuild it when
+// the firer or the target changes state.
+//
+// The steps, each with the rules that change it (sources in docs/heresy.md):
+//   - To Hit: Hit (Ballistic or Weapon Skill; Twin-linked re-rolls every
+//     miss; BS 6+ re-rolls 1s); MasterCrafted re-rolls one miss per bearer;
+//     Blast and Template hit without a roll (AutoHits, WallOfDeath); GetsHot
+//     wounds the firer on every To Hit roll that ends on a 1;
+//   - To Wound: ToWound (the S vs T chart, Fleshbane 2+, Poisoned X+);
+//     RerollWounds (Shred; Poisoned in close combat when S > T); a To Wound
+//     roll of Rending or more wounds and is AP2, of Breaching or more is AP2,
+//     of Murderous or more is Instant Death;
+//   - saves: Save, or SaveAP2 for an AP2 wound; Brutal (X) makes each wound
+//     X wounds saved one by one;
+//   - Damage Mitigation: Mitigate, or MitigateID for a wound with Instant
+//     Death from Murderous Strike;
+//   - damage: one wound, D3 with Destroyer, or the whole model (Slays,
+//     SlaysMurderous); Deflagrate then scores one more automatic hit per
+//     unsaved wound, resolved as Deflagrate says (Defl).
 type Chain struct {
 	Hit HitRoll
+	// MasterCrafted: each bearer re-rolls one failed To Hit roll (one not
+	// re-rolled already) per attack.
+	MasterCrafted bool
+	// AutoHits is the hits each shot scores with no To Hit roll (Blast,
+	// Template); 0 when shots roll To Hit.
+	AutoHits int
+	// WallOfDeath: each shot is D3 automatic hits (a Template weapon's Wall
+	// of Death).
+	WallOfDeath bool
+	// GetsHot: To Hit rolls that end on a 1 (for weapons that roll no To Hit,
+	// a D6 per shot, whose 1 also loses the shot) wound the firer, who saves
+	// on HotSave and mitigates on HotMitigate.
+	GetsHot              bool
+	HotSave, HotMitigate int
+
 	// Strength is the Strength the attack wounds with.
 	Strength int
 	// ToWound is the score to wound; Impossible when it cannot.
 	ToWound int
+	// RerollWounds: a To Wound roll that does not wound is re-rolled once.
+	RerollWounds bool
+	// Rending, Breaching and Murderous are the To Wound scores of those
+	// rules; 0 when the weapon does not have them.
+	Rending, Breaching, Murderous int
+	// Brutal is the wounds each successful To Wound roll becomes (1 without
+	// Brutal).
+	Brutal int
+	// Destroyer: each wound suffered costs the model D3 wounds.
+	Destroyer bool
+
 	// Save is the save the target takes, Impossible when none.
 	Save     int
 	SaveKind SaveKind
+	// SaveAP2 is the save it takes against an AP2 wound (Rending, Breaching).
+	SaveAP2     int
+	SaveAP2Kind SaveKind
 	// Mitigate is the Damage Mitigation roll the target takes, Impossible
 	// when none.
 	Mitigate     int
 	MitigateKind MitigationKind
+	// MitigateID is the Damage Mitigation roll against a wound that has
+	// Instant Death from Murderous Strike.
+	MitigateID     int
+	MitigateIDKind MitigationKind
 	// InstantDeath: the attack has Instant Death, from the weapon's rule or
 	// from a Strength of at least double the target's Toughness.
 	InstantDeath bool
 	// Slays: each wound suffered removes a whole model (Instant Death on a
 	// model without Eternal Warrior, which loses one wound instead).
 	Slays bool
+	// SlaysMurderous: a Murderous Strike wound suffered removes the model.
+	SlaysMurderous bool
+
+	// Deflagrate: after the weapon's wounds, one more automatic hit per
+	// unsaved wound, resolved by Defl.
+	Deflagrate bool
+	Defl       DeflagrateHit
+
+	// Concussive is X of Concussive (X); 0 without it.
+	Concussive int
+}
+
+// DeflagrateHit is how a Deflagrate hit is resolved: the weapon's Strength
+// and AP with none of the attacker's special rules (rulebook p.237), one
+// wound each.
+type DeflagrateHit struct {
+	ToWound, Save, Mitigate int
+	Slays                   bool
+}
+
+// plain reports whether the chain has no rule beyond the core ones, so
+// that each hit is one wound roll, one save and one mitigation roll of the
+// same kind (the fast path of Roll).
+func (c *Chain) plain() bool {
+	return !c.MasterCrafted && c.AutoHits == 0 && !c.WallOfDeath && !c.GetsHot && !c.RerollWounds &&
+		c.Rending == 0 && c.Breaching == 0 && c.Murderous == 0 && c.Brutal <= 1 && !c.Destroyer && !c.Deflagrate
 }
 
 // ShootingChain settles a Shooting Attack with weapon w by a model of firer
 // against target, which takes its Status.Cover unless the weapon ignores
 // cover. The firer shoots at its ShootingBS (Snap Shots while Stupefied).
 func ShootingChain(firer *Unit, w *Weapon, target *Unit, o Options) Chain {
+	return FiringChain(firer, w, target, w.Fire(firer, Situation{}), o)
+}
+
+// FiringChain settles weapon w fired by a model of firer at target as f
+// says (Snap Shots, Wall of Death; see Weapon.Fire). A weapon that is not
+// fired still gets its chain: the caller fires no shots with it.
+func FiringChain(firer *Unit, w *Weapon, target *Unit, f Firing, o Options) Chain {
 	cover := target.Cover
-	if w.IgnoresCover {
-		cover = 0
+	if w.IgnoresCover || w.Template {
+		cover = 0 // Template: Ignores Cover (rulebook p.248)
 	}
-	return settle(ShootingHit(firer.ShootingBS(), o), w.Strength(firer, o), w, target, cover, o)
+	bs := firer.ShootingBS()
+	if f.Snap {
+		bs = min(bs, SnapShotBS)
+	}
+	c := settle(ShootingHit(bs, o), w.Strength(firer, o), w, target, cover, false, o)
+	switch {
+	case f.WallOfDeath:
+		c.WallOfDeath = true
+	case w.Blast > 0:
+		c.AutoHits = o.blastHits(w.Blast, target.Models)
+	case w.Template:
+		c.AutoHits = o.templateHits(target.Models)
+	}
+	if c.AutoHits > 0 || c.WallOfDeath {
+		c.Hit = HitRoll{Need: 1} // no To Hit roll; read only by GetsHot
+	}
+	if w.GetsHot {
+		c.GetsHot = true
+		c.HotSave, _ = BestSave(firer.Save, firer.Invuln, 0, w.AP)
+		c.HotMitigate, _ = Mitigation(firer, false, o)
+	}
+	return c
 }
 
 // MeleeChain settles close-combat blows with weapon w by a model of
 // attacker against defender. Cover saves are not taken in close combat.
+// Poisoned re-rolls failed To Wound rolls here when the attacker's Strength
+// is above the defender's Toughness (rulebook p.244).
 func MeleeChain(attacker *Unit, w *Weapon, defender *Unit, o Options) Chain {
-	return settle(MeleeHit(attacker.WS, defender.WS, o), w.Strength(attacker, o), w, defender, 0, o)
+	return settle(MeleeHit(attacker.WS, defender.WS, o), w.Strength(attacker, o), w, defender, 0, true, o)
 }
 
-// settle fills in the wound, save and mitigation steps. Instant Death
-// (RULES-FACTS.md, HH2): a Strength of double the Toughness or more kills
-// outright, as does a weapon with the rule; Eternal Warrior makes it cost one
-// wound instead.
-func settle(hit HitRoll, s int, w *Weapon, target *Unit, cover int, o Options) Chain {
-	c := Chain{Hit: hit, Strength: s, ToWound: WoundNeed(s, target.T, o)}
+// settle fills in the wound, save and mitigation steps and the weapon's
+// rules. Instant Death (rulebook p.242): a Strength of double the Toughness
+// or more kills outright, as does a weapon with the rule; Eternal Warrior
+// makes it cost one wound instead (p.237).
+func settle(hit HitRoll, s int, w *Weapon, target *Unit, cover int, melee bool, o Options) Chain {
+	if w.TwinLinked {
+		hit.RerollFailed, hit.Reroll = true, 0
+	}
+	c := Chain{Hit: hit, Strength: s, Brutal: 1}
+	c.MasterCrafted = w.MasterCrafted && !hit.RerollFailed && hit.Reroll == 0
+	chart := WoundNeed(s, target.T, o)
+	c.ToWound = chart
+	if w.Fleshbane {
+		c.ToWound = 2 // p.238
+	}
+	if w.Poisoned > 0 {
+		c.ToWound = min(c.ToWound, clampNeed(w.Poisoned)) // p.244; see Options.PoisonedReplacesChart
+		if o.PoisonedReplacesChart && !w.Fleshbane {
+			c.ToWound = clampNeed(w.Poisoned)
+		}
+		c.RerollWounds = melee && s > target.T
+	}
+	c.RerollWounds = c.RerollWounds || w.Shred
+	c.Rending, c.Breaching, c.Murderous = w.Rending, w.Breaching, w.MurderousStrike
+	c.Brutal = max(w.Brutal, 1)
+	c.Destroyer = w.Type == Destroyer
+	c.Concussive = w.Concussive
 	c.Save, c.SaveKind = BestSave(target.Save, target.Invuln, cover, w.AP)
-	c.InstantDeath = w.InstantDeath || (target.T > 0 && s >= 2*target.T)
+	c.SaveAP2, c.SaveAP2Kind = c.Save, c.SaveKind
+	if w.Rending > 0 || w.Breaching > 0 {
+		ap2 := 2
+		if w.AP != APNone && w.AP < ap2 {
+			ap2 = w.AP
+		}
+		c.SaveAP2, c.SaveAP2Kind = BestSave(target.Save, target.Invuln, cover, ap2)
+	}
+	coreID := target.T > 0 && s >= 2*target.T
+	c.InstantDeath = w.InstantDeath || coreID
 	c.Slays = c.InstantDeath && !target.EternalWarrior
+	c.SlaysMurderous = !target.EternalWarrior
 	c.Mitigate, c.MitigateKind = Mitigation(target, c.InstantDeath, o)
+	c.MitigateID, c.MitigateIDKind = c.Mitigate, c.MitigateKind
+	if w.MurderousStrike > 0 {
+		c.MitigateID, c.MitigateIDKind = Mitigation(target, true, o)
+	}
+	if w.Deflagrate {
+		c.Deflagrate = true
+		c.Defl = DeflagrateHit{ToWound: chart, Save: c.Save, Slays: coreID && !target.EternalWarrior}
+		c.Defl.Mitigate, _ = Mitigation(target, coreID, o)
+	}
 	return c
 }
 
-// Step is the exact probability that a shot which reached the stage before
-// s also passes s: P(hit), P(wound | hit), P(unsaved | wound) or
-// P(suffered | unsaved); 1 for StageShots.
-func (c *Chain) Step(s Stage) float64 {
-	switch s {
-	case StageHits:
-		return c.Hit.P()
-	case StageWounds:
-		return pAtLeast(c.ToWound)
-	case StageUnsaved:
-		return 1 - pAtLeast(c.Save)
-	case StageSuffered:
-		return 1 - pAtLeast(c.Mitigate)
-	}
-	return 1
+// wounds reports whether a To Wound roll of d wounds: the score needed, or
+// Rending's score (which wounds whatever the Toughness).
+func (c *Chain) wounds(d int) bool {
+	return d > 1 && (d >= c.ToWound || (c.Rending > 0 && d >= c.Rending))
 }
 
-// P is the exact probability that one shot gets through stage s: the
-// product of the steps up to it.
-func (c *Chain) P(s Stage) float64 {
-	p := 1.0
-	for st := StageHits; st <= s; st++ {
-		p *= c.Step(st)
+// woundRoll rolls one To Wound roll, re-rolling it once if it fails and
+// the chain re-rolls failed wounds, and returns the die it ends on.
+func (c *Chain) woundRoll(r *dice.Rand) int {
+	d := r.D6()
+	if c.RerollWounds && !c.wounds(d) {
+		d = r.D6()
 	}
-	return p
+	return d
 }
 
 // Tally counts what an attack did. Counts are of dice outcomes: shots fired
@@ -222,6 +323,12 @@ type Tally struct {
 	Shots, Hits, Wounds, Unsaved, Suffered int
 	// Casualties counts models removed.
 	Casualties int
+	// Hot counts Gets Hot wounds the firer suffered (after its save and
+	// Damage Mitigation roll).
+	Hot int
+	// Concussive is the highest X of a Concussive (X) weapon that wounded
+	// the target (saved or not); 0 when none did.
+	Concussive int
 }
 
 // Add adds the counts of t2 to t.
@@ -232,6 +339,8 @@ func (t *Tally) Add(t2 Tally) {
 	t.Unsaved += t2.Unsaved
 	t.Suffered += t2.Suffered
 	t.Casualties += t2.Casualties
+	t.Hot += t2.Hot
+	t.Concussive = max(t.Concussive, t2.Concussive)
 }
 
 // At returns the count for stage s.
@@ -251,36 +360,149 @@ func (t Tally) At(s Stage) int {
 	return 0
 }
 
-// Roll resolves n shots (or blows) against target and applies the wounds
-// suffered to it. Dice are rolled step by step as at the table: every hit
-// roll, then every wound roll, then the saves, then one Damage Mitigation
-// roll per unsaved wound, each wound going onto the target as it stands.
-// It does not allocate.
+// Roll resolves n shots (or blows) by one bearer against target and
+// applies the wounds suffered to it. It does not allocate.
 func (c *Chain) Roll(r *dice.Rand, n int, target *Unit) Tally {
-	t := Tally{Shots: n}
-	if c.Hit.Need < Impossible {
+	var t Tally
+	c.rollHits(r, n, &t)
+	c.Resolve(r, &t, target)
+	return t
+}
+
+// RollBearers resolves bearers models making n shots (or blows) each, as
+// Roll does; rules that count per bearer (Master-crafted) apply to each.
+func (c *Chain) RollBearers(r *dice.Rand, bearers, n int, target *Unit) Tally {
+	var t Tally
+	if c.MasterCrafted {
+		for range bearers {
+			c.rollHits(r, n, &t)
+		}
+	} else {
+		c.rollHits(r, bearers*n, &t)
+	}
+	c.Resolve(r, &t, target)
+	return t
+}
+
+// rollHits rolls n shots by one bearer to hit, adding shots, hits and Gets
+// Hot wounds to t.
+func (c *Chain) rollHits(r *dice.Rand, n int, t *Tally) {
+	t.Shots += n
+	if c.AutoHits > 0 || c.WallOfDeath {
+		for range n {
+			if c.GetsHot && r.D6() == 1 {
+				c.hotWound(r, t)
+				continue
+			}
+			if c.WallOfDeath {
+				t.Hits += r.D3()
+			} else {
+				t.Hits += c.AutoHits
+			}
+		}
+		return
+	}
+	if c.Hit.Need >= Impossible {
+		return
+	}
+	if !c.GetsHot && !c.MasterCrafted {
 		for range n {
 			if c.Hit.Roll(r) {
 				t.Hits++
 			}
 		}
+		return
 	}
+	ones, missed := 0, 0
+	for range n {
+		hit, one := c.Hit.roll(r)
+		switch {
+		case hit:
+			t.Hits++
+		case one:
+			ones++
+			missed++
+		default:
+			missed++
+		}
+	}
+	if c.MasterCrafted && missed > 0 {
+		// The bearer re-rolls one miss, a 1 when it has one (a 1 re-rolled
+		// no longer counts for Gets Hot).
+		if ones > 0 {
+			ones--
+		}
+		switch d := r.D6(); {
+		case d >= c.Hit.Need:
+			t.Hits++
+		case d == 1:
+			ones++
+		}
+	}
+	if c.GetsHot {
+		for range ones {
+			c.hotWound(r, t)
+		}
+	}
+}
+
+// hotWound resolves one Gets Hot wound on the firer: its save, then its
+// Damage Mitigation roll.
+func (c *Chain) hotWound(r *dice.Rand, t *Tally) {
+	if c.HotSave < Impossible && r.D6() >= c.HotSave {
+		return
+	}
+	if c.HotMitigate < Impossible && r.D6() >= c.HotMitigate {
+		return
+	}
+	t.Hot++
+}
+
+// Resolve resolves t.Hits hits against target and applies the wounds
+// suffered to it, adding to t's counts. Without special rules, dice are
+// rolled step by step as at the table: every wound roll, then the saves,
+// then one Damage Mitigation roll per unsaved wound, each wound going onto
+// the target as it stands. With them, each hit is resolved in turn from
+// its wound roll to its damage, and Deflagrate's hits follow the weapon's.
+// It does not allocate.
+func (c *Chain) Resolve(r *dice.Rand, t *Tally, target *Unit) {
+	before := t.Wounds
+	if c.plain() {
+		c.resolvePlain(r, t, target)
+	} else {
+		unsaved := 0
+		for range t.Hits {
+			unsaved += c.resolveHit(r, t, target)
+		}
+		if c.Deflagrate {
+			c.resolveDeflagrate(r, unsaved, t, target)
+		}
+	}
+	if c.Concussive > 0 && t.Wounds > before {
+		t.Concussive = max(t.Concussive, c.Concussive)
+	}
+}
+
+func (c *Chain) resolvePlain(r *dice.Rand, t *Tally, target *Unit) {
+	wounds := 0
 	if c.ToWound < Impossible {
 		for range t.Hits {
 			if r.D6() >= c.ToWound {
-				t.Wounds++
+				wounds++
 			}
 		}
 	}
-	t.Unsaved = t.Wounds
+	unsaved := wounds
 	if c.Save < Impossible {
-		for range t.Wounds {
+		for range wounds {
 			if r.D6() >= c.Save {
-				t.Unsaved--
+				unsaved--
 			}
 		}
 	}
-	for range t.Unsaved {
+	t.Wounds += wounds
+	t.Unsaved += unsaved
+	for range unsaved {
 		if c.Mitigate < Impossible && r.D6() >= c.Mitigate {
 			continue
 		}
@@ -289,40 +511,69 @@ func (c *Chain) Roll(r *dice.Rand, n int, target *Unit) Tally {
 			t.Casualties++
 		}
 	}
-	return t
 }
 
-// Dist is the exact distribution of how many of the shots get through
-// stage s, for a number of shots rolled on shots (dice.Const(n) for a fixed
-// number): a mixture of binomials over the shots.
-func (c *Chain) Dist(s Stage, shots dice.Expr) dice.Dist {
-	sd := nonNegative(shots.Dist())
-	return binomialMixture(sd.Min, sd.P, c.P(s))
-}
-
-// Casualties is the exact distribution of models removed from target by
-// the shots, in closed form: with k wounds suffered, a slaying attack
-// removes min(k, models); otherwise the wounded model goes after its wounds
-// left, c, and each further W wounds remove one more model.
-func (c *Chain) Casualties(shots dice.Expr, target *Unit) dice.Dist {
-	k := c.Dist(StageSuffered, shots)
-	return k.Map(func(k int) int { return casualtiesFrom(k, c.Slays, target) })
-}
-
-// casualtiesFrom is the number of models k wounds suffered remove from u.
-func casualtiesFrom(k int, slays bool, u *Unit) int {
-	if u.Models <= 0 || k <= 0 {
+// resolveHit resolves one hit from its wound roll to its damage and returns
+// its unsaved wounds. Brutal's wounds are saved one by one and land on the
+// same model; what is left when it is removed is lost.
+func (c *Chain) resolveHit(r *dice.Rand, t *Tally, target *Unit) int {
+	d := c.woundRoll(r)
+	if !c.wounds(d) {
 		return 0
 	}
-	if slays {
-		return min(k, u.Models)
+	save, mit, slays := c.Save, c.Mitigate, c.Slays
+	if (c.Rending > 0 && d >= c.Rending) || (c.Breaching > 0 && d >= c.Breaching) {
+		save = c.SaveAP2
 	}
-	w := max(u.W, 1)
-	left := w - u.Hurt
-	if k < left {
-		return 0
+	if c.Murderous > 0 && d >= c.Murderous {
+		mit, slays = c.MitigateID, c.SlaysMurderous
 	}
-	return min(u.Models, 1+(k-left)/w)
+	unsaved, suffered, dmg := 0, 0, 0
+	for range c.Brutal {
+		t.Wounds++
+		if save < Impossible && r.D6() >= save {
+			continue
+		}
+		unsaved++
+		if mit < Impossible && r.D6() >= mit {
+			continue
+		}
+		suffered++
+		if c.Destroyer {
+			dmg += r.D3()
+		} else {
+			dmg++
+		}
+	}
+	t.Unsaved += unsaved
+	t.Suffered += suffered
+	if suffered > 0 && target.TakeWounds(dmg, slays) {
+		t.Casualties++
+	}
+	return unsaved
+}
+
+// resolveDeflagrate resolves n Deflagrate hits.
+func (c *Chain) resolveDeflagrate(r *dice.Rand, n int, t *Tally, target *Unit) {
+	h := &c.Defl
+	t.Hits += n
+	for range n {
+		if h.ToWound >= Impossible || r.D6() < h.ToWound {
+			continue
+		}
+		t.Wounds++
+		if h.Save < Impossible && r.D6() >= h.Save {
+			continue
+		}
+		t.Unsaved++
+		if h.Mitigate < Impossible && r.D6() >= h.Mitigate {
+			continue
+		}
+		t.Suffered++
+		if target.TakeWound(h.Slays) {
+			t.Casualties++
+		}
+	}
 }
 
 // nonNegative folds the mass of negative values onto 0: a negative number of

@@ -292,3 +292,23 @@ func TestAttackMonteCarlo(t *testing.T) {
 		}
 	}
 }
+
+// casualtiesFrom is the closed form the casualty programme is checked
+// against for chains whose wounds are single and alike: with k wounds
+// suffered, a slaying attack removes min(k, models); otherwise the wounded
+// model goes after its wounds left, and each further W wounds remove one
+// more model.
+func casualtiesFrom(k int, slays bool, u *Unit) int {
+	if u.Models <= 0 || k <= 0 {
+		return 0
+	}
+	if slays {
+		return min(k, u.Models)
+	}
+	w := max(u.W, 1)
+	left := w - u.Hurt
+	if k < left {
+		return 0
+	}
+	return min(u.Models, 1+(k-left)/w)
+}

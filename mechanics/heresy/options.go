@@ -1,5 +1,7 @@
 package heresy
 
+import "hammersim/mechanics/dice"
+
 // Options settles the points the rules texts leave open (RULES-FACTS.md
 // marks them OPEN, or the seed text does not say). Every field names one
 // such point; DefaultOptions holds the choice RULES-FACTS.md gives, or where
@@ -78,6 +80,94 @@ type Options struct {
 	// cancels for enemies of a Stupefied unit. Its size is not in the texts.
 	// OPEN. Default 1; 0 means no penalty.
 	TerrainChargeInitiative int
+
+	// ChargeDice is the roll added to the Movement bonus for a charge's
+	// distance. HH2's charge roll was not confirmed (rulebook p.181 gives
+	// Movement a "bonus to Charge Distance"). OPEN. Default 2D6, as
+	// greypaints' HH2 assault phase guide reads it.
+	ChargeDice dice.Expr
+
+	// MaxCharge caps a charge's distance in inches; 0 for no cap. OPEN.
+	// Default 12 (greypaints).
+	MaxCharge int
+
+	// PoisonedReplacesChart makes Poisoned (X) wound on exactly X+ even
+	// where the S vs T chart needs less. The rule (rulebook p.244) sets the
+	// score to X+; 7th edition, which HH2 builds on, keeps the chart's score
+	// when it is lower. OPEN. Default false: the better of the two.
+	PoisonedReplacesChart bool
+
+	// BlastHits is the number of models one Blast marker hits, by marker
+	// size: 3", 5", 7" and 10". The rules place the marker on the table
+	// (rulebook p.234), which hammersim does not model. OPEN. Default 3, 6,
+	// 10 and 15 (the 10" value extends the others; the facts give none), and
+	// never more than the target's models.
+	BlastHits [4]int
+
+	// TemplateHits is the number of models a Template hits (p.248), the
+	// same geometric point. OPEN. Default 5, never more than the target's
+	// models.
+	TemplateHits int
+
+	// ReturnFireAfterCasualties decides whether models of the attacking unit
+	// removed by a Return Fire Reaction still shoot. The Reaction is declared
+	// before the attacker's To Hit rolls (AoD errata; Goonhammer's shooting
+	// Reactions guide). OPEN: Goonhammer implies they do not; the Death
+	// Dealers Advanced Reaction lets them. Default false: they do not.
+	ReturnFireAfterCasualties bool
+
+	// Overwatch lets a charged unit fire the Overwatch Reaction at the
+	// charger: a Shooting Attack of Snap Shots, Template weapons firing Wall
+	// of Death. Its full text was not found. OPEN. Default false: no
+	// Overwatch.
+	Overwatch bool
+
+	// OurWeaponsAreUseless: a unit that loses a combat without being able
+	// to wound its enemy chooses to fail its Morale check (and Fall Back)
+	// when it may; Fearless units may not (seed text). The rule's text
+	// (rulebook p.188) was not found; this is 7th edition's. OPEN, a
+	// player's choice. Default false: never chosen.
+	OurWeaponsAreUseless bool
+
+	// EvadeSave is the Shrouded roll the Evade Reaction gives. OPEN.
+	// Default 5 (5+; warpstoneflux's summary of HH2 Reactions).
+	EvadeSave int
+
+	// DisorderTriggers are the core triggers of a Disordered Charge
+	// (rulebook p.182, not found; OPEN); a Stupefied charger's charge is
+	// always Disordered whatever they say. Default DisorderedDefault.
+	DisorderTriggers DisorderTriggers
+}
+
+// DisorderTriggers are the situations, besides Stupefied, that make a
+// charge Disordered.
+type DisorderTriggers struct {
+	// HoldTheLine: the charged unit made the Hold the Line Reaction.
+	HoldTheLine bool
+	// MultipleTargets: the charge is against more than one unit.
+	MultipleTargets bool
+}
+
+// DisorderedDefault is the default of the OPEN Disordered Charge triggers
+// (warpstoneflux's summary of HH2 Reactions): Hold the Line, or a charge
+// against more than one unit.
+var DisorderedDefault = DisorderTriggers{HoldTheLine: true, MultipleTargets: true}
+
+func (o Options) blastHits(size, models int) int {
+	i := 0
+	switch {
+	case size >= 10:
+		i = 3
+	case size >= 7:
+		i = 2
+	case size >= 5:
+		i = 1
+	}
+	return max(min(o.BlastHits[i], models), 0)
+}
+
+func (o Options) templateHits(models int) int {
+	return max(min(o.TemplateHits, models), 0)
 }
 
 // DefaultOptions are the defaults RULES-FACTS.md gives for the open points,
@@ -89,6 +179,12 @@ var DefaultOptions = Options{
 	OutnumberBonus:          1,
 	ChargeBonusAttacks:      1,
 	TerrainChargeInitiative: 1,
+	BlastHits:               [4]int{3, 6, 10, 15},
+	TemplateHits:            5,
+	EvadeSave:               5,
+	DisorderTriggers:        DisorderedDefault,
+	ChargeDice:              dice.Dice(2, 6),
+	MaxCharge:               12,
 }
 
 // TiePolicy decides between candidates that are equally good by the rule

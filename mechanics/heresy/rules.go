@@ -20,7 +20,29 @@ const (
 	RuleEternalWarrior     = "Eternal Warrior"
 	RuleInstantDeath       = "Instant Death"
 	RuleIgnoresCover       = "Ignores Cover"
+	RuleFear               = "Fear"
+	RuleFuriousCharge      = "Furious Charge"
+	RuleRending            = "Rending"
+	RuleBreaching          = "Breaching"
+	RuleShred              = "Shred"
+	RuleTwinLinked         = "Twin-linked"
+	RuleMasterCrafted      = "Master-crafted"
+	RuleGetsHot            = "Gets Hot"
+	RulePoisoned           = "Poisoned"
+	RuleFleshbane          = "Fleshbane"
+	RuleMurderousStrike    = "Murderous Strike"
+	RuleBrutal             = "Brutal"
+	RuleDeflagrate         = "Deflagrate"
+	RuleConcussive         = "Concussive"
+	RuleRadPhage           = "Rad-phage"
+	RuleSniper             = "Sniper"
+	RulePrecisionShots     = "Precision Shots"
+	RuleBlast              = "Blast"
+	RuleTemplate           = "Template"
 )
+
+// blastWords are the Blast (X) marker sizes, with or without the inch mark.
+var blastWords = []string{"3\"", "5\"", "7\"", "10\"", "3", "5", "7", "10"}
 
 // feelNoPainWords are the values Feel No Pain (X) takes: a D6 score, with or
 // without its "+".
@@ -58,6 +80,41 @@ var Catalogue = mechanics.Catalogue{
 			"Toughness does); no Stupefied roll against it."},
 	{Name: RuleIgnoresCover,
 		Summary: "Weapon rule: no cover save may be taken against it."},
+	{Name: RuleFear, Arg: mechanics.IntArg, Min: 1, Max: 5,
+		Summary: "Enemy units take -X Leadership on Morale checks, Regroup tests and Pinning tests (in close combat, only its opponent); Fearless units ignore it (rulebook p.238)."},
+	{Name: RuleFuriousCharge, Arg: mechanics.IntArg, Min: 1, Max: 5,
+		Summary: "+X Strength in a turn the model charged, unless the charge was Disordered (rulebook p.239)."},
+	{Name: RuleRending, Arg: mechanics.SaveArg,
+		Summary: "Weapon rule: a To Wound roll of X+ wounds whatever the Toughness and is AP2 (rulebook p.246)."},
+	{Name: RuleBreaching, Arg: mechanics.SaveArg,
+		Summary: "Weapon rule: a successful To Wound roll of X+ is AP2 (Liber p.117)."},
+	{Name: RuleShred, Summary: "Weapon rule: failed To Wound rolls are re-rolled (rulebook p.246)."},
+	{Name: RuleTwinLinked, Aliases: []string{"Twin linked"},
+		Summary: "Weapon rule: failed To Hit rolls are re-rolled (rulebook p.249); Blast and Template weapons gain nothing here."},
+	{Name: RuleMasterCrafted, Aliases: []string{"Master crafted"},
+		Summary: "Weapon rule: each bearer re-rolls one failed To Hit roll per attack (rulebook p.243)."},
+	{Name: RuleGetsHot, Summary: "Weapon rule: each To Hit roll that ends on a 1 (a D6 per shot for Blast and Template, whose 1 loses the shot) " +
+		"wounds the firer at the weapon's AP; armour, invulnerable saves and Damage Mitigation allowed, no cover (rulebook p.239)."},
+	{Name: RulePoisoned, Arg: mechanics.SaveArg,
+		Summary: "Weapon rule: wounds on X+ (the chart's score when lower, by default); in close combat re-rolls failed wounds when S is above T (rulebook p.244)."},
+	{Name: RuleFleshbane, Summary: "Weapon rule: wounds on 2+ (rulebook p.238)."},
+	{Name: RuleMurderousStrike, Arg: mechanics.SaveArg,
+		Summary: "Weapon rule: a To Wound roll of X+ has Instant Death (rulebook p.243)."},
+	{Name: RuleBrutal, Arg: mechanics.IntArg, Min: 2, Max: maxBrutal,
+		Summary: "Weapon rule: each wound becomes X wounds at the same AP, saved one by one, all on the same model (Liber p.117)."},
+	{Name: RuleDeflagrate, Summary: "Weapon rule: after the weapon's wounds, one more automatic hit per unsaved wound, at its S and AP with no other " +
+		"special rule; these hits score none themselves (rulebook p.237)."},
+	{Name: RuleConcussive, Arg: mechanics.IntArg, Min: 1, Max: 5,
+		Summary: "Weapon rule: a unit it wounds, saved or not, takes a Leadership test at the end of the phase; on a failure -X WS until its next Assault phase ends (rulebook p.236)."},
+	{Name: RuleRadPhage, Summary: "Weapon rule: a model it wounds that survives is at -1 Toughness for the rest of the game (rulebook p.245); " +
+		"accepted, but no question makes a later attack that would read it."},
+	{Name: RuleSniper, Summary: "Weapon rule: every wound is a Precision Shot (rulebook p.247); against a unit of identical models it changes nothing."},
+	{Name: RulePrecisionShots, Aliases: []string{"Precision Strikes"}, Arg: mechanics.SaveArg,
+		Summary: "Weapon rule: a To Hit roll of X+ lets the attacker allocate the wound (rulebook p.244-245); against a unit of identical models it changes nothing."},
+	{Name: RuleBlast, Arg: mechanics.WordsArg, Words: blastWords,
+		Summary: "Weapon rule: no To Hit roll; each shot hits as many models as the marker covers, an OPEN number (3\", 5\", 7\", 10\" markers: 3, 6, 10, 15 by default); no Snap Shots (rulebook p.234)."},
+	{Name: RuleTemplate, Summary: "Weapon rule: no To Hit roll, reaches 8\"; hits an OPEN number of models (5 by default); ignores cover; " +
+		"in a Reaction fires Wall of Death, D3 hits (rulebook p.248)."},
 }
 
 // Apply sets the field of p that rule r, read from Catalogue, stands for.
@@ -87,6 +144,10 @@ func (p *Profile) Apply(r mechanics.Rule) error {
 		p.FeelNoPain = v
 	case RuleEternalWarrior:
 		p.EternalWarrior = true
+	case RuleFear:
+		p.Fear = r.Int
+	case RuleFuriousCharge:
+		p.FuriousCharge = r.Int
 	default:
 		return fmt.Errorf("%s is a weapon rule, not a model's", r.Spec.Name)
 	}
@@ -104,6 +165,53 @@ func (w *Weapon) Apply(r mechanics.Rule) error {
 		w.InstantDeath = true
 	case RuleIgnoresCover:
 		w.IgnoresCover = true
+	default:
+		return w.applyChainRule(r)
+	}
+	return nil
+}
+
+// applyChainRule sets the weapon rules that change the attack chain.
+func (w *Weapon) applyChainRule(r mechanics.Rule) error {
+	switch r.Spec.Name {
+	case RuleRending:
+		w.Rending = r.Int
+	case RuleBreaching:
+		w.Breaching = r.Int
+	case RuleShred:
+		w.Shred = true
+	case RuleTwinLinked:
+		w.TwinLinked = true
+	case RuleMasterCrafted:
+		w.MasterCrafted = true
+	case RuleGetsHot:
+		w.GetsHot = true
+	case RulePoisoned:
+		w.Poisoned = r.Int
+	case RuleFleshbane:
+		w.Fleshbane = true
+	case RuleMurderousStrike:
+		w.MurderousStrike = r.Int
+	case RuleBrutal:
+		w.Brutal = r.Int
+	case RuleDeflagrate:
+		w.Deflagrate = true
+	case RuleConcussive:
+		w.Concussive = r.Int
+	case RuleRadPhage:
+		w.RadPhage = true
+	case RuleSniper:
+		w.Sniper = true
+	case RulePrecisionShots:
+		w.PrecisionShots = r.Int
+	case RuleBlast:
+		v, err := strconv.Atoi(strings.TrimSuffix(r.Words, "\""))
+		if err != nil {
+			return fmt.Errorf("%s: %v", r.Text, err)
+		}
+		w.Blast = v
+	case RuleTemplate:
+		w.Template = true
 	default:
 		return fmt.Errorf("%s is a model's rule, not a weapon's", r.Spec.Name)
 	}

@@ -1,6 +1,7 @@
 package heresy
 
 import (
+	"reflect"
 	"testing"
 
 	"hammersim/mechanics"
@@ -76,6 +77,49 @@ func TestApply(t *testing.T) {
 		t.Error("a weapon took the model rule Fearless")
 	}
 	for _, bad := range []string{"Bulky", "Feel No Pain (7+)", "Firing Protocols (0)"} {
+		if _, err := Catalogue.Parse(bad); err == nil {
+			t.Errorf("Parse(%q) accepted", bad)
+		}
+	}
+}
+
+// TestApplyWeaponRules reads every weapon rule of the chain as printed and
+// checks the field it sets.
+func TestApplyWeaponRules(t *testing.T) {
+	var w Weapon
+	for _, text := range []string{
+		"Rending (6+)", "Breaching (5+)", "Shred", "Twin-linked", "Master-crafted", "Gets Hot",
+		"Poisoned (4+)", "Fleshbane", "Murderous Strike (6+)", "Brutal (3)", "Deflagrate",
+		"Concussive (1)", "Rad-phage", "Sniper", "Precision Shots (6+)", "Blast (3\")", "Template",
+	} {
+		r, err := Catalogue.Parse(text)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", text, err)
+		}
+		if err := w.Apply(r); err != nil {
+			t.Errorf("weapon Apply(%q): %v", text, err)
+		}
+	}
+	want := Weapon{Rending: 6, Breaching: 5, Shred: true, TwinLinked: true, MasterCrafted: true, GetsHot: true,
+		Poisoned: 4, Fleshbane: true, MurderousStrike: 6, Brutal: 3, Deflagrate: true, Concussive: 1,
+		RadPhage: true, Sniper: true, PrecisionShots: 6, Blast: 3, Template: true}
+	if !reflect.DeepEqual(w, want) {
+		t.Errorf("applied weapon %+v, want %+v", w, want)
+	}
+	var p Profile
+	for _, text := range []string{"Fear (2)", "Furious Charge (1)"} {
+		r, _ := Catalogue.Parse(text)
+		if err := p.Apply(r); err != nil {
+			t.Errorf("Apply(%q): %v", text, err)
+		}
+		if err := w.Apply(r); err == nil {
+			t.Errorf("a weapon took the model rule %s", text)
+		}
+	}
+	if p.Fear != 2 || p.FuriousCharge != 1 {
+		t.Errorf("profile %+v, want Fear 2, Furious Charge 1", p)
+	}
+	for _, bad := range []string{"Brutal (1)", "Blast (4\")", "Rending"} {
 		if _, err := Catalogue.Parse(bad); err == nil {
 			t.Errorf("Parse(%q) accepted", bad)
 		}

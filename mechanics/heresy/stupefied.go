@@ -38,6 +38,8 @@ type StupefyStakes struct {
 	// OwnTarget is the unit it means to shoot next, with OwnWeapons.
 	OwnTarget  *Unit
 	OwnWeapons []Weapon
+	// Situation is how both attacks are made (distance, movement).
+	Situation Situation
 }
 
 // StupefyChooser applies a StupefyPolicy. It holds scratch space, so that
@@ -75,15 +77,15 @@ func (c *StupefyChooser) Choose(u *Unit, st StupefyStakes, o Options) bool {
 	stu.Ignored |= stu.Conditions
 	saved, lost := 0.0, 0.0
 	if st.Enemy != nil {
-		c.att.Prepare(st.Enemy, st.EnemyWeapons, u, o)
+		c.att.PrepareAt(st.Enemy, st.EnemyWeapons, u, st.Situation, o)
 		saved = c.att.ExpectedCasualties(u)
-		c.att.Prepare(st.Enemy, st.EnemyWeapons, &stu, o)
+		c.att.PrepareAt(st.Enemy, st.EnemyWeapons, &stu, st.Situation, o)
 		saved -= c.att.ExpectedCasualties(&stu)
 	}
 	if st.OwnTarget != nil {
-		c.att.Prepare(u, st.OwnWeapons, st.OwnTarget, o)
+		c.att.PrepareAt(u, st.OwnWeapons, st.OwnTarget, st.Situation, o)
 		lost = c.att.ExpectedCasualties(st.OwnTarget)
-		c.att.Prepare(&stu, st.OwnWeapons, st.OwnTarget, o)
+		c.att.PrepareAt(&stu, st.OwnWeapons, st.OwnTarget, st.Situation, o)
 		lost -= c.att.ExpectedCasualties(st.OwnTarget)
 	}
 	return saved > lost

@@ -22,25 +22,67 @@ type HitRoll struct {
 	// Reroll is the score a 1 re-rolled to hit needs; 0 when 1s are not
 	// re-rolled.
 	Reroll int
+	// RerollFailed: every failed roll is re-rolled once, needing Need again
+	// (Twin-linked, rulebook p.249). It replaces the re-roll of 1s, which it
+	// includes: a die is re-rolled once at most.
+	RerollFailed bool
 }
 
 // P is the exact probability that one shot hits: P(D6 >= Need), plus, with
-// a re-roll, 1/6 times P(D6 >= Reroll).
+// a re-roll of 1s, 1/6 times P(D6 >= Reroll), or with every failure
+// re-rolled, P(miss) times P(D6 >= Need).
 func (h HitRoll) P() float64 {
 	p := pAtLeast(h.Need)
-	if h.Reroll > 0 {
+	switch {
+	case h.RerollFailed:
+		p += (1 - p) * p
+	case h.Reroll > 0:
 		p += pAtLeast(h.Reroll) / 6
 	}
 	return p
 }
 
+// POne is the exact probability that the die a shot ends on is a 1 (the
+// roll Gets Hot reads): a 1 that is re-rolled does not count, only the
+// re-roll does (rulebook p.239).
+func (h HitRoll) POne() float64 {
+	switch {
+	case h.RerollFailed:
+		return (1 - pAtLeast(h.Need)) / 6
+	case h.Reroll > 0:
+		return 1.0 / 36
+	}
+	return 1.0 / 6
+}
+
 // Roll rolls one shot or blow to hit.
 func (h HitRoll) Roll(r *dice.Rand) bool {
 	d := r.D6()
-	if d >= h.Need {
+	switch {
+	case d >= h.Need:
 		return true
+	case h.RerollFailed:
+		return r.D6() >= h.Need
 	}
 	return d == 1 && h.Reroll > 0 && r.D6() >= h.Reroll
+}
+
+// roll rolls one shot to hit and reports whether it hit and whether the
+// die it ended on is a 1.
+func (h HitRoll) roll(r *dice.Rand) (hit, one bool) {
+	d := r.D6()
+	if d >= h.Need {
+		return true, false
+	}
+	switch {
+	case h.RerollFailed:
+		d = r.D6()
+		return d >= h.Need, d == 1
+	case d == 1 && h.Reroll > 0:
+		d = r.D6()
+		return d >= h.Reroll, d == 1
+	}
+	return false, d == 1
 }
 
 // bsTable is the HH2 shooting to-hit table (RULES-FACTS.md, "To hit,

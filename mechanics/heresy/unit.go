@@ -33,6 +33,13 @@ type Profile struct {
 	// FiringProtocols is X of Firing Protocols (X); 0 when the model fires
 	// one weapon per Shooting Attack.
 	FiringProtocols int
+
+	// Fear is X of Fear (X): enemy units take -X Leadership on Morale
+	// checks, Regroup tests and Pinning tests; 0 for none.
+	Fear int
+	// FuriousCharge is X of Furious Charge (X): +X Strength on a turn the
+	// model charged, unless the charge was Disordered; 0 for none.
+	FuriousCharge int
 }
 
 // Condition is a set of lasting effects a unit can suffer.
@@ -61,6 +68,13 @@ type Status struct {
 	// Cover is the cover save the unit has against the attack being
 	// resolved, 4 for 4+; 0 for none. The caller sets it per attack.
 	Cover int
+	// Shrouded is the Shrouded Damage Mitigation roll the unit takes
+	// against the attack being resolved (from the Evade Reaction), 5 for
+	// 5+; 0 for none. The caller sets it per attack.
+	Shrouded int
+	// ChargedInOrder: the unit charged this turn and its charge was not
+	// Disordered (Furious Charge reads it; see Side.Ready).
+	ChargedInOrder bool
 }
 
 // IsStupefied reports whether the unit is Stupefied.
@@ -100,13 +114,44 @@ func (u *Unit) TakeWound(slays bool) bool {
 	return false
 }
 
+// TakeWounds applies n wounds that got through together onto one model
+// (Brutal, Destroyer), and reports whether it was removed; wounds beyond
+// what it had left are lost, not carried to the next model. A slaying
+// wound removes it whatever n is.
+func (u *Unit) TakeWounds(n int, slays bool) bool {
+	if u.Models <= 0 || n <= 0 {
+		return false
+	}
+	u.Hurt += n
+	if slays || u.Hurt >= u.W {
+		u.Models--
+		u.Hurt = 0
+		return true
+	}
+	return false
+}
+
 // Strength is the models' Strength, +1 while Stupefied (Lords of Profligacy
 // seed text).
 func (u *Unit) Strength() int {
+	s := u.S
 	if u.IsStupefied() {
-		return u.S + 1
+		s++
 	}
-	return u.S
+	if u.ChargedInOrder {
+		s += u.FuriousCharge
+	}
+	return s
+}
+
+// FearOf is the Leadership penalty enemy unit e's Fear (X) gives u: X, or
+// 0 when u is Fearless, which ignores Fear (seed text). Only the highest X
+// counts (rulebook p.238), and a unit has one profile.
+func (u *Unit) FearOf(e *Unit) int {
+	if u.IgnoresFear() || e == nil {
+		return 0
+	}
+	return e.Fear
 }
 
 // SnapShotsOnly reports whether the unit may fire Snap Shots only: a
@@ -176,18 +221,28 @@ type Reaction struct {
 	GrantsSave bool
 }
 
-// Interceptor is the one Advanced Reaction Automated Artillery may make.
-var Interceptor = Reaction{Name: "Interceptor", Advanced: true}
+// The Reactions hammersim resolves, and Interceptor, the one Automated
+// Artillery may make. Evade grants a save in the sense of the Fearless rule
+// (rulebook p.238/247: Fearless units may not Evade).
+var (
+	Interceptor = Reaction{Name: "Interceptor", Advanced: true}
+	ReturnFire  = Reaction{Name: "Return Fire"}
+	Overwatch   = Reaction{Name: "Overwatch"}
+	HoldTheLine = Reaction{Name: "Hold the Line"}
+	Evade       = Reaction{Name: "Evade", GrantsSave: true}
+)
 
 // CanReact reports whether the unit may make reaction re. The rules, each
 // from the seed text:
 //   - a Stupefied unit makes no Reactions in any phase;
+//   - a Pinned or Falling Back unit makes none either (rulebook p.244;
+//     Goonhammer's core Reactions guide), nor does a destroyed one;
 //   - Automated Artillery may make only the Interceptor Advanced Reaction;
 //   - a unit with Fearless may not use Reactions that grant a Cover, Armour
 //     or Invulnerable Save.
 func (u *Unit) CanReact(re Reaction) bool {
 	switch {
-	case u.Destroyed(), u.IsStupefied():
+	case u.Destroyed(), u.IsStupefied(), u.FallingBack, u.Conditions&Pinned != 0:
 		return false
 	case u.AutomatedArtillery && (!re.Advanced || mechanics.Canonical(re.Name) != mechanics.Canonical(Interceptor.Name)):
 		return false

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
+	"slices"
 	"strings"
 
 	"hammersim/scenarios"
@@ -106,8 +106,9 @@ func fileName(r *http.Request) (string, error) {
 	return name, nil
 }
 
-// runArgs turns a request's query into the command line's flags. Only the
-// flags listed here pass; none of them names a path.
+// runArgs turns a request's query into the command line's flags, which
+// the command line then checks. Only the flags listed here pass; none of
+// them names a path.
 func runArgs(r *http.Request, flags ...string) ([]string, error) {
 	q := r.URL.Query()
 	var args []string
@@ -115,13 +116,8 @@ func runArgs(r *http.Request, flags ...string) ([]string, error) {
 		if !q.Has(name) {
 			continue
 		}
-		v := q.Get(name)
-		if name == "trials" || name == "seed" {
-			if _, err := strconv.ParseUint(v, 10, 64); err != nil {
-				return nil, fmt.Errorf("%s=%q: expected a whole number", name, v)
-			}
-		}
-		args = append(args, "--"+name, v)
+		// One argument, --name=value: a value cannot pass for a flag.
+		args = append(args, "--"+name+"="+q.Get(name))
 	}
 	return args, nil
 }
@@ -167,7 +163,7 @@ type scenarioInfo struct {
 func (s *Server) scenarios(w http.ResponseWriter, r *http.Request) {
 	var out []scenarioInfo
 	for _, name := range scenarios.BuiltinNames() {
-		sc, err := scenarios.Load(name)
+		sc, err := s.eng.Scenarios.Load(name)
 		if err != nil {
 			fail(w, http.StatusInternalServerError, fmt.Errorf("built-in scenario %s: %w", name, err))
 			return
@@ -209,7 +205,7 @@ func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, err)
 		return
 	}
-	sc, err := scenarios.Parse(file, src)
+	sc, err := s.eng.Scenarios.Parse(file, src)
 	if err != nil {
 		writeJSON(w, http.StatusOK, validation{Errors: problems(err), Error: err.Error()})
 		return
@@ -222,15 +218,23 @@ func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) dice(w http.ResponseWriter, r *http.Request) {
-	expr := r.URL.Query().Get("expr")
-	if strings.TrimSpace(expr) == "" {
-		fail(w, http.StatusBadRequest, errors.New("expr: expected a dice expression, such as 2D6, D3+1 or \"3D6 discard lowest\""))
+	query := r.URL.Query().Get("q")
+	if strings.TrimSpace(query) == "" {
+		fail(w, http.StatusBadRequest, errors.New("q: expected a dice query, such as 2D6, \"2D6 >= 9\" or \"10D6 count 4+ reroll failures\""))
 		return
 	}
-	if len(expr) > maxExpr {
+	if len(query) > maxQuery {
 		fail(w, http.StatusBadRequest, &limitError{http.StatusBadRequest,
-			fmt.Sprintf("expr: %d characters; this server takes expressions of at most %d", len(expr), maxExpr),
-			limitNote{"expr", maxExpr}})
+			fmt.Sprintf("q: %d characters; this server takes queries of at most %d", len(query), maxQuery),
+			limitNote{"q", maxQuery}})
+		return
+	}
+	format := r.URL.Query().Get("format")
+	if format == "" {
+		format = s.eng.DiceFormats[0]
+	}
+	if !slices.Contains(s.eng.DiceFormats, format) {
+		fail(w, http.StatusBadRequest, fmt.Errorf("unknown format %q; expected %s", format, strings.Join(s.eng.DiceFormats, ", ")))
 		return
 	}
 	release, err := s.acquire()
@@ -239,10 +243,12 @@ func (s *Server) dice(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	d, err := s.eng.Dice(expr)
+	out, err := s.eng.Dice(query, format)
 	if err != nil {
 		fail(w, http.StatusBadRequest, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, d)
+	w.Header().Set("Content-Type", contentType(format))
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(out)
 }

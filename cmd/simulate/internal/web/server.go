@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"hammersim/scenarios"
 )
 
 //go:embed page
@@ -36,9 +38,9 @@ type Config struct {
 // command line's own cap on a precision run) and two runs at once.
 var DefaultConfig = Config{MaxBody: 1 << 20, MaxTrials: 100_000_000, MaxRuns: 2}
 
-// maxExpr bounds a dice expression's length: the longest useful ones, such
-// as "3D6 discard lowest + D3 + 1", are a few dozen characters.
-const maxExpr = 200
+// maxQuery bounds a dice query's length: the longest useful ones, such as
+// "10D6 count 4+ reroll failures", are a few dozen characters.
+const maxQuery = 200
 
 // maxCandidates bounds how many scenarios one comparison may hold.
 const maxCandidates = 8
@@ -48,13 +50,17 @@ type Engine struct {
 	// Formats lists what a run or comparison renders, the command line's
 	// default first.
 	Formats []string
+	// Scenarios reads scenario texts, with the command line's rulesets.
+	Scenarios *scenarios.Registry
 	// Run prepares `simulate run FILE ARGS...` with FILE's text given.
 	Run func(file string, src []byte, args []string) (Job, error)
 	// Compare prepares `simulate compare FILES... ARGS...` with the files'
 	// texts given.
 	Compare func(files []string, srcs [][]byte, args []string) (Job, error)
-	// Dice is `simulate dice EXPR`: its output and its rows.
-	Dice func(expr string) (Dice, error)
+	// Dice is `simulate dice QUERY --format F`: its output.
+	Dice func(query, format string) ([]byte, error)
+	// DiceFormats lists the formats Dice writes, the default first.
+	DiceFormats []string
 }
 
 // Job is a run or comparison ready to go.
@@ -75,23 +81,6 @@ type Result interface {
 	Partial() bool
 	// Render writes it in one of the Engine's Formats.
 	Render(format string) ([]byte, error)
-}
-
-// Dice is an exact distribution as `simulate dice` shows it.
-type Dice struct {
-	Title string `json:"title"`
-	// Text is the command line's output.
-	Text string    `json:"text"`
-	Rows []DiceRow `json:"rows"`
-}
-
-// DiceRow is one value of a distribution, with its chances in [0, 1].
-type DiceRow struct {
-	Value   int     `json:"value"`
-	Label   string  `json:"label"`
-	Exactly float64 `json:"exactly"`
-	AtLeast float64 `json:"at_least"`
-	AtMost  float64 `json:"at_most"`
 }
 
 // Server serves the page and its API.

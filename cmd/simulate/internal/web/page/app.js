@@ -328,10 +328,15 @@ runner({ run: "#c-run", cancel: "#c-cancel", progress: "#c-progress", error: "#c
 let diceRows = [], diceTimer = 0;
 const pct = p => (100 * p).toFixed(2) + "%";
 
+// rollDice asks for `simulate dice QUERY` as JSON (for the chart and the
+// table) and as the command line's table.
 async function rollDice() {
-  const expr = $("#expr").value;
-  const errBox = $("#dice-error");
-  const resp = await fetch("/api/dice?" + query({ expr }));
+  const q = $("#expr").value, errBox = $("#dice-error");
+  const [resp, text] = await Promise.all([
+    fetch("/api/dice?" + query({ q, format: "json" })),
+    fetch("/api/dice?" + query({ q, format: "table" })),
+  ]);
+  if (q !== $("#expr").value) return; // typed on since
   if (!resp.ok) {
     errBox.replaceChildren(el("div", { className: "fail", textContent: (await apiError(resp)).message }));
     $("#dice-out").hidden = true;
@@ -340,11 +345,19 @@ async function rollDice() {
   const d = await resp.json();
   errBox.replaceChildren();
   $("#dice-out").hidden = false;
-  $("#dice-title").textContent = d.title;
-  $("#dice-text").textContent = d.text;
-  diceRows = d.rows;
-  $("#dice-table tbody").replaceChildren(...d.rows.map(r => el("tr", {},
-    el("td", { textContent: r.label }), el("td", { textContent: pct(r.exactly) }),
+  $("#dice-title").textContent = d.query;
+  $("#dice-text").textContent = text.ok ? await text.text() : "";
+  const cond = d.kind === "condition";
+  $("#dice-condition").hidden = !cond;
+  for (const id of ["#dice-views", "#dice-chart", "#dice-table"]) $(id).toggleAttribute("hidden", cond);
+  if (cond) {
+    $("#dice-condition").textContent = `exactly ${pct(d.exact)}` + (d.exact > 0 && d.exact <= 0.5 ? `, about 1 in ${(1 / d.exact).toFixed(1)}` : "");
+    diceRows = [];
+    return;
+  }
+  diceRows = d.values;
+  $("#dice-table tbody").replaceChildren(...d.values.map(r => el("tr", {},
+    el("td", { textContent: r.label }), el("td", { textContent: pct(r.exact) }),
     el("td", { textContent: pct(r.at_least) }), el("td", { textContent: pct(r.at_most) }))));
   drawChart();
 }
@@ -352,6 +365,7 @@ async function rollDice() {
 // drawChart draws the chosen column of the server's rows as bars.
 function drawChart() {
   const svg = $("#dice-chart"), view = document.querySelector("input[name=view]:checked").value;
+  const col = view === "exactly" ? "exact" : view;
   const W = 900, H = 280, left = 60, bottom = 28, top = 12;
   const ns = "http://www.w3.org/2000/svg";
   const mk = (tag, attrs, text) => {
@@ -364,7 +378,7 @@ function drawChart() {
   svg.replaceChildren();
   const n = diceRows.length;
   if (!n) return;
-  const maxP = Math.max(...diceRows.map(r => r[view]));
+  const maxP = Math.max(...diceRows.map(r => r[col]));
   const step = (W - left - 8) / n, bw = Math.max(1, step * 0.8);
   const y = p => top + (H - top - bottom) * (1 - p / maxP);
   for (const t of [0, 0.25, 0.5, 0.75, 1]) {
@@ -375,8 +389,8 @@ function drawChart() {
   const every = Math.ceil(n / 40);
   diceRows.forEach((r, i) => {
     const x = left + i * step + (step - bw) / 2;
-    const bar = mk("rect", { x, y: y(r[view]), width: bw, height: H - bottom - y(r[view]), class: "bar" });
-    bar.append(mk("title", {}, `${r.label}: ${pct(r[view])}`));
+    const bar = mk("rect", { x, y: y(r[col]), width: bw, height: H - bottom - y(r[col]), class: "bar" });
+    bar.append(mk("title", {}, `${r.label}: ${pct(r[col])}`));
     svg.append(bar);
     if (i % every === 0) svg.append(mk("text", { x: x + bw / 2, y: H - bottom + 16, "text-anchor": "middle" }, r.label));
   });

@@ -1,4 +1,4 @@
-package scenarios
+package heresy
 
 import (
 	"context"
@@ -7,28 +7,37 @@ import (
 	"strings"
 	"testing"
 
-	"hammersim/mechanics/dice"
+	"hammersim/scenarios"
+	"hammersim/scenarios/scenariotest"
 	"hammersim/sim"
 )
 
 // Profiles for the heresy tests, as flow mappings; the numbers are
 // illustrative, not quoted from a datasheet.
 const (
-	hhMarine   = `WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+`
-	hhReveller = `name: Revellers, models: 10, ` + hhMarine
-	hhBolters  = `{name: Bolters, models: 10, ` + hhMarine + `, weapons: [{name: bolter, S: 4, AP: 5, shots: 2}]}`
-	hhRapier   = `{name: Rapier, models: 3, WS: 1, BS: 4, S: 3, T: 5, W: 2, I: 1, A: "-", Ld: 7, Sv: 3+, rules: [Automated Artillery, Bulky (4)]}`
-	hhAssault  = `{name: Assault Squad, models: 10, ` + hhMarine + `, melee: {name: chainsword, S: User, AP: "-"}}`
+	marine       = `WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+`
+	reveller     = `name: Revellers, models: 10, ` + marine
+	bolters      = `{name: Bolters, models: 10, ` + marine + `, weapons: [{name: bolter, S: 4, AP: 5, shots: 2}]}`
+	rapier       = `{name: Rapier, models: 3, WS: 1, BS: 4, S: 3, T: 5, W: 2, I: 1, A: "-", Ld: 7, Sv: 3+, rules: [Automated Artillery, Bulky (4)]}`
+	assaultSquad = `{name: Assault Squad, models: 10, ` + marine + `, melee: {name: chainsword, S: User, AP: "-"}}`
 )
 
-func hhScenario(question string) string {
+// registry reads the scenarios of these tests: the heresy ruleset alone.
+var registry = scenarios.NewRegistry(Ruleset())
+
+func wantError(t *testing.T, name, src, want string) {
+	t.Helper()
+	scenariotest.WantError(t, registry, name, src, want)
+}
+
+func scenario(question string) string {
 	return "name: t\nruleset: heresy\n" + question
 }
 
-// hhRun parses src and runs it with a fixed seed.
-func hhRun(t *testing.T, src string, trials int64) (*Scenario, []sim.Estimate) {
+// runScenario parses src and runs it with a fixed seed.
+func runScenario(t *testing.T, src string, trials int64) (*scenarios.Scenario, []sim.Estimate) {
 	t.Helper()
-	s, err := Parse("t.yaml", []byte(src))
+	s, err := registry.Parse("t.yaml", []byte(src))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)
 	}
@@ -39,9 +48,9 @@ func hhRun(t *testing.T, src string, trials int64) (*Scenario, []sim.Estimate) {
 	return s, s.Results(run)
 }
 
-// hhFind returns the estimate of metric whose params include every pair in
+// find returns the estimate of metric whose params include every pair in
 // want (name, value, name, value, ...).
-func hhFind(t *testing.T, es []sim.Estimate, metric string, want ...any) sim.Estimate {
+func find(t *testing.T, es []sim.Estimate, metric string, want ...any) sim.Estimate {
 	t.Helper()
 	for _, e := range es {
 		if e.Metric != metric {
@@ -69,7 +78,7 @@ func TestHeresyBuiltins(t *testing.T) {
 		"bulky-outnumber":             4 * 3,     // Bulky, outnumber_bonus
 	}
 	for name, models := range want {
-		s, err := Load(name)
+		s, err := registry.Load(name)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -78,82 +87,86 @@ func TestHeresyBuiltins(t *testing.T) {
 			t.Errorf("%s: ruleset %s, %d models; want heresy, %d", name, s.Ruleset, len(s.Models), models)
 		}
 	}
+	for _, name := range scenarios.BuiltinsOf("heresy") {
+		if _, listed := want[name]; !listed {
+			t.Errorf("built-in %s: add its model count to this test", name)
+		}
+		s, err := registry.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if scenariotest.MatchExact(t, s, 50_000, 11) == 0 {
+			t.Errorf("%s: no estimate has an exact value", name)
+		}
+		scenariotest.AllocateNothing(t, s)
+	}
 }
 
 func TestHeresyErrors(t *testing.T) {
 	shoot := func(firer, target, extra string) string {
-		return hhScenario("shooting:\n  firer: " + firer + "\n  target: " + target + "\n" + extra)
+		return scenario("shooting:\n  firer: " + firer + "\n  target: " + target + "\n" + extra)
 	}
-	target := "{" + hhReveller + "}"
+	target := "{" + reveller + "}"
 	tests := []struct {
 		name string
 		src  string
 		want string // file:line:col: message (a prefix is enough)
 	}{
-		{"unknown key", shoot(hhBolters, "{"+hhReveller+", Tougness: 4}", ""),
+		{"unknown key", shoot(bolters, "{"+reveller+", Tougness: 4}", ""),
 			`t.yaml:5:100: unknown key "Tougness" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, rules, weapons, cover`},
-		{"key case", shoot(hhBolters, "{name: R, models: 5, ws: 4}", ""), `t.yaml:5:32: unknown key "ws" in a unit; did you mean "WS"?`},
-		{"fantasy rule", shoot(hhBolters, "{"+hhReveller+", rules: [Fearless, Swiftstride]}", ""),
-			`t.yaml:5:118: "Swiftstride" is a Warhammer Fantasy rule (ruleset: fantasy); a heresy scenario takes Horus Heresy rules: Automated Artillery,`},
-		{"fantasy rule swept", shoot(hhBolters, "{"+hhReveller+", rules: [{Random Movement: [3D6, 4D6]}]}", ""),
-			`t.yaml:5:109: "Random Movement" is a Warhammer Fantasy rule`},
-		{"misspelt rule", shoot(hhBolters, "{"+hhReveller+", rules: [Feel No Pian (5+)]}", ""),
+		{"key case", shoot(bolters, "{name: R, models: 5, ws: 4}", ""), `t.yaml:5:32: unknown key "ws" in a unit; did you mean "WS"?`},
+		{"misspelt rule", shoot(bolters, "{"+reveller+", rules: [Feel No Pian (5+)]}", ""),
 			`t.yaml:5:108: unknown rule "Feel No Pian"; did you mean "Feel No Pain"?`},
-		{"movement", shoot(hhBolters, "{"+hhReveller+", M: 7}", ""), "t.yaml:5:100: M (Movement) is not read by any heresy question"},
-		{"T 0", shoot(hhBolters, "{name: R, models: 5, WS: 4, BS: 4, S: 4, T: 0, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+}", ""),
+		{"movement", shoot(bolters, "{"+reveller+", M: 7}", ""), "t.yaml:5:100: M (Movement) is not read by any heresy question"},
+		{"T 0", shoot(bolters, "{name: R, models: 5, WS: 4, BS: 4, S: 4, T: 0, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+}", ""),
 			"t.yaml:5:55: T 0 is out of range; expected 1 to 10"},
-		{"no models", shoot(hhBolters, "{name: R, models: 0, "+hhMarine+"}", ""), "t.yaml:5:29: models 0 is out of range; expected 1 to 100"},
-		{"missing stat", shoot(hhBolters, "{name: R, models: 5}", ""), `t.yaml:5:11: a unit is missing the key "WS"`},
-		{"bad save", shoot(hhBolters, "{name: R, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 7+}", ""),
+		{"no models", shoot(bolters, "{name: R, models: 0, "+marine+"}", ""), "t.yaml:5:29: models 0 is out of range; expected 1 to 100"},
+		{"missing stat", shoot(bolters, "{name: R, models: 5}", ""), `t.yaml:5:11: a unit is missing the key "WS"`},
+		{"bad save", shoot(bolters, "{name: R, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 7+}", ""),
 			`t.yaml:5:87: expected Sv as a save from 2+ to 6+`},
-		{"AP 7", shoot("{name: B, models: 1, "+hhMarine+", weapons: [{name: gun, S: 4, AP: 7}]}", target, ""),
+		{"AP 7", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 7}]}", target, ""),
 			"t.yaml:4:122: AP 7 is out of range; expected 1 to 6"},
-		{"AP 0", shoot("{name: B, models: 1, "+hhMarine+", weapons: [{name: gun, S: 4, AP: 0}]}", target, ""),
+		{"AP 0", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 0}]}", target, ""),
 			"t.yaml:4:122: AP 0 is out of range"},
-		{"weapon S", shoot("{name: B, models: 1, "+hhMarine+", weapons: [{name: gun, S: 11, AP: 5}]}", target, ""),
+		{"weapon S", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 11, AP: 5}]}", target, ""),
 			"t.yaml:4:115: weapon S (or User, +1) 11 is out of range"},
-		{"shots below zero", shoot("{name: B, models: 1, "+hhMarine+", weapons: [{name: gun, S: 4, AP: 5, shots: D6-3}]}", target, ""),
+		{"shots below zero", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5, shots: D6-3}]}", target, ""),
 			`t.yaml:4:132: shots "D6-3" can roll below zero`},
-		{"no weapons", shoot("{name: B, models: 1, "+hhMarine+"}", target, ""), `t.yaml:4:10: a unit is missing the key "weapons"`},
-		{"two weapons one name", shoot("{name: B, models: 1, "+hhMarine+", weapons: [{name: gun, S: 4, AP: 5}, {name: gun, S: 5, AP: 5}]}", target, ""),
+		{"no weapons", shoot("{name: B, models: 1, "+marine+"}", target, ""), `t.yaml:4:10: a unit is missing the key "weapons"`},
+		{"two weapons one name", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5}, {name: gun, S: 5, AP: 5}]}", target, ""),
 			`t.yaml:4:126: two weapons named "gun"`},
-		{"weapon rule on a unit", shoot(hhBolters, "{"+hhReveller+", rules: [Instant Death]}", ""),
+		{"weapon rule on a unit", shoot(bolters, "{"+reveller+", rules: [Instant Death]}", ""),
 			`t.yaml:5:108: Instant Death is a weapon rule, not a model's (unit "Revellers")`},
-		{"unit rule on a weapon", shoot("{name: B, models: 1, "+hhMarine+", weapons: [{name: gun, S: 4, AP: 5, rules: [Fearless]}]}", target, ""),
+		{"unit rule on a weapon", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5, rules: [Fearless]}]}", target, ""),
 			`t.yaml:4:133: Fearless is a model's rule, not a weapon's (weapon "gun")`},
-		{"stupefied without the rule", shoot(hhBolters, target, "  stupefied: always\n"),
+		{"stupefied without the rule", shoot(bolters, target, "  stupefied: always\n"),
 			`t.yaml:6:14: stupefied: always, but target "Revellers" cannot become Stupefied`},
-		{"stupefied policy", shoot(hhBolters, target, "  stupefied: sometimes\n"), `t.yaml:6:14: stupefied "sometimes": expected never, always or when_it_pays`},
-		{"unknown metric", shoot(hhBolters, target, "  metrics: [kills]\n"), `t.yaml:6:13: unknown metric "kills"; expected one of: hits,`},
-		{"pinned without pinning", shoot(hhBolters, target, "  metrics: [pinned]\n"), "t.yaml:6:13: metric pinned needs pinning: true"},
-		{"return fire without weapons", shoot(hhBolters, target, "  metrics: [return_casualties]\n"), "t.yaml:6:13: metric return_casualties needs a target with weapons"},
-		{"grid of a mean", shoot(hhBolters, "{name: Revellers, models: [5, 10], "+hhMarine+"}", "  grid: {metric: casualties, rows: models, cols: models}\n"),
+		{"stupefied policy", shoot(bolters, target, "  stupefied: sometimes\n"), `t.yaml:6:14: stupefied "sometimes": expected never, always or when_it_pays`},
+		{"unknown metric", shoot(bolters, target, "  metrics: [kills]\n"), `t.yaml:6:13: unknown metric "kills"; expected one of: hits,`},
+		{"pinned without pinning", shoot(bolters, target, "  metrics: [pinned]\n"), "t.yaml:6:13: metric pinned needs pinning: true"},
+		{"next attack without weapons", shoot(bolters, target, "  metrics: [next_attack_casualties]\n"), "t.yaml:6:13: metric next_attack_casualties needs a target with weapons"},
+		{"grid of a mean", shoot(bolters, "{name: Revellers, models: [5, 10], "+marine+"}", "  grid: {metric: casualties, rows: models, cols: models}\n"),
 			`t.yaml:6:18: grid metric "casualties": expected a probability metric`},
-		{"grid axis", shoot(hhBolters, target, "  grid: {metric: destroyed, rows: shots, cols: T}\n"), `t.yaml:6:35: grid "shots": expected a swept parameter`},
-		{"unknown option", shoot(hhBolters, target, "  options: {outnumber_bonus: 1}\n"), `t.yaml:6:13: unknown key "outnumber_bonus" in the options`},
-		{"option word", shoot(hhBolters, target, "  options: {morale_check: half}\n"), `t.yaml:6:27: morale_check "half": expected one of: quarter, never`},
-		{"fantasy question", hhScenario("charge: {unit: {name: A, M: 5}, distance: 3}\n"),
+		{"grid axis", shoot(bolters, target, "  grid: {metric: destroyed, rows: shots, cols: T}\n"), `t.yaml:6:35: grid "shots": expected a swept parameter`},
+		{"unknown option", shoot(bolters, target, "  options: {outnumber_bonus: 1}\n"), `t.yaml:6:13: unknown key "outnumber_bonus" in the options`},
+		{"option word", shoot(bolters, target, "  options: {morale_check: half}\n"), `t.yaml:6:27: morale_check "half": expected one of: quarter, never`},
+		{"fantasy question", scenario("charge: {unit: {name: A, M: 5}, distance: 3}\n"),
 			`t.yaml:3:1: unknown key "charge" in the scenario; expected one of: name,`},
-		{"artillery charges", hhScenario("assault:\n  attacker: " + hhRapier + "\n  defender: " + hhAssault + "\n"),
+		{"artillery charges", scenario("assault:\n  attacker: " + rapier + "\n  defender: " + assaultSquad + "\n"),
 			`t.yaml:4:13: attacker "Rapier" is Automated Artillery, which may not charge; set charged: false`},
-		{"artillery charge swept", hhScenario("assault:\n  attacker: " + hhRapier + "\n  defender: " + hhAssault + "\n  charged: [false, true]\n"),
+		{"artillery charge swept", scenario("assault:\n  attacker: " + rapier + "\n  defender: " + assaultSquad + "\n  charged: [false, true]\n"),
 			`t.yaml:6:12: attacker "Rapier" is Automated Artillery, which may not charge; set charged: false to have it fight without charging (at charged true)`},
-		{"shots in melee", hhScenario("assault:\n  attacker: {name: A, models: 5, " + hhMarine + ", melee: {name: fist, S: 8, AP: 2, shots: 2}}\n  defender: " + hhAssault + "\n"),
-			`t.yaml:4:126: unknown key "shots" in a melee weapon (it strikes the model's Attacks, so it has no shots or range); expected one of: name, S, AP, rules`},
-		{"guns in melee", hhScenario("assault:\n  attacker: " + hhBolters + "\n  defender: " + hhAssault + "\n"),
+		{"shots in melee", scenario("assault:\n  attacker: {name: A, models: 5, " + marine + ", melee: {name: fist, S: 8, AP: 2, shots: 2}}\n  defender: " + assaultSquad + "\n"),
+			`t.yaml:4:126: unknown key "shots" in a melee weapon (it strikes the model's Attacks, so it has no shots or range); expected one of: name, type, S, AP, rules`},
+		{"guns in melee", scenario("assault:\n  attacker: " + bolters + "\n  defender: " + assaultSquad + "\n"),
 			`t.yaml:4:100: unknown key "weapons" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, rules, melee`},
-		{"same names", hhScenario("assault:\n  attacker: " + hhAssault + "\n  defender: " + hhAssault + "\n"),
+		{"same names", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + assaultSquad + "\n"),
 			`t.yaml:5:13: attacker and defender are both named "Assault Squad"`},
-		{"terrain without a charge", hhScenario("assault:\n  attacker: " + hhAssault + "\n  defender: " + hhRapier + "\n  charged: false\n  difficult_terrain: true\n"),
+		{"terrain without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  difficult_terrain: true\n"),
 			"t.yaml:4:3: difficult_terrain: true needs charged: true"},
 	}
 	for _, tt := range tests {
 		wantError(t, tt.name, tt.src, tt.want)
-	}
-	// A heresy file offers the heresy questions, not the fantasy ones.
-	_, err := Parse("t.yaml", []byte(hhScenario("charge: {}\n")))
-	if err == nil || !strings.Contains(err.Error(), "assault, shooting") || strings.Contains(err.Error(), "pursuit") {
-		t.Errorf("a fantasy question in a heresy file: %v", err)
 	}
 }
 
@@ -162,8 +175,8 @@ func TestHeresyErrors(t *testing.T) {
 // multi-wound models, random shots, strikes together, Difficult Terrain)
 // and checks every estimate within 5 standard errors of its exact value.
 func TestHeresyMatchesExact(t *testing.T) {
-	for _, src := range hhExactCases {
-		_, es := hhRun(t, src, 20_000)
+	for _, src := range exactCases {
+		_, es := runScenario(t, src, 20_000)
 		for _, e := range es {
 			if !e.HasExact {
 				t.Errorf("%s %v has no exact value", e.Metric, e.Params)
@@ -176,9 +189,25 @@ func TestHeresyMatchesExact(t *testing.T) {
 	}
 }
 
-var hhExactCases = []string{
-	hhScenario(`shooting:
-  firer: {name: Guns, models: [3, 5], ` + hhMarine + `, rules: [Firing Protocols (2)],
+var exactCases = []string{
+	scenario(`shooting:
+  firer: {name: Tacticals, models: 4, ` + marine + `, rules: [Firing Protocols (2), Fear (1)],
+          weapons: [{name: bolter, type: Rapid Fire, range: 24, S: 4, AP: 5},
+                    {name: plasma, type: "Rapid Fire, Gets Hot", range: 24, S: 7, AP: 2},
+                    {name: missile, type: "Heavy 1, Blast (3\")", range: 48, S: 4, AP: 6},
+                    {name: maul, type: "Assault 2, Concussive (1), Rending (6+), Shred", range: 18, S: 5, AP: 4}]}
+  target: {name: Revellers, models: 6, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 1, Ld: 8, Sv: 3+,
+           rules: [Lords of Profligacy],
+           weapons: [{name: volkite, type: "Heavy 2, Deflagrate", range: 30, S: 5, AP: 5},
+                     {name: flamer, type: "Assault 1, Template", S: 4, AP: 5}]}
+  distance: [6, 12, 30]
+  moved: [false, true]
+  stupefied: [never, always]
+  reaction: [return_fire, evade]
+  pinning: true
+`),
+	scenario(`shooting:
+  firer: {name: Guns, models: [3, 5], ` + marine + `, rules: [Firing Protocols (2)],
           weapons: [{name: heavy bolter, S: 5, AP: 4, shots: 3}, {name: flamer, S: 4, AP: 5, shots: D3},
                     {name: lascannon, S: 9, AP: 2}]}
   target: {name: Revellers, models: 6, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 1, Ld: 8, Sv: 3+, cover: 5+,
@@ -187,21 +216,21 @@ var hhExactCases = []string{
   stupefied: [never, always, when_it_pays]
   pinning: true
 `),
-	hhScenario(`shooting:
-  firer: ` + hhBolters + `
-  target: {name: Revellers, models: [5, 10], ` + hhMarine + `, weapons: [{name: bolter, S: User, AP: 5, shots: 2}]}
+	scenario(`shooting:
+  firer: ` + bolters + `
+  target: {name: Revellers, models: [5, 10], ` + marine + `, weapons: [{name: bolter, S: User, AP: 5, shots: 2}]}
   pinning: [false, true]
   options: {broken_return_fire: [snap_shots, none], morale_check: [quarter, never]}
 `),
-	hhScenario(`assault:
+	scenario(`assault:
   attacker: {name: Berserkers, models: 8, WS: 5, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 2, Ld: 9, Sv: 3+,
              rules: [Feel No Pain (5+)], melee: {name: axe, S: +1, AP: 4}}
   defender: {name: Guard, models: 6, WS: 5, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 2, Ld: 9, Sv: 2+, Inv: 4+,
              rules: [Eternal Warrior], melee: {name: maul, S: 8, AP: 3, rules: [Instant Death]}}
   charged: [false, true]
 `),
-	hhScenario(`assault:
-  attacker: ` + hhAssault + `
+	scenario(`assault:
+  attacker: ` + assaultSquad + `
   defender: {name: Militia, models: 12, WS: 3, BS: 3, S: 3, T: 3, W: 1, I: 3, A: 1, Ld: 7, Sv: 5+, rules: [{Fearless: [false, true]}]}
   difficult_terrain: [false, true]
   options: {charge_bonus_attacks: [0, 1], fnp_vs_instant_death: true}
@@ -214,15 +243,15 @@ var hhExactCases = []string{
 // Stupefied or Fearless unit takes no Morale check or Pinning test from
 // shooting.
 func TestStupefiedRules(t *testing.T) {
-	src := hhScenario(`shooting:
-  firer: {name: Guns, models: 1, ` + hhMarine + `, weapons: [{name: gun, S: [4, 8], AP: 5, shots: 36, rules: [{Instant Death: [false, true]}]}]}
-  target: {` + hhReveller + `, rules: [Lords of Profligacy, {Fearless: [false, true]}]}
+	src := scenario(`shooting:
+  firer: {name: Guns, models: 1, ` + marine + `, weapons: [{name: gun, S: [4, 8], AP: 5, shots: 36, rules: [{Instant Death: [false, true]}]}]}
+  target: {` + reveller + `, rules: [Lords of Profligacy, {Fearless: [false, true]}]}
   stupefied: [never, always]
   pinning: true
 `)
-	_, es := hhRun(t, src, 2000)
+	_, es := runScenario(t, src, 2000)
 	for _, e := range es {
-		if e.Metric != hhMitigated {
+		if e.Metric != metricMitigated {
 			continue
 		}
 		// 36 shots: BS 4 hits 4/6; S4 v T4 wounds 3/6 (S8: 2/6 short of
@@ -247,7 +276,7 @@ func TestStupefiedRules(t *testing.T) {
 			t.Errorf("mitigated %v: %v wounds ignored where no Stupefied roll is allowed", e.Params, e.Value)
 		}
 	}
-	for _, metric := range []string{hhMorale, hhPinned} {
+	for _, metric := range []string{metricMorale, metricPinned} {
 		for _, e := range es {
 			if e.Metric != metric || (e.Param("stupefied") != "always" && e.Param("fearless") != true) {
 				continue
@@ -259,7 +288,7 @@ func TestStupefiedRules(t *testing.T) {
 	}
 	// Without Stupefied or Fearless, 36 shots remove 5 or more of 10 often
 	// enough that some Morale checks fail.
-	e := hhFind(t, es, hhMorale, "stupefied", "never", "fearless", false, "S", 4, "instant_death", false)
+	e := find(t, es, metricMorale, "stupefied", "never", "fearless", false, "S", 4, "instant_death", false)
 	if e.Exact <= 0.05 {
 		t.Errorf("morale_failed without Stupefied or Fearless: exact %v, want a real chance", e.Exact)
 	}
@@ -269,26 +298,26 @@ func TestStupefiedRules(t *testing.T) {
 // roll saves more models than Snap Shots cost, and not when the incoming
 // attack has Instant Death (nothing saved) and its own guns would suffer.
 func TestWhenItPays(t *testing.T) {
-	src := hhScenario(`shooting:
-  firer: {name: Guns, models: 5, ` + hhMarine + `, weapons: [{name: gun, S: 4, AP: 5, shots: 2, rules: [{Instant Death: [false, true]}]}]}
-  target: {` + hhReveller + `, rules: [Lords of Profligacy], weapons: [{name: bolter, S: 4, AP: 5, shots: 2}]}
+	src := scenario(`shooting:
+  firer: {name: Guns, models: 5, ` + marine + `, weapons: [{name: gun, S: 4, AP: 5, shots: 2, rules: [{Instant Death: [false, true]}]}]}
+  target: {` + reveller + `, rules: [Lords of Profligacy], weapons: [{name: bolter, S: 4, AP: 5, shots: 2}]}
   stupefied: when_it_pays
 `)
-	_, es := hhRun(t, src, 2000)
-	if e := hhFind(t, es, hhChoseStupefied, "instant_death", true); e.Exact != 0 || e.Value != 0 {
+	_, es := runScenario(t, src, 2000)
+	if e := find(t, es, metricChoseStupefied, "instant_death", true); e.Exact != 0 || e.Value != 0 {
 		t.Errorf("went Stupefied against Instant Death: exact %v, estimate %v", e.Exact, e.Value)
 	}
 	// Without Instant Death: the Stupefied roll saves 1/6 of the 10 * 1/9
 	// unsaved wounds the five Guns inflict, about 0.19 models; Snap Shots
 	// cut its own 20 shots from hitting on 4/6 to 1/6, about 20 * 3/6 *
 	// 3/6 * 2/6 = 1.67 unsaved wounds on the Guns, much more. So: not.
-	if e := hhFind(t, es, hhChoseStupefied, "instant_death", false); e.Exact != 0 {
+	if e := find(t, es, metricChoseStupefied, "instant_death", false); e.Exact != 0 {
 		t.Errorf("went Stupefied when Snap Shots cost more: exact %v", e.Exact)
 	}
 	// With no guns of its own there is nothing to lose.
 	src = strings.Replace(src, ", weapons: [{name: bolter, S: 4, AP: 5, shots: 2}]}", "}", 1)
-	_, es = hhRun(t, src, 2000)
-	if e := hhFind(t, es, hhChoseStupefied, "instant_death", false); e.Exact != 1 || e.Value != 1 {
+	_, es = runScenario(t, src, 2000)
+	if e := find(t, es, metricChoseStupefied, "instant_death", false); e.Exact != 1 || e.Value != 1 {
 		t.Errorf("did not go Stupefied with nothing to lose: exact %v, estimate %v", e.Exact, e.Value)
 	}
 }
@@ -297,26 +326,26 @@ func TestWhenItPays(t *testing.T) {
 // always destroyed by the Sweeping Advance, with no dice; artillery that
 // wins does not sweep.
 func TestArtillerySwept(t *testing.T) {
-	src := hhScenario("assault:\n  attacker: " + hhAssault + "\n  defender: " + hhRapier + "\n")
-	_, es := hhRun(t, src, 20_000)
-	fell := hhFind(t, es, hhMorale, "unit", "Rapier")
-	swept := hhFind(t, es, hhSwept, "unit", "Rapier")
+	src := scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n")
+	_, es := runScenario(t, src, 20_000)
+	fell := find(t, es, metricMorale, "unit", "Rapier")
+	swept := find(t, es, metricSwept, "unit", "Rapier")
 	if fell.Successes == 0 || swept.Successes != fell.Successes || math.Abs(swept.Exact-fell.Exact) > 1e-12 {
 		t.Errorf("Rapier fell back %d times (exact %.5f), swept %d (exact %.5f); want every fall back swept",
 			fell.Successes, fell.Exact, swept.Successes, swept.Exact)
 	}
-	if d := hhFind(t, es, hhDestroyed, "unit", "Rapier"); d.Successes < swept.Successes {
+	if d := find(t, es, metricDestroyed, "unit", "Rapier"); d.Successes < swept.Successes {
 		t.Errorf("swept %d times but destroyed only %d", swept.Successes, d.Successes)
 	}
 
 	// Artillery that fights without charging and wins never sweeps.
-	src = hhScenario("assault:\n  attacker: {name: Rapier, models: 3, WS: 5, BS: 4, S: 6, T: 5, W: 2, I: 5, A: 4, Ld: 7, Sv: 3+, rules: [Automated Artillery]}\n" +
+	src = scenario("assault:\n  attacker: {name: Rapier, models: 3, WS: 5, BS: 4, S: 6, T: 5, W: 2, I: 5, A: 4, Ld: 7, Sv: 3+, rules: [Automated Artillery]}\n" +
 		"  defender: {name: Weak, models: 3, WS: 2, BS: 2, S: 3, T: 3, W: 1, I: 2, A: 1, Ld: 5, Sv: 6+}\n  charged: false\n")
-	_, es = hhRun(t, src, 20_000)
-	if e := hhFind(t, es, hhMorale, "unit", "Weak"); e.Successes == 0 {
+	_, es = runScenario(t, src, 20_000)
+	if e := find(t, es, metricMorale, "unit", "Weak"); e.Successes == 0 {
 		t.Error("the artillery's enemy never fell back")
 	}
-	if e := hhFind(t, es, hhSwept, "unit", "Weak"); e.Exact != 0 || e.Successes != 0 {
+	if e := find(t, es, metricSwept, "unit", "Weak"); e.Exact != 0 || e.Successes != 0 {
 		t.Errorf("Automated Artillery made a Sweeping Advance: exact %v, %d trials", e.Exact, e.Successes)
 	}
 }
@@ -324,43 +353,35 @@ func TestArtillerySwept(t *testing.T) {
 // TestHeresyAllocateNothing covers the models the built-ins do not: return
 // fire resizes the prepared volleys in place.
 func TestHeresyAllocateNothing(t *testing.T) {
-	src := hhScenario(`shooting:
-  firer: ` + hhBolters + `
-  target: {` + hhReveller + `, rules: [Lords of Profligacy], weapons: [{name: bolter, S: 4, AP: 5, shots: 2}]}
+	src := scenario(`shooting:
+  firer: ` + bolters + `
+  target: {` + reveller + `, rules: [Lords of Profligacy], weapons: [{name: bolter, S: 4, AP: 5, shots: 2}]}
   stupefied: [never, always, when_it_pays]
   pinning: true
 `)
-	s, err := Parse("t.yaml", []byte(src))
+	s, err := registry.Parse("t.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, m := range s.Models {
-		trial := m.NewTrial()
-		tally := sim.NewTally(m.Slots())
-		r := dice.New(1, uint64(i))
-		trial.Run(r, 10_000, tally)
-		if a := testing.AllocsPerRun(20, func() { trial.Run(r, 1000, tally) }); a != 0 {
-			t.Errorf("model %d: %v allocations per 1000 trials", i, a)
-		}
-	}
+	scenariotest.AllocateNothing(t, s)
 }
 
 func FuzzParseHeresy(f *testing.F) {
 	for _, name := range []string{"stupefied-vs-bolters", "firing-protocols", "automated-artillery-assault", "bulky-outnumber"} {
-		src, _ := Builtin(name)
+		src, _ := scenarios.Builtin(name)
 		f.Add(src)
 	}
-	f.Add([]byte(hhScenario("shooting:\n  firer: " + hhBolters + "\n  target: {" + hhReveller + ", rules: [Swiftstride, {Fearless: [true]}]}\n  stupefied: [when_it_pays]\n")))
-	f.Add([]byte(hhScenario("assault:\n  attacker: " + hhRapier + "\n  defender: [" + hhAssault + "]\n  charged: [false]\n  grid: {metric: won, rows: x, cols: y}\n")))
+	f.Add([]byte(scenario("shooting:\n  firer: " + bolters + "\n  target: {" + reveller + ", rules: [Swiftstride, {Fearless: [true]}]}\n  stupefied: [when_it_pays]\n")))
+	f.Add([]byte(scenario("assault:\n  attacker: " + rapier + "\n  defender: [" + assaultSquad + "]\n  charged: [false]\n  grid: {metric: won, rows: x, cols: y}\n")))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		s, err := Parse("fuzz.yaml", src)
+		s, err := registry.Parse("fuzz.yaml", src)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.yaml:") {
 				t.Fatalf("error without position: %v", err)
 			}
 			return
 		}
-		if len(s.Models) == 0 || len(s.Models) > maxPoints {
+		if len(s.Models) == 0 || len(s.Models) > scenarios.MaxPoints {
 			t.Fatalf("%d models", len(s.Models))
 		}
 		for _, m := range s.Models {
@@ -371,7 +392,7 @@ func FuzzParseHeresy(f *testing.F) {
 
 // TestHeresyDocExample keeps the example at the top of docs/heresy.md true.
 func TestHeresyDocExample(t *testing.T) {
-	doc, err := os.ReadFile("../docs/heresy.md")
+	doc, err := os.ReadFile("../../docs/heresy.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +401,7 @@ func TestHeresyDocExample(t *testing.T) {
 	if !ok || !ok2 {
 		t.Fatal("docs/heresy.md has no yaml example")
 	}
-	s, err := Parse("docs/heresy.md", []byte(src))
+	s, err := registry.Parse("docs/heresy.md", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,25 +1,32 @@
-package scenarios
+package fantasy
 
 import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"hammersim/mechanics/dice"
+	rules "hammersim/mechanics/fantasy"
+	"hammersim/scenarios"
+	"hammersim/scenarios/scenariotest"
 	"hammersim/sim"
 )
 
+// registry reads the scenarios of these tests: the fantasy ruleset alone.
+var registry = scenarios.NewRegistry(Ruleset())
+
 func TestBuiltinsLoad(t *testing.T) {
-	names := BuiltinNames()
+	names := scenarios.BuiltinsOf("fantasy")
 	for _, want := range []string{"swiftstride-charge", "flee-pursuit", "random-movement"} {
-		if _, ok := Builtin(want); !ok {
+		if _, ok := scenarios.Builtin(want); !ok {
 			t.Errorf("built-in %s is missing (have %v)", want, names)
 		}
 	}
 	for _, name := range names {
-		s, err := Load(name)
+		s, err := registry.Load(name)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -31,7 +38,7 @@ func TestBuiltinsLoad(t *testing.T) {
 			t.Errorf("%s has no description", name)
 		}
 	}
-	if _, err := Load("no-such-scenario"); err == nil {
+	if _, err := registry.Load("no-such-scenario"); err == nil {
 		t.Error("loading an unknown name succeeded")
 	}
 }
@@ -42,30 +49,16 @@ var noClosedForm = map[string]string{
 	"stomp-and-killing-blow": "a round of combat in which both sides strike",
 }
 
-// TestBuiltinsMatchExact runs every built-in scenario and checks each
-// estimate that has an exact value within 5 standard errors of it (a false
-// alarm about once in 3.5 million comparisons, so a few hundred comparisons
-// per scenario will not flake). 50,000 trials per model keep it fast.
+// TestBuiltinsMatchExact runs every fantasy built-in and checks each
+// estimate that has an exact value within 5 standard errors of it.
+// 50,000 trials per model keep it fast.
 func TestBuiltinsMatchExact(t *testing.T) {
-	for _, name := range BuiltinNames() {
-		s, err := Load(name)
+	for _, name := range scenarios.BuiltinsOf("fantasy") {
+		s, err := registry.Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 50_000, Seed: 11})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked := 0
-		for _, e := range s.Results(run) {
-			if !e.HasExact {
-				continue
-			}
-			checked++
-			if z := e.Z(); math.Abs(z) > 5 {
-				t.Errorf("%s %s %v: estimate %.5f, exact %.5f, z = %.1f", name, e.Metric, e.Params, e.Value, e.Exact, z)
-			}
-		}
+		checked := scenariotest.MatchExact(t, s, 50_000, 11)
 		if _, none := noClosedForm[name]; checked == 0 && !none {
 			t.Errorf("%s: no estimate has an exact value", name)
 		}
@@ -73,7 +66,7 @@ func TestBuiltinsMatchExact(t *testing.T) {
 }
 
 func TestChargeSweep(t *testing.T) {
-	s, err := Load("swiftstride-charge")
+	s, err := registry.Load("swiftstride-charge")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +104,7 @@ charge:
   distance: 12
   flying: [false, true]
 `
-	s, err := Parse("t.yaml", []byte(src))
+	s, err := registry.Parse("t.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +147,7 @@ pursuit:
   fleeing: {name: A, M: [4, 5]}
   pursuing: {name: B, M: [6, 7]}
 `
-	s, err := Parse("t.yaml", []byte(src))
+	s, err := registry.Parse("t.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,52 +200,38 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// wantError parses src as t.yaml and checks that it fails with a
-// positioned error (an ErrorList or *Error) whose text starts with want.
 func wantError(t *testing.T, name, src, want string) {
 	t.Helper()
-	_, err := Parse("t.yaml", []byte(src))
-	if err == nil {
-		t.Errorf("%s: no error", name)
-		return
-	}
-	if !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("%s:\n got: %v\nwant: %s...", name, err, want)
-	}
-	var list ErrorList
-	var one *Error
-	if !errors.As(err, &list) && !errors.As(err, &one) {
-		t.Errorf("%s: error %T is not positioned", name, err)
-	}
+	scenariotest.WantError(t, registry, name, src, want)
 }
 
 // TestManyErrors checks that one load reports every independent problem.
 func TestManyErrors(t *testing.T) {
 	src := "name: t\nruleset: fantasy\ncharge:\n  unit: {name: A, M: 0, rules: [Teleport]}\n  distance: 500\n"
-	_, err := Parse("t.yaml", []byte(src))
-	var list ErrorList
+	_, err := registry.Parse("t.yaml", []byte(src))
+	var list scenarios.ErrorList
 	if !errors.As(err, &list) || len(list) != 3 {
 		t.Fatalf("got %v, want 3 errors", err)
 	}
 }
 
 func FuzzParse(f *testing.F) {
-	for _, name := range BuiltinNames() {
-		src, _ := Builtin(name)
+	for _, name := range scenarios.BuiltinsOf("fantasy") {
+		src, _ := scenarios.Builtin(name)
 		f.Add(src)
 	}
 	f.Add([]byte("name: t\nruleset: fantasy\ncharge: {unit: {name: A, M: [1, 2]}, distance: 1..3}\n"))
 	f.Add([]byte("a: &x [1, *x]\n"))
 	f.Add([]byte("name: t\nruleset: fantasy\npursuit: {fleeing: [{name: A, M: 4}], pursuing: {name: B, M: 5, rules: [{Swiftstride: [true, false]}]}}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		s, err := Parse("fuzz.yaml", src)
+		s, err := registry.Parse("fuzz.yaml", src)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.yaml:") {
 				t.Fatalf("error without position: %v", err)
 			}
 			return
 		}
-		if len(s.Models) == 0 || len(s.Models) > maxPoints {
+		if len(s.Models) == 0 || len(s.Models) > scenarios.MaxPoints {
 			t.Fatalf("%d models", len(s.Models))
 		}
 		// A scenario that loads must also run: a few trials of each model.
@@ -266,24 +245,37 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// TestTrialsAllocateNothing checks the hot path of every built-in model: once
-// a chunk has run (and the histograms have grown to the values seen), more
-// trials allocate nothing.
+// TestTrialsAllocateNothing checks the hot path of every fantasy built-in.
 func TestTrialsAllocateNothing(t *testing.T) {
-	for _, name := range BuiltinNames() {
-		s, err := Load(name)
+	for _, name := range scenarios.BuiltinsOf("fantasy") {
+		s, err := registry.Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, m := range s.Models {
-			trial := m.NewTrial()
-			tally := sim.NewTally(m.Slots())
-			r := dice.New(1, uint64(i))
-			trial.Run(r, 10_000, tally)
-			if a := testing.AllocsPerRun(20, func() { trial.Run(r, 1000, tally) }); a != 0 {
-				t.Errorf("%s model %d: %v allocations per 1000 trials", name, i, a)
-			}
+		scenariotest.AllocateNothing(t, s)
+	}
+}
+
+// TestBattleRoundsOption: rounds takes a number, all, or a sweep of both,
+// and sets the battle's rounds (0 for all).
+func TestBattleRoundsOption(t *testing.T) {
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
+	src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  attacker: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}" +
+		"\n  distance: 0\n  phases: [combat]\n  options: {rounds: [1, 3, all], wards: best, killing_blow: none}\n"
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, m := range s.Models {
+		b := m.(*battleModel).b
+		got = append(got, b.Options.Rounds)
+		if b.Options.Wards != rules.WardsBest || b.Options.KillingBlow != rules.KillingBlowNone {
+			t.Errorf("options %+v", b.Options)
 		}
+	}
+	if !slices.Equal(got, []int{1, 3, 0}) {
+		t.Errorf("rounds %v, want [1 3 0] (all is 0)", got)
 	}
 }
 
@@ -305,6 +297,8 @@ func TestBattleErrors(t *testing.T) {
 		{"champion alone", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, champion: {name: C, A: 2}}", "t.yaml:7:77: unit \"A\" has one model; a champion needs a unit to lead"},
 		{"crew and A", "{name: A, M: 5, S: 3, T: 3, A: 1, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 3, A: 1}]}", `t.yaml:7:44: unit "A" has a crew: give A to each crew profile instead`},
 		{"bad attacks", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 2D, Ld: 7}", "t.yaml:7:59: A: expected the number of sides"},
+		{"parry on cavalry", "{name: A, troop: Cavalry, M: 8, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, parry: 6+}",
+			`t.yaml:7:90: unit "A" is Cavalry: mounted models may not take a Parry save`},
 	}
 	for _, tt := range tests {
 		wantError(t, tt.name, head+"  attacker: "+tt.attacker+"\n", tt.want)
@@ -313,12 +307,15 @@ func TestBattleErrors(t *testing.T) {
 		{"unknown phase", "  attacker: " + rat + "\n  phases: [charge, melee]\n", `unknown phase "melee"`},
 		{"bad option", "  attacker: " + rat + "\n  options: {caught: eaten}\n", `unknown caught "eaten"; expected one of: wounds, destroyed`},
 		{"bad side", "  attacker: " + rat + "\n  others: [{name: B, side: neutral, distance: 3, M: 4}]\n", "expected side as friend or enemy"},
+		{"rounds word", "  attacker: " + rat + "\n  options: {rounds: many}\n", `expected rounds as a whole number from 1 to 50, or all; found "many"`},
+		{"rounds 0", "  attacker: " + rat + "\n  options: {rounds: 0}\n", "rounds 0 is out of range; expected 1 to 50"},
+		{"bad killing blow", "  attacker: " + rat + "\n  options: {killing_blow: twice}\n", "expected one of: one_wound, multiple_wounds, none"},
 	} {
 		src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 4\n" + tt.extra
 		if !strings.Contains(tt.extra, "phases") {
 			src += "  phases: [combat]\n"
 		}
-		_, err := Parse("t.yaml", []byte(src))
+		_, err := registry.Parse("t.yaml", []byte(src))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want it to mention %q", tt.name, err, tt.want)
 		}

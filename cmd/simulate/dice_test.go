@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDiceGolden(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		args []string
+	}{
+		{"dice-condition.txt", []string{"dice", "2D6 >= 9 and 3D6kh2 >= 10", "--trials", "1e5"}},
+		{"dice-count.md", []string{"dice", "10D6 count 4+ reroll failures", "--format", "markdown"}},
+		{"dice-d66.csv", []string{"dice", "D66", "--format", "csv", "--trials", "10_000", "--seed", "3"}},
+	} {
+		out, _, err := runCLI(t, tc.args...)
+		if err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+			continue
+		}
+		golden(t, tc.file, []byte(out))
+	}
+}
+
+// TestDiceJSON checks the JSON shapes of a condition and a number.
+func TestDiceJSON(t *testing.T) {
+	out, _, err := runCLI(t, "dice", "2D6 >= 9", "--format", "json", "--trials", "20000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Query     string
+		Kind      string
+		Exact     float64
+		Simulated struct {
+			Trials   int64
+			Estimate float64
+			CI95     [2]float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	// 2D6 >= 9: 10 of the 36 pairs.
+	if c.Query != "2D6 >= 9" || c.Kind != "condition" || c.Exact != 10.0/36 || c.Simulated.Trials != 20000 ||
+		!(c.Simulated.CI95[0] < c.Simulated.Estimate && c.Simulated.Estimate < c.Simulated.CI95[1]) {
+		t.Errorf("condition JSON: %+v", c)
+	}
+
+	out, _, err = runCLI(t, "dice", "2D6", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Kind   string
+		Mean   float64
+		Values []struct {
+			Value       int
+			Exact       float64
+			AtLeastJSON float64 `json:"at_least"`
+			AtMostJSON  float64 `json:"at_most"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	// 2D6: 11 values, mean 7; 9 comes up 4 ways in 36, 9 or more 10 ways,
+	// 9 or less 30 ways.
+	if d.Kind != "distribution" || d.Mean != 7 || len(d.Values) != 11 || d.Values[7].Value != 9 ||
+		abs(d.Values[7].Exact-4.0/36) > 1e-15 || abs(d.Values[7].AtLeastJSON-10.0/36) > 1e-15 || abs(d.Values[7].AtMostJSON-30.0/36) > 1e-15 {
+		t.Errorf("distribution JSON: %+v", d)
+	}
+	if strings.Contains(out, `"simulated"`) {
+		t.Errorf("no simulation ran, yet the JSON has simulated values:\n%s", out)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestDiceOutputAndPlot(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "answer.txt")
+	plots := filepath.Join(dir, "plots")
+	out, stderr, err := runCLI(t, "dice", "D6! >= 7", "-o", file, "--plot", plots, "--trials", "1000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != "" {
+		t.Errorf("with -o, nothing goes to stdout; got %q", out)
+	}
+	if !strings.Contains(stderr, "wrote the results to "+file) || !strings.Contains(stderr, "wrote 2 plot files in "+plots) {
+		t.Errorf("stderr should say what was written: %q", stderr)
+	}
+	got, err := os.ReadFile(file)
+	// D6! >= 7: a 6 and then anything, 1/6.
+	if err != nil || !strings.Contains(string(got), "exact: 16.67%") {
+		t.Errorf("answer file: %q, %v", got, err)
+	}
+	for _, f := range []string{"dice.png", "dice.svg"} {
+		if _, err := os.Stat(filepath.Join(plots, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestDiceErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"dice", "2D6 >="}, "column 7"},
+		{[]string{"dice", "2D6", "--format", "xml"}, "unknown format"},
+		{[]string{"dice", "2D6", "--trials", "1.5e0"}, "not a whole number"},
+		{[]string{"dice", "D6 and D6"}, "joins conditions"},
+	} {
+		_, _, err := runCLI(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: got %v, want an error with %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestTrialsFlag(t *testing.T) {
+	for _, n := range []string{"2e3", "2_000", "2,000", "2000"} {
+		out, _, err := runCLI(t, "run", "random-movement", "--trials", n, "--format", "csv")
+		if err != nil {
+			t.Fatalf("--trials %s: %v", n, err)
+		}
+		if !strings.Contains(out, ",2000,") {
+			t.Errorf("--trials %s: the CSV does not show 2000 trials:\n%s", n, out)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"hammersim"
+	"hammersim/scenarios"
+	"hammersim/sim"
+)
+
+// runMerge adds the partial results of a sharded run and renders them as
+// the run made on one machine would have: the same bytes in every format.
+func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("merge", "merge PARTS|DIR... [--format F] [-o FILE] [--plot DIR] [--report FILE]", stdout)
+	var f runFlags
+	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown, or partial (one partial result holding every part, to merge again later)")
+	fs.StringVar(&f.plotDir, "plot", "", "write plots (PNG and SVG) into this directory")
+	fs.StringVar(&f.output, "o", "", "write the results to this file instead of standard output")
+	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or FILE.md (PNG plots beside it)")
+	f.progress = "never"
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagError(fs, err)
+	}
+	if len(pos) == 0 {
+		if flagSet(fs, "h") {
+			return nil
+		}
+		return usagef("merge needs the partial results of a run: simulate merge PARTS... (written by simulate run --shard I/N -o FILE)")
+	}
+	if f.format == "partial" && (f.plotDir != "" || f.report != "") {
+		return usagef("--format partial writes a partial result; plots and reports come from the final merge")
+	}
+	if f.format != "partial" {
+		if err := f.check(fs); err != nil {
+			return err
+		}
+	}
+	paths, err := partPaths(pos)
+	if err != nil {
+		return err
+	}
+	if err := f.checkOutputs(paths); err != nil {
+		return err
+	}
+	var parts []sim.NamedPart
+	for _, path := range paths {
+		p, err := readPart(path)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, sim.NamedPart{Name: path, Part: p})
+	}
+	merged, err := sim.Merge(parts)
+	if err != nil {
+		return err
+	}
+	if f.format == "partial" {
+		return writeResults(stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, merged) })
+	}
+	if err := merged.Complete(); err != nil {
+		return err
+	}
+	return renderMerged(stdout, stderr, f, merged)
+}
+
+// partPaths expands directories among the arguments into the files they
+// hold, in name order, for engines that start the merge without a shell to
+// expand a pattern. Names starting with a dot are left out: they are files
+// still being written (see reports.WriteFile) or not parts at all.
+func partPaths(args []string) ([]string, error) {
+	var paths []string
+	for _, a := range args {
+		entries, err := os.ReadDir(a)
+		if err != nil {
+			paths = append(paths, a) // a file, or an error readPart reports
+			continue
+		}
+		n := len(paths)
+		for _, e := range entries {
+			if !e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				paths = append(paths, filepath.Join(a, e.Name()))
+			}
+		}
+		if len(paths) == n {
+			return nil, fmt.Errorf("%s holds no partial results", a)
+		}
+	}
+	return paths, nil
+}
+
+func readPart(path string) (*sim.Part, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	return sim.ReadPart(path, file)
+}
+
+// renderMerged rebuilds the run's scenarios from the parts and renders the
+// merged tallies through the same code as a run on one machine.
+func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error {
+	h := merged.Header
+	if h.Version != hammersim.Version {
+		return fmt.Errorf("the parts were written by hammersim %s, this is %s: merge with the version that ran the shards", h.Version, hammersim.Version)
+	}
+	var ss []*scenarios.Scenario
+	var groups [][]sim.Model
+	for _, in := range h.Inputs {
+		s, err := registry.Parse(in.File, []byte(in.Source))
+		if err != nil {
+			return fmt.Errorf("the scenario the parts carry: %w", err)
+		}
+		if s.SHA256 != in.SHA256 {
+			return fmt.Errorf("the scenario %s the parts carry does not match its SHA-256", in.Name)
+		}
+		ss = append(ss, s)
+		groups = append(groups, s.Models)
+	}
+	if err := merged.CheckLayout(groups); err != nil {
+		return err
+	}
+	cfg := sim.Config{Trials: h.Trials, Seed: h.Seed, Workers: merged.Workers}
+	switch {
+	case h.Command == "run" && len(ss) == 1 && len(h.Args) == 1 && len(h.Flags) == 0 && !h.Aligned && h.Batches == 0:
+		job := runJob{name: h.Args[0], s: ss[0], cfg: cfg}
+		report := job.report(merged, cfg, false)
+		return writeRunOutputs(stdout, stderr, f, &report, ss[0].Source)
+	case h.Command == "compare" && len(ss) == len(h.Args) && len(h.Flags) <= 1:
+		job := compareJob{ss: ss, args: h.Args, cfg: cfg}
+		for _, fl := range h.Flags {
+			if fl.Name != "by" {
+				return fmt.Errorf("the parts were run with --%s, which this hammersim does not know", fl.Name)
+			}
+			job.by = fl.Value
+		}
+		if c := job.config(); c.Aligned != h.Aligned || c.Batches != h.Batches {
+			return fmt.Errorf("the parts were run with %d batches; this hammersim compares with %d", h.Batches, c.Batches)
+		}
+		c, stamp, err := job.compare(merged, job.config())
+		if err != nil {
+			return err
+		}
+		return writeCompareOutputs(stdout, stderr, f, ss, &c, stamp)
+	}
+	return fmt.Errorf("the parts are of a command this hammersim cannot merge: %s with %d scenarios", h.Command, len(ss))
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"hammersim/reports"
+)
+
+// outputs is what run and compare write: the results, to -o or standard
+// output; plots, into --plot; a report document, to --report.
+type outputs struct {
+	results func(io.Writer) error
+	plots   func(files *reports.Files, dir string) (reports.Plots, error)
+	// report prepares the report document and returns how many plot files
+	// it prepared beside it.
+	report func(files *reports.Files, path string) (int, error)
+}
+
+// checkOutputs checks every destination the flags name before any work is
+// done, so that a long run is never thrown away at the end: each file must
+// be writable, the plot directory one that can hold files, and no output
+// may name one of the inputs, or another output.
+func (f *runFlags) checkOutputs(inputs []string) error {
+	type out struct{ flag, path string }
+	var files []out
+	if f.output != "" {
+		files = append(files, out{"-o", f.output})
+	}
+	if f.report != "" {
+		files = append(files, out{"--report", f.report})
+	}
+	for i, o := range files {
+		for _, in := range inputs {
+			if sameFile(o.path, in) {
+				return fmt.Errorf("%s %s names the input %s; choose another file", o.flag, o.path, in)
+			}
+		}
+		for _, prev := range files[:i] {
+			if sameFile(o.path, prev.path) {
+				return fmt.Errorf("%s and %s name the same file %s", prev.flag, o.flag, o.path)
+			}
+		}
+		if err := reports.CheckFile(o.path); err != nil {
+			return err
+		}
+	}
+	if f.plotDir != "" {
+		if err := reports.CheckDir(f.plotDir); err != nil {
+			return err
+		}
+	}
+	if f.report != "" && filepath.Ext(f.report) == ".md" {
+		if err := reports.CheckDir(mdPlotDir(f.report)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mdPlotDir is the folder a Markdown report's plots go to.
+func mdPlotDir(report string) string {
+	return strings.TrimSuffix(report, filepath.Ext(report)) + "_plots"
+}
+
+// sameFile reports whether two paths name one file: the same file when
+// both exist, the same absolute path when neither does.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	if errors.Is(errA, fs.ErrNotExist) && errors.Is(errB, fs.ErrNotExist) {
+		absA, errA := filepath.Abs(a)
+		absB, errB := filepath.Abs(b)
+		return errA == nil && errB == nil && absA == absB
+	}
+	return false
+}
+
+// write prepares every output file, replaces none until all are ready,
+// then writes the results to standard output when -o is not given and says
+// on stderr what it wrote.
+func (f *runFlags) write(stdout, stderr io.Writer, o outputs) error {
+	var files reports.Files
+	defer files.Discard()
+	if f.output != "" {
+		if err := files.Add(f.output, o.results); err != nil {
+			return err
+		}
+	}
+	var plots reports.Plots
+	if f.plotDir != "" {
+		var err error
+		if plots, err = o.plots(&files, f.plotDir); err != nil {
+			return err
+		}
+	}
+	reportPlots := 0
+	if f.report != "" {
+		var err error
+		if reportPlots, err = o.report(&files, f.report); err != nil {
+			return err
+		}
+	}
+	if err := files.Commit(); err != nil {
+		return err
+	}
+	if f.output == "" {
+		if err := o.results(stdout); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stderr, "simulate: wrote the results to %s\n", f.output)
+	}
+	if f.plotDir != "" {
+		for _, n := range plots.Notes {
+			fmt.Fprintln(stderr, "simulate: note:", n)
+		}
+		fmt.Fprintf(stderr, "simulate: wrote %d plot files in %s\n", len(plots.Files), f.plotDir)
+	}
+	switch {
+	case f.report == "":
+	case reportPlots > 0:
+		fmt.Fprintf(stderr, "simulate: wrote the report %s and %d plot files beside it\n", f.report, reportPlots)
+	default:
+		fmt.Fprintf(stderr, "simulate: wrote the report %s\n", f.report)
+	}
+	return nil
+}
+
+// writeResults writes to -o (whole or not at all, saying so on stderr) or
+// to standard output.
+func writeResults(stdout, stderr io.Writer, f runFlags, write func(io.Writer) error) error {
+	if f.output != "" {
+		if err := reports.WriteFile(f.output, write); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "simulate: wrote the results to %s\n", f.output)
+		return nil
+	}
+	return write(stdout)
+}

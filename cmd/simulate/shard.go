@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"hammersim"
+	"hammersim/scenarios"
+	"hammersim/sim"
+)
+
+// shardFlags are --shard and --shard-index-env, shared by run and compare.
+type shardFlags struct {
+	spec     string
+	indexEnv string
+}
+
+func (s *shardFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.spec, "shard", "", "run shard I/N (from 0) of the run and write its partial result (-o FILE, where {shard} stands for I, or standard output) for simulate merge")
+	fs.StringVar(&s.indexEnv, "shard-index-env", "", "read the shard index from this environment variable (such as SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX); --shard then gives the count alone")
+}
+
+// resolve reads the shard to run; ok is false when the run is not sharded.
+func (s *shardFlags) resolve(fs *flag.FlagSet) (sh sim.Shard, ok bool, err error) {
+	if !flagSet(fs, "shard") {
+		if flagSet(fs, "shard-index-env") {
+			return sh, false, usagef("--shard-index-env %s needs --shard N, the number of shards", s.indexEnv)
+		}
+		return sh, false, nil
+	}
+	spec := s.spec
+	if flagSet(fs, "shard-index-env") {
+		if strings.Contains(spec, "/") {
+			return sh, false, usagef("with --shard-index-env, --shard takes the number of shards alone, such as --shard 8")
+		}
+		v, set := os.LookupEnv(s.indexEnv)
+		if !set {
+			return sh, false, usagef("--shard-index-env: %s is not set; the batch engine sets it in each task (or give --shard I/N)", s.indexEnv)
+		}
+		spec = strings.TrimSpace(v) + "/" + spec
+	}
+	i, n, found := strings.Cut(spec, "/")
+	sh.Index, err = strconv.Atoi(i)
+	if err == nil {
+		sh.Count, err = strconv.Atoi(n)
+	}
+	if !found || err != nil || sh.Count < 1 || sh.Count > sim.MaxShards || sh.Index < 0 || sh.Index >= sh.Count {
+		return sh, false, usagef("--shard %q: expected I/N, shard I of N with 0 <= I < N <= %d, such as 3/8 (the first shard is 0)", spec, sim.MaxShards)
+	}
+	return sh, true, nil
+}
+
+// shardRefusals names what a shard cannot do: its outputs are a partial
+// result, and a precision target decides the trials only as a run goes,
+// so its shards cannot be planned.
+func shardRefusals(fs *flag.FlagSet, f runFlags, precision float64) error {
+	if precision > 0 || flagSet(fs, "max-trials") {
+		return usagef("--shard runs a fixed number of trials, and a precision target decides it only as the run goes: " +
+			"run once with --precision on one machine (its stamp says the trials it needed), then shard that count: " +
+			"--trials N --shard I/M (from a copy of the scenario file without its precision key, when it has one)")
+	}
+	for _, name := range []string{"format", "plot", "report"} {
+		if flagSet(fs, name) {
+			return usagef("--%s with --shard: a shard writes a partial result; give --%s to simulate merge", name, name)
+		}
+	}
+	return nil
+}
+
+// inputsOf records the scenario files of a run for its parts.
+func inputsOf(ss ...*scenarios.Scenario) []sim.Input {
+	var in []sim.Input
+	for _, s := range ss {
+		in = append(in, sim.Input{Name: s.Name, File: s.File, SHA256: s.SHA256, Source: string(s.Source)})
+	}
+	return in
+}
+
+// partHeader is what every part of a run of command with args carries.
+func partHeader(command string, args []string, flags []sim.Flag, ss ...*scenarios.Scenario) sim.PartHeader {
+	return sim.PartHeader{Program: "hammersim", Version: hammersim.Version, Command: command,
+		Args: args, Flags: flags, Inputs: inputsOf(ss...)}
+}
+
+// runShard runs one shard and writes its part whole to -o or standard
+// output. An interrupted shard writes nothing: its part would lack chunks.
+func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups [][]sim.Model, cfg sim.Config, sh sim.Shard, h sim.PartHeader) error {
+	bar := newProgress(stderr, f.progress, "shard "+sh.String())
+	cfg.Progress = bar.update
+	part, err := sim.RunShard(ctx, groups, cfg, sh, h)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	if part.Interrupted {
+		return shardInterrupted{sh}
+	}
+	// {shard} in -o is the shard's index, for engines that start the
+	// binary without a shell to build a file name from their variable.
+	f.output = strings.ReplaceAll(f.output, "{shard}", strconv.Itoa(sh.Index))
+	return writeResults(stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, part) })
+}
+
+// mergeOne puts a run made on one machine through the merge every sharded
+// run goes through, so that both render from the same merged tallies.
+func mergeOne(h sim.PartHeader, cfg sim.Config, runs ...sim.Run) (*sim.Part, error) {
+	return sim.Merge([]sim.NamedPart{{Name: "the run", Part: sim.WholeRun(h, cfg, runs...)}})
+}
+
+// shardInterrupted exits as an interruption does, but a shard writes no
+// partial results: only whole parts are written.
+type shardInterrupted struct{ sh sim.Shard }
+
+func (e shardInterrupted) Error() string {
+	return fmt.Sprintf("interrupted: shard %s wrote nothing; rerun it", e.sh)
+}
+
+func (e shardInterrupted) Unwrap() error { return errInterrupted }

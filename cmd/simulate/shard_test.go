@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"hammersim/sim"
+)
+
+var outputFormats = []string{"table", "json", "csv", "markdown"}
+
+// writeShards runs every shard of an n-way split of cmd into dir and
+// returns the parts' paths.
+func writeShards(t *testing.T, dir string, cmd []string, n int) []string {
+	t.Helper()
+	var paths []string
+	for i := range n {
+		p := filepath.Join(dir, fmt.Sprintf("n%d-part%d", n, i))
+		args := append(slices.Clone(cmd), "--shard", fmt.Sprintf("%d/%d", i, n), "-o", p)
+		if out, _, err := runCLI(t, args...); err != nil || out != "" {
+			t.Fatalf("%v: %v (stdout %q)", args, err, out)
+		}
+		paths = append(paths, p)
+	}
+	return paths
+}
+
+// shuffledWithDuplicates is the parts in a random order, two of them twice,
+// as a retried task leaves them.
+func shuffledWithDuplicates(rng *rand.Rand, paths []string) []string {
+	out := append(slices.Clone(paths), paths[rng.IntN(len(paths))], paths[rng.IntN(len(paths))])
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// TestMergedShardsAreTheSingleRun: for built-ins of every kind (a charge
+// sweep, a battle, a Heresy question, a comparison of attackers and one of
+// scenario files), the shards of every split merge, in any order and with
+// duplicates, to the very bytes of the run made on one machine, in every
+// format, stamp and reproduce line included.
+func TestMergedShardsAreTheSingleRun(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml")
+	os.WriteFile(a, []byte(swordsmen("swordsmen", 3)), 0o644)
+	os.WriteFile(b, []byte(swordsmen("strong", 4)), 0o644)
+	// Trial counts end in a short chunk, and are a few chunks long so
+	// that larger splits have empty shards too.
+	tests := []struct {
+		cmd    []string
+		splits []int
+	}{
+		{[]string{"run", "swiftstride-charge", "--trials", "65636", "--seed", "9"}, nil},
+		{[]string{"run", "doomwheel-vs-clanrats", "--trials", "16484"}, []int{1, 2, 5, 16}},
+		{[]string{"run", "firing-protocols", "--trials", "32868"}, []int{1, 2, 3, 16}},
+		{[]string{"compare", "doomwheel-balance", "--by", "attacker", "--trials", "16484"}, []int{1, 2, 16}},
+		{[]string{"compare", a, b, "--trials", "20000"}, []int{1, 2, 3, 16}},
+	}
+	rng := rand.New(rand.NewPCG(12, 1))
+	for _, tt := range tests {
+		cmd := append(tt.cmd, "--workers", "2")
+		want := map[string]string{}
+		for _, format := range outputFormats {
+			out, _, err := runCLI(t, append(slices.Clone(cmd), "--format", format)...)
+			if err != nil {
+				t.Fatalf("%v: %v", cmd, err)
+			}
+			want[format] = out
+		}
+		splits := tt.splits
+		if splits == nil {
+			for n := 1; n <= 16; n++ {
+				splits = append(splits, n)
+			}
+		}
+		for _, n := range splits {
+			parts := shuffledWithDuplicates(rng, writeShards(t, dir, cmd, n))
+			for _, format := range outputFormats {
+				got, _, err := runCLI(t, append([]string{"merge", "--format", format}, parts...)...)
+				if err != nil {
+					t.Fatalf("%v, %d shards, %s: %v", tt.cmd, n, format, err)
+				}
+				if got != want[format] {
+					t.Errorf("%v, %d shards, %s: the merge differs from the single run\nmerged:\n%s\nsingle:\n%s", tt.cmd, n, format, got, want[format])
+				}
+			}
+		}
+	}
+}
+
+// TestMergedReportsAndPlots: report documents and plot files of a merge are
+// the single run's, byte for byte, and a merge of merges is a merge.
+func TestMergedReportsAndPlots(t *testing.T) {
+	dir := t.TempDir()
+	// Plots take most of the time: one case draws them (the Markdown
+	// report writes its PNG files beside it), the other embeds its own.
+	for _, tt := range []struct {
+		cmd    []string
+		report string
+		plots  bool
+	}{
+		{[]string{"run", "firing-protocols", "--trials", "32868", "--workers", "2"}, "r.md", true},
+		{[]string{"compare", "doomwheel-balance", "--trials", "16484", "--workers", "2"}, "r.html", false},
+	} {
+		single, merged := filepath.Join(dir, "single"), filepath.Join(dir, "merged")
+		for _, d := range []string{single, merged} {
+			os.RemoveAll(d)
+			os.MkdirAll(d, 0o755)
+		}
+		outputs := func(d string) []string {
+			o := []string{"--report", filepath.Join(d, tt.report), "-o", filepath.Join(d, "out.txt")}
+			if tt.plots {
+				o = append(o, "--plot", filepath.Join(d, "plots"))
+			}
+			return o
+		}
+		args := append(slices.Clone(tt.cmd), outputs(single)...)
+		if _, _, err := runCLI(t, args...); err != nil {
+			t.Fatal(err)
+		}
+		parts := writeShards(t, dir, tt.cmd, 4)
+		// Halves merged first, each into a partial result.
+		h1, h2 := filepath.Join(dir, "h1"), filepath.Join(dir, "h2")
+		for h, ps := range map[string][]string{h1: {parts[0], parts[3]}, h2: {parts[1], parts[2], parts[1]}} {
+			if _, _, err := runCLI(t, append([]string{"merge", "--format", "partial", "-o", h}, ps...)...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		args = append([]string{"merge", h2, h1}, outputs(merged)...)
+		if _, _, err := runCLI(t, args...); err != nil {
+			t.Fatal(err)
+		}
+		sameTree(t, single, merged)
+	}
+}
+
+// sameTree fails unless directories a and b hold the same files with the
+// same bytes.
+func sameTree(t *testing.T, a, b string) {
+	t.Helper()
+	files := func(root string) map[string][]byte {
+		m := map[string][]byte{}
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(root, p)
+				m[rel], _ = os.ReadFile(p)
+			}
+			return err
+		})
+		return m
+	}
+	fa, fb := files(a), files(b)
+	if len(fa) < 2 || len(fa) != len(fb) {
+		t.Fatalf("%s holds %d files, %s %d", a, len(fa), b, len(fb))
+	}
+	for name, data := range fa {
+		if !bytes.Equal(data, fb[name]) {
+			t.Errorf("%s differs between the single run and the merge", name)
+		}
+	}
+}
+
+func TestShardAndMergeErrors(t *testing.T) {
+	dir := t.TempDir()
+	cmd := []string{"run", "swiftstride-charge", "--trials", "65536"}
+	parts := writeShards(t, dir, cmd, 4)
+	foreign := writeShards(t, filepath.Join(dir), []string{"run", "swiftstride-charge", "--trials", "65536", "--seed", "2"}, 1)
+	otherScenario := filepath.Join(dir, "other")
+	if _, _, err := runCLI(t, "run", "charge-benchmark", "--trials", "65536", "--shard", "1/4", "-o", otherScenario); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := os.ReadFile(parts[1])
+	truncated, corrupted := filepath.Join(dir, "truncated"), filepath.Join(dir, "corrupted")
+	os.WriteFile(truncated, good[:len(good)-30], 0o644)
+	bad := bytes.Clone(good)
+	bad[200] ^= 0x20
+	os.WriteFile(corrupted, bad, 0o644)
+
+	t.Setenv("TASK_INDEX", "2")
+	t.Setenv("BAD_INDEX", "x")
+	tests := []struct {
+		args  []string
+		usage bool
+		msg   string
+	}{
+		{[]string{"merge", parts[0], parts[3], parts[0]}, false, "2 of 4 shards missing: shards 1, 2 (rerun with --shard 1/4, --shard 2/4)"},
+		{[]string{"merge", parts[0], parts[1], parts[2], foreign[0]}, false, foreign[0] + " is not a part of the same run as " + parts[0] + ": seed 2, not 1"},
+		{[]string{"merge", parts[0], otherScenario}, false, otherScenario + " is not a part of the same run as " + parts[0] + ": command run charge-benchmark, not run swiftstride-charge"},
+		{[]string{"merge", parts[0], truncated}, false, truncated + ": truncated"},
+		{[]string{"merge", parts[0], corrupted}, false, corrupted + ": corrupted"},
+		{[]string{"merge", parts[0], filepath.Join(dir, "nope")}, false, "no such file"},
+		{[]string{"merge"}, true, "merge needs the partial results"},
+		{[]string{"merge", t.TempDir()}, false, "holds no partial results"},
+		{[]string{"merge", "--format", "partial", "--plot", dir, parts[0]}, true, "--format partial writes a partial result"},
+		{[]string{"run", "--shard", "4/4"}, true, `--shard "4/4": expected I/N`},
+		{[]string{"run", "--shard", "-1/4"}, true, `expected I/N`},
+		{[]string{"run", "--shard", "3"}, true, `expected I/N`},
+		{[]string{"run", "--shard", "0/4", "--precision", "0.01"}, true, "run once with --precision on one machine"},
+		{[]string{"run", "--shard", "0/4", "--format", "json"}, true, "give --format to simulate merge"},
+		{[]string{"compare", "doomwheel-balance", "--shard", "0/4", "--report", "x.html"}, true, "give --report to simulate merge"},
+		{[]string{"run", "--shard-index-env", "TASK_INDEX"}, true, "needs --shard N"},
+		{[]string{"run", "--shard-index-env", "TASK_INDEX", "--shard", "1/4"}, true, "takes the number of shards alone"},
+		{[]string{"run", "--shard-index-env", "NO_SUCH_VARIABLE_SET", "--shard", "4"}, true, "NO_SUCH_VARIABLE_SET is not set"},
+		{[]string{"run", "--shard-index-env", "BAD_INDEX", "--shard", "4"}, true, `--shard "x/4"`},
+	}
+	for _, tt := range tests {
+		_, _, err := runCLI(t, tt.args...)
+		var u *usageError
+		if err == nil || !strings.Contains(err.Error(), tt.msg) || errors.As(err, &u) != tt.usage {
+			t.Errorf("%v: got %v (usage %v), want an error containing %q (usage %v)", tt.args, err, errors.As(err, &u), tt.msg, tt.usage)
+		}
+	}
+
+	// A directory stands for the parts in it; a file being written (a
+	// dot file) is left out.
+	partsDir := filepath.Join(dir, "parts")
+	os.Mkdir(partsDir, 0o755)
+	for i, p := range parts {
+		data, _ := os.ReadFile(p)
+		os.WriteFile(filepath.Join(partsDir, fmt.Sprint("part-", i)), data, 0o644)
+	}
+	os.WriteFile(filepath.Join(partsDir, ".part-9.123.tmp"), []byte("half a part"), 0o644)
+	fromDir, _, err := runCLI(t, "merge", "--format", "json", partsDir)
+	single, _, err2 := runCLI(t, append(slices.Clone(cmd), "--format", "json")...)
+	if err != nil || err2 != nil || fromDir != single {
+		t.Errorf("merge DIR: %v, %v, same bytes as the single run: %v", err, err2, fromDir == single)
+	}
+
+	// The index from the environment: shard 2 of 4, the same bytes as
+	// --shard 2/4.
+	byEnv := filepath.Join(dir, "by-env")
+	if _, _, err := runCLI(t, append(slices.Clone(cmd), "--shard-index-env", "TASK_INDEX", "--shard", "4", "-o", byEnv)...); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(byEnv)
+	want, _ := os.ReadFile(parts[2])
+	if !bytes.Equal(got, want) {
+		t.Error("--shard-index-env TASK_INDEX=2 --shard 4 wrote another part than --shard 2/4")
+	}
+	// {shard} in -o names the file after the index, without a shell.
+	if _, _, err := runCLI(t, append(slices.Clone(cmd), "--shard-index-env", "TASK_INDEX", "--shard", "4", "-o", filepath.Join(dir, "env-part-{shard}"))...); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "env-part-2")); !bytes.Equal(got, want) {
+		t.Error("-o env-part-{shard} did not write env-part-2")
+	}
+}
+
+// TestPartFileNamesItsRun: the header of a part carries what the format
+// documentation promises, in a form a person can read with head -2.
+func TestPartFileNamesItsRun(t *testing.T) {
+	out, _, err := runCLI(t, "compare", "doomwheel-balance", "--by", "attacker", "--trials", "20000", "--seed", "5", "--shard", "1/3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sim.ReadPart("stdout", strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := p.Header
+	// 20,000 trials are 2 chunks of 16,384; shard 1 of 3 takes chunks
+	// floor(2*1/3)=0 to floor(2*2/3)=1, the first.
+	if h.Command != "compare" || !slices.Equal(h.Args, []string{"doomwheel-balance"}) || h.Seed != 5 || h.Trials != 20000 ||
+		h.Shards != 3 || !h.Aligned || h.Batches != compareBatches || len(h.Inputs) != 1 || len(h.Inputs[0].SHA256) != 64 ||
+		!slices.Equal(h.Flags, []sim.Flag{{Name: "by", Value: "attacker"}}) || !slices.Equal(p.Chunks, []sim.ChunkRange{{Lo: 0, Hi: 1}}) {
+		t.Errorf("header %+v, chunks %v", h, p.Chunks)
+	}
+	if !strings.HasPrefix(out, "hammersim partial result, format 1\n{") {
+		t.Errorf("part begins %q", out[:min(len(out), 60)])
+	}
+}
+
+// TestInterruptedShardWritesNothing: a shard stopped by a signal leaves no
+// part behind (a part must hold every chunk it names) and exits as an
+// interruption does.
+func TestInterruptedShardWritesNothing(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	path := filepath.Join(t.TempDir(), "part")
+	var out, errb bytes.Buffer
+	err := run(ctx, []string{"run", "swiftstride-charge", "--trials", "1000000000", "--shard", "0/2", "-o", path}, &out, &errb)
+	if !errors.Is(err, errInterrupted) || !strings.Contains(err.Error(), "shard 0/2 wrote nothing") {
+		t.Errorf("err = %v, want an interruption that names the shard", err)
+	}
+	if _, statErr := os.Stat(path); !errors.Is(statErr, os.ErrNotExist) {
+		t.Errorf("an interrupted shard left %s (%v)", path, statErr)
+	}
+}

@@ -1,0 +1,299 @@
+package dice
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestQueryProbabilities(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want float64
+	}{
+		{"2D6 >= 9", 10.0 / 36},                                    // 4+3+2+1 of the 36 pairs
+		{"2d6>=9", 10.0 / 36},                                      // case and spaces do not matter
+		{"2D6 > 8", 10.0 / 36},                                     // the same event
+		{"2D6 = 7", 6.0 / 36},                                      // six pairs make 7
+		{"2D6 == 7", 6.0 / 36},                                     // == is =
+		{"2D6 != 7", 30.0 / 36},                                    // the other 30
+		{"2D6 <= 4", 6.0 / 36},                                     // 1+2+3 pairs make 2, 3, 4
+		{"2D6 < 5", 6.0 / 36},                                      // the same
+		{"3D6kh2 >= 10", 77.0 / 216},                               // by enumeration of the 216 rolls (TestQueryEnumeration)
+		{"2D6 >= 9 and 3D6kh2 >= 10", 10.0 / 36 * 77 / 216},        // independent rolls multiply
+		{"D6 = 6 or D6 = 6", 1 - 25.0/36},                          // one of two dice shows a 6: 11/36
+		{"not D6 = 6", 5.0 / 6},                                    // complement
+		{"not (D6 = 6 or D6 = 6)", 25.0 / 36},                      // neither of two dice
+		{"D6 >= 4 and D6 >= 4 and D6 >= 4", 1.0 / 8},               // three independent halves
+		{"D6r1 >= 4", 1.0/2 + 1.0/6*1.0/2},                         // a 1 gets a second chance at 4+: 7/12
+		{"D6 reroll 1s >= 4", 7.0 / 12},                            // the same in words
+		{"D6r<3 >= 4", 1.0/2 + 2.0/6*1.0/2},                        // 1s and 2s re-rolled: 2/3
+		{"10D6 count 4+ >= 6", 386.0 / 1024},                       // Binomial(10, 1/2) >= 6: (210+120+45+10+1)/1024
+		{"10D6 count 4+ reroll failures >= 6", 0.9218730926513672}, // Binomial(10, 3/4) >= 6: 966721/1048576
+		{"D66 >= 50", 12.0 / 36},                                   // tens die 5 or 6
+		{"D66 = 17", 0},                                            // no D66 reads 17
+		{"2D6 + 3 > D6 + 4", 160.0 / 216},                          // 2D6 - D6 >= 2, by enumeration of 216 rolls
+		{"D6! >= 7", 1.0 / 6},                                      // a 6 then anything
+		{"D6! >= 13", 1.0 / 36},                                    // 6, 6, then anything
+		{"D6! >= 19", 0},                                           // the explosion stops after two extra dice
+		{"3D6 discard lowest >= 10", 77.0 / 216},                   // the same as 3D6kh2
+		{"highest of 2D6 >= 5", 20.0 / 36},                         // 1 - (4/6)^2
+	} {
+		q, err := ParseQuery(tc.q)
+		if err != nil {
+			t.Errorf("%s: %v", tc.q, err)
+			continue
+		}
+		if !q.IsCondition() {
+			t.Errorf("%s: parsed as a number", tc.q)
+		}
+		if math.Abs(q.Prob()-tc.want) > 1e-12 {
+			t.Errorf("%s: P = %.15f, want %.15f", tc.q, q.Prob(), tc.want)
+		}
+	}
+}
+
+func TestQueryDistributions(t *testing.T) {
+	for _, tc := range []struct {
+		q        string
+		min, max int
+		mean     float64
+	}{
+		{"D6r1", 1, 6, 3.5 + 2.5/6},                               // a 1 (1/6) becomes 3.5 on average
+		{"D6!", 1, 18, 3.5 * (1 + 1.0/6 + 1.0/36)},                // each further die comes 1/6 as often
+		{"10D6 count 4+", 0, 10, 5},                               // Binomial(10, 1/2)
+		{"10D6 count 5+ reroll 1s", 0, 10, 10 * (1.0/3 + 1.0/18)}, // 2/6, plus a 1 re-rolled: 1/6 × 2/6
+		{"D66", 11, 66, 38.5},                                     // 10 × 3.5 + 3.5
+		{"2D6 + 1", 3, 13, 8},
+	} {
+		q, err := ParseQuery(tc.q)
+		if err != nil {
+			t.Errorf("%s: %v", tc.q, err)
+			continue
+		}
+		d := q.Dist()
+		if q.IsCondition() || d.Min != tc.min || d.Max() != tc.max || math.Abs(d.Mean()-tc.mean) > 1e-12 {
+			t.Errorf("%s: range %d..%d mean %.12f, want %d..%d mean %.12f", tc.q, d.Min, d.Max(), d.Mean(), tc.min, tc.max, tc.mean)
+		}
+		sum := 0.0
+		for _, p := range d.P {
+			sum += p
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("%s: probabilities sum to %v", tc.q, sum)
+		}
+	}
+}
+
+// TestQueryEnumeration checks the exact values of re-rolls and exploding
+// dice against enumeration of every way the dice can fall.
+func TestQueryEnumeration(t *testing.T) {
+	// D6r<3: the first roll, and when it is 1 or 2, the second.
+	want := map[int]float64{}
+	for a := 1; a <= 6; a++ {
+		if a >= 3 {
+			want[a] += 1.0 / 6
+			continue
+		}
+		for b := 1; b <= 6; b++ {
+			want[b] += 1.0 / 36
+		}
+	}
+	d := mustQuery(t, "D6r<3").Dist()
+	for v, p := range want {
+		if math.Abs(d.At(v)-p) > 1e-12 {
+			t.Errorf("D6r<3: P(%d) = %v, want %v", v, d.At(v), p)
+		}
+	}
+	// D4!: up to three dice, each further one only after a 4.
+	want = map[int]float64{}
+	for a := 1; a <= 4; a++ {
+		for b := 1; b <= 4; b++ {
+			for c := 1; c <= 4; c++ {
+				v := a
+				if a == 4 {
+					v += b
+					if b == 4 {
+						v += c
+					}
+				}
+				want[v] += 1.0 / 64
+			}
+		}
+	}
+	d = mustQuery(t, "D4!").Dist()
+	for v, p := range want {
+		if math.Abs(d.At(v)-p) > 1e-12 {
+			t.Errorf("D4!: P(%d) = %v, want %v", v, d.At(v), p)
+		}
+	}
+	// 3D6kh2 >= 10 is 77/216.
+	n := 0
+	for a := 1; a <= 6; a++ {
+		for b := 1; b <= 6; b++ {
+			for c := 1; c <= 6; c++ {
+				if a+b+c-min(a, b, c) >= 10 {
+					n++
+				}
+			}
+		}
+	}
+	if n != 77 {
+		t.Errorf("3D6kh2 >= 10: %d of 216 rolls, want 77", n)
+	}
+}
+
+func mustQuery(t *testing.T, s string) *Query {
+	t.Helper()
+	q, err := ParseQuery(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// TestQueryMonteCarlo rolls each kind of query and compares the frequencies
+// with the exact values, within 5 standard errors (a false alarm about once
+// in 3.5 million comparisons).
+func TestQueryMonteCarlo(t *testing.T) {
+	const n = 200_000
+	r := New(7, 0)
+	for _, s := range []string{"2D6 >= 9 and 3D6kh2 >= 10", "not (D6 = 6 or D6 = 6)", "D6r1 >= 4", "10D6 count 4+ reroll failures >= 8",
+		"10D6 count 5+ reroll 1s >= 4", "D66 >= 50", "D6! >= 7", "2D4! > 5", "2D6 + 3 > D6 + 4", "D6r<3 = 2"} {
+		q := mustQuery(t, s)
+		k := 0
+		for range n {
+			if q.Holds(r) {
+				k++
+			}
+		}
+		p := q.Prob()
+		se := math.Sqrt(p * (1 - p) / n)
+		if z := (float64(k)/n - p) / se; math.Abs(z) > 5 {
+			t.Errorf("%s: estimate %.5f, exact %.5f, z = %.1f", s, float64(k)/n, p, z)
+		}
+	}
+	for _, s := range []string{"D6!", "3D6r1", "12D6 count 3+ reroll failures", "D66", "2D8! - D6"} {
+		q := mustQuery(t, s)
+		d := q.Dist()
+		counts := map[int]int{}
+		for range n {
+			counts[q.Roll(r)]++
+		}
+		for v := range counts {
+			if d.At(v) == 0 {
+				t.Errorf("%s rolled impossible %d", s, v)
+			}
+		}
+		for i, p := range d.P {
+			if p == 0 {
+				continue
+			}
+			se := math.Sqrt(p * (1 - p) / n)
+			if z := (float64(counts[d.Min+i])/n - p) / se; math.Abs(z) > 5 {
+				t.Errorf("%s: P(%d) estimate %.5f, exact %.5f, z = %.1f", s, d.Min+i, float64(counts[d.Min+i])/n, p, z)
+			}
+		}
+	}
+}
+
+func TestQueryText(t *testing.T) {
+	for in, want := range map[string]string{
+		"2d6>=9 AND not(d6=6 or d6 = 6)":   "2D6 >= 9 and not (D6 = 6 or D6 = 6)",
+		"10d6 count 4+ reroll failures":    "10D6 count 4+ reroll failures",
+		"d6 reroll 1s + 1":                 "D6r1 + 1",
+		"d6 r < 3 ! >= 4":                  "D6r<3! >= 4",
+		"d66":                              "D66",
+		"3D6 discard lowest":               "3D6kh2",
+		"D6 >= 4 and D6 >= 4 or D6 >= 4":   "(D6 >= 4 and D6 >= 4) or D6 >= 4",
+		"D6 >= 4 and (D6 >= 4 or D6 >= 4)": "D6 >= 4 and (D6 >= 4 or D6 >= 4)",
+		"artillery":                        "artillery",
+	} {
+		q, err := ParseQuery(in)
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		if q.String() != want {
+			t.Errorf("%q: text %q, want %q", in, q.String(), want)
+		}
+		// The canonical text reads back to the same answer.
+		again := mustQuery(t, q.String())
+		if again.Prob() != q.Prob() || again.Dist().Mean() != q.Dist().Mean() {
+			t.Errorf("%q reads back differently", q.String())
+		}
+	}
+}
+
+func TestQueryErrors(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		col  int
+		want string
+	}{
+		{"", 1, "empty query"},
+		{"2D6 >=", 7, "expected dice"},
+		{"2D6 and D6 >= 4", 5, `"and" joins conditions`},
+		{"D6 >= 4 or 2D6", 12, "expected a condition after \"or\""},
+		{"(2D6)", 1, "brackets group conditions"},
+		{"(D6 >= 4", 9, "expected \")\""},
+		{"3D6kh2 r1", 8, "does not combine with keeping"},
+		{"D6r7", 4, "no face 7"},
+		{"D6 r<1", 6, "cannot re-roll below 1"},
+		{"10D6 count 7+", 12, "cannot show 7 or more"},
+		{"10D6 count 4", 13, "expected \"+\""},
+		{"10D6 count 4+ reroll 3s", 22, "expected what to re-roll"},
+		{"D6r1 count 4+", 6, "write re-rolls after the target"},
+		{"D6 reroll failures", 11, "needs a target"},
+		{"2D6 >= artillery", 8, "must stand alone"},
+		{"2D6 ? 3", 5, "unexpected character"},
+		{"2D6 >= 9 9", 10, "unexpected number 9"},
+		{"100D1000 >= 5 and 100D1000 >= 5 and 100D1000 >= 5", 1, "too much work"},
+	} {
+		_, err := ParseQuery(tc.q)
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("%q: got %v, want a SyntaxError", tc.q, err)
+			continue
+		}
+		if !strings.Contains(se.Msg, tc.want) || (tc.col != 1 || tc.want != "too much work") && se.Col != tc.col {
+			t.Errorf("%q: got column %d %q, want column %d with %q", tc.q, se.Col, se.Msg, tc.col, tc.want)
+		}
+	}
+}
+
+func TestQueryRollAllocatesNothing(t *testing.T) {
+	q := mustQuery(t, "2D6 >= 9 and (10D6 count 4+ reroll failures >= 6 or D6r1! + D66 > 40)")
+	r := New(1, 0)
+	if a := testing.AllocsPerRun(1000, func() { q.Holds(r) }); a != 0 {
+		t.Errorf("Holds allocates %v times", a)
+	}
+}
+
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{"2D6 >= 9", "2D6 >= 9 and 3D6kh2 >= 10", "not (D6 = 6 or D6 = 6)", "10D6 count 4+ reroll failures >= 6",
+		"D6r<3! + D66 != 40", "artillery", "3D6 (discard lowest) > 2D6", "((((D6 >= 1))))", "D6 r", "count", ">="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := ParseQuery(s)
+		if err != nil {
+			return
+		}
+		if p := q.Prob(); p < -1e-9 || p > 1+1e-9 || math.IsNaN(p) {
+			t.Errorf("%q: probability %v", s, p)
+		}
+		again, err := ParseQuery(q.String())
+		if err != nil {
+			t.Errorf("%q: canonical %q does not parse: %v", s, q.String(), err)
+			return
+		}
+		if math.Abs(again.Prob()-q.Prob()) > 1e-9 {
+			t.Errorf("%q: canonical %q gives %v, not %v", s, q.String(), again.Prob(), q.Prob())
+		}
+		r := New(1, 0)
+		q.Holds(r)
+		q.Roll(r)
+	})
+}

@@ -1,0 +1,280 @@
+package fantasy
+
+import "slices"
+
+// BattleMetric names a quantity of a battle that may have a closed form.
+type BattleMetric uint8
+
+const (
+	// BattleChargeSuccess is the chance that the acting unit's charge (or
+	// Random Movement) reaches its target.
+	BattleChargeSuccess BattleMetric = iota
+	// BattleImpactHits and BattleImpactWounds are the mean Impact Hits the
+	// acting unit inflicts on the charge, and the wounds they cause.
+	BattleImpactHits
+	BattleImpactWounds
+	// BattleFriendlyWounds is the mean wounds Zzzzap! does to friends.
+	BattleFriendlyWounds
+	// BattleWounds, BattleKilled and BattleDestroyed are per unit: mean
+	// wounds suffered, mean models killed, chance of being destroyed.
+	BattleWounds
+	BattleKilled
+	BattleDestroyed
+	// BattleCombatResult is the mean first-round combat result;
+	// BattleRounds the mean rounds fought; BattleRoundCap the chance that
+	// a combat fought to the end was stopped by MaxRounds.
+	BattleCombatResult
+	BattleRounds
+	BattleRoundCap
+	// BattleBroke, BattleCaught and BattleWon are per unit (the acting unit
+	// and its target): the chance it broke, was caught, won its combat.
+	BattleBroke
+	BattleCaught
+	BattleWon
+)
+
+// BattleExact holds the quantities of a battle that have a closed form.
+// Each is exact only under the conditions stated in ExactBattle; when they
+// fail, the quantity has none.
+type BattleExact struct {
+	values map[battleKey]float64
+	mishap map[int]float64
+}
+
+type battleKey struct {
+	metric BattleMetric
+	unit   int
+}
+
+// Value returns the exact value of metric, for unit (an index into
+// Battle.Units; 0 for the battle-wide metrics), if it has one.
+func (e BattleExact) Value(metric BattleMetric, unit int) (float64, bool) {
+	v, ok := e.values[battleKey{metric, unit}]
+	return v, ok
+}
+
+// Mishap returns the exact chance of Mishap chart result k (0-based after
+// "none", in the order of MishapNames), if it has one.
+func (e BattleExact) Mishap(k int) (float64, bool) {
+	v, ok := e.mishap[k]
+	return v, ok
+}
+
+func (e BattleExact) set(metric BattleMetric, unit int, v float64) {
+	e.values[battleKey{metric, unit}] = v
+}
+
+// ExactBattle works out the closed forms a battle has.
+func ExactBattle(b *Battle) BattleExact {
+	ex := BattleExact{values: map[battleKey]float64{}, mishap: map[int]float64{}}
+	pCharge, pCombat, chargeKnown := exactCharge(b)
+	if chargeKnown {
+		ex.set(BattleChargeSuccess, 0, pCharge)
+		exactImpact(b, pCombat, ex)
+		if slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseCombat}) && b.Options.Rounds == 1 {
+			// One round is fought exactly when the charge leads to a combat.
+			ex.set(BattleRounds, 0, pCombat)
+		}
+	}
+	exactZzzzap(b, ex)
+	exactStaticCombat(b, ex)
+	return ex
+}
+
+// exactCharge is the chance of charge_success: a Random Movement roll, or a
+// declared charge's range, reaching the distance (after a test to charge a
+// Terror-causer, and a flight from a Terror-causer's charge). It has none
+// when the battle has no charge phase first, or the target flees by option:
+// a voluntary flight is not modelled in closed form.
+//
+// pCombat is the part of it that leads to a combat: a charge into a target
+// that held (one that fled and was caught fights no round).
+func exactCharge(b *Battle) (pCharge, pCombat float64, known bool) {
+	a, t := b.Units[0], b.Units[1]
+	if len(b.Phases) == 0 || b.Phases[0] != PhaseCharge {
+		return 0, 0, false
+	}
+	switch {
+	case b.Distance[1] == 0: // engaged from the start: no charge
+		return 0, 0, true
+	case !a.Mover.Random.IsZero():
+		p := a.Mover.Random.Dist().AtLeast(b.Distance[1])
+		return p, p, true
+	case b.Options.TargetFlees:
+		return 0, 0, false
+	}
+	// The target holds, or (after a failed Terror test) flees its flee roll
+	// further away before the charge range is rolled.
+	reach := a.Mover.Move(Charge, a.Flying).Dist()
+	pCharge = reach.AtLeast(b.Distance[1])
+	pCombat = pCharge
+	if Terrifies(a, t) {
+		pass := Ld2D6Pass(t.Ld, b.Options.InsaneCourage)
+		flee := t.Mover.Move(Flee, false).Dist().Shift(b.Distance[1])
+		pCombat = pass * pCharge
+		pCharge = pCombat + (1-pass)*reach.ProbGE(flee)
+	}
+	if TestsToCharge(a, t) {
+		declare := Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
+		pCharge, pCombat = pCharge*declare, pCombat*declare
+	}
+	return pCharge, pCombat, true
+}
+
+// exactImpact: impact_hits and impact_wounds, for a combat right after a
+// charge that leads to it with chance pCombat, with every model alive: each
+// model in base contact with the target rolls its Impact Hits, once. Later
+// rounds add none, unless a Grind Attack adds its own: then only a single
+// round has the closed form. The wounds are exact while the target cannot
+// run out of wounds to take.
+func exactImpact(b *Battle, pCombat float64, ex BattleExact) {
+	a, t := b.Units[0], b.Units[1]
+	if !slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseCombat}) || b.Distance[1] == 0 || a.Impact.IsZero() ||
+		(a.GrindAttack && b.Options.Rounds != 1) {
+		return
+	}
+	models := min(a.Models, a.Contact(t, t.Models))
+	hits := pCombat * float64(models) * a.Impact.Dist().Mean()
+	ex.set(BattleImpactHits, 0, hits)
+	if t.Models*t.W >= models*a.Impact.Dist().Max() {
+		ex.set(BattleImpactWounds, 0, hits*HitWounds(a.S, t, false))
+	}
+}
+
+// exactZzzzap: Zzzzap! alone. With distances fixed, the bolts go to the
+// nearest unit in range; if it cannot be destroyed by them, none goes
+// elsewhere. Exact only with the default of one wound per bolt.
+func exactZzzzap(b *Battle, ex BattleExact) {
+	a := b.Units[0]
+	if !slices.Equal(b.Phases, []Phase{PhaseShooting}) || !a.Zzzzap || b.Options.ZzzzapD6Wounds {
+		return
+	}
+	near := NearestAtStart(b)
+	if near < 0 {
+		for k := range 3 {
+			ex.mishap[k] = 0
+		}
+		ex.set(BattleFriendlyWounds, 0, 0)
+		return
+	}
+	pFire := 1.0
+	if hold := b.Options.ZzzzapHoldFire; hold == HoldFireAlways || (hold == HoldFireFriends && !b.Enemy[near]) {
+		pFire = 1 - Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
+	}
+	for k, share := range []float64{2.0 / 6, 3.0 / 6, 1.0 / 6} { // Mishap chart: 1-2, 3-5, 6
+		ex.mishap[k] = pFire / 6 * share
+	}
+	u := b.Units[near]
+	if u.Models*u.W <= b.Options.ZzzzapBolts {
+		return
+	}
+	mean := 0.0
+	for _, s := range []int{2, 4, 6, 8, 10} { // the Artillery dice's numbered faces
+		mean += float64(b.Options.ZzzzapBolts) * HitWounds(s, u, false) / 6
+	}
+	mean *= pFire
+	ex.set(BattleWounds, near, mean)
+	if u.W == 1 {
+		ex.set(BattleKilled, near, mean)
+	}
+	ex.set(BattleDestroyed, near, 0)
+	friendly := 0.0
+	if !b.Enemy[near] {
+		friendly = mean
+	}
+	ex.set(BattleFriendlyWounds, 0, friendly)
+	for i := 1; i < len(b.Units); i++ {
+		if i != near {
+			ex.set(BattleWounds, i, 0)
+		}
+	}
+}
+
+// exactStaticCombat: a combat in which no blow can be struck, engaged from
+// the start (phases [combat], target at distance 0): no attacks, Impact
+// Hits, Grind Attack or Stomps on either side. Every round then has the
+// same result, so the loser passes each break test with the same chance p
+// (1 when it is Unbreakable or the round is a draw). Over at most N rounds
+// (Options.Rounds, or MaxRounds for all): it breaks with chance 1 - p^N;
+// the rounds fought average 1 + p + ... + p^(N-1); a combat to the end
+// reaches the cap with chance p^N. A broken loser is caught with the
+// pursuit's chance, and then takes its fixed Caught wounds.
+func exactStaticCombat(b *Battle, ex BattleExact) {
+	if !slices.Equal(b.Phases, []Phase{PhaseCombat}) || b.Distance[1] != 0 || !cannotStrike(b.Units[0]) || !cannotStrike(b.Units[1]) {
+		return
+	}
+	s := b.NewState()
+	for i, u := range b.Units {
+		s.Units[i].reset(u, b.Distance[i])
+	}
+	units := [2]*Unit{b.Units[0], b.Units[1]}
+	states := [2]*UnitState{&s.Units[0], &s.Units[1]}
+	cr, us, disrupted := b.combatResult(units, states, roundResult{}, false)
+	ex.set(BattleCombatResult, 0, float64(cr[0]-cr[1]))
+	n := b.Options.Rounds
+	if n <= 0 || n > MaxRounds {
+		n = MaxRounds
+	}
+	loser, p := 1, 1.0
+	if cr[0] < cr[1] {
+		loser = 0
+	}
+	if lu := units[loser]; cr[0] != cr[1] && !lu.Unbreakable {
+		ld := lu.Ld
+		if !steadfast(lu, states[loser], us[1-loser], disrupted[loser], false) {
+			ld -= cr[1-loser] - cr[loser]
+		}
+		p = Ld2D6Pass(ld, b.Options.InsaneCourage)
+	}
+	pN, rounds := 1.0, 0.0
+	for range n {
+		rounds += pN
+		pN *= p
+	}
+	ex.set(BattleRounds, 0, rounds)
+	if b.Options.Rounds <= 0 {
+		ex.set(BattleRoundCap, 0, pN)
+	}
+	broke := 1 - pN
+	caught := 0.0
+	if b.Options.Pursue {
+		caught = broke * CaughtProbability(units[loser].Mover.Move(Flee, false), units[1-loser].Mover.Move(Pursue, false))
+	}
+	lost := min(2*us[1-loser], units[loser].Models*units[loser].W)
+	if b.Options.Caught == CaughtDestroyed {
+		lost = units[loser].Models * units[loser].W
+	}
+	for side, u := range units {
+		mine := side == loser
+		ex.set(BattleBroke, side, pick(mine, broke))
+		ex.set(BattleWon, side, pick(!mine, broke))
+		ex.set(BattleCaught, side, pick(mine, caught))
+		ex.set(BattleWounds, side, pick(mine, caught*float64(lost)))
+		ex.set(BattleDestroyed, side, pick(mine && lost == u.Models*u.W, caught))
+		if u.W == 1 {
+			ex.set(BattleKilled, side, pick(mine, caught*float64(lost)))
+		}
+	}
+}
+
+// pick is v when cond holds, else 0.
+func pick(cond bool, v float64) float64 {
+	if cond {
+		return v
+	}
+	return 0
+}
+
+// cannotStrike reports whether u strikes no blow in close combat: no
+// attacks on any profile, no Impact Hits, Grind Attack or Stomp.
+func cannotStrike(u *Unit) bool {
+	if !u.Impact.IsZero() || u.GrindAttack || u.Stomp {
+		return false
+	}
+	for i := range u.Attackers {
+		if u.Attackers[i].A.Dist().Max() > 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,308 @@
+package fantasy
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"hammersim/mechanics/dice"
+)
+
+// TestRoundsStopAtTheCap: two unbreakable units that cannot hurt each other
+// fight until the combat ends, which it never does: MaxRounds rounds, and
+// the cap is reported.
+func TestRoundsStopAtTheCap(t *testing.T) {
+	a := foot("A", 10, 5, 3, 3, 3, 3, 0, 8, NoSave)
+	d := foot("D", 10, 5, 3, 3, 3, 3, 0, 8, NoSave)
+	a.Unbreakable, d.Unbreakable = true, true
+	b := battle(a, d, 0, PhaseCombat)
+	b.Options.Rounds = 0
+	s := b.NewState()
+	b.Run(dice.New(1, 0), s)
+	if s.Out.Rounds != MaxRounds || !s.Out.RoundCap {
+		t.Errorf("rounds %d, cap %v; want %d and the cap reported", s.Out.Rounds, s.Out.RoundCap, MaxRounds)
+	}
+	b.Options.Rounds = 3
+	b.Run(dice.New(1, 0), s)
+	if s.Out.Rounds != 3 || s.Out.RoundCap {
+		t.Errorf("rounds: 3 fought %d, cap %v", s.Out.Rounds, s.Out.RoundCap)
+	}
+}
+
+// TestChargeBonusOnlyInTheFirstRound: five charge five (M 10 from 1"),
+// nobody strikes, the target is unbreakable and has a musician. Round 1:
+// charge +1 against 0, the target loses. Round 2: 0 against 0, a draw the
+// musician wins by 1; the charger, at Ld 2 without Insane Courage, cannot
+// pass and breaks. Were the charge bonus kept, round 2 would be 1 against 0
+// and the charger would never break.
+func TestChargeBonusOnlyInTheFirstRound(t *testing.T) {
+	a := foot("Chargers", 5, 5, 3, 3, 3, 3, 0, 2, NoSave)
+	a.Mover = Mover{M: 10}
+	d := foot("Holders", 5, 5, 3, 3, 3, 3, 0, 8, NoSave)
+	d.Unbreakable, d.Musician = true, true
+	b := battle(a, d, 1, PhaseCharge, PhaseCombat)
+	b.Options.Rounds, b.Options.InsaneCourage, b.Options.Pursue = 0, false, false
+	s := b.NewState()
+	b.Run(dice.New(2, 0), s)
+	if s.Out.CombatResult != 1 || s.Out.Rounds != 2 || !s.Units[0].Broke || !s.Won(1) || s.Won(0) {
+		t.Errorf("first result %d, rounds %d, charger broke %v, target won %v; want 1, 2, true, true",
+			s.Out.CombatResult, s.Out.Rounds, s.Units[0].Broke, s.Won(1))
+	}
+}
+
+// TestImpactHitsThenGrind: a machine with Impact Hits (2) and a Grind
+// Attack charges a wall it cannot break. Round 1: 2 Impact Hits, no grind
+// (it charged). Rounds 2 and 3: D3+1 each (mean 3). Over three rounds: 2 +
+// 2 x 3 = 8 on average, at least 6 and at most 10. A Dread Maw-style
+// charger's Impact Hits come once: 2 over three rounds.
+func TestImpactHitsThenGrind(t *testing.T) {
+	a := chariot("2")
+	a.GrindAttack = true
+	a.Mover = Mover{M: 10}
+	a.Unbreakable = true
+	wall := foot("Wall", 200, 10, 3, 3, 10, 3, 0, 10, 1) // T10, 2+: hardly wounded
+	wall.Unbreakable = true
+	b := battle(a, wall, 1, PhaseCharge, PhaseCombat)
+	b.Options.Rounds = 3
+	s := b.NewState()
+	r := dice.New(3, 0)
+	const n = 40_000
+	sum := 0
+	for range n {
+		b.Run(r, s)
+		h := s.Out.ImpactHits
+		if h < 6 || h > 10 || s.Out.Rounds != 3 {
+			t.Fatalf("impact and grind hits %d in %d rounds; want 6 to 10 in 3", h, s.Out.Rounds)
+		}
+		sum += h
+	}
+	// Two D3+1: variance 2 x 2/3.
+	if z := (float64(sum)/n - 8) / math.Sqrt(4.0/3/n); math.Abs(z) > 5 {
+		t.Errorf("hits over three rounds %.4f, want 8, z %.1f", float64(sum)/n, z)
+	}
+	a.GrindAttack = false
+	for range 100 {
+		b.Run(r, s)
+		if s.Out.ImpactHits != 2 {
+			t.Fatalf("Impact Hits over three rounds %d, want 2 (the charge round only)", s.Out.ImpactHits)
+		}
+	}
+}
+
+// TestDreadMawStrikesFirstOnlyOnItsCharge: in the first round after its
+// charge the Maw (I 1) strikes in the Always Strikes First band, re-rolling
+// failed hits as its I 1 + 1 beats nothing; in later rounds it strikes in
+// Initiative order, after the wall's I 5.
+func TestDreadMawStrikesFirstOnlyOnItsCharge(t *testing.T) {
+	maw := monster("Maw", 100)
+	maw.DreadMaw = true
+	wall := foot("Wall", 25, 5, 3, 3, 3, 5, 1, 10, NoSave)
+	units := [2]*Unit{maw, wall}
+	states := [2]*UnitState{{Alive: 1, Charged: true}, {Alive: 25}}
+	var groups [maxGroups]strikeGroup
+	n := strikeOrder(&groups, units, states, true, 1)
+	if n != 2 || groups[0].side != 0 || groups[0].band != bandFirst {
+		t.Errorf("first round: %+v; the Maw strikes first", groups[:n])
+	}
+	n = strikeOrder(&groups, units, states, false, 1)
+	if n != 2 || groups[0].side != 1 || groups[1].band != bandNormal || groups[1].init != 1 {
+		t.Errorf("second round: %+v; the wall (I 5) strikes before the Maw (I 1)", groups[:n])
+	}
+}
+
+// TestRanksRecomputedEachRound: the rank bonus follows the models left:
+// 30 five wide +3; after losing 16 (14 left: two full ranks) +1.
+func TestRanksRecomputedEachRound(t *testing.T) {
+	u := foot("Block", 30, 5, 3, 3, 3, 3, 0, 8, NoSave)
+	if rankBonus(u, 30) != 3 || rankBonus(u, 14) != 1 {
+		t.Errorf("rank bonus at 30 and 14 models: %d, %d; want 3, 1", rankBonus(u, 30), rankBonus(u, 14))
+	}
+}
+
+// doomwheelCombat is a Doomwheel (Random Movement 3D6, Impact Hits D6+1,
+// Grind Attack, crew with 2D6 Random Attacks) against thirty Clanrats six
+// wide with a champion, standard and musician, fought to the end.
+func doomwheelCombat() *Battle {
+	a := chariot("D6+1")
+	a.GrindAttack, a.Terror, a.Ld = true, true, 7
+	a.Attackers[0].A = dice.MustParse("2D6")
+	rats := foot("Clanrats", 30, 6, 3, 3, 3, 4, 1, 5, 5)
+	rats.Parry, rats.Standard, rats.Musician = 6, true, true
+	rats.Attackers = append(rats.Attackers, Attacker{Name: "Clawleader", WS: 3, S: 3, I: 4, A: dice.Const(2), PerBody: 1, Champion: true})
+	b := battle(a, rats, 8, PhaseCharge, PhaseCombat)
+	b.Options.Rounds = 0
+	return b
+}
+
+// TestCombatToTheEndAllocatesNothing: a whole combat, every round of it,
+// allocates nothing.
+func TestCombatToTheEndAllocatesNothing(t *testing.T) {
+	b := doomwheelCombat()
+	s := b.NewState()
+	r := dice.New(1, 0)
+	if allocs := testing.AllocsPerRun(2000, func() { b.Run(r, s) }); allocs != 0 {
+		t.Fatalf("a combat to the end allocates %v times", allocs)
+	}
+	// And it ends: within the cap, with exactly one winner or none.
+	for range 2000 {
+		b.Run(r, s)
+		if s.Out.RoundCap || (s.Won(0) && s.Won(1)) {
+			t.Fatalf("rounds %d, cap %v, both won", s.Out.Rounds, s.Out.RoundCap)
+		}
+	}
+}
+
+// countDraws returns how many D6 results a trial of b drew from a
+// generator seeded (seed, 0): a twin generator is stepped one D6 at a time
+// until its whole state equals the trial's. Every Fantasy roll is a D6 (D3
+// and the Artillery dice are read from a D6), so the count is exact.
+func countDraws(b *Battle, s *State, seed uint64) int {
+	r, twin := dice.New(seed, 0), dice.New(seed, 0)
+	b.Run(r, s)
+	n := 0
+	for *twin != *r {
+		twin.D6()
+		n++
+		if n > 1_000_000 {
+			panic("fantasy: a trial drew something other than D6 results")
+		}
+	}
+	return n
+}
+
+// BenchmarkCombatToTheEnd times whole Doomwheel-against-Clanrats combats
+// (charge, then rounds until one side breaks or dies) and, in the same run,
+// the raw D6 draws they consume: draws/trial counts them, ns/trial is a
+// trial's time, and trial/draws is that time over the time of drawing as
+// many D6 results alone. Trials and raw draws alternate in short chunks, so
+// that a busy machine slows both alike.
+func BenchmarkCombatToTheEnd(b *testing.B) {
+	bt := doomwheelCombat()
+	s := bt.NewState()
+	const sample = 4000
+	total := 0
+	for seed := range uint64(sample) {
+		total += countDraws(bt, s, seed+1)
+	}
+	perTrial := float64(total) / sample
+	r, raw := dice.New(1, 0), dice.New(2, 0)
+	const chunk = 200
+	drawsPerChunk := int(perTrial * chunk)
+	var trialTime, drawTime time.Duration
+	sink, trials := 0, 0
+	b.ResetTimer()
+	for trials < b.N {
+		t0 := time.Now()
+		for range chunk {
+			bt.Run(r, s)
+		}
+		t1 := time.Now()
+		for range drawsPerChunk {
+			sink += raw.D6()
+		}
+		t2 := time.Now()
+		trialTime += t1.Sub(t0)
+		drawTime += t2.Sub(t1)
+		trials += chunk
+	}
+	drawSink = sink
+	b.ReportMetric(perTrial, "draws/trial")
+	b.ReportMetric(float64(trialTime.Nanoseconds())/float64(trials), "ns/trial")
+	b.ReportMetric(float64(trialTime)/float64(drawTime), "trial/draws")
+}
+
+var drawSink int
+
+// staticCombat is ten infantry five wide in the rear of thirty (Ld 8),
+// nobody striking, engaged from the start: every round the rear unit
+// scores one extra rank +1 and rear +2 = 3, the thirty (disrupted by two
+// ranks of five in their rear) only their higher Unit Strength, 1. They
+// lose by 2 and, disrupted, test on Ld 8 - 2 = 6: pass 15/36.
+func staticCombat(rounds int) *Battle {
+	a := foot("Rear", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
+	a.Rear = true
+	d := foot("Block", 30, 5, 3, 3, 3, 3, 0, 8, NoSave)
+	b := battle(a, d, 0, PhaseCombat)
+	b.Options.Rounds = rounds
+	return b
+}
+
+// TestExactStaticCombat pins the closed forms of a combat no blow is
+// struck in to hand-derived values, and checks them against trials.
+//
+// With p = 15/36 the chance to pass, over N rounds: broke 1 - p^N, rounds
+// 1 + p + ... + p^(N-1), the cap reached p^N (rounds: all, N = 50). Both
+// units flee and pursue on 2D6: caught when the pursuit ties or beats the
+// flight, (1 + P(tie))/2 with P(tie) = (1+4+9+16+25+36+25+16+9+4+1)/1296 =
+// 146/1296, so 721/1296. Caught, the block takes 2 wounds per point of the
+// rear unit's Unit Strength, 20, and survives.
+func TestExactStaticCombat(t *testing.T) {
+	p := 15.0 / 36
+	caught := 721.0 / 1296
+	for _, tt := range []struct {
+		rounds             int
+		broke, meanRounds  float64
+		roundCap, capKnown bool
+	}{
+		{1, 1 - p, 1, false, false},
+		{3, 1 - p*p*p, 1 + p + p*p, false, false},
+		{0, 1 - math.Pow(p, MaxRounds), (1 - math.Pow(p, MaxRounds)) / (1 - p), true, true},
+	} {
+		b := staticCombat(tt.rounds)
+		ex := ExactBattle(b)
+		want := []struct {
+			m    BattleMetric
+			unit int
+			v    float64
+		}{
+			{BattleCombatResult, 0, 2},
+			{BattleRounds, 0, tt.meanRounds},
+			{BattleBroke, 1, tt.broke},
+			{BattleBroke, 0, 0},
+			{BattleWon, 0, tt.broke},
+			{BattleWon, 1, 0},
+			{BattleCaught, 1, tt.broke * caught},
+			{BattleWounds, 1, tt.broke * caught * 20},
+			{BattleKilled, 1, tt.broke * caught * 20},
+			{BattleDestroyed, 1, 0},
+		}
+		for _, w := range want {
+			got, has := ex.Value(w.m, w.unit)
+			if !has || math.Abs(got-w.v) > 1e-12 {
+				t.Errorf("rounds %d, metric %d unit %d: %v (%v), want %v", tt.rounds, w.m, w.unit, got, has, w.v)
+			}
+		}
+		if c, has := ex.Value(BattleRoundCap, 0); has != tt.capKnown || (has && math.Abs(c-math.Pow(p, MaxRounds)) > 1e-15) {
+			t.Errorf("rounds %d: round cap %v (%v)", tt.rounds, c, has)
+		}
+		// Trials agree within 5 standard errors.
+		s := b.NewState()
+		r := dice.New(21, 0)
+		const n = 40_000
+		var broke, rounds, rounds2 float64
+		for range n {
+			b.Run(r, s)
+			if s.Units[1].Broke {
+				broke++
+			}
+			k := float64(s.Out.Rounds)
+			rounds += k
+			rounds2 += k * k
+		}
+		if z := zProb(int(broke), n, tt.broke); math.Abs(z) > 5 {
+			t.Errorf("rounds %d: broke %v of %d, exact %.4f, z %.1f", tt.rounds, broke, n, tt.broke, z)
+		}
+		sd := math.Sqrt(rounds2/n - (rounds/n)*(rounds/n))
+		if sd > 0 {
+			if z := (rounds/n - tt.meanRounds) / (sd / math.Sqrt(n)); math.Abs(z) > 5 {
+				t.Errorf("rounds %d: mean rounds %.4f, exact %.4f, z %.1f", tt.rounds, rounds/n, tt.meanRounds, z)
+			}
+		}
+	}
+	// A blow that can be struck ends the closed form.
+	b := staticCombat(1)
+	b.Units[1].Attackers[0].A = dice.Const(1)
+	if _, has := ExactBattle(b).Value(BattleRounds, 0); has {
+		t.Error("a combat with attacks has a closed form for its rounds")
+	}
+}

@@ -1,0 +1,282 @@
+package heresy
+
+import "hammersim/mechanics/dice"
+
+// The exact side of a Chain: what one shot and one hit can lead to, as
+// probabilities, so that every count and casualty distribution is computed
+// without sampling (see Attack for the programme that uses them).
+
+// hitOutcome is one way a hit can end: the counts it adds to a Tally and
+// the damage one model takes.
+type hitOutcome struct {
+	p                         float64
+	wounds, unsaved, suffered int
+	// dmg is the wounds one model loses; slays removes it whatever dmg is.
+	dmg   int
+	slays bool
+}
+
+// eachOutcome calls f with every way one hit can end, before any
+// Deflagrate hit it scores, with its probability.
+func (c *Chain) eachOutcome(f func(hitOutcome)) {
+	fail := 0
+	for d := 1; d <= 6; d++ {
+		if !c.wounds(d) {
+			fail++
+		}
+	}
+	miss := 0.0
+	for d := 1; d <= 6; d++ {
+		// The die a wound roll ends on: with a re-roll of failures, a
+		// failing first roll is replaced by the second.
+		pd := 1.0 / 6
+		if c.RerollWounds {
+			pd = float64(fail) / 36
+			if c.wounds(d) {
+				pd += 1.0 / 6
+			}
+		}
+		if !c.wounds(d) {
+			miss += pd
+			continue
+		}
+		save, mit, slays := c.Save, c.Mitigate, c.Slays
+		if (c.Rending > 0 && d >= c.Rending) || (c.Breaching > 0 && d >= c.Breaching) {
+			save = c.SaveAP2
+		}
+		if c.Murderous > 0 && d >= c.Murderous {
+			mit, slays = c.MitigateID, c.SlaysMurderous
+		}
+		c.eachWound(pd, save, mit, slays, f)
+	}
+	if miss > 0 {
+		f(hitOutcome{p: miss})
+	}
+}
+
+// eachWound calls f with the ways a successful wound roll of probability
+// pd ends: Brutal's wounds, saved one by one on save, mitigated one by one
+// on mit, and Destroyer's D3 per wound suffered.
+func (c *Chain) eachWound(pd float64, save, mit int, slays bool, f func(hitOutcome)) {
+	b := max(c.Brutal, 1)
+	pUnsaved := 1 - pAtLeast(save)
+	pSuffer := 1 - pAtLeast(mit)
+	for u := 0; u <= b; u++ {
+		pu := pd * binomialP(b, u, pUnsaved)
+		for k := 0; k <= u; k++ {
+			pk := pu * binomialP(u, k, pSuffer)
+			if pk == 0 {
+				continue
+			}
+			o := hitOutcome{p: pk, wounds: b, unsaved: u, suffered: k, dmg: k, slays: slays && k > 0}
+			if !c.Destroyer || k == 0 || o.slays {
+				f(o)
+				continue
+			}
+			var sum [3*maxBrutal + 1]float64 // k D3s, summed
+			d3Sum(k, sum[:])
+			for v := k; v <= 3*k; v++ {
+				o.p, o.dmg = pk*sum[v], v
+				f(o)
+			}
+		}
+	}
+}
+
+// maxBrutal bounds Brutal (X), as the catalogue does.
+const maxBrutal = 5
+
+// d3Sum writes the distribution of the sum of k D3s into out, indexed by
+// the sum.
+func d3Sum(k int, out []float64) {
+	clear(out)
+	out[0] = 1
+	for n := range k {
+		for v := 3 * (n + 1); v >= 0; v-- {
+			p := 0.0
+			for f := 1; f <= 3; f++ {
+				if v-f >= 0 {
+					p += out[v-f] / 3
+				}
+			}
+			out[v] = p
+		}
+	}
+}
+
+// binomialP is P(k successes in n trials of probability q), for the small n
+// of one hit's wounds.
+func binomialP(n, k int, q float64) float64 {
+	if k < 0 || k > n {
+		return 0
+	}
+	p := 1.0
+	for i := range k {
+		p = p * float64(n-i) / float64(i+1)
+	}
+	for range k {
+		p *= q
+	}
+	for range n - k {
+		p *= 1 - q
+	}
+	return p
+}
+
+// deflagrateSteps are P(wound), P(unsaved) and P(suffered) for one
+// Deflagrate hit.
+func (c *Chain) deflagrateSteps() (w, u, s float64) {
+	h := &c.Defl
+	w = pAtLeast(h.ToWound)
+	u = w * (1 - pAtLeast(h.Save))
+	return w, u, u * (1 - pAtLeast(h.Mitigate))
+}
+
+// perHit is the exact expected count at stage s that one hit leads to,
+// Deflagrate's hits included (StageHits counts the hit itself).
+func (c *Chain) perHit(s Stage) float64 {
+	var w, u, k float64
+	c.eachOutcome(func(o hitOutcome) {
+		w += o.p * float64(o.wounds)
+		u += o.p * float64(o.unsaved)
+		k += o.p * float64(o.suffered)
+	})
+	dh, dw, du, dk := 0.0, 0.0, 0.0, 0.0
+	if c.Deflagrate {
+		dh = u
+		dw, du, dk = c.deflagrateSteps()
+		dw, du, dk = dw*u, du*u, dk*u
+	}
+	switch s {
+	case StageHits:
+		return 1 + dh
+	case StageWounds:
+		return w + dw
+	case StageUnsaved:
+		return u + du
+	case StageSuffered:
+		return k + dk
+	}
+	return 1
+}
+
+// shotHits writes into buf the distribution of the hits one shot scores,
+// ignoring Master-crafted (a re-roll per bearer, not per shot): index i is
+// P(i hits). It returns buf, grown as needed.
+func (c *Chain) shotHits(buf []float64) []float64 {
+	keep := 1.0
+	if c.GetsHot {
+		keep = 5.0 / 6 // a 1 on the shot's D6 loses it
+	}
+	switch {
+	case c.WallOfDeath:
+		buf = grow(buf, 4)
+		buf[0] = 1 - keep
+		buf[1], buf[2], buf[3] = keep/3, keep/3, keep/3
+	case c.AutoHits > 0:
+		buf = grow(buf, c.AutoHits+1)
+		buf[0] = 1 - keep
+		buf[c.AutoHits] += keep
+	default:
+		p := c.Hit.P()
+		if c.Hit.Need >= Impossible {
+			p = 0
+		}
+		buf = grow(buf, 2)
+		buf[0], buf[1] = 1-p, p
+	}
+	return buf
+}
+
+// meanShotHits is the exact expected hits of one shot, ignoring
+// Master-crafted.
+func (c *Chain) meanShotHits() float64 {
+	keep := 1.0
+	if c.GetsHot {
+		keep = 5.0 / 6
+	}
+	switch {
+	case c.WallOfDeath:
+		return 2 * keep
+	case c.AutoHits > 0:
+		return float64(c.AutoHits) * keep
+	case c.Hit.Need >= Impossible:
+		return 0
+	}
+	return c.Hit.P()
+}
+
+// Step is the exact expected count at stage s per unit at the stage before
+// it: P(hit), then P(wound | hit), P(unsaved | wound), P(suffered |
+// unsaved) when every shot makes one hit and every hit one wound at most;
+// 1 for StageShots. Master-crafted is ignored (see P).
+func (c *Chain) Step(s Stage) float64 {
+	if s == StageShots {
+		return 1
+	}
+	prev := c.P(s - 1)
+	if prev == 0 {
+		return 0
+	}
+	return c.P(s) / prev
+}
+
+// P is the exact expected count at stage s that one shot leads to (a
+// probability when a shot scores one hit and a hit one wound at most):
+// the expected hits of a shot times what each hit leads to. It ignores
+// Master-crafted, a re-roll per bearer rather than per shot; Attack's
+// distributions include it.
+func (c *Chain) P(s Stage) float64 {
+	if s == StageShots {
+		return 1
+	}
+	return c.meanShotHits() * c.perHit(s)
+}
+
+// PHot is the exact expected number of Gets Hot wounds the firer suffers
+// per shot, ignoring Master-crafted: a To Hit roll ending on 1 (a D6 per
+// shot for weapons that roll no To Hit), then the firer's save and Damage
+// Mitigation roll.
+func (c *Chain) PHot() float64 {
+	if !c.GetsHot {
+		return 0
+	}
+	one := 1.0 / 6
+	if c.AutoHits == 0 && !c.WallOfDeath {
+		one = c.Hit.POne()
+	}
+	return one * c.hotThrough()
+}
+
+// hotThrough is P(a Gets Hot wound is suffered | a 1 was rolled).
+func (c *Chain) hotThrough() float64 {
+	return (1 - pAtLeast(c.HotSave)) * (1 - pAtLeast(c.HotMitigate))
+}
+
+// Dist is the exact distribution of the count at stage s for shots fired
+// by one bearer, the number of shots rolled on shots (dice.Const(n) for a
+// fixed number).
+func (c *Chain) Dist(s Stage, shots dice.Expr) dice.Dist {
+	return c.volleyOf(shots, 1).Dist(s)
+}
+
+// Casualties is the exact distribution of models removed from target by
+// shots fired by one bearer, the number rolled on shots.
+func (c *Chain) Casualties(shots dice.Expr, target *Unit) dice.Dist {
+	a := c.volleyOf(shots, 1)
+	return a.Casualties(target)
+}
+
+// BearersCasualties is Casualties for bearers models making n shots or
+// blows each (close combat: the models striking, and their Attacks).
+func (c *Chain) BearersCasualties(bearers, n int, target *Unit) dice.Dist {
+	a := c.volleyOf(dice.Const(n), bearers)
+	return a.Casualties(target)
+}
+
+// volleyOf returns an Attack of one volley with this chain.
+func (c *Chain) volleyOf(shots dice.Expr, bearers int) *Attack {
+	a := &Attack{}
+	a.Volleys = append(a.Volleys, Volley{Weapon: Weapon{Shots: shots}, Models: bearers, Rolls: 1, Chain: *c})
+	return a
+}

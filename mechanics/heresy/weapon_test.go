@@ -1,0 +1,372 @@
+package heresy
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"hammersim/mechanics/dice"
+)
+
+func TestParseType(t *testing.T) {
+	tests := []struct {
+		text  string
+		typ   WeaponType
+		shots string // "" when the type prints none
+		rules []RuleAt
+	}{
+		{"Rapid Fire", RapidFire, "", nil},
+		{"Heavy 2", Heavy, "2", nil},
+		{"Assault 1, Rending (6+)", Assault, "1", []RuleAt{{"Rending (6+)", 12}}},
+		{"Heavy 1, Blast (3\"), Gets Hot", Heavy, "1", []RuleAt{{"Blast (3\")", 10}, {"Gets Hot", 22}}},
+		{"Pistol D3", Pistol, "D3", nil},
+		{"Ordnance 1", Ordnance, "1", nil},
+		{"destroyer 1", Destroyer, "1", nil},
+		{"Melee, Brutal (2), Rending (5+)", Melee, "", []RuleAt{{"Brutal (2)", 8}, {"Rending (5+)", 20}}},
+	}
+	for _, tt := range tests {
+		got, err := ParseType(tt.text)
+		if err != nil {
+			t.Errorf("%q: %v", tt.text, err)
+			continue
+		}
+		shots := ""
+		if !got.Shots.IsZero() {
+			shots = got.Shots.String()
+		}
+		if got.Type != tt.typ || shots != tt.shots || !slices.Equal(got.Rules, tt.rules) {
+			t.Errorf("%q: %v %q %v, want %v %q %v", tt.text, got.Type, shots, got.Rules, tt.typ, tt.shots, tt.rules)
+		}
+	}
+	bad := []struct {
+		text string
+		col  int
+	}{
+		{"", 1},
+		{"Salvo 2/4", 1},
+		{"Heavy", 6},
+		{"Melee 2", 7},
+		{"Assault 0", 9},
+		{"Assault 1,, Shred", 11},
+		{"  Lance 1", 3},
+	}
+	for _, tt := range bad {
+		_, err := ParseType(tt.text)
+		te, ok := err.(*TypeError)
+		if !ok || te.Col != tt.col {
+			t.Errorf("%q: error %v, want one at column %d", tt.text, err, tt.col)
+		}
+	}
+}
+
+func TestFire(t *testing.T) {
+	still := NewUnit(marine, 5)
+	high := stupefied(reveller, 5)
+	rf := Weapon{Type: RapidFire, Range: 24}
+	heavy := Weapon{Type: Heavy, Range: 36}
+	ord := Weapon{Type: Ordnance, Range: 48}
+	blast := Weapon{Type: Assault, Range: 24, Blast: 3}
+	tmpl := Weapon{Type: Assault, Template: true}
+	tests := []struct {
+		name string
+		w    Weapon
+		u    *Unit
+		s    Situation
+		want Firing
+	}{
+		{"Rapid Fire at half range: two rolls", rf, &still, Situation{Distance: 12}, Firing{Rolls: 2}},
+		{"Rapid Fire beyond half range: one", rf, &still, Situation{Distance: 13}, Firing{Rolls: 1}},
+		{"Rapid Fire, distance not given: one", rf, &still, Situation{}, Firing{Rolls: 1}},
+		{"out of range", rf, &still, Situation{Distance: 25}, Firing{Why: OutOfRange, Rolls: 1}},
+		{"Heavy after moving: Snap Shots", heavy, &still, Situation{Distance: 20, Moved: true}, Firing{Rolls: 1, Snap: true}},
+		{"Heavy in Return Fire counts as stationary", heavy, &still, Situation{Moved: true, Stationary: true}, Firing{Rolls: 1}},
+		{"Ordnance after moving: not fired", ord, &still, Situation{Moved: true}, Firing{Why: MovedOrdnance, Rolls: 1}},
+		{"Ordnance by a Stupefied unit: no Snap Shots", ord, high, Situation{}, Firing{Why: NoSnapShots, Rolls: 1, Snap: true}},
+		{"Blast as Snap Shots: not fired", blast, &still, Situation{SnapShots: true}, Firing{Why: NoSnapShots, Rolls: 1, Snap: true}},
+		{"Template beyond 8\"", tmpl, &still, Situation{Distance: 9}, Firing{Why: OutOfRange, Rolls: 1}},
+		{"Template in a Reaction: Wall of Death", tmpl, &still, Situation{Distance: 6, Reaction: true}, Firing{Rolls: 1, Snap: true, WallOfDeath: true}},
+		{"Wall of Death reaches a charging unit", tmpl, &still, Situation{Distance: 11, Reaction: true, Charging: true}, Firing{Rolls: 1, Snap: true, WallOfDeath: true}},
+		{"Template by a Stupefied unit outside a Reaction", tmpl, high, Situation{}, Firing{Why: NoSnapShots, Rolls: 1, Snap: true}},
+	}
+	for _, tt := range tests {
+		if got := tt.w.Fire(tt.u, tt.s); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+	for typ, blocks := range map[WeaponType]bool{Assault: false, Heavy: true, RapidFire: true, Pistol: false, Ordnance: true, Destroyer: false} {
+		if typ.BlocksCharge() != blocks {
+			t.Errorf("%s: BlocksCharge %v, want %v", typ, !blocks, blocks)
+		}
+	}
+}
+
+// TestRuleChains pins each weapon rule's effect on the exact chain against
+// a value derived by hand. The base case: BS 4 hits on 3+ (4/6), S4 against
+// T4 wounds on 4+ (3/6), a 3+ armour save kept by AP5 fails on 1-2 (2/6).
+func TestRuleChains(t *testing.T) {
+	firer := NewUnit(marine, 1)
+	sv3 := NewUnit(marine, 10)
+	t8 := NewUnit(Profile{T: 8, W: 1, Save: 3}, 10)
+	t5 := NewUnit(Profile{T: 5, W: 1, Save: 3}, 10)
+	t6 := NewUnit(Profile{T: 6, W: 1, Save: 3}, 10)
+	bolt := Weapon{S: 4, AP: 5}
+	with := func(f func(*Weapon)) Weapon { w := bolt; f(&w); return w }
+	replace := DefaultOptions
+	replace.PoisonedReplacesChart = true
+	tests := []struct {
+		name   string
+		w      Weapon
+		target *Unit
+		melee  bool
+		o      Options
+		stage  Stage
+		want   float64
+	}{
+		{"base: 4/6 * 3/6 * 2/6", bolt, &sv3, false, DefaultOptions, StageUnsaved, 4.0 / 6 * 3 / 6 * 2 / 6},
+		// Twin-linked re-rolls the 2/6 of misses: 4/6 + 2/6*4/6 = 8/9 (rulebook p.249).
+		{"Twin-linked hits", with(func(w *Weapon) { w.TwinLinked = true }), &sv3, false, DefaultOptions, StageHits, 8.0 / 9},
+		// Shred re-rolls failed wounds: 3/6 + 3/6*3/6 = 3/4 per hit (p.246).
+		{"Shred wounds", with(func(w *Weapon) { w.Shred = true }), &sv3, false, DefaultOptions, StageWounds, 4.0 / 6 * 3 / 4},
+		// Rending (6+): 4 or 5 wound and face the 3+ save (2/6 unsaved), a 6
+		// wounds at AP2, which removes the 3+: 2/6*2/6 + 1/6 = 5/18 per hit (p.246).
+		{"Rending (6+) at T4", with(func(w *Weapon) { w.Rending = 6 }), &sv3, false, DefaultOptions, StageUnsaved, 4.0 / 6 * 5 / 18},
+		// At T8, S4 cannot wound (S-T = -4); Rending's 6 still does, at AP2.
+		{"Rending (6+) at T8", with(func(w *Weapon) { w.Rending = 6 }), &t8, false, DefaultOptions, StageUnsaved, 4.0 / 6 / 6},
+		// Breaching gives AP2 but no wound: nothing at T8 (Liber p.117).
+		{"Breaching (6+) at T8", with(func(w *Weapon) { w.Breaching = 6 }), &t8, false, DefaultOptions, StageWounds, 0},
+		// Breaching (5+) at T5 (S4 needs 5+): every wound is AP2, none saved: 2/6.
+		{"Breaching (5+) at T5", with(func(w *Weapon) { w.Breaching = 5 }), &t5, false, DefaultOptions, StageUnsaved, 4.0 / 6 * 2 / 6},
+		// Fleshbane wounds on 2+ whatever the Toughness (p.238): 5/6.
+		{"Fleshbane at T8", with(func(w *Weapon) { w.Fleshbane = true }), &t8, false, DefaultOptions, StageWounds, 4.0 / 6 * 5 / 6},
+		// Poisoned (4+) at T6 (S4 needs 6+): 4+, 3/6 (p.244).
+		{"Poisoned (4+) at T6", with(func(w *Weapon) { w.Poisoned = 4 }), &t6, false, DefaultOptions, StageWounds, 4.0 / 6 * 3 / 6},
+		// Poisoned (5+) with S6 against T4 (2+ on the chart): the better, 2+, by default ...
+		{"Poisoned (5+), chart better", Weapon{S: 6, AP: 5, Poisoned: 5}, &sv3, false, DefaultOptions, StageWounds, 4.0 / 6 * 5 / 6},
+		// ... and 5+ with the option.
+		{"Poisoned (5+), replacing the chart", Weapon{S: 6, AP: 5, Poisoned: 5}, &sv3, false, replace, StageWounds, 4.0 / 6 * 2 / 6},
+		// In close combat with S5 against T4, Poisoned (4+) re-rolls failed
+		// wounds: 3+ (chart) re-rolled, 4/6 + 2/6*4/6 = 8/9; WS4 vs WS4 hits on 4+.
+		{"Poisoned (4+) in melee, S > T", Weapon{S: 5, AP: 5, Poisoned: 4}, &sv3, true, DefaultOptions, StageWounds, 3.0 / 6 * 8 / 9},
+		// Brutal (2): each wound is two wounds saved one by one: 2 * 2/6 unsaved per wound.
+		{"Brutal (2)", with(func(w *Weapon) { w.Brutal = 2 }), &sv3, false, DefaultOptions, StageUnsaved, 4.0 / 6 * 3 / 6 * 2 * 2 / 6},
+		// Deflagrate: each unsaved wound (1/6 per hit here) scores one more
+		// hit: hits per shot 4/6 * (1 + 1/6) (p.237).
+		{"Deflagrate hits", with(func(w *Weapon) { w.Deflagrate = true }), &sv3, false, DefaultOptions, StageHits, 4.0 / 6 * 7 / 6},
+		// and its hits wound and are saved as the weapon's: suffered per hit 1/6 + 1/6*1/6.
+		{"Deflagrate suffered", with(func(w *Weapon) { w.Deflagrate = true }), &sv3, false, DefaultOptions, StageSuffered, 4.0 / 6 * 7 / 36},
+		// Blast (3") against ten models: three automatic hits per shot.
+		{"Blast (3\")", with(func(w *Weapon) { w.Blast = 3 }), &sv3, false, DefaultOptions, StageHits, 3},
+		// Template: five (the OPEN default).
+		{"Template", with(func(w *Weapon) { w.Template = true }), &sv3, false, DefaultOptions, StageHits, 5},
+		// Sniper and Precision Shots let the firer pick the model, which
+		// changes nothing against identical models.
+		{"Sniper", with(func(w *Weapon) { w.Sniper = true; w.PrecisionShots = 6 }), &sv3, false, DefaultOptions, StageUnsaved, 4.0 / 6 * 3 / 6 * 2 / 6},
+	}
+	for _, tt := range tests {
+		var c Chain
+		if tt.melee {
+			c = MeleeChain(&firer, &tt.w, tt.target, tt.o)
+		} else {
+			c = ShootingChain(&firer, &tt.w, tt.target, tt.o)
+		}
+		if got := c.P(tt.stage); !near(got, tt.want) {
+			t.Errorf("%s: %s per shot %.6f, want %.6f", tt.name, tt.stage, got, tt.want)
+		}
+	}
+}
+
+// TestWallOfDeath: a Template in a Reaction is D3 automatic hits, mean 2.
+func TestWallOfDeath(t *testing.T) {
+	firer := NewUnit(marine, 1)
+	target := NewUnit(marine, 10)
+	w := Weapon{Template: true, S: 4, AP: 5}
+	c := FiringChain(&firer, &w, &target, w.Fire(&firer, Situation{Reaction: true}), DefaultOptions)
+	if !c.WallOfDeath || !near(c.P(StageHits), 2) {
+		t.Errorf("Wall of Death: %v, hits %.4f, want D3 (mean 2)", c.WallOfDeath, c.P(StageHits))
+	}
+	// Blast hits never exceed the target's models.
+	two := NewUnit(marine, 2)
+	b := Weapon{Blast: 5, S: 4, AP: 5}
+	if c := ShootingChain(&firer, &b, &two, DefaultOptions); c.AutoHits != 2 {
+		t.Errorf("Blast (5\") at two models: %d hits, want 2", c.AutoHits)
+	}
+}
+
+// TestMurderousStrike: a To Wound roll of X+ is Instant Death, against
+// which the Stupefied roll is not taken (seed text; rulebook p.243).
+func TestMurderousStrike(t *testing.T) {
+	firer := NewUnit(marine, 1)
+	target := stupefied(Profile{T: 4, W: 2, Save: 3, LordsOfProfligacy: true}, 5)
+	w := Weapon{S: 4, AP: 5, MurderousStrike: 6}
+	c := ShootingChain(&firer, &w, target, DefaultOptions)
+	// Per hit: 4 or 5 wound, 2/6 unsaved, 5/6 not mitigated; a 6: 2/6
+	// unsaved, never mitigated.
+	want := 4.0 / 6 * (2.0/6*2/6*5/6 + 1.0/6*2/6)
+	if got := c.P(StageSuffered); !near(got, want) {
+		t.Errorf("suffered per shot %.6f, want %.6f", got, want)
+	}
+	if !c.SlaysMurderous || c.MitigateIDKind != NoMitigation {
+		t.Errorf("Murderous wound: slays %v, mitigation %s; want slays, none", c.SlaysMurderous, c.MitigateIDKind)
+	}
+}
+
+// TestMasterCraftedAndGetsHot pins the per-bearer re-roll and the wounds
+// Gets Hot deals the firer, by hand.
+func TestMasterCraftedAndGetsHot(t *testing.T) {
+	firer := NewUnit(marine, 1)
+	target := NewUnit(marine, 10)
+	mc := Weapon{Shots: dice.Const(2), S: 4, AP: 5, MasterCrafted: true}
+	var a Attack
+	a.Prepare(&firer, []Weapon{mc}, &target, DefaultOptions)
+	// Two shots at 4/6, and a re-roll of one miss when there is one:
+	// 2*4/6 + (1 - (4/6)^2) * 4/6 = 4/3 + 10/27 = 46/27.
+	if got := a.Expected(StageHits); !near(got, 46.0/27) {
+		t.Errorf("Master-crafted hits %.6f, want 46/27", got)
+	}
+	plasma := Weapon{S: 7, AP: 2, GetsHot: true}
+	a.Prepare(&firer, []Weapon{plasma}, &target, DefaultOptions)
+	// A To Hit 1 (1/6) wounds the firer; AP2 removes its 3+: 1/6 per shot.
+	if got := a.ExpectedHot(); !near(got, 1.0/6) {
+		t.Errorf("Gets Hot at AP2: %.6f, want 1/6", got)
+	}
+	plasma.AP = 4
+	a.Prepare(&firer, []Weapon{plasma}, &target, DefaultOptions)
+	// AP4 leaves the firer's 3+: 1/6 * 2/6 = 1/18.
+	if got := a.ExpectedHot(); !near(got, 1.0/18) {
+		t.Errorf("Gets Hot at AP4: %.6f, want 1/18", got)
+	}
+	plasma.TwinLinked = true
+	a.Prepare(&firer, []Weapon{plasma}, &target, DefaultOptions)
+	// Twin-linked: only a re-rolled 1 counts: 2/6 missed, then 1/6 a 1: 1/18, then 2/6 unsaved.
+	if got := a.ExpectedHot(); !near(got, 1.0/18*2/6) {
+		t.Errorf("Gets Hot, Twin-linked: %.6f, want 1/54", got)
+	}
+	mcHot := Weapon{Shots: dice.Const(2), S: 7, AP: 2, GetsHot: true, MasterCrafted: true}
+	a.Prepare(&firer, []Weapon{mcHot}, &target, DefaultOptions)
+	// Two shots: 2/6 ones, less P(any 1) = 11/36, plus P(any miss)/6 = (5/9)/6.
+	if got, want := a.ExpectedHot(), 2.0/6-11.0/36+5.0/54; !near(got, want) {
+		t.Errorf("Gets Hot, Master-crafted: %.6f, want %.6f", got, want)
+	}
+}
+
+// TestDestroyer: each wound suffered costs D3 wounds. One BS4 shot at S4
+// against a lone T4 W3 model with no save removes it when it hits (4/6),
+// wounds (3/6) and the D3 rolls 3 (1/3): 1/9.
+func TestDestroyer(t *testing.T) {
+	firer := NewUnit(marine, 1)
+	target := NewUnit(Profile{T: 4, W: 3}, 1)
+	w := Weapon{Type: Destroyer, S: 4, AP: 5}
+	var a Attack
+	a.Prepare(&firer, []Weapon{w}, &target, DefaultOptions)
+	if got := a.Casualties(&target).At(1); !near(got, 1.0/9) {
+		t.Errorf("P(removed) %.6f, want 1/9", got)
+	}
+}
+
+// TestConcussive: P(at least one wound, saved or not) from n shots.
+func TestConcussive(t *testing.T) {
+	firer := NewUnit(marine, 3)
+	target := NewUnit(marine, 10)
+	w := Weapon{S: 4, AP: 5, Concussive: 1}
+	var a Attack
+	a.Prepare(&firer, []Weapon{w}, &target, DefaultOptions)
+	// Three shots, each wounding with 4/6 * 3/6 = 1/3: 1 - (2/3)^3.
+	if got := a.PConcussed(); !near(got, 1-math.Pow(2.0/3, 3)) {
+		t.Errorf("P(concussed) %.6f, want 1 - (2/3)^3", got)
+	}
+}
+
+// TestRulesMonteCarlo rolls attacks with every rule that changes the
+// programme's packets (Rending, Brutal, Destroyer, Deflagrate, Murderous
+// Strike, Master-crafted, Gets Hot, Blast) against multi-wound models and
+// compares each stage's mean, the Gets Hot wounds and the casualty
+// distribution with the exact values, within 5 standard errors.
+func TestRulesMonteCarlo(t *testing.T) {
+	p := marine
+	p.FiringProtocols = 2
+	firer := NewUnit(p, 3)
+	start := Unit{Profile: Profile{T: 4, W: 3, Save: 3, Invuln: 5, FeelNoPain: 6}, Models: 4, Hurt: 1}
+	sets := [][]Weapon{
+		{{Name: "rend", Shots: dice.Const(2), S: 5, AP: 4, Rending: 5, Brutal: 2, MasterCrafted: true, GetsHot: true},
+			{Name: "volkite", Shots: dice.MustParse("D3"), S: 6, AP: 5, Deflagrate: true, Type: Destroyer}},
+		{{Name: "murder", Shots: dice.Const(3), S: 4, AP: 3, MurderousStrike: 5, Shred: true, Breaching: 6},
+			{Name: "blast", Type: Heavy, S: 4, AP: 4, Blast: 3, GetsHot: true}},
+	}
+	for si, weapons := range sets {
+		var a Attack
+		a.Prepare(&firer, weapons, &start, DefaultOptions)
+		if len(a.Volleys) != 2 {
+			t.Fatalf("set %d: %d volleys, want 2", si, len(a.Volleys))
+		}
+		r := dice.New(uint64(si+1), 0)
+		const n = 200_000
+		var sums [5]float64
+		hot := 0.0
+		counts := make([]int, start.Models+1)
+		for range n {
+			u := start
+			tl := a.Roll(r, &u)
+			for s := StageShots; s <= StageSuffered; s++ {
+				sums[s] += float64(tl.At(s))
+			}
+			hot += float64(tl.Hot)
+			counts[start.Models-u.Models]++
+		}
+		for s := StageShots; s <= StageSuffered; s++ {
+			d := a.Dist(s)
+			if !near(d.Mean(), a.Expected(s)) {
+				t.Errorf("set %d %s: Dist mean %.9f, Expected %.9f", si, s, d.Mean(), a.Expected(s))
+			}
+			se := d.StdDev() / math.Sqrt(n)
+			if z := (sums[s]/n - d.Mean()) / se; math.Abs(z) > 5 {
+				t.Errorf("set %d %s: mean %.4f, exact %.4f, z %.1f", si, s, sums[s]/n, d.Mean(), z)
+			}
+		}
+		// Gets Hot wounds are at most a few per attack: a Poisson-like SE
+		// bound sqrt(mean/n) is generous for a count that rarely exceeds 1.
+		if e := a.ExpectedHot(); math.Abs(hot/n-e) > 5*math.Sqrt(e/n)+1e-9 {
+			t.Errorf("set %d: Gets Hot mean %.5f, exact %.5f", si, hot/n, e)
+		}
+		cas := a.Casualties(&start)
+		for v, k := range counts {
+			if z, ok := zWithin(k, n, cas.At(v)); !ok {
+				t.Errorf("set %d: P(%d casualties) %.4f, exact %.4f, z %.1f", si, v, float64(k)/n, cas.At(v), z)
+			}
+		}
+		if !near(cas.Mean(), a.ExpectedCasualties(&start)) {
+			t.Errorf("set %d: casualty mean %.9f, ExpectedCasualties %.9f", si, cas.Mean(), a.ExpectedCasualties(&start))
+		}
+	}
+}
+
+// TestSelectRules: Ordnance fires alone, a second Pistol fires with the
+// first, and weapons out of range are not fired.
+func TestSelectRules(t *testing.T) {
+	firer := NewUnit(marine, 5)
+	target := NewUnit(marine, 10)
+	pistols := []Weapon{{Name: "a", Type: Pistol, Range: 12, S: 4, AP: 5}, {Name: "b", Type: Pistol, Range: 12, S: 3, AP: 5}}
+	var a Attack
+	if got := a.Select(&firer, pistols, &target, DefaultOptions); !slices.Equal(got, []int{0, 1}) {
+		t.Errorf("two pistols: %v, want both", got)
+	}
+	p := marine
+	p.FiringProtocols = 2
+	fp := NewUnit(p, 5)
+	ord := []Weapon{{Name: "ordnance", Type: Ordnance, S: 9, AP: 2, Blast: 5}, {Name: "bolter", S: 4, AP: 5}}
+	if got := a.Select(&fp, ord, &target, DefaultOptions); !slices.Equal(got, []int{0}) {
+		t.Errorf("Ordnance with Firing Protocols (2): %v, want it alone", got)
+	}
+	rf := []Weapon{{Name: "bolter", Type: RapidFire, Range: 24, S: 4, AP: 5}}
+	a.PrepareAt(&firer, rf, &target, Situation{Distance: 30}, DefaultOptions)
+	if len(a.Volleys) != 0 {
+		t.Errorf("out of range: %d volleys, want none", len(a.Volleys))
+	}
+	a.PrepareAt(&firer, rf, &target, Situation{Distance: 12}, DefaultOptions)
+	// Five models, two shots each within half range.
+	if got := a.Expected(StageShots); got != 10 {
+		t.Errorf("Rapid Fire at 12\": %v shots, want 10", got)
+	}
+	if !a.BlocksCharge() {
+		t.Error("a Rapid Fire attack should stop a charge")
+	}
+}

@@ -1,0 +1,445 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"hammersim/sim"
+)
+
+// The "at least N" view answers a list builder's first question about a
+// counted outcome (hits, wounds, models killed, casualties): the chance of
+// N or more, for N = 1, 2, ... while some point still reaches N more often
+// than atLeastFloor, with the exact chance beside the estimate where the
+// question knows the exact distribution.
+
+// atLeastFloor is the smallest chance an "at least" column is shown for.
+const atLeastFloor = 0.005
+
+// TerminalWidth is the width terminal tables are fitted to.
+const TerminalWidth = 100
+
+// plainTable is a table before rendering: terminal, Markdown and HTML
+// reports lay the same cells out in their own way.
+type plainTable struct {
+	title string
+	head  []string
+	left  int // leading columns that label rows, left-aligned
+	rows  [][]string
+	notes []string
+}
+
+// counted reports whether e is a counted outcome: a mean of whole numbers,
+// none below 0, that takes some value above 1 (a 0-or-1 count's "at least
+// 1" is its mean).
+func counted(e sim.Estimate) bool {
+	if e.Kind != sim.Mean || e.Hist == nil || e.Trials == 0 {
+		return false
+	}
+	lo, hi, ok := e.Hist.Range()
+	if e.ExactPMF != nil {
+		hi = max(hi, e.ExactPMF.Min+len(e.ExactPMF.P)-1)
+	}
+	return ok && lo >= 0 && hi > 1
+}
+
+// atLeastAt returns the estimated and exact chance of n or more.
+func atLeastAt(e sim.Estimate, n int) (est, ex float64, hasExact bool) {
+	est = float64(e.Hist.CountAtLeast(n)) / float64(e.Trials)
+	if e.ExactPMF != nil {
+		return est, e.ExactPMF.AtLeast(n), true
+	}
+	return est, 0, false
+}
+
+// atLeastCell formats a chance in percent with one decimal, the exact
+// value in brackets after it.
+func atLeastCell(e sim.Estimate, n int) string {
+	est, ex, has := atLeastAt(e, n)
+	s := strconv.FormatFloat(100*est, 'f', 1, 64)
+	if has {
+		s += " (" + strconv.FormatFloat(100*ex, 'f', 1, 64) + ")"
+	}
+	return s
+}
+
+// atLeastStart is the smallest N worth a row: below every point's least
+// value the chance is 1 everywhere, and one such row says so.
+func atLeastStart(es []sim.Estimate) int {
+	start := math.MaxInt
+	for _, e := range es {
+		lo, _, _ := e.Hist.Range()
+		if e.ExactPMF != nil {
+			lo = min(lo, e.ExactPMF.Min)
+		}
+		start = min(start, lo)
+	}
+	return max(start, 1)
+}
+
+// atLeastTop is the largest N some estimate reaches more often than the
+// floor, by estimate or exact value.
+func atLeastTop(es []sim.Estimate) int {
+	top := 0
+	for _, e := range es {
+		lo, hi, _ := e.Hist.Range()
+		if e.ExactPMF != nil {
+			hi = max(hi, e.ExactPMF.Min+len(e.ExactPMF.P)-1)
+		}
+		for n := max(lo, 1); n <= hi; n++ {
+			if est, ex, _ := atLeastAt(e, n); est > atLeastFloor || ex > atLeastFloor {
+				top = max(top, n)
+			}
+		}
+	}
+	return top
+}
+
+// neverOne reports whether e never reached 1 and, when its exact value is
+// known, cannot.
+func neverOne(e sim.Estimate) bool {
+	est, ex, _ := atLeastAt(e, 1)
+	return est == 0 && ex == 0
+}
+
+// atLeastTables lays out the "at least" view of one metric: a grid (N down,
+// the swept values across) when the points differ in one swept parameter,
+// one grid per value of the others when they differ in more, and a row per
+// point when there are too many of those. Points that never reach 1 are
+// left out with a note. axes are the report's swept parameters.
+func atLeastTables(metric string, es []sim.Estimate, axes []sim.Axis) []plainTable {
+	var points []sim.Estimate
+	var never []string
+	for _, e := range es {
+		if e.Metric != metric || e.Kind != sim.Mean || e.Hist == nil || e.Trials == 0 {
+			continue
+		}
+		if lo, _, _ := e.Hist.Range(); lo >= 0 && neverOne(e) {
+			never = append(never, paramsString(e.Params))
+			continue
+		}
+		if counted(e) {
+			points = append(points, e)
+		}
+	}
+	if len(points) == 0 {
+		return nil
+	}
+	title := metric + ": chance of at least N, in percent"
+	if slices.ContainsFunc(points, func(e sim.Estimate) bool { return e.ExactPMF != nil }) {
+		title += " (exact in brackets)"
+	}
+	varying := varyingParams(points)
+	across := ""
+	for _, n := range varying {
+		if slices.ContainsFunc(axes, func(a sim.Axis) bool { return a.Name == n }) {
+			across = n
+			break
+		}
+	}
+	var tables []plainTable
+	groups := groupBy(points, across)
+	switch {
+	case len(varying) <= 1 || across != "" && len(groups) <= 8:
+		for _, g := range groups {
+			if top := atLeastTop(g.points); top >= 1 {
+				tables = append(tables, atLeastGrid(title, g, across, top))
+			}
+		}
+	default:
+		if top := atLeastTop(points); top >= 1 {
+			tables = append(tables, atLeastRows(title, points, top))
+		}
+	}
+	if len(tables) > 0 && len(never) > 0 {
+		tables[len(tables)-1].notes = append(tables[len(tables)-1].notes,
+			fmt.Sprintf("Left out, never at least 1 in any trial: %s.", strings.Join(never, "; ")))
+	}
+	return tables
+}
+
+// varyingParams lists the parameters whose values differ between the
+// points, in order of first appearance.
+func varyingParams(es []sim.Estimate) []string {
+	var out []string
+	for _, n := range paramNames(es) {
+		first := paramString(es[0].Param(n))
+		for _, e := range es[1:] {
+			if paramString(e.Param(n)) != first {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// atLeastGroup is the points that share every parameter but one.
+type atLeastGroup struct {
+	label  string
+	points []sim.Estimate
+}
+
+// groupBy splits points by the values of every parameter but across, in
+// order of first appearance.
+func groupBy(points []sim.Estimate, across string) []atLeastGroup {
+	var out []atLeastGroup
+	index := map[string]int{}
+	for _, e := range points {
+		var others []sim.Param
+		for _, p := range e.Params {
+			if p.Name != across {
+				others = append(others, p)
+			}
+		}
+		key := paramsString(others)
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, atLeastGroup{label: key})
+		}
+		out[i].points = append(out[i].points, e)
+	}
+	return out
+}
+
+// atLeastGrid lays out a group with N down the rows and a column per value
+// of across (one column, "chance", when nothing varies).
+func atLeastGrid(title string, g atLeastGroup, across string, top int) plainTable {
+	t := plainTable{title: title, head: []string{"at least"}, left: 1}
+	if g.label != "" {
+		t.title += ", " + g.label
+	}
+	for _, e := range g.points {
+		if across == "" {
+			t.head = append(t.head, "chance")
+			break
+		}
+		t.head = append(t.head, across+" "+paramString(e.Param(across)))
+	}
+	for n := min(atLeastStart(g.points), top); n <= top; n++ {
+		row := []string{strconv.Itoa(n)}
+		for _, e := range g.points {
+			row = append(row, atLeastCell(e, n))
+			if across == "" {
+				break
+			}
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t
+}
+
+// atLeastRows lays out one row per point, with a column for each N.
+func atLeastRows(title string, points []sim.Estimate, top int) plainTable {
+	names := paramNames(points)
+	t := plainTable{title: title, head: slices.Clone(names), left: len(names)}
+	start := min(atLeastStart(points), top)
+	for n := start; n <= top; n++ {
+		t.head = append(t.head, ">="+strconv.Itoa(n))
+	}
+	for _, e := range points {
+		var row []string
+		for _, n := range names {
+			row = append(row, paramString(orEmpty(e.Param(n))))
+		}
+		for n := start; n <= top; n++ {
+			row = append(row, atLeastCell(e, n))
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t
+}
+
+func orEmpty(v any) any {
+	if v == nil {
+		return ""
+	}
+	return v
+}
+
+// columnChunks splits a table's columns after its left ones into runs that
+// fit width characters as an ASCII table, each run repeating the left
+// columns. A column wider than the rest of the width gets a run of its own.
+func columnChunks(t plainTable, width int) [][]int {
+	w := make([]int, len(t.head))
+	for i, h := range t.head {
+		w[i] = utf8.RuneCountInString(h)
+	}
+	for _, r := range t.rows {
+		for i, c := range r {
+			w[i] = max(w[i], utf8.RuneCountInString(c))
+		}
+	}
+	fixed := 1
+	for i := range t.left {
+		fixed += w[i] + 3
+	}
+	var chunks [][]int
+	var cur []int
+	used := fixed
+	for i := t.left; i < len(t.head); i++ {
+		if len(cur) > 0 && used+w[i]+3 > width {
+			chunks = append(chunks, cur)
+			cur, used = nil, fixed
+		}
+		cur = append(cur, i)
+		used += w[i] + 3
+	}
+	if len(cur) > 0 {
+		chunks = append(chunks, cur)
+	}
+	return chunks
+}
+
+// writePlainTable renders t as ASCII tables that fit the terminal width,
+// splitting its columns over several tables when they do not fit one.
+func writePlainTable(w io.Writer, t plainTable) error {
+	fmt.Fprintf(w, "\n%s\n", t.title)
+	for _, chunk := range columnChunks(t, TerminalWidth) {
+		cols := append(seq(t.left), chunk...)
+		tw := newTable(w, pick(t.head, cols), t.left)
+		for _, r := range t.rows {
+			if err := tw.Append(pick(r, cols)); err != nil {
+				return err
+			}
+		}
+		if err := tw.Render(); err != nil {
+			return err
+		}
+	}
+	for _, n := range t.notes {
+		fmt.Fprintln(w, wrapText(n, TerminalWidth))
+	}
+	return nil
+}
+
+// writeMarkdownPlain renders t as a Markdown table under a bold title.
+func writeMarkdownPlain(w io.Writer, t plainTable) {
+	fmt.Fprintf(w, "\n**%s**\n\n", mdText(t.title))
+	mdTable(w, t.head, alignment(t.left, len(t.head)-t.left, 0), t.rows)
+	for _, n := range t.notes {
+		fmt.Fprintf(w, "\n%s\n", mdText(n))
+	}
+}
+
+// htmlPlain lays t out for the HTML report.
+func htmlPlain(t plainTable) htmlTable {
+	h := htmlTable{Caption: t.title, Head: heads(t.head, t.left), Notes: t.notes}
+	for _, r := range t.rows {
+		line := make([]htmlCell, len(r))
+		for i, c := range r {
+			line[i] = htmlCell{Text: c}
+			if i < t.left {
+				line[i].Class = "l"
+			}
+		}
+		h.Rows = append(h.Rows, line)
+	}
+	return h
+}
+
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func pick(cells []string, cols []int) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = cells[c]
+	}
+	return out
+}
+
+// wrapText breaks s into lines of at most width characters at spaces.
+func wrapText(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(s) {
+		l := utf8.RuneCountInString(word)
+		if i > 0 {
+			if n+1+l > width {
+				b.WriteByte('\n')
+				n = 0
+			} else {
+				b.WriteByte(' ')
+				n++
+			}
+		}
+		b.WriteString(word)
+		n += l
+	}
+	return b.String()
+}
+
+// zeroLike reports whether a rendered number is zero: "0.00%", "0.000",
+// "0.0", "-0.000".
+func zeroLike(s string) bool {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	return err == nil && v == 0
+}
+
+// allZero reports whether every cell renders as zero.
+func allZero(cells []string) bool {
+	for _, c := range cells {
+		if !zeroLike(c) {
+			return false
+		}
+	}
+	return len(cells) > 0
+}
+
+// zeroRow reports whether a point's estimate, and its exact value if any,
+// round to zero as tables show them: a distance nobody reaches, a unit
+// nobody hurts.
+func zeroRow(e sim.Estimate) bool {
+	return zeroLike(number(e.Kind, e.Value)) && (!e.HasExact || zeroLike(number(e.Kind, e.Exact)))
+}
+
+// trimNote is the line that says which all-zero rows a table left out:
+// labels name each row ("distance=6, unit=Stormvermin"), or, with param
+// set, give the row parameter's values.
+func trimNote(param string, labels []string) string {
+	if param != "" {
+		return fmt.Sprintf("Rows left out, all 0: %s %s.", param, strings.Join(labels, ", "))
+	}
+	return fmt.Sprintf("Rows left out, all 0: %s.", strings.Join(labels, "; "))
+}
+
+// readingNote explains the statistical columns in a player's words.
+func readingNote(es []sim.Estimate) string {
+	var probs, means, exacts bool
+	for _, e := range es {
+		probs = probs || e.Kind == sim.Probability
+		means = means || e.Kind == sim.Mean
+		exacts = exacts || e.HasExact
+	}
+	var parts []string
+	switch {
+	case probs && means:
+		parts = append(parts, "How to read: an estimate is the share of trials in which something happened (%) or an average over the trials.")
+	case probs:
+		parts = append(parts, "How to read: an estimate is the share of trials in which something happened.")
+	default:
+		parts = append(parts, "How to read: an estimate is an average over the trials.")
+	}
+	parts = append(parts, "The 95% CI is the range the true value lies in, 19 times in 20 (Wilson score interval for chances; estimate ± 1.96 standard errors for averages).")
+	if exacts {
+		parts = append(parts, "exact is worked out from the dice without simulating; it lies within the interval about 19 times in 20.",
+			"z is the distance from the estimate to the exact value in standard errors: between -2 and 2 is normal, beyond 3 is worth a look; none means no closed form is known.")
+	}
+	if means {
+		parts = append(parts, "sd is how much single trials spread around the average.")
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,157 @@
+package reports
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"hammersim/sim"
+)
+
+// hitsEstimate is a counted outcome over 10 trials: 0 twice, 1 three
+// times, 2 four times, 3 once; with exact, the exact distribution is
+// Binomial(3, 1/2): 1/8, 3/8, 3/8, 1/8.
+func hitsEstimate(ps []sim.Param, exact bool) sim.Estimate {
+	h := sim.NewHistogram(0, 3)
+	for v, n := range []int64{2, 3, 4, 1} {
+		h.AddN(v, n)
+	}
+	e := sim.MeanOf("hits", ps, &h)
+	if exact {
+		e = e.WithExactPMF(sim.PMF{Min: 0, P: []float64{1.0 / 8, 3.0 / 8, 3.0 / 8, 1.0 / 8}})
+	}
+	return e
+}
+
+func TestAtLeastCells(t *testing.T) {
+	e := hitsEstimate(nil, true)
+	// Estimates: at least 1 = 8/10, at least 2 = 5/10, at least 3 = 1/10.
+	// Exact, Binomial(3, 1/2): 7/8, 4/8, 1/8.
+	for n, want := range map[int]string{1: "80.0 (87.5)", 2: "50.0 (50.0)", 3: "10.0 (12.5)", 4: "0.0 (0.0)"} {
+		if got := atLeastCell(e, n); got != want {
+			t.Errorf("at least %d: got %q, want %q", n, got, want)
+		}
+	}
+	if got := atLeastCell(hitsEstimate(nil, false), 2); got != "50.0" {
+		t.Errorf("without an exact distribution: got %q, want 50.0", got)
+	}
+	if !counted(e) {
+		t.Error("hits 0..3 is a counted outcome")
+	}
+	// A 0-or-1 count's "at least 1" is its mean: no view.
+	h := sim.NewHistogram(0, 1)
+	h.AddN(0, 3)
+	h.AddN(1, 7)
+	if counted(sim.MeanOf("flag", nil, &h)) {
+		t.Error("a 0-or-1 count needs no at-least view")
+	}
+	// Negative values (combat result) are not counts.
+	h = sim.NewHistogram(-2, 3)
+	h.AddN(-2, 1)
+	h.AddN(3, 1)
+	if counted(sim.MeanOf("result", nil, &h)) {
+		t.Error("a quantity that can be negative is not a count")
+	}
+}
+
+func TestAtLeastLayouts(t *testing.T) {
+	dist := func(d int) []sim.Param { return []sim.Param{{Name: "distance", Value: d}} }
+	axes := []sim.Axis{{Name: "distance", Values: []any{6, 9}}}
+	// One swept parameter: a grid, N down and the distances across.
+	tabs := atLeastTables("hits", []sim.Estimate{hitsEstimate(dist(6), true), hitsEstimate(dist(9), false)}, axes)
+	if len(tabs) != 1 {
+		t.Fatalf("got %d tables, want 1", len(tabs))
+	}
+	want := plainTable{
+		title: "hits: chance of at least N, in percent (exact in brackets)",
+		head:  []string{"at least", "distance 6", "distance 9"},
+		left:  1,
+		// Up to 3: 10% of trials reached 3, above the half-percent floor.
+		rows: [][]string{{"1", "80.0 (87.5)", "80.0"}, {"2", "50.0 (50.0)", "50.0"}, {"3", "10.0 (12.5)", "10.0"}},
+	}
+	if got := tabs[0]; got.title != want.title || strings.Join(got.head, "|") != strings.Join(want.head, "|") || len(got.rows) != len(want.rows) {
+		t.Fatalf("grid: got %+v, want %+v", got, want)
+	}
+	for i, r := range want.rows {
+		if strings.Join(tabs[0].rows[i], "|") != strings.Join(r, "|") {
+			t.Errorf("grid row %d: got %q, want %q", i, tabs[0].rows[i], r)
+		}
+	}
+
+	// Two parameters that are not swept: a row per point.
+	unit := func(u, tg string) []sim.Param {
+		return []sim.Param{{Name: "unit", Value: u}, {Name: "target", Value: tg}}
+	}
+	tabs = atLeastTables("hits", []sim.Estimate{hitsEstimate(unit("A", "X"), false), hitsEstimate(unit("B", "Y"), false)}, nil)
+	if len(tabs) != 1 || strings.Join(tabs[0].head, "|") != "unit|target|>=1|>=2|>=3" {
+		t.Fatalf("rows: got %+v", tabs)
+	}
+
+	// A point that never reaches 1 is left out, with a note.
+	h := sim.NewHistogram(0, 3)
+	h.AddN(0, 10)
+	never := sim.MeanOf("hits", dist(12), &h)
+	tabs = atLeastTables("hits", []sim.Estimate{hitsEstimate(dist(6), false), never}, axes)
+	if len(tabs) != 1 || len(tabs[0].head) != 2 || len(tabs[0].notes) != 1 || !strings.Contains(tabs[0].notes[0], "distance=12") {
+		t.Errorf("never: got %+v", tabs)
+	}
+}
+
+// TestAtLeastFits: a view with more columns than a terminal holds is split
+// into tables that each fit it, repeating the row labels.
+func TestAtLeastFits(t *testing.T) {
+	h := sim.NewHistogram(0, 40)
+	for v := range 41 {
+		h.AddN(v, 1)
+	}
+	var es []sim.Estimate
+	for _, u := range []string{"Clanrats", "Stormvermin"} {
+		for _, tg := range []string{"Knights", "Halberdiers"} {
+			es = append(es, sim.MeanOf("killed", []sim.Param{{Name: "unit", Value: u}, {Name: "target", Value: tg}}, &h))
+		}
+	}
+	tabs := atLeastTables("killed", es, nil)
+	var b bytes.Buffer
+	for _, tab := range tabs {
+		if err := writePlainTable(&b, tab); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w := widest(b.Bytes()); w > TerminalWidth {
+		t.Errorf("widest line %d > %d:\n%s", w, TerminalWidth, b.String())
+	}
+	// 40 columns (>=1 .. >=40: the 41 values are equally likely, so >=40 is
+	// 2/41, above the floor) do not fit one table.
+	if n := strings.Count(b.String(), "| unit "); n < 2 {
+		t.Errorf("expected the columns split over several tables, got %d:\n%s", n, b.String())
+	}
+	if !strings.Contains(b.String(), ">=40") || strings.Contains(b.String(), ">=41") {
+		t.Errorf("expected columns up to >=40:\n%s", b.String())
+	}
+}
+
+func TestLongTableTrimsZeroRows(t *testing.T) {
+	var es []sim.Estimate
+	for _, d := range []int{6, 30} {
+		k := int64(40)
+		if d == 30 {
+			k = 0 // nobody charges 30"
+		}
+		es = append(es, sim.ProbabilityOf("charge", []sim.Param{{Name: "distance", Value: d}}, k, 100).WithExact(float64(k)/100))
+	}
+	var b bytes.Buffer
+	if err := writeLong(&b, "charge", es); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "| 30 ") || !strings.Contains(out, "Rows left out, all 0: distance=30.") {
+		t.Errorf("the 0%% row should be left out with a note:\n%s", out)
+	}
+}
+
+func TestWrapText(t *testing.T) {
+	got := wrapText("aaa bbb ccc ddd", 7)
+	if got != "aaa bbb\nccc ddd" {
+		t.Errorf("got %q", got)
+	}
+}

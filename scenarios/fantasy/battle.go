@@ -1,0 +1,526 @@
+package fantasy
+
+import (
+	"slices"
+	"strings"
+
+	"hammersim/mechanics/dice"
+	rules "hammersim/mechanics/fantasy"
+	"hammersim/scenarios"
+	"hammersim/sim"
+)
+
+// battleOptions are the option keys of a battle, each sweepable, with how
+// it sets rules.Options. Values are words or numbers as documented.
+var battleOptions = []struct {
+	key    string
+	values []string // allowed words; nil for a number or a boolean
+	lo, hi int      // range of a number
+	orWord string   // a word allowed instead of a number
+	isBool bool
+	set    func(o *rules.Options, word string, n int, b bool)
+}{
+	{key: "rounds", lo: 1, hi: rules.MaxRounds, orWord: "all", set: func(o *rules.Options, w string, n int, _ bool) {
+		o.Rounds = n
+		if w == "all" {
+			o.Rounds = 0
+		}
+	}},
+	{key: "killing_blow", values: []string{"one_wound", "multiple_wounds", "none"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.KillingBlow = map[string]rules.KillingBlowRule{"one_wound": rules.KillingBlowOneWound,
+			"multiple_wounds": rules.KillingBlowMultiple, "none": rules.KillingBlowNone}[w]
+	}},
+	{key: "wards", values: []string{"combine", "best"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.Wards = map[string]rules.WardRule{"combine": rules.WardsCombine, "best": rules.WardsBest}[w]
+	}},
+	{key: "disrupt_ranks", lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.DisruptRanks = n }},
+	{key: "skirmishers_disrupt", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SkirmishersDisrupt = b }},
+	{key: "panic_friend_us", lo: 1, hi: 100, set: func(o *rules.Options, _ string, n int, _ bool) { o.PanicFriendUS = n }},
+	{key: "insane_courage", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.InsaneCourage = b }},
+	{key: "caught", values: []string{"wounds", "destroyed"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.Caught = map[string]rules.CaughtRule{"wounds": rules.CaughtWounds, "destroyed": rules.CaughtDestroyed}[w]
+	}},
+	{key: "zzzzap_bolts", lo: 1, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.ZzzzapBolts = n }},
+	{key: "zzzzap_range", lo: 1, hi: 48, set: func(o *rules.Options, _ string, n int, _ bool) { o.ZzzzapRange = n }},
+	{key: "zzzzap_d6_wounds", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.ZzzzapD6Wounds = b }},
+	{key: "zzzzap_hold_fire", values: []string{"never", "friends", "always"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.ZzzzapHoldFire = map[string]rules.HoldFire{"never": rules.HoldFireNever, "friends": rules.HoldFireFriends, "always": rules.HoldFireAlways}[w]
+	}},
+	{key: "zzzzap_ties", values: []string{"enemy", "friend"}, set: func(o *rules.Options, w string, _ int, _ bool) { o.ZzzzapPreferFriends = w == "friend" }},
+	{key: "charger_initiative", lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.ChargerInitiative = n }},
+	{key: "supporting_attacks", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SupportingAttacks = b }},
+	{key: "pursue", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.Pursue = b }},
+	{key: "target_flees", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.TargetFlees = b }},
+}
+
+// optionValue is one value of a battle option.
+type optionValue struct {
+	word string
+	n    int
+	b    bool
+}
+
+// bystander is a unit of a battle other than the acting unit and its
+// target: a friend or a foe at a distance, for Zzzzap! to strike.
+type bystander struct {
+	spec     *unitSpec
+	enemy    bool
+	distance scenarios.Param[int]
+}
+
+// decodeBattle reads a battle: an acting unit charges (or random-moves
+// into) its target, shoots and fights, through the phases listed.
+//
+//	battle:
+//	  attacker: {name: Doomwheel, ...}
+//	  target: {name: Clanrats, ...}
+//	  distance: 8          # the target's distance; 0 starts in combat
+//	  others: [{name: Stormvermin, side: friend, distance: 5, ...}]
+//	  phases: [charge, shooting, combat]
+//	  options: {zzzzap_hold_fire: friends}
+func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
+	var (
+		attacker, target scenarios.Param[*unitSpec]
+		distance         scenarios.Param[int]
+		others           []bystander
+		phases           []rules.Phase
+		options          = map[string]scenarios.Param[optionValue]{}
+	)
+	d.Object(n, "the battle", []scenarios.Field{
+		{Key: "attacker", Required: true, Decode: func(n *scenarios.Node) { attacker = unitParam(d, n, "attacker") }},
+		{Key: "target", Required: true, Decode: func(n *scenarios.Node) { target = unitParam(d, n, "target") }},
+		{Key: "distance", Required: true, Decode: func(n *scenarios.Node) {
+			distance = scenarios.Sweep(d, n, "distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance", 0, 100) }, scenarios.Identity)
+		}},
+		{Key: "others", Decode: func(n *scenarios.Node) { others = decodeBystanders(d, n) }},
+		{Key: "phases", Required: true, Decode: func(n *scenarios.Node) { phases = decodePhases(d, n) }},
+		{Key: "options", Decode: func(n *scenarios.Node) { decodeBattleOptions(d, n, options) }},
+	})
+	return func(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
+		if !attacker.Set() || !target.Set() || !distance.Set() || len(phases) == 0 {
+			return scenarios.Compiled{}
+		}
+		type group struct {
+			b     *rules.Battle
+			exact rules.BattleExact
+		}
+		var built []group
+		models, groupOf, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
+			b, good := buildBattle(d, pt, attacker, target, distance, others, phases, options)
+			if !good {
+				return nil, false
+			}
+			built = append(built, group{b: b, exact: rules.ExactBattle(b)})
+			return newBattleModel(b), true
+		})
+		if !ok {
+			return scenarios.Compiled{}
+		}
+		var c scenarios.Compiled
+		c.Models = models
+		c.Grid = balanceGrid(axes, built[0].b)
+		c.Results = func(run sim.Run) []sim.Estimate {
+			var out []sim.Estimate
+			axes.Each(func(pt scenarios.Point) {
+				g := groupOf(pt)
+				m := models[g].(*battleModel)
+				out = append(out, m.estimates(axes.Params(pt), run.Tallies[g], run.Completed[g], built[g].exact)...)
+			})
+			return out
+		}
+		return c
+	}
+}
+
+func decodeBystanders(d *scenarios.Decoder, n *scenarios.Node) []bystander {
+	if n.Kind != scenarios.SeqNode {
+		d.Errorf(n, "expected others as a list of units, each with side and distance, found %s", n.Describe())
+		return nil
+	}
+	var out []bystander
+	for _, item := range n.Items {
+		name := ""
+		for i, k := range item.Keys {
+			if k.Text == "name" && item.Vals[i].Kind == scenarios.ScalarNode {
+				name = item.Vals[i].Text
+			}
+		}
+		var by bystander
+		sideSet := false
+		by.spec = decodeUnit(d, item,
+			scenarios.Field{Key: "side", Required: true, Decode: func(n *scenarios.Node) {
+				switch d.Text(n, "side (friend or enemy)") {
+				case "friend":
+					sideSet = true
+				case "enemy":
+					by.enemy, sideSet = true, true
+				default:
+					d.Errorf(n, "expected side as friend or enemy, found %s", n.Describe())
+				}
+			}},
+			scenarios.Field{Key: "distance", Required: true, Decode: func(n *scenarios.Node) {
+				// Named after its unit, "Stormvermin.distance", so that it is
+				// never mistaken for the target's distance.
+				by.distance = scenarios.Sweep(d, n, name+".distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance", 1, 100) }, scenarios.Identity)
+			}})
+		if sideSet && by.distance.Set() {
+			out = append(out, by)
+		}
+	}
+	return out
+}
+
+func decodePhases(d *scenarios.Decoder, n *scenarios.Node) []rules.Phase {
+	if n.Kind != scenarios.SeqNode || len(n.Items) == 0 {
+		d.Errorf(n, "expected phases as a list, such as [charge, shooting, combat], found %s", n.Describe())
+		return nil
+	}
+	var out []rules.Phase
+	for _, item := range n.Items {
+		w := d.Text(item, "a phase")
+		p, ok := rules.ParsePhase(w)
+		if !ok {
+			if w != "" {
+				d.Errorf(item, "unknown phase %q; expected one of: %s", w, strings.Join(rules.PhaseNames(), ", "))
+			}
+			return nil
+		}
+		if p == rules.PhaseCharge && slices.Contains(out, rules.PhaseCharge) {
+			d.Errorf(item, "a battle has one charge phase, at most")
+			return nil
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[string]scenarios.Param[optionValue]) {
+	var fields []scenarios.Field
+	for _, o := range battleOptions {
+		o := o
+		fields = append(fields, scenarios.Field{Key: o.key, Decode: func(n *scenarios.Node) {
+			into[o.key] = scenarios.Sweep(d, n, o.key, o.values == nil && !o.isBool, func(n *scenarios.Node) (optionValue, bool) {
+				switch {
+				case o.isBool:
+					b, ok := d.Boolean(n, o.key)
+					return optionValue{b: b}, ok
+				case o.values != nil:
+					w := d.Text(n, o.key)
+					if !slices.Contains(o.values, w) {
+						if w != "" {
+							d.Errorf(n, "unknown %s %q; expected one of: %s", o.key, w, strings.Join(o.values, ", "))
+						}
+						return optionValue{}, false
+					}
+					return optionValue{word: w}, true
+				case o.orWord != "" && n.Kind == scenarios.ScalarNode && n.Text == o.orWord:
+					return optionValue{word: o.orWord}, true
+				case o.orWord != "" && n.Kind == scenarios.ScalarNode && !isWholeNumber(n.Text):
+					d.Errorf(n, "expected %s as a whole number from %d to %d, or %s; found %q", o.key, o.lo, o.hi, o.orWord, n.Text)
+					return optionValue{}, false
+				}
+				v, ok := d.IntIn(n, o.key, o.lo, o.hi)
+				return optionValue{n: v}, ok
+			}, func(v optionValue) any {
+				switch {
+				case o.isBool:
+					return v.b
+				case v.word != "":
+					return v.word
+				}
+				return v.n
+			})
+		}})
+	}
+	d.Object(n, "the battle's options", fields)
+}
+
+// isWholeNumber reports whether s is written as a whole number, so that
+// IntIn gives its own message about its range.
+func isWholeNumber(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// buildBattle assembles the battle at one point of the sweep.
+func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scenarios.Param[*unitSpec], distance scenarios.Param[int],
+	others []bystander, phases []rules.Phase, options map[string]scenarios.Param[optionValue]) (*rules.Battle, bool) {
+	b := &rules.Battle{Phases: phases, Options: rules.DefaultOptions}
+	for _, o := range battleOptions {
+		if p, set := options[o.key]; set {
+			v := p.At(pt)
+			o.set(&b.Options, v.word, v.n, v.b)
+		}
+	}
+	ok := true
+	add := func(spec *unitSpec, enemy bool, dist int) {
+		u, good := battleUnit(d, spec.at(pt))
+		ok = ok && good
+		b.Units = append(b.Units, u)
+		b.Enemy = append(b.Enemy, enemy)
+		b.Distance = append(b.Distance, dist)
+	}
+	add(attacker.At(pt), false, 0)
+	add(target.At(pt), true, distance.At(pt))
+	for _, o := range others {
+		add(o.spec, o.enemy, o.distance.At(pt))
+	}
+	if !ok {
+		return nil, false
+	}
+	names := map[string]bool{}
+	for _, u := range b.Units {
+		if names[u.Name] {
+			d.Errorf(attacker.At(pt).node, "two units of the battle are named %q; results name units, so names must differ", u.Name)
+			return nil, false
+		}
+		names[u.Name] = true
+	}
+	if err := b.Validate(); err != nil {
+		d.Errorf(attacker.At(pt).node, "%v", err)
+		return nil, false
+	}
+	return b, true
+}
+
+// metric kinds a battle records, one histogram slot each.
+type recKind uint8
+
+const (
+	recCharge recKind = iota
+	recImpactHits
+	recImpactWounds
+	recCombatResult
+	recRounds
+	recRoundCap
+	recFriendlyWounds
+	recMishap
+	recLostControl
+	recWounds // per unit from here
+	recKilled
+	recDestroyed
+	recBroke
+	recCaught
+	recWon
+	recFled
+)
+
+var recNames = [...]string{"charge_success", "impact_hits", "impact_wounds", "combat_result", "rounds", "round_cap",
+	"friendly_wounds", "mishap", "lost_control", "wounds", "models_killed", "destroyed", "broke", "caught", "won", "fled"}
+
+// exactMetrics are the metrics whose exact values rules.ExactBattle may
+// work out.
+var exactMetrics = map[recKind]rules.BattleMetric{
+	recCharge:         rules.BattleChargeSuccess,
+	recImpactHits:     rules.BattleImpactHits,
+	recImpactWounds:   rules.BattleImpactWounds,
+	recFriendlyWounds: rules.BattleFriendlyWounds,
+	recWounds:         rules.BattleWounds,
+	recKilled:         rules.BattleKilled,
+	recDestroyed:      rules.BattleDestroyed,
+	recCombatResult:   rules.BattleCombatResult,
+	recRounds:         rules.BattleRounds,
+	recRoundCap:       rules.BattleRoundCap,
+	recBroke:          rules.BattleBroke,
+	recCaught:         rules.BattleCaught,
+	recWon:            rules.BattleWon,
+}
+
+type recorder struct {
+	kind recKind
+	unit int
+}
+
+// battleModel runs a battle and records its metrics.
+type battleModel struct {
+	b    *rules.Battle
+	recs []recorder
+}
+
+func newBattleModel(b *rules.Battle) *battleModel {
+	m := &battleModel{b: b}
+	a := b.Units[0]
+	has := func(p rules.Phase) bool { return slices.Contains(b.Phases, p) }
+	if has(rules.PhaseCharge) {
+		m.recs = append(m.recs, recorder{kind: recCharge})
+	}
+	if has(rules.PhaseCombat) && (!a.Impact.IsZero() || a.GrindAttack) {
+		m.recs = append(m.recs, recorder{kind: recImpactHits}, recorder{kind: recImpactWounds})
+	}
+	if has(rules.PhaseCombat) {
+		m.recs = append(m.recs, recorder{kind: recCombatResult}, recorder{kind: recRounds})
+		if b.Options.Rounds == 0 {
+			m.recs = append(m.recs, recorder{kind: recRoundCap})
+		}
+	}
+	if a.Zzzzap && has(rules.PhaseShooting) {
+		m.recs = append(m.recs, recorder{kind: recFriendlyWounds}, recorder{kind: recMishap})
+	}
+	if a.LossOfControl {
+		m.recs = append(m.recs, recorder{kind: recLostControl})
+	}
+	for i := range b.Units {
+		m.recs = append(m.recs, recorder{recWounds, i}, recorder{recKilled, i}, recorder{recDestroyed, i})
+		if i < 2 && has(rules.PhaseCombat) {
+			m.recs = append(m.recs, recorder{recBroke, i}, recorder{recCaught, i}, recorder{recWon, i})
+		}
+		if i > 0 {
+			m.recs = append(m.recs, recorder{recFled, i})
+		}
+	}
+	return m
+}
+
+func (m *battleModel) Slots() []sim.Slot {
+	out := make([]sim.Slot, len(m.recs))
+	for i, rc := range m.recs {
+		out[i] = sim.Slot{Name: recNames[rc.kind], Lo: 0, Hi: 1}
+		switch rc.kind {
+		case recWounds, recKilled:
+			u := m.b.Units[rc.unit]
+			out[i].Hi = u.Models * u.W
+		case recCombatResult:
+			out[i].Lo, out[i].Hi = -10, 10
+		case recMishap:
+			out[i].Hi = 3
+		case recImpactHits, recImpactWounds, recFriendlyWounds:
+			out[i].Hi = 20
+		case recRounds:
+			out[i].Hi = rules.MaxRounds
+		}
+	}
+	return out
+}
+
+func (m *battleModel) NewTrial() sim.Trial { return &battleTrial{m: m, s: m.b.NewState()} }
+
+type battleTrial struct {
+	m *battleModel
+	s *rules.State
+}
+
+func flag01(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (t *battleTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
+	b, s := t.m.b, t.s
+	for range n {
+		b.Run(r, s)
+		for i, rc := range t.m.recs {
+			var v int
+			switch rc.kind {
+			case recCharge:
+				v = flag01(s.Out.ChargeSuccess)
+			case recImpactHits:
+				v = s.Out.ImpactHits
+			case recImpactWounds:
+				v = s.Out.ImpactWounds
+			case recCombatResult:
+				if !s.Out.Fought {
+					continue // the result is only defined when a combat was fought
+				}
+				v = s.Out.CombatResult
+			case recRounds:
+				v = s.Out.Rounds
+			case recRoundCap:
+				v = flag01(s.Out.RoundCap)
+			case recWon:
+				v = flag01(s.Won(rc.unit))
+			case recFriendlyWounds:
+				v = s.Out.FriendlyWounds
+			case recMishap:
+				v = int(s.Out.Mishap)
+			case recLostControl:
+				v = flag01(s.Out.LostControl)
+			case recWounds:
+				v = s.Units[rc.unit].Wounds
+			case recKilled:
+				v = b.Units[rc.unit].Models - s.Units[rc.unit].Alive
+			case recDestroyed:
+				v = flag01(s.Units[rc.unit].Destroyed())
+			case recBroke:
+				v = flag01(s.Units[rc.unit].Broke)
+			case recCaught:
+				v = flag01(s.Units[rc.unit].Caught)
+			case recFled:
+				v = flag01(s.Out.Panicked[rc.unit])
+			}
+			tally.H[i].Add(v)
+		}
+	}
+}
+
+// estimates reads one point's metrics from its tally.
+func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex rules.BattleExact) []sim.Estimate {
+	var out []sim.Estimate
+	withUnit := func(i int) []sim.Param {
+		return append(slices.Clone(ps), sim.Param{Name: "unit", Value: m.b.Units[i].Name})
+	}
+	for i, rc := range m.recs {
+		h := &t.H[i]
+		name := recNames[rc.kind]
+		var e sim.Estimate
+		switch rc.kind {
+		case recCharge, recLostControl, recRoundCap:
+			e = sim.ProbabilityOf(name, ps, h.Count(1), trials)
+		case recDestroyed, recBroke, recCaught, recWon, recFled:
+			e = sim.ProbabilityOf(name, withUnit(rc.unit), h.Count(1), trials)
+		case recMishap:
+			for k, result := range rules.MishapNames() {
+				e := sim.ProbabilityOf(name, append(slices.Clone(ps), sim.Param{Name: "result", Value: result}), h.Count(k+1), trials)
+				if p, has := ex.Mishap(k); has {
+					e = e.WithExact(p)
+				}
+				out = append(out, e)
+			}
+			continue
+		case recWounds, recKilled:
+			e = sim.MeanOf(name, withUnit(rc.unit), h)
+		default:
+			e = sim.MeanOf(name, ps, h)
+		}
+		if metric, known := exactMetrics[rc.kind]; known {
+			if v, has := ex.Value(metric, rc.unit); has {
+				e = e.WithExact(v)
+			}
+		}
+		out = append(out, e)
+		// Points efficiency: the damage the acting unit does to its target,
+		// per 100 of its points.
+		if pts := m.b.Units[0].Points; pts > 0 && rc.unit == 1 && (rc.kind == recWounds || rc.kind == recKilled) {
+			out = append(out, per100Points(e, name+"_per_100_points", ps, pts))
+		}
+	}
+	return out
+}
+
+// per100Points scales a damage estimate to 100 of the attacker's points.
+// The scaled value is no longer a count, so it keeps no histogram.
+func per100Points(e sim.Estimate, metric string, ps []sim.Param, points int) sim.Estimate {
+	f := 100 / float64(points)
+	e.Metric, e.Params = metric, ps
+	e.Value, e.SE, e.StdDev = e.Value*f, e.SE*f, e.StdDev*f
+	e.CI95 = [2]float64{e.CI95[0] * f, e.CI95[1] * f}
+	e.Median, e.P05, e.P95 = e.Median*f, e.P05*f, e.P95*f
+	e.Exact *= f
+	e.Hist = nil
+	return e
+}
+
+// balanceGrid lays out models killed per 100 points as attackers by
+// targets, when a battle sweeps both and the attackers have points.
+func balanceGrid(axes scenarios.Axes, b *rules.Battle) *sim.Grid {
+	var att, tgt bool
+	for _, a := range axes {
+		att = att || a.Name == "attacker"
+		tgt = tgt || a.Name == "target"
+	}
+	if !att || !tgt || b.Units[0].Points == 0 {
+		return nil
+	}
+	return &sim.Grid{Metric: "models_killed_per_100_points", Rows: "attacker", Cols: "target"}
+}

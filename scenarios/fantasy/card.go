@@ -1,0 +1,237 @@
+package fantasy
+
+import (
+	"strings"
+
+	"hammersim/mechanics/dice"
+	rules "hammersim/mechanics/fantasy"
+	"hammersim/scenarios"
+)
+
+// cardCheck collects the problems found while building a unit for a
+// battle: each is reported where it was written, and any one fails it.
+type cardCheck struct {
+	d  *scenarios.Decoder
+	ok bool
+}
+
+func (c *cardCheck) fail(n *scenarios.Node, format string, args ...any) {
+	c.d.Errorf(n, format, args...)
+	c.ok = false
+}
+
+// battleUnit builds the mechanics' unit from a unit card at one point,
+// checking what a battle needs: a profile that can be hit and can strike,
+// and rules that suit the troop type.
+func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
+	c := &cardCheck{d: d, ok: true}
+	mover, movable := moverOf(d, u)
+	c.ok = c.ok && movable
+	need := []string{"T", "Ld"}
+	if len(u.spec.crew) == 0 {
+		need = append(need, "WS", "S", "I")
+	} else {
+		need = append(need, "S") // the machine's own Strength: Impact Hits, Stomps
+	}
+	for _, k := range need {
+		if !u.has[k] {
+			c.fail(u.spec.node, "unit %q needs %s for a battle", u.Name, k)
+		}
+	}
+	fu := profileOf(u, mover)
+	attackersOf(c, u, fu)
+	if ch := u.spec.champion; ch != nil {
+		addChampion(c, u, fu, ch)
+	}
+	applyRules(u, fu)
+	if fu.Parry < rules.NoSave && fu.Troop.Mounted() {
+		c.fail(u.keyNode("parry"), "unit %q is %s: mounted models may not take a Parry save (docs/fantasy.md, Parry)", u.Name, fu.Troop)
+	}
+	if len(fu.Attackers) > rules.MaxAttackers {
+		c.fail(u.spec.node, "unit %q has %d attack profiles; at most %d", u.Name, len(fu.Attackers), rules.MaxAttackers)
+	}
+	if m := u.spec.missile; m != nil {
+		if !u.has["BS"] {
+			c.fail(m.node, "unit %q has a missile weapon but no BS", u.Name)
+		}
+		fu.Missile = rules.Missile{S: m.S, Range: m.rangeIn, Shots: m.shots, HitMod: m.hitMod}
+	}
+	for i, r := range u.Rules {
+		if allowed, types := rules.AllowedOn(r.Spec.Name, fu.Troop); !allowed {
+			names := make([]string, len(types))
+			for j, t := range types {
+				names[j] = t.String()
+			}
+			c.fail(u.ruleNodes[i], "%s on %s (%s): it belongs to %s", r.Spec.Name, u.Name, fu.Troop, strings.Join(names, ", "))
+		}
+	}
+	return fu, c.ok
+}
+
+// stat returns the card's value of key k, or def when it has none.
+func (u *unit) stat(k string, def int) int {
+	if u.has[k] {
+		return u.stats[k]
+	}
+	return def
+}
+
+// profileOf is the unit's profile, formation and flags, as the card gives
+// them or as its troop type implies.
+func profileOf(u *unit, mover rules.Mover) *rules.Unit {
+	fu := &rules.Unit{
+		Name: u.Name, Troop: u.troop, Models: u.stat("models", 1),
+		WS: u.stat("WS", 0), S: u.stat("S", 0), T: u.stat("T", 1), W: u.stat("W", 1), I: u.stat("I", 0),
+		Ld: u.stat("Ld", 0), BS: u.stat("BS", 0),
+		Ward: u.saves["ward"], Parry: u.saves["parry"],
+		Mover:          mover,
+		Standard:       u.flags["standard"],
+		Musician:       u.flags["musician"],
+		BattleStandard: u.flags["battle_standard"],
+		Flank:          u.flags["flank"],
+		Rear:           u.flags["rear"],
+		HigherGround:   u.flags["higher_ground"],
+		Points:         u.stat("points", 0),
+	}
+	fu.Flying = mover.Fly > 0
+	if f, set := u.flags["flying"]; set {
+		fu.Flying = f && mover.Fly > 0
+	}
+	defWidth := 1
+	if fu.Troop.FightsInRanks() && fu.Models > 1 {
+		defWidth = min(fu.Models, 5)
+	}
+	fu.Width = u.stat("width", defWidth)
+	fu.FrontMM = u.stat("base", defaultBase[fu.Troop])
+	fu.US = u.stat("unit_strength", fu.Troop.UnitStrength(fu.W))
+	fu.Armour = u.saves["armour"]
+	if r, has := u.rule(rules.RuleNaturalArmour); has {
+		fu.Armour = rules.CombineArmour(fu.Armour, r.Int)
+	}
+	return fu
+}
+
+// attackersOf adds the body's own attacks, or its crew's.
+func attackersOf(c *cardCheck, u *unit, fu *rules.Unit) {
+	randomAttacks, hasRandom := u.rule(rules.RuleRandomAttacks)
+	if len(u.spec.crew) == 0 {
+		a := u.A
+		switch {
+		case hasRandom && u.HasA && a.String() != randomAttacks.Dice.String():
+			c.fail(u.keyNode("A"), "unit %q has A %s and Random Attacks (%s); give one", u.Name, a, randomAttacks.Dice)
+		case hasRandom:
+			a = randomAttacks.Dice
+		case !u.HasA:
+			c.fail(u.spec.node, "unit %q needs A for a battle", u.Name)
+		}
+		fu.Attackers = append(fu.Attackers, rules.Attacker{Name: u.Name, WS: fu.WS, S: fu.S, I: fu.I, A: a, PerBody: 1})
+		return
+	}
+	if u.HasA {
+		c.fail(u.keyNode("A"), "unit %q has a crew: give A to each crew profile instead", u.Name)
+	}
+	for _, cr := range u.spec.crew {
+		a := cr.A
+		if !cr.hasA {
+			if !hasRandom {
+				c.fail(cr.node, "crew %q needs A", cr.name)
+			}
+			a = randomAttacks.Dice
+		}
+		stat := func(k string, def int) int {
+			if v, has := cr.stats[k]; has {
+				return v
+			}
+			return def
+		}
+		fu.Attackers = append(fu.Attackers, rules.Attacker{Name: cr.name, WS: stat("WS", fu.WS), S: stat("S", fu.S), I: stat("I", fu.I), A: a, PerBody: cr.count})
+	}
+	if fu.WS == 0 {
+		fu.WS = fu.Attackers[0].WS // the machine is hit as its crew would be
+	}
+	if fu.I == 0 {
+		fu.I = fu.Attackers[0].I
+	}
+}
+
+// addChampion adds the champion's attacks: the first profile's, with the
+// champion's own values where it has them.
+func addChampion(c *cardCheck, u *unit, fu *rules.Unit, ch *profileSpec) {
+	if fu.Models < 2 {
+		c.fail(ch.node, "unit %q has one model; a champion needs a unit to lead", u.Name)
+	}
+	a := fu.Attackers[0]
+	a.Name, a.Champion = ch.name, true
+	if v, has := ch.stats["WS"]; has {
+		a.WS = v
+	}
+	if v, has := ch.stats["S"]; has {
+		a.S = v
+	}
+	if v, has := ch.stats["I"]; has {
+		a.I = v
+	}
+	if ch.hasA {
+		a.A = ch.A
+	}
+	fu.Attackers = append(fu.Attackers, a)
+}
+
+// applyRules sets what the unit's special rules change: its attacks, its
+// Impact Hits and its psychology. Skirmishers: a flying unit of more than
+// one model has them (Fly unit card), as does a unit with the rule itself.
+func applyRules(u *unit, fu *rules.Unit) {
+	for i := range fu.Attackers {
+		a := &fu.Attackers[i]
+		_, a.Killing = u.rule(rules.RuleKillingBlow)
+		if r, has := u.rule(rules.RuleMultipleWounds); has {
+			a.Multiple = r.Dice
+		}
+		_, a.ASF = u.rule(rules.RuleStrikesFirst)
+		_, a.ASL = u.rule(rules.RuleStrikesLast)
+	}
+	if _, has := u.rule(rules.RuleDreadMaw); has {
+		fu.DreadMaw = true
+		fu.Attackers = append(fu.Attackers, rules.ChompAttacks(fu.WS, fu.S, fu.I))
+	}
+	var impacts []dice.Expr
+	for _, r := range u.rulesNamed(rules.RuleImpactHits) {
+		impacts = append(impacts, r.Dice)
+	}
+	fu.Impact = rules.HighestImpact(impacts)
+	if _, has := u.rule(rules.RuleScythes); has {
+		fu.Impact = fu.Impact.Plus(1)
+	}
+	_, fu.Stomp = u.rule(rules.RuleStomp)
+	_, fu.GrindAttack = u.rule(rules.RuleGrindAttack)
+	_, fu.Zzzzap = u.rule(rules.RuleZzzzap)
+	_, fu.LossOfControl = u.rule(rules.RuleLossOfControl)
+	_, fu.Terror = u.rule(rules.RuleTerror)
+	_, fu.Fear = u.rule(rules.RuleFear)
+	_, fu.Stubborn = u.rule(rules.RuleStubborn)
+	_, fu.Unbreakable = u.rule(rules.RuleUnbreakable)
+	_, fu.Skirmishers = u.rule(rules.RuleSkirmishers)
+	fu.Skirmishers = fu.Skirmishers || (fu.Mover.Fly > 0 && !fu.Mover.Tunneller && fu.Models > 1)
+	for _, r := range u.rulesNamed(rules.RuleImmunity) {
+		switch r.Words {
+		case "psychology":
+			fu.ImmunePsychology = true
+		case "fear":
+			fu.ImmuneFear = true
+		case "terror":
+			fu.ImmuneTerror = true
+		case "panic":
+			fu.ImmunePanic = true
+		case "fear/terror":
+			fu.ImmuneFear, fu.ImmuneTerror = true, true
+		}
+	}
+}
+
+// defaultBase is a model's base width in millimetres by troop type, when
+// the card does not say: the usual sizes of the range.
+var defaultBase = map[rules.TroopType]int{
+	rules.Infantry: 20, rules.Cavalry: 25, rules.WarBeasts: 25, rules.Swarm: 40,
+	rules.MonstrousInfantry: 40, rules.MonstrousCavalry: 50, rules.MonstrousBeast: 40,
+	rules.Monster: 50, rules.Chariot: 50, rules.WarMachine: 50,
+}

@@ -1,0 +1,234 @@
+package fantasy
+
+import (
+	"hammersim/mechanics/dice"
+	rules "hammersim/mechanics/fantasy"
+	"hammersim/scenarios"
+	"hammersim/sim"
+)
+
+// moverOf reads a unit's movement from its M and rules.
+func moverOf(d *scenarios.Decoder, u *unit) (rules.Mover, bool) {
+	m := rules.Mover{M: u.M}
+	if _, ok := u.rule(rules.RuleSwiftstride); ok {
+		m.Swiftstride = true
+	}
+	if r, ok := u.rule(rules.RuleRandomMovement); ok {
+		m.Random = r.Dice
+	}
+	if r, ok := u.rule(rules.RuleFly); ok {
+		m.Fly = r.Int
+	}
+	if r, ok := u.rule(rules.RuleTunneller); ok {
+		if m.Fly != 0 {
+			d.Errorf(u.ruleNode(rules.RuleTunneller), "%s has both Fly and Tunneller; a Tunneller moves as a flyer already, keep one", u.Name)
+			return m, false
+		}
+		m.Fly, m.Tunneller = r.Int, true
+	}
+	if !u.HasM && m.Random.IsZero() {
+		d.Errorf(u.spec.node, "unit %q needs M (its Movement), unless it has Random Movement", u.Name)
+		return m, false
+	}
+	return m, true
+}
+
+// reachModel rolls one move per trial and records the distance; lo and hi
+// bound the dice's results.
+type reachModel struct {
+	move   rules.Move
+	lo, hi int
+}
+
+func newReachModel(mv rules.Move) reachModel {
+	d := mv.Dice.Dist()
+	return reachModel{move: mv, lo: d.Min, hi: d.Max()}
+}
+
+func (m reachModel) Slots() []sim.Slot {
+	d := m.move.Dist()
+	return []sim.Slot{{Name: m.move.String(), Lo: d.Min, Hi: d.Max()}}
+}
+
+func (m reachModel) NewTrial() sim.Trial { return m }
+
+func (m reachModel) Run(r *dice.Rand, n int, t *sim.Tally) {
+	// The charge sweep's hot loop: count the rolls straight into the
+	// histogram's span of the distances the move can reach.
+	m.move.Dice.Count(r, n, t.H[0].Span(m.move.Base+m.lo, m.move.Base+m.hi), m.lo)
+}
+
+// pursuitModel rolls a flee and then a pursuit, and records 1 when the
+// pursuit roll equals or beats the flee roll (caught), else 0.
+type pursuitModel struct{ flee, pursue rules.Move }
+
+func (m pursuitModel) Slots() []sim.Slot { return []sim.Slot{{Name: "caught", Lo: 0, Hi: 1}} }
+
+func (m pursuitModel) NewTrial() sim.Trial { return m }
+
+func (m pursuitModel) Run(r *dice.Rand, n int, t *sim.Tally) {
+	h := &t.H[0]
+	for range n {
+		f := m.flee.Roll(r)
+		if m.pursue.Roll(r) >= f {
+			h.Add(1)
+		} else {
+			h.Add(0)
+		}
+	}
+}
+
+// decodeCharge reads a charge question: a unit charges an enemy at each
+// distance. One model per unit profile rolls the charge range; every
+// distance is read from its distribution, so a distance sweep costs nothing.
+//
+//	charge:
+//	  unit: {name: Knights, M: 7, rules: [Swiftstride]}
+//	  distance: 1..30
+//	  flying: true   # flyers make flying charges (the default)
+//	  table: wap     # or 8th, to compare with 8th edition's rolls
+//
+// Metrics: charge_success (range >= distance) per point, charge_reach (the
+// range's distribution) per profile.
+func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
+	var (
+		units    scenarios.Param[*unitSpec]
+		distance scenarios.Param[int]
+		flying   = scenarios.Fixed(true)
+		table    = scenarios.Fixed(rules.TableWAP)
+	)
+	d.Object(n, "the charge", []scenarios.Field{
+		{Key: "unit", Required: true, Decode: func(n *scenarios.Node) { units = unitParam(d, n, "unit") }},
+		{Key: "distance", Required: true, Decode: func(n *scenarios.Node) {
+			distance = scenarios.Sweep(d, n, "distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance", 1, 100) }, scenarios.Identity)
+			scenarios.Readout(d, distance)
+		}},
+		{Key: "flying", Decode: func(n *scenarios.Node) {
+			flying = scenarios.Sweep(d, n, "flying", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "flying") }, scenarios.Identity)
+		}},
+		{Key: "table", Decode: func(n *scenarios.Node) {
+			table = scenarios.Sweep(d, n, "table", false, func(n *scenarios.Node) (rules.Table, bool) {
+				switch w := d.Text(n, "the movement table"); w {
+				case "wap":
+					return rules.TableWAP, true
+				case "8th":
+					return rules.Table8th, true
+				case "":
+					return 0, false
+				default:
+					d.Errorf(n, "unknown table %q; expected wap (the Warhammer Armies Project's) or 8th", w)
+					return 0, false
+				}
+			}, func(t rules.Table) any { return [...]string{"wap", "8th"}[t] })
+		}},
+	})
+	return func(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
+		if !units.Set() || !distance.Set() {
+			return scenarios.Compiled{}
+		}
+		models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
+			mover, ok := moverOf(d, units.At(pt).at(pt))
+			mover.Table = table.At(pt)
+			mv := mover.Move(rules.Charge, flying.At(pt))
+			return newReachModel(mv), ok
+		})
+		if !ok {
+			return scenarios.Compiled{}
+		}
+		dists := make([]dice.Dist, len(models))
+		for i, m := range models {
+			dists[i] = m.(reachModel).move.Dist()
+		}
+		reach := func(g int) dice.Dist { return dists[g] }
+		var c scenarios.Compiled
+		c.Models = models
+		c.Grid = chargeGrid(axes)
+		c.Results = func(run sim.Run) []sim.Estimate {
+			var out []sim.Estimate
+			axes.Each(func(pt scenarios.Point) {
+				g := group(pt)
+				h := &run.Tallies[g].H[0]
+				dist := distance.At(pt)
+				e := sim.ProbabilityOf("charge_success", axes.Params(pt), h.CountAtLeast(dist), run.Completed[g])
+				out = append(out, e.WithExact(reach(g).AtLeast(dist)))
+			})
+			done := map[int]bool{}
+			axes.Each(func(pt scenarios.Point) {
+				g := group(pt)
+				if done[g] {
+					return
+				}
+				done[g] = true
+				e := sim.MeanOf("charge_reach", axes.TrialParams(pt), &run.Tallies[g].H[0])
+				out = append(out, e.WithExact(reach(g).Mean()))
+			})
+			return out
+		}
+		return c
+	}
+}
+
+// chargeGrid lays charge_success out with distance down the rows and the
+// non-readout axis with the most values (usually M) across the columns.
+func chargeGrid(axes scenarios.Axes) *sim.Grid {
+	cols := ""
+	best := 0
+	for _, a := range axes {
+		if !a.Readout && len(a.Values) > best {
+			cols, best = a.Name, len(a.Values)
+		}
+	}
+	if cols == "" {
+		return nil
+	}
+	for _, a := range axes {
+		if a.Readout {
+			return &sim.Grid{Metric: "charge_success", Rows: a.Name, Cols: cols}
+		}
+	}
+	return nil
+}
+
+// decodePursuit reads a flee-and-pursuit question: one unit flees, another
+// pursues, and the pursuer catches it when its roll equals or beats the
+// flee roll (WAP, close combat: caught; docs/fantasy.md).
+//
+//	pursuit:
+//	  fleeing: {name: Clanrats, M: 5}
+//	  pursuing: [{name: Knights, M: 7, rules: [Swiftstride]}, ...]
+//
+// Metric: caught, with its exact value. (`simulate dice` shows the flee and
+// pursuit rolls themselves.)
+func decodePursuit(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
+	var fleeing, pursuing scenarios.Param[*unitSpec]
+	d.Object(n, "the pursuit", []scenarios.Field{
+		{Key: "fleeing", Required: true, Decode: func(n *scenarios.Node) { fleeing = unitParam(d, n, "fleeing") }},
+		{Key: "pursuing", Required: true, Decode: func(n *scenarios.Node) { pursuing = unitParam(d, n, "pursuing") }},
+	})
+	return func(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
+		if !fleeing.Set() || !pursuing.Set() {
+			return scenarios.Compiled{}
+		}
+		models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
+			f, okF := moverOf(d, fleeing.At(pt).at(pt))
+			p, okP := moverOf(d, pursuing.At(pt).at(pt))
+			return pursuitModel{flee: f.Move(rules.Flee, false), pursue: p.Move(rules.Pursue, false)}, okF && okP
+		})
+		if !ok {
+			return scenarios.Compiled{}
+		}
+		var c scenarios.Compiled
+		c.Models = models
+		c.Results = func(run sim.Run) []sim.Estimate {
+			var out []sim.Estimate
+			axes.Each(func(pt scenarios.Point) {
+				g := group(pt)
+				m := models[g].(pursuitModel)
+				e := sim.ProbabilityOf("caught", axes.Params(pt), run.Tallies[g].H[0].Count(1), run.Completed[g])
+				out = append(out, e.WithExact(rules.CaughtProbability(m.flee, m.pursue)))
+			})
+			return out
+		}
+		return c
+	}
+}

@@ -1,0 +1,323 @@
+package fantasy
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"hammersim/mechanics"
+	"hammersim/mechanics/dice"
+	rules "hammersim/mechanics/fantasy"
+	"hammersim/scenarios"
+)
+
+// unitSpec is a fantasy unit as written in a scenario, with its sweeps: a
+// unit card's profile, equipment and special rules. Every question reads
+// the same card; a charge only uses M and the movement rules, a battle all
+// of it.
+type unitSpec struct {
+	node  *scenarios.Node
+	name  string
+	stats map[string]scenarios.Param[int] // M WS BS S T W I Ld and the counts below
+	nodes map[string]*scenarios.Node      // where each key was written
+	A     scenarios.Param[dice.Expr]
+	saves map[string]scenarios.Param[int] // armour, ward, parry; rules.NoSave for none
+	flags map[string]scenarios.Param[bool]
+	troop scenarios.Param[rules.TroopType]
+
+	champion *profileSpec
+	crew     []*profileSpec
+	missile  *missileSpec
+	rules    []scenarios.Param[scenarios.RuleChoice]
+}
+
+// profileSpec is a champion's or a crew member's attack profile.
+type profileSpec struct {
+	node  *scenarios.Node
+	name  string
+	count int
+	stats map[string]int // WS S I, where given
+	A     dice.Expr
+	hasA  bool
+}
+
+type missileSpec struct {
+	node               *scenarios.Node
+	S, rangeIn, hitMod int
+	shots              dice.Expr
+}
+
+// unit is a unitSpec at one point of the sweep.
+type unit struct {
+	spec  *unitSpec
+	Name  string
+	M     int
+	HasM  bool
+	stats map[string]int
+	has   map[string]bool
+	A     dice.Expr
+	HasA  bool
+	saves map[string]int
+	flags map[string]bool
+	troop rules.TroopType
+	Rules []mechanics.Rule
+	// ruleNodes holds where each rule was written, for errors.
+	ruleNodes []*scenarios.Node
+}
+
+// Integer keys of a unit card, with their ranges. "-" (no value, as on a
+// war machine's profile) reads as 0 where the range allows 0.
+var unitStats = []struct {
+	key    string
+	lo, hi int
+}{
+	{"M", 1, 20}, {"WS", 0, 10}, {"BS", 0, 10}, {"S", 0, 10}, {"T", 1, 10}, {"W", 1, 20},
+	{"I", 0, 10}, {"Ld", 0, 10},
+	{"models", 1, 1000}, {"width", 1, 100}, {"base", 10, 300}, {"unit_strength", 1, 100}, {"points", 0, 100_000},
+}
+
+var unitSaves = []string{"armour", "ward", "parry"}
+
+var unitFlags = []string{"standard", "musician", "battle_standard", "flank", "rear", "higher_ground", "flying"}
+
+// rule returns the unit's rule with the given name.
+func (u *unit) rule(name string) (mechanics.Rule, bool) {
+	for _, r := range u.Rules {
+		if r.Spec.Name == name {
+			return r, true
+		}
+	}
+	return mechanics.Rule{}, false
+}
+
+// rulesNamed returns every rule of the unit with the given name.
+func (u *unit) rulesNamed(name string) []mechanics.Rule {
+	var out []mechanics.Rule
+	for _, r := range u.Rules {
+		if r.Spec.Name == name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ruleNode returns where the named rule was written, or the unit's node.
+func (u *unit) ruleNode(name string) *scenarios.Node {
+	for i, r := range u.Rules {
+		if r.Spec.Name == name {
+			return u.ruleNodes[i]
+		}
+	}
+	return u.spec.node
+}
+
+// keyNode returns where a key of the unit was written, or the unit's node.
+func (u *unit) keyNode(key string) *scenarios.Node {
+	if n, ok := u.spec.nodes[key]; ok {
+		return n
+	}
+	return u.spec.node
+}
+
+func (s *unitSpec) at(pt scenarios.Point) *unit {
+	u := &unit{spec: s, Name: s.name, stats: map[string]int{}, has: map[string]bool{},
+		saves: map[string]int{}, flags: map[string]bool{}}
+	for k, p := range s.stats {
+		u.stats[k], u.has[k] = p.At(pt), true
+	}
+	u.M, u.HasM = u.stats["M"], u.has["M"]
+	if s.A.Set() {
+		u.A, u.HasA = s.A.At(pt), true
+	}
+	for _, k := range unitSaves {
+		u.saves[k] = rules.NoSave
+		if p, ok := s.saves[k]; ok {
+			u.saves[k] = p.At(pt)
+		}
+	}
+	for k, p := range s.flags {
+		u.flags[k] = p.At(pt)
+	}
+	if s.troop.Set() {
+		u.troop = s.troop.At(pt)
+	}
+	for _, p := range s.rules {
+		if c := p.At(pt); c.On {
+			u.Rules = append(u.Rules, c.Rule)
+			u.ruleNodes = append(u.ruleNodes, c.Node)
+		}
+	}
+	return u
+}
+
+// statValue reads an integer characteristic: a whole number in range, or "-".
+func statValue(d *scenarios.Decoder, n *scenarios.Node, what string, lo, hi int) (int, bool) {
+	if n.Kind == scenarios.ScalarNode && n.Text == "-" {
+		if lo > 0 {
+			d.Errorf(n, "%s cannot be \"-\"; expected %d to %d", what, lo, hi)
+			return 0, false
+		}
+		return 0, true
+	}
+	return d.IntIn(n, what, lo, hi)
+}
+
+// save reads a save: "4+", or "none".
+func save(d *scenarios.Decoder, n *scenarios.Node, what string) (int, bool) {
+	s, ok := d.Scalar(n, what+" (such as 4+, or none)")
+	if !ok {
+		return 0, false
+	}
+	if s == "none" || s == "-" {
+		return rules.NoSave, true
+	}
+	v, err := strconv.Atoi(strings.TrimSuffix(s, "+"))
+	if err != nil || !strings.HasSuffix(s, "+") || v < 1 || v > 7 {
+		d.Errorf(n, "expected %s as a save from 1+ to 6+, or none; found %q", what, s)
+		return 0, false
+	}
+	return v, true
+}
+
+// attacks reads an Attacks value: a whole number, "-", or a dice roll
+// (Random Attacks).
+func attacks(d *scenarios.Decoder, n *scenarios.Node, what string) (dice.Expr, bool) {
+	s, ok := d.Scalar(n, what+" (a number or dice such as 2D6)")
+	if !ok {
+		return dice.Expr{}, false
+	}
+	if s == "-" {
+		return dice.Const(0), true
+	}
+	e, err := dice.Parse(s)
+	if err != nil {
+		var se *dice.SyntaxError
+		if errors.As(err, &se) {
+			d.ErrAt(n, se.Col, fmt.Sprintf("%s: %s", what, se.Msg))
+		} else {
+			d.Errorf(n, "%s: %v", what, err)
+		}
+		return dice.Expr{}, false
+	}
+	if e.IsArtillery() || e.IsScatter() || e.Min() < 0 || e.Max() > 100 {
+		d.Errorf(n, "%s %s: expected 0 to 100 attacks", what, e)
+		return dice.Expr{}, false
+	}
+	return e, true
+}
+
+// decodeUnit reads a unit card. extra adds keys the caller reads itself
+// (a battle's distance and side).
+func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Field) *unitSpec {
+	u := &unitSpec{node: n, stats: map[string]scenarios.Param[int]{}, nodes: map[string]*scenarios.Node{},
+		saves: map[string]scenarios.Param[int]{}, flags: map[string]scenarios.Param[bool]{}}
+	fields := []scenarios.Field{
+		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { u.name = d.Text(n, "the unit's name") }},
+		{Key: "troop", Decode: func(n *scenarios.Node) {
+			u.troop = scenarios.Sweep(d, n, "troop", false, func(n *scenarios.Node) (rules.TroopType, bool) {
+				s, ok := d.Scalar(n, "a troop type")
+				if !ok {
+					return 0, false
+				}
+				t, ok := rules.ParseTroopType(s)
+				if !ok {
+					d.Errorf(n, "unknown troop type %q; expected one of: %s", s, strings.Join(rules.TroopTypes(), ", "))
+				}
+				return t, ok
+			}, func(t rules.TroopType) any { return t.String() })
+			u.nodes["troop"] = n
+		}},
+		{Key: "A", Decode: func(n *scenarios.Node) {
+			u.A = scenarios.Sweep(d, n, "A", true, func(n *scenarios.Node) (dice.Expr, bool) { return attacks(d, n, "A") },
+				func(e dice.Expr) any {
+					if e.IsConst() {
+						return e.Min()
+					}
+					return e.String()
+				})
+			u.nodes["A"] = n
+		}},
+		{Key: "rules", Decode: func(n *scenarios.Node) { u.rules = d.Rules(n) }},
+		{Key: "champion", Decode: func(n *scenarios.Node) { u.champion = decodeProfile(d, n, "the champion") }},
+		{Key: "crew", Decode: func(n *scenarios.Node) {
+			if n.Kind != scenarios.SeqNode {
+				d.Errorf(n, "expected crew as a list of profiles, such as [{name: Engineer, WS: 3, S: 2, I: 4, A: 2D6}], found %s", n.Describe())
+				return
+			}
+			for _, item := range n.Items {
+				u.crew = append(u.crew, decodeProfile(d, item, "a crew profile"))
+			}
+		}},
+		{Key: "missile", Decode: func(n *scenarios.Node) { u.missile = decodeMissile(d, n) }},
+	}
+	for _, st := range unitStats {
+		st := st
+		fields = append(fields, scenarios.Field{Key: st.key, Decode: func(n *scenarios.Node) {
+			u.stats[st.key] = scenarios.Sweep(d, n, st.key, true, func(n *scenarios.Node) (int, bool) { return statValue(d, n, st.key, st.lo, st.hi) }, scenarios.Identity)
+			u.nodes[st.key] = n
+		}})
+	}
+	for _, k := range unitSaves {
+		k := k
+		fields = append(fields, scenarios.Field{Key: k, Decode: func(n *scenarios.Node) {
+			u.saves[k] = scenarios.Sweep(d, n, k, false, func(n *scenarios.Node) (int, bool) { return save(d, n, k) }, func(v int) any {
+				if v >= rules.NoSave {
+					return "none"
+				}
+				return strconv.Itoa(v) + "+"
+			})
+			u.nodes[k] = n
+		}})
+	}
+	for _, k := range unitFlags {
+		k := k
+		fields = append(fields, scenarios.Field{Key: k, Decode: func(n *scenarios.Node) {
+			u.flags[k] = scenarios.Sweep(d, n, k, false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, k) }, scenarios.Identity)
+			u.nodes[k] = n
+		}})
+	}
+	d.Object(n, "a unit", append(fields, extra...))
+	return u
+}
+
+func decodeProfile(d *scenarios.Decoder, n *scenarios.Node, what string) *profileSpec {
+	p := &profileSpec{node: n, count: 1, stats: map[string]int{}}
+	fields := []scenarios.Field{
+		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { p.name = d.Text(n, "the profile's name") }},
+		{Key: "count", Decode: func(n *scenarios.Node) { p.count, _ = d.IntIn(n, "count", 1, 20) }},
+		{Key: "A", Decode: func(n *scenarios.Node) { p.A, p.hasA = attacks(d, n, "A") }},
+	}
+	for _, k := range []string{"WS", "S", "I"} {
+		k := k
+		fields = append(fields, scenarios.Field{Key: k, Decode: func(n *scenarios.Node) {
+			if v, ok := statValue(d, n, k, 0, 10); ok {
+				p.stats[k] = v
+			}
+		}})
+	}
+	d.Object(n, what, fields)
+	return p
+}
+
+func decodeMissile(d *scenarios.Decoder, n *scenarios.Node) *missileSpec {
+	m := &missileSpec{node: n, shots: dice.Const(1)}
+	d.Object(n, "a missile weapon", []scenarios.Field{
+		{Key: "S", Required: true, Decode: func(n *scenarios.Node) { m.S, _ = d.IntIn(n, "the weapon's S", 1, 10) }},
+		{Key: "range", Required: true, Decode: func(n *scenarios.Node) { m.rangeIn, _ = d.IntIn(n, "range", 1, 120) }},
+		{Key: "shots", Decode: func(n *scenarios.Node) {
+			if e, ok := attacks(d, n, "shots"); ok {
+				m.shots = e
+			}
+		}},
+		{Key: "hit_modifier", Decode: func(n *scenarios.Node) { m.hitMod, _ = d.IntIn(n, "hit_modifier", -6, 6) }},
+	})
+	return m
+}
+
+// unitParam reads one unit, or a list of units to sweep, named by the
+// key it sits under.
+func unitParam(d *scenarios.Decoder, n *scenarios.Node, name string) scenarios.Param[*unitSpec] {
+	return scenarios.SweepUnits(d, n, name, func(item *scenarios.Node) *unitSpec { return decodeUnit(d, item) },
+		func(u *unitSpec) string { return u.name })
+}

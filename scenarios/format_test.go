@@ -1,0 +1,150 @@
+package scenarios
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"hammersim/mechanics"
+	"hammersim/mechanics/dice"
+	"hammersim/sim"
+)
+
+// The format is tested with toy rulesets of its own, so that these tests
+// show it needs no real game. A toy question, "roll", names units with a
+// die each and rolls it:
+//
+//	roll:
+//	  unit: {name: A, die: [4, 6], rules: [Loud]}
+//	  bonus: 0..2     # a readout: results read it, models do not change
+type toyUnit struct {
+	name  string
+	die   Param[int]
+	rules []Param[RuleChoice]
+}
+
+func decodeToyUnit(d *Decoder, n *Node) *toyUnit {
+	u := &toyUnit{}
+	d.Object(n, "a unit", []Field{
+		{Key: "name", Required: true, Decode: func(n *Node) { u.name = d.Text(n, "the unit's name") }},
+		{Key: "die", Required: true, Decode: func(n *Node) {
+			u.die = Sweep(d, n, "die", true, func(n *Node) (int, bool) { return d.IntIn(n, "die", 2, 20) }, Identity)
+		}},
+		{Key: "rules", Decode: func(n *Node) { u.rules = d.Rules(n) }},
+	})
+	return u
+}
+
+func decodeToyRoll(d *Decoder, n *Node) Compile {
+	var units Param[*toyUnit]
+	bonus := Fixed(0)
+	d.Object(n, "the roll", []Field{
+		{Key: "unit", Required: true, Decode: func(n *Node) {
+			units = SweepUnits(d, n, "unit", func(n *Node) *toyUnit { return decodeToyUnit(d, n) }, func(u *toyUnit) string { return u.name })
+		}},
+		{Key: "bonus", Decode: func(n *Node) {
+			bonus = Sweep(d, n, "bonus", true, func(n *Node) (int, bool) { return d.IntIn(n, "bonus", 0, 5) }, Identity)
+			Readout(d, bonus)
+		}},
+	})
+	return func(d *Decoder, axes Axes) Compiled {
+		models, group, _ := axes.Groups(func(pt Point) (sim.Model, bool) {
+			return DiceModel(dice.MustParse(fmt.Sprintf("D%d", units.At(pt).die.At(pt)))), true
+		})
+		return Compiled{Models: models, Results: func(run sim.Run) []sim.Estimate {
+			var out []sim.Estimate
+			axes.Each(func(pt Point) {
+				g := group(pt)
+				out = append(out, sim.MeanOf("roll", axes.Params(pt), &run.Tallies[g].H[0]))
+				_ = bonus.At(pt)
+			})
+			return out
+		}}
+	}
+}
+
+var (
+	toy = &Ruleset{Name: "toy", Title: "Toy Game", Repeatable: []string{"Echo"},
+		Catalogue: mechanics.Catalogue{{Name: "Loud"}, {Name: "Echo"}, {Name: "Far", Arg: mechanics.IntArg, Min: 1, Max: 9}},
+		Questions: map[string]Question{"roll": decodeToyRoll}}
+	other = &Ruleset{Name: "other", Title: "Other Game", Catalogue: mechanics.Catalogue{{Name: "Quiet"}},
+		Questions: map[string]Question{"roll": decodeToyRoll}}
+	toys = NewRegistry(toy, other)
+)
+
+func TestToyScenario(t *testing.T) {
+	src := "name: t\nruleset: toy\nroll:\n  unit: [{name: A, die: 6, rules: [Loud, Echo, Echo]}, {name: B, die: 4}]\n  bonus: 0..2\n"
+	s, err := toys.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two units by three bonuses: the bonus is a readout, so two models.
+	if len(s.Models) != 2 || len(s.Axes) != 2 || s.Axes[0].Name != "unit" || s.Axes[1].Name != "bonus" {
+		t.Fatalf("%d models, axes %+v", len(s.Models), s.Axes)
+	}
+	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 1000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := s.Results(run)
+	if len(res) != 6 || res[0].Param("unit") != "A" || res[5].Param("bonus") != 2 {
+		t.Errorf("results %v", res)
+	}
+}
+
+func TestToyErrors(t *testing.T) {
+	head := "name: t\nruleset: toy\n"
+	tests := []struct{ name, src, want string }{
+		{"yaml syntax", "name: [t\n", "t.yaml:1:"},
+		{"empty file", "", "t.yaml:1:1: the file is empty"},
+		{"not a mapping", "- a\n", "t.yaml:1:1: expected the scenario as a mapping of keys, found a list"},
+		{"unknown ruleset", "name: t\nruleset: chess\n", `t.yaml:2:10: unknown ruleset "chess"; expected one of: other, toy`},
+		{"no question", head, "t.yaml:1:1: the scenario asks no question; add one of: roll"},
+		{"rule twice", head + "roll: {unit: {name: A, die: 6, rules: [Loud, Loud]}}\n", "t.yaml:3:46: Loud is listed twice"},
+		{"other game's rule", head + "roll: {unit: {name: A, die: 6, rules: [Quiet]}}\n",
+			`t.yaml:3:40: "Quiet" is a Other Game rule (ruleset: other); a toy scenario takes Toy Game rules: Loud, Echo, Far`},
+		{"unknown rule", head + "roll: {unit: {name: A, die: 6, rules: [Lod]}}\n", `t.yaml:3:40: unknown rule "Lod"; did you mean "Loud"?`},
+		{"swept rule value", head + "roll: {unit: {name: A, die: 6, rules: [{Far: [3, 10]}]}}\n", "t.yaml:3:"},
+		{"same names", head + "roll: {unit: [{name: A, die: 6}, {name: A, die: 4}]}\n", `t.yaml:3:34: two units named "A" in one list`},
+		{"sweep in a swept list", head + "roll: {unit: [{name: A, die: [4, 6]}, {name: B, die: 4}]}\n", "t.yaml:3:30: die sweeps inside a swept list"},
+	}
+	for _, tt := range tests {
+		_, err := toys.Parse("t.yaml", []byte(tt.src))
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s:\n got: %v\nwant: %s...", tt.name, err, tt.want)
+		}
+		var list ErrorList
+		var one *Error
+		if err != nil && !errors.As(err, &list) && !errors.As(err, &one) {
+			t.Errorf("%s: error %T is not positioned", tt.name, err)
+		}
+	}
+}
+
+func TestRegistryPanicsOnTwins(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("two rulesets of one name were accepted")
+		}
+	}()
+	NewRegistry(toy, toy)
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("name: t\nruleset: toy\nroll: {unit: {name: A, die: [4, 6], rules: [{Loud: [false, true]}]}, bonus: 0..3}\n"))
+	f.Add([]byte("a: &x [1, *x]\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		s, err := toys.Parse("fuzz.yaml", src)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.yaml:") {
+				t.Fatalf("error without position: %v", err)
+			}
+			return
+		}
+		if len(s.Models) == 0 || len(s.Models) > MaxPoints {
+			t.Fatalf("%d models", len(s.Models))
+		}
+	})
+}

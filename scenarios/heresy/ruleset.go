@@ -1,0 +1,22 @@
+package heresy
+
+import (
+	rules "hammersim/mechanics/heresy"
+	"hammersim/scenarios"
+)
+
+// Ruleset returns the heresy ruleset for a scenarios.Registry: Horus
+// Heresy 2nd edition units, read from profiles as printed on datasheets,
+// and the shooting and assault questions. docs/heresy.md documents the
+// format.
+func Ruleset() *scenarios.Ruleset {
+	return &scenarios.Ruleset{
+		Name:      "heresy",
+		Title:     "Horus Heresy",
+		Catalogue: rules.Catalogue,
+		Questions: map[string]scenarios.Question{
+			"shooting": decodeShooting,
+			"assault":  decodeAssault,
+		},
+	}
+}

@@ -1,0 +1,359 @@
+package heresy
+
+import (
+	"slices"
+
+	rules "hammersim/mechanics/heresy"
+	"hammersim/scenarios"
+	"hammersim/sim"
+)
+
+// The shooting question: one Shooting Attack by a firer at a target, the
+// Reaction the target makes, the tests the attack forces, and the
+// target's own next Shooting Attack.
+//
+//	shooting:
+//	  firer:  {name: ..., models: 10, WS: 4, ..., weapons: [{name: bolter, type: Rapid Fire, range: 24, S: 4, AP: 5}]}
+//	  target: {name: ..., models: 10, ..., rules: [Lords of Profligacy]}
+//	  distance: 12                               # inches; range and half range
+//	  moved: false                               # the firer moved this turn
+//	  stupefied: [never, always, when_it_pays]   # the target's choice
+//	  reaction: none                             # none, return_fire or evade
+//	  pinning: false                             # the attack forces a Pinning test
+//	  options: {morale_check: quarter, ...}
+//	  metrics: [casualties, destroyed]
+//
+// A trial, in order:
+//  1. The target is Stupefied or not, as its stupefied policy chose after
+//     an earlier Shooting Attack against it (Lords of Profligacy lets it
+//     choose only then); when_it_pays chooses with rules.StupefyChooser,
+//     by exact expectations, so the choice is the same in every trial.
+//  2. The target's Reaction, declared before the firer's To Hit rolls, if
+//     it may make one (not Stupefied, Pinned or Falling Back; Fearless
+//     units make no Evade): Return Fire shoots the firer, counting as
+//     stationary, and by default the firer's models it removes do not
+//     shoot; Evade gives the target a Shrouded roll against the attack.
+//  3. The firer's models fire their weapons at distance (Firing Protocols
+//     and the weapon types pick them); wounds go onto the target.
+//  4. If models are left: a Morale check when the attack removed a quarter
+//     or more of them (morale_check), Falling Back on a failure; then, with
+//     pinning, a Pinning test if it took an unsaved wound and did not Fall
+//     Back, both at -X Ld for the firer's Fear (X) within 12". Fearless and
+//     Stupefied pass both without rolling. A target wounded by a
+//     Concussive weapon takes its Leadership test.
+//  5. The target's own next Shooting Attack at the firer as it stood
+//     before this attack: Snap Shots while Stupefied, and after Falling
+//     Back or being Pinned as broken_return_fire says.
+
+// Shooting metrics, in the order reported by default.
+const (
+	metricHits           = "hits"
+	metricWounds         = "wounds"
+	metricUnsaved        = "unsaved_wounds"
+	metricMitigated      = "mitigated"
+	metricCasualties     = "casualties"
+	metricDestroyed      = "destroyed"
+	metricMorale         = "morale_failed"
+	metricPinned         = "pinned"
+	metricConcussed      = "concussed"
+	metricReacted        = "reacted"
+	metricReturnFire     = "return_fire_casualties"
+	metricNextAttack     = "next_attack_casualties"
+	metricGetsHot        = "gets_hot"
+	metricChoseStupefied = "chose_stupefied"
+)
+
+var shootingMetrics = []string{metricHits, metricWounds, metricUnsaved, metricMitigated, metricCasualties, metricDestroyed,
+	metricMorale, metricPinned, metricConcussed, metricReacted, metricReturnFire, metricNextAttack, metricGetsHot, metricChoseStupefied}
+
+// shootingProbabilities are the shooting metrics that are probabilities.
+var shootingProbabilities = []string{metricDestroyed, metricMorale, metricPinned, metricConcussed, metricReacted, metricChoseStupefied}
+
+// Slots of a shooting model's tally, one per metric, in shootingMetrics'
+// order.
+const (
+	slotHits = iota
+	slotWounds
+	slotUnsaved
+	slotMitigated
+	slotCasualties
+	slotDestroyed
+	slotMorale
+	slotPinned
+	slotConcussed
+	slotReacted
+	slotReturnFire
+	slotNextAttack
+	slotGetsHot
+	slotStupefied
+	shootingSlots
+)
+
+// Reactions a target may be set to make.
+const (
+	reactNone       = "none"
+	reactReturnFire = "return_fire"
+	reactEvade      = "evade"
+)
+
+var shootingOptions = []option{
+	{key: "cap_bs_at_7", boolean: true, def: rules.DefaultOptions.CapBSAt7},
+	optFNP,
+	optBlunted,
+	{key: "stupefied_fixed_strength", boolean: true, def: rules.DefaultOptions.StupefiedFixedStrength},
+	// When a Shooting Attack forces a Morale check is not in the texts:
+	// "quarter" is the usual trigger (a quarter or more of the models the
+	// unit had when the attack began), "never" takes none. OPEN.
+	{key: "morale_check", words: []string{"quarter", "never"}, def: "quarter"},
+	// How a unit that Fell Back or is Pinned makes its next Shooting Attack
+	// is not in the texts: "snap_shots" (at BS 1), or "none". OPEN.
+	{key: "broken_return_fire", words: []string{"snap_shots", "none"}, def: "snap_shots"},
+	{key: "poisoned_replaces_chart", boolean: true, def: rules.DefaultOptions.PoisonedReplacesChart},
+	{key: "blast_hits_3", lo: 1, hi: 50, def: rules.DefaultOptions.BlastHits[0]},
+	{key: "blast_hits_5", lo: 1, hi: 50, def: rules.DefaultOptions.BlastHits[1]},
+	{key: "blast_hits_7", lo: 1, hi: 50, def: rules.DefaultOptions.BlastHits[2]},
+	{key: "blast_hits_10", lo: 1, hi: 50, def: rules.DefaultOptions.BlastHits[3]},
+	{key: "template_hits", lo: 1, hi: 50, def: rules.DefaultOptions.TemplateHits},
+	{key: "return_fire_after_casualties", boolean: true, def: rules.DefaultOptions.ReturnFireAfterCasualties},
+	{key: "evade_save", lo: 2, hi: 6, def: rules.DefaultOptions.EvadeSave},
+}
+
+var stupefyPolicies = map[string]rules.StupefyPolicy{
+	"never":        rules.StupefyNever,
+	"always":       rules.StupefyAlways,
+	"when_it_pays": rules.StupefyWhenItPays,
+}
+
+// shootingSpec is a shooting question as written.
+type shootingSpec struct {
+	firer, target  scenarios.Param[*unitSpec]
+	policy         scenarios.Param[string]
+	policyAt       *scenarios.Node
+	reaction       scenarios.Param[string]
+	pinning, moved scenarios.Param[bool]
+	distance       scenarios.Param[int]
+	opts           *optionValues
+	metricList     []*scenarios.Node
+	grid           *gridSpec
+}
+
+func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
+	q := &shootingSpec{
+		policy: scenarios.Fixed("never"), policyAt: n, reaction: scenarios.Fixed(reactNone),
+		pinning: scenarios.Fixed(false), moved: scenarios.Fixed(false), distance: scenarios.Fixed(0),
+		opts: decodeOptions(d, nil, shootingOptions),
+	}
+	d.Object(n, "the shooting question", []scenarios.Field{
+		{Key: "firer", Required: true, Decode: func(n *scenarios.Node) { q.firer = unitParam(d, n, "firer", roleFirer) }},
+		{Key: "target", Required: true, Decode: func(n *scenarios.Node) { q.target = unitParam(d, n, "target", roleTarget) }},
+		{Key: "distance", Decode: func(n *scenarios.Node) {
+			q.distance = scenarios.Sweep(d, n, "distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance (inches)", 1, 240) }, scenarios.Identity)
+		}},
+		{Key: "moved", Decode: func(n *scenarios.Node) {
+			q.moved = scenarios.Sweep(d, n, "moved", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "moved") }, scenarios.Identity)
+		}},
+		{Key: "stupefied", Decode: func(n *scenarios.Node) {
+			q.policyAt = n
+			q.policy = wordsParam(d, n, "stupefied", "the Stupefied policy", []string{"never", "always", "when_it_pays"})
+		}},
+		{Key: "reaction", Decode: func(n *scenarios.Node) {
+			q.reaction = wordsParam(d, n, "reaction", "the target's Reaction", []string{reactNone, reactReturnFire, reactEvade})
+		}},
+		{Key: "pinning", Decode: func(n *scenarios.Node) {
+			q.pinning = scenarios.Sweep(d, n, "pinning", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "pinning") }, scenarios.Identity)
+		}},
+		{Key: "options", Decode: func(n *scenarios.Node) { q.opts = decodeOptions(d, n, shootingOptions) }},
+		{Key: "metrics", Decode: func(n *scenarios.Node) { q.metricList = decodeMetrics(d, n, shootingMetrics) }},
+		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n) }},
+	})
+	return q.compile
+}
+
+// wordsParam reads one of words, or a list of them to sweep.
+func wordsParam(d *scenarios.Decoder, n *scenarios.Node, key, what string, words []string) scenarios.Param[string] {
+	return scenarios.Sweep(d, n, key, false, func(n *scenarios.Node) (string, bool) {
+		s, ok := d.Scalar(n, what+" ("+joinWords(words)+")")
+		if ok && !slices.Contains(words, s) {
+			d.Errorf(n, "%s %q: expected %s", key, s, joinWords(words))
+			return "", false
+		}
+		return s, ok
+	}, scenarios.Identity)
+}
+
+func joinWords(words []string) string {
+	out := ""
+	for i, w := range words {
+		switch {
+		case i == 0:
+		case i == len(words)-1:
+			out += " or "
+		default:
+			out += ", "
+		}
+		out += w
+	}
+	return out
+}
+
+// applies says which metrics a question can report: pinned needs pinning,
+// concussed a Concussive weapon, gets_hot a Gets Hot one, the Reaction's
+// metrics a Reaction, the next attack a target with weapons,
+// chose_stupefied a choice to make.
+func (q *shootingSpec) applies() map[string]string {
+	why := map[string]string{}
+	anyWeapon := func(f func(*weaponSpec) bool) bool {
+		return slices.ContainsFunc(q.firer.Values(), func(u *unitSpec) bool { return slices.ContainsFunc(u.weapons, f) })
+	}
+	ruleNamed := func(name string) func(*weaponSpec) bool {
+		return func(w *weaponSpec) bool {
+			return slices.ContainsFunc(w.rules, func(p scenarios.Param[scenarios.RuleChoice]) bool { return p.Values()[0].Rule.Spec.Name == name })
+		}
+	}
+	armed := slices.ContainsFunc(q.target.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 })
+	reacts := slices.ContainsFunc(q.reaction.Values(), func(s string) bool { return s != reactNone })
+	if !slices.Contains(q.pinning.Values(), true) {
+		why[metricPinned] = "needs pinning: true (the attack forcing a Pinning test)"
+	}
+	if !anyWeapon(ruleNamed(rules.RuleConcussive)) {
+		why[metricConcussed] = "needs a firer weapon with Concussive (X)"
+	}
+	if !anyWeapon(ruleNamed(rules.RuleGetsHot)) {
+		why[metricGetsHot] = "needs a firer weapon with Gets Hot"
+	}
+	if !reacts {
+		why[metricReacted] = "needs a reaction other than none"
+	}
+	if !armed || !slices.Contains(q.reaction.Values(), reactReturnFire) {
+		why[metricReturnFire] = "needs reaction: return_fire and a target with weapons"
+	}
+	if !armed {
+		why[metricNextAttack] = "needs a target with weapons to shoot with"
+	}
+	if !slices.Contains(q.policy.Values(), "when_it_pays") {
+		why[metricChoseStupefied] = "is reported at when_it_pays points"
+	}
+	return why
+}
+
+func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
+	if !specsReady(q.firer, q.target) || !q.policy.Set() || !q.pinning.Set() || !q.reaction.Set() || !q.moved.Set() || !q.distance.Set() {
+		return scenarios.Compiled{}
+	}
+	why := q.applies()
+	var def []string
+	for _, m := range shootingMetrics {
+		if _, no := why[m]; !no {
+			def = append(def, m)
+		}
+	}
+	for _, mn := range q.metricList {
+		if reason, no := why[mn.Text]; no && mn.Text != metricChoseStupefied {
+			d.Errorf(mn, "metric %s %s", mn.Text, reason)
+		}
+	}
+	metrics := metricNames(q.metricList, def)
+	stupefyErr := false
+	models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
+		f, okF := q.firer.At(pt).at(d, pt)
+		t, okT := q.target.At(pt).at(d, pt)
+		if !okF || !okT {
+			return nil, false
+		}
+		m := q.model(f, t, pt)
+		p := stupefyPolicies[q.policy.At(pt)]
+		if p != rules.StupefyNever && !m.Target.CanStupefy(m.Options) {
+			if !stupefyErr {
+				errorAt(d, q.policyAt, axes, pt, "stupefied: %s, but target %q cannot become Stupefied: every model needs Lords of Profligacy", q.policy.At(pt), t.spec.name)
+			}
+			stupefyErr = true
+			return nil, false
+		}
+		m.choose(p)
+		m.react()
+		m.exact = rules.ExactShooting(&m.ShootingExchange)
+		return m, true
+	})
+	if !ok {
+		return scenarios.Compiled{}
+	}
+	var c scenarios.Compiled
+	c.Grid = q.grid.check(d, axes, intersect(metrics, shootingProbabilities))
+	c.Models = models
+	c.Results = func(run sim.Run) []sim.Estimate {
+		var out []sim.Estimate
+		for _, mt := range metrics {
+			axes.Each(func(pt scenarios.Point) {
+				if mt == metricChoseStupefied && q.policy.At(pt) != "when_it_pays" && q.metricList == nil {
+					return
+				}
+				g := group(pt)
+				out = append(out, models[g].(*shootingModel).estimate(mt, axes.Params(pt), run.Tallies[g], run.Completed[g]))
+			})
+		}
+		return out
+	}
+	return c
+}
+
+// model builds the point's model from its units.
+func (q *shootingSpec) model(f, t *unit, pt scenarios.Point) *shootingModel {
+	m := &shootingModel{
+		ShootingExchange: rules.ShootingExchange{
+			Firer: f.unit, Target: t.unit, Weapons: f.weapons, Back: t.weapons,
+			Options:         q.opts.options(pt),
+			Situation:       rules.Situation{Distance: q.distance.At(pt), Moved: q.moved.At(pt)},
+			MoraleCheck:     q.opts.at("morale_check", pt) == "quarter",
+			BrokenSnapShots: q.opts.at("broken_return_fire", pt) == "snap_shots",
+			Pinning:         q.pinning.At(pt),
+		},
+		reaction: q.reaction.At(pt),
+	}
+	// Fear (X) reaches enemies within 12" (rulebook p.238); with no
+	// distance given the units are taken to be that close.
+	if d := m.Situation.Distance; d == 0 || d <= fearRange {
+		m.Fear = m.Target.FearOf(&m.Firer)
+	}
+	return m
+}
+
+// fearRange is the reach of Fear (X) in inches (rulebook p.238).
+const fearRange = 12
+
+// shootingModel is one point of a shooting question: the exchange, the
+// Reaction the target is set to make and whether it makes it, and the
+// exact values.
+type shootingModel struct {
+	rules.ShootingExchange
+	reaction string
+	reacted  bool
+	exact    rules.ShootingExact
+}
+
+// choose applies the Stupefied policy to the target, weighing, for
+// when_it_pays, the firer's attack against the target's own at the firer.
+func (m *shootingModel) choose(p rules.StupefyPolicy) {
+	c := rules.StupefyChooser{Policy: p}
+	st := rules.StupefyStakes{Enemy: &m.Firer, EnemyWeapons: m.Weapons, Situation: m.Situation}
+	if len(m.Back) > 0 {
+		st.OwnTarget, st.OwnWeapons = &m.Firer, m.Back
+	}
+	if c.Choose(&m.Target, st, m.Options) {
+		m.Target.Stupefy(false, m.Options)
+	}
+}
+
+// react settles the target's Reaction: made only if it may (see
+// rules.Unit.CanReact); Return Fire needs weapons.
+func (m *shootingModel) react() {
+	switch m.reaction {
+	case reactReturnFire:
+		m.reacted = len(m.Back) > 0 && m.Target.CanReact(rules.ReturnFire)
+		m.ReturnFire = m.reacted
+	case reactEvade:
+		m.reacted = m.Target.CanReact(rules.Evade)
+		if m.reacted {
+			m.Target.Shrouded = m.Options.EvadeSave
+		}
+	}
+}

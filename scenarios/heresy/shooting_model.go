@@ -1,0 +1,153 @@
+package heresy
+
+import (
+	"hammersim/mechanics/dice"
+	rules "hammersim/mechanics/heresy"
+	"hammersim/sim"
+)
+
+func (m *shootingModel) Slots() []sim.Slot {
+	n, nf, ex := m.Target.Models, m.Firer.Models, &m.exact
+	mc := ex.MaxCount
+	return []sim.Slot{
+		slotHits: {Name: metricHits, Hi: mc}, slotWounds: {Name: metricWounds, Hi: mc},
+		slotUnsaved: {Name: metricUnsaved, Hi: mc}, slotMitigated: {Name: metricMitigated, Hi: mc},
+		slotCasualties: {Name: metricCasualties, Hi: n}, slotDestroyed: {Name: metricDestroyed, Hi: 1},
+		slotMorale: {Name: metricMorale, Hi: 1}, slotPinned: {Name: metricPinned, Hi: 1},
+		slotConcussed: {Name: metricConcussed, Hi: 1}, slotReacted: {Name: metricReacted, Hi: 1},
+		slotReturnFire: {Name: metricReturnFire, Hi: nf}, slotNextAttack: {Name: metricNextAttack, Hi: nf},
+		slotGetsHot: {Name: metricGetsHot, Hi: mc}, slotStupefied: {Name: metricChoseStupefied, Hi: 1},
+	}
+}
+
+func (m *shootingModel) NewTrial() sim.Trial {
+	t := &shootingTrial{m: m}
+	t.att.PrepareAt(&m.Firer, m.Weapons, &m.Target, m.Situation, m.Options)
+	if len(m.Back) > 0 {
+		t.rf.PrepareAt(&m.Target, m.Back, &m.Firer, m.ReturnFireSituation(), m.Options)
+		t.next.PrepareAt(&m.Target, m.Back, &m.Firer, m.NextSituation(false), m.Options)
+		t.snap.PrepareAt(&m.Target, m.Back, &m.Firer, m.NextSituation(true), m.Options)
+	}
+	return t
+}
+
+// shootingTrial owns prepared attacks, whose volleys are resized to the
+// models left in each trial.
+type shootingTrial struct {
+	m                   *shootingModel
+	att, rf, next, snap rules.Attack
+}
+
+func setModels(a *rules.Attack, n int) {
+	for i := range a.Volleys {
+		a.Volleys[i].Models = max(n, 0)
+	}
+}
+
+func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
+	m, h := t.m, tally.H
+	for range n {
+		tg, f := m.Target, m.Firer
+		rfLost := 0
+		if m.ReturnFire {
+			rfLost = t.rf.Roll(r, &f).Casualties
+		}
+		if m.Options.ReturnFireAfterCasualties {
+			setModels(&t.att, m.Firer.Models)
+		} else {
+			setModels(&t.att, f.Models)
+		}
+		res := t.att.Roll(r, &tg)
+		h[slotHits].Add(res.Hits)
+		h[slotWounds].Add(res.Wounds)
+		h[slotUnsaved].Add(res.Unsaved)
+		h[slotMitigated].Add(res.Unsaved - res.Suffered)
+		h[slotCasualties].Add(res.Casualties)
+		h[slotGetsHot].Add(res.Hot)
+		h[slotReturnFire].Add(rfLost)
+		h[slotReacted].Add(b2i(m.reacted))
+		h[slotStupefied].Add(b2i(m.Target.IsStupefied()))
+		fell, pinned, concussed, next := false, false, false, 0
+		if !tg.Destroyed() {
+			if m.MoraleCheck && 4*res.Casualties >= m.Target.Models && !tg.TakeTest(r, rules.MoraleCheck, rules.PhaseShooting, -m.Fear) {
+				tg.FallBack()
+				fell = true
+			}
+			if m.Pinning && !fell && res.Unsaved > 0 && !tg.TakeTest(r, rules.PinningTest, rules.PhaseShooting, -m.Fear) {
+				pinned = tg.Pin()
+			}
+			if res.Concussive > 0 && m.ConcussionCounts() {
+				concussed = !rules.RollTest(r, tg.Ld)
+			}
+			next = t.nextAttack(r, &tg, fell || pinned)
+		}
+		h[slotDestroyed].Add(b2i(tg.Destroyed()))
+		h[slotMorale].Add(b2i(fell))
+		h[slotPinned].Add(b2i(pinned))
+		h[slotConcussed].Add(b2i(concussed))
+		h[slotNextAttack].Add(next)
+	}
+}
+
+// nextAttack rolls the target's own next Shooting Attack on the firer as
+// it stood before this attack, with the target's models left.
+func (t *shootingTrial) nextAttack(r *dice.Rand, tg *rules.Unit, broken bool) int {
+	m := t.m
+	if len(m.Back) == 0 || (broken && !m.BrokenSnapShots) {
+		return 0
+	}
+	att := &t.next
+	if broken {
+		att = &t.snap
+	}
+	setModels(att, tg.Models)
+	f := m.Firer
+	return att.Roll(r, &f).Casualties
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// estimate reads one metric of the model from its tally.
+func (m *shootingModel) estimate(metric string, ps []sim.Param, t *sim.Tally, n int64) sim.Estimate {
+	ex := &m.exact
+	mean := func(slot int, v float64) sim.Estimate { return sim.MeanOf(metric, ps, &t.H[slot]).WithExact(v) }
+	prob := func(slot int, v float64) sim.Estimate {
+		return sim.ProbabilityOf(metric, ps, t.H[slot].Count(1), n).WithExact(clamp01(v))
+	}
+	switch metric {
+	case metricHits:
+		return mean(slotHits, ex.Hits)
+	case metricWounds:
+		return mean(slotWounds, ex.Wounds)
+	case metricUnsaved:
+		return mean(slotUnsaved, ex.Unsaved)
+	case metricMitigated:
+		return mean(slotMitigated, ex.Mitigated)
+	case metricCasualties:
+		return mean(slotCasualties, ex.Casualties)
+	case metricDestroyed:
+		return prob(slotDestroyed, ex.Destroyed)
+	case metricMorale:
+		return prob(slotMorale, ex.Morale)
+	case metricPinned:
+		return prob(slotPinned, ex.Pinned)
+	case metricConcussed:
+		return prob(slotConcussed, ex.Concussed)
+	case metricReacted:
+		return prob(slotReacted, float64(b2i(m.reacted)))
+	case metricReturnFire:
+		return mean(slotReturnFire, ex.ReturnFire)
+	case metricNextAttack:
+		return mean(slotNextAttack, ex.Next)
+	case metricGetsHot:
+		return mean(slotGetsHot, ex.Hot)
+	case metricChoseStupefied:
+		return prob(slotStupefied, ex.Stupefied)
+	}
+	panic("scenarios/heresy: unknown shooting metric " + metric)
+}

@@ -1,0 +1,751 @@
+package heresy
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"hammersim/mechanics"
+	"hammersim/mechanics/dice"
+	rules "hammersim/mechanics/heresy"
+	"hammersim/scenarios"
+	"hammersim/sim"
+)
+
+// stat is one characteristic of a datasheet profile. dash: "-" may be
+// printed for it, read as 0 (an Attacks or Weapon Skill of "-" on a gun).
+type stat struct {
+	key    string
+	lo, hi int
+	dash   bool
+}
+
+// stats are the characteristics in datasheet order. Movement is printed
+// too, but no heresy question reads it: an M key is an error that says so.
+var stats = [...]stat{
+	{"WS", 0, 10, true}, {"BS", 0, 10, true}, {"S", 1, 10, false}, {"T", 1, 10, false},
+	{"W", 1, 10, false}, {"I", 1, 10, false}, {"A", 0, 10, true}, {"Ld", 1, 10, false},
+}
+
+const (
+	statWS = iota
+	statBS
+	statS
+	statT
+	statW
+	statI
+	statA
+	statLd
+)
+
+// role says what a unit does in a question, which decides the keys it
+// may have: weapons only where it shoots, a melee weapon only in an
+// assault, cover only where it is shot at.
+type role uint8
+
+const (
+	roleFirer role = iota
+	roleTarget
+	roleFighter
+)
+
+// unitSpec is a Heresy unit as written in a scenario, with its sweeps.
+type unitSpec struct {
+	node   *scenarios.Node
+	name   string
+	models scenarios.Param[int]
+	stats  [len(stats)]scenarios.Param[int]
+	sv     scenarios.Param[int] // armour save, 3 for 3+; 0 for none
+	inv    scenarios.Param[int]
+	cover  scenarios.Param[int]
+	rules  []scenarios.Param[scenarios.RuleChoice]
+	// weapons are the ranged weapons each model carries; melee the
+	// close-combat weapon every model strikes with (nil: its Strength, AP -).
+	weapons []*weaponSpec
+	melee   *weaponSpec
+}
+
+// weaponSpec is a weapon profile as written.
+type weaponSpec struct {
+	node  *scenarios.Node
+	name  string
+	shots scenarios.Param[dice.Expr]
+	s     scenarios.Param[strength]
+	ap    scenarios.Param[int]
+	rules []scenarios.Param[scenarios.RuleChoice]
+	// typ is the type its type key names (Untyped without one); rng its
+	// range in inches (0 when not given); template: its range is Template.
+	typ      rules.WeaponType
+	rng      int
+	template bool
+}
+
+// strength is a weapon's Strength as printed: a number, "User" (the
+// wielder's Strength) or "+N" (the wielder's plus N).
+type strength struct {
+	fixed, bonus int
+}
+
+func (s strength) param() any {
+	switch {
+	case s.fixed > 0:
+		return s.fixed
+	case s.bonus > 0:
+		return "+" + strconv.Itoa(s.bonus)
+	}
+	return "User"
+}
+
+// unit is a unit at one point of the sweep, ready for the rules.
+type unit struct {
+	spec    *unitSpec
+	unit    rules.Unit
+	weapons []rules.Weapon
+	melee   rules.Weapon
+}
+
+// nameOf returns the text of a mapping's "name" key, so that a weapon's
+// sweeps can be named after it ("bolter.shots") before its keys are read.
+func nameOf(n *scenarios.Node) string {
+	if n.Kind != scenarios.MapNode {
+		return ""
+	}
+	for i, k := range n.Keys {
+		if k.Text == "name" && n.Vals[i].Kind == scenarios.ScalarNode {
+			return n.Vals[i].Text
+		}
+	}
+	return ""
+}
+
+// decodeUnit reads a unit mapping for the given role.
+func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
+	u := &unitSpec{node: n}
+	fields := []scenarios.Field{
+		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { u.name = d.Text(n, "the unit's name") }},
+		{Key: "models", Required: true, Decode: func(n *scenarios.Node) {
+			u.models = scenarios.Sweep(d, n, "models", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "models", 1, 100) }, scenarios.Identity)
+		}},
+	}
+	for i, st := range stats {
+		fields = append(fields, scenarios.Field{Key: st.key, Required: true, Decode: func(n *scenarios.Node) {
+			u.stats[i] = scenarios.Sweep(d, n, st.key, true, func(n *scenarios.Node) (int, bool) { return statValue(d, n, st) }, scenarios.Identity)
+		}})
+	}
+	fields = append(fields,
+		scenarios.Field{Key: "Sv", Required: true, Decode: func(n *scenarios.Node) { u.sv = saveParam(d, n, "Sv") }},
+		scenarios.Field{Key: "Inv", Decode: func(n *scenarios.Node) { u.inv = saveParam(d, n, "Inv") }},
+		scenarios.Field{Key: "rules", Decode: func(n *scenarios.Node) { u.rules = d.Rules(n) }},
+	)
+	switch role {
+	case roleFirer, roleTarget:
+		fields = append(fields, scenarios.Field{Key: "weapons", Required: role == roleFirer, Decode: func(n *scenarios.Node) {
+			u.weapons = decodeWeapons(d, n)
+		}})
+		fields = append(fields, scenarios.Field{Key: "cover", Decode: func(n *scenarios.Node) { u.cover = saveParam(d, n, "cover") }})
+	case roleFighter:
+		fields = append(fields, scenarios.Field{Key: "melee", Decode: func(n *scenarios.Node) { u.melee = decodeWeapon(d, n, true) }})
+	}
+	d.Object(dropMovement(d, n), "a unit", fields)
+	return u
+}
+
+// dropMovement reports an M key, printed on datasheets but read by no
+// heresy question, and returns the unit's mapping without it.
+func dropMovement(d *scenarios.Decoder, n *scenarios.Node) *scenarios.Node {
+	if n.Kind != scenarios.MapNode {
+		return n
+	}
+	for i, k := range n.Keys {
+		if k.Text == "M" {
+			d.Errorf(k, "M (Movement) is not read by any heresy question; remove it")
+			c := *n
+			c.Keys = append(slices.Clip(n.Keys[:i]), n.Keys[i+1:]...)
+			c.Vals = append(slices.Clip(n.Vals[:i]), n.Vals[i+1:]...)
+			return &c
+		}
+	}
+	return n
+}
+
+// stat reads one characteristic.
+func statValue(d *scenarios.Decoder, n *scenarios.Node, st stat) (int, bool) {
+	if st.dash && n.Kind == scenarios.ScalarNode && (n.Text == "-" || strings.EqualFold(n.Text, "none")) {
+		return 0, true
+	}
+	return d.IntIn(n, st.key, st.lo, st.hi)
+}
+
+// saveParam reads a save as printed, "3+", or "-" (or none) for no save.
+func saveParam(d *scenarios.Decoder, n *scenarios.Node, what string) scenarios.Param[int] {
+	return scenarios.Sweep(d, n, what, false, func(n *scenarios.Node) (int, bool) {
+		s, ok := d.Scalar(n, what+" (a save such as 3+)")
+		if !ok {
+			return 0, false
+		}
+		if s == "-" || strings.EqualFold(s, "none") {
+			return 0, true
+		}
+		v, err := strconv.Atoi(strings.TrimSuffix(s, "+"))
+		if err != nil || v < 2 || v > 6 {
+			d.Errorf(n, "expected %s as a save from 2+ to 6+, or \"-\" (quoted) or none for no save, found %q", what, s)
+			return 0, false
+		}
+		return v, true
+	}, func(v int) any { return saveText(v) })
+}
+
+func saveText(v int) string {
+	if v == 0 {
+		return "-"
+	}
+	return strconv.Itoa(v) + "+"
+}
+
+func decodeWeapons(d *scenarios.Decoder, n *scenarios.Node) []*weaponSpec {
+	if n.Kind != scenarios.SeqNode {
+		d.Errorf(n, "expected weapons as a list of weapon profiles, such as [{name: bolter, S: 4, AP: 5, shots: 2}], found %s", n.Describe())
+		return nil
+	}
+	if len(n.Items) == 0 {
+		d.Errorf(n, "empty list of weapons; give at least one")
+		return nil
+	}
+	var out []*weaponSpec
+	names := map[string]*scenarios.Node{}
+	for _, item := range n.Items {
+		w := decodeWeapon(d, item, false)
+		if prev, dup := names[w.name]; dup && w.name != "" {
+			d.Errorf(item, "two weapons named %q (the other at line %d); a model fires each weapon once at most", w.name, prev.Line)
+			continue
+		}
+		names[w.name] = item
+		out = append(out, w)
+	}
+	return out
+}
+
+// decodeWeapon reads a weapon profile: name, type, S, AP, shots and range
+// (ranged only) and rules.
+func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSpec {
+	w := &weaponSpec{node: n, shots: scenarios.Fixed(dice.Const(1)), s: scenarios.Fixed(strength{}), ap: scenarios.Fixed(rules.APNone)}
+	var typeAt, shotsAt, rulesAt *scenarios.Node
+	var typeShots dice.Expr
+	var typeRules []scenarios.Param[scenarios.RuleChoice]
+	fields := []scenarios.Field{
+		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { w.name = d.Text(n, "the weapon's name") }},
+		{Key: "type", Decode: func(n *scenarios.Node) {
+			typeAt = n
+			typeShots, typeRules = decodeType(d, n, w, melee)
+		}},
+		{Key: "S", Required: true, Decode: func(n *scenarios.Node) {
+			w.s = scenarios.Sweep(d, n, "S", true, func(n *scenarios.Node) (strength, bool) { return weaponStrength(d, n) }, strength.param)
+		}},
+		{Key: "AP", Required: true, Decode: func(n *scenarios.Node) {
+			w.ap = scenarios.Sweep(d, n, "AP", true, func(n *scenarios.Node) (int, bool) { return weaponAP(d, n) }, apParam)
+		}},
+		{Key: "rules", Decode: func(n *scenarios.Node) { rulesAt, w.rules = n, d.Rules(n) }},
+	}
+	if !melee {
+		fields = append(fields,
+			scenarios.Field{Key: "shots", Decode: func(n *scenarios.Node) {
+				shotsAt = n
+				w.shots = scenarios.Sweep(d, n, "shots", true, func(n *scenarios.Node) (dice.Expr, bool) { return decodeShots(d, n) }, shotsParam)
+			}},
+			scenarios.Field{Key: "range", Decode: func(n *scenarios.Node) { w.rng, w.template = decodeRange(d, n) }},
+		)
+	}
+	what := "a weapon"
+	if melee {
+		what = "a melee weapon (it strikes the model's Attacks, so it has no shots or range)"
+	}
+	if name := nameOf(n); name != "" {
+		d.Within(name, func() { d.Object(n, what, fields) })
+	} else {
+		d.Object(n, what, fields)
+	}
+	if !typeShots.IsZero() {
+		if shotsAt != nil {
+			d.Errorf(shotsAt, "shots are given twice: the type %q prints them already; remove shots", typeAt.Text)
+		} else {
+			w.shots = scenarios.Fixed(typeShots)
+		}
+	}
+	for _, tr := range typeRules {
+		for _, lr := range w.rules {
+			if tr.Values()[0].Rule.Spec == lr.Values()[0].Rule.Spec {
+				d.Errorf(rulesAt, "%s is in both the type and the rules list; give it once", tr.Values()[0].Rule.Spec.Name)
+			}
+		}
+	}
+	w.rules = append(w.rules, typeRules...)
+	return w
+}
+
+// decodeType reads a weapon's type as printed in the Type column, such as
+// "Rapid Fire", "Heavy 2" or "Assault 1, Rending (6+)": the type goes into
+// w, the shots it prints and its special rules are returned.
+func decodeType(d *scenarios.Decoder, n *scenarios.Node, w *weaponSpec, melee bool) (dice.Expr, []scenarios.Param[scenarios.RuleChoice]) {
+	s, ok := d.Scalar(n, "the weapon's type as printed, such as Rapid Fire, Heavy 2 or \"Assault 1, Rending (6+)\"")
+	if !ok {
+		return dice.Expr{}, nil
+	}
+	tt, err := rules.ParseType(s)
+	if err != nil {
+		te := err.(*rules.TypeError)
+		d.ErrAt(n, te.Col, "type: "+te.Msg)
+		return dice.Expr{}, nil
+	}
+	switch {
+	case melee && tt.Type != rules.Melee:
+		d.Errorf(n, "a melee weapon's type is Melee, found %s", tt.Type)
+		return dice.Expr{}, nil
+	case !melee && tt.Type == rules.Melee:
+		d.Errorf(n, "a Melee weapon is not fired; give it as the unit's melee weapon in an assault")
+		return dice.Expr{}, nil
+	}
+	w.typ = tt.Type
+	var out []scenarios.Param[scenarios.RuleChoice]
+	for _, ra := range tt.Rules {
+		r, err := rules.Catalogue.Parse(ra.Text)
+		if err != nil {
+			var te *mechanics.TextError
+			if errors.As(err, &te) {
+				d.ErrAt(n, ra.Col+te.Col-1, te.Msg)
+			} else {
+				d.Errorf(n, "%v", err)
+			}
+			continue
+		}
+		out = append(out, scenarios.Fixed(scenarios.RuleChoice{On: true, Rule: r, Node: n}))
+	}
+	return tt.Shots, out
+}
+
+// weaponAP reads a weapon's AP: 1 to 6, or "-" (or none) for no AP.
+func weaponAP(d *scenarios.Decoder, n *scenarios.Node) (int, bool) {
+	if n.Kind == scenarios.ScalarNode && (n.Text == "-" || strings.EqualFold(n.Text, "none")) {
+		return rules.APNone, true
+	}
+	s, ok := d.Scalar(n, "AP (1 to 6, or \"-\")")
+	if !ok {
+		return 0, false
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 1 || v > 6 {
+		d.Errorf(n, "AP %s is out of range; expected 1 to 6, or \"-\" (quoted) or none for no AP", s)
+		return 0, false
+	}
+	return v, true
+}
+
+func apParam(v int) any {
+	if v == rules.APNone {
+		return "-"
+	}
+	return v
+}
+
+func shotsParam(e dice.Expr) any {
+	if e.IsConst() {
+		return e.Min()
+	}
+	return e.String()
+}
+
+// maxShots bounds the shots one model fires with one weapon, which keeps
+// the exact distributions and the histograms small.
+const maxShots = 100
+
+// shots reads a weapon's shots per model: a number or dice, "2" or "D3".
+func decodeShots(d *scenarios.Decoder, n *scenarios.Node) (dice.Expr, bool) {
+	s, ok := d.Scalar(n, "shots (a number or dice such as D3)")
+	if !ok {
+		return dice.Expr{}, false
+	}
+	e, err := dice.Parse(s)
+	switch {
+	case err != nil:
+		d.Errorf(n, "shots %q: %v", s, err)
+	case e.IsArtillery() || e.IsScatter():
+		d.Errorf(n, "shots %q: expected a number or dice such as D3, not the %s", s, e)
+	case e.Min() < 0:
+		d.Errorf(n, "shots %q can roll below zero", s)
+	case e.Max() > maxShots || e.Max() < 1:
+		d.Errorf(n, "shots %q: expected 1 to %d shots per model", s, maxShots)
+	default:
+		return e, true
+	}
+	return dice.Expr{}, false
+}
+
+// weaponStrength reads a weapon's S: 1 to 10, "User" or "+1" to "+5".
+func weaponStrength(d *scenarios.Decoder, n *scenarios.Node) (strength, bool) {
+	s, ok := d.Scalar(n, "S (1 to 10, User or +1)")
+	if !ok {
+		return strength{}, false
+	}
+	if strings.EqualFold(s, "user") {
+		return strength{}, true
+	}
+	if b, ok := strings.CutPrefix(s, "+"); ok {
+		v, err := strconv.Atoi(b)
+		if err != nil || v < 1 || v > 5 {
+			d.Errorf(n, "weapon S %q: expected +1 to +5 (added to the wielder's Strength)", s)
+			return strength{}, false
+		}
+		return strength{bonus: v}, true
+	}
+	v, ok := d.IntIn(n, "weapon S (or User, +1)", 1, 10)
+	return strength{fixed: v}, ok
+}
+
+// decodeRange reads a weapon's printed range: inches, or Template.
+func decodeRange(d *scenarios.Decoder, n *scenarios.Node) (int, bool) {
+	s, ok := d.Scalar(n, "range (inches, such as 24, or Template)")
+	if !ok {
+		return 0, false
+	}
+	if strings.EqualFold(s, "template") {
+		return 0, true
+	}
+	v, err := strconv.Atoi(strings.TrimSuffix(s, "\""))
+	if err != nil || v < 1 || v > 240 {
+		d.Errorf(n, "expected range as inches from 1 to 240, or Template, found %q", s)
+		return 0, false
+	}
+	return v, false
+}
+
+// unitParam reads one unit, or a list of units to sweep, for a role.
+func unitParam(d *scenarios.Decoder, n *scenarios.Node, name string, role role) scenarios.Param[*unitSpec] {
+	return scenarios.SweepUnits(d, n, name, func(item *scenarios.Node) *unitSpec { return decodeUnit(d, item, role) },
+		func(u *unitSpec) string { return u.name })
+}
+
+// at builds the unit at a point. Rules go into the profile; a weapon rule
+// on a unit, or a model's rule on a weapon, is an error where it was
+// written.
+func (s *unitSpec) at(d *scenarios.Decoder, pt scenarios.Point) (*unit, bool) {
+	var p rules.Profile
+	st := func(i int) int { return s.stats[i].At(pt) }
+	p.WS, p.BS, p.S, p.T = st(statWS), st(statBS), st(statS), st(statT)
+	p.W, p.I, p.A, p.Ld = st(statW), st(statI), st(statA), st(statLd)
+	p.Save = s.sv.At(pt)
+	if s.inv.Set() {
+		p.Invuln = s.inv.At(pt)
+	}
+	ok := true
+	for _, rp := range s.rules {
+		c := rp.At(pt)
+		if !c.On {
+			continue
+		}
+		if err := p.Apply(c.Rule); err != nil {
+			d.Errorf(c.Node, "%v (unit %q)", err, s.name)
+			ok = false
+		}
+	}
+	u := &unit{spec: s, unit: rules.NewUnit(p, s.models.At(pt))}
+	if s.cover.Set() {
+		u.unit.Cover = s.cover.At(pt)
+	}
+	for _, ws := range s.weapons {
+		w, good := ws.at(d, pt)
+		ok = ok && good
+		u.weapons = append(u.weapons, w)
+	}
+	if s.melee != nil {
+		w, good := s.melee.at(d, pt)
+		ok = ok && good
+		u.melee = w
+	}
+	return u, ok
+}
+
+func (s *weaponSpec) at(d *scenarios.Decoder, pt scenarios.Point) (rules.Weapon, bool) {
+	str := s.s.At(pt)
+	w := rules.Weapon{Name: s.name, Type: s.typ, Shots: s.shots.At(pt), Range: s.rng, Template: s.template,
+		S: str.fixed, StrengthBonus: str.bonus, AP: s.ap.At(pt)}
+	ok := true
+	for _, rp := range s.rules {
+		c := rp.At(pt)
+		if !c.On {
+			continue
+		}
+		if err := w.Apply(c.Rule); err != nil {
+			d.Errorf(c.Node, "%v (weapon %q)", err, s.name)
+			ok = false
+		}
+	}
+	return w, ok
+}
+
+// specsReady reports whether every unit of a question was read: a unit
+// whose mapping had errors is missing required values, and building it
+// would read unset parameters.
+func specsReady(ps ...scenarios.Param[*unitSpec]) bool {
+	for _, p := range ps {
+		if !p.Set() {
+			return false
+		}
+		for _, u := range p.Values() {
+			if u == nil || !u.models.Set() || !u.sv.Set() {
+				return false
+			}
+			for _, s := range u.stats {
+				if !s.Set() {
+					return false
+				}
+			}
+			for _, w := range append(slices.Clone(u.weapons), u.melee) {
+				if w != nil && (!w.s.Set() || !w.ap.Set() || !w.shots.Set()) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// option is one open point of the rules (rules.Options) or of a
+// question that a scenario may set, or sweep, under options:.
+type option struct {
+	key string
+	// One of: a boolean, dice, a whole number from lo to hi, or one of
+	// words.
+	boolean bool
+	dice    bool
+	lo, hi  int
+	words   []string
+	def     any
+}
+
+// optionValues holds the options a question read, by key.
+type optionValues struct {
+	specs []option
+	vals  map[string]scenarios.Param[any]
+}
+
+func decodeOptions(d *scenarios.Decoder, n *scenarios.Node, specs []option) *optionValues {
+	ov := &optionValues{specs: specs, vals: map[string]scenarios.Param[any]{}}
+	if n == nil {
+		return ov
+	}
+	var fields []scenarios.Field
+	for _, o := range specs {
+		fields = append(fields, scenarios.Field{Key: o.key, Decode: func(n *scenarios.Node) {
+			ov.vals[o.key] = scenarios.Sweep(d, n, o.key, o.words == nil && !o.boolean && !o.dice, func(n *scenarios.Node) (any, bool) {
+				switch {
+				case o.boolean:
+					return d.Boolean(n, o.key)
+				case o.dice:
+					return optionDice(d, n, o.key)
+				case o.words != nil:
+					s, ok := d.Scalar(n, o.key)
+					if ok && !slices.Contains(o.words, s) {
+						d.Errorf(n, "%s %q: expected one of: %s", o.key, s, strings.Join(o.words, ", "))
+						return nil, false
+					}
+					return s, ok
+				}
+				return d.IntIn(n, o.key, o.lo, o.hi)
+			}, optionParam)
+		}})
+	}
+	d.Object(n, "the options", fields)
+	return ov
+}
+
+// optionDice reads dice for an option, such as 2D6 or 3D6: at least 1.
+func optionDice(d *scenarios.Decoder, n *scenarios.Node, key string) (any, bool) {
+	s, ok := d.Scalar(n, key+" (dice such as 2D6)")
+	if !ok {
+		return nil, false
+	}
+	e, err := dice.Parse(s)
+	switch {
+	case err != nil:
+		d.Errorf(n, "%s %q: %v", key, s, err)
+	case e.IsArtillery() || e.IsScatter() || e.Min() < 1:
+		d.Errorf(n, "%s %q: expected dice that roll 1 or more, such as 2D6", key, s)
+	default:
+		return e, true
+	}
+	return nil, false
+}
+
+// optionParam is how an option's value is shown: dice as written.
+func optionParam(v any) any {
+	if e, ok := v.(dice.Expr); ok {
+		return e.String()
+	}
+	return v
+}
+
+// at returns the value of option key at a point: the one written, or its
+// default.
+func (ov *optionValues) at(key string, pt scenarios.Point) any {
+	if p, ok := ov.vals[key]; ok && p.Set() {
+		return p.At(pt)
+	}
+	for _, o := range ov.specs {
+		if o.key == key {
+			return o.def
+		}
+	}
+	panic("scenarios: unknown heresy option " + key)
+}
+
+// options returns rules.Options at a point, from rules.DefaultOptions and
+// the options written.
+func (ov *optionValues) options(pt scenarios.Point) rules.Options {
+	o := rules.DefaultOptions
+	for _, spec := range ov.specs {
+		if set, ok := optionSetters[spec.key]; ok {
+			set(&o, ov.at(spec.key, pt))
+		}
+	}
+	return o
+}
+
+// optionSetters put the options that are open points of the rules into
+// rules.Options; the others are the questions' own.
+var optionSetters = map[string]func(*rules.Options, any){
+	"cap_bs_at_7":                    func(o *rules.Options, v any) { o.CapBSAt7 = v.(bool) },
+	"fnp_vs_instant_death":           func(o *rules.Options, v any) { o.FNPVsInstantDeath = v.(bool) },
+	"mitigate_blunted_instant_death": func(o *rules.Options, v any) { o.MitigateBluntedInstantDeath = v.(bool) },
+	"stupefied_fixed_strength":       func(o *rules.Options, v any) { o.StupefiedFixedStrength = v.(bool) },
+	"outnumber_bonus":                func(o *rules.Options, v any) { o.OutnumberBonus = v.(int) },
+	"charge_bonus_attacks":           func(o *rules.Options, v any) { o.ChargeBonusAttacks = v.(int) },
+	"terrain_charge_initiative":      func(o *rules.Options, v any) { o.TerrainChargeInitiative = v.(int) },
+	"poisoned_replaces_chart":        func(o *rules.Options, v any) { o.PoisonedReplacesChart = v.(bool) },
+	"blast_hits_3":                   func(o *rules.Options, v any) { o.BlastHits[0] = v.(int) },
+	"blast_hits_5":                   func(o *rules.Options, v any) { o.BlastHits[1] = v.(int) },
+	"blast_hits_7":                   func(o *rules.Options, v any) { o.BlastHits[2] = v.(int) },
+	"blast_hits_10":                  func(o *rules.Options, v any) { o.BlastHits[3] = v.(int) },
+	"template_hits":                  func(o *rules.Options, v any) { o.TemplateHits = v.(int) },
+	"return_fire_after_casualties":   func(o *rules.Options, v any) { o.ReturnFireAfterCasualties = v.(bool) },
+	"evade_save":                     func(o *rules.Options, v any) { o.EvadeSave = v.(int) },
+	"overwatch":                      func(o *rules.Options, v any) { o.Overwatch = v.(bool) },
+	"disordered_by_hold_the_line":    func(o *rules.Options, v any) { o.DisorderTriggers.HoldTheLine = v.(bool) },
+	"charge_dice":                    func(o *rules.Options, v any) { o.ChargeDice = v.(dice.Expr) },
+	"max_charge":                     func(o *rules.Options, v any) { o.MaxCharge = v.(int) },
+	"our_weapons_are_useless":        func(o *rules.Options, v any) { o.OurWeaponsAreUseless = v.(bool) },
+}
+
+// The open points of rules.Options a question may set; each defaults to
+// rules.DefaultOptions.
+var (
+	optFNP     = option{key: "fnp_vs_instant_death", boolean: true, def: rules.DefaultOptions.FNPVsInstantDeath}
+	optBlunted = option{key: "mitigate_blunted_instant_death", boolean: true, def: rules.DefaultOptions.MitigateBluntedInstantDeath}
+)
+
+// decodeMetrics reads a metrics list: which of the question's metrics to
+// report, in the order given.
+func decodeMetrics(d *scenarios.Decoder, n *scenarios.Node, known []string) []*scenarios.Node {
+	if n.Kind != scenarios.SeqNode || len(n.Items) == 0 {
+		d.Errorf(n, "expected metrics as a list of names from: %s", strings.Join(known, ", "))
+		return nil
+	}
+	var out []*scenarios.Node
+	for _, item := range n.Items {
+		s, ok := d.Scalar(item, "a metric name")
+		if !ok {
+			continue
+		}
+		if !slices.Contains(known, s) {
+			d.Errorf(item, "unknown metric %q; expected one of: %s", s, strings.Join(known, ", "))
+			continue
+		}
+		if slices.ContainsFunc(out, func(m *scenarios.Node) bool { return m.Text == s }) {
+			d.Errorf(item, "metric %q is listed twice", s)
+			continue
+		}
+		out = append(out, item)
+	}
+	return out
+}
+
+// gridSpec is a grid: key, which lays one probability metric out as a table of
+// one swept parameter down the rows against another across the columns.
+type gridSpec struct {
+	node                    *scenarios.Node
+	metric, rows, cols      string
+	metricAt, rowsAt, colAt *scenarios.Node
+}
+
+func decodeGrid(d *scenarios.Decoder, n *scenarios.Node) *gridSpec {
+	g := &gridSpec{node: n}
+	d.Object(n, "the grid", []scenarios.Field{
+		{Key: "metric", Required: true, Decode: func(n *scenarios.Node) { g.metric, g.metricAt = d.Text(n, "a probability metric"), n }},
+		{Key: "rows", Required: true, Decode: func(n *scenarios.Node) { g.rows, g.rowsAt = d.Text(n, "a swept parameter"), n }},
+		{Key: "cols", Required: true, Decode: func(n *scenarios.Node) { g.cols, g.colAt = d.Text(n, "a swept parameter"), n }},
+	})
+	if g.metricAt == nil || g.rowsAt == nil || g.colAt == nil {
+		return nil
+	}
+	return g
+}
+
+// check returns the grid for a scenario, once the axes have their final
+// names; probabilities lists the question's probability metrics that are
+// reported.
+func (g *gridSpec) check(d *scenarios.Decoder, axes scenarios.Axes, probabilities []string) *sim.Grid {
+	if g == nil {
+		return nil
+	}
+	ok := true
+	if !slices.Contains(probabilities, g.metric) {
+		d.Errorf(g.metricAt, "grid metric %q: expected a probability metric that is reported: %s", g.metric, strings.Join(probabilities, ", "))
+		ok = false
+	}
+	var names []string
+	for _, a := range axes {
+		names = append(names, a.Name)
+	}
+	for _, at := range []*scenarios.Node{g.rowsAt, g.colAt} {
+		if !slices.Contains(names, at.Text) {
+			d.Errorf(at, "grid %q: expected a swept parameter: %s", at.Text, strings.Join(names, ", "))
+			ok = false
+		}
+	}
+	if ok && g.rows == g.cols {
+		d.Errorf(g.colAt, "grid rows and cols are both %q; expected two parameters", g.rows)
+		ok = false
+	}
+	if !ok {
+		return nil
+	}
+	return &sim.Grid{Metric: g.metric, Rows: g.rows, Cols: g.cols}
+}
+
+// metricNames returns the texts of a metrics list, or def when none was
+// given.
+func metricNames(list []*scenarios.Node, def []string) []string {
+	if list == nil {
+		return def
+	}
+	out := make([]string, len(list))
+	for i, n := range list {
+		out[i] = n.Text
+	}
+	return out
+}
+
+// withParam returns params with one more, for results about one unit of several.
+func withParam(ps []sim.Param, name string, v any) []sim.Param {
+	return append(slices.Clip(ps), sim.Param{Name: name, Value: v})
+}
+
+// errorAt reports an error about a unit at a point of a sweep, naming the
+// point when there is one.
+func errorAt(d *scenarios.Decoder, n *scenarios.Node, axes scenarios.Axes, pt scenarios.Point, format string, args ...any) {
+	d.Errorf(n, "%s%s", fmt.Sprintf(format, args...), axes.Describe(pt))
+}
+
+// clamp01 keeps an exact probability, a sum of products, from straying
+// past 0 or 1 by rounding.
+func clamp01(p float64) float64 { return min(max(p, 0), 1) }

@@ -1,0 +1,59 @@
+package scenarios_test
+
+import (
+	"strings"
+	"testing"
+
+	"hammersim/scenarios"
+	"hammersim/scenarios/fantasy"
+	"hammersim/scenarios/heresy"
+	"hammersim/scenarios/scenariotest"
+)
+
+// Profiles as flow mappings; the numbers are illustrative, not quoted from
+// a datasheet.
+const (
+	marine   = `WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+`
+	reveller = `name: Revellers, models: 10, ` + marine
+	bolters  = `{name: Bolters, models: 10, ` + marine + `, weapons: [{name: bolter, S: 4, AP: 5, shots: 2}]}`
+)
+
+// both reads scenarios in the two rulesets, as the program does.
+var both = scenarios.NewRegistry(fantasy.Ruleset(), heresy.Ruleset())
+
+// TestOtherGame checks what a scenario in one ruleset gets for using
+// another's rules or questions: an error that names the other game.
+func TestOtherGame(t *testing.T) {
+	shoot := func(target string) string {
+		return "name: t\nruleset: heresy\nshooting:\n  firer: " + bolters + "\n  target: " + target + "\n"
+	}
+	tests := []struct{ name, src, want string }{
+		{"fantasy rule", shoot("{" + reveller + ", rules: [Fearless, Swiftstride]}"),
+			`t.yaml:5:118: "Swiftstride" is a Warhammer Fantasy rule (ruleset: fantasy); a heresy scenario takes Horus Heresy rules: Automated Artillery,`},
+		{"fantasy rule swept", shoot("{" + reveller + ", rules: [{Random Movement: [3D6, 4D6]}]}"),
+			`t.yaml:5:109: "Random Movement" is a Warhammer Fantasy rule`},
+		{"heresy rule", "name: t\nruleset: fantasy\ncharge: {unit: {name: A, M: 5, rules: [Bulky (2)]}, distance: 3}\n",
+			`t.yaml:3:40: "Bulky" is a Horus Heresy rule (ruleset: heresy); a fantasy scenario takes Warhammer Fantasy rules:`},
+		{"unknown ruleset", "name: t\nruleset: 40k\n", `t.yaml:2:10: unknown ruleset "40k"; expected one of: fantasy, heresy`},
+	}
+	for _, tt := range tests {
+		scenariotest.WantError(t, both, tt.name, tt.src, tt.want)
+	}
+	// A heresy file offers the heresy questions, not the fantasy ones.
+	_, err := both.Parse("t.yaml", []byte("name: t\nruleset: heresy\ncharge: {}\n"))
+	if err == nil || !strings.Contains(err.Error(), "assault, shooting") || strings.Contains(err.Error(), "pursuit") {
+		t.Errorf("a fantasy question in a heresy file: %v", err)
+	}
+}
+
+// TestBuiltinsOf checks that every built-in belongs to a registered
+// ruleset, so that some ruleset's tests run it.
+func TestBuiltinsOf(t *testing.T) {
+	n := 0
+	for _, rs := range both.Names() {
+		n += len(scenarios.BuiltinsOf(rs))
+	}
+	if all := len(scenarios.BuiltinNames()); n != all || all == 0 {
+		t.Errorf("the rulesets' built-ins number %d, the library %d", n, all)
+	}
+}

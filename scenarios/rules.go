@@ -1,0 +1,154 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"hammersim/mechanics"
+)
+
+// RuleChoice is one value of a rule entry: the rule, and whether the unit
+// has it at this point (a rule toggled by a sweep of true and false).
+type RuleChoice struct {
+	On   bool
+	Rule mechanics.Rule
+	// Node is where it was written, for errors.
+	Node *Node
+}
+
+// Rules reads a rules list against the scenario's ruleset. Each entry is a
+// rule as printed ("Fly (9)"), or a one-key mapping that sweeps it:
+// "Swiftstride: [false, true]" toggles a rule, "Random Movement: [3D6,
+// 4D6]" sweeps its value. A rule that only another registered ruleset
+// knows gets an error that says so, rather than "unknown rule": the
+// scenario asks the wrong game.
+func (d *Decoder) Rules(n *Node) []Param[RuleChoice] {
+	if n.Kind != SeqNode {
+		d.Errorf(n, "expected rules as a list, such as [Swiftstride, Fly (9)], found %s", n.Describe())
+		return nil
+	}
+	var out []Param[RuleChoice]
+	for _, item := range n.Items {
+		if d.otherGame(item) {
+			continue
+		}
+		switch item.Kind {
+		case ScalarNode:
+			if r, ok := d.parseRule(item, item.Text); ok {
+				out = append(out, Fixed(RuleChoice{On: true, Rule: r, Node: item}))
+			}
+		case MapNode:
+			if len(item.Keys) != 1 {
+				d.Errorf(item, "a swept rule is one key, the rule's name, such as \"Swiftstride: [false, true]\"")
+				continue
+			}
+			if p, ok := d.sweptRule(item.Keys[0], item.Vals[0]); ok {
+				out = append(out, p)
+			}
+		default:
+			d.Errorf(item, "expected a rule such as Swiftstride or \"Fly (9)\", found %s", item.Describe())
+		}
+	}
+	for i := range out {
+		for j := range i {
+			a, b := out[i].vals[0].Rule, out[j].vals[0].Rule
+			if a.Spec == b.Spec && !slices.Contains(d.ruleset.Repeatable, a.Spec.Name) {
+				d.Errorf(out[i].vals[0].Node, "%s is listed twice", a.Spec.Name)
+			}
+		}
+	}
+	return out
+}
+
+// otherGame reports a rules entry that names a rule this scenario's
+// ruleset does not know and another registered ruleset does.
+func (d *Decoder) otherGame(item *Node) bool {
+	at, text := item, item.Text
+	if item.Kind == MapNode && len(item.Keys) == 1 {
+		at, text = item.Keys[0], item.Keys[0].Text
+	}
+	if at.Kind != ScalarNode {
+		return false
+	}
+	rt, err := mechanics.ParseRuleText(text)
+	if err != nil {
+		return false
+	}
+	if _, ok := d.ruleset.Catalogue.Lookup(rt.Name); ok {
+		return false
+	}
+	for _, name := range d.registry.Names() {
+		other := d.registry.rulesets[name]
+		if other == d.ruleset {
+			continue
+		}
+		if _, ok := other.Catalogue.Lookup(rt.Name); ok {
+			d.Errorf(at, "%q is a %s rule (ruleset: %s); a %s scenario takes %s rules: %s",
+				rt.Name, other.Title, other.Name, d.ruleset.Name, d.ruleset.Title, strings.Join(d.ruleset.Catalogue.Names(), ", "))
+			return true
+		}
+	}
+	return false
+}
+
+func (d *Decoder) parseRule(n *Node, text string) (mechanics.Rule, bool) {
+	r, err := d.ruleset.Catalogue.Parse(text)
+	if err != nil {
+		var te *mechanics.TextError
+		if errors.As(err, &te) {
+			d.ErrAt(n, te.Col, te.Msg)
+		} else {
+			d.Errorf(n, "%v", err)
+		}
+		return mechanics.Rule{}, false
+	}
+	return r, true
+}
+
+func (d *Decoder) sweptRule(key, val *Node) (Param[RuleChoice], bool) {
+	cat := d.ruleset.Catalogue
+	spec, ok := cat.Lookup(key.Text)
+	if !ok {
+		if _, ok := d.parseRule(key, key.Text); ok { // else it reported the unknown name
+			d.Errorf(key, "a swept rule's key is the rule's name alone, such as \"Fly: [8, 10]\"; put the values after the colon")
+		}
+		return Param[RuleChoice]{}, false
+	}
+	id := mechanics.ID(spec.Name)
+	if spec.Arg == mechanics.NoArg {
+		r, _ := cat.Parse(spec.Name)
+		p := Sweep(d, val, id, false, func(n *Node) (RuleChoice, bool) {
+			on, ok := d.Boolean(n, spec.Name)
+			return RuleChoice{On: on, Rule: r, Node: key}, ok
+		}, func(c RuleChoice) any { return c.On })
+		return p, p.Set()
+	}
+	p := Sweep(d, val, id, spec.Arg == mechanics.IntArg, func(n *Node) (RuleChoice, bool) {
+		arg, ok := d.Scalar(n, fmt.Sprintf("the value of %s", spec.Name))
+		if !ok {
+			return RuleChoice{}, false
+		}
+		text := fmt.Sprintf("%s (%s)", spec.Name, arg)
+		r, err := cat.Parse(text)
+		if err != nil {
+			var te *mechanics.TextError
+			if errors.As(err, &te) {
+				// Point into the value: the argument starts after "Name (".
+				d.ErrAt(n, max(1, te.Col-len(spec.Name)-2), te.Msg)
+			}
+			return RuleChoice{}, false
+		}
+		return RuleChoice{On: true, Rule: r, Node: n}, true
+	}, func(c RuleChoice) any {
+		switch c.Rule.Spec.Arg {
+		case mechanics.IntArg, mechanics.SaveArg:
+			return c.Rule.Int
+		case mechanics.DiceArg:
+			return c.Rule.Dice.String()
+		}
+		return c.Rule.Words
+	})
+	return p, p.Set()
+}

@@ -1,0 +1,294 @@
+package sim
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// PartFormat is the version of the partial-result file format that
+// WritePart writes and ReadPart reads. It changes whenever the layout or the
+// meaning of a field does.
+const PartFormat = 1
+
+// partMagic opens every partial-result file; the format version follows.
+const partMagic = "hammersim partial result, format "
+
+// Limits on what a partial-result file may hold. A scenario file is far
+// smaller than MaxPartBytes; tallied values in the games are small
+// integers, well inside ±MaxTallyValue, and bounding them bounds the memory
+// a merge can be made to take.
+const (
+	MaxPartBytes  = 64 << 20
+	MaxTallyValue = 1 << 20
+	maxBatches    = 1 << 12
+)
+
+// The file is four lines:
+//
+//	hammersim partial result, format 1
+//	{header: PartHeader as JSON}
+//	{data: partData as JSON}
+//	sha256 <hex SHA-256 of the three lines above, newlines included>
+//
+// docs/scale-out.md documents every field.
+
+type partData struct {
+	Chunks  [][2]int64 `json:"chunks"`
+	Workers int        `json:"workers"`
+	Runs    []runData  `json:"runs"`
+}
+
+type runData struct {
+	Models  []modelData   `json:"models"`
+	Batches [][]modelData `json:"batches"`
+}
+
+type modelData struct {
+	Trials int64      `json:"trials"`
+	Slots  []histData `json:"slots"`
+}
+
+type histData struct {
+	Min    int     `json:"min"`
+	Counts []int64 `json:"counts"`
+}
+
+// WritePart writes p in the partial-result format. An interrupted part is
+// refused: it does not hold the chunks it claims.
+func WritePart(w io.Writer, p *Part) error {
+	if p.Interrupted {
+		return errors.New("sim: an interrupted run is not a part: rerun it")
+	}
+	h := p.Header
+	if h.Args == nil {
+		h.Args = []string{}
+	}
+	if h.Flags == nil {
+		h.Flags = []Flag{}
+	}
+	header, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	d := partData{Chunks: [][2]int64{}, Workers: p.Workers}
+	for _, c := range p.Chunks {
+		d.Chunks = append(d.Chunks, [2]int64{c.Lo, c.Hi})
+	}
+	for _, r := range p.Runs {
+		rd := runData{Models: modelsData(r), Batches: [][]modelData{}}
+		for _, b := range r.Batches {
+			rd.Batches = append(rd.Batches, modelsData(b))
+		}
+		d.Runs = append(d.Runs, rd)
+	}
+	data, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s%d\n%s\n%s\n", partMagic, PartFormat, header, data)
+	sum := sha256.Sum256(b.Bytes())
+	fmt.Fprintf(&b, "sha256 %s\n", hex.EncodeToString(sum[:]))
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+func modelsData(r Run) []modelData {
+	out := make([]modelData, len(r.Tallies))
+	for m, t := range r.Tallies {
+		out[m] = modelData{Trials: r.Completed[m], Slots: make([]histData, len(t.H))}
+		for i := range t.H {
+			h := t.H[i].trimmed()
+			out[m].Slots[i] = histData{Min: h.min, Counts: h.counts}
+			if h.counts == nil {
+				out[m].Slots[i].Counts = []int64{}
+			}
+		}
+	}
+	return out
+}
+
+// PartError is a file that is not a sound partial result.
+type PartError struct {
+	Name string
+	Msg  string
+}
+
+func (e *PartError) Error() string { return e.Name + ": " + e.Msg }
+
+// ReadPart reads a partial-result file; name names it in errors. It checks
+// the format version, the checksum and that the contents are consistent
+// (chunks inside the run, trials matching chunks), so that a truncated,
+// corrupted or foreign file is an error, never a wrong number.
+func ReadPart(name string, r io.Reader) (*Part, error) {
+	fail := func(format string, args ...any) error { return &PartError{name, fmt.Sprintf(format, args...)} }
+	src, err := io.ReadAll(io.LimitReader(r, MaxPartBytes+1))
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	if len(src) > MaxPartBytes {
+		return nil, fail("larger than %d MiB: not a partial result of hammersim", MaxPartBytes>>20)
+	}
+	body, err := checkPartBytes(src, fail)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.SplitN(string(body), "\n", 4)
+	if len(lines) != 4 || lines[3] != "" {
+		return nil, fail("expected a format line, a header line and a data line before the checksum")
+	}
+	p := &Part{}
+	if err := strictJSON([]byte(lines[1]), &p.Header); err != nil {
+		return nil, fail("header: %v", err)
+	}
+	var d partData
+	if err := strictJSON([]byte(lines[2]), &d); err != nil {
+		return nil, fail("data: %v", err)
+	}
+	if err := p.setData(d); err != nil {
+		return nil, fail("%v", err)
+	}
+	return p, nil
+}
+
+// checkPartBytes checks the format line and the checksum, and returns the
+// bytes the checksum covers.
+func checkPartBytes(src []byte, fail func(string, ...any) error) ([]byte, error) {
+	first, _, _ := bytes.Cut(src, []byte("\n"))
+	v, ok := strings.CutPrefix(string(first), partMagic)
+	if !ok {
+		return nil, fail("not a hammersim partial result (it does not begin %q); simulate run --shard I/N -o FILE writes them", partMagic+"1")
+	}
+	if n, err := strconv.Atoi(v); err != nil || n != PartFormat {
+		return nil, fail("partial-result format %q; this hammersim reads format %d: merge with the version that wrote the parts", v, PartFormat)
+	}
+	if !bytes.HasSuffix(src, []byte("\n")) {
+		return nil, fail("truncated: it does not end with its checksum line (a shard still writing, or a copy cut short?)")
+	}
+	i := bytes.LastIndex(src[:len(src)-1], []byte("\n"))
+	last := string(src[i+1 : len(src)-1])
+	want, ok := strings.CutPrefix(last, "sha256 ")
+	if !ok || len(want) != 2*sha256.Size {
+		return nil, fail("truncated: it does not end with its checksum line (a shard still writing, or a copy cut short?)")
+	}
+	sum := sha256.Sum256(src[:i+1])
+	if hex.EncodeToString(sum[:]) != want {
+		return nil, fail("corrupted: its contents do not match its checksum; rerun the shard that wrote it")
+	}
+	return src[:i+1], nil
+}
+
+func strictJSON(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("unexpected data after the JSON value")
+	}
+	return nil
+}
+
+// setData checks the decoded data against the header and fills p.
+func (p *Part) setData(d partData) error {
+	h := p.Header
+	switch {
+	case h.ChunkSize != ChunkSize:
+		return fmt.Errorf("chunks of %d trials; this hammersim cuts runs into chunks of %d", h.ChunkSize, ChunkSize)
+	case h.Trials < 1:
+		return fmt.Errorf("trials %d: expected at least 1", h.Trials)
+	case h.Shards < 1 || h.Shards > MaxShards:
+		return fmt.Errorf("shards %d: expected 1 to %d", h.Shards, MaxShards)
+	case h.Batches < 0 || h.Batches > maxBatches:
+		return fmt.Errorf("batches %d: expected 0 to %d", h.Batches, maxBatches)
+	}
+	var chunks []ChunkRange
+	var trials int64
+	for _, c := range d.Chunks {
+		r := ChunkRange{c[0], c[1]}
+		if r.Lo < 0 || r.Hi <= r.Lo || r.Hi > Chunks(h.Trials) || (len(chunks) > 0 && r.Lo <= chunks[len(chunks)-1].Hi) {
+			return fmt.Errorf("chunk range %d-%d: expected sorted, disjoint ranges inside the run's %d chunks", r.Lo, r.Hi, Chunks(h.Trials))
+		}
+		chunks = append(chunks, r)
+		trials += r.trials(h.Trials)
+	}
+	p.Chunks, p.Workers = chunks, d.Workers
+	for g, rd := range d.Runs {
+		run, err := runFromData(rd, trials, h.Batches)
+		if err != nil {
+			return fmt.Errorf("group %d: %v", g, err)
+		}
+		p.Runs = append(p.Runs, run)
+	}
+	if len(p.Runs) == 0 {
+		return errors.New("no tallies")
+	}
+	return nil
+}
+
+func runFromData(rd runData, trials int64, batches int) (Run, error) {
+	run, err := tallies(rd.Models)
+	if err != nil {
+		return Run{}, err
+	}
+	for m, n := range run.Completed {
+		if n != trials {
+			return Run{}, fmt.Errorf("model %d holds %d trials; its chunks hold %d", m, n, trials)
+		}
+	}
+	if len(rd.Batches) != batches {
+		return Run{}, fmt.Errorf("%d batches, not %d", len(rd.Batches), batches)
+	}
+	sums := make([]int64, len(run.Completed))
+	for k, b := range rd.Batches {
+		br, err := tallies(b)
+		if err != nil {
+			return Run{}, fmt.Errorf("batch %d: %v", k, err)
+		}
+		if len(br.Tallies) != len(run.Tallies) {
+			return Run{}, fmt.Errorf("batch %d has %d models, not %d", k, len(br.Tallies), len(run.Tallies))
+		}
+		for m, n := range br.Completed {
+			sums[m] += n
+		}
+		run.Batches = append(run.Batches, br)
+	}
+	for m := range sums {
+		if batches > 0 && sums[m] != trials {
+			return Run{}, fmt.Errorf("model %d: its batches hold %d trials, not %d", m, sums[m], trials)
+		}
+	}
+	return run, nil
+}
+
+func tallies(ms []modelData) (Run, error) {
+	var run Run
+	for m, md := range ms {
+		if md.Trials < 0 {
+			return Run{}, fmt.Errorf("model %d: negative trials", m)
+		}
+		t := &Tally{H: make([]Histogram, len(md.Slots))}
+		for i, hd := range md.Slots {
+			if hd.Min < -MaxTallyValue || hd.Min+len(hd.Counts) > MaxTallyValue+1 {
+				return Run{}, fmt.Errorf("model %d, slot %d: values outside ±%d", m, i, MaxTallyValue)
+			}
+			for _, c := range hd.Counts {
+				if c < 0 {
+					return Run{}, fmt.Errorf("model %d, slot %d: a negative count", m, i)
+				}
+			}
+			t.H[i] = Histogram{min: hd.Min, counts: hd.Counts}
+		}
+		run.Tallies = append(run.Tallies, t)
+		run.Completed = append(run.Completed, md.Trials)
+	}
+	return run, nil
+}

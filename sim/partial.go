@@ -1,0 +1,439 @@
+package sim
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// MaxShards bounds a split: more shards than this gains nothing but
+// bookkeeping (a shard of a million-trial run is already 61 chunks at 16).
+const MaxShards = 1 << 16
+
+// Shard is shard Index (from 0) of a run cut into Count shards.
+type Shard struct{ Index, Count int }
+
+// Chunks returns the chunks [lo, hi) that s runs of a run of trials: the
+// run's chunks cut into Count contiguous ranges whose sizes differ by at
+// most one (a shard of a run with fewer chunks than shards may have none).
+// Which chunks a shard takes never changes a result: every chunk has its
+// own stream, and tallies add up in any grouping.
+func (s Shard) Chunks(trials int64) (lo, hi int64) {
+	c := uint64(Chunks(trials))
+	at := func(i int) int64 {
+		h, l := bits.Mul64(c, uint64(i))
+		q, _ := bits.Div64(h, l, uint64(s.Count))
+		return int64(q)
+	}
+	return at(s.Index), at(s.Index + 1)
+}
+
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// Chunks is the number of chunks a run of trials has.
+func Chunks(trials int64) int64 { return trials/ChunkSize + min(trials%ChunkSize, 1) }
+
+// ChunkRange is the chunks [Lo, Hi) of a run.
+type ChunkRange struct{ Lo, Hi int64 }
+
+// trials is how many of a run's trials the range holds.
+func (c ChunkRange) trials(runTrials int64) int64 {
+	return max(0, min(c.Hi*ChunkSize, runTrials)-c.Lo*ChunkSize)
+}
+
+// PartHeader identifies the run a part belongs to: parts merge only when
+// their headers are equal. It holds everything that decides a result.
+type PartHeader struct {
+	// Program and Version name what wrote the part.
+	Program string `json:"program"`
+	Version string `json:"version"`
+	// Command and Args are the command that ran (run, compare) and its
+	// arguments other than flags, as given: the reproduce line uses them.
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+	// Flags are the command's flags, beyond seed and trials, that change
+	// results, in a fixed order.
+	Flags []Flag `json:"flags"`
+	// Inputs are the scenario files, whole, with their SHA-256: a merge
+	// needs nothing but the parts.
+	Inputs []Input `json:"inputs"`
+	Seed   uint64  `json:"seed"`
+	// Trials per model of the whole run.
+	Trials    int64 `json:"trials"`
+	ChunkSize int64 `json:"chunk_size"`
+	Aligned   bool  `json:"aligned"`
+	Batches   int   `json:"batches"`
+	// Shards is how many shards the run was cut into.
+	Shards int `json:"shards"`
+}
+
+// Flag is a command-line flag and its value.
+type Flag struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Input is a file a run read.
+type Input struct {
+	Name   string `json:"name"`
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+	Source string `json:"source"`
+}
+
+// Part is the integer result of some chunks of one run: what a shard
+// writes and what Merge adds up. A run of several groups of models (one per
+// scenario of a comparison) has one Run per group, in order.
+type Part struct {
+	Header PartHeader
+	// Chunks are the ranges the part holds, sorted, disjoint and not
+	// touching (adjacent ranges are joined).
+	Chunks []ChunkRange
+	// Workers ran the part (0 when the parts of a merge disagree); results
+	// never depend on it, but report documents show it.
+	Workers int
+	Runs    []Run
+	// Interrupted is set when a run was cancelled before its chunks all
+	// ran. Such a part can only be rendered as partial results: it is never
+	// written to a file.
+	Interrupted bool
+}
+
+// RunShard runs the chunks of shard sh of a run of cfg.Trials trials of
+// every group of models and returns them as a part. cfg.Start must be 0.
+// A group that did not finish is the last in the part, and Interrupted set.
+func RunShard(ctx context.Context, groups [][]Model, cfg Config, sh Shard, header PartHeader) (*Part, error) {
+	if sh.Count < 1 || sh.Count > MaxShards || sh.Index < 0 || sh.Index >= sh.Count || cfg.Start != 0 {
+		return nil, fmt.Errorf("sim: bad shard %s of a run starting at %d", sh, cfg.Start)
+	}
+	lo, hi := sh.Chunks(cfg.Trials)
+	r := ChunkRange{lo, hi}
+	header.Seed, header.Trials, header.ChunkSize = cfg.Seed, cfg.Trials, ChunkSize
+	header.Aligned, header.Batches, header.Shards = cfg.Aligned, cfg.Batches, sh.Count
+	p := &Part{Header: header, Workers: cfg.Workers}
+	if lo < hi {
+		p.Chunks = []ChunkRange{r}
+	}
+	shardCfg := cfg
+	shardCfg.Start, shardCfg.Trials = lo*ChunkSize, r.trials(cfg.Trials)
+	for _, models := range groups {
+		run, err := RunAll(ctx, models, shardCfg)
+		if err != nil {
+			return nil, err
+		}
+		p.Runs = append(p.Runs, run)
+		if run.Partial {
+			p.Interrupted = true
+			break
+		}
+	}
+	return p, nil
+}
+
+// WholeRun makes a part of a run that ran on one machine: all its chunks,
+// in one shard. Trials is the run's trial count per model (the final one,
+// after precision rounds).
+func WholeRun(header PartHeader, cfg Config, runs ...Run) *Part {
+	header.Seed, header.Trials, header.ChunkSize = cfg.Seed, cfg.Trials, ChunkSize
+	header.Aligned, header.Batches, header.Shards = cfg.Aligned, cfg.Batches, 1
+	p := &Part{Header: header, Workers: cfg.Workers, Runs: runs}
+	if c := Chunks(cfg.Trials); c > 0 {
+		p.Chunks = []ChunkRange{{0, c}}
+	}
+	for _, r := range runs {
+		p.Interrupted = p.Interrupted || r.Partial
+	}
+	return p
+}
+
+// NamedPart is a part and where it came from, for error messages.
+type NamedPart struct {
+	Name string
+	*Part
+}
+
+// Merge adds parts of one run into one part. Every part must have the
+// same header; no chunk may be held by two parts unless they are the same
+// (equal chunks and equal tallies, such as a retried shard's output).
+// Integers only are added, so the order of the parts never matters. The
+// result may still lack chunks: Missing says which shards hold them.
+func Merge(parts []NamedPart) (*Part, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("no parts to merge")
+	}
+	first := parts[0]
+	for _, p := range parts[1:] {
+		if err := sameRun(first, p); err != nil {
+			return nil, err
+		}
+	}
+	// Sort by first chunk so overlaps sit side by side; drop duplicates.
+	order := slices.Clone(parts)
+	slices.SortStableFunc(order, func(a, b NamedPart) int { return cmpChunks(a.Chunks, b.Chunks) })
+	var kept []NamedPart
+	for _, p := range order {
+		if n := len(kept); n > 0 && slices.Equal(kept[n-1].Chunks, p.Chunks) && len(p.Chunks) > 0 {
+			if !sameTallies(kept[n-1].Part, p.Part) {
+				return nil, fmt.Errorf("%s and %s hold the same chunks (%s) with different tallies: one of them is not what it claims to be", kept[n-1].Name, p.Name, rangesString(p.Chunks))
+			}
+			continue
+		}
+		kept = append(kept, p)
+	}
+	out := &Part{Header: first.Header, Workers: first.Workers}
+	owner := map[ChunkRange]string{}
+	var all []ChunkRange
+	for _, p := range kept {
+		for _, c := range p.Chunks {
+			owner[c] = p.Name
+			all = append(all, c)
+		}
+		if p.Workers != out.Workers {
+			out.Workers = 0
+		}
+		out.Interrupted = out.Interrupted || p.Interrupted
+	}
+	slices.SortFunc(all, func(a, b ChunkRange) int { return cmp.Compare(a.Lo, b.Lo) })
+	for i := 1; i < len(all); i++ {
+		if all[i].Lo < all[i-1].Hi {
+			return nil, fmt.Errorf("%s and %s both hold chunks %s: merge each shard once (identical copies are fine)",
+				owner[all[i-1]], owner[all[i]], rangesString([]ChunkRange{{all[i].Lo, min(all[i].Hi, all[i-1].Hi)}}))
+		}
+	}
+	out.Chunks = joinRanges(all)
+	for _, p := range kept {
+		if err := addRuns(out, p.Part); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Name, err)
+		}
+	}
+	return out, nil
+}
+
+// sameRun says how b's run differs from a's, or returns nil.
+func sameRun(a, b NamedPart) error {
+	ha, hb := a.Header, b.Header
+	differ := func(what string, vb, va any) error {
+		return fmt.Errorf("%s is not a part of the same run as %s: %s %v, not %v", b.Name, a.Name, what, vb, va)
+	}
+	switch {
+	case ha.Program != hb.Program || ha.Version != hb.Version:
+		return differ("written by", hb.Program+" "+hb.Version, ha.Program+" "+ha.Version)
+	case ha.Command != hb.Command || !slices.Equal(ha.Args, hb.Args):
+		return differ("command", hb.Command+" "+strings.Join(hb.Args, " "), ha.Command+" "+strings.Join(ha.Args, " "))
+	case !slices.Equal(ha.Inputs, hb.Inputs):
+		return differ("scenario sha256", inputSums(hb.Inputs), inputSums(ha.Inputs))
+	case ha.Seed != hb.Seed:
+		return differ("seed", hb.Seed, ha.Seed)
+	case ha.Trials != hb.Trials:
+		return differ("trials", hb.Trials, ha.Trials)
+	case !slices.Equal(ha.Flags, hb.Flags):
+		return differ("flags", hb.Flags, ha.Flags)
+	case ha.ChunkSize != hb.ChunkSize || ha.Aligned != hb.Aligned || ha.Batches != hb.Batches:
+		return differ("chunk size, alignment and batches", fmt.Sprint(hb.ChunkSize, hb.Aligned, hb.Batches), fmt.Sprint(ha.ChunkSize, ha.Aligned, ha.Batches))
+	case ha.Shards != hb.Shards:
+		return fmt.Errorf("%s is of a run cut into %d shards, %s of one cut into %d: merge the parts of one split", b.Name, hb.Shards, a.Name, ha.Shards)
+	}
+	return nil
+}
+
+func inputSums(in []Input) string {
+	var s []string
+	for _, i := range in {
+		s = append(s, i.SHA256)
+	}
+	return strings.Join(s, ",")
+}
+
+func cmpChunks(a, b []ChunkRange) int {
+	switch {
+	case len(a) == 0 || len(b) == 0:
+		return min(len(a), 1) - min(len(b), 1)
+	}
+	return cmp.Compare(a[0].Lo, b[0].Lo)
+}
+
+// joinRanges joins sorted, disjoint ranges that touch.
+func joinRanges(rs []ChunkRange) []ChunkRange {
+	var out []ChunkRange
+	for _, r := range rs {
+		if r.Lo >= r.Hi {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Hi == r.Lo {
+			out[n-1].Hi = r.Hi
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func rangesString(rs []ChunkRange) string {
+	var s []string
+	for _, r := range rs {
+		if r.Hi-r.Lo == 1 {
+			s = append(s, fmt.Sprint(r.Lo))
+		} else {
+			s = append(s, fmt.Sprintf("%d-%d", r.Lo, r.Hi-1))
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
+// sameTallies reports whether two parts hold equal counts.
+func sameTallies(a, b *Part) bool {
+	if len(a.Runs) != len(b.Runs) || a.Interrupted != b.Interrupted {
+		return false
+	}
+	for i := range a.Runs {
+		if !sameRunTallies(a.Runs[i], b.Runs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameRunTallies(a, b Run) bool {
+	if !slices.Equal(a.Completed, b.Completed) || len(a.Tallies) != len(b.Tallies) || len(a.Batches) != len(b.Batches) {
+		return false
+	}
+	for m := range a.Tallies {
+		if !a.Tallies[m].Equal(b.Tallies[m]) {
+			return false
+		}
+	}
+	for k := range a.Batches {
+		if !sameRunTallies(a.Batches[k], b.Batches[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// addRuns adds p's runs into out's, checking that they have one shape.
+func addRuns(out, p *Part) error {
+	if out.Runs == nil {
+		for _, r := range p.Runs {
+			out.Runs = append(out.Runs, cloneRun(r))
+		}
+		return nil
+	}
+	if len(p.Runs) != len(out.Runs) {
+		if p.Interrupted || out.Interrupted {
+			out.Runs = out.Runs[:min(len(out.Runs), len(p.Runs))]
+		} else {
+			return fmt.Errorf("holds %d groups of models, not %d", len(p.Runs), len(out.Runs))
+		}
+	}
+	for i := range out.Runs {
+		if err := sameShape(out.Runs[i], p.Runs[i]); err != nil {
+			return err
+		}
+		out.Runs[i].Merge(p.Runs[i])
+	}
+	return nil
+}
+
+func sameShape(a, b Run) error {
+	if len(a.Tallies) != len(b.Tallies) || len(a.Completed) != len(a.Tallies) || len(b.Completed) != len(b.Tallies) || len(a.Batches) != len(b.Batches) {
+		return fmt.Errorf("holds tallies of another shape (%d models and %d batches, not %d and %d)", len(b.Tallies), len(b.Batches), len(a.Tallies), len(a.Batches))
+	}
+	for m := range a.Tallies {
+		if len(a.Tallies[m].H) != len(b.Tallies[m].H) {
+			return fmt.Errorf("model %d has %d slots, not %d", m, len(b.Tallies[m].H), len(a.Tallies[m].H))
+		}
+	}
+	for k := range a.Batches {
+		if err := sameShape(a.Batches[k], b.Batches[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cloneRun(r Run) Run {
+	c := Run{Completed: slices.Clone(r.Completed), Partial: r.Partial}
+	for _, t := range r.Tallies {
+		ct := &Tally{H: make([]Histogram, len(t.H))}
+		for i := range t.H {
+			ct.H[i] = t.H[i].Clone()
+		}
+		c.Tallies = append(c.Tallies, ct)
+	}
+	for _, b := range r.Batches {
+		c.Batches = append(c.Batches, cloneRun(b))
+	}
+	return c
+}
+
+// Missing returns the shards whose chunks p lacks, in order.
+func (p *Part) Missing() []int {
+	var out []int
+	for i := range p.Header.Shards {
+		lo, hi := Shard{i, p.Header.Shards}.Chunks(p.Header.Trials)
+		if lo < hi && !p.holds(ChunkRange{lo, hi}) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (p *Part) holds(r ChunkRange) bool {
+	for _, c := range p.Chunks {
+		if c.Lo <= r.Lo && r.Hi <= c.Hi {
+			return true
+		}
+	}
+	return false
+}
+
+// Complete checks that p holds every chunk of its run and every trial of
+// every model, and returns the error a merge with missing shards gives.
+func (p *Part) Complete() error {
+	if miss := p.Missing(); len(miss) > 0 {
+		var ids, flags []string
+		for _, i := range miss {
+			ids = append(ids, fmt.Sprint(i))
+			flags = append(flags, fmt.Sprintf("--shard %d/%d", i, p.Header.Shards))
+		}
+		s := "s"
+		if len(miss) == 1 {
+			s = ""
+		}
+		return fmt.Errorf("%d of %d shards missing: shard%s %s (rerun with %s)", len(miss), p.Header.Shards, s, strings.Join(ids, ", "), strings.Join(flags, ", "))
+	}
+	if p.Interrupted {
+		return nil
+	}
+	for g, r := range p.Runs {
+		for m, n := range r.Completed {
+			if n != p.Header.Trials {
+				return fmt.Errorf("group %d, model %d holds %d trials, not %d: the parts are inconsistent", g, m, n, p.Header.Trials)
+			}
+		}
+	}
+	return nil
+}
+
+// CheckLayout checks that p's tallies have the layout of the models that
+// are to read them: a group per model list, a tally per model, a histogram
+// per slot.
+func (p *Part) CheckLayout(groups [][]Model) error {
+	if len(p.Runs) != len(groups) && !p.Interrupted {
+		return fmt.Errorf("the parts hold %d groups of tallies; the scenarios have %d", len(p.Runs), len(groups))
+	}
+	for g, r := range p.Runs {
+		if len(r.Tallies) != len(groups[g]) {
+			return fmt.Errorf("the parts hold %d tallies in group %d; the scenario has %d models", len(r.Tallies), g, len(groups[g]))
+		}
+		for m, t := range r.Tallies {
+			if n := len(groups[g][m].Slots()); len(t.H) != n {
+				return fmt.Errorf("the parts hold %d slots for model %d of group %d; the model has %d", len(t.H), m, g, n)
+			}
+		}
+	}
+	return nil
+}

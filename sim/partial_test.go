@@ -1,0 +1,267 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"hammersim/mechanics/dice"
+)
+
+func testHeader() PartHeader {
+	return PartHeader{Program: "hammersim", Version: "test", Command: "run", Args: []string{"x"},
+		Inputs: []Input{{Name: "x", File: "x.yaml", SHA256: strings.Repeat("0", 64), Source: "name: x\n"}}}
+}
+
+func testGroups() [][]Model {
+	return [][]Model{{rollModel{dice.MustParse("2D6")}, rollModel{dice.MustParse("D6+D3")}}, {rollModel{dice.MustParse("3D6")}}}
+}
+
+// shardParts runs every shard of an n-way split and reads each back from
+// its file bytes.
+func shardParts(t *testing.T, cfg Config, n int) ([]NamedPart, [][]byte) {
+	t.Helper()
+	var parts []NamedPart
+	var files [][]byte
+	for i := range n {
+		p, err := RunShard(context.Background(), testGroups(), cfg, Shard{i, n}, testHeader())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WritePart(&b, p); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, b.Bytes())
+		name := fmt.Sprintf("part%d", i)
+		back, err := ReadPart(name, bytes.NewReader(b.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, NamedPart{name, back})
+	}
+	return parts, files
+}
+
+// TestShardsMergeToTheWholeRun: for every split from 1 to 16 shards, the
+// shards' parts, written, read back, shuffled and with duplicates, merge to
+// the very tallies of one run on one machine, batches included.
+func TestShardsMergeToTheWholeRun(t *testing.T) {
+	// 5 chunks and a short one: fewer chunks than shards from N = 7 on, so
+	// empty shards are covered too.
+	cfg := Config{Trials: 5*ChunkSize + 1000, Seed: 42, Workers: 2, Aligned: true, Batches: 4}
+	var whole []Run
+	for _, g := range testGroups() {
+		r, err := RunAll(context.Background(), g, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole = append(whole, r)
+	}
+	want := WholeRun(testHeader(), cfg, whole...)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 1; n <= 16; n++ {
+		parts, _ := shardParts(t, cfg, n)
+		parts = append(parts, parts[rng.IntN(n)], parts[rng.IntN(n)])
+		rng.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
+		got, err := Merge(parts)
+		if err != nil {
+			t.Fatalf("N=%d: %v", n, err)
+		}
+		if err := got.Complete(); err != nil {
+			t.Fatalf("N=%d: %v", n, err)
+		}
+		if !sameTallies(got, want) || len(got.Chunks) != 1 || got.Chunks[0] != want.Chunks[0] {
+			t.Errorf("N=%d: merged shards differ from the whole run", n)
+		}
+		// A merge of merges: halves merged first.
+		h1, err1 := Merge(parts[:len(parts)/2])
+		h2, err2 := Merge(parts[len(parts)/2:])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("N=%d: halves: %v, %v", n, err1, err2)
+		}
+		again, err := Merge([]NamedPart{{"h1", roundTrip(t, h1)}, {"h2", roundTrip(t, h2)}})
+		if err != nil && !strings.Contains(err.Error(), "both hold") {
+			t.Fatalf("N=%d: merge of merges: %v", n, err)
+		}
+		if err == nil && !sameTallies(again, want) {
+			t.Errorf("N=%d: merge of merges differs from the whole run", n)
+		}
+	}
+}
+
+func roundTrip(t *testing.T, p *Part) *Part {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WritePart(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadPart("rt", &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
+func TestShardChunks(t *testing.T) {
+	// 10 chunks in 4 shards: floor(10i/4) for i = 0..4 gives 0, 2, 5, 7, 10.
+	trials := int64(10 * ChunkSize)
+	want := []ChunkRange{{0, 2}, {2, 5}, {5, 7}, {7, 10}}
+	for i, w := range want {
+		if lo, hi := (Shard{i, 4}).Chunks(trials); lo != w.Lo || hi != w.Hi {
+			t.Errorf("shard %d/4: %d-%d, want %d-%d", i, lo, hi, w.Lo, w.Hi)
+		}
+	}
+	// The largest run and split must not overflow: the last shard ends at
+	// the last chunk.
+	big := int64(1<<63 - 1)
+	if _, hi := (Shard{MaxShards - 1, MaxShards}).Chunks(big); hi != Chunks(big) {
+		t.Errorf("last shard of the largest run ends at %d, want %d", hi, Chunks(big))
+	}
+}
+
+func TestMergeErrors(t *testing.T) {
+	cfg := Config{Trials: 4 * ChunkSize, Seed: 7, Workers: 1}
+	parts, files := shardParts(t, cfg, 4)
+	other := cfg
+	other.Seed = 8
+	foreign, _ := shardParts(t, other, 4)
+	otherSplit, _ := shardParts(t, cfg, 2)
+	first2, err := Merge(parts[:2])
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	merged, err := Merge([]NamedPart{parts[0], parts[2], parts[2]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := merged.Complete(); err == nil || !strings.Contains(err.Error(), "shards 1, 3 (rerun with --shard 1/4, --shard 3/4)") {
+		t.Errorf("missing shards: %v", err)
+	}
+	for _, tt := range []struct {
+		name  string
+		parts []NamedPart
+		want  string
+	}{
+		{"foreign seed", []NamedPart{parts[0], foreign[1]}, "part1 is not a part of the same run as part0: seed 8, not 7"},
+		{"other split", []NamedPart{parts[0], otherSplit[1]}, "cut into 2 shards"},
+		{"overlap", []NamedPart{{"first2", first2}, parts[1]}, "first2 and part1 both hold chunks 1"},
+		{"same chunks, other tallies", []NamedPart{parts[1], {"fake", foreign[1].Part}}, ""},
+	} {
+		if tt.name == "same chunks, other tallies" {
+			// A part that claims the same chunks with other counts: give
+			// the foreign part this run's header to get past the header
+			// check.
+			fake := *foreign[1].Part
+			fake.Header = parts[1].Header
+			tt.parts[1].Part, tt.want = &fake, "with different tallies"
+		}
+		if _, err := Merge(tt.parts); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tt.name, err, tt.want)
+		}
+	}
+
+	good := files[1]
+	flipped := bytes.Clone(good)
+	flipped[len(partMagic)+20] ^= 1
+	for _, tt := range []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"truncated", good[:len(good)/2], "truncated"},
+		{"no final newline", good[:len(good)-1], "truncated"},
+		{"corrupted", flipped, "corrupted"},
+		{"not a part", []byte("name: x\nruleset: fantasy\n"), "not a hammersim partial result"},
+		{"empty", nil, "not a hammersim partial result"},
+		{"future format", bytes.Replace(good, []byte("format 1"), []byte("format 2"), 1), `format "2"; this hammersim reads format 1`},
+	} {
+		if _, err := ReadPart(tt.name, bytes.NewReader(tt.file)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestReadPartChecksContents: a file with a valid checksum but contents
+// that contradict themselves (hand-edited, then re-summed) is refused.
+func TestReadPartChecksContents(t *testing.T) {
+	cfg := Config{Trials: 4 * ChunkSize, Seed: 7, Workers: 1}
+	_, files := shardParts(t, cfg, 4)
+	resum := func(b []byte) []byte {
+		body := b[:bytes.LastIndex(b[:len(b)-1], []byte("\n"))+1]
+		return append(bytes.Clone(body), fmt.Sprintf("sha256 %x\n", sha256.Sum256(body))...)
+	}
+	for _, tt := range []struct {
+		name, old, new, want string
+	}{
+		{"chunks beyond the run", `"chunks":[[1,2]]`, `"chunks":[[1,9]]`, "inside the run's 4 chunks"},
+		{"trials off", `{"trials":16384,`, `{"trials":16383,`, "holds 16383 trials"},
+		{"unknown field", `"workers":1`, `"workers":1,"extra":0`, "unknown field"},
+		{"negative count", `"counts":[`, `"counts":[-1,`, ""},
+	} {
+		b := bytes.Replace(files[1], []byte(tt.old), []byte(tt.new), 1)
+		if bytes.Equal(b, files[1]) {
+			t.Fatalf("%s: %q not found in the part", tt.name, tt.old)
+		}
+		if _, err := ReadPart(tt.name, bytes.NewReader(resum(b))); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// BenchmarkMerge reads and merges 16, 64 and 256 parts of one run, each
+// holding the tallies of three models with 32 batches (as a comparison's
+// parts do), all three in every iteration, and reports the time per part
+// of each and their ratios: merging is linear in the parts' size when the
+// time per part stays flat (ratios near 1).
+func BenchmarkMerge(b *testing.B) {
+	counts := []int{16, 64, 256}
+	files := make([][][]byte, len(counts))
+	size := 0
+	for k, n := range counts {
+		cfg := Config{Trials: int64(n) * ChunkSize, Seed: 1, Workers: 1, Batches: 32}
+		for i := range n {
+			p, err := RunShard(context.Background(), testGroups(), cfg, Shard{i, n}, testHeader())
+			if err != nil {
+				b.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := WritePart(&buf, p); err != nil {
+				b.Fatal(err)
+			}
+			files[k] = append(files[k], buf.Bytes())
+			size = buf.Len()
+		}
+	}
+	elapsed := make([]time.Duration, len(counts))
+	for b.Loop() {
+		for k := range counts {
+			start := time.Now()
+			var parts []NamedPart
+			for i, f := range files[k] {
+				p, err := ReadPart(fmt.Sprint(i), bytes.NewReader(f))
+				if err != nil {
+					b.Fatal(err)
+				}
+				parts = append(parts, NamedPart{fmt.Sprint(i), p})
+			}
+			if _, err := Merge(parts); err != nil {
+				b.Fatal(err)
+			}
+			elapsed[k] += time.Since(start)
+		}
+	}
+	perPart := func(k int) float64 { return float64(elapsed[k].Nanoseconds()) / float64(b.N*counts[k]) }
+	for k, n := range counts {
+		b.ReportMetric(perPart(k), fmt.Sprintf("ns/part@%d", n))
+	}
+	b.ReportMetric(perPart(1)/perPart(0), "per-part-64/16")
+	b.ReportMetric(perPart(2)/perPart(0), "per-part-256/16")
+	b.ReportMetric(float64(size), "bytes/part")
+}
