@@ -46,11 +46,14 @@ type Scenario struct {
 	Grid *sim.Grid
 
 	results func(run sim.Run) []sim.Estimate
+	// metrics are every metric the question reports; selected, when set,
+	// those chosen; idle those left out unless chosen (see metrics.go).
+	metrics, selected, idle []string
 }
 
 // Results reads the estimates of every point of the scenario from a run of
 // its Models.
-func (s *Scenario) Results(run sim.Run) []sim.Estimate { return s.results(run) }
+func (s *Scenario) Results(run sim.Run) []sim.Estimate { return s.kept(s.results(run)) }
 
 // Report gathers a run into the report every output format shows, with
 // the stamp filled in but for the command line, which the caller knows.
@@ -91,6 +94,9 @@ type Ruleset struct {
 	Repeatable []string
 	// Questions maps each question's key in a scenario to its decoder.
 	Questions map[string]Question
+	// OwnMetrics names the questions that read a metrics key themselves;
+	// every other question's metrics key is read for it (see metrics.go).
+	OwnMetrics []string
 }
 
 // Question decodes a question's mapping, reporting problems through d, and
@@ -111,6 +117,10 @@ type Compiled struct {
 	Grid *sim.Grid
 	// Results reads the estimates of every point from a run of Models.
 	Results func(run sim.Run) []sim.Estimate
+	// Idle names metrics that cannot be non-zero in this scenario (wounds
+	// on a friendly unit when none is near): they are left out unless
+	// chosen with a metrics key or --metrics.
+	Idle []string
 }
 
 func (rs *Ruleset) questionKeys() []string {
@@ -167,7 +177,7 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 	rs := r.rulesetOf(d, root)
 	d.ruleset = rs
 	var compile Compile
-	var question *Node
+	var question, metricsKey *Node
 	fields := headerFields(d, s)
 	if rs != nil {
 		s.Ruleset = rs.Name
@@ -179,6 +189,9 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 					return
 				}
 				question = n
+				if !slices.Contains(rs.OwnMetrics, key) {
+					n, metricsKey = splitMetrics(n)
+				}
 				compile = decode(d, n)
 			}})
 		}
@@ -199,6 +212,13 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 		return nil, d.errs
 	}
 	s.Models, s.Grid, s.results = c.Models, c.Grid, c.Results
+	s.metrics, s.idle = metricNames(c), c.Idle
+	if metricsKey != nil {
+		s.selected = d.decodeMetrics(metricsKey, s.metrics)
+		if len(d.errs) > 0 {
+			return nil, d.errs
+		}
+	}
 	return s, nil
 }
 

@@ -69,7 +69,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var ss []*scenarios.Scenario
 	var files []string
 	for _, name := range pos {
-		s, err := registry.Load(name)
+		s, err := f.load(name)
 		if err != nil {
 			return err
 		}

@@ -184,6 +184,7 @@ type runFlags struct {
 	report    string
 	precision float64
 	maxTrials int64
+	metrics   string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -195,6 +196,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.output, "o", "", "write the results to this file instead of standard output")
 	fs.StringVar(&f.progress, "progress", "auto", "progress bar on standard error: auto (when it is a terminal), always or never")
 	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or FILE.md (PNG plots beside it)")
+	fs.StringVar(&f.metrics, "metrics", "", "print, plot and write only these `metrics`, such as hits,wounds (default: the scenario's metrics key, else all)")
 }
 
 // Bounds on flag values. maxWorkers is far above any machine's cores, and
@@ -305,7 +307,7 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := f.check(fs); err != nil {
 		return err
 	}
-	s, err := registry.Load(name)
+	s, err := f.load(name)
 	if err != nil {
 		return err
 	}

@@ -113,6 +113,12 @@ type Options struct {
 	// SkirmishersDisrupt: Skirmishers in a flank or rear disrupt as other
 	// units do (open for WAP; 7th edition: they cannot, the default).
 	SkirmishersDisrupt bool
+	// TerrorVsImmuneFear: a unit with Immunity (Fear) facing a
+	// Terror-causer gives it the Fear combat result bonus, reading the
+	// Terror text's exception to Fear immunity as covering Immunity (Fear)
+	// too. Off by default: the exception names Fear-causers' immunity, and
+	// Immunity (Fear) ignores the Fear it treats Terror as.
+	TerrorVsImmuneFear bool
 	// PanicFriendUS is the least Unit Strength of a friend whose break or
 	// destruction within 6" makes a unit take a Panic test (WAP for a
 	// break: 10; open for destruction, 10 too).
@@ -713,7 +719,7 @@ func (b *Battle) combatResult(units [2]*Unit, states [2]*UnitState, res roundRes
 			cr[side] += flag(u.Standard) + flag(u.BattleStandard)
 		}
 		cr[side] += flag(u.Flank) + 2*flag(u.Rear) + flag(u.HigherGround)
-		if u.causesFearOf(e) {
+		if u.causesFearOf(e, b.Options.TerrorVsImmuneFear) {
 			cr[side]++
 			if us[side] >= 2*us[1-side] {
 				cr[side]++

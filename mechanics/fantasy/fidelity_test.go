@@ -178,8 +178,21 @@ func TestTerrorAgainstFearCausers(t *testing.T) {
 	m.Fear = true
 	d := foot("Ghouls", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
 	d.Fear = true
-	if m.causesFearOf(d) {
+	if m.causesFearOf(d, false) {
 		t.Error("Fear affected a Fear-causer")
+	}
+	// With terror_vs_immune_fear, Immunity (Fear) gives the Terror-causer
+	// its bonus too: -1 as against a Fear-causer.
+	h := monster("Horror", 50)
+	h.Terror, h.Unbreakable = true, true
+	g := foot("Ghouls", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
+	g.Unbreakable, g.ImmuneFear = true, true
+	b := battle(h, g, 0, PhaseCombat)
+	b.Options.TerrorVsImmuneFear = true
+	s := b.NewState()
+	b.Run(dice.New(5, 0), s)
+	if s.Out.CombatResult != -1 {
+		t.Errorf("terror_vs_immune_fear: combat result %d, want -1", s.Out.CombatResult)
 	}
 }
 

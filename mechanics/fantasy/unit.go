@@ -167,17 +167,21 @@ func (u *Unit) Contact(e *Unit, eAlive int) int {
 }
 
 // causesFearOf reports whether u's Fear (or Terror, which includes Fear)
-// affects e, for the Fear combat result bonus. Immunity (Fear) and
-// Immunity (Psychology) ignore Fear. A Fear-causer is immune to Fear, except
-// that it treats a Terror-causer as causing Fear (unit card, Terror: the
-// exception to that immunity), so Terror keeps its Fear bonus against it.
-// A Terror-causer has Immunity (Fear/Terror) and ignores both.
-func (u *Unit) causesFearOf(e *Unit) bool {
+// affects e, for the Fear combat result bonus. Immunity (Psychology) and
+// Terror-causers (Immunity (Fear/Terror)) ignore both. A Fear-causer is
+// immune to Fear, except that it treats a Terror-causer as causing Fear
+// (unit card, Terror: the exception to that immunity), so Terror keeps its
+// Fear bonus against it. A unit with Immunity (Fear) treats Terror as Fear
+// too, and ignores Fear; immuneFearFeels (Options.TerrorVsImmuneFear) reads
+// the exception as covering it as well.
+func (u *Unit) causesFearOf(e *Unit, immuneFearFeels bool) bool {
 	switch {
 	case !u.Fear && !u.Terror:
 		return false
-	case e.ImmunePsychology || e.ImmuneFear || e.Terror:
+	case e.ImmunePsychology || e.Terror:
 		return false
+	case e.ImmuneFear:
+		return u.Terror && immuneFearFeels
 	}
 	return u.Terror || !e.Fear
 }

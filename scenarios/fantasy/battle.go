@@ -35,6 +35,9 @@ var battleOptions = []struct {
 	}},
 	{key: "disrupt_ranks", lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.DisruptRanks = n }},
 	{key: "skirmishers_disrupt", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SkirmishersDisrupt = b }},
+	{key: "terror_vs_immune_fear", values: []string{"ignored", "fear"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.TerrorVsImmuneFear = w == "fear"
+	}},
 	{key: "panic_friend_us", lo: 1, hi: 100, set: func(o *rules.Options, _ string, n int, _ bool) { o.PanicFriendUS = n }},
 	{key: "insane_courage", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.InsaneCourage = b }},
 	{key: "caught", values: []string{"wounds", "destroyed"}, set: func(o *rules.Options, w string, _ int, _ bool) {
@@ -119,6 +122,10 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		var c scenarios.Compiled
 		c.Models = models
 		c.Grid = balanceGrid(axes, built[0].b)
+		if !slices.ContainsFunc(built, func(g group) bool { return hasFriend(g.b) }) {
+			// Zzzzap! can only wound a friend that is on the table.
+			c.Idle = []string{recNames[recFriendlyWounds]}
+		}
 		c.Results = func(run sim.Run) []sim.Estimate {
 			var out []sim.Estimate
 			axes.Each(func(pt scenarios.Point) {
@@ -130,6 +137,12 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		return c
 	}
+}
+
+// hasFriend reports whether a unit other than the acting one is on its
+// side.
+func hasFriend(b *rules.Battle) bool {
+	return slices.Contains(b.Enemy[1:], false)
 }
 
 func decodeBystanders(d *scenarios.Decoder, n *scenarios.Node) []bystander {

@@ -160,7 +160,8 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 				}
 				done[g] = true
 				e := sim.MeanOf("charge_reach", axes.TrialParams(pt), &run.Tallies[g].H[0])
-				out = append(out, e.WithExact(reach(g).Mean()))
+				d := reach(g)
+				out = append(out, e.WithExactPMF(sim.PMF{Min: d.Min, P: d.P}))
 			})
 			return out
 		}

@@ -70,7 +70,7 @@ func find(t *testing.T, es []sim.Estimate, metric string, want ...any) sim.Estim
 	return sim.Estimate{}
 }
 
-func TestHeresyBuiltins(t *testing.T) {
+func TestBuiltins(t *testing.T) {
 	want := map[string]int{ // models: one per combination of swept values
 		"stupefied-vs-bolters":        4 * 2 * 2, // shots, Fearless, stupefied
 		"firing-protocols":            3 * 2,     // Firing Protocols, target
@@ -102,7 +102,7 @@ func TestHeresyBuiltins(t *testing.T) {
 	}
 }
 
-func TestHeresyErrors(t *testing.T) {
+func TestErrors(t *testing.T) {
 	shoot := func(firer, target, extra string) string {
 		return scenario("shooting:\n  firer: " + firer + "\n  target: " + target + "\n" + extra)
 	}
@@ -170,11 +170,11 @@ func TestHeresyErrors(t *testing.T) {
 	}
 }
 
-// TestHeresyMatchesExact runs questions that reach the branches the
+// TestMatchesExact runs questions that reach the branches the
 // built-ins do not (return fire, Pinning, Feel No Pain, Eternal Warrior,
 // multi-wound models, random shots, strikes together, Difficult Terrain)
 // and checks every estimate within 5 standard errors of its exact value.
-func TestHeresyMatchesExact(t *testing.T) {
+func TestMatchesExact(t *testing.T) {
 	for _, src := range exactCases {
 		_, es := runScenario(t, src, 20_000)
 		for _, e := range es {
@@ -350,9 +350,9 @@ func TestArtillerySwept(t *testing.T) {
 	}
 }
 
-// TestHeresyAllocateNothing covers the models the built-ins do not: return
+// TestAllocateNothing covers the models the built-ins do not: return
 // fire resizes the prepared volleys in place.
-func TestHeresyAllocateNothing(t *testing.T) {
+func TestAllocateNothing(t *testing.T) {
 	src := scenario(`shooting:
   firer: ` + bolters + `
   target: {` + reveller + `, rules: [Lords of Profligacy], weapons: [{name: bolter, S: 4, AP: 5, shots: 2}]}
@@ -366,7 +366,7 @@ func TestHeresyAllocateNothing(t *testing.T) {
 	scenariotest.AllocateNothing(t, s)
 }
 
-func FuzzParseHeresy(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, name := range []string{"stupefied-vs-bolters", "firing-protocols", "automated-artillery-assault", "bulky-outnumber"} {
 		src, _ := scenarios.Builtin(name)
 		f.Add(src)
@@ -390,8 +390,8 @@ func FuzzParseHeresy(f *testing.F) {
 	})
 }
 
-// TestHeresyDocExample keeps the example at the top of docs/heresy.md true.
-func TestHeresyDocExample(t *testing.T) {
+// TestDocExample keeps the example at the top of docs/heresy.md true.
+func TestDocExample(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/heresy.md")
 	if err != nil {
 		t.Fatal(err)

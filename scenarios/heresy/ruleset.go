@@ -18,5 +18,6 @@ func Ruleset() *scenarios.Ruleset {
 			"shooting": decodeShooting,
 			"assault":  decodeAssault,
 		},
+		OwnMetrics: []string{"shooting", "assault"},
 	}
 }

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestMetricsFlag(t *testing.T) {
+	out, _, err := runCLI(t, "run", "doomwheel-vs-clanrats", "--metrics", "broke, models_killed", "--trials", "2000", "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		if !strings.Contains(line, ",broke,") && !strings.Contains(line, ",models_killed,") {
+			t.Errorf("a metric not asked for: %s", line)
+		}
+	}
+	_, _, err = runCLI(t, "run", "doomwheel-vs-clanrats", "--metrics", "kills")
+	var u *usageError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), `unknown metric "kills"`) || !strings.Contains(err.Error(), "models_killed, destroyed") {
+		t.Errorf("unknown metric: %v", err)
+	}
+}
+
+func TestRunFromStdin(t *testing.T) {
+	src, err := os.ReadFile("../../scenarios/library/random-movement.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := stdin
+	defer func() { stdin = old }()
+	stdin = strings.NewReader(string(src))
+	fromStdin, _, err := runCLI(t, "run", "-", "--trials", "2000", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	builtin, _, err := runCLI(t, "run", "random-movement", "--trials", "2000", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same scenario gives the same numbers; only the stamp's command
+	// names where it came from.
+	cut := func(s string) string { return s[strings.Index(s, `"results"`):] }
+	if cut(fromStdin) != cut(builtin) {
+		t.Error("run - gives other results than the same scenario by name")
+	}
+	stdin = strings.NewReader("name: x\nruleset: fantasy\ncharge: {unit: {name: A, M: 5}, distance: 3\n")
+	if _, _, err := runCLI(t, "run", "-"); err == nil || !strings.Contains(err.Error(), "<stdin>:") {
+		t.Errorf("a bad scenario on stdin: %v", err)
+	}
+}

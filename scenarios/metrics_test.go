@@ -1,0 +1,98 @@
+package scenarios
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"hammersim/mechanics/dice"
+	"hammersim/sim"
+)
+
+// decodeToyThree is a question with three metrics, of which "quiet" can
+// never be non-zero: it is idle.
+func decodeToyThree(d *Decoder, n *Node) Compile {
+	d.Object(n, "the question", []Field{{Key: "die", Decode: func(n *Node) { d.IntIn(n, "die", 2, 20) }}})
+	return func(d *Decoder, axes Axes) Compiled {
+		return Compiled{
+			Models: []sim.Model{DiceModel(dice.MustParse("D6"))},
+			Idle:   []string{"quiet"},
+			Results: func(run sim.Run) []sim.Estimate {
+				h := &run.Tallies[0].H[0]
+				return []sim.Estimate{
+					sim.MeanOf("roll", nil, h),
+					sim.ProbabilityOf("six", nil, h.Count(6), h.N()),
+					sim.ProbabilityOf("quiet", nil, 0, h.N()),
+				}
+			},
+		}
+	}
+}
+
+var three = NewRegistry(&Ruleset{Name: "toy", Title: "Toy Game", Questions: map[string]Question{"ask": decodeToyThree}})
+
+func metricsOf(t *testing.T, s *Scenario) []string {
+	t.Helper()
+	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 100, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range s.Results(run) {
+		out = append(out, e.Metric)
+	}
+	return out
+}
+
+func TestMetricsKey(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want string
+	}{
+		{"ask: {die: 6}", "roll six"},                           // the idle metric is left out
+		{"ask: {die: 6, metrics: [six]}", "six"},                // chosen
+		{"ask: {die: 6, metrics: [quiet, roll]}", "roll quiet"}, // an idle metric when asked; results keep their order
+		{"ask: {die: 6, metrics: 'six, roll'}", "roll six"},     // one string, commas between
+	} {
+		s, err := three.Parse("t.yaml", []byte("name: t\nruleset: toy\n"+tc.src+"\n"))
+		if err != nil {
+			t.Errorf("%s: %v", tc.src, err)
+			continue
+		}
+		if got := strings.Join(metricsOf(t, s), " "); got != tc.want {
+			t.Errorf("%s: metrics %q, want %q", tc.src, got, tc.want)
+		}
+		if got := strings.Join(s.Metrics(), " "); got != "roll six quiet" {
+			t.Errorf("%s: Metrics() = %q", tc.src, got)
+		}
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"ask: {die: 6, metrics: [sixes]}", `t.yaml:3:25: unknown metric "sixes"; this question has: roll, six, quiet`},
+		{"ask:\n  die: 6\n  metrics: six, rol", `t.yaml:5:17: unknown metric "rol"`},
+		{"ask: {die: 6, metrics: []}", `t.yaml:3:24: an empty metrics list keeps nothing`},
+		{"ask: {die: 6, metrics: {a: 1}}", `t.yaml:3:24: expected metrics as a list of names`},
+	} {
+		_, err := three.Parse("t.yaml", []byte("name: t\nruleset: toy\n"+tc.src+"\n"))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s:\n got: %v\nwant: %s...", tc.src, err, tc.want)
+		}
+	}
+}
+
+func TestSelectMetrics(t *testing.T) {
+	s, err := three.Parse("t.yaml", []byte("name: t\nruleset: toy\nask: {die: 6, metrics: [six]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The command line overrides the file's choice.
+	if err := s.SelectMetrics([]string{"roll", " quiet"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(metricsOf(t, s), " "); got != "roll quiet" {
+		t.Errorf("metrics %q", got)
+	}
+	err = s.SelectMetrics([]string{"rolls"})
+	if err == nil || !strings.Contains(err.Error(), `unknown metric "rolls" in t; its question has: roll, six, quiet`) {
+		t.Errorf("unknown metric: %v", err)
+	}
+}
