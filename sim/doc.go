@@ -24,6 +24,18 @@
 // Config.Batches keeps batch tallies for the batch-means standard errors of
 // their differences.
 //
+// # Shards and partial results
+//
+// Because chunk k's stream depends on nothing but (seed, k), a run can be
+// cut into shards, contiguous ranges of chunks ([Shard.Chunks]), run
+// anywhere ([RunShard]) and written as a [Part]: the integer tallies of
+// those chunks and a header naming the run ([PartHeader]), in the
+// checksummed text format of [WritePart] and [ReadPart]. [Merge] adds the
+// parts of one run, refusing parts of another run and chunks held twice
+// (identical duplicates aside); [Part.Missing] names the shards still
+// lacking. A run made in one piece is merged too ([WholeRun]), so reports
+// are always rendered from merged tallies and never depend on the split.
+//
 // # Generator
 //
 // The generator is xoshiro256** (dice.Rand): 256 bits of state, period

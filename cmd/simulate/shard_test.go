@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"hammersim"
 	"hammersim/sim"
 )
 
@@ -172,10 +173,38 @@ func TestShardAndMergeErrors(t *testing.T) {
 	dir := t.TempDir()
 	cmd := []string{"run", "swiftstride-charge", "--trials", "65536"}
 	parts := writeShards(t, dir, cmd, 4)
-	foreign := writeShards(t, filepath.Join(dir), []string{"run", "swiftstride-charge", "--trials", "65536", "--seed", "2"}, 1)
+	foreign := writeShards(t, t.TempDir(), []string{"run", "swiftstride-charge", "--trials", "65536", "--seed", "2"}, 1)
 	otherScenario := filepath.Join(dir, "other")
 	if _, _, err := runCLI(t, "run", "charge-benchmark", "--trials", "65536", "--shard", "1/4", "-o", otherScenario); err != nil {
 		t.Fatal(err)
+	}
+	otherTrials := writeShards(t, t.TempDir(), []string{"run", "swiftstride-charge", "--trials", "65537"}, 1)
+	// Parts of another version of hammersim: a genuine part with its
+	// version changed, written back with a checksum that matches.
+	otherVersion := filepath.Join(dir, "other-version")
+	allOtherVersion := filepath.Join(dir, "all-other-version")
+	for _, out := range []struct {
+		path  string
+		parts []string
+	}{{otherVersion, parts[1:2]}, {allOtherVersion, parts}} {
+		var ps []sim.NamedPart
+		for _, p := range out.parts {
+			part, err := readPart(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps = append(ps, sim.NamedPart{Name: p, Part: part})
+		}
+		m, err := sim.Merge(ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Header.Version = "0.0.9"
+		var b bytes.Buffer
+		if err := sim.WritePart(&b, m); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(out.path, b.Bytes(), 0o644)
 	}
 	good, _ := os.ReadFile(parts[1])
 	truncated, corrupted := filepath.Join(dir, "truncated"), filepath.Join(dir, "corrupted")
@@ -194,6 +223,9 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"merge", parts[0], parts[3], parts[0]}, false, "2 of 4 shards missing: shards 1, 2 (rerun with --shard 1/4, --shard 2/4)"},
 		{[]string{"merge", parts[0], parts[1], parts[2], foreign[0]}, false, foreign[0] + " is not a part of the same run as " + parts[0] + ": seed 2, not 1"},
 		{[]string{"merge", parts[0], otherScenario}, false, otherScenario + " is not a part of the same run as " + parts[0] + ": command run charge-benchmark, not run swiftstride-charge"},
+		{[]string{"merge", parts[0], otherTrials[0]}, false, otherTrials[0] + " is not a part of the same run as " + parts[0] + ": trials 65537, not 65536"},
+		{[]string{"merge", parts[0], otherVersion}, false, "written by hammersim 0.0.9, not hammersim " + hammersim.Version},
+		{[]string{"merge", allOtherVersion}, false, "the parts were written by hammersim 0.0.9, this is " + hammersim.Version},
 		{[]string{"merge", parts[0], truncated}, false, truncated + ": truncated"},
 		{[]string{"merge", parts[0], corrupted}, false, corrupted + ": corrupted"},
 		{[]string{"merge", parts[0], filepath.Join(dir, "nope")}, false, "no such file"},
