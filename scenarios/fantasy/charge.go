@@ -107,19 +107,8 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			flying = scenarios.Sweep(d, n, "flying", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "flying") }, scenarios.Identity)
 		}},
 		{Key: "table", Decode: func(n *scenarios.Node) {
-			table = scenarios.Sweep(d, n, "table", false, func(n *scenarios.Node) (rules.Table, bool) {
-				switch w := d.Text(n, "the movement table"); w {
-				case "wap":
-					return rules.TableWAP, true
-				case "8th":
-					return rules.Table8th, true
-				case "":
-					return 0, false
-				default:
-					d.Errorf(n, "unknown table %q; expected wap (the Warhammer Armies Project's) or 8th", w)
-					return 0, false
-				}
-			}, func(t rules.Table) any { return [...]string{"wap", "8th"}[t] })
+			table = scenarios.Sweep(d, n, "table", false, func(n *scenarios.Node) (rules.Table, bool) { return movementTable(d, n) },
+				func(t rules.Table) any { return [...]string{"wap", "8th"}[t] })
 		}},
 	})
 	return func(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
@@ -166,6 +155,21 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			return out
 		}
 		return c
+	}
+}
+
+// movementTable reads which edition's movement rolls a charge uses.
+func movementTable(d *scenarios.Decoder, n *scenarios.Node) (rules.Table, bool) {
+	switch w := d.Text(n, "the movement table"); w {
+	case "wap":
+		return rules.TableWAP, true
+	case "8th":
+		return rules.Table8th, true
+	case "":
+		return 0, false
+	default:
+		d.Errorf(n, "unknown table %q; expected wap (the Warhammer Armies Project's) or 8th", w)
+		return 0, false
 	}
 }
 
