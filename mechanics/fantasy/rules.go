@@ -41,7 +41,7 @@ var Catalogue = mechanics.Catalogue{
 	{Name: RuleRandomMovement, Arg: mechanics.DiceArg, Summary: "The roll in brackets is the distance the unit moves, " +
 		"charges, flees and pursues; the slowest roll in a unit moves it; Swiftstride is not used; reaching an enemy counts as charging, without charge reactions."},
 	{Name: RuleFly, Arg: mechanics.IntArg, Min: 1, Max: 30, Summary: "Flying moves and charges use the value in brackets " +
-		"as M; a flying charge uses Swiftstride; flees and pursuits are on the ground."},
+		"as M; a flying charge uses Swiftstride; flees and pursuits are on the ground; a flying unit of several models is Skirmishers."},
 	{Name: RuleTunneller, Aliases: []string{"Tunneler", "Tunnellers", "Tunnelers"}, Arg: mechanics.IntArg, Min: 1, Max: 30,
 		Summary: "Moves and charges as Fly with the value in brackets, but never with Swiftstride (the Dread Maw)."},
 	{Name: RuleImpactHits, Arg: mechanics.DiceArg, Summary: "On the turn of a successful charge, before any other blows, " +
