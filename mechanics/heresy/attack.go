@@ -63,6 +63,11 @@ type Attack struct {
 	shotA, shotB, hitA, hitB []float64
 	cur, nxt, acc, st        []float64
 	law                      []packet
+	// countSuffered makes the programme count the wounds suffered in its
+	// slabs instead of Deflagrate's unsaved wounds, leaving the joint
+	// distribution in joint (see Chain.StrikeJoint).
+	countSuffered bool
+	joint         []float64
 }
 
 // shotsMemo is the distribution of the shots one model fires with one
@@ -592,7 +597,10 @@ func (a *Attack) buildLaw(c *Chain, ph float64) []packet {
 	}
 	c.eachOutcome(func(o hitOutcome) {
 		pk := packet{p: o.p * ph, dmg: o.dmg, slays: o.slays}
-		if c.Deflagrate {
+		switch {
+		case a.countSuffered:
+			pk.u = o.suffered
+		case c.Deflagrate:
 			pk.u = o.unsaved
 		}
 		if pk.slays {
@@ -667,8 +675,9 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 	q, slays, single := singleWound(law)
 	hiHits := lo + len(hits) - 1
 	slabs := 1
-	if v.Chain.Deflagrate {
-		slabs = hiHits*max(v.Chain.Brutal, 1) + 1
+	if c.Deflagrate || a.countSuffered {
+		slabs = hiHits*max(c.Brutal, 1) + 1
+		single = false
 	}
 	cur := grow(a.cur, n*slabs)
 	nxt := grow(a.nxt, n*slabs)
@@ -691,6 +700,11 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 			hitStep(cur, nxt, law, n, models, w)
 		}
 		cur, nxt = nxt, cur
+	}
+	if a.countSuffered {
+		a.joint = append(a.joint[:0], acc...)
+		a.cur, a.nxt, a.acc = cur, nxt, acc
+		return state
 	}
 	if slabs > 1 {
 		// Slab u has u Deflagrate hits to come: apply one and move the

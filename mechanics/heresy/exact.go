@@ -206,54 +206,148 @@ func (x *ShootingExchange) addAftermath(ex *ShootingExact, c int, pc, noUnsaved 
 	ex.Next += pc * e
 }
 
-// AssaultExchange is one round of close combat and its aftermath, as Fight
-// resolves it: Units[0] attacks, Units[1] defends.
+// AssaultExchange is a charge and the round of close combat it starts, or
+// a round fought without a charge, as Charge and Fight resolve them:
+// Units[0] attacks, Units[1] defends.
 type AssaultExchange struct {
 	Units   [2]Unit
 	Weapons [2]Weapon
 	// Charged: the attacker charged; DifficultTerrain: through Difficult
-	// Terrain.
-	Charged, DifficultTerrain bool
-	Options                   Options
+	// Terrain; Disordered: a trigger other than Stupefied made its charge
+	// Disordered (see ChargeDisordered).
+	Charged, DifficultTerrain, Disordered bool
+	// Distance is how far the charge must go, in inches; 0 when it is not
+	// rolled (the combat is fought). Bonus is the Movement bonus to the
+	// charge roll.
+	Distance, Bonus int
+	// OverwatchWeapons are the defender's weapons for the Overwatch
+	// Reaction, fired when Options.Overwatch allows and the defender may
+	// react.
+	OverwatchWeapons []Weapon
+	Options          Options
 }
 
 // Sides returns the two sides of the combat for units a and b (copies of
 // Units, which Fight changes).
 func (x *AssaultExchange) Sides(a, b *Unit) (Side, Side) {
-	return Side{Unit: a, Weapon: x.Weapons[0], Charged: x.Charged, DifficultTerrain: x.DifficultTerrain},
+	return Side{Unit: a, Weapon: x.Weapons[0], Charged: x.Charged, DifficultTerrain: x.DifficultTerrain, Disordered: x.Disordered},
 		Side{Unit: b, Weapon: x.Weapons[1]}
 }
 
+// Overwatches reports whether the defender fires Overwatch at the charger.
+func (x *AssaultExchange) Overwatches() bool {
+	return x.Charged && x.Options.Overwatch && len(x.OverwatchWeapons) > 0 && x.Units[1].CanReact(Overwatch)
+}
+
+// OverwatchSituation is how Overwatch is fired: Snap Shots at a charging
+// unit, Templates firing Wall of Death.
+func (x *AssaultExchange) OverwatchSituation() Situation {
+	return Situation{Distance: x.Distance, SnapShots: true, Reaction: true, Charging: true}
+}
+
 // AssaultExact is the exact value of every quantity of an assault for one
-// unit: means of the blows it suffered, chances of its outcomes.
+// unit: means of the blows it suffered, chances of its outcomes, and for
+// the attacker, the charge's.
 type AssaultExact struct {
 	Hits, Wounds, Unsaved, Mitigated, Casualties float64
 	// Won, Morale (failed and Fell Back), Swept, Destroyed: chances.
 	Won, Morale, Swept, Destroyed float64
+	// Reached: the charge reached its target; Disordered: it reached and
+	// was Disordered; Overwatch: mean models Overwatch removed (attacker
+	// only).
+	Reached, Disordered, Overwatch float64
 	// MaxBlows is the most blows it can suffer.
 	MaxBlows int
 }
 
-// ExactAssault computes every quantity of x in closed form, following the
-// steps of Fight. A side's blows are a fixed number (models times
-// Attacks), so the wounds it inflicts, k, have the exact distribution
-// Chain.Dist(StageSuffered, k blows), and the casualties are a function of
-// k. The side striking second strikes with the models left, so its
-// distribution is taken for each outcome of the first; sides striking
-// together are independent. Each joint outcome (k0, k1) then settles the
-// scores, the winner and, with the loser's exact pass chance and
-// SweepProbability, the rest.
+// ExactAssault computes every quantity of x in closed form. Overwatch's
+// effect on the charger is an exact distribution over its state (models
+// lost, wounds on the wounded model); for each state the charge reaches
+// with its exact chance (ChargeSuccess, independent of the state) and the
+// combat is then enumerated exactly (see exactCombat). A charge that fails
+// fights no combat.
 func ExactAssault(x *AssaultExchange) [2]AssaultExact {
-	e := newAssaultEnum(x)
+	att := x.Units[0]
+	w := max(att.W, 1)
+	states := []float64{1}
+	if att.Models > 0 {
+		states = make([]float64, (att.Models+1)*w)
+		states[min(max(att.Hurt, 0), w-1)] = 1
+	}
+	var ex [2]AssaultExact
+	if x.Overwatches() {
+		var a Attack
+		a.PrepareAt(&x.Units[1], x.OverwatchWeapons, &att, x.OverwatchSituation(), x.Options)
+		st, _ := a.FinalStates(&att)
+		states = append(states[:0], st...)
+		ex[0].Overwatch = a.Casualties(&att).Mean()
+	}
+	reach := 1.0
+	if x.Distance > 0 {
+		reach = ChargeSuccess(x.Distance, x.Bonus, x.Options)
+	}
+	for s, ps := range states {
+		if ps == 0 {
+			continue
+		}
+		u := att
+		u.Models, u.Hurt = att.Models-s/w, s%w
+		if u.Destroyed() {
+			ex[0].Destroyed += ps
+			continue
+		}
+		p := ps * reach
+		ex[0].Reached += p
+		sub := *x
+		sub.Units[0] = u
+		if a, _ := sub.Sides(&sub.Units[0], &sub.Units[1]); a.Disorderly() {
+			ex[0].Disordered += p
+		}
+		c := exactCombat(&sub)
+		for i := range 2 {
+			ex[i].add(&c[i], p)
+		}
+	}
+	if !x.Charged {
+		ex[0].Reached, ex[0].Disordered = 0, 0
+	}
+	e := newCombatEnum(x)
+	for i := range 2 {
+		ex[1-i].MaxBlows = e.blows(i, x.Units[i].Models)
+	}
+	return ex
+}
+
+// add adds c, weighted by p, to e.
+func (e *AssaultExact) add(c *AssaultExact, p float64) {
+	e.Hits += p * c.Hits
+	e.Wounds += p * c.Wounds
+	e.Unsaved += p * c.Unsaved
+	e.Mitigated += p * c.Mitigated
+	e.Casualties += p * c.Casualties
+	e.Won += p * c.Won
+	e.Morale += p * c.Morale
+	e.Swept += p * c.Swept
+	e.Destroyed += p * c.Destroyed
+}
+
+// exactCombat enumerates one round of close combat between x's units as
+// they stand, following the steps of Fight. Each side's strikes have an
+// exact joint distribution of the wounds suffered, which the combat result
+// counts, and the state the enemy ends in (Chain.StrikeJoint). The side
+// striking second strikes with the models left, so its distribution is
+// taken for each state the first leaves it in; sides striking together are
+// independent. Each joint outcome then settles the scores, the winner and,
+// with the loser's exact pass chance and SweepProbability, the rest.
+func exactCombat(x *AssaultExchange) [2]AssaultExact {
+	e := newCombatEnum(x)
 	u := x.Units
 	if e.init[0] == e.init[1] {
-		n0, n1 := e.blows(0, u[0].Models), e.blows(1, u[1].Models)
-		d0, d1 := e.inflicted(0, n0), e.inflicted(1, n1)
-		for k0 := d0.Min; k0 <= d0.Max(); k0++ {
-			for k1 := d1.Min; k1 <= d1.Max(); k1++ {
-				if p := d0.At(k0) * d1.At(k1); p > 0 {
-					e.outcome(p, [2]int{n0, n1}, [2]int{k0, k1})
-				}
+		j0 := e.joint(0, u[0].Models)
+		j1 := e.joint(1, u[1].Models)
+		for _, o0 := range j0 {
+			for _, o1 := range j1 {
+				e.outcome(o0.p*o1.p, [2]int{u[0].Models, u[1].Models}, [2]strike{o0, o1})
 			}
 		}
 		return e.ex
@@ -263,96 +357,120 @@ func ExactAssault(x *AssaultExchange) [2]AssaultExact {
 		first = 1
 	}
 	second := 1 - first
-	nf := e.blows(first, u[first].Models)
-	df := e.inflicted(first, nf)
-	for kf := df.Min; kf <= df.Max(); kf++ {
-		pf := df.At(kf)
-		if pf == 0 {
-			continue
-		}
-		left := u[second]
-		applyWounds(&left, kf, e.chains[first].Slays)
-		ns := e.blows(second, left.Models)
-		ds := e.inflicted(second, ns)
-		for ks := ds.Min; ks <= ds.Max(); ks++ {
-			if p := pf * ds.At(ks); p > 0 {
-				var nb, k [2]int
-				nb[first], nb[second] = nf, ns
-				k[first], k[second] = kf, ks
-				e.outcome(p, nb, k)
-			}
+	for _, of := range e.joint(first, u[first].Models) {
+		left := e.end(second, of.s)
+		for _, os := range e.joint(second, left.Models) {
+			var models [2]int
+			var k [2]strike
+			models[first], models[second] = u[first].Models, left.Models
+			k[first], k[second] = of, os
+			e.outcome(of.p*os.p, models, k)
 		}
 	}
 	return e.ex
 }
 
-// assaultEnum enumerates the joint outcomes of an assault, adding each
-// into ex.
-type assaultEnum struct {
+// strike is one outcome of a side's strikes: probability p, k wounds
+// suffered by the enemy, which ends in state s.
+type strike struct {
+	p    float64
+	k, s int
+}
+
+// combatEnum enumerates the joint outcomes of a combat, adding each into
+// ex.
+type combatEnum struct {
 	x             *AssaultExchange
+	sides         [2]Side
+	units         [2]Unit
 	init, attacks [2]int
 	chains        [2]Chain
-	dists         map[[2]int]dice.Dist
+	joints        map[[2]int][]strike
+	expect        map[[2]int][4]float64
 	ex            [2]AssaultExact
 }
 
-func newAssaultEnum(x *AssaultExchange) *assaultEnum {
+func newCombatEnum(x *AssaultExchange) *combatEnum {
 	o := x.Options
-	u := x.Units
-	a, b := x.Sides(&u[0], &u[1])
-	sides := [2]*Side{&a, &b}
-	e := &assaultEnum{x: x, dists: map[[2]int]dice.Dist{}}
-	for i, s := range sides {
-		e.init[i] = s.Unit.I
-		if s.Charged && s.DifficultTerrain && o.TerrainChargeInitiative > 0 && !sides[1-i].Unit.IsStupefied() {
-			e.init[i] = min(e.init[i], o.TerrainChargeInitiative)
-		}
-		e.attacks[i] = s.Unit.A
-		if s.Charged && !s.Unit.ChargeDisordered() {
-			e.attacks[i] += o.ChargeBonusAttacks
-		}
-		e.attacks[i] = max(e.attacks[i], 0)
-		e.chains[i] = MeleeChain(s.Unit, &s.Weapon, sides[1-i].Unit, o)
+	e := &combatEnum{x: x, units: x.Units, joints: map[[2]int][]strike{}, expect: map[[2]int][4]float64{}}
+	e.sides[0], e.sides[1] = x.Sides(&e.units[0], &e.units[1])
+	for i := range e.sides {
+		e.sides[i].Ready()
 	}
-	for i := range 2 {
-		e.ex[1-i].MaxBlows = e.blows(i, u[i].Models)
+	for i := range e.sides {
+		s := &e.sides[i]
+		e.init[i] = s.Initiative(&e.sides[1-i], o)
+		e.attacks[i] = s.Attacks(o)
+		e.chains[i] = MeleeChain(s.Unit, &s.Weapon, e.sides[1-i].Unit, o)
 	}
 	return e
 }
 
 // blows is the blows side i strikes with models models.
-func (e *assaultEnum) blows(i, models int) int { return max(models, 0) * e.attacks[i] }
+func (e *combatEnum) blows(i, models int) int { return max(models, 0) * e.attacks[i] }
 
-// inflicted is the distribution of the wounds side i inflicts with blows
-// blows, computed once for each.
-func (e *assaultEnum) inflicted(i, blows int) dice.Dist {
-	key := [2]int{i, blows}
-	if d, ok := e.dists[key]; ok {
-		return d
-	}
-	d := e.chains[i].Dist(StageSuffered, dice.Const(blows))
-	e.dists[key] = d
-	return d
+// end is side i's unit, as the combat readied it, in state s (lost*W +
+// hurt).
+func (e *combatEnum) end(i, s int) Unit {
+	u := e.units[i]
+	w := max(u.W, 1)
+	u.Models, u.Hurt = u.Models-s/w, s%w
+	return u
 }
 
-// outcome adds the joint outcome where side i struck blows[i] blows and
-// inflicted k[i] wounds, with probability p.
-func (e *assaultEnum) outcome(p float64, blows, k [2]int) {
+// joint is the non-zero outcomes of side i's strikes with models models,
+// computed once for each.
+func (e *combatEnum) joint(i, models int) []strike {
+	key := [2]int{i, models}
+	if j, ok := e.joints[key]; ok {
+		return j
+	}
+	foe := e.x.Units[1-i]
+	p, n := e.chains[i].StrikeJoint(max(models, 0), e.attacks[i], &foe)
+	var out []strike
+	for idx, v := range p {
+		if v > 0 {
+			out = append(out, strike{p: v, k: idx / n, s: idx % n})
+		}
+	}
+	e.joints[key] = out
+	return out
+}
+
+// expected is the mean hits, wounds, unsaved wounds and wounds suffered
+// of side i's strikes with models models.
+func (e *combatEnum) expected(i, models int) [4]float64 {
+	key := [2]int{i, models}
+	if v, ok := e.expect[key]; ok {
+		return v
+	}
+	a := e.chains[i].volleyOf(dice.Const(e.attacks[i]), max(models, 0))
+	var v [4]float64
+	for j, st := range []Stage{StageHits, StageWounds, StageUnsaved, StageSuffered} {
+		v[j] = a.Expected(st)
+	}
+	e.expect[key] = v
+	return v
+}
+
+// outcome adds the joint outcome where side i struck with models[i]
+// models, with strikes k[i], with probability p.
+func (e *combatEnum) outcome(p float64, models [2]int, k [2]strike) {
 	o := e.x.Options
 	ex := &e.ex
 	var end [2]Unit
 	for i := range 2 {
-		c := e.chains[i]
-		ex[1-i].Hits += p * float64(blows[i]) * c.P(StageHits)
-		ex[1-i].Wounds += p * float64(blows[i]) * c.P(StageWounds)
-		ex[1-i].Unsaved += p * float64(blows[i]) * c.P(StageUnsaved)
-		ex[1-i].Mitigated += p * float64(blows[i]) * (c.P(StageUnsaved) - c.P(StageSuffered))
-		end[1-i] = e.x.Units[1-i]
-		ex[1-i].Casualties += p * float64(applyWounds(&end[1-i], k[i], c.Slays))
+		m := e.expected(i, models[i])
+		ex[1-i].Hits += p * m[0]
+		ex[1-i].Wounds += p * m[1]
+		ex[1-i].Unsaved += p * m[2]
+		ex[1-i].Mitigated += p * (m[2] - m[3])
+		end[1-i] = e.end(1-i, k[i].s)
+		ex[1-i].Casualties += p * float64(e.x.Units[1-i].Models-end[1-i].Models)
 	}
 	var score [2]int
 	for i := range 2 {
-		score[i] = k[i]
+		score[i] = k[i].k
 		if end[i].Outnumbers(&end[1-i]) {
 			score[i] += o.OutnumberBonus
 		}
@@ -382,25 +500,14 @@ func (e *assaultEnum) outcome(p float64, blows, k [2]int) {
 	if lose.Destroyed() {
 		return
 	}
-	fail := p * (1 - lose.PassProbability(MoraleCheck, PhaseAssault, -(score[winner]-score[1-winner])))
+	pass := lose.PassProbability(MoraleCheck, PhaseAssault, -(score[winner]-score[1-winner])-lose.FearOf(win))
+	if ChoosesToFail(lose, &e.sides[1-winner].Weapon, win, o) {
+		pass = 0
+	}
+	fail := p * (1 - pass)
 	ex[1-winner].Morale += fail
 	lose.FallBack()
 	swept := fail * SweepProbability(win, lose)
 	ex[1-winner].Swept += swept
 	ex[1-winner].Destroyed += swept
-}
-
-// applyWounds applies k wounds suffered to u, as Chain.Roll does, and
-// returns the models removed.
-func applyWounds(u *Unit, k int, slays bool) int {
-	lost := 0
-	for range k {
-		if u.Destroyed() {
-			break
-		}
-		if u.TakeWound(slays) {
-			lost++
-		}
-	}
-	return lost
 }

@@ -79,3 +79,92 @@ func TestExactAssaultMatchesFight(t *testing.T) {
 		t.Errorf("won %.4f and %.4f: the case should let either side win", ex[0].Won, ex[1].Won)
 	}
 }
+
+// TestExactChargeMatchesRolls checks ExactAssault against charges rolled by
+// Charge, within 5 standard errors, for charges with every step the
+// exchange has: Overwatch with a Wall of Death, a rolled charge distance,
+// a Stupefied (so Disordered) charger with Furious Charge, Fear, Our
+// Weapons Are Useless, and close-combat weapons with Rending, Brutal,
+// Murderous Strike, Shred and Master-crafted against multi-wound models.
+func TestExactChargeMatchesRolls(t *testing.T) {
+	o := DefaultOptions
+	o.Overwatch = true
+	o.OurWeaponsAreUseless = true
+	eyes := Profile{WS: 5, BS: 4, S: 4, T: 4, W: 2, I: 5, A: 2, Ld: 9, Save: 3, LordsOfProfligacy: true, FuriousCharge: 1, Fear: 1}
+	guard := Profile{WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 3, A: 1, Ld: 8, Save: 3}
+	cases := []AssaultExchange{
+		{Units: [2]Unit{NewUnit(eyes, 6), NewUnit(guard, 8)}, Charged: true, Distance: 7, Bonus: 1,
+			Weapons: [2]Weapon{{Name: "blade", StrengthBonus: 1, AP: 3, Rending: 6, Shred: true, MasterCrafted: true},
+				{Name: "maul", S: 6, AP: 4, Brutal: 2, MurderousStrike: 6}},
+			OverwatchWeapons: []Weapon{{Name: "flamer", Template: true, S: 4, AP: 5}, {Name: "bolter", Type: RapidFire, Range: 24, S: 4, AP: 5}},
+			Options:          o},
+		{Units: [2]Unit{*stupefiedUnit(eyes, 6), NewUnit(guard, 8)}, Charged: true, Distance: 5,
+			Weapons:          [2]Weapon{{Name: "blade", StrengthBonus: 1, AP: 3, Rending: 6}, {Name: "stick", S: 1, AP: APNone}},
+			OverwatchWeapons: []Weapon{{Name: "bolter", S: 4, AP: 5, Shots: dice.Const(2)}},
+			Options:          o},
+	}
+	for ci, x := range cases {
+		ex := ExactAssault(&x)
+		var ow Attack
+		ow.PrepareAt(&x.Units[1], x.OverwatchWeapons, &x.Units[0], x.OverwatchSituation(), x.Options)
+		const n = 100_000
+		r := dice.New(uint64(9+ci), 0)
+		var reached, disordered, overwatch, overwatch2 float64
+		var won, morale, destroyed, cas, cas2 [2]float64
+		for range n {
+			u := x.Units
+			a, b := x.Sides(&u[0], &u[1])
+			res := Charge(r, a, b, &ow, x.Distance, x.Bonus, x.Options)
+			overwatch += float64(res.Overwatch.Casualties)
+			overwatch2 += float64(res.Overwatch.Casualties * res.Overwatch.Casualties)
+			if res.Reached {
+				reached++
+				if res.Disordered {
+					disordered++
+				}
+			}
+			for i := range 2 {
+				won[i] += float64(b2f(res.Reached && res.Combat.Winner == i))
+				morale[i] += float64(b2f(res.Reached && res.Combat.Winner == 1-i && res.Combat.FellBack))
+				destroyed[i] += float64(b2f(u[i].Destroyed()))
+				c := float64(res.Combat.Inflicted[1-i].Casualties)
+				cas[i] += c
+				cas2[i] += c * c
+			}
+		}
+		check := func(name string, k, p float64) {
+			if z, ok := zWithin(int(k), n, p); !ok {
+				t.Errorf("case %d %s: %.4f, exact %.4f, z %.1f", ci, name, k/n, p, z)
+			}
+		}
+		check("reached", reached, ex[0].Reached)
+		check("disordered", disordered, ex[0].Disordered)
+		for i := range 2 {
+			check("won", won[i], ex[i].Won)
+			check("morale failed", morale[i], ex[i].Morale)
+			check("destroyed", destroyed[i], ex[i].Destroyed)
+			mean := cas[i] / n
+			se := math.Sqrt((cas2[i]/n - mean*mean) / n)
+			if math.Abs(mean-ex[i].Casualties) > 5*se+1e-12 {
+				t.Errorf("case %d unit %d casualties: %.4f, exact %.4f (5 SE = %.4f)", ci, i, mean, ex[i].Casualties, 5*se)
+			}
+		}
+		mean := overwatch / n
+		if se := math.Sqrt((overwatch2/n - mean*mean) / n); ex[0].Overwatch == 0 || math.Abs(mean-ex[0].Overwatch) > 5*se {
+			t.Errorf("case %d Overwatch casualties %.4f, exact %.4f (5 SE = %.4f)", ci, mean, ex[0].Overwatch, 5*se)
+		}
+	}
+}
+
+func b2f(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func stupefiedUnit(p Profile, n int) *Unit {
+	u := NewUnit(p, n)
+	u.Stupefied = 1
+	return &u
+}

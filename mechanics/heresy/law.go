@@ -280,3 +280,24 @@ func (c *Chain) volleyOf(shots dice.Expr, bearers int) *Attack {
 	a.Volleys = append(a.Volleys, Volley{Weapon: Weapon{Shots: shots}, Models: bearers, Rolls: 1, Chain: *c})
 	return a
 }
+
+// StrikeJoint is the exact joint distribution of what bearers models
+// striking blows blows each with chain c do to target: P(k wounds suffered
+// and the target ends in state s) at index k*n + s, where s = lost*W +
+// hurt (models lost, wounds on the wounded model) and n = (models+1)*W.
+// The combat result counts k, the casualties come from s. It allocates;
+// Deflagrate's hits are not counted (no close-combat weapon has it).
+func (c *Chain) StrikeJoint(bearers, blows int, target *Unit) (p []float64, n int) {
+	a := c.volleyOf(dice.Const(blows), bearers)
+	a.countSuffered = true
+	models, w := max(target.Models, 0), max(target.W, 1)
+	n = (models + 1) * w
+	state := make([]float64, n)
+	if models > 0 {
+		state[min(max(target.Hurt, 0), w-1)] = 1
+	} else {
+		state[0] = 1
+	}
+	a.applyVolley(&a.Volleys[0], state, models, w)
+	return a.joint, n
+}

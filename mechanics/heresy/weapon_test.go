@@ -3,6 +3,7 @@ package heresy
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"hammersim/mechanics/dice"
@@ -369,4 +370,26 @@ func TestSelectRules(t *testing.T) {
 	if !a.BlocksCharge() {
 		t.Error("a Rapid Fire attack should stop a charge")
 	}
+}
+
+// FuzzParseType: no Type column may panic the reader, and every rule it
+// returns points inside the text.
+func FuzzParseType(f *testing.F) {
+	for _, s := range []string{"Rapid Fire", "Heavy 2", "Assault 1, Rending (6+)", "Melee, Brutal (2)", "Heavy 1, Blast (3\")", ",,", "(", "Pistol D3+1, (a, b), c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tt, err := ParseType(s)
+		if err != nil {
+			if te, ok := err.(*TypeError); !ok || te.Col < 1 || te.Col > len(s)+1 {
+				t.Fatalf("%q: error %v with a column outside the text", s, err)
+			}
+			return
+		}
+		for _, r := range tt.Rules {
+			if r.Col < 1 || r.Col > len(s) || !strings.HasPrefix(s[r.Col-1:], r.Text) {
+				t.Fatalf("%q: rule %q at column %d", s, r.Text, r.Col)
+			}
+		}
+	})
 }

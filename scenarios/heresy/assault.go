@@ -1,39 +1,54 @@
 package heresy
 
 import (
+	"slices"
+
 	"hammersim/mechanics/dice"
 	rules "hammersim/mechanics/heresy"
 	"hammersim/scenarios"
 	"hammersim/sim"
 )
 
-// The assault question: one round of close combat and its aftermath, as
-// rules.Fight resolves it.
+// The assault question: a charge and the round of close combat it starts,
+// and its aftermath, as rules.Charge and rules.Fight resolve them.
 //
 //	assault:
 //	  attacker: {name: ..., models: 10, WS: 4, ..., melee: {name: chainsword, S: User, AP: "-"}}
 //	  defender: {name: ..., models: 3, ..., rules: [Automated Artillery, Bulky (4)]}
 //	  charged: true             # the attacker charged this turn
+//	  distance: 7               # the charge is rolled over 7"
+//	  charge_bonus: 1           # the Movement bonus to the charge roll
+//	  stupefied: attacker       # none, attacker, defender or both
+//	  hold_the_line: false      # the defender made Hold the Line
 //	  difficult_terrain: false  # through Difficult Terrain
-//	  options: {outnumber_bonus: 1, ...}
+//	  options: {overwatch: true, ...}
 //
-// Every metric is reported for each unit, named in the parameter "unit",
-// and counts what happened to that unit: the blows it suffered (hits,
-// wounds, unsaved_wounds, mitigated, casualties), whether it won, failed
-// its Morale check (morale_failed, and Fell Back), was destroyed by a
-// Sweeping Advance (swept), or has no models left at the end (destroyed).
-// Every one has its exact value, by enumerating the wounds each side
-// inflicts (see heresy.ExactAssault in mechanics).
+// Every metric but the charge's is reported for each unit, named in the
+// parameter "unit", and counts what happened to that unit: the blows it
+// suffered (hits, wounds, unsaved_wounds, mitigated, casualties), whether
+// it won, failed its Morale check (morale_failed, and Fell Back), was
+// destroyed by a Sweeping Advance (swept), or has no models left at the
+// end (destroyed). The charge's metrics are the attacker's: reached,
+// disordered, overwatch_casualties. Every one has its exact value (see
+// heresy.ExactAssault in mechanics).
 
 // Assault metrics beyond the shooting ones.
 const (
-	metricWon   = "won"
-	metricSwept = "swept"
+	metricWon        = "won"
+	metricSwept      = "swept"
+	metricReached    = "reached"
+	metricDisordered = "disordered"
+	metricOverwatch  = "overwatch_casualties"
 )
 
-var assaultMetrics = []string{metricHits, metricWounds, metricUnsaved, metricMitigated, metricCasualties, metricWon, metricMorale, metricSwept, metricDestroyed}
+var assaultMetrics = []string{metricReached, metricDisordered, metricOverwatch, metricHits, metricWounds, metricUnsaved,
+	metricMitigated, metricCasualties, metricWon, metricMorale, metricSwept, metricDestroyed}
 
-// Slots per unit; unit i's slot k is at i*sideSlots + k.
+// chargeMetrics are reported for the attacker only.
+var chargeMetrics = []string{metricReached, metricDisordered, metricOverwatch}
+
+// Slots per unit; unit i's slot k is at i*sideSlots + k; the charge's
+// slots follow both units'.
 const (
 	sideHits = iota
 	sideWounds
@@ -47,43 +62,74 @@ const (
 	sideSlots
 )
 
+const (
+	chargeReached = 2*sideSlots + iota
+	chargeDisordered
+	chargeOverwatch
+	assaultSlots
+)
+
 var assaultOptions = []option{
 	optFNP,
 	optBlunted,
 	{key: "outnumber_bonus", lo: 0, hi: 10, def: rules.DefaultOptions.OutnumberBonus},
 	{key: "charge_bonus_attacks", lo: 0, hi: 10, def: rules.DefaultOptions.ChargeBonusAttacks},
 	{key: "terrain_charge_initiative", lo: 0, hi: 10, def: rules.DefaultOptions.TerrainChargeInitiative},
+	{key: "poisoned_replaces_chart", boolean: true, def: rules.DefaultOptions.PoisonedReplacesChart},
+	{key: "overwatch", boolean: true, def: rules.DefaultOptions.Overwatch},
+	{key: "disordered_by_hold_the_line", boolean: true, def: rules.DefaultOptions.DisorderTriggers.HoldTheLine},
+	{key: "charge_dice", dice: true, def: rules.DefaultOptions.ChargeDice},
+	{key: "max_charge", lo: 0, hi: 48, def: rules.DefaultOptions.MaxCharge},
+	{key: "our_weapons_are_useless", boolean: true, def: rules.DefaultOptions.OurWeaponsAreUseless},
+	{key: "template_hits", lo: 1, hi: 50, def: rules.DefaultOptions.TemplateHits},
 }
 
-// assaultQuestion is an assault question as decoded, before its axes are
-// known.
-type assaultQuestion struct {
-	node               *scenarios.Node
-	attacker, defender scenarios.Param[*unitSpec]
-	charged            scenarios.Param[bool]
-	chargedAt          *scenarios.Node
-	terrain            scenarios.Param[bool]
-	opts               *optionValues
-	metricList         []*scenarios.Node
-	grid               *gridSpec
-	// reported holds the point problems already reported, by kind: each is
-	// reported once, at the first point it fails.
-	reported map[string]bool
+// Who is Stupefied as the assault begins.
+var stupefiedUnits = map[string][2]bool{"none": {}, "attacker": {true, false}, "defender": {false, true}, "both": {true, true}}
+
+// assaultSpec is an assault question as written.
+type assaultSpec struct {
+	attacker, defender         scenarios.Param[*unitSpec]
+	charged, terrain, held     scenarios.Param[bool]
+	distance, bonus            scenarios.Param[int]
+	stupefied                  scenarios.Param[string]
+	node, chargedAt, stupefyAt *scenarios.Node
+	opts                       *optionValues
+	metricList                 []*scenarios.Node
+	grid                       *gridSpec
 }
 
 func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
-	q := &assaultQuestion{node: n, charged: scenarios.Fixed(true), terrain: scenarios.Fixed(false),
-		opts: decodeOptions(d, nil, assaultOptions), reported: map[string]bool{}}
+	q := &assaultSpec{
+		charged: scenarios.Fixed(true), terrain: scenarios.Fixed(false), held: scenarios.Fixed(false),
+		distance: scenarios.Fixed(0), bonus: scenarios.Fixed(0), stupefied: scenarios.Fixed("none"),
+		node: n, stupefyAt: n, opts: decodeOptions(d, nil, assaultOptions),
+	}
+	boolKey := func(key string, p *scenarios.Param[bool]) scenarios.Field {
+		return scenarios.Field{Key: key, Decode: func(n *scenarios.Node) {
+			*p = scenarios.Sweep(d, n, key, false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, key) }, scenarios.Identity)
+		}}
+	}
+	intKey := func(key, what string, lo, hi int, p *scenarios.Param[int]) scenarios.Field {
+		return scenarios.Field{Key: key, Decode: func(n *scenarios.Node) {
+			*p = scenarios.Sweep(d, n, key, true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, what, lo, hi) }, scenarios.Identity)
+		}}
+	}
 	d.Object(n, "the assault", []scenarios.Field{
 		{Key: "attacker", Required: true, Decode: func(n *scenarios.Node) { q.attacker = unitParam(d, n, "attacker", roleFighter) }},
-		{Key: "defender", Required: true, Decode: func(n *scenarios.Node) { q.defender = unitParam(d, n, "defender", roleFighter) }},
+		{Key: "defender", Required: true, Decode: func(n *scenarios.Node) { q.defender = unitParam(d, n, "defender", roleDefender) }},
 		{Key: "charged", Decode: func(n *scenarios.Node) {
 			q.chargedAt = n
 			q.charged = scenarios.Sweep(d, n, "charged", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "charged") }, scenarios.Identity)
 		}},
-		{Key: "difficult_terrain", Decode: func(n *scenarios.Node) {
-			q.terrain = scenarios.Sweep(d, n, "difficult_terrain", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "difficult_terrain") }, scenarios.Identity)
+		intKey("distance", "distance (inches to charge)", 1, 48, &q.distance),
+		intKey("charge_bonus", "charge_bonus (inches added to the charge roll)", 0, 12, &q.bonus),
+		{Key: "stupefied", Decode: func(n *scenarios.Node) {
+			q.stupefyAt = n
+			q.stupefied = wordsParam(d, n, "stupefied", "who is Stupefied", []string{"none", "attacker", "defender", "both"})
 		}},
+		boolKey("hold_the_line", &q.held),
+		boolKey("difficult_terrain", &q.terrain),
 		{Key: "options", Decode: func(n *scenarios.Node) { q.opts = decodeOptions(d, n, assaultOptions) }},
 		{Key: "metrics", Decode: func(n *scenarios.Node) { q.metricList = decodeMetrics(d, n, assaultMetrics) }},
 		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n) }},
@@ -91,102 +137,155 @@ func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 	return q.compile
 }
 
-func (q *assaultQuestion) compile(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
-	if !specsReady(q.attacker, q.defender) || !q.charged.Set() || !q.terrain.Set() {
+// defaultMetrics are the metrics reported when none are listed: the
+// charge's only where a charge is rolled or Overwatch can be fired.
+func (q *assaultSpec) defaultMetrics() []string {
+	rolled := slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 })
+	armed := slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 })
+	var out []string
+	for _, m := range assaultMetrics {
+		switch m {
+		case metricReached:
+			if !rolled {
+				continue
+			}
+		case metricOverwatch:
+			if !armed {
+				continue
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
+	if !specsReady(q.attacker, q.defender) || !q.charged.Set() || !q.terrain.Set() || !q.held.Set() ||
+		!q.distance.Set() || !q.bonus.Set() || !q.stupefied.Set() {
 		return scenarios.Compiled{}
 	}
-	metrics := metricNames(q.metricList, assaultMetrics)
+	metrics := metricNames(q.metricList, q.defaultMetrics())
+	errs := map[string]bool{}
 	models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
-		m, good := q.model(d, axes, pt)
-		return m, good
+		a, okA := q.attacker.At(pt).at(d, pt)
+		b, okB := q.defender.At(pt).at(d, pt)
+		if !okA || !okB {
+			return nil, false
+		}
+		m := q.model(a, b, pt)
+		if msg, at := q.check(m, a, b, pt); msg != "" {
+			if !errs[msg] {
+				errorAt(d, at, axes, pt, "%s", msg)
+			}
+			errs[msg] = true
+			return nil, false
+		}
+		m.exact = rules.ExactAssault(&m.AssaultExchange)
+		return m, true
 	})
 	if !ok {
 		return scenarios.Compiled{}
 	}
-	results := func(run sim.Run) []sim.Estimate {
+	var c scenarios.Compiled
+	c.Grid = q.grid.check(d, axes, intersect(metrics, []string{metricReached, metricDisordered, metricWon, metricMorale, metricSwept, metricDestroyed}))
+	c.Models = models
+	c.Results = func(run sim.Run) []sim.Estimate {
 		var out []sim.Estimate
 		for _, mt := range metrics {
 			axes.Each(func(pt scenarios.Point) {
 				g := group(pt)
 				m := models[g].(*assaultModel)
 				for i := range 2 {
+					if i == 1 && slices.Contains(chargeMetrics, mt) {
+						continue
+					}
 					out = append(out, m.estimate(mt, i, withParam(axes.Params(pt), "unit", m.names[i]), run.Tallies[g], run.Completed[g]))
 				}
 			})
 		}
 		return out
 	}
-	grid := q.grid.check(d, axes, intersect(metrics, []string{metricWon, metricMorale, metricSwept, metricDestroyed}))
-	return scenarios.Compiled{Grid: grid, Models: models, Results: results}
+	return c
 }
 
-// model builds the model of one point, or reports why the point cannot
-// be fought.
-func (q *assaultQuestion) model(d *scenarios.Decoder, axes scenarios.Axes, pt scenarios.Point) (*assaultModel, bool) {
-	a, okA := q.attacker.At(pt).at(d, pt)
-	b, okB := q.defender.At(pt).at(d, pt)
-	if !okA || !okB {
-		return nil, false
-	}
+// model builds the point's model from its units.
+func (q *assaultSpec) model(a, b *unit, pt scenarios.Point) *assaultModel {
+	o := q.opts.options(pt)
 	m := &assaultModel{
 		AssaultExchange: rules.AssaultExchange{
 			Units:   [2]rules.Unit{a.unit, b.unit},
 			Weapons: [2]rules.Weapon{a.melee, b.melee},
 			Charged: q.charged.At(pt), DifficultTerrain: q.terrain.At(pt),
-			Options: q.opts.options(pt),
+			Distance: q.distance.At(pt), Bonus: q.bonus.At(pt),
+			OverwatchWeapons: b.weapons,
+			Options:          o,
 		},
-		names: [2]string{a.spec.name, b.spec.name},
+		names:     [2]string{a.spec.name, b.spec.name},
+		stupefied: stupefiedUnits[q.stupefied.At(pt)],
+		held:      q.held.At(pt),
 	}
-	fail := func(kind string, at *scenarios.Node, format string, args ...any) (*assaultModel, bool) {
-		if !q.reported[kind] {
-			errorAt(d, at, axes, pt, format, args...)
+	for i, on := range m.stupefied {
+		if on {
+			m.Units[i].Stupefy(false, o)
 		}
-		q.reported[kind] = true
-		return nil, false
 	}
-	if m.names[0] == m.names[1] {
-		return fail("names", b.spec.node, "attacker and defender are both named %q; results tell the units apart by name", m.names[0])
+	// A unit makes one Reaction in a phase: Hold the Line, not Overwatch.
+	if m.held {
+		m.OverwatchWeapons = nil
 	}
-	if m.Charged && !m.Units[0].CanCharge() {
+	m.Disordered = rules.ChargeDisordered(&m.Units[0], m.held && m.Units[1].CanReact(rules.HoldTheLine), 1, o) && !m.Units[0].IsStupefied()
+	return m
+}
+
+// check returns the error at a point, if any, and where to report it.
+func (q *assaultSpec) check(m *assaultModel, a, b *unit, pt scenarios.Point) (string, *scenarios.Node) {
+	switch {
+	case m.names[0] == m.names[1]:
+		return "attacker and defender are both named \"" + m.names[0] + "\"; results tell the units apart by name", b.spec.node
+	case m.Charged && !m.Units[0].CanCharge():
 		at := a.spec.node
 		if q.chargedAt != nil {
 			at = q.chargedAt
 		}
-		return fail("charge", at, "attacker %q is Automated Artillery, which may not charge; set charged: false to have it fight without charging", m.names[0])
+		return "attacker \"" + m.names[0] + "\" is Automated Artillery, which may not charge; set charged: false to have it fight without charging", at
+	case m.DifficultTerrain && !m.Charged:
+		return "difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)", q.node
+	case !m.Charged && (m.Distance > 0 || m.held):
+		return "distance and hold_the_line need charged: true (they are about the attacker's charge)", q.node
+	case m.stupefied[0] && !a.unit.CanStupefy(m.Options), m.stupefied[1] && !b.unit.CanStupefy(m.Options):
+		return "stupefied: " + q.stupefied.At(pt) + ", but a unit without Lords of Profligacy cannot become Stupefied", q.stupefyAt
+	case len(b.weapons) > 0 && !m.Options.Overwatch:
+		return "the defender's weapons are fired only in Overwatch; set options: {overwatch: true}, or remove them", b.spec.node
 	}
-	if m.DifficultTerrain && !m.Charged {
-		return fail("terrain", q.node, "difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)")
-	}
-	m.exact = rules.ExactAssault(&m.AssaultExchange)
-	return m, true
+	return "", nil
 }
 
 // intersect returns the strings of a that are in b, in a's order.
 func intersect(a, b []string) []string {
 	var out []string
 	for _, s := range a {
-		for _, t := range b {
-			if s == t {
-				out = append(out, s)
-			}
+		if slices.Contains(b, s) {
+			out = append(out, s)
 		}
 	}
 	return out
 }
 
 // assaultModel is one point of an assault question: the exchange, the
-// units' names, and its exact values.
+// units' names, who is Stupefied, and its exact values.
 type assaultModel struct {
 	rules.AssaultExchange
-	names [2]string
-	exact [2]rules.AssaultExact
+	names     [2]string
+	stupefied [2]bool
+	held      bool
+	exact     [2]rules.AssaultExact
 }
 
 func (m *assaultModel) Slots() []sim.Slot {
-	out := make([]sim.Slot, 2*sideSlots)
+	out := make([]sim.Slot, assaultSlots)
 	for i := range 2 {
 		s := out[i*sideSlots : (i+1)*sideSlots]
-		mb := m.exact[i].MaxBlows
+		mb := m.exact[i].MaxBlows * max(m.Weapons[1-i].Brutal, 1)
 		s[sideHits] = sim.Slot{Name: m.names[i] + " " + metricHits, Hi: mb}
 		s[sideWounds] = sim.Slot{Name: m.names[i] + " " + metricWounds, Hi: mb}
 		s[sideUnsaved] = sim.Slot{Name: m.names[i] + " " + metricUnsaved, Hi: mb}
@@ -197,29 +296,56 @@ func (m *assaultModel) Slots() []sim.Slot {
 		s[sideSwept] = sim.Slot{Name: m.names[i] + " " + metricSwept, Hi: 1}
 		s[sideDestroyed] = sim.Slot{Name: m.names[i] + " " + metricDestroyed, Hi: 1}
 	}
+	out[chargeReached] = sim.Slot{Name: metricReached, Hi: 1}
+	out[chargeDisordered] = sim.Slot{Name: metricDisordered, Hi: 1}
+	out[chargeOverwatch] = sim.Slot{Name: metricOverwatch, Hi: max(m.Units[0].Models, 0)}
 	return out
 }
 
-func (m *assaultModel) NewTrial() sim.Trial { return m }
+func (m *assaultModel) NewTrial() sim.Trial {
+	t := &assaultTrial{m: m}
+	if m.Overwatches() {
+		t.ow.PrepareAt(&m.Units[1], m.OverwatchWeapons, &m.Units[0], m.OverwatchSituation(), m.Options)
+	}
+	return t
+}
 
-func (m *assaultModel) Run(r *dice.Rand, n int, t *sim.Tally) {
+// assaultTrial owns the prepared Overwatch attack.
+type assaultTrial struct {
+	m  *assaultModel
+	ow rules.Attack
+}
+
+func (t *assaultTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
+	m := t.m
+	rolled := m.Charged && (m.Distance > 0 || m.Overwatches())
 	for range n {
 		u := m.Units
 		a, b := m.Sides(&u[0], &u[1])
-		res := rules.Fight(r, a, b, m.Options)
+		var res rules.ChargeResult
+		if rolled {
+			res = rules.Charge(r, a, b, &t.ow, m.Distance, m.Bonus, m.Options)
+		} else {
+			res = rules.ChargeResult{Reached: m.Charged, Disordered: a.Disorderly(), Combat: rules.Fight(r, a, b, m.Options)}
+		}
+		h := tally.H
+		h[chargeReached].Add(b2i(res.Reached))
+		h[chargeDisordered].Add(b2i(res.Reached && res.Disordered))
+		h[chargeOverwatch].Add(res.Overwatch.Casualties)
 		for i := range 2 {
-			h := t.H[i*sideSlots : (i+1)*sideSlots]
-			got := res.Inflicted[1-i]
-			h[sideHits].Add(got.Hits)
-			h[sideWounds].Add(got.Wounds)
-			h[sideUnsaved].Add(got.Unsaved)
-			h[sideMitigated].Add(got.Unsaved - got.Suffered)
-			h[sideCasualties].Add(got.Casualties)
-			h[sideWon].Add(b2i(res.Winner == i))
-			lost := res.Winner == 1-i
-			h[sideMorale].Add(b2i(lost && res.FellBack))
-			h[sideSwept].Add(b2i(lost && res.Swept))
-			h[sideDestroyed].Add(b2i(u[i].Destroyed()))
+			s := h[i*sideSlots : (i+1)*sideSlots]
+			got := res.Combat.Inflicted[1-i]
+			s[sideHits].Add(got.Hits)
+			s[sideWounds].Add(got.Wounds)
+			s[sideUnsaved].Add(got.Unsaved)
+			s[sideMitigated].Add(got.Unsaved - got.Suffered)
+			s[sideCasualties].Add(got.Casualties)
+			won := res.Reached || !m.Charged
+			s[sideWon].Add(b2i(won && res.Combat.Winner == i))
+			lost := won && res.Combat.Winner == 1-i
+			s[sideMorale].Add(b2i(lost && res.Combat.FellBack))
+			s[sideSwept].Add(b2i(lost && res.Combat.Swept))
+			s[sideDestroyed].Add(b2i(u[i].Destroyed()))
 		}
 	}
 }
@@ -233,6 +359,12 @@ func (m *assaultModel) estimate(metric string, i int, ps []sim.Param, t *sim.Tal
 		return sim.ProbabilityOf(metric, ps, h[slot].Count(1), n).WithExact(clamp01(v))
 	}
 	switch metric {
+	case metricReached:
+		return sim.ProbabilityOf(metric, ps, t.H[chargeReached].Count(1), n).WithExact(clamp01(ex.Reached))
+	case metricDisordered:
+		return sim.ProbabilityOf(metric, ps, t.H[chargeDisordered].Count(1), n).WithExact(clamp01(ex.Disordered))
+	case metricOverwatch:
+		return sim.MeanOf(metric, ps, &t.H[chargeOverwatch]).WithExact(ex.Overwatch)
 	case metricHits:
 		return mean(sideHits, ex.Hits)
 	case metricWounds:
@@ -252,5 +384,5 @@ func (m *assaultModel) estimate(metric string, i int, ps []sim.Param, t *sim.Tal
 	case metricDestroyed:
 		return prob(sideDestroyed, ex.Destroyed)
 	}
-	panic("scenarios: unknown assault metric " + metric)
+	panic("scenarios/heresy: unknown assault metric " + metric)
 }

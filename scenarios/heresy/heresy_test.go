@@ -76,6 +76,10 @@ func TestBuiltins(t *testing.T) {
 		"firing-protocols":            3 * 2,     // Firing Protocols, target
 		"automated-artillery-assault": 3 * 2,     // chargers, Automated Artillery
 		"bulky-outnumber":             4 * 3,     // Bulky, outnumber_bonus
+		"rapid-fire-vs-stupefied":     2 * 2,     // distance, stupefied
+		"stupefied-charge":            2,         // stupefied
+		"plasma-gets-hot":             2 * 2,     // Twin-linked, distance
+		"volkite-deflagrate":          2,         // Deflagrate
 	}
 	for name, models := range want {
 		s, err := registry.Load(name)
@@ -164,6 +168,18 @@ func TestErrors(t *testing.T) {
 			`t.yaml:5:13: attacker and defender are both named "Assault Squad"`},
 		{"terrain without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  difficult_terrain: true\n"),
 			"t.yaml:4:3: difficult_terrain: true needs charged: true"},
+		{"Salvo", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Salvo 2, S: 4, AP: 5}]}", target, ""), `t.yaml:4:118: type: Salvo is not a Horus Heresy 2nd edition weapon type`},
+		{"rule in a type", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 1, Rendng (6+)\", S: 4, AP: 5}]}", target, ""), `t.yaml:4:129: unknown rule "Rendng"; did you mean "Rending"?`},
+		{"shots twice", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Heavy 2, S: 4, AP: 5, shots: 3}]}", target, ""), `t.yaml:4:147: shots are given twice: the type "Heavy 2" prints them already`},
+		{"rule twice", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 1, Shred\", S: 4, AP: 5, rules: [Shred]}]}", target, ""), `t.yaml:4:158: Shred is in both the type and the rules list`},
+		{"reaction word", shoot(bolters, target, "  reaction: dodge\n"), `t.yaml:6:13: reaction "dodge": expected none, return_fire or evade`},
+		{"distance", shoot(bolters, target, "  distance: 0\n"), `t.yaml:6:13: distance (inches) 0 is out of range; expected 1 to 240`},
+		{"Melee fired", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Melee, S: 4, AP: 5}]}", target, ""), `t.yaml:4:118: a Melee weapon is not fired`},
+		{"Deflagrate in melee", scenario("assault:\n  attacker: {name: A, models: 5, " + marine + ", melee: {name: fist, S: 8, AP: 2, rules: [Deflagrate]}}\n  defender: " + assaultSquad + "\n"), `t.yaml:4:100: melee weapon "fist": Deflagrate, Blast, Template and Gets Hot are ranged weapons' rules`},
+		{"Overwatch guns without Overwatch", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {name: D, models: 5, " + marine + ", weapons: [{name: gun, S: 4, AP: 5}]}\n"), `t.yaml:5:13: the defender's weapons are fired only in Overwatch; set options: {overwatch: true}`},
+		{"Stupefied charger without the rule", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  stupefied: attacker\n"), `t.yaml:6:14: stupefied: attacker, but a unit without Lords of Profligacy cannot become Stupefied`},
+		{"charge distance without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  distance: 6\n"), `t.yaml:4:3: distance and hold_the_line need charged: true`},
+		{"charge dice", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  options: {charge_dice: 2D6-5}\n"), `t.yaml:6:26: charge_dice "2D6-5": expected dice that roll 1 or more`},
 	}
 	for _, tt := range tests {
 		wantError(t, tt.name, tt.src, tt.want)
@@ -190,6 +206,19 @@ func TestMatchesExact(t *testing.T) {
 }
 
 var exactCases = []string{
+	scenario(`assault:
+  attacker: {name: Kakophoni, models: 6, WS: 5, BS: 4, S: 4, T: 4, W: 2, I: 5, A: 2, Ld: 9, Sv: 3+,
+             rules: [Lords of Profligacy, Furious Charge (1), Fear (1)],
+             melee: {name: blade, type: "Melee, Rending (6+), Shred", S: +1, AP: 3}}
+  defender: {name: Guard, models: 8, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 3, A: 1, Ld: 8, Sv: 3+, rules: [Lords of Profligacy],
+             melee: {name: maul, type: "Melee, Brutal (2), Murderous Strike (6+)", S: 6, AP: 4},
+             weapons: [{name: flamer, type: "Assault 1, Template", S: 4, AP: 5}, {name: bolter, type: Rapid Fire, range: 24, S: 4, AP: 5}]}
+  distance: [6, 9]
+  charge_bonus: 1
+  stupefied: [none, attacker, defender]
+  hold_the_line: [false, true]
+  options: {overwatch: true, our_weapons_are_useless: true}
+`),
 	scenario(`shooting:
   firer: {name: Tacticals, models: 4, ` + marine + `, rules: [Firing Protocols (2), Fear (1)],
           weapons: [{name: bolter, type: Rapid Fire, range: 24, S: 4, AP: 5},

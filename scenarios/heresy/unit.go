@@ -49,6 +49,8 @@ const (
 	roleFirer role = iota
 	roleTarget
 	roleFighter
+	// roleDefender fights, and may carry weapons for Overwatch.
+	roleDefender
 )
 
 // unitSpec is a Heresy unit as written in a scenario, with its sweeps.
@@ -145,8 +147,11 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 			u.weapons = decodeWeapons(d, n)
 		}})
 		fields = append(fields, scenarios.Field{Key: "cover", Decode: func(n *scenarios.Node) { u.cover = saveParam(d, n, "cover") }})
-	case roleFighter:
+	case roleFighter, roleDefender:
 		fields = append(fields, scenarios.Field{Key: "melee", Decode: func(n *scenarios.Node) { u.melee = decodeWeapon(d, n, true) }})
+		if role == roleDefender {
+			fields = append(fields, scenarios.Field{Key: "weapons", Decode: func(n *scenarios.Node) { u.weapons = decodeWeapons(d, n) }})
+		}
 	}
 	d.Object(dropMovement(d, n), "a unit", fields)
 	return u
@@ -459,6 +464,10 @@ func (s *unitSpec) at(d *scenarios.Decoder, pt scenarios.Point) (*unit, bool) {
 	}
 	if s.melee != nil {
 		w, good := s.melee.at(d, pt)
+		if good && (w.Deflagrate || w.Blast > 0 || w.Template || w.GetsHot) {
+			d.Errorf(s.melee.node, "melee weapon %q: Deflagrate, Blast, Template and Gets Hot are ranged weapons' rules, not modelled in close combat", w.Name)
+			good = false
+		}
 		ok = ok && good
 		u.melee = w
 	}
