@@ -31,7 +31,7 @@
 // Sources: the Horus Heresy seed text in the project's seeds (Automated
 // Artillery, Bulky, Sentry Protocols, Firing Protocols, Lords of
 // Profligacy, Fearless, Damage Mitigation) and the HH2 section of
-// RULES-FACTS.md for the core tables. Rules are paraphrased, never quoted.
+// the core rules docs/heresy.md gives with their sources. Rules are paraphrased, never quoted.
 // Where the texts leave a point open, the choice is a field of [Options]
 // with its default in [DefaultOptions], and the field's comment says it is
 // open.
