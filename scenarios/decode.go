@@ -34,6 +34,9 @@ func (d *Decoder) Errorf(n *Node, format string, args ...any) {
 	e := &Error{File: d.file, Line: 1, Col: 1, Msg: fmt.Sprintf(format, args...)}
 	if n != nil {
 		e.Line, e.Col = n.Line, n.Col
+		if n.File != "" {
+			e.File = n.File
+		}
 	}
 	key := e.Error()
 	if d.seen == nil {

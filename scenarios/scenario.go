@@ -49,6 +49,8 @@ type Scenario struct {
 	// metrics are every metric the question reports; selected, when set,
 	// those chosen; idle those left out unless chosen (see metrics.go).
 	metrics, selected, idle []string
+	// units are the names of the unit cards the question holds.
+	units []string
 }
 
 // Results reads the estimates of every point of the scenario from a run of
@@ -176,6 +178,7 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 	s := &Scenario{File: file, Source: src, SHA256: hex.EncodeToString(sum[:])}
 	rs := r.rulesetOf(d, root)
 	d.ruleset = rs
+	s.units = expandUnits(d, root, rs)
 	var compile Compile
 	var question, metricsKey *Node
 	fields := headerFields(d, s)
@@ -271,6 +274,7 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 		}},
 		{Key: "description", Decode: func(n *Node) { s.Description = strings.TrimSpace(d.Text(n, "a description")) }},
 		{Key: "ruleset", Required: true, Decode: func(*Node) {}},
+		{Key: "units", Decode: func(*Node) {}}, // read with the ruleset: catalogue.go
 		{Key: "trials", Decode: func(n *Node) {
 			if v, ok := d.IntIn(n, "trials", 1, 1_000_000_000); ok {
 				s.Trials = int64(v)

@@ -34,6 +34,9 @@ type Node struct {
 	Items     []*Node // sequence
 	Keys      []*Node // mapping keys, in order
 	Vals      []*Node // mapping values
+	// File, when set, is the file the node was read from, when that is
+	// not the scenario's own (a unit card from a catalogue).
+	File string
 }
 
 // Describe names the node for an error message: a scalar's quoted text, or

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -280,10 +281,12 @@ func tallies(ms []modelData) (Run, error) {
 			if hd.Min < -MaxTallyValue || hd.Min+len(hd.Counts) > MaxTallyValue+1 {
 				return Run{}, fmt.Errorf("model %d, slot %d: values outside ±%d", m, i, MaxTallyValue)
 			}
+			var total int64
 			for _, c := range hd.Counts {
-				if c < 0 {
-					return Run{}, fmt.Errorf("model %d, slot %d: a negative count", m, i)
+				if c < 0 || c > math.MaxInt64-total {
+					return Run{}, fmt.Errorf("model %d, slot %d: counts below 0 or beyond 64 bits", m, i)
 				}
+				total += c
 			}
 			t.H[i] = Histogram{min: hd.Min, counts: hd.Counts}
 		}

@@ -3,7 +3,9 @@ package sim
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -332,6 +334,9 @@ func addRuns(out, p *Part) error {
 		if err := sameShape(out.Runs[i], p.Runs[i]); err != nil {
 			return err
 		}
+		if !sumsFit(out.Runs[i], p.Runs[i]) {
+			return errors.New("its counts and the others' add up beyond 64 bits")
+		}
 		out.Runs[i].Merge(p.Runs[i])
 	}
 	return nil
@@ -352,6 +357,24 @@ func sameShape(a, b Run) error {
 		}
 	}
 	return nil
+}
+
+// sumsFit reports whether adding b's counts to a's overflows nowhere: no
+// total does, so no single count can.
+func sumsFit(a, b Run) bool {
+	for m := range a.Tallies {
+		for i := range a.Tallies[m].H {
+			if a.Tallies[m].H[i].N() > math.MaxInt64-b.Tallies[m].H[i].N() {
+				return false
+			}
+		}
+	}
+	for k := range a.Batches {
+		if !sumsFit(a.Batches[k], b.Batches[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 func cloneRun(r Run) Run {

@@ -203,7 +203,8 @@ func TestReadPartChecksContents(t *testing.T) {
 		{"chunks beyond the run", `"chunks":[[1,2]]`, `"chunks":[[1,9]]`, "inside the run's 4 chunks"},
 		{"trials off", `{"trials":16384,`, `{"trials":16383,`, "holds 16383 trials"},
 		{"unknown field", `"workers":1`, `"workers":1,"extra":0`, "unknown field"},
-		{"negative count", `"counts":[`, `"counts":[-1,`, ""},
+		{"negative count", `"counts":[`, `"counts":[-1,`, "below 0"},
+		{"count overflow", `"counts":[`, `"counts":[9223372036854775807,`, "beyond 64 bits"},
 	} {
 		b := bytes.Replace(files[1], []byte(tt.old), []byte(tt.new), 1)
 		if bytes.Equal(b, files[1]) {
@@ -304,4 +305,19 @@ func FuzzReadPart(f *testing.F) {
 			_ = m.Complete()
 		}
 	})
+}
+
+// TestMergeRefusesOverflow: counts that would add up past 64 bits are an
+// error, not a wrapped, negative count.
+func TestMergeRefusesOverflow(t *testing.T) {
+	part := func(lo int64) *Part {
+		h := NewHistogram(0, 0)
+		h.AddN(0, 1<<62)
+		run := Run{Tallies: []*Tally{{H: []Histogram{h}}}, Completed: []int64{0}}
+		return &Part{Header: PartHeader{Trials: 2 * ChunkSize, Shards: 2}, Chunks: []ChunkRange{{lo, lo + 1}}, Runs: []Run{run}}
+	}
+	// 2^62 twice is 2^63, one past the largest int64.
+	if _, err := Merge([]NamedPart{{"a", part(0)}, {"b", part(1)}}); err == nil || !strings.Contains(err.Error(), "beyond 64 bits") {
+		t.Errorf("got %v", err)
+	}
 }

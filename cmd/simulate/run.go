@@ -54,9 +54,11 @@ Usage:
   simulate compare A B ... [flags] run scenarios on the same dice and compare them, with paired differences
   simulate compare FILE --by AXIS  compare the values of one swept parameter (default: attacker)
   simulate merge PARTS... [flags]  merge the partial results of a sharded run (run/compare --shard I/N)
-  simulate dice EXPR [flags]       exact distribution of a dice expression, e.g. "3D6 discard lowest"
+  simulate dice QUERY [flags]      exact answer to a dice question, e.g. "2D6 >= 9" or "3D6 discard lowest"
   simulate list                    list the built-in scenarios
   simulate show NAME               print a built-in scenario's YAML, to copy and edit
+  simulate units [show NAME]       list the built-in unit cards, or print one to copy
+  simulate completion SHELL        print a completion script for bash, zsh or fish
   simulate version                 print the version
 
 Run 'simulate run -h', 'simulate compare -h', 'simulate merge -h' or 'simulate dice -h'
@@ -99,6 +101,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		_, err := stdout.Write(src)
 		return err
+	case "completion":
+		return runCompletion(rest, stdout)
+	case "units":
+		return runUnits(rest, stdout)
 	case "version", "-version", "--version":
 		_, err := fmt.Fprintf(stdout, "hammersim %s\n", hammersim.Version)
 		return err

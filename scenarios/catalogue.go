@@ -1,0 +1,428 @@
+package scenarios
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Unit catalogues. A catalogue file holds unit cards of one ruleset:
+//
+//	ruleset: fantasy
+//	units:
+//	  - name: Clanrats
+//	    troop: Infantry
+//	    profile: M5 WS3 BS3 S3 T3 W1 I4 A1 Ld5
+//	    ...
+//
+// Wherever a scenario's question expects a unit card, a mapping with a use
+// key takes the named card and changes the keys written beside it:
+// {use: Clanrats, models: 40}. Cards come from the files named by the
+// scenario's units key (a file or a folder, relative to the scenario), then
+// from the catalogue files in the scenario's own folder (units.yaml and
+// *.units.yaml), then from the built-in catalogue; the first that has the
+// name wins. Anywhere in a question, profile writes characteristics on one
+// line as printed, each a name and its value: "profile: M5 WS3 S3 T3".
+
+//go:embed units/*.yaml
+var builtinUnitFiles embed.FS
+
+// UnitCard is one card of a catalogue.
+type UnitCard struct {
+	Name    string
+	Ruleset string
+	// File is where the card was read: a path, or "builtin:units/NAME.yaml".
+	File string
+	Node *Node
+}
+
+// maxCatalogueFile bounds a catalogue file's size, as scenario files are.
+const maxCatalogueFile = 4 << 20
+
+// parseCatalogue reads a catalogue file's cards.
+func parseCatalogue(file string, src []byte) ([]*UnitCard, error) {
+	root, err := parseYAML(file, src)
+	if err != nil {
+		return nil, err
+	}
+	d := &Decoder{file: file}
+	var cards []*UnitCard
+	ruleset := ""
+	var units *Node
+	d.Object(root, "a unit catalogue", []Field{
+		{Key: "ruleset", Required: true, Decode: func(n *Node) { ruleset = d.Text(n, "the catalogue's ruleset") }},
+		{Key: "description", Decode: func(n *Node) { d.Text(n, "a description") }},
+		{Key: "units", Required: true, Decode: func(n *Node) { units = n }},
+	})
+	if units != nil && units.Kind != SeqNode {
+		d.Errorf(units, "expected units as a list of unit cards, found %s", units.Describe())
+		units = nil
+	}
+	if units != nil {
+		for _, item := range units.Items {
+			name := cardName(d, item)
+			if name == "" {
+				continue
+			}
+			if i := slices.IndexFunc(cards, func(c *UnitCard) bool { return c.Name == name }); i >= 0 {
+				d.Errorf(item, "two cards named %q in one catalogue (the first at line %d)", name, cards[i].Node.Line)
+				continue
+			}
+			setFile(item, file)
+			cards = append(cards, &UnitCard{Name: name, Ruleset: ruleset, File: file, Node: item})
+		}
+	}
+	if len(d.errs) > 0 {
+		return nil, d.errs
+	}
+	return cards, nil
+}
+
+// cardName returns a card's name, reporting a card without one.
+func cardName(d *Decoder, card *Node) string {
+	if card.Kind != MapNode {
+		d.Errorf(card, "expected a unit card as a mapping of keys, found %s", card.Describe())
+		return ""
+	}
+	for i, k := range card.Keys {
+		if k.Text == "use" {
+			d.Errorf(k, "a catalogue's card is written out in full; use belongs in scenarios")
+			return ""
+		}
+		if k.Text == "name" {
+			return d.Text(card.Vals[i], "the unit's name")
+		}
+	}
+	d.Errorf(card, "a unit card needs a name")
+	return ""
+}
+
+// setFile marks every node of n as read from file, so that errors inside a
+// card name the catalogue, not the scenario that uses it.
+func setFile(n *Node, file string) {
+	n.File = file
+	for _, k := range n.Keys {
+		k.File = file
+	}
+	for _, v := range n.Vals {
+		setFile(v, file)
+	}
+	for _, it := range n.Items {
+		setFile(it, file)
+	}
+}
+
+// BuiltinUnits returns the cards of the built-in catalogue, by ruleset and
+// then in file order.
+func BuiltinUnits() []*UnitCard {
+	entries, _ := builtinUnitFiles.ReadDir("units")
+	var out []*UnitCard
+	for _, e := range entries {
+		src, _ := builtinUnitFiles.ReadFile("units/" + e.Name())
+		cards, err := parseCatalogue("builtin:units/"+e.Name(), src)
+		if err != nil {
+			panic("scenarios: the built-in unit catalogue is broken: " + err.Error())
+		}
+		out = append(out, cards...)
+	}
+	return out
+}
+
+// catalogueFor gathers the cards a scenario may use, first found first:
+// its units key, its folder, the built-ins. Problems are reported through d.
+func catalogueFor(d *Decoder, root *Node, ruleset string) []*UnitCard {
+	var cards []*UnitCard
+	dir := ""
+	if d.file != "" && !strings.HasPrefix(d.file, "builtin:") && !strings.HasPrefix(d.file, "<") {
+		dir = filepath.Dir(d.file)
+	}
+	if root.Kind == MapNode {
+		for i, k := range root.Keys {
+			if k.Text == "units" {
+				cards = append(cards, d.unitsKey(root.Vals[i], dir)...)
+			}
+		}
+	}
+	if dir != "" {
+		paths, _ := filepath.Glob(filepath.Join(dir, "*.units.yaml"))
+		if _, err := os.Stat(filepath.Join(dir, "units.yaml")); err == nil {
+			paths = append([]string{filepath.Join(dir, "units.yaml")}, paths...)
+		}
+		for _, p := range paths {
+			cards = append(cards, d.catalogueFile(nil, p)...)
+		}
+	}
+	cards = append(cards, BuiltinUnits()...)
+	return slices.DeleteFunc(cards, func(c *UnitCard) bool { return c.Ruleset != ruleset })
+}
+
+// unitsKey reads the units key: a path, or a list of paths, each a
+// catalogue file or a folder of them.
+func (d *Decoder) unitsKey(n *Node, dir string) []*UnitCard {
+	items := []*Node{n}
+	if n.Kind == SeqNode {
+		items = n.Items
+	}
+	var cards []*UnitCard
+	for _, it := range items {
+		p := d.Text(it, "a unit catalogue's path")
+		if p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) && dir != "" {
+			p = filepath.Join(dir, p)
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			d.Errorf(it, "unit catalogue %s: %v", p, pathProblem(err))
+			continue
+		}
+		if !info.IsDir() {
+			cards = append(cards, d.catalogueFile(it, p)...)
+			continue
+		}
+		paths, _ := filepath.Glob(filepath.Join(p, "*.yaml"))
+		for _, f := range paths {
+			cards = append(cards, d.catalogueFile(it, f)...)
+		}
+	}
+	return cards
+}
+
+func pathProblem(err error) string {
+	if os.IsNotExist(err) {
+		return "no such file or folder"
+	}
+	return err.Error()
+}
+
+// catalogueFile reads one catalogue file, reporting its errors as the
+// scenario's (at, when set, is the units key that named it).
+func (d *Decoder) catalogueFile(at *Node, path string) []*UnitCard {
+	info, err := os.Stat(path)
+	if err == nil && info.Size() > maxCatalogueFile {
+		d.Errorf(at, "unit catalogue %s is larger than %d MiB", path, maxCatalogueFile>>20)
+		return nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		d.Errorf(at, "unit catalogue %s: %v", path, pathProblem(err))
+		return nil
+	}
+	cards, err := parseCatalogue(path, src)
+	if err != nil {
+		var list ErrorList
+		var one *Error
+		switch {
+		case errors.As(err, &list):
+			d.errs = append(d.errs, list...)
+		case errors.As(err, &one):
+			d.errs = append(d.errs, one)
+		default:
+			d.Errorf(at, "unit catalogue %s: %v", path, err)
+		}
+		return nil
+	}
+	return cards
+}
+
+// expandUnits resolves, in every question of root, the mappings that use a
+// catalogue card, and spreads every profile line into its keys.
+// It returns the names of the question's unit cards: the named mappings
+// its keys hold, directly or in a list.
+func expandUnits(d *Decoder, root *Node, rs *Ruleset) (units []string) {
+	if rs == nil || root.Kind != MapNode {
+		return nil
+	}
+	var cards []*UnitCard
+	loaded := false
+	for i, k := range root.Keys {
+		if _, ok := rs.Questions[k.Text]; !ok {
+			continue
+		}
+		if !loaded && usesCards(root.Vals[i], 0) {
+			cards, loaded = catalogueFor(d, root, rs.Name), true
+		}
+		root.Vals[i] = d.expand(root.Vals[i], cards, rs, 0)
+		units = append(units, cardNames(root.Vals[i])...)
+	}
+	return units
+}
+
+// cardNames lists the names of the named mappings a question's keys hold,
+// directly or in a list, each once.
+func cardNames(q *Node) []string {
+	var out []string
+	add := func(m *Node) {
+		for i, k := range m.Keys {
+			if k.Text == "name" && m.Vals[i].Kind == ScalarNode && !slices.Contains(out, m.Vals[i].Text) {
+				out = append(out, m.Vals[i].Text)
+			}
+		}
+	}
+	for _, v := range q.Vals {
+		add(v)
+		for _, it := range v.Items {
+			add(it)
+		}
+	}
+	return out
+}
+
+// usesCards reports whether any mapping under n has a use key.
+func usesCards(n *Node, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	for i, k := range n.Keys {
+		if k.Text == "use" || usesCards(n.Vals[i], depth+1) {
+			return true
+		}
+	}
+	for _, it := range n.Items {
+		if usesCards(it, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// expand returns n with its uses resolved and its profiles spread, sharing
+// nothing it changes with n.
+func (d *Decoder) expand(n *Node, cards []*UnitCard, rs *Ruleset, depth int) *Node {
+	if depth > maxDepth {
+		return n
+	}
+	switch n.Kind {
+	case SeqNode:
+		out := *n
+		out.Items = make([]*Node, len(n.Items))
+		for i, it := range n.Items {
+			out.Items[i] = d.expand(it, cards, rs, depth+1)
+		}
+		return &out
+	case MapNode:
+		// The profile is spread before a card is used, so that a profile
+		// beside use changes the card's characteristics one by one.
+		m := d.spreadProfile(n)
+		if i := slices.IndexFunc(m.Keys, func(k *Node) bool { return k.Text == "use" }); i >= 0 {
+			m = d.useCard(m, i, cards, rs)
+		}
+		out := *m
+		out.Vals = make([]*Node, len(m.Vals))
+		for i, v := range m.Vals {
+			out.Vals[i] = d.expand(v, cards, rs, depth+1)
+		}
+		return &out
+	}
+	return n
+}
+
+// useCard returns the card n's use key names with n's other keys written
+// over it: a key n shares with the card replaces the card's, in place; a
+// key the card lacks is added after the card's.
+func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node {
+	name := d.Text(n.Vals[at], "a unit card's name")
+	i := slices.IndexFunc(cards, func(c *UnitCard) bool { return c.Name == name })
+	if i < 0 {
+		var names []string
+		for _, c := range cards {
+			if !slices.Contains(names, c.Name) {
+				names = append(names, c.Name)
+			}
+		}
+		slices.Sort(names)
+		d.Errorf(n.Vals[at], "no %s unit card named %q; the catalogue has: %s (simulate units lists them)", rs.Name, name, strings.Join(names, ", "))
+		return n
+	}
+	card := d.spreadProfile(cards[i].Node)
+	out := &Node{Kind: MapNode, Line: n.Line, Col: n.Col, File: n.File, Keys: slices.Clone(card.Keys), Vals: slices.Clone(card.Vals)}
+	for j, k := range n.Keys {
+		if j == at {
+			continue
+		}
+		if c := slices.IndexFunc(out.Keys, func(ck *Node) bool { return ck.Text == k.Text }); c >= 0 {
+			out.Keys[c], out.Vals[c] = k, n.Vals[j]
+			continue
+		}
+		out.Keys = append(out.Keys, k)
+		out.Vals = append(out.Vals, n.Vals[j])
+	}
+	return out
+}
+
+// spreadProfile returns m with a "profile: M5 WS3 ..." line replaced by its
+// keys, each positioned where it is written in the line.
+func (d *Decoder) spreadProfile(m *Node) *Node {
+	i := slices.IndexFunc(m.Keys, func(k *Node) bool { return k.Text == "profile" })
+	if i < 0 {
+		return m
+	}
+	line := m.Vals[i]
+	if line.Kind != ScalarNode {
+		d.Errorf(line, "expected profile as one line of characteristics, such as \"M5 WS3 S3 T3 W1 I4 A1 Ld5\", found %s", line.Describe())
+		return m
+	}
+	var keys, vals []*Node
+	for _, tok := range profileTokens(line.Text) {
+		name, value := splitCharacteristic(tok.text)
+		at := func(off int) *Node {
+			return &Node{Kind: ScalarNode, Line: line.Line, Col: line.Col + tok.col + off, File: line.File}
+		}
+		if name == "" || value == "" {
+			d.ErrAt(line, tok.col+1, fmt.Sprintf("expected a characteristic and its value, such as WS3 or Sv3+, found %q", tok.text))
+			continue
+		}
+		if slices.ContainsFunc(m.Keys, func(k *Node) bool { return k.Text == name }) || slices.ContainsFunc(keys, func(k *Node) bool { return k.Text == name }) {
+			d.ErrAt(line, tok.col+1, fmt.Sprintf("%s is given twice: in the profile and elsewhere in the card", name))
+			continue
+		}
+		k, v := at(0), at(len(name))
+		k.Text, v.Text = name, value
+		keys, vals = append(keys, k), append(vals, v)
+	}
+	out := *m
+	out.Keys = slices.Concat(m.Keys[:i:i], keys, m.Keys[i+1:])
+	out.Vals = slices.Concat(m.Vals[:i:i], vals, m.Vals[i+1:])
+	return &out
+}
+
+type profileToken struct {
+	text string
+	col  int // 0-based offset in the line
+}
+
+// profileTokens splits a profile line at spaces.
+func profileTokens(s string) []profileToken {
+	var out []profileToken
+	start := -1
+	for i, r := range s + " " {
+		switch {
+		case unicode.IsSpace(r) && start >= 0:
+			out = append(out, profileToken{text: s[start:i], col: start})
+			start = -1
+		case !unicode.IsSpace(r) && start < 0:
+			start = i
+		}
+	}
+	return out
+}
+
+// splitCharacteristic splits "WS3" into "WS" and "3", "Sv3+" into "Sv" and
+// "3+": the name is the leading letters, the value the rest.
+func splitCharacteristic(tok string) (name, value string) {
+	i := strings.IndexFunc(tok, func(r rune) bool { return !unicode.IsLetter(r) })
+	if i <= 0 {
+		return "", ""
+	}
+	return tok[:i], tok[i:]
+}
+
+// UnitNames lists the names of the unit cards a scenario's question wrote
+// out or used, in order, each once: what its units are called.
+func UnitNames(s *Scenario) []string { return slices.Clone(s.units) }

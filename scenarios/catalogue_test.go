@@ -1,0 +1,146 @@
+package scenarios_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hammersim/scenarios"
+	"hammersim/scenarios/scenariotest"
+)
+
+// TestBuiltinCardsLoad uses every built-in card in a question of its
+// ruleset: each must decode as a unit there.
+func TestBuiltinCardsLoad(t *testing.T) {
+	cards := scenarios.BuiltinUnits()
+	if len(cards) == 0 {
+		t.Fatal("no built-in unit cards")
+	}
+	for _, c := range cards {
+		var src string
+		switch c.Ruleset {
+		case "fantasy":
+			src = "name: t\nruleset: fantasy\ncharge: {unit: {use: " + c.Name + "}, distance: 5}\n"
+		case "heresy":
+			// A card with a melee weapon charges; the others are shot at.
+			src = "name: t\nruleset: heresy\nshooting: {firer: {use: Bolter fire}, target: {use: \"" + c.Name + "\"}}\n"
+			if strings.Contains(c.YAML(), "melee:") {
+				src = "name: t\nruleset: heresy\nassault: {attacker: {use: \"" + c.Name + "\"}, defender: {use: Legionaries}}\n"
+			}
+		default:
+			t.Errorf("card %s: unknown ruleset %q", c.Name, c.Ruleset)
+			continue
+		}
+		if _, err := both.Parse("t.yaml", []byte(src)); err != nil {
+			t.Errorf("card %s (%s): %v", c.Name, c.Ruleset, err)
+		}
+	}
+}
+
+// TestCatalogueCoversBuiltins checks that every unit a built-in scenario
+// writes out has a card of its name in the built-in catalogue.
+func TestCatalogueCoversBuiltins(t *testing.T) {
+	have := map[string]bool{}
+	for _, c := range scenarios.BuiltinUnits() {
+		have[c.Ruleset+"/"+c.Name] = true
+	}
+	for _, rs := range both.Names() {
+		for _, name := range scenarios.BuiltinsOf(rs) {
+			if name == "flee-pursuit" {
+				continue // its named mappings are flee and pursuit rolls, not units
+			}
+			s, err := both.Load(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, u := range scenarios.UnitNames(s) {
+				if !have[rs+"/"+u] {
+					t.Errorf("%s uses %q, which the built-in %s catalogue lacks", name, u, rs)
+				}
+			}
+		}
+	}
+}
+
+func TestUseAndProfile(t *testing.T) {
+	// The card's keys, with models and Ld changed; the rest as the card.
+	src := "name: t\nruleset: fantasy\nbattle:\n  attacker: {use: Stormvermin, models: 10, profile: Ld9}\n  target: {use: Clanrats}\n  distance: 0\n  phases: [combat]\n"
+	s, err := both.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(scenarios.UnitNames(s), ","); got != "Stormvermin,Clanrats" {
+		t.Errorf("units %q", got)
+	}
+	head := "name: t\nruleset: fantasy\n"
+	for _, tc := range []struct{ name, src, want string }{
+		{"bad token", head + "charge: {unit: {name: A, profile: M5 WSx}, distance: 3}\n",
+			`t.yaml:3:38: expected a characteristic and its value, such as WS3 or Sv3+, found "WSx"`},
+		{"no value", head + "charge: {unit: {name: A, profile: M5 T}, distance: 3}\n",
+			`t.yaml:3:38: expected a characteristic and its value`},
+		{"twice", head + "charge: {unit: {name: A, M: 4, profile: M5}, distance: 3}\n",
+			`t.yaml:3:41: M is given twice`},
+		{"bad value", head + "charge: {unit: {name: A, profile: M5x}, distance: 3}\n", `t.yaml:3:36: `},
+		{"unknown card", head + "charge: {unit: {use: Clanrat}, distance: 3}\n",
+			`t.yaml:3:22: no fantasy unit card named "Clanrat"; the catalogue has: `},
+		{"other game's card", head + "charge: {unit: {use: Legionaries}, distance: 3}\n",
+			`t.yaml:3:22: no fantasy unit card named "Legionaries"`},
+		{"missing units path", head + "units: nowhere.yaml\ncharge: {unit: {use: A}, distance: 3}\n",
+			`t.yaml:3:8: unit catalogue nowhere.yaml: no such file or folder`},
+	} {
+		scenariotest.WantError(t, both, tc.name, tc.src, tc.want)
+	}
+}
+
+// TestLocalCatalogue reads cards from the scenario's folder and from a
+// units path; a local card shadows a built-in of the same name, and an
+// error inside a card names the catalogue file.
+func TestLocalCatalogue(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("units.yaml", "ruleset: fantasy\nunits:\n  - {name: Clanrats, troop: Infantry, profile: M9 WS3 S3 T3 W1 I4 A1 Ld5}\n")
+	write("lists/elves.yaml", "ruleset: fantasy\nunits:\n  - {name: Elves, troop: Infantry, profile: M5 WS4 S3 T3 W1 I5 A1 Ld8}\n  - {name: Bad, troop: Infantry, profile: M5 WSq}\n")
+	scen := write("s.yaml", "name: t\nruleset: fantasy\nunits: lists\ncharge: {unit: [{use: Clanrats}, {use: Elves}, {use: Bad}], distance: 3}\n")
+	if _, err := both.Load(scen); err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "lists/elves.yaml")+":4:46: expected a characteristic") {
+		t.Errorf("an error in a card should name its catalogue: %v", err)
+	}
+	scen = write("s.yaml", "name: t\nruleset: fantasy\nunits: lists\ncharge: {unit: [{use: Clanrats}, {use: Elves}], distance: 3}\n")
+	s, err := both.Load(scen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(scenarios.UnitNames(s), ","); got != "Clanrats,Elves" {
+		t.Errorf("units %q", got)
+	}
+	// The folder's Clanrats (M9) shadow the built-in ones (M5): the
+	// charge reach's least value is the card's M plus the least roll.
+	if !strings.Contains(string(s.Source), "use: Clanrats") {
+		t.Error("source")
+	}
+}
+
+func FuzzProfile(f *testing.F) {
+	for _, s := range []string{"M5 WS3 BS3 S3 T3 W1 I4 A1 Ld5", "WS4 BS4 Sv3+ Inv4+", "  M5\tWS3 ", "A- Ld", "5M", "ΩW3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsAny(line, "\n\r\"\\") {
+			return
+		}
+		src := "name: t\nruleset: fantasy\ncharge: {unit: {name: A, profile: \"" + line + "\"}, distance: 3}\n"
+		_, err := both.Parse("t.yaml", []byte(src))
+		if err != nil && !strings.HasPrefix(err.Error(), "t.yaml:") {
+			t.Errorf("%q: error without position: %v", line, err)
+		}
+	})
+}
