@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,6 +46,10 @@ func flagUsagef(cmd, format string, args ...any) error {
 // errInterrupted is returned after partial results were written because
 // the run was cancelled.
 var errInterrupted = errors.New("interrupted: the results written are partial, and marked so")
+
+// errCancelled is returned when a cancellation came before any result was
+// ready to write.
+var errCancelled = errors.New("interrupted before any result was ready; nothing was written")
 
 const usage = `simulate: Monte Carlo odds for tabletop wargames, with exact values beside the estimates.
 
@@ -422,8 +427,11 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 	if err != nil {
 		return sim.Report{}, err
 	}
-	if j.precision > 0 && len(result.Completed) > 0 && !result.Partial {
-		cfg.Trials = result.Completed[0]
+	if j.precision > 0 && len(result.Completed) > 0 {
+		// The trials the rounds ran: every point's when they finished, the
+		// most any point reached when they were interrupted (never the
+		// first round's size, which the run may have far outgrown).
+		cfg.Trials = slices.Max(result.Completed)
 	}
 	merged, err := mergeOne(j.header(), cfg, result)
 	if err != nil {
