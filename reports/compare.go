@@ -205,7 +205,29 @@ func comparisonHeader(c *sim.Comparison, st sim.Stamp) []string {
 		}
 		lines = append(lines, run)
 	}
+	if c.Partial {
+		lines = append(lines, comparisonPartialLine(c, st))
+	}
 	return append(lines, stampLines(st, false)...)
+}
+
+// comparisonPartialLine warns that an interrupted comparison's points rest
+// on fewer trials than asked for.
+func comparisonPartialLine(c *sim.Comparison, st sim.Stamp) string {
+	lo, hi := int64(math.MaxInt64), int64(0)
+	for _, row := range c.Rows {
+		for _, e := range row.Estimates {
+			lo, hi = min(lo, e.Trials), max(hi, e.Trials)
+		}
+	}
+	if hi == 0 {
+		lo = 0
+	}
+	got := groupThousands(lo)
+	if lo != hi {
+		got += " to " + groupThousands(hi)
+	}
+	return fmt.Sprintf("PARTIAL RESULTS: the comparison was interrupted; each point rests on %s of the %s trials asked for.", got, groupThousands(st.Trials))
 }
 
 // joinNames lists names as prose: "A, B and C".
@@ -302,6 +324,7 @@ func WriteComparisonTable(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 //
 //	{
 //	  "candidates": ["Knights", "Swordsmen"],
+//	  "partial": false,
 //	  "stamp": {...},
 //	  "rows": [
 //	    {"metric": "wounds", "params": {"target": "Orcs"}, "params_differ": false, "kind": "mean",
@@ -329,6 +352,7 @@ func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 		names[i] = str(n)
 	}
 	field(&b, "  ", "candidates", "["+strings.Join(names, ", ")+"]", true)
+	field(&b, "  ", "partial", strconv.FormatBool(c.Partial), true)
 	if stamped(st) {
 		field(&b, "  ", "stamp", stampJSON(st), true)
 	}
@@ -390,7 +414,8 @@ func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 
 // WriteComparisonCSV writes one row per point and pair of candidates. The
 // columns are scenario and seed (from st, as WriteCSV has them; the rest of
-// the stamp is in the JSON), metric, kind, params_differ, one column per
+// the stamp is in the JSON), partial (true when the comparison was
+// interrupted), metric, kind, params_differ, one column per
 // parameter (in
 // order of first appearance, empty where a row has no such parameter), then
 // candidate_a, candidate_b, and for each of a and b its trials, estimate,
@@ -408,7 +433,7 @@ func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 		}
 	}
 	cw := csv.NewWriter(w)
-	header := append([]string{"scenario", "seed", "metric", "kind", "params_differ"}, names...)
+	header := append([]string{"scenario", "seed", "partial", "metric", "kind", "params_differ"}, names...)
 	header = append(header, "candidate_a", "candidate_b",
 		"trials_a", "estimate_a", "ci95_low_a", "ci95_high_a",
 		"trials_b", "estimate_b", "ci95_low_b", "ci95_high_b",
@@ -418,7 +443,7 @@ func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	}
 	for _, row := range c.Rows {
 		for _, d := range row.Diffs {
-			line := []string{st.Scenario, strconv.FormatUint(st.Seed, 10), row.Metric, row.Kind.String(), strconv.FormatBool(row.Differ)}
+			line := []string{st.Scenario, strconv.FormatUint(st.Seed, 10), strconv.FormatBool(c.Partial), row.Metric, row.Kind.String(), strconv.FormatBool(row.Differ)}
 			for _, n := range names {
 				v := ""
 				for _, p := range row.Params {
@@ -462,6 +487,9 @@ func writeComparisonMarkdown(w io.Writer, c *sim.Comparison, st sim.Stamp, h str
 	if stamped(st) {
 		fmt.Fprintf(w, "\n%s.\n", mdText(head[1]))
 		writeMarkdownStamp(w, st)
+	}
+	if c.Partial {
+		fmt.Fprintf(w, "\n> **%s**\n", mdText(comparisonPartialLine(c, st)))
 	}
 	for _, m := range byMetric(c) {
 		fmt.Fprintf(w, "\n%s# %s (%s)\n\n", h, mdText(m.metric), m.kind)

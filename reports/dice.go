@@ -28,6 +28,8 @@ type Distribution struct {
 	Partial bool
 	// MeanNote qualifies the mean, e.g. "Misfire counted as 0".
 	MeanNote string
+	// NoExact, when set, says why Exact is missing: Sim alone is shown.
+	NoExact string
 }
 
 // WriteDistribution writes the exact distribution like AnyDice does, with
@@ -37,6 +39,9 @@ type Distribution struct {
 func WriteDistribution(w io.Writer, d Distribution) error {
 	ew := &errWriter{w: w}
 	fmt.Fprintln(ew, d.Title)
+	if d.Exact == nil && d.Sim != nil {
+		return writeSimulated(ew, d)
+	}
 	header := []string{"value", "exactly", "at least", "at most"}
 	if d.Sim != nil {
 		header = append(header, "simulated", "95% CI", "z")

@@ -160,6 +160,9 @@ func distRows(d Distribution) []distRow {
 	for i := len(d.Exact) - 1; i >= 0; i-- {
 		atLeast[i] = atLeast[i+1] + d.Exact[i]
 	}
+	if d.Exact == nil && d.Sim != nil {
+		return simulatedRows(d)
+	}
 	atMost := 0.0
 	for i, p := range d.Exact {
 		v := d.Min + i
@@ -194,6 +197,9 @@ func writeDistributionJSON(w io.Writer, d Distribution) error {
 	o := object{b: &b}
 	o.put("query", plainStr(d.Title))
 	o.put("kind", str("distribution"))
+	if d.NoExact != "" {
+		o.put("no_exact", str(d.NoExact))
+	}
 	mean, sd := distMoments(d)
 	o.put("mean", num(mean))
 	o.put("sd", num(sd))
@@ -233,8 +239,12 @@ func writeDistributionJSON(w io.Writer, d Distribution) error {
 	return err
 }
 
-// distMoments returns the exact mean and standard deviation.
+// distMoments returns the exact mean and standard deviation, NaN when
+// there is no exact distribution.
 func distMoments(d Distribution) (mean, sd float64) {
+	if d.Exact == nil {
+		return math.NaN(), math.NaN()
+	}
 	for i, p := range d.Exact {
 		mean += p * float64(d.Min+i)
 	}

@@ -126,6 +126,11 @@ func partialLine(r *sim.Report) string {
 	if lo != hi {
 		got = groupThousands(lo) + " to " + groupThousands(hi)
 	}
+	if r.Stamp.Precision > 0 {
+		// A precision run asks for no number of trials: it runs rounds
+		// until its target is met.
+		return fmt.Sprintf("PARTIAL RESULTS: the run was interrupted before its precision target was met; each point rests on %s trials.", got)
+	}
 	return fmt.Sprintf("PARTIAL RESULTS: the run was interrupted; each point rests on %s of the %s trials asked for.", got, groupThousands(r.Trials))
 }
 

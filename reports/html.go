@@ -217,6 +217,9 @@ func WriteComparisonHTML(w io.Writer, c *sim.Comparison, st sim.Stamp, sources m
 	if st.Version != "" {
 		doc.Footer = "hammersim " + st.Version + ". " + doc.Footer
 	}
+	if c.Partial {
+		doc.Partial = comparisonPartialLine(c, st)
+	}
 	for _, m := range byMetric(c) {
 		sec := htmlSection{Heading: m.metric + " (" + m.kind.String() + ")"}
 		est := htmlTable{Caption: "Estimates with 95% intervals", Head: heads(append(slices.Clone(m.params), c.Candidates...), len(m.params))}

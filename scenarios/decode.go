@@ -97,11 +97,11 @@ func (d *Decoder) unknownKey(k *Node, what string, fields []Field) {
 	for i, f := range fields {
 		keys[i] = f.Key
 		if strings.EqualFold(f.Key, k.Text) {
-			d.Errorf(k, "unknown key %q in %s; did you mean %q?", k.Text, what, f.Key)
+			d.Errorf(k, "unknown key %s in %s; did you mean %q?", Excerpt(k.Text), what, f.Key)
 			return
 		}
 	}
-	d.Errorf(k, "unknown key %q in %s; expected one of: %s", k.Text, what, strings.Join(keys, ", "))
+	d.Errorf(k, "unknown key %s in %s; expected one of: %s", Excerpt(k.Text), what, strings.Join(keys, ", "))
 }
 
 // Scalar returns n's text, or reports that what was expected is missing.
@@ -111,6 +111,16 @@ func (d *Decoder) Scalar(n *Node, what string) (string, bool) {
 		return "", false
 	}
 	return n.Text, true
+}
+
+// Name reads an identifier, such as a scenario's or a unit's name: text
+// that is not empty nor only spaces.
+func (d *Decoder) Name(n *Node, what string) string {
+	s, ok := d.Scalar(n, what)
+	if ok && strings.TrimSpace(s) == "" {
+		d.Errorf(n, "%s is empty; give it a name", what)
+	}
+	return s
 }
 
 // Text is Scalar without the flag: "" after an error.
@@ -127,7 +137,7 @@ func (d *Decoder) IntIn(n *Node, what string, lo, hi int) (int, bool) {
 	}
 	v, err := strconv.Atoi(strings.TrimPrefix(s, "+"))
 	if err != nil {
-		d.Errorf(n, "expected %s as a whole number from %d to %d, found %q", what, lo, hi, s)
+		d.Errorf(n, "expected %s as a whole number from %d to %d, found %s", what, lo, hi, Excerpt(s))
 		return 0, false
 	}
 	if v < lo || v > hi {
@@ -149,7 +159,7 @@ func (d *Decoder) Boolean(n *Node, what string) (bool, bool) {
 	case "false":
 		return false, true
 	}
-	d.Errorf(n, "expected %s as true or false, found %q", what, s)
+	d.Errorf(n, "expected %s as true or false, found %s", what, Excerpt(s))
 	return false, false
 }
 
@@ -221,13 +231,16 @@ func Sweep[T any](d *Decoder, n *Node, name string, ranges bool, one func(*Node)
 		m := rangeRE.FindStringSubmatch(n.Text)
 		a, errA := strconv.Atoi(m[1])
 		b, errB := strconv.Atoi(m[2])
-		if errA != nil || errB != nil || b < a || b-a >= maxSweepValues {
-			d.Errorf(n, "range %q for %s: expected low..high with low <= high and at most %d values", n.Text, name, maxSweepValues)
+		// The count b-a+1 in unsigned arithmetic, which cannot overflow
+		// when b >= a; the loop counts values rather than running v up to
+		// b, which could wrap at the largest int.
+		if errA != nil || errB != nil || b < a || uint64(b)-uint64(a) >= maxSweepValues {
+			d.Errorf(n, "range %s for %s: expected low..high with low <= high and at most %d values", Excerpt(n.Text), name, maxSweepValues)
 			return Param[T]{}
 		}
-		for v := a; v <= b; v++ {
+		for i := range int(uint64(b)-uint64(a)) + 1 {
 			item := *n
-			item.Kind, item.Text = ScalarNode, strconv.Itoa(v)
+			item.Kind, item.Text = ScalarNode, strconv.Itoa(a+i)
 			if x, ok := one(&item); ok {
 				vals = append(vals, x)
 			}

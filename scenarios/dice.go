@@ -12,8 +12,7 @@ func DiceModel(e dice.Expr) sim.Model { return diceModel{e} }
 type diceModel struct{ e dice.Expr }
 
 func (m diceModel) Slots() []sim.Slot {
-	d := m.e.Dist()
-	return []sim.Slot{{Name: m.e.String(), Lo: d.Min, Hi: d.Max()}}
+	return []sim.Slot{{Name: m.e.String(), Lo: m.e.Min(), Hi: m.e.Max()}}
 }
 
 func (m diceModel) NewTrial() sim.Trial { return m }

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a problem with a scenario file, at a place in it.
@@ -13,8 +14,20 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	msg := e.Msg
+	if len(msg) > maxMsg {
+		// Whatever a message quotes of the input, it stays short.
+		cut := maxMsg
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "..."
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, msg)
 }
+
+// maxMsg is the longest message an Error prints, in bytes.
+const maxMsg = 400
 
 // ErrorList is every problem found in one scenario file, in file order.
 type ErrorList []*Error

@@ -250,7 +250,7 @@ func (r *Registry) rulesetOf(d *Decoder, root *Node) *Ruleset {
 // Load reads a scenario from a file path or, when no such file exists, from
 // the built-in library by name.
 func (r *Registry) Load(nameOrPath string) (*Scenario, error) {
-	src, err := os.ReadFile(nameOrPath)
+	src, err := readLimited(nameOrPath)
 	if err == nil {
 		return r.Parse(nameOrPath, src)
 	}
@@ -267,9 +267,9 @@ func (r *Registry) Load(nameOrPath string) (*Scenario, error) {
 func headerFields(d *Decoder, s *Scenario) []Field {
 	return []Field{
 		{Key: "name", Required: true, Decode: func(n *Node) {
-			s.Name = d.Text(n, "the scenario's name")
+			s.Name = d.Name(n, "the scenario's name")
 			if s.Name != "" && !nameRE.MatchString(s.Name) {
-				d.Errorf(n, "name %q: expected lower-case letters, digits and hyphens, such as my-charge", s.Name)
+				d.Errorf(n, "name %s: expected lower-case letters, digits and hyphens, such as my-charge", Excerpt(s.Name))
 			}
 		}},
 		{Key: "description", Decode: func(n *Node) { s.Description = strings.TrimSpace(d.Text(n, "a description")) }},

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -43,13 +44,22 @@ type Node struct {
 // its kind.
 func (n *Node) Describe() string {
 	if n.Kind == ScalarNode {
-		return fmt.Sprintf("%q", n.Text)
+		return Excerpt(n.Text)
 	}
 	return n.Kind.String()
 }
 
-// parseYAML reads one YAML document into a node tree.
+// parseYAML reads one YAML document into a node tree. Its size, nesting
+// and number of values are checked before the YAML library reads it (see
+// MaxFileSize); a byte-order mark at its start is skipped.
 func parseYAML(file string, src []byte) (*Node, error) {
+	if len(src) > MaxFileSize {
+		return nil, tooLarge(file)
+	}
+	src = bytes.TrimPrefix(src, bom)
+	if err := scanLimits(file, src); err != nil {
+		return nil, err
+	}
 	f, err := parser.ParseBytes(src, 0)
 	if err != nil {
 		return nil, yamlError(file, err)
@@ -63,7 +73,7 @@ func parseYAML(file string, src []byte) (*Node, error) {
 			return nil, &Error{File: file, Line: line, Col: 1, Msg: "a second YAML document; a scenario file holds one"}
 		}
 	}
-	c := converter{file: file, anchors: map[string]*Node{}}
+	c := converter{file: file, anchors: map[string]anchor{}}
 	n := c.convert(f.Docs[0].Body, 0)
 	if c.err != nil {
 		return nil, c.err
@@ -85,12 +95,21 @@ func yamlError(file string, err error) error {
 
 type converter struct {
 	file    string
-	anchors map[string]*Node
+	anchors map[string]anchor
 	err     *Error
+	// nodes counts the values converted, an alias counting as many as its
+	// anchor holds: the decoder walks an alias's values at each use.
+	nodes int
+}
+
+// anchor is a value an alias may repeat, and how many values it holds.
+type anchor struct {
+	node  *Node
+	nodes int
 }
 
 // maxDepth bounds nesting, so that a hostile file cannot exhaust the stack.
-const maxDepth = 64
+const maxDepth = MaxDepth
 
 func (c *converter) fail(n ast.Node, format string, args ...any) *Node {
 	if c.err == nil {
@@ -117,6 +136,9 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 	}
 	if depth > maxDepth {
 		return c.fail(n, "nested more than %d levels deep", maxDepth)
+	}
+	if c.nodes++; c.nodes > MaxNodes {
+		return c.fail(n, "more than %d values in one file, aliases counted at each use; a scenario needs far fewer", MaxNodes)
 	}
 	line, col := pos(n)
 	out := &Node{Line: line, Col: col}
@@ -153,16 +175,20 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 			out.Items = append(out.Items, c.convert(item, depth+1))
 		}
 	case *ast.AnchorNode:
+		before := c.nodes
 		inner := c.convert(v.Value, depth+1)
-		c.anchors[v.Name.GetToken().Value] = inner
+		c.anchors[v.Name.GetToken().Value] = anchor{node: inner, nodes: c.nodes - before}
 		return inner
 	case *ast.AliasNode:
 		name := v.Value.GetToken().Value
 		target, ok := c.anchors[name]
 		if !ok {
-			return c.fail(n, "alias *%s names no anchor defined before it", name)
+			return c.fail(n, "alias *%s names no anchor defined before it", Excerpt(name))
 		}
-		return target
+		if c.nodes += target.nodes; c.nodes > MaxNodes {
+			return c.fail(n, "more than %d values in one file, aliases counted at each use; a scenario needs far fewer", MaxNodes)
+		}
+		return target.node
 	case *ast.TagNode:
 		return c.fail(n, "YAML tags such as %s are not used in scenarios; remove it", v.Start.Value)
 	case *ast.MergeKeyNode:
@@ -185,7 +211,7 @@ func (c *converter) addPair(m *Node, mv *ast.MappingValueNode, depth int) {
 	}
 	for _, prev := range m.Keys {
 		if prev.Text == k.Text {
-			c.fail(mv.Key, "key %q appears twice in this mapping (first at line %d)", k.Text, prev.Line)
+			c.fail(mv.Key, "key %s appears twice in this mapping (first at line %d)", Excerpt(k.Text), prev.Line)
 			return
 		}
 	}

@@ -14,7 +14,7 @@ import (
 
 // completionCommands are the sub-commands a shell completes, with the ones
 // that take a scenario name or file.
-var completionCommands = []string{"run", "compare", "merge", "dice", "list", "show", "units", "version", "completion"}
+var completionCommands = []string{"run", "compare", "merge", "dice", "list", "show", "units", "serve", "version", "completion"}
 
 var scenarioCommands = []string{"run", "compare", "show"}
 

@@ -48,9 +48,30 @@ func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := checkTrialsWorkers(fs, f.trials, f.workers); err != nil {
 		return err
 	}
-	q, err := dice.ParseQuery(strings.Join(pos, " "))
-	if err != nil {
-		return err
+	text := strings.Join(pos, " ")
+	var q *dice.Query
+	var model sim.Model
+	var tooLarge *dice.Expr
+	if e, perr := dice.Parse(text); perr == nil && e.ExactWork() > dice.MaxExactWork {
+		// Past the budget the exact distribution would take minutes; the
+		// simulation alone stays quick and answers Ctrl-C.
+		tooLarge, model = &e, scenarios.DiceModel(e)
+		if f.plotDir != "" {
+			return fmt.Errorf("%s has no exact distribution to plot: it would take about %.2g steps, over the budget of %.0g", e, e.ExactWork(), dice.MaxExactWork)
+		}
+		if f.trials == 0 {
+			f.trials = sim.DefaultConfig.Trials
+		}
+	} else {
+		if q, err = dice.ParseQuery(text); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			// The exact answer, bounded by its budget to a fraction of a
+			// second, was computed as the query was read.
+			return errCancelled
+		}
+		model = scenarios.QueryModel(q)
 	}
 	if err := (&runFlags{output: f.output, plotDir: f.plotDir}).checkOutputs(nil); err != nil {
 		return err
@@ -65,22 +86,31 @@ func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		bar := newProgress(stderr, "auto", "dice")
 		cfg.Progress = bar.update
-		r, err := sim.RunAll(ctx, []sim.Model{scenarios.QueryModel(q)}, cfg)
+		r, err := sim.RunAll(ctx, []sim.Model{model}, cfg)
 		bar.finish()
 		if err != nil {
 			return err
 		}
 		hist, completed, partial = &r.Tallies[0].H[0], r.Completed[0], r.Partial
 	}
-	title := q.String()
+	var title string
+	if tooLarge != nil {
+		title = tooLarge.String()
+	} else {
+		title = q.String()
+	}
 	if partial {
 		title += fmt.Sprintf(" (PARTIAL: %d of %d trials ran before the interruption)", completed, f.trials)
 	}
 	var dist *reports.Distribution
 	var cond *reports.Condition
-	if q.IsCondition() {
+	switch {
+	case tooLarge != nil:
+		dist = &reports.Distribution{Title: title, Label: tooLarge.Label, Sim: hist, Seed: f.seed, Trials: completed, Partial: partial,
+			NoExact: fmt.Sprintf("no exact distribution: it would take about %.2g steps, over the budget of %.0g; simulated only", tooLarge.ExactWork(), dice.MaxExactWork)}
+	case q.IsCondition():
 		cond = &reports.Condition{Title: title, Exact: q.Prob(), Sim: hist, Seed: f.seed, Trials: completed, Partial: partial}
-	} else {
+	default:
 		dist = queryDistribution(q, title)
 		dist.Sim, dist.Seed, dist.Trials, dist.Partial = hist, f.seed, completed, partial
 	}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -31,10 +33,17 @@ type hostile struct {
 	check func(t *testing.T, dir, stdout string)
 	// cancel cancels the run after this long, as Ctrl-C does.
 	cancel time.Duration
-	// within is how long the command may take (default 10s).
+	// within is the processor time the command may take (default 10s):
+	// processor time rather than wall time, which the machine's other
+	// work stretches. A command still running after 30s of wall time is
+	// cancelled, and so fails.
 	within time.Duration
 	// twice runs the command twice at once.
 	twice bool
+	// alloc, when set, bounds the bytes the command may allocate.
+	alloc uint64
+	// short asks for an error of one short line, whatever the input.
+	short bool
 }
 
 // hugeRun is a run far too long to finish in a test: a case that must fail
@@ -46,6 +55,9 @@ func hostileCases() []hostile {
 	cases = append(cases, outputCases()...)
 	cases = append(cases, flagCases()...)
 	cases = append(cases, intervalCases()...)
+	cases = append(cases, inputCases()...)
+	cases = append(cases, exactCases()...)
+	cases = append(cases, interruptCases()...)
 	return cases
 }
 
@@ -73,12 +85,12 @@ func runHostile(t *testing.T, hc hostile) {
 		args[i] = strings.ReplaceAll(a, "{dir}", dir)
 	}
 	hc.msg = strings.ReplaceAll(hc.msg, "{dir}", dir)
-	ctx := context.Background()
+	stop := 30 * time.Second
 	if hc.cancel > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, hc.cancel)
-		defer cancel()
+		stop = hc.cancel
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), stop)
+	defer cancel()
 	within := hc.within
 	if within == 0 {
 		within = 10 * time.Second
@@ -90,7 +102,9 @@ func runHostile(t *testing.T, hc hostile) {
 	var stdout, stderr [2]bytes.Buffer
 	var codes [2]int
 	var wg sync.WaitGroup
-	start := time.Now()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := cpuTime()
 	for i := range runs {
 		wg.Go(func() {
 			err := run(ctx, args, &stdout[i], &stderr[i])
@@ -98,8 +112,12 @@ func runHostile(t *testing.T, hc hostile) {
 		})
 	}
 	wg.Wait()
-	if took := time.Since(start); took > within {
-		t.Errorf("took %v, more than %v", took.Round(time.Millisecond), within)
+	if took := cpuTime() - start; took > within {
+		t.Errorf("took %v of processor time, more than %v", took.Round(time.Millisecond), within)
+	}
+	runtime.ReadMemStats(&after)
+	if used := after.TotalAlloc - before.TotalAlloc; hc.alloc > 0 && used > hc.alloc {
+		t.Errorf("allocated %d MB, more than %d MB", used>>20, hc.alloc>>20)
 	}
 	for i := range runs {
 		if codes[i] != hc.code {
@@ -110,6 +128,9 @@ func runHostile(t *testing.T, hc hostile) {
 		}
 		if !strings.Contains(stdout[i].String(), hc.out) {
 			t.Errorf("stdout does not hold %q:\n%s", hc.out, excerptOf(stdout[i].String()))
+		}
+		if n := stderr[i].Len(); hc.short && n > 300 {
+			t.Errorf("an error of %d bytes; an excerpt of the input is wanted:\n%s", n, excerptOf(stderr[i].String()))
 		}
 		if hc.code != 0 && hc.code != exitInterrupted && strings.Contains(stderr[i].String(), "interrupted") {
 			t.Errorf("says interrupted without a signal:\n%s", excerptOf(stderr[i].String()))
@@ -342,6 +363,138 @@ func intervalCases() []hostile {
 				// certain, some impossible.
 				if edges == 0 {
 					t.Error("no estimate of 0 or 1 to check")
+				}
+			}},
+	}
+}
+
+// scenarioWith is tinyScenario with its unit's mapping replaced.
+func scenarioWith(unit string) string {
+	return strings.Replace(tinyScenario, "{name: A, M: 5}", unit, 1)
+}
+
+// battleWith is a battle scenario whose attackers have the given A.
+func battleWith(attacks string) string {
+	return `name: battle
+ruleset: fantasy
+trials: 2000
+battle:
+  attacker: {name: Swordsmen, models: 20, width: 5, M: 4, WS: 4, S: 3, T: 3, I: 4, A: ` + attacks + `, Ld: 7, armour: 5+}
+  target: {name: Clanrats, models: 30, width: 6, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5, armour: 5+}
+  distance: 0
+  phases: [combat]
+`
+}
+
+func inputCases() []hostile {
+	fail := func(name, file, content, msg string) hostile {
+		return hostile{name: "input/" + name, args: []string{"run", "{dir}/" + file}, files: map[string]string{file: content},
+			code: exitError, msg: msg, within: time.Second, alloc: 32 << 20}
+	}
+	// 200 KB of nested lists, 100,000 deep.
+	deep := strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000)
+	// A sequence nested at every dash of one line.
+	dashes := strings.Repeat("- ", 100_000) + "x\n"
+	many := "name: x\nruleset: fantasy\nv: [" + strings.Repeat("1, ", 30_000) + "1]\n"
+	// Each alias repeats the one before nine times: 9^6 values from a few
+	// hundred bytes.
+	laughs := "a0: &a0 [x, x, x, x, x, x, x, x, x]\n"
+	for i := 1; i <= 6; i++ {
+		laughs += fmt.Sprintf("a%d: &a%d [", i, i) + strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*a%d, ", i-1), 9), ", ") + "]\n"
+	}
+	var csv strings.Builder
+	for i := 0; csv.Len() < 900_000; i++ {
+		fmt.Fprintf(&csv, "%d,0.%06d,0.%06d,0.%06d,0.%06d,0.%06d\n", i, i*7%999_983, i*11%999_983, i*13%999_983, i*17%999_983, i*19%999_983)
+	}
+	bom := "\xEF\xBB\xBF" + tinyScenario
+	return []hostile{
+		fail("file-too-large", "big.yaml", tinyScenario+strings.Repeat("# padding\n", 110_000), "larger than 1048576 bytes"),
+		{name: "input/dev-zero", args: []string{"run", "/dev/zero"}, code: exitError, msg: "/dev/zero:1:1: the file is larger than 1048576 bytes", within: 2 * time.Second, alloc: 32 << 20},
+		{name: "input/dev-urandom", args: []string{"run", "/dev/urandom"}, code: exitError, msg: "/dev/urandom:1:1: the file is larger than 1048576 bytes", within: 2 * time.Second, alloc: 32 << 20},
+		fail("nested-lists", "deep.yaml", deep, "deep.yaml:1:64: nested more than 64 levels deep"),
+		fail("nested-dashes", "dashes.yaml", dashes, "dashes.yaml:1:1: nested more than 64 levels deep"),
+		fail("too-many-values", "many.yaml", many, "more than 20000 values in one file"),
+		fail("alias-bomb", "laughs.yaml", laughs, "aliases counted at each use"),
+		{name: "input/csv-excerpt", args: []string{"run", "{dir}/data.csv"}, files: map[string]string{"data.csv": csv.String()},
+			code: exitError, msg: `data.csv:1:1: expected the scenario as a mapping of keys, found "0,0.000000`, within: 3 * time.Second,
+			short: true},
+		{name: "input/byte-order-mark", args: []string{"run", "{dir}/bom.yaml"}, files: map[string]string{"bom.yaml": bom}, out: "tiny"},
+		{name: "input/dice-non-ascii", args: []string{"dice", "2D6 × 2"}, code: exitError, msg: `unexpected character '×'`},
+		fail("scenario-dice-non-ascii", "a.yaml", battleWith("2D6×"), `unexpected character '×'`),
+		fail("range-overflow", "r.yaml", strings.Replace(tinyScenario, "distance: 8", "distance: 9223372036854775806..9223372036854775807", 1), "distance 9223372036854775807 is out of range"),
+		fail("range-span-overflow", "r.yaml", strings.Replace(tinyScenario, "distance: 8", "distance: -9223372036854775808..9223372036854775807", 1), "at most 10000 values"),
+		fail("sweep-too-large", "s.yaml", strings.Replace(scenarioWith("{name: A, M: 1..20, rules: [{Random Movement: [D6, 2D6, 3D6, 4D6, 5D6, 6D6, 7D6, 8D6, 9D6, 10D6]}, {Fly: 1..30}]}"), "distance: 8", "distance: 1..100", 1), "the sweeps make 600000 points; at most 100000"),
+		fail("empty-scenario-name", "e.yaml", strings.Replace(tinyScenario, "name: tiny", `name: ""`, 1), "e.yaml:1:7: the scenario's name is empty"),
+		fail("empty-unit-name", "e.yaml", scenarioWith(`{name: " ", M: 5}`), "e.yaml:5:16: the unit's name is empty"),
+	}
+}
+
+func exactCases() []hostile {
+	return []hostile{
+		{name: "exact/dice-over-budget", args: []string{"dice", "32D1000kh31", "--trials", "20000"},
+			out: "no exact distribution: it would take about 1.7e+10 steps, over the budget of 1e+08; simulated only", within: 5 * time.Second},
+		{name: "exact/dice-over-budget-ctrl-c", args: []string{"dice", "32D1000kh31", "--trials", "1000000000000"},
+			// Most of the time goes to printing the ~8,700 values rolled.
+			cancel: 300 * time.Millisecond, code: exitInterrupted, out: "PARTIAL", within: 3 * time.Second},
+		{name: "exact/dice-cancelled-exact", args: []string{"dice", "100D140"}, cancel: time.Nanosecond,
+			code: exitInterrupted, msg: "interrupted before any result was ready; nothing was written", within: time.Second},
+		{name: "exact/scenario-attacks", args: []string{"run", "{dir}/b.yaml"}, files: map[string]string{"b.yaml": battleWith("16D1000kh8")},
+			code: exitError, msg: "expected 0 to 100 attacks", within: time.Second},
+		{name: "exact/rule-dice-over-budget", args: []string{"run", "{dir}/m.yaml"},
+			files: map[string]string{"m.yaml": scenarioWith("{name: A, rules: [Random Movement (32D1000kh31)]}")},
+			code:  exitError, msg: "too many dice or sides to compute its exact distribution", within: time.Second},
+	}
+}
+
+func interruptCases() []hostile {
+	compare := []string{"compare", "doomwheel-balance", "--trials", "1000000000000"}
+	partial := func(format, want string) hostile {
+		return hostile{name: "interrupt/compare-" + format, args: append(compare, "--format", format),
+			cancel: 500 * time.Millisecond, code: exitInterrupted, msg: "interrupted", out: want, within: 3 * time.Second}
+	}
+	return []hostile{
+		partial("table", "PARTIAL RESULTS: the comparison was interrupted"),
+		partial("json", `"partial": true`),
+		partial("csv", "doomwheel-balance,1,true,"),
+		partial("markdown", "**PARTIAL RESULTS: the comparison was interrupted"),
+		{name: "interrupt/compare-html", args: append(compare, "--report", "{dir}/c.html", "-o", "/dev/null"),
+			cancel: 500 * time.Millisecond, code: exitInterrupted, within: 3 * time.Second,
+			check: func(t *testing.T, dir, _ string) {
+				if page, _ := os.ReadFile(filepath.Join(dir, "c.html")); !bytes.Contains(page, []byte("PARTIAL RESULTS")) {
+					t.Error("the HTML report of an interrupted comparison is not marked partial")
+				}
+			}},
+		{name: "interrupt/precision-stamp", args: []string{"run", "flee-pursuit", "--precision", "0.00001", "--format", "json"},
+			cancel: 700 * time.Millisecond, code: exitInterrupted, out: `"partial": true`, within: 3 * time.Second,
+			check: func(t *testing.T, _, stdout string) {
+				var doc struct {
+					Trials int64 `json:"trials"`
+					Stamp  struct {
+						Trials int64 `json:"trials"`
+					} `json:"stamp"`
+					Results []struct {
+						Trials int64 `json:"trials"`
+					} `json:"results"`
+				}
+				if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+					t.Fatal(err)
+				}
+				most := int64(0)
+				for _, r := range doc.Results {
+					most = max(most, r.Trials)
+				}
+				// The stamp says what ran: the most trials any point
+				// reached, not the first round's 65,536.
+				if doc.Trials != most || doc.Stamp.Trials != most {
+					t.Errorf("trials %d, stamp %d; the points reached at most %d", doc.Trials, doc.Stamp.Trials, most)
+				}
+			}},
+		{name: "interrupt/precision-table", args: []string{"run", "flee-pursuit", "--precision", "0.00001"},
+			cancel: 700 * time.Millisecond, code: exitInterrupted, out: "the run was interrupted before its precision target was met", within: 3 * time.Second},
+		{name: "interrupt/finished-run-is-not", args: []string{"run", "flee-pursuit", "--trials", "20000"},
+			check: func(t *testing.T, _, stdout string) {
+				if strings.Contains(stdout, "PARTIAL") || strings.Contains(stdout, "interrupted") {
+					t.Error("a run that finished says it was interrupted")
 				}
 			}},
 	}

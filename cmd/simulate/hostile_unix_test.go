@@ -8,7 +8,17 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
+
+// cpuTime is the processor time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 // readFIFO makes a FIFO at path and reads it whole in the background; the
 // test fails if what it read is not a results table.

@@ -35,7 +35,7 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.As(err, &u):
 		fmt.Fprintln(stderr, u.hint())
 		return exitUsage
-	case errors.Is(err, errInterrupted):
+	case errors.Is(err, errInterrupted), errors.Is(err, errCancelled):
 		return exitInterrupted
 	}
 	return exitError

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,6 +47,10 @@ func flagUsagef(cmd, format string, args ...any) error {
 // the run was cancelled.
 var errInterrupted = errors.New("interrupted: the results written are partial, and marked so")
 
+// errCancelled is returned when a cancellation came before any result was
+// ready to write.
+var errCancelled = errors.New("interrupted before any result was ready; nothing was written")
+
 const usage = `simulate: Monte Carlo odds for tabletop wargames, with exact values beside the estimates.
 
 Usage:
@@ -59,6 +64,7 @@ Usage:
   simulate show NAME               print a built-in scenario's YAML, to copy and edit
   simulate units [show NAME]       list the built-in unit cards, or print one to copy
   simulate completion SHELL        print a completion script for bash, zsh or fish
+  simulate serve [--addr A]        a web page on http://127.0.0.1:8080: edit, run, compare, roll dice
   simulate version                 print the version
 
 Run 'simulate run -h', 'simulate compare -h', 'simulate merge -h' or 'simulate dice -h'
@@ -86,6 +92,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runMerge(ctx, rest, stdout, stderr)
 	case "dice":
 		return runDice(ctx, rest, stdout, stderr)
+	case "serve":
+		return runServe(ctx, rest, stdout, stderr)
 	case "list":
 		if len(rest) > 0 {
 			return usagef("list takes no arguments")
@@ -419,8 +427,11 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 	if err != nil {
 		return sim.Report{}, err
 	}
-	if j.precision > 0 && len(result.Completed) > 0 && !result.Partial {
-		cfg.Trials = result.Completed[0]
+	if j.precision > 0 && len(result.Completed) > 0 {
+		// The trials the rounds ran: every point's when they finished, the
+		// most any point reached when they were interrupted (never the
+		// first round's size, which the run may have far outgrown).
+		cfg.Trials = slices.Max(result.Completed)
 	}
 	merged, err := mergeOne(j.header(), cfg, result)
 	if err != nil {

@@ -1,6 +1,9 @@
 package dice
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // Dist is an exact probability distribution over consecutive integers:
 // P[i] is the probability of the value Min+i. Probabilities are float64,
@@ -131,43 +134,91 @@ func (d Dist) ProbGE(e Dist) float64 {
 	return s
 }
 
-// Dist returns the exact distribution of e.
+// MaxExactWork is the most work, in ExactWork's steps, that an exact
+// distribution may take: about a tenth of a second. Past it, callers
+// simulate instead (simulate dice) or refuse the expression (a scenario,
+// whose every quantity shows its exact value).
+const MaxExactWork = 1e8
+
+// ExactWork estimates the steps (multiply-adds) computing e's exact
+// distribution takes, without computing it: a plain term of n dice of s
+// sides convolves n times, about s²n²/2 steps; a term keeping k of n dice
+// walks s faces of (n+1)²/2 dice counts by ks+1 kept sums; the terms are
+// then convolved with each other.
+func (e Expr) ExactWork() float64 {
+	work, width := 0.0, 1.0
+	for _, t := range e.terms {
+		n, s := float64(t.n), float64(t.sides)
+		w := 1.0 // values the term can take
+		switch {
+		case t.kind == constTerm:
+		case t.kind != diceTerm:
+			w = 11 // at most: the Artillery dice's 0 to 10
+		case t.keep == 0:
+			work += s * s * n * n / 2
+			w = n*(s-1) + 1
+		default:
+			work += s * (float64(t.keep)*s + 1) * (n + 1) * (n + 2) / 2
+			w = float64(t.keep)*(s-1) + 1
+		}
+		work += width * w
+		width += w - 1
+	}
+	return work
+}
+
+// Dist returns the exact distribution of e. Its cost grows with the dice
+// (see ExactWork): check ExactWork against MaxExactWork first when the
+// expression comes from a user.
 func (e Expr) Dist() Dist {
+	d, _ := e.DistContext(context.Background())
+	return d
+}
+
+// DistContext is Dist that stops, returning ctx's error, soon after ctx is
+// cancelled.
+func (e Expr) DistContext(ctx context.Context) (Dist, error) {
 	out := Point(0)
 	for _, t := range e.terms {
-		d := t.dist()
+		d, err := t.dist(ctx)
+		if err != nil {
+			return Dist{}, err
+		}
 		if t.neg {
 			d = d.Neg()
 		}
 		out = out.Add(d)
 	}
-	return out
+	return out, nil
 }
 
-func (t term) dist() Dist {
+func (t term) dist(ctx context.Context) (Dist, error) {
 	switch t.kind {
 	case constTerm:
-		return Point(t.value)
+		return Point(t.value), nil
 	case artilleryTerm:
 		// Faces 2, 4, 6, 8, 10 and Misfire (0), each 1/6, odd values impossible.
 		p := make([]float64, 11)
 		for _, v := range []int{Misfire, 2, 4, 6, 8, 10} {
 			p[v] = 1.0 / 6
 		}
-		return Dist{Min: 0, P: p}
+		return Dist{Min: 0, P: p}, nil
 	case scatterTerm:
 		h := float64(t.value) / 6
-		return Dist{Min: Arrow, P: []float64{1 - h, h}}
+		return Dist{Min: Arrow, P: []float64{1 - h, h}}, nil
 	}
 	if t.keep == 0 {
 		u := Uniform(t.sides)
 		d := u
 		for range t.n - 1 {
+			if err := ctx.Err(); err != nil {
+				return Dist{}, err
+			}
 			d = d.Add(u)
 		}
-		return d
+		return d, nil
 	}
-	return keepDist(t.n, t.sides, t.keep, t.high)
+	return keepDist(ctx, t.n, t.sides, t.keep, t.high)
 }
 
 // keepDist returns the distribution of the sum of the k highest (or lowest)
@@ -176,7 +227,7 @@ func (t term) dist() Dist {
 // f (binomially), and the first k dice placed are the kept ones. The state is
 // (dice placed, sum of kept dice), so the work is polynomial in n, s and k
 // where enumerating s^n outcomes would not be.
-func keepDist(n, s, k int, high bool) Dist {
+func keepDist(ctx context.Context, n, s, k int, high bool) (Dist, error) {
 	maxSum := k * s
 	// cur[u][sum]: probability that u dice are placed with kept sum `sum`
 	// among the faces visited so far, before the remaining dice are placed.
@@ -189,6 +240,9 @@ func keepDist(n, s, k int, high bool) Dist {
 	cur[0][0] = 1
 	binom := binomialTable(n)
 	for step := range s {
+		if err := ctx.Err(); err != nil {
+			return Dist{}, err
+		}
 		f := s - step // faces from best to worst
 		if !high {
 			f = step + 1
@@ -201,19 +255,17 @@ func keepDist(n, s, k int, high bool) Dist {
 			clear(nxt[u])
 		}
 		for u := 0; u <= n; u++ {
-			for sum, pr := range cur[u] {
-				if pr == 0 {
+			rest := n - u
+			for m := 0; m <= rest; m++ {
+				// m of the rest show f; the others show a face not yet visited.
+				w := binom[rest][m] * math.Pow(q, float64(m)) * math.Pow(1-q, float64(rest-m))
+				if w == 0 {
 					continue
 				}
-				rest := n - u
-				for m := 0; m <= rest; m++ {
-					// m of the rest show f; the others show a face not yet visited.
-					w := binom[rest][m] * math.Pow(q, float64(m)) * math.Pow(1-q, float64(rest-m))
-					if w == 0 {
-						continue
-					}
-					kept := min(u+m, k) - min(u, k)
-					nxt[u+m][sum+kept*f] += pr * w
+				kept := min(u+m, k) - min(u, k)
+				to := nxt[u+m][kept*f:]
+				for sum, pr := range cur[u][:len(cur[u])-kept*f] {
+					to[sum] += pr * w
 				}
 			}
 		}
@@ -224,7 +276,7 @@ func keepDist(n, s, k int, high bool) Dist {
 	for lo < len(p) && p[lo] == 0 {
 		lo++
 	}
-	return Dist{Min: lo, P: append([]float64(nil), p[lo:]...)}
+	return Dist{Min: lo, P: append([]float64(nil), p[lo:]...)}, nil
 }
 
 func binomialTable(n int) [][]float64 {

@@ -366,11 +366,46 @@ func (t *term) rollKeep(r *Rand) int {
 	return s
 }
 
-// Min returns the smallest result e can roll.
-func (e Expr) Min() int { return e.Dist().Min }
+// Min returns the smallest result e can roll, read from its terms without
+// building its distribution.
+func (e Expr) Min() int {
+	lo, _ := e.bounds()
+	return lo
+}
 
-// Max returns the largest result e can roll.
-func (e Expr) Max() int { return e.Dist().Max() }
+// Max returns the largest result e can roll, read from its terms.
+func (e Expr) Max() int {
+	_, hi := e.bounds()
+	return hi
+}
+
+func (e Expr) bounds() (lo, hi int) {
+	for _, t := range e.terms {
+		a, b := t.bounds()
+		if t.neg {
+			a, b = -b, -a
+		}
+		lo, hi = lo+a, hi+b
+	}
+	return lo, hi
+}
+
+// bounds returns the smallest and largest results of a term.
+func (t term) bounds() (lo, hi int) {
+	switch t.kind {
+	case constTerm:
+		return t.value, t.value
+	case artilleryTerm:
+		return Misfire, 10
+	case scatterTerm:
+		return Arrow, Hit
+	}
+	kept := t.n
+	if t.keep > 0 {
+		kept = t.keep
+	}
+	return kept, kept * t.sides
+}
 
 // DiceCount returns how many dice one roll of e throws, which is what it
 // costs in random draws.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // SyntaxError reports a dice expression that could not be parsed. Col is the
@@ -15,8 +16,25 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("dice expression %q, column %d: %s", e.Expr, e.Col, e.Msg)
+	expr := e.Expr
+	if len(expr) > maxQuoted {
+		// A long expression is shown around the column, so that an error
+		// never echoes a whole file.
+		from := max(0, min(e.Col-1-maxQuoted/2, len(expr)-maxQuoted))
+		for from > 0 && !utf8.RuneStart(expr[from]) {
+			from--
+		}
+		to := from + maxQuoted
+		for to < len(expr) && !utf8.RuneStart(expr[to]) {
+			to++
+		}
+		return fmt.Sprintf("dice expression of %d bytes, at column %d (%q): %s", len(expr), e.Col, expr[from:to], e.Msg)
+	}
+	return fmt.Sprintf("dice expression %q, column %d: %s", expr, e.Col, e.Msg)
 }
+
+// maxQuoted is how much of an expression an error quotes.
+const maxQuoted = 40
 
 // Parse reads a dice expression. The grammar, case-insensitive, with spaces
 // allowed between tokens:
@@ -124,7 +142,9 @@ func lex(s string) ([]token, error) {
 			toks = append(toks, token{kind: tokClose, text: ")", col: col})
 			i++
 		default:
-			return nil, &SyntaxError{Expr: s, Col: col, Msg: fmt.Sprintf("unexpected character %q; expected a number, D, +, - or a word such as \"discard\"", rune(c))}
+			// The character as written, even where it takes several bytes.
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			return nil, &SyntaxError{Expr: s, Col: col, Msg: fmt.Sprintf("unexpected character %q; expected a number, D, +, - or a word such as \"discard\"", r)}
 		}
 	}
 	return append(toks, token{kind: tokEOF, col: len(s) + 1}), nil

@@ -27,8 +27,9 @@ type Query struct {
 const ExplodeDepth = 2
 
 // maxExactWork caps the multiply-adds spent on one query's exact
-// distributions (about a second of work), so that no input runs unbounded.
-const maxExactWork = 400_000_000
+// distributions (a fraction of a second of work), so that no input runs
+// unbounded: the budget of one expression's.
+const maxExactWork = MaxExactWork
 
 type cmpOp uint8
 

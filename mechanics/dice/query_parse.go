@@ -455,8 +455,8 @@ func (p *qparser) partDist(pt part, at token) (Dist, error) {
 	case countPart:
 		return binomial(pt.n, successChance(pt)), nil
 	case exprPart:
-		// Plain dice cost about n² s² / 2 multiply-adds to convolve.
-		p.work += int64(pt.n) * int64(pt.n) * int64(pt.sides) * int64(pt.sides) / 2
+		// What the expression's exact distribution costs (ExactWork).
+		p.work += int64(min(pt.expr.ExactWork(), 2*MaxExactWork))
 		if p.work > maxExactWork {
 			return Dist{}, p.errorf(at, "the exact answer needs too much work; use fewer or smaller dice")
 		}

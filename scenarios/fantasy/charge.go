@@ -41,13 +41,11 @@ type reachModel struct {
 }
 
 func newReachModel(mv rules.Move) reachModel {
-	d := mv.Dice.Dist()
-	return reachModel{move: mv, lo: d.Min, hi: d.Max()}
+	return reachModel{move: mv, lo: mv.Dice.Min(), hi: mv.Dice.Max()}
 }
 
 func (m reachModel) Slots() []sim.Slot {
-	d := m.move.Dist()
-	return []sim.Slot{{Name: m.move.String(), Lo: d.Min, Hi: d.Max()}}
+	return []sim.Slot{{Name: m.move.String(), Lo: m.move.Base + m.lo, Hi: m.move.Base + m.hi}}
 }
 
 func (m reachModel) NewTrial() sim.Trial { return m }

@@ -213,7 +213,7 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 	u := &unitSpec{node: n, stats: map[string]scenarios.Param[int]{}, nodes: map[string]*scenarios.Node{},
 		saves: map[string]scenarios.Param[int]{}, flags: map[string]scenarios.Param[bool]{}}
 	fields := []scenarios.Field{
-		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { u.name = d.Text(n, "the unit's name") }},
+		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { u.name = d.Name(n, "the unit's name") }},
 		{Key: "troop", Decode: func(n *scenarios.Node) {
 			u.troop = scenarios.Sweep(d, n, "troop", false, func(n *scenarios.Node) (rules.TroopType, bool) {
 				s, ok := d.Scalar(n, "a troop type")
@@ -284,7 +284,7 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 func decodeProfile(d *scenarios.Decoder, n *scenarios.Node, what string) *profileSpec {
 	p := &profileSpec{node: n, count: 1, stats: map[string]int{}}
 	fields := []scenarios.Field{
-		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { p.name = d.Text(n, "the profile's name") }},
+		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { p.name = d.Name(n, "the profile's name") }},
 		{Key: "count", Decode: func(n *scenarios.Node) { p.count, _ = d.IntIn(n, "count", 1, 20) }},
 		{Key: "A", Decode: func(n *scenarios.Node) { p.A, p.hasA = attacks(d, n, "A") }},
 	}

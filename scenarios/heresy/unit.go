@@ -126,7 +126,7 @@ func nameOf(n *scenarios.Node) string {
 func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 	u := &unitSpec{node: n}
 	fields := []scenarios.Field{
-		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { u.name = d.Text(n, "the unit's name") }},
+		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { u.name = d.Name(n, "the unit's name") }},
 		{Key: "models", Required: true, Decode: func(n *scenarios.Node) {
 			u.models = scenarios.Sweep(d, n, "models", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "models", 1, 100) }, scenarios.Identity)
 		}},
@@ -240,7 +240,7 @@ func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSp
 	var typeShots dice.Expr
 	var typeRules []scenarios.Param[scenarios.RuleChoice]
 	fields := []scenarios.Field{
-		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { w.name = d.Text(n, "the weapon's name") }},
+		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { w.name = d.Name(n, "the weapon's name") }},
 		{Key: "type", Decode: func(n *scenarios.Node) {
 			typeAt = n
 			typeShots, typeRules = decodeType(d, n, w, melee)

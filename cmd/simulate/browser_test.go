@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"hammersim/cmd/simulate/internal/web"
+)
+
+// browser starts headless Chromium for a test, or skips it loudly. Set
+// HAMMERSIM_SCREENSHOTS to a folder to keep the test's screenshots.
+func browser(t *testing.T) (context.Context, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("SKIPPED: the browser test does not run with -short")
+	}
+	bin := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			bin = p
+			break
+		}
+	}
+	if bin == "" {
+		t.Skip("SKIPPED: no Chromium on this machine, so the page was not tested in a browser; " +
+			"install Debian's (apt-get install -y chromium), as .ci/run does")
+	}
+	shots := os.Getenv("HAMMERSIM_SCREENSHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1300, 1100),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(cancelAlloc)
+	bctx, cancelBrowser := chromedp.NewContext(alloc)
+	t.Cleanup(cancelBrowser)
+	return bctx, shots
+}
+
+// screenshotTo saves the whole page (quality 100: PNG) as dir/name; a
+// name starting "view-" gets the window only.
+func screenshotTo(t *testing.T, dir, name string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		shot := chromedp.FullScreenshot(100)
+		if strings.HasPrefix(name, "view-") {
+			shot = chromedp.CaptureScreenshot()
+		}
+		png, err := shot(ctx, tg)
+		if err != nil {
+			return chromedp.Void{}, err
+		}
+		t.Logf("screenshot %s", filepath.Join(dir, name))
+		return chromedp.Void{}, os.WriteFile(filepath.Join(dir, name), png, 0o644)
+	}
+}
+
+// evalInto evaluates a JavaScript expression whose value is a string.
+func evalInto(expr string, got *string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		s, err := chromedp.Evaluate[string](expr)(ctx, tg)
+		*got = s
+		return chromedp.Void{}, err
+	}
+}
+
+// waitText waits until the JavaScript expression's string value contains
+// want, and returns it.
+func waitText(expr, want string, got *string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		for {
+			if _, err := evalInto(expr, got)(ctx, tg); err == nil && strings.Contains(*got, want) {
+				return chromedp.Void{}, nil
+			}
+			select {
+			case <-ctx.Done():
+				return chromedp.Void{}, ctx.Err()
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+}
+
+// The scenario the browser types: a Random Movement (2D6) charge over 7",
+// with "distance" misspelt on line 6.
+const browserScenario = "name: web-check\nruleset: fantasy\ntrials: 20000\ncharge:\n" +
+	"  unit: {name: Wheel, rules: [{Random Movement: 2D6}]}\n  distanse: 7\n"
+
+// TestBrowser drives the page in headless Chromium, one tab per part, on
+// one browser (it takes seconds to start).
+func TestBrowser(t *testing.T) {
+	ctx, shots := browser(t)
+	ts := newTestServer(t, web.Config{})
+	// The first Run starts the browser, on the test's own context.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []struct {
+		name string
+		run  func(*testing.T, context.Context, string, string)
+	}{
+		{"EditFixRun", browserEditFixRun},
+		{"Cancel", browserCancel},
+		{"CompareAndDice", browserCompareAndDice},
+	} {
+		t.Run(part.name, func(t *testing.T) {
+			tab, cancel := chromedp.NewContext(ctx)
+			defer cancel()
+			part.run(t, tab, ts.URL, shots)
+		})
+	}
+}
+
+// browserEditFixRun types a scenario with a mistake into the page, sees
+// the error at its line in the command line's words, fixes it, runs it and
+// finds the exact value in the report.
+func browserEditFixRun(t *testing.T, ctx context.Context, url, shots string) {
+	var problems, gutter, status, exact, valid string
+	// "distanse" sits at line 6, column 3; the message is the scenarios
+	// package's for an unknown key.
+	wantErr := `web-check.yaml:6:3: unknown key "distanse"`
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		waitText(`document.querySelector("#yaml").value`, "swiftstride-charge", &valid), // the default scenario is loaded
+		evalInto(`document.querySelector("#yaml").value = ""`, &valid),
+		evalInto(`document.querySelector("#file").value = "web-check.yaml"`, &valid),
+		chromedp.Focus("#yaml"),
+		chromedp.SendKeys("#yaml", browserScenario),
+		waitText(`document.querySelector("#problems").innerText`, wantErr, &problems),
+		evalInto(`[...document.querySelectorAll("#editor .gutter span.err")].map(s => s.textContent).join(",")`, &gutter),
+		screenshotTo(t, shots, "1-error.png"),
+	)
+	if err != nil {
+		t.Fatalf("typing the scenario: %v (problems shown: %q)", err, problems)
+	}
+	// Line 6 holds the misspelt key; line 5 opens the charge, which now
+	// lacks its distance.
+	if gutter != "5,6" {
+		t.Errorf("gutter marks lines %q, want 5,6", gutter)
+	}
+	err = chromedp.Do(ctx,
+		// A click on the error puts the cursor on "distanse"; retype it.
+		chromedp.Click("#problems li", chromedp.NodeVisible),
+		chromedp.KeyEvent(strings.Repeat(kb.Delete, len("distanse"))),
+		chromedp.SendKeys("#yaml", "distance"),
+		waitText(`document.querySelector("#problems").innerText`, "✓ web-check", &valid),
+		evalInto(`document.querySelectorAll("#editor .gutter span.err").length + ""`, &gutter),
+		screenshotTo(t, shots, "2-fixed.png"),
+		chromedp.Click("#run", chromedp.NodeVisible),
+		waitText(`document.querySelector("#results .status").innerText`, "Finished", &status),
+		// The exact column of the charge_success table in the report.
+		waitText(`(() => {
+			const doc = document.querySelector("#results iframe").contentDocument;
+			const h = [...doc.querySelectorAll("h2")].find(h => h.textContent.startsWith("charge_success"));
+			const table = h.nextElementSibling;
+			const col = [...table.querySelectorAll("th")].findIndex(th => th.textContent === "exact");
+			return table.querySelector("tbody tr").children[col].textContent;
+		})()`, "%", &exact),
+		waitText(`document.querySelector("#results iframe").style.height`, "px", &status),
+		screenshotTo(t, shots, "3-results.png"),
+	)
+	if err != nil {
+		t.Fatalf("fixing and running: %v (problems %q, status %q)", err, valid, status)
+	}
+	if gutter != "0" {
+		t.Errorf("%s lines still marked after the fix", gutter)
+	}
+	// P(2D6 >= 7) = 21/36 = 58.33% (by enumeration).
+	if exact != "58.33%" {
+		t.Errorf("exact value %q, want 58.33%%", exact)
+	}
+}
+
+// browserCancel starts a long run of a built-in, cancels it from the page
+// and sees the results marked partial.
+func browserCancel(t *testing.T, ctx context.Context, url, shots string) {
+	var valid, status, progress, report string
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		waitText(`document.querySelector("#problems").innerText`, "✓ swiftstride-charge", &valid),
+		evalInto(`(() => { const s = document.querySelector("#builtin"); s.value = "random-movement";
+			s.dispatchEvent(new Event("change")); return "" })()`, &valid),
+		waitText(`document.querySelector("#problems").innerText`, "✓ random-movement", &valid),
+		evalInto(`document.querySelector("#trials").value = "100000000"`, &progress),
+		chromedp.Click("#run", chromedp.NodeVisible),
+		waitText(`document.querySelector("#progress span").innerText`, "trials (", &progress),
+		screenshotTo(t, shots, "4-progress.png"),
+		chromedp.Click("#cancel", chromedp.NodeEnabled),
+		waitText(`document.querySelector("#results .status").innerText`, "PARTIAL", &status),
+		waitText(`document.querySelector("#results iframe").contentDocument.body.innerText`, "PARTIAL", &report),
+		screenshotTo(t, shots, "view-5-cancelled.png"),
+	)
+	if err != nil {
+		t.Fatalf("%v (status %q, progress %q)", err, status, progress)
+	}
+}
+
+// browserCompareAndDice compares a built-in's attackers on the compare
+// tab, and reads a distribution on the dice tab.
+func browserCompareAndDice(t *testing.T, ctx context.Context, url, shots string) {
+	var axes, status, report, row string
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		chromedp.Click(`.tab[data-tab="compare"]`, chromedp.NodeVisible),
+		waitText(`document.querySelector(".candidate .pick").options.length > 1 ? "loaded" : ""`, "loaded", &axes),
+		evalInto(`(() => { const s = document.querySelector(".candidate .pick"); s.value = "doomwheel-balance";
+			s.dispatchEvent(new Event("change")); return "" })()`, &axes),
+		chromedp.Click(`input[name=mode][value=axis]`, chromedp.NodeVisible),
+		waitText(`[...document.querySelector("#by").options].map(o => o.value).join(",")`, "attacker", &axes),
+		evalInto(`document.querySelector("#c-trials").value = "2000"`, &status),
+		chromedp.Click("#c-run", chromedp.NodeVisible),
+		waitText(`document.querySelector("#c-results .status").innerText`, "Finished", &status),
+		waitText(`document.querySelector("#c-results iframe").contentDocument.body.innerText`, "Comparison of Doomwheel", &report),
+		waitText(`document.querySelector("#c-results iframe").style.height`, "px", &report), // sized to its report
+		screenshotTo(t, shots, "6-compare.png"),
+		chromedp.Click(`.tab[data-tab="dice"]`, chromedp.NodeVisible),
+		evalInto(`document.querySelector("#expr").value = ""`, &row),
+		chromedp.SendKeys("#expr", "3D6 discard lowest"),
+		// The last row: 12 on the best two of three D6 needs two or three
+		// sixes, 16 of 216 rolls = 7.41%, at least 12 the same, at most 12
+		// certain (by enumeration).
+		waitText(`document.querySelector("#dice-table tbody tr:last-child").innerText`, "12\t7.41%\t7.41%\t100.00%", &row),
+		chromedp.Click(`input[name=view][value=at_least]`, chromedp.NodeVisible),
+		screenshotTo(t, shots, "7-dice.png"),
+		// A condition: 2D6 >= 9 holds on 10 of 36 rolls = 27.78%, about 1
+		// in 3.6 (by enumeration).
+		evalInto(`document.querySelector("#expr").value = ""`, &row),
+		chromedp.SendKeys("#expr", "2D6 >= 9"),
+		waitText(`document.querySelector("#dice-condition").innerText`, "exactly 27.78%, about 1 in 3.6", &row),
+		screenshotTo(t, shots, "view-8-condition.png"),
+	)
+	if err != nil {
+		t.Fatalf("%v (axes %q, status %q, dice row %q)", err, axes, status, row)
+	}
+}

@@ -1,0 +1,254 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+
+	"hammersim/scenarios"
+)
+
+// apiError is the body of every error answer: the command line's words,
+// and each positioned problem apart when there are any.
+type apiError struct {
+	Error  string     `json:"error"`
+	Errors []problem  `json:"errors,omitempty"`
+	Limit  *limitNote `json:"limit,omitempty"`
+}
+
+// problem is one positioned error in a scenario file.
+type problem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+	// Text is the line the command line prints for it.
+	Text string `json:"text"`
+}
+
+// limitNote names the server limit a request ran into.
+type limitNote struct {
+	Name  string `json:"name"`
+	Value int64  `json:"value"`
+}
+
+// limitError is a request over one of the server's bounds.
+type limitError struct {
+	status int
+	msg    string
+	limit  limitNote
+}
+
+func (e *limitError) Error() string { return e.msg }
+
+// problems lists the positioned errors inside err.
+func problems(err error) []problem {
+	var list scenarios.ErrorList
+	var one *scenarios.Error
+	switch {
+	case errors.As(err, &list):
+	case errors.As(err, &one):
+		list = scenarios.ErrorList{one}
+	default:
+		return nil
+	}
+	ps := make([]problem, len(list))
+	for i, e := range list {
+		ps[i] = problem{File: e.File, Line: e.Line, Col: e.Col, Message: e.Msg, Text: e.Error()}
+	}
+	return ps
+}
+
+// fail answers with an error; its message is what the command line would
+// print after "simulate: ".
+func fail(w http.ResponseWriter, status int, err error) {
+	body := apiError{Error: err.Error(), Errors: problems(err)}
+	var le *limitError
+	if errors.As(err, &le) {
+		status, body.Limit = le.status, &le.limit
+	}
+	writeJSON(w, status, body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// body reads a request body up to the server's limit.
+func (s *Server) body(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	var mb *http.MaxBytesError
+	if errors.As(err, &mb) {
+		return nil, &limitError{http.StatusRequestEntityTooLarge,
+			fmt.Sprintf("the request body is over this server's limit of %d bytes (simulate serve --max-body)", s.cfg.MaxBody),
+			limitNote{"max-body", s.cfg.MaxBody}}
+	}
+	return b, err
+}
+
+// fileName is the name a request gives its scenario text: it labels
+// errors and stamps, and is never opened.
+func fileName(r *http.Request) (string, error) {
+	name := r.URL.Query().Get("file")
+	if name == "" {
+		return "scenario.yaml", nil
+	}
+	if len(name) > 200 || strings.IndexFunc(name, func(c rune) bool { return c < ' ' || c == 0x7f }) >= 0 {
+		return "", errors.New("file: expected a short file name without control characters, such as my-charge.yaml")
+	}
+	return name, nil
+}
+
+// runArgs turns a request's query into the command line's flags, which
+// the command line then checks. Only the flags listed here pass; none of
+// them names a path.
+func runArgs(r *http.Request, flags ...string) ([]string, error) {
+	q := r.URL.Query()
+	var args []string
+	for _, name := range flags {
+		if !q.Has(name) {
+			continue
+		}
+		// One argument, --name=value: a value cannot pass for a flag.
+		args = append(args, "--"+name+"="+q.Get(name))
+	}
+	return args, nil
+}
+
+// format is the output format a request asks for.
+func (s *Server) format(r *http.Request) (string, error) {
+	f := r.URL.Query().Get("format")
+	if f == "" {
+		return s.eng.Formats[0], nil
+	}
+	for _, ok := range s.eng.Formats {
+		if f == ok {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown format %q; expected %s", f, strings.Join(s.eng.Formats, ", "))
+}
+
+// contentType is the media type of each format.
+func contentType(format string) string {
+	switch format {
+	case "json":
+		return "application/json; charset=utf-8"
+	case "csv":
+		return "text/csv; charset=utf-8"
+	case "markdown":
+		return "text/markdown; charset=utf-8"
+	case "html":
+		return "text/html; charset=utf-8"
+	}
+	return "text/plain; charset=utf-8"
+}
+
+// scenarioInfo describes a built-in scenario for the picker.
+type scenarioInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Ruleset     string `json:"ruleset"`
+	// Default marks what `simulate` runs with no arguments.
+	Default bool `json:"default,omitempty"`
+}
+
+func (s *Server) scenarios(w http.ResponseWriter, r *http.Request) {
+	var out []scenarioInfo
+	for _, name := range scenarios.BuiltinNames() {
+		sc, err := s.eng.Scenarios.Load(name)
+		if err != nil {
+			fail(w, http.StatusInternalServerError, fmt.Errorf("built-in scenario %s: %w", name, err))
+			return
+		}
+		out = append(out, scenarioInfo{sc.Name, sc.Description, sc.Ruleset, name == scenarios.DefaultScenario})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) scenario(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	src, ok := scenarios.Builtin(name)
+	if !ok {
+		fail(w, http.StatusNotFound, fmt.Errorf("no built-in scenario named %q (simulate list shows them)", name))
+		return
+	}
+	w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
+	_, _ = w.Write(src)
+}
+
+// validation is the answer of /api/validate.
+type validation struct {
+	OK          bool      `json:"ok"`
+	Name        string    `json:"name,omitempty"`
+	Description string    `json:"description,omitempty"`
+	Axes        []string  `json:"axes,omitempty"`
+	Errors      []problem `json:"errors,omitempty"`
+	Error       string    `json:"error,omitempty"`
+}
+
+func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
+	file, err := fileName(r)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
+		return
+	}
+	src, err := s.body(w, r)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
+		return
+	}
+	sc, err := s.eng.Scenarios.Parse(file, src)
+	if err != nil {
+		writeJSON(w, http.StatusOK, validation{Errors: problems(err), Error: err.Error()})
+		return
+	}
+	v := validation{OK: true, Name: sc.Name, Description: sc.Description}
+	for _, a := range sc.Axes {
+		v.Axes = append(v.Axes, a.Name)
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) dice(w http.ResponseWriter, r *http.Request) {
+	query := r.URL.Query().Get("q")
+	if strings.TrimSpace(query) == "" {
+		fail(w, http.StatusBadRequest, errors.New("q: expected a dice query, such as 2D6, \"2D6 >= 9\" or \"10D6 count 4+ reroll failures\""))
+		return
+	}
+	if len(query) > maxQuery {
+		fail(w, http.StatusBadRequest, &limitError{http.StatusBadRequest,
+			fmt.Sprintf("q: %d characters; this server takes queries of at most %d", len(query), maxQuery),
+			limitNote{"q", maxQuery}})
+		return
+	}
+	format := r.URL.Query().Get("format")
+	if format == "" {
+		format = s.eng.DiceFormats[0]
+	}
+	if !slices.Contains(s.eng.DiceFormats, format) {
+		fail(w, http.StatusBadRequest, fmt.Errorf("unknown format %q; expected %s", format, strings.Join(s.eng.DiceFormats, ", ")))
+		return
+	}
+	release, err := s.acquire()
+	if err != nil {
+		fail(w, http.StatusTooManyRequests, err)
+		return
+	}
+	defer release()
+	out, err := s.eng.Dice(query, format)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
+		return
+	}
+	w.Header().Set("Content-Type", contentType(format))
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(out)
+}

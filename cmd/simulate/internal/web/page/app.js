@@ -1,0 +1,413 @@
+// The page of `simulate serve`. It shows what the server's API answers and
+// computes nothing of its own: errors, reports and distributions all come
+// from the same code as the command line's (see docs/web.md).
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const el = (tag, props = {}, ...kids) => {
+  const e = Object.assign(document.createElement(tag), props);
+  e.append(...kids);
+  return e;
+};
+
+// ---- tabs
+for (const t of document.querySelectorAll(".tab")) {
+  t.addEventListener("click", () => {
+    for (const o of document.querySelectorAll(".tab")) o.classList.toggle("active", o === t);
+    for (const p of document.querySelectorAll(".panel")) p.classList.toggle("active", p.id === t.dataset.tab);
+  });
+}
+
+// ---- API helpers
+async function apiError(resp) {
+  let body;
+  try { body = await resp.json(); } catch { body = { error: `${resp.status} ${resp.statusText}` }; }
+  const err = new Error(body.error || `${resp.status} ${resp.statusText}`);
+  err.problems = body.errors || [];
+  return err;
+}
+
+function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== "" && v != null) q.set(k, v);
+  return q.toString();
+}
+
+// streamRun posts a run and reads its server-sent events: start (the id
+// Cancel needs), progress, then result or error.
+async function streamRun(url, body, contentType, onStart, onProgress) {
+  const resp = await fetch(url, { method: "POST", body, headers: { "Content-Type": contentType } });
+  if (!resp.ok) throw await apiError(resp);
+  const reader = resp.body.getReader();
+  const dec = new TextDecoder();
+  let buf = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the server closed the connection before the run finished");
+    buf += dec.decode(value, { stream: true });
+    let i;
+    while ((i = buf.indexOf("\n\n")) >= 0) {
+      const frame = buf.slice(0, i);
+      buf = buf.slice(i + 2);
+      let name = "message", data = "";
+      for (const line of frame.split("\n")) {
+        if (line.startsWith("event: ")) name = line.slice(7);
+        else if (line.startsWith("data: ")) data += line.slice(6);
+      }
+      const ev = JSON.parse(data);
+      if (name === "start") onStart(ev.id);
+      else if (name === "progress") onProgress(ev);
+      else if (name === "result") return ev;
+      else if (name === "error") {
+        const err = new Error(ev.error);
+        err.problems = ev.errors || [];
+        throw err;
+      }
+    }
+  }
+}
+
+// ---- built-in scenarios
+let builtins = [];
+async function loadBuiltins() {
+  const resp = await fetch("/api/scenarios");
+  if (!resp.ok) return;
+  builtins = await resp.json();
+  for (const sel of [$("#builtin"), ...document.querySelectorAll(".pick")]) {
+    const groups = {};
+    for (const b of builtins) {
+      if (!groups[b.ruleset]) groups[b.ruleset] = sel.appendChild(el("optgroup", { label: b.ruleset }));
+      groups[b.ruleset].append(el("option", { value: b.name, textContent: b.name, title: b.description }));
+    }
+  }
+}
+
+async function builtinText(name) {
+  const resp = await fetch("/api/scenarios/" + encodeURIComponent(name));
+  if (!resp.ok) throw await apiError(resp);
+  return resp.text();
+}
+
+// ---- the scenario editor
+const yaml = $("#yaml"), gutter = $("#editor .gutter"), marks = $("#editor .marks");
+const fileInput = $("#file"), problemsBox = $("#problems");
+
+function lineHeight() { return parseFloat(getComputedStyle(yaml).lineHeight); }
+
+function drawGutter(errLines = new Map()) {
+  const n = yaml.value.split("\n").length;
+  gutter.replaceChildren();
+  for (let i = 1; i <= n; i++) {
+    const s = el("span", { textContent: String(i) });
+    if (errLines.has(i)) { s.className = "err"; s.title = errLines.get(i); s.dataset.line = i; }
+    gutter.append(s);
+  }
+  marks.replaceChildren();
+  const pad = parseFloat(getComputedStyle(yaml).paddingTop);
+  for (const [line, msg] of errLines) {
+    marks.append(el("div", { title: msg, style: `top:${pad + (line - 1) * lineHeight()}px` }));
+  }
+  syncScroll();
+}
+
+function syncScroll() {
+  gutter.scrollTop = yaml.scrollTop;
+  marks.style.transform = `translateY(${-yaml.scrollTop}px)`;
+}
+
+// goTo puts the cursor at a line and column of a textarea.
+function goTo(area, line, col) {
+  const lines = area.value.split("\n");
+  let pos = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) pos += lines[i].length + 1;
+  pos += Math.max(0, col - 1);
+  area.focus();
+  area.setSelectionRange(pos, pos);
+  area.scrollTop = Math.max(0, (line - 5) * lineHeight());
+}
+
+// showProblems lists positioned errors in the CLI's words; a click goes to
+// the place.
+function showProblems(box, area, problems, message) {
+  box.replaceChildren();
+  if (problems.length) {
+    box.append(el("ul", {}, ...problems.map(p => {
+      const li = el("li", { textContent: p.text, title: "go to line " + p.line });
+      li.dataset.line = p.line;
+      li.dataset.col = p.col;
+      li.addEventListener("click", () => goTo(area, p.line, p.col));
+      return li;
+    })));
+  } else if (message) {
+    box.append(el("div", { className: "fail", textContent: message }));
+  }
+}
+
+let validateSeq = 0, validateTimer = 0;
+async function validate(area, file, box, onValid) {
+  const seq = ++validateSeq;
+  let v;
+  try {
+    const resp = await fetch("/api/validate?" + query({ file }), { method: "POST", body: area.value, headers: { "Content-Type": "application/yaml" } });
+    v = resp.ok ? await resp.json() : { ok: false, errors: [], error: (await apiError(resp)).message };
+  } catch (e) {
+    v = { ok: false, errors: [], error: "the server cannot be reached: " + e.message };
+  }
+  if (seq !== validateSeq && area === yaml) return null; // a newer check is on its way
+  if (v.ok) {
+    box.replaceChildren(el("div", { className: "ok", textContent: `✓ ${v.name}${v.description ? " — " + v.description : ""}` }));
+  } else {
+    showProblems(box, area, v.errors || [], v.error);
+  }
+  if (onValid) onValid(v);
+  return v;
+}
+
+function checkEditor() {
+  clearTimeout(validateTimer);
+  validateTimer = setTimeout(async () => {
+    const v = await validate(yaml, fileInput.value, problemsBox);
+    if (!v) return;
+    const lines = new Map();
+    for (const p of v.errors || []) if (!lines.has(p.line)) lines.set(p.line, p.message);
+    drawGutter(lines);
+  }, 250);
+}
+
+yaml.addEventListener("input", () => { $("#builtin").value = ""; drawGutter(); checkEditor(); });
+yaml.addEventListener("scroll", syncScroll);
+yaml.addEventListener("keydown", e => {
+  if (e.key === "Tab") { // YAML indents with spaces
+    e.preventDefault();
+    document.execCommand("insertText", false, "  ");
+  }
+});
+fileInput.addEventListener("input", checkEditor);
+
+$("#builtin").addEventListener("change", async e => {
+  const name = e.target.value;
+  if (!name) return;
+  yaml.value = await builtinText(name);
+  fileInput.value = name + ".yaml";
+  drawGutter();
+  checkEditor();
+});
+
+$("#open").addEventListener("change", async e => {
+  const f = e.target.files[0];
+  if (!f) return;
+  yaml.value = await f.text(); // read by the browser: the server never opens a path
+  fileInput.value = f.name;
+  drawGutter();
+  checkEditor();
+  e.target.value = "";
+});
+
+$("#save").addEventListener("click", () => download(yaml.value, fileInput.value || "scenario.yaml", "application/yaml"));
+
+function download(text, name, type) {
+  const a = el("a", { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+// ---- runs
+const extensions = { table: ["txt", "Table (.txt)"], json: ["json", "JSON"], csv: ["csv", "CSV"], markdown: ["md", "Markdown"], html: ["html", "HTML report"] };
+
+// runner wires a Run button, a Cancel button, a progress bar and a results
+// box to a streaming endpoint.
+function runner(ids, request) {
+  const runBtn = $(ids.run), cancelBtn = $(ids.cancel), bar = $(ids.progress), errBox = $(ids.error), box = $(ids.results);
+  let runId = null;
+  cancelBtn.addEventListener("click", async () => {
+    if (!runId) return;
+    cancelBtn.disabled = true;
+    await fetch("/api/cancel?" + query({ id: runId }), { method: "POST" });
+  });
+  runBtn.addEventListener("click", async () => {
+    const req = request();
+    if (!req) return;
+    runBtn.disabled = true;
+    errBox.replaceChildren();
+    bar.hidden = false;
+    $("progress", bar).removeAttribute("value");
+    $("span", bar).textContent = "starting…";
+    try {
+      const res = await streamRun(req.url, req.body, req.type, id => { runId = id; cancelBtn.disabled = false; }, p => {
+        $("progress", bar).max = p.total;
+        $("progress", bar).value = p.done;
+        $("span", bar).textContent = `${p.label}: ${p.done.toLocaleString("en")} of ${p.total.toLocaleString("en")} trials (${(100 * p.done / p.total).toFixed(0)}%)`;
+      });
+      showResults(box, res, req.base);
+    } catch (e) {
+      showProblems(errBox, req.area, e.problems || [], e.message);
+      box.hidden = true;
+    } finally {
+      runId = null;
+      runBtn.disabled = false;
+      cancelBtn.disabled = true;
+      bar.hidden = true;
+    }
+  });
+}
+
+function showResults(box, res, base) {
+  box.hidden = false;
+  const status = $(".status", box);
+  status.className = "status" + (res.partial ? " partial" : "");
+  status.textContent = res.partial
+    ? "PARTIAL RESULTS: the run was cancelled; every number below rests on the trials that finished, and the downloads say so."
+    : "Finished.";
+  const dl = $(".downloads", box);
+  dl.replaceChildren("Download: ");
+  for (const [fmt, [ext, label]] of Object.entries(extensions)) {
+    const text = res.outputs[fmt];
+    if (text == null) continue;
+    const name = fmt === "html" ? `${base}-report.html` : `${base}.${ext}`;
+    dl.append(el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/plain" })), download: name, textContent: label }));
+  }
+  const frame = $("iframe", box);
+  frame.onload = () => { frame.style.height = frame.contentDocument.documentElement.scrollHeight + 20 + "px"; };
+  frame.srcdoc = res.outputs.html;
+}
+
+const baseName = f => (f || "scenario").replace(/^.*\//, "").replace(/\.ya?ml$/i, "");
+
+runner({ run: "#run", cancel: "#cancel", progress: "#progress", error: "#run-error", results: "#results" }, () => ({
+  url: "/api/run/events?" + query({ file: fileInput.value, trials: $("#trials").value, seed: $("#seed").value }),
+  body: yaml.value, type: "application/yaml", area: yaml, base: baseName(fileInput.value),
+}));
+
+// ---- compare
+const cands = [...document.querySelectorAll(".candidate")];
+const mode = () => document.querySelector("input[name=mode]:checked").value;
+const axisSelect = $("#by");
+
+function checkCandidate(c) {
+  clearTimeout(c.timer);
+  c.timer = setTimeout(() => validate($(".src", c), $(".file", c).value, $(".problems", c), v => {
+    if (c.dataset.cand !== "a") return;
+    const keep = axisSelect.value;
+    axisSelect.replaceChildren(...(v.axes || []).map(a => el("option", { value: a, textContent: a })));
+    if ((v.axes || []).includes(keep)) axisSelect.value = keep;
+  }), 250);
+}
+
+for (const c of cands) {
+  $(".src", c).addEventListener("input", () => checkCandidate(c));
+  $(".file", c).addEventListener("input", () => checkCandidate(c));
+  $(".pick", c).addEventListener("change", async e => {
+    if (!e.target.value) return;
+    $(".src", c).value = await builtinText(e.target.value);
+    $(".file", c).value = e.target.value + ".yaml";
+    checkCandidate(c);
+  });
+}
+
+for (const r of document.querySelectorAll("input[name=mode]")) {
+  r.addEventListener("change", () => {
+    const axis = mode() === "axis";
+    $("#by-label").hidden = !axis;
+    cands[1].classList.toggle("off", axis);
+  });
+}
+
+runner({ run: "#c-run", cancel: "#c-cancel", progress: "#c-progress", error: "#c-error", results: "#c-results" }, () => {
+  const used = mode() === "axis" ? cands.slice(0, 1) : cands;
+  const scenarios = used.map(c => ({ file: $(".file", c).value, text: $(".src", c).value }));
+  const by = mode() === "axis" ? axisSelect.value : "";
+  return {
+    url: "/api/compare/events?" + query({ trials: $("#c-trials").value, seed: $("#c-seed").value, by }),
+    body: JSON.stringify({ scenarios }), type: "application/json", area: $(".src", cands[0]),
+    base: used.map(c => baseName($(".file", c).value)).join("-vs-") + (by ? "-by-" + by : ""),
+  };
+});
+
+// ---- dice
+let diceRows = [], diceTimer = 0;
+const pct = p => (100 * p).toFixed(2) + "%";
+
+// rollDice asks for `simulate dice QUERY` as JSON (for the chart and the
+// table) and as the command line's table.
+async function rollDice() {
+  const q = $("#expr").value, errBox = $("#dice-error");
+  const [resp, text] = await Promise.all([
+    fetch("/api/dice?" + query({ q, format: "json" })),
+    fetch("/api/dice?" + query({ q, format: "table" })),
+  ]);
+  if (q !== $("#expr").value) return; // typed on since
+  if (!resp.ok) {
+    errBox.replaceChildren(el("div", { className: "fail", textContent: (await apiError(resp)).message }));
+    $("#dice-out").hidden = true;
+    return;
+  }
+  const d = await resp.json();
+  errBox.replaceChildren();
+  $("#dice-out").hidden = false;
+  $("#dice-title").textContent = d.query;
+  $("#dice-text").textContent = text.ok ? await text.text() : "";
+  const cond = d.kind === "condition";
+  $("#dice-condition").hidden = !cond;
+  for (const id of ["#dice-views", "#dice-chart", "#dice-table"]) $(id).toggleAttribute("hidden", cond);
+  if (cond) {
+    $("#dice-condition").textContent = `exactly ${pct(d.exact)}` + (d.exact > 0 && d.exact <= 0.5 ? `, about 1 in ${(1 / d.exact).toFixed(1)}` : "");
+    diceRows = [];
+    return;
+  }
+  diceRows = d.values;
+  $("#dice-table tbody").replaceChildren(...d.values.map(r => el("tr", {},
+    el("td", { textContent: r.label }), el("td", { textContent: pct(r.exact) }),
+    el("td", { textContent: pct(r.at_least) }), el("td", { textContent: pct(r.at_most) }))));
+  drawChart();
+}
+
+// drawChart draws the chosen column of the server's rows as bars.
+function drawChart() {
+  const svg = $("#dice-chart"), view = document.querySelector("input[name=view]:checked").value;
+  const col = view === "exactly" ? "exact" : view;
+  const W = 900, H = 280, left = 60, bottom = 28, top = 12;
+  const ns = "http://www.w3.org/2000/svg";
+  const mk = (tag, attrs, text) => {
+    const e = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text != null) e.textContent = text;
+    return e;
+  };
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.replaceChildren();
+  const n = diceRows.length;
+  if (!n) return;
+  const maxP = Math.max(...diceRows.map(r => r[col]));
+  const step = (W - left - 8) / n, bw = Math.max(1, step * 0.8);
+  const y = p => top + (H - top - bottom) * (1 - p / maxP);
+  for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+    const p = maxP * t;
+    svg.append(mk("line", { x1: left, x2: W - 4, y1: y(p), y2: y(p), class: "axis", "stroke-opacity": 0.25 }));
+    svg.append(mk("text", { x: left - 6, y: y(p) + 4, "text-anchor": "end" }, pct(p)));
+  }
+  const every = Math.ceil(n / 40);
+  diceRows.forEach((r, i) => {
+    const x = left + i * step + (step - bw) / 2;
+    const bar = mk("rect", { x, y: y(r[col]), width: bw, height: H - bottom - y(r[col]), class: "bar" });
+    bar.append(mk("title", {}, `${r.label}: ${pct(r[col])}`));
+    svg.append(bar);
+    if (i % every === 0) svg.append(mk("text", { x: x + bw / 2, y: H - bottom + 16, "text-anchor": "middle" }, r.label));
+  });
+}
+
+$("#expr").addEventListener("input", () => { clearTimeout(diceTimer); diceTimer = setTimeout(rollDice, 250); });
+for (const r of document.querySelectorAll("input[name=view]")) r.addEventListener("change", drawChart);
+
+// ---- start: the command line's default scenario, ready to run
+drawGutter();
+loadBuiltins().then(async () => {
+  const def = builtins.find(b => b.default);
+  if (yaml.value !== "" || !def) return;
+  yaml.value = await builtinText(def.name);
+  fileInput.value = def.name + ".yaml";
+  $("#builtin").value = def.name;
+  drawGutter();
+  checkEditor();
+});
+rollDice();

@@ -1,0 +1,260 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+)
+
+// prepareRun reads a run request: the scenario text as the body, the
+// command line's flags as the query.
+func (s *Server) prepareRun(w http.ResponseWriter, r *http.Request) (Job, error) {
+	file, err := fileName(r)
+	if err != nil {
+		return nil, err
+	}
+	args, err := runArgs(r, "trials", "seed")
+	if err != nil {
+		return nil, err
+	}
+	src, err := s.body(w, r)
+	if err != nil {
+		return nil, err
+	}
+	job, err := s.eng.Run(file, src, args)
+	if err != nil {
+		return nil, err
+	}
+	return job, s.checkTrials(job)
+}
+
+// compareRequest is the body of a comparison: two or more scenario texts,
+// or one with the query's by naming its swept parameter.
+type compareRequest struct {
+	Scenarios []struct {
+		File string `json:"file"`
+		Text string `json:"text"`
+	} `json:"scenarios"`
+}
+
+func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, error) {
+	args, err := runArgs(r, "trials", "seed", "by")
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.body(w, r)
+	if err != nil {
+		return nil, err
+	}
+	var req compareRequest
+	if err := json.Unmarshal(b, &req); err != nil {
+		return nil, fmt.Errorf("the body: expected JSON such as {\"scenarios\": [{\"file\": \"a.yaml\", \"text\": \"...\"}]}: %v", err)
+	}
+	if n := len(req.Scenarios); n == 0 || n > maxCandidates {
+		return nil, fmt.Errorf("scenarios: %d given; a comparison takes 1 (with by) to %d", n, maxCandidates)
+	}
+	var files []string
+	var srcs [][]byte
+	for i, sc := range req.Scenarios {
+		if sc.File == "" {
+			sc.File = fmt.Sprintf("scenario-%d.yaml", i+1)
+		}
+		files, srcs = append(files, sc.File), append(srcs, []byte(sc.Text))
+	}
+	job, err := s.eng.Compare(files, srcs, args)
+	if err != nil {
+		return nil, err
+	}
+	return job, s.checkTrials(job)
+}
+
+func (s *Server) checkTrials(job Job) error {
+	if n := job.MostTrials(); n > s.cfg.MaxTrials {
+		return &limitError{http.StatusBadRequest,
+			fmt.Sprintf("this run asks for up to %d trials per point; this server runs at most %d (simulate serve --max-trials)", n, s.cfg.MaxTrials),
+			limitNote{"max-trials", s.cfg.MaxTrials}}
+	}
+	return nil
+}
+
+// acquire takes one of the run slots, or says why it cannot.
+func (s *Server) acquire() (release func(), err error) {
+	select {
+	case s.slots <- struct{}{}:
+		return func() { <-s.slots }, nil
+	default:
+		return nil, &limitError{http.StatusTooManyRequests,
+			fmt.Sprintf("the server is already running %d runs, its limit (simulate serve --max-runs); try again when one has finished", s.cfg.MaxRuns),
+			limitNote{"max-runs", int64(s.cfg.MaxRuns)}}
+	}
+}
+
+func (s *Server) run(w http.ResponseWriter, r *http.Request) {
+	s.answer(w, r, s.prepareRun)
+}
+
+func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
+	s.answer(w, r, s.prepareCompare)
+}
+
+func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
+	s.stream(w, r, s.prepareRun)
+}
+
+func (s *Server) compareEvents(w http.ResponseWriter, r *http.Request) {
+	s.stream(w, r, s.prepareCompare)
+}
+
+// answer runs a job and answers with its output in the asked format, as
+// the command line writes it. A client that goes away stops the run.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(http.ResponseWriter, *http.Request) (Job, error)) {
+	format, err := s.format(r)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
+		return
+	}
+	job, err := prepare(w, r)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
+		return
+	}
+	release, err := s.acquire()
+	if err != nil {
+		fail(w, http.StatusTooManyRequests, err)
+		return
+	}
+	defer release()
+	res, err := job.Run(r.Context(), func(string, int64, int64) {})
+	if r.Context().Err() != nil {
+		return // nobody is listening
+	}
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
+		return
+	}
+	out, err := res.Render(format)
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	w.Header().Set("Content-Type", contentType(format))
+	w.Header().Set("Cache-Control", "no-store")
+	if res.Partial() {
+		w.Header().Set("Hammersim-Partial", "true")
+	}
+	_, _ = w.Write(out)
+}
+
+// stream runs a job and tells its progress as server-sent events: start
+// (the id that cancels it), progress, then result (every format) or error.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(http.ResponseWriter, *http.Request) (Job, error)) {
+	job, err := prepare(w, r)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
+		return
+	}
+	release, err := s.acquire()
+	if err != nil {
+		fail(w, http.StatusTooManyRequests, err)
+		return
+	}
+	defer release()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	id := s.register(cancel)
+	defer s.unregister(id)
+
+	ev := newEvents(w)
+	ev.send("start", map[string]string{"id": id})
+	res, err := job.Run(ctx, func(label string, done, total int64) {
+		ev.send("progress", progressEvent{label, done, total})
+	})
+	if r.Context().Err() != nil {
+		return
+	}
+	if err != nil {
+		ev.send("error", apiError{Error: err.Error(), Errors: problems(err)})
+		return
+	}
+	out := resultEvent{Partial: res.Partial(), Outputs: map[string]string{}}
+	for _, f := range s.eng.Formats {
+		b, err := res.Render(f)
+		if err != nil {
+			ev.send("error", apiError{Error: err.Error()})
+			return
+		}
+		out.Outputs[f] = string(b)
+	}
+	ev.send("result", out)
+}
+
+type progressEvent struct {
+	Label string `json:"label"`
+	Done  int64  `json:"done"`
+	Total int64  `json:"total"`
+}
+
+type resultEvent struct {
+	Partial bool              `json:"partial"`
+	Outputs map[string]string `json:"outputs"`
+}
+
+// events writes server-sent events; progress comes from the engine's
+// goroutine, so writes take a lock.
+type events struct {
+	mu sync.Mutex
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+func newEvents(w http.ResponseWriter) *events {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	return &events{w: w, rc: http.NewResponseController(w)}
+}
+
+func (e *events) send(name string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("web: " + err.Error()) // every event type marshals
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	fmt.Fprintf(e.w, "event: %s\ndata: %s\n\n", name, b)
+	_ = e.rc.Flush()
+}
+
+// register remembers a streaming run's cancel function under a fresh,
+// unguessable id.
+func (s *Server) register(cancel context.CancelFunc) string {
+	id := rand.Text()
+	s.mu.Lock()
+	s.running[id] = cancel
+	s.mu.Unlock()
+	return id
+}
+
+func (s *Server) unregister(id string) {
+	s.mu.Lock()
+	delete(s.running, id)
+	s.mu.Unlock()
+}
+
+// cancel stops a streaming run, which then sends its partial results.
+func (s *Server) cancel(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("id")
+	s.mu.Lock()
+	stop, ok := s.running[id]
+	s.mu.Unlock()
+	if !ok {
+		fail(w, http.StatusNotFound, errors.New("no run with that id is going (it may have finished)"))
+		return
+	}
+	stop()
+	w.WriteHeader(http.StatusNoContent)
+}

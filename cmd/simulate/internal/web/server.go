@@ -1,0 +1,195 @@
+package web
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"hammersim/scenarios"
+)
+
+//go:embed page
+var page embed.FS
+
+// Config bounds what one server does. The zero value of a field means its
+// value in DefaultConfig.
+type Config struct {
+	// MaxBody is the largest request body, in bytes.
+	MaxBody int64
+	// MaxTrials is the most trials per point one run may ask for, counting
+	// a precision run's cap.
+	MaxTrials int64
+	// MaxRuns is how many runs and comparisons may go at once; more are
+	// refused, not queued, so that a page always hears back at once.
+	MaxRuns int
+	// Hosts are the host names, besides IP addresses and localhost, that
+	// requests may name in their Host header.
+	Hosts []string
+}
+
+// DefaultConfig allows a 1 MiB scenario, 100 million trials per point (the
+// command line's own cap on a precision run) and two runs at once.
+var DefaultConfig = Config{MaxBody: 1 << 20, MaxTrials: 100_000_000, MaxRuns: 2}
+
+// maxQuery bounds a dice query's length: the longest useful ones, such as
+// "10D6 count 4+ reroll failures", are a few dozen characters.
+const maxQuery = 200
+
+// maxCandidates bounds how many scenarios one comparison may hold.
+const maxCandidates = 8
+
+// Engine is the command line's work, as the server may call it.
+type Engine struct {
+	// Formats lists what a run or comparison renders, the command line's
+	// default first.
+	Formats []string
+	// Scenarios reads scenario texts, with the command line's rulesets.
+	Scenarios *scenarios.Registry
+	// Run prepares `simulate run FILE ARGS...` with FILE's text given.
+	Run func(file string, src []byte, args []string) (Job, error)
+	// Compare prepares `simulate compare FILES... ARGS...` with the files'
+	// texts given.
+	Compare func(files []string, srcs [][]byte, args []string) (Job, error)
+	// Dice is `simulate dice QUERY --format F`: its output.
+	Dice func(query, format string) ([]byte, error)
+	// DiceFormats lists the formats Dice writes, the default first.
+	DiceFormats []string
+}
+
+// Job is a run or comparison ready to go.
+type Job interface {
+	// MostTrials is the most trials per point it may run.
+	MostTrials() int64
+	// Run runs it; cancelled, it returns partial results (or an error when
+	// nothing can be shown), never a half-made answer.
+	Run(ctx context.Context, progress Progress) (Result, error)
+}
+
+// Progress hears how far a run is: label names the scenario running.
+type Progress func(label string, done, total int64)
+
+// Result is a finished run or comparison.
+type Result interface {
+	// Partial reports whether it was cancelled before every trial ran.
+	Partial() bool
+	// Render writes it in one of the Engine's Formats.
+	Render(format string) ([]byte, error)
+}
+
+// Server serves the page and its API.
+type Server struct {
+	cfg     Config
+	eng     Engine
+	mux     *http.ServeMux
+	slots   chan struct{}
+	mu      sync.Mutex
+	running map[string]context.CancelFunc
+}
+
+// New returns a server for eng, bounded by cfg.
+func New(cfg Config, eng Engine) *Server {
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultConfig.MaxBody
+	}
+	if cfg.MaxTrials <= 0 {
+		cfg.MaxTrials = DefaultConfig.MaxTrials
+	}
+	if cfg.MaxRuns <= 0 {
+		cfg.MaxRuns = DefaultConfig.MaxRuns
+	}
+	s := &Server{cfg: cfg, eng: eng, mux: http.NewServeMux(),
+		slots: make(chan struct{}, cfg.MaxRuns), running: map[string]context.CancelFunc{}}
+	assets, err := fs.Sub(page, "page")
+	if err != nil {
+		panic("web: " + err.Error()) // the embedded folder is part of the binary
+	}
+	files := http.FileServerFS(assets)
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			fail(w, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: the page's files are read with GET", r.Method, r.URL.Path))
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+	s.mux.HandleFunc("GET /api/scenarios", s.scenarios)
+	s.mux.HandleFunc("GET /api/scenarios/{name}", s.scenario)
+	s.mux.HandleFunc("POST /api/validate", s.validate)
+	s.mux.HandleFunc("POST /api/run", s.run)
+	s.mux.HandleFunc("POST /api/run/events", s.runEvents)
+	s.mux.HandleFunc("POST /api/compare", s.compare)
+	s.mux.HandleFunc("POST /api/compare/events", s.compareEvents)
+	s.mux.HandleFunc("POST /api/cancel", s.cancel)
+	s.mux.HandleFunc("GET /api/dice", s.dice)
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		fail(w, http.StatusNotFound, fmt.Errorf("no API endpoint %s %s (docs/web.md lists them)", r.Method, r.URL.Path))
+	})
+	return s
+}
+
+// ServeHTTP checks the Host and Origin of every request before it reaches
+// the page or the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.hostAllowed(r.Host) {
+		fail(w, http.StatusForbidden, fmt.Errorf("host %q is not served here: use an IP address or localhost, or start the server with --host %s", r.Host, hostName(r.Host)))
+		return
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("Content-Security-Policy", csp)
+	origin.ServeHTTP(w, r, s.mux)
+}
+
+// csp lets the page load only its own files, and lets the report frame
+// (srcdoc, so of this origin) show inline styles and images, never scripts.
+const csp = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'"
+
+// hostAllowed implements the DNS rebinding check: a page served from an
+// attacker's name that now resolves to this machine sends that name in
+// Host, which is refused; an IP address or localhost cannot be rebound.
+func (s *Server) hostAllowed(host string) bool {
+	h := hostName(host)
+	if h == "" {
+		return false
+	}
+	if strings.EqualFold(h, "localhost") || net.ParseIP(h) != nil {
+		return true
+	}
+	return slices.ContainsFunc(s.cfg.Hosts, func(a string) bool { return strings.EqualFold(a, h) })
+}
+
+// hostName is a Host header without its port and brackets.
+func hostName(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+}
+
+// origin refuses cross-origin POSTs: a page elsewhere cannot make a
+// visitor's browser start runs here.
+var origin = originCheck{http.NewCrossOriginProtection()}
+
+type originCheck struct{ p *http.CrossOriginProtection }
+
+func (o originCheck) ServeHTTP(w http.ResponseWriter, r *http.Request, next http.Handler) {
+	err := o.p.Check(r)
+	if err == nil && strings.HasPrefix(r.URL.Path, "/api/") && r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		// Reading is harmless, but even a GET may start work (a dice
+		// distribution); no other site's page has any business here.
+		err = errors.New("a cross-site request")
+	}
+	if err != nil {
+		fail(w, http.StatusForbidden, fmt.Errorf("cross-origin request refused: only this server's own page may call its API (%v)", err))
+		return
+	}
+	next.ServeHTTP(w, r)
+}

@@ -1,0 +1,348 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fakeJob stands in for the command line's run: it counts to its trials,
+// a chunk at a time, and stops early when cancelled, as sim does. The real
+// engine's answers are tested in package main.
+type fakeJob struct {
+	trials  int64
+	started chan struct{} // closed when Run starts, if set
+	block   bool          // run until cancelled: the scenario text says "block"
+	stopped *atomic.Bool  // set when a run saw its context end
+}
+
+func (j *fakeJob) MostTrials() int64 { return j.trials }
+
+func (j *fakeJob) Run(ctx context.Context, p Progress) (Result, error) {
+	if j.started != nil {
+		select {
+		case <-j.started: // a later run of the same fake
+		default:
+			close(j.started)
+		}
+	}
+	done := int64(0)
+	for done < j.trials || j.block {
+		select {
+		case <-ctx.Done():
+			if j.stopped != nil {
+				j.stopped.Store(true)
+			}
+			return fakeResult{partial: true, done: done}, nil
+		case <-time.After(time.Millisecond):
+		}
+		done = min(done+1, j.trials)
+		p("fake", done, j.trials)
+	}
+	return fakeResult{done: done}, nil
+}
+
+type fakeResult struct {
+	partial bool
+	done    int64
+}
+
+func (r fakeResult) Partial() bool { return r.partial }
+func (r fakeResult) Render(format string) ([]byte, error) {
+	return fmt.Appendf(nil, "%s: %d trials, partial %v\n", format, r.done, r.partial), nil
+}
+
+// fakeEngine parses --trials like the command line and makes fake jobs.
+func fakeEngine(job *fakeJob) Engine {
+	prepare := func(args []string, block bool) (Job, error) {
+		j := *job
+		j.block = block
+		if j.trials == 0 {
+			j.trials = 3
+		}
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a, "--trials="); ok {
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil {
+					return nil, err
+				}
+				j.trials = n
+			}
+		}
+		return &j, nil
+	}
+	return Engine{
+		Formats: []string{"table", "json", "html"},
+		Run: func(file string, src []byte, args []string) (Job, error) {
+			if strings.Contains(string(src), "bad") {
+				return nil, errors.New(file + ": bad scenario")
+			}
+			return prepare(args, string(src) == "block")
+		},
+		Compare: func(files []string, srcs [][]byte, args []string) (Job, error) { return prepare(args, false) },
+		Dice: func(query, format string) ([]byte, error) {
+			if query == "2D6" {
+				return []byte("2D6 " + format + "\n"), nil
+			}
+			return nil, fmt.Errorf("dice %q: unknown", query)
+		},
+		DiceFormats: []string{"table", "json"},
+	}
+}
+
+func do(t *testing.T, h http.Handler, method, target, body string, header ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	if strings.HasPrefix(target, "/") {
+		target = "http://127.0.0.1:8080" + target
+	}
+	r := httptest.NewRequest(method, target, strings.NewReader(body))
+	for i := 0; i+1 < len(header); i += 2 {
+		r.Header.Set(header[i], header[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func errorOf(t *testing.T, w *httptest.ResponseRecorder) apiError {
+	t.Helper()
+	var e apiError
+	if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil {
+		t.Fatalf("error body %q: %v", w.Body, err)
+	}
+	return e
+}
+
+// TestErrorClasses sends one request of every kind the server refuses and
+// checks the status and that the message says what to do.
+func TestErrorClasses(t *testing.T) {
+	s := New(Config{MaxBody: 100, MaxTrials: 1000}, fakeEngine(&fakeJob{}))
+	tests := []struct {
+		name, method, target, body string
+		header                     []string
+		status                     int
+		want                       string // in the error message
+	}{
+		{"rebound host", "GET", "http://evil.example:8080/", "", nil, 403, "--host evil.example"},
+		{"rebound host, API", "POST", "http://evil.example/api/validate", "", nil, 403, "is not served here"},
+		{"cross-origin POST", "POST", "/api/run", "x", []string{"Origin", "http://evil.example", "Sec-Fetch-Site", "cross-site"}, 403, "cross-origin"},
+		{"cross-origin POST, Origin only", "POST", "/api/run", "x", []string{"Origin", "http://evil.example"}, 403, "cross-origin"},
+		{"cross-site GET of the API", "GET", "/api/dice?q=2D6", "", []string{"Sec-Fetch-Site", "cross-site"}, 403, "cross-site"},
+		{"body too large", "POST", "/api/run", strings.Repeat("x", 101), nil, 413, "limit of 100 bytes"},
+		{"body too large to validate", "POST", "/api/validate", strings.Repeat("x", 101), nil, 413, "--max-body"},
+		{"too many trials", "POST", "/api/run?trials=1001", "x", nil, 400, "at most 1000 (simulate serve --max-trials)"},
+		{"unknown format", "POST", "/api/run?format=pdf", "x", nil, 400, `unknown format "pdf"; expected table, json, html`},
+		{"control character in file name", "POST", "/api/run?file=a%0Ab", "x", nil, 400, "file: expected a short file name"},
+		{"bad scenario", "POST", "/api/run", "bad", nil, 400, "scenario.yaml: bad scenario"},
+		{"bad scenario, streamed", "POST", "/api/run/events", "bad", nil, 400, "bad scenario"},
+		{"compare: not JSON", "POST", "/api/compare", "{", nil, 400, "expected JSON"},
+		{"compare: no scenarios", "POST", "/api/compare", `{"scenarios": []}`, nil, 400, "0 given"},
+		{"compare: too many", "POST", "/api/compare", `{"scenarios": [{},{},{},{},{},{},{},{},{}]}`, nil, 400, "9 given"},
+		{"compare: too many trials", "POST", "/api/compare/events?trials=5000", `{"scenarios": [{}]}`, nil, 400, "--max-trials"},
+		{"unknown built-in", "GET", "/api/scenarios/no-such", "", nil, 404, `no built-in scenario named "no-such"`},
+		{"built-in name that is a path", "GET", "/api/scenarios/..%2F..%2Fetc%2Fpasswd", "", nil, 404, "no built-in scenario"},
+		{"unknown endpoint", "GET", "/api/nothing", "", nil, 404, "docs/web.md"},
+		{"wrong method on the API", "GET", "/api/run", "", nil, 404, "no API endpoint GET /api/run"},
+		{"POST to the page", "POST", "/index.html", "", nil, 405, "read with GET"},
+		{"dice: no query", "GET", "/api/dice", "", nil, 400, "expected a dice query"},
+		{"dice: too long", "GET", "/api/dice?q=" + strings.Repeat("D6+", 70), "", nil, 400, "at most 200"},
+		{"dice: bad query", "GET", "/api/dice?q=D", "", nil, 400, `dice "D": unknown`},
+		{"dice: unknown format", "GET", "/api/dice?q=2D6&format=svg", "", nil, 400, `unknown format "svg"; expected table, json`},
+		{"cancel: unknown id", "POST", "/api/cancel?id=nope", "", nil, 404, "no run with that id"},
+	}
+	for _, tt := range tests {
+		w := do(t, s, tt.method, tt.target, tt.body, tt.header...)
+		if w.Code != tt.status {
+			t.Errorf("%s: status %d, want %d (%s)", tt.name, w.Code, tt.status, w.Body)
+			continue
+		}
+		if e := errorOf(t, w); !strings.Contains(e.Error, tt.want) {
+			t.Errorf("%s: error %q, want it to contain %q", tt.name, e.Error, tt.want)
+		}
+	}
+}
+
+func TestPageAndHeaders(t *testing.T) {
+	s := New(Config{}, fakeEngine(&fakeJob{}))
+	for _, target := range []string{"/", "http://localhost:8080/app.js", "http://[::1]:8080/style.css"} {
+		w := do(t, s, "GET", target, "")
+		if w.Code != 200 || w.Body.Len() == 0 {
+			t.Errorf("GET %s: %d, %d bytes", target, w.Code, w.Body.Len())
+		}
+		if w.Header().Get("Content-Security-Policy") == "" || w.Header().Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("GET %s: missing security headers: %v", target, w.Header())
+		}
+	}
+	// The page loads nothing from the network: every src and href is local.
+	w := do(t, s, "GET", "/", "")
+	for _, bad := range []string{"http://", "https://", "//cdn"} {
+		if strings.Contains(w.Body.String(), bad) {
+			t.Errorf("the page refers to %q", bad)
+		}
+	}
+	// Same-origin POSTs, and clients that send no Origin (curl), pass.
+	for _, h := range [][]string{nil, {"Origin", "http://127.0.0.1:8080", "Sec-Fetch-Site", "same-origin"}} {
+		if w := do(t, s, "POST", "/api/run", "x", h...); w.Code != 200 {
+			t.Errorf("same-origin POST %v: %d %s", h, w.Code, w.Body)
+		}
+	}
+	// A named host is served when configured.
+	named := New(Config{Hosts: []string{"sim.lan"}}, fakeEngine(&fakeJob{}))
+	if w := do(t, named, "GET", "http://sim.lan:8080/", ""); w.Code != 200 {
+		t.Errorf("configured host: %d", w.Code)
+	}
+}
+
+func TestRunFormatsAndBuiltins(t *testing.T) {
+	s := New(Config{}, fakeEngine(&fakeJob{}))
+	tests := []struct{ target, body, ctype string }{
+		{"/api/run?trials=5", "table: 5 trials, partial false\n", "text/plain; charset=utf-8"},
+		{"/api/run?trials=4&format=json", "json: 4 trials, partial false\n", "application/json; charset=utf-8"},
+		{"/api/run?format=html", "html: 3 trials, partial false\n", "text/html; charset=utf-8"},
+		{"/api/compare?trials=2&format=json", "json: 2 trials, partial false\n", "application/json; charset=utf-8"},
+	}
+	for _, tt := range tests {
+		body := "x"
+		if strings.Contains(tt.target, "compare") {
+			body = `{"scenarios": [{"file": "a.yaml", "text": "x"}, {"text": "y"}]}`
+		}
+		w := do(t, s, "POST", tt.target, body)
+		if w.Code != 200 || w.Body.String() != tt.body || w.Header().Get("Content-Type") != tt.ctype {
+			t.Errorf("%s: %d %q %q", tt.target, w.Code, w.Body, w.Header().Get("Content-Type"))
+		}
+	}
+	w := do(t, s, "GET", "/api/dice?q=2D6&format=json", "")
+	if w.Code != 200 || !strings.Contains(w.Body.String(), "2D6 json\n") {
+		t.Errorf("dice: %d %s", w.Code, w.Body)
+	}
+}
+
+// readEvents reads server-sent events until the stream ends.
+func readEvents(t *testing.T, r io.Reader, each func(name, data string)) {
+	t.Helper()
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<24)
+	var name, data string
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			name = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			data = line[6:]
+		case line == "":
+			each(name, data)
+		}
+	}
+}
+
+// TestStreamCancel starts a streaming run that would never end, cancels it
+// by its id, and gets its results marked partial.
+func TestStreamCancel(t *testing.T) {
+	ts := httptest.NewServer(New(Config{}, fakeEngine(&fakeJob{trials: 1000})))
+	defer ts.Close()
+	resp, err := http.Post(ts.URL+"/api/run/events", "application/yaml", strings.NewReader("block"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var progress int
+	var result resultEvent
+	readEvents(t, resp.Body, func(name, data string) {
+		switch name {
+		case "start":
+			var s struct{ ID string }
+			_ = json.Unmarshal([]byte(data), &s)
+			r, err := http.Post(ts.URL+"/api/cancel?id="+s.ID, "", nil)
+			if err != nil || r.StatusCode != http.StatusNoContent {
+				t.Errorf("cancel: %v %v", r, err)
+			}
+		case "progress":
+			progress++
+		case "result":
+			_ = json.Unmarshal([]byte(data), &result)
+		}
+	})
+	if !result.Partial || len(result.Outputs) != 3 || !strings.Contains(result.Outputs["json"], "partial true") {
+		t.Errorf("result %+v", result)
+	}
+}
+
+// TestClientGoneStopsRun drops the connection of a run that would never
+// end and checks that the run saw its context end.
+func TestClientGoneStopsRun(t *testing.T) {
+	for _, path := range []string{"/api/run", "/api/run/events"} {
+		var stopped atomic.Bool
+		started := make(chan struct{})
+		ts := httptest.NewServer(New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{trials: 1000, started: started, stopped: &stopped})))
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+path, strings.NewReader("block"))
+		go func() { <-started; cancel() }()
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body) // the stream's start event came first
+			resp.Body.Close()
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for !stopped.Load() && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if !stopped.Load() {
+			t.Errorf("%s: the run went on after its client left", path)
+		}
+		ts.Close()
+	}
+}
+
+// TestConcurrentRunsBounded fills the only run slot and checks that a
+// second run is refused with 429, then allowed once the first ends.
+func TestConcurrentRunsBounded(t *testing.T) {
+	started := make(chan struct{})
+	ts := httptest.NewServer(New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{trials: 1000, started: started})))
+	defer ts.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+"/api/run", strings.NewReader("block"))
+	done := make(chan struct{})
+	go func() {
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+		close(done)
+	}()
+	<-started
+	resp, err := http.Post(ts.URL+"/api/run?trials=1", "application/yaml", strings.NewReader("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b), "--max-runs") {
+		t.Errorf("second run: %d %s", resp.StatusCode, b)
+	}
+	cancel()
+	<-done
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, err := http.Post(ts.URL+"/api/run?trials=1", "application/yaml", strings.NewReader("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the slot was not given back: %d", resp.StatusCode)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

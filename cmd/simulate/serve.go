@@ -1,0 +1,227 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"hammersim/cmd/simulate/internal/web"
+	"hammersim/reports"
+	"hammersim/scenarios"
+	"hammersim/sim"
+)
+
+// runServe is `simulate serve`: the web page and its API, on loopback
+// unless --addr says otherwise.
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [flags]", stdout)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen on this address; the default answers this machine only")
+	cfg := web.DefaultConfig
+	fs.Int64Var(&cfg.MaxTrials, "max-trials", cfg.MaxTrials, "most trials per point one run may ask for")
+	fs.IntVar(&cfg.MaxRuns, "max-runs", cfg.MaxRuns, "most runs at once; more are refused")
+	fs.Int64Var(&cfg.MaxBody, "max-body", cfg.MaxBody, "largest request body (a scenario), in bytes")
+	hosts := fs.String("host", "", "comma-separated host names the page may be reached by, besides IP addresses and localhost")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagError(fs, err)
+	}
+	if len(pos) > 0 {
+		return usagef("serve takes no arguments, got %s", strings.Join(pos, " "))
+	}
+	if cfg.MaxTrials < 1 || cfg.MaxRuns < 1 || cfg.MaxBody < 1 {
+		return usagef("--max-trials, --max-runs and --max-body must be at least 1")
+	}
+	if *hosts != "" {
+		cfg.Hosts = strings.Split(*hosts, ",")
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           web.New(cfg, serveEngine()),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute, // the body; a run's answer may take longer
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+	fmt.Fprintf(stdout, "hammersim: serving on http://%s (Ctrl-C stops)\n", pageHost(ln.Addr()))
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shut)
+	srv.Close() // runs still streaming stop with their clients
+	return nil
+}
+
+// pageHost is the address to print for a browser: a wildcard listener is
+// reachable on loopback.
+func pageHost(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// serveEngine hands the server the command line's own run, compare and
+// dice paths.
+func serveEngine() web.Engine {
+	return web.Engine{
+		Formats:     []string{"table", "json", "csv", "markdown", "html"},
+		Scenarios:   registry,
+		Run:         serveRun,
+		Compare:     serveCompare,
+		Dice:        serveDice,
+		DiceFormats: reports.DiceFormats,
+	}
+}
+
+// serveRun is `simulate run FILE ARGS...` with FILE's text given. Flags
+// that write files are refused: the server writes none.
+func serveRun(file string, src []byte, args []string) (web.Job, error) {
+	fs, f := newRunFlagSet(io.Discard)
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return nil, flagError(fs, err)
+	}
+	if err := serveFlags(fs, f, pos); err != nil {
+		return nil, err
+	}
+	s, err := registry.Parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return runServed{f.job(fs, file, s)}, nil
+}
+
+// serveFlags checks a served run's flags as the command line does, and
+// refuses those that write files.
+func serveFlags(fs *flag.FlagSet, f *runFlags, pos []string) error {
+	if len(pos) > 0 {
+		return usagef("the scenarios are the request's texts; unexpected arguments %s", strings.Join(pos, " "))
+	}
+	for _, name := range []string{"o", "plot", "report"} {
+		if flagSet(fs, name) {
+			return usagef("-%s writes files; the server writes none", name)
+		}
+	}
+	return f.check(fs)
+}
+
+type runServed struct{ job runJob }
+
+func (r runServed) MostTrials() int64 { return r.job.mostTrials() }
+
+func (r runServed) Run(ctx context.Context, p web.Progress) (web.Result, error) {
+	report, err := r.job.run(ctx, func(done, total int64) { p(r.job.s.Name, done, total) })
+	return runResult{report, r.job.s.Source}, err
+}
+
+type runResult struct {
+	r   sim.Report
+	src []byte
+}
+
+func (r runResult) Partial() bool { return r.r.Partial }
+
+// Render writes what `simulate run --format F` prints, or for html what
+// `--report FILE.html` writes.
+func (r runResult) Render(format string) ([]byte, error) {
+	var b bytes.Buffer
+	var err error
+	if format == "html" {
+		err = reports.WriteHTML(&b, &r.r, r.src)
+	} else if write, ok := formats[format]; ok {
+		err = write(&b, &r.r)
+	} else {
+		err = fmt.Errorf("unknown format %q", format)
+	}
+	return b.Bytes(), err
+}
+
+// serveCompare is `simulate compare FILES... ARGS...` with the files'
+// texts given.
+func serveCompare(files []string, srcs [][]byte, args []string) (web.Job, error) {
+	fs, f, by := newCompareFlagSet(io.Discard)
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return nil, flagError(fs, err)
+	}
+	if err := serveFlags(fs, f, pos); err != nil {
+		return nil, err
+	}
+	if len(files) > 1 && *by != "" {
+		return nil, usagef("--by compares the values of one scenario's parameter; give one scenario with it")
+	}
+	var ss []*scenarios.Scenario
+	for i, file := range files {
+		s, err := registry.Parse(file, srcs[i])
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, s)
+	}
+	return compareServed{compareJob{ss: ss, args: files, by: *by, cfg: f.config(fs, ss[0])}}, nil
+}
+
+type compareServed struct{ job compareJob }
+
+func (c compareServed) MostTrials() int64 { return c.job.cfg.Trials }
+
+func (c compareServed) Run(ctx context.Context, p web.Progress) (web.Result, error) {
+	cmp, stamp, err := c.job.run(ctx, func(name string) (func(done, total int64), func()) {
+		return func(done, total int64) { p(name, done, total) }, func() {}
+	})
+	sources := map[string][]byte{}
+	for _, s := range c.job.ss {
+		sources[s.Name] = s.Source
+	}
+	return compareResult{cmp, stamp, sources}, err
+}
+
+type compareResult struct {
+	c       sim.Comparison
+	stamp   sim.Stamp
+	sources map[string][]byte
+}
+
+func (r compareResult) Partial() bool { return r.c.Partial }
+
+// Render writes what `simulate compare --format F` prints, or for html
+// what `--report FILE.html` writes.
+func (r compareResult) Render(format string) ([]byte, error) {
+	var b bytes.Buffer
+	var err error
+	if format == "html" {
+		err = reports.WriteComparisonHTML(&b, &r.c, r.stamp, r.sources)
+	} else if write, ok := compareFormats[format]; ok {
+		err = write(&b, &r.c, r.stamp)
+	} else {
+		err = fmt.Errorf("unknown format %q", format)
+	}
+	return b.Bytes(), err
+}
+
+// serveDice is `simulate dice QUERY --format F`, the command line's own
+// function and bytes: exact answers only, so nothing to cancel.
+func serveDice(query, format string) ([]byte, error) {
+	var out bytes.Buffer
+	err := runDice(context.Background(), []string{"--format=" + format, "--", query}, &out, io.Discard)
+	return out.Bytes(), err
+}

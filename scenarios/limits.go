@@ -1,0 +1,225 @@
+package scenarios
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits on a scenario file. Scenario files are a few kilobytes; the
+// limits are far above that and low enough that a hostile file is refused
+// in a fraction of a second and a few megabytes: the YAML library spends
+// about 20 µs and 1 KB on each value it reads, so the file's size, nesting
+// and number of values are checked before it reads any.
+const (
+	// MaxFileSize is the largest scenario file read, in bytes (1 MiB).
+	MaxFileSize = 1 << 20
+	// MaxDepth is how deeply collections may nest.
+	MaxDepth = 64
+	// MaxNodes is how many values (keys, scalars, lists, mappings, and the
+	// values an alias repeats) a file may hold: twice the longest sweep
+	// written as a list.
+	MaxNodes = 2 * maxSweepValues
+)
+
+// readLimited reads a scenario file of at most MaxFileSize bytes; a larger
+// one, or an endless one such as /dev/zero, is refused once the limit is
+// passed.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > MaxFileSize {
+		return nil, tooLarge(path)
+	}
+	return src, nil
+}
+
+func tooLarge(file string) error {
+	return &Error{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the file is larger than %d bytes (1 MiB), the most a scenario may be; is it a scenario file?", MaxFileSize)}
+}
+
+// bom is the UTF-8 byte-order mark some editors put at the start of a file.
+var bom = []byte("\xEF\xBB\xBF")
+
+// yamlScan follows the structure of a YAML file line by line, as far as
+// nesting and the number of values go, without building anything: flow
+// brackets, block indentation, sequence dashes, keys, commas and aliases,
+// skipping comments, quoted text and block scalars. It over-counts rather
+// than under-counts.
+type yamlScan struct {
+	file    string
+	nodes   int
+	flow    int   // flow collections open
+	indents []int // block indentation levels open
+	// block is the indentation of the line that opened a block scalar
+	// (| or >), or -1: more indented lines are its text.
+	block int
+	quote byte // the quote of a quoted scalar open across lines, or 0
+}
+
+// scanLimits checks src's nesting depth and number of values before the
+// YAML library reads it.
+func scanLimits(file string, src []byte) error {
+	s := yamlScan{file: file, block: -1}
+	for n := 1; len(src) > 0; n++ {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		if err := s.line(n, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *yamlScan) fail(line, col int, format string, args ...any) error {
+	return &Error{File: s.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func indentOf(line []byte) int {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+func blank(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	return len(t) == 0 || t[0] == '#'
+}
+
+func (s *yamlScan) line(n int, line []byte) error {
+	indent := indentOf(line)
+	if s.block >= 0 {
+		if len(bytes.TrimSpace(line)) == 0 || indent > s.block {
+			return nil // text of the block scalar
+		}
+		s.block = -1
+	}
+	p := 0
+	depth := 0
+	if s.quote == 0 && s.flow == 0 && !blank(line) {
+		for len(s.indents) > 0 && s.indents[len(s.indents)-1] > indent {
+			s.indents = s.indents[:len(s.indents)-1]
+		}
+		if len(s.indents) == 0 || s.indents[len(s.indents)-1] < indent {
+			s.indents = append(s.indents, indent)
+		}
+		depth = len(s.indents)
+		// "- - - x" opens a sequence at each dash.
+		for p = indent; p < len(line) && line[p] == '-' && (p+1 == len(line) || line[p+1] == ' '); {
+			depth++
+			s.nodes++
+			p++
+			for p < len(line) && line[p] == ' ' {
+				p++
+			}
+		}
+		if depth > MaxDepth {
+			return s.fail(n, indent+1, "nested more than %d levels deep", MaxDepth)
+		}
+	}
+	return s.rest(n, line, p, depth, indent)
+}
+
+// rest scans a line from p for flow brackets, keys, commas, aliases,
+// quotes, comments and block scalar headers.
+func (s *yamlScan) rest(n int, line []byte, p, depth, indent int) error {
+	tokenStart := true
+	for ; p < len(line); p++ {
+		c := line[p]
+		if s.quote != 0 {
+			p = s.closeQuote(line, p)
+			tokenStart = false
+			continue
+		}
+		switch {
+		case c == '#' && (p == 0 || line[p-1] == ' ' || line[p-1] == '\t'):
+			return s.count(n, p)
+		case (c == '"' || c == '\'') && tokenStart:
+			s.quote = c
+			p = s.closeQuote(line, p+1)
+		case c == '[' || c == '{':
+			s.flow++
+			s.nodes++
+			if depth+s.flow > MaxDepth {
+				return s.fail(n, p+1, "nested more than %d levels deep", MaxDepth)
+			}
+		case (c == ']' || c == '}') && s.flow > 0:
+			s.flow--
+		case c == ',' && s.flow > 0:
+			s.nodes++
+		case c == ':' && (p+1 == len(line) || strings.IndexByte(" \t\r,]}", line[p+1]) >= 0):
+			s.nodes += 2
+		case c == '*' && tokenStart:
+			s.nodes++
+		case (c == '|' || c == '>') && tokenStart && s.flow == 0 && blockHeader(line[p+1:]):
+			s.block = indent
+			return s.count(n, p)
+		}
+		tokenStart = c == ' ' || c == '\t' || c == '[' || c == '{' || c == ',' || c == '-' || c == '?' || c == ':'
+	}
+	return s.count(n, len(line))
+}
+
+// closeQuote returns the index of the quote that closes the open quoted
+// scalar, at or after p, or the line's last index when it stays open.
+func (s *yamlScan) closeQuote(line []byte, p int) int {
+	for ; p < len(line); p++ {
+		switch {
+		case s.quote == '"' && line[p] == '\\':
+			p++
+		case line[p] == s.quote && s.quote == '\'' && p+1 < len(line) && line[p+1] == '\'':
+			p++ // '' is a quote inside single quotes
+		case line[p] == s.quote:
+			s.quote = 0
+			return p
+		}
+	}
+	return len(line) - 1
+}
+
+// blockHeader reports whether what follows | or > makes it a block scalar
+// header: indentation and chomping indicators, then nothing or a comment.
+func blockHeader(rest []byte) bool {
+	rest = bytes.TrimLeft(rest, "+-0123456789")
+	t := bytes.TrimSpace(rest)
+	return len(t) == 0 || (t[0] == '#' && len(rest) > len(bytes.TrimLeft(rest, " \t")))
+}
+
+func (s *yamlScan) count(n, p int) error {
+	if s.nodes > MaxNodes {
+		return s.fail(n, p+1, "more than %d values in one file; a scenario needs far fewer", MaxNodes)
+	}
+	return nil
+}
+
+// excerptLen is how much of the input an error message quotes.
+const excerptLen = 40
+
+// Excerpt returns s quoted, shortened to its first few dozen characters
+// when it is long, so that an error never echoes a whole file.
+func Excerpt(s string) string {
+	if len(s) <= excerptLen {
+		return fmt.Sprintf("%q", s)
+	}
+	cut := excerptLen
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q... (%d bytes)", s[:cut], len(s))
+}
