@@ -173,6 +173,10 @@ func (s *Server) scenarios(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+func (s *Server) units(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.eng.Units())
+}
+
 func (s *Server) scenario(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	src, ok := scenarios.Builtin(name)
@@ -190,6 +194,7 @@ type validation struct {
 	Name        string    `json:"name,omitempty"`
 	Description string    `json:"description,omitempty"`
 	Axes        []string  `json:"axes,omitempty"`
+	Metrics     []string  `json:"metrics,omitempty"`
 	Errors      []problem `json:"errors,omitempty"`
 	Error       string    `json:"error,omitempty"`
 }
@@ -214,6 +219,7 @@ func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
 	for _, a := range sc.Axes {
 		v.Axes = append(v.Axes, a.Name)
 	}
+	v.Metrics = sc.Metrics()
 	writeJSON(w, http.StatusOK, v)
 }
 

@@ -17,7 +17,7 @@ func (s *Server) prepareRun(w http.ResponseWriter, r *http.Request) (Job, error)
 	if err != nil {
 		return nil, err
 	}
-	args, err := runArgs(r, "trials", "seed")
+	args, err := runArgs(r, "trials", "seed", "metrics")
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ type compareRequest struct {
 }
 
 func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, error) {
-	args, err := runArgs(r, "trials", "seed", "by")
+	args, err := runArgs(r, "trials", "seed", "by", "metrics")
 	if err != nil {
 		return nil, err
 	}
