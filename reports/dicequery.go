@@ -368,6 +368,7 @@ func distributionFigure(d Distribution) (*plot.Plot, error) {
 		p.Legend.Add("simulated (exactly this result)", pts)
 	}
 	p.Legend.Top = true
+	p.Legend.XOffs = -vg.Millimeter * 3
 	if len(rows) <= 20 {
 		p.X.Tick.Marker = valueTicks{rows: rows}
 	} else {
@@ -463,6 +464,9 @@ func (wholeTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	var out []plot.Tick
 	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		if v == 0 {
+			v = 0 // not -0
+		}
 		out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
 	}
 	return out

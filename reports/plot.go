@@ -2,7 +2,6 @@ package reports
 
 import (
 	"bytes"
-	"fmt"
 	"image/color"
 	"io"
 	"math"
@@ -29,8 +28,9 @@ var palette = []color.RGBA{
 
 func colour(i int) color.RGBA { return palette[i%len(palette)] }
 
-// Plot size: 16 cm by 10 cm, legible on screen and in print.
-var plotW, plotH = 16 * vg.Centimeter, 10 * vg.Centimeter
+// Plot size: 20 cm by 12.5 cm (756 by 472 pixels in PNG), large enough to
+// read a legend of several lines and the labels of a dozen bars.
+var plotW, plotH = 20 * vg.Centimeter, 12.5 * vg.Centimeter
 
 // MaxDistributionPlots caps the histograms one report writes; a sweep with
 // more points than this is better read from the JSON.
@@ -65,8 +65,9 @@ type namedFigure struct {
 //   - for the grid metric, when its rows are names (attackers), a heatmap of
 //     rows by columns (targets), each cell coloured by the estimate and
 //     labelled with it, again one per combination of the other parameters;
-//   - for each other mean estimate, its distribution: bars for P(X = v) and
-//     a line for P(X >= v).
+//   - for each other metric, one figure (metricplot.go): "at least N"
+//     curves for a counted outcome, a line per point; else the estimate
+//     against the first swept number, or grouped bars.
 func WritePlots(dir string, r *sim.Report) (Plots, error) {
 	return commitPlots(func(files *Files) (Plots, error) { return StagePlots(files, dir, r) })
 }
@@ -122,26 +123,15 @@ func reportFigures(r *sim.Report) ([]namedFigure, []string, error) {
 			figs = append(figs, namedFigure{name: fileName(g.Metric, s.label), caption: caption, fig: fig})
 		}
 	}
-	n := 0
-	for _, e := range rest {
-		if e.Kind != sim.Mean || e.Hist == nil || e.Trials == 0 {
-			continue
-		}
-		if n == MaxDistributionPlots {
-			notes = append(notes, fmt.Sprintf("only the first %d distributions were plotted; the JSON output holds every histogram", MaxDistributionPlots))
-			break
-		}
-		n++
-		p, err := distributionPlot(r, e)
+	for _, metric := range metrics(rest) {
+		p, note, err := metricFigure(r, metric, rest)
 		if err != nil {
 			return nil, notes, err
 		}
-		label := paramsString(e.Params)
-		caption := "distribution of " + e.Metric
-		if label != "" {
-			caption += ", " + label
+		if note != "" {
+			notes = append(notes, note)
 		}
-		figs = append(figs, namedFigure{name: fileName(e.Metric, label), caption: caption, fig: p})
+		figs = append(figs, namedFigure{name: fileName(metric, ""), caption: words(metric), fig: p})
 	}
 	return figs, notes, nil
 }

@@ -56,7 +56,7 @@ func TestCatalogueCoversBuiltins(t *testing.T) {
 			}
 			for _, u := range scenarios.UnitNames(s) {
 				if !have[rs+"/"+u] {
-					t.Errorf("%s uses %q, which the built-in %s catalogue lacks", name, u, rs)
+					t.Errorf("%s uses %q, which the built-in %s catalogue lacks: add its card to scenarios/units/%s.yaml", name, u, rs, rs)
 				}
 			}
 		}

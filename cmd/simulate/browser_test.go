@@ -117,6 +117,7 @@ func TestBrowser(t *testing.T) {
 		{"EditFixRun", browserEditFixRun},
 		{"Cancel", browserCancel},
 		{"CompareAndDice", browserCompareAndDice},
+		{"UnitCard", browserUnitCard},
 	} {
 		t.Run(part.name, func(t *testing.T) {
 			tab, cancel := chromedp.NewContext(ctx)
@@ -246,5 +247,36 @@ func browserCompareAndDice(t *testing.T, ctx context.Context, url, shots string)
 	)
 	if err != nil {
 		t.Fatalf("%v (axes %q, status %q, dice row %q)", err, axes, status, row)
+	}
+}
+
+// browserUnitCard builds a scenario from a card of the unit catalogue and
+// runs it for one metric.
+func browserUnitCard(t *testing.T, ctx context.Context, url, shots string) {
+	var valid, status, report string
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		waitText(`document.querySelector("#units").options.length > 1 ? "loaded" : ""`, "loaded", &valid),
+		waitText(`document.querySelector("#yaml").value`, "swiftstride-charge", &valid), // the default scenario is loaded
+		evalInto(`document.querySelector("#yaml").value = ""`, &valid),
+		evalInto(`document.querySelector("#file").value = "stormvermin.yaml"`, &valid),
+		chromedp.Focus("#yaml"),
+		chromedp.SendKeys("#yaml", "name: stormvermin-charge\nruleset: fantasy\ntrials: 20000\ncharge:\n  unit: "),
+		evalInto(`(() => { const s = document.querySelector("#units"); s.value = "Stormvermin";
+			s.dispatchEvent(new Event("change")); return "" })()`, &valid),
+		chromedp.SendKeys("#yaml", "\n  distance: [6, 9]\n"),
+		waitText(`document.querySelector("#problems").innerText`, "✓ stormvermin-charge", &valid),
+		waitText(`[...document.querySelectorAll("#metrics input")].map(i => i.value).join(",")`, "charge_success", &valid),
+		chromedp.Click(`#metrics input[value="charge_success"]`, chromedp.NodeVisible),
+		chromedp.Click("#run", chromedp.NodeVisible),
+		waitText(`document.querySelector("#results .status").innerText`, "Finished", &status),
+		waitText(`document.querySelector("#results iframe").contentDocument.body.innerText`, "charge_success", &report),
+		screenshotTo(t, shots, "view-9-unit-card.png"),
+	)
+	if err != nil {
+		t.Fatalf("%v (validation %q, status %q)", err, valid, status)
+	}
+	if !strings.Contains(report, "use: Stormvermin") || strings.Contains(report, "charge_reach") {
+		t.Errorf("the report does not show the card's scenario with charge_success alone:\n%.600s", report)
 	}
 }

@@ -88,6 +88,7 @@ func serveEngine() web.Engine {
 		Run:         serveRun,
 		Compare:     serveCompare,
 		Dice:        serveDice,
+		Units:       serveUnits,
 		DiceFormats: reports.DiceFormats,
 	}
 }
@@ -105,6 +106,9 @@ func serveRun(file string, src []byte, args []string) (web.Job, error) {
 	}
 	s, err := registry.Parse(file, src)
 	if err != nil {
+		return nil, err
+	}
+	if err := f.selectMetrics(s); err != nil {
 		return nil, err
 	}
 	return runServed{f.job(fs, file, s)}, nil
@@ -175,6 +179,9 @@ func serveCompare(files []string, srcs [][]byte, args []string) (web.Job, error)
 		if err != nil {
 			return nil, err
 		}
+		if err := f.selectMetrics(s); err != nil {
+			return nil, err
+		}
 		ss = append(ss, s)
 	}
 	return compareServed{compareJob{ss: ss, args: files, by: *by, cfg: f.config(fs, ss[0])}}, nil
@@ -224,4 +231,13 @@ func serveDice(query, format string) ([]byte, error) {
 	var out bytes.Buffer
 	err := runDice(context.Background(), []string{"--format=" + format, "--", query}, &out, io.Discard)
 	return out.Bytes(), err
+}
+
+// serveUnits is the unit catalogue as `simulate units` lists it.
+func serveUnits() []web.Unit {
+	var out []web.Unit
+	for _, c := range scenarios.BuiltinUnits() {
+		out = append(out, web.Unit{Name: c.Name, Ruleset: c.Ruleset, Summary: cardSummary(c), YAML: c.YAML()})
+	}
+	return out
 }

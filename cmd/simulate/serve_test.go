@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -105,6 +106,42 @@ func TestServeFlagErrorsAreTheCLI(t *testing.T) {
 	status, body := post(t, ts.URL+"/api/run?file=random-movement&trials=2e3&format=json", "application/yaml", src)
 	if status != 200 || !bytes.Contains(body, []byte(`"trials": 2000`)) {
 		t.Errorf("trials=2e3: %d %.200s", status, body)
+	}
+}
+
+// TestServeMetricsAndUnits: metrics= is --metrics, and /api/units is the
+// catalogue `simulate units` lists.
+func TestServeMetricsAndUnits(t *testing.T) {
+	ts := newTestServer(t, web.Config{})
+	src, _ := os.ReadFile("../../scenarios/library/random-movement.yaml")
+	cli, _, err := runCLI(t, "run", "random-movement", "--trials", "2000", "--metrics", "charge_reach", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, got := post(t, ts.URL+"/api/run?file=random-movement&trials=2000&metrics=charge_reach&format=json", "application/yaml", src)
+	if status != 200 || string(got) != cli {
+		t.Errorf("metrics: %d\n%s\nwant\n%s", status, got, cli)
+	}
+	_, _, cliErr := runCLI(t, "run", "random-movement", "--metrics", "nope")
+	status, got = post(t, ts.URL+"/api/run?file=random-movement&metrics=nope", "application/yaml", src)
+	if cliErr == nil || status != 400 || !strings.Contains(string(got), "unknown metric") {
+		t.Errorf("unknown metric: %d %s (the command line: %v)", status, got, cliErr)
+	}
+
+	resp, err := http.Get(ts.URL + "/api/units")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var units []web.Unit
+	json.NewDecoder(resp.Body).Decode(&units)
+	resp.Body.Close()
+	var list bytes.Buffer
+	for _, u := range units {
+		fmt.Fprintf(&list, "%-8s %-24s %s\n", u.Ruleset, u.Name, u.Summary)
+	}
+	want, _, err := runCLI(t, "units")
+	if err != nil || list.String() != want || len(units) == 0 {
+		t.Errorf("units:\n%s\nwant\n%s", list.String(), want)
 	}
 }
 
@@ -368,4 +405,35 @@ func TestServeValidateAndBuiltins(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("scenario %s: %q", names[0], got)
 	}
+}
+
+// FuzzServeValidate: no scenario text or file name makes /api/validate
+// panic or answer anything but JSON; every error it lists has a place.
+func FuzzServeValidate(f *testing.F) {
+	random, _ := os.ReadFile("../../scenarios/library/random-movement.yaml")
+	f.Add("random-movement.yaml", random)
+	f.Add("x.yaml", []byte("name: x\nruleset: fantasy\ncharge: {unit: {use: Stormvermin}, distanse: 6}\n"))
+	f.Add("", []byte("{"))
+	h := web.New(web.Config{}, serveEngine())
+	f.Fuzz(func(t *testing.T, file string, src []byte) {
+		r := httptest.NewRequest("POST", "http://127.0.0.1/api/validate?"+url.Values{"file": {file}}.Encode(), bytes.NewReader(src))
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		var v struct {
+			OK     bool
+			Errors []struct{ Line, Col int }
+			Error  string
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
+			t.Fatalf("%d: not JSON: %q", w.Code, w.Body)
+		}
+		if w.Code == 200 && !v.OK && v.Error == "" {
+			t.Errorf("a failed validation without an error")
+		}
+		for _, e := range v.Errors {
+			if e.Line < 1 || e.Col < 1 {
+				t.Errorf("error at %d:%d", e.Line, e.Col)
+			}
+		}
+	})
 }

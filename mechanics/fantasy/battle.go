@@ -551,13 +551,13 @@ func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
 // friendPanic makes the friends of a unit that broke or was destroyed in
 // this phase take a Panic test when they stand within 6" of it (WAP,
 // Panic: a friend breaks nearby; a friend is annihilated). The unit must
-// have had PanicFriendUS or more: its Unit Strength when it broke, or at
-// the start of the phase for one destroyed.
+// have had PanicFriendUS or more: its Unit Strength when it broke (before
+// the pursuit), or at the start of the phase for one destroyed.
 func (b *Battle) friendPanic(r *dice.Rand, s *State) {
 	for j, u := range b.Units {
 		sj := &s.Units[j]
 		destroyed := sj.phaseAlive > 0 && sj.Alive == 0
-		us := u.TotalUS(sj.Alive)
+		us := sj.brokeUS
 		if destroyed {
 			us = u.TotalUS(sj.phaseAlive)
 		}
@@ -684,7 +684,7 @@ func (b *Battle) round(r *dice.Rand, s *State, first bool) bool {
 	}
 	// The loser breaks and flees; the winner pursues and catches it if its
 	// roll equals or beats the flee roll.
-	ls.Broke, ls.Fled, ls.phaseBroke = true, true, true
+	ls.Broke, ls.Fled, ls.phaseBroke, ls.brokeUS = true, true, true, us[loser]
 	as.Engaged, ts.Engaged = false, false
 	flee := ls.Mover.Roll(r, Flee, false)
 	if b.Options.Pursue && states[winner].Mover.Roll(r, Pursue, false) >= flee {

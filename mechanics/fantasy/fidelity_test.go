@@ -431,6 +431,22 @@ func TestPanicWhenAFriendBreaks(t *testing.T) {
 	if z := zProb(fled, n, 15.0/36); math.Abs(z) > 5 {
 		t.Errorf("the friend 5\" away fled %d of %d, want 15/36, z %.1f", fled, n, z)
 	}
+	// A block of 25 (the same result: disrupted, it has no rank bonus)
+	// caught by its pursuer loses 2 x 10 = 20 wounds, leaving US 5; it had
+	// US 25 when it broke, so the friend still tests: the same 15/36.
+	d.Models = 25
+	b.Options.Pursue, b.Options.Caught = true, CaughtWounds
+	fled = 0
+	for range n {
+		b.Run(r, s)
+		if s.Out.Panicked[2] {
+			fled++
+		}
+	}
+	if z := zProb(fled, n, 15.0/36); math.Abs(z) > 5 {
+		t.Errorf("with pursuit: the friend 5\" away fled %d of %d, want 15/36, z %.1f", fled, n, z)
+	}
+	b.Options.Pursue = false
 	// A friend of Unit Strength 9 breaking panics nobody.
 	d.Models = 9
 	for range 1000 {

@@ -218,9 +218,11 @@ type UnitState struct {
 	Wounds     int  // wounds suffered this trial
 	PhaseWound int  // wounds suffered this phase
 	phaseAlive int  // bodies at the start of this phase
-	// phaseBroke marks a break this phase, and passedPanic a Panic test
+	// phaseBroke marks a break this phase, with the Unit Strength the unit
+	// had when it broke (before any pursuit); passedPanic a Panic test
 	// passed this phase (no second one is taken).
 	phaseBroke, passedPanic bool
+	brokeUS                 int
 	Broke                   bool
 	Caught                  bool
 }

@@ -109,3 +109,26 @@ func BenchmarkExpectedCasualties(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAttackRollRules is BenchmarkAttackRoll's attack with weapons
+// carrying the rules that leave the fast path (Rending, Brutal,
+// Master-crafted, Gets Hot, Deflagrate, Murderous Strike, Shred), to
+// price them against the plain one in the same run.
+func BenchmarkAttackRollRules(b *testing.B) {
+	r := dice.New(1, 0)
+	p := marine
+	p.FiringProtocols = 2
+	firer := NewUnit(p, 10)
+	start := Unit{Profile: Profile{T: 4, W: 2, Save: 3, FeelNoPain: 6}, Models: 10}
+	var a Attack
+	a.Prepare(&firer, []Weapon{
+		{Name: "flamer", Template: true, S: 4, AP: 5, Shred: true},
+		{Name: "rend", Shots: dice.Const(2), S: 5, AP: 4, Rending: 5, Brutal: 2, MasterCrafted: true, GetsHot: true},
+		{Name: "volkite", Shots: dice.Const(3), S: 5, AP: 5, Deflagrate: true, MurderousStrike: 6},
+	}, &start, DefaultOptions)
+	b.ReportAllocs()
+	for b.Loop() {
+		u := start
+		sinkTally = a.Roll(r, &u)
+	}
+}

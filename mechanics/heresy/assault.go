@@ -126,9 +126,16 @@ func Fight(r *dice.Rand, a, b Side, o Options) CombatResult {
 	if res.Winner < 0 {
 		return res
 	}
+	res.aftermath(r, sides, o)
+	return res
+}
+
+// aftermath settles the loser's Morale check and the Sweeping Advance
+// after a combat with a winner (steps 3 and 4 of Fight).
+func (res *CombatResult) aftermath(r *dice.Rand, sides [2]*Side, o Options) {
 	win, lose := sides[res.Winner].Unit, sides[1-res.Winner].Unit
 	if lose.Destroyed() {
-		return res
+		return
 	}
 	res.Tested = true
 	mod := -(res.Score[res.Winner] - res.Score[1-res.Winner]) - lose.FearOf(win)
@@ -138,12 +145,12 @@ func Fight(r *dice.Rand, a, b Side, o Options) CombatResult {
 		res.Passed = lose.TakeTest(r, MoraleCheck, PhaseAssault, mod)
 	}
 	if res.Passed {
-		return res
+		return
 	}
 	lose.FallBack()
 	res.FellBack = true
 	if !win.CanSweep() {
-		return res
+		return
 	}
 	if lose.SweptWithoutRoll() {
 		res.Swept = true
@@ -154,7 +161,6 @@ func Fight(r *dice.Rand, a, b Side, o Options) CombatResult {
 	if res.Swept {
 		lose.Models, lose.Hurt = 0, 0
 	}
-	return res
 }
 
 // SweepProbability is the exact chance that a Sweeping Advance by winner

@@ -42,3 +42,20 @@ func ExampleMitigation() {
 	// Stupefied roll on 5+
 	// against Instant Death: none
 }
+
+// A bolter is Rapid Fire: two shots within half its 24" range. A charge
+// over 7" with a Movement bonus of 1 needs 6 or more on 2D6: 26/36.
+func ExampleChargeSuccess() {
+	marine := heresy.NewUnit(heresy.Profile{BS: 4, S: 4}, 10)
+	bolter := heresy.Weapon{Name: "bolter", Type: heresy.RapidFire, Range: 24, S: 4, AP: 5}
+	for _, d := range []int{12, 24, 30} {
+		f := bolter.Fire(&marine, heresy.Situation{Distance: d})
+		fmt.Printf("at %d\": %s, %d roll(s) of shots\n", d, f.Why, f.Rolls)
+	}
+	fmt.Printf("charge 7\" with +1: %.4f\n", heresy.ChargeSuccess(7, 1, heresy.DefaultOptions))
+	// Output:
+	// at 12": fires, 2 roll(s) of shots
+	// at 24": fires, 1 roll(s) of shots
+	// at 30": out of range, 1 roll(s) of shots
+	// charge 7" with +1: 0.7222
+}

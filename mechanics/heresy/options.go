@@ -2,9 +2,9 @@ package heresy
 
 import "hammersim/mechanics/dice"
 
-// Options settles the points the rules texts leave open (RULES-FACTS.md
-// marks them OPEN, or the seed text does not say). Every field names one
-// such point; DefaultOptions holds the choice RULES-FACTS.md gives, or where
+// Options settles the points the rules texts leave open (docs/heresy.md
+// lists them as OPEN, or the seed text does not say). Every field names one
+// such point; DefaultOptions holds the sourced proposal docs/heresy.md gives, or where
 // it gives none, the reading this package argues for in the field's comment.
 //
 // The zero Options is valid: a zero chart means the standard chart, a zero
@@ -17,13 +17,13 @@ type Options struct {
 	// BS above 7 as BS 7.
 	CapBSAt7 bool
 
-	// WoundChart is the score to wound by S - T. OPEN in RULES-FACTS.md
+	// WoundChart is the score to wound by S - T. OPEN
 	// ("the standard 40k/HH chart", default that). The zero value means
 	// StandardWoundChart.
 	WoundChart WoundChart
 
-	// WSChart is the close-combat to-hit chart by Weapon Skill. RULES-FACTS.md
-	// gives a chart only for Fantasy; it is used here as the default. OPEN.
+	// WSChart is the close-combat to-hit chart by Weapon Skill. The sources
+	// give a chart only for Fantasy; it is used here as the default. OPEN.
 	// The zero value means StandardWSChart.
 	WSChart WSChart
 
@@ -170,7 +170,7 @@ func (o Options) templateHits(models int) int {
 	return max(min(o.TemplateHits, models), 0)
 }
 
-// DefaultOptions are the defaults RULES-FACTS.md gives for the open points,
+// DefaultOptions are the defaults docs/heresy.md gives for the open points,
 // and the package's readings where it gives none (see each field).
 var DefaultOptions = Options{
 	WoundChart:              StandardWoundChart,

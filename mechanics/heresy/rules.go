@@ -50,7 +50,7 @@ var feelNoPainWords = []string{"2+", "3+", "4+", "5+", "6+", "2", "3", "4", "5",
 
 // Catalogue lists the Horus Heresy special rules this package implements,
 // with the value each takes in brackets. Summaries paraphrase the seed text
-// and RULES-FACTS.md. Stupefied and Snap Shots are states a unit is in, not
+// and the rulebook pages docs/heresy.md cites. Stupefied and Snap Shots are states a unit is in, not
 // rules printed on a card: see Status and Unit.ShootingBS.
 var Catalogue = mechanics.Catalogue{
 	{Name: RuleAutomatedArtillery, Aliases: []string{"Automated Artillery Sub-type", "Automated Artillery Subtype"},

@@ -6,8 +6,8 @@ import "hammersim/mechanics/dice"
 // shows 7. Needs, saves and mitigation rolls use it for "none".
 const Impossible = 7
 
-// clampNeed reads a needed D6 score: a natural 1 always fails (RULES-FACTS.md,
-// to hit and to wound; saves likewise), so nothing is easier than 2+, and
+// clampNeed reads a needed D6 score: a natural 1 always fails (the core rules,
+// to hit and to wound; saves likewise; docs/heresy.md), so nothing is easier than 2+, and
 // anything above 6 cannot be rolled.
 func clampNeed(n int) int { return min(max(n, 2), Impossible) }
 
@@ -85,7 +85,7 @@ func (h HitRoll) roll(r *dice.Rand) (hit, one bool) {
 	return false, d == 1
 }
 
-// bsTable is the HH2 shooting to-hit table (RULES-FACTS.md, "To hit,
+// bsTable is the HH2 shooting to-hit table (docs/heresy.md, "To hit,
 // shooting"): the score needed is 7 - BS; BS 6 and above hits on 2+ and
 // re-rolls a 1, the re-roll needing (12 - BS)+. Rows above BS 7 extend that
 // formula, which the facts confirm only to BS 7 (see Options.CapBSAt7).
@@ -115,8 +115,8 @@ func ShootingHit(bs int, o Options) HitRoll {
 	return HitRoll{Need: row[0], Reroll: row[1]}
 }
 
-// SnapShotBS is the Ballistic Skill Snap Shots are fired at (RULES-FACTS.md,
-// HH2 "Snap Shots: BS 1").
+// SnapShotBS is the Ballistic Skill Snap Shots are fired at (Goonhammer's
+// HH2 rules Q&A, August 2022: Snap Shots are fired at BS 1).
 const SnapShotBS = 1
 
 // WSChart gives the close-combat score to hit, indexed by the attacker's
@@ -124,7 +124,7 @@ const SnapShotBS = 1
 // column 10).
 type WSChart [11][11]int
 
-// StandardWSChart is the close-combat to-hit chart of RULES-FACTS.md (given
+// StandardWSChart is the close-combat to-hit chart of docs/heresy.md (given
 // there for Fantasy, used here by default; see Options.WSChart): the
 // attacker's WS higher than the target's hits on 3+; equal, or lower but at
 // least half the target's, 4+; the target's WS more than double, 5+.
@@ -166,7 +166,7 @@ type WoundChart [7]int
 // woundChartLow is the S - T difference at index 0 of a WoundChart.
 const woundChartLow = -4
 
-// StandardWoundChart is the HH2 S vs T chart (RULES-FACTS.md, "To wound",
+// StandardWoundChart is the HH2 S vs T chart (docs/heresy.md, "To wound",
 // the standard 40k/HH chart, OPEN with this as the default): S - T of +2
 // or more wounds on 2+, +1 on 3+, 0 on 4+, -1 on 5+, -2 or -3 on 6+, and
 // -4 or worse cannot wound.
@@ -224,7 +224,7 @@ const APNone = 0
 // none; invuln is the best of its invulnerable saves, since they do not
 // combine. Impossible with NoSave when none is left.
 //
-// The rules (RULES-FACTS.md, HH2 "Armour"): an AP equal to or better
+// The rules (docs/heresy.md, "Saves"): an AP equal to or better
 // (numerically lower than or equal to) the armour save removes it; AP "-"
 // never does; invulnerable and cover saves are not modified by AP; the model
 // takes the best one available.
@@ -249,7 +249,7 @@ var twoD6AtMost = [13]int{0, 0, 1, 3, 6, 10, 15, 21, 26, 30, 33, 35, 36}
 
 // PassProbability is the exact chance of passing a Leadership-based test
 // (Morale check, Pinning test, Regroup test) on Leadership ld: 2D6 rolled
-// equal to or under it (RULES-FACTS.md, HH2 "Morale, Pinning, Regroup").
+// equal to or under it (docs/heresy.md, "Tests").
 // Pass ld already modified.
 func PassProbability(ld int) float64 {
 	return float64(twoD6AtMost[min(max(ld, 0), 12)]) / 36

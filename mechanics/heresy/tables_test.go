@@ -104,7 +104,7 @@ func TestWoundChart(t *testing.T) {
 }
 
 // TestWSChart checks the literal chart against the rule it writes out
-// (RULES-FACTS.md, close combat): higher WS 3+; equal or not less than half
+// (docs/heresy.md, close combat): higher WS 3+; equal or not less than half
 // 4+; the target more than double 5+.
 func TestWSChart(t *testing.T) {
 	for a := 0; a <= 10; a++ {

@@ -434,7 +434,7 @@ func TestDocExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Models) != 6 {
-		t.Errorf("%d models, want 6 (Fearless x stupefied)", len(s.Models))
+	if len(s.Models) != 12 {
+		t.Errorf("%d models, want 12 (Fearless x distance x stupefied)", len(s.Models))
 	}
 }

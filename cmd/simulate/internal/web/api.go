@@ -122,18 +122,17 @@ func runArgs(r *http.Request, flags ...string) ([]string, error) {
 	return args, nil
 }
 
-// format is the output format a request asks for.
-func (s *Server) format(r *http.Request) (string, error) {
+// pickFormat is the output format a request asks for, one of formats, or
+// the first when it asks for none.
+func pickFormat(r *http.Request, formats []string) (string, error) {
 	f := r.URL.Query().Get("format")
 	if f == "" {
-		return s.eng.Formats[0], nil
+		return formats[0], nil
 	}
-	for _, ok := range s.eng.Formats {
-		if f == ok {
-			return f, nil
-		}
+	if !slices.Contains(formats, f) {
+		return "", fmt.Errorf("unknown format %q; expected %s", f, strings.Join(formats, ", "))
 	}
-	return "", fmt.Errorf("unknown format %q; expected %s", f, strings.Join(s.eng.Formats, ", "))
+	return f, nil
 }
 
 // contentType is the media type of each format.
@@ -173,6 +172,10 @@ func (s *Server) scenarios(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+func (s *Server) units(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.eng.Units())
+}
+
 func (s *Server) scenario(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	src, ok := scenarios.Builtin(name)
@@ -190,6 +193,7 @@ type validation struct {
 	Name        string    `json:"name,omitempty"`
 	Description string    `json:"description,omitempty"`
 	Axes        []string  `json:"axes,omitempty"`
+	Metrics     []string  `json:"metrics,omitempty"`
 	Errors      []problem `json:"errors,omitempty"`
 	Error       string    `json:"error,omitempty"`
 }
@@ -214,6 +218,7 @@ func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
 	for _, a := range sc.Axes {
 		v.Axes = append(v.Axes, a.Name)
 	}
+	v.Metrics = sc.Metrics()
 	writeJSON(w, http.StatusOK, v)
 }
 
@@ -229,12 +234,9 @@ func (s *Server) dice(w http.ResponseWriter, r *http.Request) {
 			limitNote{"q", maxQuery}})
 		return
 	}
-	format := r.URL.Query().Get("format")
-	if format == "" {
-		format = s.eng.DiceFormats[0]
-	}
-	if !slices.Contains(s.eng.DiceFormats, format) {
-		fail(w, http.StatusBadRequest, fmt.Errorf("unknown format %q; expected %s", format, strings.Join(s.eng.DiceFormats, ", ")))
+	format, err := pickFormat(r, s.eng.DiceFormats)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
 		return
 	}
 	release, err := s.acquire()

@@ -61,6 +61,8 @@ type Engine struct {
 	Dice func(query, format string) ([]byte, error)
 	// DiceFormats lists the formats Dice writes, the default first.
 	DiceFormats []string
+	// Units lists the built-in unit cards, as `simulate units` does.
+	Units func() []Unit
 }
 
 // Job is a run or comparison ready to go.
@@ -81,6 +83,16 @@ type Result interface {
 	Partial() bool
 	// Render writes it in one of the Engine's Formats.
 	Render(format string) ([]byte, error)
+}
+
+// Unit is a built-in unit card: a scenario uses it as {use: NAME}.
+type Unit struct {
+	Name    string `json:"name"`
+	Ruleset string `json:"ruleset"`
+	// Summary is the card's line in `simulate units`.
+	Summary string `json:"summary"`
+	// YAML is the card as `simulate units show NAME` prints it.
+	YAML string `json:"yaml"`
 }
 
 // Server serves the page and its API.
@@ -121,6 +133,7 @@ func New(cfg Config, eng Engine) *Server {
 	})
 	s.mux.HandleFunc("GET /api/scenarios", s.scenarios)
 	s.mux.HandleFunc("GET /api/scenarios/{name}", s.scenario)
+	s.mux.HandleFunc("GET /api/units", s.units)
 	s.mux.HandleFunc("POST /api/validate", s.validate)
 	s.mux.HandleFunc("POST /api/run", s.run)
 	s.mux.HandleFunc("POST /api/run/events", s.runEvents)

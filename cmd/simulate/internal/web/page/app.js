@@ -82,6 +82,19 @@ async function loadBuiltins() {
   }
 }
 
+// ---- the unit catalogue: a card is used in a scenario as {use: NAME}
+let units = [];
+async function loadUnits() {
+  const resp = await fetch("/api/units");
+  if (!resp.ok) return;
+  units = await resp.json();
+  const sel = $("#units"), groups = {};
+  for (const u of units) {
+    if (!groups[u.ruleset]) groups[u.ruleset] = sel.appendChild(el("optgroup", { label: u.ruleset }));
+    groups[u.ruleset].append(el("option", { value: u.name, textContent: u.name, title: u.summary }));
+  }
+}
+
 async function builtinText(name) {
   const resp = await fetch("/api/scenarios/" + encodeURIComponent(name));
   if (!resp.ok) throw await apiError(resp);
@@ -168,10 +181,24 @@ function checkEditor() {
   validateTimer = setTimeout(async () => {
     const v = await validate(yaml, fileInput.value, problemsBox);
     if (!v) return;
+    if (v.ok) showMetrics(v.metrics || []);
     const lines = new Map();
     for (const p of v.errors || []) if (!lines.has(p.line)) lines.set(p.line, p.message);
     drawGutter(lines);
   }, 250);
+}
+
+// showMetrics offers the scenario's metrics as --metrics does; ticks
+// survive edits that keep the metric.
+function showMetrics(names) {
+  const box = $("#metrics");
+  const ticked = new Set(checkedMetrics().split(",").filter(Boolean));
+  box.replaceChildren(...(names.length > 1 ? ["Metrics:"] : []), ...(names.length > 1 ? names : []).map(n =>
+    el("label", {}, el("input", { type: "checkbox", value: n, checked: ticked.has(n) }), " " + n)));
+}
+
+function checkedMetrics() {
+  return [...document.querySelectorAll("#metrics input:checked")].map(i => i.value).join(",");
 }
 
 yaml.addEventListener("input", () => { $("#builtin").value = ""; drawGutter(); checkEditor(); });
@@ -191,6 +218,18 @@ $("#builtin").addEventListener("change", async e => {
   fileInput.value = name + ".yaml";
   drawGutter();
   checkEditor();
+});
+
+$("#units").addEventListener("change", e => {
+  const u = units.find(u => u.name === e.target.value);
+  e.target.value = "";
+  if (!u) return;
+  yaml.focus();
+  const name = /^[A-Za-z0-9][A-Za-z0-9 ]*$/.test(u.name) ? u.name : JSON.stringify(u.name);
+  document.execCommand("insertText", false, `{use: ${name}}`); // keeps the editor's undo
+  const card = $("#unit-card");
+  card.textContent = u.yaml;
+  card.hidden = false;
 });
 
 $("#open").addEventListener("change", async e => {
@@ -275,7 +314,7 @@ function showResults(box, res, base) {
 const baseName = f => (f || "scenario").replace(/^.*\//, "").replace(/\.ya?ml$/i, "");
 
 runner({ run: "#run", cancel: "#cancel", progress: "#progress", error: "#run-error", results: "#results" }, () => ({
-  url: "/api/run/events?" + query({ file: fileInput.value, trials: $("#trials").value, seed: $("#seed").value }),
+  url: "/api/run/events?" + query({ file: fileInput.value, trials: $("#trials").value, seed: $("#seed").value, metrics: checkedMetrics() }),
   body: yaml.value, type: "application/yaml", area: yaml, base: baseName(fileInput.value),
 }));
 
@@ -401,10 +440,13 @@ for (const r of document.querySelectorAll("input[name=view]")) r.addEventListene
 
 // ---- start: the command line's default scenario, ready to run
 drawGutter();
+loadUnits();
 loadBuiltins().then(async () => {
   const def = builtins.find(b => b.default);
   if (yaml.value !== "" || !def) return;
-  yaml.value = await builtinText(def.name);
+  const text = await builtinText(def.name);
+  if (yaml.value !== "") return; // the user was quicker
+  yaml.value = text;
   fileInput.value = def.name + ".yaml";
   $("#builtin").value = def.name;
   drawGutter();
