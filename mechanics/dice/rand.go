@@ -112,24 +112,6 @@ func (r *Rand) D6() int {
 	return int(d)
 }
 
-// D6If returns a D6 result when roll is true, and 0, drawing nothing, when
-// it is false: the stream is the one of rolling only when roll holds, but
-// with no branch on roll. Dice outcomes are unpredictable, and a chain of
-// rolls each made only when the last one succeeded (a hit, its wound, its
-// save) would otherwise cost a mispredicted branch per die.
-func (r *Rand) D6If(roll bool) int {
-	if r.pool == 0 && roll {
-		r.refill6()
-	}
-	c := uint64(0)
-	if roll {
-		c = 1
-	}
-	d := r.pool & 7 & -c
-	r.pool >>= 3 * c
-	return int(d)
-}
-
 //go:noinline
 func (r *Rand) refill6() {
 	x := r.Uint64()
