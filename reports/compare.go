@@ -278,46 +278,134 @@ func ppNote(k sim.Kind) string {
 func WriteComparisonTable(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	ew := &errWriter{w: w}
 	for _, l := range comparisonHeader(c, st) {
-		fmt.Fprintln(ew, l)
+		for part := range strings.SplitSeq(strings.Replace(l, ", reproduce: ", "\nreproduce: ", 1), "\n") {
+			if !strings.HasPrefix(part, "reproduce: ") {
+				part = wrapText(part, TerminalWidth)
+			}
+			fmt.Fprintln(ew, part)
+		}
 	}
 	for _, m := range byMetric(c) {
 		fmt.Fprintf(ew, "\n%s (%s)\n", m.metric, m.kind)
-		t := newTable(ew, append(slices.Clone(m.params), c.Candidates...), len(m.params))
+		// The candidates side by side, split over several tables that
+		// repeat the row labels when they do not fit the terminal.
+		est := plainTable{head: append(slices.Clone(m.params), c.Candidates...), left: len(m.params)}
 		for _, row := range m.rows {
 			line := paramCells(row, m.params)
 			for _, e := range row.Estimates {
 				line = append(line, estimateCI(e))
 			}
-			if err := t.Append(line); err != nil {
-				return err
-			}
+			est.rows = append(est.rows, line)
 		}
-		if err := t.Render(); err != nil {
+		if err := writeChunked(ew, est); err != nil {
 			return err
 		}
-		header := append(slices.Clone(m.params), "pair", "difference [95% CI]", "verdict")
-		align := make([]tw.Align, len(header))
-		for i := range align {
-			align[i] = tw.AlignLeft
-		}
-		align[len(align)-2] = tw.AlignRight
-		t = newAlignedTable(ew, header, align)
-		for _, row := range m.rows {
-			for _, d := range row.Diffs {
-				line := append(paramCells(row, m.params), pairName(d, c.Candidates), diffWithCI(m.kind, d), verdict(d, c.Candidates))
-				if err := t.Append(line); err != nil {
-					return err
-				}
-			}
-		}
-		if err := t.Render(); err != nil {
+		if err := writePairTable(ew, c, m); err != nil {
 			return err
 		}
 		for _, n := range comparisonNotes(c, m) {
-			fmt.Fprintln(ew, n)
+			fmt.Fprintln(ew, wrapText(n, TerminalWidth))
 		}
 	}
 	return ew.err
+}
+
+// writeChunked renders t as ASCII tables that fit the terminal, without a
+// title.
+func writeChunked(w io.Writer, t plainTable) error {
+	for _, chunk := range columnChunks(t, TerminalWidth) {
+		cols := append(seq(t.left), chunk...)
+		tw := newTable(w, pick(t.head, cols), t.left)
+		for _, r := range t.rows {
+			if err := tw.Append(pick(r, cols)); err != nil {
+				return err
+			}
+		}
+		if err := tw.Render(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writePairTable writes each pair's difference and verdict. A table too
+// wide for the terminal says its verdicts in fewer words.
+func writePairTable(w io.Writer, c *sim.Comparison, m metricRows) error {
+	header := append(slices.Clone(m.params), "pair", "difference [95% CI]", "verdict")
+	align := make([]tw.Align, len(header))
+	for i := range align {
+		align[i] = tw.AlignLeft
+	}
+	align[len(align)-2] = tw.AlignRight
+	lines := func(short bool) [][]string {
+		var out [][]string
+		for _, row := range m.rows {
+			for _, d := range row.Diffs {
+				v := verdict(d, c.Candidates)
+				if short {
+					v = strings.Replace(strings.Replace(v, "no clear difference", "unclear", 1), " (under 2 batches)", "", 1)
+				}
+				pair, diff := pairName(d, c.Candidates), diffWithCI(m.kind, d)
+				if short { // the note says the differences are in pp
+					pair, diff = strings.Replace(pair, " - ", "-", 1), strings.Replace(diff, " pp ", " ", 1)
+				}
+				out = append(out, append(paramCells(row, m.params), pair, diff, v))
+			}
+		}
+		return out
+	}
+	render := func(head []string, align []tw.Align, rows [][]string) ([]byte, error) {
+		var b bytes.Buffer
+		t := newAlignedTable(&b, head, align)
+		for _, r := range rows {
+			if err := t.Append(r); err != nil {
+				return nil, err
+			}
+		}
+		err := t.Render()
+		return b.Bytes(), err
+	}
+	var out []byte
+	for _, short := range []bool{false, true} {
+		var err error
+		if out, err = render(header, align, lines(short)); err != nil {
+			return err
+		}
+		if widest(out) <= TerminalWidth {
+			_, err = w.Write(out)
+			return err
+		}
+	}
+	if len(m.params) == 0 {
+		_, err := w.Write(out)
+		return err
+	}
+	// Still too wide: a table per value of the first parameter, under a
+	// line that names it.
+	rows := lines(true)
+	var order []string
+	for _, r := range rows {
+		if !slices.Contains(order, r[0]) {
+			order = append(order, r[0])
+		}
+	}
+	for _, v := range order {
+		var part [][]string
+		for _, r := range rows {
+			if r[0] == v {
+				part = append(part, r[1:])
+			}
+		}
+		fmt.Fprintf(w, "%s %s:\n", m.params[0], v)
+		b, err := render(header[1:], align[1:], part)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WriteComparisonJSON writes a comparison as one JSON object:

@@ -111,6 +111,9 @@ func writeMarkdownReport(w io.Writer, r *sim.Report, src []byte, plotDir string,
 			}
 		}
 		fmt.Fprintf(ew, "\n%s\n", mdText(ciNote(es)))
+		for _, t := range atLeastTables(metric, rest, r.Axes) {
+			writeMarkdownPlain(ew, t)
+		}
 	}
 	if len(figs) > 0 || len(notes) > 0 {
 		fmt.Fprintf(ew, "\n## Plots\n")

@@ -144,3 +144,25 @@ func FuzzProfile(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCatalogue feeds catalogue files to a scenario that uses a card from
+// them: nothing may panic, and every error is positioned.
+func FuzzCatalogue(f *testing.F) {
+	f.Add("ruleset: fantasy\nunits:\n  - {name: A, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n")
+	f.Add("ruleset: fantasy\nunits: [{name: A, use: B}]\n")
+	f.Add("units: 3\n")
+	f.Fuzz(func(t *testing.T, catalogue string) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "units.yaml"), []byte(catalogue), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		scen := filepath.Join(dir, "s.yaml")
+		if err := os.WriteFile(scen, []byte("name: t\nruleset: fantasy\ncharge: {unit: {use: A}, distance: 3}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := both.Load(scen)
+		if err != nil && !strings.HasPrefix(err.Error(), dir) && !strings.HasPrefix(err.Error(), "builtin:") {
+			t.Errorf("error without a file position: %v", err)
+		}
+	})
+}

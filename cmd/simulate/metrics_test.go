@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"hammersim/scenarios"
 )
 
 func TestMetricsFlag(t *testing.T) {
@@ -51,3 +53,29 @@ func TestRunFromStdin(t *testing.T) {
 		t.Errorf("a bad scenario on stdin: %v", err)
 	}
 }
+
+// TestEveryBuiltinFits100Columns runs every built-in scenario, and a
+// comparison, and checks that no line of the table output is wider than a
+// 100-column terminal.
+func TestEveryBuiltinFits100Columns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every built-in")
+	}
+	runs := [][]string{{"compare", "doomwheel-balance", "--trials", "2000"}}
+	for _, name := range builtinNames() {
+		runs = append(runs, []string{"run", name, "--trials", "500"})
+	}
+	for _, args := range runs {
+		out, _, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if n := len([]rune(line)); n > 100 {
+				t.Errorf("%v: a line of %d columns: %s", args, n, line)
+			}
+		}
+	}
+}
+
+func builtinNames() []string { return scenarios.BuiltinNames() }

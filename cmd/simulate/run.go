@@ -55,7 +55,7 @@ const usage = `simulate: Monte Carlo odds for tabletop wargames, with exact valu
 
 Usage:
   simulate                         run the default scenario (swiftstride-charge)
-  simulate run FILE|NAME [flags]   run a scenario file, or a built-in scenario by name
+  simulate run FILE|NAME|- [flags] run a scenario file, a built-in by name, or standard input (-)
   simulate compare A B ... [flags] run scenarios on the same dice and compare them, with paired differences
   simulate compare FILE --by AXIS  compare the values of one swept parameter (default: attacker)
   simulate merge PARTS... [flags]  merge the partial results of a sharded run (run/compare --shard I/N)

@@ -406,3 +406,34 @@ func TestServeValidateAndBuiltins(t *testing.T) {
 		t.Errorf("scenario %s: %q", names[0], got)
 	}
 }
+
+// FuzzServeValidate: no scenario text or file name makes /api/validate
+// panic or answer anything but JSON; every error it lists has a place.
+func FuzzServeValidate(f *testing.F) {
+	random, _ := os.ReadFile("../../scenarios/library/random-movement.yaml")
+	f.Add("random-movement.yaml", random)
+	f.Add("x.yaml", []byte("name: x\nruleset: fantasy\ncharge: {unit: {use: Stormvermin}, distanse: 6}\n"))
+	f.Add("", []byte("{"))
+	h := web.New(web.Config{}, serveEngine())
+	f.Fuzz(func(t *testing.T, file string, src []byte) {
+		r := httptest.NewRequest("POST", "http://127.0.0.1/api/validate?"+url.Values{"file": {file}}.Encode(), bytes.NewReader(src))
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		var v struct {
+			OK     bool
+			Errors []struct{ Line, Col int }
+			Error  string
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
+			t.Fatalf("%d: not JSON: %q", w.Code, w.Body)
+		}
+		if w.Code == 200 && !v.OK && v.Error == "" {
+			t.Errorf("a failed validation without an error")
+		}
+		for _, e := range v.Errors {
+			if e.Line < 1 || e.Col < 1 {
+				t.Errorf("error at %d:%d", e.Line, e.Col)
+			}
+		}
+	})
+}

@@ -45,9 +45,9 @@ func shuffledWithDuplicates(rng *rand.Rand, paths []string) []string {
 
 // TestMergedShardsAreTheSingleRun: for built-ins of every kind (a charge
 // sweep, a battle, a Heresy question, a comparison of attackers and one of
-// scenario files), the shards of every split merge, in any order and with
-// duplicates, to the very bytes of the run made on one machine, in every
-// format, stamp and reproduce line included.
+// scenario files), the shards of every split from 1 to 16 merge, in any
+// order and with duplicates, to the very bytes of the run made on one
+// machine, in every format, stamp and reproduce line included.
 func TestMergedShardsAreTheSingleRun(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml")
@@ -60,10 +60,10 @@ func TestMergedShardsAreTheSingleRun(t *testing.T) {
 		splits []int
 	}{
 		{[]string{"run", "swiftstride-charge", "--trials", "65636", "--seed", "9"}, nil},
-		{[]string{"run", "doomwheel-vs-clanrats", "--trials", "16484"}, []int{1, 2, 5, 16}},
-		{[]string{"run", "firing-protocols", "--trials", "32868"}, []int{1, 2, 3, 16}},
-		{[]string{"compare", "doomwheel-balance", "--by", "attacker", "--trials", "16484"}, []int{1, 2, 16}},
-		{[]string{"compare", a, b, "--trials", "20000"}, []int{1, 2, 3, 16}},
+		{[]string{"run", "doomwheel-vs-clanrats", "--trials", "16484"}, nil},
+		{[]string{"run", "firing-protocols", "--trials", "32868"}, nil},
+		{[]string{"compare", "doomwheel-balance", "--by", "attacker", "--trials", "16484"}, nil},
+		{[]string{"compare", a, b, "--trials", "20000"}, nil},
 	}
 	rng := rand.New(rand.NewPCG(12, 1))
 	for _, tt := range tests {
@@ -84,7 +84,13 @@ func TestMergedShardsAreTheSingleRun(t *testing.T) {
 		}
 		for _, n := range splits {
 			parts := shuffledWithDuplicates(rng, writeShards(t, dir, cmd, n))
-			for _, format := range outputFormats {
+			// Every format renders the same merged tallies: all of them
+			// for a few splits, JSON (every number) for the others.
+			formats := outputFormats
+			if !slices.Contains([]int{1, 2, 3, 7, 16}, n) {
+				formats = []string{"json"}
+			}
+			for _, format := range formats {
 				got, _, err := runCLI(t, append([]string{"merge", "--format", format}, parts...)...)
 				if err != nil {
 					t.Fatalf("%v, %d shards, %s: %v", tt.cmd, n, format, err)

@@ -8,6 +8,11 @@
 // distribution ([Expr.Dist]) computed by convolution and enumeration, never by
 // sampling, so simulated estimates can always be checked against it.
 //
+// A [Query] is a question about dice as `simulate dice` takes it: a number
+// ("10D6 count 4+ reroll failures", "D66", "D6!") or a condition ("2D6 >= 9
+// and 3D6kh2 >= 10") over independent rolls, with an exact answer.
+// [ParseQuery] documents its syntax.
+//
 // [Rand] is the random number generator every roll draws from. It is
 // xoshiro256** seeded through SplitMix64 (see [Rand.Seed]); D6 results are cut
 // from each 64-bit output twenty at a time without bias (see [Rand.D6]).

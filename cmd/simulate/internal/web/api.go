@@ -122,18 +122,17 @@ func runArgs(r *http.Request, flags ...string) ([]string, error) {
 	return args, nil
 }
 
-// format is the output format a request asks for.
-func (s *Server) format(r *http.Request) (string, error) {
+// pickFormat is the output format a request asks for, one of formats, or
+// the first when it asks for none.
+func pickFormat(r *http.Request, formats []string) (string, error) {
 	f := r.URL.Query().Get("format")
 	if f == "" {
-		return s.eng.Formats[0], nil
+		return formats[0], nil
 	}
-	for _, ok := range s.eng.Formats {
-		if f == ok {
-			return f, nil
-		}
+	if !slices.Contains(formats, f) {
+		return "", fmt.Errorf("unknown format %q; expected %s", f, strings.Join(formats, ", "))
 	}
-	return "", fmt.Errorf("unknown format %q; expected %s", f, strings.Join(s.eng.Formats, ", "))
+	return f, nil
 }
 
 // contentType is the media type of each format.
@@ -235,12 +234,9 @@ func (s *Server) dice(w http.ResponseWriter, r *http.Request) {
 			limitNote{"q", maxQuery}})
 		return
 	}
-	format := r.URL.Query().Get("format")
-	if format == "" {
-		format = s.eng.DiceFormats[0]
-	}
-	if !slices.Contains(s.eng.DiceFormats, format) {
-		fail(w, http.StatusBadRequest, fmt.Errorf("unknown format %q; expected %s", format, strings.Join(s.eng.DiceFormats, ", ")))
+	format, err := pickFormat(r, s.eng.DiceFormats)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
 		return
 	}
 	release, err := s.acquire()

@@ -93,6 +93,22 @@ func (s *Server) acquire() (release func(), err error) {
 	}
 }
 
+// start prepares a job and takes a run slot for it, or answers with why
+// it cannot; the caller releases the slot.
+func (s *Server) start(w http.ResponseWriter, r *http.Request, prepare func(http.ResponseWriter, *http.Request) (Job, error)) (Job, func(), bool) {
+	job, err := prepare(w, r)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
+		return nil, nil, false
+	}
+	release, err := s.acquire()
+	if err != nil {
+		fail(w, http.StatusTooManyRequests, err)
+		return nil, nil, false
+	}
+	return job, release, true
+}
+
 func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 	s.answer(w, r, s.prepareRun)
 }
@@ -112,19 +128,13 @@ func (s *Server) compareEvents(w http.ResponseWriter, r *http.Request) {
 // answer runs a job and answers with its output in the asked format, as
 // the command line writes it. A client that goes away stops the run.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(http.ResponseWriter, *http.Request) (Job, error)) {
-	format, err := s.format(r)
+	format, err := pickFormat(r, s.eng.Formats)
 	if err != nil {
 		fail(w, http.StatusBadRequest, err)
 		return
 	}
-	job, err := prepare(w, r)
-	if err != nil {
-		fail(w, http.StatusBadRequest, err)
-		return
-	}
-	release, err := s.acquire()
-	if err != nil {
-		fail(w, http.StatusTooManyRequests, err)
+	job, release, ok := s.start(w, r, prepare)
+	if !ok {
 		return
 	}
 	defer release()
@@ -152,14 +162,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(htt
 // stream runs a job and tells its progress as server-sent events: start
 // (the id that cancels it), progress, then result (every format) or error.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(http.ResponseWriter, *http.Request) (Job, error)) {
-	job, err := prepare(w, r)
-	if err != nil {
-		fail(w, http.StatusBadRequest, err)
-		return
-	}
-	release, err := s.acquire()
-	if err != nil {
-		fail(w, http.StatusTooManyRequests, err)
+	job, release, ok := s.start(w, r, prepare)
+	if !ok {
 		return
 	}
 	defer release()

@@ -1,0 +1,75 @@
+package scenarios
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestScanLimits: the scan before the YAML library refuses what is too
+// deep or too large, at a position, and lets through brackets, dashes and
+// colons that are text (quoted, commented or in a block scalar).
+func TestScanLimits(t *testing.T) {
+	deepFlow := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)
+	okFlow := "a: " + strings.Repeat("[", MaxDepth-1) + strings.Repeat("]", MaxDepth-1)
+	var deepBlock strings.Builder
+	for i := range MaxDepth + 1 {
+		deepBlock.WriteString(strings.Repeat(" ", i) + "k:\n")
+	}
+	tests := []struct {
+		name, src, err string
+	}{
+		{"flow at the limit", okFlow, ""},
+		// The line itself is the first level: the 64th bracket opens the 65th.
+		{"flow too deep", deepFlow, "t.yaml:1:64: nested more than 64 levels deep"},
+		{"block too deep", deepBlock.String(), "t.yaml:65:65: nested more than 64 levels deep"},
+		{"dashes too deep", strings.Repeat("- ", MaxDepth+1) + "x", "t.yaml:1:1: nested more than 64 levels deep"},
+		{"too many values", "v: [" + strings.Repeat("1, ", MaxNodes) + "1]", "more than 20000 values"},
+		{"brackets in quotes", "a: \"" + strings.Repeat("[", 100) + "\"\nb: '" + strings.Repeat("{", 100) + "'", ""},
+		{"brackets in a comment", "a: 1 # " + strings.Repeat("[", 100), ""},
+		{"brackets in a block scalar", "a: |\n  " + strings.Repeat("[", 100) + "\n  " + strings.Repeat("- ", 100) + "\nb: 2", ""},
+		{"brackets in a folded scalar", "a: >-\n  " + strings.Repeat("{", 100) + "\nb: 2", ""},
+		{"quote across lines", "a: \"x\n  " + strings.Repeat("[", 100) + "\"\nb: [1]", ""},
+		{"escaped quote", `a: "x\" [[[[" ` + "\nb: 1", ""},
+		{"apostrophe in plain text", "a: don't [1]\nb: 2", ""},
+	}
+	for _, tt := range tests {
+		err := scanLimits("t.yaml", []byte(tt.src))
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("%s: refused: %v", tt.name, err)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.err)
+		}
+	}
+}
+
+// TestParseLimits: a whole file is refused by size, by the values its
+// aliases repeat, and with short excerpts in its errors.
+func TestParseLimits(t *testing.T) {
+	r := NewRegistry()
+	big := "name: x\n" + strings.Repeat("#\n", MaxFileSize/2)
+	laughs := "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+	long := strings.Repeat("0123456789", 10_000)
+	tests := []struct {
+		name, src, err string
+	}{
+		{"over the size", big, "t.yaml:1:1: the file is larger than 1048576 bytes"},
+		{"alias bomb", laughs, "t.yaml:4:"},
+		{"long scalar", long, `found "0123456789012345678901234567890123456789"... (100000 bytes)`},
+		{"byte-order mark", "\xEF\xBB\xBFname: \"\"\nruleset: x\n", `t.yaml:1:7: the scenario's name is empty`},
+	}
+	for _, tt := range tests {
+		_, err := r.Parse("t.yaml", []byte(tt.src))
+		if err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: error %.300v, want %q", tt.name, err, tt.err)
+		}
+		if err != nil && len(err.Error()) > 2000 {
+			t.Errorf("%s: an error of %d bytes", tt.name, len(err.Error()))
+		}
+	}
+	var e *Error
+	if _, err := r.Parse("t.yaml", []byte(laughs)); !errors.As(err, &e) || !strings.Contains(e.Msg, "aliases counted at each use") {
+		t.Errorf("alias bomb: %v", err)
+	}
+}
