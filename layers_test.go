@@ -36,6 +36,8 @@ func forbidden(pkg, imp string) string {
 		return "sim knows no game: of mechanics it may import only mechanics/dice, for the generator"
 	case layer == "reports" && impLayer == "mechanics" && imp != "mechanics/dice":
 		return "reports renders results and knows no game: of mechanics it may import only mechanics/dice"
+	case pkg == "cmd/simulate/internal/web" && imp != "scenarios":
+		return "the web server adds no game logic and no statistics: of the project it imports only scenarios (the registry type, the built-ins); its runs come from the command line"
 	case (layer == "mechanics" || layer == "scenarios") && impRS != "" && impRS != rs:
 		if rs == "" {
 			return pkg + " is shared by every ruleset and must not import one"
@@ -127,6 +129,10 @@ func TestForbidden(t *testing.T) {
 		{"reports", "mechanics/heresy", false},
 		{"reports", "mechanics/dice", true},
 		{"cmd/simulate", "scenarios/fantasy", true},
+		{"cmd/simulate/internal/web", "scenarios", true},
+		{"cmd/simulate/internal/web", "sim", false},
+		{"cmd/simulate/internal/web", "reports", false},
+		{"cmd/simulate/internal/web", "scenarios/heresy", false},
 	}
 	for _, tt := range tests {
 		if why := forbidden(tt.pkg, tt.imp); (why == "") != tt.ok {

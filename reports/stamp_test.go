@@ -36,7 +36,7 @@ func TestStampedFormats(t *testing.T) {
 }
 
 // TestResultsIgnoreWorkers: results output is byte-identical whatever the
-// worker count (ARCHITECTURE.md, invariant 1), stamp or not.
+// worker count (docs/architecture.md, invariant 1), stamp or not.
 func TestResultsIgnoreWorkers(t *testing.T) {
 	for ext, write := range resultWriters {
 		var outs []string

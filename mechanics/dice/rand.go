@@ -10,10 +10,10 @@ import "math/bits"
 type Rand struct {
 	s0, s1, s2, s3 uint64
 
-	// pool holds the unused fraction of the last 64-bit output accepted for
-	// D6 extraction, and left counts the D6 results still in it.
+	// pool holds the D6 results not yet used of the last 64-bit output
+	// accepted for D6 extraction, three bits each, the next in the lowest
+	// bits. No result is 0, so the pool is empty exactly when it is 0.
 	pool uint64
-	left int
 }
 
 // New returns a generator seeded with (seed, stream); see Seed.
@@ -35,7 +35,7 @@ func (r *Rand) Seed(seed, stream uint64) {
 	if r.s0|r.s1|r.s2|r.s3 == 0 { // the one state xoshiro cannot leave
 		r.s0 = 1
 	}
-	r.pool, r.left = 0, 0
+	r.pool = 0
 }
 
 // splitmix64 advances *x and returns the next SplitMix64 output (Steele,
@@ -98,27 +98,33 @@ const (
 
 // D6 returns a fair six-sided die result, 1 to 6.
 //
-// Multiplying the pooled fraction by 6 and keeping the high word reads off
-// the next base-6 digit of the accepted draw, so twenty D6 results cost one
-// 64-bit output and twenty multiplications.
+// A refill reads the twenty base-6 digits of an accepted draw off its top
+// end (multiplying the fraction by 6 and keeping the high word) and packs
+// them into the pool; D6 then shifts them out one at a time. The refill is
+// out of line, so that D6 is small enough to inline into the loops that
+// roll dice.
 func (r *Rand) D6() int {
-	if r.left == 0 {
+	if r.pool == 0 {
 		r.refill6()
 	}
-	r.left--
-	hi, lo := bits.Mul64(r.pool, 6)
-	r.pool = lo
-	return int(hi) + 1
+	d := r.pool & 7
+	r.pool >>= 3
+	return int(d)
 }
 
+//go:noinline
 func (r *Rand) refill6() {
-	for {
-		x := r.Uint64()
-		if x*p6 >= reject6 {
-			r.pool, r.left = x, pool6
-			return
-		}
+	x := r.Uint64()
+	for x*p6 < reject6 {
+		x = r.Uint64()
 	}
+	var pool uint64
+	for i := range pool6 {
+		hi, lo := bits.Mul64(x, 6)
+		x = lo
+		pool |= (hi + 1) << (3 * i)
+	}
+	r.pool = pool
 }
 
 // D3 returns a D3 result, 1 to 3, read as a D6 halved and rounded up, the

@@ -2,6 +2,7 @@ package dice
 
 import (
 	"math"
+	"math/bits"
 	"testing"
 )
 
@@ -67,6 +68,28 @@ func TestD6Pool(t *testing.T) {
 	}
 	if rate := float64(reject6) / math.Pow(2, 64); rate > 2e-4 {
 		t.Fatalf("rejection rate %g, documented as under 2e-4", rate)
+	}
+}
+
+// TestD6Digits pins the D6 stream to its definition: the results are the
+// base-6 digits, most significant first, of each accepted 64-bit output
+// (read off by multiplying the fraction by 6), twenty per output. The
+// reference reads them one at a time from a twin generator.
+func TestD6Digits(t *testing.T) {
+	r, twin := New(5, 3), New(5, 3)
+	for i := 0; i < 50*pool6; {
+		x := twin.Uint64()
+		if x*p6 < reject6 {
+			continue // rejected: D6 skips it too
+		}
+		for range pool6 {
+			hi, lo := bits.Mul64(x, 6)
+			x = lo
+			if got := r.D6(); got != int(hi)+1 {
+				t.Fatalf("D6 result %d is %d, want digit %d", i, got, hi+1)
+			}
+			i++
+		}
 	}
 }
 

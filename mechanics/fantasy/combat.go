@@ -43,6 +43,13 @@ func resolveHit(r *dice.Rand, b *blows, tu *Unit, ts *UnitState) int {
 	if natural < b.wound {
 		return 0
 	}
+	return resolveWound(r, b, natural, tu, ts)
+}
+
+// resolveWound goes on from a to-wound roll natural that wounded: armour,
+// ward, and the wounds taken. Callers that roll to wound in their own loop
+// call it only for the dice that wound, so a failed wound costs no call.
+func resolveWound(r *dice.Rand, b *blows, natural int, tu *Unit, ts *UnitState) int {
 	killing := b.killing && natural == 6
 	if !killing && b.armour <= 6 && r.D6() >= b.armour {
 		return 0
@@ -386,13 +393,18 @@ func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState, opt *Option
 		}
 		hit := r.D6() >= need
 		switch {
+		case g.reroll == noReroll:
 		case !hit && g.reroll == rerollFailed:
 			hit = r.D6() >= need
 		case hit && g.reroll == rerollSuccessful:
 			hit = r.D6() >= need
 		}
-		if hit {
-			wounds += resolveHit(r, &b, e, es)
+		if !hit {
+			continue
+		}
+		// The wound roll, inline: most blows stop here.
+		if natural := r.D6(); natural >= b.wound {
+			wounds += resolveWound(r, &b, natural, e, es)
 		}
 	}
 	return wounds

@@ -16,5 +16,8 @@
 // it was told to serve (no DNS rebinding); it refuses cross-origin POSTs;
 // and a run stops when its client goes away.
 //
+// Of the project it imports only scenarios, for the registry type and the
+// built-in library (layers_test.go holds it to that).
+//
 // A Server is safe for concurrent use by many requests.
 package web

@@ -346,3 +346,23 @@ func TestConcurrentRunsBounded(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestLongRunOutlivesReadTimeout: a run that takes longer than the
+// server's ReadTimeout (simulate serve sets one, for the body) finishes
+// whole: net/http lifts the read deadline once the body is read, and the
+// watch for a departed client must not mistake its expiry for one.
+func TestLongRunOutlivesReadTimeout(t *testing.T) {
+	ts := httptest.NewUnstartedServer(New(Config{}, fakeEngine(&fakeJob{trials: 400})))
+	ts.Config.ReadTimeout = 100 * time.Millisecond // the fake takes 400 ms or more
+	ts.Start()
+	defer ts.Close()
+	resp, err := http.Post(ts.URL+"/api/run?trials=400", "application/yaml", strings.NewReader("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "table: 400 trials, partial false\n" {
+		t.Errorf("%d %q", resp.StatusCode, b)
+	}
+}
