@@ -223,11 +223,7 @@ func comparisonPartialLine(c *sim.Comparison, st sim.Stamp) string {
 	if hi == 0 {
 		lo = 0
 	}
-	got := groupThousands(lo)
-	if lo != hi {
-		got += " to " + groupThousands(hi)
-	}
-	return fmt.Sprintf("PARTIAL RESULTS: the comparison was interrupted; each point rests on %s of the %s trials asked for.", got, groupThousands(st.Trials))
+	return fmt.Sprintf("PARTIAL RESULTS: the comparison was interrupted; each point rests on %s of the %s trials asked for.", trialSpan(lo, hi), groupThousands(st.Trials))
 }
 
 // joinNames lists names as prose: "A, B and C".

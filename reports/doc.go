@@ -9,8 +9,10 @@
 // Output is deterministic: the same report renders to the same bytes.
 // Results outputs (tables, JSON, CSV, Markdown) leave out the worker count,
 // so they are byte-identical whatever it was; report documents, which
-// record a run, show it. Files are written whole or not at all (WriteFile
-// writes a temporary file beside the target and renames it into place).
+// record a run, show it. Files are written whole or not at all: Files
+// prepares each in a temporary file beside its target and renames them all
+// into place only once every one is ready (WriteFile for a single file);
+// devices and FIFOs are written into, symlinks followed.
 //
 // It must never import scenarios, cmd or a ruleset (mechanics/fantasy,
 // mechanics/heresy): of this project it reads sim's result types, and

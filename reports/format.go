@@ -120,12 +120,17 @@ func header(r *sim.Report) []string {
 
 // partialLine warns that an interrupted run's points rest on fewer trials
 // than asked for.
+// trialSpan writes a range of trial counts: "1,000" or "900 to 1,000".
+func trialSpan(lo, hi int64) string {
+	if lo == hi {
+		return groupThousands(lo)
+	}
+	return groupThousands(lo) + " to " + groupThousands(hi)
+}
+
 func partialLine(r *sim.Report) string {
 	lo, hi := trialRange(r)
-	got := groupThousands(lo)
-	if lo != hi {
-		got = groupThousands(lo) + " to " + groupThousands(hi)
-	}
+	got := trialSpan(lo, hi)
 	if r.Stamp.Precision > 0 {
 		// A precision run asks for no number of trials: it runs rounds
 		// until its target is met.

@@ -3,6 +3,7 @@ package heresy
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"hammersim/mechanics/dice"
 )
@@ -285,7 +286,7 @@ func ParseType(s string) (TypeText, error) {
 			break
 		}
 	}
-	col := first.Col + len(first.Text) - len(strings.TrimLeft(first.Text, " "))
+	col := first.Col + len(first.Text) - len(strings.TrimLeftFunc(first.Text, unicode.IsSpace))
 	if tt.Type == Untyped {
 		msg := fmt.Sprintf("unknown weapon type %q; expected Assault X, Heavy X, Rapid Fire, Pistol X, Ordnance X, Destroyer X or Melee", head)
 		if strings.HasPrefix(strings.ToLower(head), "salvo") {
@@ -312,7 +313,7 @@ func ParseType(s string) (TypeText, error) {
 		if text == "" {
 			return tt, &TypeError{Col: it.Col, Msg: "empty item between commas; expected a special rule"}
 		}
-		tt.Rules = append(tt.Rules, RuleAt{Text: text, Col: it.Col + len(it.Text) - len(strings.TrimLeft(it.Text, " "))})
+		tt.Rules = append(tt.Rules, RuleAt{Text: text, Col: it.Col + len(it.Text) - len(strings.TrimLeftFunc(it.Text, unicode.IsSpace))})
 	}
 	return tt, nil
 }

@@ -375,7 +375,7 @@ func TestSelectRules(t *testing.T) {
 // FuzzParseType: no Type column may panic the reader, and every rule it
 // returns points inside the text.
 func FuzzParseType(f *testing.F) {
-	for _, s := range []string{"Rapid Fire", "Heavy 2", "Assault 1, Rending (6+)", "Melee, Brutal (2)", "Heavy 1, Blast (3\")", ",,", "(", "Pistol D3+1, (a, b), c"} {
+	for _, s := range []string{"Rapid Fire", "Heavy 2", "Assault 1, Rending (6+)", "Melee, Brutal (2)", "Heavy 1, Blast (3\")", ",,", "(", "Pistol D3+1, (a, b), c", "Melee,\t0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -1,0 +1,76 @@
+package reports
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFilesCommitTogether: prepared files replace nothing until Commit;
+// Discard leaves the targets and no temporary file; a symlink's target is
+// replaced with its mode kept; a directory is refused.
+func TestFilesCommitTogether(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	os.WriteFile(a, []byte("old a"), 0o600)
+	write := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	var files Files
+	if err := files.Add(a, write("new a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := files.Add(b, write("new b")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(a); string(got) != "old a" {
+		t.Errorf("a replaced before Commit: %q", got)
+	}
+	if err := files.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{a: "new a", b: "new b"} {
+		if got, _ := os.ReadFile(path); string(got) != want {
+			t.Errorf("%s: %q, want %q", path, got, want)
+		}
+	}
+	if fi, _ := os.Stat(a); fi.Mode().Perm() != 0o600 {
+		t.Errorf("a's mode became %v, want 0600 kept", fi.Mode().Perm())
+	}
+
+	files.Add(a, write("discarded"))
+	files.Discard()
+	if got, _ := os.ReadFile(a); string(got) != "new a" {
+		t.Errorf("Discard changed a: %q", got)
+	}
+
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink("a.txt", link); err == nil {
+		if err := WriteFile(link, write("through the link")); err != nil {
+			t.Fatal(err)
+		}
+		if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+			t.Error("the link was replaced by a file")
+		}
+		if got, _ := os.ReadFile(a); string(got) != "through the link" {
+			t.Errorf("the link's target: %q", got)
+		}
+	}
+	if err := WriteFile(dir, write("x")); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("writing a directory: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file left: %s", e.Name())
+		}
+	}
+	if err := CheckFile(filepath.Join(dir, "missing", "x")); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("CheckFile of a missing directory: %v", err)
+	}
+	if err := CheckDir(a); err == nil || !strings.Contains(err.Error(), "is not a directory") {
+		t.Errorf("CheckDir of a file: %v", err)
+	}
+}
