@@ -332,3 +332,42 @@ func rawDraws(n int64, workers int) time.Duration {
 	}
 	return time.Since(start)
 }
+
+// BenchmarkScaling measures how the worker pool scales: the built-in
+// doomwheel-full-combat (whole combats, the heaviest trials of the library)
+// at 1, 2, 4, ... workers up to the machine's cores, each worker count run
+// in turn within every iteration so that all of them see the same machine
+// load, and reports each count's speed-up over one worker (wall time of 1
+// worker over wall time of w workers).
+func BenchmarkScaling(b *testing.B) {
+	s, err := registry.Load("doomwheel-full-combat")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const trials = 100_000
+	workers := []int{1}
+	for w := 2; w <= runtime.NumCPU(); w *= 2 {
+		workers = append(workers, w)
+	}
+	if n := runtime.NumCPU(); n != workers[len(workers)-1] {
+		workers = append(workers, n)
+	}
+	// One untimed run first, so that nothing done once per process (page
+	// faults, tables built on first use) is charged to the first count.
+	if _, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: trials, Seed: 1, Workers: workers[len(workers)-1]}); err != nil {
+		b.Fatal(err)
+	}
+	total := make([]time.Duration, len(workers))
+	for b.Loop() {
+		for i, w := range workers {
+			start := time.Now()
+			if _, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: trials, Seed: 1, Workers: w}); err != nil {
+				b.Fatal(err)
+			}
+			total[i] += time.Since(start)
+		}
+	}
+	for i, w := range workers[1:] {
+		b.ReportMetric(float64(total[0])/float64(total[i+1]), "speedup-"+strconv.Itoa(w))
+	}
+}
