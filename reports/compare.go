@@ -283,17 +283,7 @@ func WriteComparisonTable(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	}
 	for _, m := range byMetric(c) {
 		fmt.Fprintf(ew, "\n%s (%s)\n", m.metric, m.kind)
-		// The candidates side by side, split over several tables that
-		// repeat the row labels when they do not fit the terminal.
-		est := plainTable{head: append(slices.Clone(m.params), c.Candidates...), left: len(m.params)}
-		for _, row := range m.rows {
-			line := paramCells(row, m.params)
-			for _, e := range row.Estimates {
-				line = append(line, estimateCI(e))
-			}
-			est.rows = append(est.rows, line)
-		}
-		if err := writeChunked(ew, est); err != nil {
+		if err := writeCandidates(ew, m, c.Candidates); err != nil {
 			return err
 		}
 		if err := writePairTable(ew, c, m); err != nil {
@@ -304,6 +294,36 @@ func WriteComparisonTable(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 		}
 	}
 	return ew.err
+}
+
+// writeCandidates writes the candidates side by side, a row per point,
+// each estimate with its interval. When that is too wide for the terminal,
+// the cells shrink to the estimates alone, a grid of points by candidates
+// as run prints a sweep (the intervals stay in the other formats, and the
+// pair table gives each difference's); tables still too wide are split,
+// repeating the row labels.
+func writeCandidates(w io.Writer, m metricRows, candidates []string) error {
+	table := func(cell func(sim.Estimate) string) plainTable {
+		t := plainTable{head: append(slices.Clone(m.params), candidates...), left: len(m.params)}
+		for _, row := range m.rows {
+			line := paramCells(row, m.params)
+			for _, e := range row.Estimates {
+				line = append(line, cell(e))
+			}
+			t.rows = append(t.rows, line)
+		}
+		return t
+	}
+	full := table(estimateCI)
+	if len(columnChunks(full, TerminalWidth)) == 1 || len(candidates) < 2 {
+		return writeChunked(w, full)
+	}
+	unit := "means"
+	if m.kind == sim.Probability {
+		unit = "percent"
+	}
+	fmt.Fprintf(w, "estimates in %s; intervals in the JSON and CSV outputs\n", unit)
+	return writeChunked(w, table(func(e sim.Estimate) string { return gridNumber(e, e.Trials > 0) }))
 }
 
 // writeChunked renders t as ASCII tables that fit the terminal, without a
