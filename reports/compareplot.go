@@ -182,11 +182,7 @@ func comparisonAxes(p *plot.Plot, ticks []string, n int, single bool) {
 	p.NominalX(ticks...)
 	p.X.Min, p.X.Max = -0.5, float64(len(ticks))-0.5
 	p.Y.Padding = 0
-	if crowded(p.X.Tick.Label, ticks, plotW-2*vg.Centimeter) {
-		p.X.Tick.Label.Rotation = math.Pi / 6
-		p.X.Tick.Label.XAlign = draw.XRight
-		p.X.Tick.Label.YAlign = draw.YTop
-	}
+	slantIfCrowded(&p.X.Tick.Label, ticks, plotW-2*vg.Centimeter)
 	if span := p.Y.Max - p.Y.Min; span > 0 {
 		p.Y.Min -= 0.05 * span
 		p.Y.Max += 0.05 * span
