@@ -1,6 +1,10 @@
 package fantasy
 
-import "slices"
+import (
+	"slices"
+
+	"hammersim/mechanics/dice"
+)
 
 // BattleMetric names a quantity of a battle that may have a closed form.
 type BattleMetric uint8
@@ -38,6 +42,7 @@ const (
 // fail, the quantity has none.
 type BattleExact struct {
 	values map[battleKey]float64
+	dists  map[battleKey]dice.Dist
 	mishap map[int]float64
 }
 
@@ -60,13 +65,59 @@ func (e BattleExact) Mishap(k int) (float64, bool) {
 	return v, ok
 }
 
+// Dist returns the exact distribution of a counted metric, for unit, if
+// it has one; its mean is Value's.
+func (e BattleExact) Dist(metric BattleMetric, unit int) (dice.Dist, bool) {
+	d, ok := e.dists[battleKey{metric, unit}]
+	return d, ok
+}
+
 func (e BattleExact) set(metric BattleMetric, unit int, v float64) {
 	e.values[battleKey{metric, unit}] = v
 }
 
+// setDist sets a counted metric's exact distribution, beside the mean
+// set from its own closed form.
+func (e BattleExact) setDist(metric BattleMetric, unit int, d dice.Dist) {
+	e.dists[battleKey{metric, unit}] = d
+}
+
+// orZero is the distribution of a count that follows d with chance p and
+// is 0 otherwise (d counts from 0 or more).
+func orZero(d dice.Dist, p float64) dice.Dist {
+	out := make([]float64, d.Max()+1)
+	out[0] = 1 - p
+	for i, q := range d.P {
+		out[d.Min+i] += p * q
+	}
+	return dice.Dist{P: out}
+}
+
+// thin is the distribution of the successes when each of a count
+// distributed as d succeeds independently with chance q: a mixture of
+// binomials over d.
+func thin(d dice.Dist, q float64) dice.Dist {
+	out := make([]float64, d.Max()+1)
+	row := []float64{1} // Binomial(h, q), for h = 0, 1, ...
+	for h := 0; h <= d.Max(); h++ {
+		if w := d.At(h); w > 0 {
+			for k, b := range row {
+				out[k] += w * b
+			}
+		}
+		next := make([]float64, len(row)+1)
+		for k, b := range row {
+			next[k] += b * (1 - q)
+			next[k+1] += b * q
+		}
+		row = next
+	}
+	return dice.Dist{P: out}
+}
+
 // ExactBattle works out the closed forms a battle has.
 func ExactBattle(b *Battle) BattleExact {
-	ex := BattleExact{values: map[battleKey]float64{}, mishap: map[int]float64{}}
+	ex := BattleExact{values: map[battleKey]float64{}, dists: map[battleKey]dice.Dist{}, mishap: map[int]float64{}}
 	pCharge, pCombat, chargeKnown := exactCharge(b)
 	if chargeKnown {
 		ex.set(BattleChargeSuccess, 0, pCharge)
@@ -134,10 +185,18 @@ func exactImpact(b *Battle, pCombat float64, ex BattleExact) {
 		return
 	}
 	models := min(a.Models, a.Contact(t, t.Models))
+	sum := dice.Point(0) // each model's Impact Hits, rolled independently
+	for range models {
+		sum = sum.Add(a.Impact.Dist())
+	}
 	hits := pCombat * float64(models) * a.Impact.Dist().Mean()
 	ex.set(BattleImpactHits, 0, hits)
+	ex.setDist(BattleImpactHits, 0, orZero(sum, pCombat))
 	if t.Models*t.W >= models*a.Impact.Dist().Max() {
-		ex.set(BattleImpactWounds, 0, hits*HitWounds(a.S, t, false))
+		// Each hit wounds on its own roll.
+		q := HitWounds(a.S, t, false)
+		ex.set(BattleImpactWounds, 0, hits*q)
+		ex.setDist(BattleImpactWounds, 0, thin(orZero(sum, pCombat), q))
 	}
 }
 
@@ -211,6 +270,7 @@ func exactStaticCombat(b *Battle, ex BattleExact) {
 	states := [2]*UnitState{&s.Units[0], &s.Units[1]}
 	cr, us, disrupted := b.combatResult(units, states, roundResult{}, false)
 	ex.set(BattleCombatResult, 0, float64(cr[0]-cr[1]))
+	ex.setDist(BattleCombatResult, 0, dice.Point(cr[0]-cr[1]))
 	n := b.Options.Rounds
 	if n <= 0 || n > MaxRounds {
 		n = MaxRounds
@@ -226,12 +286,17 @@ func exactStaticCombat(b *Battle, ex BattleExact) {
 		}
 		p = Ld2D6Pass(ld, b.Options.InsaneCourage)
 	}
-	pN, rounds := 1.0, 0.0
-	for range n {
-		rounds += pN
+	// Round k is the last when the loser passed k-1 tests and then broke,
+	// or k is the cap.
+	pN, mean, rounds := 1.0, 0.0, make([]float64, n)
+	for k := range n {
+		mean += pN
+		rounds[k] = pN * (1 - p)
 		pN *= p
 	}
-	ex.set(BattleRounds, 0, rounds)
+	rounds[n-1] += pN
+	ex.set(BattleRounds, 0, mean)
+	ex.setDist(BattleRounds, 0, dice.Dist{Min: 1, P: rounds})
 	if b.Options.Rounds <= 0 {
 		ex.set(BattleRoundCap, 0, pN)
 	}
@@ -249,10 +314,14 @@ func exactStaticCombat(b *Battle, ex BattleExact) {
 		ex.set(BattleBroke, side, pick(mine, broke))
 		ex.set(BattleWon, side, pick(!mine, broke))
 		ex.set(BattleCaught, side, pick(mine, caught))
+		// The loser takes its Caught wounds when caught, none otherwise.
+		wounds := orZero(dice.Point(lost), pick(mine, caught))
 		ex.set(BattleWounds, side, pick(mine, caught*float64(lost)))
+		ex.setDist(BattleWounds, side, wounds)
 		ex.set(BattleDestroyed, side, pick(mine && lost == u.Models*u.W, caught))
 		if u.W == 1 {
 			ex.set(BattleKilled, side, pick(mine, caught*float64(lost)))
+			ex.setDist(BattleKilled, side, wounds)
 		}
 	}
 }

@@ -64,6 +64,10 @@ type ShootingExact struct {
 	ReturnFire, Next, Hot float64
 	// MaxCount bounds any count of hits, wounds or unsaved wounds.
 	MaxCount int
+	// HitsDist, WoundsDist, UnsavedDist and CasualtiesDist are the exact
+	// distributions behind Hits, Wounds, Unsaved and Casualties, mixed
+	// over Return Fire's losses like the means.
+	HitsDist, WoundsDist, UnsavedDist, CasualtiesDist dice.Dist
 }
 
 // ExactShooting computes every quantity of x in closed form. Return
@@ -157,12 +161,16 @@ func (x *ShootingExchange) nextAttack() [2][]float64 {
 func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, next [2][]float64) {
 	ex.Hits += w * a.Expected(StageHits)
 	ex.Wounds += w * a.Expected(StageWounds)
+	ex.HitsDist = mixDist(ex.HitsDist, a.Dist(StageHits), w)
+	ex.WoundsDist = mixDist(ex.WoundsDist, a.Dist(StageWounds), w)
+	ex.UnsavedDist = mixDist(ex.UnsavedDist, a.Dist(StageUnsaved), w)
 	unsaved := a.Expected(StageUnsaved)
 	ex.Unsaved += w * unsaved
 	ex.Mitigated += w * (unsaved - a.Expected(StageSuffered))
 	ex.Hot += w * a.ExpectedHot()
 	cas := a.Casualties(&x.Target)
 	ex.Casualties += w * cas.Mean()
+	ex.CasualtiesDist = mixDist(ex.CasualtiesDist, cas, w)
 	n := x.Target.Models
 	ex.Destroyed += w * cas.At(n)
 	if x.ConcussionCounts() {
@@ -174,6 +182,23 @@ func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, ne
 			x.addAftermath(ex, c, w*pc, w*noUnsaved, next)
 		}
 	}
+}
+
+// mixDist returns acc plus d weighted by w, over counts from 0 (acc's
+// zero value is the empty distribution).
+func mixDist(acc, d dice.Dist, w float64) dice.Dist {
+	acc.Min = 0
+	for i, p := range d.P {
+		v := d.Min + i
+		if v < 0 {
+			panic("heresy: a count distribution below zero")
+		}
+		for len(acc.P) <= v {
+			acc.P = append(acc.P, 0)
+		}
+		acc.P[v] += w * p
+	}
+	return acc
 }
 
 // addAftermath adds to ex the tests and the next attack after an attack

@@ -497,6 +497,11 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex r
 			e = sim.MeanOf(name, ps, h)
 		}
 		if metric, known := exactMetrics[rc.kind]; known {
+			if d, has := ex.Dist(metric, rc.unit); has && e.Kind == sim.Mean {
+				e = e.WithExactPMF(sim.PMF{Min: d.Min, P: d.P})
+			}
+			// The closed-form mean stands as the exact value, rather than
+			// its distribution's mean, which rounding may part from it.
 			if v, has := ex.Value(metric, rc.unit); has {
 				e = e.WithExact(v)
 			}
@@ -520,7 +525,7 @@ func per100Points(e sim.Estimate, metric string, ps []sim.Param, points int) sim
 	e.CI95 = [2]float64{e.CI95[0] * f, e.CI95[1] * f}
 	e.Median, e.P05, e.P95 = e.Median*f, e.P05*f, e.P95*f
 	e.Exact *= f
-	e.Hist = nil
+	e.Hist, e.ExactPMF = nil, nil
 	return e
 }
 

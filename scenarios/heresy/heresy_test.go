@@ -193,6 +193,7 @@ func TestErrors(t *testing.T) {
 func TestMatchesExact(t *testing.T) {
 	for _, src := range exactCases {
 		_, es := runScenario(t, src, 20_000)
+		shooting := strings.HasPrefix(src, scenario("shooting:"))
 		for _, e := range es {
 			if !e.HasExact {
 				t.Errorf("%s %v has no exact value", e.Metric, e.Params)
@@ -201,9 +202,17 @@ func TestMatchesExact(t *testing.T) {
 			if z := e.Z(); math.Abs(z) > 5 {
 				t.Errorf("%s %v: estimate %.5f, exact %.5f, z = %.1f", e.Metric, e.Params, e.Value, e.Exact, z)
 			}
+			if shooting && counts[e.Metric] && e.ExactPMF == nil {
+				t.Errorf("%s %v has no exact distribution", e.Metric, e.Params)
+			}
+			scenariotest.MatchAtLeast(t, "exact case", e)
 		}
 	}
 }
+
+// counts are the shooting metrics whose exact distribution is known, so
+// that their "at least N" values are exact too.
+var counts = map[string]bool{metricHits: true, metricWounds: true, metricUnsaved: true, metricCasualties: true}
 
 var exactCases = []string{
 	scenario(`assault:

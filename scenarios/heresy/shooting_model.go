@@ -116,20 +116,26 @@ func b2i(b bool) int {
 func (m *shootingModel) estimate(metric string, ps []sim.Param, t *sim.Tally, n int64) sim.Estimate {
 	ex := &m.exact
 	mean := func(slot int, v float64) sim.Estimate { return sim.MeanOf(metric, ps, &t.H[slot]).WithExact(v) }
+	// counted attaches the exact distribution behind a count, keeping the
+	// closed-form mean as the exact value (rounding may part the two in
+	// the last digits).
+	counted := func(slot int, v float64, d dice.Dist) sim.Estimate {
+		return sim.MeanOf(metric, ps, &t.H[slot]).WithExactPMF(sim.PMF{Min: d.Min, P: d.P}).WithExact(v)
+	}
 	prob := func(slot int, v float64) sim.Estimate {
 		return sim.ProbabilityOf(metric, ps, t.H[slot].Count(1), n).WithExact(clamp01(v))
 	}
 	switch metric {
 	case metricHits:
-		return mean(slotHits, ex.Hits)
+		return counted(slotHits, ex.Hits, ex.HitsDist)
 	case metricWounds:
-		return mean(slotWounds, ex.Wounds)
+		return counted(slotWounds, ex.Wounds, ex.WoundsDist)
 	case metricUnsaved:
-		return mean(slotUnsaved, ex.Unsaved)
+		return counted(slotUnsaved, ex.Unsaved, ex.UnsavedDist)
 	case metricMitigated:
 		return mean(slotMitigated, ex.Mitigated)
 	case metricCasualties:
-		return mean(slotCasualties, ex.Casualties)
+		return counted(slotCasualties, ex.Casualties, ex.CasualtiesDist)
 	case metricDestroyed:
 		return prob(slotDestroyed, ex.Destroyed)
 	case metricMorale:

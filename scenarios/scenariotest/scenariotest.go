@@ -51,6 +51,39 @@ func MatchExact(t *testing.T, s *scenarios.Scenario, trials int64, seed uint64) 
 		if z := e.Z(); math.Abs(z) > 5 {
 			t.Errorf("%s %s %v: estimate %.5f, exact %.5f, z = %.1f", s.Name, e.Metric, e.Params, e.Value, e.Exact, z)
 		}
+		MatchAtLeast(t, s.Name, e)
+	}
+	return checked
+}
+
+// MatchAtLeast checks, for an estimate with an exact distribution, every
+// simulated "at least N" share against the exact chance within 5 binomial
+// standard errors (the same criterion as MatchExact), and the
+// distribution's total against 1 and its mean against the exact value. A chance of exactly 0 or 1 must be
+// matched exactly. It returns how many values it checked.
+func MatchAtLeast(t *testing.T, name string, e sim.Estimate) int {
+	t.Helper()
+	d := e.ExactPMF
+	if d == nil || e.Hist == nil || e.Trials == 0 {
+		return 0
+	}
+	if total := d.AtLeast(d.Min); math.Abs(total-1) > 1e-9 {
+		t.Errorf("%s %s %v: exact distribution sums to %.12f", name, e.Metric, e.Params, total)
+	}
+	if e.HasExact && math.Abs(d.Mean()-e.Exact) > 1e-9*(1+math.Abs(e.Exact)) {
+		t.Errorf("%s %s %v: exact distribution's mean %.12f, exact value %.12f", name, e.Metric, e.Params, d.Mean(), e.Exact)
+	}
+	lo, hi, _ := e.Hist.Range()
+	n := float64(e.Trials)
+	checked := 0
+	for v := min(lo, d.Min); v <= max(hi, d.Min+len(d.P)-1)+1; v++ {
+		p := d.AtLeast(v)
+		got := float64(e.Hist.CountAtLeast(v)) / n
+		se := math.Sqrt(p * (1 - p) / n)
+		checked++
+		if math.Abs(got-p) > 5*se+1e-12 {
+			t.Errorf("%s %s %v: P(>= %d) simulated %.5f, exact %.5f (SE %.5f)", name, e.Metric, e.Params, v, got, p, se)
+		}
 	}
 	return checked
 }
