@@ -128,8 +128,17 @@ func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error 
 	}
 	cfg := sim.Config{Trials: h.Trials, Seed: h.Seed, Workers: merged.Workers}
 	switch {
-	case h.Command == "run" && len(ss) == 1 && len(h.Args) == 1 && len(h.Flags) == 0 && !h.Aligned && h.Batches == 0:
+	case h.Command == "run" && len(ss) == 1 && len(h.Args) == 1 && !h.Aligned && h.Batches == 0:
 		job := runJob{name: h.Args[0], s: ss[0], cfg: cfg}
+		for _, fl := range h.Flags {
+			if fl.Name != "metrics" {
+				return fmt.Errorf("the parts were run with --%s, which this hammersim does not know", fl.Name)
+			}
+			job.metrics = fl.Value
+		}
+		if err := (&runFlags{metrics: job.metrics}).selectMetrics(ss[0]); err != nil {
+			return fmt.Errorf("the parts' metrics: %w", err)
+		}
 		report := job.report(merged, cfg, false)
 		return writeRunOutputs(stdout, stderr, f, &report, ss[0].Source)
 	case h.Command == "compare" && len(ss) == len(h.Args) && len(h.Flags) <= 1:

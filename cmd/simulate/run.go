@@ -377,12 +377,13 @@ type runJob struct {
 	cfg       sim.Config
 	precision float64
 	maxTrials int64
+	metrics   string // --metrics as given: it changes what is reported
 }
 
 // job resolves a run's configuration: flags over the scenario's own values
 // over the defaults.
 func (f *runFlags) job(fs *flag.FlagSet, name string, s *scenarios.Scenario) runJob {
-	j := runJob{name: name, s: s, cfg: f.config(fs, s), precision: s.Precision, maxTrials: s.MaxTrials}
+	j := runJob{name: name, s: s, cfg: f.config(fs, s), precision: s.Precision, maxTrials: s.MaxTrials, metrics: f.metrics}
 	if flagSet(fs, "precision") {
 		j.precision = f.precision
 	}
@@ -447,7 +448,7 @@ func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool) sim.Report {
 	result := merged.Runs[0]
 	result.Partial = merged.Interrupted
 	report := j.s.Report(result, cfg, hammersim.Version)
-	report.Stamp.Command = reproduce("run", []string{j.name}, cfg)
+	report.Stamp.Command = reproduce("run", []string{j.name}, cfg, j.flags()...)
 	if j.precision > 0 {
 		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = j.precision, met, j.maxTrials
 	}
@@ -455,7 +456,16 @@ func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool) sim.Report {
 }
 
 // header is what every part of the job's run carries.
-func (j runJob) header() sim.PartHeader { return partHeader("run", []string{j.name}, nil, j.s) }
+func (j runJob) header() sim.PartHeader { return partHeader("run", []string{j.name}, j.flags(), j.s) }
+
+// flags are the run's flags, beyond seed and trials, that change what it
+// reports: the reproduce line and the parts of a sharded run carry them.
+func (j runJob) flags() []sim.Flag {
+	if j.metrics == "" {
+		return nil
+	}
+	return []sim.Flag{{Name: "metrics", Value: j.metrics}}
+}
 
 // preciseEnough reports whether every probability's 95% interval is at
 // most twice the target half-width wide.
@@ -469,12 +479,16 @@ func preciseEnough(es []sim.Estimate, halfWidth float64) bool {
 }
 
 // reproduce is the command line that gives the same numbers again.
-func reproduce(cmd string, scenarioArgs []string, cfg sim.Config) string {
+func reproduce(cmd string, scenarioArgs []string, cfg sim.Config, flags ...sim.Flag) string {
 	quoted := make([]string, len(scenarioArgs))
 	for i, a := range scenarioArgs {
 		quoted[i] = shellQuote(a)
 	}
-	return fmt.Sprintf("simulate %s %s --seed %d --trials %d", cmd, strings.Join(quoted, " "), cfg.Seed, cfg.Trials)
+	line := fmt.Sprintf("simulate %s %s --seed %d --trials %d", cmd, strings.Join(quoted, " "), cfg.Seed, cfg.Trials)
+	for _, fl := range flags {
+		line += " --" + fl.Name + " " + shellQuote(fl.Value)
+	}
+	return line
 }
 
 // shellQuote quotes an argument for a POSIX shell when it needs it.

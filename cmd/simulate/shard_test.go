@@ -62,6 +62,7 @@ func TestMergedShardsAreTheSingleRun(t *testing.T) {
 		{[]string{"run", "swiftstride-charge", "--trials", "65636", "--seed", "9"}, nil},
 		{[]string{"run", "doomwheel-vs-clanrats", "--trials", "16484"}, nil},
 		{[]string{"run", "firing-protocols", "--trials", "32868"}, nil},
+		{[]string{"run", "firing-protocols", "--trials", "16484", "--metrics", "hits,casualties"}, []int{1, 3}},
 		{[]string{"compare", "doomwheel-balance", "--by", "attacker", "--trials", "16484"}, nil},
 		{[]string{"compare", a, b, "--trials", "20000"}, nil},
 	}
@@ -75,6 +76,9 @@ func TestMergedShardsAreTheSingleRun(t *testing.T) {
 				t.Fatalf("%v: %v", cmd, err)
 			}
 			want[format] = out
+		}
+		if i := slices.Index(cmd, "--metrics"); i >= 0 && !strings.Contains(want["json"], "--metrics "+cmd[i+1]) {
+			t.Errorf("%v: the reproduce line leaves out --metrics:\n%s", cmd, want["json"])
 		}
 		splits := tt.splits
 		if splits == nil {
