@@ -321,3 +321,34 @@ func TestBattleErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestStaticCombatAtLeast: in a combat where no blow can be struck, the
+// rounds fought and the wounds of a caught loser have exact distributions
+// (rules.ExactBattle), and every simulated "at least N" share lies within
+// 5 SEs of them (scenariotest.MatchAtLeast).
+func TestStaticCombatAtLeast(t *testing.T) {
+	body := "models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 0, Ld: 6"
+	src := "name: t\nruleset: fantasy\nbattle:\n  attacker: {name: Banner, standard: true, " + body + "}" +
+		"\n  target: {name: Rats, " + body + "}\n  distance: 0\n  phases: [combat]\n  options: {rounds: [3, all]}\n"
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 50_000, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dists := map[string]int{}
+	for _, e := range s.Results(run) {
+		if e.ExactPMF != nil {
+			dists[e.Metric]++
+			scenariotest.MatchAtLeast(t, s.Name, e)
+		}
+	}
+	t.Logf("exact distributions: %v", dists)
+	for _, m := range []string{"rounds", "combat_result", "wounds"} {
+		if dists[m] == 0 {
+			t.Errorf("%s has no exact distribution (have %v)", m, dists)
+		}
+	}
+}
