@@ -85,84 +85,104 @@ func comparisonPlot(c *sim.Comparison, m metricRows) (*plot.Plot, error) {
 		p.Y.Tick.Marker = percentTicks{}
 	}
 	single := len(m.rows) == 1
-	var ticks []string
-	if single {
-		ticks = c.Candidates
-		p.X.Label.Text = "candidate"
-		if label := paramsString(m.rows[0].Params); label != "" {
-			p.X.Label.Text += " (" + label + ")"
-		}
-	} else {
-		p.X.Label.Text = strings.Join(m.params, ", ")
-		for _, row := range m.rows {
-			vals := make([]string, len(row.Params))
-			for i, pr := range row.Params {
-				vals[i] = paramString(pr.Value)
-			}
-			ticks = append(ticks, strings.Join(vals, ", "))
-		}
-	}
-	// Candidates share each point's slot, spread over half its width.
-	n := len(c.Candidates)
-	offset := func(k int) float64 {
-		if single || n == 1 {
-			return 0
-		}
-		return -0.25 + 0.5*float64(k)/float64(n-1)
-	}
+	ticks, xlabel := comparisonTicks(c, m, single)
+	p.X.Label.Text = xlabel
 	for k, name := range c.Candidates {
-		var pts errPoints
-		for i, row := range m.rows {
-			if k >= len(row.Estimates) {
-				continue
-			}
-			e := row.Estimates[k]
-			if math.IsNaN(e.Value) {
-				continue
-			}
-			x := float64(i) + offset(k)
-			if single {
-				x = float64(k)
-			}
-			lo, hi := e.Value-e.CI95[0], e.CI95[1]-e.Value
-			if math.IsNaN(lo) || math.IsNaN(hi) {
-				lo, hi = 0, 0
-			}
-			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: e.Value})
-			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{lo, hi})
-		}
+		pts := candidatePoints(m, k, len(c.Candidates), single)
 		if len(pts.XYs) == 0 {
 			continue
 		}
-		bars, err := plotter.NewYErrorBars(pts)
+		dots, err := addCandidate(p, pts, k)
 		if err != nil {
 			return nil, err
 		}
-		bars.Color = colour(k)
-		bars.Width = vg.Points(1.2)
-		bars.CapWidth = vg.Points(8)
-		dots, err := plotter.NewScatter(pts.XYs)
-		if err != nil {
-			return nil, err
-		}
-		dots.Color = colour(k)
-		dots.Shape = draw.CircleGlyph{}
-		dots.Radius = vg.Points(3)
-		p.Add(bars, dots)
 		if !single {
 			p.Legend.Add(name, dots)
 		}
 	}
+	comparisonAxes(p, ticks, len(c.Candidates), single)
+	return p, nil
+}
+
+// comparisonTicks names the slots along the x axis: the candidates when
+// there is one point, else the points, each candidate beside the others in
+// its point's slot.
+func comparisonTicks(c *sim.Comparison, m metricRows, single bool) (ticks []string, xlabel string) {
+	if single {
+		xlabel = "candidate"
+		if label := paramsString(m.rows[0].Params); label != "" {
+			xlabel += " (" + label + ")"
+		}
+		return c.Candidates, xlabel
+	}
+	for _, row := range m.rows {
+		vals := make([]string, len(row.Params))
+		for i, pr := range row.Params {
+			vals[i] = paramString(pr.Value)
+		}
+		ticks = append(ticks, strings.Join(vals, ", "))
+	}
+	return ticks, strings.Join(m.params, ", ")
+}
+
+// candidatePoints are candidate k's estimates with their 95% intervals.
+// Candidates share each point's slot, spread over half its width.
+func candidatePoints(m metricRows, k, n int, single bool) errPoints {
+	var pts errPoints
+	for i, row := range m.rows {
+		if k >= len(row.Estimates) {
+			continue
+		}
+		e := row.Estimates[k]
+		if math.IsNaN(e.Value) {
+			continue
+		}
+		x := float64(i)
+		switch {
+		case single:
+			x = float64(k)
+		case n > 1:
+			x += -0.25 + 0.5*float64(k)/float64(n-1)
+		}
+		lo, hi := e.Value-e.CI95[0], e.CI95[1]-e.Value
+		if math.IsNaN(lo) || math.IsNaN(hi) {
+			lo, hi = 0, 0
+		}
+		pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: e.Value})
+		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{lo, hi})
+	}
+	return pts
+}
+
+// addCandidate draws candidate k's points and error bars in its colour and
+// returns the dots, for the legend.
+func addCandidate(p *plot.Plot, pts errPoints, k int) (*plotter.Scatter, error) {
+	bars, err := plotter.NewYErrorBars(pts)
+	if err != nil {
+		return nil, err
+	}
+	bars.Color = colour(k)
+	bars.Width = vg.Points(1.2)
+	bars.CapWidth = vg.Points(8)
+	dots, err := plotter.NewScatter(pts.XYs)
+	if err != nil {
+		return nil, err
+	}
+	dots.Color = colour(k)
+	dots.Shape = draw.CircleGlyph{}
+	dots.Radius = vg.Points(3)
+	p.Add(bars, dots)
+	return dots, nil
+}
+
+// comparisonAxes lays out the x slots, tilts crowded labels, and leaves a
+// margin above and below the intervals and, with several points, room for
+// the legend above them.
+func comparisonAxes(p *plot.Plot, ticks []string, n int, single bool) {
 	p.NominalX(ticks...)
 	p.X.Min, p.X.Max = -0.5, float64(len(ticks))-0.5
 	p.Y.Padding = 0
-	if crowded(p.X.Tick.Label, ticks, plotW-2*vg.Centimeter) {
-		p.X.Tick.Label.Rotation = math.Pi / 6
-		p.X.Tick.Label.XAlign = draw.XRight
-		p.X.Tick.Label.YAlign = draw.YTop
-	}
-	// A margin above and below the intervals, and above that room for the
-	// legend.
+	slantIfCrowded(&p.X.Tick.Label, ticks, plotW-2*vg.Centimeter)
 	if span := p.Y.Max - p.Y.Min; span > 0 {
 		p.Y.Min -= 0.05 * span
 		p.Y.Max += 0.05 * span
@@ -175,5 +195,4 @@ func comparisonPlot(c *sim.Comparison, m metricRows) (*plot.Plot, error) {
 		p.Legend.Left = false
 		p.Legend.XOffs = -vg.Millimeter * 2
 	}
-	return p, nil
 }

@@ -95,15 +95,55 @@ func (f withColourBar) Draw(c draw.Canvas) {
 // with it, the row and column names on the axes, and a colour bar.
 func heatmap(r *sim.Report, g *sim.Grid, s slice, lo, hi float64) (figure, error) {
 	rows, cols := axisValues(r, g.Rows), axisValues(r, g.Cols)
-	at := s.cells(g)
-	z := make([][]float64, len(rows))
-	var labels plotter.XYLabels
-	var styles []text.Style
 	cm := heatColours(lo, hi)
 	kind := sim.Probability
 	if len(s.estimates) > 0 {
 		kind = s.estimates[0].Kind
 	}
+	title := r.Scenario + ": " + g.Metric + " (mean)"
+	if kind == sim.Probability {
+		title = r.Scenario + ": " + g.Metric + " (%)"
+	}
+	if s.label != "" {
+		title += ", " + s.label
+	}
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.Padding = 0.3 * vg.Centimeter
+	p.X.Label.Text = g.Cols
+	p.Y.Label.Text = g.Rows
+	if len(rows) == 0 || len(cols) == 0 {
+		return p, nil
+	}
+	z, lab, err := heatCells(rows, cols, s.cells(g), cm, kind)
+	if err != nil {
+		return nil, err
+	}
+	hm := plotter.NewHeatMap(cellGrid{z: z}, cm.Palette(256))
+	hm.Min, hm.Max = lo, hi
+	hm.NaN = color.RGBA{0xe0, 0xe0, 0xe0, 0xff}
+	p.Add(hm, lab)
+	heatAxes(p, rows, cols)
+
+	bar := plot.New()
+	bar.HideX()
+	bar.X.Padding, bar.Y.Padding = 0, 0
+	bar.Add(colourBar{cm: heatColours(lo, hi)})
+	if kind == sim.Probability {
+		bar.Y.Tick.Marker = percentTicks{}
+	} else {
+		bar.Y.Label.Text = "mean"
+	}
+	bar.Y.Min, bar.Y.Max = lo, hi
+	return withColourBar{main: p, bar: bar}, nil
+}
+
+// heatCells are the grid's values, row by row (NaN where a cell has no
+// estimate), and a label on each cell in a colour that stands out on it.
+func heatCells(rows, cols []any, at func(rv, cv any) (sim.Estimate, bool), cm pal.ColorMap, kind sim.Kind) ([][]float64, *plotter.Labels, error) {
+	z := make([][]float64, len(rows))
+	var labels plotter.XYLabels
+	var styles []text.Style
 	labelFont := font.Font{Typeface: plot.DefaultFont.Typeface, Variant: plot.DefaultFont.Variant, Size: 10}
 	if len(cols) > 8 || len(rows) > 12 {
 		labelFont.Size = 8
@@ -131,33 +171,16 @@ func heatmap(r *sim.Report, g *sim.Grid, s slice, lo, hi float64) (figure, error
 			})
 		}
 	}
-
-	title := r.Scenario + ": " + g.Metric + " (mean)"
-	if kind == sim.Probability {
-		title = r.Scenario + ": " + g.Metric + " (%)"
-	}
-	if s.label != "" {
-		title += ", " + s.label
-	}
-	p := plot.New()
-	p.Title.Text = title
-	p.Title.Padding = 0.3 * vg.Centimeter
-	p.X.Label.Text = g.Cols
-	p.Y.Label.Text = g.Rows
-	if len(rows) == 0 || len(cols) == 0 {
-		return p, nil
-	}
-	grid := cellGrid{z: z}
-	hm := plotter.NewHeatMap(grid, cm.Palette(256))
-	hm.Min, hm.Max = lo, hi
-	hm.NaN = color.RGBA{0xe0, 0xe0, 0xe0, 0xff}
 	lab, err := plotter.NewLabels(labels)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lab.TextStyle = styles
-	p.Add(hm, lab)
+	return z, lab, nil
+}
 
+// heatAxes names the columns along x and the rows down y, first row on top.
+func heatAxes(p *plot.Plot, rows, cols []any) {
 	colNames := make([]string, len(cols))
 	for j, cv := range cols {
 		colNames[j] = paramString(cv)
@@ -169,23 +192,7 @@ func heatmap(r *sim.Report, g *sim.Grid, s slice, lo, hi float64) (figure, error
 	p.NominalX(colNames...)
 	p.NominalY(rowNames...)
 	p.X.Padding, p.Y.Padding = 0, 0
-	if crowded(p.X.Tick.Label, colNames, plotW-colourBarWidth-3*vg.Centimeter) {
-		p.X.Tick.Label.Rotation = math.Pi / 6
-		p.X.Tick.Label.XAlign = draw.XRight
-		p.X.Tick.Label.YAlign = draw.YTop
-	}
-
-	bar := plot.New()
-	bar.HideX()
-	bar.X.Padding, bar.Y.Padding = 0, 0
-	bar.Add(colourBar{cm: heatColours(lo, hi)})
-	if kind == sim.Probability {
-		bar.Y.Tick.Marker = percentTicks{}
-	} else {
-		bar.Y.Label.Text = "mean"
-	}
-	bar.Y.Min, bar.Y.Max = lo, hi
-	return withColourBar{main: p, bar: bar}, nil
+	slantIfCrowded(&p.X.Tick.Label, colNames, plotW-colourBarWidth-3*vg.Centimeter)
 }
 
 // labelColour picks black or white text, whichever stands out on the cell.
@@ -218,6 +225,15 @@ func crowded(st text.Style, names []string, width vg.Length) bool {
 	}
 	widest := slices.MaxFunc(names, func(a, b string) int { return int(st.Width(a) - st.Width(b)) })
 	return total > width || st.Width(widest)+0.2*vg.Centimeter > width/vg.Length(len(names))
+}
+
+// slantIfCrowded slants tick labels that would crowd each other in width.
+func slantIfCrowded(st *text.Style, names []string, width vg.Length) {
+	if crowded(*st, names, width) {
+		st.Rotation = math.Pi / 6
+		st.XAlign = draw.XRight
+		st.YAlign = draw.YTop
+	}
 }
 
 // percentTicks labels an axis of probabilities in percent.

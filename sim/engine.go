@@ -98,143 +98,188 @@ func (r *Run) Merge(o Run) {
 // a non-nil error only if a trial panicked; cancellation is reported by
 // Run.Partial.
 func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
-	if cfg.Trials < 0 || cfg.Start < 0 || cfg.Start%ChunkSize != 0 || cfg.Batches < 0 {
-		return Run{}, fmt.Errorf("sim: bad config: trials %d, start %d (a multiple of %d), batches %d", cfg.Trials, cfg.Start, ChunkSize, cfg.Batches)
-	}
-	// Every count below (the last trial's index, trials times models) must
-	// fit in an int64.
-	if cfg.Start > math.MaxInt64-ChunkSize-cfg.Trials {
-		return Run{}, fmt.Errorf("sim: %d trials from %d are too many to count", cfg.Trials, cfg.Start)
-	}
-	if hi, lo := bits.Mul64(uint64(cfg.Start+cfg.Trials+ChunkSize), uint64(max(len(models), 1))); hi != 0 || lo > math.MaxInt64 {
-		return Run{}, fmt.Errorf("sim: %d trials from %d, of %d models, are too many to count", cfg.Trials, cfg.Start, len(models))
+	if err := checkConfig(cfg, len(models)); err != nil {
+		return Run{}, err
 	}
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	slots := make([][]Slot, len(models))
-	for i, m := range models {
-		slots[i] = m.Slots()
-	}
-	batches := max(cfg.Batches, 1)
-	chunks := (cfg.Trials + ChunkSize - 1) / ChunkSize
-	items := chunks * int64(len(models))
-	total := cfg.Trials * int64(len(models))
-
-	var (
-		next, done atomic.Int64
-		wg         sync.WaitGroup
-		errOnce    sync.Once
-		runErr     error
-	)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
-	// Each worker aggregates into tallies of its own, one per (batch,
-	// model): index b*len(models)+m.
+	p := newPool(models, cfg, cancel)
+	stopProgress := p.reportProgress(cfg.Progress)
+	var wg sync.WaitGroup
 	parts := make([]partial, workers)
 	for w := range workers {
-		wg.Go(func() {
-			p := partial{tallies: make([]*Tally, batches*len(models)), completed: make([]int64, batches*len(models))}
-			defer func() {
-				parts[w] = p
-				if v := recover(); v != nil {
-					errOnce.Do(func() { runErr = fmt.Errorf("sim: trial panicked: %v\n%s", v, debug.Stack()) })
-					cancel()
-				}
-			}()
-			trials := make([]Trial, len(models))
-			var r dice.Rand
-			for ctx.Err() == nil {
-				i := next.Add(1) - 1
-				if i >= items {
-					return
-				}
-				chunk, m := i/int64(len(models)), int(i%int64(len(models)))
-				if trials[m] == nil {
-					trials[m] = models[m].NewTrial()
-				}
-				first := cfg.Start + chunk*ChunkSize
-				n := min(ChunkSize, cfg.Start+cfg.Trials-first)
-				// Tallies are kept per (batch, model): index batch*len(models)+m.
-				slot := func(batch int64) int { return int(batch%int64(batches))*len(models) + m }
-				if cfg.Aligned {
-					// Trial by trial: its own stream, and its batch by its index.
-					for j := first; j < first+n; j++ {
-						k := slot(j)
-						r.Seed(cfg.Seed, uint64(j))
-						trials[m].Run(&r, 1, p.tally(k, slots[m]))
-						p.completed[k]++
-					}
-				} else {
-					k := slot(first / ChunkSize)
-					r.Seed(cfg.Seed, uint64(first/ChunkSize))
-					trials[m].Run(&r, int(n), p.tally(k, slots[m]))
-					p.completed[k] += n
-				}
-				done.Add(n)
-			}
-		})
-	}
-
-	finished := make(chan struct{})
-	var progressDone sync.WaitGroup
-	if cfg.Progress != nil {
-		progressDone.Go(func() {
-			tick := time.NewTicker(100 * time.Millisecond)
-			defer tick.Stop()
-			for {
-				select {
-				case <-finished:
-					cfg.Progress(done.Load(), total)
-					return
-				case <-tick.C:
-					cfg.Progress(done.Load(), total)
-				}
-			}
-		})
+		wg.Go(func() { parts[w] = p.work(ctx) })
 	}
 	wg.Wait()
-	close(finished)
-	progressDone.Wait()
+	stopProgress()
+	out := p.gather(parts)
+	if out.Partial && p.err == nil && ctx.Err() == nil {
+		// Only cancellation may leave trials undone.
+		p.err = fmt.Errorf("sim: %d of %d trials ran, without cancellation", out.Completed[0], cfg.Trials)
+	}
+	return out, p.err
+}
 
-	batchRuns := make([]Run, batches)
+// checkConfig refuses a configuration the engine cannot count: every count
+// the run makes (the last trial's index, trials times models) must fit in
+// an int64.
+func checkConfig(cfg Config, models int) error {
+	if cfg.Trials < 0 || cfg.Start < 0 || cfg.Start%ChunkSize != 0 || cfg.Batches < 0 {
+		return fmt.Errorf("sim: bad config: trials %d, start %d (a multiple of %d), batches %d", cfg.Trials, cfg.Start, ChunkSize, cfg.Batches)
+	}
+	if cfg.Start > math.MaxInt64-ChunkSize-cfg.Trials {
+		return fmt.Errorf("sim: %d trials from %d are too many to count", cfg.Trials, cfg.Start)
+	}
+	if hi, lo := bits.Mul64(uint64(cfg.Start+cfg.Trials+ChunkSize), uint64(max(models, 1))); hi != 0 || lo > math.MaxInt64 {
+		return fmt.Errorf("sim: %d trials from %d, of %d models, are too many to count", cfg.Trials, cfg.Start, models)
+	}
+	return nil
+}
+
+// pool is one RunAll: the work items (chunk k of model m is item
+// k*len(models)+m), the counters the workers share, and the first panic.
+type pool struct {
+	models  []Model
+	slots   [][]Slot
+	cfg     Config
+	batches int
+	items   int64
+	total   int64
+
+	next, done atomic.Int64
+	errOnce    sync.Once
+	err        error
+	cancel     context.CancelFunc
+}
+
+func newPool(models []Model, cfg Config, cancel context.CancelFunc) *pool {
+	p := &pool{models: models, slots: make([][]Slot, len(models)), cfg: cfg, batches: max(cfg.Batches, 1), cancel: cancel}
+	for i, m := range models {
+		p.slots[i] = m.Slots()
+	}
+	chunks := (cfg.Trials + ChunkSize - 1) / ChunkSize
+	p.items = chunks * int64(len(models))
+	p.total = cfg.Trials * int64(len(models))
+	return p
+}
+
+// work is one worker: it takes items until none is left or ctx is done,
+// and aggregates into tallies of its own, one per (batch, model) at index
+// batch*len(models)+m. A panicking trial stops the whole run.
+func (p *pool) work(ctx context.Context) (part partial) {
+	part = partial{tallies: make([]*Tally, p.batches*len(p.models)), completed: make([]int64, p.batches*len(p.models))}
+	defer func() {
+		if v := recover(); v != nil {
+			p.errOnce.Do(func() { p.err = fmt.Errorf("sim: trial panicked: %v\n%s", v, debug.Stack()) })
+			p.cancel()
+		}
+	}()
+	trials := make([]Trial, len(p.models))
+	var r dice.Rand
+	for ctx.Err() == nil {
+		i := p.next.Add(1) - 1
+		if i >= p.items {
+			return part
+		}
+		chunk, m := i/int64(len(p.models)), int(i%int64(len(p.models)))
+		if trials[m] == nil {
+			trials[m] = p.models[m].NewTrial()
+		}
+		first := p.cfg.Start + chunk*ChunkSize
+		n := min(ChunkSize, p.cfg.Start+p.cfg.Trials-first)
+		if p.cfg.Aligned {
+			// Trial by trial: its own stream, and its batch by its index.
+			for j := first; j < first+n; j++ {
+				k := p.slot(j, m)
+				r.Seed(p.cfg.Seed, uint64(j))
+				trials[m].Run(&r, 1, part.tally(k, p.slots[m]))
+				part.completed[k]++
+			}
+		} else {
+			k := p.slot(first/ChunkSize, m)
+			r.Seed(p.cfg.Seed, uint64(first/ChunkSize))
+			trials[m].Run(&r, int(n), part.tally(k, p.slots[m]))
+			part.completed[k] += n
+		}
+		p.done.Add(n)
+	}
+	return part
+}
+
+// slot is the index of model m's tally for batch number batch (taken
+// modulo the batches).
+func (p *pool) slot(batch int64, m int) int {
+	return int(batch%int64(p.batches))*len(p.models) + m
+}
+
+// reportProgress calls progress every 100 ms while the run goes on, and
+// once more, with the final count, when the returned stop is called.
+func (p *pool) reportProgress(progress func(done, total int64)) (stop func()) {
+	if progress == nil {
+		return func() {}
+	}
+	finished := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-finished:
+				progress(p.done.Load(), p.total)
+				return
+			case <-tick.C:
+				progress(p.done.Load(), p.total)
+			}
+		}
+	})
+	return func() {
+		close(finished)
+		wg.Wait()
+	}
+}
+
+// gather adds the workers' tallies into one Run (and, with cfg.Batches, one
+// per batch). Tallies are integer counts, so the order of the additions
+// changes nothing.
+func (p *pool) gather(parts []partial) Run {
+	models := len(p.models)
+	batchRuns := make([]Run, p.batches)
 	for b := range batchRuns {
-		br := Run{Tallies: make([]*Tally, len(models)), Completed: make([]int64, len(models))}
+		br := Run{Tallies: make([]*Tally, models), Completed: make([]int64, models)}
 		for m := range models {
-			br.Tallies[m] = NewTally(slots[m])
-			for _, p := range parts {
-				if k := b*len(models) + m; p.tallies != nil && p.tallies[k] != nil {
-					br.Tallies[m].Merge(p.tallies[k])
-					br.Completed[m] += p.completed[k]
+			br.Tallies[m] = NewTally(p.slots[m])
+			for _, part := range parts {
+				if k := b*models + m; part.tallies != nil && part.tallies[k] != nil {
+					br.Tallies[m].Merge(part.tallies[k])
+					br.Completed[m] += part.completed[k]
 				}
 			}
 		}
 		batchRuns[b] = br
 	}
-	out := Run{Tallies: make([]*Tally, len(models)), Completed: make([]int64, len(models))}
+	out := Run{Tallies: make([]*Tally, models), Completed: make([]int64, models)}
 	for m := range models {
-		out.Tallies[m] = NewTally(slots[m])
+		out.Tallies[m] = NewTally(p.slots[m])
 		for _, br := range batchRuns {
 			out.Tallies[m].Merge(br.Tallies[m])
 			out.Completed[m] += br.Completed[m]
 		}
-		if out.Completed[m] != cfg.Trials {
+		if out.Completed[m] != p.cfg.Trials {
 			out.Partial = true
 		}
 	}
-	if out.Partial && runErr == nil && ctx.Err() == nil {
-		// Only cancellation may leave trials undone.
-		runErr = fmt.Errorf("sim: %d of %d trials ran, without cancellation", out.Completed[0], cfg.Trials)
-	}
-	if cfg.Batches > 0 {
+	if p.cfg.Batches > 0 {
 		out.Batches = batchRuns
 		for b := range out.Batches {
 			out.Batches[b].Partial = out.Partial
 		}
 	}
-	return out, runErr
+	return out
 }
 
 // partial is one worker's aggregate: a tally per (batch, model), made when

@@ -24,96 +24,22 @@ type diceFlags struct {
 }
 
 func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("dice", "dice QUERY [--trials N] [--seed S] [--format F] [-o FILE] [--plot DIR]", stdout)
-	var f diceFlags
-	fs.Var((*trialCount)(&f.trials), "trials", "also roll it `N` times (such as 1e6) and show the simulated answer beside the exact one")
-	fs.Uint64Var(&f.seed, "seed", 1, "random seed for --trials")
-	fs.IntVar(&f.workers, "workers", 0, "worker goroutines for --trials (default: GOMAXPROCS); results do not depend on it")
-	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown")
-	fs.StringVar(&f.output, "o", "", "write the answer to this file instead of standard output")
-	fs.StringVar(&f.plotDir, "plot", "", "write a plot (PNG and SVG) into this directory")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return flagError(fs, err)
-	}
-	if len(pos) == 0 {
-		if flagSet(fs, "h") {
-			return nil
-		}
-		return usagef("dice needs a query, such as 2D6, \"2D6 >= 9\" or \"10D6 count 4+ reroll failures\"")
-	}
-	if !slices.Contains(reports.DiceFormats, f.format) {
-		return usagef("unknown format %q; expected %s", f.format, strings.Join(reports.DiceFormats, ", "))
-	}
-	if err := checkTrialsWorkers(fs, f.trials, f.workers); err != nil {
+	f, text, err := parseDiceArgs(args, stdout)
+	if err != nil || text == "" {
 		return err
 	}
-	text := strings.Join(pos, " ")
-	var q *dice.Query
-	var model sim.Model
-	var tooLarge *dice.Expr
-	if e, perr := dice.Parse(text); perr == nil && e.ExactWork() > dice.MaxExactWork {
-		// Past the budget the exact distribution would take minutes; the
-		// simulation alone stays quick and answers Ctrl-C.
-		tooLarge, model = &e, scenarios.DiceModel(e)
-		if f.plotDir != "" {
-			return fmt.Errorf("%s has no exact distribution to plot: it would take about %.2g steps, over the budget of %.0g", e, e.ExactWork(), dice.MaxExactWork)
-		}
-		if f.trials == 0 {
-			f.trials = sim.DefaultConfig.Trials
-		}
-	} else {
-		if q, err = dice.ParseQuery(text); err != nil {
-			return err
-		}
-		if ctx.Err() != nil {
-			// The exact answer, bounded by its budget to a fraction of a
-			// second, was computed as the query was read.
-			return errCancelled
-		}
-		model = scenarios.QueryModel(q)
+	dq, err := readDiceQuestion(ctx, text, &f)
+	if err != nil {
+		return err
 	}
 	if err := (&runFlags{output: f.output, plotDir: f.plotDir}).checkOutputs(nil); err != nil {
 		return err
 	}
-	var hist *sim.Histogram
-	var completed int64
-	partial := false
-	if f.trials > 0 {
-		cfg := sim.Config{Trials: f.trials, Seed: f.seed, Workers: f.workers}
-		if cfg.Workers == 0 {
-			cfg.Workers = defaultWorkers()
-		}
-		bar := newProgress(stderr, "auto", "dice")
-		cfg.Progress = bar.update
-		r, err := sim.RunAll(ctx, []sim.Model{model}, cfg)
-		bar.finish()
-		if err != nil {
-			return err
-		}
-		hist, completed, partial = &r.Tallies[0].H[0], r.Completed[0], r.Partial
+	sr, err := rollDice(ctx, dq.model, f, stderr)
+	if err != nil {
+		return err
 	}
-	var title string
-	if tooLarge != nil {
-		title = tooLarge.String()
-	} else {
-		title = q.String()
-	}
-	if partial {
-		title += fmt.Sprintf(" (PARTIAL: %d of %d trials ran before the interruption)", completed, f.trials)
-	}
-	var dist *reports.Distribution
-	var cond *reports.Condition
-	switch {
-	case tooLarge != nil:
-		dist = &reports.Distribution{Title: title, Label: tooLarge.Label, Sim: hist, Seed: f.seed, Trials: completed, Partial: partial,
-			NoExact: fmt.Sprintf("no exact distribution: it would take about %.2g steps, over the budget of %.0g; simulated only", tooLarge.ExactWork(), dice.MaxExactWork)}
-	case q.IsCondition():
-		cond = &reports.Condition{Title: title, Exact: q.Prob(), Sim: hist, Seed: f.seed, Trials: completed, Partial: partial}
-	default:
-		dist = queryDistribution(q, title)
-		dist.Sim, dist.Seed, dist.Trials, dist.Partial = hist, f.seed, completed, partial
-	}
+	dist, cond := dq.answer(f, sr)
 	out := runFlags{output: f.output, plotDir: f.plotDir}
 	err = out.write(stdout, stderr, outputs{
 		results: func(w io.Writer) error {
@@ -129,10 +55,126 @@ func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if partial {
+	if sr.partial {
 		return errInterrupted
 	}
 	return nil
+}
+
+// parseDiceArgs reads the flags of `simulate dice` and the query text; an
+// empty text with no error means -h was asked for and answered.
+func parseDiceArgs(args []string, stdout io.Writer) (diceFlags, string, error) {
+	fs := newFlagSet("dice", "dice QUERY [--trials N] [--seed S] [--format F] [-o FILE] [--plot DIR]", stdout)
+	var f diceFlags
+	fs.Var((*trialCount)(&f.trials), "trials", "also roll it `N` times (such as 1e6) and show the simulated answer beside the exact one")
+	fs.Uint64Var(&f.seed, "seed", 1, "random seed for --trials")
+	fs.IntVar(&f.workers, "workers", 0, "worker goroutines for --trials (default: GOMAXPROCS); results do not depend on it")
+	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown")
+	fs.StringVar(&f.output, "o", "", "write the answer to this file instead of standard output")
+	fs.StringVar(&f.plotDir, "plot", "", "write a plot (PNG and SVG) into this directory")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return f, "", flagError(fs, err)
+	}
+	if len(pos) == 0 {
+		if flagSet(fs, "h") {
+			return f, "", nil
+		}
+		return f, "", usagef("dice needs a query, such as 2D6, \"2D6 >= 9\" or \"10D6 count 4+ reroll failures\"")
+	}
+	if !slices.Contains(reports.DiceFormats, f.format) {
+		return f, "", usagef("unknown format %q; expected %s", f.format, strings.Join(reports.DiceFormats, ", "))
+	}
+	if err := checkTrialsWorkers(fs, f.trials, f.workers); err != nil {
+		return f, "", err
+	}
+	return f, strings.Join(pos, " "), nil
+}
+
+// diceQuestion is a dice query read: either a query with its exact answer,
+// or (tooLarge) a plain expression whose exact distribution is over the
+// budget, which is only simulated.
+type diceQuestion struct {
+	q        *dice.Query
+	tooLarge *dice.Expr
+	model    sim.Model
+}
+
+// readDiceQuestion parses text; past the exact-work budget it turns to
+// simulation alone, with the default trials when none were asked for.
+func readDiceQuestion(ctx context.Context, text string, f *diceFlags) (diceQuestion, error) {
+	if e, perr := dice.Parse(text); perr == nil && e.ExactWork() > dice.MaxExactWork {
+		// Past the budget the exact distribution would take minutes; the
+		// simulation alone stays quick and answers Ctrl-C.
+		if f.plotDir != "" {
+			return diceQuestion{}, fmt.Errorf("%s has no exact distribution to plot: it would take about %.2g steps, over the budget of %.0g", e, e.ExactWork(), dice.MaxExactWork)
+		}
+		if f.trials == 0 {
+			f.trials = sim.DefaultConfig.Trials
+		}
+		return diceQuestion{tooLarge: &e, model: scenarios.DiceModel(e)}, nil
+	}
+	q, err := dice.ParseQuery(text)
+	if err != nil {
+		return diceQuestion{}, err
+	}
+	if ctx.Err() != nil {
+		// The exact answer, bounded by its budget to a fraction of a
+		// second, was computed as the query was read.
+		return diceQuestion{}, errCancelled
+	}
+	return diceQuestion{q: q, model: scenarios.QueryModel(q)}, nil
+}
+
+// diceRolls is what --trials rolled: nothing (hist nil) without it.
+type diceRolls struct {
+	hist      *sim.Histogram
+	completed int64
+	partial   bool
+}
+
+// rollDice runs model f.trials times, with a progress bar, when --trials
+// asks for it.
+func rollDice(ctx context.Context, model sim.Model, f diceFlags, stderr io.Writer) (diceRolls, error) {
+	if f.trials == 0 {
+		return diceRolls{}, nil
+	}
+	cfg := sim.Config{Trials: f.trials, Seed: f.seed, Workers: f.workers}
+	if cfg.Workers == 0 {
+		cfg.Workers = defaultWorkers()
+	}
+	bar := newProgress(stderr, "auto", "dice")
+	cfg.Progress = bar.update
+	r, err := sim.RunAll(ctx, []sim.Model{model}, cfg)
+	bar.finish()
+	if err != nil {
+		return diceRolls{}, err
+	}
+	return diceRolls{hist: &r.Tallies[0].H[0], completed: r.Completed[0], partial: r.Partial}, nil
+}
+
+// answer is what the reports show: a condition's probability, or a
+// distribution, each with the simulation beside it when there was one.
+func (dq diceQuestion) answer(f diceFlags, sr diceRolls) (*reports.Distribution, *reports.Condition) {
+	var title string
+	if dq.tooLarge != nil {
+		title = dq.tooLarge.String()
+	} else {
+		title = dq.q.String()
+	}
+	if sr.partial {
+		title += fmt.Sprintf(" (PARTIAL: %d of %d trials ran before the interruption)", sr.completed, f.trials)
+	}
+	switch {
+	case dq.tooLarge != nil:
+		return &reports.Distribution{Title: title, Label: dq.tooLarge.Label, Sim: sr.hist, Seed: f.seed, Trials: sr.completed, Partial: sr.partial,
+			NoExact: fmt.Sprintf("no exact distribution: it would take about %.2g steps, over the budget of %.0g; simulated only", dq.tooLarge.ExactWork(), dice.MaxExactWork)}, nil
+	case dq.q.IsCondition():
+		return nil, &reports.Condition{Title: title, Exact: dq.q.Prob(), Sim: sr.hist, Seed: f.seed, Trials: sr.completed, Partial: sr.partial}
+	}
+	dist := queryDistribution(dq.q, title)
+	dist.Sim, dist.Seed, dist.Trials, dist.Partial = sr.hist, f.seed, sr.completed, sr.partial
+	return dist, nil
 }
 
 // queryDistribution is the exact distribution of a number query, with the
