@@ -79,7 +79,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := f.checkOutputs(files); err != nil {
 		return err
 	}
-	job := compareJob{ss: ss, args: pos, by: *by, cfg: f.config(fs, ss[0])}
+	job := compareJob{ss: ss, args: pos, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}
 	if sh, ok, err := shards.resolve(fs); err != nil || ok {
 		if err == nil {
 			err = shardRefusals(fs, *f, 0)
@@ -135,7 +135,9 @@ type compareJob struct {
 	ss   []*scenarios.Scenario
 	args []string // the scenarios as the command line names them, for the stamp
 	by   string
-	cfg  sim.Config
+	// metrics is --metrics as given: it changes what is reported.
+	metrics string
+	cfg     sim.Config
 }
 
 // run runs the candidates one after the other, each with the progress
@@ -177,6 +179,9 @@ func (j compareJob) header() sim.PartHeader {
 	var flags []sim.Flag
 	if j.by != "" {
 		flags = append(flags, sim.Flag{Name: "by", Value: j.by})
+	}
+	if j.metrics != "" {
+		flags = append(flags, sim.Flag{Name: "metrics", Value: j.metrics})
 	}
 	return partHeader("compare", j.args, flags, j.ss...)
 }
@@ -246,7 +251,7 @@ func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, s
 		return sim.Comparison{}, sim.Stamp{}, err
 	}
 	c.Partial = partial
-	return c, compareStamp(ss, j.args, j.by, cfg), nil
+	return c, compareStamp(ss, j.args, j.by, j.metrics, cfg), nil
 }
 
 func axisNames(s *scenarios.Scenario) string {
@@ -271,7 +276,7 @@ func uniqueNames(names, args []string) []string {
 	return names
 }
 
-func compareStamp(ss []*scenarios.Scenario, args []string, by string, cfg sim.Config) sim.Stamp {
+func compareStamp(ss []*scenarios.Scenario, args []string, by, metrics string, cfg sim.Config) sim.Stamp {
 	var names, sums []string
 	for _, s := range ss {
 		names = append(names, s.Name)
@@ -288,6 +293,6 @@ func compareStamp(ss []*scenarios.Scenario, args []string, by string, cfg sim.Co
 		Seed:           cfg.Seed,
 		Trials:         cfg.Trials,
 		Workers:        cfg.Workers,
-		Command:        reproduce("compare", cmdArgs, cfg),
+		Command:        reproduce("compare", cmdArgs, cfg, metricsFlag(metrics)...),
 	}
 }

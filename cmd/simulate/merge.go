@@ -141,13 +141,22 @@ func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error 
 		}
 		report := job.report(merged, cfg, false)
 		return writeRunOutputs(stdout, stderr, f, &report, ss[0].Source)
-	case h.Command == "compare" && len(ss) == len(h.Args) && len(h.Flags) <= 1:
+	case h.Command == "compare" && len(ss) == len(h.Args):
 		job := compareJob{ss: ss, args: h.Args, cfg: cfg}
 		for _, fl := range h.Flags {
-			if fl.Name != "by" {
+			switch fl.Name {
+			case "by":
+				job.by = fl.Value
+			case "metrics":
+				job.metrics = fl.Value
+			default:
 				return fmt.Errorf("the parts were run with --%s, which this hammersim does not know", fl.Name)
 			}
-			job.by = fl.Value
+		}
+		for _, s := range ss {
+			if err := (&runFlags{metrics: job.metrics}).selectMetrics(s); err != nil {
+				return fmt.Errorf("the parts' metrics: %w", err)
+			}
 		}
 		if c := job.config(); c.Aligned != h.Aligned || c.Batches != h.Batches {
 			return fmt.Errorf("the parts were run with %d batches; this hammersim compares with %d", h.Batches, c.Batches)

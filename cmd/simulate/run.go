@@ -460,11 +460,15 @@ func (j runJob) header() sim.PartHeader { return partHeader("run", []string{j.na
 
 // flags are the run's flags, beyond seed and trials, that change what it
 // reports: the reproduce line and the parts of a sharded run carry them.
-func (j runJob) flags() []sim.Flag {
-	if j.metrics == "" {
+func (j runJob) flags() []sim.Flag { return metricsFlag(j.metrics) }
+
+// metricsFlag is --metrics as a flag of the reproduce line and the parts'
+// header, or none when it was not given.
+func metricsFlag(metrics string) []sim.Flag {
+	if metrics == "" {
 		return nil
 	}
-	return []sim.Flag{{Name: "metrics", Value: j.metrics}}
+	return []sim.Flag{{Name: "metrics", Value: metrics}}
 }
 
 // preciseEnough reports whether every probability's 95% interval is at

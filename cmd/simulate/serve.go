@@ -184,7 +184,7 @@ func serveCompare(files []string, srcs [][]byte, args []string) (web.Job, error)
 		}
 		ss = append(ss, s)
 	}
-	return compareServed{compareJob{ss: ss, args: files, by: *by, cfg: f.config(fs, ss[0])}}, nil
+	return compareServed{compareJob{ss: ss, args: files, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}}, nil
 }
 
 type compareServed struct{ job compareJob }

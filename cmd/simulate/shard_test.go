@@ -65,6 +65,7 @@ func TestMergedShardsAreTheSingleRun(t *testing.T) {
 		{[]string{"run", "firing-protocols", "--trials", "16484", "--metrics", "hits,casualties"}, []int{1, 3}},
 		{[]string{"compare", "doomwheel-balance", "--by", "attacker", "--trials", "16484"}, nil},
 		{[]string{"compare", a, b, "--trials", "20000"}, nil},
+		{[]string{"compare", "doomwheel-balance", "--trials", "16484", "--metrics", "wounds,won"}, []int{1, 3}},
 	}
 	rng := rand.New(rand.NewPCG(12, 1))
 	for _, tt := range tests {
