@@ -188,23 +188,10 @@ type atLeastGroup struct {
 // groupBy splits points by the values of every parameter but across, in
 // order of first appearance.
 func groupBy(points []sim.Estimate, across string) []atLeastGroup {
-	var out []atLeastGroup
-	index := map[string]int{}
-	for _, e := range points {
-		var others []sim.Param
-		for _, p := range e.Params {
-			if p.Name != across {
-				others = append(others, p)
-			}
-		}
-		key := paramsString(others)
-		i, ok := index[key]
-		if !ok {
-			i = len(out)
-			index[key] = i
-			out = append(out, atLeastGroup{label: key})
-		}
-		out[i].points = append(out[i].points, e)
+	labels, groups := groupByOthers(points, across)
+	out := make([]atLeastGroup, len(groups))
+	for i := range groups {
+		out[i] = atLeastGroup{label: labels[i], points: groups[i]}
 	}
 	return out
 }

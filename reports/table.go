@@ -131,28 +131,44 @@ type slice struct {
 // gridSlices splits the grid metric's estimates into slices, in order, and
 // returns the other estimates untouched.
 func gridSlices(r *sim.Report, g *sim.Grid) (slices []slice, rest []sim.Estimate) {
-	index := map[string]int{}
+	var cells []sim.Estimate
 	for _, e := range r.Results {
 		if e.Metric != g.Metric || e.Param(g.Rows) == nil || e.Param(g.Cols) == nil {
 			rest = append(rest, e)
 			continue
 		}
+		cells = append(cells, e)
+	}
+	labels, groups := groupByOthers(cells, g.Rows, g.Cols)
+	for i := range groups {
+		slices = append(slices, slice{label: labels[i], estimates: groups[i]})
+	}
+	return slices, rest
+}
+
+// groupByOthers splits points by the values of every parameter but those
+// named in skip, in order of first appearance, and labels each group with
+// those values.
+func groupByOthers(points []sim.Estimate, skip ...string) (labels []string, groups [][]sim.Estimate) {
+	index := map[string]int{}
+	for _, e := range points {
 		var others []sim.Param
 		for _, p := range e.Params {
-			if p.Name != g.Rows && p.Name != g.Cols {
+			if !slices.Contains(skip, p.Name) {
 				others = append(others, p)
 			}
 		}
 		key := paramsString(others)
 		i, ok := index[key]
 		if !ok {
-			i = len(slices)
+			i = len(groups)
 			index[key] = i
-			slices = append(slices, slice{label: key})
+			labels = append(labels, key)
+			groups = append(groups, nil)
 		}
-		slices[i].estimates = append(slices[i].estimates, e)
+		groups[i] = append(groups[i], e)
 	}
-	return slices, rest
+	return labels, groups
 }
 
 func axisValues(r *sim.Report, name string) []any {

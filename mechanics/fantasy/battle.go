@@ -36,7 +36,9 @@ func ParsePhase(s string) (Phase, bool) {
 }
 
 // PhaseNames lists the phase names.
-func PhaseNames() []string { return phaseNames[:] }
+func PhaseNames() []string {
+	return phaseNames[:]
+}
 
 // CaughtRule says what happens to a fleeing unit that is caught.
 type CaughtRule uint8
