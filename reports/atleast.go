@@ -289,17 +289,8 @@ func columnChunks(t plainTable, width int) [][]int {
 // splitting its columns over several tables when they do not fit one.
 func writePlainTable(w io.Writer, t plainTable) error {
 	fmt.Fprintf(w, "\n%s\n", t.title)
-	for _, chunk := range columnChunks(t, TerminalWidth) {
-		cols := append(seq(t.left), chunk...)
-		tw := newTable(w, pick(t.head, cols), t.left)
-		for _, r := range t.rows {
-			if err := tw.Append(pick(r, cols)); err != nil {
-				return err
-			}
-		}
-		if err := tw.Render(); err != nil {
-			return err
-		}
+	if err := writeChunked(w, t); err != nil {
+		return err
 	}
 	for _, n := range t.notes {
 		fmt.Fprintln(w, wrapText(n, TerminalWidth))
