@@ -3,6 +3,7 @@ package dice
 import (
 	"math"
 	"math/bits"
+	"strconv"
 	"testing"
 )
 
@@ -202,3 +203,35 @@ func lchoose(n, k int) float64 {
 	c, _ := math.Lgamma(float64(n - k + 1))
 	return a - b - c
 }
+
+// BenchmarkCount times Count over n dice against n calls of D6 counted in
+// a loop, in the same run: the same results either way (TestCountIsD6).
+// The ns/die figures of the pairs compare directly.
+func BenchmarkCount(b *testing.B) {
+	for _, n := range []int{1, 3, 8, 20} {
+		b.Run("count/n="+strconv.Itoa(n), func(b *testing.B) {
+			r := New(1, 0)
+			s := 0
+			for b.Loop() {
+				s += r.Count(n, 4)
+			}
+			countSink = s
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/die")
+		})
+		b.Run("d6/n="+strconv.Itoa(n), func(b *testing.B) {
+			r := New(1, 0)
+			s := 0
+			for b.Loop() {
+				for range n {
+					if r.D6() >= 4 {
+						s++
+					}
+				}
+			}
+			countSink = s
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/die")
+		})
+	}
+}
+
+var countSink int

@@ -45,10 +45,10 @@ func landHits(r *dice.Rand, b *blows, n int, tu *Unit, ts *UnitState) int {
 		return 0
 	}
 	w := r.Count(n, b.wound)
-	if b.armour <= 6 {
+	if w > 0 && b.armour <= 6 {
 		w -= r.Count(w, b.armour)
 	}
-	if b.ward <= 6 {
+	if w > 0 && b.ward <= 6 {
 		w -= r.Count(w, b.ward)
 	}
 	return ts.wound(tu, w)
