@@ -124,7 +124,11 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		c.Grid = balanceGrid(axes, built[0].b)
 		if !slices.ContainsFunc(built, func(g group) bool { return hasFriend(g.b) }) {
 			// Zzzzap! can only wound a friend that is on the table.
-			c.Idle = []string{recNames[recFriendlyWounds]}
+			c.Idle = append(c.Idle, recNames[recFriendlyWounds])
+		}
+		if !slices.ContainsFunc(built, func(g group) bool { return mayFlee(g.b) }) {
+			// No unit can ever take a Panic test it could fail.
+			c.Idle = append(c.Idle, recNames[recFled])
 		}
 		c.Results = func(run sim.Run) []sim.Estimate {
 			var out []sim.Estimate
@@ -143,6 +147,17 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 // side.
 func hasFriend(b *rules.Battle) bool {
 	return slices.Contains(b.Enemy[1:], false)
+}
+
+// mayFlee reports whether a unit the fled metric counts (every unit but
+// the acting one) can flee from a failed Panic test.
+func mayFlee(b *rules.Battle) bool {
+	for i := 1; i < len(b.Units); i++ {
+		if b.MayPanic(i) {
+			return true
+		}
+	}
+	return false
 }
 
 func decodeBystanders(d *scenarios.Decoder, n *scenarios.Node) []bystander {

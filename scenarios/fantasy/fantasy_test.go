@@ -352,3 +352,61 @@ func TestStaticCombatAtLeast(t *testing.T) {
 		}
 	}
 }
+
+// TestFledIdleOnlyWithoutFlight holds the static rule that leaves fled out
+// (rules.Battle.MayPanic) to trials: in every fantasy built-in that leaves
+// it out, 200,000 trials per model (seed 5) show no flight from Panic at
+// any point, for any unit. A built-in where a Terror-causer declares its
+// charge keeps fled, and its units do flee.
+func TestFledIdleOnlyWithoutFlight(t *testing.T) {
+	idle, kept := 0, 0
+	for _, name := range scenarios.BuiltinsOf("fantasy") {
+		s, err := registry.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(s.Metrics(), "fled") {
+			continue // not a battle
+		}
+		run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 200_000, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := slices.ContainsFunc(s.Results(run), func(e sim.Estimate) bool { return e.Metric == "fled" })
+		if err := s.SelectMetrics([]string{"fled"}); err != nil {
+			t.Fatal(err)
+		}
+		flights := 0.0
+		for _, e := range s.Results(run) {
+			flights += e.Value
+			if !shown && e.Value != 0 {
+				t.Errorf("%s leaves fled out, yet %v fled in %.4f%% of trials", name, e.Params, 100*e.Value)
+			}
+		}
+		if shown {
+			kept++
+			if flights == 0 {
+				t.Logf("%s keeps fled, and no unit fled in these trials", name)
+			}
+		} else {
+			idle++
+		}
+		if name == "dread-maw-vs-knights" && (!shown || flights == 0) {
+			t.Errorf("%s: the Knights test for Terror on the declared charge; fled shown %v, flights %v", name, shown, flights)
+		}
+	}
+	t.Logf("fled left out in %d built-ins, kept in %d", idle, kept)
+	for _, name := range []string{"doomwheel-vs-clanrats", "doomwheel-full-combat", "doomwheel-zzzzap"} {
+		s, err := registry.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := sim.Run{}
+		for _, m := range s.Models {
+			run.Tallies, run.Completed = append(run.Tallies, sim.NewTally(m.Slots())), append(run.Completed, 0)
+		}
+		if slices.ContainsFunc(s.Results(run), func(e sim.Estimate) bool { return e.Metric == "fled" }) {
+			t.Errorf("%s shows fled: no unit of it can take a Panic test it could fail", name)
+		}
+	}
+}

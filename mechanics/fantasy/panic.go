@@ -1,0 +1,155 @@
+package fantasy
+
+import "slices"
+
+// Which units of a battle can flee from a failed Panic test, worked out
+// from its units, options and phases alone, without rolling: a report may
+// then leave out a count of flights that cannot be non-zero. The answer is
+// conservative. It is false only where Run can never make the unit flee
+// from Panic; wherever some path to a Panic test exists, it is true, even
+// when the dice would seldom or never take it.
+//
+// The paths are the ones Run plays:
+//   - Run for Your Lives!: a Terror-causer that declares a charge (not a
+//     Random Movement, which declares none) makes its target test (charge);
+//   - a loss of a quarter of the Unit Strength in one phase outside close
+//     combat (afterPhase);
+//   - a friend of at least Options.PanicFriendUS Unit Strength within 6"
+//     breaking or being destroyed (friendPanic).
+//
+// The last two pass through panicTest, whose exemptions (no Leadership,
+// Immunity (Psychology), Immunity (Panic)) close them for good. A unit in
+// close combat takes no Panic test either, but whether it is still in
+// combat when a test falls due depends on the dice, so that is not used.
+
+// MayPanic reports whether unit i of b can fail a Panic test and flee in
+// some trial. False means no trial of b makes State.Out.Panicked[i] true.
+func (b *Battle) MayPanic(i int) bool {
+	if i == 1 && b.terrorOnCharge() {
+		return true
+	}
+	u := b.Units[i]
+	if !u.TroopPanics() || u.ImmunePsychology || u.ImmunePanic {
+		return false
+	}
+	return b.mayLoseQuarter(i) || b.mayLoseFriend(i)
+}
+
+// terrorOnCharge reports whether the acting unit can declare a charge that
+// makes its target take the Panic test of Run for Your Lives!.
+func (b *Battle) terrorOnCharge() bool {
+	a := b.Units[0]
+	return slices.Contains(b.Phases, PhaseCharge) && a.Mover.Random.IsZero() && a.terrifies(b.Units[1])
+}
+
+// targetMayFlee reports whether the target can flee as its charge reaction,
+// and so be caught in the charge phase.
+func (b *Battle) targetMayFlee() bool {
+	t := b.Units[1]
+	return b.terrorOnCharge() || slices.Contains(b.Phases, PhaseCharge) && b.Units[0].Mover.Random.IsZero() &&
+		b.Options.TargetFlees && !t.ImmunePsychology
+}
+
+// mayLoseQuarter reports whether unit i can lose a quarter of its Unit
+// Strength in one phase outside close combat. A unit that may have lost
+// models in an earlier phase may start the phase with one model left, of
+// which any loss is all; a Unit Strength of 0 makes any wound a quarter.
+func (b *Battle) mayLoseQuarter(i int) bool {
+	u := b.Units[i]
+	wounded := false
+	for _, p := range b.Phases {
+		n := b.maxModelsLost(i, p)
+		if n > 0 && p != PhaseCombat && (wounded || 4*n >= u.Models || u.US <= 0) {
+			return true
+		}
+		wounded = wounded || n > 0
+	}
+	return false
+}
+
+// maxModelsLost bounds the models unit i can lose in one phase p (0 when it
+// cannot be wounded in it). The acting unit and its target may lose every
+// model in close combat, and the target when caught fleeing a charge. In
+// the Shooting phase a Zzzzap! bolt slays at most one model (one wound, or
+// D6 capped at the wounds of the model it strikes), a missile hit does one
+// wound, and a Misfire's Disaster strikes the Doomwheel itself with at most
+// 6 hits of one wound each.
+func (b *Battle) maxModelsLost(i int, p Phase) int {
+	a, u := b.Units[0], b.Units[i]
+	n := 0
+	switch p {
+	case PhaseCombat:
+		if i <= 1 {
+			n = u.Models
+		}
+	case PhaseCharge:
+		if i == 1 && b.targetMayFlee() {
+			n = u.Models
+		}
+	case PhaseShooting:
+		switch {
+		case a.Zzzzap && i == 0:
+			n += 6
+		case a.Zzzzap && b.mayBeInZzzzapRange(i):
+			n += b.Options.ZzzzapBolts
+		}
+		if i == 1 && !a.Missile.Shots.IsZero() {
+			n += a.Models * max(0, a.Missile.Shots.Max())
+		}
+	}
+	return min(n, u.Models)
+}
+
+// mayBeInZzzzapRange reports whether unit i may stand within Zzzzap! range
+// in a Shooting phase. The target comes nearer only in the charge phase;
+// other units only move away (fleeing), so one beyond range stays beyond.
+func (b *Battle) mayBeInZzzzapRange(i int) bool {
+	if i == 1 && slices.Contains(b.Phases, PhaseCharge) {
+		return true
+	}
+	return b.Distance[i] <= b.Options.ZzzzapRange
+}
+
+// mayLoseFriend reports whether a friend of unit i with at least
+// Options.PanicFriendUS Unit Strength can break or be destroyed while i may
+// stand within 6" of it.
+func (b *Battle) mayLoseFriend(i int) bool {
+	for j, f := range b.Units {
+		if j == i || b.Enemy[j] != b.Enemy[i] || f.TotalUS(f.Models) < b.Options.PanicFriendUS {
+			continue
+		}
+		if b.mayFall(j) && b.mayStandNear(i, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayFall reports whether unit j can break or be destroyed: only the units
+// in close combat break, and they may lose every model there; any unit is
+// destroyed only if its losses over the phases can add up to all of it.
+func (b *Battle) mayFall(j int) bool {
+	lost := 0
+	for _, p := range b.Phases {
+		lost += b.maxModelsLost(j, p)
+	}
+	return lost >= b.Units[j].Models
+}
+
+// mayStandNear reports whether units i and j may stand within 6" of each
+// other (apart) when i could take a Panic test. The target's distance
+// changes in the charge phase; another unit's only grows, when it flees,
+// after which it takes no test. So a unit i other than the target stays
+// where it started while it can test, and a unit j other than the target
+// can only come within 6" of it from nearer the acting unit.
+func (b *Battle) mayStandNear(i, j int) bool {
+	switch {
+	case i == 1 || j == 1:
+		return true
+	case j == 0:
+		return b.Distance[i] <= 6
+	case i == 0:
+		return b.Distance[j] <= 6
+	}
+	return b.Distance[j] <= b.Distance[i]+6
+}

@@ -1,0 +1,161 @@
+package fantasy
+
+import (
+	"testing"
+
+	"hammersim/mechanics/dice"
+)
+
+// zzzzapper is a Doomwheel-like machine with Zzzzap! that never holds fire.
+func zzzzapper() *Unit {
+	a := chariot("D6")
+	a.Zzzzap, a.Terror = true, true
+	return a
+}
+
+// TestMayPanic checks which units MayPanic says can flee from Panic, and
+// holds it to trials: a unit it rules out never flees in 20,000 trials, and
+// the units listed in seen, for which a path is likely (each case says
+// why), flee at least once.
+func TestMayPanic(t *testing.T) {
+	cases := []struct {
+		name string
+		b    func() *Battle
+		want []bool // MayPanic of units 1, 2, ...
+		seen []int  // units that must flee at least once
+	}{{
+		// Random Movement declares no charge, so no Terror test; three bolts
+		// slay at most 3 of 30 Clanrats or 20 Stormvermin, under a quarter;
+		// the Doomwheel (US 5) is below the 10 a friend's fall needs.
+		name: "doomwheel full turn",
+		b: func() *Battle {
+			b := &Battle{Units: []*Unit{zzzzapper(), foot("Clanrats", 30, 6, 3, 3, 3, 4, 1, 5, 5), foot("Stormvermin", 20, 5, 4, 4, 3, 5, 1, 7, 4)},
+				Enemy: []bool{false, true, false}, Distance: []int{0, 8, 5},
+				Phases: []Phase{PhaseCharge, PhaseShooting, PhaseCombat}, Options: DefaultOptions}
+			b.Options.ZzzzapHoldFire, b.Options.Rounds = HoldFireNever, 0
+			return b
+		},
+		want: []bool{false, false},
+	}, {
+		// A Terror-causer declaring a charge: Ld 5 fails on 2D6 > 5, 26/36.
+		name: "terror on a declared charge",
+		b: func() *Battle {
+			a := foot("Horror", 5, 5, 3, 3, 3, 3, 1, 8, NoSave)
+			a.Terror = true
+			return battle(a, foot("Clanrats", 30, 6, 3, 3, 3, 4, 1, 5, 5), 6, PhaseCharge)
+		},
+		want: []bool{true},
+		seen: []int{1},
+	}, {
+		name: "terror on a target immune to psychology",
+		b: func() *Battle {
+			a := foot("Horror", 5, 5, 3, 3, 3, 3, 1, 8, NoSave)
+			a.Terror = true
+			tg := foot("Clanrats", 30, 6, 3, 3, 3, 4, 1, 5, 5)
+			tg.ImmunePsychology = true
+			return battle(a, tg, 6, PhaseCharge, PhaseCombat)
+		},
+		want: []bool{false},
+	}, {
+		// Three bolts may slay 3 of 8 (a quarter is 2); a T1 Ld 2 friend at
+		// 4" is wounded by most bolts and fails most tests.
+		name: "bolts on a small friend",
+		b: func() *Battle {
+			b := &Battle{Units: []*Unit{zzzzapper(), foot("Clanrats", 30, 6, 3, 3, 3, 4, 1, 5, 5), foot("Slaves", 8, 4, 2, 3, 1, 2, 1, 2, NoSave)},
+				Enemy: []bool{false, true, false}, Distance: []int{0, 10, 4}, Phases: []Phase{PhaseShooting}, Options: DefaultOptions}
+			b.Options.ZzzzapHoldFire = HoldFireNever
+			return b
+		},
+		want: []bool{false, true},
+		seen: []int{2},
+	}, {
+		// 3 of 13 is under a quarter; the same friend beyond 18" is out of
+		// range altogether.
+		name: "bolts on a friend too large or too far",
+		b: func() *Battle {
+			b := &Battle{Units: []*Unit{zzzzapper(), foot("Clanrats", 8, 4, 3, 3, 1, 4, 1, 5, NoSave),
+				foot("Slaves", 13, 5, 2, 3, 1, 2, 1, 2, NoSave), foot("Far slaves", 8, 4, 2, 3, 1, 2, 1, 2, NoSave)},
+				Enemy: []bool{false, true, false, false}, Distance: []int{0, 30, 4, 19}, Phases: []Phase{PhaseShooting}, Options: DefaultOptions}
+			b.Options.ZzzzapHoldFire = HoldFireNever
+			return b
+		},
+		want: []bool{false, false, false},
+	}, {
+		// Ten archers' shots may slay 10 of 10; Ld 2 fails most tests.
+		name: "missiles at the target",
+		b: func() *Battle {
+			a := foot("Archers", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)
+			a.BS, a.Missile = 5, Missile{S: 4, Range: 24, Shots: dice.Const(1)}
+			return battle(a, foot("Goblins", 10, 5, 3, 3, 1, 2, 1, 2, NoSave), 10, PhaseShooting)
+		},
+		want: []bool{true},
+		seen: []int{1},
+	}, {
+		name: "missiles at a target without Leadership or immune to Panic",
+		b: func() *Battle {
+			a := foot("Archers", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)
+			a.BS, a.Missile = 5, Missile{S: 4, Range: 24, Shots: dice.Const(1)}
+			tg := foot("Zombies", 10, 5, 3, 3, 1, 2, 1, 0, NoSave)
+			b := battle(a, tg, 10, PhaseShooting)
+			other := foot("Fanatics", 10, 5, 3, 3, 1, 2, 1, 2, NoSave)
+			other.ImmunePanic = true
+			b.Units, b.Enemy, b.Distance = append(b.Units, other), append(b.Enemy, true), append(b.Distance, 12)
+			return b
+		},
+		want: []bool{false, false},
+	}, {
+		// The block breaks (Ld 1, no Insane Courage) and its friend 5" away
+		// fails Ld 7 on 15/36 (TestPanicWhenAFriendBreaks).
+		name: "a friend breaks",
+		b: func() *Battle {
+			a := foot("Rear", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
+			a.Rear = true
+			b := &Battle{Units: []*Unit{a, foot("Block", 10, 5, 3, 3, 3, 3, 0, 1, NoSave), foot("Near", 10, 5, 3, 3, 3, 3, 0, 7, NoSave)},
+				Enemy: []bool{false, true, true}, Distance: []int{0, 0, 5}, Phases: []Phase{PhaseCombat}, Options: DefaultOptions}
+			b.Options.InsaneCourage, b.Options.Pursue = false, false
+			return b
+		},
+		want: []bool{false, true},
+		seen: []int{2},
+	}, {
+		// A friend of Unit Strength 9 breaking panics nobody.
+		name: "a small friend breaks",
+		b: func() *Battle {
+			a := foot("Rear", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
+			a.Rear = true
+			b := &Battle{Units: []*Unit{a, foot("Block", 9, 5, 3, 3, 3, 3, 0, 1, NoSave), foot("Near", 10, 5, 3, 3, 3, 3, 0, 7, NoSave)},
+				Enemy: []bool{false, true, true}, Distance: []int{0, 0, 5}, Phases: []Phase{PhaseCombat}, Options: DefaultOptions}
+			b.Options.InsaneCourage, b.Options.Pursue = false, false
+			return b
+		},
+		want: []bool{false, false},
+	}}
+	for _, c := range cases {
+		b := c.b()
+		fled := make([]int, len(b.Units))
+		s := b.NewState()
+		r := dice.New(13, 0)
+		for range 20_000 {
+			b.Run(r, s)
+			for i, p := range s.Out.Panicked {
+				if p {
+					fled[i]++
+				}
+			}
+		}
+		for k, want := range c.want {
+			i := k + 1
+			if got := b.MayPanic(i); got != want {
+				t.Errorf("%s: MayPanic(%s) = %v, want %v", c.name, b.Units[i].Name, got, want)
+			}
+			if !b.MayPanic(i) && fled[i] > 0 {
+				t.Errorf("%s: %s fled %d times, though MayPanic rules it out", c.name, b.Units[i].Name, fled[i])
+			}
+		}
+		for _, i := range c.seen {
+			if fled[i] == 0 {
+				t.Errorf("%s: %s never fled in 20,000 trials", c.name, b.Units[i].Name)
+			}
+		}
+	}
+}
