@@ -339,11 +339,12 @@ func pick(cells []string, cols []int) []string {
 	return out
 }
 
-// wrapText breaks s into lines of at most width characters at spaces.
+// wrapText breaks s into lines of at most width characters at spaces. A
+// word longer than a line (a long name without spaces) is cut across lines.
 func wrapText(s string, width int) string {
 	var b strings.Builder
 	n := 0
-	for i, word := range strings.Fields(s) {
+	for i, word := range longWordsCut(strings.Fields(s), width) {
 		l := utf8.RuneCountInString(word)
 		if i > 0 {
 			if n+1+l > width {
@@ -358,6 +359,21 @@ func wrapText(s string, width int) string {
 		n += l
 	}
 	return b.String()
+}
+
+// longWordsCut cuts each word longer than width into pieces of width
+// characters.
+func longWordsCut(words []string, width int) []string {
+	out := words[:0:0]
+	for _, w := range words {
+		r := []rune(w)
+		for width > 0 && len(r) > width {
+			out = append(out, string(r[:width]))
+			r = r[width:]
+		}
+		out = append(out, string(r))
+	}
+	return out
 }
 
 // zeroLike reports whether a rendered number is zero: "0.00%", "0.000",

@@ -154,4 +154,8 @@ func TestWrapText(t *testing.T) {
 	if got != "aaa bbb\nccc ddd" {
 		t.Errorf("got %q", got)
 	}
+	// A word longer than a line is cut across lines.
+	if got := wrapText("ab cdefghijklmnop q", 7); got != "ab\ncdefghi\njklmnop\nq" {
+		t.Errorf("long word: got %q", got)
+	}
 }

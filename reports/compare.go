@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter/tw"
 
@@ -269,8 +270,9 @@ func ppNote(k sim.Kind) string {
 // metric: the candidates' estimates with their 95% intervals, one row per
 // point; then each pair's difference with its interval and a verdict, one
 // row per point and pair. Two tables rather than one wide one keep three
-// candidates within 100 columns. st, when set, heads it with how to
-// reproduce the numbers (without the worker count).
+// candidates within 100 columns; names too long for that give way to
+// letters with a legend (comparisonBody). st, when set, heads it with how
+// to reproduce the numbers (without the worker count).
 func WriteComparisonTable(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	ew := &errWriter{w: w}
 	for _, l := range comparisonHeader(c, st) {
@@ -281,19 +283,81 @@ func WriteComparisonTable(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 			fmt.Fprintln(ew, part)
 		}
 	}
+	body, legend, err := comparisonBody(c)
+	if err != nil {
+		return err
+	}
+	for _, l := range legend {
+		fmt.Fprintln(ew, l)
+	}
+	ew.Write(body)
+	return ew.err
+}
+
+// comparisonBody renders every metric's tables, naming the candidates in
+// their headers, pairs and verdicts. Names too long for the tables to fit
+// the terminal (a header is never wrapped, and a pair names two) give way
+// to letters, A, B, C..., and a legend says which is which.
+func comparisonBody(c *sim.Comparison) (body []byte, legend []string, err error) {
+	named, err := metricTables(c, c.Candidates)
+	if err != nil || widest(named) <= TerminalWidth {
+		return named, nil, err
+	}
+	letters := candidateLetters(len(c.Candidates))
+	short, err := metricTables(c, letters)
+	if err != nil {
+		return nil, nil, err
+	}
+	return short, candidateLegend(c.Candidates, letters), nil
+}
+
+// metricTables renders each metric's title, candidates, pairs and notes,
+// calling the candidates by names.
+func metricTables(c *sim.Comparison, names []string) ([]byte, error) {
+	var b bytes.Buffer
 	for _, m := range byMetric(c) {
-		fmt.Fprintf(ew, "\n%s (%s)\n", m.metric, m.kind)
-		if err := writeCandidates(ew, m, c.Candidates); err != nil {
-			return err
+		fmt.Fprintf(&b, "\n%s (%s)\n", m.metric, m.kind)
+		if err := writeCandidates(&b, m, names); err != nil {
+			return nil, err
 		}
-		if err := writePairTable(ew, c, m); err != nil {
-			return err
+		if err := writePairTable(&b, m, names); err != nil {
+			return nil, err
 		}
 		for _, n := range comparisonNotes(c, m) {
-			fmt.Fprintln(ew, wrapText(n, TerminalWidth))
+			fmt.Fprintln(&b, wrapText(n, TerminalWidth))
 		}
 	}
-	return ew.err
+	return b.Bytes(), nil
+}
+
+// candidateLetters returns n short labels: A to Z, then A2 to Z2, and so on.
+func candidateLetters(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = string(rune('A' + i%26))
+		if i >= 26 {
+			out[i] += strconv.Itoa(i/26 + 1)
+		}
+	}
+	return out
+}
+
+// candidateLegend says which candidate each letter stands for, a line
+// each, a name too long for its line wrapped under itself.
+func candidateLegend(names, letters []string) []string {
+	lines := []string{"", "The tables call the candidates by letter:"}
+	for i, n := range names {
+		head := "  " + letters[i] + " = "
+		indent := strings.Repeat(" ", utf8.RuneCountInString(head))
+		for k, part := range strings.Split(wrapText(n, TerminalWidth-len(indent)), "\n") {
+			if k == 0 {
+				lines = append(lines, head+part)
+			} else {
+				lines = append(lines, indent+part)
+			}
+		}
+	}
+	return lines
 }
 
 // writeCandidates writes the candidates side by side, a row per point,
@@ -346,7 +410,7 @@ func writeChunked(w io.Writer, t plainTable) error {
 
 // writePairTable writes each pair's difference and verdict. A table too
 // wide for the terminal says its verdicts in fewer words.
-func writePairTable(w io.Writer, c *sim.Comparison, m metricRows) error {
+func writePairTable(w io.Writer, m metricRows, names []string) error {
 	header := append(slices.Clone(m.params), "pair", "difference [95% CI]", "verdict")
 	align := make([]tw.Align, len(header))
 	for i := range align {
@@ -357,11 +421,11 @@ func writePairTable(w io.Writer, c *sim.Comparison, m metricRows) error {
 		var out [][]string
 		for _, row := range m.rows {
 			for _, d := range row.Diffs {
-				v := verdict(d, c.Candidates)
+				v := verdict(d, names)
 				if short {
 					v = strings.Replace(strings.Replace(v, "no clear difference", "unclear", 1), " (under 2 batches)", "", 1)
 				}
-				pair, diff := pairName(d, c.Candidates), diffWithCI(m.kind, d)
+				pair, diff := pairName(d, names), diffWithCI(m.kind, d)
 				if short { // the note says the differences are in pp
 					pair, diff = strings.Replace(pair, " - ", "-", 1), strings.Replace(diff, " pp ", " ", 1)
 				}

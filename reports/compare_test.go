@@ -45,6 +45,48 @@ func TestComparisonTableWidth(t *testing.T) {
 	}
 }
 
+// TestComparisonLongNames: candidates with long names (60 characters, and
+// one of 130 without a space, longer than a line) are called A, B, C in the
+// tables, with a legend giving their names; every line fits the terminal
+// (the reproduce line, a command, is not wrapped), and each name up to the
+// width of a line appears whole. Names of ordinary length stay in the
+// tables, with no legend.
+func TestComparisonLongNames(t *testing.T) {
+	long := []string{
+		strings.Repeat("doomwheel-", 6),                               // 60 characters, no space
+		"Clanrats with spears, shields, full command and a warlock x", // 60 characters
+		strings.Repeat("stormvermin", 12)[:130],                       // longer than a line
+	}
+	c := sampleComparison()
+	c.Candidates = long
+	var b bytes.Buffer
+	if err := WriteComparisonTable(&b, c, sampleStamp()); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "reproduce: ") {
+			continue
+		}
+		if n := len([]rune(l)); n > TerminalWidth {
+			t.Errorf("%d columns: %s", n, l)
+		}
+	}
+	for _, want := range []string{"  A = " + long[0], "  B = " + long[1], "  C = " + long[2][:TerminalWidth-6],
+		"| target  |", "A higher", "A - B"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	var short bytes.Buffer
+	if err := WriteComparisonTable(&short, sampleComparison(), sampleStamp()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(short.String(), "by letter") || !strings.Contains(short.String(), "Knights higher") {
+		t.Errorf("names of ordinary length were replaced by letters:\n%s", short.String())
+	}
+}
+
 // TestVerdict pins the wording and the 97.5% threshold, on both sides.
 func TestVerdict(t *testing.T) {
 	names := []string{"A", "B"}

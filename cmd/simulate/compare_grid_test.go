@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,5 +45,55 @@ func TestCompareGridFits(t *testing.T) {
 	}
 	if !grid {
 		t.Errorf("the candidates are not side by side in one table:\n%s", out)
+	}
+}
+
+// TestCompareLongNames: candidates named at length, three scenarios of 60
+// characters and two units of 60 compared by attacker, are called by
+// letter in the tables, under a legend with their full names; every line
+// but the reproduce line fits the terminal.
+func TestCompareLongNames(t *testing.T) {
+	dir := t.TempDir()
+	var args, names []string
+	for i := range 3 {
+		name := fmt.Sprintf("swordsmen-with-great-weapons-and-full-command-charging-rats-%d", i)
+		p := filepath.Join(dir, fmt.Sprintf("s%d.yaml", i))
+		if err := os.WriteFile(p, []byte(swordsmen(name, 3+i%2)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args, names = append(args, p), append(names, name)
+	}
+	units := []string{"Swordsmen of the Reikland with great weapons and full command",
+		"Spearmen of the Reikland with shields and a banner of the east"}
+	attacker := "{name: %q, models: 20, width: 5, M: 4, WS: 4, S: %d, T: 3, I: 4, A: 1, Ld: 7, armour: 5+}"
+	src := strings.Replace(swordsmen("by-attacker", 3), "  attacker: {name: Swordsmen, models: 20, width: 5, M: 4, WS: 4, S: 3, T: 3, I: 4, A: 1, Ld: 7, armour: 5+, points: 120}\n",
+		"  attacker:\n    - "+fmt.Sprintf(attacker, units[0], 3)+"\n    - "+fmt.Sprintf(attacker, units[1], 4)+"\n", 1)
+	byAttacker := filepath.Join(dir, "by.yaml")
+	if err := os.WriteFile(byAttacker, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []struct {
+		args, names []string
+	}{{args, names}, {[]string{byAttacker, "--by", "attacker"}, units}} {
+		out, _, err := runCLI(t, append([]string{"compare", "--trials", "2000"}, run.args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "reproduce: ") {
+				continue // a command line is not wrapped
+			}
+			if n := len([]rune(l)); n > reports.TerminalWidth {
+				t.Errorf("line of %d columns: %q", n, l)
+			}
+		}
+		for i, n := range run.names {
+			if want := fmt.Sprintf("  %c = %s\n", 'A'+i, n); !strings.Contains(out, want) {
+				t.Errorf("no legend line %q in:\n%s", want, out)
+			}
+		}
+		if !strings.Contains(out, "| A - B ") {
+			t.Errorf("the pair table does not call the candidates by letter:\n%s", out)
+		}
 	}
 }
