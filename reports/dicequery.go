@@ -24,6 +24,9 @@ import (
 type Condition struct {
 	Title string
 	Exact float64
+	// NoExact, when set, says why Exact is missing: the simulation alone
+	// answers.
+	NoExact string
 	// Sim, when set, counts the trials in which the condition held (the
 	// value 1) and failed (0).
 	Sim     *sim.Histogram
@@ -35,7 +38,19 @@ type Condition struct {
 // estimate is the simulated probability, with its interval and its
 // distance from the exact value.
 func (c Condition) estimate() sim.Estimate {
-	return sim.ProbabilityOf("", nil, c.Sim.Count(1), c.Sim.N()).WithExact(c.Exact)
+	e := sim.ProbabilityOf("", nil, c.Sim.Count(1), c.Sim.N())
+	if c.NoExact != "" {
+		return e
+	}
+	return e.WithExact(c.Exact)
+}
+
+// exact is the exact probability for the reports, NaN when there is none.
+func (c Condition) exact() float64 {
+	if c.NoExact != "" {
+		return math.NaN()
+	}
+	return c.Exact
 }
 
 // DiceFormats are the output formats of `simulate dice`.
@@ -53,9 +68,19 @@ func WriteCondition(w io.Writer, c Condition, format string) error {
 	}
 	ew := &errWriter{w: w}
 	fmt.Fprintln(ew, c.Title)
-	fmt.Fprintf(ew, "exact: %s (%s)%s\n", pct(c.Exact), strconv.FormatFloat(c.Exact, 'g', 10, 64), oneIn(c.Exact))
+	if c.NoExact != "" {
+		fmt.Fprintln(ew, wrapText(c.NoExact, TerminalWidth))
+	} else {
+		fmt.Fprintf(ew, "exact: %s (%s)%s\n", pct(c.Exact), strconv.FormatFloat(c.Exact, 'g', 10, 64), oneIn(c.Exact))
+	}
 	if c.Sim != nil {
 		e := c.estimate()
+		if c.NoExact != "" {
+			fmt.Fprintf(ew, "simulated: %s (95%% CI %s to %s)%s; %s trials, seed %d\n",
+				pct(e.Value), pct(e.CI95[0]), pct(e.CI95[1]), oneIn(e.Value), groupThousands(c.Trials), c.Seed)
+			fmt.Fprintln(ew, wrapText("The true chance lies within the 95% interval about 19 times in 20.", TerminalWidth))
+			return ew.err
+		}
 		fmt.Fprintf(ew, "simulated: %s (95%% CI %s to %s, z %s); %s trials, seed %d\n",
 			pct(e.Value), pct(e.CI95[0]), pct(e.CI95[1]), zString(e), groupThousands(c.Trials), c.Seed)
 		fmt.Fprintln(ew, wrapText("The exact value lies within the 95% interval about 19 times in 20; z counts the standard errors between them.", TerminalWidth))
@@ -83,7 +108,10 @@ func writeConditionJSON(w io.Writer, c Condition) error {
 	o := object{b: &b}
 	o.put("query", plainStr(c.Title))
 	o.put("kind", str("condition"))
-	o.put("exact", num(c.Exact))
+	o.put("exact", num(c.exact()))
+	if c.NoExact != "" {
+		o.put("no_exact", str(c.NoExact))
+	}
 	if c.Sim != nil {
 		e := c.estimate()
 		var s bytes.Buffer
@@ -103,12 +131,12 @@ func writeConditionJSON(w io.Writer, c Condition) error {
 func writeConditionCSV(w io.Writer, c Condition) error {
 	cw := csv.NewWriter(w)
 	head := []string{"query", "exact"}
-	row := []string{c.Title, num(c.Exact)}
+	row := []string{c.Title, csvNum(c.exact())}
 	if c.Sim != nil {
 		e := c.estimate()
 		head = append(head, "trials", "seed", "partial", "estimate", "ci95_low", "ci95_high", "z")
 		row = append(row, strconv.FormatInt(c.Trials, 10), strconv.FormatUint(c.Seed, 10), strconv.FormatBool(c.Partial),
-			num(e.Value), num(e.CI95[0]), num(e.CI95[1]), num(e.Z()))
+			num(e.Value), num(e.CI95[0]), num(e.CI95[1]), csvNum(e.Z()))
 	}
 	cw.Write(head)
 	cw.Write(row)
@@ -121,6 +149,9 @@ func writeConditionMarkdown(w io.Writer, c Condition) error {
 	fmt.Fprintf(ew, "# %s\n\n", mdCode(c.Title))
 	head := []string{"exact"}
 	row := []string{pct(c.Exact)}
+	if c.NoExact != "" {
+		row[0] = "none (simulated only)"
+	}
 	if c.Sim != nil {
 		e := c.estimate()
 		head = append(head, "simulated", "95% CI", "z", "trials", "seed")

@@ -21,6 +21,9 @@ type diceFlags struct {
 	format  string
 	output  string
 	plotDir string
+	// exactOnly refuses a question with no exact answer instead of
+	// simulating it (the web server's dice answers are exact only).
+	exactOnly bool
 }
 
 func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -28,6 +31,11 @@ func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil || text == "" {
 		return err
 	}
+	return answerDice(ctx, text, f, stdout, stderr)
+}
+
+// answerDice answers a dice query as f asks.
+func answerDice(ctx context.Context, text string, f diceFlags, stdout, stderr io.Writer) error {
 	dq, err := readDiceQuestion(ctx, text, &f)
 	if err != nil {
 		return err
@@ -100,12 +108,16 @@ type diceQuestion struct {
 	model    sim.Model
 }
 
-// readDiceQuestion parses text; past the exact-work budget it turns to
-// simulation alone, with the default trials when none were asked for.
+// readDiceQuestion parses text; past the exact-work budget (a plain
+// expression or a whole query) it turns to simulation alone, with the
+// default trials when none were asked for.
 func readDiceQuestion(ctx context.Context, text string, f *diceFlags) (diceQuestion, error) {
 	if e, perr := dice.Parse(text); perr == nil && e.ExactWork() > dice.MaxExactWork {
 		// Past the budget the exact distribution would take minutes; the
 		// simulation alone stays quick and answers Ctrl-C.
+		if f.exactOnly {
+			return diceQuestion{}, fmt.Errorf("%s has no exact distribution here: it would take about %.2g steps, over the budget of %.0g; simulate dice --trials N rolls it", e, e.ExactWork(), dice.MaxExactWork)
+		}
 		if f.plotDir != "" {
 			return diceQuestion{}, fmt.Errorf("%s has no exact distribution to plot: it would take about %.2g steps, over the budget of %.0g", e, e.ExactWork(), dice.MaxExactWork)
 		}
@@ -117,6 +129,17 @@ func readDiceQuestion(ctx context.Context, text string, f *diceFlags) (diceQuest
 	q, err := dice.ParseQuery(text)
 	if err != nil {
 		return diceQuestion{}, err
+	}
+	if !q.HasExact() {
+		if f.exactOnly {
+			return diceQuestion{}, fmt.Errorf("%s has no exact answer here: it would take more than %.0g steps; simulate dice --trials N rolls it", q, dice.MaxExactWork)
+		}
+		if f.plotDir != "" {
+			return diceQuestion{}, fmt.Errorf("%s has no exact answer to plot: it would take more than %.0g steps", q, dice.MaxExactWork)
+		}
+		if f.trials == 0 {
+			f.trials = sim.DefaultConfig.Trials
+		}
 	}
 	if ctx.Err() != nil {
 		// The exact answer, bounded by its budget to a fraction of a
@@ -169,6 +192,10 @@ func (dq diceQuestion) answer(f diceFlags, sr diceRolls) (*reports.Distribution,
 	case dq.tooLarge != nil:
 		return &reports.Distribution{Title: title, Label: dq.tooLarge.Label, Sim: sr.hist, Seed: f.seed, Trials: sr.completed, Partial: sr.partial,
 			NoExact: fmt.Sprintf("no exact distribution: it would take about %.2g steps, over the budget of %.0g; simulated only", dq.tooLarge.ExactWork(), dice.MaxExactWork)}, nil
+	case !dq.q.HasExact() && dq.q.IsCondition():
+		return nil, &reports.Condition{Title: title, Sim: sr.hist, Seed: f.seed, Trials: sr.completed, Partial: sr.partial, NoExact: noExactAnswer}
+	case !dq.q.HasExact():
+		return &reports.Distribution{Title: title, Sim: sr.hist, Seed: f.seed, Trials: sr.completed, Partial: sr.partial, NoExact: noExactAnswer}, nil
 	case dq.q.IsCondition():
 		return nil, &reports.Condition{Title: title, Exact: dq.q.Prob(), Sim: sr.hist, Seed: f.seed, Trials: sr.completed, Partial: sr.partial}
 	}
@@ -176,6 +203,10 @@ func (dq diceQuestion) answer(f diceFlags, sr diceRolls) (*reports.Distribution,
 	dist.Sim, dist.Seed, dist.Trials, dist.Partial = sr.hist, f.seed, sr.completed, sr.partial
 	return dist, nil
 }
+
+// noExactAnswer says why a query past the exact-work budget is only
+// simulated.
+var noExactAnswer = fmt.Sprintf("no exact answer: it would take more than %.0g steps; simulated only", dice.MaxExactWork)
 
 // queryDistribution is the exact distribution of a number query, with the
 // names of the Artillery and Scatter dice's faces.

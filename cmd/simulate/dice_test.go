@@ -79,6 +79,41 @@ func TestDiceJSON(t *testing.T) {
 	}
 }
 
+// TestDiceConditionPastBudget: a condition whose exact answer is over the
+// work budget is simulated alone, in every format. Two rolls of 100D1000
+// compared: X > Y just under one half by symmetry (a tie, about 1e-4, is
+// neither), so 40,000 rolls fall within 0.5 +- 5 standard errors
+// (5 * 0.0025).
+func TestDiceConditionPastBudget(t *testing.T) {
+	out, _, err := runCLI(t, "dice", "100D1000 > 100D1000", "--format", "json", "--trials", "40000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Exact     *float64
+		NoExact   string `json:"no_exact"`
+		Simulated struct {
+			Trials   int64
+			Estimate float64
+			Z        *float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if c.Exact != nil || !strings.Contains(c.NoExact, "simulated only") || c.Simulated.Trials != 40000 ||
+		c.Simulated.Z != nil || abs(c.Simulated.Estimate-0.5) > 5*0.0025 {
+		t.Errorf("condition past the budget, JSON:\n%s", out)
+	}
+	out, _, err = runCLI(t, "dice", "100D1000 > 100D1000", "--format", "csv", "--trials", "1000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "100D1000 > 100D1000,,1000,") || !strings.HasSuffix(lines[1], ",") {
+		t.Errorf("condition past the budget, CSV: no empty exact and z:\n%s", out)
+	}
+}
+
 func abs(x float64) float64 {
 	if x < 0 {
 		return -x
@@ -138,5 +173,22 @@ func TestTrialsFlag(t *testing.T) {
 		if !strings.Contains(out, ",2000,") {
 			t.Errorf("--trials %s: the CSV does not show 2000 trials:\n%s", n, out)
 		}
+	}
+}
+
+// TestServeDiceExactOnly: the web server's dice answers are exact only; a
+// question past the exact-work budget is refused, not simulated (a
+// request could otherwise roll a million times, out of reach of the
+// server's limits), with a pointer to the command that rolls it.
+func TestServeDiceExactOnly(t *testing.T) {
+	for _, q := range []string{"100D1000 > 100D1000", "32D1000kh31"} {
+		out, err := serveDice(q, "json")
+		if err == nil || !strings.Contains(err.Error(), "simulate dice --trials N rolls it") || len(out) != 0 {
+			t.Errorf("%s: %v, %q; want it refused", q, err, out)
+		}
+	}
+	out, err := serveDice("2D6 >= 9", "json")
+	if err != nil || !strings.Contains(string(out), `"exact": 0.2777777777777778`) {
+		t.Errorf("2D6 >= 9: %v, %s", err, out)
 	}
 }

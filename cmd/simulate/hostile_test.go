@@ -433,6 +433,10 @@ func exactCases() []hostile {
 	return []hostile{
 		{name: "exact/dice-over-budget", args: []string{"dice", "32D1000kh31", "--trials", "20000"},
 			out: "no exact distribution: it would take about 1.7e+10 steps, over the budget of 1e+08; simulated only", within: 5 * time.Second},
+		{name: "exact/condition-over-budget", args: []string{"dice", "100D1000 > 100D1000 and 32D1000kh31 >= 900", "--trials", "20000"},
+			out: "no exact answer: it would take more than 1e+08 steps; simulated only", within: 5 * time.Second},
+		{name: "exact/condition-over-budget-plot", args: []string{"dice", "100D1000 > 100D1000", "--plot", "{dir}/p"},
+			code: exitError, msg: "has no exact answer to plot", within: 5 * time.Second},
 		{name: "exact/dice-over-budget-ctrl-c", args: []string{"dice", "32D1000kh31", "--trials", "1000000000000"},
 			// Most of the time goes to printing the ~8,700 values rolled.
 			cancel: 300 * time.Millisecond, code: exitInterrupted, out: "PARTIAL", within: 3 * time.Second},

@@ -226,10 +226,13 @@ func (r compareResult) Render(format string) ([]byte, error) {
 }
 
 // serveDice is `simulate dice QUERY --format F`, the command line's own
-// function and bytes: exact answers only, so nothing to cancel.
+// function and bytes: exact answers only (a question past the exact-work
+// budget is refused, not simulated), so nothing to cancel.
 func serveDice(query, format string) ([]byte, error) {
 	var out bytes.Buffer
-	err := runDice(context.Background(), []string{"--format=" + format, "--", query}, &out, io.Discard)
+	// The server picked format from DiceFormats.
+	f := diceFlags{format: format, seed: 1, exactOnly: true}
+	err := answerDice(context.Background(), query, f, &out, io.Discard)
 	return out.Bytes(), err
 }
 

@@ -12,12 +12,16 @@ import (
 // rolls its own dice: "and", "or" and "not" combine independent rolls, so
 // their probabilities multiply. ParseQuery documents the syntax.
 //
+// A query whose exact answer would cost more than MaxExactWork steps has
+// none (HasExact is false) and can only be rolled.
+//
 // A Query is immutable after ParseQuery and safe to share; Roll and Holds
 // take the generator and allocate nothing.
 type Query struct {
-	text string
-	cond *cond
-	num  *sum
+	text    string
+	cond    *cond
+	num     *sum
+	noExact bool
 }
 
 // ExplodeDepth is how many extra dice one exploding die may add: a die that
@@ -102,18 +106,24 @@ type part struct {
 // distribution.
 func (q *Query) IsCondition() bool { return q.cond != nil }
 
-// Prob returns the exact probability of a condition (0 for a number).
+// HasExact reports whether the exact answer was worked out: false when it
+// would cost more than MaxExactWork steps, and then Prob and Dist mean
+// nothing.
+func (q *Query) HasExact() bool { return !q.noExact }
+
+// Prob returns the exact probability of a condition (0 for a number, or
+// without HasExact).
 func (q *Query) Prob() float64 {
-	if q.cond == nil {
+	if q.cond == nil || q.noExact {
 		return 0
 	}
 	return q.cond.p
 }
 
 // Dist returns the exact distribution of a number (a point at 0 for a
-// condition).
+// condition, or without HasExact).
 func (q *Query) Dist() Dist {
-	if q.num == nil {
+	if q.num == nil || q.noExact {
 		return Point(0)
 	}
 	return q.num.dist

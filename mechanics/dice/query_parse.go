@@ -54,9 +54,9 @@ func ParseQuery(s string) (*Query, error) {
 		return nil, p.errorf(t, "unexpected %s; expected +, -, a comparison, and, or, or the end", t.describe())
 	}
 	if c != nil {
-		return &Query{text: c.String(), cond: c}, nil
+		return &Query{text: c.String(), cond: c, noExact: p.noExact}, nil
 	}
-	return &Query{text: n.String(), num: n}, nil
+	return &Query{text: n.String(), num: n, noExact: p.noExact}, nil
 }
 
 // Token kinds the query language adds to the expression lexer's.
@@ -115,9 +115,13 @@ func qlex(s string) ([]token, error) {
 
 type qparser struct {
 	parser
-	work  int64 // multiply-adds spent on exact distributions
-	terms int
-	depth int
+	work int64 // multiply-adds spent on exact distributions
+	// noExact is set once the exact answer would cost more than the
+	// budget: from then on no distribution is worked out, and the query
+	// can only be rolled.
+	noExact bool
+	terms   int
+	depth   int
 }
 
 // maxQueryDepth bounds nesting of brackets and "not".
@@ -218,11 +222,7 @@ func (p *qparser) compare() (*cond, *sum, error) {
 			c.op = cmpOp(i)
 		}
 	}
-	d, err := p.add(l.dist, r.dist.Neg(), op)
-	if err != nil {
-		return nil, nil, err
-	}
-	c.p = probOf(c.op, d)
+	c.p = probOf(c.op, p.add(l.dist, r.dist.Neg()))
 	return c, nil, nil
 }
 
@@ -243,13 +243,23 @@ func probOf(op cmpOp, d Dist) float64 {
 	return 1 - d.At(0)
 }
 
-// add convolves two distributions within the query's work budget.
-func (p *qparser) add(a, b Dist, at token) (Dist, error) {
-	p.work += int64(len(a.P)) * int64(len(b.P))
-	if p.work > maxExactWork {
-		return Dist{}, p.errorf(at, "the exact answer needs too much work; use fewer or smaller dice")
+// add convolves two distributions within the query's work budget; past
+// it, the query has no exact answer and add returns an empty Dist.
+func (p *qparser) add(a, b Dist) Dist {
+	if p.spend(int64(len(a.P)) * int64(len(b.P))) {
+		return Dist{}
 	}
-	return a.Add(b), nil
+	return a.Add(b)
+}
+
+// spend counts work multiply-adds against the budget and reports whether
+// the query is past it, and so has no exact answer.
+func (p *qparser) spend(work int64) bool {
+	p.work += work
+	if p.work > maxExactWork {
+		p.noExact = true
+	}
+	return p.noExact
 }
 
 func (p *qparser) sum() (*sum, error) {
@@ -265,16 +275,11 @@ func (p *qparser) sum() (*sum, error) {
 			return nil, p.errorf(start, "too many terms; at most %d in a query", 4*MaxTerms)
 		}
 		pt.neg = neg
-		d, err := p.partDist(pt, start)
-		if err != nil {
-			return nil, err
-		}
+		d := p.partDist(pt)
 		if neg {
 			d = d.Neg()
 		}
-		if s.dist, err = p.add(s.dist, d, start); err != nil {
-			return nil, err
-		}
+		s.dist = p.add(s.dist, d)
 		s.parts = append(s.parts, pt)
 		switch t := p.peek(); t.kind {
 		case tokPlus:
@@ -445,30 +450,33 @@ func (p *qparser) count(pt part) (part, error) {
 	return pt, nil
 }
 
-// partDist returns a part's exact distribution.
-func (p *qparser) partDist(pt part, at token) (Dist, error) {
+// partDist returns a part's exact distribution, or an empty Dist once the
+// query is past its work budget.
+func (p *qparser) partDist(pt part) Dist {
+	if p.noExact {
+		return Dist{}
+	}
 	switch pt.kind {
 	case constPart:
-		return Point(pt.value), nil
+		return Point(pt.value)
 	case d66Part:
-		return d66Dist(), nil
+		return d66Dist()
 	case countPart:
-		return binomial(pt.n, successChance(pt)), nil
+		if p.spend(int64(pt.n) * int64(pt.n)) { // binomial's steps
+			return Dist{}
+		}
+		return binomial(pt.n, successChance(pt))
 	case exprPart:
 		// What the expression's exact distribution costs (ExactWork).
-		p.work += int64(min(pt.expr.ExactWork(), 2*MaxExactWork))
-		if p.work > maxExactWork {
-			return Dist{}, p.errorf(at, "the exact answer needs too much work; use fewer or smaller dice")
+		if p.spend(int64(min(pt.expr.ExactWork(), 2*MaxExactWork))) {
+			return Dist{}
 		}
-		return pt.expr.Dist(), nil
+		return pt.expr.Dist()
 	}
 	one := poolDie(pt)
 	d := Point(0)
 	for range pt.n {
-		var err error
-		if d, err = p.add(d, one, at); err != nil {
-			return Dist{}, err
-		}
+		d = p.add(d, one)
 	}
-	return d, nil
+	return d
 }
