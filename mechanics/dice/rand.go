@@ -127,6 +127,60 @@ func (r *Rand) refill6() {
 	r.pool = pool
 }
 
+// Fields of the D6 pool, in octal (one digit a result): evenFields covers
+// the results at even places, carryBits the bit just above each of them,
+// and ones a 1 in each even place.
+const (
+	evenFields = 0o07070707070707070707
+	carryBits  = 0o10101010101010101010
+	evenOnes   = 0o01010101010101010101
+)
+
+// Count draws n D6 results and returns how many of them are at least need.
+// It draws exactly the results n calls of D6 would return, in the same
+// order, so a caller that only counts successes (a bucket of to-hit dice,
+// then one of to-wound dice for the hits) rolls the same experiment as one
+// that rolls die by die, and leaves the generator where they would. A need
+// of 1 or less counts every die; one of 7 or more counts none.
+//
+// The results are counted twenty at a time, straight from the pool: a
+// result v is at least need when v + 8 - need carries out of its three
+// bits. Adding 8 - need to every other result at once leaves a free bit
+// above each, so the carries land there and one popcount counts them.
+func (r *Rand) Count(n, need int) int {
+	add := uint64(8-min(max(need, 1), 7)) * evenOnes
+	if n < pool6 && r.pool>>(3*n) != 0 { // the pool holds more than n
+		sel := r.pool & (1<<(3*n) - 1)
+		r.pool >>= 3 * n
+		return countFields(sel, add)
+	}
+	return r.countSlow(n, add)
+}
+
+// countSlow is Count across refills of the pool.
+func (r *Rand) countSlow(n int, add uint64) int {
+	count := 0
+	for n > 0 {
+		if r.pool == 0 {
+			r.refill6()
+		}
+		left := (bits.Len64(r.pool) + 2) / 3 // results still in the pool
+		take := min(n, left)
+		sel := r.pool & (1<<(3*take) - 1)
+		r.pool >>= 3 * take
+		n -= take
+		count += countFields(sel, add)
+	}
+	return count
+}
+
+// countFields counts the results in sel that carry when add is added.
+func countFields(sel, add uint64) int {
+	even := (sel&evenFields + add) & carryBits
+	odd := ((sel>>3)&evenFields + add) & carryBits
+	return bits.OnesCount64(even | odd<<3)
+}
+
 // D3 returns a D3 result, 1 to 3, read as a D6 halved and rounded up, the
 // way the rules define it.
 func (r *Rand) D3() int {

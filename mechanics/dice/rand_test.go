@@ -3,6 +3,7 @@ package dice
 import (
 	"math"
 	"math/bits"
+	"strconv"
 	"testing"
 )
 
@@ -150,3 +151,87 @@ func TestRollAllocatesNothing(t *testing.T) {
 		t.Fatalf("Roll allocates %v times per call", a)
 	}
 }
+
+// TestCountIsD6 pins Count to its definition: the count of results at least
+// need among the next n results of D6, drawn from a twin generator one at a
+// time, and the two generators end in the same state. The sizes cross the
+// pool's twenty results in every way (0, part of a pool, exactly the rest,
+// several pools), for every need from 0 to 8.
+func TestCountIsD6(t *testing.T) {
+	r, twin := New(9, 4), New(9, 4)
+	for i := range 20_000 {
+		n := i % 47
+		need := i % 9
+		want := 0
+		for range n {
+			if twin.D6() >= need {
+				want++
+			}
+		}
+		if got := r.Count(n, need); got != want {
+			t.Fatalf("draw %d: Count(%d, %d) = %d, want %d", i, n, need, got, want)
+		}
+		if *r != *twin {
+			t.Fatalf("draw %d: Count(%d, %d) left the generator elsewhere than %d D6 draws", i, n, need, n)
+		}
+	}
+}
+
+// TestCountBinomial checks Count's distribution on its own: Count(10, 4)
+// is Binomial(10, 1/2), so a chi-square over its 11 values from 200,000
+// draws has 10 degrees of freedom; 29.59 is its 0.999 quantile.
+func TestCountBinomial(t *testing.T) {
+	r := New(11, 0)
+	const draws = 200_000
+	obs := make([]float64, 11)
+	for range draws {
+		obs[r.Count(10, 4)]++
+	}
+	x := 0.0
+	for k, o := range obs {
+		e := draws * math.Exp(lchoose(10, k)) / 1024
+		x += (o - e) * (o - e) / e
+	}
+	if x > 29.59 {
+		t.Fatalf("chi-square %.2f over 10 degrees of freedom, above 29.59", x)
+	}
+}
+
+func lchoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}
+
+// BenchmarkCount times Count over n dice against n calls of D6 counted in
+// a loop, in the same run: the same results either way (TestCountIsD6).
+// The ns/die figures of the pairs compare directly.
+func BenchmarkCount(b *testing.B) {
+	for _, n := range []int{1, 3, 8, 20} {
+		b.Run("count/n="+strconv.Itoa(n), func(b *testing.B) {
+			r := New(1, 0)
+			s := 0
+			for b.Loop() {
+				s += r.Count(n, 4)
+			}
+			countSink = s
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/die")
+		})
+		b.Run("d6/n="+strconv.Itoa(n), func(b *testing.B) {
+			r := New(1, 0)
+			s := 0
+			for b.Loop() {
+				for range n {
+					if r.D6() >= 4 {
+						s++
+					}
+				}
+			}
+			countSink = s
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/die")
+		})
+	}
+}
+
+var countSink int

@@ -489,9 +489,7 @@ func (b *Battle) mishap(r *dice.Rand, s *State) {
 	case roll <= 2:
 		s.Out.Mishap = Disaster
 		bl := hitsOn(6, a)
-		for range r.D6() { // D6 hits
-			resolveHit(r, &bl, a, as)
-		}
+		landHits(r, &bl, r.D6(), a, as) // D6 hits
 		if n, ok := as.Mover.Random.PlainD6(); ok && n > 1 {
 			as.Mover.Random = plainD6[n-1]
 		}

@@ -32,6 +32,31 @@ func (b *blows) withKillingBlow(kb KillingBlowRule, u *Unit) {
 	b.oneWound = !b.slays && kb == KillingBlowOneWound
 }
 
+// landHits rolls n hits through wound, armour and ward, a stage at a time
+// (all the wound rolls, then the armour saves of the wounds, then their
+// wards, as players roll them), and applies the unsaved wounds. The blows
+// must be plain: no Killing Blow and no Multiple Wounds, so that every
+// unsaved wound is one wound, whatever the order. Each stage is one
+// dice.Rand.Count over the same dice rolling them one by one would draw;
+// wounds beyond what the unit has left are lost, as they are when it dies
+// before the last of them is rolled. It returns the wounds taken.
+func landHits(r *dice.Rand, b *blows, n int, tu *Unit, ts *UnitState) int {
+	if ts.Alive == 0 || n == 0 {
+		return 0
+	}
+	w := r.Count(n, b.wound)
+	if w > 0 && b.armour <= 6 {
+		w -= r.Count(w, b.armour)
+	}
+	if w > 0 && b.ward <= 6 {
+		w -= r.Count(w, b.ward)
+	}
+	return ts.wound(tu, w)
+}
+
+// plain reports whether every unsaved wound of b is exactly one wound.
+func (b *blows) plain() bool { return !b.killing && b.multiple == nil }
+
 // resolveHit rolls one hit through wound, armour and ward and applies what
 // gets through. It returns the wounds the target took. A save that cannot
 // succeed is not rolled.
@@ -290,10 +315,7 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 			continue
 		}
 		bl := hitsOn(u.S, e)
-		w := 0
-		for range hits {
-			w += resolveHit(r, &bl, e, es)
-		}
+		w := landHits(r, &bl, hits, e, es)
 		res.wounds[side] += w
 		if side == 0 {
 			res.impact += hits
@@ -370,13 +392,12 @@ func insertGroup(groups *[maxGroups]strikeGroup, n int, g strikeGroup) int {
 
 // strike resolves a group's blows on e and returns the wounds e took.
 func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState, opt *Options) int {
-	wounds := 0
+	if es.Alive == 0 || g.attacks == 0 {
+		return 0
+	}
 	if g.attacker < 0 { // Stomps: automatic hits at the model's S
 		bl := hitsOn(u.S, e)
-		for range g.attacks {
-			wounds += resolveHit(r, &bl, e, es)
-		}
-		return wounds
+		return landHits(r, &bl, g.attacks, e, es)
 	}
 	a := &u.Attackers[g.attacker]
 	need := MeleeToHit(a.WS, e.WS).Need // never beyond 6+: no second die
@@ -387,6 +408,20 @@ func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState, opt *Option
 	if !a.Multiple.IsZero() {
 		b.multiple = &a.Multiple
 	}
+	if b.plain() {
+		// A bucket of to-hit dice, then the hits go on as a bucket.
+		hits := r.Count(g.attacks, need)
+		switch g.reroll {
+		case rerollFailed:
+			hits += r.Count(g.attacks-hits, need)
+		case rerollSuccessful:
+			hits = r.Count(hits, need)
+		}
+		return landHits(r, &b, hits, e, es)
+	}
+	// Killing Blow or Multiple Wounds: blow by blow, since what a wound
+	// does to a model of several wounds depends on the wounds before it.
+	wounds := 0
 	for range g.attacks {
 		if es.Alive == 0 {
 			break

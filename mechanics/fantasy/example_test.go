@@ -10,8 +10,9 @@ import (
 // A block of Clanrats charges a unit of Halberdiers from 5" and the combat
 // is fought to the end: Options.Rounds 0 fights until one side breaks,
 // flees or is destroyed. A broken unit that is caught takes 2 wounds per
-// point of its pursuers' Unit Strength (WAP): 40 for 20 Halberdiers, which
-// destroys the 30 Clanrats in the second trial.
+// point of its pursuers' Unit Strength (WAP): over 40 from the Clanrats
+// left standing, which destroys the 20 Halberdiers in the second and third
+// trials.
 func ExampleBattle_Run() {
 	unit := func(name string, models, ws, s, t, i, ld, armour int) *fantasy.Unit {
 		return &fantasy.Unit{Name: name, Troop: fantasy.Infantry, Models: models, Width: 5, FrontMM: 20,
@@ -28,14 +29,14 @@ func ExampleBattle_Run() {
 	}
 	b.Options.Rounds = 0
 	s := b.NewState()
-	r := dice.New(1, 0)
+	r := dice.New(2, 0)
 	for range 3 {
 		b.Run(r, s)
 		fmt.Printf("charged %v, %d rounds, Clanrats won %v, Halberdiers won %v, models lost %d and %d\n",
 			s.Out.ChargeSuccess, s.Out.Rounds, s.Won(0), s.Won(1), 30-s.Units[0].Alive, 20-s.Units[1].Alive)
 	}
 	// Output:
-	// charged true, 1 rounds, Clanrats won false, Halberdiers won true, models lost 4 and 0
-	// charged true, 1 rounds, Clanrats won false, Halberdiers won true, models lost 30 and 0
-	// charged true, 1 rounds, Clanrats won true, Halberdiers won false, models lost 1 and 20
+	// charged true, 3 rounds, Clanrats won false, Halberdiers won true, models lost 13 and 6
+	// charged true, 1 rounds, Clanrats won true, Halberdiers won false, models lost 3 and 20
+	// charged true, 2 rounds, Clanrats won true, Halberdiers won false, models lost 8 and 20
 }
