@@ -136,6 +136,13 @@ func BuiltinUnits() []*UnitCard {
 // catalogueFor gathers the cards a scenario may use, first found first:
 // its units key, its folder, the built-ins. Problems are reported through d.
 func catalogueFor(d *Decoder, root *Node, ruleset string) []*UnitCard {
+	cards := append(d.ownCards(root), BuiltinUnits()...)
+	return slices.DeleteFunc(cards, func(c *UnitCard) bool { return c.Ruleset != ruleset })
+}
+
+// ownCards gathers the cards of a scenario's own catalogues, of every
+// ruleset, first found first: its units key, then its folder.
+func (d *Decoder) ownCards(root *Node) []*UnitCard {
 	var cards []*UnitCard
 	dir := ""
 	if d.file != "" && !strings.HasPrefix(d.file, "builtin:") && !strings.HasPrefix(d.file, "<") {
@@ -157,8 +164,49 @@ func catalogueFor(d *Decoder, root *Node, ruleset string) []*UnitCard {
 			cards = append(cards, d.catalogueFile(nil, p)...)
 		}
 	}
-	cards = append(cards, BuiltinUnits()...)
-	return slices.DeleteFunc(cards, func(c *UnitCard) bool { return c.Ruleset != ruleset })
+	return cards
+}
+
+// ReadUnits reads the unit cards at path: a catalogue file, or a folder
+// whose *.yaml files are catalogues, as a scenario's units key reads one.
+// A path that cannot be read is an error naming it; problems inside the
+// files come back as an ErrorList, each at its file, line and column.
+func ReadUnits(path string) ([]*UnitCard, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("unit catalogue %s: %s", path, pathProblem(err))
+	}
+	d := &Decoder{file: path}
+	cards := d.unitsKey(&Node{Kind: ScalarNode, Text: path, Line: 1, Col: 1, File: path}, "")
+	if len(d.errs) > 0 {
+		return nil, d.errs
+	}
+	return cards, nil
+}
+
+// ScenarioUnits reads the unit cards the scenario file at path may use
+// besides the built-in ones: those of the catalogues its units key names,
+// then those of the catalogue files in its folder (units.yaml and
+// *.units.yaml), first found first, of every ruleset. Problems come back
+// as for ReadUnits.
+func ScenarioUnits(path string) ([]*UnitCard, error) {
+	src, err := readLimited(path)
+	var positioned *Error
+	switch {
+	case errors.As(err, &positioned):
+		return nil, err
+	case err != nil:
+		return nil, fmt.Errorf("scenario %s: %s", path, pathProblem(err))
+	}
+	root, err := parseYAML(path, src)
+	if err != nil {
+		return nil, err
+	}
+	d := &Decoder{file: path}
+	cards := d.ownCards(root)
+	if len(d.errs) > 0 {
+		return nil, d.errs
+	}
+	return cards, nil
 }
 
 // unitsKey reads the units key: a path, or a list of paths, each a
@@ -187,6 +235,9 @@ func (d *Decoder) unitsKey(n *Node, dir string) []*UnitCard {
 			continue
 		}
 		paths, _ := filepath.Glob(filepath.Join(p, "*.yaml"))
+		if len(paths) == 0 {
+			d.Errorf(it, "unit catalogue folder %s holds no catalogue file (*.yaml)", p)
+		}
 		for _, f := range paths {
 			cards = append(cards, d.catalogueFile(it, f)...)
 		}

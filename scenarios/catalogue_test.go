@@ -127,6 +127,26 @@ func TestLocalCatalogue(t *testing.T) {
 	if !strings.Contains(string(s.Source), "use: Clanrats") {
 		t.Error("source")
 	}
+	// ScenarioUnits gives the scenario's own cards, its units key's first.
+	cards, err := scenarios.ScenarioUnits(scen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range cards {
+		names = append(names, c.Name)
+	}
+	if got := strings.Join(names, ","); got != "Elves,Bad,Clanrats" {
+		t.Errorf("ScenarioUnits: %q, want Elves,Bad,Clanrats", got)
+	}
+	// A folder with no catalogue in it is an error, not an empty catalogue.
+	if err := os.MkdirAll(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	scen = write("s.yaml", "name: t\nruleset: fantasy\nunits: empty\ncharge: {unit: {use: Clanrats}, distance: 3}\n")
+	if _, err := both.Load(scen); err == nil || !strings.Contains(err.Error(), "s.yaml:3:8: unit catalogue folder "+filepath.Join(dir, "empty")+" holds no catalogue file (*.yaml)") {
+		t.Errorf("an empty catalogue folder: %v", err)
+	}
 }
 
 func FuzzProfile(f *testing.F) {

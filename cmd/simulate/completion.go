@@ -18,6 +18,9 @@ var completionCommands = []string{"run", "compare", "merge", "dice", "list", "sh
 
 var scenarioCommands = []string{"run", "compare", "show"}
 
+// flaggedCommands are the sub-commands whose flags a shell completes.
+var flaggedCommands = []string{"run", "compare", "merge", "dice", "units"}
+
 // flagLine matches a flag in a command's -h output: "  -trials N".
 var flagLine = regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`)
 
@@ -47,7 +50,7 @@ func runCompletion(args []string, stdout io.Writer) error {
 		return usagef("completion takes one shell: bash, zsh or fish (such as: source <(simulate completion bash))")
 	}
 	flags := map[string][]string{}
-	for _, c := range []string{"run", "compare", "merge", "dice"} {
+	for _, c := range flaggedCommands {
 		flags[c] = commandFlags(c)
 	}
 	names := scenarios.BuiltinNames()
@@ -81,12 +84,12 @@ _simulate() {
   case "$prev" in
     --format|-format) COMPREPLY=( $(compgen -W "table json csv markdown" -- "$cur") ); return ;;
     --progress|-progress) COMPREPLY=( $(compgen -W "auto always never" -- "$cur") ); return ;;
-    -o|--plot|-plot|--report|-report) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    -o|--plot|-plot|--report|-report|--units|-units|--scenario|-scenario) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
   esac
   if [[ "$cur" == -* ]]; then
     case "$cmd" in
 `, strings.Join(completionCommands, " "))
-	for _, c := range []string{"run", "compare", "merge", "dice"} {
+	for _, c := range flaggedCommands {
 		fmt.Fprintf(&b, "      %s) COMPREPLY=( $(compgen -W \"%s\" -- \"$cur\") ) ;;\n", c, strings.Join(flags[c], " "))
 	}
 	fmt.Fprintf(&b, `    esac
@@ -95,6 +98,7 @@ _simulate() {
   case "$cmd" in
     %s) COMPREPLY=( $(compgen -W "%s" -- "$cur") $(compgen -f -- "$cur") ) ;;
     completion) COMPREPLY=( $(compgen -W "bash zsh fish" -- "$cur") ) ;;
+    units) COMPREPLY=( $(compgen -W "show" -- "$cur") ) ;;
     *) COMPREPLY=( $(compgen -f -- "$cur") ) ;;
   esac
 }
@@ -111,12 +115,16 @@ func fishCompletion(flags map[string][]string, names []string) string {
 	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from %s' -a '%s'\n", strings.Join(scenarioCommands, " "), strings.Join(names, " "))
 	b.WriteString("complete -c simulate -n '__fish_seen_subcommand_from run compare merge' -F\n")
 	b.WriteString("complete -c simulate -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n")
-	for _, c := range []string{"run", "compare", "merge", "dice"} {
+	b.WriteString("complete -c simulate -n '__fish_seen_subcommand_from units' -a 'show'\n")
+	for _, c := range flaggedCommands {
 		for _, f := range flags[c] {
 			name := strings.TrimLeft(f, "-")
 			opt := "-l " + name
 			if len(name) == 1 {
 				opt = "-s " + name
+			}
+			if c == "units" { // its flags name files and folders
+				opt += " -F"
 			}
 			fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from %s' %s -r\n", c, opt)
 		}

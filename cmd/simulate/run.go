@@ -62,13 +62,13 @@ Usage:
   simulate dice QUERY [flags]      exact answer to a dice question, e.g. "2D6 >= 9" or "3D6 discard lowest"
   simulate list                    list the built-in scenarios
   simulate show NAME               print a built-in scenario's YAML, to copy and edit
-  simulate units [show NAME]       list the built-in unit cards, or print one to copy
+  simulate units [show NAME]       list unit cards (yours with --units PATH), or print one to copy
   simulate completion SHELL        print a completion script for bash, zsh or fish
   simulate serve [--addr A]        a web page on http://127.0.0.1:8080: edit, run, compare, roll dice
   simulate version                 print the version
 
-Run 'simulate run -h', 'simulate compare -h', 'simulate merge -h' or 'simulate dice -h'
-for their flags.
+Run 'simulate run -h', 'simulate compare -h', 'simulate merge -h', 'simulate dice -h' or
+'simulate units -h' for their flags.
 
 Exit status: 0 success, 1 error (bad scenario, unwritable file), 2 bad command
 line, 130 interrupted (partial results, marked as such, were written).

@@ -3,45 +3,132 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"hammersim/scenarios"
 )
 
-// runUnits lists the built-in unit cards, or prints one to copy.
+const unitsSynopsis = "units [--units PATH]... [--scenario FILE] [show NAME]"
+
+// runUnits lists the unit cards, or prints one to copy: the built-in ones,
+// after those of the catalogues named with --units and those a scenario
+// file may use (--scenario), first found first, as a scenario finds them.
 func runUnits(args []string, stdout io.Writer) error {
-	cards := scenarios.BuiltinUnits()
-	switch {
-	case len(args) == 0:
-		for _, c := range cards {
-			if _, err := fmt.Fprintf(stdout, "%-8s %-24s %s\n", c.Ruleset, c.Name, cardSummary(c)); err != nil {
-				return err
-			}
-		}
+	fs := newFlagSet("units", unitsSynopsis, stdout)
+	var paths []string
+	fs.Func("units", "read the unit catalogue at `PATH` too: a file, or a folder of them (may be repeated)", func(p string) error {
+		paths = append(paths, p)
 		return nil
-	case args[0] == "show" && len(args) >= 2:
-		name := strings.Join(args[1:], " ")
-		var found []*scenarios.UnitCard
-		for _, c := range cards {
-			if strings.EqualFold(c.Name, name) {
-				found = append(found, c)
-			}
-		}
-		if len(found) == 0 {
-			return fmt.Errorf("no built-in unit card named %q (simulate units lists them)", name)
-		}
-		for i, c := range found {
-			if i > 0 {
-				fmt.Fprintln(stdout)
-			}
-			fmt.Fprintf(stdout, "# The built-in %s unit card %q. In a %s scenario, write {use: %s}\n# and change what differs, or copy it and edit it.\n", c.Ruleset, c.Name, c.Ruleset, c.Name)
-			if _, err := io.WriteString(stdout, c.YAML()); err != nil {
-				return err
-			}
-		}
-		return nil
+	})
+	scenario := fs.String("scenario", "", "read the catalogues the scenario `FILE` may use too: those its units key names and those in its folder")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagError(fs, err)
 	}
-	return usagef("units takes no arguments, or show and a unit's name (simulate units show Clanrats)")
+	if len(pos) > 0 && (pos[0] != "show" || len(pos) < 2) {
+		return flagUsagef("units", "units takes no arguments, or show and a unit's name (simulate units show Clanrats)")
+	}
+	cards, err := unitCards(paths, *scenario)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return listUnits(stdout, cards)
+	}
+	return showUnit(stdout, cards, strings.Join(pos[1:], " "))
+}
+
+// unitCards gathers the cards of the catalogues at paths, then those the
+// scenario file may use (when named), then the built-in ones.
+func unitCards(paths []string, scenario string) ([]*scenarios.UnitCard, error) {
+	var cards []*scenarios.UnitCard
+	for _, p := range paths {
+		cs, err := scenarios.ReadUnits(p)
+		if err != nil {
+			return nil, err
+		}
+		cards = append(cards, cs...)
+	}
+	if scenario != "" {
+		cs, err := scenarios.ScenarioUnits(scenario)
+		if err != nil {
+			return nil, err
+		}
+		cards = append(cards, cs...)
+	}
+	return append(cards, scenarios.BuiltinUnits()...), nil
+}
+
+// builtin reports whether a card comes from the built-in catalogue.
+func builtin(c *scenarios.UnitCard) bool { return strings.HasPrefix(c.File, "builtin:") }
+
+// listUnits writes a line per card. The built-in catalogue alone is listed
+// as it is; with cards from files, each file's cards follow a line naming
+// it, and a card that one found earlier (same ruleset and name) replaces
+// says so.
+func listUnits(w io.Writer, cards []*scenarios.UnitCard) error {
+	var ew strings.Builder
+	titled := !builtin(cards[0])
+	for i, c := range cards {
+		if titled && (i == 0 || cards[i-1].File != c.File) {
+			if i > 0 {
+				fmt.Fprintln(&ew)
+			}
+			if builtin(c) {
+				fmt.Fprintln(&ew, "Built-in cards:")
+			} else {
+				fmt.Fprintf(&ew, "Cards of %s:\n", c.File)
+			}
+		}
+		line := fmt.Sprintf("%-8s %-24s %s", c.Ruleset, c.Name, cardSummary(c))
+		if slices.ContainsFunc(cards[:i], func(e *scenarios.UnitCard) bool { return sameCard(e, c) }) {
+			line += " (replaced by the card of that name above)"
+		}
+		fmt.Fprintln(&ew, line)
+	}
+	_, err := io.WriteString(w, ew.String())
+	return err
+}
+
+// sameCard reports whether two cards answer to the same use: one ruleset,
+// one name.
+func sameCard(a, b *scenarios.UnitCard) bool { return a.Ruleset == b.Ruleset && a.Name == b.Name }
+
+// showUnit prints the card named name (in any case), the first found of
+// each ruleset, under a comment on how to use it.
+func showUnit(w io.Writer, cards []*scenarios.UnitCard, name string) error {
+	var found []*scenarios.UnitCard
+	for _, c := range cards {
+		if strings.EqualFold(c.Name, name) && !slices.ContainsFunc(found, func(f *scenarios.UnitCard) bool { return f.Ruleset == c.Ruleset }) {
+			found = append(found, c)
+		}
+	}
+	if len(found) == 0 {
+		var names []string
+		for _, c := range cards {
+			if !slices.Contains(names, c.Name) {
+				names = append(names, c.Name)
+			}
+		}
+		slices.Sort(names)
+		return fmt.Errorf("no unit card named %q; the catalogues have: %s (simulate units lists them)", name, strings.Join(names, ", "))
+	}
+	var ew strings.Builder
+	for i, c := range found {
+		if i > 0 {
+			fmt.Fprintln(&ew)
+		}
+		if builtin(c) {
+			fmt.Fprintf(&ew, "# The built-in %s unit card %q. In a %s scenario, write {use: %s}\n", c.Ruleset, c.Name, c.Ruleset, c.Name)
+		} else {
+			fmt.Fprintf(&ew, "# The %s unit card %q of %s. In a %s scenario that reads it\n# (its units key, or a catalogue in its folder), write {use: %s}\n", c.Ruleset, c.Name, c.File, c.Ruleset, c.Name)
+		}
+		fmt.Fprintf(&ew, "# and change what differs, or copy it and edit it.\n")
+		ew.WriteString(c.YAML())
+	}
+	_, err := io.WriteString(w, ew.String())
+	return err
 }
 
 // cardSummary is a card's profile line, or its first keys.

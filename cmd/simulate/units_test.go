@@ -51,3 +51,100 @@ func TestUnitsCommand(t *testing.T) {
 		t.Error("an unknown card is an error")
 	}
 }
+
+// myRats is a catalogue of two fantasy cards: one of a new name, one that
+// replaces the built-in Clanrats.
+const myRats = `ruleset: fantasy
+units:
+  - name: My Rats
+    troop: Infantry
+    profile: M5 WS3 BS3 S3 T3 W1 I4 A1 Ld6
+  - name: Clanrats
+    profile: M5 WS4 BS3 S3 T3 W1 I4 A1 Ld7
+`
+
+// TestUnitsUserCatalogue: --units reads a catalogue file or a folder of
+// them, and --scenario the catalogues a scenario may use; their cards are
+// listed under the file they come from, before the built-in ones, and a
+// built-in card they replace says so; show prints a user card, and the
+// replacing card before the built-in one.
+func TestUnitsUserCatalogue(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "rats.yaml")
+	if err := os.WriteFile(file, []byte(myRats), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{file, dir} {
+		out, _, err := runCLI(t, "units", "--units", arg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"Cards of " + file + ":\nfantasy  My Rats                  M5 WS3 BS3 S3 T3 W1 I4 A1 Ld6\n",
+			"\nBuilt-in cards:\n", "fantasy  Clanrats                 M5 WS3 BS3 S3 T3 W1 I4 A1 Ld5 (replaced by the card of that name above)\n"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("units --units %s lacks %q:\n%s", arg, want, out)
+			}
+		}
+	}
+	card, _, err := runCLI(t, "units", "show", "my rats", "--units", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(card, `# The fantasy unit card "My Rats" of `+file) || !strings.Contains(card, "\nname: My Rats\n") ||
+		!strings.Contains(card, "{use: My Rats}") {
+		t.Errorf("units show of a user card:\n%s", card)
+	}
+	if card, _, _ = runCLI(t, "units", "--units", file, "show", "Clanrats"); !strings.Contains(card, "Ld7") || strings.Contains(card, "built-in") {
+		t.Errorf("units show of a card replacing a built-in one:\n%s", card)
+	}
+	// A scenario's folder holds units.yaml; --scenario reads it.
+	sub := filepath.Join(dir, "army")
+	os.Mkdir(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, "units.yaml"), []byte(strings.Replace(myRats, "My Rats", "Army Rats", 1)), 0o644)
+	scen := filepath.Join(sub, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\nruleset: fantasy\ncharge: {unit: {use: Army Rats}, distance: 12}\n"), 0o644)
+	if card, _, err = runCLI(t, "units", "--scenario", scen, "show", "Army Rats"); err != nil || !strings.Contains(card, "\nname: Army Rats\n") {
+		t.Errorf("units --scenario show: %v\n%s", err, card)
+	}
+}
+
+// TestUnitsErrors: an unknown name lists the cards there are, the user's
+// included; a broken catalogue is reported at its file, line and column;
+// a path that is not there, or a folder without catalogues, is named.
+func TestUnitsErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	os.WriteFile(good, []byte(myRats), 0o644)
+	_, _, err := runCLI(t, "units", "--units", good, "show", "Nobody")
+	if err == nil || !strings.Contains(err.Error(), `no unit card named "Nobody"; the catalogues have: `) ||
+		!strings.Contains(err.Error(), "My Rats") || !strings.Contains(err.Error(), "Stormvermin") {
+		t.Errorf("an unknown name: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	// Line 4, column 5: the second card has no name (parseCatalogue).
+	os.WriteFile(bad, []byte("ruleset: fantasy\nunits:\n  - {name: A, M: 5}\n  - {M: 4}\n"), 0o644)
+	for _, args := range [][]string{{"units", "--units", bad}, {"units", "--units", filepath.Dir(bad), "show", "A"}} {
+		_, _, err := runCLI(t, args...)
+		if err == nil || !strings.HasPrefix(err.Error(), bad+":4:5: a unit card needs a name") {
+			t.Errorf("%v: a broken catalogue: %v", args, err)
+		}
+	}
+	os.WriteFile(bad, []byte("ruleset: fantasy\nunits: [\n"), 0o644)
+	if _, _, err := runCLI(t, "units", "--units", bad); err == nil || !strings.HasPrefix(err.Error(), bad+":") {
+		t.Errorf("a catalogue that is not YAML: %v", err)
+	}
+	missing := filepath.Join(dir, "nope.yaml")
+	if _, _, err := runCLI(t, "units", "--units", missing); err == nil || err.Error() != "unit catalogue "+missing+": no such file or folder" {
+		t.Errorf("a missing catalogue: %v", err)
+	}
+	empty := t.TempDir()
+	if _, _, err := runCLI(t, "units", "--units", empty); err == nil || !strings.Contains(err.Error(), "holds no catalogue file (*.yaml)") {
+		t.Errorf("an empty folder: %v", err)
+	}
+	if _, _, err := runCLI(t, "units", "--scenario", missing); err == nil || !strings.Contains(err.Error(), "scenario "+missing+": no such file") {
+		t.Errorf("a missing scenario: %v", err)
+	}
+	if _, _, err := runCLI(t, "units", "list"); err == nil || !strings.Contains(err.Error(), "units takes no arguments, or show") {
+		t.Errorf("a bad argument: %v", err)
+	}
+}
