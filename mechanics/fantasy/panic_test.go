@@ -81,6 +81,42 @@ func TestMayPanic(t *testing.T) {
 		},
 		want: []bool{false, false, false},
 	}, {
+		// Two Shooting phases: the first may leave 10 of 13, of which the
+		// second's 3 are a quarter. T1 models die to most bolts.
+		name: "bolts twice on a friend of 13",
+		b: func() *Battle {
+			b := &Battle{Units: []*Unit{zzzzapper(), foot("Clanrats", 8, 4, 3, 3, 1, 4, 1, 5, NoSave), foot("Slaves", 13, 5, 2, 3, 1, 2, 1, 2, NoSave)},
+				Enemy: []bool{false, true, false}, Distance: []int{0, 30, 4}, Phases: []Phase{PhaseShooting, PhaseShooting}, Options: DefaultOptions}
+			b.Options.ZzzzapHoldFire = HoldFireNever
+			return b
+		},
+		want: []bool{false, true},
+		seen: []int{2},
+	}, {
+		// Ten bolts may destroy a friend of ten T1 models 15" away (Unit
+		// Strength 10); a friend 4" beyond it, out of Zzzzap! range, tests.
+		name: "a friend destroyed by bolts",
+		b: func() *Battle {
+			b := &Battle{Units: []*Unit{zzzzapper(), foot("Clanrats", 8, 4, 3, 3, 1, 4, 1, 5, NoSave),
+				foot("Gone", 10, 5, 2, 3, 1, 2, 1, 2, NoSave), foot("Near", 20, 5, 2, 3, 3, 2, 1, 2, NoSave)},
+				Enemy: []bool{false, true, false, false}, Distance: []int{0, 30, 15, 19}, Phases: []Phase{PhaseShooting}, Options: DefaultOptions}
+			b.Options.ZzzzapHoldFire, b.Options.ZzzzapBolts = HoldFireNever, 10
+			return b
+		},
+		want: []bool{false, true, true},
+		seen: []int{3},
+	}, {
+		// Nine bolts cannot destroy the ten.
+		name: "a friend too large for the bolts",
+		b: func() *Battle {
+			b := &Battle{Units: []*Unit{zzzzapper(), foot("Clanrats", 8, 4, 3, 3, 1, 4, 1, 5, NoSave),
+				foot("Gone", 10, 5, 2, 3, 1, 2, 1, 2, NoSave), foot("Near", 20, 5, 2, 3, 3, 2, 1, 2, NoSave)},
+				Enemy: []bool{false, true, false, false}, Distance: []int{0, 30, 15, 19}, Phases: []Phase{PhaseShooting}, Options: DefaultOptions}
+			b.Options.ZzzzapHoldFire, b.Options.ZzzzapBolts = HoldFireNever, 9
+			return b
+		},
+		want: []bool{false, true, false},
+	}, {
 		// Ten archers' shots may slay 10 of 10; Ld 2 fails most tests.
 		name: "missiles at the target",
 		b: func() *Battle {
