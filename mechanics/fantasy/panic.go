@@ -51,18 +51,21 @@ func (b *Battle) targetMayFlee() bool {
 }
 
 // mayLoseQuarter reports whether unit i can lose a quarter of its Unit
-// Strength in one phase outside close combat. A unit that may have lost
-// models in an earlier phase may start the phase with one model left, of
-// which any loss is all; a Unit Strength of 0 makes any wound a quarter.
+// Strength in one phase outside close combat. Losing n models of a alive
+// is a quarter when 4n >= a (each model has the same Unit Strength), or
+// when a <= n; either is likelier the fewer models the phase starts with,
+// so the test is made against the fewest the earlier phases can leave
+// (never below one). A Unit Strength of 0 makes any wound a quarter.
 func (b *Battle) mayLoseQuarter(i int) bool {
 	u := b.Units[i]
-	wounded := false
+	lostBefore := 0
 	for _, p := range b.Phases {
 		n := b.maxModelsLost(i, p)
-		if n > 0 && p != PhaseCombat && (wounded || 4*n >= u.Models || u.US <= 0) {
+		fewest := max(1, u.Models-lostBefore)
+		if n > 0 && p != PhaseCombat && (u.US <= 0 || 4*min(n, fewest) >= fewest) {
 			return true
 		}
-		wounded = wounded || n > 0
+		lostBefore += n
 	}
 	return false
 }

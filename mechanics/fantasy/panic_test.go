@@ -13,6 +13,28 @@ func zzzzapper() *Unit {
 	return a
 }
 
+// friendsInLine is a Zzzzap! machine firing bolts bolts a Shooting phase,
+// its target 30" away, and two friends: ten T1 models 15" away, and twenty
+// 19" away, 4" beyond them and out of Zzzzap! range.
+func friendsInLine(bolts int) *Battle {
+	b := &Battle{Units: []*Unit{zzzzapper(), foot("Clanrats", 8, 4, 3, 3, 1, 4, 1, 5, NoSave),
+		foot("Gone", 10, 5, 2, 3, 1, 2, 1, 2, NoSave), foot("Near", 20, 5, 2, 3, 3, 2, 1, 2, NoSave)},
+		Enemy: []bool{false, true, false, false}, Distance: []int{0, 30, 15, 19}, Phases: []Phase{PhaseShooting}, Options: DefaultOptions}
+	b.Options.ZzzzapHoldFire, b.Options.ZzzzapBolts = HoldFireNever, bolts
+	return b
+}
+
+// blockBreaks is a combat in which a block of models (Ld 1, no Insane
+// Courage) loses to a unit in its rear, with a friend of it 5" away.
+func blockBreaks(models int) *Battle {
+	a := foot("Rear", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
+	a.Rear = true
+	b := &Battle{Units: []*Unit{a, foot("Block", models, 5, 3, 3, 3, 3, 0, 1, NoSave), foot("Near", 10, 5, 3, 3, 3, 3, 0, 7, NoSave)},
+		Enemy: []bool{false, true, true}, Distance: []int{0, 0, 5}, Phases: []Phase{PhaseCombat}, Options: DefaultOptions}
+	b.Options.InsaneCourage, b.Options.Pursue = false, false
+	return b
+}
+
 // TestMayPanic checks which units MayPanic says can flee from Panic, and
 // holds it to trials: a unit it rules out never flees in 20,000 trials, and
 // the units listed in seen, for which a path is likely (each case says
@@ -81,6 +103,30 @@ func TestMayPanic(t *testing.T) {
 		},
 		want: []bool{false, false, false},
 	}, {
+		// Two Shooting phases: the first may leave 10 of 13, of which the
+		// second's 3 are a quarter. T1 models die to most bolts.
+		name: "bolts twice on a friend of 13",
+		b: func() *Battle {
+			b := &Battle{Units: []*Unit{zzzzapper(), foot("Clanrats", 8, 4, 3, 3, 1, 4, 1, 5, NoSave), foot("Slaves", 13, 5, 2, 3, 1, 2, 1, 2, NoSave)},
+				Enemy: []bool{false, true, false}, Distance: []int{0, 30, 4}, Phases: []Phase{PhaseShooting, PhaseShooting}, Options: DefaultOptions}
+			b.Options.ZzzzapHoldFire = HoldFireNever
+			return b
+		},
+		want: []bool{false, true},
+		seen: []int{2},
+	}, {
+		// Ten bolts may destroy a friend of ten T1 models 15" away (Unit
+		// Strength 10); a friend 4" beyond it, out of Zzzzap! range, tests.
+		name: "a friend destroyed by bolts",
+		b:    func() *Battle { return friendsInLine(10) },
+		want: []bool{false, true, true},
+		seen: []int{3},
+	}, {
+		// Nine bolts cannot destroy the ten.
+		name: "a friend too large for the bolts",
+		b:    func() *Battle { return friendsInLine(9) },
+		want: []bool{false, true, false},
+	}, {
 		// Ten archers' shots may slay 10 of 10; Ld 2 fails most tests.
 		name: "missiles at the target",
 		b: func() *Battle {
@@ -107,27 +153,13 @@ func TestMayPanic(t *testing.T) {
 		// The block breaks (Ld 1, no Insane Courage) and its friend 5" away
 		// fails Ld 7 on 15/36 (TestPanicWhenAFriendBreaks).
 		name: "a friend breaks",
-		b: func() *Battle {
-			a := foot("Rear", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
-			a.Rear = true
-			b := &Battle{Units: []*Unit{a, foot("Block", 10, 5, 3, 3, 3, 3, 0, 1, NoSave), foot("Near", 10, 5, 3, 3, 3, 3, 0, 7, NoSave)},
-				Enemy: []bool{false, true, true}, Distance: []int{0, 0, 5}, Phases: []Phase{PhaseCombat}, Options: DefaultOptions}
-			b.Options.InsaneCourage, b.Options.Pursue = false, false
-			return b
-		},
+		b:    func() *Battle { return blockBreaks(10) },
 		want: []bool{false, true},
 		seen: []int{2},
 	}, {
 		// A friend of Unit Strength 9 breaking panics nobody.
 		name: "a small friend breaks",
-		b: func() *Battle {
-			a := foot("Rear", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
-			a.Rear = true
-			b := &Battle{Units: []*Unit{a, foot("Block", 9, 5, 3, 3, 3, 3, 0, 1, NoSave), foot("Near", 10, 5, 3, 3, 3, 3, 0, 7, NoSave)},
-				Enemy: []bool{false, true, true}, Distance: []int{0, 0, 5}, Phases: []Phase{PhaseCombat}, Options: DefaultOptions}
-			b.Options.InsaneCourage, b.Options.Pursue = false, false
-			return b
-		},
+		b:    func() *Battle { return blockBreaks(9) },
 		want: []bool{false, false},
 	}}
 	for _, c := range cases {
