@@ -89,17 +89,50 @@ func cardName(d *Decoder, card *Node) string {
 		d.Errorf(card, "expected a unit card as a mapping of keys, found %s", card.Describe())
 		return ""
 	}
+	if i := slices.IndexFunc(card.Keys, func(k *Node) bool { return k.Text == "use" }); i >= 0 {
+		d.Errorf(card.Keys[i], "a catalogue's card is written out in full; use belongs in scenarios")
+		return ""
+	}
 	for i, k := range card.Keys {
-		if k.Text == "use" {
-			d.Errorf(k, "a catalogue's card is written out in full; use belongs in scenarios")
-			return ""
-		}
 		if k.Text == "name" {
 			return d.Text(card.Vals[i], "the unit's name")
 		}
 	}
 	d.Errorf(card, "a unit card needs a name")
 	return ""
+}
+
+// CheckCards decodes every card read from a file (the built-in ones are
+// checked by tests) as a scenario's {use: NAME} would take it, so that a
+// misspelt key or a bad value in a catalogue is found before a scenario
+// uses the card. Problems come back as an ErrorList, each at its file,
+// line and column; a card of an unknown ruleset is one of them.
+func (r *Registry) CheckCards(cards []*UnitCard) error {
+	var errs ErrorList
+	for _, c := range cards {
+		if strings.HasPrefix(c.File, "builtin:") {
+			continue
+		}
+		d := &Decoder{file: c.File, registry: r}
+		rs, ok := r.rulesets[c.Ruleset]
+		switch {
+		case !ok:
+			d.Errorf(c.Node, "card %q is of the unknown ruleset %q; expected one of: %s", c.Name, c.Ruleset, strings.Join(r.Names(), ", "))
+		case rs.Card != nil:
+			d.ruleset = rs
+			// The card first, so that its own name finds it.
+			pool := slices.DeleteFunc(append([]*UnitCard{c}, BuiltinUnits()...), func(o *UnitCard) bool { return o.Ruleset != rs.Name })
+			use := &Node{Kind: MapNode, Line: c.Node.Line, Col: c.Node.Col, File: c.File,
+				Keys: []*Node{{Kind: ScalarNode, Text: "use", Line: c.Node.Line, Col: c.Node.Col, File: c.File}},
+				Vals: []*Node{{Kind: ScalarNode, Text: c.Name, Line: c.Node.Line, Col: c.Node.Col, File: c.File}}}
+			rs.Card(d, d.expand(use, pool, rs, 0))
+		}
+		errs = append(errs, d.errs...)
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
 }
 
 // setFile marks every node of n as read from file, so that errors inside a

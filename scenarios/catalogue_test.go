@@ -38,6 +38,21 @@ func TestBuiltinCardsLoad(t *testing.T) {
 	}
 }
 
+// TestCheckCardsTakesBuiltins: every built-in card, read as if from a
+// user's file, passes the check simulate units makes of a user's cards,
+// so the check accepts what the rulesets' questions accept.
+func TestCheckCardsTakesBuiltins(t *testing.T) {
+	var cards []*scenarios.UnitCard
+	for _, c := range scenarios.BuiltinUnits() {
+		own := *c
+		own.File = "mine.yaml"
+		cards = append(cards, &own)
+	}
+	if err := both.CheckCards(cards); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestCatalogueCoversBuiltins checks that every unit a built-in scenario
 // writes out has a card of its name in the built-in catalogue.
 func TestCatalogueCoversBuiltins(t *testing.T) {

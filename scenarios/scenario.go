@@ -99,6 +99,11 @@ type Ruleset struct {
 	// OwnMetrics names the questions that read a metrics key themselves;
 	// every other question's metrics key is read for it (see metrics.go).
 	OwnMetrics []string
+	// Card decodes a unit card on its own, as the ruleset's questions read
+	// a unit, accepting every key some question may read, and reports
+	// problems through d (Registry.CheckCards). Nil: cards are checked
+	// only where a scenario uses them.
+	Card func(d *Decoder, n *Node)
 }
 
 // Question decodes a question's mapping, reporting problems through d, and

@@ -57,6 +57,11 @@ func unitCards(paths []string, scenario string) ([]*scenarios.UnitCard, error) {
 		}
 		cards = append(cards, cs...)
 	}
+	// A card is checked as a scenario using it would read it, so that the
+	// listing never shows a card no scenario could use.
+	if err := registry.CheckCards(cards); err != nil {
+		return nil, err
+	}
 	return append(cards, scenarios.BuiltinUnits()...), nil
 }
 
@@ -71,7 +76,7 @@ func listUnits(w io.Writer, cards []*scenarios.UnitCard) error {
 	var ew strings.Builder
 	titled := !builtin(cards[0])
 	for i, c := range cards {
-		if titled && (i == 0 || cards[i-1].File != c.File) {
+		if titled && (i == 0 || cards[i-1].File != c.File && !(builtin(c) && builtin(cards[i-1]))) {
 			if i > 0 {
 				fmt.Fprintln(&ew)
 			}

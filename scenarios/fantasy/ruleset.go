@@ -21,5 +21,6 @@ func Ruleset() *scenarios.Ruleset {
 			"pursuit": decodePursuit,
 			"battle":  decodeBattle,
 		},
+		Card: func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n) },
 	}
 }

@@ -19,5 +19,6 @@ func Ruleset() *scenarios.Ruleset {
 			"assault":  decodeAssault,
 		},
 		OwnMetrics: []string{"shooting", "assault"},
+		Card:       func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n, roleCard) },
 	}
 }

@@ -51,6 +51,9 @@ const (
 	roleFighter
 	// roleDefender fights, and may carry weapons for Overwatch.
 	roleDefender
+	// roleCard is a unit card on its own: it may hold what any role
+	// reads, and needs none of it.
+	roleCard
 )
 
 // unitSpec is a Heresy unit as written in a scenario, with its sweeps.
@@ -152,6 +155,11 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 		if role == roleDefender {
 			fields = append(fields, scenarios.Field{Key: "weapons", Decode: func(n *scenarios.Node) { u.weapons = decodeWeapons(d, n) }})
 		}
+	case roleCard:
+		fields = append(fields,
+			scenarios.Field{Key: "weapons", Decode: func(n *scenarios.Node) { u.weapons = decodeWeapons(d, n) }},
+			scenarios.Field{Key: "cover", Decode: func(n *scenarios.Node) { u.cover = saveParam(d, n, "cover") }},
+			scenarios.Field{Key: "melee", Decode: func(n *scenarios.Node) { u.melee = decodeWeapon(d, n, true) }})
 	}
 	d.Object(dropMovement(d, n), "a unit", fields)
 	return u
