@@ -261,9 +261,14 @@ type Outcome struct {
 type State struct {
 	Units []UnitState
 	Out   Outcome
+	// plans are the kinds of round of combat, by which sides charged
+	// (roundPlan), each worked out the first time it is fought.
+	plans [4]roundPlan
 }
 
-// NewState returns scratch for running b.
+// NewState returns scratch for running b. The State keeps what the units'
+// profiles and the options fix about a round of combat once it has fought
+// one, so b must not change while its States are in use.
 func (b *Battle) NewState() *State {
 	return &State{Units: make([]UnitState, len(b.Units)), Out: Outcome{Panicked: make([]bool, len(b.Units))}}
 }

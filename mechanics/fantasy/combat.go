@@ -5,7 +5,7 @@ import "hammersim/mechanics/dice"
 // blows are hits on one target, ready to roll to wound: the D6 score each
 // step needs, worked out once for a group of hits (7: it cannot succeed).
 type blows struct {
-	wound, armour, ward int
+	hit, wound, armour, ward int // hit: for blows that roll to hit
 	// killing: a natural 6 to wound is a Killing Blow with an effect on
 	// this target; slays: it slays outright; oneWound: it is one wound,
 	// never multiplied (KillingBlowOneWound).
@@ -156,7 +156,7 @@ type strikeGroup struct {
 	band     int
 	init     int
 	reroll   rerollRule
-	attacks  int // fixed at the start of the group's step
+	attacks  int // fixed at the start of the group's step, each round
 }
 
 type rerollRule uint8
@@ -253,10 +253,11 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 	states := [2]*UnitState{&s.Units[ai], &s.Units[di]}
 	var res roundResult
 	opt := &b.Options
-	impactHits(r, units, states, first, &res)
+	plan := b.plan(s, units, states, first)
+	impactHits(r, units, states, first, &plan.hits, &res)
 
-	var groups [maxGroups]strikeGroup
-	n := strikeOrder(&groups, units, states, first, opt.ChargerInitiative)
+	groups := &plan.groups // their attacks are this round's, set below
+	n := plan.n
 	var support [2]bool
 	for side := range 2 {
 		support[side] = opt.SupportingAttacks && !ranksDenied(units, states, side, first)
@@ -280,7 +281,7 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 		}
 		for i := start; i < end; i++ {
 			g := &groups[i]
-			res.wounds[g.side] += strike(r, g, units[g.side], units[1-g.side], states[1-g.side], opt)
+			res.wounds[g.side] += strike(r, g, &plan.blows[i], units[1-g.side], states[1-g.side])
 		}
 		start = end
 	}
@@ -292,8 +293,8 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 // Attack's D3+1 Impact Hits come in every round in which the machine did
 // not charge. Each model rolls its own, and only the models in base contact
 // with the enemy make them (unit card, Impact Hits: a model not in base contact
-// inflicts none).
-func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, res *roundResult) {
+// inflicts none). bl holds each side's automatic hits on the other.
+func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, bl *[2]blows, res *roundResult) {
 	for side := range 2 {
 		u, us := units[side], states[side]
 		e, es := units[1-side], states[1-side]
@@ -314,8 +315,7 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 		default:
 			continue
 		}
-		bl := hitsOn(u.S, e)
-		w := landHits(r, &bl, hits, e, es)
+		w := landHits(r, &bl[side], hits, e, es)
 		res.wounds[side] += w
 		if side == 0 {
 			res.impact += hits
@@ -390,24 +390,16 @@ func insertGroup(groups *[maxGroups]strikeGroup, n int, g strikeGroup) int {
 	return n + 1
 }
 
-// strike resolves a group's blows on e and returns the wounds e took.
-func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState, opt *Options) int {
+// strike resolves a group's blows on e and returns the wounds e took; b
+// is the group's blows, with the score it needs to hit.
+func strike(r *dice.Rand, g *strikeGroup, b *blows, e *Unit, es *UnitState) int {
 	if es.Alive == 0 || g.attacks == 0 {
 		return 0
 	}
 	if g.attacker < 0 { // Stomps: automatic hits at the model's S
-		bl := hitsOn(u.S, e)
-		return landHits(r, &bl, g.attacks, e, es)
+		return landHits(r, b, g.attacks, e, es)
 	}
-	a := &u.Attackers[g.attacker]
-	need := MeleeToHit(a.WS, e.WS).Need // never beyond 6+: no second die
-	b := newBlows(a.S, e, wardAgainst(e, a.S, u, opt.Wards))
-	if a.Killing {
-		b.withKillingBlow(opt.KillingBlow, e)
-	}
-	if !a.Multiple.IsZero() {
-		b.multiple = &a.Multiple
-	}
+	need := b.hit
 	if b.plain() {
 		// A bucket of to-hit dice, then the hits go on as a bucket.
 		hits := r.Count(g.attacks, need)
@@ -417,7 +409,7 @@ func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState, opt *Option
 		case rerollSuccessful:
 			hits = r.Count(hits, need)
 		}
-		return landHits(r, &b, hits, e, es)
+		return landHits(r, b, hits, e, es)
 	}
 	// Killing Blow or Multiple Wounds: blow by blow, since what a wound
 	// does to a model of several wounds depends on the wounds before it.
@@ -439,10 +431,67 @@ func strike(r *dice.Rand, g *strikeGroup, u, e *Unit, es *UnitState, opt *Option
 		}
 		// The wound roll, inline: most blows stop here.
 		if natural := r.D6(); natural >= b.wound {
-			wounds += resolveWound(r, &b, natural, e, es)
+			wounds += resolveWound(r, b, natural, e, es)
 		}
 	}
 	return wounds
+}
+
+// groupBlows readies the blows of group g of u on e: for an attack
+// profile, the score to hit, its Strength against e's saves (with Parry
+// where it may be taken), Killing Blow and Multiple Wounds; for Stomps,
+// automatic hits at u's S.
+func groupBlows(g *strikeGroup, u, e *Unit, opt *Options) blows {
+	if g.attacker < 0 {
+		return hitsOn(u.S, e)
+	}
+	a := &u.Attackers[g.attacker]
+	b := newBlows(a.S, e, wardAgainst(e, a.S, u, opt.Wards))
+	b.hit = MeleeToHit(a.WS, e.WS).Need // never beyond 6+: no second die
+	if a.Killing {
+		b.withKillingBlow(opt.KillingBlow, e)
+	}
+	if !a.Multiple.IsZero() {
+		b.multiple = &a.Multiple
+	}
+	return b
+}
+
+// roundPlan is what the units' profiles and the options fix about one kind
+// of round of combat (which sides charged this turn): the strike groups in
+// order, the blows of each group, and each side's automatic hits on the
+// other. A State works each kind out the first time it is fought.
+type roundPlan struct {
+	built  bool
+	n      int
+	groups [maxGroups]strikeGroup
+	blows  [maxGroups]blows
+	hits   [2]blows
+}
+
+// plan returns s's plan for this kind of round, worked out on first use.
+func (b *Battle) plan(s *State, units [2]*Unit, states [2]*UnitState, first bool) *roundPlan {
+	k := 0
+	if first && states[0].Charged {
+		k |= 1
+	}
+	if first && states[1].Charged {
+		k |= 2
+	}
+	p := &s.plans[k]
+	if p.built {
+		return p
+	}
+	p.n = strikeOrder(&p.groups, units, states, first, b.Options.ChargerInitiative)
+	for i := range p.n {
+		g := &p.groups[i]
+		p.blows[i] = groupBlows(g, units[g.side], units[1-g.side], &b.Options)
+	}
+	for side := range 2 {
+		p.hits[side] = hitsOn(units[side].S, units[1-side])
+	}
+	p.built = true
+	return p
 }
 
 // fullRanks counts u's ranks of five or more models: its full ranks, and

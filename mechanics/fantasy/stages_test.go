@@ -102,9 +102,10 @@ func TestStagesAreBinomial(t *testing.T) {
 			var st UnitState
 			g := strikeGroup{side: 0, attacker: 0, reroll: tt.reroll, attacks: 15}
 			opt := DefaultOptions
+			bl := groupBlows(&g, a, e, &opt)
 			x, df := binomialChi2(t, draws, 15, tt.p, 15, func() int {
 				st.reset(e, 0)
-				return strike(r, &g, a, e, &st, &opt)
+				return strike(r, &g, &bl, e, &st)
 			})
 			if x > chi2Crit999(df) {
 				t.Fatalf("chi-square %.2f over %d degrees of freedom, above %.2f", x, df, chi2Crit999(df))
