@@ -212,19 +212,12 @@ func comparisonHeader(c *sim.Comparison, st sim.Stamp) []string {
 	return append(lines, stampLines(st, false)...)
 }
 
-// comparisonPartialLine warns that an interrupted comparison's points rest
-// on fewer trials than asked for.
+// comparisonPartialLine warns that an interrupted comparison rests on
+// fewer trials than asked for: the trials every candidate completed, to
+// which all of them were cut so that they stay paired.
 func comparisonPartialLine(c *sim.Comparison, st sim.Stamp) string {
-	lo, hi := int64(math.MaxInt64), int64(0)
-	for _, row := range c.Rows {
-		for _, e := range row.Estimates {
-			lo, hi = min(lo, e.Trials), max(hi, e.Trials)
-		}
-	}
-	if hi == 0 {
-		lo = 0
-	}
-	return fmt.Sprintf("PARTIAL RESULTS: the comparison was interrupted; each point rests on %s of the %s trials asked for.", trialSpan(lo, hi), groupThousands(st.Trials))
+	return fmt.Sprintf("PARTIAL RESULTS: the comparison was interrupted; every candidate was cut to the %s trials all of them completed, of the %s asked for, so that each difference is still over the same trials.",
+		groupThousands(c.Trials), groupThousands(st.Trials))
 }
 
 // joinNames lists names as prose: "A, B and C".
@@ -493,6 +486,7 @@ func writePairTable(w io.Writer, m metricRows, names []string) error {
 //	{
 //	  "candidates": ["Knights", "Swordsmen"],
 //	  "partial": false,
+//	  "trials": 100000,
 //	  "stamp": {...},
 //	  "rows": [
 //	    {"metric": "wounds", "params": {"target": "Orcs"}, "params_differ": false, "kind": "mean",
@@ -506,7 +500,10 @@ func writePairTable(w io.Writer, m metricRows, names []string) error {
 //	  ]
 //	}
 //
-// "stamp" is the one WriteJSON writes, present when st is set. Each
+// "trials" is how many trials every candidate ran: when "partial", the
+// trials all of them completed, to which each was cut so that every
+// difference is over the same trials. "stamp" is the one WriteJSON writes,
+// present when st is set. Each
 // estimate carries its candidate's own params; probabilities have
 // "successes" in place of the mean's spread. "winner" is null when the
 // difference is not clear (see ClearConfidence). As in WriteJSON, keys keep
@@ -521,6 +518,7 @@ func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	}
 	field(&b, "  ", "candidates", "["+strings.Join(names, ", ")+"]", true)
 	field(&b, "  ", "partial", strconv.FormatBool(c.Partial), true)
+	field(&b, "  ", "trials", strconv.FormatInt(c.Trials, 10), true)
 	if stamped(st) {
 		field(&b, "  ", "stamp", stampJSON(st), true)
 	}

@@ -39,7 +39,7 @@ func categoricalReport() *sim.Report {
 // win for A, a clear win for B, an unclear one, and one with no interval.
 func sampleComparison() *sim.Comparison {
 	names := []string{"Knights", "Swordsmen", "Spear & <Shield>"}
-	c := &sim.Comparison{Candidates: names}
+	c := &sim.Comparison{Candidates: names, Trials: 1000} // every estimate below rests on 1,000 trials
 	mean := func(v float64, ps []sim.Param) sim.Estimate {
 		h := sim.NewHistogram(0, 6)
 		// Two values around v, weighted so that the mean is v: a

@@ -14,9 +14,20 @@ import (
 type Comparison struct {
 	Candidates []string
 	Rows       []ComparisonRow
-	// Partial is set when a candidate's run was interrupted.
+	// Partial is set when the comparison's run was interrupted.
 	Partial bool
+	// Trials is how many trials every candidate ran: all of them, or when
+	// Partial, the chunks every candidate completed (the engine cuts an
+	// interrupted run there, so that candidates stay paired).
+	Trials int64
 }
+
+// MinBatchTrials is the fewest trials a batch of a comparison should hold.
+// The interval of a difference treats each batch's mean as normal (a t
+// interval over the batch means), which cannot be leaned on below about 30
+// observations: the usual floor for the central limit theorem, and a loose
+// one for yes/no metrics far from even odds.
+const MinBatchTrials = 30
 
 // ComparisonRow is one estimate of every candidate.
 type ComparisonRow struct {

@@ -124,6 +124,41 @@ func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
 	return out, p.err
 }
 
+// RunGroups runs groups of models as one RunAll, and returns each group's
+// part of it, in order. Chunk k of every model of every group is handed out
+// before any chunk k+1, so a cancelled run holds the same chunks in every
+// group: groups compared with one another (the candidates of a comparison)
+// stay paired however the run ends. Results do not depend on the grouping:
+// a model's streams depend on the seed and the chunk or trial alone.
+func RunGroups(ctx context.Context, groups [][]Model, cfg Config) ([]Run, error) {
+	var all []Model
+	for _, g := range groups {
+		all = append(all, g...)
+	}
+	run, err := RunAll(ctx, all, cfg)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Run, len(groups))
+	at := 0
+	for i, g := range groups {
+		out[i] = run.models(at, at+len(g))
+		at += len(g)
+	}
+	return out, nil
+}
+
+// models is the run of models [lo, hi) alone.
+func (r Run) models(lo, hi int) Run {
+	// A cancelled run is cut to the same chunks for every model, so every
+	// group of it is partial.
+	out := Run{Tallies: r.Tallies[lo:hi:hi], Completed: r.Completed[lo:hi:hi], Partial: r.Partial}
+	for _, b := range r.Batches {
+		out.Batches = append(out.Batches, b.models(lo, hi))
+	}
+	return out
+}
+
 // checkConfig refuses a configuration the engine cannot count: every count
 // the run makes (the last trial's index, trials times models) must fit in
 // an int64.
@@ -170,8 +205,14 @@ func newPool(models []Model, cfg Config, cancel context.CancelFunc) *pool {
 // work is one worker: it takes items until none is left or ctx is done,
 // and aggregates into tallies of its own, one per (batch, model) at index
 // batch*len(models)+m. A panicking trial stops the whole run.
+//
+// Items are taken in order and a taken item always runs to its end, so the
+// items that ran are always the first ones. The worker keeps the items of
+// the row it works on (chunk k of every model) apart, in pending, and adds
+// them to part only once it takes an item of a later row: every item before
+// that one was taken, so the row is whole. gather settles the last row.
 func (p *pool) work(ctx context.Context) (part partial) {
-	part = partial{tallies: make([]*Tally, p.batches*len(p.models)), completed: make([]int64, p.batches*len(p.models))}
+	part = p.newPartial()
 	defer func() {
 		if v := recover(); v != nil {
 			p.errOnce.Do(func() { p.err = fmt.Errorf("sim: trial panicked: %v\n%s", v, debug.Stack()) })
@@ -186,28 +227,41 @@ func (p *pool) work(ctx context.Context) (part partial) {
 			return part
 		}
 		chunk, m := i/int64(len(p.models)), int(i%int64(len(p.models)))
+		if chunk != part.row {
+			part.settle(p.slots, len(p.models))
+			part.row = chunk
+		}
 		if trials[m] == nil {
 			trials[m] = p.models[m].NewTrial()
 		}
 		first := p.cfg.Start + chunk*ChunkSize
 		n := min(ChunkSize, p.cfg.Start+p.cfg.Trials-first)
+		pend := part.pending
 		if p.cfg.Aligned {
 			// Trial by trial: its own stream, and its batch by its index.
 			for j := first; j < first+n; j++ {
 				k := p.slot(j, m)
 				r.Seed(p.cfg.Seed, uint64(j))
-				trials[m].Run(&r, 1, part.tally(k, p.slots[m]))
-				part.completed[k]++
+				trials[m].Run(&r, 1, pend.tally(k, p.slots[m]))
+				pend.completed[k]++
 			}
 		} else {
 			k := p.slot(first/ChunkSize, m)
 			r.Seed(p.cfg.Seed, uint64(first/ChunkSize))
-			trials[m].Run(&r, int(n), part.tally(k, p.slots[m]))
-			part.completed[k] += n
+			trials[m].Run(&r, int(n), pend.tally(k, p.slots[m]))
+			pend.completed[k] += n
 		}
 		p.done.Add(n)
 	}
 	return part
+}
+
+func (p *pool) newPartial() partial {
+	k := p.batches * len(p.models)
+	return partial{
+		tallies: make([]*Tally, k), completed: make([]int64, k), row: -1,
+		pending: &partial{tallies: make([]*Tally, k), completed: make([]int64, k)},
+	}
 }
 
 // slot is the index of model m's tally for batch number batch (taken
@@ -246,8 +300,20 @@ func (p *pool) reportProgress(progress func(done, total int64)) (stop func()) {
 // gather adds the workers' tallies into one Run (and, with cfg.Batches, one
 // per batch). Tallies are integer counts, so the order of the additions
 // changes nothing.
+//
+// A cancelled run is cut to the chunks every model completed: the rows
+// (chunk k of every model) whose items were all taken. A worker's pending
+// row is kept only when it is whole, so every model of a cancelled run
+// holds the same chunks, 0 to K-1, and runs that compare models (Aligned)
+// pair them over the same trials.
 func (p *pool) gather(parts []partial) Run {
 	models := len(p.models)
+	taken := min(p.next.Load(), p.items)
+	for w := range parts {
+		if row := parts[w].row; row >= 0 && (row+1)*int64(models) <= taken {
+			parts[w].settle(p.slots, models)
+		}
+	}
 	batchRuns := make([]Run, p.batches)
 	for b := range batchRuns {
 		br := Run{Tallies: make([]*Tally, models), Completed: make([]int64, models)}
@@ -283,10 +349,13 @@ func (p *pool) gather(parts []partial) Run {
 }
 
 // partial is one worker's aggregate: a tally per (batch, model), made when
-// first needed, and the trials each holds.
+// first needed, and the trials each holds; and apart, pending, the same for
+// the items of row (chunk) row, not yet known to be whole.
 type partial struct {
 	tallies   []*Tally
 	completed []int64
+	row       int64
+	pending   *partial
 }
 
 func (p *partial) tally(k int, slots []Slot) *Tally {
@@ -294,6 +363,23 @@ func (p *partial) tally(k int, slots []Slot) *Tally {
 		p.tallies[k] = NewTally(slots)
 	}
 	return p.tallies[k]
+}
+
+// settle adds the pending row's tallies to p's and empties them for the
+// next row, keeping their memory.
+func (p *partial) settle(slots [][]Slot, models int) {
+	if p.pending == nil {
+		return
+	}
+	for k, t := range p.pending.tallies {
+		if t == nil || p.pending.completed[k] == 0 {
+			continue
+		}
+		p.tally(k, slots[k%models]).Merge(t)
+		p.completed[k] += p.pending.completed[k]
+		p.pending.completed[k] = 0
+		t.reset()
+	}
 }
 
 // RunRounds runs in deterministic rounds until done says the run so far is

@@ -202,6 +202,13 @@ func (t *Tally) Merge(o *Tally) {
 	}
 }
 
+// reset empties t, keeping its histograms' memory.
+func (t *Tally) reset() {
+	for i := range t.H {
+		clear(t.H[i].counts)
+	}
+}
+
 // Equal reports whether t and o hold the same counts in every slot.
 func (t *Tally) Equal(o *Tally) bool {
 	if len(t.H) != len(o.H) {

@@ -106,7 +106,8 @@ type Part struct {
 
 // RunShard runs the chunks of shard sh of a run of cfg.Trials trials of
 // every group of models and returns them as a part. cfg.Start must be 0.
-// A group that did not finish is the last in the part, and Interrupted set.
+// The groups run together (RunGroups): a cancelled shard holds the same
+// chunks of every group, and has Interrupted set.
 func RunShard(ctx context.Context, groups [][]Model, cfg Config, sh Shard, header PartHeader) (*Part, error) {
 	if sh.Count < 1 || sh.Count > MaxShards || sh.Index < 0 || sh.Index >= sh.Count || cfg.Start != 0 {
 		return nil, fmt.Errorf("sim: bad shard %s of a run starting at %d", sh, cfg.Start)
@@ -121,16 +122,13 @@ func RunShard(ctx context.Context, groups [][]Model, cfg Config, sh Shard, heade
 	}
 	shardCfg := cfg
 	shardCfg.Start, shardCfg.Trials = lo*ChunkSize, r.trials(cfg.Trials)
-	for _, models := range groups {
-		run, err := RunAll(ctx, models, shardCfg)
-		if err != nil {
-			return nil, err
-		}
-		p.Runs = append(p.Runs, run)
-		if run.Partial {
-			p.Interrupted = true
-			break
-		}
+	runs, err := RunGroups(ctx, groups, shardCfg)
+	if err != nil {
+		return nil, err
+	}
+	p.Runs = runs
+	for _, r := range runs {
+		p.Interrupted = p.Interrupted || r.Partial
 	}
 	return p, nil
 }

@@ -17,8 +17,26 @@ import (
 
 // compareBatches is how many batches a comparison's trials are split into
 // for the batch-means standard errors of the differences: 32 gives a t
-// quantile of 2.04, close to the normal 1.96, at modest cost.
+// quantile of 2.04, close to the normal 1.96, at modest cost (Schmeiser,
+// "Batch size effects in the analysis of simulation output", 1982: little
+// is gained beyond about 30 batches).
 const compareBatches = 32
+
+// minCompareTrials is the fewest trials a comparison runs: every batch
+// must hold sim.MinBatchTrials of them, or the t interval over the batch
+// means, which takes each batch's mean to be normal, means nothing (a
+// batch of one trial of a yes/no metric is 0 or 1).
+const minCompareTrials = compareBatches * sim.MinBatchTrials
+
+// checkCompareTrials refuses a comparison with too few trials for its
+// batches, whether the trials come from --trials or the scenario.
+func checkCompareTrials(trials int64) error {
+	if trials < minCompareTrials {
+		return usagef("compare: %d trials are too few: the intervals of the differences come from %d batches of at least %d trials each, so compare needs --trials %d or more",
+			trials, compareBatches, sim.MinBatchTrials, minCompareTrials)
+	}
+	return nil
+}
 
 var compareFormats = map[string]func(io.Writer, *sim.Comparison, sim.Stamp) error{
 	"table":    reports.WriteComparisonTable,
@@ -80,6 +98,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	job := compareJob{ss: ss, args: pos, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}
+	if err := checkCompareTrials(job.cfg.Trials); err != nil {
+		return err
+	}
 	if sh, ok, err := shards.resolve(fs); err != nil || ok {
 		if err == nil {
 			err = shardRefusals(fs, *f, 0)
@@ -140,24 +161,25 @@ type compareJob struct {
 	cfg     sim.Config
 }
 
-// run runs the candidates one after the other, each with the progress
-// callbacks bars makes for it, and compares them. A cancelled sweep
-// comparison returns its comparison, marked partial, and no error.
+// run runs the candidates together, with the progress callbacks bars
+// makes, and compares them. Chunk k of every candidate runs before any
+// chunk k+1 (sim.RunGroups), so a cancelled comparison holds the same
+// chunks of every candidate: it returns its comparison, marked partial,
+// over those trials, and no error.
 func (j compareJob) run(ctx context.Context, bars func(name string) (update func(done, total int64), finish func())) (sim.Comparison, sim.Stamp, error) {
 	cfg := j.config()
-	var runs []sim.Run
+	var names []string
+	var groups [][]sim.Model
 	for _, s := range j.ss {
-		update, finish := bars(s.Name)
-		cfg.Progress = update
-		run, err := sim.RunAll(ctx, s.Models, cfg)
-		finish()
-		if err != nil {
-			return sim.Comparison{}, sim.Stamp{}, err
-		}
-		runs = append(runs, run)
-		if run.Partial {
-			break
-		}
+		names = append(names, s.Name)
+		groups = append(groups, s.Models)
+	}
+	update, finish := bars(strings.Join(names, " vs "))
+	cfg.Progress = update
+	runs, err := sim.RunGroups(ctx, groups, cfg)
+	finish()
+	if err != nil {
+		return sim.Comparison{}, sim.Stamp{}, err
 	}
 	merged, err := mergeOne(j.header(), cfg, runs...)
 	if err != nil {
@@ -242,16 +264,38 @@ func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, s
 				batches[c] = append(batches[c], es)
 			}
 		}
-	} else if partial {
-		return sim.Comparison{}, sim.Stamp{}, fmt.Errorf("%w: %s did not finish, so there is nothing to compare it with", errInterrupted, names[len(names)-1])
+	}
+	trials := commonTrials(merged)
+	if partial && trials == 0 {
+		return sim.Comparison{}, sim.Stamp{}, errNothingCompared
 	}
 	names = uniqueNames(names, j.args)
 	c, err := sim.Compare(names, full, batches)
 	if err != nil {
 		return sim.Comparison{}, sim.Stamp{}, err
 	}
-	c.Partial = partial
+	c.Partial, c.Trials = partial, trials
 	return c, compareStamp(ss, j.args, j.by, j.metrics, cfg), nil
+}
+
+// errNothingCompared is an interruption before every candidate had run a
+// chunk of trials: there is nothing to compare, and nothing is written.
+var errNothingCompared = fmt.Errorf("%w: the comparison was stopped before every candidate had completed its first %d trials", errCancelled, sim.ChunkSize)
+
+// commonTrials is the trials per model every candidate's estimates rest
+// on. The engine cuts a cancelled run to the chunks every model completed,
+// so all models hold the same count; the least is taken all the same, so
+// that no count is ever claimed that some model lacks.
+func commonTrials(p *sim.Part) int64 {
+	n := int64(-1)
+	for _, r := range p.Runs {
+		for _, c := range r.Completed {
+			if n < 0 || c < n {
+				n = c
+			}
+		}
+	}
+	return max(n, 0)
 }
 
 func axisNames(s *scenarios.Scenario) string {

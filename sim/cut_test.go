@@ -1,0 +1,143 @@
+package sim
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+
+	"hammersim/mechanics/dice"
+)
+
+// cancelAfter is a rollModel that cancels the run once the trials it and
+// the models sharing seen have run reach at: the run is then stopped in
+// the middle of the item that holds that trial.
+type cancelAfter struct {
+	rollModel
+	seen   *atomic.Int64
+	at     int64
+	cancel context.CancelFunc
+}
+
+func (m cancelAfter) NewTrial() Trial { return m }
+func (m cancelAfter) Run(r *dice.Rand, n int, t *Tally) {
+	if m.seen.Add(int64(n)) >= m.at {
+		m.cancel()
+	}
+	m.rollModel.Run(r, n, t)
+}
+
+// TestCancelCutsToCommonChunks: a cancelled run holds, for every model, the
+// chunks all models completed, and exactly what a run of that many trials
+// holds (batches included), so models stay paired. Items are handed out
+// chunk by chunk, every model's chunk k before any chunk k+1 (item
+// k*models+m), so with one worker the cut is known: cancelling during item
+// i leaves items 0..i done, of which the whole rows are the first
+// (i+1)/models. With two workers the cut depends on timing; the invariants
+// hold all the same.
+func TestCancelCutsToCommonChunks(t *testing.T) {
+	exprs := []string{"D6", "2D6", "3D6kh2"}
+	tests := []struct {
+		name    string
+		models  int
+		workers int
+		aligned bool
+		batches int
+		item    int64 // the item during which the run is cancelled
+		want    int64 // chunks every model keeps; -1 when timing decides
+	}{
+		{"mid-row", 3, 1, false, 0, 7, 2},     // items 0-7: rows 0 and 1 whole, row 2 has 2 of 3
+		{"row-end", 3, 1, false, 0, 8, 3},     // item 8 ends row 2
+		{"first-row", 3, 1, false, 0, 1, 0},   // row 0 unfinished: nothing kept
+		{"one-model", 1, 1, false, 0, 4, 5},   // a row is one item
+		{"aligned", 3, 1, true, 4, 10, 3},     // items 0-10: rows 0-2 whole
+		{"two-workers", 3, 2, false, 0, 7, -1},
+		{"two-workers-aligned", 2, 2, true, 32, 5, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var seen atomic.Int64
+			cfg := Config{Trials: 10 * ChunkSize, Seed: 9, Workers: tt.workers, Aligned: tt.aligned, Batches: tt.batches}
+			var models, plain []Model
+			for m := range tt.models {
+				rm := rollModel{dice.MustParse(exprs[m])}
+				plain = append(plain, rm)
+				// The item's first trial is the (item*ChunkSize+1)th.
+				models = append(models, cancelAfter{rm, &seen, tt.item*ChunkSize + 1, cancel})
+			}
+			r, err := RunAll(ctx, models, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept := r.Completed[0]
+			for m, n := range r.Completed {
+				if n != kept || r.Tallies[m].H[0].N() != n {
+					t.Fatalf("model %d holds %d trials (tally %d); model 0 holds %d", m, n, r.Tallies[m].H[0].N(), kept)
+				}
+			}
+			if kept%ChunkSize != 0 || !r.Partial {
+				t.Fatalf("kept %d trials, partial %v: want whole chunks of a partial run", kept, r.Partial)
+			}
+			if tt.want >= 0 && kept != tt.want*ChunkSize {
+				t.Fatalf("kept %d chunks, want %d", kept/ChunkSize, tt.want)
+			}
+			whole := cfg
+			whole.Trials, whole.Workers = kept, 1
+			w := run(t, whole, plain...)
+			if !sameRunTallies(r.withoutPartial(), w.withoutPartial()) {
+				t.Fatalf("the cancelled run's %d trials differ from a run of %d trials", kept, kept)
+			}
+		})
+	}
+}
+
+// withoutPartial leaves out Partial, which a whole run and a cut one differ in.
+func (r Run) withoutPartial() Run {
+	out := Run{Tallies: r.Tallies, Completed: r.Completed}
+	for _, b := range r.Batches {
+		out.Batches = append(out.Batches, b.withoutPartial())
+	}
+	return out
+}
+
+// TestRunGroups: groups run together give each group what a run of it
+// alone gives (a model's streams depend on the seed and the trial or chunk
+// alone), and a cancelled run cuts every group to the same chunks.
+func TestRunGroups(t *testing.T) {
+	a := []Model{rollModel{dice.MustParse("D6")}, rollModel{dice.MustParse("2D6")}}
+	b := []Model{rollModel{dice.MustParse("3D6kh2")}}
+	for _, aligned := range []bool{false, true} {
+		cfg := Config{Trials: 3*ChunkSize + 11, Seed: 4, Workers: 2, Aligned: aligned, Batches: 8}
+		runs, err := RunGroups(context.Background(), [][]Model{a, b}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for g, models := range [][]Model{a, b} {
+			if alone := run(t, cfg, models...); len(runs) != 2 || !sameRunTallies(runs[g], alone) || runs[g].Partial {
+				t.Errorf("aligned %v: group %d run with the others differs from its run alone", aligned, g)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var seen atomic.Int64
+	// Items per chunk: a2[0], a2[1], b2; the shared count cancels the run in
+	// item 4 (see below).
+	b2 := []Model{cancelAfter{rollModel{dice.MustParse("3D6kh2")}, &seen, 1, func() {}}}
+	a2 := []Model{a[0], cancelAfter{rollModel{dice.MustParse("2D6")}, &seen, 2*ChunkSize + 1, cancel}}
+	runs, err := RunGroups(ctx, [][]Model{a2, b2}, Config{Trials: 10 * ChunkSize, Seed: 4, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// b2 counts its trials too: a2's second model reaches 2*ChunkSize+1
+	// seen trials during its second chunk (item 4, chunk 1), after b2's
+	// first; so items 0-4 ran and row 0 alone is whole.
+	for g, r := range runs {
+		for m, n := range r.Completed {
+			if n != ChunkSize || !r.Partial {
+				t.Errorf("group %d model %d holds %d trials (partial %v), want one chunk, %d", g, m, n, r.Partial, ChunkSize)
+			}
+		}
+	}
+}
