@@ -45,11 +45,11 @@ func TestCancelCutsToCommonChunks(t *testing.T) {
 		item    int64 // the item during which the run is cancelled
 		want    int64 // chunks every model keeps; -1 when timing decides
 	}{
-		{"mid-row", 3, 1, false, 0, 7, 2},     // items 0-7: rows 0 and 1 whole, row 2 has 2 of 3
-		{"row-end", 3, 1, false, 0, 8, 3},     // item 8 ends row 2
-		{"first-row", 3, 1, false, 0, 1, 0},   // row 0 unfinished: nothing kept
-		{"one-model", 1, 1, false, 0, 4, 5},   // a row is one item
-		{"aligned", 3, 1, true, 4, 10, 3},     // items 0-10: rows 0-2 whole
+		{"mid-row", 3, 1, false, 0, 7, 2},   // items 0-7: rows 0 and 1 whole, row 2 has 2 of 3
+		{"row-end", 3, 1, false, 0, 8, 3},   // item 8 ends row 2
+		{"first-row", 3, 1, false, 0, 1, 0}, // row 0 unfinished: nothing kept
+		{"one-model", 1, 1, false, 0, 4, 5}, // a row is one item
+		{"aligned", 3, 1, true, 4, 10, 3},   // items 0-10: rows 0-2 whole
 		{"two-workers", 3, 2, false, 0, 7, -1},
 		{"two-workers-aligned", 2, 2, true, 32, 5, -1},
 	}
