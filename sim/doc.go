@@ -55,7 +55,14 @@
 // takes no lock and, once its histograms have grown to the range observed,
 // allocates nothing. Cancelling the context stops workers at the next chunk
 // boundary (a chunk takes milliseconds); RunAll then returns what finished,
-// with Partial set and the completed trials counted per model.
+// with Partial set and the completed trials counted per model. Work is
+// handed out chunk by chunk, chunk k of every model before any chunk k+1,
+// and a chunk once taken runs to its end; the run is cut to the chunks
+// every model completed (a worker holds back its last chunks until it
+// knows their row is whole), so every model of a cancelled run holds the
+// same first chunks, exactly what a run of that many trials holds, and
+// models compared with one another stay paired. [RunGroups] runs several
+// groups of models (the candidates of a comparison) as one such run.
 //
 // # Memory
 //

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"hammersim/sim"
 )
 
 // hostile is one hostile or absurd use of the command line, and what must
@@ -473,6 +475,43 @@ func interruptCases() []hostile {
 			check: func(t *testing.T, dir, _ string) {
 				if page, _ := os.ReadFile(filepath.Join(dir, "c.html")); !bytes.Contains(page, []byte("PARTIAL RESULTS")) {
 					t.Error("the HTML report of an interrupted comparison is not marked partial")
+				}
+			}},
+		// Two files run together, chunk by chunk: an interrupted comparison
+		// of them is cut to the chunks both completed, and written. (won rests
+		// on every trial; some metrics count only the trials they apply to.)
+		{name: "interrupt/compare-files", args: []string{"compare", "doomwheel-vs-clanrats", "{dir}/s3.yaml", "--trials", "1000000000000", "--metrics", "won", "--format", "json"},
+			setup: func(t *testing.T, dir string) {
+				if err := os.WriteFile(filepath.Join(dir, "s3.yaml"), strongerCrew(t).Source, 0o666); err != nil {
+					t.Fatal(err)
+				}
+			},
+			cancel: 500 * time.Millisecond, code: exitInterrupted, msg: "interrupted: the results written are partial", out: `"partial": true`, within: 3 * time.Second,
+			check: func(t *testing.T, _, stdout string) {
+				var doc struct {
+					Trials int64 `json:"trials"`
+					Rows   []struct {
+						Estimates []struct {
+							Trials int64 `json:"trials"`
+						} `json:"estimates"`
+					} `json:"rows"`
+				}
+				if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range doc.Rows {
+					for _, e := range r.Estimates {
+						if e.Trials != doc.Trials || doc.Trials%sim.ChunkSize != 0 {
+							t.Fatalf("an estimate rests on %d trials, the comparison on %d", e.Trials, doc.Trials)
+						}
+					}
+				}
+			}},
+		{name: "interrupt/compare-nothing-done", args: []string{"compare", "doomwheel-vs-clanrats", "doomwheel-vs-clanrats", "--trials", "1000000000000"},
+			cancel: time.Nanosecond, code: exitInterrupted, msg: "nothing was written: the comparison was stopped before every candidate had completed its first 16384 trials", within: 3 * time.Second,
+			check: func(t *testing.T, _, stdout string) {
+				if stdout != "" {
+					t.Errorf("a comparison with nothing to compare wrote:\n%s", stdout)
 				}
 			}},
 		{name: "interrupt/precision-stamp", args: []string{"run", "flee-pursuit", "--precision", "0.00001", "--format", "json"},

@@ -184,7 +184,11 @@ func serveCompare(files []string, srcs [][]byte, args []string) (web.Job, error)
 		}
 		ss = append(ss, s)
 	}
-	return compareServed{compareJob{ss: ss, args: files, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}}, nil
+	job := compareJob{ss: ss, args: files, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}
+	if err := checkCompareTrials(job.cfg.Trials); err != nil {
+		return nil, err
+	}
+	return compareServed{job}, nil
 }
 
 type compareServed struct{ job compareJob }

@@ -194,6 +194,16 @@ func TestServeCompareIsTheCLI(t *testing.T) {
 			}
 		}
 	}
+	// Too few trials for the differences' batches is refused as the
+	// command line refuses it.
+	_, _, cliErr := runCLI(t, "compare", a, b, "--trials", "10")
+	body, _ := json.Marshal(map[string]any{"scenarios": cases[0].cands})
+	status, got := post(t, ts.URL+"/api/compare?trials=10", "application/json", body)
+	var e struct{ Error string }
+	json.Unmarshal(got, &e)
+	if cliErr == nil || status != 400 || e.Error != cliErr.Error() {
+		t.Errorf("10 trials: %d %q, want 400 and %v", status, got, cliErr)
+	}
 }
 
 // TestServeDiceAndValidateAreTheCLI: /api/dice answers with `simulate
