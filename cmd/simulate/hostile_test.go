@@ -501,7 +501,22 @@ func interruptCases() []hostile {
 				}
 			}},
 		{name: "interrupt/precision-table", args: []string{"run", "flee-pursuit", "--precision", "0.00001"},
-			cancel: 700 * time.Millisecond, code: exitInterrupted, out: "the run was interrupted before its precision target was met", within: 3 * time.Second},
+			cancel: 700 * time.Millisecond, code: exitInterrupted, out: "the run was interrupted before its precision target was met", within: 3 * time.Second,
+			check: func(t *testing.T, _, stdout string) {
+				// It stopped on the interruption, not at its cap.
+				text := strings.Join(strings.Fields(stdout), " ") // unwrapped
+				if !strings.Contains(text, "NOT MET. The run was interrupted after") || strings.Contains(text, "cap of") {
+					t.Errorf("the precision line of an interrupted run:\n%s", stdout)
+				}
+			}},
+		{name: "interrupt/dice-json", args: []string{"dice", "2D6 >= 9", "--trials", "1000000000000", "--format", "json"},
+			cancel: 500 * time.Millisecond, code: exitInterrupted, out: `"partial": true`, within: 3 * time.Second,
+			check: func(t *testing.T, _, stdout string) {
+				// The query stays what was asked; partial has its field.
+				if !strings.HasPrefix(stdout, `{"query": "2D6 >= 9", "kind"`) {
+					t.Errorf("the query of an interrupted dice run:\n%s", stdout)
+				}
+			}},
 		{name: "interrupt/finished-run-is-not", args: []string{"run", "flee-pursuit", "--trials", "20000"},
 			check: func(t *testing.T, _, stdout string) {
 				if strings.Contains(stdout, "PARTIAL") || strings.Contains(stdout, "interrupted") {
