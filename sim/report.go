@@ -18,7 +18,7 @@ type Report struct {
 	// the trials in which a round was fought) rests on fewer than its
 	// point ran, so the points' own counts come from here.
 	Completed []int64
-	Results []Estimate
+	Results   []Estimate
 	// Axes lists the swept parameters in the order they vary, outermost
 	// first, with their values.
 	Axes []Axis
