@@ -469,7 +469,10 @@ func exactCases() []hostile {
 }
 
 func interruptCases() []hostile {
-	compare := []string{"compare", "doomwheel-balance", "--trials", "1000000000000"}
+	// An interrupted comparison keeps the chunks every candidate completed:
+	// cheap candidates (a dice roll per trial) complete some in time even
+	// under the race detector.
+	compare := []string{"compare", "random-movement", "--by", "random_movement", "--trials", "1000000000000"}
 	partial := func(format, want string) hostile {
 		return hostile{name: "interrupt/compare-" + format, args: append(compare, "--format", format),
 			cancel: 500 * time.Millisecond, code: exitInterrupted, msg: "interrupted", out: want, within: 3 * time.Second}
@@ -477,7 +480,7 @@ func interruptCases() []hostile {
 	return []hostile{
 		partial("table", "PARTIAL RESULTS: the comparison was interrupted"),
 		partial("json", `"partial": true`),
-		partial("csv", "doomwheel-balance,1,true,"),
+		partial("csv", "random-movement,1,true,"),
 		partial("markdown", "**PARTIAL RESULTS: the comparison was interrupted"),
 		{name: "interrupt/compare-html", args: append(compare, "--report", "{dir}/c.html", "-o", "/dev/null"),
 			cancel: 500 * time.Millisecond, code: exitInterrupted, within: 3 * time.Second,
@@ -487,11 +490,19 @@ func interruptCases() []hostile {
 				}
 			}},
 		// Two files run together, chunk by chunk: an interrupted comparison
-		// of them is cut to the chunks both completed, and written. (won rests
-		// on every trial; some metrics count only the trials they apply to.)
-		{name: "interrupt/compare-files", args: []string{"compare", "doomwheel-vs-clanrats", "{dir}/s3.yaml", "--trials", "1000000000000", "--metrics", "won", "--format", "json"},
+		// of them is cut to the chunks both completed, and written.
+		// (charge_success rests on every trial; some metrics count only the
+		// trials they apply to.)
+		{name: "interrupt/compare-files", args: []string{"compare", "random-movement", "{dir}/rm.yaml", "--trials", "1000000000000", "--format", "json"},
 			setup: func(t *testing.T, dir string) {
-				if err := os.WriteFile(filepath.Join(dir, "s3.yaml"), strongerCrew(t).Source, 0o666); err != nil {
+				base, err := registry.Load("random-movement")
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The same question under another name: candidates must share
+				// their points, and the trials are what is checked here.
+				src := strings.Replace(string(base.Source), "name: random-movement", "name: copy", 1)
+				if err := os.WriteFile(filepath.Join(dir, "rm.yaml"), []byte(src), 0o666); err != nil {
 					t.Fatal(err)
 				}
 			},
@@ -516,7 +527,7 @@ func interruptCases() []hostile {
 					}
 				}
 			}},
-		{name: "interrupt/compare-nothing-done", args: []string{"compare", "doomwheel-vs-clanrats", "doomwheel-vs-clanrats", "--trials", "1000000000000"},
+		{name: "interrupt/compare-nothing-done", args: []string{"compare", "random-movement", "random-movement", "--trials", "1000000000000"},
 			cancel: time.Nanosecond, code: exitInterrupted, msg: "nothing was written: the comparison was stopped before every candidate had completed its first 16384 trials", within: 3 * time.Second,
 			check: func(t *testing.T, _, stdout string) {
 				if stdout != "" {
