@@ -321,12 +321,10 @@ func addRuns(out, p *Part) error {
 		}
 		return nil
 	}
+	// Every part holds every group, interrupted or not: groups run
+	// together (RunGroups).
 	if len(p.Runs) != len(out.Runs) {
-		if p.Interrupted || out.Interrupted {
-			out.Runs = out.Runs[:min(len(out.Runs), len(p.Runs))]
-		} else {
-			return fmt.Errorf("holds %d groups of models, not %d", len(p.Runs), len(out.Runs))
-		}
+		return fmt.Errorf("holds %d groups of models, not %d", len(p.Runs), len(out.Runs))
 	}
 	for i := range out.Runs {
 		if err := sameShape(out.Runs[i], p.Runs[i]); err != nil {
@@ -443,7 +441,7 @@ func (p *Part) Complete() error {
 // are to read them: a group per model list, a tally per model, a histogram
 // per slot.
 func (p *Part) CheckLayout(groups [][]Model) error {
-	if len(p.Runs) != len(groups) && !p.Interrupted {
+	if len(p.Runs) != len(groups) {
 		return fmt.Errorf("the parts hold %d groups of tallies; the scenarios have %d", len(p.Runs), len(groups))
 	}
 	for g, r := range p.Runs {
