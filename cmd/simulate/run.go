@@ -222,12 +222,10 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 
 // Bounds on flag values. maxWorkers is far above any machine's cores, and
 // low enough that the goroutines and their tallies fit in memory.
-// maxTrialsFlag keeps every count of trials, chunks and work items (trials
-// times models, below 100,000 points) far inside an int64; at a billion
-// trials a second it is a quarter of an hour per point.
+// maxTrialsFlag is the bound a scenario's trials key has too (sim.MaxTrials).
 const (
 	maxWorkers    = 1024
-	maxTrialsFlag = 1_000_000_000_000
+	maxTrialsFlag = sim.MaxTrials
 )
 
 // check validates the flags that need more than their type.
