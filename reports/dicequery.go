@@ -210,6 +210,10 @@ func distRows(d Distribution) []distRow {
 		}
 		rows = append(rows, r)
 	}
+	if len(rows) > 0 {
+		// Certain, and so exactly 1 rather than a sum's rounding of it.
+		rows[0].atLeast, rows[len(rows)-1].atMos = 1, 1
+	}
 	return rows
 }
 

@@ -91,10 +91,19 @@ func groupThousands(n int64) string {
 	return b.String()
 }
 
-// trialRange returns the fewest and the most trials behind any estimate:
-// after an interruption, points may rest on different numbers of trials.
+// trialRange returns the fewest and the most trials any point ran: after
+// an interruption, points may rest on different numbers of trials. They
+// are the models' own counts where the report has them; an estimate's
+// Trials would count, for a conditional metric, only the trials in which
+// its event happened.
 func trialRange(r *sim.Report) (lo, hi int64) {
 	lo = math.MaxInt64
+	if len(r.Completed) > 0 {
+		for _, n := range r.Completed {
+			lo, hi = min(lo, n), max(hi, n)
+		}
+		return lo, hi
+	}
 	for _, e := range r.Results {
 		lo, hi = min(lo, e.Trials), max(hi, e.Trials)
 	}
@@ -180,6 +189,11 @@ func precisionLine(st sim.Stamp) string {
 		strconv.FormatFloat(100*st.Precision, 'g', 6, 64), strconv.FormatFloat(st.Precision, 'g', 6, 64))
 	if st.PrecisionMet {
 		return fmt.Sprintf("%s: MET with %s trials per point.", target, groupThousands(st.Trials))
+	}
+	if st.Trials < st.MaxTrials {
+		// Short of its cap and not met: the run was interrupted.
+		return fmt.Sprintf("%s: NOT MET. The run was interrupted after %s trials per point, before the target was met.",
+			target, groupThousands(st.Trials))
 	}
 	return fmt.Sprintf("%s: NOT MET. The run stopped at its cap of %s trials per point (max-trials), so some intervals are wider than asked.",
 		target, groupThousands(max(st.MaxTrials, st.Trials)))

@@ -159,3 +159,39 @@ func TestJSONStampContract(t *testing.T) {
 		t.Error("precision fields written without a precision target")
 	}
 }
+
+// TestPartialLineCountsPoints: an interrupted run's banner gives the
+// trials its points ran (the models' counts), not those of a metric over
+// the trials in which something happened (a combat result over the 250
+// trials that fought).
+func TestPartialLineCountsPoints(t *testing.T) {
+	r := &sim.Report{Partial: true, Trials: 1000, Completed: []int64{600, 640},
+		Results: []sim.Estimate{{Trials: 600}, {Trials: 640}, {Trials: 250}}}
+	if got, want := partialLine(r), "each point rests on 600 to 640 of the 1,000 trials asked for."; !strings.HasSuffix(got, want) {
+		t.Errorf("%q, want it to end %q", got, want)
+	}
+	// Without the models' counts (a report from elsewhere), the estimates'.
+	r.Completed = nil
+	if got := partialLine(r); !strings.Contains(got, "250 to 640") {
+		t.Errorf("without counts: %q", got)
+	}
+}
+
+// TestPrecisionLineInterrupted: a precision run that stopped short of its
+// cap without meeting its target was interrupted, and says so rather than
+// blaming the cap.
+func TestPrecisionLineInterrupted(t *testing.T) {
+	st := sim.Stamp{Precision: 0.001, Trials: 2_473_984, MaxTrials: 100_000_000}
+	got := precisionLine(st)
+	if !strings.Contains(got, "NOT MET. The run was interrupted after 2,473,984 trials per point") || strings.Contains(got, "cap") {
+		t.Errorf("interrupted: %q", got)
+	}
+	st.Trials = st.MaxTrials
+	if got := precisionLine(st); !strings.Contains(got, "stopped at its cap of 100,000,000 trials") {
+		t.Errorf("at the cap: %q", got)
+	}
+	st.PrecisionMet = true
+	if got := precisionLine(st); !strings.Contains(got, "MET with 100,000,000 trials per point") {
+		t.Errorf("met: %q", got)
+	}
+}

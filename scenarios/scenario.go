@@ -74,6 +74,7 @@ func (s *Scenario) Report(run sim.Run, cfg sim.Config, version string) sim.Repor
 		Trials:      cfg.Trials,
 		Workers:     cfg.Workers,
 		Partial:     run.Partial,
+		Completed:   run.Completed,
 		Results:     s.Results(run),
 		Axes:        s.Axes,
 		Grid:        s.Grid,

@@ -13,7 +13,12 @@ type Report struct {
 	// Partial is set when the run was interrupted; each estimate's Trials
 	// says how many trials it rests on.
 	Partial bool
-	Results []Estimate
+	// Completed is the trials each model ran (Run.Completed): an estimate
+	// over the trials in which something happened (a combat result, over
+	// the trials in which a round was fought) rests on fewer than its
+	// point ran, so the points' own counts come from here.
+	Completed []int64
+	Results   []Estimate
 	// Axes lists the swept parameters in the order they vary, outermost
 	// first, with their values.
 	Axes []Axis

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -63,7 +62,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) > 1 && *by != "" {
 		return usagef("--by compares the values of one scenario's parameter; give one scenario with it")
 	}
-	if f.report != "" && filepath.Ext(f.report) != ".html" {
+	if f.report != "" && reportKind(f.report) != ".html" {
 		return usagef("compare writes its report as HTML: --report FILE.html")
 	}
 	var ss []*scenarios.Scenario

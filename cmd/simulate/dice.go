@@ -48,6 +48,14 @@ func answerDice(ctx context.Context, text string, f diceFlags, stdout, stderr io
 		return err
 	}
 	dist, cond := dq.answer(f, sr)
+	plotDist, plotCond := dist, cond
+	if sr.partial && (f.format == "json" || f.format == "csv") {
+		// The figure is read by people whatever the format: its title says
+		// partial.
+		pf := f
+		pf.format = "table"
+		plotDist, plotCond = dq.answer(pf, sr)
+	}
 	out := runFlags{output: f.output, plotDir: f.plotDir}
 	err = out.write(stdout, stderr, outputs{
 		results: func(w io.Writer) error {
@@ -57,7 +65,7 @@ func answerDice(ctx context.Context, text string, f diceFlags, stdout, stderr io
 			return reports.WriteDistributionAs(w, *dist, f.format)
 		},
 		plots: func(files *reports.Files, dir string) (reports.Plots, error) {
-			return reports.StageDicePlot(files, dir, "dice", dist, cond)
+			return reports.StageDicePlot(files, dir, "dice", plotDist, plotCond)
 		},
 	})
 	if err != nil {
@@ -185,8 +193,10 @@ func (dq diceQuestion) answer(f diceFlags, sr diceRolls) (*reports.Distribution,
 	} else {
 		title = dq.q.String()
 	}
-	if sr.partial {
-		title += fmt.Sprintf(" (PARTIAL: %d of %d trials ran before the interruption)", sr.completed, f.trials)
+	if sr.partial && f.format != "json" && f.format != "csv" {
+		// Where people read it; JSON and CSV keep the query as it is and
+		// say partial in their own field.
+		title += partialNote(sr, f)
 	}
 	switch {
 	case dq.tooLarge != nil:
@@ -202,6 +212,11 @@ func (dq diceQuestion) answer(f diceFlags, sr diceRolls) (*reports.Distribution,
 	dist := queryDistribution(dq.q, title)
 	dist.Sim, dist.Seed, dist.Trials, dist.Partial = sr.hist, f.seed, sr.completed, sr.partial
 	return dist, nil
+}
+
+// partialNote is what a title says of an interrupted simulation.
+func partialNote(sr diceRolls, f diceFlags) string {
+	return fmt.Sprintf(" (PARTIAL: %d of %d trials ran before the interruption)", sr.completed, f.trials)
 }
 
 // noExactAnswer says why a query past the exact-work budget is only

@@ -77,6 +77,10 @@ func TestDiceJSON(t *testing.T) {
 	if strings.Contains(out, `"simulated"`) {
 		t.Errorf("no simulation ran, yet the JSON has simulated values:\n%s", out)
 	}
+	// The ends are certain: exactly 1, not a sum's rounding of it.
+	if d.Values[0].AtLeastJSON != 1 || d.Values[10].AtMostJSON != 1 {
+		t.Errorf("at least 2: %v, at most 12: %v; want 1 and 1", d.Values[0].AtLeastJSON, d.Values[10].AtMostJSON)
+	}
 }
 
 // TestDiceConditionPastBudget: a condition whose exact answer is over the

@@ -322,6 +322,15 @@ func flagCases() []hostile {
 		usage("dice-workers-negative", "--workers -5 is out of range", "dice", "2D6", "--trials", "100", "--workers", "-5"),
 		usage("dice-trials-maxint", "--trials 9223372036854775807 is out of range", "dice", "2D6", "--trials", "9223372036854775807"),
 		usage("dice-trials-negative", "--trials -3 is out of range", "dice", "2D6", "--trials", "-3"),
+		usage("metrics-empty", "--metrics names no metric", "run", "flee-pursuit", "--metrics", ""),
+		usage("metrics-commas", "--metrics names no metric", "compare", "doomwheel-balance", "--metrics", " , "),
+		usage("trials-bad-commas", `"1,00" is not a number of trials`, "run", "--trials", "1,00"),
+		{name: "flags/report-upper-case", args: []string{"run", "flee-pursuit", "--trials", "1000", "-o", "/dev/null", "--report", "{dir}/r.HTML"},
+			check: func(t *testing.T, dir, _ string) {
+				if page, _ := os.ReadFile(filepath.Join(dir, "r.HTML")); !bytes.HasPrefix(page, []byte("<!DOCTYPE html>")) {
+					t.Error("--report r.HTML did not write an HTML report")
+				}
+			}},
 		{name: "flags/one-line-and-hint", args: []string{"run", "--bogus"}, code: exitUsage,
 			msg: "simulate: run: flag provided but not defined: -bogus\nRun 'simulate run -h' for its flags.\n",
 			check: func(t *testing.T, _, stdout string) {
@@ -330,7 +339,7 @@ func flagCases() []hostile {
 				}
 			}},
 		{name: "flags/bad-value-one-line", args: []string{"dice", "2D6", "--trials", "many"}, code: exitUsage,
-			msg: "simulate: dice: invalid value \"many\" for flag -trials: \"many\" is not a number of trials; write it as 1000000, 1_000_000 or 1e6\nRun 'simulate dice -h' for its flags.\n"},
+			msg: "simulate: dice: invalid value \"many\" for flag -trials: \"many\" is not a number of trials; write it as 1000000, 1_000_000, 1,000,000 or 1e6\nRun 'simulate dice -h' for its flags.\n"},
 		{name: "flags/help-on-stdout", args: []string{"compare", "-h"}, out: "Usage: simulate compare"},
 	}
 }
@@ -501,7 +510,22 @@ func interruptCases() []hostile {
 				}
 			}},
 		{name: "interrupt/precision-table", args: []string{"run", "flee-pursuit", "--precision", "0.00001"},
-			cancel: 700 * time.Millisecond, code: exitInterrupted, out: "the run was interrupted before its precision target was met", within: 3 * time.Second},
+			cancel: 700 * time.Millisecond, code: exitInterrupted, out: "the run was interrupted before its precision target was met", within: 3 * time.Second,
+			check: func(t *testing.T, _, stdout string) {
+				// It stopped on the interruption, not at its cap.
+				text := strings.Join(strings.Fields(stdout), " ") // unwrapped
+				if !strings.Contains(text, "NOT MET. The run was interrupted after") || strings.Contains(text, "cap of") {
+					t.Errorf("the precision line of an interrupted run:\n%s", stdout)
+				}
+			}},
+		{name: "interrupt/dice-json", args: []string{"dice", "2D6 >= 9", "--trials", "1000000000000", "--format", "json"},
+			cancel: 500 * time.Millisecond, code: exitInterrupted, out: `"partial": true`, within: 3 * time.Second,
+			check: func(t *testing.T, _, stdout string) {
+				// The query stays what was asked; partial has its field.
+				if !strings.HasPrefix(stdout, `{"query": "2D6 >= 9", "kind"`) {
+					t.Errorf("the query of an interrupted dice run:\n%s", stdout)
+				}
+			}},
 		{name: "interrupt/finished-run-is-not", args: []string{"run", "flee-pursuit", "--trials", "20000"},
 			check: func(t *testing.T, _, stdout string) {
 				if strings.Contains(stdout, "PARTIAL") || strings.Contains(stdout, "interrupted") {

@@ -55,13 +55,17 @@ func (f *runFlags) checkOutputs(inputs []string) error {
 			return err
 		}
 	}
-	if f.report != "" && filepath.Ext(f.report) == ".md" {
+	if reportKind(f.report) == ".md" {
 		if err := reports.CheckDir(mdPlotDir(f.report)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// reportKind is a report document's extension in lower case (".html",
+// ".md"), which says what to write: r.HTML is an HTML report too.
+func reportKind(path string) string { return strings.ToLower(filepath.Ext(path)) }
 
 // mdPlotDir is the folder a Markdown report's plots go to.
 func mdPlotDir(report string) string {

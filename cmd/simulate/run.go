@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -246,8 +245,11 @@ func (f *runFlags) check(fs *flag.FlagSet) error {
 	if flagSet(fs, "precision") && !(f.precision > 0 && f.precision < 0.5) {
 		return flagUsagef(cmd, "--precision %g: expected a 95%% half-width above 0 and below 0.5, such as 0.005", f.precision)
 	}
-	if ext := filepath.Ext(f.report); f.report != "" && ext != ".html" && ext != ".md" {
+	if ext := reportKind(f.report); f.report != "" && ext != ".html" && ext != ".md" {
 		return flagUsagef(cmd, "--report %s: expected a file ending in .html or .md", f.report)
+	}
+	if flagSet(fs, "metrics") && strings.Trim(f.metrics, ", ") == "" {
+		return flagUsagef(cmd, "--metrics names no metric; expected names such as hits,wounds (leave the flag out for all)")
 	}
 	return nil
 }
@@ -516,7 +518,7 @@ func shellQuote(s string) string {
 // stageReport prepares a report document, HTML or Markdown by extension,
 // and returns how many plot files it prepared beside it.
 func stageReport(files *reports.Files, path string, r *sim.Report, source []byte) (int, error) {
-	if filepath.Ext(path) == ".md" {
+	if reportKind(path) == ".md" {
 		written, err := reports.StageMarkdownReport(files, path, r, source)
 		return max(len(written)-1, 0), err
 	}

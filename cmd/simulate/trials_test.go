@@ -29,6 +29,12 @@ func TestParseTrials(t *testing.T) {
 		{"", 0, "not a number of trials"},
 		{"NaN", 0, "not a number of trials"},
 		{"1.5", 0, "not a number of trials"},
+		// Commas group thousands, and only thousands.
+		{"12,345", 12_345, ""},
+		{"1,00", 0, "not a number of trials"},
+		{"1000,000", 0, "not a number of trials"},
+		{"1,0000", 0, "not a number of trials"},
+		{"1_000,000", 0, "not a number of trials"},
 	} {
 		got, err := parseTrials(tc.in)
 		switch {
