@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -138,6 +139,29 @@ func (d *Decoder) IntIn(n *Node, what string, lo, hi int) (int, bool) {
 	v, err := strconv.Atoi(strings.TrimPrefix(s, "+"))
 	if err != nil {
 		d.Errorf(n, "expected %s as a whole number from %d to %d, found %s", what, lo, hi, Excerpt(s))
+		return 0, false
+	}
+	if v < lo || v > hi {
+		d.Errorf(n, "%s %d is out of range; expected %d to %d", what, v, lo, hi)
+		return 0, false
+	}
+	return v, true
+}
+
+// Int64In reads a whole number from lo to hi, for counts that may pass
+// what an int holds on every platform, such as trials.
+func (d *Decoder) Int64In(n *Node, what string, lo, hi int64) (int64, bool) {
+	s, ok := d.Scalar(n, what+" (a whole number)")
+	if !ok {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(strings.TrimPrefix(s, "+"), 10, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		d.Errorf(n, "expected %s as a whole number from %d to %d, found %s", what, lo, hi, Excerpt(s))
+		return 0, false
+	}
+	if err != nil { // past an int64
+		d.Errorf(n, "%s %s is out of range; expected %d to %d", what, Excerpt(s), lo, hi)
 		return 0, false
 	}
 	if v < lo || v > hi {

@@ -8,6 +8,7 @@ import (
 	"hammersim/scenarios/fantasy"
 	"hammersim/scenarios/heresy"
 	"hammersim/scenarios/scenariotest"
+	"hammersim/sim"
 )
 
 // Profiles as flow mappings; the numbers are illustrative, not quoted from
@@ -55,5 +56,58 @@ func TestBuiltinsOf(t *testing.T) {
 	}
 	if all := len(scenarios.BuiltinNames()); n != all || all == 0 {
 		t.Errorf("the rulesets' built-ins number %d, the library %d", n, all)
+	}
+}
+
+// TestUnreadQuestion: without a known ruleset a scenario's question cannot
+// be read; the error about the ruleset is the one reported, and a key that
+// is some ruleset's question is not called unknown as well. A key that is
+// no ruleset's question still is.
+func TestUnreadQuestion(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"unknown ruleset", "name: t\nruleset: fantasi\nbattle: {attacker: {name: A}}\n",
+			`t.yaml:2:10: unknown ruleset "fantasi"; expected one of: fantasy, heresy`},
+		{"no ruleset", "name: t\nshooting: {}\n",
+			`t.yaml:1:1: the scenario is missing the key "ruleset"`},
+		{"no question of any ruleset", "name: t\nruleset: fantasi\nbattel: {}\n",
+			`t.yaml:2:10: unknown ruleset "fantasi"; expected one of: fantasy, heresy` + "\n" +
+				`t.yaml:3:1: unknown key "battel" in the scenario; expected one of: name, description, ruleset, units, trials, precision, max_trials, seed, assault, battle, charge, pursuit, shooting`},
+	} {
+		_, err := both.Parse("t.yaml", []byte(tc.src))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got: %v\nwant: %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestTrialsBounds: a scenario's trials and max_trials take what --trials
+// and --max-trials take, 1 to sim.MaxTrials = 10^12.
+func TestTrialsBounds(t *testing.T) {
+	const head = "name: t\nruleset: fantasy\ncharge: {unit: {name: A, M: 5}, distance: 3}\n"
+	for _, tc := range []struct {
+		key  string
+		want string // "" for no error
+	}{
+		{"trials: 1", ""},
+		{"trials: 1000000000000", ""},
+		{"precision: 0.01\nmax_trials: 1000000000000", ""},
+		{"trials: 0", "t.yaml:4:9: trials 0 is out of range; expected 1 to 1000000000000"},
+		{"trials: 1000000000001", "t.yaml:4:9: trials 1000000000001 is out of range; expected 1 to 1000000000000"},
+		// Past an int64 (9223372036854775807): refused as out of range too.
+		{"trials: 99999999999999999999", `t.yaml:4:9: trials "99999999999999999999" is out of range; expected 1 to 1000000000000`},
+		{"trials: many", `t.yaml:4:9: expected trials as a whole number from 1 to 1000000000000, found "many"`},
+		{"precision: 0.01\nmax_trials: 1000000000001", "t.yaml:5:13: max_trials 1000000000001 is out of range; expected 1 to 1000000000000"},
+	} {
+		s, err := both.Parse("t.yaml", []byte(head+tc.key+"\n"))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%q:\n got: %s\nwant: %s", tc.key, got, tc.want)
+		}
+		if tc.key == "trials: 1000000000000" && (s == nil || s.Trials != sim.MaxTrials) {
+			t.Errorf("trials 10^12 read as %v", s)
+		}
 	}
 }

@@ -204,6 +204,8 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 				compile = decode(d, n)
 			}})
 		}
+	} else {
+		fields = append(fields, r.unreadQuestions()...)
 	}
 	d.Object(root, "the scenario", fields)
 	if rs != nil && question == nil && root.Kind == MapNode {
@@ -229,6 +231,24 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 		}
 	}
 	return s, nil
+}
+
+// unreadQuestions are the question keys of every registered ruleset, for a
+// scenario whose ruleset is missing or unknown: its question cannot be read
+// without the ruleset, and the error about the ruleset already says what
+// is wrong, so the question's key is not called unknown too.
+func (r *Registry) unreadQuestions() []Field {
+	var keys []string
+	for _, rs := range r.rulesets {
+		keys = append(keys, rs.questionKeys()...)
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	fields := make([]Field, len(keys))
+	for i, k := range keys {
+		fields[i] = Field{Key: k, Decode: func(*Node) {}}
+	}
+	return fields
 }
 
 // rulesetOf reads the ruleset key first, since it decides which questions
@@ -282,8 +302,8 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 		{Key: "ruleset", Required: true, Decode: func(*Node) {}},
 		{Key: "units", Decode: func(*Node) {}}, // read with the ruleset: catalogue.go
 		{Key: "trials", Decode: func(n *Node) {
-			if v, ok := d.IntIn(n, "trials", 1, 1_000_000_000); ok {
-				s.Trials = int64(v)
+			if v, ok := d.Int64In(n, "trials", 1, sim.MaxTrials); ok {
+				s.Trials = v
 			}
 		}},
 		{Key: "precision", Decode: func(n *Node) {
@@ -295,8 +315,8 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 			s.Precision = v
 		}},
 		{Key: "max_trials", Decode: func(n *Node) {
-			if v, ok := d.IntIn(n, "max_trials", 1, 1_000_000_000); ok {
-				s.MaxTrials = int64(v)
+			if v, ok := d.Int64In(n, "max_trials", 1, sim.MaxTrials); ok {
+				s.MaxTrials = v
 			}
 		}},
 		{Key: "seed", Decode: func(n *Node) {

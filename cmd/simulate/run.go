@@ -42,6 +42,16 @@ func flagUsagef(cmd, format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...), cmd: cmd}
 }
 
+// ofCommand makes a usage error of a command that has a -h of its own
+// point at it: whatever part of the command line was wrong (its arguments,
+// a flag, or how flags combine), the command's usage says what is right.
+func ofCommand(cmd string, err error) error {
+	if u, ok := errors.AsType[*usageError](err); ok && u.cmd == "" {
+		u.cmd = cmd
+	}
+	return err
+}
+
 // errInterrupted is returned after partial results were written because
 // the run was cancelled.
 var errInterrupted = errors.New("interrupted: the results written are partial, and marked so")
@@ -84,15 +94,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		_, err := io.WriteString(stdout, usage)
 		return err
 	case "run":
-		return runScenario(ctx, rest, stdout, stderr)
+		return ofCommand(cmd, runScenario(ctx, rest, stdout, stderr))
 	case "compare":
-		return runCompare(ctx, rest, stdout, stderr)
+		return ofCommand(cmd, runCompare(ctx, rest, stdout, stderr))
 	case "merge":
-		return runMerge(ctx, rest, stdout, stderr)
+		return ofCommand(cmd, runMerge(ctx, rest, stdout, stderr))
 	case "dice":
-		return runDice(ctx, rest, stdout, stderr)
+		return ofCommand(cmd, runDice(ctx, rest, stdout, stderr))
 	case "serve":
-		return runServe(ctx, rest, stdout, stderr)
+		return ofCommand(cmd, runServe(ctx, rest, stdout, stderr))
+	case "units":
+		return ofCommand(cmd, runUnits(rest, stdout))
 	case "list":
 		if len(rest) > 0 {
 			return usagef("list takes no arguments")
@@ -110,8 +122,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	case "completion":
 		return runCompletion(rest, stdout)
-	case "units":
-		return runUnits(rest, stdout)
 	case "version", "-version", "--version":
 		_, err := fmt.Fprintf(stdout, "hammersim %s\n", hammersim.Version)
 		return err
@@ -211,12 +221,10 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 
 // Bounds on flag values. maxWorkers is far above any machine's cores, and
 // low enough that the goroutines and their tallies fit in memory.
-// maxTrialsFlag keeps every count of trials, chunks and work items (trials
-// times models, below 100,000 points) far inside an int64; at a billion
-// trials a second it is a quarter of an hour per point.
+// maxTrialsFlag is the bound a scenario's trials key has too (sim.MaxTrials).
 const (
 	maxWorkers    = 1024
-	maxTrialsFlag = 1_000_000_000_000
+	maxTrialsFlag = sim.MaxTrials
 )
 
 // check validates the flags that need more than their type.

@@ -174,8 +174,10 @@ func (p *qparser) condition(after string) (*cond, error) {
 func (p *qparser) not() (*cond, *sum, error) {
 	p.depth++
 	defer func() { p.depth-- }()
-	if p.depth > maxQueryDepth {
-		return nil, nil, p.errorf(p.peek(), "too deeply nested; at most %d brackets and nots", maxQueryDepth)
+	// depth-1 brackets and nots enclose this point, so one opening here is
+	// the depth-th: past the limit, the error points at it.
+	if at := p.peek(); p.depth > maxQueryDepth && (at.kind == tokOpen || p.isWord("not")) {
+		return nil, nil, p.errorf(at, "too deeply nested; at most %d brackets and nots", maxQueryDepth)
 	}
 	if p.isWord("not") {
 		p.next()

@@ -262,6 +262,51 @@ func TestQueryErrors(t *testing.T) {
 	}
 }
 
+// TestQueryLimits: a query holds at most 4*MaxTerms = 64 terms, counted
+// over every side of every comparison, and at most maxQueryDepth = 64
+// brackets and nots nested; one more is refused where it starts.
+func TestQueryLimits(t *testing.T) {
+	terms := func(n int) string { return strings.Repeat("1+", n-1) + "1" }
+	nest := func(n int) string { return strings.Repeat("(", n) + "D6 >= 4" + strings.Repeat(")", n) }
+	nots := func(n int) string { return strings.Repeat("not ", n) + "D6 >= 4" }
+	for _, tc := range []struct {
+		name, q string
+		col     int // 0: the query parses
+		want    string
+	}{
+		{"64 terms", terms(64), 0, ""},
+		// The 65th term starts at column 2*64+1 = 129.
+		{"65 terms", terms(65), 129, "too many terms; at most 64 in a query"},
+		// 62 + 2 terms: both sides of the comparison count.
+		{"64 terms over two sides", terms(62) + " >= D6+3", 0, ""},
+		// The 65th term, the 3 after "1+...+1 >= D6+", starts at column
+		// 2*63-1 + len(" >= D6+") + 1 = 125 + 7 + 1.
+		{"65 terms over two sides", terms(63) + " >= D6+3", 133, "too many terms; at most 64 in a query"},
+		{"64 brackets", nest(64), 0, ""},
+		// The 65th bracket is the 65th character.
+		{"65 brackets", nest(65), 65, "too deeply nested; at most 64 brackets and nots"},
+		{"64 nots", nots(64), 0, ""},
+		// The 65th "not" starts after 64 "not " of four characters each.
+		{"65 nots", nots(65), 257, "too deeply nested; at most 64 brackets and nots"},
+	} {
+		_, err := ParseQuery(tc.q)
+		if tc.col == 0 {
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: got %v, want a SyntaxError", tc.name, err)
+			continue
+		}
+		if se.Msg != tc.want || se.Col != tc.col {
+			t.Errorf("%s: got column %d %q, want column %d %q", tc.name, se.Col, se.Msg, tc.col, tc.want)
+		}
+	}
+}
+
 // TestQueryPastBudget: a query whose exact answer would cost more than
 // MaxExactWork steps parses without one and is rolled instead. Two rolls
 // of 100D1000 compared: X > Y has chance (1 - P(X = Y))/2 by symmetry, and

@@ -292,7 +292,7 @@ func TestBattleErrors(t *testing.T) {
 		{"WS 11", "{name: A, M: 5, WS: 11, S: 3, T: 3, I: 3, A: 1, Ld: 7}", "t.yaml:7:33: WS 11 is out of range; expected 0 to 10"},
 		{"T dash", "{name: A, M: 5, WS: 3, S: 3, T: -, I: 3, A: 1, Ld: 7}", `t.yaml:7:45: T cannot be "-"; expected 1 to 10`},
 		{"missing T", "{name: A, M: 5, WS: 3, S: 3, I: 3, A: 1, Ld: 7}", `t.yaml:7:13: unit "A" needs T for a battle`},
-		{"bad save", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, armour: 8+}", "t.yaml:7:75: expected armour as a save from 1+ to 6+, or none"},
+		{"bad save", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, armour: 8+}", `t.yaml:7:75: expected armour as a save from 1+ to 6+, or 7+ or none for no save; found "8+"`},
 		{"bad troop", "{name: A, troop: Dragon, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}", `t.yaml:7:30: unknown troop type "Dragon"`},
 		{"champion alone", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, champion: {name: C, A: 2}}", "t.yaml:7:77: unit \"A\" has one model; a champion needs a unit to lead"},
 		{"crew and A", "{name: A, M: 5, S: 3, T: 3, A: 1, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 3, A: 1}]}", `t.yaml:7:44: unit "A" has a crew: give A to each crew profile instead`},
@@ -407,6 +407,43 @@ func TestFledIdleOnlyWithoutFlight(t *testing.T) {
 		}
 		if slices.ContainsFunc(s.Results(run), func(e sim.Estimate) bool { return e.Metric == "fled" }) {
 			t.Errorf("%s shows fled: no unit of it can take a Panic test it could fail", name)
+		}
+	}
+}
+
+// TestSaves: a save is written as printed, 1+ to 6+, with 7+, none or "-"
+// for no save (a save worsened past 6+ is none, docs/fantasy.md); a bare
+// number is refused with the save it likely means, as in every ruleset
+// (docs/scenarios.md). Columns count from the line "  attacker: {...}":
+// the value of the save key starts at column 75.
+func TestSaves(t *testing.T) {
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
+	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 4\n  phases: [charge, combat]\n"
+	unit := "  attacker: {name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, "
+	for _, tc := range []struct {
+		save string
+		want string // "" for no error
+	}{
+		{"armour: 1+", ""},
+		{"armour: 6+", ""},
+		{"armour: 7+", ""},
+		{"armour: none", ""},
+		{"ward: 5+", ""},
+		{"armour: 6", `t.yaml:7:75: expected armour as a save with its +, such as 6+; found "6"`},
+		{"armour: 7", `t.yaml:7:75: expected armour as a save with its +, such as 7+; found "7"`},
+		{"ward: 4", `t.yaml:7:73: expected ward as a save with its +, such as 4+; found "4"`},
+		{"armour: 8+", `t.yaml:7:75: expected armour as a save from 1+ to 6+, or 7+ or none for no save; found "8+"`},
+		{"armour: 9+", `t.yaml:7:75: expected armour as a save from 1+ to 6+, or 7+ or none for no save; found "9+"`},
+		{"armour: 0", `t.yaml:7:75: expected armour as a save from 1+ to 6+, or 7+ or none for no save; found "0"`},
+		{"armour: 4++", `t.yaml:7:75: expected armour as a save from 1+ to 6+, or 7+ or none for no save; found "4++"`},
+	} {
+		_, err := registry.Parse("t.yaml", []byte(head+unit+tc.save+"}\n"))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s:\n got: %s\nwant: %s", tc.save, got, tc.want)
 		}
 	}
 }

@@ -163,7 +163,10 @@ func statValue(d *scenarios.Decoder, n *scenarios.Node, what string, lo, hi int)
 	return d.IntIn(n, what, lo, hi)
 }
 
-// save reads a save: "4+", or "none".
+// save reads a save as printed: "4+", or "none" or "-" for no save. 7+
+// is no save too, as a save worsened past 6+ is (docs/fantasy.md). A bare
+// number is refused with a hint, as in every ruleset (docs/scenarios.md):
+// "armour: 1" reads as a +1 to the save as easily as a 1+.
 func save(d *scenarios.Decoder, n *scenarios.Node, what string) (int, bool) {
 	s, ok := d.Scalar(n, what+" (such as 4+, or none)")
 	if !ok {
@@ -173,8 +176,12 @@ func save(d *scenarios.Decoder, n *scenarios.Node, what string) (int, bool) {
 		return rules.NoSave, true
 	}
 	v, err := strconv.Atoi(strings.TrimSuffix(s, "+"))
-	if err != nil || !strings.HasSuffix(s, "+") || v < 1 || v > 7 {
-		d.Errorf(n, "expected %s as a save from 1+ to 6+, or none; found %q", what, s)
+	switch {
+	case err == nil && v >= 1 && v <= rules.NoSave && !strings.HasSuffix(s, "+"):
+		d.Errorf(n, "expected %s as a save with its +, such as %d+; found %q", what, v, s)
+		return 0, false
+	case err != nil || !strings.HasSuffix(s, "+") || v < 1 || v > rules.NoSave:
+		d.Errorf(n, "expected %s as a save from 1+ to 6+, or 7+ or none for no save; found %q", what, s)
 		return 0, false
 	}
 	return v, true

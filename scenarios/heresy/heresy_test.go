@@ -447,3 +447,35 @@ func TestDocExample(t *testing.T) {
 		t.Errorf("%d models, want 12 (Fearless x distance x stupefied)", len(s.Models))
 	}
 }
+
+// TestSaves: Sv, Inv and cover are written as printed, 2+ to 6+, with "-"
+// or none for no save; a bare number is refused with the save it likely
+// means, as in every ruleset (docs/scenarios.md). The target's line is
+// "  target: {name: R, models: 5, WS: 4, ..., Ld: 8, ", 82 characters, so
+// the value of Sv starts at column 82 + len("Sv: ") + 1 = 87, and that of
+// Inv at 88.
+func TestSaves(t *testing.T) {
+	const line = "  target: {name: R, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, "
+	for _, tc := range []struct {
+		saves string
+		want  string // "" for no error
+	}{
+		{"Sv: 3+", ""},
+		{"Sv: 2+, Inv: 4+", ""},
+		{`Sv: "-", Inv: none`, ""},
+		{"Sv: 3", `t.yaml:5:87: expected Sv as a save with its +, such as 3+; found "3"`},
+		{"Sv: 7+", `t.yaml:5:87: expected Sv as a save from 2+ to 6+, or "-" (quoted) or none for no save, found "7+"`},
+		{"Sv: 1", `t.yaml:5:87: expected Sv as a save from 2+ to 6+, or "-" (quoted) or none for no save, found "1"`},
+		{"Inv: 4, Sv: 3+", `t.yaml:5:88: expected Inv as a save with its +, such as 4+; found "4"`},
+	} {
+		src := scenario("shooting:\n  firer: " + bolters + "\n" + line + tc.saves + "}\n")
+		_, err := registry.Parse("t.yaml", []byte(src))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s:\n got: %s\nwant: %s", tc.saves, got, tc.want)
+		}
+	}
+}

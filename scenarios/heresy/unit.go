@@ -191,7 +191,10 @@ func statValue(d *scenarios.Decoder, n *scenarios.Node, st stat) (int, bool) {
 	return d.IntIn(n, st.key, st.lo, st.hi)
 }
 
-// saveParam reads a save as printed, "3+", or "-" (or none) for no save.
+// saveParam reads a save as printed, "3+", or "-" (or none) for no save. A
+// bare number is refused with a hint, as in every ruleset
+// (docs/scenarios.md): saves are printed with their +, and a bare number
+// beside them reads as a modifier as easily as a save.
 func saveParam(d *scenarios.Decoder, n *scenarios.Node, what string) scenarios.Param[int] {
 	return scenarios.Sweep(d, n, what, false, func(n *scenarios.Node) (int, bool) {
 		s, ok := d.Scalar(n, what+" (a save such as 3+)")
@@ -202,7 +205,11 @@ func saveParam(d *scenarios.Decoder, n *scenarios.Node, what string) scenarios.P
 			return 0, true
 		}
 		v, err := strconv.Atoi(strings.TrimSuffix(s, "+"))
-		if err != nil || v < 2 || v > 6 {
+		if err == nil && v >= 2 && v <= 6 && !strings.HasSuffix(s, "+") {
+			d.Errorf(n, "expected %s as a save with its +, such as %d+; found %q", what, v, s)
+			return 0, false
+		}
+		if err != nil || !strings.HasSuffix(s, "+") || v < 2 || v > 6 {
 			d.Errorf(n, "expected %s as a save from 2+ to 6+, or \"-\" (quoted) or none for no save, found %q", what, s)
 			return 0, false
 		}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+)
+
+// TestUsageHints: a bad command line prints one line naming the problem
+// and a hint, exits 2, and the hint points at the -h of the command that
+// was misused, whatever was wrong in it (arguments, a flag's value, or how
+// flags combine). Commands without flags of their own point at simulate -h.
+func TestUsageHints(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // the whole of standard error
+	}{
+		{"run two scenarios", []string{"run", "a", "b"},
+			"simulate: run takes one scenario, got 2: a b\nRun 'simulate run -h' for its flags.\n"},
+		{"run bad shard", []string{"run", "doomwheel-vs-clanrats", "--shard", "3/3"},
+			"simulate: --shard \"3/3\": expected I/N, shard I of N with 0 <= I < N <= 65536, such as 3/8 (the first shard is 0)\n" +
+				"Run 'simulate run -h' for its flags.\n"},
+		{"run shard env without count", []string{"run", "doomwheel-vs-clanrats", "--shard-index-env", "TASK"},
+			"simulate: --shard-index-env TASK needs --shard N, the number of shards\nRun 'simulate run -h' for its flags.\n"},
+		{"run unknown metric", []string{"run", "random-movement", "--metrics", "reach_typo"},
+			"simulate: --metrics: unknown metric \"reach_typo\" in random-movement; its question has: charge_success, charge_reach\n" +
+				"Run 'simulate run -h' for its flags.\n"},
+		{"run bad flag", []string{"run", "--bogus"},
+			"simulate: run: flag provided but not defined: -bogus\nRun 'simulate run -h' for its flags.\n"},
+		{"compare one without by", []string{"compare"},
+			"simulate: compare needs two or more scenarios, or one with --by AXIS\nRun 'simulate compare -h' for its flags.\n"},
+		{"merge nothing", []string{"merge"},
+			"simulate: merge needs the partial results of a run: simulate merge PARTS... (written by simulate run --shard I/N -o FILE)\n" +
+				"Run 'simulate merge -h' for its flags.\n"},
+		{"dice nothing", []string{"dice"},
+			"simulate: dice needs a query, such as 2D6, \"2D6 >= 9\" or \"10D6 count 4+ reroll failures\"\nRun 'simulate dice -h' for its flags.\n"},
+		{"serve argument", []string{"serve", "x"},
+			"simulate: serve takes no arguments, got x\nRun 'simulate serve -h' for its flags.\n"},
+		{"units arguments", []string{"units", "a", "b", "c"},
+			"simulate: units takes no arguments, or show and a unit's name (simulate units show Clanrats)\nRun 'simulate units -h' for its flags.\n"},
+		{"list argument", []string{"list", "x"},
+			"simulate: list takes no arguments\nRun 'simulate -h' for usage.\n"},
+		{"show nothing", []string{"show"},
+			"simulate: show takes one built-in scenario name (simulate list shows them)\nRun 'simulate -h' for usage.\n"},
+		{"unknown command", []string{"frobnicate"},
+			"simulate: unknown command \"frobnicate\"\nRun 'simulate -h' for usage.\n"},
+	} {
+		stdout, _, err := runCLI(t, tc.args...)
+		var stderr bytes.Buffer
+		code := exitCode(err, &stderr)
+		if code != exitUsage || stderr.String() != tc.want || stdout != "" {
+			t.Errorf("%s: exit %d, stderr\n%s\nwant exit %d, stderr\n%s\nstdout %q", tc.name, code, stderr.String(), exitUsage, tc.want, stdout)
+		}
+	}
+}
