@@ -100,7 +100,8 @@ func (r *Run) Merge(o Run) {
 
 // RunAll runs cfg.Trials trials of every model and returns their tallies.
 // Work is handed out chunk by chunk, every model's chunk k before any chunk
-// k+1, so a cancelled run has spread what it did over all models. It returns
+// k+1, and a cancelled run is cut to the chunks every model completed: all
+// its models hold the same first chunks (see gather). It returns
 // a non-nil error only if a trial panicked; cancellation is reported by
 // Run.Partial.
 func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
