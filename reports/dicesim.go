@@ -11,31 +11,48 @@ import (
 // writeSimulated writes a distribution known only from its simulated
 // histogram, saying why there is no exact one: the frequency of each value
 // rolled with its Wilson 95% interval, "at least" and "at most" as
-// simulated, then the simulated mean.
+// simulated, then the simulated mean. Past maxSimRows values the table
+// groups them in bins of a round width, so that it stays readable (JSON and
+// CSV still list every value).
 func writeSimulated(ew *errWriter, d Distribution) error {
 	if d.NoExact != "" {
 		fmt.Fprintln(ew, d.NoExact)
 	}
-	t := newTable(ew, []string{"value", "simulated", "95% CI", "at least", "at most"}, 0)
 	n := d.Sim.N()
-	if lo, hi, ok := d.Sim.Range(); ok {
-		atMost := int64(0)
-		for v := lo; v <= hi; v++ {
-			k := d.Sim.Count(v)
-			if k == 0 {
-				continue
-			}
-			atLeast := n - atMost
-			atMost += k
-			label := strconv.Itoa(v)
-			if d.Label != nil {
-				label = d.Label(v)
-			}
-			e := sim.ProbabilityOf("", nil, k, n)
-			row := []string{label, pct(e.Value), pct(e.CI95[0]) + " to " + pct(e.CI95[1]), pct(float64(atLeast) / float64(n)), pct(float64(atMost) / float64(n))}
-			if err := t.Append(row); err != nil {
-				return err
-			}
+	lo, hi, ok := d.Sim.Range()
+	width := 1
+	if ok && d.Label == nil {
+		width = binWidth(d.Sim, lo, hi)
+	}
+	first := "value"
+	if width > 1 {
+		first = "values"
+		fmt.Fprintln(ew, wrapText(fmt.Sprintf("%s different values were rolled: the table groups them %d at a time (JSON and CSV list each).",
+			groupThousands(int64(distinct(d.Sim, lo, hi))), width), TerminalWidth))
+	}
+	t := newTable(ew, []string{first, "simulated", "95% CI", "at least", "at most"}, 0)
+	atMost := int64(0)
+	for start := floorTo(lo, width); ok && start <= hi; start += width {
+		k := int64(0)
+		for v := max(start, lo); v <= min(start+width-1, hi); v++ {
+			k += d.Sim.Count(v)
+		}
+		if k == 0 {
+			continue
+		}
+		atLeast := n - atMost
+		atMost += k
+		label := strconv.Itoa(start)
+		switch {
+		case d.Label != nil:
+			label = d.Label(start)
+		case width > 1:
+			label += " to " + strconv.Itoa(start+width-1)
+		}
+		e := sim.ProbabilityOf("", nil, k, n)
+		row := []string{label, pct(e.Value), pct(e.CI95[0]) + " to " + pct(e.CI95[1]), pct(float64(atLeast) / float64(n)), pct(float64(atMost) / float64(n))}
+		if err := t.Append(row); err != nil {
+			return err
 		}
 	}
 	if err := t.Render(); err != nil {
@@ -47,6 +64,45 @@ func writeSimulated(ew *errWriter, d Distribution) error {
 			m.Value, m.CI95[0], m.CI95[1], m.StdDev, groupThousands(d.Trials), d.Seed)
 	}
 	return ew.err
+}
+
+// maxSimRows is the most rows a simulated distribution's table shows
+// value by value.
+const maxSimRows = 60
+
+// binWidth is 1 when h holds at most maxSimRows different values, else the
+// smallest round width (1, 2 or 5 times a power of ten) that puts lo..hi in
+// at most 40 bins.
+func binWidth(h *sim.Histogram, lo, hi int) int {
+	if distinct(h, lo, hi) <= maxSimRows {
+		return 1
+	}
+	for scale := 1; ; scale *= 10 {
+		for _, m := range []int{1, 2, 5} {
+			if w := m * scale; (hi-floorTo(lo, w))/w+1 <= 40 {
+				return w
+			}
+		}
+	}
+}
+
+// distinct counts the values in lo..hi that h holds.
+func distinct(h *sim.Histogram, lo, hi int) int {
+	n := 0
+	for v := lo; v <= hi; v++ {
+		if h.Count(v) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// floorTo rounds v down to a multiple of w.
+func floorTo(v, w int) int {
+	if v >= 0 {
+		return v / w * w
+	}
+	return -((-v + w - 1) / w * w)
 }
 
 // simulatedRows lists the values a simulation rolled, for a distribution

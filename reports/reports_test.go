@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -187,5 +188,37 @@ func TestWriteFileWholeOrNothing(t *testing.T) {
 	}
 	if err := WriteFile(filepath.Join(dir, "missing", "x.txt"), func(io.Writer) error { return nil }); err == nil {
 		t.Error("writing into a missing directory succeeded")
+	}
+}
+
+// TestSimulatedTableBins: a distribution known only from a simulation
+// lists each value while there are at most 60 of them; past that it groups
+// them in round bins, at most 40 (10,000 values, one each, from 0: bins of
+// 500, the smallest of 1, 2, 5, 10, ... giving 20 bins; 50 would give 200),
+// and the bins add up to every trial.
+func TestSimulatedTableBins(t *testing.T) {
+	h := sim.NewHistogram(0, 10)
+	for v := range 10_000 {
+		h.Add(v)
+	}
+	var b strings.Builder
+	if err := WriteDistribution(&b, Distribution{Title: "many", Sim: &h, Trials: 10_000, NoExact: "simulated only"}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "10,000 different values were rolled: the table groups them 500 at a time") ||
+		!strings.Contains(out, "| 9500 to 9999 |     5.00% |") || len(regexp.MustCompile(`(?m)^\| +[0-9]+ to [0-9]+ \|`).FindAllString(out, -1)) != 20 {
+		t.Errorf("binned table:\n%s", out)
+	}
+	small := sim.NewHistogram(0, 10)
+	for v := range 60 {
+		small.Add(v)
+	}
+	b.Reset()
+	if err := WriteDistribution(&b, Distribution{Title: "few", Sim: &small, Trials: 60, NoExact: "simulated only"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "groups them") || !strings.Contains(b.String(), "|    59 |") {
+		t.Errorf("60 values are listed one by one:\n%s", b.String())
 	}
 }

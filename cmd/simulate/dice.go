@@ -200,7 +200,11 @@ func (dq diceQuestion) answer(f diceFlags, sr diceRolls) (*reports.Distribution,
 	}
 	switch {
 	case dq.tooLarge != nil:
-		return &reports.Distribution{Title: title, Label: dq.tooLarge.Label, Sim: sr.hist, Seed: f.seed, Trials: sr.completed, Partial: sr.partial,
+		var label func(int) string // faces with names only (Artillery, Scatter)
+		if dq.tooLarge.IsArtillery() || dq.tooLarge.IsScatter() {
+			label = dq.tooLarge.Label
+		}
+		return &reports.Distribution{Title: title, Label: label, Sim: sr.hist, Seed: f.seed, Trials: sr.completed, Partial: sr.partial,
 			NoExact: fmt.Sprintf("no exact distribution: it would take about %.2g steps, over the budget of %.0g; simulated only", dq.tooLarge.ExactWork(), dice.MaxExactWork)}, nil
 	case !dq.q.HasExact() && dq.q.IsCondition():
 		return nil, &reports.Condition{Title: title, Sim: sr.hist, Seed: f.seed, Trials: sr.completed, Partial: sr.partial, NoExact: noExactAnswer}

@@ -447,7 +447,6 @@ func exactCases() []hostile {
 		{name: "exact/condition-over-budget-plot", args: []string{"dice", "100D1000 > 100D1000", "--plot", "{dir}/p"},
 			code: exitError, msg: "has no exact answer to plot", within: 5 * time.Second},
 		{name: "exact/dice-over-budget-ctrl-c", args: []string{"dice", "32D1000kh31", "--trials", "1000000000000"},
-			// Most of the time goes to printing the ~8,700 values rolled.
 			cancel: 300 * time.Millisecond, code: exitInterrupted, out: "PARTIAL", within: 3 * time.Second},
 		// 100D140 is just within the budget: its exact distribution takes
 		// from a few hundredths to a few tenths of a second, depending on

@@ -51,7 +51,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 	}
-	fmt.Fprintf(stdout, "hammersim: serving on http://%s (Ctrl-C stops)\n", pageHost(ln.Addr()))
+	fmt.Fprintf(stdout, "simulate: serving on http://%s (Ctrl-C stops)\n", pageHost(ln.Addr()))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

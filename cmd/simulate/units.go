@@ -132,8 +132,22 @@ func cardSummary(c *scenarios.UnitCard) string {
 		case k.Text == "profile":
 			return v.Text
 		case k.Text != "name" && v.Kind == scenarios.ScalarNode && len(parts) < 6:
-			parts = append(parts, k.Text+" "+v.Text)
+			if characteristic(k.Text) {
+				parts = append(parts, k.Text+v.Text) // M5, as printed
+			} else {
+				parts = append(parts, k.Text+" "+v.Text)
+			}
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// characteristic reports whether key is a profile characteristic, which a
+// profile line writes joined to its value (M5, WS3, Ld7).
+func characteristic(key string) bool {
+	switch key {
+	case "M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv", "Inv":
+		return true
+	}
+	return false
 }
