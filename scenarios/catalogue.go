@@ -114,6 +114,14 @@ func cardName(d *Decoder, card *Node) string {
 // uses the card. Problems come back as an ErrorList, each at its file,
 // line and column; a card of an unknown ruleset is one of them.
 func (r *Registry) CheckCards(cards []*UnitCard) error {
+	if errs := r.checkCards(cards); len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// checkCards is CheckCards, its problems as a list.
+func (r *Registry) checkCards(cards []*UnitCard) ErrorList {
 	var errs ErrorList
 	for _, c := range cards {
 		if strings.HasPrefix(c.File, "builtin:") {
@@ -135,10 +143,7 @@ func (r *Registry) CheckCards(cards []*UnitCard) error {
 		}
 		errs = append(errs, d.errs...)
 	}
-	if len(errs) > 0 {
-		return errs
-	}
-	return nil
+	return errs
 }
 
 // setFile marks every node of n as read from file, so that errors inside a
@@ -291,9 +296,7 @@ func (r *Registry) UserCards(paths []string, scenario string) ([]*UnitCard, erro
 			return nil, err
 		}
 	}
-	if err := r.CheckCards(cards); err != nil {
-		errs = append(errs, err.(ErrorList)...)
-	}
+	errs = append(errs, r.checkCards(cards)...)
 	if len(errs) > 0 {
 		return nil, errs.inFileOrder()
 	}
