@@ -47,30 +47,20 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 		header = append(header, "simulated", "95% CI", "z")
 	}
 	t := newTable(ew, header, 0)
-	atLeast := 1.0
-	atMost := 0.0
 	mean, varSum := 0.0, 0.0
 	for i, p := range d.Exact {
-		v := d.Min + i
-		mean += p * float64(v)
-		if p == 0 {
-			atLeast -= p
-			continue // impossible values, such as odd Artillery results
-		}
-		atMost += p
-		label := strconv.Itoa(v)
-		if d.Label != nil {
-			label = d.Label(v)
-		}
-		row := []string{label, pct(p), pct(math.Max(0, atLeast)), pct(math.Min(1, atMost))}
+		mean += p * float64(d.Min+i)
+	}
+	// The rows of distRows: tails summed from their own ends, and the
+	// certain ends exactly 1.
+	for _, r := range distRows(d) {
+		row := []string{r.label, pct(r.exact), pct(r.atLeast), pct(r.atMos)}
 		if d.Sim != nil {
-			e := sim.ProbabilityOf("", nil, d.Sim.Count(v), d.Sim.N()).WithExact(p)
-			row = append(row, pct(e.Value), pct(e.CI95[0])+" to "+pct(e.CI95[1]), zString(e))
+			row = append(row, pct(r.sim.Value), pct(r.sim.CI95[0])+" to "+pct(r.sim.CI95[1]), zString(r.sim))
 		}
 		if err := t.Append(row); err != nil {
 			return err
 		}
-		atLeast -= p
 	}
 	if err := t.Render(); err != nil {
 		return err
@@ -93,8 +83,13 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 }
 
 func pct(p float64) string {
-	if math.IsNaN(p) {
+	switch {
+	case math.IsNaN(p):
 		return "-"
+	case p > 0 && p < 0.00005:
+		return "<0.01%" // possible, though it rounds to nothing
+	case p < 1 && p >= 0.99995:
+		return ">99.99%" // not certain, though it rounds to certain
 	}
 	return strconv.FormatFloat(100*p, 'f', 2, 64) + "%"
 }

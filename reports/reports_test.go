@@ -222,3 +222,14 @@ func TestSimulatedTableBins(t *testing.T) {
 		t.Errorf("60 values are listed one by one:\n%s", b.String())
 	}
 }
+
+// TestPct: a chance that is possible but rounds to nothing, or not certain
+// but rounds to certain, says so.
+func TestPct(t *testing.T) {
+	for p, want := range map[float64]string{0: "0.00%", 1e-6: "<0.01%", 0.00005: "0.01%", 0.5: "50.00%",
+		0.99994: "99.99%", 0.99999: ">99.99%", 1: "100.00%", math.NaN(): "-"} {
+		if got := pct(p); got != want {
+			t.Errorf("pct(%v) = %q, want %q", p, got, want)
+		}
+	}
+}

@@ -44,7 +44,10 @@ type UnitCard struct {
 // maxCatalogueFile bounds a catalogue file's size, as scenario files are.
 const maxCatalogueFile = 4 << 20
 
-// parseCatalogue reads a catalogue file's cards.
+// parseCatalogue reads a catalogue file's cards. A card with a problem
+// that hides what it is (no name, a use key, a name taken) is reported and
+// left out; the others are returned even beside errors, so that their own
+// problems can be found in the same pass (Registry.UserCards).
 func parseCatalogue(file string, src []byte) ([]*UnitCard, error) {
 	root, err := parseYAML(file, src)
 	if err != nil {
@@ -63,6 +66,9 @@ func parseCatalogue(file string, src []byte) ([]*UnitCard, error) {
 		d.Errorf(units, "expected units as a list of unit cards, found %s", units.Describe())
 		units = nil
 	}
+	if ruleset == "" {
+		units = nil // the cards cannot be read without their ruleset, reported above
+	}
 	if units != nil {
 		for _, item := range units.Items {
 			name := cardName(d, item)
@@ -78,7 +84,7 @@ func parseCatalogue(file string, src []byte) ([]*UnitCard, error) {
 		}
 	}
 	if len(d.errs) > 0 {
-		return nil, d.errs
+		return cards, d.errs
 	}
 	return cards, nil
 }
@@ -108,6 +114,14 @@ func cardName(d *Decoder, card *Node) string {
 // uses the card. Problems come back as an ErrorList, each at its file,
 // line and column; a card of an unknown ruleset is one of them.
 func (r *Registry) CheckCards(cards []*UnitCard) error {
+	if errs := r.checkCards(cards); len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// checkCards is CheckCards, its problems as a list.
+func (r *Registry) checkCards(cards []*UnitCard) ErrorList {
 	var errs ErrorList
 	for _, c := range cards {
 		if strings.HasPrefix(c.File, "builtin:") {
@@ -129,10 +143,7 @@ func (r *Registry) CheckCards(cards []*UnitCard) error {
 		}
 		errs = append(errs, d.errs...)
 	}
-	if len(errs) > 0 {
-		return errs
-	}
-	return nil
+	return errs
 }
 
 // setFile marks every node of n as read from file, so that errors inside a
@@ -205,15 +216,25 @@ func (d *Decoder) ownCards(root *Node) []*UnitCard {
 // A path that cannot be read is an error naming it; problems inside the
 // files come back as an ErrorList, each at its file, line and column.
 func ReadUnits(path string) ([]*UnitCard, error) {
+	cards, errs, err := readUnits(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(errs) > 0:
+		return nil, errs
+	}
+	return cards, nil
+}
+
+// readUnits is ReadUnits keeping the cards that could be read beside the
+// problems found; err is a path that cannot be read.
+func readUnits(path string) ([]*UnitCard, ErrorList, error) {
 	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("unit catalogue %s: %s", path, pathProblem(err))
+		return nil, nil, fmt.Errorf("unit catalogue %s: %s", path, pathProblem(err))
 	}
 	d := &Decoder{file: path}
 	cards := d.unitsKey(&Node{Kind: ScalarNode, Text: path, Line: 1, Col: 1, File: path}, "")
-	if len(d.errs) > 0 {
-		return nil, d.errs
-	}
-	return cards, nil
+	return cards, d.errs, nil
 }
 
 // ScenarioUnits reads the unit cards the scenario file at path may use
@@ -222,22 +243,62 @@ func ReadUnits(path string) ([]*UnitCard, error) {
 // *.units.yaml), first found first, of every ruleset. Problems come back
 // as for ReadUnits.
 func ScenarioUnits(path string) ([]*UnitCard, error) {
+	cards, errs, err := scenarioUnits(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(errs) > 0:
+		return nil, errs
+	}
+	return cards, nil
+}
+
+// scenarioUnits is ScenarioUnits keeping the cards that could be read
+// beside the problems found; err is a scenario that cannot be read.
+func scenarioUnits(path string) ([]*UnitCard, ErrorList, error) {
 	src, err := readLimited(path)
 	var positioned *Error
 	switch {
 	case errors.As(err, &positioned):
-		return nil, err
+		return nil, nil, err
 	case err != nil:
-		return nil, fmt.Errorf("scenario %s: %s", path, pathProblem(err))
+		return nil, nil, fmt.Errorf("scenario %s: %s", path, pathProblem(err))
 	}
 	root, err := parseYAML(path, src)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d := &Decoder{file: path}
-	cards := d.ownCards(root)
-	if len(d.errs) > 0 {
-		return nil, d.errs
+	return d.ownCards(root), d.errs, nil
+}
+
+// UserCards reads the cards of the catalogues at paths (ReadUnits), then
+// those the scenario file may use when it is named (ScenarioUnits), first
+// found first, and checks each as a scenario using it would read it
+// (CheckCards). Every problem of every file comes back at once, as one
+// ErrorList in file order: a card that could be read is checked even when
+// others beside it could not. A path or scenario that cannot be read at
+// all is an error naming it.
+func (r *Registry) UserCards(paths []string, scenario string) ([]*UnitCard, error) {
+	var cards []*UnitCard
+	var errs ErrorList
+	read := func(cs []*UnitCard, es ErrorList, err error) error {
+		cards, errs = append(cards, cs...), append(errs, es...)
+		return err
+	}
+	for _, p := range paths {
+		if err := read(readUnits(p)); err != nil {
+			return nil, err
+		}
+	}
+	if scenario != "" {
+		if err := read(scenarioUnits(scenario)); err != nil {
+			return nil, err
+		}
+	}
+	errs = append(errs, r.checkCards(cards)...)
+	if len(errs) > 0 {
+		return nil, errs.inFileOrder()
 	}
 	return cards, nil
 }
@@ -310,7 +371,6 @@ func (d *Decoder) catalogueFile(at *Node, path string) []*UnitCard {
 		default:
 			d.Errorf(at, "unit catalogue %s: %v", path, err)
 		}
-		return nil
 	}
 	return cards
 }

@@ -201,3 +201,79 @@ func FuzzCatalogue(f *testing.F) {
 		}
 	})
 }
+
+// TestUserCardsReportsEverything: every problem of a user's catalogues
+// comes out at once, in file order, each at its line and column: a card
+// that cannot be read (no name) does not hide the problems of the cards
+// beside it, which are checked as a scenario would read them.
+func TestUserCardsReportsEverything(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const fantasyKeys = "name, troop, A, rules, champion, crew, missile, M, WS, BS, S, T, W, I, Ld, models, width, base, unit_strength, points, armour, ward, parry, standard, musician, battle_standard, flank, rear, higher_ground, flying"
+	three := write("three.yaml", "ruleset: fantasy\nunits:\n"+
+		"  - name: Rats\n    modls: 10\n    profile: M5 WS3 BS3 S3 T3 W1 I4 A1 Ld5\n"+
+		"  - name: Odd\n    profile: M5 Foo7 WS3\n"+
+		"  - troop: Infantry\n    profile: M5 WS3\n")
+	dup := write("dup.yaml", "ruleset: fantasy\nunits:\n  - {name: A, M: 5, armour: 5}\n  - {name: A, M: 6}\n  - {name: B, M: 5, use: A}\n")
+	noRuleset := write("norules.yaml", "units:\n  - {name: A, M: 5}\n  - {M: 4}\n")
+	folder := filepath.Join(dir, "scen")
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("scen/units.yaml", "ruleset: heresy\nunits:\n  - {name: H, models: 5, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3}\n  - {models: 5}\n")
+	scen := write("scen/s.yaml", "name: t\nruleset: heresy\n")
+	for _, tc := range []struct {
+		name     string
+		paths    []string
+		scenario string
+		want     []string // each line of the error, in order
+	}{
+		{"nameless card hides nothing", []string{three}, "", []string{
+			// modls is the key at line 4, column 5; Foo7 the second token
+			// of the profile at line 7 (its text starts at column 14, the
+			// token 3 bytes in); the nameless card the mapping at 8:5.
+			three + `:4:5: unknown key "modls" in a unit; expected one of: ` + fantasyKeys,
+			three + `:7:17: unknown key "Foo" in a unit; expected one of: ` + fantasyKeys,
+			three + `:8:5: a unit card needs a name`,
+		}},
+		// The armour value is at column 29 of its line; the second card
+		// named A is left out, so its own keys are not checked.
+		{"names taken and uses", []string{dup}, "", []string{
+			dup + `:3:29: expected armour as a save with its +, such as 5+; found "5"`,
+			dup + `:4:5: two cards named "A" in one catalogue (the first at line 3)`,
+			dup + `:5:21: a catalogue's card is written out in full; use belongs in scenarios`,
+		}},
+		// Without its ruleset no card can be read: the one error says why.
+		{"no ruleset", []string{noRuleset}, "", []string{
+			noRuleset + `:1:1: a unit catalogue is missing the key "ruleset"`,
+		}},
+		// Files in the order given, then the scenario's folder.
+		{"two files and a scenario", []string{dup, three}, scen, []string{
+			dup + `:3:29: expected armour as a save with its +, such as 5+; found "5"`,
+			dup + `:4:5: two cards named "A" in one catalogue (the first at line 3)`,
+			dup + `:5:21: a catalogue's card is written out in full; use belongs in scenarios`,
+			three + `:4:5: unknown key "modls" in a unit; expected one of: ` + fantasyKeys,
+			three + `:7:17: unknown key "Foo" in a unit; expected one of: ` + fantasyKeys,
+			three + `:8:5: a unit card needs a name`,
+			// Sv3 in the profile: the line's profile text starts at column
+			// 35, "Sv" 27 bytes in, its value 2 bytes later.
+			filepath.Join(folder, "units.yaml") + `:3:64: expected Sv as a save with its +, such as 3+; found "3"`,
+			filepath.Join(folder, "units.yaml") + `:4:5: a unit card needs a name`,
+		}},
+	} {
+		cards, err := both.UserCards(tc.paths, tc.scenario)
+		want := strings.Join(tc.want, "\n")
+		if err == nil || err.Error() != want {
+			t.Errorf("%s:\n got: %v\nwant: %s", tc.name, err, want)
+		}
+		if cards != nil {
+			t.Errorf("%s: cards beside errors", tc.name)
+		}
+	}
+}

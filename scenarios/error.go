@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -38,6 +40,26 @@ func (l ErrorList) Error() string {
 		lines[i] = e.Error()
 	}
 	return strings.Join(lines, "\n")
+}
+
+// inFileOrder returns the problems found by separate passes over the same
+// files (reading them, then checking what they hold) as one list: files in
+// the order first met, each by line and column, at most maxErrors of them.
+func (l ErrorList) inFileOrder() ErrorList {
+	var files []string
+	for _, e := range l {
+		if !slices.Contains(files, e.File) {
+			files = append(files, e.File)
+		}
+	}
+	out := slices.Clone(l)
+	slices.SortStableFunc(out, func(a, b *Error) int {
+		return cmp.Or(
+			cmp.Compare(slices.Index(files, a.File), slices.Index(files, b.File)),
+			cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Col, b.Col))
+	})
+	return out[:min(len(out), maxErrors)]
 }
 
 // maxErrors caps how many problems one load reports: past that, the rest

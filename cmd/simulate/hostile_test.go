@@ -324,6 +324,7 @@ func flagCases() []hostile {
 		usage("dice-workers-negative", "--workers -5 is out of range", "dice", "2D6", "--trials", "100", "--workers", "-5"),
 		usage("dice-trials-maxint", "--trials 9223372036854775807 is out of range", "dice", "2D6", "--trials", "9223372036854775807"),
 		usage("dice-trials-negative", "--trials -3 is out of range", "dice", "2D6", "--trials", "-3"),
+		usage("progress-word", `unknown --progress "sometimes"; expected auto, always or never`, "run", "--progress", "sometimes"),
 		usage("metrics-empty", "--metrics names no metric", "run", "flee-pursuit", "--metrics", ""),
 		usage("metrics-commas", "--metrics names no metric", "compare", "doomwheel-balance", "--metrics", " , "),
 		usage("trials-bad-commas", `"1,00" is not a number of trials`, "run", "--trials", "1,00"),
@@ -437,6 +438,9 @@ func inputCases() []hostile {
 		fail("sweep-too-large", "s.yaml", strings.Replace(scenarioWith("{name: A, M: 1..20, rules: [{Random Movement: [D6, 2D6, 3D6, 4D6, 5D6, 6D6, 7D6, 8D6, 9D6, 10D6]}, {Fly: 1..30}]}"), "distance: 8", "distance: 1..100", 1), "the sweeps make 600000 points; at most 100000"),
 		fail("empty-scenario-name", "e.yaml", strings.Replace(tinyScenario, "name: tiny", `name: ""`, 1), "e.yaml:1:7: the scenario's name is empty"),
 		fail("empty-unit-name", "e.yaml", scenarioWith(`{name: " ", M: 5}`), "e.yaml:5:16: the unit's name is empty"),
+		// A scenario's trials take what --trials takes, 1 to 10^12.
+		fail("scenario-trials-past-limit", "t.yaml", strings.Replace(tinyScenario, "trials: 2000", "trials: 1000000000001", 1),
+			"t.yaml:3:9: trials 1000000000001 is out of range; expected 1 to 1000000000000"),
 	}
 }
 

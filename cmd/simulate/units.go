@@ -42,24 +42,11 @@ func runUnits(args []string, stdout io.Writer) error {
 // unitCards gathers the cards of the catalogues at paths, then those the
 // scenario file may use (when named), then the built-in ones.
 func unitCards(paths []string, scenario string) ([]*scenarios.UnitCard, error) {
-	var cards []*scenarios.UnitCard
-	for _, p := range paths {
-		cs, err := scenarios.ReadUnits(p)
-		if err != nil {
-			return nil, err
-		}
-		cards = append(cards, cs...)
-	}
-	if scenario != "" {
-		cs, err := scenarios.ScenarioUnits(scenario)
-		if err != nil {
-			return nil, err
-		}
-		cards = append(cards, cs...)
-	}
 	// A card is checked as a scenario using it would read it, so that the
-	// listing never shows a card no scenario could use.
-	if err := registry.CheckCards(cards); err != nil {
+	// listing never shows a card no scenario could use; every problem of
+	// every file is reported at once.
+	cards, err := registry.UserCards(paths, scenario)
+	if err != nil {
 		return nil, err
 	}
 	return append(cards, scenarios.BuiltinUnits()...), nil
