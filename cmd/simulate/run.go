@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -189,7 +190,41 @@ func flagError(fs *flag.FlagSet, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return nil // parseInterleaved has printed the usage
 	}
-	return &usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err), cmd: fs.Name()}
+	return &usageError{msg: fmt.Sprintf("%s: %s", fs.Name(), numberFlagMessage(fs, err)), cmd: fs.Name()}
+}
+
+// flagParseRE matches the flag package's error for a value its number
+// type cannot read.
+var flagParseRE = regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (parse error|value out of range)$`)
+
+// numberFlagMessage says what a number flag expects where the flag package
+// would say only "parse error": --seed -1: expected a whole number from 0
+// to 18446744073709551615. Other errors pass unchanged.
+func numberFlagMessage(fs *flag.FlagSet, err error) string {
+	m := flagParseRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err.Error()
+	}
+	f := fs.Lookup(m[2])
+	if f == nil {
+		return err.Error()
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return err.Error()
+	}
+	want := ""
+	switch g.Get().(type) {
+	case uint64:
+		want = "a whole number from 0 to 18446744073709551615"
+	case int:
+		want = "a whole number"
+	case float64:
+		want = "a number, such as 0.005"
+	default:
+		return err.Error()
+	}
+	return fmt.Sprintf("--%s %s: expected %s", m[2], m[1], want)
 }
 
 // runFlags are the flags of run and compare.
