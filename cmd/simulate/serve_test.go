@@ -256,12 +256,49 @@ func TestServeDiceAndValidateAreTheCLI(t *testing.T) {
 	}
 }
 
-// TestServeStreamCancel starts a run far too long to finish, cancels it
-// after its first progress event and gets results marked partial.
+// TestServeStreamCancel starts a run, and a comparison of two files, far
+// too long to finish, cancels each after its first progress event and gets
+// results marked partial: the comparison's over the trials both candidates
+// completed, as the command line's.
 func TestServeStreamCancel(t *testing.T) {
 	ts := newTestServer(t, web.Config{MaxTrials: 1_000_000_000})
 	src, _ := os.ReadFile("../../scenarios/library/swiftstride-charge.yaml")
-	resp, err := http.Post(ts.URL+"/api/run/events?trials=1000000000", "application/yaml", bytes.NewReader(src))
+	rm, _ := os.ReadFile("../../scenarios/library/random-movement.yaml")
+	body, _ := json.Marshal(map[string]any{"scenarios": []map[string]string{
+		{"file": "a.yaml", "text": string(rm)},
+		{"file": "b.yaml", "text": strings.Replace(string(rm), "name: random-movement", "name: copy", 1)},
+	}})
+	tests := []struct {
+		target, ctype string
+		body          []byte
+		want          string
+	}{
+		{"/api/run/events?trials=1000000000", "application/yaml", src, "PARTIAL RESULTS"},
+		{"/api/compare/events?trials=1000000000", "application/json", body, "every candidate was cut to the"},
+	}
+	for _, tt := range tests {
+		result := streamCancelled(t, ts.URL+tt.target, tt.ctype, tt.body)
+		if !result.Partial || !strings.Contains(result.Outputs["table"], tt.want) || !strings.Contains(result.Outputs["json"], `"partial": true`) {
+			t.Errorf("%s: partial %v; table:\n%.300s", tt.target, result.Partial, result.Outputs["table"])
+		}
+		for _, f := range serveEngine().Formats {
+			if result.Outputs[f] == "" {
+				t.Errorf("%s: no %s output", tt.target, f)
+			}
+		}
+	}
+}
+
+type streamResult struct {
+	Partial bool
+	Outputs map[string]string
+}
+
+// streamCancelled posts body to an events target, cancels the run at its
+// first progress event and returns its result.
+func streamCancelled(t *testing.T, target, ctype string, body []byte) streamResult {
+	t.Helper()
+	resp, err := http.Post(target, ctype, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,10 +306,7 @@ func TestServeStreamCancel(t *testing.T) {
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(nil, 1<<26)
 	var id, event string
-	var result struct {
-		Partial bool
-		Outputs map[string]string
-	}
+	var result streamResult
 	for sc.Scan() {
 		line := sc.Text()
 		if name, ok := strings.CutPrefix(line, "event: "); ok {
@@ -290,7 +324,7 @@ func TestServeStreamCancel(t *testing.T) {
 			id = s.ID
 		case "progress":
 			if id != "" {
-				if status, b := post(t, ts.URL+"/api/cancel?id="+id, "", nil); status != http.StatusNoContent {
+				if status, b := post(t, strings.SplitN(target, "/api/", 2)[0]+"/api/cancel?id="+id, "", nil); status != http.StatusNoContent {
 					t.Fatalf("cancel: %d %s", status, b)
 				}
 				id = ""
@@ -298,17 +332,10 @@ func TestServeStreamCancel(t *testing.T) {
 		case "result":
 			json.Unmarshal([]byte(data), &result)
 		case "error":
-			t.Fatalf("error event: %s", data)
+			t.Fatalf("%s: error event: %s", target, data)
 		}
 	}
-	if !result.Partial || !strings.Contains(result.Outputs["table"], "PARTIAL RESULTS") || !strings.Contains(result.Outputs["json"], `"partial": true`) {
-		t.Errorf("partial %v; table:\n%.300s", result.Partial, result.Outputs["table"])
-	}
-	for _, f := range serveEngine().Formats {
-		if result.Outputs[f] == "" {
-			t.Errorf("no %s output", f)
-		}
-	}
+	return result
 }
 
 // TestServeCommand starts `simulate serve` on a free port, fetches the page
