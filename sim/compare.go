@@ -64,7 +64,9 @@ type Difference struct {
 
 // Compare sets candidates' estimates side by side and works out each
 // pair's difference. full[c] are candidate c's estimates from all its
-// trials; batches[c][b] those from batch b alone, in the same order.
+// trials; batches[c][b] those from batch b alone, in the same order. The
+// candidates must have run the same trials, and each batch should hold
+// MinBatchTrials or more of them.
 //
 // Estimates are matched by metric and parameters; a "unit" parameter is
 // matched by the unit's place among the units of that metric (the acting
