@@ -583,6 +583,32 @@ func interruptCases() []hostile {
 					t.Errorf("the query of an interrupted dice run:\n%s", stdout)
 				}
 			}},
+		{name: "interrupt/run-reproduces", args: []string{"run", "doomwheel-vs-clanrats", "--trials", "1000000000000", "--format", "json"},
+			cancel: 700 * time.Millisecond, code: exitInterrupted, out: `"partial": true`, within: 3 * time.Second,
+			check: func(t *testing.T, _, stdout string) {
+				// An interruption keeps whole rounds of chunks: the
+				// reproduce line's trial count gives the same results.
+				var doc struct {
+					Stamp struct {
+						Command string `json:"command"`
+					} `json:"stamp"`
+					Results json.RawMessage `json:"results"`
+				}
+				if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+					t.Fatal(err)
+				}
+				args := strings.Fields(doc.Stamp.Command)
+				if len(args) != 7 || args[5] != "--trials" || args[6] == "1000000000000" {
+					t.Fatalf("reproduce line %q", doc.Stamp.Command)
+				}
+				again, _, err := runCLI(t, append(args[1:], "--format", "json")...)
+				var redo struct {
+					Results json.RawMessage `json:"results"`
+				}
+				if err != nil || json.Unmarshal([]byte(again), &redo) != nil || !bytes.Equal(redo.Results, doc.Results) {
+					t.Errorf("%s: %v; results differ from the interrupted run's", doc.Stamp.Command, err)
+				}
+			}},
 		{name: "interrupt/finished-run-is-not", args: []string{"run", "flee-pursuit", "--trials", "20000"},
 			check: func(t *testing.T, _, stdout string) {
 				if strings.Contains(stdout, "PARTIAL") || strings.Contains(stdout, "interrupted") {

@@ -493,7 +493,13 @@ func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool) sim.Report {
 	result := merged.Runs[0]
 	result.Partial = merged.Interrupted
 	report := j.s.Report(result, cfg, hammersim.Version)
-	report.Stamp.Command = reproduce("run", []string{j.name}, cfg, j.flags()...)
+	again := cfg
+	if n := result.Completed; result.Partial && j.precision == 0 && len(n) > 0 && n[0] > 0 && slices.Min(n) == slices.Max(n) {
+		// An interruption keeps whole rounds of chunks, the same trials of
+		// every point: a run of that many trials gives these numbers.
+		again.Trials = n[0]
+	}
+	report.Stamp.Command = reproduce("run", []string{j.name}, again, j.flags()...)
 	if j.precision > 0 {
 		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = j.precision, met, j.maxTrials
 	}
