@@ -454,8 +454,13 @@ func (j runJob) mostTrials() int64 {
 	return j.cfg.Trials
 }
 
+// errNothingRun is an interruption before any point completed a chunk of
+// trials: there are no numbers to report, and nothing is written.
+var errNothingRun = fmt.Errorf("%w: the run was stopped before any point had completed its first %d trials", errCancelled, sim.ChunkSize)
+
 // run runs the job and gathers its report. A cancelled run returns its
-// report, marked partial, and no error.
+// report, marked partial, and no error; one cancelled before any trial
+// was done returns errNothingRun.
 func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.Report, error) {
 	cfg := j.cfg
 	cfg.Progress = progress
@@ -472,6 +477,9 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 	}
 	if err != nil {
 		return sim.Report{}, err
+	}
+	if result.Partial && len(result.Completed) > 0 && slices.Max(result.Completed) == 0 {
+		return sim.Report{}, errNothingRun
 	}
 	if j.precision > 0 && len(result.Completed) > 0 {
 		// The trials the rounds ran: every point's when they finished, the
