@@ -388,6 +388,9 @@ func distributionFigure(d Distribution) (*plot.Plot, error) {
 	}
 	line.Color = colour(1)
 	line.Width = vg.Points(2)
+	// A step at each result: "at least x" holds its value from one
+	// possible result to the next (D66's 17 to 20 are flat), not a slope.
+	line.StepStyle = plotter.PreStep
 	p.Add(bars, line)
 	p.Legend.Add("exactly this result", bars)
 	p.Legend.Add("at least this result", line)
