@@ -583,7 +583,7 @@ func interruptCases() []hostile {
 					t.Errorf("the query of an interrupted dice run:\n%s", stdout)
 				}
 			}},
-		{name: "interrupt/run-reproduces", args: []string{"run", "doomwheel-vs-clanrats", "--trials", "1000000000000", "--format", "json"},
+		{name: "interrupt/run-reproduces", args: []string{"run", "doomwheel-vs-clanrats", "--trials", "1000000000000", "--format", "json", "--workers", "2"},
 			cancel: 700 * time.Millisecond, code: exitInterrupted, out: `"partial": true`, within: 3 * time.Second,
 			check: func(t *testing.T, _, stdout string) {
 				// An interruption keeps whole rounds of chunks: the
