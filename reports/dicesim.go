@@ -67,19 +67,23 @@ func writeSimulated(ew *errWriter, d Distribution) error {
 }
 
 // maxSimRows is the most rows a simulated distribution's table shows
-// value by value.
-const maxSimRows = 60
+// value by value; past it, the table groups the values in at most
+// maxSimBins bins.
+const (
+	maxSimRows = 60
+	maxSimBins = 40
+)
 
 // binWidth is 1 when h holds at most maxSimRows different values, else the
 // smallest round width (1, 2 or 5 times a power of ten) that puts lo..hi in
-// at most 40 bins.
+// at most maxSimBins bins.
 func binWidth(h *sim.Histogram, lo, hi int) int {
 	if distinct(h, lo, hi) <= maxSimRows {
 		return 1
 	}
 	for scale := 1; ; scale *= 10 {
 		for _, m := range []int{1, 2, 5} {
-			if w := m * scale; (hi-floorTo(lo, w))/w+1 <= 40 {
+			if w := m * scale; (hi-floorTo(lo, w))/w+1 <= maxSimBins {
 				return w
 			}
 		}

@@ -193,9 +193,10 @@ func TestWriteFileWholeOrNothing(t *testing.T) {
 
 // TestSimulatedTableBins: a distribution known only from a simulation
 // lists each value while there are at most 60 of them; past that it groups
-// them in round bins, at most 40 (10,000 values, one each, from 0: bins of
-// 500, the smallest of 1, 2, 5, 10, ... giving 20 bins; 50 would give 200),
-// and the bins add up to every trial.
+// them in round bins, at most 40. For 10,000 values, one each, from 0, the
+// bins are 500 wide, the smallest of 1, 2, 5, 10, 20, ... that gives at
+// most 40 bins (20 of them; 200 would give 50), and they add up to every
+// trial.
 func TestSimulatedTableBins(t *testing.T) {
 	h := sim.NewHistogram(0, 10)
 	for v := range 10_000 {

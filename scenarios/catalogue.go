@@ -123,6 +123,7 @@ func (r *Registry) CheckCards(cards []*UnitCard) error {
 // checkCards is CheckCards, its problems as a list.
 func (r *Registry) checkCards(cards []*UnitCard) ErrorList {
 	var errs ErrorList
+	builtins := BuiltinUnits()
 	for _, c := range cards {
 		if strings.HasPrefix(c.File, "builtin:") {
 			continue
@@ -135,7 +136,7 @@ func (r *Registry) checkCards(cards []*UnitCard) ErrorList {
 		case rs.Card != nil:
 			d.ruleset = rs
 			// The card first, so that its own name finds it.
-			pool := slices.DeleteFunc(append([]*UnitCard{c}, BuiltinUnits()...), func(o *UnitCard) bool { return o.Ruleset != rs.Name })
+			pool := slices.DeleteFunc(append([]*UnitCard{c}, builtins...), func(o *UnitCard) bool { return o.Ruleset != rs.Name })
 			use := &Node{Kind: MapNode, Line: c.Node.Line, Col: c.Node.Col, File: c.File,
 				Keys: []*Node{{Kind: ScalarNode, Text: "use", Line: c.Node.Line, Col: c.Node.Col, File: c.File}},
 				Vals: []*Node{{Kind: ScalarNode, Text: c.Name, Line: c.Node.Line, Col: c.Node.Col, File: c.File}}}
@@ -211,23 +212,10 @@ func (d *Decoder) ownCards(root *Node) []*UnitCard {
 	return cards
 }
 
-// ReadUnits reads the unit cards at path: a catalogue file, or a folder
+// readUnits reads the unit cards at path: a catalogue file, or a folder
 // whose *.yaml files are catalogues, as a scenario's units key reads one.
-// A path that cannot be read is an error naming it; problems inside the
-// files come back as an ErrorList, each at its file, line and column.
-func ReadUnits(path string) ([]*UnitCard, error) {
-	cards, errs, err := readUnits(path)
-	switch {
-	case err != nil:
-		return nil, err
-	case len(errs) > 0:
-		return nil, errs
-	}
-	return cards, nil
-}
-
-// readUnits is ReadUnits keeping the cards that could be read beside the
-// problems found; err is a path that cannot be read.
+// It keeps the cards that could be read beside the problems found, each
+// at its file, line and column; err is a path that cannot be read.
 func readUnits(path string) ([]*UnitCard, ErrorList, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, nil, fmt.Errorf("unit catalogue %s: %s", path, pathProblem(err))
@@ -240,8 +228,9 @@ func readUnits(path string) ([]*UnitCard, ErrorList, error) {
 // ScenarioUnits reads the unit cards the scenario file at path may use
 // besides the built-in ones: those of the catalogues its units key names,
 // then those of the catalogue files in its folder (units.yaml and
-// *.units.yaml), first found first, of every ruleset. Problems come back
-// as for ReadUnits.
+// *.units.yaml), first found first, of every ruleset. A scenario that
+// cannot be read is an error naming it; problems inside the files come
+// back as an ErrorList, each at its file, line and column.
 func ScenarioUnits(path string) ([]*UnitCard, error) {
 	cards, errs, err := scenarioUnits(path)
 	switch {
@@ -272,7 +261,7 @@ func scenarioUnits(path string) ([]*UnitCard, ErrorList, error) {
 	return d.ownCards(root), d.errs, nil
 }
 
-// UserCards reads the cards of the catalogues at paths (ReadUnits), then
+// UserCards reads the cards of the catalogues at paths, then
 // those the scenario file may use when it is named (ScenarioUnits), first
 // found first, and checks each as a scenario using it would read it
 // (CheckCards). Every problem of every file comes back at once, as one

@@ -25,8 +25,9 @@ type Comparison struct {
 // MinBatchTrials is the fewest trials a batch of a comparison should hold.
 // The interval of a difference treats each batch's mean as normal (a t
 // interval over the batch means), which cannot be leaned on below about 30
-// observations: the usual floor for the central limit theorem, and a loose
-// one for yes/no metrics far from even odds.
+// observations: the usual rule of thumb for the central limit theorem
+// (Hogg, Tanis and Zimmerman, Probability and Statistical Inference, 5.6),
+// and a loose one for yes/no metrics far from even odds.
 const MinBatchTrials = 30
 
 // ComparisonRow is one estimate of every candidate.

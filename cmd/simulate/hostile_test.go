@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -489,6 +490,32 @@ func interruptCases() []hostile {
 		partial("json", `"partial": true`),
 		partial("csv", "random-movement,1,true,"),
 		partial("markdown", "**PARTIAL RESULTS: the comparison was interrupted"),
+		{name: "interrupt/compare-reproduces", args: append(compare, "--format", "json", "--workers", "2"),
+			cancel: 500 * time.Millisecond, code: exitInterrupted, out: `"partial": true`, within: 3 * time.Second,
+			check: func(t *testing.T, _, stdout string) {
+				// Cut to the chunks every candidate completed: the
+				// reproduce line's trial count gives the same rows.
+				var doc struct {
+					Stamp struct {
+						Command string `json:"command"`
+					} `json:"stamp"`
+					Rows json.RawMessage `json:"rows"`
+				}
+				if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+					t.Fatal(err)
+				}
+				args := strings.Fields(doc.Stamp.Command)
+				if len(args) < 2 || slices.Contains(args, "1000000000000") {
+					t.Fatalf("reproduce line %q", doc.Stamp.Command)
+				}
+				again, _, err := runCLI(t, append(args[1:], "--format", "json")...)
+				var redo struct {
+					Rows json.RawMessage `json:"rows"`
+				}
+				if err != nil || json.Unmarshal([]byte(again), &redo) != nil || !bytes.Equal(redo.Rows, doc.Rows) {
+					t.Errorf("%s: %v; rows differ from the interrupted comparison's", doc.Stamp.Command, err)
+				}
+			}},
 		{name: "interrupt/compare-html", args: append(compare, "--report", "{dir}/c.html", "-o", "/dev/null"),
 			cancel: 500 * time.Millisecond, code: exitInterrupted, within: 3 * time.Second,
 			check: func(t *testing.T, dir, _ string) {

@@ -491,7 +491,17 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 	if err != nil {
 		return sim.Report{}, err
 	}
-	return j.report(merged, cfg, met), nil
+	report := j.report(merged, cfg, met)
+	if n := result.Completed; result.Partial && j.precision == 0 && len(n) > 0 && slices.Min(n) == slices.Max(n) {
+		// A run on one machine cut by an interruption keeps the first
+		// whole rounds of chunks, the same trials of every point: a run of
+		// that many trials gives these numbers. (Merged shards may keep
+		// chunks that are not the first, so report leaves theirs alone.)
+		again := cfg
+		again.Trials = n[0]
+		report.Stamp.Command = reproduce("run", []string{j.name}, again, j.flags()...)
+	}
+	return report, nil
 }
 
 // report renders a run's merged tallies: the one path from tallies to a
@@ -501,13 +511,7 @@ func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool) sim.Report {
 	result := merged.Runs[0]
 	result.Partial = merged.Interrupted
 	report := j.s.Report(result, cfg, hammersim.Version)
-	again := cfg
-	if n := result.Completed; result.Partial && j.precision == 0 && len(n) > 0 && n[0] > 0 && slices.Min(n) == slices.Max(n) {
-		// An interruption keeps whole rounds of chunks, the same trials of
-		// every point: a run of that many trials gives these numbers.
-		again.Trials = n[0]
-	}
-	report.Stamp.Command = reproduce("run", []string{j.name}, again, j.flags()...)
+	report.Stamp.Command = reproduce("run", []string{j.name}, cfg, j.flags()...)
 	if j.precision > 0 {
 		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = j.precision, met, j.maxTrials
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"hammersim/scenarios"
 )
@@ -61,7 +63,7 @@ func builtin(c *scenarios.UnitCard) bool { return strings.HasPrefix(c.File, "bui
 // says so.
 func listUnits(w io.Writer, cards []*scenarios.UnitCard) error {
 	var ew strings.Builder
-	titled := !builtin(cards[0])
+	titled := len(cards) > 0 && !builtin(cards[0])
 	for i, c := range cards {
 		if titled && (i == 0 || cards[i-1].File != c.File && !(builtin(c) && builtin(cards[i-1]))) {
 			if i > 0 {
@@ -143,11 +145,10 @@ func cardSummary(c *scenarios.UnitCard) string {
 }
 
 // characteristic reports whether key is a profile characteristic, which a
-// profile line writes joined to its value (M5, WS3, Ld7).
+// profile line writes joined to its value (M5, WS3, Sv3+). Cards of every
+// ruleset capitalise the characteristics printed on a profile and no other
+// key (models, troop, weapons), so no ruleset's list is needed here.
 func characteristic(key string) bool {
-	switch key {
-	case "M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv", "Inv":
-		return true
-	}
-	return false
+	r, _ := utf8.DecodeRuneInString(key)
+	return unicode.IsUpper(r)
 }

@@ -141,7 +141,8 @@ const (
 // order, so a caller that only counts successes (a bucket of to-hit dice,
 // then one of to-wound dice for the hits) rolls the same experiment as one
 // that rolls die by die, and leaves the generator where they would. A need
-// of 1 or less counts every die; one of 7 or more counts none.
+// of 1 or less counts every die; one of 7 or more counts none. n of 0 or
+// less draws nothing and counts 0.
 //
 // The results are counted twenty at a time, straight from the pool: a
 // result v is at least need when v + 8 - need carries out of its three
@@ -149,7 +150,7 @@ const (
 // above each, so the carries land there and one popcount counts them.
 func (r *Rand) Count(n, need int) int {
 	add := uint64(8-min(max(need, 1), 7)) * evenOnes
-	if n < pool6 && r.pool>>(3*n) != 0 { // the pool holds more than n
+	if uint(n) < pool6 && r.pool>>(3*n) != 0 { // the pool holds more than n
 		sel := r.pool & (1<<(3*n) - 1)
 		r.pool >>= 3 * n
 		return countFields(sel, add)

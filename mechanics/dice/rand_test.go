@@ -175,6 +175,12 @@ func TestCountIsD6(t *testing.T) {
 			t.Fatalf("draw %d: Count(%d, %d) left the generator elsewhere than %d D6 draws", i, n, need, n)
 		}
 	}
+	// No dice: nothing drawn, nothing counted.
+	for _, n := range []int{0, -1, -100} {
+		if got := r.Count(n, 4); got != 0 || *r != *twin {
+			t.Fatalf("Count(%d, 4) = %d, or it drew", n, got)
+		}
+	}
 }
 
 // TestCountBinomial checks Count's distribution on its own: Count(10, 4)

@@ -4,13 +4,16 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"hammersim/mechanics/dice"
 )
 
 // binomialChi2 draws a statistic draws times and returns the chi-square of
 // its counts against Binomial(n, p) capped at most (values above most are
-// counted as most), pooling the cells expected to hold fewer than 5 into
-// their neighbours; and the degrees of freedom.
+// counted as most), and the degrees of freedom. Cells are pooled from the
+// lowest value up until each expects at least 5; what is left at the top
+// joins the last cell.
 func binomialChi2(t *testing.T, draws, n int, p float64, most int, draw func() int) (float64, int) {
 	t.Helper()
 	exp := make([]float64, most+1)
@@ -28,7 +31,7 @@ func binomialChi2(t *testing.T, draws, n int, p float64, most int, draw func() i
 		}
 		obs[v]++
 	}
-	// Pool cells from both ends until each holds at least 5 expected.
+	// Pool cells from the lowest up until each expects at least 5.
 	var cells [][2]float64
 	var acc [2]float64
 	for k := range exp {
@@ -49,15 +52,9 @@ func binomialChi2(t *testing.T, draws, n int, p float64, most int, draw func() i
 }
 
 // chi2Crit999 is the 0.999 quantile of the chi-square distribution with df
-// degrees of freedom by the Wilson-Hilferty approximation (Johnson, Kotz and
-// Balakrishnan, Continuous Univariate Distributions, vol. 1, 18.8). For the
-// 4 to 15 degrees of freedom used here it lies within 1.5% above the tabled
-// values (18.47 for 4, 29.59 for 10, 37.70 for 15), so it errs towards
-// passing; 3.0902 is the 0.999 quantile of the standard normal.
+// degrees of freedom (gonum's distuv; 29.59 for 10, as tables give).
 func chi2Crit999(df int) float64 {
-	k := float64(df)
-	c := 1 - 2/(9*k) + 3.0902*math.Sqrt(2/(9*k))
-	return k * c * c * c
+	return distuv.ChiSquared{K: float64(df)}.Quantile(0.999)
 }
 
 // TestStagesAreBinomial: rolled a stage at a time (every to-hit die, then a
@@ -131,11 +128,12 @@ func TestStagesAreBinomial(t *testing.T) {
 	})
 }
 
-// TestChi2Crit999 checks the approximation against tabled quantiles.
+// TestChi2Crit999 checks the quantile against tabled values (Abramowitz
+// and Stegun, table 26.8).
 func TestChi2Crit999(t *testing.T) {
-	for df, want := range map[int]float64{4: 18.47, 10: 29.59, 15: 37.70} {
-		if got := chi2Crit999(df); math.Abs(got-want)/want > 0.015 {
-			t.Errorf("df %d: %.2f, table %.2f", df, got, want)
+	for df, want := range map[int]float64{4: 18.467, 10: 29.588, 15: 37.697} {
+		if got := chi2Crit999(df); math.Abs(got-want) > 0.001 {
+			t.Errorf("df %d: %.3f, table %.3f", df, got, want)
 		}
 	}
 }
