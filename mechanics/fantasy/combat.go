@@ -180,11 +180,11 @@ const MaxAttackers = maxAttackers
 // fighting returns how many of u's bodies strike at e: those in base
 // contact, and (with supporting attacks, for rank-and-file types) as many
 // from the rank behind.
-func fighting(u *Unit, us *UnitState, e *Unit, es *UnitState, support bool) (front, behind int) {
+func fighting(u *Unit, us *UnitState, e *Unit, es *UnitState, support bool, plan *roundPlan, side int) (front, behind int) {
 	if us.Alive == 0 || es.Alive == 0 || us.Fled {
 		return 0, 0
 	}
-	contact := u.Contact(e, es.Alive)
+	contact := plan.contact(side, u, e, es.Alive)
 	front = min(us.Alive, contact)
 	if support && u.Troop.FightsInRanks() && us.Alive > u.Width {
 		behind = min(us.Alive-u.Width, contact)
@@ -254,7 +254,7 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 	var res roundResult
 	opt := &b.Options
 	plan := b.plan(s, units, states, first)
-	impactHits(r, units, states, first, &plan.hits, &res)
+	impactHits(r, units, states, first, plan, &res)
 
 	groups := &plan.groups // their attacks are this round's, set below
 	n := plan.n
@@ -272,7 +272,7 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 		for i := start; i < end; i++ {
 			g := &groups[i]
 			u, us, e, es := units[g.side], states[g.side], units[1-g.side], states[1-g.side]
-			front, behind := fighting(u, us, e, es, support[g.side])
+			front, behind := fighting(u, us, e, es, support[g.side], plan, g.side)
 			if g.attacker < 0 {
 				g.attacks = stompCount(r, front, e, es)
 				continue
@@ -293,15 +293,15 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 // Attack's D3+1 Impact Hits come in every round in which the machine did
 // not charge. Each model rolls its own, and only the models in base contact
 // with the enemy make them (unit card, Impact Hits: a model not in base contact
-// inflicts none). bl holds each side's automatic hits on the other.
-func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, bl *[2]blows, res *roundResult) {
+// inflicts none). plan holds each side's automatic hits on the other.
+func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, plan *roundPlan, res *roundResult) {
 	for side := range 2 {
 		u, us := units[side], states[side]
 		e, es := units[1-side], states[1-side]
 		if us.Alive == 0 || us.Fled || es.Alive == 0 {
 			continue
 		}
-		models := min(us.Alive, u.Contact(e, es.Alive))
+		models := min(us.Alive, plan.contact(side, u, e, es.Alive))
 		hits := 0
 		switch {
 		case first && us.Charged && !u.Impact.IsZero():
@@ -315,7 +315,7 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 		default:
 			continue
 		}
-		w := landHits(r, &bl[side], hits, e, es)
+		w := landHits(r, &plan.hits[side], hits, e, es)
 		res.wounds[side] += w
 		if side == 0 {
 			res.impact += hits
@@ -467,6 +467,22 @@ type roundPlan struct {
 	groups [maxGroups]strikeGroup
 	blows  [maxGroups]blows
 	hits   [2]blows
+	// contacts[side][k] is how many of side's bodies touch the other side
+	// when k of its bodies stand in its front rank (Unit.Contact), for
+	// fronts up to maxPlannedFront.
+	contacts [2][maxPlannedFront + 1]int
+}
+
+// maxPlannedFront is the widest front whose contacts a plan keeps; a wider
+// one is worked out each time.
+const maxPlannedFront = 32
+
+// contact is u.Contact(e, alive), from the plan where it can be.
+func (p *roundPlan) contact(side int, u, e *Unit, alive int) int {
+	if k := min(e.Width, alive); k <= maxPlannedFront {
+		return p.contacts[side][k]
+	}
+	return u.Contact(e, alive)
 }
 
 // plan returns s's plan for this kind of round, worked out on first use.
@@ -488,7 +504,11 @@ func (b *Battle) plan(s *State, units [2]*Unit, states [2]*UnitState, first bool
 		p.blows[i] = groupBlows(g, units[g.side], units[1-g.side], &b.Options)
 	}
 	for side := range 2 {
-		p.hits[side] = hitsOn(units[side].S, units[1-side])
+		u, e := units[side], units[1-side]
+		p.hits[side] = hitsOn(u.S, e)
+		for k := range min(e.Width, maxPlannedFront) + 1 {
+			p.contacts[side][k] = u.Contact(e, k)
+		}
 	}
 	p.built = true
 	return p
