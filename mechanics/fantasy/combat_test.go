@@ -310,19 +310,8 @@ func TestBreakTestExact(t *testing.T) {
 	d := foot("Defenders", 5, 5, 3, 3, 3, 3, 0, 8, NoSave)
 	b := battle(a, d, 1, PhaseCharge, PhaseCombat)
 	b.Options.Pursue = false
-	s := b.NewState()
-	r := dice.New(8, 0)
 	const n = 100_000
-	broke := 0
-	for range n {
-		b.Run(r, s)
-		if s.Out.CombatResult != 5 {
-			t.Fatalf("combat result %d, want 5", s.Out.CombatResult)
-		}
-		if s.Units[1].Broke {
-			broke++
-		}
-	}
+	broke := brokeIn(t, "the defenders", b, 8, n, 5)
 	p := 1 - 3.0/36
 	if z := (float64(broke)/n - p) / math.Sqrt(p*(1-p)/n); math.Abs(z) > 5 {
 		t.Errorf("broke %d of %d, exact %.4f, z %.1f", broke, n, p, z)

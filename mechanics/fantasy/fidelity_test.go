@@ -1,6 +1,7 @@
 package fantasy
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -95,6 +96,26 @@ func TestStompOnlyFromModelsInContact(t *testing.T) {
 	}
 }
 
+// brokeIn runs n trials of b from seed and counts those in which unit 1
+// broke. The combats it is used on are static (nobody can wound), so every
+// trial must score the combat result cr; one that does not fails the test.
+func brokeIn(t *testing.T, what string, b *Battle, seed uint64, n, cr int) int {
+	t.Helper()
+	s := b.NewState()
+	r := dice.New(seed, 0)
+	broke := 0
+	for range n {
+		b.Run(r, s)
+		if s.Out.CombatResult != cr {
+			t.Fatalf("%s: combat result %d, want %d", what, s.Out.CombatResult, cr)
+		}
+		if s.Units[1].Broke {
+			broke++
+		}
+	}
+	return broke
+}
+
 // TestDisrupted: a unit of ten five wide (two ranks of five) in the rear of
 // thirty five wide disrupts them. Nobody strikes. Rear unit: one extra rank
 // +1, rear +2 = 3. The thirty: no rank bonus (disrupted), higher Unit
@@ -119,19 +140,8 @@ func TestDisrupted(t *testing.T) {
 		d.Stubborn = tt.stubborn
 		b := battle(a, d, 0, PhaseCombat)
 		b.Options.Pursue = false
-		s := b.NewState()
-		r := dice.New(4, 0)
 		const n = 60_000
-		broke := 0
-		for range n {
-			b.Run(r, s)
-			if s.Out.CombatResult != tt.cr {
-				t.Fatalf("%d in the rear: combat result %d, want %d", tt.rear, s.Out.CombatResult, tt.cr)
-			}
-			if s.Units[1].Broke {
-				broke++
-			}
-		}
+		broke := brokeIn(t, fmt.Sprintf("%d in the rear", tt.rear), b, 4, n, tt.cr)
 		if tt.broke == 0 {
 			if broke != 0 {
 				t.Errorf("the winning block broke %d times", broke)
@@ -282,19 +292,8 @@ func TestDreadMawDeniesSteadfast(t *testing.T) {
 	wall := foot("Wall", 25, 5, 3, 3, 3, 3, 0, 7, NoSave)
 	b := battle(maw, wall, 1, PhaseCharge, PhaseCombat)
 	b.Options.Pursue = false
-	s := b.NewState()
-	r := dice.New(8, 0)
 	const n = 60_000
-	broke := 0
-	for range n {
-		b.Run(r, s)
-		if s.Out.CombatResult != 1 {
-			t.Fatalf("combat result %d, want 2 - 1", s.Out.CombatResult)
-		}
-		if s.Units[1].Broke {
-			broke++
-		}
-	}
+	broke := brokeIn(t, "the wall", b, 8, n, 2-1)
 	if z := zProb(broke, n, 21.0/36); math.Abs(z) > 5 {
 		t.Errorf("broke %d of %d, want 21/36, z %.1f", broke, n, z)
 	}

@@ -17,11 +17,9 @@ import (
 func binomialChi2(t *testing.T, draws, n int, p float64, most int, draw func() int) (float64, int) {
 	t.Helper()
 	exp := make([]float64, most+1)
+	bin := distuv.Binomial{N: float64(n), P: p}
 	for k := 0; k <= n; k++ {
-		lc, _ := math.Lgamma(float64(n + 1))
-		a, _ := math.Lgamma(float64(k + 1))
-		b, _ := math.Lgamma(float64(n - k + 1))
-		exp[min(k, most)] += math.Exp(lc-a-b+float64(k)*math.Log(p)+float64(n-k)*math.Log1p(-p)) * float64(draws)
+		exp[min(k, most)] += bin.Prob(float64(k)) * float64(draws)
 	}
 	obs := make([]float64, most+1)
 	for range draws {
