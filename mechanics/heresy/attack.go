@@ -325,7 +325,6 @@ func (a *Attack) volleyDist(v *Volley, s Stage) dice.Dist {
 	}
 	lo, hits := a.totalHits(v)
 	g := v.Chain.hitCount(s)
-	out := make([]float64, 1)
 	acc := []float64{}
 	pow := []float64{1} // g convolved h times
 	for h := 0; h < lo+len(hits); h++ {
@@ -337,8 +336,7 @@ func (a *Attack) volleyDist(v *Volley, s Stage) dice.Dist {
 	if len(acc) == 0 {
 		return dice.Point(0)
 	}
-	out = acc
-	return trim(out)
+	return trim(acc)
 }
 
 // shift returns p padded with lo zeros in front.

@@ -118,11 +118,6 @@ func (w *Weapon) reach() int {
 	return w.Range
 }
 
-// autoHits reports whether the weapon hits without a To Hit roll: Blast and
-// Template weapons place a marker or template instead (rulebook p.234,
-// p.248).
-func (w *Weapon) autoHits() bool { return w.Template || w.Blast > 0 }
-
 // Strength is the weapon's Strength in the hands of user. Stupefied raises
 // the user's Strength characteristic by 1, which weapons using it carry;
 // fixed-Strength weapons gain it only with Options.StupefiedFixedStrength.
