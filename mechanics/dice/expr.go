@@ -56,9 +56,9 @@ type term struct {
 type Expr struct {
 	terms []term
 	text  string
-	// shape, n and add describe the common expressions, plain D6s summed,
-	// the highest of several, or all but the lowest, plus a constant, so that
-	// Roll can throw them without walking the terms.
+	// shape, n and add describe the common expressions, a constant, or
+	// plain D6s summed, the highest of several, or all but the lowest, plus
+	// a constant, so that Roll can throw them without walking the terms.
 	shape shape
 	n     int
 	add   int
@@ -69,6 +69,7 @@ type shape uint8
 
 const (
 	general      shape = iota // any expression: walk the terms
+	constant                  // no dice: add
 	sumD6                     // nD6 + add
 	highestD6                 // highest of nD6 + add
 	dropLowestD6              // nD6 discarding the lowest + add
@@ -94,6 +95,7 @@ func (e Expr) build() Expr {
 		}
 	}
 	if dice == nil {
+		e.shape, e.add = constant, add
 		return e
 	}
 	switch {
@@ -175,14 +177,7 @@ func (e *Expr) PlainD6() (n int, ok bool) {
 }
 
 // IsConst reports whether e involves no dice.
-func (e Expr) IsConst() bool {
-	for _, t := range e.terms {
-		if t.kind != constTerm {
-			return false
-		}
-	}
-	return true
-}
+func (e *Expr) IsConst() bool { return e.shape == constant || len(e.terms) == 0 }
 
 // IsArtillery reports whether e is the Artillery dice, whose Misfire face
 // rolls as Misfire.
@@ -213,6 +208,8 @@ func (e Expr) Label(v int) string {
 // Roll rolls e once.
 func (e *Expr) Roll(r *Rand) int {
 	switch e.shape {
+	case constant:
+		return e.add
 	case sumD6:
 		s := e.add
 		for range e.n {

@@ -264,6 +264,9 @@ type State struct {
 	// plans are the kinds of round of combat, by which sides charged
 	// (roundPlan), each worked out the first time it is fought.
 	plans [4]roundPlan
+	// mishapMover is the acting unit's movement once the Mishap chart has
+	// changed it; its UnitState points here from then on.
+	mishapMover Mover
 }
 
 // NewState returns scratch for running b. The State keeps what the units'
@@ -496,16 +499,26 @@ func (b *Battle) mishap(r *dice.Rand, s *State) {
 		bl := hitsOn(6, a)
 		landHits(r, &bl, r.D6(), a, as) // D6 hits
 		if n, ok := as.Mover.Random.PlainD6(); ok && n > 1 {
-			as.Mover.Random = plainD6[n-1]
+			s.changeMover(as).Random = plainD6[n-1]
 		}
 	case roll <= 5:
 		s.Out.Mishap = OutOfControl
 	default:
 		s.Out.Mishap = BurstOfSpeed
 		if !as.Mover.Random.IsZero() {
-			as.Mover.Random = fourD6
+			s.changeMover(as).Random = fourD6
 		}
 	}
+}
+
+// changeMover gives us (the acting unit's state) a movement of its own to
+// change, a copy of what it has now, and returns it.
+func (s *State) changeMover(us *UnitState) *Mover {
+	if us.Mover != &s.mishapMover {
+		s.mishapMover = *us.Mover
+		us.Mover = &s.mishapMover
+	}
+	return us.Mover
 }
 
 // fourD6 is the Random Movement after a Burst of Speed; plainD6[n] is nD6,

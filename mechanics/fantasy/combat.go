@@ -277,7 +277,7 @@ func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roun
 				g.attacks = stompCount(r, front, e, es)
 				continue
 			}
-			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, hasChampion(u))
+			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, plan.champion[g.side])
 		}
 		for i := start; i < end; i++ {
 			g := &groups[i]
@@ -467,6 +467,8 @@ type roundPlan struct {
 	groups [maxGroups]strikeGroup
 	blows  [maxGroups]blows
 	hits   [2]blows
+	// champion[side] is set when side's unit has a champion (hasChampion).
+	champion [2]bool
 	// contacts[side][k] is how many of side's bodies touch the other side
 	// when k of its bodies stand in its front rank (Unit.Contact), for
 	// fronts up to maxPlannedFront.
@@ -506,6 +508,7 @@ func (b *Battle) plan(s *State, units [2]*Unit, states [2]*UnitState, first bool
 	for side := range 2 {
 		u, e := units[side], units[1-side]
 		p.hits[side] = hitsOn(u.S, e)
+		p.champion[side] = hasChampion(u)
 		for k := range min(e.Width, maxPlannedFront) + 1 {
 			p.contacts[side][k] = u.Contact(e, k)
 		}

@@ -208,9 +208,9 @@ func testsToCharge(c, t *Unit) bool {
 type UnitState struct {
 	Alive  int // bodies left
 	Damage int // wounds on the body that dies next
-	// Mover is the unit's movement now (a Doomwheel's changes on its
-	// Mishap chart).
-	Mover      Mover
+	// Mover is the unit's movement now: its own, or after a Doomwheel's
+	// Mishap chart changed it, the State's copy (State.mishapMover).
+	Mover      *Mover
 	Distance   int // inches from the acting unit
 	Engaged    bool
 	Fled       bool
@@ -228,7 +228,7 @@ type UnitState struct {
 }
 
 func (s *UnitState) reset(u *Unit, distance int) {
-	*s = UnitState{Alive: u.Models, Mover: u.Mover, Distance: distance}
+	*s = UnitState{Alive: u.Models, Mover: &u.Mover, Distance: distance}
 }
 
 // Destroyed reports whether no body is left.
