@@ -667,12 +667,13 @@ func (b *Battle) round(r *dice.Rand, s *State, first bool) bool {
 		return false
 	}
 	s.Out.Rounds++
-	res := b.fightRound(r, s, 0, 1, first)
-	s.Out.ImpactHits += res.impact
-	s.Out.ImpactWounds += res.impactWounds
 	units := [2]*Unit{b.Units[0], b.Units[1]}
 	states := [2]*UnitState{as, ts}
-	cr, us, disrupted := b.combatResult(units, states, res, first)
+	plan := b.plan(s, units, states, first)
+	res := b.fight(r, units, states, plan, first)
+	s.Out.ImpactHits += res.impact
+	s.Out.ImpactWounds += res.impactWounds
+	cr, us, disrupted := combatResult(plan, units, states, res.wounds)
 	if !s.Out.Fought {
 		s.Out.Fought = true
 		s.Out.CombatResult = cr[0] - cr[1]
@@ -694,7 +695,7 @@ func (b *Battle) round(r *dice.Rand, s *State, first bool) bool {
 		return true
 	}
 	ld := lu.Ld
-	if !steadfast(lu, ls, us[winner], disrupted[loser], ranksDenied(units, states, loser, first)) {
+	if !steadfast(lu, ls, us[winner], disrupted[loser], plan.score[loser].denied) {
 		ld -= cr[winner] - cr[loser]
 	}
 	if LdTest(r, ld, b.Options.InsaneCourage) {
@@ -711,33 +712,59 @@ func (b *Battle) round(r *dice.Rand, s *State, first bool) bool {
 	return false
 }
 
+// scoring is what one kind of round of combat (roundPlan) fixes about one
+// side's combat result; combatResult adds what casualties change.
+type scoring struct {
+	// fixed is +1 for the charge (first round only), flank +1, rear +2 and
+	// higher ground +1; banners the standard and battle standard, which
+	// count while the unit stands.
+	fixed, banners int
+	// denied: the unit gets no benefit from its ranks (ranksDenied).
+	denied bool
+	// disruptRanks is how many ranks of five the enemy needs to disrupt
+	// the unit (Battle.disruptRanks), 0 when it cannot.
+	disruptRanks int
+	// fear: the unit causes Fear in the enemy (Unit.causesFearOf).
+	fear bool
+}
+
+// scoring works out side's scoring for the kind of round that first and
+// which units charged make.
+func (b *Battle) scoring(units [2]*Unit, states [2]*UnitState, side int, first bool) scoring {
+	u, e := units[side], units[1-side]
+	sc := scoring{
+		fixed:        flag(first && states[side].Charged) + flag(u.Flank) + 2*flag(u.Rear) + flag(u.HigherGround),
+		banners:      flag(u.Standard) + flag(u.BattleStandard),
+		denied:       ranksDenied(units, states, side, first),
+		disruptRanks: b.disruptRanks(e),
+		fear:         u.causesFearOf(e, b.Options.TerrorVsImmuneFear),
+	}
+	return sc
+}
+
 // combatResult adds up each side's combat result (WAP, combat resolution):
 // wounds inflicted, +1 for the charge (first round only), ranks (none when
 // Disrupted or denied by a Dread Maw), +1 for the higher Unit Strength,
 // standard, battle standard, flank +1, rear +2, higher ground +1, Fear +1
 // (+2 at double the enemy's Unit Strength), and a musician's +1 in a draw.
-// It returns the results, the Unit Strengths and which sides are Disrupted.
-func (b *Battle) combatResult(units [2]*Unit, states [2]*UnitState, res roundResult, first bool) (cr, us [2]int, disrupted [2]bool) {
+// plan is the kind of round fought. It returns the results, the Unit
+// Strengths and which sides are Disrupted.
+func combatResult(plan *roundPlan, units [2]*Unit, states [2]*UnitState, wounds [2]int) (cr, us [2]int, disrupted [2]bool) {
 	us = [2]int{units[0].TotalUS(states[0].Alive), units[1].TotalUS(states[1].Alive)}
 	for side := range 2 {
-		u, st := units[side], states[side]
-		e, es := units[1-side], states[1-side]
-		disrupted[side] = b.disrupts(e, es.Alive)
-		cr[side] = res.wounds[side]
-		if first && st.Charged {
-			cr[side]++
-		}
-		if !disrupted[side] && !ranksDenied(units, states, side, first) {
+		u, st, sc := units[side], states[side], &plan.score[side]
+		disrupted[side] = sc.disruptRanks > 0 && fullRanks(units[1-side], states[1-side].Alive) >= sc.disruptRanks
+		cr[side] = wounds[side] + sc.fixed
+		if !disrupted[side] && !sc.denied {
 			cr[side] += rankBonus(u, st.Alive)
 		}
 		if us[side] > us[1-side] {
 			cr[side]++
 		}
 		if st.Alive > 0 {
-			cr[side] += flag(u.Standard) + flag(u.BattleStandard)
+			cr[side] += sc.banners
 		}
-		cr[side] += flag(u.Flank) + 2*flag(u.Rear) + flag(u.HigherGround)
-		if u.causesFearOf(e, b.Options.TerrorVsImmuneFear) {
+		if sc.fear {
 			cr[side]++
 			if us[side] >= 2*us[1-side] {
 				cr[side]++
@@ -768,8 +795,18 @@ func flag(b bool) int {
 // unless Options.SkirmishersDisrupt (open for WAP; the 8th-edition
 // condition, and 7th edition's for Skirmishers, by default).
 func (b *Battle) disrupts(e *Unit, alive int) bool {
-	n := b.Options.DisruptRanks
-	return n > 0 && (e.Flank || e.Rear) && (!e.Skirmishers || b.Options.SkirmishersDisrupt) && fullRanks(e, alive) >= n
+	n := b.disruptRanks(e)
+	return n > 0 && fullRanks(e, alive) >= n
+}
+
+// disruptRanks is how many ranks of five or more models e needs to disrupt
+// the unit it fights, 0 when it cannot: it is in that unit's flank or rear
+// and not Skirmishers (unless Options.SkirmishersDisrupt).
+func (b *Battle) disruptRanks(e *Unit) int {
+	if !(e.Flank || e.Rear) || e.Skirmishers && !b.Options.SkirmishersDisrupt {
+		return 0
+	}
+	return max(b.Options.DisruptRanks, 0)
 }
 
 // caught applies the Caught rule to fleeing unit i caught by unit by.

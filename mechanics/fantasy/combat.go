@@ -246,21 +246,27 @@ func ranksDenied(units [2]*Unit, states [2]*UnitState, side int, first bool) boo
 	return first && units[1-side].DreadMaw && states[1-side].Charged
 }
 
-// fightRound fights one round between units a (index ai) and d, after which
-// the caller works out the result. first marks the round after a charge.
-func (b *Battle) fightRound(r *dice.Rand, s *State, ai, di int, first bool) roundResult {
-	units := [2]*Unit{b.Units[ai], b.Units[di]}
-	states := [2]*UnitState{&s.Units[ai], &s.Units[di]}
+// fightRound fights one round between units 0 and 1, as their states stand,
+// after which the caller works out the result. first marks the round after
+// a charge.
+func (b *Battle) fightRound(r *dice.Rand, s *State, first bool) roundResult {
+	units := [2]*Unit{b.Units[0], b.Units[1]}
+	states := [2]*UnitState{&s.Units[0], &s.Units[1]}
+	return b.fight(r, units, states, b.plan(s, units, states, first), first)
+}
+
+// fight fights one round of the kind plan between units, as their states
+// stand.
+func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan *roundPlan, first bool) roundResult {
 	var res roundResult
 	opt := &b.Options
-	plan := b.plan(s, units, states, first)
 	impactHits(r, units, states, first, plan, &res)
 
 	groups := &plan.groups // their attacks are this round's, set below
 	n := plan.n
 	var support [2]bool
 	for side := range 2 {
-		support[side] = opt.SupportingAttacks && !ranksDenied(units, states, side, first)
+		support[side] = opt.SupportingAttacks && !plan.score[side].denied
 	}
 	for start := 0; start < n; {
 		end := start + 1
@@ -469,6 +475,8 @@ type roundPlan struct {
 	hits   [2]blows
 	// champion[side] is set when side's unit has a champion (hasChampion).
 	champion [2]bool
+	// score is what this kind of round fixes about each side's combat result.
+	score [2]scoring
 	// contacts[side][k] is how many of side's bodies touch the other side
 	// when k of its bodies stand in its front rank (Unit.Contact), for
 	// fronts up to maxPlannedFront.
@@ -509,6 +517,7 @@ func (b *Battle) plan(s *State, units [2]*Unit, states [2]*UnitState, first bool
 		u, e := units[side], units[1-side]
 		p.hits[side] = hitsOn(u.S, e)
 		p.champion[side] = hasChampion(u)
+		p.score[side] = b.scoring(units, states, side, first)
 		for k := range min(e.Width, maxPlannedFront) + 1 {
 			p.contacts[side][k] = u.Contact(e, k)
 		}

@@ -246,7 +246,7 @@ func TestStompTargets(t *testing.T) {
 	for range 200 {
 		b.Run(r, s)
 		s.Units[0].Engaged, s.Units[1].Engaged = true, true
-		res := b.fightRound(r, s, 0, 1, false)
+		res := b.fightRound(r, s, false)
 		if res.wounds[0] != 0 {
 			t.Fatalf("a Stomp wounded cavalry")
 		}
@@ -259,7 +259,7 @@ func TestStompTargets(t *testing.T) {
 	for range n {
 		b.Run(r, s)
 		s.Units[0].Engaged, s.Units[1].Engaged = true, true
-		total += b.fightRound(r, s, 0, 1, false).wounds[0]
+		total += b.fightRound(r, s, false).wounds[0]
 	}
 	// D6 hits at S5 against T3 wound on 2+: 3.5 * 5/6 per round, capped by
 	// the 10 models (the cap is never reached: at most 6 hits).

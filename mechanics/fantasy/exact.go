@@ -268,7 +268,7 @@ func exactStaticCombat(b *Battle, ex BattleExact) {
 	}
 	units := [2]*Unit{b.Units[0], b.Units[1]}
 	states := [2]*UnitState{&s.Units[0], &s.Units[1]}
-	cr, us, disrupted := b.combatResult(units, states, roundResult{}, false)
+	cr, us, disrupted := combatResult(b.plan(s, units, states, false), units, states, [2]int{})
 	ex.set(BattleCombatResult, 0, float64(cr[0]-cr[1]))
 	ex.setDist(BattleCombatResult, 0, dice.Point(cr[0]-cr[1]))
 	n := b.Options.Rounds

@@ -85,7 +85,7 @@ func TestStompOnlyFromModelsInContact(t *testing.T) {
 	for range n {
 		b.Run(r, s)
 		s.Units[0].Engaged, s.Units[1].Engaged = true, true
-		total += b.fightRound(r, s, 0, 1, false).wounds[0]
+		total += b.fightRound(r, s, false).wounds[0]
 	}
 	p := 5.0 / 6
 	want := 2 * 3.5 * p
