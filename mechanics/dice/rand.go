@@ -158,19 +158,26 @@ func (r *Rand) Count(n, need int) int {
 	return r.countSlow(n, add)
 }
 
-// countSlow is Count across refills of the pool.
+// countSlow is Count when the pool holds n results or fewer: it counts
+// what is left, then whole fresh pools, then the first results of one
+// more, refilling only for results it takes. An empty field counts nothing
+// (0 + add stays within its three bits).
 func (r *Rand) countSlow(n int, add uint64) int {
-	count := 0
-	for n > 0 {
-		if r.pool == 0 {
-			r.refill6()
-		}
-		left := (bits.Len64(r.pool) + 2) / 3 // results still in the pool
-		take := min(n, left)
-		sel := r.pool & (1<<(3*take) - 1)
-		r.pool >>= 3 * take
-		n -= take
-		count += countFields(sel, add)
+	if n <= 0 {
+		return 0
+	}
+	count := countFields(r.pool, add)
+	n -= (bits.Len64(r.pool) + 2) / 3 // the results that were left
+	r.pool = 0
+	for ; n >= pool6; n -= pool6 {
+		r.refill6()
+		count += countFields(r.pool, add)
+		r.pool = 0
+	}
+	if n > 0 {
+		r.refill6()
+		count += countFields(r.pool&(1<<(3*n)-1), add)
+		r.pool >>= 3 * n
 	}
 	return count
 }
