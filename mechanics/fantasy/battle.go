@@ -563,7 +563,9 @@ func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
 			}
 		}
 	}
-	b.friendPanic(r, s)
+	if len(b.Units) > 2 { // the acting unit and its target are not friends
+		b.friendPanic(r, s)
+	}
 }
 
 // friendPanic makes the friends of a unit that broke or was destroyed in
