@@ -193,11 +193,14 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 		for _, key := range rs.questionKeys() {
 			decode := rs.Questions[key]
 			fields = append(fields, Field{Key: key, Decode: func(n *Node) {
+				// question is the key that asks, where errors about asking
+				// point: the value holds the question's own keys.
+				k := root.Keys[slices.Index(root.Vals, n)]
 				if question != nil {
-					d.Errorf(n, "a scenario asks one question; %q already asks one at line %d", d.path[len(d.path)-1], question.Line)
+					d.Errorf(k, "%q: a scenario asks one question; %q already asks one at line %d", k.Text, question.Text, question.Line)
 					return
 				}
-				question = n
+				question = k
 				if !slices.Contains(rs.OwnMetrics, key) {
 					n, metricsKey = splitMetrics(n)
 				}
