@@ -95,11 +95,10 @@ type Ruleset struct {
 	// Repeatable names the rules a list may hold more than once (one entry
 	// per source, such as two sets of Impact Hits).
 	Repeatable []string
-	// Questions maps each question's key in a scenario to its decoder.
+	// Questions maps each question's key in a scenario to its decoder. A
+	// question's metrics key is read for it (see metrics.go): the decoder
+	// never sees one.
 	Questions map[string]Question
-	// OwnMetrics names the questions that read a metrics key themselves;
-	// every other question's metrics key is read for it (see metrics.go).
-	OwnMetrics []string
 	// Card decodes a unit card on its own, as the ruleset's questions read
 	// a unit, accepting every key some question may read, and reports
 	// problems through d (Registry.CheckCards). Nil: cards are checked
@@ -201,9 +200,7 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 					return
 				}
 				question = k
-				if !slices.Contains(rs.OwnMetrics, key) {
-					n, metricsKey = splitMetrics(n)
-				}
+				n, metricsKey = splitMetrics(n)
 				compile = decode(d, n)
 			}})
 		}
