@@ -27,6 +27,8 @@ type Decoder struct {
 	// of another game from a misspelt one.
 	ruleset  *Ruleset
 	registry *Registry
+	// catalogues are the unit catalogue files read, in order.
+	catalogues []Catalogue
 }
 
 // Errorf reports a problem at n's position (the top of the file when n is
@@ -69,6 +71,9 @@ type Field struct {
 // Object decodes the mapping n with the given fields. Unknown and missing
 // keys are errors naming the keys that are allowed.
 func (d *Decoder) Object(n *Node, what string, fields []Field) bool {
+	if n.reported {
+		return false
+	}
 	if n.Kind != MapNode {
 		d.Errorf(n, "expected %s as a mapping of keys, found %s", what, n.Describe())
 		return false

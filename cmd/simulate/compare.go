@@ -84,16 +84,14 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("compare writes its report as HTML: --report FILE.html")
 	}
 	var ss []*scenarios.Scenario
-	var files []string
 	for _, name := range pos {
 		s, err := f.load(name)
 		if err != nil {
 			return err
 		}
 		ss = append(ss, s)
-		files = append(files, s.File)
 	}
-	if err := f.checkOutputs(files); err != nil {
+	if err := f.checkOutputs(inputFiles(ss...)); err != nil {
 		return err
 	}
 	job := compareJob{ss: ss, args: pos, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}
