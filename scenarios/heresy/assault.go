@@ -130,10 +130,14 @@ func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		boolKey("hold_the_line", &q.held),
 		boolKey("difficult_terrain", &q.terrain),
 		{Key: "options", Decode: func(n *scenarios.Node) { q.opts = decodeOptions(d, n, assaultOptions) }},
-		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n) }},
+		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n, assaultProbabilities) }},
 	})
+	q.check(d)
 	return q.compile
 }
+
+// assaultProbabilities are the assault metrics that are probabilities.
+var assaultProbabilities = []string{metricReached, metricDisordered, metricWon, metricMorale, metricSwept, metricDestroyed}
 
 // idle says which of the charge's metrics cannot vary in a question, and
 // why: reached needs a charge rolled, overwatch_casualties defender weapons.
@@ -154,7 +158,6 @@ func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenari
 		return scenarios.Compiled{}
 	}
 	why := q.idle()
-	errs := map[string]bool{}
 	models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 		a, okA := q.attacker.At(pt).at(d, pt)
 		b, okB := q.defender.At(pt).at(d, pt)
@@ -162,13 +165,6 @@ func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenari
 			return nil, false
 		}
 		m := q.model(a, b, pt)
-		if msg, at := q.check(m, a, b, pt); msg != "" {
-			if !errs[msg] {
-				errorAt(d, at, axes, pt, "%s", msg)
-			}
-			errs[msg] = true
-			return nil, false
-		}
 		m.exact = rules.ExactAssault(&m.AssaultExchange)
 		return m, true
 	})
@@ -176,7 +172,7 @@ func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenari
 		return scenarios.Compiled{}
 	}
 	var c scenarios.Compiled
-	c.Grid = q.grid.check(d, axes, []string{metricReached, metricDisordered, metricWon, metricMorale, metricSwept, metricDestroyed}, why)
+	c.Grid = q.grid.check(d, axes, why)
 	c.Models = models
 	c.Idle = idleOf(assaultMetrics, why)
 	c.Results = func(run sim.Run) []sim.Estimate {
@@ -227,27 +223,45 @@ func (q *assaultSpec) model(a, b *unit, pt scenarios.Point) *assaultModel {
 	return m
 }
 
-// check returns the error at a point, if any, and where to report it.
-func (q *assaultSpec) check(m *assaultModel, a, b *unit, pt scenarios.Point) (string, *scenarios.Node) {
-	switch {
-	case m.names[0] == m.names[1]:
-		return "attacker and defender are both named \"" + m.names[0] + "\"; results tell the units apart by name", b.spec.node
-	case m.Charged && !m.Units[0].CanCharge():
-		at := a.spec.node
-		if q.chargedAt != nil {
-			at = q.chargedAt
+// check reports the combinations of the assault's values that cannot be
+// played, as the question is read. The keys are swept independently of
+// each other (and a unit's rules of its other keys), so two values that
+// cannot meet always meet at some point.
+func (q *assaultSpec) check(d *scenarios.Decoder) {
+	stands := slices.Contains(q.charged.Values(), false)
+	for _, b := range q.defender.Values() {
+		for _, a := range q.attacker.Values() {
+			if a.name == b.name {
+				d.Errorf(b.node, "attacker and defender are both named %q; results tell the units apart by name", a.name)
+			}
 		}
-		return "attacker \"" + m.names[0] + "\" is Automated Artillery, which may not charge; set charged: false to have it fight without charging", at
-	case m.DifficultTerrain && !m.Charged:
-		return "difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)", q.node
-	case !m.Charged && (m.Distance > 0 || m.held):
-		return "distance and hold_the_line need charged: true (they are about the attacker's charge)", q.node
-	case m.stupefied[0] && !a.unit.CanStupefy(m.Options), m.stupefied[1] && !b.unit.CanStupefy(m.Options):
-		return "stupefied: " + q.stupefied.At(pt) + ", but a unit without Lords of Profligacy cannot become Stupefied", q.stupefyAt
-	case len(b.weapons) > 0 && !m.Options.Overwatch:
-		return "the defender's weapons are fired only in Overwatch; set options: {overwatch: true}, or remove them", b.spec.node
+		if len(b.weapons) > 0 && slices.Contains(q.opts.values("overwatch"), any(false)) {
+			d.Errorf(b.node, "the defender's weapons are fired only in Overwatch; set options: {overwatch: true}, or remove them")
+		}
 	}
-	return "", nil
+	for _, a := range q.attacker.Values() {
+		if slices.Contains(q.charged.Values(), true) && a.mayHave(rules.RuleAutomatedArtillery) {
+			at := a.node
+			if q.chargedAt != nil {
+				at = q.chargedAt
+			}
+			d.Errorf(at, "attacker %q is Automated Artillery, which may not charge; set charged: false to have it fight without charging", a.name)
+		}
+	}
+	if stands && slices.Contains(q.terrain.Values(), true) {
+		d.Errorf(q.node, "difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)")
+	}
+	if stands && (slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 }) || slices.Contains(q.held.Values(), true)) {
+		d.Errorf(q.node, "distance and hold_the_line need charged: true (they are about the attacker's charge)")
+	}
+	lacks := func(units scenarios.Param[*unitSpec]) bool {
+		return slices.ContainsFunc(units.Values(), func(u *unitSpec) bool { return u.mayLack(rules.RuleLordsOfProfligacy) })
+	}
+	for _, st := range q.stupefied.Values() {
+		if who := stupefiedUnits[st]; who[0] && lacks(q.attacker) || who[1] && lacks(q.defender) {
+			d.Errorf(q.stupefyAt, "stupefied: %s, but a unit without Lords of Profligacy cannot become Stupefied", st)
+		}
+	}
 }
 
 // assaultModel is one point of an assault question: the exchange, the

@@ -162,9 +162,26 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			q.pinning = scenarios.Sweep(d, n, "pinning", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "pinning") }, scenarios.Identity)
 		}},
 		{Key: "options", Decode: func(n *scenarios.Node) { q.opts = decodeOptions(d, n, shootingOptions) }},
-		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n) }},
+		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n, shootingProbabilities) }},
 	})
+	q.checkStupefy(d)
 	return q.compile
+}
+
+// checkStupefy reports a Stupefied policy for a target that cannot become
+// Stupefied at some point: one without Lords of Profligacy there.
+func (q *shootingSpec) checkStupefy(d *scenarios.Decoder) {
+	for _, p := range q.policy.Values() {
+		if p == "never" {
+			continue
+		}
+		for _, t := range q.target.Values() {
+			if t.mayLack(rules.RuleLordsOfProfligacy) {
+				d.Errorf(q.policyAt, "stupefied: %s, but target %q cannot become Stupefied: every model needs Lords of Profligacy", p, t.name)
+				return
+			}
+		}
+	}
 }
 
 // wordsParam reads one of words, or a list of them to sweep.
@@ -240,7 +257,6 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 		return scenarios.Compiled{}
 	}
 	why := q.idle()
-	stupefyErr := false
 	models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 		f, okF := q.firer.At(pt).at(d, pt)
 		t, okT := q.target.At(pt).at(d, pt)
@@ -248,15 +264,7 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 			return nil, false
 		}
 		m := q.model(f, t, pt)
-		p := stupefyPolicies[q.policy.At(pt)]
-		if p != rules.StupefyNever && !m.Target.CanStupefy(m.Options) {
-			if !stupefyErr {
-				errorAt(d, q.policyAt, axes, pt, "stupefied: %s, but target %q cannot become Stupefied: every model needs Lords of Profligacy", q.policy.At(pt), t.spec.name)
-			}
-			stupefyErr = true
-			return nil, false
-		}
-		m.choose(p)
+		m.choose(stupefyPolicies[q.policy.At(pt)])
 		m.react()
 		m.exact = rules.ExactShooting(&m.ShootingExchange)
 		return m, true
@@ -265,7 +273,7 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 		return scenarios.Compiled{}
 	}
 	var c scenarios.Compiled
-	c.Grid = q.grid.check(d, axes, shootingProbabilities, why)
+	c.Grid = q.grid.check(d, axes, why)
 	c.Models = models
 	c.Idle = idleOf(shootingMetrics, why)
 	c.Results = func(run sim.Run) []sim.Estimate {

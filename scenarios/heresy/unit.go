@@ -2,7 +2,6 @@ package heresy
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -142,7 +141,10 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 	fields = append(fields,
 		scenarios.Field{Key: "Sv", Required: true, Decode: func(n *scenarios.Node) { u.sv = saveParam(d, n, "Sv") }},
 		scenarios.Field{Key: "Inv", Decode: func(n *scenarios.Node) { u.inv = saveParam(d, n, "Inv") }},
-		scenarios.Field{Key: "rules", Decode: func(n *scenarios.Node) { u.rules = d.Rules(n) }},
+		scenarios.Field{Key: "rules", Decode: func(rn *scenarios.Node) {
+			u.rules = d.Rules(rn)
+			checkRules(d, u.rules, func(r mechanics.Rule) error { var p rules.Profile; return p.Apply(r) }, "unit", nameOf(n))
+		}},
 	)
 	switch role {
 	case roleFirer, roleTarget:
@@ -162,7 +164,61 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 			scenarios.Field{Key: "melee", Decode: func(n *scenarios.Node) { u.melee = decodeWeapon(d, n, true) }})
 	}
 	d.Object(dropMovement(d, n), "a unit", fields)
+	if u.melee != nil {
+		u.melee.checkMelee(d)
+	}
 	return u
+}
+
+// checkRules reports each rule of a list, at every value it is swept
+// over, that apply refuses: a weapon rule on a unit, a model's rule on a
+// weapon. It runs as the list is read, so that these problems are
+// reported with every other one in the file, whatever else is wrong.
+func checkRules(d *scenarios.Decoder, list []scenarios.Param[scenarios.RuleChoice], apply func(mechanics.Rule) error, what, name string) {
+	for _, rp := range list {
+		for _, c := range rp.Values() {
+			if !c.On {
+				continue
+			}
+			if err := apply(c.Rule); err != nil {
+				d.Errorf(c.Node, "%v (%s %q)", err, what, name)
+			}
+		}
+	}
+}
+
+// checkMelee reports a melee weapon with a ranged weapon's rule, at any
+// value of a sweep.
+func (w *weaponSpec) checkMelee(d *scenarios.Decoder) {
+	for _, rp := range w.rules {
+		for _, c := range rp.Values() {
+			var rw rules.Weapon
+			if c.On && rw.Apply(c.Rule) == nil && (rw.Deflagrate || rw.Blast > 0 || rw.Template || rw.GetsHot) {
+				d.Errorf(w.node, "melee weapon %q: Deflagrate, Blast, Template and Gets Hot are ranged weapons' rules, not modelled in close combat", w.name)
+				return
+			}
+		}
+	}
+}
+
+// mayHave reports whether the unit has the named rule at some point of
+// its sweeps; mayLack whether it lacks it at some point. A rules list's
+// entries are swept independently of each other.
+func (s *unitSpec) mayHave(name string) bool {
+	return slices.ContainsFunc(s.rules, func(rp scenarios.Param[scenarios.RuleChoice]) bool {
+		return slices.ContainsFunc(rp.Values(), func(c scenarios.RuleChoice) bool { return gives(c, name) })
+	})
+}
+
+func (s *unitSpec) mayLack(name string) bool {
+	return !slices.ContainsFunc(s.rules, func(rp scenarios.Param[scenarios.RuleChoice]) bool {
+		return !slices.ContainsFunc(rp.Values(), func(c scenarios.RuleChoice) bool { return !gives(c, name) })
+	})
+}
+
+// gives reports whether a rule choice gives the named rule.
+func gives(c scenarios.RuleChoice, name string) bool {
+	return c.On && c.Rule.Spec != nil && c.Rule.Spec.Name == name
 }
 
 // dropMovement reports an M key, printed on datasheets but read by no
@@ -301,6 +357,7 @@ func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSp
 		}
 	}
 	w.rules = append(w.rules, typeRules...)
+	checkRules(d, w.rules, func(r mechanics.Rule) error { var rw rules.Weapon; return rw.Apply(r) }, "weapon", w.name)
 	return w
 }
 
@@ -445,9 +502,9 @@ func unitParam(d *scenarios.Decoder, n *scenarios.Node, name string, role role) 
 		func(u *unitSpec) string { return u.name })
 }
 
-// at builds the unit at a point. Rules go into the profile; a weapon rule
-// on a unit, or a model's rule on a weapon, is an error where it was
-// written.
+// at builds the unit at a point. Rules go into the profile; a rule in the
+// wrong place was reported as it was read (checkRules), and is refused
+// here again.
 func (s *unitSpec) at(d *scenarios.Decoder, pt scenarios.Point) (*unit, bool) {
 	var p rules.Profile
 	st := func(i int) int { return s.stats[i].At(pt) }
@@ -479,10 +536,6 @@ func (s *unitSpec) at(d *scenarios.Decoder, pt scenarios.Point) (*unit, bool) {
 	}
 	if s.melee != nil {
 		w, good := s.melee.at(d, pt)
-		if good && (w.Deflagrate || w.Blast > 0 || w.Template || w.GetsHot) {
-			d.Errorf(s.melee.node, "melee weapon %q: Deflagrate, Blast, Template and Gets Hot are ranged weapons' rules, not modelled in close combat", w.Name)
-			good = false
-		}
 		ok = ok && good
 		u.melee = w
 	}
@@ -623,6 +676,15 @@ func (ov *optionValues) at(key string, pt scenarios.Point) any {
 	panic("scenarios: unknown heresy option " + key)
 }
 
+// values returns every value option key takes: those written, or its
+// default; none when what was written is in error.
+func (ov *optionValues) values(key string) []any {
+	if p, ok := ov.vals[key]; ok {
+		return p.Values()
+	}
+	return []any{ov.at(key, nil)}
+}
+
 // options returns rules.Options at a point, from rules.DefaultOptions and
 // the options written.
 func (ov *optionValues) options(pt scenarios.Point) rules.Options {
@@ -675,38 +737,38 @@ type gridSpec struct {
 	metricAt, rowsAt, colAt *scenarios.Node
 }
 
-func decodeGrid(d *scenarios.Decoder, n *scenarios.Node) *gridSpec {
+// decodeGrid reads a grid: key; probabilities are the question's
+// probability metrics, one of which it lays out.
+func decodeGrid(d *scenarios.Decoder, n *scenarios.Node, probabilities []string) *gridSpec {
 	g := &gridSpec{node: n}
 	d.Object(n, "the grid", []scenarios.Field{
-		{Key: "metric", Required: true, Decode: func(n *scenarios.Node) { g.metric, g.metricAt = d.Text(n, "a probability metric"), n }},
+		{Key: "metric", Required: true, Decode: func(n *scenarios.Node) {
+			g.metric, g.metricAt = d.Text(n, "a probability metric"), n
+			if g.metric != "" && !slices.Contains(probabilities, g.metric) {
+				d.Errorf(n, "grid metric %q: expected a probability metric of the question: %s", g.metric, strings.Join(probabilities, ", "))
+			}
+		}},
 		{Key: "rows", Required: true, Decode: func(n *scenarios.Node) { g.rows, g.rowsAt = d.Text(n, "a swept parameter"), n }},
 		{Key: "cols", Required: true, Decode: func(n *scenarios.Node) { g.cols, g.colAt = d.Text(n, "a swept parameter"), n }},
 	})
 	if g.metricAt == nil || g.rowsAt == nil || g.colAt == nil {
 		return nil
 	}
+	if g.rows == g.cols && g.rows != "" {
+		d.Errorf(g.colAt, "grid rows and cols are both %q; expected two parameters", g.rows)
+	}
 	return g
 }
 
 // check returns the grid for a scenario, once the axes have their final
-// names; probabilities lists the question's probability metrics, idle
-// those that cannot vary in it, with why.
-func (g *gridSpec) check(d *scenarios.Decoder, axes scenarios.Axes, probabilities []string, idle map[string]string) *sim.Grid {
+// names; idle names the metrics that cannot vary in it, with why.
+func (g *gridSpec) check(d *scenarios.Decoder, axes scenarios.Axes, idle map[string]string) *sim.Grid {
 	if g == nil {
 		return nil
 	}
 	ok := true
 	if why, no := idle[g.metric]; no {
 		d.Errorf(g.metricAt, "grid metric %q %s", g.metric, why)
-		ok = false
-	} else if !slices.Contains(probabilities, g.metric) {
-		var can []string
-		for _, m := range probabilities {
-			if _, no := idle[m]; !no {
-				can = append(can, m)
-			}
-		}
-		d.Errorf(g.metricAt, "grid metric %q: expected a probability metric of the question: %s", g.metric, strings.Join(can, ", "))
 		ok = false
 	}
 	var names []string
@@ -718,10 +780,6 @@ func (g *gridSpec) check(d *scenarios.Decoder, axes scenarios.Axes, probabilitie
 			d.Errorf(at, "grid %q: expected a swept parameter: %s", at.Text, strings.Join(names, ", "))
 			ok = false
 		}
-	}
-	if ok && g.rows == g.cols {
-		d.Errorf(g.colAt, "grid rows and cols are both %q; expected two parameters", g.rows)
-		ok = false
 	}
 	if !ok {
 		return nil
@@ -743,12 +801,6 @@ func idleOf(metrics []string, idle map[string]string) []string {
 // withParam returns params with one more, for results about one unit of several.
 func withParam(ps []sim.Param, name string, v any) []sim.Param {
 	return append(slices.Clip(ps), sim.Param{Name: name, Value: v})
-}
-
-// errorAt reports an error about a unit at a point of a sweep, naming the
-// point when there is one.
-func errorAt(d *scenarios.Decoder, n *scenarios.Node, axes scenarios.Axes, pt scenarios.Point, format string, args ...any) {
-	d.Errorf(n, "%s%s", fmt.Sprintf(format, args...), axes.Describe(pt))
 }
 
 // clamp01 keeps an exact probability, a sum of products, from straying
