@@ -280,7 +280,11 @@ func Sweep[T any](d *Decoder, n *Node, name string, ranges bool, one func(*Node)
 		// The values of a range share its place: the first one's error
 		// says how many more are wrong, rather than one line each.
 		if bad > 1 && len(d.errs) > before {
-			d.errs[before].Msg += fmt.Sprintf(" (as are %d more values of %s)", bad-1, strings.TrimSpace(n.Text))
+			more := "as is 1 more value"
+			if bad > 2 {
+				more = fmt.Sprintf("as are %d more values", bad-1)
+			}
+			d.errs[before].Msg += fmt.Sprintf(" (%s of %s)", more, strings.TrimSpace(n.Text))
 			d.errs = d.errs[:before+1]
 		}
 	default:
