@@ -124,3 +124,22 @@ func TestRangeErrorsOnce(t *testing.T) {
 		t.Errorf("got %v, want the one error %s", err, want)
 	}
 }
+
+// TestOneQuestion: a second question is reported at its own key, naming
+// the key that asked first and that key's line, whatever the questions'
+// values hold (the lines and columns are those of the sources below).
+func TestOneQuestion(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"block mappings",
+			"name: two\nruleset: fantasy\ncharge:\n  unit: {name: A, M: 5}\n  distance: 3\npursuit:\n  fleeing: {name: B, M: 5}\n  pursuing: {name: C, M: 5}\n",
+			`t.yaml:6:1: "pursuit": a scenario asks one question; "charge" already asks one at line 3`},
+		{"flow mappings, heresy",
+			"name: two\nruleset: heresy\nassault: {}\nshooting: {firer: " + bolters + ", target: {" + reveller + "}}\n",
+			`t.yaml:4:1: "shooting": a scenario asks one question; "assault" already asks one at line 3`},
+	} {
+		_, err := both.Parse("t.yaml", []byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s:\n got: %v\nwant: %s", tc.name, err, tc.want)
+		}
+	}
+}

@@ -101,11 +101,10 @@ type Ruleset struct {
 	// Repeatable names the rules a list may hold more than once (one entry
 	// per source, such as two sets of Impact Hits).
 	Repeatable []string
-	// Questions maps each question's key in a scenario to its decoder.
+	// Questions maps each question's key in a scenario to its decoder. A
+	// question's metrics key is read for it (see metrics.go): the decoder
+	// never sees one.
 	Questions map[string]Question
-	// OwnMetrics names the questions that read a metrics key themselves;
-	// every other question's metrics key is read for it (see metrics.go).
-	OwnMetrics []string
 	// Card decodes a unit card on its own, as the ruleset's questions read
 	// a unit, accepting every key some question may read, and reports
 	// problems through d (Registry.CheckCards). Nil: cards are checked
@@ -221,14 +220,15 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 		for _, key := range rs.questionKeys() {
 			decode := rs.Questions[key]
 			fields = append(fields, Field{Key: key, Decode: func(n *Node) {
+				// question is the key that asks, where errors about asking
+				// point: the value holds the question's own keys.
+				k := root.Keys[slices.Index(root.Vals, n)]
 				if question != nil {
-					d.Errorf(n, "a scenario asks one question; %q already asks one at line %d", d.path[len(d.path)-1], question.Line)
+					d.Errorf(k, "%q: a scenario asks one question; %q already asks one at line %d", k.Text, question.Text, question.Line)
 					return
 				}
-				question = n
-				if !slices.Contains(rs.OwnMetrics, key) {
-					n, metricsKey = splitMetrics(n)
-				}
+				question = k
+				n, metricsKey = splitMetrics(n)
 				compile = decode(d, n)
 			}})
 		}
