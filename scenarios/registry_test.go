@@ -1,6 +1,7 @@
 package scenarios_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -109,6 +110,18 @@ func TestTrialsBounds(t *testing.T) {
 		if tc.key == "trials: 1000000000000" && (s == nil || s.Trials != sim.MaxTrials) {
 			t.Errorf("trials 10^12 read as %v", s)
 		}
+	}
+}
+
+// TestRangeErrorsOnce: the values of a range share its place in the file,
+// so the out-of-range ones make one error that counts them: -3..5 holds
+// -3, -2, -1 and 0 below distance's least value, 1.
+func TestRangeErrorsOnce(t *testing.T) {
+	_, err := both.Parse("d.yaml", []byte("name: d\nruleset: fantasy\ncharge:\n  unit: {use: Clanrats}\n  distance: -3..5\n"))
+	var list scenarios.ErrorList
+	want := "d.yaml:5:13: distance -3 is out of range; expected 1 to 100 (as are 3 more values of -3..5)"
+	if !errors.As(err, &list) || len(list) != 1 || list[0].Error() != want {
+		t.Errorf("got %v, want the one error %s", err, want)
 	}
 }
 

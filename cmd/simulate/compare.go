@@ -249,7 +249,7 @@ func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, s
 		}
 		names = names[:0]
 		for _, v := range values {
-			names = append(names, fmt.Sprint(v))
+			names = append(names, candidateName(axis, v))
 		}
 		// A parameter that only changes how results are read (a charge's
 		// distance) is missing from the per-profile results: such a
@@ -323,6 +323,16 @@ func uniqueNames(names, args []string) []string {
 		}
 	}
 	return names
+}
+
+// candidateName names the candidate of value v of the swept parameter
+// axis: a name (an attacker, a table) stands alone; a number or a switch
+// says which parameter it is, as in M=5 or twin_linked=true.
+func candidateName(axis string, v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return fmt.Sprintf("%s=%v", axis, v)
 }
 
 func compareStamp(ss []*scenarios.Scenario, args []string, by, metrics string, cfg sim.Config) sim.Stamp {
