@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +38,11 @@ func TestUsageHints(t *testing.T) {
 			"simulate: dice needs a query, such as 2D6, \"2D6 >= 9\" or \"10D6 count 4+ reroll failures\"\nRun 'simulate dice -h' for its flags.\n"},
 		{"serve argument", []string{"serve", "x"},
 			"simulate: serve takes no arguments, got x\nRun 'simulate serve -h' for its flags.\n"},
+		{"serve max-trials past the limit", []string{"serve", "--max-trials", "1e13"},
+			"simulate: --max-trials 10000000000000 is out of range; expected 1 to 1000000000000\nRun 'simulate serve -h' for its flags.\n"},
+		{"serve max-trials not a count", []string{"serve", "--max-trials", "lots"},
+			"simulate: serve: invalid value \"lots\" for flag -max-trials: \"lots\" is not a number of trials; write it as 1000000, 1_000_000, 1,000,000 or 1e6\n" +
+				"Run 'simulate serve -h' for its flags.\n"},
 		{"units arguments", []string{"units", "a", "b", "c"},
 			"simulate: units takes no arguments, or show and a unit's name (simulate units show Clanrats)\nRun 'simulate units -h' for its flags.\n"},
 		{"list argument", []string{"list", "x"},
@@ -50,6 +57,34 @@ func TestUsageHints(t *testing.T) {
 		code := exitCode(err, &stderr)
 		if code != exitUsage || stderr.String() != tc.want || stdout != "" {
 			t.Errorf("%s: exit %d, stderr\n%s\nwant exit %d, stderr\n%s\nstdout %q", tc.name, code, stderr.String(), exitUsage, tc.want, stdout)
+		}
+	}
+}
+
+// TestUsageNamesEveryHelp: simulate -h points at the -h of every command
+// that has flags of its own (whose -h prints its usage), and names only
+// those.
+func TestUsageNamesEveryHelp(t *testing.T) {
+	top, _, err := runCLI(t, "-h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var commands []string
+	for _, line := range strings.Split(top, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "simulate" && !strings.HasSuffix(f[1], ":") {
+			commands = append(commands, f[1])
+		}
+	}
+	if len(commands) < 10 {
+		t.Fatalf("found only the commands %v in the usage", commands)
+	}
+	named := strings.Join(strings.Fields(top), " ") // the hint may wrap
+	slices.Sort(commands)
+	for _, cmd := range slices.Compact(commands) {
+		out, _, err := runCLI(t, cmd, "-h")
+		hasHelp := err == nil && strings.HasPrefix(out, "Usage: simulate "+cmd)
+		if names := strings.Contains(named, "'simulate "+cmd+" -h'"); names != hasHelp {
+			t.Errorf("%s: has a -h of its own %v, simulate -h names it %v", cmd, hasHelp, names)
 		}
 	}
 }
