@@ -88,3 +88,26 @@ func TestUsageNamesEveryHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestShardIndexEnvErrors: an index read from the environment that is no
+// shard index is named with the variable and its value, never as a
+// --shard value the user did not write.
+func TestShardIndexEnvErrors(t *testing.T) {
+	const env = "HAMMERSIM_TEST_SHARD_INDEX"
+	for _, tc := range []struct {
+		value, count, want string
+	}{
+		{"/root", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "/root", not a shard index; expected a whole number from 0 (the first shard), as the batch engine sets it in each task`},
+		{"-1", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "-1", not a shard index`},
+		{"", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "", not a shard index`},
+		{"3", "3", `--shard "3/3" (the index from HAMMERSIM_TEST_SHARD_INDEX): expected I/N, shard I of N with 0 <= I < N <= 65536`},
+		{"0", "x", `--shard "0/x" (the index from HAMMERSIM_TEST_SHARD_INDEX): expected I/N`},
+	} {
+		t.Setenv(env, tc.value)
+		_, _, err := runCLI(t, "run", "doomwheel-vs-clanrats", "--shard-index-env", env, "--shard", tc.count)
+		var stderr bytes.Buffer
+		if code := exitCode(err, &stderr); code != exitUsage || !strings.HasPrefix(stderr.String(), "simulate: "+tc.want) {
+			t.Errorf("%s=%q --shard %s: exit %d, %s", env, tc.value, tc.count, code, stderr.String())
+		}
+	}
+}
