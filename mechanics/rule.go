@@ -236,10 +236,22 @@ func example(s *RuleSpec) string {
 // nearest returns the catalogue name closest to name by edit distance, if
 // it is close enough to be a likely typo.
 func (c Catalogue) nearest(name string) string {
+	names := make([]string, len(c))
+	for i, r := range c {
+		names[i] = r.Name
+	}
+	return Nearest(name, names)
+}
+
+// Nearest returns the one of names closest to name by edit distance,
+// ignoring case, hyphens and repeated spaces (Canonical), when it is close
+// enough (three edits or fewer) to be a likely typo; "" otherwise. Of names
+// equally close, the first wins.
+func Nearest(name string, names []string) string {
 	best, bestD := "", 4
-	for _, r := range c {
-		if d := editDistance(Canonical(name), Canonical(r.Name)); d < bestD {
-			best, bestD = r.Name, d
+	for _, n := range names {
+		if d := editDistance(Canonical(name), Canonical(n)); d < bestD {
+			best, bestD = n, d
 		}
 	}
 	return best

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"hammersim/mechanics"
 )
 
 // Unit catalogues. A catalogue file holds unit cards of one ruleset:
@@ -31,6 +33,27 @@ import (
 
 //go:embed units/*.yaml
 var builtinUnitFiles embed.FS
+
+// Catalogue is a unit catalogue file a scenario read: the path it was read
+// at and its whole text. A run records every one its scenario read
+// (Scenario.Catalogues), so that its parts can rebuild the scenario with
+// no file but themselves (Registry.WithCatalogues).
+type Catalogue struct {
+	Path   string
+	Source []byte
+}
+
+// catalogueFiles says where a Registry's scenarios read their own unit
+// catalogues from.
+type catalogueFiles struct {
+	// sealed: from nowhere; a scenario may use the built-in cards only,
+	// and a units key is an error (Registry.WithoutFiles).
+	sealed bool
+	// recorded: from catalogues, in order, instead of the file system
+	// (Registry.WithCatalogues).
+	recorded   bool
+	catalogues []Catalogue
+}
 
 // UnitCard is one card of a catalogue.
 type UnitCard struct {
@@ -186,8 +209,24 @@ func catalogueFor(d *Decoder, root *Node, ruleset string) []*UnitCard {
 }
 
 // ownCards gathers the cards of a scenario's own catalogues, of every
-// ruleset, first found first: its units key, then its folder.
+// ruleset, first found first: its units key, then its folder; or, for a
+// registry that reads no files, none, and for one given the catalogues a
+// run recorded, theirs.
 func (d *Decoder) ownCards(root *Node) []*UnitCard {
+	var files catalogueFiles
+	if d.registry != nil {
+		files = d.registry.files
+	}
+	switch {
+	case files.sealed:
+		return nil
+	case files.recorded:
+		var cards []*UnitCard
+		for _, c := range files.catalogues {
+			cards = append(cards, d.catalogueText(nil, c.Path, c.Source)...)
+		}
+		return cards
+	}
 	var cards []*UnitCard
 	dir := ""
 	if d.file != "" && !strings.HasPrefix(d.file, "builtin:") && !strings.HasPrefix(d.file, "<") {
@@ -348,6 +387,13 @@ func (d *Decoder) catalogueFile(at *Node, path string) []*UnitCard {
 		d.Errorf(at, "unit catalogue %s: %v", path, pathProblem(err))
 		return nil
 	}
+	return d.catalogueText(at, path, src)
+}
+
+// catalogueText reads the cards of the catalogue text src, read at path,
+// and records the file among those the scenario read.
+func (d *Decoder) catalogueText(at *Node, path string, src []byte) []*UnitCard {
+	d.catalogues = append(d.catalogues, Catalogue{Path: path, Source: src})
 	cards, err := parseCatalogue(path, src)
 	if err != nil {
 		var list ErrorList
@@ -470,8 +516,14 @@ func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node
 			}
 		}
 		slices.Sort(names)
-		d.Errorf(n.Vals[at], "no %s unit card named %q; the catalogue has: %s (simulate units lists them)", rs.Name, name, strings.Join(names, ", "))
-		return n
+		if near := mechanics.Nearest(name, names); near != "" {
+			d.Errorf(n.Vals[at], "no %s unit card named %q; did you mean %q? (simulate units lists them)", rs.Name, name, near)
+		} else {
+			d.Errorf(n.Vals[at], "no %s unit card named %q; the catalogue has: %s (simulate units lists them)", rs.Name, name, strings.Join(names, ", "))
+		}
+		out := *n
+		out.reported = true
+		return &out
 	}
 	card := d.spreadProfile(cards[i].Node)
 	out := &Node{Kind: MapNode, Line: n.Line, Col: n.Col, File: n.File, Keys: slices.Clone(card.Keys), Vals: slices.Clone(card.Vals)}

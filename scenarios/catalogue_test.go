@@ -1,6 +1,11 @@
 package scenarios_test
 
 import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +13,7 @@ import (
 
 	"hammersim/scenarios"
 	"hammersim/scenarios/scenariotest"
+	"hammersim/sim"
 )
 
 // TestBuiltinCardsLoad uses every built-in card in a question of its
@@ -98,7 +104,9 @@ func TestUseAndProfile(t *testing.T) {
 			`t.yaml:3:41: M is given twice`},
 		{"bad value", head + "charge: {unit: {name: A, profile: M5x}, distance: 3}\n", `t.yaml:3:36: `},
 		{"unknown card", head + "charge: {unit: {use: Clanrat}, distance: 3}\n",
-			`t.yaml:3:22: no fantasy unit card named "Clanrat"; the catalogue has: `},
+			`t.yaml:3:22: no fantasy unit card named "Clanrat"; did you mean "Clanrats"?`},
+		{"unknown card, nothing near", head + "charge: {unit: {use: Goblin Wolf Riders}, distance: 3}\n",
+			`t.yaml:3:22: no fantasy unit card named "Goblin Wolf Riders"; the catalogue has: `},
 		{"other game's card", head + "charge: {unit: {use: Legionaries}, distance: 3}\n",
 			`t.yaml:3:22: no fantasy unit card named "Legionaries"`},
 		{"missing units path", head + "units: nowhere.yaml\ncharge: {unit: {use: A}, distance: 3}\n",
@@ -274,6 +282,148 @@ func TestUserCardsReportsEverything(t *testing.T) {
 		}
 		if cards != nil {
 			t.Errorf("%s: cards beside errors", tc.name)
+		}
+	}
+}
+
+// TestCataloguesAreInputs: the catalogues a scenario reads are recorded
+// with it and enter its SHA-256, and a registry given those records
+// rebuilds the same scenario from another folder after the files changed.
+func TestCataloguesAreInputs(t *testing.T) {
+	dir := t.TempDir()
+	units := filepath.Join(dir, "units.yaml")
+	cardM5 := "ruleset: fantasy\nunits:\n  - {name: My Rats, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n"
+	if err := os.WriteFile(units, []byte(cardM5), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scen := filepath.Join(dir, "rc.yaml")
+	src := "name: rc\nruleset: fantasy\ncharge: {unit: {use: My Rats}, distance: 9}\n"
+	if err := os.WriteFile(scen, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := both.Load(scen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Catalogues) != 1 || s.Catalogues[0].Path != units || string(s.Catalogues[0].Source) != cardM5 {
+		t.Fatalf("catalogues %+v, want %s alone", s.Catalogues, units)
+	}
+	// The documented sum: sha256sum rc.yaml units.yaml | cut -c1-64 | sha256sum.
+	lines := fmt.Sprintf("%x\n%x\n", sha256.Sum256([]byte(src)), sha256.Sum256([]byte(cardM5)))
+	if want := fmt.Sprintf("%x", sha256.Sum256([]byte(lines))); s.SHA256 != want {
+		t.Errorf("SHA256 %s, want %s", s.SHA256, want)
+	}
+	// A scenario that reads no catalogue keeps the plain SHA-256 of its text.
+	plain, err := both.Parse("p.yaml", []byte("name: p\nruleset: fantasy\ncharge: {unit: {use: Clanrats}, distance: 9}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("%x", sha256.Sum256(plain.Source)); plain.SHA256 != want || len(plain.Catalogues) != 0 {
+		t.Errorf("a scenario of built-in cards: SHA256 %s, catalogues %d; want %s and none", plain.SHA256, len(plain.Catalogues), want)
+	}
+
+	// The card changes on disk: read from the disk, the scenario changes;
+	// rebuilt from its records, under a name whose folder holds nothing,
+	// it does not.
+	cardM7 := strings.Replace(cardM5, "M5", "M7", 1)
+	if err := os.WriteFile(units, []byte(cardM7), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changed, err := both.Load(scen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rebuilt, err := both.WithCatalogues(s.Catalogues).Parse(filepath.Join(t.TempDir(), "rc.yaml"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed.SHA256 == s.SHA256 || rebuilt.SHA256 != s.SHA256 {
+		t.Errorf("SHA256: recorded %s, changed on disk %s, rebuilt %s", s.SHA256, changed.SHA256, rebuilt.SHA256)
+	}
+	// A charge without Swiftstride reaches M + the highest of 2D6 (the
+	// Swiftstride unit card): 9" at M5 needs a highest die of 4 or more,
+	// 1 - (3/6)^2 = 3/4; at M7 one of 2 or more, 1 - (1/6)^2 = 35/36. The
+	// exact values tell the two cards apart.
+	exact := func(s *scenarios.Scenario) float64 {
+		run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 1000, Seed: 1, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range s.Results(run) {
+			if e.HasExact {
+				return e.Exact
+			}
+		}
+		t.Fatal("no exact value")
+		return 0
+	}
+	if got := exact(rebuilt); math.Abs(got-3.0/4) > 1e-12 {
+		t.Errorf("rebuilt from the records: exact %v, want 3/4 (the M5 card)", got)
+	}
+	if got := exact(changed); math.Abs(got-35.0/36) > 1e-12 {
+		t.Errorf("read from the changed disk: exact %v, want 35/36 (the M7 card)", got)
+	}
+}
+
+// TestWithoutFilesReadsNothing: a registry that reads no files refuses a
+// units key wherever it points, quoting nothing of it, does not look
+// beside the file name it is given, and finds built-in scenarios only.
+func TestWithoutFilesReadsNothing(t *testing.T) {
+	sealed := both.WithoutFiles()
+	secret := filepath.Join(t.TempDir(), "secret.yaml")
+	if err := os.WriteFile(secret, []byte("ruleset: fantasy\nunits:\n  - {name: Hidden, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, units := range []string{secret, "/etc/passwd", filepath.Dir(secret)} {
+		src := "name: x\nruleset: fantasy\nunits: " + units + "\ncharge: {unit: {use: Hidden}, distance: 5}\n"
+		_, err := sealed.Parse("x.yaml", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), "x.yaml:3:8: this server reads no files") {
+			t.Errorf("units: %s: %v", units, err)
+			continue
+		}
+		if strings.Contains(err.Error(), "root:") || strings.Contains(err.Error(), "M5 WS3") {
+			t.Errorf("units: %s: the error quotes the file: %v", units, err)
+		}
+	}
+	// The file name only labels: the units.yaml beside it is not read.
+	dir := filepath.Dir(secret)
+	if err := os.Rename(secret, filepath.Join(dir, "units.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	src := []byte("name: x\nruleset: fantasy\ncharge: {unit: {use: Hidden}, distance: 5}\n")
+	if _, err := both.Parse(filepath.Join(dir, "x.yaml"), src); err != nil {
+		t.Fatalf("the command line reads the folder's catalogue: %v", err)
+	}
+	if _, err := sealed.Parse(filepath.Join(dir, "x.yaml"), src); err == nil || !strings.Contains(err.Error(), `no fantasy unit card named "Hidden"`) {
+		t.Errorf("sealed, the folder's catalogue was read: %v", err)
+	}
+	if _, err := sealed.Parse("x.yaml", []byte("name: x\nruleset: fantasy\ncharge: {unit: {use: Clanrats}, distance: 5}\n")); err != nil {
+		t.Errorf("built-in cards: %v", err)
+	}
+	if _, err := sealed.Load(filepath.Join(dir, "x.yaml")); err == nil || !strings.Contains(err.Error(), "no built-in scenario named") {
+		t.Errorf("Load of a path: %v", err)
+	}
+	if _, err := sealed.Load(scenarios.DefaultScenario); err != nil {
+		t.Errorf("Load of a built-in: %v", err)
+	}
+}
+
+// TestMisspeltCardOneError: a use of a card that does not exist is one
+// error, with the nearest name when one is close, and not a list of the
+// keys the unit then lacks.
+func TestMisspeltCardOneError(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"name: h\nruleset: heresy\nshooting:\n  firer: {use: Dreadnougt}\n  target: {use: Tactical Squad}\n",
+			`h.yaml:4:16: no heresy unit card named "Dreadnougt"; did you mean "Dreadnought"?`},
+		{"name: h\nruleset: fantasy\ncharge:\n  unit: {use: Clanratz, models: 20}\n  distance: 5\n",
+			`h.yaml:4:15: no fantasy unit card named "Clanratz"; did you mean "Clanrats"?`},
+		{"name: h\nruleset: fantasy\ncharge:\n  unit: {use: Zzzzzzzzzzzz}\n  distance: 5\n",
+			`h.yaml:4:15: no fantasy unit card named "Zzzzzzzzzzzz"; the catalogue has: `},
+	} {
+		_, err := both.Parse("h.yaml", []byte(tc.src))
+		var list scenarios.ErrorList
+		if !errors.As(err, &list) || len(list) != 1 || !strings.HasPrefix(list[0].Error(), tc.want) {
+			t.Errorf("got %v, want one error starting %s", err, tc.want)
 		}
 	}
 }

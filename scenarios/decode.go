@@ -27,6 +27,8 @@ type Decoder struct {
 	// of another game from a misspelt one.
 	ruleset  *Ruleset
 	registry *Registry
+	// catalogues are the unit catalogue files read, in order.
+	catalogues []Catalogue
 }
 
 // Errorf reports a problem at n's position (the top of the file when n is
@@ -69,6 +71,9 @@ type Field struct {
 // Object decodes the mapping n with the given fields. Unknown and missing
 // keys are errors naming the keys that are allowed.
 func (d *Decoder) Object(n *Node, what string, fields []Field) bool {
+	if n.reported {
+		return false
+	}
 	if n.Kind != MapNode {
 		d.Errorf(n, "expected %s as a mapping of keys, found %s", what, n.Describe())
 		return false
@@ -262,12 +267,25 @@ func Sweep[T any](d *Decoder, n *Node, name string, ranges bool, one func(*Node)
 			d.Errorf(n, "range %s for %s: expected low..high with low <= high and at most %d values", Excerpt(n.Text), name, maxSweepValues)
 			return Param[T]{}
 		}
+		before, bad := len(d.errs), 0
 		for i := range int(uint64(b)-uint64(a)) + 1 {
 			item := *n
 			item.Kind, item.Text = ScalarNode, strconv.Itoa(a+i)
 			if x, ok := one(&item); ok {
 				vals = append(vals, x)
+			} else {
+				bad++
 			}
+		}
+		// The values of a range share its place: the first one's error
+		// says how many more are wrong, rather than one line each.
+		if bad > 1 && len(d.errs) > before {
+			more := "as is 1 more value"
+			if bad > 2 {
+				more = fmt.Sprintf("as are %d more values", bad-1)
+			}
+			d.errs[before].Msg += fmt.Sprintf(" (%s of %s)", more, strings.TrimSpace(n.Text))
+			d.errs = d.errs[:before+1]
 		}
 	default:
 		v, ok := one(n)

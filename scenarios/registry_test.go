@@ -1,6 +1,7 @@
 package scenarios_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -108,6 +109,37 @@ func TestTrialsBounds(t *testing.T) {
 		}
 		if tc.key == "trials: 1000000000000" && (s == nil || s.Trials != sim.MaxTrials) {
 			t.Errorf("trials 10^12 read as %v", s)
+		}
+	}
+}
+
+// TestRangeErrorsOnce: the values of a range share its place in the file,
+// so the out-of-range ones make one error that counts them: -3..5 holds
+// -3, -2, -1 and 0 below distance's least value, 1.
+func TestRangeErrorsOnce(t *testing.T) {
+	_, err := both.Parse("d.yaml", []byte("name: d\nruleset: fantasy\ncharge:\n  unit: {use: Clanrats}\n  distance: -3..5\n"))
+	var list scenarios.ErrorList
+	want := "d.yaml:5:13: distance -3 is out of range; expected 1 to 100 (as are 3 more values of -3..5)"
+	if !errors.As(err, &list) || len(list) != 1 || list[0].Error() != want {
+		t.Errorf("got %v, want the one error %s", err, want)
+	}
+}
+
+// TestOneQuestion: a second question is reported at its own key, naming
+// the key that asked first and that key's line, whatever the questions'
+// values hold (the lines and columns are those of the sources below).
+func TestOneQuestion(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"block mappings",
+			"name: two\nruleset: fantasy\ncharge:\n  unit: {name: A, M: 5}\n  distance: 3\npursuit:\n  fleeing: {name: B, M: 5}\n  pursuing: {name: C, M: 5}\n",
+			`t.yaml:6:1: "pursuit": a scenario asks one question; "charge" already asks one at line 3`},
+		{"flow mappings, heresy",
+			"name: two\nruleset: heresy\nassault: {}\nshooting: {firer: " + bolters + ", target: {" + reveller + "}}\n",
+			`t.yaml:4:1: "shooting": a scenario asks one question; "assault" already asks one at line 3`},
+	} {
+		_, err := both.Parse("t.yaml", []byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s:\n got: %v\nwant: %s", tc.name, err, tc.want)
 		}
 	}
 }

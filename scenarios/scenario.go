@@ -34,7 +34,13 @@ type Scenario struct {
 	// should reach; MaxTrials caps the trials per point spent on it.
 	Precision float64
 	MaxTrials int64
-	// SHA256 is the hex SHA-256 of Source, for report stamps.
+	// Catalogues are the unit catalogue files the scenario read, in the
+	// order it read them: inputs of a run as much as the file is.
+	Catalogues []Catalogue
+	// SHA256 identifies the inputs, for report stamps: the hex SHA-256 of
+	// Source, or, when the scenario read unit catalogues, the hex SHA-256
+	// of the lines that give the hex SHA-256 of Source and of each
+	// catalogue in order (inputsSHA256).
 	SHA256 string
 
 	// Models are what the engine runs, one per combination of the swept
@@ -95,11 +101,10 @@ type Ruleset struct {
 	// Repeatable names the rules a list may hold more than once (one entry
 	// per source, such as two sets of Impact Hits).
 	Repeatable []string
-	// Questions maps each question's key in a scenario to its decoder.
+	// Questions maps each question's key in a scenario to its decoder. A
+	// question's metrics key is read for it (see metrics.go): the decoder
+	// never sees one.
 	Questions map[string]Question
-	// OwnMetrics names the questions that read a metrics key themselves;
-	// every other question's metrics key is read for it (see metrics.go).
-	OwnMetrics []string
 	// Card decodes a unit card on its own, as the ruleset's questions read
 	// a unit, accepting every key some question may read, and reports
 	// problems through d (Registry.CheckCards). Nil: cards are checked
@@ -144,6 +149,27 @@ func (rs *Ruleset) questionKeys() []string {
 // read-only once made, and safe for concurrent use.
 type Registry struct {
 	rulesets map[string]*Ruleset
+	// files says where scenarios read their own unit catalogues from: the
+	// file system, unless WithoutFiles or WithCatalogues made r.
+	files catalogueFiles
+}
+
+// WithoutFiles returns a registry of r's rulesets that reads no file: a
+// scenario it parses may use the built-in unit cards only, a units key is
+// an error, the file name Parse is given only labels errors, and Load
+// finds built-in scenarios only. A server that parses the scenarios its
+// clients send uses it.
+func (r *Registry) WithoutFiles() *Registry {
+	return &Registry{rulesets: r.rulesets, files: catalogueFiles{sealed: true}}
+}
+
+// WithCatalogues returns a registry of r's rulesets whose scenarios read
+// the unit catalogues cs, in order, where they would read their own
+// catalogues from the file system: those a run recorded (Scenario.
+// Catalogues), to rebuild its scenario anywhere. A units key is read but
+// names no file.
+func (r *Registry) WithCatalogues(cs []Catalogue) *Registry {
+	return &Registry{rulesets: r.rulesets, files: catalogueFiles{recorded: true, catalogues: cs}}
 }
 
 // NewRegistry makes a registry of the given rulesets. Two rulesets of one
@@ -180,11 +206,12 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 		return nil, err
 	}
 	d := &Decoder{file: file, registry: r}
-	sum := sha256.Sum256(src)
-	s := &Scenario{File: file, Source: src, SHA256: hex.EncodeToString(sum[:])}
+	s := &Scenario{File: file, Source: src}
 	rs := r.rulesetOf(d, root)
 	d.ruleset = rs
 	s.units = expandUnits(d, root, rs)
+	s.Catalogues = d.catalogues
+	s.SHA256 = inputsSHA256(src, d.catalogues)
 	var compile Compile
 	var question, metricsKey *Node
 	fields := headerFields(d, s)
@@ -193,14 +220,15 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 		for _, key := range rs.questionKeys() {
 			decode := rs.Questions[key]
 			fields = append(fields, Field{Key: key, Decode: func(n *Node) {
+				// question is the key that asks, where errors about asking
+				// point: the value holds the question's own keys.
+				k := root.Keys[slices.Index(root.Vals, n)]
 				if question != nil {
-					d.Errorf(n, "a scenario asks one question; %q already asks one at line %d", d.path[len(d.path)-1], question.Line)
+					d.Errorf(k, "%q: a scenario asks one question; %q already asks one at line %d", k.Text, question.Text, question.Line)
 					return
 				}
-				question = n
-				if !slices.Contains(rs.OwnMetrics, key) {
-					n, metricsKey = splitMetrics(n)
-				}
+				question = k
+				n, metricsKey = splitMetrics(n)
 				compile = decode(d, n)
 			}})
 		}
@@ -231,6 +259,23 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 		}
 	}
 	return s, nil
+}
+
+// inputsSHA256 is the hex SHA-256 of a scenario's text src alone, or,
+// when it read unit catalogues, of the lines that give the hex SHA-256 of
+// src and of each catalogue in order: what `sha256sum FILE CATALOGUE...
+// | cut -c1-64 | sha256sum` prints.
+func inputsSHA256(src []byte, cats []Catalogue) string {
+	sum := sha256.Sum256(src)
+	if len(cats) == 0 {
+		return hex.EncodeToString(sum[:])
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%x\n", sum)
+	for _, c := range cats {
+		fmt.Fprintf(h, "%x\n", sha256.Sum256(c.Source))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // unreadQuestions are the question keys of every registered ruleset, for a
@@ -276,6 +321,12 @@ func (r *Registry) rulesetOf(d *Decoder, root *Node) *Ruleset {
 // Load reads a scenario from a file path or, when no such file exists, from
 // the built-in library by name.
 func (r *Registry) Load(nameOrPath string) (*Scenario, error) {
+	if r.files.sealed {
+		if src, ok := Builtin(nameOrPath); ok {
+			return r.Parse("builtin:"+nameOrPath, src)
+		}
+		return nil, fmt.Errorf("no built-in scenario named %q (simulate list shows them)", nameOrPath)
+	}
 	src, err := readLimited(nameOrPath)
 	if err == nil {
 		return r.Parse(nameOrPath, src)
@@ -300,7 +351,12 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 		}},
 		{Key: "description", Decode: func(n *Node) { s.Description = strings.TrimSpace(d.Text(n, "a description")) }},
 		{Key: "ruleset", Required: true, Decode: func(*Node) {}},
-		{Key: "units", Decode: func(*Node) {}}, // read with the ruleset: catalogue.go
+		{Key: "units", Decode: func(n *Node) { // read with the ruleset: catalogue.go
+			if d.registry != nil && d.registry.files.sealed {
+				d.Errorf(n, "this server reads no files, so a scenario sent to it cannot name unit catalogues; "+
+					"use the built-in cards ({use: NAME}; simulate units lists them) or write the units out in the scenario")
+			}
+		}},
 		{Key: "trials", Decode: func(n *Node) {
 			if v, ok := d.Int64In(n, "trials", 1, sim.MaxTrials); ok {
 				s.Trials = v

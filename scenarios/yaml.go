@@ -38,6 +38,10 @@ type Node struct {
 	// File, when set, is the file the node was read from, when that is
 	// not the scenario's own (a unit card from a catalogue).
 	File string
+	// reported marks a mapping whose problem has been reported already (a
+	// use of a card that does not exist): Decoder.Object reads it as
+	// nothing, so that it raises no further errors.
+	reported bool
 }
 
 // Describe names the node for an error message: a scalar's quoted text, or

@@ -16,7 +16,7 @@ import (
 // PartFormat is the version of the partial-result file format that
 // WritePart writes and ReadPart reads. It changes whenever the layout or the
 // meaning of a field does.
-const PartFormat = 1
+const PartFormat = 2
 
 // partMagic opens every partial-result file; the format version follows.
 const partMagic = "hammersim partial result, format "
@@ -33,7 +33,7 @@ const (
 
 // The file is four lines:
 //
-//	hammersim partial result, format 1
+//	hammersim partial result, format 2
 //	{header: PartHeader as JSON}
 //	{data: partData as JSON}
 //	sha256 <hex SHA-256 of the three lines above, newlines included>
@@ -165,7 +165,7 @@ func checkPartBytes(src []byte, fail func(string, ...any) error) ([]byte, error)
 	first, _, _ := bytes.Cut(src, []byte("\n"))
 	v, ok := strings.CutPrefix(string(first), partMagic)
 	if !ok {
-		return nil, fail("not a hammersim partial result (it does not begin %q); simulate run --shard I/N -o FILE writes them", partMagic+"1")
+		return nil, fail("not a hammersim partial result (it does not begin %q); simulate run --shard I/N -o FILE writes them", partMagic+strconv.Itoa(PartFormat))
 	}
 	if n, err := strconv.Atoi(v); err != nil || n != PartFormat {
 		return nil, fail("partial-result format %q; this hammersim reads format %d: merge with the version that wrote the parts", v, PartFormat)

@@ -78,12 +78,32 @@ type Flag struct {
 	Value string `json:"value"`
 }
 
-// Input is a file a run read.
+// Input is a scenario a run read: its file, and the SHA-256 that
+// identifies it with every unit catalogue it read.
 type Input struct {
 	Name   string `json:"name"`
 	File   string `json:"file"`
 	SHA256 string `json:"sha256"`
 	Source string `json:"source"`
+	// Catalogues are the unit catalogue files the scenario read, whole, in
+	// the order it read them.
+	Catalogues []InputFile `json:"catalogues,omitempty"`
+}
+
+// InputFile is a file a scenario read: its path, the hex SHA-256 of its
+// bytes, and its whole text.
+type InputFile struct {
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+	Source string `json:"source"`
+}
+
+// equalInputs reports whether two runs read the same inputs.
+func equalInputs(a, b []Input) bool {
+	return slices.EqualFunc(a, b, func(x, y Input) bool {
+		return x.Name == y.Name && x.File == y.File && x.SHA256 == y.SHA256 && x.Source == y.Source &&
+			slices.Equal(x.Catalogues, y.Catalogues)
+	})
 }
 
 // Part is the integer result of some chunks of one run: what a shard
@@ -223,7 +243,7 @@ func sameRun(a, b NamedPart) error {
 		return differ("written by", hb.Program+" "+hb.Version, ha.Program+" "+ha.Version)
 	case ha.Command != hb.Command || !slices.Equal(ha.Args, hb.Args):
 		return differ("command", hb.Command+" "+strings.Join(hb.Args, " "), ha.Command+" "+strings.Join(ha.Args, " "))
-	case !slices.Equal(ha.Inputs, hb.Inputs):
+	case !equalInputs(ha.Inputs, hb.Inputs):
 		return differ("scenario sha256", inputSums(hb.Inputs), inputSums(ha.Inputs))
 	case ha.Seed != hb.Seed:
 		return differ("seed", hb.Seed, ha.Seed)

@@ -180,7 +180,8 @@ func TestMergeErrors(t *testing.T) {
 		{"corrupted", flipped, "corrupted"},
 		{"not a part", []byte("name: x\nruleset: fantasy\n"), "not a hammersim partial result"},
 		{"empty", nil, "not a hammersim partial result"},
-		{"future format", bytes.Replace(good, []byte("format 1"), []byte("format 2"), 1), `format "2"; this hammersim reads format 1`},
+		{"future format", bytes.Replace(good, []byte("format 2"), []byte("format 3"), 1), `format "3"; this hammersim reads format 2`},
+		{"format 1, whose inputs had no catalogues", bytes.Replace(good, []byte("format 2"), []byte("format 1"), 1), `format "1"; this hammersim reads format 2`},
 	} {
 		if _, err := ReadPart(tt.name, bytes.NewReader(tt.file)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want an error containing %q", tt.name, err, tt.want)

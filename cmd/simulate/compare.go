@@ -84,16 +84,14 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("compare writes its report as HTML: --report FILE.html")
 	}
 	var ss []*scenarios.Scenario
-	var files []string
 	for _, name := range pos {
 		s, err := f.load(name)
 		if err != nil {
 			return err
 		}
 		ss = append(ss, s)
-		files = append(files, s.File)
 	}
-	if err := f.checkOutputs(files); err != nil {
+	if err := f.checkOutputs(inputFiles(ss...)); err != nil {
 		return err
 	}
 	job := compareJob{ss: ss, args: pos, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}
@@ -251,7 +249,7 @@ func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, s
 		}
 		names = names[:0]
 		for _, v := range values {
-			names = append(names, fmt.Sprint(v))
+			names = append(names, candidateName(axis, v))
 		}
 		// A parameter that only changes how results are read (a charge's
 		// distance) is missing from the per-profile results: such a
@@ -325,6 +323,16 @@ func uniqueNames(names, args []string) []string {
 		}
 	}
 	return names
+}
+
+// candidateName names the candidate of value v of the swept parameter
+// axis: a name (an attacker, a table) stands alone; a number or a switch
+// says which parameter it is, as in M=5 or twin_linked=true.
+func candidateName(axis string, v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return fmt.Sprintf("%s=%v", axis, v)
 }
 
 func compareStamp(ss []*scenarios.Scenario, args []string, by, metrics string, cfg sim.Config) sim.Stamp {

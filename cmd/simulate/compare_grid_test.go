@@ -97,3 +97,28 @@ func TestCompareLongNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareByNamesTheParameter: candidates that are values of a number
+// or a switch say which parameter they set; names stand alone.
+func TestCompareByNamesTheParameter(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.yaml")
+	src := strings.Replace(swordsmen("by-strength", 3), "S: 3,", "S: [3, 4],", 1)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "compare", p, "--by", "S", "--trials", "2000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "S=3") || !strings.Contains(out, "S=4") {
+		t.Errorf("candidates not named S=3 and S=4:\n%s", out)
+	}
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{{"Doomwheel", "Doomwheel"}, {5, "M=5"}, {true, "M=true"}} {
+		if got := candidateName("M", tc.v); got != tc.want {
+			t.Errorf("candidateName(M, %v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}

@@ -438,7 +438,7 @@ func inputCases() []hostile {
 		{name: "input/byte-order-mark", args: []string{"run", "{dir}/bom.yaml"}, files: map[string]string{"bom.yaml": bom}, out: "tiny"},
 		{name: "input/dice-non-ascii", args: []string{"dice", "2D6 × 2"}, code: exitError, msg: `unexpected character '×'`},
 		fail("scenario-dice-non-ascii", "a.yaml", battleWith("2D6×"), `unexpected character '×'`),
-		fail("range-overflow", "r.yaml", strings.Replace(tinyScenario, "distance: 8", "distance: 9223372036854775806..9223372036854775807", 1), "distance 9223372036854775807 is out of range"),
+		fail("range-overflow", "r.yaml", strings.Replace(tinyScenario, "distance: 8", "distance: 9223372036854775806..9223372036854775807", 1), "distance 9223372036854775806 is out of range; expected 1 to 100 (as is 1 more value of 9223372036854775806..9223372036854775807)"),
 		fail("range-span-overflow", "r.yaml", strings.Replace(tinyScenario, "distance: 8", "distance: -9223372036854775808..9223372036854775807", 1), "at most 10000 values"),
 		fail("sweep-too-large", "s.yaml", strings.Replace(scenarioWith("{name: A, M: 1..20, rules: [{Random Movement: [D6, 2D6, 3D6, 4D6, 5D6, 6D6, 7D6, 8D6, 9D6, 10D6]}, {Fly: 1..30}]}"), "distance: 8", "distance: 1..100", 1), "the sweeps make 600000 points; at most 100000"),
 		fail("empty-scenario-name", "e.yaml", strings.Replace(tinyScenario, "name: tiny", `name: ""`, 1), "e.yaml:1:7: the scenario's name is empty"),

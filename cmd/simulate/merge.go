@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
@@ -103,6 +104,19 @@ func readPart(path string) (*sim.Part, error) {
 	return sim.ReadPart(path, file)
 }
 
+// carriedCatalogues are the unit catalogues the parts carry for input in:
+// its scenario reads them, not the files at those paths now.
+func carriedCatalogues(in sim.Input) ([]scenarios.Catalogue, error) {
+	var cats []scenarios.Catalogue
+	for _, c := range in.Catalogues {
+		if fmt.Sprintf("%x", sha256.Sum256([]byte(c.Source))) != c.SHA256 {
+			return nil, fmt.Errorf("the unit catalogue %s the parts carry does not match its SHA-256", c.File)
+		}
+		cats = append(cats, scenarios.Catalogue{Path: c.File, Source: []byte(c.Source)})
+	}
+	return cats, nil
+}
+
 // renderMerged rebuilds the run's scenarios from the parts and renders the
 // merged tallies through the same code as a run on one machine.
 func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error {
@@ -113,7 +127,11 @@ func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error 
 	var ss []*scenarios.Scenario
 	var groups [][]sim.Model
 	for _, in := range h.Inputs {
-		s, err := registry.Parse(in.File, []byte(in.Source))
+		cats, err := carriedCatalogues(in)
+		if err != nil {
+			return err
+		}
+		s, err := registry.WithCatalogues(cats).Parse(in.File, []byte(in.Source))
 		if err != nil {
 			return fmt.Errorf("the scenario the parts carry: %w", err)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"hammersim/reports"
+	"hammersim/scenarios"
 )
 
 // outputs is what run and compare write: the results, to -o or standard
@@ -61,6 +62,19 @@ func (f *runFlags) checkOutputs(inputs []string) error {
 		}
 	}
 	return nil
+}
+
+// inputFiles are the files the scenarios ss were read from: each one's
+// file and the unit catalogues it read.
+func inputFiles(ss ...*scenarios.Scenario) []string {
+	var files []string
+	for _, s := range ss {
+		files = append(files, s.File)
+		for _, c := range s.Catalogues {
+			files = append(files, c.Path)
+		}
+	}
+	return files
 }
 
 // reportKind is a report document's extension in lower case (".html",

@@ -371,7 +371,7 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if flagSet(fs, "max-trials") && !flagSet(fs, "precision") && s.Precision == 0 {
 		return flagUsagef("run", "--max-trials caps a --precision run; give --precision too (or precision in the scenario)")
 	}
-	if err := f.checkOutputs([]string{s.File}); err != nil {
+	if err := f.checkOutputs(inputFiles(s)); err != nil {
 		return err
 	}
 	job := f.job(fs, name, s)

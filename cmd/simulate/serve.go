@@ -108,12 +108,17 @@ func pageHost(a net.Addr) string {
 	return net.JoinHostPort(host, port)
 }
 
+// served reads the scenarios the server's clients send. It opens no file:
+// a file name only labels errors, and a scenario may use the built-in unit
+// cards but name no catalogue (scenarios.Registry.WithoutFiles).
+var served = registry.WithoutFiles()
+
 // serveEngine hands the server the command line's own run, compare and
 // dice paths.
 func serveEngine() web.Engine {
 	return web.Engine{
 		Formats:     []string{"table", "json", "csv", "markdown", "html"},
-		Scenarios:   registry,
+		Scenarios:   served,
 		Run:         serveRun,
 		Compare:     serveCompare,
 		Dice:        serveDice,
@@ -133,7 +138,7 @@ func serveRun(file string, src []byte, args []string) (web.Job, error) {
 	if err := serveFlags(fs, f, pos); err != nil {
 		return nil, err
 	}
-	s, err := registry.Parse(file, src)
+	s, err := served.Parse(file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +209,7 @@ func serveCompare(files []string, srcs [][]byte, args []string) (web.Job, error)
 	}
 	var ss []*scenarios.Scenario
 	for i, file := range files {
-		s, err := registry.Parse(file, srcs[i])
+		s, err := served.Parse(file, srcs[i])
 		if err != nil {
 			return nil, err
 		}

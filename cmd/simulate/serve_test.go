@@ -536,3 +536,36 @@ func FuzzServeValidate(f *testing.F) {
 		}
 	})
 }
+
+// TestServeReadsNoFiles: a scenario sent to the server cannot make it read
+// a file, by its units key or by the catalogues beside the file it names;
+// the run and compare endpoints refuse it as /api/validate does, and quote
+// nothing of the file.
+func TestServeReadsNoFiles(t *testing.T) {
+	ts := newTestServer(t, web.Config{})
+	dir := t.TempDir()
+	secret := "ruleset: fantasy\nunits:\n  - {name: Hidden, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n"
+	if err := os.WriteFile(filepath.Join(dir, "units.yaml"), []byte(secret), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	named := "name: x\nruleset: fantasy\nunits: " + filepath.Join(dir, "units.yaml") + "\ncharge: {unit: {use: Hidden}, distance: 5}\n"
+	beside := "name: x\nruleset: fantasy\ncharge: {unit: {use: Hidden}, distance: 5}\n"
+	file := url.QueryEscape(filepath.Join(dir, "x.yaml"))
+	for _, tc := range []struct{ name, src, want string }{
+		{"units key", named, "x.yaml:3:8: this server reads no files"},
+		{"units.yaml beside the file", beside, `no fantasy unit card named "Hidden"`},
+	} {
+		for _, target := range []string{"/api/validate?file=" + file, "/api/run?trials=1000&file=" + file} {
+			_, raw := post(t, ts.URL+target, "application/yaml", []byte(tc.src))
+			body := strings.ReplaceAll(string(raw), `\"`, `"`) // JSON's quotes
+			if !strings.Contains(body, tc.want) || strings.Contains(body, "WS3 S3") {
+				t.Errorf("%s, %s: %s", tc.name, target, body)
+			}
+		}
+		req, _ := json.Marshal(map[string]any{"scenarios": []map[string]string{{"file": filepath.Join(dir, "x.yaml"), "text": tc.src}}})
+		_, raw := post(t, ts.URL+"/api/compare?trials=1000", "application/json", req)
+		if body := strings.ReplaceAll(string(raw), `\"`, `"`); !strings.Contains(body, tc.want) {
+			t.Errorf("%s, compare: %s", tc.name, body)
+		}
+	}
+}

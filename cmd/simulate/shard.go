@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"flag"
 	"fmt"
 	"io"
@@ -75,11 +76,16 @@ func shardRefusals(fs *flag.FlagSet, f runFlags, precision float64) error {
 	return nil
 }
 
-// inputsOf records the scenario files of a run for its parts.
+// inputsOf records the scenario files of a run for its parts, each with
+// the unit catalogues it read.
 func inputsOf(ss ...*scenarios.Scenario) []sim.Input {
 	var in []sim.Input
 	for _, s := range ss {
-		in = append(in, sim.Input{Name: s.Name, File: s.File, SHA256: s.SHA256, Source: string(s.Source)})
+		var cats []sim.InputFile
+		for _, c := range s.Catalogues {
+			cats = append(cats, sim.InputFile{File: c.Path, SHA256: fmt.Sprintf("%x", sha256.Sum256(c.Source)), Source: string(c.Source)})
+		}
+		in = append(in, sim.Input{Name: s.Name, File: s.File, SHA256: s.SHA256, Source: string(s.Source), Catalogues: cats})
 	}
 	return in
 }

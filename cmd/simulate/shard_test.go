@@ -316,7 +316,7 @@ func TestPartFileNamesItsRun(t *testing.T) {
 		!slices.Equal(h.Flags, []sim.Flag{{Name: "by", Value: "attacker"}}) || !slices.Equal(p.Chunks, []sim.ChunkRange{{Lo: 0, Hi: 1}}) {
 		t.Errorf("header %+v, chunks %v", h, p.Chunks)
 	}
-	if !strings.HasPrefix(out, "hammersim partial result, format 1\n{") {
+	if !strings.HasPrefix(out, "hammersim partial result, format 2\n{") {
 		t.Errorf("part begins %q", out[:min(len(out), 60)])
 	}
 }
@@ -335,5 +335,57 @@ func TestInterruptedShardWritesNothing(t *testing.T) {
 	}
 	if _, statErr := os.Stat(path); !errors.Is(statErr, os.ErrNotExist) {
 		t.Errorf("an interrupted shard left %s (%v)", path, statErr)
+	}
+}
+
+// TestShardsCarryTheirCatalogues: the unit catalogues a scenario read go
+// into its parts, and the merge reads its cards from them: editing the
+// catalogue after the shards ran changes nothing, a shard run against the
+// edited catalogue is not a part of the same run, and the catalogue read
+// is an input no output may overwrite.
+func TestShardsCarryTheirCatalogues(t *testing.T) {
+	dir := t.TempDir()
+	units := filepath.Join(dir, "units.yaml")
+	card := "ruleset: fantasy\nunits:\n  - {name: My Rats, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n"
+	if err := os.WriteFile(units, []byte(card), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scen := filepath.Join(dir, "rc.yaml")
+	if err := os.WriteFile(scen, []byte("name: rc\nruleset: fantasy\ncharge: {unit: {use: My Rats}, distance: [8, 9]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := []string{"run", scen, "--trials", "40000", "--format", "json"}
+	want, _, err := runCLI(t, cmd...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := writeShards(t, dir, cmd[:4], 2)
+	// Another M: a shard run now reads another scenario.
+	if err := os.WriteFile(units, []byte(strings.Replace(card, "M5", "M7", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := runCLI(t, append([]string{"merge", "--format", "json"}, parts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("merged after the catalogue changed:\n%s\nwant the run's:\n%s", got, want)
+	}
+	late := filepath.Join(dir, "late")
+	if _, _, err := runCLI(t, append(slices.Clone(cmd[:4]), "--shard", "1/2", "-o", late)...); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "merge", parts[0], late); err == nil || !strings.Contains(err.Error(), "is not a part of the same run") {
+		t.Errorf("shards of two catalogues merged: %v", err)
+	}
+	// The catalogue is an input: -o may not name it, in run or compare.
+	before, _ := os.ReadFile(units)
+	for _, args := range [][]string{{"run", scen}, {"compare", scen, "--by", "distance"}} {
+		if _, _, err := runCLI(t, append(args, "--trials", "2000", "-o", units)...); err == nil || !strings.Contains(err.Error(), "names the input "+units) {
+			t.Errorf("%v -o %s: %v", args, units, err)
+		}
+	}
+	if after, _ := os.ReadFile(units); !bytes.Equal(after, before) {
+		t.Error("the catalogue was overwritten")
 	}
 }

@@ -171,7 +171,7 @@ func TestErrors(t *testing.T) {
 		{"unknown ruleset", "name: t\nruleset: 40k\n", `t.yaml:2:10: unknown ruleset "40k"; expected one of: fantasy`},
 		{"unknown top key", head + "chrage: {}\n", `t.yaml:3:1: unknown key "chrage" in the scenario; expected one of: name,`},
 		{"no question", head, "t.yaml:1:1: the scenario asks no question; add one of: battle, charge, pursuit"},
-		{"two questions", head + "charge: {unit: {name: A, M: 5}, distance: 3}\npursuit: {fleeing: {name: A, M: 5}, pursuing: {name: B, M: 5}}\n", "t.yaml:4:10: a scenario asks one question"},
+		{"two questions", head + "charge: {unit: {name: A, M: 5}, distance: 3}\npursuit: {fleeing: {name: A, M: 5}, pursuing: {name: B, M: 5}}\n", `t.yaml:4:1: "pursuit": a scenario asks one question; "charge" already asks one at line 3`},
 		{"case hint", head + "charge: {unit: {name: A, m: 5}, distance: 3}\n", `t.yaml:3:26: unknown key "m" in a unit; did you mean "M"?`},
 		{"M out of range", head + "charge: {unit: {name: A, M: 0}, distance: 3}\n", "t.yaml:3:29: M 0 is out of range; expected 1 to 20"},
 		{"M not a number", head + "charge: {unit: {name: A, M: fast}, distance: 3}\n", `t.yaml:3:29: expected M as a whole number from 1 to 20, found "fast"`},

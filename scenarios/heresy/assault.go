@@ -95,7 +95,6 @@ type assaultSpec struct {
 	stupefied                  scenarios.Param[string]
 	node, chargedAt, stupefyAt *scenarios.Node
 	opts                       *optionValues
-	metricList                 []*scenarios.Node
 	grid                       *gridSpec
 }
 
@@ -131,32 +130,22 @@ func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		boolKey("hold_the_line", &q.held),
 		boolKey("difficult_terrain", &q.terrain),
 		{Key: "options", Decode: func(n *scenarios.Node) { q.opts = decodeOptions(d, n, assaultOptions) }},
-		{Key: "metrics", Decode: func(n *scenarios.Node) { q.metricList = decodeMetrics(d, n, assaultMetrics) }},
 		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n) }},
 	})
 	return q.compile
 }
 
-// defaultMetrics are the metrics reported when none are listed: the
-// charge's only where a charge is rolled or Overwatch can be fired.
-func (q *assaultSpec) defaultMetrics() []string {
-	rolled := slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 })
-	armed := slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 })
-	var out []string
-	for _, m := range assaultMetrics {
-		switch m {
-		case metricReached:
-			if !rolled {
-				continue
-			}
-		case metricOverwatch:
-			if !armed {
-				continue
-			}
-		}
-		out = append(out, m)
+// idle says which of the charge's metrics cannot vary in a question, and
+// why: reached needs a charge rolled, overwatch_casualties defender weapons.
+func (q *assaultSpec) idle() map[string]string {
+	why := map[string]string{}
+	if !slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 }) {
+		why[metricReached] = "needs a distance (the charge rolled)"
 	}
-	return out
+	if !slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 }) {
+		why[metricOverwatch] = "needs defender weapons (to fire Overwatch)"
+	}
+	return why
 }
 
 func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
@@ -164,7 +153,7 @@ func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenari
 		!q.distance.Set() || !q.bonus.Set() || !q.stupefied.Set() {
 		return scenarios.Compiled{}
 	}
-	metrics := metricNames(q.metricList, q.defaultMetrics())
+	why := q.idle()
 	errs := map[string]bool{}
 	models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 		a, okA := q.attacker.At(pt).at(d, pt)
@@ -187,11 +176,12 @@ func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenari
 		return scenarios.Compiled{}
 	}
 	var c scenarios.Compiled
-	c.Grid = q.grid.check(d, axes, intersect(metrics, []string{metricReached, metricDisordered, metricWon, metricMorale, metricSwept, metricDestroyed}))
+	c.Grid = q.grid.check(d, axes, []string{metricReached, metricDisordered, metricWon, metricMorale, metricSwept, metricDestroyed}, why)
 	c.Models = models
+	c.Idle = idleOf(assaultMetrics, why)
 	c.Results = func(run sim.Run) []sim.Estimate {
 		var out []sim.Estimate
-		for _, mt := range metrics {
+		for _, mt := range assaultMetrics {
 			axes.Each(func(pt scenarios.Point) {
 				g := group(pt)
 				m := models[g].(*assaultModel)
@@ -258,17 +248,6 @@ func (q *assaultSpec) check(m *assaultModel, a, b *unit, pt scenarios.Point) (st
 		return "the defender's weapons are fired only in Overwatch; set options: {overwatch: true}, or remove them", b.spec.node
 	}
 	return "", nil
-}
-
-// intersect returns the strings of a that are in b, in a's order.
-func intersect(a, b []string) []string {
-	var out []string
-	for _, s := range a {
-		if slices.Contains(b, s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // assaultModel is one point of an assault question: the exchange, the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,9 +147,9 @@ func TestErrors(t *testing.T) {
 		{"stupefied without the rule", shoot(bolters, target, "  stupefied: always\n"),
 			`t.yaml:6:14: stupefied: always, but target "Revellers" cannot become Stupefied`},
 		{"stupefied policy", shoot(bolters, target, "  stupefied: sometimes\n"), `t.yaml:6:14: stupefied "sometimes": expected never, always or when_it_pays`},
-		{"unknown metric", shoot(bolters, target, "  metrics: [kills]\n"), `t.yaml:6:13: unknown metric "kills"; expected one of: hits,`},
-		{"pinned without pinning", shoot(bolters, target, "  metrics: [pinned]\n"), "t.yaml:6:13: metric pinned needs pinning: true"},
-		{"next attack without weapons", shoot(bolters, target, "  metrics: [next_attack_casualties]\n"), "t.yaml:6:13: metric next_attack_casualties needs a target with weapons"},
+		{"unknown metric", shoot(bolters, target, "  metrics: [kills]\n"), `t.yaml:6:13: unknown metric "kills"; this question has: hits, wounds,`},
+		{"grid of an idle metric", shoot(bolters, "{name: Revellers, models: [5, 10], "+marine+"}", "  grid: {metric: pinned, rows: models, cols: models}\n"),
+			`t.yaml:6:18: grid metric "pinned" needs pinning: true`},
 		{"grid of a mean", shoot(bolters, "{name: Revellers, models: [5, 10], "+marine+"}", "  grid: {metric: casualties, rows: models, cols: models}\n"),
 			`t.yaml:6:18: grid metric "casualties": expected a probability metric`},
 		{"grid axis", shoot(bolters, target, "  grid: {metric: destroyed, rows: shots, cols: T}\n"), `t.yaml:6:35: grid "shots": expected a swept parameter`},
@@ -477,5 +478,82 @@ func TestSaves(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s:\n got: %s\nwant: %s", tc.saves, got, tc.want)
 		}
+	}
+}
+
+// TestMetricsKey: a question's metrics key chooses among every metric the
+// question has, as in every ruleset (docs/scenarios.md): results keep the
+// question's order (shootingMetrics, assaultMetrics), a metric that cannot
+// vary here is left out unless named, and --metrics (SelectMetrics)
+// overrides the key.
+func TestMetricsKey(t *testing.T) {
+	shoot := func(extra string) string {
+		return scenario("shooting:\n  firer: " + bolters + "\n  target: {" + reveller + ", rules: [Lords of Profligacy]}\n" + extra)
+	}
+	assault := func(extra string) string {
+		return scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {" + reveller + "}\n" + extra)
+	}
+	for _, tc := range []struct {
+		name, src string
+		flag      []string // --metrics, or nil
+		want      string   // the metrics reported, each at every point
+	}{
+		// shootingMetrics but those idle() names: no pinning, Concussive
+		// or Gets Hot weapon, Reaction, target weapons or when_it_pays.
+		{"shooting default", shoot(""), nil, "hits wounds unsaved_wounds mitigated casualties destroyed morale_failed"},
+		{"key, question's order", shoot("  metrics: [casualties, hits]\n"), nil, "hits casualties"},
+		{"key as one string", shoot("  metrics: casualties, hits\n"), nil, "hits casualties"},
+		{"idle metric named", shoot("  metrics: [pinned, destroyed]\n"), nil, "destroyed pinned"},
+		{"flag overrides key", shoot("  metrics: [hits, unsaved_wounds, casualties]\n"), []string{"wounds"}, "wounds"},
+		{"flag without key", shoot(""), []string{"gets_hot", "hits"}, "hits gets_hot"},
+		// chose_stupefied can vary once a point is when_it_pays; it is
+		// then reported at every point.
+		{"when_it_pays", shoot("  stupefied: [never, when_it_pays]\n  metrics: [chose_stupefied]\n"), nil, "chose_stupefied"},
+		{"when_it_pays default", shoot("  stupefied: [never, when_it_pays]\n"), nil,
+			"hits wounds unsaved_wounds mitigated casualties destroyed morale_failed chose_stupefied"},
+		// assaultMetrics per unit, the charge's (reached,
+		// overwatch_casualties: idle here, disordered) for the attacker
+		// only.
+		{"assault default", assault(""), nil, "disordered hits wounds unsaved_wounds mitigated casualties won morale_failed swept destroyed"},
+		{"assault key", assault("  metrics: [destroyed, won]\n"), nil, "won destroyed"},
+		{"assault flag", assault("  metrics: [destroyed, won]\n"), []string{"reached"}, "reached"},
+	} {
+		s, err := registry.Parse("t.yaml", []byte(tc.src))
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if tc.flag != nil {
+			if err := s.SelectMetrics(tc.flag); err != nil {
+				t.Errorf("%s: --metrics %v: %v", tc.name, tc.flag, err)
+				continue
+			}
+		}
+		run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 100, Seed: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		es := s.Results(run)
+		for _, e := range es {
+			if e.Param("unit") != "Revellers" { // one unit's metrics in an assault
+				got = append(got, e.Metric)
+			}
+			if e.Metric == metricPinned && (e.Exact != 0 || e.Successes != 0) {
+				t.Errorf("%s: pinned without a Pinning test: exact %v, %d trials", tc.name, e.Exact, e.Successes)
+			}
+		}
+		points := len(got) / max(len(slices.Compact(slices.Clone(got))), 1)
+		if g := strings.Join(slices.Compact(got), " "); g != tc.want || points != len(s.Models) {
+			t.Errorf("%s:\n got: %s, at %d points\nwant: %s, at %d", tc.name, g, points, tc.want, len(s.Models))
+		}
+	}
+	// Whatever is chosen, the question knows every metric it has.
+	s, err := registry.Parse("t.yaml", []byte(shoot("  metrics: [hits]\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(s.Metrics(), " "), strings.Join(shootingMetrics, " "); got != want {
+		t.Errorf("Metrics() = %s\nwant %s", got, want)
 	}
 }

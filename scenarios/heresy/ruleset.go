@@ -18,7 +18,6 @@ func Ruleset() *scenarios.Ruleset {
 			"shooting": decodeShooting,
 			"assault":  decodeAssault,
 		},
-		OwnMetrics: []string{"shooting", "assault"},
-		Card:       func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n, roleCard) },
+		Card: func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n, roleCard) },
 	}
 }

@@ -133,7 +133,6 @@ type shootingSpec struct {
 	pinning, moved scenarios.Param[bool]
 	distance       scenarios.Param[int]
 	opts           *optionValues
-	metricList     []*scenarios.Node
 	grid           *gridSpec
 }
 
@@ -163,7 +162,6 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			q.pinning = scenarios.Sweep(d, n, "pinning", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "pinning") }, scenarios.Identity)
 		}},
 		{Key: "options", Decode: func(n *scenarios.Node) { q.opts = decodeOptions(d, n, shootingOptions) }},
-		{Key: "metrics", Decode: func(n *scenarios.Node) { q.metricList = decodeMetrics(d, n, shootingMetrics) }},
 		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n) }},
 	})
 	return q.compile
@@ -196,11 +194,12 @@ func joinWords(words []string) string {
 	return out
 }
 
-// applies says which metrics a question can report: pinned needs pinning,
-// concussed a Concussive weapon, gets_hot a Gets Hot one, the Reaction's
-// metrics a Reaction, the next attack a target with weapons,
-// chose_stupefied a choice to make.
-func (q *shootingSpec) applies() map[string]string {
+// idle says which metrics cannot be non-zero in a question, and why:
+// pinned needs pinning, concussed a Concussive weapon, gets_hot a Gets Hot
+// one, the Reaction's metrics a Reaction, the next attack a target with
+// weapons. chose_stupefied, fixed by the policy but at when_it_pays
+// points, is idle without one.
+func (q *shootingSpec) idle() map[string]string {
 	why := map[string]string{}
 	anyWeapon := func(f func(*weaponSpec) bool) bool {
 		return slices.ContainsFunc(q.firer.Values(), func(u *unitSpec) bool { return slices.ContainsFunc(u.weapons, f) })
@@ -231,7 +230,7 @@ func (q *shootingSpec) applies() map[string]string {
 		why[metricNextAttack] = "needs a target with weapons to shoot with"
 	}
 	if !slices.Contains(q.policy.Values(), "when_it_pays") {
-		why[metricChoseStupefied] = "is reported at when_it_pays points"
+		why[metricChoseStupefied] = "needs stupefied: when_it_pays (elsewhere the policy fixes it)"
 	}
 	return why
 }
@@ -240,19 +239,7 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 	if !specsReady(q.firer, q.target) || !q.policy.Set() || !q.pinning.Set() || !q.reaction.Set() || !q.moved.Set() || !q.distance.Set() {
 		return scenarios.Compiled{}
 	}
-	why := q.applies()
-	var def []string
-	for _, m := range shootingMetrics {
-		if _, no := why[m]; !no {
-			def = append(def, m)
-		}
-	}
-	for _, mn := range q.metricList {
-		if reason, no := why[mn.Text]; no && mn.Text != metricChoseStupefied {
-			d.Errorf(mn, "metric %s %s", mn.Text, reason)
-		}
-	}
-	metrics := metricNames(q.metricList, def)
+	why := q.idle()
 	stupefyErr := false
 	models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 		f, okF := q.firer.At(pt).at(d, pt)
@@ -278,15 +265,13 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 		return scenarios.Compiled{}
 	}
 	var c scenarios.Compiled
-	c.Grid = q.grid.check(d, axes, intersect(metrics, shootingProbabilities))
+	c.Grid = q.grid.check(d, axes, shootingProbabilities, why)
 	c.Models = models
+	c.Idle = idleOf(shootingMetrics, why)
 	c.Results = func(run sim.Run) []sim.Estimate {
 		var out []sim.Estimate
-		for _, mt := range metrics {
+		for _, mt := range shootingMetrics {
 			axes.Each(func(pt scenarios.Point) {
-				if mt == metricChoseStupefied && q.policy.At(pt) != "when_it_pays" && q.metricList == nil {
-					return
-				}
 				g := group(pt)
 				out = append(out, models[g].(*shootingModel).estimate(mt, axes.Params(pt), run.Tallies[g], run.Completed[g]))
 			})

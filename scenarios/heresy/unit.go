@@ -667,32 +667,6 @@ var (
 	optBlunted = option{key: "mitigate_blunted_instant_death", boolean: true, def: rules.DefaultOptions.MitigateBluntedInstantDeath}
 )
 
-// decodeMetrics reads a metrics list: which of the question's metrics to
-// report, in the order given.
-func decodeMetrics(d *scenarios.Decoder, n *scenarios.Node, known []string) []*scenarios.Node {
-	if n.Kind != scenarios.SeqNode || len(n.Items) == 0 {
-		d.Errorf(n, "expected metrics as a list of names from: %s", strings.Join(known, ", "))
-		return nil
-	}
-	var out []*scenarios.Node
-	for _, item := range n.Items {
-		s, ok := d.Scalar(item, "a metric name")
-		if !ok {
-			continue
-		}
-		if !slices.Contains(known, s) {
-			d.Errorf(item, "unknown metric %q; expected one of: %s", s, strings.Join(known, ", "))
-			continue
-		}
-		if slices.ContainsFunc(out, func(m *scenarios.Node) bool { return m.Text == s }) {
-			d.Errorf(item, "metric %q is listed twice", s)
-			continue
-		}
-		out = append(out, item)
-	}
-	return out
-}
-
 // gridSpec is a grid: key, which lays one probability metric out as a table of
 // one swept parameter down the rows against another across the columns.
 type gridSpec struct {
@@ -715,15 +689,24 @@ func decodeGrid(d *scenarios.Decoder, n *scenarios.Node) *gridSpec {
 }
 
 // check returns the grid for a scenario, once the axes have their final
-// names; probabilities lists the question's probability metrics that are
-// reported.
-func (g *gridSpec) check(d *scenarios.Decoder, axes scenarios.Axes, probabilities []string) *sim.Grid {
+// names; probabilities lists the question's probability metrics, idle
+// those that cannot vary in it, with why.
+func (g *gridSpec) check(d *scenarios.Decoder, axes scenarios.Axes, probabilities []string, idle map[string]string) *sim.Grid {
 	if g == nil {
 		return nil
 	}
 	ok := true
-	if !slices.Contains(probabilities, g.metric) {
-		d.Errorf(g.metricAt, "grid metric %q: expected a probability metric that is reported: %s", g.metric, strings.Join(probabilities, ", "))
+	if why, no := idle[g.metric]; no {
+		d.Errorf(g.metricAt, "grid metric %q %s", g.metric, why)
+		ok = false
+	} else if !slices.Contains(probabilities, g.metric) {
+		var can []string
+		for _, m := range probabilities {
+			if _, no := idle[m]; !no {
+				can = append(can, m)
+			}
+		}
+		d.Errorf(g.metricAt, "grid metric %q: expected a probability metric of the question: %s", g.metric, strings.Join(can, ", "))
 		ok = false
 	}
 	var names []string
@@ -746,15 +729,13 @@ func (g *gridSpec) check(d *scenarios.Decoder, axes scenarios.Axes, probabilitie
 	return &sim.Grid{Metric: g.metric, Rows: g.rows, Cols: g.cols}
 }
 
-// metricNames returns the texts of a metrics list, or def when none was
-// given.
-func metricNames(list []*scenarios.Node, def []string) []string {
-	if list == nil {
-		return def
-	}
-	out := make([]string, len(list))
-	for i, n := range list {
-		out[i] = n.Text
+// idleOf lists the metrics, in order, that idle gives a reason for.
+func idleOf(metrics []string, idle map[string]string) []string {
+	var out []string
+	for _, m := range metrics {
+		if _, ok := idle[m]; ok {
+			out = append(out, m)
+		}
 	}
 	return out
 }
