@@ -36,6 +36,12 @@ import (
 // where the last three are there only when the run had a precision target;
 // a report with no stamp has no "stamp" key.
 //
+// "trials" is the trials per point the results rest on. An interrupted run
+// completed fewer than it asked for: its "trials" is the most any point
+// completed (on one machine every point completes the same whole chunks,
+// the count its reproduce line names), while the stamp's "trials" keeps
+// the count asked for, as a comparison's JSON does.
+//
 // Keys keep this order; params keep the sweep's order; histogram keys are
 // the values in increasing order. "exact" is null where no closed form is
 // known, and any number that is not finite is null. The worker count is left
@@ -47,7 +53,7 @@ func WriteJSON(w io.Writer, r *sim.Report) error {
 	field(&b, "  ", "description", str(r.Description), true)
 	field(&b, "  ", "version", str(r.Version), true)
 	field(&b, "  ", "seed", strconv.FormatUint(r.Seed, 10), true)
-	field(&b, "  ", "trials", strconv.FormatInt(r.Trials, 10), true)
+	field(&b, "  ", "trials", strconv.FormatInt(restsOn(r), 10), true)
 	field(&b, "  ", "partial", strconv.FormatBool(r.Partial), true)
 	if stamped(r.Stamp) {
 		field(&b, "  ", "stamp", stampJSON(r.Stamp), true)
@@ -67,6 +73,18 @@ func WriteJSON(w io.Writer, r *sim.Report) error {
 	b.WriteString("]\n}\n")
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// restsOn is the trials per point a report's results rest on: those asked
+// for, or for an interrupted run the most any point completed.
+func restsOn(r *sim.Report) int64 {
+	if !r.Partial {
+		return r.Trials
+	}
+	if _, hi := trialRange(r); hi > 0 {
+		return hi
+	}
+	return r.Trials
 }
 
 func writeEstimate(b *bytes.Buffer, e sim.Estimate) {

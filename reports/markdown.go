@@ -13,9 +13,9 @@ import (
 // parameters, and one table per metric with a row per point.
 func WriteMarkdown(w io.Writer, r *sim.Report) error {
 	ew := &errWriter{w: w}
-	fmt.Fprintf(ew, "# %s\n\n", r.Scenario)
+	fmt.Fprintf(ew, "# %s\n\n", mdText(r.Scenario))
 	if r.Description != "" {
-		fmt.Fprintf(ew, "%s\n\n", r.Description)
+		fmt.Fprintf(ew, "%s\n\n", mdParagraph(r.Description))
 	}
 	fmt.Fprintf(ew, "Seed %d, %s trials per point, hammersim %s.\n", r.Seed, groupThousands(r.Trials), r.Version)
 	writeMarkdownStamp(ew, r.Stamp)
@@ -38,8 +38,11 @@ func WriteMarkdown(w io.Writer, r *sim.Report) error {
 // row per point.
 func writeMarkdownLong(w io.Writer, metric string, es []sim.Estimate) {
 	rows, names := estimatesOf(metric, es)
-	fmt.Fprintf(w, "\n## %s (%s)\n\n", metric, rows[0].Kind)
+	fmt.Fprintf(w, "\n## %s (%s)\n\n", mdText(metric), rows[0].Kind)
 	cols := append(slices.Clone(names), "estimate", "95% CI", "exact", "z", "trials")
+	for i := range names {
+		cols[i] = mdText(cols[i])
+	}
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cols, " | "))
 	align := make([]string, len(cols))
 	for i := range align {
@@ -78,8 +81,10 @@ func writeMarkdownStamp(w io.Writer, st sim.Stamp) {
 }
 
 // mdCode writes s as a Markdown code span, fenced with more backticks than
-// any run inside it.
+// any run inside it. A line break inside would end a table row or a
+// heading, so it becomes the space a code span shows it as anyway.
 func mdCode(s string) string {
+	s = oneLine(s)
 	longest, run := 0, 0
 	for _, c := range s {
 		if c == '`' {
@@ -96,19 +101,44 @@ func mdCode(s string) string {
 	return fence + s + fence
 }
 
-// mdText escapes Markdown's punctuation in running text and table cells so
-// that names such as "Spear & <Shield>" or "*Elite*" show as written.
-// Underscores are left alone: inside a word (charge_success) they are
-// never emphasis.
+// mdText escapes Markdown's punctuation in running text, headings and
+// table cells so that user text (a scenario's name and description, a
+// unit's name) shows as written: "Spear & <Shield>", "*Elite*", "a|b".
+// Above all, renderers such as GitHub's show inline HTML and decode
+// entities, so <, > and & are escaped: `<img src=x onerror=...>` is text,
+// never an element. A line break would end a table row or a heading, and
+// a paragraph shows it as a space, so it becomes one. Underscores are left
+// alone: inside a word (charge_success) they are never emphasis.
 func mdText(s string) string {
 	var b strings.Builder
-	for _, c := range s {
-		if strings.ContainsRune("\\`*[]<>|#", c) {
+	for _, c := range oneLine(s) {
+		if strings.ContainsRune("\\`*[]<>|#&~", c) {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// oneLine turns every line ending Markdown knows (\r\n, \n, \r) into a
+// space.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// mdParagraph is mdText for text that stands as a paragraph of its own (a
+// scenario's description): what would open another block there (a list
+// item's "- ", "+ " or "1. ", a rule "---" or "___", indentation that
+// makes code) is escaped or dropped, so the text stays a paragraph.
+func mdParagraph(s string) string {
+	t := mdText(strings.TrimLeft(s, " \t"))
+	if t != "" && strings.ContainsRune("-+_=", rune(t[0])) {
+		return "\\" + t
+	}
+	if i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && (t[i] == '.' || t[i] == ')') {
+		return t[:i] + "\\" + t[i:]
+	}
+	return t
 }
 
 // mdTable writes a Markdown table whose columns are aligned as align says,

@@ -63,7 +63,7 @@ func writeMarkdownReport(w io.Writer, r *sim.Report, src []byte, plotDir string,
 	}
 	fmt.Fprintf(ew, "# %s\n\n", mdText(title))
 	if r.Description != "" {
-		fmt.Fprintf(ew, "%s\n\n", mdText(r.Description))
+		fmt.Fprintf(ew, "%s\n\n", mdParagraph(r.Description))
 	}
 	if r.Partial {
 		fmt.Fprintf(ew, "> **%s**\n\n", mdText(partialLine(r)))

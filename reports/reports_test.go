@@ -119,6 +119,39 @@ func TestJSONContract(t *testing.T) {
 	}
 }
 
+// TestPartialJSONTrials: an interrupted run's "trials" is what its points
+// completed, as a comparison's is, and its stamp keeps the count asked
+// for. The counts are those of an interrupted run of 20,000,000 trials
+// whose every point completed 38 chunks of 16,384 (622,592).
+func TestPartialJSONTrials(t *testing.T) {
+	r := sampleReport()
+	r.Partial, r.Trials = true, 20_000_000
+	r.Completed = []int64{622_592, 622_592}
+	r.Stamp = sim.Stamp{Scenario: "sample", Seed: 3, Trials: 20_000_000, Command: "simulate run sample --seed 3 --trials 622592"}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Trials int64
+		Stamp  struct{ Trials int64 }
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Trials != 622_592 || doc.Stamp.Trials != 20_000_000 {
+		t.Errorf("trials %d, stamp's %d; want 622592 and 20000000", doc.Trials, doc.Stamp.Trials)
+	}
+	var c bytes.Buffer
+	if err := WriteComparisonJSON(&c, &sim.Comparison{Partial: true, Trials: 622_592}, r.Stamp); err != nil {
+		t.Fatal(err)
+	}
+	var cmp struct{ Trials int64 }
+	if err := json.Unmarshal(c.Bytes(), &cmp); err != nil || cmp.Trials != doc.Trials {
+		t.Errorf("a comparison's trials %d (%v), a run's %d: they differ", cmp.Trials, err, doc.Trials)
+	}
+}
+
 func TestPartialIsMarked(t *testing.T) {
 	r := sampleReport()
 	r.Partial = true

@@ -615,8 +615,12 @@ func interruptCases() []hostile {
 			check: func(t *testing.T, _, stdout string) {
 				// An interruption keeps whole rounds of chunks: the
 				// reproduce line's trial count gives the same results.
+				// "trials" says that count too, as a comparison's does;
+				// the stamp keeps the count asked for.
 				var doc struct {
-					Stamp struct {
+					Trials int64 `json:"trials"`
+					Stamp  struct {
+						Trials  int64  `json:"trials"`
 						Command string `json:"command"`
 					} `json:"stamp"`
 					Results json.RawMessage `json:"results"`
@@ -627,6 +631,9 @@ func interruptCases() []hostile {
 				args := strings.Fields(doc.Stamp.Command)
 				if len(args) != 7 || args[5] != "--trials" || args[6] == "1000000000000" {
 					t.Fatalf("reproduce line %q", doc.Stamp.Command)
+				}
+				if args[6] != fmt.Sprint(doc.Trials) || doc.Stamp.Trials != 1_000_000_000_000 {
+					t.Errorf("trials %d, stamp's %d, reproduce line %q", doc.Trials, doc.Stamp.Trials, doc.Stamp.Command)
 				}
 				again, _, err := runCLI(t, append(args[1:], "--format", "json")...)
 				var redo struct {

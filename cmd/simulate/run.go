@@ -77,11 +77,12 @@ Usage:
   simulate serve [--addr A]        a web page on http://127.0.0.1:8080: edit, run, compare, roll dice
   simulate version                 print the version
 
-Run 'simulate run -h', 'simulate compare -h', 'simulate merge -h', 'simulate dice -h' or
-'simulate units -h' for their flags.
+Run 'simulate run -h', 'simulate compare -h', 'simulate merge -h', 'simulate dice -h',
+'simulate units -h' or 'simulate serve -h' for their flags.
 
 Exit status: 0 success, 1 error (bad scenario, unwritable file), 2 bad command
-line, 130 interrupted (partial results, marked as such, were written).
+line, 130 interrupted (partial results, marked as such, were written, or sent
+by serve to its clients).
 `
 
 // run is the whole command line program; main only maps its error to an

@@ -23,7 +23,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("serve", "serve [--addr HOST:PORT] [flags]", stdout)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on this address; the default answers this machine only")
 	cfg := web.DefaultConfig
-	fs.Int64Var(&cfg.MaxTrials, "max-trials", cfg.MaxTrials, "most trials per point one run may ask for")
+	fs.Var((*trialCount)(&cfg.MaxTrials), "max-trials", "most trials per point one run may ask for, `N` written 100000000, 100_000_000 or 1e8")
 	fs.IntVar(&cfg.MaxRuns, "max-runs", cfg.MaxRuns, "most runs at once; more are refused")
 	fs.Int64Var(&cfg.MaxBody, "max-body", cfg.MaxBody, "largest request body (a scenario), in bytes")
 	hosts := fs.String("host", "", "comma-separated host names the page may be reached by, besides IP addresses and localhost")
@@ -34,8 +34,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) > 0 {
 		return usagef("serve takes no arguments, got %s", strings.Join(pos, " "))
 	}
-	if cfg.MaxTrials < 1 || cfg.MaxRuns < 1 || cfg.MaxBody < 1 {
-		return usagef("--max-trials, --max-runs and --max-body must be at least 1")
+	if cfg.MaxTrials < 1 || cfg.MaxTrials > maxTrialsFlag {
+		return usagef("--max-trials %d is out of range; expected 1 to %d", cfg.MaxTrials, int64(maxTrialsFlag))
+	}
+	if cfg.MaxRuns < 1 || cfg.MaxBody < 1 {
+		return usagef("--max-runs and --max-body must be at least 1")
 	}
 	if *hosts != "" {
 		cfg.Hosts = strings.Split(*hosts, ",")
@@ -44,8 +47,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	handler := web.New(cfg, serveEngine())
 	srv := &http.Server{
-		Handler:           web.New(cfg, serveEngine()),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute, // the body; a run's answer may take longer
 		IdleTimeout:       2 * time.Minute,
@@ -59,12 +63,37 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	case <-ctx.Done():
 	}
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Ctrl-C cancels the runs going, as the page's Cancel button does;
+	// Shutdown then waits while their handlers send the partial results.
+	handler.CancelRuns()
+	shut, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
-	_ = srv.Shutdown(shut)
-	srv.Close() // runs still streaming stop with their clients
-	return nil
+	if err := srv.Shutdown(shut); err != nil {
+		srv.Close()
+		return serveStopped{cutOff: true}
+	}
+	return serveStopped{}
 }
+
+// drainTimeout bounds how long a stopping server waits for its clients to
+// take their answers. Cancelled runs stop within a chunk of trials and
+// only render what they have, well under a second; a client that stops
+// reading must not keep the server up.
+const drainTimeout = 10 * time.Second
+
+// serveStopped is how a server stopped by Ctrl-C (or SIGTERM) ends: it
+// exits as every interrupted command does, with status 130, its runs'
+// partial results, marked so, sent to their clients.
+type serveStopped struct{ cutOff bool }
+
+func (e serveStopped) Error() string {
+	if e.cutOff {
+		return fmt.Sprintf("interrupted: the server stopped; clients still taking their answers after %s were cut off", drainTimeout)
+	}
+	return "interrupted: the server stopped; runs going were cancelled and sent their partial results, marked so"
+}
+
+func (e serveStopped) Unwrap() error { return errInterrupted }
 
 // pageHost is the address to print for a browser: a wildcard listener is
 // reachable on loopback.

@@ -303,20 +303,9 @@ func streamCancelled(t *testing.T, target, ctype string, body []byte) streamResu
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 1<<26)
-	var id, event string
+	var id string
 	var result streamResult
-	for sc.Scan() {
-		line := sc.Text()
-		if name, ok := strings.CutPrefix(line, "event: "); ok {
-			event = name
-			continue
-		}
-		data, ok := strings.CutPrefix(line, "data: ")
-		if !ok {
-			continue
-		}
+	readStream(t, resp.Body, func(event, data string) {
 		switch event {
 		case "start":
 			var s struct{ ID string }
@@ -334,23 +323,19 @@ func streamCancelled(t *testing.T, target, ctype string, body []byte) streamResu
 		case "error":
 			t.Fatalf("%s: error event: %s", target, data)
 		}
-	}
+	})
 	return result
 }
 
-// TestServeCommand starts `simulate serve` on a free port, fetches the page
-// from the URL it prints, and stops it as Ctrl-C would.
-func TestServeCommand(t *testing.T) {
-	for _, args := range [][]string{{"serve", "extra"}, {"serve", "--max-runs", "0"}} {
-		var u *usageError
-		if _, _, err := runCLI(t, args...); !errors.As(err, &u) {
-			t.Errorf("%v: %v, want a usage error", args, err)
-		}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
+// startServe runs `simulate serve --addr 127.0.0.1:0 ARGS...` until ctx
+// ends, and returns the page's URL as it prints it and the channel that
+// gets what the command returned.
+func startServe(t *testing.T, ctx context.Context, args ...string) (string, <-chan error) {
+	t.Helper()
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, pw, io.Discard); pw.Close() }()
+	args = append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)
+	go func() { done <- run(ctx, args, pw, io.Discard); pw.Close() }()
 	line, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
@@ -360,6 +345,21 @@ func TestServeCommand(t *testing.T) {
 	if !strings.HasPrefix(u, "http://127.0.0.1:") {
 		t.Fatalf("printed %q", line)
 	}
+	return u, done
+}
+
+// TestServeCommand starts `simulate serve` on a free port, fetches the page
+// from the URL it prints, and stops it as Ctrl-C would: it exits as every
+// interrupted command does.
+func TestServeCommand(t *testing.T) {
+	for _, args := range [][]string{{"serve", "extra"}, {"serve", "--max-runs", "0"}} {
+		var u *usageError
+		if _, _, err := runCLI(t, args...); !errors.As(err, &u) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	u, done := startServe(t, ctx)
 	resp, err := http.Get(u)
 	if err != nil {
 		t.Fatal(err)
@@ -372,11 +372,73 @@ func TestServeCommand(t *testing.T) {
 	cancel()
 	select {
 	case err := <-done:
-		if err != nil {
-			t.Errorf("serve returned %v", err)
+		if code := exitCode(err, io.Discard); code != exitInterrupted {
+			t.Errorf("serve returned %v, exit %d; want exit %d", err, code, exitInterrupted)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop")
+	}
+}
+
+// TestServeCtrlCSendsPartialResults: Ctrl-C on a server in the middle of
+// a run far too long to finish cancels the run, as the page's Cancel
+// button does, sends its client the partial results, marked so, and only
+// then exits, with the interrupted status. The bound is generous: the run
+// stops within a chunk of trials, and the whole takes well under a second.
+func TestServeCtrlCSendsPartialResults(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// --max-trials in e-notation, as every trial count is written.
+	u, done := startServe(t, ctx, "--max-trials", "1e12")
+	src, _ := os.ReadFile("../../scenarios/library/swiftstride-charge.yaml")
+	resp, err := http.Post(u+"/api/run/events?trials=1e12", "application/yaml", bytes.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var events []string
+	var result streamResult
+	readStream(t, resp.Body, func(event, data string) {
+		events = append(events, event)
+		switch event {
+		case "progress":
+			cancel() // Ctrl-C
+		case "result":
+			json.Unmarshal([]byte(data), &result)
+		}
+	})
+	if last := events[len(events)-1]; last != "result" {
+		t.Fatalf("the stream ended with %q, want a result: %v", last, events)
+	}
+	if !result.Partial || !strings.Contains(result.Outputs["table"], "PARTIAL RESULTS") || !strings.Contains(result.Outputs["json"], `"partial": true`) {
+		t.Errorf("partial %v; table:\n%.400s", result.Partial, result.Outputs["table"])
+	}
+	select {
+	case err := <-done:
+		if code := exitCode(err, io.Discard); code != exitInterrupted || !strings.Contains(err.Error(), "partial results") {
+			t.Errorf("serve returned %v, exit %d; want exit %d", err, code, exitInterrupted)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
+
+// readStream calls on for every server-sent event of body, until it ends.
+func readStream(t *testing.T, body io.Reader, on func(event, data string)) {
+	t.Helper()
+	sc := bufio.NewScanner(body)
+	sc.Buffer(nil, 1<<26)
+	var event string
+	for sc.Scan() {
+		line := sc.Text()
+		if name, ok := strings.CutPrefix(line, "event: "); ok {
+			event = name
+		} else if data, ok := strings.CutPrefix(line, "data: "); ok {
+			on(event, data)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("the stream broke off: %v", err)
 	}
 }
 

@@ -34,7 +34,7 @@ func (s *shardFlags) resolve(fs *flag.FlagSet) (sh sim.Shard, ok bool, err error
 		}
 		return sh, false, nil
 	}
-	spec := s.spec
+	spec, from := s.spec, ""
 	if flagSet(fs, "shard-index-env") {
 		if strings.Contains(spec, "/") {
 			return sh, false, usagef("with --shard-index-env, --shard takes the number of shards alone, such as --shard 8")
@@ -43,7 +43,10 @@ func (s *shardFlags) resolve(fs *flag.FlagSet) (sh sim.Shard, ok bool, err error
 		if !set {
 			return sh, false, usagef("--shard-index-env: %s is not set; the batch engine sets it in each task (or give --shard I/N)", s.indexEnv)
 		}
-		spec = strings.TrimSpace(v) + "/" + spec
+		if i, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || i < 0 {
+			return sh, false, usagef("--shard-index-env: %s is %q, not a shard index; expected a whole number from 0 (the first shard), as the batch engine sets it in each task", s.indexEnv, v)
+		}
+		spec, from = strings.TrimSpace(v)+"/"+spec, fmt.Sprintf(" (the index from %s)", s.indexEnv)
 	}
 	i, n, found := strings.Cut(spec, "/")
 	sh.Index, err = strconv.Atoi(i)
@@ -51,7 +54,7 @@ func (s *shardFlags) resolve(fs *flag.FlagSet) (sh sim.Shard, ok bool, err error
 		sh.Count, err = strconv.Atoi(n)
 	}
 	if !found || err != nil || sh.Count < 1 || sh.Count > sim.MaxShards || sh.Index < 0 || sh.Index >= sh.Count {
-		return sh, false, usagef("--shard %q: expected I/N, shard I of N with 0 <= I < N <= %d, such as 3/8 (the first shard is 0)", spec, sim.MaxShards)
+		return sh, false, usagef("--shard %q%s: expected I/N, shard I of N with 0 <= I < N <= %d, such as 3/8 (the first shard is 0)", spec, from, sim.MaxShards)
 	}
 	return sh, true, nil
 }

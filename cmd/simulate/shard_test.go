@@ -252,7 +252,7 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"run", "--shard-index-env", "TASK_INDEX"}, true, "needs --shard N"},
 		{[]string{"run", "--shard-index-env", "TASK_INDEX", "--shard", "1/4"}, true, "takes the number of shards alone"},
 		{[]string{"run", "--shard-index-env", "NO_SUCH_VARIABLE_SET", "--shard", "4"}, true, "NO_SUCH_VARIABLE_SET is not set"},
-		{[]string{"run", "--shard-index-env", "BAD_INDEX", "--shard", "4"}, true, `--shard "x/4"`},
+		{[]string{"run", "--shard-index-env", "BAD_INDEX", "--shard", "4"}, true, `BAD_INDEX is "x", not a shard index`},
 	}
 	for _, tt := range tests {
 		_, _, err := runCLI(t, tt.args...)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +38,11 @@ func TestUsageHints(t *testing.T) {
 			"simulate: dice needs a query, such as 2D6, \"2D6 >= 9\" or \"10D6 count 4+ reroll failures\"\nRun 'simulate dice -h' for its flags.\n"},
 		{"serve argument", []string{"serve", "x"},
 			"simulate: serve takes no arguments, got x\nRun 'simulate serve -h' for its flags.\n"},
+		{"serve max-trials past the limit", []string{"serve", "--max-trials", "1e13"},
+			"simulate: --max-trials 10000000000000 is out of range; expected 1 to 1000000000000\nRun 'simulate serve -h' for its flags.\n"},
+		{"serve max-trials not a count", []string{"serve", "--max-trials", "lots"},
+			"simulate: serve: invalid value \"lots\" for flag -max-trials: \"lots\" is not a number of trials; write it as 1000000, 1_000_000, 1,000,000 or 1e6\n" +
+				"Run 'simulate serve -h' for its flags.\n"},
 		{"units arguments", []string{"units", "a", "b", "c"},
 			"simulate: units takes no arguments, or show and a unit's name (simulate units show Clanrats)\nRun 'simulate units -h' for its flags.\n"},
 		{"list argument", []string{"list", "x"},
@@ -50,6 +57,57 @@ func TestUsageHints(t *testing.T) {
 		code := exitCode(err, &stderr)
 		if code != exitUsage || stderr.String() != tc.want || stdout != "" {
 			t.Errorf("%s: exit %d, stderr\n%s\nwant exit %d, stderr\n%s\nstdout %q", tc.name, code, stderr.String(), exitUsage, tc.want, stdout)
+		}
+	}
+}
+
+// TestUsageNamesEveryHelp: simulate -h points at the -h of every command
+// that has flags of its own (whose -h prints its usage), and names only
+// those.
+func TestUsageNamesEveryHelp(t *testing.T) {
+	top, _, err := runCLI(t, "-h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var commands []string
+	for _, line := range strings.Split(top, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "simulate" && !strings.HasSuffix(f[1], ":") {
+			commands = append(commands, f[1])
+		}
+	}
+	if len(commands) < 10 {
+		t.Fatalf("found only the commands %v in the usage", commands)
+	}
+	named := strings.Join(strings.Fields(top), " ") // the hint may wrap
+	slices.Sort(commands)
+	for _, cmd := range slices.Compact(commands) {
+		out, _, err := runCLI(t, cmd, "-h")
+		hasHelp := err == nil && strings.HasPrefix(out, "Usage: simulate "+cmd)
+		if names := strings.Contains(named, "'simulate "+cmd+" -h'"); names != hasHelp {
+			t.Errorf("%s: has a -h of its own %v, simulate -h names it %v", cmd, hasHelp, names)
+		}
+	}
+}
+
+// TestShardIndexEnvErrors: an index read from the environment that is no
+// shard index is named with the variable and its value, never as a
+// --shard value the user did not write.
+func TestShardIndexEnvErrors(t *testing.T) {
+	const env = "HAMMERSIM_TEST_SHARD_INDEX"
+	for _, tc := range []struct {
+		value, count, want string
+	}{
+		{"/root", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "/root", not a shard index; expected a whole number from 0 (the first shard), as the batch engine sets it in each task`},
+		{"-1", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "-1", not a shard index`},
+		{"", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "", not a shard index`},
+		{"3", "3", `--shard "3/3" (the index from HAMMERSIM_TEST_SHARD_INDEX): expected I/N, shard I of N with 0 <= I < N <= 65536`},
+		{"0", "x", `--shard "0/x" (the index from HAMMERSIM_TEST_SHARD_INDEX): expected I/N`},
+	} {
+		t.Setenv(env, tc.value)
+		_, _, err := runCLI(t, "run", "doomwheel-vs-clanrats", "--shard-index-env", env, "--shard", tc.count)
+		var stderr bytes.Buffer
+		if code := exitCode(err, &stderr); code != exitUsage || !strings.HasPrefix(stderr.String(), "simulate: "+tc.want) {
+			t.Errorf("%s=%q --shard %s: exit %d, %s", env, tc.value, tc.count, code, stderr.String())
 		}
 	}
 }

@@ -96,6 +96,10 @@ func (s *Server) acquire() (release func(), err error) {
 // start prepares a job and takes a run slot for it, or answers with why
 // it cannot; the caller releases the slot.
 func (s *Server) start(w http.ResponseWriter, r *http.Request, prepare func(http.ResponseWriter, *http.Request) (Job, error)) (Job, func(), bool) {
+	if s.halt.Err() != nil {
+		fail(w, http.StatusServiceUnavailable, errors.New("the server is stopping and takes no more runs"))
+		return nil, nil, false
+	}
 	job, err := prepare(w, r)
 	if err != nil {
 		fail(w, http.StatusBadRequest, err)
@@ -138,7 +142,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(htt
 		return
 	}
 	defer release()
-	res, err := job.Run(r.Context(), func(string, int64, int64) {})
+	ctx, cancel := s.runContext(r)
+	defer cancel()
+	res, err := job.Run(ctx, func(string, int64, int64) {})
 	if r.Context().Err() != nil {
 		return // nobody is listening
 	}
@@ -167,7 +173,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 		return
 	}
 	defer release()
-	ctx, cancel := context.WithCancel(r.Context())
+	ctx, cancel := s.runContext(r)
 	defer cancel()
 	id := s.register(cancel)
 	defer s.unregister(id)
@@ -194,6 +200,16 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 		out.Outputs[f] = string(b)
 	}
 	ev.send("result", out)
+}
+
+// runContext is a run's context: it ends when the client goes away (the
+// request's context), when the run is cancelled, or when the server
+// cancels every run (CancelRuns). Only the first means nobody is
+// listening; the others still answer, with the partial results.
+func (s *Server) runContext(r *http.Request) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(r.Context())
+	stop := context.AfterFunc(s.halt, cancel)
+	return ctx, func() { stop(); cancel() }
 }
 
 type progressEvent struct {

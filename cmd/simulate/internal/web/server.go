@@ -103,6 +103,9 @@ type Server struct {
 	slots   chan struct{}
 	mu      sync.Mutex
 	running map[string]context.CancelFunc
+	// halt ends with CancelRuns: every run's context derives from it.
+	halt     context.Context
+	haltRuns context.CancelFunc
 }
 
 // New returns a server for eng, bounded by cfg.
@@ -118,6 +121,7 @@ func New(cfg Config, eng Engine) *Server {
 	}
 	s := &Server{cfg: cfg, eng: eng, mux: http.NewServeMux(),
 		slots: make(chan struct{}, cfg.MaxRuns), running: map[string]context.CancelFunc{}}
+	s.halt, s.haltRuns = context.WithCancel(context.Background())
 	assets, err := fs.Sub(page, "page")
 	if err != nil {
 		panic("web: " + err.Error()) // the embedded folder is part of the binary
@@ -146,6 +150,14 @@ func New(cfg Config, eng Engine) *Server {
 	})
 	return s
 }
+
+// CancelRuns cancels every run and comparison going, as the page's Cancel
+// button does: each answers its client with its partial results (or with
+// an error when nothing can be shown yet). Runs asked for afterwards are
+// refused. A server that stops calls it first, then waits for the
+// handlers to send those answers (http.Server.Shutdown), so that no
+// client is cut off mid-run.
+func (s *Server) CancelRuns() { s.haltRuns() }
 
 // ServeHTTP checks the Host and Origin of every request before it reaches
 // the page or the API.

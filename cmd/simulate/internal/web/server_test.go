@@ -278,6 +278,58 @@ func TestStreamCancel(t *testing.T) {
 	}
 }
 
+// TestCancelRuns: a server told to cancel its runs (simulate serve on
+// Ctrl-C) answers each run going, streamed or not, with its partial
+// results, as the Cancel button does, and refuses runs from then on.
+func TestCancelRuns(t *testing.T) {
+	started := make(chan struct{})
+	s := New(Config{}, fakeEngine(&fakeJob{trials: 1000, started: started}))
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	type answer struct {
+		body    string
+		partial string
+	}
+	plain := make(chan answer, 1)
+	go func() {
+		resp, err := http.Post(ts.URL+"/api/run", "application/yaml", strings.NewReader("block"))
+		if err != nil {
+			plain <- answer{body: err.Error()}
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		plain <- answer{string(b), resp.Header.Get("Hammersim-Partial")}
+	}()
+	<-started
+	resp, err := http.Post(ts.URL+"/api/run/events", "application/yaml", strings.NewReader("block"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var events []string
+	var result resultEvent
+	readEvents(t, resp.Body, func(name, data string) {
+		events = append(events, name)
+		switch name {
+		case "start":
+			s.CancelRuns()
+		case "result":
+			_ = json.Unmarshal([]byte(data), &result)
+		}
+	})
+	if !result.Partial || !strings.Contains(result.Outputs["json"], "partial true") || events[len(events)-1] != "result" {
+		t.Errorf("stream: events %v, result %+v", events, result)
+	}
+	if a := <-plain; a.partial != "true" || !strings.HasSuffix(a.body, "partial true\n") {
+		t.Errorf("/api/run: %+v", a)
+	}
+	w := do(t, s, "POST", "/api/run?trials=1", "x")
+	if e := errorOf(t, w); w.Code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "stopping") {
+		t.Errorf("a run after CancelRuns: %d %+v", w.Code, e)
+	}
+}
+
 // TestClientGoneStopsRun drops the connection of a run that would never
 // end and checks that the run saw its context end.
 func TestClientGoneStopsRun(t *testing.T) {
