@@ -65,14 +65,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// Ctrl-C cancels the runs going, as the page's Cancel button does;
 	// Shutdown then waits while their handlers send the partial results.
-	handler.CancelRuns()
+	stopped := serveStopped{runs: handler.CancelRuns()}
 	shut, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
 	if err := srv.Shutdown(shut); err != nil {
 		srv.Close()
-		return serveStopped{cutOff: true}
+		stopped.cutOff = true
 	}
-	return serveStopped{}
+	return stopped
 }
 
 // drainTimeout bounds how long a stopping server waits for its clients to
@@ -83,14 +83,25 @@ const drainTimeout = 10 * time.Second
 
 // serveStopped is how a server stopped by Ctrl-C (or SIGTERM) ends: it
 // exits as every interrupted command does, with status 130, its runs'
-// partial results, marked so, sent to their clients.
-type serveStopped struct{ cutOff bool }
+// partial results, marked so, sent to their clients. runs is how many
+// were going.
+type serveStopped struct {
+	runs   int
+	cutOff bool
+}
 
 func (e serveStopped) Error() string {
-	if e.cutOff {
-		return fmt.Sprintf("interrupted: the server stopped; clients still taking their answers after %s were cut off", drainTimeout)
+	msg := "interrupted: the server stopped"
+	switch {
+	case e.runs == 1:
+		msg += "; the run going was cancelled and sent its partial results, marked so"
+	case e.runs > 1:
+		msg += fmt.Sprintf("; the %d runs going were cancelled and sent their partial results, marked so", e.runs)
 	}
-	return "interrupted: the server stopped; runs going were cancelled and sent their partial results, marked so"
+	if e.cutOff {
+		msg += fmt.Sprintf("; clients still taking their answers after %s were cut off", drainTimeout)
+	}
+	return msg
 }
 
 func (e serveStopped) Unwrap() error { return errInterrupted }

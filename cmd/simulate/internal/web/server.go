@@ -156,8 +156,11 @@ func New(cfg Config, eng Engine) *Server {
 // an error when nothing can be shown yet). Runs asked for afterwards are
 // refused. A server that stops calls it first, then waits for the
 // handlers to send those answers (http.Server.Shutdown), so that no
-// client is cut off mid-run.
-func (s *Server) CancelRuns() { s.haltRuns() }
+// client is cut off mid-run. It returns how many runs were going.
+func (s *Server) CancelRuns() int {
+	s.haltRuns()
+	return len(s.slots)
+}
 
 // ServeHTTP checks the Host and Origin of every request before it reaches
 // the page or the API.

@@ -313,7 +313,9 @@ func TestCancelRuns(t *testing.T) {
 		events = append(events, name)
 		switch name {
 		case "start":
-			s.CancelRuns()
+			if n := s.CancelRuns(); n != 2 {
+				t.Errorf("CancelRuns says %d runs were going, want 2", n)
+			}
 		case "result":
 			_ = json.Unmarshal([]byte(data), &result)
 		}
