@@ -223,8 +223,9 @@ func TestComparisonPlotsGolden(t *testing.T) {
 	goldenFiles(t, plots.Files)
 }
 
-// TestComparisonPlotsCapped: past MaxComparisonPlots metrics and
-// MaxComparisonPoints points, plots are left out with a note for each.
+// TestComparisonPlotsCapped: past MaxComparisonPlots metrics, plots are
+// left out with a note; a metric past MaxComparisonPoints points is split
+// in two figures rather than cut.
 func TestComparisonPlotsCapped(t *testing.T) {
 	c := &sim.Comparison{Candidates: []string{"A", "B"}}
 	for m := range MaxComparisonPlots + 1 {
@@ -243,7 +244,7 @@ func TestComparisonPlotsCapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(figs) != MaxComparisonPlots || len(notes) != 2 {
+	if len(figs) != MaxComparisonPlots+1 || len(notes) != 1 {
 		t.Errorf("%d figures, notes %q", len(figs), notes)
 	}
 }

@@ -13,9 +13,9 @@ import (
 	"hammersim/sim"
 )
 
-// MaxComparisonPlots caps the metrics a comparison plots, one plot each;
-// MaxComparisonPoints caps the points one plot shows. Past either, the
-// tables and the JSON hold the rest.
+// MaxComparisonPlots caps the metrics a comparison plots (past it, the
+// tables and the JSON hold the rest); MaxComparisonPoints caps the points
+// one figure shows, a metric with more being split into several figures.
 const (
 	MaxComparisonPlots  = 16
 	MaxComparisonPoints = 24
@@ -44,7 +44,9 @@ func StageComparisonPlots(files *Files, dir string, c *sim.Comparison) (Plots, e
 }
 
 // comparisonFigures builds a comparison's plots, with notes on what the
-// caps left out.
+// caps left out. A metric with more than MaxComparisonPoints points is
+// split into several figures of about equal size, each named by the points
+// it holds, so that no figure leaves any out.
 func comparisonFigures(c *sim.Comparison) ([]namedFigure, []string, error) {
 	var figs []namedFigure
 	var notes []string
@@ -54,15 +56,23 @@ func comparisonFigures(c *sim.Comparison) ([]namedFigure, []string, error) {
 			notes = append(notes, fmt.Sprintf("only the first %d of %d metrics were plotted; the tables hold them all", MaxComparisonPlots, len(groups)))
 			break
 		}
-		if len(m.rows) > MaxComparisonPoints {
-			notes = append(notes, fmt.Sprintf("the plot of %s shows the first %d of its %d points; the tables hold them all", m.metric, MaxComparisonPoints, len(m.rows)))
-			m.rows = m.rows[:MaxComparisonPoints]
+		n := (len(m.rows) + MaxComparisonPoints - 1) / MaxComparisonPoints
+		size := (len(m.rows) + n - 1) / n
+		for start := 0; start < len(m.rows); start += size {
+			part := m
+			part.rows = m.rows[start:min(start+size, len(m.rows))]
+			name, title := "compare_"+m.metric, words(m.metric)
+			if n > 1 {
+				end := start + len(part.rows)
+				name = fileName(name, fmt.Sprintf("points=%d..%d", start+1, end))
+				title += fmt.Sprintf(", points %d to %d of %d", start+1, end, len(m.rows))
+			}
+			p, err := comparisonPlot(c, part, title)
+			if err != nil {
+				return nil, notes, err
+			}
+			figs = append(figs, namedFigure{name: name, caption: title + " by candidate, with 95% intervals", fig: p})
 		}
-		p, err := comparisonPlot(c, m)
-		if err != nil {
-			return nil, notes, err
-		}
-		figs = append(figs, namedFigure{name: fileName("compare_"+m.metric, ""), caption: m.metric + " by candidate, with 95% intervals", fig: p})
 	}
 	return figs, notes, nil
 }
@@ -74,15 +84,13 @@ type errPoints struct {
 	plotter.YErrors
 }
 
-func comparisonPlot(c *sim.Comparison, m metricRows) (*plot.Plot, error) {
-	ylabel := "mean " + m.metric
-	if m.kind == sim.Probability {
-		ylabel = "probability"
-	}
-	p := newPlot("compare: "+m.metric+" (95% intervals)", "", ylabel)
+// comparisonPlot draws one figure of a metric's comparison, titled by
+// what it holds.
+func comparisonPlot(c *sim.Comparison, m metricRows, title string) (*plot.Plot, error) {
+	p := newPlot("compare: "+title+" (95% intervals)", "", yLabel(m.kind, m.metric))
 	p.Title.Padding = 0.3 * vg.Centimeter
 	if m.kind == sim.Probability {
-		p.Y.Tick.Marker = percentTicks{}
+		p.Y.Tick.Marker = cappedPercentTicks{}
 	}
 	single := len(m.rows) == 1
 	ticks, xlabel := comparisonTicks(c, m, single)
@@ -110,19 +118,67 @@ func comparisonPlot(c *sim.Comparison, m metricRows) (*plot.Plot, error) {
 func comparisonTicks(c *sim.Comparison, m metricRows, single bool) (ticks []string, xlabel string) {
 	if single {
 		xlabel = "candidate"
-		if label := paramsString(m.rows[0].Params); label != "" {
+		if label := pointWords(c, m.rows[0]); label != "" {
 			xlabel += " (" + label + ")"
 		}
 		return c.Candidates, xlabel
 	}
+	starred := false
 	for _, row := range m.rows {
 		vals := make([]string, len(row.Params))
 		for i, pr := range row.Params {
-			vals[i] = paramString(pr.Value)
+			vals[i] = comparisonValue(row, pr)
+			starred = starred || strings.HasSuffix(vals[i], " *")
 		}
 		ticks = append(ticks, strings.Join(vals, ", "))
 	}
-	return ticks, strings.Join(m.params, ", ")
+	xlabel = strings.Join(m.params, ", ")
+	if starred {
+		xlabel += " (* " + c.Candidates[0] + "'s; the candidates' differ)"
+	}
+	return ticks, xlabel
+}
+
+// pointWords names a comparison's only point by its parameters.
+func pointWords(c *sim.Comparison, row sim.ComparisonRow) string {
+	parts := make([]string, len(row.Params))
+	for i, pr := range row.Params {
+		parts[i] = pr.Name + "=" + comparisonValue(row, pr)
+	}
+	if v := strings.Join(parts, ", "); !strings.Contains(v, " *") {
+		return v
+	}
+	return strings.Join(parts, ", ") + "; * " + c.Candidates[0] + "'s"
+}
+
+// comparisonValue names a parameter's value at a point of a comparison.
+// Candidates are matched unit by unit by the part each plays (sim.Compare),
+// and their units' names may differ: a unit that is the point's value of
+// another parameter is named by it ("the target"), one that is each
+// candidate's own ("Doomwheel" for one, "Rat Ogres" for another) is "the
+// candidate". Any other value that differs between candidates is the first
+// candidate's, marked "*".
+func comparisonValue(row sim.ComparisonRow, pr sim.Param) string {
+	v := paramString(pr.Value)
+	if pr.Name == "unit" {
+		for _, other := range row.Params {
+			if other.Name != "unit" && paramString(other.Value) == v {
+				return rolePrefix + other.Name
+			}
+		}
+	}
+	if !row.Differ {
+		return v
+	}
+	for _, e := range row.Estimates {
+		if ev := e.Param(pr.Name); ev != nil && paramString(ev) != v {
+			if pr.Name == "unit" {
+				return rolePrefix + "candidate"
+			}
+			return v + " *"
+		}
+	}
+	return v
 }
 
 // candidatePoints are candidate k's estimates with their 95% intervals.
@@ -183,16 +239,18 @@ func comparisonAxes(p *plot.Plot, ticks []string, n int, single bool) {
 	p.X.Min, p.X.Max = -0.5, float64(len(ticks))-0.5
 	p.Y.Padding = 0
 	slantIfCrowded(&p.X.Tick.Label, ticks, plotW-2*vg.Centimeter)
-	if span := p.Y.Max - p.Y.Min; span > 0 {
-		p.Y.Min -= 0.05 * span
-		p.Y.Max += 0.05 * span
-		if !single {
-			p.Y.Max += span * 0.09 * float64(n)
-		}
-	}
+	roomForTickLabels(p, ticks)
 	if !single {
 		p.Legend.Top = true
 		p.Legend.Left = false
 		p.Legend.XOffs = -vg.Millimeter * 2
+	}
+	if span := p.Y.Max - p.Y.Min; span > 0 {
+		top := p.Y.Max + 0.05*span
+		p.Y.Min -= 0.05 * span
+		p.Y.Max = top
+		if !single {
+			clearLegend(p, top)
+		}
 	}
 }

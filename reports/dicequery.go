@@ -477,14 +477,14 @@ func plainStr(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// cappedPercentTicks labels a probability axis in percent up to 100%,
-// leaving the room above it for the legend.
+// cappedPercentTicks labels a probability axis in percent from 0 to 100%,
+// leaving the room above and below for the legend and margins unlabelled.
 type cappedPercentTicks struct{}
 
 func (cappedPercentTicks) Ticks(lo, hi float64) []plot.Tick {
 	var out []plot.Tick
-	for _, t := range (percentTicks{}).Ticks(lo, min(hi, 1)) {
-		if t.Value <= 1+1e-9 {
+	for _, t := range (percentTicks{}).Ticks(max(lo, 0), min(hi, 1)) {
+		if t.Value >= -1e-9 && t.Value <= 1+1e-9 {
 			out = append(out, t)
 		}
 	}

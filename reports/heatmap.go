@@ -193,6 +193,7 @@ func heatAxes(p *plot.Plot, rows, cols []any) {
 	p.NominalY(rowNames...)
 	p.X.Padding, p.Y.Padding = 0, 0
 	slantIfCrowded(&p.X.Tick.Label, colNames, plotW-colourBarWidth-3*vg.Centimeter)
+	roomForTickLabels(p, colNames)
 }
 
 // labelColour picks black or white text, whichever stands out on the cell.

@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"fmt"
 	"image/color"
 	"math"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"hammersim/sim"
 )
@@ -20,15 +20,54 @@ import (
 // the other parameters) with the 95% interval as a band, or, when nothing
 // numeric is swept, as grouped bars. Probabilities are in percent.
 
-// MaxLines caps the lines (or bars in a group) one figure draws.
+// MaxLines caps the lines (or bars in a group) one figure draws; a metric
+// with more series is split into several figures (plotsplit.go).
 const MaxLines = 10
 
 // words turns a metric or parameter name into words for a label.
 func words(name string) string { return strings.ReplaceAll(name, "_", " ") }
 
-// metricFigure draws one metric of the report; note says what it left out.
-func metricFigure(r *sim.Report, metric string, es []sim.Estimate) (fig *plot.Plot, note string, err error) {
+// axisWords names an axis by a parameter or metric, in words, with its
+// unit where it is a length in inches: a distance swept ("distance",
+// "Stormvermin.distance"), a range, a charge's reach.
+func axisWords(name string) string {
+	base := name[strings.LastIndex(name, ".")+1:]
+	if base == "distance" || base == "charge_reach" || base == "range" || strings.HasSuffix(base, "_range") {
+		return words(name) + ` (inches, ")`
+	}
+	return words(name)
+}
+
+// figureDrawer draws one figure of a metric from its estimates, under a
+// title.
+type figureDrawer func(title, metric string, rows []sim.Estimate) (*plot.Plot, error)
+
+// metricFigures draws one metric of the report, in as many figures as it
+// takes to show every series; note says what it left out.
+func metricFigures(r *sim.Report, metric string, es []sim.Estimate) (figs []namedFigure, note string, err error) {
 	rows, _ := estimatesOf(metric, es)
+	rows = unitRoles(rows)
+	drawer, keep := chooseFigure(r, rows)
+	parts, note := splitSeries(rows, keep...)
+	for _, part := range parts {
+		caption := words(metric)
+		if part.title != "" {
+			caption += " (" + part.title + ")"
+		}
+		p, err := drawer(r.Scenario+": "+caption, metric, part.rows)
+		if err != nil {
+			return nil, note, err
+		}
+		figs = append(figs, namedFigure{name: fileName(metric, part.file), caption: caption, fig: p})
+	}
+	return figs, note, nil
+}
+
+// chooseFigure picks how a metric is drawn, and the parameters that stay
+// within each figure (the x axis, the bar groups) when it is split: "at
+// least N" curves for a counted outcome, a line per point; else the
+// estimate against the first swept number; else grouped bars.
+func chooseFigure(r *sim.Report, rows []sim.Estimate) (figureDrawer, []string) {
 	var counts []sim.Estimate
 	for _, e := range rows {
 		if counted(e) && !neverOne(e) {
@@ -36,15 +75,38 @@ func metricFigure(r *sim.Report, metric string, es []sim.Estimate) (fig *plot.Pl
 		}
 	}
 	if len(counts) > 0 && len(counts)*2 >= len(rows) {
-		return atLeastFigure(r, metric, counts)
+		return func(title, metric string, part []sim.Estimate) (*plot.Plot, error) {
+			var pts []sim.Estimate
+			for _, e := range part {
+				if counted(e) && !neverOne(e) {
+					pts = append(pts, e)
+				}
+			}
+			return atLeastFigure(title, metric, pts)
+		}, nil
 	}
 	varying := varyingParams(rows)
 	for _, n := range varying {
 		if numeric(axisValues(r, n)) {
-			return lineFigure(r, metric, rows, n)
+			return func(title, metric string, part []sim.Estimate) (*plot.Plot, error) {
+				return lineFigure(title, metric, part, n)
+			}, []string{n}
 		}
 	}
-	return barFigure(r, metric, rows, varying)
+	if len(varying) == 0 {
+		return barFigure, nil
+	}
+	return barFigure, varying[:1]
+}
+
+// paramWords names a parameter's value in words: "swiftstride true", and
+// for a unit named by its part (unitRoles) "unit: the attacker".
+func paramWords(name string, v any) string {
+	s := paramString(v)
+	if name == "unit" && strings.HasPrefix(s, rolePrefix) {
+		return "unit: " + s
+	}
+	return words(name) + " " + s
 }
 
 // pointLabel names a point in a legend by the parameters that vary.
@@ -52,7 +114,7 @@ func pointLabel(e sim.Estimate, varying []string) string {
 	var parts []string
 	for _, n := range varying {
 		if v := e.Param(n); v != nil {
-			parts = append(parts, words(n)+" "+paramString(v))
+			parts = append(parts, paramWords(n, v))
 		}
 	}
 	if len(parts) == 0 {
@@ -61,36 +123,32 @@ func pointLabel(e sim.Estimate, varying []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func capped(n int, metric string) string {
-	if n <= MaxLines {
-		return ""
-	}
-	return fmt.Sprintf("the plot of %s shows %d of its %d series; the tables hold them all", metric, MaxLines, n)
-}
-
-// atLeastFigure draws P(X >= N) against N, a line per point.
-func atLeastFigure(r *sim.Report, metric string, points []sim.Estimate) (*plot.Plot, string, error) {
-	p := newPlot(r.Scenario+": "+words(metric), "at least this many "+words(metric), "chance")
-	percentAxis(p)
-	note := capped(len(points), metric)
-	if len(points) > MaxLines {
-		points = points[:MaxLines]
-	}
+// atLeastFigure draws P(X >= N) against N, a line per point, with the
+// exact chance, where there is one, as dots on the line.
+func atLeastFigure(title, metric string, points []sim.Estimate) (*plot.Plot, error) {
+	p := newPlot(title, "at least N: "+axisWords(metric), "chance")
+	p.Y.Tick.Marker = cappedPercentTicks{}
 	varying := varyingParams(points)
 	top := max(atLeastTop(points), 1)
 	for i, e := range points {
-		var xy plotter.XYs
+		var xy, exact plotter.XYs
 		for n := 0; n <= top; n++ {
-			est, _, _ := atLeastAt(e, n)
+			est, ex, has := atLeastAt(e, n)
 			xy = append(xy, plotter.XY{X: float64(n), Y: est})
+			if has {
+				exact = append(exact, plotter.XY{X: float64(n), Y: ex})
+			}
 		}
 		l, err := plotter.NewLine(xy)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		l.Color, l.Width = colour(i), vg.Points(2)
 		l.Dashes = dashes(i)
 		p.Add(l)
+		if err := addExact(p, exact, colour(i)); err != nil {
+			return nil, err
+		}
 		if label := pointLabel(e, varying); len(points) > 1 || label != "all trials" {
 			p.Legend.Add(label, l)
 		}
@@ -99,7 +157,24 @@ func atLeastFigure(r *sim.Report, metric string, points []sim.Estimate) (*plot.P
 	p.X.Min, p.X.Max = 0, float64(top)
 	padX(p)
 	legendInside(p)
-	return p, note, nil
+	p.Y.Min = 0
+	clearLegend(p, 1)
+	return p, nil
+}
+
+// addExact marks exact values as open rings in a series' colour: an
+// estimate's line passes through them when it agrees.
+func addExact(p *plot.Plot, exact plotter.XYs, c color.Color) error {
+	if len(exact) == 0 {
+		return nil
+	}
+	s, err := plotter.NewScatter(exact)
+	if err != nil {
+		return err
+	}
+	s.Color, s.Shape, s.Radius = c, draw.RingGlyph{}, vg.Points(3.5)
+	p.Add(s)
+	return nil
 }
 
 // dashes tells lines apart where colours alone might not.
@@ -116,19 +191,22 @@ func legendInside(p *plot.Plot) {
 	p.Legend.XOffs = -vg.Millimeter * 3
 }
 
-// percentAxis labels a probability axis in percent, from 0 to a little
-// above the highest value shown (never past 100%), with room above for the
-// legend.
-func percentAxis(p *plot.Plot) {
-	p.Y.Min, p.Y.Max = 0, 1.3
-	p.Y.Tick.Marker = cappedPercentTicks{}
-}
-
-// fitPercent lowers a percent axis to the data: small chances (a 5%
-// mishap) stay readable rather than flat along the bottom.
-func fitPercent(p *plot.Plot, top float64) {
-	top = min(max(top, 0.01), 1)
-	p.Y.Max = top * 1.35
+// clearLegend raises the top of the y axis so that the legend, drawn in
+// the top corner, sits above top, the highest value drawn, with a margin
+// between them.
+func clearLegend(p *plot.Plot, top float64) {
+	const margin = 0.06 // of the axis' height
+	area := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}})
+	legend := p.Legend.Rectangle(area).Size().Y
+	share := 0.0
+	if legend > 0 {
+		share = min(float64(legend/area.Size().Y), 0.6)
+	}
+	lo := p.Y.Min
+	if top <= lo {
+		top = lo + 1
+	}
+	p.Y.Max = lo + (top-lo)/(1-share-margin)
 }
 
 // padX widens the x range by a margin on each side, so that points and
@@ -138,163 +216,105 @@ func padX(p *plot.Plot) {
 	p.X.Min, p.X.Max = p.X.Min-m, p.X.Max+m
 }
 
+// yLabel names the y axis of a metric's estimates.
+func yLabel(kind sim.Kind, metric string) string {
+	if kind == sim.Probability {
+		return "chance of " + words(metric)
+	}
+	return "average " + axisWords(metric)
+}
+
+// yRange sets the y axis of a metric's figure: probabilities from 0% up to
+// the highest interval (never past 100%), averages from 0 or below; each
+// with room above for the legend.
+func yRange(p *plot.Plot, kind sim.Kind, top float64) {
+	if kind == sim.Probability {
+		p.Y.Tick.Marker = cappedPercentTicks{}
+		p.Y.Min = 0
+		clearLegend(p, min(max(top, 0.01), 1))
+		return
+	}
+	p.Y.Min = min(p.Y.Min, 0)
+	clearLegend(p, max(top, p.Y.Max))
+}
+
 // lineFigure draws the estimate against the swept number x, a line per
-// combination of the other parameters, with the 95% interval as a band.
-func lineFigure(r *sim.Report, metric string, rows []sim.Estimate, x string) (*plot.Plot, string, error) {
+// combination of the other parameters, with the 95% interval as a band and
+// the exact value, where there is one, as a ring.
+func lineFigure(title, metric string, rows []sim.Estimate, x string) (*plot.Plot, error) {
 	kind := rows[0].Kind
-	ylabel := "average " + words(metric)
-	if kind == sim.Probability {
-		ylabel = "chance of " + words(metric)
-	}
-	p := newPlot(r.Scenario+": "+words(metric), words(x), ylabel)
-	if kind == sim.Probability {
-		percentAxis(p)
-	}
-	var series []string
+	p := newPlot(title, axisWords(x), yLabel(kind, metric))
 	var others []string
 	for _, n := range varyingParams(rows) {
 		if n != x {
 			others = append(others, n)
 		}
 	}
-	byLabel := map[string]plotter.XYs{}
-	band := map[string][2]plotter.XYs{}
+	var series []string
+	byLabel := map[string][]sim.Estimate{}
 	top := 0.0
 	for _, e := range rows {
 		if math.IsNaN(e.Value) {
 			continue
 		}
-		top = max(top, e.CI95[1])
+		top = max(top, e.CI95[1], e.Value)
 		label := pointLabel(e, others)
 		if !slices.Contains(series, label) {
 			series = append(series, label)
 		}
-		xv := float64(e.Param(x).(int))
-		byLabel[label] = append(byLabel[label], plotter.XY{X: xv, Y: e.Value})
-		b := band[label]
-		b[0] = append(b[0], plotter.XY{X: xv, Y: e.CI95[0]})
-		b[1] = append(b[1], plotter.XY{X: xv, Y: e.CI95[1]})
-		band[label] = b
-	}
-	note := capped(len(series), metric)
-	if len(series) > MaxLines {
-		series = series[:MaxLines]
+		byLabel[label] = append(byLabel[label], e)
 	}
 	for i, s := range series {
-		c := colour(i)
-		lo, hi := band[s][0], band[s][1]
-		ring := slices.Clone(lo)
-		for j := len(hi) - 1; j >= 0; j-- {
-			ring = append(ring, hi[j])
-		}
-		poly, err := plotter.NewPolygon(ring)
+		l, err := addSeriesLine(p, byLabel[s], x, i)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
-		poly.Color = color.NRGBA{c.R, c.G, c.B, 0x40}
-		poly.LineStyle.Width = 0
-		l, pts, err := plotter.NewLinePoints(byLabel[s])
-		if err != nil {
-			return nil, "", err
-		}
-		l.Color, l.Width, l.Dashes = c, vg.Points(2), dashes(i)
-		pts.Color, pts.Radius = c, vg.Points(2.5)
-		p.Add(poly, l, pts)
 		if len(series) > 1 || s != "all trials" {
 			p.Legend.Add(s, l)
 		}
 	}
 	p.X.Tick.Marker = wholeTicks{}
 	legendInside(p)
-	roomForLegend(p, kind)
-	if kind == sim.Probability {
-		fitPercent(p, top)
-	}
+	yRange(p, kind, top)
 	padX(p)
-	return p, note, nil
+	return p, nil
 }
 
-// roomForLegend raises the top of an average's axis so that the legend
-// sits above the data.
-func roomForLegend(p *plot.Plot, kind sim.Kind) {
-	if kind == sim.Probability {
-		return
-	}
-	p.Y.Min = min(p.Y.Min, 0)
-	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min)
-}
-
-// barFigure draws the estimates as grouped bars: a group per value of the
-// first varying parameter, a bar per combination of the others.
-func barFigure(r *sim.Report, metric string, rows []sim.Estimate, varying []string) (*plot.Plot, string, error) {
-	kind := rows[0].Kind
-	ylabel := "average " + words(metric)
-	if kind == sim.Probability {
-		ylabel = "chance of " + words(metric)
-	}
-	group := ""
-	if len(varying) > 0 {
-		group = varying[0]
-	}
-	p := newPlot(r.Scenario+": "+words(metric), words(group), ylabel)
-	if kind == sim.Probability {
-		percentAxis(p)
-	}
-	var groups, series []string
-	val := map[[2]string]float64{}
-	top := 0.0
-	for _, e := range rows {
-		if !math.IsNaN(e.Value) {
-			top = max(top, e.Value)
-		}
-		g := ""
-		if group != "" {
-			g = paramString(e.Param(group))
-		}
-		s := pointLabel(e, varying[min(1, len(varying)):])
-		if !slices.Contains(groups, g) {
-			groups = append(groups, g)
-		}
-		if !slices.Contains(series, s) {
-			series = append(series, s)
-		}
-		val[[2]string{g, s}] = e.Value
-	}
-	note := capped(len(series), metric)
-	if len(series) > MaxLines {
-		series = series[:MaxLines]
-	}
-	width := vg.Length(float64(plotW) * 0.7 / float64(len(groups)*len(series)+len(groups)))
-	for i, s := range series {
-		vals := make(plotter.Values, len(groups))
-		for j, g := range groups {
-			vals[j] = val[[2]string{g, s}]
-			if math.IsNaN(vals[j]) {
-				vals[j] = 0
-			}
-		}
-		bars, err := plotter.NewBarChart(vals, width)
-		if err != nil {
-			return nil, "", err
-		}
-		bars.Color = colour(i)
-		bars.LineStyle.Width = 0
-		bars.Offset = vg.Length(float64(i)-float64(len(series)-1)/2) * width
-		p.Add(bars)
-		if len(series) > 1 || s != "all trials" {
-			p.Legend.Add(s, bars)
+// addSeriesLine draws one series of a line figure in colour i: its
+// interval band, its line with points, and its exact values. It returns
+// the line, for the legend.
+func addSeriesLine(p *plot.Plot, es []sim.Estimate, x string, i int) (*plotter.Line, error) {
+	c := colour(i)
+	var line, lo, hi, exact plotter.XYs
+	for _, e := range es {
+		xv := float64(e.Param(x).(int))
+		line = append(line, plotter.XY{X: xv, Y: e.Value})
+		lo = append(lo, plotter.XY{X: xv, Y: e.CI95[0]})
+		hi = append(hi, plotter.XY{X: xv, Y: e.CI95[1]})
+		if e.HasExact {
+			exact = append(exact, plotter.XY{X: xv, Y: e.Exact})
 		}
 	}
-	if group != "" {
-		p.NominalX(groups...)
-	} else {
-		p.NominalX("")
+	ring := slices.Clone(lo)
+	for j := len(hi) - 1; j >= 0; j-- {
+		ring = append(ring, hi[j])
 	}
-	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
-	legendInside(p)
-	roomForLegend(p, kind)
-	if kind == sim.Probability {
-		fitPercent(p, top)
+	poly, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return nil, err
 	}
-	return p, note, nil
+	poly.Color = color.NRGBA{c.R, c.G, c.B, 0x40}
+	poly.LineStyle.Width = 0
+	l, pts, err := plotter.NewLinePoints(line)
+	if err != nil {
+		return nil, err
+	}
+	l.Color, l.Width, l.Dashes = c, vg.Points(2), dashes(i)
+	pts.Color, pts.Radius = c, vg.Points(2.5)
+	p.Add(poly, pts)
+	if err := addExact(p, exact, c); err != nil {
+		return nil, err
+	}
+	p.Add(l)
+	return l, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -124,14 +125,14 @@ func reportFigures(r *sim.Report) ([]namedFigure, []string, error) {
 		}
 	}
 	for _, metric := range metrics(rest) {
-		p, note, err := metricFigure(r, metric, rest)
+		mf, note, err := metricFigures(r, metric, rest)
 		if err != nil {
 			return nil, notes, err
 		}
 		if note != "" {
 			notes = append(notes, note)
 		}
-		figs = append(figs, namedFigure{name: fileName(metric, ""), caption: words(metric), fig: p})
+		figs = append(figs, mf...)
 	}
 	return figs, notes, nil
 }
@@ -199,6 +200,35 @@ func saveAll(files *Files, dir string, figs []namedFigure, formats []string, out
 	return nil
 }
 
+// roomForTickLabels keeps slanted x tick labels whole: gonum/plot pads the
+// data area for the labels' overhang on the right but not on the left,
+// where the first label, slanted to end at its tick, would be cut off.
+func roomForTickLabels(p *plot.Plot, labels []string) {
+	if p.X.Tick.Label.Rotation != 0 {
+		p.Add(tickLabelRoom{labels: labels, style: p.X.Tick.Label})
+	}
+}
+
+// tickLabelRoom draws nothing; its glyph boxes are the widths of the
+// nominal x axis' tick labels, which gonum/plot then keeps inside the
+// figure.
+type tickLabelRoom struct {
+	labels []string
+	style  text.Style
+}
+
+func (tickLabelRoom) Plot(draw.Canvas, *plot.Plot) {}
+
+func (t tickLabelRoom) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+	boxes := make([]plot.GlyphBox, len(t.labels))
+	for i, l := range t.labels {
+		r := t.style.Rectangle(l)
+		r.Min.Y, r.Max.Y = 0, 0 // widths only: the axis makes room below
+		boxes[i] = plot.GlyphBox{X: p.X.Norm(float64(i)), Rectangle: r}
+	}
+	return boxes
+}
+
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
@@ -209,57 +239,59 @@ func newPlot(title, x, y string) *plot.Plot {
 }
 
 // gridPlot draws one slice of a grid: x is the row parameter, one line per
-// column value, with its Wilson interval as a shaded band.
+// column value, with its Wilson interval as a shaded band and its exact
+// value, where there is one, as a ring. Probabilities are in percent, as
+// on every other plot.
 func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
-	title := r.Scenario + ": " + g.Metric
+	title := r.Scenario + ": " + words(g.Metric)
 	if s.label != "" {
-		title += " (" + s.label + ")"
+		title += " (" + labelWords(s.label) + ")"
 	}
-	p := newPlot(title, g.Rows, "probability")
-	if len(s.estimates) > 0 && s.estimates[0].Kind == sim.Mean {
-		p.Y.Label.Text = "mean " + g.Metric
-	} else {
-		p.Y.Min, p.Y.Max = 0, 1
+	kind := sim.Probability
+	if len(s.estimates) > 0 {
+		kind = s.estimates[0].Kind
 	}
-	// Charge and similar curves fall from 1 on the left to 0 on the right,
-	// which leaves the bottom left free for the legend.
+	p := newPlot(title, axisWords(g.Rows), yLabel(kind, g.Metric))
+	// Charge and similar curves fall from 100% on the left to 0 on the
+	// right, which leaves the bottom left free for the legend.
 	p.Legend.Top, p.Legend.Left = false, true
 	p.Legend.XOffs = vg.Millimeter * 3
 	for i, cv := range axisValues(r, g.Cols) {
-		var line, lo, hi plotter.XYs
+		var es []sim.Estimate
 		for _, e := range s.estimates {
-			if paramString(e.Param(g.Cols)) != paramString(cv) || math.IsNaN(e.Value) {
-				continue
+			if paramString(e.Param(g.Cols)) == paramString(cv) && !math.IsNaN(e.Value) {
+				es = append(es, e)
 			}
-			x := float64(e.Param(g.Rows).(int))
-			line = append(line, plotter.XY{X: x, Y: e.Value})
-			lo = append(lo, plotter.XY{X: x, Y: e.CI95[0]})
-			hi = append(hi, plotter.XY{X: x, Y: e.CI95[1]})
 		}
-		if len(line) == 0 {
+		if len(es) == 0 {
 			continue
 		}
-		c := colour(i)
-		ring := append(plotter.XYs{}, lo...)
-		for j := len(hi) - 1; j >= 0; j-- {
-			ring = append(ring, hi[j])
-		}
-		band, err := plotter.NewPolygon(ring)
+		l, err := addSeriesLine(p, es, g.Rows, i)
 		if err != nil {
 			return nil, err
 		}
-		// NRGBA: color.RGBA is premultiplied, and a translucent RGBA with
-		// full-strength channels draws in the wrong colour.
-		band.Color = color.NRGBA{c.R, c.G, c.B, 0x50}
-		band.LineStyle.Width = 0
-		l, err := plotter.NewLine(line)
-		if err != nil {
-			return nil, err
-		}
-		l.Color = c
-		l.Width = vg.Points(1.5)
-		p.Add(band, l)
-		p.Legend.Add(g.Cols+" "+paramString(cv), l)
+		p.Legend.Add(words(g.Cols)+" "+paramString(cv), l)
 	}
+	p.X.Tick.Marker = wholeTicks{}
+	if kind == sim.Probability {
+		p.Y.Tick.Marker = cappedPercentTicks{}
+		p.Y.Min, p.Y.Max = 0, 1.04
+	} else {
+		p.Y.Min = min(p.Y.Min, 0)
+	}
+	padX(p)
 	return p, nil
+}
+
+// labelWords turns a label of parameters ("Stormvermin.distance=4,
+// swiftstride=true") into words for a title ("Stormvermin.distance 4,
+// swiftstride true").
+func labelWords(label string) string {
+	parts := strings.Split(label, ", ")
+	for i, part := range parts {
+		if name, v, ok := strings.Cut(part, "="); ok {
+			parts[i] = words(name) + " " + v
+		}
+	}
+	return strings.Join(parts, ", ")
 }

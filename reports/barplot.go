@@ -1,0 +1,144 @@
+package reports
+
+import (
+	"image/color"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"hammersim/sim"
+)
+
+// barFigure draws the estimates as grouped bars: a group per value of the
+// first varying parameter, a bar per combination of the others, each with
+// its 95% interval and, where there is one, its exact value.
+func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
+	kind := rows[0].Kind
+	varying := varyingParams(rows)
+	group := ""
+	if len(varying) > 0 {
+		group = varying[0]
+	}
+	p := newPlot(title, axisWords(group), yLabel(kind, metric))
+	var groups, series []string
+	at := map[[2]string]sim.Estimate{}
+	top := 0.0
+	for _, e := range rows {
+		if !math.IsNaN(e.Value) {
+			top = max(top, e.Value, e.CI95[1])
+		}
+		g := ""
+		if group != "" {
+			g = paramString(e.Param(group))
+		}
+		s := pointLabel(e, varying[min(1, len(varying)):])
+		if !slices.Contains(groups, g) {
+			groups = append(groups, g)
+		}
+		if !slices.Contains(series, s) {
+			series = append(series, s)
+		}
+		at[[2]string{g, s}] = e
+	}
+	width := vg.Length(float64(plotW) * 0.7 / float64(len(groups)*len(series)+len(groups)))
+	anyExact := false
+	for i, s := range series {
+		marks := barMarks{width: width}
+		vals := make(plotter.Values, len(groups))
+		for j, g := range groups {
+			e, ok := at[[2]string{g, s}]
+			if !ok || math.IsNaN(e.Value) {
+				e = sim.Estimate{Value: math.NaN(), CI95: [2]float64{math.NaN(), math.NaN()}}
+			}
+			vals[j] = e.Value
+			if math.IsNaN(vals[j]) {
+				vals[j] = 0
+			}
+			ex := math.NaN()
+			if e.HasExact {
+				ex, anyExact = e.Exact, true
+			}
+			marks.lo, marks.hi, marks.exact = append(marks.lo, e.CI95[0]), append(marks.hi, e.CI95[1]), append(marks.exact, ex)
+		}
+		bars, err := plotter.NewBarChart(vals, width)
+		if err != nil {
+			return nil, err
+		}
+		bars.Color = colour(i)
+		bars.LineStyle.Width = 0
+		bars.Offset = vg.Length(float64(i)-float64(len(series)-1)/2) * width
+		marks.offset = bars.Offset
+		p.Add(bars, marks)
+		if len(series) > 1 || s != "all trials" {
+			p.Legend.Add(s, bars)
+		}
+	}
+	if anyExact {
+		p.Legend.Add("exact value", barMarks{width: width, exact: []float64{0}})
+	}
+	if group != "" {
+		p.NominalX(groups...)
+	} else {
+		p.NominalX("")
+	}
+	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
+	legendInside(p)
+	yRange(p, kind, top)
+	return p, nil
+}
+
+// barMarks draws over one series of bars each bar's 95% interval, a
+// vertical line with caps, and its exact value, a dark line across the
+// bar. Entries are by group; NaN where there is none.
+type barMarks struct {
+	lo, hi, exact []float64
+	offset, width vg.Length
+}
+
+var (
+	intervalStyle = draw.LineStyle{Color: color.Gray{Y: 0x30}, Width: vg.Points(1)}
+	exactStyle    = draw.LineStyle{Color: color.Black, Width: vg.Points(2)}
+)
+
+func (b barMarks) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i := range b.exact {
+		x := trX(float64(i)) + b.offset
+		if i < len(b.lo) && !math.IsNaN(b.lo[i]) && !math.IsNaN(b.hi[i]) {
+			lo, hi, cap := trY(b.lo[i]), trY(b.hi[i]), b.width/4
+			c.StrokeLine2(intervalStyle, x, lo, x, hi)
+			c.StrokeLine2(intervalStyle, x-cap, lo, x+cap, lo)
+			c.StrokeLine2(intervalStyle, x-cap, hi, x+cap, hi)
+		}
+		if !math.IsNaN(b.exact[i]) {
+			y := trY(b.exact[i])
+			c.StrokeLine2(exactStyle, x-b.width/2, y, x+b.width/2, y)
+		}
+	}
+}
+
+// DataRange includes the intervals in the axes' ranges.
+func (b barMarks) DataRange() (xmin, xmax, ymin, ymax float64) {
+	ymin, ymax = math.Inf(1), math.Inf(-1)
+	for i := range b.lo {
+		for _, v := range []float64{b.lo[i], b.hi[i], b.exact[i]} {
+			if !math.IsNaN(v) {
+				ymin, ymax = min(ymin, v), max(ymax, v)
+			}
+		}
+	}
+	if ymin > ymax {
+		ymin, ymax = 0, 0
+	}
+	return 0, float64(max(len(b.exact)-1, 0)), ymin, ymax
+}
+
+// Thumbnail draws the exact value's mark, for the legend.
+func (b barMarks) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(exactStyle, c.Min.X, y, c.Max.X, y)
+}

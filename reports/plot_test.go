@@ -1,0 +1,369 @@
+package reports
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"hammersim/sim"
+)
+
+// svgText renders a figure as SVG, whose text elements hold its title,
+// axis labels, tick labels and legend entries as written.
+func svgText(t *testing.T, f figure) string {
+	t.Helper()
+	b, err := render(f, "svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// reachReport is a charge sweep's reach: a counted distribution (values 2
+// to 4 inches over M) for each M in ms and each swiftstride, like the
+// swiftstride-charge built-in's 7 M values by 2 (14 series).
+func reachReport(ms []int) *sim.Report {
+	var mv []any
+	for _, m := range ms {
+		mv = append(mv, m)
+	}
+	r := &sim.Report{Scenario: "reach", Trials: 100,
+		Axes: []sim.Axis{{Name: "M", Values: mv}, {Name: "swiftstride", Values: []any{false, true}}}}
+	for _, m := range ms {
+		for _, s := range []bool{false, true} {
+			h := sim.NewHistogram(0, 40)
+			h.AddN(m+2, 50)
+			h.AddN(m+4, 50)
+			ps := []sim.Param{{Name: "M", Value: m}, {Name: "swiftstride", Value: s}}
+			r.Results = append(r.Results, sim.MeanOf("charge_reach", ps, &h))
+		}
+	}
+	return r
+}
+
+// TestPlotSplitKeepsEverySeries: 14 series (7 M by 2 swiftstride) are more
+// than MaxLines, so the plot is split by swiftstride (2 values, the fewest
+// figures) into two figures of 7, each titled and named by its value and
+// drawing every M; nothing is left out, so there is no note.
+func TestPlotSplitKeepsEverySeries(t *testing.T) {
+	ms := []int{4, 5, 6, 7, 8, 9, 10}
+	figs, notes, err := reportFigures(reachReport(ms))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 0 || len(figs) != 2 {
+		t.Fatalf("%d figures, notes %q; want 2, none", len(figs), notes)
+	}
+	for i, s := range []string{"false", "true"} {
+		f := figs[i]
+		if f.name != "charge_reach_swiftstride="+s || f.caption != "charge reach (swiftstride "+s+")" {
+			t.Errorf("figure %d: name %q caption %q", i, f.name, f.caption)
+		}
+		svg := svgText(t, f.fig)
+		if !strings.Contains(svg, "reach: charge reach (swiftstride "+s+")") {
+			t.Errorf("figure %d's title does not say what it holds", i)
+		}
+		for _, m := range ms {
+			if !strings.Contains(svg, fmt.Sprintf(">M %d<", m)) {
+				t.Errorf("figure %d (swiftstride %s) lacks M %d", i, s, m)
+			}
+		}
+	}
+}
+
+// TestPlotSplitLongSweep: one parameter with 14 values is cut into runs of
+// about equal length (7 and 7, not 10 and 4), each named by its first and
+// last value.
+func TestPlotSplitLongSweep(t *testing.T) {
+	var rows []sim.Estimate
+	for m := 4; m <= 17; m++ {
+		rows = append(rows, sim.ProbabilityOf("x", []sim.Param{{Name: "M", Value: m}}, 1, 2))
+	}
+	parts, note := splitSeries(rows)
+	if note != "" || len(parts) != 2 {
+		t.Fatalf("%d parts, note %q", len(parts), note)
+	}
+	want := [][2]string{{"M=4..10", "M 4 to 10"}, {"M=11..17", "M 11 to 17"}}
+	for i, p := range parts {
+		if p.file != want[i][0] || p.title != want[i][1] || len(p.rows) != 7 {
+			t.Errorf("part %d: %q %q with %d rows, want %q %q with 7", i, p.file, p.title, len(p.rows), want[i][0], want[i][1])
+		}
+	}
+	// Past MaxFigures figures, the rest are left to the tables with a note.
+	rows = nil
+	for m := range MaxLines * (MaxFigures + 1) {
+		rows = append(rows, sim.ProbabilityOf("x", []sim.Param{{Name: "M", Value: m}}, 1, 2))
+	}
+	parts, note = splitSeries(rows)
+	if len(parts) != MaxFigures || !strings.Contains(note, fmt.Sprintf("first %d of its %d figures", MaxFigures, MaxFigures+1)) {
+		t.Errorf("%d parts, note %q", len(parts), note)
+	}
+}
+
+// battleReport is a battle swept over attackers and targets whose metric
+// is reported per unit, the attacker and its target, like the
+// doomwheel-balance built-in: 3 attackers by 3 targets, 18 estimates.
+func battleReport() *sim.Report {
+	attackers := []any{"Doomwheel", "Rat Ogres", "Stormvermin"}
+	targets := []any{"Halberdiers", "Knights", "Dwarf Warriors"}
+	r := &sim.Report{Scenario: "balance", Trials: 100,
+		Axes: []sim.Axis{{Name: "attacker", Values: attackers}, {Name: "target", Values: targets}}}
+	for i, a := range attackers {
+		for j, tg := range targets {
+			for k, u := range []any{a, tg} {
+				ps := []sim.Param{{Name: "attacker", Value: a}, {Name: "target", Value: tg}, {Name: "unit", Value: u}}
+				r.Results = append(r.Results, sim.ProbabilityOf("won", ps, int64(10+20*i+5*j+40*k), 100))
+			}
+		}
+	}
+	return r
+}
+
+// TestBattleBarsByRole: a unit that is the point's attacker or target is
+// named by that part, so each attacker's group holds the same six bars
+// (three targets, each side's result) and no series is empty elsewhere;
+// the Stormvermin group (once cut off past ten series) is drawn, and the
+// legend sits above every bar.
+func TestBattleBarsByRole(t *testing.T) {
+	figs, notes, err := reportFigures(battleReport())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 1 || len(notes) != 0 || figs[0].name != "won" {
+		t.Fatalf("figures %v, notes %q", figs, notes)
+	}
+	svg := svgText(t, figs[0].fig)
+	for _, tg := range []string{"Halberdiers", "Knights", "Dwarf Warriors"} {
+		for _, role := range []string{"attacker", "target"} {
+			if label := "target " + tg + ", unit: the " + role; !strings.Contains(svg, label) {
+				t.Errorf("legend lacks %q", label)
+			}
+		}
+	}
+	for _, a := range []string{"Doomwheel", "Rat Ogres", "Stormvermin"} {
+		if !strings.Contains(svg, ">"+a+"<") {
+			t.Errorf("no group for %s", a)
+		}
+	}
+	if strings.Contains(svg, "unit Halberdiers") {
+		t.Error("a series is still keyed by a unit's name")
+	}
+	// The highest bar's interval reaches about 95% (95 of 100, Wilson).
+	legendClear(t, figs[0].fig.(*plot.Plot), 0.99)
+}
+
+// legendClear checks that the legend, top right, lies wholly above the
+// value top on the figure's y axis.
+func legendClear(t *testing.T, p *plot.Plot, top float64) {
+	t.Helper()
+	area := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}})
+	_, trY := p.Transforms(&area)
+	bottom := area.Max.Y - p.Legend.Rectangle(area).Size().Y
+	if trY(top) >= bottom {
+		t.Errorf("the legend's bottom (%v) is below the data's top (%v at %v)", bottom, trY(top), top)
+	}
+}
+
+// TestUnitRolesNeedEveryUnit: a unit named by no other parameter (a full
+// combat's "Dread Maw" and "Knights" swept over distance) keeps its name.
+func TestUnitRolesNeedEveryUnit(t *testing.T) {
+	rows := []sim.Estimate{
+		sim.ProbabilityOf("won", []sim.Param{{Name: "distance", Value: 6}, {Name: "unit", Value: "Dread Maw"}}, 1, 2),
+		sim.ProbabilityOf("won", []sim.Param{{Name: "distance", Value: 6}, {Name: "unit", Value: "Knights"}}, 1, 2),
+	}
+	got := unitRoles(rows)
+	if got[0].Param("unit") != "Dread Maw" || got[1].Param("unit") != "Knights" {
+		t.Errorf("units renamed: %v", got)
+	}
+}
+
+// TestGridPlotInPercent: a charge sweep's probabilities are on a percent
+// axis from 0 to 100%, like every other plot, with words for names.
+func TestGridPlotInPercent(t *testing.T) {
+	r := sampleReport()
+	slices, _ := gridSlices(r, r.Grid)
+	p, err := gridPlot(r, r.Grid, slices[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	percentTicksOnly(t, p)
+	if p.Title.Text != "sample: charge success" || p.X.Label.Text != `distance (inches, ")` || p.Y.Label.Text != "chance of charge success" {
+		t.Errorf("title %q, x %q, y %q", p.Title.Text, p.X.Label.Text, p.Y.Label.Text)
+	}
+	if svg := svgText(t, p); !strings.Contains(svg, ">M 4<") || !strings.Contains(svg, ">M 5<") {
+		t.Error("legend does not read M 4, M 5")
+	}
+}
+
+// percentTicksOnly checks that a probability axis labels only 0% to 100%,
+// in percent.
+func percentTicksOnly(t *testing.T, p *plot.Plot) {
+	t.Helper()
+	ticks := p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max)
+	labelled := 0
+	for _, tk := range ticks {
+		if tk.Label == "" {
+			continue
+		}
+		labelled++
+		if tk.Value < -1e-9 || tk.Value > 1+1e-9 || !strings.HasSuffix(tk.Label, "%") {
+			t.Errorf("tick %v labelled %q on a probability axis", tk.Value, tk.Label)
+		}
+	}
+	if labelled < 2 {
+		t.Errorf("%d labelled ticks: %v", labelled, ticks)
+	}
+}
+
+// TestPlotExactMarked: exact values are drawn beside estimates, and the
+// legend of a bar figure names their mark.
+func TestPlotExactMarked(t *testing.T) {
+	r := &sim.Report{Scenario: "s", Trials: 100, Axes: []sim.Axis{{Name: "target", Values: []any{"Orcs", "Goblins"}}}}
+	for i, tg := range []string{"Orcs", "Goblins"} {
+		e := sim.ProbabilityOf("hit", []sim.Param{{Name: "target", Value: tg}}, int64(40+10*i), 100)
+		r.Results = append(r.Results, e.WithExact(0.5))
+	}
+	figs, _, err := reportFigures(r)
+	if err != nil || len(figs) != 1 {
+		t.Fatal(figs, err)
+	}
+	if !strings.Contains(svgText(t, figs[0].fig), ">exact value<") {
+		t.Error("no legend entry for the exact values")
+	}
+}
+
+// comparisonOf builds a comparison of three attackers' units against
+// targets, the units matched by part as sim.Compare matches them: each
+// candidate's own unit (named differently in each), then the target.
+func comparisonOf(kind sim.Kind, values [3]float64) *sim.Comparison {
+	names := []string{"Doomwheel", "Rat Ogres", "Stormvermin"}
+	c := &sim.Comparison{Candidates: names, Trials: 1000}
+	for _, tg := range []string{"Halberdiers", "Knights", "Dwarf Warriors"} {
+		for part := range 2 {
+			row := sim.ComparisonRow{Metric: "models_killed", Kind: kind}
+			for k, n := range names {
+				u := n
+				if part == 1 {
+					u = tg
+				}
+				ps := []sim.Param{{Name: "target", Value: tg}, {Name: "unit", Value: u}}
+				if k == 0 {
+					row.Params = ps
+				} else if part == 0 {
+					row.Differ = true
+				}
+				e := sim.ProbabilityOf("models_killed", ps, int64(1000*values[k]), 1000)
+				if kind == sim.Mean { // a mean known to ±0.1
+					v := values[k]
+					e = sim.Estimate{Metric: "models_killed", Params: ps, Kind: kind, Value: v, CI95: [2]float64{v - 0.1, v + 0.1}, Trials: 1000}
+				}
+				row.Estimates = append(row.Estimates, e)
+			}
+			c.Rows = append(c.Rows, row)
+		}
+	}
+	return c
+}
+
+// TestComparisonPlotLabels: units are named by their part rather than by
+// the first candidate's name, and a probability axis stops at 100%
+// (values of 95.45% and 100% once gave ticks of 95%, 98%, 101%).
+func TestComparisonPlotLabels(t *testing.T) {
+	c := comparisonOf(sim.Probability, [3]float64{0.9545, 1, 1})
+	figs, _, err := comparisonFigures(c)
+	if err != nil || len(figs) != 1 {
+		t.Fatal(figs, err)
+	}
+	p := figs[0].fig.(*plot.Plot)
+	percentTicksOnly(t, p)
+	ticks, _ := comparisonTicks(c, byMetric(c)[0], false)
+	if ticks[0] != "Halberdiers, the candidate" || ticks[1] != "Halberdiers, the target" {
+		t.Errorf("tick labels %q", ticks)
+	}
+	legendClear(t, p, 1)
+}
+
+// TestComparisonTickLabelsWhole: slanted tick labels are drawn whole. The
+// first one, slanted to end at its tick, once lost its start at the left
+// edge where the y axis' labels are narrow ("0", "5", "10", as for
+// models killed).
+func TestComparisonTickLabelsWhole(t *testing.T) {
+	c := comparisonOf(sim.Mean, [3]float64{0, 4, 11})
+	figs, _, err := comparisonFigures(c)
+	if err != nil || len(figs) != 1 {
+		t.Fatal(figs, err)
+	}
+	p := figs[0].fig.(*plot.Plot)
+	ticks, _ := comparisonTicks(c, byMetric(c)[0], false)
+	if p.X.Tick.Label.Rotation == 0 {
+		t.Fatal("six long labels are not slanted: the test no longer tests clipping")
+	}
+	area := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}})
+	for i, label := range ticks {
+		x := area.X(p.X.Norm(float64(i)))
+		r := p.X.Tick.Label.Rectangle(label)
+		if x+r.Min.X < 0 || x+r.Max.X > plotW {
+			t.Errorf("label %q spans %v to %v, outside 0 to %v", label, x+r.Min.X, x+r.Max.X, plotW)
+		}
+	}
+}
+
+// TestComparisonPlotsSplit: a metric with more points than
+// MaxComparisonPoints is drawn whole in several figures of about equal
+// size, each named by the points it holds.
+func TestComparisonPlotsSplit(t *testing.T) {
+	c := &sim.Comparison{Candidates: []string{"A", "B"}}
+	n := MaxComparisonPoints + 5
+	for p := range n {
+		row := sim.ComparisonRow{Metric: "hits", Kind: sim.Probability, Params: []sim.Param{{Name: "x", Value: p}}}
+		row.Estimates = []sim.Estimate{sim.ProbabilityOf("", nil, 5, 10), sim.ProbabilityOf("", nil, 6, 10)}
+		c.Rows = append(c.Rows, row)
+	}
+	figs, notes, err := comparisonFigures(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range figs {
+		names = append(names, f.name)
+	}
+	half := (n + 1) / 2
+	want := []string{fmt.Sprintf("compare_hits_points=1..%d", half), fmt.Sprintf("compare_hits_points=%d..%d", half+1, n)}
+	if len(notes) != 0 || !slices.Equal(names, want) {
+		t.Errorf("figures %q, notes %q; want %q", names, notes, want)
+	}
+	if !strings.Contains(svgText(t, figs[1].fig), fmt.Sprintf("points %d to %d of %d", half+1, n, n)) {
+		t.Error("the second figure's title does not say which points it holds")
+	}
+}
+
+// TestLegendAboveData: with MaxLines series reaching 100%, the y axis
+// rises far enough that the legend covers no bar or line (a legend of ten
+// entries once covered the top of a bar).
+func TestLegendAboveData(t *testing.T) {
+	var rows []sim.Estimate
+	for g := range 2 {
+		for s := range MaxLines {
+			ps := []sim.Param{{Name: "group", Value: fmt.Sprint("g", g)}, {Name: "series", Value: fmt.Sprint("a long series name ", s)}}
+			rows = append(rows, sim.ProbabilityOf("won", ps, 100, 100))
+		}
+	}
+	bars, err := barFigure("bars", "won", rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	legendClear(t, bars, 1)
+	for i := range rows {
+		rows[i].Params[0] = sim.Param{Name: "x", Value: i / MaxLines}
+	}
+	lines, err := lineFigure("lines", "won", rows, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	legendClear(t, lines, 1)
+}
