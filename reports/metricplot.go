@@ -47,7 +47,7 @@ type figureDrawer func(title, metric string, rows []sim.Estimate) (*plot.Plot, e
 func metricFigures(r *sim.Report, metric string, es []sim.Estimate) (figs []namedFigure, note string, err error) {
 	rows, _ := estimatesOf(metric, es)
 	rows = unitRoles(rows)
-	drawer, keep := chooseFigure(r, rows)
+	drawer, keep, rows := chooseFigure(r, rows)
 	parts, note := splitSeries(rows, keep...)
 	for _, part := range parts {
 		caption := words(metric)
@@ -66,8 +66,10 @@ func metricFigures(r *sim.Report, metric string, es []sim.Estimate) (figs []name
 // chooseFigure picks how a metric is drawn, and the parameters that stay
 // within each figure (the x axis, the bar groups) when it is split: "at
 // least N" curves for a counted outcome, a line per point; else the
-// estimate against the first swept number; else grouped bars.
-func chooseFigure(r *sim.Report, rows []sim.Estimate) (figureDrawer, []string) {
+// estimate against the first swept number; else grouped bars. It returns
+// the rows the figures draw: curves leave out points never at least 1,
+// which the tables list.
+func chooseFigure(r *sim.Report, rows []sim.Estimate) (fig figureDrawer, keep []string, drawn []sim.Estimate) {
 	var counts []sim.Estimate
 	for _, e := range rows {
 		if counted(e) && !neverOne(e) {
@@ -75,28 +77,20 @@ func chooseFigure(r *sim.Report, rows []sim.Estimate) (figureDrawer, []string) {
 		}
 	}
 	if len(counts) > 0 && len(counts)*2 >= len(rows) {
-		return func(title, metric string, part []sim.Estimate) (*plot.Plot, error) {
-			var pts []sim.Estimate
-			for _, e := range part {
-				if counted(e) && !neverOne(e) {
-					pts = append(pts, e)
-				}
-			}
-			return atLeastFigure(title, metric, pts)
-		}, nil
+		return atLeastFigure, nil, counts
 	}
 	varying := varyingParams(rows)
 	for _, n := range varying {
 		if numeric(axisValues(r, n)) {
 			return func(title, metric string, part []sim.Estimate) (*plot.Plot, error) {
 				return lineFigure(title, metric, part, n)
-			}, []string{n}
+			}, []string{n}, rows
 		}
 	}
 	if len(varying) == 0 {
-		return barFigure, nil
+		return barFigure, nil, rows
 	}
-	return barFigure, varying[:1]
+	return barFigure, varying[:1], rows
 }
 
 // paramWords names a parameter's value in words: "swiftstride true", and

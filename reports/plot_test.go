@@ -169,16 +169,27 @@ func legendClear(t *testing.T, p *plot.Plot, top float64) {
 	}
 }
 
-// TestUnitRolesNeedEveryUnit: a unit named by no other parameter (a full
-// combat's "Dread Maw" and "Knights" swept over distance) keeps its name.
-func TestUnitRolesNeedEveryUnit(t *testing.T) {
+// TestUnitRolesOnlyForParts: a unit named by no other parameter keeps its
+// name: a full combat's "Dread Maw" swept over distance, or a fixed target
+// ("Clanrats") beside an attacker that is swept, which becomes "the
+// attacker".
+func TestUnitRolesOnlyForParts(t *testing.T) {
+	ps := func(a, u string) []sim.Param {
+		return []sim.Param{{Name: "distance", Value: 6}, {Name: "attacker", Value: a}, {Name: "unit", Value: u}}
+	}
 	rows := []sim.Estimate{
+		sim.ProbabilityOf("won", ps("Impact Hits", "Impact Hits"), 1, 2),
+		sim.ProbabilityOf("won", ps("Impact Hits", "Clanrats"), 1, 2),
 		sim.ProbabilityOf("won", []sim.Param{{Name: "distance", Value: 6}, {Name: "unit", Value: "Dread Maw"}}, 1, 2),
-		sim.ProbabilityOf("won", []sim.Param{{Name: "distance", Value: 6}, {Name: "unit", Value: "Knights"}}, 1, 2),
 	}
 	got := unitRoles(rows)
-	if got[0].Param("unit") != "Dread Maw" || got[1].Param("unit") != "Knights" {
-		t.Errorf("units renamed: %v", got)
+	for i, want := range []string{"the attacker", "Clanrats", "Dread Maw"} {
+		if u := got[i].Param("unit"); u != want {
+			t.Errorf("row %d: unit %v, want %s", i, u, want)
+		}
+	}
+	if rows[0].Param("unit") != "Impact Hits" {
+		t.Error("unitRoles changed its input")
 	}
 }
 

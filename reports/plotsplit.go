@@ -17,6 +17,9 @@ import (
 // MaxFigures figures for one metric the rest are left to the tables, with
 // a note.
 
+// rolePrefix begins a unit's name for the part it plays ("the attacker").
+const rolePrefix = "the "
+
 // MaxFigures caps the figures one metric is split into.
 const MaxFigures = 16
 
@@ -169,42 +172,39 @@ func groupByParams(rows []sim.Estimate, names []string) [][]sim.Estimate {
 
 // unitRoles names a "unit" parameter by the part the unit plays where it
 // is another parameter's value: in a battle swept over attackers and
-// targets, the unit that is the point's attacker is "attacker" and the one
-// that is its target "target". Series then pair up across groups (each
-// attacker's own result beside its target's) rather than each unit's name
-// making series of its own that are empty everywhere else. Rows are left
-// as they are unless every unit is exactly one other parameter's value.
-const rolePrefix = "the "
-
+// targets, the unit that is the point's attacker is "the attacker" and the
+// one that is its target "the target". Series then pair up across groups
+// (each attacker's own result beside its target's) rather than each unit's
+// name making series of its own that are empty everywhere else. A unit
+// that is no other parameter's value (a fixed target), or more than one's,
+// keeps its name.
 func unitRoles(rows []sim.Estimate) []sim.Estimate {
-	roles := make([]string, len(rows))
-	for i, e := range rows {
-		u, ok := e.Param("unit").(string)
-		if !ok {
-			return rows
-		}
-		for _, p := range e.Params {
-			if p.Name == "unit" || paramString(p.Value) != u {
-				continue
-			}
-			if roles[i] != "" {
-				return rows // the same name on both sides: no single part
-			}
-			roles[i] = p.Name
-		}
-		if roles[i] == "" {
-			return rows
-		}
-	}
 	out := make([]sim.Estimate, len(rows))
 	for i, e := range rows {
-		e.Params = slices.Clone(e.Params)
-		for j := range e.Params {
-			if e.Params[j].Name == "unit" {
-				e.Params[j].Value = rolePrefix + roles[i]
+		out[i] = e
+		u, ok := e.Param("unit").(string)
+		if !ok {
+			continue
+		}
+		role := ""
+		for _, p := range e.Params {
+			if p.Name != "unit" && paramString(p.Value) == u {
+				if role != "" {
+					role = ""
+					break
+				}
+				role = p.Name
 			}
 		}
-		out[i] = e
+		if role == "" {
+			continue
+		}
+		out[i].Params = slices.Clone(e.Params)
+		for j := range out[i].Params {
+			if out[i].Params[j].Name == "unit" {
+				out[i].Params[j].Value = rolePrefix + role
+			}
+		}
 	}
 	return out
 }
