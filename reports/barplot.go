@@ -45,6 +45,10 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 		at[[2]string{g, s}] = e
 	}
 	width := vg.Length(float64(plotW) * 0.7 / float64(len(groups)*len(series)+len(groups)))
+	fill := colour
+	if pairedSeries(rows, varying, series) {
+		fill = pairColour
+	}
 	anyExact := false
 	for i, s := range series {
 		marks := barMarks{width: width}
@@ -68,7 +72,7 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		bars.Color = colour(i)
+		bars.Color = fill(i)
 		bars.LineStyle.Width = 0
 		bars.Offset = vg.Length(float64(i)-float64(len(series)-1)/2) * width
 		marks.offset = bars.Offset
@@ -90,6 +94,50 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 	yRange(p, kind, top)
 	return p, nil
 }
+
+// pairedSeries reports whether the series come in pairs that differ only
+// in their last parameter, which has two values (a battle's attacker and
+// target, or with and without a rule), one pair after another.
+func pairedSeries(rows []sim.Estimate, varying, series []string) bool {
+	if len(varying) < 3 || len(series)%2 != 0 || len(series) > len(pairedPalette) {
+		return false
+	}
+	last := varying[len(varying)-1]
+	if countKeys(rows, []string{last}) != 2 {
+		return false
+	}
+	outer := varying[1 : len(varying)-1]
+	return countKeys(rows, outer)*2 == len(series) && slices.Equal(series, pairOrder(rows, varying[1:]))
+}
+
+// pairOrder lists the series of rows (by params) in order of first
+// appearance, as barFigure does.
+func pairOrder(rows []sim.Estimate, params []string) []string {
+	var out []string
+	outer := params[:len(params)-1]
+	for _, k := range seriesKeys(rows, outer) {
+		for _, e := range rows {
+			if keyOf(e, outer) == k {
+				if l := pointLabel(e, params); !slices.Contains(out, l) {
+					out = append(out, l)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pairedPalette is the Tableau 20 colour set: ten hues, each dark then
+// light, so that the two bars of a pair share a hue.
+var pairedPalette = []color.RGBA{
+	{0x4e, 0x79, 0xa7, 0xff}, {0xa0, 0xcb, 0xe8, 0xff}, {0xf2, 0x8e, 0x2b, 0xff}, {0xff, 0xbe, 0x7d, 0xff},
+	{0x59, 0xa1, 0x4f, 0xff}, {0x8c, 0xd1, 0x7d, 0xff}, {0xb6, 0x99, 0x2d, 0xff}, {0xf1, 0xce, 0x63, 0xff},
+	{0x49, 0x98, 0x94, 0xff}, {0x86, 0xbc, 0xb6, 0xff}, {0xe1, 0x57, 0x59, 0xff}, {0xff, 0x9d, 0x9a, 0xff},
+	{0x79, 0x70, 0x6e, 0xff}, {0xba, 0xb0, 0xac, 0xff}, {0xd3, 0x72, 0x95, 0xff}, {0xfa, 0xbf, 0xd2, 0xff},
+	{0xb0, 0x7a, 0xa1, 0xff}, {0xd4, 0xa6, 0xc8, 0xff}, {0x9d, 0x76, 0x60, 0xff}, {0xd7, 0xb5, 0xa6, 0xff},
+}
+
+func pairColour(i int) color.RGBA { return pairedPalette[i%len(pairedPalette)] }
 
 // barMarks draws over one series of bars each bar's 95% interval, a
 // vertical line with caps, and its exact value, a dark line across the

@@ -127,8 +127,8 @@ func battleReport() *sim.Report {
 // TestBattleBarsByRole: a unit that is the point's attacker or target is
 // named by that part, so each attacker's group holds the same six bars
 // (three targets, each side's result) and no series is empty elsewhere;
-// the Stormvermin group (once cut off past ten series) is drawn, and the
-// legend sits above every bar.
+// the Stormvermin group (once cut off past ten series) is drawn, each
+// pair in one hue, and the legend sits above every bar.
 func TestBattleBarsByRole(t *testing.T) {
 	figs, notes, err := reportFigures(battleReport())
 	if err != nil {
@@ -152,6 +152,11 @@ func TestBattleBarsByRole(t *testing.T) {
 	}
 	if strings.Contains(svg, "unit Halberdiers") {
 		t.Error("a series is still keyed by a unit's name")
+	}
+	// Each target's pair of bars shares a hue, dark for the attacker and
+	// light for the target: Tableau 20's blue pair first.
+	if !strings.Contains(svg, "fill:#4E79A7") || !strings.Contains(svg, "fill:#A0CBE8") {
+		t.Error("the first pair is not dark and light blue")
 	}
 	// The highest bar's interval reaches about 95% (95 of 100, Wilson).
 	legendClear(t, figs[0].fig.(*plot.Plot), 0.99)
