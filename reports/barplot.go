@@ -49,7 +49,7 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 	if pairedSeries(rows, varying, series) {
 		fill = pairColour
 	}
-	anyExact := false
+	exact := false
 	for i, s := range series {
 		marks := barMarks{width: width}
 		vals := make(plotter.Values, len(groups))
@@ -64,7 +64,7 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 			}
 			ex := math.NaN()
 			if e.HasExact {
-				ex, anyExact = e.Exact, true
+				ex, exact = e.Exact, true
 			}
 			marks.lo, marks.hi, marks.exact = append(marks.lo, e.CI95[0]), append(marks.hi, e.CI95[1]), append(marks.exact, ex)
 		}
@@ -81,7 +81,7 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 			p.Legend.Add(s, bars)
 		}
 	}
-	if anyExact {
+	if exact {
 		p.Legend.Add("exact value", barMarks{width: width, exact: []float64{0}})
 	}
 	if group != "" {

@@ -104,11 +104,19 @@ func comparisonPlot(c *sim.Comparison, m metricRows, title string) (*plot.Plot, 
 		if err != nil {
 			return nil, err
 		}
+		if err := addExact(p, candidateExact(m, k, len(c.Candidates), single), colour(k)); err != nil {
+			return nil, err
+		}
 		if !single {
 			p.Legend.Add(name, dots)
 		}
 	}
-	comparisonAxes(p, ticks, len(c.Candidates), single)
+	exact := false
+	for _, row := range m.rows {
+		exact = exact || anyExact(row.Estimates)
+	}
+	legendExact(p, exact)
+	comparisonAxes(p, ticks)
 	return p, nil
 }
 
@@ -181,6 +189,31 @@ func comparisonValue(row sim.ComparisonRow, pr sim.Param) string {
 	return v
 }
 
+// candidateExact are candidate k's exact values, where there are any, at
+// its points' places.
+func candidateExact(m metricRows, k, n int, single bool) plotter.XYs {
+	var exact plotter.XYs
+	for i, row := range m.rows {
+		if k < len(row.Estimates) && row.Estimates[k].HasExact && !math.IsNaN(row.Estimates[k].Value) {
+			exact = append(exact, plotter.XY{X: slotX(i, k, n, single), Y: row.Estimates[k].Exact})
+		}
+	}
+	return exact
+}
+
+// slotX places candidate k of n at point i: candidates share each point's
+// slot, spread over half its width, or have a slot each when there is one
+// point.
+func slotX(i, k, n int, single bool) float64 {
+	switch {
+	case single:
+		return float64(k)
+	case n > 1:
+		return float64(i) - 0.25 + 0.5*float64(k)/float64(n-1)
+	}
+	return float64(i)
+}
+
 // candidatePoints are candidate k's estimates with their 95% intervals.
 // Candidates share each point's slot, spread over half its width.
 func candidatePoints(m metricRows, k, n int, single bool) errPoints {
@@ -193,13 +226,7 @@ func candidatePoints(m metricRows, k, n int, single bool) errPoints {
 		if math.IsNaN(e.Value) {
 			continue
 		}
-		x := float64(i)
-		switch {
-		case single:
-			x = float64(k)
-		case n > 1:
-			x += -0.25 + 0.5*float64(k)/float64(n-1)
-		}
+		x := slotX(i, k, n, single)
 		lo, hi := e.Value-e.CI95[0], e.CI95[1]-e.Value
 		if math.IsNaN(lo) || math.IsNaN(hi) {
 			lo, hi = 0, 0
@@ -231,26 +258,22 @@ func addCandidate(p *plot.Plot, pts errPoints, k int) (*plotter.Scatter, error) 
 	return dots, nil
 }
 
-// comparisonAxes lays out the x slots, tilts crowded labels, and leaves a
-// margin above and below the intervals and, with several points, room for
-// the legend above them.
-func comparisonAxes(p *plot.Plot, ticks []string, n int, single bool) {
+// comparisonAxes lays out the x slots, tilts crowded labels (kept whole),
+// and leaves a margin above and below the intervals and room for the
+// legend (candidates, exact values) above them.
+func comparisonAxes(p *plot.Plot, ticks []string) {
 	p.NominalX(ticks...)
 	p.X.Min, p.X.Max = -0.5, float64(len(ticks))-0.5
 	p.Y.Padding = 0
 	slantIfCrowded(&p.X.Tick.Label, ticks, plotW-2*vg.Centimeter)
 	roomForTickLabels(p, ticks)
-	if !single {
-		p.Legend.Top = true
-		p.Legend.Left = false
-		p.Legend.XOffs = -vg.Millimeter * 2
-	}
+	p.Legend.Top = true
+	p.Legend.Left = false
+	p.Legend.XOffs = -vg.Millimeter * 2
 	if span := p.Y.Max - p.Y.Min; span > 0 {
 		top := p.Y.Max + 0.05*span
 		p.Y.Min -= 0.05 * span
 		p.Y.Max = top
-		if !single {
-			clearLegend(p, top)
-		}
+		clearLegend(p, top)
 	}
 }

@@ -147,6 +147,7 @@ func atLeastFigure(title, metric string, points []sim.Estimate) (*plot.Plot, err
 			p.Legend.Add(label, l)
 		}
 	}
+	legendExact(p, slices.ContainsFunc(points, func(e sim.Estimate) bool { return e.ExactPMF != nil }))
 	p.X.Tick.Marker = wholeTicks{}
 	p.X.Min, p.X.Max = 0, float64(top)
 	padX(p)
@@ -169,6 +170,25 @@ func addExact(p *plot.Plot, exact plotter.XYs, c color.Color) error {
 	s.Color, s.Shape, s.Radius = c, draw.RingGlyph{}, vg.Points(3.5)
 	p.Add(s)
 	return nil
+}
+
+// legendExact names the rings of exact values in the legend, when any
+// is drawn.
+func legendExact(p *plot.Plot, drawn bool) {
+	if !drawn {
+		return
+	}
+	ring, err := plotter.NewScatter(plotter.XYs{{}})
+	if err != nil {
+		return // one finite point always makes a scatter
+	}
+	ring.Color, ring.Shape, ring.Radius = color.Gray{Y: 0x40}, draw.RingGlyph{}, vg.Points(3.5)
+	p.Legend.Add("exact value", ring)
+}
+
+// anyExact reports whether any estimate has an exact value to draw.
+func anyExact(es []sim.Estimate) bool {
+	return slices.ContainsFunc(es, func(e sim.Estimate) bool { return e.HasExact && !math.IsNaN(e.Value) })
 }
 
 // dashes tells lines apart where colours alone might not.
@@ -267,6 +287,7 @@ func lineFigure(title, metric string, rows []sim.Estimate, x string) (*plot.Plot
 			p.Legend.Add(s, l)
 		}
 	}
+	legendExact(p, anyExact(rows))
 	p.X.Tick.Marker = wholeTicks{}
 	legendInside(p)
 	yRange(p, kind, top)

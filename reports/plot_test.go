@@ -237,7 +237,7 @@ func percentTicksOnly(t *testing.T, p *plot.Plot) {
 }
 
 // TestPlotExactMarked: exact values are drawn beside estimates, and the
-// legend of a bar figure names their mark.
+// legend names their mark where there are any.
 func TestPlotExactMarked(t *testing.T) {
 	r := &sim.Report{Scenario: "s", Trials: 100, Axes: []sim.Axis{{Name: "target", Values: []any{"Orcs", "Goblins"}}}}
 	for i, tg := range []string{"Orcs", "Goblins"} {
@@ -249,7 +249,21 @@ func TestPlotExactMarked(t *testing.T) {
 		t.Fatal(figs, err)
 	}
 	if !strings.Contains(svgText(t, figs[0].fig), ">exact value<") {
-		t.Error("no legend entry for the exact values")
+		t.Error("no legend entry for the exact values of bars")
+	}
+	// The sample's charge sweep and one comparison row have exact values;
+	// the wounds comparison has none.
+	figs, _, err = reportFigures(sampleReport())
+	if err != nil || !strings.Contains(svgText(t, figs[0].fig), ">exact value<") {
+		t.Error("no legend entry for the exact values of lines", err)
+	}
+	c := comparisonOf(sim.Probability, [3]float64{0.5, 0.6, 0.7})
+	c.Rows[0].Estimates[1] = c.Rows[0].Estimates[1].WithExact(0.6)
+	if figs, _, err = comparisonFigures(c); err != nil || !strings.Contains(svgText(t, figs[0].fig), ">exact value<") {
+		t.Error("no legend entry for the exact values of a comparison", err)
+	}
+	if figs, _, err = comparisonFigures(sampleComparison()); err != nil || strings.Contains(svgText(t, figs[0].fig), ">exact value<") {
+		t.Error("a legend entry for exact values where there are none", err)
 	}
 }
 
