@@ -61,14 +61,16 @@ type namedFigure struct {
 // WritePlots writes the report's plots into dir, each as PNG and SVG:
 //   - for the grid metric, when its rows are numbers (a charge sweep's
 //     distances), the estimate against the row value with one line per
-//     column value (M) and its 95% interval as a band, one plot per
-//     combination of the other parameters;
+//     column value (M), its 95% interval as a band and its exact value as
+//     a ring, one plot per combination of the other parameters;
 //   - for the grid metric, when its rows are names (attackers), a heatmap of
 //     rows by columns (targets), each cell coloured by the estimate and
 //     labelled with it, again one per combination of the other parameters;
-//   - for each other metric, one figure (metricplot.go): "at least N"
+//   - for each other metric, its figures (metricplot.go): "at least N"
 //     curves for a counted outcome, a line per point; else the estimate
-//     against the first swept number, or grouped bars.
+//     against the first swept number, or grouped bars; split into several
+//     whole figures where there are more than MaxLines series
+//     (plotsplit.go).
 func WritePlots(dir string, r *sim.Report) (Plots, error) {
 	return commitPlots(func(files *Files) (Plots, error) { return StagePlots(files, dir, r) })
 }
