@@ -232,6 +232,9 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	if c, ok := stdout.(*flagCollector); ok { // completion reads the flags
+		c.sets = append(c.sets, fs)
+	}
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "Usage: simulate %s\n\nFlags:\n", synopsis)
 		fs.SetOutput(stdout)
@@ -309,6 +312,9 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.metrics, "metrics", "", "print, plot and write only these `metrics`, such as hits,wounds (default: the scenario's metrics key, else all)")
 }
 
+// progressModes are the values of --progress.
+var progressModes = []string{"auto", "always", "never"}
+
 // Bounds on flag values. maxWorkers is far above any machine's cores, and
 // low enough that the goroutines and their tallies fit in memory.
 // maxTrialsFlag is the bound a scenario's trials key has too (sim.MaxTrials).
@@ -329,7 +335,7 @@ func (f *runFlags) check(fs *flag.FlagSet) error {
 	if flagSet(fs, "max-trials") && (f.maxTrials < 1 || f.maxTrials > maxTrialsFlag) {
 		return flagUsagef(cmd, "--max-trials %d is out of range; expected 1 to %d", f.maxTrials, int64(maxTrialsFlag))
 	}
-	if f.progress != "auto" && f.progress != "always" && f.progress != "never" {
+	if !slices.Contains(progressModes, f.progress) {
 		return flagUsagef(cmd, "unknown --progress %q; expected auto, always or never", f.progress)
 	}
 	if flagSet(fs, "precision") && !(f.precision > 0 && f.precision < 0.5) {
