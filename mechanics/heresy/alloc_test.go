@@ -43,7 +43,7 @@ func TestNoAllocations(t *testing.T) {
 		{"Attack.Prepare", func() { a.Prepare(&firer, weapons, &start, DefaultOptions) }},
 		{"Attack.ExpectedCasualties", func() { _ = a.ExpectedCasualties(&start) }},
 		{"StupefyChooser.Choose", func() { u := start; _ = ch.Choose(&u, stakes, DefaultOptions) }},
-		{"Unit.TakeTest", func() { u := start; u.TakeTest(r, MoraleCheck, PhaseAssault, -1) }},
+		{"Unit.TakeTest", func() { u := start; u.TakeTest(r, MoraleCheck, PhaseAssault, -1, DefaultOptions) }},
 		{"ClosestTarget", func() { _ = ClosestTarget(r, cands, tieRandom) }},
 		{"Charge", func() {
 			x, y := chargers, guns

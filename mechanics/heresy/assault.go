@@ -142,7 +142,7 @@ func (res *CombatResult) aftermath(r *dice.Rand, sides [2]*Side, o Options) {
 	if res.ChoseToFail = ChoosesToFail(lose, &sides[1-res.Winner].Weapon, win, o); res.ChoseToFail {
 		res.Passed = false
 	} else {
-		res.Passed = lose.TakeTest(r, MoraleCheck, PhaseAssault, mod)
+		res.Passed = lose.TakeTest(r, MoraleCheck, PhaseAssault, mod, o)
 	}
 	if res.Passed {
 		return
