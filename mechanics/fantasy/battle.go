@@ -51,6 +51,24 @@ const (
 	CaughtDestroyed
 )
 
+// LossOfControlRule is when a Doomwheel's wounds make it take a Loss of
+// Control test (unit card, Loss of Control: at the end of a phase in which
+// the Doomwheel, not in close combat or fleeing, took a wound, a D6 for
+// each wound it suffered in that phase).
+type LossOfControlRule uint8
+
+const (
+	// LossOfControlWhenWounded: the Doomwheel must have been neither in
+	// close combat nor fleeing when it took a wound of the phase; wounds
+	// taken in close combat alone never make it test.
+	LossOfControlWhenWounded LossOfControlRule = iota
+	// LossOfControlEndOfPhase: it is judged at the end of the phase: a
+	// Doomwheel wounded in the phase and neither in close combat nor
+	// fleeing then tests, so one whose enemy broke or died in the combat
+	// phase tests for the wounds of that combat.
+	LossOfControlEndOfPhase
+)
+
 // HoldFire is when the Warlock Engineer tries to stop Zzzzap! (a Leadership
 // test on the crew's Ld; passing stops the bolts this turn).
 type HoldFire uint8
@@ -133,7 +151,8 @@ type Options struct {
 	// ZzzzapBolts is how many bolts Zzzzap! fires in a Shooting phase
 	// (open; 8th-edition FAQ: 3).
 	ZzzzapBolts int
-	// ZzzzapRange is the range of the bolts in inches (18).
+	// ZzzzapRange is the range of the bolts in inches (18, the 8th-edition
+	// Doomwheel's; the WAP unit card gives none).
 	ZzzzapRange int
 	// ZzzzapD6Wounds: each unsaved wound from a bolt becomes D6 wounds
 	// (8th edition; open, off by default).
@@ -147,7 +166,7 @@ type Options struct {
 	// first round (WAP: +1).
 	ChargerInitiative int
 	// SupportingAttacks: models in the rank behind those in contact make
-	// one attack each (8th edition, used for WAP).
+	// one attack each (W9E/close-combat/supporting-attacks).
 	SupportingAttacks bool
 	// Pursue: a unit whose enemy breaks pursues it.
 	Pursue bool
@@ -155,6 +174,8 @@ type Options struct {
 	// passes (or need not take) a Terror test. Units that cannot flee
 	// (Immunity (Psychology)) hold.
 	TargetFlees bool
+	// LossOfControl is when a Doomwheel's wounds make it test.
+	LossOfControl LossOfControlRule
 }
 
 // DefaultOptions are the defaults for the open points (docs/fantasy.md).
@@ -172,6 +193,7 @@ var DefaultOptions = Options{
 	ChargerInitiative: 1,
 	SupportingAttacks: true,
 	Pursue:            true,
+	LossOfControl:     LossOfControlWhenWounded,
 }
 
 // Battle is a short sequence of phases around one acting unit: it charges
@@ -292,7 +314,7 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 		for i := range s.Units {
 			us := &s.Units[i]
 			us.PhaseWound, us.phaseAlive = 0, us.Alive
-			us.phaseBroke, us.passedPanic = false, false
+			us.phaseBroke, us.passedPanic, us.woundedFree = false, false, false
 		}
 		switch p {
 		case PhaseCharge:
@@ -354,12 +376,12 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		}
 		return
 	}
-	b.reachOrFall(as, ts, as.Mover.Roll(r, Charge, a.Flying))
+	reach, fail := as.Mover.RollCharge(r, a.Flying)
+	b.reachOrFall(as, ts, reach)
 	if !as.Engaged {
-		// The failed charge moves the unit its failed-charge roll closer,
-		// never into contact.
+		// The failed charge moves the unit its failed-charge roll, read
+		// from the charge's own dice, closer, never into contact.
 		as.Charged = false
-		fail := as.Mover.Roll(r, FailedCharge, a.Flying)
 		ts.Distance = max(1, ts.Distance-fail)
 	}
 	s.Out.ChargeSuccess = as.Engaged
@@ -534,20 +556,18 @@ var (
 )
 
 // afterPhase takes the tests due at the end of a phase: Loss of Control
-// for a wounded Doomwheel not in combat, Panic for a unit that lost a
-// quarter of its Unit Strength in a phase outside combat, and Panic for the
-// friends within 6" of a unit that broke or was destroyed in the phase.
-//
-// Loss of Control is judged at the end of the phase: a Doomwheel whose
-// enemy broke or was destroyed in the combat phase is no longer in combat
-// then, so it tests for the wounds it took in that phase.
+// for a Doomwheel wounded out of combat (Options.LossOfControl says how
+// that is judged), Panic for a unit that lost a quarter of its Unit
+// Strength in a phase outside combat, and Panic for the friends within 6"
+// of a unit that broke or was destroyed in the phase. A unit destroyed or
+// fleeing at the end of the phase takes neither test.
 func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
 	for i, u := range b.Units {
 		us := &s.Units[i]
-		if us.PhaseWound == 0 || us.Alive == 0 || us.Engaged || us.Fled {
+		if us.PhaseWound == 0 || us.Alive == 0 || us.Fled {
 			continue
 		}
-		if u.LossOfControl {
+		if u.LossOfControl && b.testsLossOfControl(us) {
 			// Roll a D6 per wound this phase; any 1 sends it Out of Control.
 			for range us.PhaseWound {
 				if r.D6() == 1 {
@@ -556,7 +576,7 @@ func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
 				}
 			}
 		}
-		if p != PhaseCombat {
+		if p != PhaseCombat && !us.Engaged {
 			lost := u.TotalUS(us.phaseAlive) - u.TotalUS(us.Alive)
 			if 4*lost >= u.TotalUS(us.phaseAlive) {
 				b.panicTest(r, s, i)
@@ -566,6 +586,15 @@ func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
 	if len(b.Units) > 2 { // the acting unit and its target are not friends
 		b.friendPanic(r, s)
 	}
+}
+
+// testsLossOfControl reports whether a Doomwheel wounded this phase takes
+// its Loss of Control test at the end of it.
+func (b *Battle) testsLossOfControl(us *UnitState) bool {
+	if b.Options.LossOfControl == LossOfControlEndOfPhase {
+		return !us.Engaged
+	}
+	return us.woundedFree
 }
 
 // friendPanic makes the friends of a unit that broke or was destroyed in

@@ -204,6 +204,13 @@ func TestTerrorAgainstFearCausers(t *testing.T) {
 	if s.Out.CombatResult != -1 {
 		t.Errorf("terror_vs_immune_fear: combat result %d, want -1", s.Out.CombatResult)
 	}
+	// Immunity (Fear/Terror) ignores both, whatever the option: -2 again.
+	g.ImmuneTerror = true
+	s = b.NewState() // a State keeps what the units fix about a round
+	b.Run(dice.New(5, 0), s)
+	if s.Out.CombatResult != -2 {
+		t.Errorf("terror_vs_immune_fear against Immunity (Fear/Terror): combat result %d, want -2", s.Out.CombatResult)
+	}
 }
 
 // TestChargingATerrorCauser: a unit with Immunity (Panic) alone must still
@@ -523,5 +530,59 @@ func TestSkirmishers(t *testing.T) {
 	// D3: mean 2, variance 2/3.
 	if z := (float64(sum)/n - 2) / math.Sqrt(2.0/3/n); math.Abs(z) > 5 {
 		t.Errorf("stomp hits on skirmishers %.4f, want 2, z %.1f", float64(sum)/n, z)
+	}
+}
+
+// TestLossOfControl: a Doomwheel (W 5) takes two wounds in a phase, then
+// the phase ends out of combat. Its Loss of Control test, a D6 per wound
+// with any 1 sending it Out of Control, fails with 1 - (5/6)^2 = 11/36
+// (unit card, Loss of Control). Wounded in close combat (its enemy then
+// broke), it tests only when the rule is judged at the end of the phase
+// (loss_of_control: end_of_phase); by default a wound must come while it
+// is neither in combat nor fleeing. Fleeing or destroyed at the end of the
+// phase, it never tests. 40,000 tests; the estimate of 11/36 is checked
+// within 4 standard errors.
+func TestLossOfControl(t *testing.T) {
+	const n = 40_000
+	p := 11.0 / 36
+	for _, tc := range []struct {
+		name                string
+		rule                LossOfControlRule
+		engaged, fled, dead bool
+		want                float64
+	}{
+		{"wounded out of combat", LossOfControlWhenWounded, false, false, false, p},
+		{"wounded out of combat, judged at the end", LossOfControlEndOfPhase, false, false, false, p},
+		{"wounded in combat", LossOfControlWhenWounded, true, false, false, 0},
+		{"wounded in combat, judged at the end", LossOfControlEndOfPhase, true, false, false, p},
+		{"fleeing at the end", LossOfControlEndOfPhase, false, true, false, 0},
+		{"destroyed", LossOfControlWhenWounded, false, false, true, 0},
+	} {
+		dw := chariot("")
+		dw.LossOfControl = true
+		b := battle(dw, foot("Rats", 20, 5, 3, 3, 3, 4, 1, 5, NoSave), 10)
+		b.Options.LossOfControl = tc.rule
+		s, r := b.NewState(), dice.New(8, 0)
+		lost := 0
+		for range n {
+			b.Run(r, s) // no phases: the units as they start
+			us := &s.Units[0]
+			us.Engaged = tc.engaged
+			us.wound(dw, 2)
+			us.Engaged = false // the enemy broke or died: out of combat now
+			us.Fled = tc.fled
+			if tc.dead {
+				us.wound(dw, 3)
+			}
+			b.afterPhase(r, s, PhaseCombat)
+			if s.Out.LostControl {
+				lost++
+			}
+		}
+		got := float64(lost) / n
+		se := math.Sqrt(tc.want * (1 - tc.want) / n)
+		if math.Abs(got-tc.want) > 4*se || (tc.want == 0) != (lost == 0) {
+			t.Errorf("%s: Out of Control in %.4f of tests, want %.4f", tc.name, got, tc.want)
+		}
 	}
 }

@@ -49,7 +49,8 @@ const (
 	TableWAP Table = iota
 	// Table8th is 8th edition's: every charge, flee and pursuit rolls 2D6,
 	// and Swiftstride adds a die and discards the lowest (3D6 discard
-	// lowest), whatever M. A failed charge moves the same roll.
+	// lowest), whatever M. A failed charge moves the highest die the
+	// charge rolled (RollCharge).
 	Table8th
 )
 
@@ -135,6 +136,33 @@ func (m Mover) Move(kind MoveKind, flying bool) Move {
 func (m *Mover) Roll(r *dice.Rand, kind MoveKind, flying bool) int {
 	base, e, _, _ := m.roll(kind, flying)
 	return base + e.Roll(r)
+}
+
+// RollCharge rolls a charge, as Roll does for kind Charge, and reads from
+// the same dice how far the unit moves when the charge falls short: on
+// the Swiftstride card's table the failed-charge roll is the charge's roll
+// without M (the same dice, the table's failed-charge column), on 8th
+// edition's the highest die the charge rolled (8E/movement/failed-charge).
+// With Random Movement both are the roll. It never allocates.
+func (m *Mover) RollCharge(r *dice.Rand, flying bool) (reach, failed int) {
+	base, e, b, _ := m.roll(Charge, flying)
+	if b != noSwiftstride8th && b != swiftstride8th {
+		v := e.Roll(r)
+		return base + v, v
+	}
+	n := 2
+	if b == swiftstride8th {
+		n = 3 // the lowest is discarded from the charge
+	}
+	sum, hi, lo := 0, 0, 7
+	for range n {
+		d := r.D6()
+		sum, hi, lo = sum+d, max(hi, d), min(lo, d)
+	}
+	if n == 3 {
+		sum -= lo
+	}
+	return base + sum, hi
 }
 
 type moveUse struct{ flying, voidSwift bool }

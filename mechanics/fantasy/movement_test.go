@@ -2,6 +2,7 @@ package fantasy
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"hammersim/mechanics/dice"
@@ -142,6 +143,55 @@ func TestEighthEditionTable(t *testing.T) {
 	} {
 		if got := tt.m.Move(tt.kind, false).String(); got != tt.want {
 			t.Errorf("%+v %v: %s, want %s", tt.m, tt.kind, got, tt.want)
+		}
+	}
+}
+
+// TestRollChargeFailedFromTheSameDice: the failed-charge move is read from
+// the charge's own dice. On the Swiftstride card's table it is the charge
+// roll without M (or the Fly value of a flying charge), and the charge is
+// the roll Roll makes from the same state; on 8th edition's it is the
+// highest die rolled, which the test rolls itself from a twin generator.
+func TestRollChargeFailedFromTheSameDice(t *testing.T) {
+	movers := []struct {
+		m      Mover
+		flying bool
+		base   int
+	}{
+		{Mover{M: 5}, false, 5},
+		{Mover{M: 5, Swiftstride: true}, false, 5},
+		{Mover{M: 8, Swiftstride: true}, false, 8},
+		{Mover{M: 4, Fly: 9}, true, 9},
+		{Mover{M: 4, Fly: 9, Tunneller: true}, true, 9},
+	}
+	for _, tc := range movers {
+		r, twin := dice.New(5, 0), dice.New(5, 0)
+		for range 2000 {
+			reach, failed := tc.m.RollCharge(r, tc.flying)
+			if want := tc.m.Roll(twin, Charge, tc.flying); reach != want || reach-failed != tc.base || *r != *twin {
+				t.Fatalf("%+v: reach %d failed %d, want reach %d = %d + failed", tc.m, reach, failed, want, tc.base)
+			}
+		}
+	}
+	for _, swift := range []bool{false, true} {
+		m := Mover{M: 6, Swiftstride: swift, Table: Table8th}
+		r, twin := dice.New(6, 0), dice.New(6, 0)
+		for range 2000 {
+			reach, failed := m.RollCharge(r, false)
+			ds := []int{twin.D6(), twin.D6()}
+			if swift {
+				ds = append(ds, twin.D6())
+			}
+			sum := 0
+			for _, d := range ds {
+				sum += d
+			}
+			if swift {
+				sum -= slices.Min(ds) // 3D6 discard the lowest
+			}
+			if reach != 6+sum || failed != slices.Max(ds) || *r != *twin {
+				t.Fatalf("8th, Swiftstride %v, dice %v: reach %d failed %d, want %d and %d", swift, ds, reach, failed, 6+sum, slices.Max(ds))
+			}
 		}
 	}
 }

@@ -173,7 +173,8 @@ func (u *Unit) Contact(e *Unit, eAlive int) int {
 // (unit card, Terror: the exception to that immunity), so Terror keeps its
 // Fear bonus against it. A unit with Immunity (Fear) treats Terror as Fear
 // too, and ignores Fear; immuneFearFeels (Options.TerrorVsImmuneFear) reads
-// the exception as covering it as well.
+// the exception as covering it as well, but never for a unit immune to
+// Terror as well (Immunity (Fear/Terror)), which ignores both.
 func (u *Unit) causesFearOf(e *Unit, immuneFearFeels bool) bool {
 	switch {
 	case !u.Fear && !u.Terror:
@@ -181,7 +182,7 @@ func (u *Unit) causesFearOf(e *Unit, immuneFearFeels bool) bool {
 	case e.ImmunePsychology || e.Terror:
 		return false
 	case e.ImmuneFear:
-		return u.Terror && immuneFearFeels
+		return u.Terror && immuneFearFeels && !e.ImmuneTerror
 	}
 	return u.Terror || !e.Fear
 }
@@ -223,8 +224,11 @@ type UnitState struct {
 	// passed this phase (no second one is taken).
 	phaseBroke, passedPanic bool
 	brokeUS                 int
-	Broke                   bool
-	Caught                  bool
+	// woundedFree: the unit took a wound this phase while neither in
+	// close combat nor fleeing (Options.LossOfControl).
+	woundedFree bool
+	Broke       bool
+	Caught      bool
 }
 
 func (s *UnitState) reset(u *Unit, distance int) {
@@ -255,6 +259,7 @@ func (s *UnitState) wound(u *Unit, n int) int {
 	}
 	s.Wounds += n
 	s.PhaseWound += n
+	s.woundedFree = s.woundedFree || n > 0 && !s.Engaged && !s.Fled
 	return n
 }
 

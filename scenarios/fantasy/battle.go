@@ -54,6 +54,10 @@ var battleOptions = []struct {
 	{key: "supporting_attacks", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SupportingAttacks = b }},
 	{key: "pursue", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.Pursue = b }},
 	{key: "target_flees", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.TargetFlees = b }},
+	{key: "loss_of_control", values: []string{"when_wounded", "end_of_phase"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.LossOfControl = map[string]rules.LossOfControlRule{"when_wounded": rules.LossOfControlWhenWounded,
+			"end_of_phase": rules.LossOfControlEndOfPhase}[w]
+	}},
 }
 
 // optionValue is one value of a battle option.

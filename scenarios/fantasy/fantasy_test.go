@@ -261,7 +261,7 @@ func TestTrialsAllocateNothing(t *testing.T) {
 func TestBattleRoundsOption(t *testing.T) {
 	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
 	src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  attacker: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}" +
-		"\n  distance: 0\n  phases: [combat]\n  options: {rounds: [1, 3, all], wards: best, killing_blow: none}\n"
+		"\n  distance: 0\n  phases: [combat]\n  options: {rounds: [1, 3, all], wards: best, killing_blow: none, loss_of_control: end_of_phase}\n"
 	s, err := registry.Parse("t.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +270,7 @@ func TestBattleRoundsOption(t *testing.T) {
 	for _, m := range s.Models {
 		b := m.(*battleModel).b
 		got = append(got, b.Options.Rounds)
-		if b.Options.Wards != rules.WardsBest || b.Options.KillingBlow != rules.KillingBlowNone {
+		if b.Options.Wards != rules.WardsBest || b.Options.KillingBlow != rules.KillingBlowNone || b.Options.LossOfControl != rules.LossOfControlEndOfPhase {
 			t.Errorf("options %+v", b.Options)
 		}
 	}
@@ -310,6 +310,7 @@ func TestBattleErrors(t *testing.T) {
 		{"rounds word", "  attacker: " + rat + "\n  options: {rounds: many}\n", `expected rounds as a whole number from 1 to 50, or all; found "many"`},
 		{"rounds 0", "  attacker: " + rat + "\n  options: {rounds: 0}\n", "rounds 0 is out of range; expected 1 to 50"},
 		{"bad killing blow", "  attacker: " + rat + "\n  options: {killing_blow: twice}\n", "expected one of: one_wound, multiple_wounds, none"},
+		{"bad loss of control", "  attacker: " + rat + "\n  options: {loss_of_control: never}\n", `unknown loss_of_control "never"; expected one of: when_wounded, end_of_phase`},
 	} {
 		src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 4\n" + tt.extra
 		if !strings.Contains(tt.extra, "phases") {
