@@ -296,9 +296,10 @@ func cellWidth(c string) int {
 }
 
 // writePlainTable renders t as ASCII tables that fit the terminal width,
-// splitting its columns over several tables when they do not fit one.
+// splitting its columns over several tables when they do not fit one. A
+// title too long for the terminal wraps, as the notes do.
 func writePlainTable(w io.Writer, t plainTable) error {
-	fmt.Fprintf(w, "\n%s\n", t.title)
+	fmt.Fprintf(w, "\n%s\n", wrapText(t.title, TerminalWidth))
 	if err := writeChunked(w, t); err != nil {
 		return err
 	}
