@@ -1,6 +1,7 @@
 package fantasy
 
 import (
+	"math"
 	"slices"
 
 	"hammersim/mechanics/dice"
@@ -35,6 +36,9 @@ const (
 	BattleBroke
 	BattleCaught
 	BattleWon
+	// BattleLostControl is the chance that a Loss of Control test sent the
+	// acting unit Out of Control.
+	BattleLostControl
 )
 
 // BattleExact holds the quantities of a battle that have a closed form.
@@ -121,10 +125,13 @@ func ExactBattle(b *Battle) BattleExact {
 	pCharge, pCombat, chargeKnown := exactCharge(b)
 	if chargeKnown {
 		ex.set(BattleChargeSuccess, 0, pCharge)
-		exactImpact(b, pCombat, ex)
+		if wounds, ok := exactImpact(b, pCombat, ex); ok {
+			exactImpactCombat(b, pCombat, wounds, ex)
+		}
 		if slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseCombat}) && b.Options.Rounds == 1 {
 			// One round is fought exactly when the charge leads to a combat.
 			ex.set(BattleRounds, 0, pCombat)
+			ex.setDist(BattleRounds, 0, orZero(dice.Point(1), pCombat))
 		}
 	}
 	exactZzzzap(b, ex)
@@ -177,12 +184,13 @@ func exactCharge(b *Battle) (pCharge, pCombat float64, known bool) {
 // model in base contact with the target rolls its Impact Hits, once. Later
 // rounds add none, unless a Grind Attack adds its own: then only a single
 // round has the closed form. The wounds are exact while the target cannot
-// run out of wounds to take.
-func exactImpact(b *Battle, pCombat float64, ex BattleExact) {
+// run out of wounds to take; it returns their distribution in a combat
+// (given that the charge led to one), if they are.
+func exactImpact(b *Battle, pCombat float64, ex BattleExact) (dice.Dist, bool) {
 	a, t := b.Units[0], b.Units[1]
 	if !slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseCombat}) || b.Distance[1] == 0 || a.Impact.IsZero() ||
 		(a.GrindAttack && b.Options.Rounds != 1) {
-		return
+		return dice.Dist{}, false
 	}
 	models := min(a.Models, a.Contact(t, t.Models))
 	sum := dice.Point(0) // each model's Impact Hits, rolled independently
@@ -197,57 +205,209 @@ func exactImpact(b *Battle, pCombat float64, ex BattleExact) {
 		q := HitWounds(a.S, t, false)
 		ex.set(BattleImpactWounds, 0, hits*q)
 		ex.setDist(BattleImpactWounds, 0, thin(orZero(sum, pCombat), q))
+		return thin(sum, q), true
+	}
+	return dice.Dist{}, false
+}
+
+// exactImpactCombat: the one round after a charge (rounds: 1) in which the
+// charger's Impact Hits are the only blows: no attacks, Grind Attack or
+// Stomps on either side, and a target that cannot flee from the charge
+// (Random Movement declares none; otherwise no Terror). Given w Impact
+// wounds (distributed as wounds, in a combat), the round's result, and so
+// the loser, its break test and the pursuit, are fixed: combatResult works
+// them out from the units as w wounds leave them, through the code the
+// trials use for scoring, and each break test passes with the chance of
+// its Leadership. Mixing over w, with a combat's chance pCombat, gives
+// combat_result, broke, won, caught and every unit's losses.
+func exactImpactCombat(b *Battle, pCombat float64, wounds dice.Dist, ex BattleExact) {
+	a, t := b.Units[0], b.Units[1]
+	if b.Options.Rounds != 1 || !onlyImpact(a) || !cannotStrike(t) || (a.Mover.Random.IsZero() && Terrifies(a, t)) {
+		return
+	}
+	s := b.NewState()
+	units := [2]*Unit{a, t}
+	states := [2]*UnitState{&s.Units[0], &s.Units[1]}
+	var broke, won, caught [2]float64
+	lost := [2][]float64{make([]float64, a.Models*a.W+1), make([]float64, t.Models*t.W+1)}
+	var results []float64 // each w's combat result, with its chance
+	for i, pw := range wounds.P {
+		w := wounds.Min + i
+		states[0].reset(a, 0)
+		states[1].reset(t, 0)
+		states[0].Engaged, states[1].Engaged, states[0].Charged = true, true, true
+		states[1].wound(t, w)
+		plan := b.plan(s, units, states, true)
+		cr, us, disrupted := combatResult(plan, units, states, [2]int{w, 0})
+		results = append(results, float64(cr[0]-cr[1]), pw)
+		pBreak, loser := 0.0, 1
+		if cr[0] < cr[1] {
+			loser = 0
+		}
+		if lu := units[loser]; states[1].Alive > 0 && cr[0] != cr[1] && !lu.Unbreakable {
+			ld := lu.Ld
+			if !steadfast(lu, states[loser], us[1-loser], disrupted[loser], plan.score[loser].denied) {
+				ld -= cr[1-loser] - cr[loser]
+			}
+			pBreak = 1 - Ld2D6Pass(ld, b.Options.InsaneCourage)
+		}
+		if states[1].Alive == 0 { // destroyed by the Impact Hits: the charger won
+			won[0] += pw
+		}
+		broke[loser] += pw * pBreak
+		won[1-loser] += pw * pBreak
+		pCaught := 0.0
+		if b.Options.Pursue {
+			pCaught = pBreak * CaughtProbability(units[loser].Mover.Move(Flee, false), units[1-loser].Mover.Move(Pursue, false))
+		}
+		caught[loser] += pw * pCaught
+		// Wounds taken: w by the target; a caught loser adds its Caught
+		// wounds, up to what it has left.
+		taken := [2]int{0, w}
+		lost[1-loser][taken[1-loser]] += pw
+		lost[loser][taken[loser]] += pw * (1 - pCaught)
+		extra := 2 * us[1-loser]
+		if b.Options.Caught == CaughtDestroyed {
+			extra = units[loser].Models * units[loser].W
+		}
+		lost[loser][min(taken[loser]+extra, units[loser].Models*units[loser].W)] += pw * pCaught
+	}
+	mean := 0.0
+	for k := 0; k < len(results); k += 2 {
+		mean += results[k] * results[k+1]
+	}
+	ex.set(BattleCombatResult, 0, mean)
+	// The results fall as w does: the wounds' distribution mapped by w's
+	// result.
+	ex.setDist(BattleCombatResult, 0, wounds.Map(func(w int) int { return int(results[2*(w-wounds.Min)]) }))
+	for side := range 2 {
+		ex.set(BattleBroke, side, pCombat*broke[side])
+		ex.set(BattleWon, side, pCombat*won[side])
+		ex.set(BattleCaught, side, pCombat*caught[side])
+		d := orZero(dice.Dist{P: lost[side]}, pCombat)
+		ex.setLosses(b, side, d.Mean(), d)
+	}
+	for i := 2; i < len(b.Units); i++ {
+		ex.unharmed(b, i)
 	}
 }
 
-// exactZzzzap: Zzzzap! alone. With distances fixed, the bolts go to the
-// nearest unit in range; if it cannot be destroyed by them, none goes
-// elsewhere. Exact only with the default of one wound per bolt.
+// exactZzzzap: Zzzzap! alone (phases [shooting], no missile weapon). With
+// distances fixed, the bolts go to the nearest unit in range; if it cannot
+// be destroyed by them, none goes elsewhere, and its wounds are a mixture
+// of binomials over the Artillery dice's numbered faces. The Misfire's
+// Disaster is the only way the Doomwheel is wounded (exactDisaster). Exact
+// only with the default of one wound per bolt.
 func exactZzzzap(b *Battle, ex BattleExact) {
 	a := b.Units[0]
-	if !slices.Equal(b.Phases, []Phase{PhaseShooting}) || !a.Zzzzap || b.Options.ZzzzapD6Wounds {
+	if !slices.Equal(b.Phases, []Phase{PhaseShooting}) || !a.Zzzzap || b.Options.ZzzzapD6Wounds || !a.Missile.Shots.IsZero() {
 		return
 	}
 	near := NearestAtStart(b)
-	if near < 0 {
-		for k := range 3 {
-			ex.mishap[k] = 0
+	pFire := 0.0 // no unit in range: nothing fires, no Misfire
+	if near >= 0 {
+		pFire = 1
+		if hold := b.Options.ZzzzapHoldFire; hold == HoldFireAlways || (hold == HoldFireFriends && !b.Enemy[near]) {
+			pFire = 1 - Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
 		}
-		ex.set(BattleFriendlyWounds, 0, 0)
-		return
-	}
-	pFire := 1.0
-	if hold := b.Options.ZzzzapHoldFire; hold == HoldFireAlways || (hold == HoldFireFriends && !b.Enemy[near]) {
-		pFire = 1 - Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
 	}
 	for k, share := range []float64{2.0 / 6, 3.0 / 6, 1.0 / 6} { // Mishap chart: 1-2, 3-5, 6
 		ex.mishap[k] = pFire / 6 * share
+	}
+	exactDisaster(b, pFire/6*2/6, ex)
+	if near < 0 {
+		ex.set(BattleFriendlyWounds, 0, 0)
+		ex.setDist(BattleFriendlyWounds, 0, dice.Point(0))
+		for i := 1; i < len(b.Units); i++ {
+			ex.unharmed(b, i)
+		}
+		return
 	}
 	u := b.Units[near]
 	if u.Models*u.W <= b.Options.ZzzzapBolts {
 		return
 	}
 	mean := 0.0
+	// The wounds: no bolts (the hold-fire test passed, or a Misfire), or
+	// Binomial(bolts, P(wound) at S) for each numbered face S, each 1/6.
+	wounds := dice.Dist{P: []float64{1 - pFire*5/6}}
 	for _, s := range []int{2, 4, 6, 8, 10} { // the Artillery dice's numbered faces
-		mean += float64(b.Options.ZzzzapBolts) * HitWounds(s, u, false) / 6
+		q := HitWounds(s, u, false)
+		mean += float64(b.Options.ZzzzapBolts) * q / 6
+		wounds = mix(wounds, thin(dice.Point(b.Options.ZzzzapBolts), q), pFire/6)
 	}
 	mean *= pFire
-	ex.set(BattleWounds, near, mean)
-	if u.W == 1 {
-		ex.set(BattleKilled, near, mean)
-	}
-	ex.set(BattleDestroyed, near, 0)
-	friendly := 0.0
+	ex.setLosses(b, near, mean, wounds)
+	friendly, fdist := 0.0, dice.Point(0)
 	if !b.Enemy[near] {
-		friendly = mean
+		friendly, fdist = mean, wounds
 	}
 	ex.set(BattleFriendlyWounds, 0, friendly)
+	ex.setDist(BattleFriendlyWounds, 0, fdist)
 	for i := 1; i < len(b.Units); i++ {
 		if i != near {
-			ex.set(BattleWounds, i, 0)
+			ex.unharmed(b, i)
 		}
 	}
 }
+
+// exactDisaster: the Doomwheel's own wounds, losses and Loss of Control in
+// a Shooting phase where nothing else can wound it: a Disaster, with
+// chance pDisaster, is D6 hits at S6 on it (each wounding independently,
+// so the wounds are a mixture of binomials over the D6), stopping at the
+// wounds it has. Alive and out of combat at the end of the phase, it then
+// rolls a D6 per wound it took, and any 1 sends it Out of Control.
+func exactDisaster(b *Battle, pDisaster float64, ex BattleExact) {
+	a := b.Units[0]
+	total := a.Models * a.W
+	taken := thin(dice.Uniform(6), HitWounds(6, a, false)).Map(func(w int) int { return min(w, total) })
+	wounds := mix(dice.Dist{P: []float64{1 - pDisaster}}, taken, pDisaster)
+	ex.setLosses(b, 0, pDisaster*taken.Mean(), wounds)
+	if !a.LossOfControl {
+		return
+	}
+	lost := 0.0
+	if b.Distance[1] != 0 { // engaged from the start, it never tests
+		for w := 1; w < total; w++ { // destroyed (w = total), it does not test
+			lost += taken.At(w) * (1 - math.Pow(5.0/6, float64(w)))
+		}
+	}
+	ex.set(BattleLostControl, 0, pDisaster*lost)
+}
+
+// mix adds the distribution d, with weight p, to the partial distribution
+// acc (counts from 0), and returns the sum.
+func mix(acc, d dice.Dist, p float64) dice.Dist {
+	out := make([]float64, max(acc.Max(), d.Max())+1)
+	for i, q := range acc.P {
+		out[acc.Min+i] += q
+	}
+	for i, q := range d.P {
+		out[d.Min+i] += p * q
+	}
+	return dice.Dist{P: out}
+}
+
+// setLosses sets unit i's wounds (mean, and distribution when known) and
+// the models killed and the chance of being destroyed they imply: wounds
+// carry over from model to model, so w wounds kill w / W models.
+func (e BattleExact) setLosses(b *Battle, i int, mean float64, wounds dice.Dist) {
+	u := b.Units[i]
+	total := u.Models * u.W
+	killed := wounds.Map(func(w int) int { return w / u.W })
+	e.set(BattleWounds, i, mean)
+	e.setDist(BattleWounds, i, wounds)
+	if u.W == 1 {
+		e.set(BattleKilled, i, mean)
+	} else {
+		e.set(BattleKilled, i, killed.Mean())
+	}
+	e.setDist(BattleKilled, i, killed)
+	e.set(BattleDestroyed, i, wounds.AtLeast(total))
+}
+
+// unharmed sets unit i's losses to none: nothing in the battle can wound it.
+func (e BattleExact) unharmed(b *Battle, i int) { e.setLosses(b, i, 0, dice.Point(0)) }
 
 // exactStaticCombat: a combat in which no blow can be struck, engaged from
 // the start (phases [combat], target at distance 0): no attacks, Impact
@@ -324,6 +484,9 @@ func exactStaticCombat(b *Battle, ex BattleExact) {
 			ex.setDist(BattleKilled, side, wounds)
 		}
 	}
+	for i := 2; i < len(b.Units); i++ { // only the two sides fight
+		ex.unharmed(b, i)
+	}
 }
 
 // pick is v when cond holds, else 0.
@@ -336,8 +499,12 @@ func pick(cond bool, v float64) float64 {
 
 // cannotStrike reports whether u strikes no blow in close combat: no
 // attacks on any profile, no Impact Hits, Grind Attack or Stomp.
-func cannotStrike(u *Unit) bool {
-	if !u.Impact.IsZero() || u.GrindAttack || u.Stomp {
+func cannotStrike(u *Unit) bool { return u.Impact.IsZero() && onlyImpact(u) }
+
+// onlyImpact reports whether u strikes no blow in close combat but its
+// Impact Hits, if any: no attacks on any profile, no Grind Attack or Stomp.
+func onlyImpact(u *Unit) bool {
+	if u.GrindAttack || u.Stomp {
 		return false
 	}
 	for i := range u.Attackers {

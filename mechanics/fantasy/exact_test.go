@@ -78,3 +78,183 @@ func TestExactBattleMatchesRun(t *testing.T) {
 		t.Errorf("impact_hits %.4f, exact %.4f (5 SE = %.4f)", hits/n, mean, 5*se)
 	}
 }
+
+// zzzzapBattle is the doomwheel-zzzzap built-in: a Doomwheel (T6, W5, 4+
+// armour, Ld 7, Zzzzap!, Loss of Control) shooting, thirty Clanrats (enemy)
+// at rats inches and twenty Stormvermin (friends, T3, 4+) at storm inches.
+func zzzzapBattle(hold HoldFire, rats, storm int) *Battle {
+	a := chariot("D6")
+	a.Zzzzap, a.LossOfControl = true, true
+	b := &Battle{Units: []*Unit{a, foot("Clanrats", 30, 6, 3, 3, 3, 4, 1, 5, 5), foot("Stormvermin", 20, 5, 4, 4, 3, 5, 1, 7, 4)},
+		Enemy: []bool{false, true, false}, Distance: []int{0, rats, storm}, Phases: []Phase{PhaseShooting}, Options: DefaultOptions}
+	b.Options.ZzzzapHoldFire = hold
+	return b
+}
+
+// TestExactDisaster pins the Doomwheel's own losses and Loss of Control
+// under Zzzzap! to hand-derived values.
+//
+// The bolts are fired with chance f: 1, or 15/36 when a Leadership 7 test
+// to hold fire is taken (2D6 <= 7 passes 21 times in 36). A Misfire is 1/6
+// of the Artillery dice, a Disaster 2/6 of the Mishap chart: f/18 in all.
+// A Disaster is D6 hits at S6 on the Doomwheel: T6 wounds on 4+ (1/2), and
+// S6 takes its 4+ armour to 7+ (none). Its wounds w, mixed over the D6
+// hits h of Binomial(h, 1/2): P(w) = (1/6) sum over h of C(h,w)/2^h, which
+// is 63, 120, 99, 64, 29, 8, 1 in 384 for w = 0..6. It has 5 wounds:
+//   - wounds: E[min(w,5)] = (120 + 2*99 + 3*64 + 4*29 + 5*8 + 5*1)/384
+//     = 671/384, so f * 671/6912;
+//   - destroyed (and models killed, one model of 5 wounds): P(w >= 5)
+//     = 9/384, so f * 9/6912 = f/768;
+//   - lost_control: alive (w <= 4) and out of combat, a D6 per wound and
+//     any 1: sum over w = 1..4 of P(w) (1 - (5/6)^w) = (120*1/6 +
+//     99*11/36 + 64*91/216 + 29*671/1296)/384, times f/18.
+func TestExactDisaster(t *testing.T) {
+	lost := (120.0/6 + 99*11.0/36 + 64*91.0/216 + 29*671.0/1296) / 384 / 18
+	const held = 15.0 / 36
+	engaged := zzzzapBattle(HoldFireNever, 0, 8) // the Clanrats in contact: nearest, and no test
+	noLoss := zzzzapBattle(HoldFireNever, 10, 4)
+	noLoss.Units[0].LossOfControl = false
+	tests := []struct {
+		name   string
+		b      *Battle
+		metric BattleMetric
+		unit   int
+		want   float64
+		has    bool
+	}{
+		{"wounds, never held", zzzzapBattle(HoldFireNever, 10, 4), BattleWounds, 0, 671.0 / 6912, true},
+		{"destroyed, never held", zzzzapBattle(HoldFireNever, 10, 4), BattleDestroyed, 0, 1.0 / 768, true},
+		{"killed, never held", zzzzapBattle(HoldFireNever, 10, 4), BattleKilled, 0, 1.0 / 768, true},
+		{"lost control, never held", zzzzapBattle(HoldFireNever, 10, 4), BattleLostControl, 0, lost, true},
+		{"wounds, friends nearest", zzzzapBattle(HoldFireFriends, 10, 4), BattleWounds, 0, held * 671 / 6912, true},
+		{"destroyed, friends nearest", zzzzapBattle(HoldFireFriends, 10, 4), BattleDestroyed, 0, held / 768, true},
+		{"lost control, friends nearest", zzzzapBattle(HoldFireFriends, 10, 8), BattleLostControl, 0, held * lost, true},
+		{"lost control, enemy nearest", zzzzapBattle(HoldFireFriends, 10, 12), BattleLostControl, 0, lost, true},
+		{"engaged: wounded", engaged, BattleWounds, 0, 671.0 / 6912, true},
+		{"engaged: no test", engaged, BattleLostControl, 0, 0, true},
+		{"no Loss of Control", noLoss, BattleLostControl, 0, 0, false},
+		// Units the bolts never reach lose nothing.
+		{"Clanrats behind the friends: killed", zzzzapBattle(HoldFireNever, 10, 4), BattleKilled, 1, 0, true},
+		{"Clanrats behind the friends: destroyed", zzzzapBattle(HoldFireNever, 10, 4), BattleDestroyed, 1, 0, true},
+		{"Stormvermin behind the enemy: killed", zzzzapBattle(HoldFireNever, 10, 12), BattleKilled, 2, 0, true},
+		{"Stormvermin behind the enemy: destroyed", zzzzapBattle(HoldFireNever, 10, 12), BattleDestroyed, 2, 0, true},
+	}
+	for _, tt := range tests {
+		ex := ExactBattle(tt.b)
+		got, has := ex.Value(tt.metric, tt.unit)
+		if has != tt.has || math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: %v, %v; want %v, %v", tt.name, got, has, tt.want, tt.has)
+		}
+		if d, ok := ex.Dist(tt.metric, tt.unit); ok && math.Abs(d.Mean()-got) > 1e-12 {
+			t.Errorf("%s: distribution's mean %v, value %v", tt.name, d.Mean(), got)
+		}
+	}
+}
+
+// impactBattle is the impact-hits built-in with the target unarmoured: a
+// chariot (Random Movement 3D6, so 2" is always reached; Impact Hits
+// impact, no attacks, Ld 7, Unit Strength 5) charging thirty Clanrats six
+// wide (no attacks, Ld 5), one round.
+func impactBattle(impact string) *Battle {
+	b := battle(chariot(impact), foot("Clanrats", 30, 6, 3, 3, 3, 4, 0, 5, NoSave), 2, PhaseCharge, PhaseCombat)
+	b.Options.Rounds, b.Options.Pursue = 1, false
+	return b
+}
+
+// TestExactImpactCombat pins a round of Impact Hits alone to hand-derived
+// values. S6 wounds T3 on 2+, no armour: the wounds W are Binomial(h, 5/6)
+// mixed over the D6 hits h, P(W = 0, 1, 2) = 9331, 55980, 55875 in 279936
+// and P(W >= 4) = 51875/139968 (sum over h = 4..6 of P(Binomial(h, 5/6)
+// >= 4): 625/1296, 6250/7776, 43750/46656, over 6). At most 6 of 30
+// Clanrats fall: they keep 4 ranks of six (+3) and the higher Unit
+// Strength (+1), 4 in all; the chariot scores W and +1 for the charge.
+//   - combat_result: E[W] + 1 - 4 = 3.5*5/6 - 3 = -1/12.
+//   - The Clanrats lose when W >= 4; Steadfast (more Unit Strength, at
+//     least 10, a rank of five), they test on Ld 5, failing 26 in 36:
+//     51875/139968 * 26/36.
+//   - The chariot loses when W <= 2, by 3 - W, testing on 7 - (3 - W):
+//     2D6 above 4, 5, 6 fails 30, 26, 21 times in 36; so
+//     (9331*30 + 55980*26 + 55875*21)/(279936*36) = 2908785/10077696.
+//   - W = 3 is a draw: nobody breaks. won is the other side's broke.
+//   - The Clanrats' wounds and models killed are W: 3.5*5/6.
+func TestExactImpactCombat(t *testing.T) {
+	ratsBreak := 51875.0 / 139968 * 26 / 36
+	chariotBreaks := 2908785.0 / 10077696
+	tests := []struct {
+		metric BattleMetric
+		unit   int
+		want   float64
+	}{
+		{BattleCombatResult, 0, -1.0 / 12},
+		{BattleBroke, 1, ratsBreak},
+		{BattleWon, 0, ratsBreak},
+		{BattleBroke, 0, chariotBreaks},
+		{BattleWon, 1, chariotBreaks},
+		{BattleCaught, 0, 0},
+		{BattleCaught, 1, 0},
+		{BattleWounds, 1, 3.5 * 5 / 6},
+		{BattleKilled, 1, 3.5 * 5 / 6},
+		{BattleDestroyed, 1, 0},
+		{BattleWounds, 0, 0},
+		{BattleDestroyed, 0, 0},
+	}
+	ex := ExactBattle(impactBattle("D6"))
+	for _, tt := range tests {
+		got, has := ex.Value(tt.metric, tt.unit)
+		if !has || math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("metric %d, unit %d: %v, %v; want %v", tt.metric, tt.unit, got, has, tt.want)
+		}
+	}
+	// A crew that strikes blows leaves the round without a closed form.
+	b := impactBattle("D6")
+	b.Units[0].Attackers[0].A = dice.Const(1)
+	if _, has := ExactBattle(b).Value(BattleBroke, 1); has {
+		t.Error("a round with attacks has an exact broke")
+	}
+}
+
+// TestExactNewFormsMatchRun checks the Disaster's and the Impact round's
+// closed forms against trials of the battles themselves, within 5
+// standard errors, with a fixed seed.
+func TestExactNewFormsMatchRun(t *testing.T) {
+	const n = 200_000
+	type probe struct {
+		name   string
+		metric BattleMetric
+		unit   int
+		read   func(s *State) float64
+	}
+	check := func(b *Battle, probes []probe) {
+		ex := ExactBattle(b)
+		s := b.NewState()
+		r := dice.New(17, 0)
+		sum, sum2 := make([]float64, len(probes)), make([]float64, len(probes))
+		for range n {
+			b.Run(r, s)
+			for i, p := range probes {
+				v := p.read(s)
+				sum[i] += v
+				sum2[i] += v * v
+			}
+		}
+		for i, p := range probes {
+			want, _ := ex.Value(p.metric, p.unit)
+			mean := sum[i] / n
+			se := math.Sqrt((sum2[i]/n - mean*mean) / n)
+			if math.Abs(mean-want) > 5*se+1e-12 {
+				t.Errorf("%s: %.5f, exact %.5f (5 SE = %.5f)", p.name, mean, want, 5*se)
+			}
+		}
+	}
+	f := func(b bool) float64 { return float64(flag(b)) }
+	check(zzzzapBattle(HoldFireNever, 10, 4), []probe{
+		{"lost_control", BattleLostControl, 0, func(s *State) float64 { return f(s.Out.LostControl) }},
+		{"Doomwheel wounds", BattleWounds, 0, func(s *State) float64 { return float64(s.Units[0].Wounds) }},
+		{"Doomwheel destroyed", BattleDestroyed, 0, func(s *State) float64 { return f(s.Units[0].Destroyed()) }},
+	})
+	check(impactBattle("D6"), []probe{
+		{"combat_result", BattleCombatResult, 0, func(s *State) float64 { return float64(s.Out.CombatResult) }},
+		{"Clanrats broke", BattleBroke, 1, func(s *State) float64 { return f(s.Units[1].Broke) }},
+		{"chariot broke", BattleBroke, 0, func(s *State) float64 { return f(s.Units[0].Broke) }},
+	})
+}

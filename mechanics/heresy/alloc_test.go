@@ -33,6 +33,10 @@ func TestNoAllocations(t *testing.T) {
 		{Name: "rend", Shots: dice.Const(2), S: 5, AP: 4, Rending: 5, Brutal: 2, MasterCrafted: true, GetsHot: true, Type: Destroyer},
 		{Name: "volkite", Shots: dice.MustParse("D3"), S: 6, AP: 5, Deflagrate: true, MurderousStrike: 6, Shred: true},
 	}, &start, DefaultOptions)
+	// Murderous Strike with Rending: the waiting wounds are drawn in a
+	// random order (Chain.resolveMurderousFirst).
+	var murder Attack
+	murder.Prepare(&firer, []Weapon{{Name: "axe", Shots: dice.MustParse("D3"), S: 5, AP: 3, MurderousStrike: 5, Rending: 6}}, &start, DefaultOptions)
 
 	cases := []struct {
 		name string
@@ -43,7 +47,7 @@ func TestNoAllocations(t *testing.T) {
 		{"Attack.Prepare", func() { a.Prepare(&firer, weapons, &start, DefaultOptions) }},
 		{"Attack.ExpectedCasualties", func() { _ = a.ExpectedCasualties(&start) }},
 		{"StupefyChooser.Choose", func() { u := start; _ = ch.Choose(&u, stakes, DefaultOptions) }},
-		{"Unit.TakeTest", func() { u := start; u.TakeTest(r, MoraleCheck, PhaseAssault, -1) }},
+		{"Unit.TakeTest", func() { u := start; u.TakeTest(r, MoraleCheck, PhaseAssault, -1, DefaultOptions) }},
 		{"ClosestTarget", func() { _ = ClosestTarget(r, cands, tieRandom) }},
 		{"Charge", func() {
 			x, y := chargers, guns
@@ -51,6 +55,8 @@ func TestNoAllocations(t *testing.T) {
 		}},
 		{"Attack.Roll, every rule", func() { u := start; rich.Roll(r, &u) }},
 		{"Attack.ExpectedCasualties, every rule", func() { _ = rich.ExpectedCasualties(&start) }},
+		{"Attack.Roll, Murderous Strike and Rending", func() { u := start; murder.Roll(r, &u) }},
+		{"Attack.ExpectedCasualties, Murderous Strike", func() { _ = murder.ExpectedCasualties(&start) }},
 		{"Fight", func() {
 			x, y := chargers, guns
 			Fight(r, Side{Unit: &x, Charged: true}, Side{Unit: &y}, DefaultOptions)

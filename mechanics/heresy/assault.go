@@ -55,11 +55,13 @@ type CombatResult struct {
 //     through Difficult Terrain strikes at Options.TerrainChargeInitiative,
 //     unless its enemy is Stupefied (Lords of Profligacy seed text).
 //  2. Combat resolution: each side scores the wounds it inflicted that were
-//     not saved or mitigated, plus Options.OutnumberBonus if it outnumbers
-//     the other, Bulky models counting as X (seed text). The higher score
+//     not saved or mitigated, plus Options.OutnumberBonus (a house rule, 0
+//     by default) if it outnumbers the other, Bulky models counting as X
+//     (seed text). The higher score
 //     wins; equal scores draw. A side wiped out loses.
 //  3. The loser takes a Morale check on Leadership minus the difference in
-//     scores and the winner's Fear (X); Fearless passes it (seed text),
+//     scores and the winner's Fear (X), a double 1 passing it with
+//     Options.InsaneHeroism; Fearless passes it (seed text),
 //     Stupefied does not help in the Assault phase. With
 //     Options.OurWeaponsAreUseless a loser that cannot wound the winner
 //     fails it by choice, unless it is Fearless (see ChoosesToFail).
@@ -142,7 +144,7 @@ func (res *CombatResult) aftermath(r *dice.Rand, sides [2]*Side, o Options) {
 	if res.ChoseToFail = ChoosesToFail(lose, &sides[1-res.Winner].Weapon, win, o); res.ChoseToFail {
 		res.Passed = false
 	} else {
-		res.Passed = lose.TakeTest(r, MoraleCheck, PhaseAssault, mod)
+		res.Passed = lose.TakeTest(r, MoraleCheck, PhaseAssault, mod, o)
 	}
 	if res.Passed {
 		return

@@ -47,12 +47,20 @@ func TestArtilleryNeverCharges(t *testing.T) {
 // blows. Each of the 20 blows (A1 + 1 for the charge) suffers a wound with
 // q = 4/6 (WS4 vs WS1: 3+) * 2/6 (S4 vs T5: 5+) * 2/6 (3+ save) = 2/27. With
 // k wounds the guns lose casualtiesFrom(k) models (W2); the marines score
-// k, +1 if 10 models outnumber the guns' remaining bulk; the guns +1 if
-// they outnumber. If the guns lose and survive, they test on Ld 7 minus the
-// difference; failing, they Fall Back and are destroyed by the Sweeping
-// Advance with no dice.
+// k, plus OutnumberBonus if 10 models outnumber the guns' remaining bulk;
+// the guns score the bonus if they outnumber. If the guns lose and survive,
+// they test on Ld 7 minus the difference (a double 1 passing); failing,
+// they Fall Back and are destroyed by the Sweeping Advance with no dice.
+// Run with no bonus (the default) and with the house rule's +1.
 func TestArtilleryChargedAndSwept(t *testing.T) {
-	o := DefaultOptions
+	for _, bonus := range []int{0, 1} {
+		o := DefaultOptions
+		o.OutnumberBonus = bonus
+		artilleryChargedAndSwept(t, o)
+	}
+}
+
+func artilleryChargedAndSwept(t *testing.T, o Options) {
 	chargers, guns := NewUnit(marine, 10), NewUnit(rapier, 3)
 	var fist Weapon
 	c := MeleeChain(&chargers, &fist, &guns, o)
@@ -77,7 +85,7 @@ func TestArtilleryChargedAndSwept(t *testing.T) {
 		if sa <= sb {
 			continue
 		}
-		want += k.At(w) * (1 - PassProbability(left.Ld-(sa-sb)))
+		want += k.At(w) * (1 - PassProbability(left.Ld-(sa-sb), o.InsaneHeroism))
 	}
 
 	r := dice.New(1, 0)
@@ -97,7 +105,7 @@ func TestArtilleryChargedAndSwept(t *testing.T) {
 		}
 	}
 	if z, ok := zWithin(swept, n, want); !ok {
-		t.Errorf("P(guns swept) %.4f, exact %.4f, z %.1f", float64(swept)/n, want, z)
+		t.Errorf("bonus %d: P(guns swept) %.4f, exact %.4f, z %.1f", o.OutnumberBonus, float64(swept)/n, want, z)
 	}
 }
 
@@ -141,7 +149,7 @@ func TestFightAftermath(t *testing.T) {
 		if res.Winner == 0 && !res.Tested && !b.Destroyed() {
 			t.Fatalf("a Stupefied loser took no Morale check in the Assault phase: %+v", res)
 		}
-		if res.FellBack {
+		if res.FellBack && res.Winner == 0 { // the Stupefied unit lost and Fell Back
 			sawStupefiedFall = true
 			if b.IsStupefied() {
 				t.Fatal("Falling Back did not end Stupefied")

@@ -63,6 +63,11 @@ type Attack struct {
 	shotA, shotB, hitA, hitB []float64
 	cur, nxt, acc, st        []float64
 	law                      []packet
+	// lawM and lawR split a shot's packets for Murderous Strike, pM the
+	// chance of lawM's; ring holds the states murderousFirst keeps.
+	lawM, lawR []packet
+	pM         float64
+	ring       []float64
 	// countSuffered makes the programme count the wounds suffered in its
 	// slabs instead of Deflagrate's unsaved wounds, leaving the joint
 	// distribution in joint (see Chain.StrikeJoint).
@@ -580,20 +585,28 @@ type packet struct {
 // weighted by ph, and no damage with 1-ph (ph = 1 for a hit, P(hit) for a
 // shot).
 func (a *Attack) buildLaw(c *Chain, ph float64) []packet {
-	a.law = a.law[:0]
+	a.law = a.buildLawOf(c, ph, allOutcomes, a.law)
+	return a.law
+}
+
+// buildLawOf is buildLaw for the outcomes of part only (a miss is among
+// the others), into buf; the probabilities are not rescaled, so they sum
+// to the chance of part.
+func (a *Attack) buildLawOf(c *Chain, ph float64, part outcomePart, buf []packet) []packet {
+	law := buf[:0]
 	add := func(pk packet) {
-		for i := range a.law {
-			if l := &a.law[i]; l.dmg == pk.dmg && l.slays == pk.slays && l.u == pk.u {
+		for i := range law {
+			if l := &law[i]; l.dmg == pk.dmg && l.slays == pk.slays && l.u == pk.u {
 				l.p += pk.p
 				return
 			}
 		}
-		a.law = append(a.law, pk)
+		law = append(law, pk)
 	}
-	if ph < 1 {
+	if ph < 1 && part != murderousOutcomes {
 		add(packet{p: 1 - ph})
 	}
-	c.eachOutcome(func(o hitOutcome) {
+	c.eachOutcomeOf(part, func(o hitOutcome) {
 		pk := packet{p: o.p * ph, dmg: o.dmg, slays: o.slays}
 		switch {
 		case a.countSuffered:
@@ -606,7 +619,7 @@ func (a *Attack) buildLaw(c *Chain, ph float64) []packet {
 		}
 		add(pk)
 	})
-	return a.law
+	return law
 }
 
 // singleWound reports whether law is at most "no damage" and "one wound
@@ -663,13 +676,14 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 	var lo int
 	var hits []float64
 	var law []packet
+	ph := 1.0
 	if !c.MasterCrafted && c.AutoHits == 0 && !c.WallOfDeath {
 		lo, hits = a.totalShots(v)
-		law = a.buildLaw(c, c.meanShotHits())
+		ph = c.meanShotHits()
 	} else {
 		lo, hits = a.totalHits(v)
-		law = a.buildLaw(c, 1)
 	}
+	law = a.buildLaw(c, ph)
 	q, slays, single := singleWound(law)
 	hiHits := lo + len(hits) - 1
 	slabs := 1
@@ -681,23 +695,29 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 	nxt := grow(a.nxt, n*slabs)
 	acc := grow(a.acc, n*slabs)
 	copy(cur, state)
-	for k := 0; ; k++ {
-		if k >= lo {
-			if wk := hits[k-lo]; wk != 0 {
-				for j, x := range cur {
-					acc[j] += wk * x
+	if c.Murderous > 0 && w > 1 && a.splitMurderous(c, ph) {
+		// Murderous Strike's wounds land first; against one-Wound models
+		// the order changes nothing (see Chain.murderousFirst).
+		acc, cur, nxt = a.murderousFirst(lo, hits, cur, nxt, acc, n, models, w)
+	} else {
+		for k := 0; ; k++ {
+			if k >= lo {
+				if wk := hits[k-lo]; wk != 0 {
+					for j, x := range cur {
+						acc[j] += wk * x
+					}
 				}
 			}
+			if k >= hiHits {
+				break
+			}
+			if single {
+				woundStep(cur, nxt, q, slays, models, w)
+			} else {
+				hitStep(cur, nxt, law, n, models, w)
+			}
+			cur, nxt = nxt, cur
 		}
-		if k >= hiHits {
-			break
-		}
-		if single {
-			woundStep(cur, nxt, q, slays, models, w)
-		} else {
-			hitStep(cur, nxt, law, n, models, w)
-		}
-		cur, nxt = nxt, cur
 	}
 	if a.countSuffered {
 		a.joint = append(a.joint[:0], acc...)
@@ -719,6 +739,81 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 	copy(state, acc[:n])
 	a.cur, a.nxt, a.acc = cur, nxt, acc
 	return state
+}
+
+// splitMurderous builds the packets of one shot (or hit, ph = 1) of chain
+// c in two laws, those of Murderous Strike's wounds (a.lawM) and the others
+// (a.lawR), each rescaled to sum to 1, and their chances (a.pM, 1 - a.pM).
+// It reports false when either is impossible, and with it the order of
+// the two.
+func (a *Attack) splitMurderous(c *Chain, ph float64) bool {
+	a.lawM = a.buildLawOf(c, ph, murderousOutcomes, a.lawM)
+	a.lawR = a.buildLawOf(c, ph, otherOutcomes, a.lawR)
+	pM, pR := 0.0, 0.0
+	for _, pk := range a.lawM {
+		pM += pk.p
+	}
+	for _, pk := range a.lawR {
+		pR += pk.p
+	}
+	if pM == 0 || pR == 0 {
+		return false
+	}
+	for i := range a.lawM {
+		a.lawM[i].p /= pM
+	}
+	for i := range a.lawR {
+		a.lawR[i].p /= pR
+	}
+	a.pM = pM / (pM + pR)
+	return true
+}
+
+// murderousFirst applies a volley's shots (or hits), P(H = lo+i) =
+// hits[i], to the states in s0 with Murderous Strike's wounds saved and
+// applied before the others (rulebook p.243), and returns the final
+// states and two spare buffers; s0, tmp and acc (each of len(s0)) are its
+// storage.
+//
+// Each shot is Murderous with chance pM, independently, so of H shots m
+// are with chance Bin(m; H, pM); they land first, then the r = H - m
+// others. With TM and TR one step of a.lawM and of a.lawR, the result is
+// the sum over r of TR^r Q_r, where Q_r is the sum over m of P(H = m+r)
+// Bin(m; m+r, pM) TM^m s0. Horner's scheme in r, from the highest down
+// (acc = TR acc + Q_r), needs TM^m s0 for the m of one r at a time, a
+// window of len(hits) of them, the next computed as r falls: with a fixed
+// number of shots, one.
+func (a *Attack) murderousFirst(lo int, hits, s0, tmp, acc []float64, n, models, w int) (out, spare1, spare2 []float64) {
+	size := len(s0)
+	width := len(hits)
+	hi := lo + width - 1
+	ring := grow(a.ring, width*size)
+	a.ring = ring
+	slot := func(m int) []float64 { i := m % width; return ring[i*size : (i+1)*size] }
+	copy(slot(0), s0)
+	next := s0 // free once copied: the buffer for TM's step
+	top := 0   // the highest m with TM^m s0 in the ring
+	clear(acc)
+	for r := hi; r >= 0; r-- {
+		if r < hi {
+			hitStep(acc, tmp, a.lawR, n, models, w)
+			acc, tmp = tmp, acc
+		}
+		for ; top < hi-r; top++ {
+			hitStep(slot(top), next, a.lawM, n, models, w)
+			copy(slot(top+1), next)
+		}
+		for m := max(0, lo-r); m <= hi-r; m++ {
+			wt := hits[m+r-lo] * binomialPMF(m+r, m, a.pM)
+			if wt == 0 {
+				continue
+			}
+			for j, x := range slot(m) {
+				acc[j] += wt * x
+			}
+		}
+	}
+	return acc, tmp, next
 }
 
 // hitStep advances the states in cur by one hit ending as one of law's

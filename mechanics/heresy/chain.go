@@ -463,7 +463,8 @@ func (c *Chain) hotWound(r *dice.Rand, t *Tally) {
 // rolled step by step as at the table: every wound roll, then the saves,
 // then one Damage Mitigation roll per unsaved wound, each wound going onto
 // the target as it stands. With them, each hit is resolved in turn from
-// its wound roll to its damage, and Deflagrate's hits follow the weapon's.
+// its wound roll to its damage, Murderous Strike's wounds first (see
+// resolveMurderousFirst), and Deflagrate's hits follow the weapon's.
 // It does not allocate.
 func (c *Chain) Resolve(r *dice.Rand, t *Tally, target *Unit) {
 	before := t.Wounds
@@ -471,8 +472,12 @@ func (c *Chain) Resolve(r *dice.Rand, t *Tally, target *Unit) {
 		c.resolvePlain(r, t, target)
 	} else {
 		unsaved := 0
-		for range t.Hits {
-			unsaved += c.resolveHit(r, t, target)
+		if c.murderousFirst(target) {
+			unsaved = c.resolveMurderousFirst(r, t, target)
+		} else {
+			for range t.Hits {
+				unsaved += c.resolveHit(r, t, target)
+			}
 		}
 		if c.Deflagrate {
 			c.resolveDeflagrate(r, unsaved, t, target)
@@ -513,14 +518,71 @@ func (c *Chain) resolvePlain(r *dice.Rand, t *Tally, target *Unit) {
 	}
 }
 
+// murderousFirst reports whether the order of the chain's wounds against
+// target has to put Murderous Strike's first. Against models of one Wound
+// it does not: every wound that is suffered removes one model whatever it
+// is, so the order changes nothing and the hits are resolved as rolled.
+func (c *Chain) murderousFirst(target *Unit) bool {
+	return c.Murderous > 0 && target.W > 1
+}
+
+// resolveMurderousFirst resolves t.Hits hits with Murderous Strike's
+// wounds saved and applied before the others (rulebook p.243) and returns
+// the unsaved wounds. Every wound roll is made first: a Murderous Strike
+// wound is resolved at once; the others wait, counted by the die each
+// ended on, and are then resolved in an order drawn uniformly at random.
+// The rolls are independent, so every order of a given set of dice was
+// equally likely as rolled: the waiting wounds land as they would have in
+// the order rolled, behind the Murderous ones. Where every waiting wound
+// is saved alike (no Rending or Breaching), their order changes nothing
+// and no order is drawn.
+func (c *Chain) resolveMurderousFirst(r *dice.Rand, t *Tally, target *Unit) int {
+	var waiting [7]int // by the die the wound roll ended on
+	n, unsaved := 0, 0
+	for range t.Hits {
+		d := c.woundRoll(r)
+		switch {
+		case !c.wounds(d):
+		case d >= c.Murderous:
+			unsaved += c.resolveWound(r, d, t, target)
+		default:
+			waiting[d]++
+			n++
+		}
+	}
+	shuffle := c.Rending > 0 || c.Breaching > 0
+	for d := 2; n > 0; n-- {
+		if shuffle {
+			k := r.IntN(n)
+			for d = 2; k >= waiting[d]; d++ {
+				k -= waiting[d]
+			}
+		} else {
+			for waiting[d] == 0 {
+				d++
+			}
+		}
+		waiting[d]--
+		unsaved += c.resolveWound(r, d, t, target)
+	}
+	return unsaved
+}
+
 // resolveHit resolves one hit from its wound roll to its damage and returns
-// its unsaved wounds. Brutal's wounds are saved one by one and land on the
-// same model; what is left when it is removed is lost.
+// its unsaved wounds.
 func (c *Chain) resolveHit(r *dice.Rand, t *Tally, target *Unit) int {
 	d := c.woundRoll(r)
 	if !c.wounds(d) {
 		return 0
 	}
+	return c.resolveWound(r, d, t, target)
+}
+
+// resolveWound resolves a wound roll that ended on d and wounded, from its
+// saves to its damage, and returns its unsaved wounds. Brutal's wounds are
+// saved one by one and land on the same model; what is left when it is
+// removed is lost.
+func (c *Chain) resolveWound(r *dice.Rand, d int, t *Tally, target *Unit) int {
 	save, mit, slays := c.Save, c.Mitigate, c.Slays
 	if (c.Rending > 0 && d >= c.Rending) || (c.Breaching > 0 && d >= c.Breaching) {
 		save = c.SaveAP2

@@ -312,3 +312,57 @@ func casualtiesFrom(k int, slays bool, u *Unit) int {
 	}
 	return min(u.Models, 1+(k-left)/w)
 }
+
+// TestMurderousStrikeFirst pins the order of wounds: Murderous Strike's
+// are saved and applied first (rulebook p.243). One WS4 S4 model strikes
+// four blows with Murderous Strike (6+) at three WS4 T4 W2 models with no
+// save. Each blow hits on 4+ (1/2) and wounds on 4+: a 6 is Instant Death
+// (I, 1/2 x 1/6 = 1/12), a 4 or 5 one wound (R, 1/2 x 2/6 = 1/6), else
+// nothing (3/4). With the I first, each removes a whole unwounded model and
+// the Rs then remove one model per two, so casualties = min(3, nI +
+// floor(nR/2)); summed over the multinomial counts this is 3221/6912
+// (0.46600). In the order rolled, an I after a lone R would waste that
+// wound: 0.45848 by the same enumeration over the 3^4 orders.
+func TestMurderousStrikeFirst(t *testing.T) {
+	p := Profile{WS: 4, S: 4, T: 4, W: 2, I: 4, A: 4}
+	attacker, target := NewUnit(p, 1), NewUnit(p, 3)
+	blade := Weapon{Name: "blade", S: 4, AP: APNone, MurderousStrike: 6}
+	c := MeleeChain(&attacker, &blade, &target, DefaultOptions)
+	want := 0.0
+	for nI := 0; nI <= 4; nI++ {
+		for nR := 0; nI+nR <= 4; nR++ {
+			n0 := 4 - nI - nR
+			ways := float64(binomialCoeff(4, nI) * binomialCoeff(4-nI, nR))
+			pr := ways * math.Pow(1.0/12, float64(nI)) * math.Pow(1.0/6, float64(nR)) * math.Pow(3.0/4, float64(n0))
+			want += pr * float64(min(3, nI+nR/2))
+		}
+	}
+	if !near(want, 3221.0/6912) {
+		t.Fatalf("hand sum %.9f, want 3221/6912", want)
+	}
+	got := c.BearersCasualties(1, 4, &target)
+	if !near(got.Mean(), want) {
+		t.Errorf("exact casualties %.6f, want %.6f (3221/6912)", got.Mean(), want)
+	}
+	r := dice.New(11, 0)
+	const n = 400_000
+	sum, sum2 := 0.0, 0.0
+	for range n {
+		u := target
+		k := float64(c.RollBearers(r, 1, 4, &u).Casualties)
+		sum += k
+		sum2 += k * k
+	}
+	mean := sum / n
+	if se := math.Sqrt((sum2/n - mean*mean) / n); math.Abs(mean-want) > 5*se {
+		t.Errorf("rolled casualties %.5f, exact %.5f (5 SE = %.5f)", mean, want, 5*se)
+	}
+}
+
+func binomialCoeff(n, k int) int {
+	c := 1
+	for i := range k {
+		c = c * (n - i) / (i + 1)
+	}
+	return c
+}

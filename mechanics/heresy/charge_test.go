@@ -148,7 +148,7 @@ func TestFearAndUseless(t *testing.T) {
 		t.Errorf("Fear (2): plain %d, Fearless %d; want 2 and 0", plain.FearOf(&terror), fearless.FearOf(&terror))
 	}
 	// Ld 8 with Fear (2): 2D6 <= 6, 15/36.
-	if got := plain.PassProbability(MoraleCheck, PhaseAssault, -plain.FearOf(&terror)); !near(got, 15.0/36) {
+	if got := plain.PassProbability(MoraleCheck, PhaseAssault, -plain.FearOf(&terror), DefaultOptions); !near(got, 15.0/36) {
 		t.Errorf("Ld 8 - 2: %.4f, want 15/36", got)
 	}
 	owau := DefaultOptions

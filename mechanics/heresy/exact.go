@@ -174,7 +174,7 @@ func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, ne
 	n := x.Target.Models
 	ex.Destroyed += w * cas.At(n)
 	if x.ConcussionCounts() {
-		ex.Concussed += w * a.PConcussedAlive(&x.Target) * (1 - PassProbability(x.Target.Ld))
+		ex.Concussed += w * a.PConcussedAlive(&x.Target) * (1 - PassProbability(x.Target.Ld, false))
 	}
 	noUnsaved := a.Dist(StageUnsaved).At(0)
 	for c := range n {
@@ -207,7 +207,7 @@ func (x *ShootingExchange) addAftermath(ex *ShootingExact, c int, pc, noUnsaved 
 	n := x.Target.Models
 	fell := 0.0
 	if x.MoraleCheck && 4*c >= n {
-		fell = 1 - x.Target.PassProbability(MoraleCheck, PhaseShooting, -x.Fear)
+		fell = 1 - x.Target.PassProbability(MoraleCheck, PhaseShooting, -x.Fear, x.Options)
 	}
 	// P(an unsaved wound | c casualties): certain when a model was removed;
 	// with none removed, every trial but those with no unsaved wound at all.
@@ -217,7 +217,7 @@ func (x *ShootingExchange) addAftermath(ex *ShootingExact, c int, pc, noUnsaved 
 	}
 	pinned := 0.0
 	if x.Pinning {
-		pinned = (1 - fell) * wounded * (1 - x.Target.PassProbability(PinningTest, PhaseShooting, -x.Fear))
+		pinned = (1 - fell) * wounded * (1 - x.Target.PassProbability(PinningTest, PhaseShooting, -x.Fear, x.Options))
 	}
 	ex.Morale += pc * fell
 	ex.Pinned += pc * pinned
@@ -525,7 +525,7 @@ func (e *combatEnum) outcome(p float64, models [2]int, k [2]strike) {
 	if lose.Destroyed() {
 		return
 	}
-	pass := lose.PassProbability(MoraleCheck, PhaseAssault, -(score[winner]-score[1-winner])-lose.FearOf(win))
+	pass := lose.PassProbability(MoraleCheck, PhaseAssault, -(score[winner]-score[1-winner])-lose.FearOf(win), o)
 	if ChoosesToFail(lose, &e.sides[1-winner].Weapon, win, o) {
 		pass = 0
 	}

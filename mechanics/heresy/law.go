@@ -1,6 +1,10 @@
 package heresy
 
-import "hammersim/mechanics/dice"
+import (
+	"math"
+
+	"hammersim/mechanics/dice"
+)
 
 // The exact side of a Chain: what one shot and one hit can lead to, as
 // probabilities, so that every count and casualty distribution is computed
@@ -16,9 +20,24 @@ type hitOutcome struct {
 	slays bool
 }
 
+// outcomePart selects some of the ways a hit can end.
+type outcomePart uint8
+
+const (
+	allOutcomes outcomePart = iota
+	// murderousOutcomes: those from a wound roll of Murderous Strike's
+	// score, saved and applied before the others.
+	murderousOutcomes
+	// otherOutcomes: every other, failed wound rolls included.
+	otherOutcomes
+)
+
 // eachOutcome calls f with every way one hit can end, before any
 // Deflagrate hit it scores, with its probability.
-func (c *Chain) eachOutcome(f func(hitOutcome)) {
+func (c *Chain) eachOutcome(f func(hitOutcome)) { c.eachOutcomeOf(allOutcomes, f) }
+
+// eachOutcomeOf is eachOutcome for the outcomes of part only.
+func (c *Chain) eachOutcomeOf(part outcomePart, f func(hitOutcome)) {
 	fail := 0
 	for d := 1; d <= 6; d++ {
 		if !c.wounds(d) {
@@ -40,16 +59,20 @@ func (c *Chain) eachOutcome(f func(hitOutcome)) {
 			miss += pd
 			continue
 		}
+		murderous := c.Murderous > 0 && d >= c.Murderous
+		if (part == murderousOutcomes && !murderous) || (part == otherOutcomes && murderous) {
+			continue
+		}
 		save, mit, slays := c.Save, c.Mitigate, c.Slays
 		if (c.Rending > 0 && d >= c.Rending) || (c.Breaching > 0 && d >= c.Breaching) {
 			save = c.SaveAP2
 		}
-		if c.Murderous > 0 && d >= c.Murderous {
+		if murderous {
 			mit, slays = c.MitigateID, c.SlaysMurderous
 		}
 		c.eachWound(pd, save, mit, slays, f)
 	}
-	if miss > 0 {
+	if miss > 0 && part != murderousOutcomes {
 		f(hitOutcome{p: miss})
 	}
 }
@@ -121,6 +144,24 @@ func binomialP(n, k int, q float64) float64 {
 		p *= 1 - q
 	}
 	return p
+}
+
+// binomialPMF is binomialP for any n: through logarithms where the
+// binomial coefficient could overflow.
+func binomialPMF(n, k int, q float64) float64 {
+	switch {
+	case k < 0 || k > n:
+		return 0
+	case n <= 500:
+		return binomialP(n, k, q)
+	case q == 0 || q == 1:
+		if (q == 0 && k == 0) || (q == 1 && k == n) {
+			return 1
+		}
+		return 0
+	}
+	lg := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
+	return math.Exp(lg(n) - lg(k) - lg(n-k) + float64(k)*math.Log(q) + float64(n-k)*math.Log1p(-q))
 }
 
 // deflagrateSteps are P(wound), P(unsaved) and P(suffered) for one

@@ -8,7 +8,7 @@ import "hammersim/mechanics/dice"
 // it gives none, the reading this package argues for in the field's comment.
 //
 // The zero Options is valid: a zero chart means the standard chart, a zero
-// bonus means none.
+// bonus means none. It is not DefaultOptions, whose InsaneHeroism is on.
 type Options struct {
 	// CapBSAt7 decides shooting above BS 7. The facts give BS 6 and above a
 	// 2+ to hit with a re-roll of 1s needing (12-BS)+, confirmed for BS 6 (6+)
@@ -27,23 +27,27 @@ type Options struct {
 	// The zero value means StandardWSChart.
 	WSChart WSChart
 
-	// FNPVsInstantDeath lets Feel No Pain be rolled against wounds from an
-	// attack with Instant Death. OPEN (the seed only bars the Stupefied roll).
-	// Default false: not allowed.
+	// FNPVsInstantDeath lets Feel No Pain (and the Shrouded roll of the
+	// Evade Reaction, treated as Feel No Pain is) be rolled against wounds
+	// from an attack with Instant Death. The rulebook bars Feel No Pain
+	// against Instant Death (p.238); the option is a what-if. Default false:
+	// not allowed.
 	FNPVsInstantDeath bool
 
 	// MitigateBluntedInstantDeath lets Damage Mitigation rolls be taken
 	// against an Instant Death attack that an Eternal Warrior turns into a
-	// single wound. OPEN: the seed bars the Stupefied roll against attacks
-	// that have Instant Death and Eternal Warrior changes the effect, not the
-	// attack. Default false: the attack still has Instant Death, so no
-	// Stupefied roll (and no Feel No Pain unless FNPVsInstantDeath).
+	// single wound. The texts are silent; the default is this package's
+	// reading: the seed bars the Stupefied roll against attacks that have
+	// Instant Death, and Eternal Warrior (rulebook p.237) changes the effect,
+	// not the attack. Default false: the attack still has Instant Death, so
+	// no Stupefied roll (and no Feel No Pain unless FNPVsInstantDeath).
 	MitigateBluntedInstantDeath bool
 
 	// StupefiedFixedStrength adds the Stupefied +1 Strength to weapons with a
 	// fixed Strength too. The seed raises the models' Strength
 	// characteristic, which only weapons using the wielder's Strength ("User",
-	// "+1") and close combat read. OPEN. Default false.
+	// "+1") and close combat read. The texts are silent on fixed-Strength
+	// weapons; default false is this package's reading.
 	StupefiedFixedStrength bool
 
 	// RestupefyRefreshes lets a unit that is already Stupefied choose again
@@ -66,20 +70,35 @@ type Options struct {
 
 	// OutnumberBonus is added to the combat result of the side that
 	// outnumbers the other, models counted with Bulky (X). The Bulky seed
-	// says outnumbering is decided in combat but not what it gives. OPEN.
-	// Default 1; 0 turns it off, leaving unsaved wounds alone to decide.
+	// says what counts when deciding whether a unit outnumbers another, not
+	// what outnumbering gives; the HH2 sources use it for rules such as
+	// Rampage and give no combat-result bonus. Default 0: none, wounds alone
+	// decide. A positive value is a house rule.
 	OutnumberBonus int
 
 	// ChargeBonusAttacks is the extra Attacks each model gets when its unit
-	// charged (lost when the charge is Disordered). Not in the texts. OPEN.
-	// Default 1.
+	// charged (lost when the charge is Disordered). The rulebook's text was
+	// not found; the "standard +1" Attack for charging is implied by rules
+	// that grant +1 Attack even after a Disordered charge and by a Blood
+	// Angels Warlord trait that gives +2 instead of it (the BSData
+	// horus-heresy data files). Default 1.
 	ChargeBonusAttacks int
 
 	// TerrainChargeInitiative is the Initiative step a unit fights at after
 	// charging through Difficult Terrain, the penalty the Stupefied seed
-	// cancels for enemies of a Stupefied unit. Its size is not in the texts.
-	// OPEN. Default 1; 0 means no penalty.
+	// cancels for enemies of a Stupefied unit. Its size is not in the HH2
+	// texts found. OPEN. Default 1, the Initiative step 1 of the Warhammer
+	// 40,000 rulebook HH2 builds on; 0 means no penalty.
 	TerrainChargeInitiative int
+
+	// InsaneHeroism: a Morale check rolled as a double 1 is passed whatever
+	// the modified Leadership. OPEN for HH2; the default is 7th edition
+	// Warhammer 40,000's rule, which HH2 builds on and which names Morale
+	// checks only, so Pinning, Regroup and other Leadership tests do not get
+	// it. It changes a result only when the modified Leadership is below 2:
+	// a double 1 totals 2, which passes any Leadership of 2 or more anyway.
+	// Default true.
+	InsaneHeroism bool
 
 	// ChargeDice is the roll added to the Movement bonus for a charge's
 	// distance. HH2's charge roll was not confirmed (rulebook p.181 gives
@@ -176,7 +195,7 @@ var DefaultOptions = Options{
 	WoundChart:              StandardWoundChart,
 	WSChart:                 StandardWSChart,
 	Ties:                    TieFirstListed,
-	OutnumberBonus:          1,
+	InsaneHeroism:           true,
 	ChargeBonusAttacks:      1,
 	TerrainChargeInitiative: 1,
 	BlastHits:               [4]int{3, 6, 10, 15},

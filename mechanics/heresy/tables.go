@@ -248,12 +248,21 @@ func BestSave(armour, invuln, cover, ap int) (int, SaveKind) {
 var twoD6AtMost = [13]int{0, 0, 1, 3, 6, 10, 15, 21, 26, 30, 33, 35, 36}
 
 // PassProbability is the exact chance of passing a Leadership-based test
-// (Morale check, Pinning test, Regroup test) on Leadership ld: 2D6 rolled
-// equal to or under it (docs/heresy.md, "Tests").
-// Pass ld already modified.
-func PassProbability(ld int) float64 {
+// (Morale check, Pinning test, Regroup test) on Leadership ld, already
+// modified: 2D6 rolled equal to or under it. With doubleOne (Insane
+// Heroism, see Options.InsaneHeroism) a double 1 passes too, which adds its
+// 1/36 only where ld is below 2: a double 1 totals 2, already a pass from
+// Ld 2 up.
+func PassProbability(ld int, doubleOne bool) float64 {
+	if doubleOne && ld < 2 {
+		return 1.0 / 36
+	}
 	return float64(twoD6AtMost[min(max(ld, 0), 12)]) / 36
 }
 
-// RollTest rolls a Leadership-based test on ld (already modified).
-func RollTest(r *dice.Rand, ld int) bool { return r.D6()+r.D6() <= ld }
+// RollTest rolls a Leadership-based test on ld (already modified); with
+// doubleOne a double 1 passes whatever ld is. It rolls two dice either way.
+func RollTest(r *dice.Rand, ld int, doubleOne bool) bool {
+	a, b := r.D6(), r.D6()
+	return a+b <= ld || (doubleOne && a == 1 && b == 1)
+}

@@ -170,28 +170,55 @@ func TestBestSave(t *testing.T) {
 
 func TestPassProbability(t *testing.T) {
 	tests := []struct {
-		ld     int
-		want   float64
-		source string
+		ld        int
+		doubleOne bool
+		want      float64
+		source    string
 	}{
-		{7, 21.0 / 36, "2D6 <= 7: 21/36, by enumeration"},
-		{8, 26.0 / 36, "2D6 <= 8: 26/36"},
-		{10, 33.0 / 36, "2D6 <= 10: 33/36"},
-		{2, 1.0 / 36, "double 1 only"},
-		{1, 0, "2D6 never rolls under 2"},
-		{12, 1, "2D6 always rolls 12 or less"},
-		{15, 1, "above 12 always passes"},
+		{7, false, 21.0 / 36, "2D6 <= 7: 21/36, by enumeration"},
+		{8, false, 26.0 / 36, "2D6 <= 8: 26/36"},
+		{10, false, 33.0 / 36, "2D6 <= 10: 33/36"},
+		{2, false, 1.0 / 36, "double 1 only"},
+		{1, false, 0, "2D6 never rolls under 2"},
+		{-3, false, 0, "2D6 never rolls under 2"},
+		{12, false, 1, "2D6 always rolls 12 or less"},
+		{15, false, 1, "above 12 always passes"},
+		{7, true, 21.0 / 36, "a double 1 (2) already passes Ld 7"},
+		{2, true, 1.0 / 36, "a double 1 already passes Ld 2: still 1/36"},
+		{1, true, 1.0 / 36, "only the double 1 passes: 1/36"},
+		{-5, true, 1.0 / 36, "only the double 1 passes, however low Ld is"},
 	}
 	for _, tt := range tests {
-		if got := PassProbability(tt.ld); !near(got, tt.want) {
-			t.Errorf("Ld %d: %.6f, want %.6f (%s)", tt.ld, got, tt.want, tt.source)
+		if got := PassProbability(tt.ld, tt.doubleOne); !near(got, tt.want) {
+			t.Errorf("Ld %d, double 1 passes %v: %.6f, want %.6f (%s)", tt.ld, tt.doubleOne, got, tt.want, tt.source)
 		}
 	}
 	// The table is the convolution of two D6.
 	two := dice.Dice(2, 6).Dist()
 	for ld := 0; ld <= 13; ld++ {
-		if !near(PassProbability(ld), two.AtMost(ld)) {
-			t.Errorf("Ld %d: table %.6f, 2D6 distribution %.6f", ld, PassProbability(ld), two.AtMost(ld))
+		if !near(PassProbability(ld, false), two.AtMost(ld)) {
+			t.Errorf("Ld %d: table %.6f, 2D6 distribution %.6f", ld, PassProbability(ld, false), two.AtMost(ld))
+		}
+	}
+}
+
+// TestRollTestDoubleOne rolls tests on Ld 0 and Ld 5 with and without the
+// double 1: each rate must match PassProbability within 5 standard errors.
+func TestRollTestDoubleOne(t *testing.T) {
+	const n = 200_000
+	for _, ld := range []int{0, 5} {
+		for _, doubleOne := range []bool{false, true} {
+			r := dice.New(7, 0)
+			k := 0
+			for range n {
+				if RollTest(r, ld, doubleOne) {
+					k++
+				}
+			}
+			p := PassProbability(ld, doubleOne)
+			if z, ok := zWithin(k, n, p); !ok {
+				t.Errorf("Ld %d, double 1 passes %v: rate %.5f, exact %.5f, z %.1f", ld, doubleOne, float64(k)/n, p, z)
+			}
 		}
 	}
 }

@@ -388,20 +388,25 @@ func (u *Unit) AutoPasses(t Test, ph Phase) bool {
 }
 
 // PassProbability is the exact chance the unit passes test t in phase ph
-// with modifier mod to its Leadership (negative for a penalty).
-func (u *Unit) PassProbability(t Test, ph Phase, mod int) float64 {
+// with modifier mod to its Leadership (negative for a penalty); a Morale
+// check passes on a double 1 with o.InsaneHeroism.
+func (u *Unit) PassProbability(t Test, ph Phase, mod int, o Options) float64 {
 	if u.AutoPasses(t, ph) {
 		return 1
 	}
-	return PassProbability(u.Ld + mod)
+	return PassProbability(u.Ld+mod, t.doubleOnePasses(o))
 }
 
 // TakeTest rolls test t in phase ph with modifier mod to Leadership and
-// reports whether the unit passed. No dice are rolled when it passes
-// automatically.
-func (u *Unit) TakeTest(r *dice.Rand, t Test, ph Phase, mod int) bool {
+// reports whether the unit passed; a Morale check passes on a double 1 with
+// o.InsaneHeroism. No dice are rolled when it passes automatically.
+func (u *Unit) TakeTest(r *dice.Rand, t Test, ph Phase, mod int, o Options) bool {
 	if u.AutoPasses(t, ph) {
 		return true
 	}
-	return RollTest(r, u.Ld+mod)
+	return RollTest(r, u.Ld+mod, t.doubleOnePasses(o))
 }
+
+// doubleOnePasses reports whether a double 1 passes test t: Insane Heroism
+// names Morale checks only (see Options.InsaneHeroism).
+func (t Test) doubleOnePasses(o Options) bool { return t == MoraleCheck && o.InsaneHeroism }

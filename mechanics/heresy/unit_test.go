@@ -138,8 +138,8 @@ func TestStupefiedEffects(t *testing.T) {
 			t.Errorf("Stupefied %s in phase %d: auto-pass %v, want %v", c.t, c.ph, got, c.auto)
 		}
 	}
-	if !near(w.PassProbability(MoraleCheck, PhaseAssault, -1), 21.0/36) {
-		t.Errorf("Stupefied Ld 8-1 in assault: %.4f, want 21/36", w.PassProbability(MoraleCheck, PhaseAssault, -1))
+	if !near(w.PassProbability(MoraleCheck, PhaseAssault, -1, DefaultOptions), 21.0/36) {
+		t.Errorf("Stupefied Ld 8-1 in assault: %.4f, want 21/36", w.PassProbability(MoraleCheck, PhaseAssault, -1, DefaultOptions))
 	}
 }
 
@@ -152,7 +152,7 @@ func TestFearless(t *testing.T) {
 	before := *r
 	for _, test := range []Test{MoraleCheck, PinningTest, RegroupTest} {
 		for _, ph := range []Phase{PhaseMovement, PhaseShooting, PhaseAssault} {
-			if !u.TakeTest(r, test, ph, -10) || u.PassProbability(test, ph, -10) != 1 {
+			if !u.TakeTest(r, test, ph, -10, DefaultOptions) || u.PassProbability(test, ph, -10, DefaultOptions) != 1 {
 				t.Errorf("Fearless failed a %s", test)
 			}
 		}
@@ -183,12 +183,12 @@ func TestTestsMonteCarlo(t *testing.T) {
 	const n = 200_000
 	k := 0
 	for range n {
-		if u.TakeTest(r, MoraleCheck, PhaseAssault, -2) {
+		if u.TakeTest(r, MoraleCheck, PhaseAssault, -2, DefaultOptions) {
 			k++
 		}
 	}
 	// Ld 8 - 2: 2D6 <= 6, 15/36 by enumeration.
-	p := u.PassProbability(MoraleCheck, PhaseAssault, -2)
+	p := u.PassProbability(MoraleCheck, PhaseAssault, -2, DefaultOptions)
 	if !near(p, 15.0/36) {
 		t.Fatalf("Ld 8-2: %.6f, want 15/36", p)
 	}

@@ -292,6 +292,10 @@ func TestRulesMonteCarlo(t *testing.T) {
 			{Name: "volkite", Shots: dice.MustParse("D3"), S: 6, AP: 5, Deflagrate: true, Type: Destroyer}},
 		{{Name: "murder", Shots: dice.Const(3), S: 4, AP: 3, MurderousStrike: 5, Shred: true, Breaching: 6},
 			{Name: "blast", Type: Heavy, S: 4, AP: 4, Blast: 3, GetsHot: true}},
+		// Murderous Strike with a random number of shots, and with
+		// Master-crafted (counted hit by hit), Rending and Brutal.
+		{{Name: "axe", Shots: dice.MustParse("D3"), S: 5, AP: 3, MurderousStrike: 6, Rending: 5, Brutal: 2},
+			{Name: "blade", Shots: dice.Const(2), S: 4, AP: 4, MurderousStrike: 5, MasterCrafted: true}},
 	}
 	for si, weapons := range sets {
 		var a Attack

@@ -356,6 +356,7 @@ var exactMetrics = map[recKind]rules.BattleMetric{
 	recBroke:          rules.BattleBroke,
 	recCaught:         rules.BattleCaught,
 	recWon:            rules.BattleWon,
+	recLostControl:    rules.BattleLostControl,
 }
 
 type recorder struct {

@@ -100,6 +100,7 @@ var shootingOptions = []option{
 	{key: "cap_bs_at_7", boolean: true, def: rules.DefaultOptions.CapBSAt7},
 	optFNP,
 	optBlunted,
+	optHeroism,
 	{key: "stupefied_fixed_strength", boolean: true, def: rules.DefaultOptions.StupefiedFixedStrength},
 	// When a Shooting Attack forces a Morale check is not in the texts:
 	// "quarter" is the usual trigger (a quarter or more of the models the

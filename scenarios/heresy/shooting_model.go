@@ -69,15 +69,15 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 		h[slotStupefied].Add(b2i(m.Target.IsStupefied()))
 		fell, pinned, concussed, next := false, false, false, 0
 		if !tg.Destroyed() {
-			if m.MoraleCheck && 4*res.Casualties >= m.Target.Models && !tg.TakeTest(r, rules.MoraleCheck, rules.PhaseShooting, -m.Fear) {
+			if m.MoraleCheck && 4*res.Casualties >= m.Target.Models && !tg.TakeTest(r, rules.MoraleCheck, rules.PhaseShooting, -m.Fear, m.Options) {
 				tg.FallBack()
 				fell = true
 			}
-			if m.Pinning && !fell && res.Unsaved > 0 && !tg.TakeTest(r, rules.PinningTest, rules.PhaseShooting, -m.Fear) {
+			if m.Pinning && !fell && res.Unsaved > 0 && !tg.TakeTest(r, rules.PinningTest, rules.PhaseShooting, -m.Fear, m.Options) {
 				pinned = tg.Pin()
 			}
 			if res.Concussive > 0 && m.ConcussionCounts() {
-				concussed = !rules.RollTest(r, tg.Ld)
+				concussed = !rules.RollTest(r, tg.Ld, false) // a Leadership test, not a Morale check: no Insane Heroism
 			}
 			next = t.nextAttack(r, &tg, fell || pinned)
 		}

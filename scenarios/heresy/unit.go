@@ -720,6 +720,7 @@ var optionSetters = map[string]func(*rules.Options, any){
 	"charge_dice":                    func(o *rules.Options, v any) { o.ChargeDice = v.(dice.Expr) },
 	"max_charge":                     func(o *rules.Options, v any) { o.MaxCharge = v.(int) },
 	"our_weapons_are_useless":        func(o *rules.Options, v any) { o.OurWeaponsAreUseless = v.(bool) },
+	"insane_heroism":                 func(o *rules.Options, v any) { o.InsaneHeroism = v.(bool) },
 }
 
 // The open points of rules.Options a question may set; each defaults to
@@ -727,6 +728,7 @@ var optionSetters = map[string]func(*rules.Options, any){
 var (
 	optFNP     = option{key: "fnp_vs_instant_death", boolean: true, def: rules.DefaultOptions.FNPVsInstantDeath}
 	optBlunted = option{key: "mitigate_blunted_instant_death", boolean: true, def: rules.DefaultOptions.MitigateBluntedInstantDeath}
+	optHeroism = option{key: "insane_heroism", boolean: true, def: rules.DefaultOptions.InsaneHeroism}
 )
 
 // gridSpec is a grid: key, which lays one probability metric out as a table of
