@@ -111,11 +111,7 @@ func comparisonPlot(c *sim.Comparison, m metricRows, title string) (*plot.Plot, 
 			p.Legend.Add(name, dots)
 		}
 	}
-	exact := false
-	for _, row := range m.rows {
-		exact = exact || anyExact(row.Estimates)
-	}
-	legendExact(p, exact)
+	legendExact(p, anyExact(m))
 	comparisonAxes(p, ticks)
 	return p, nil
 }
@@ -194,7 +190,7 @@ func comparisonValue(row sim.ComparisonRow, pr sim.Param) string {
 func candidateExact(m metricRows, k, n int, single bool) plotter.XYs {
 	var exact plotter.XYs
 	for i, row := range m.rows {
-		if k < len(row.Estimates) && row.Estimates[k].HasExact && !math.IsNaN(row.Estimates[k].Value) {
+		if k < len(row.Estimates) && row.Estimates[k].HasExact && !absent(row.Estimates[k]) {
 			exact = append(exact, plotter.XY{X: slotX(i, k, n, single), Y: row.Estimates[k].Exact})
 		}
 	}

@@ -186,8 +186,8 @@ func legendExact(p *plot.Plot, drawn bool) {
 	p.Legend.Add("exact value", ring)
 }
 
-// anyExact reports whether any estimate has an exact value to draw.
-func anyExact(es []sim.Estimate) bool {
+// hasExact reports whether any estimate has an exact value to draw.
+func hasExact(es []sim.Estimate) bool {
 	return slices.ContainsFunc(es, func(e sim.Estimate) bool { return e.HasExact && !math.IsNaN(e.Value) })
 }
 
@@ -287,7 +287,7 @@ func lineFigure(title, metric string, rows []sim.Estimate, x string) (*plot.Plot
 			p.Legend.Add(s, l)
 		}
 	}
-	legendExact(p, anyExact(rows))
+	legendExact(p, hasExact(rows))
 	p.X.Tick.Marker = wholeTicks{}
 	legendInside(p)
 	yRange(p, kind, top)

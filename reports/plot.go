@@ -274,7 +274,7 @@ func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
 		}
 		p.Legend.Add(words(g.Cols)+" "+paramString(cv), l)
 	}
-	legendExact(p, anyExact(s.estimates))
+	legendExact(p, hasExact(s.estimates))
 	p.X.Tick.Marker = wholeTicks{}
 	if kind == sim.Probability {
 		p.Y.Tick.Marker = cappedPercentTicks{}
