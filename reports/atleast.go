@@ -254,14 +254,15 @@ func orEmpty(v any) any {
 // columnChunks splits a table's columns after its left ones into runs that
 // fit width characters as an ASCII table, each run repeating the left
 // columns. A column wider than the rest of the width gets a run of its own.
+// A cell of several lines is as wide as its widest line.
 func columnChunks(t plainTable, width int) [][]int {
 	w := make([]int, len(t.head))
 	for i, h := range t.head {
-		w[i] = utf8.RuneCountInString(h)
+		w[i] = cellWidth(h)
 	}
 	for _, r := range t.rows {
 		for i, c := range r {
-			w[i] = max(w[i], utf8.RuneCountInString(c))
+			w[i] = max(w[i], cellWidth(c))
 		}
 	}
 	fixed := 1
@@ -283,6 +284,15 @@ func columnChunks(t plainTable, width int) [][]int {
 		chunks = append(chunks, cur)
 	}
 	return chunks
+}
+
+// cellWidth is the width of a table cell: that of its widest line.
+func cellWidth(c string) int {
+	n := 0
+	for l := range strings.SplitSeq(c, "\n") {
+		n = max(n, utf8.RuneCountInString(l))
+	}
+	return n
 }
 
 // writePlainTable renders t as ASCII tables that fit the terminal width,

@@ -18,8 +18,7 @@ import (
 
 // ClearConfidence is the confidence at which a comparison names the higher
 // candidate: 97.5% one-sided, the level at which the 95% two-sided interval
-// of the difference leaves out 0. Below it the verdict is "no clear
-// difference".
+// of the difference leaves out 0. Below it the verdict is "unclear".
 const ClearConfidence = 0.975
 
 // metricRows is one metric's rows of a comparison, with the names of the
@@ -66,24 +65,64 @@ func winner(d sim.Difference) int {
 	return -1
 }
 
+// Why a difference has no interval, as the JSON's "no_interval" says it.
+const (
+	// noIntervalMissing: a candidate of the pair does not report the
+	// metric at this point (a Rat Ogre makes no Impact Hits).
+	noIntervalMissing = "missing"
+	// noIntervalBatches: fewer than 2 batches hold the difference, too
+	// few for a spread.
+	noIntervalBatches = "too_few_batches"
+)
+
+// absent reports whether a candidate has no such estimate (sim.Compare
+// leaves it with no trials).
+func absent(e sim.Estimate) bool { return e.Trials == 0 }
+
+// noInterval says why a difference has no interval: "" when it has one,
+// else noIntervalMissing or noIntervalBatches.
+func noInterval(d sim.Difference, row sim.ComparisonRow) string {
+	switch {
+	case !math.IsNaN(d.HigherA):
+		return ""
+	case absent(row.Estimates[d.A]) || absent(row.Estimates[d.B]):
+		return noIntervalMissing
+	}
+	return noIntervalBatches
+}
+
 // verdict says in words which candidate is higher and how sure that is:
-// "Knights higher (99.9%)", or "no clear difference (Knights 62%)" naming
-// the one the estimate leans to.
-func verdict(d sim.Difference, names []string) string {
-	if math.IsNaN(d.HigherA) {
+// "Knights higher (99.9%)", or "unclear (Knights 62%)" naming the one the
+// estimate leans to, or why there is nothing to say.
+func verdict(d sim.Difference, row sim.ComparisonRow, names []string) string {
+	a, b := names[d.A], names[d.B]
+	switch noInterval(d, row) {
+	case noIntervalMissing:
+		switch {
+		case absent(row.Estimates[d.A]) && absent(row.Estimates[d.B]):
+			return "not reported for either"
+		case absent(row.Estimates[d.A]):
+			return "not reported for " + a
+		}
+		return "not reported for " + b
+	case noIntervalBatches:
 		return "no interval (under 2 batches)"
 	}
-	a, b := names[d.A], names[d.B]
 	if w := winner(d); w >= 0 {
 		if d.SE == 0 { // the same difference in every batch: no doubt left
 			return names[w] + " higher (every batch)"
 		}
 		return names[w] + " higher (" + confidence(max(d.HigherA, 1-d.HigherA)) + ")"
 	}
-	if d.HigherA >= 0.5 {
-		return "no clear difference (" + a + " " + confidence(d.HigherA) + ")"
+	switch {
+	case d.SE == 0 && d.Value == 0: // paired trials that never differ
+		return "equal (every batch)"
+	case d.HigherA == 0.5: // the estimate leans to neither
+		return "unclear (even)"
+	case d.HigherA > 0.5:
+		return "unclear (" + a + " " + confidence(d.HigherA) + ")"
 	}
-	return "no clear difference (" + b + " " + confidence(1-d.HigherA) + ")"
+	return "unclear (" + b + " " + confidence(1-d.HigherA) + ")"
 }
 
 // confidence formats a one-sided confidence in percent: to a tenth near the
@@ -118,6 +157,32 @@ func estimateCI(e sim.Estimate) string {
 		return "-"
 	}
 	return number(e.Kind, e.Value) + " [" + bare(e.Kind, e.CI95[0]) + ", " + bare(e.Kind, e.CI95[1]) + "]"
+}
+
+// exactZ says how an estimate stands against its exact value: "exact
+// 95.37%, z 1.0", as run's tables give them, "no exact value" where no
+// closed form is known, and "" for a candidate with no such estimate.
+func exactZ(e sim.Estimate) string {
+	switch {
+	case absent(e):
+		return ""
+	case !e.HasExact:
+		return "no exact value"
+	}
+	return "exact " + number(e.Kind, e.Exact) + ", z " + zString(e)
+}
+
+// anyExact reports whether some candidate's estimate of the metric has an
+// exact value, and so whether its table gives them.
+func anyExact(m metricRows) bool {
+	for _, row := range m.rows {
+		for _, e := range row.Estimates {
+			if e.HasExact && !absent(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // signed formats a difference with its sign: percentage points for
@@ -175,21 +240,65 @@ func paramCells(row sim.ComparisonRow, names []string) []string {
 	return cells
 }
 
-// batchRange says how many batches the differences rest on.
-func batchRange(c *sim.Comparison) string {
-	lo, hi := math.MaxInt, 0
-	for _, row := range c.Rows {
+// batchRange says how many batches a metric's differences rest on, those
+// of candidates that do not report it left out: "32", "1 to 32", or ""
+// when no difference has a candidate on each side.
+func batchRange(m metricRows) string {
+	lo, hi := math.MaxInt, -1
+	for _, row := range m.rows {
 		for _, d := range row.Diffs {
-			lo, hi = min(lo, d.Batches), max(hi, d.Batches)
+			if noInterval(d, row) != noIntervalMissing {
+				lo, hi = min(lo, d.Batches), max(hi, d.Batches)
+			}
 		}
 	}
-	if hi == 0 {
-		return "0"
-	}
-	if lo == hi {
+	switch {
+	case hi < 0:
+		return ""
+	case lo == hi:
 		return strconv.Itoa(lo)
 	}
 	return strconv.Itoa(lo) + " to " + strconv.Itoa(hi)
+}
+
+// missingNote names the candidates that do not report a metric at some or
+// all of its points, or says "" when every candidate reports it
+// everywhere.
+func missingNote(m metricRows, names []string) string {
+	var none, some []string
+	for c, n := range names {
+		count := 0
+		for _, row := range m.rows {
+			if c < len(row.Estimates) && absent(row.Estimates[c]) {
+				count++
+			}
+		}
+		switch count {
+		case 0:
+		case len(m.rows):
+			none = append(none, n)
+		default:
+			some = append(some, n)
+		}
+	}
+	var parts []string
+	if len(none) > 0 {
+		parts = append(parts, joinNames(none)+" "+plural(len(none), "does", "do")+" not report "+m.metric)
+	}
+	if len(some) > 0 {
+		parts = append(parts, joinNames(some)+" "+plural(len(some), "does", "do")+" not report it at every point")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Not reported (\"-\"): " + strings.Join(parts, "; ") + ". A difference with such a candidate has no value."
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // comparisonHeader is the lines a text comparison opens with: the
@@ -231,17 +340,24 @@ func joinNames(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-// comparisonNotes explains a metric's tables: where the intervals come
-// from and what a verdict means.
-func comparisonNotes(c *sim.Comparison, m metricRows) []string {
+// comparisonNotes explains a metric's tables, which call the candidates
+// names: where the intervals come from, what exact and z are, which
+// candidates do not report the metric, and what a verdict means.
+func comparisonNotes(c *sim.Comparison, m metricRows, names []string) []string {
 	ci := "estimate ± 1.96 standard errors"
 	if m.kind == sim.Probability {
 		ci = "Wilson score interval"
 	}
-	notes := []string{
-		"Estimates: 95% CI by " + ci + ".",
-		fmt.Sprintf("Differences: 95%% CI from batch means (%s batches, Student t)%s. A verdict is clear at %s one-sided confidence, where the 95%% CI leaves out 0; the percentage is the confidence that the named candidate is higher.",
-			batchRange(c), ppNote(m.kind), confidence(ClearConfidence)),
+	notes := []string{"Estimates: 95% CI by " + ci + "."}
+	if anyExact(m) {
+		notes = append(notes, "Exact: worked out from the dice without simulating; z: the estimate's distance from it in standard errors (between -2 and 2 is normal, beyond 3 is worth a look).")
+	}
+	if n := missingNote(m, names); n != "" {
+		notes = append(notes, n)
+	}
+	if batches := batchRange(m); batches != "" {
+		notes = append(notes, fmt.Sprintf("Differences: 95%% CI from batch means (%s batches, Student t)%s. A verdict is clear at %s one-sided confidence, where the 95%% CI leaves out 0; the percentage is the confidence that the named candidate is higher; an unclear verdict names the candidate the estimate leans to.",
+			batches, ppNote(m.kind), confidence(ClearConfidence)))
 	}
 	for _, row := range m.rows {
 		if row.Differ {
@@ -316,7 +432,7 @@ func metricTables(c *sim.Comparison, names []string) ([]byte, error) {
 		if err := writePairTable(&b, m, names); err != nil {
 			return nil, err
 		}
-		for _, n := range comparisonNotes(c, m) {
+		for _, n := range comparisonNotes(c, m, names) {
 			fmt.Fprintln(&b, wrapText(n, TerminalWidth))
 		}
 	}
@@ -354,11 +470,13 @@ func candidateLegend(names, letters []string) []string {
 }
 
 // writeCandidates writes the candidates side by side, a row per point,
-// each estimate with its interval. When that is too wide for the terminal,
-// the cells shrink to the estimates alone, a grid of points by candidates
-// as run prints a sweep (the intervals stay in the other formats, and the
-// pair table gives each difference's); tables still too wide are split,
-// repeating the row labels.
+// each estimate with its interval and, where the metric has exact values,
+// a second line with the exact value and z. When that is too wide for the
+// terminal, the cells shrink to the estimates alone, a grid of points by
+// candidates as run prints a sweep (the intervals stay in the other
+// formats, and the pair table gives each difference's), under which a line
+// gives the widest gap from an exact value, as under run's grids; tables
+// still too wide are split, repeating the row labels.
 func writeCandidates(w io.Writer, m metricRows, candidates []string) error {
 	table := func(cell func(sim.Estimate) string) plainTable {
 		t := plainTable{head: append(slices.Clone(m.params), candidates...), left: len(m.params)}
@@ -371,7 +489,13 @@ func writeCandidates(w io.Writer, m metricRows, candidates []string) error {
 		}
 		return t
 	}
-	full := table(estimateCI)
+	withExact := anyExact(m)
+	full := table(func(e sim.Estimate) string {
+		if withExact && !absent(e) {
+			return estimateCI(e) + "\n" + exactZ(e)
+		}
+		return estimateCI(e)
+	})
 	if len(columnChunks(full, TerminalWidth)) == 1 || len(candidates) < 2 {
 		return writeChunked(w, full)
 	}
@@ -380,7 +504,43 @@ func writeCandidates(w io.Writer, m metricRows, candidates []string) error {
 		unit = "percent"
 	}
 	fmt.Fprintf(w, "estimates in %s; intervals in the JSON and CSV outputs\n", unit)
-	return writeChunked(w, table(func(e sim.Estimate) string { return gridNumber(e, e.Trials > 0) }))
+	if err := writeChunked(w, table(func(e sim.Estimate) string { return gridNumber(e, e.Trials > 0) })); err != nil {
+		return err
+	}
+	if withExact {
+		_, err := fmt.Fprintln(w, wrapText(comparisonExactSummary(m, candidates), TerminalWidth))
+		return err
+	}
+	return nil
+}
+
+// comparisonExactSummary says how far a metric's estimates are from their
+// exact values: how many have one, and the widest gap in standard errors
+// and where it is.
+func comparisonExactSummary(m metricRows, names []string) string {
+	n, total := 0, 0
+	var worst sim.Estimate
+	where := ""
+	for _, row := range m.rows {
+		for c, e := range row.Estimates {
+			if absent(e) {
+				continue
+			}
+			total++
+			if !e.HasExact || math.IsNaN(e.Z()) {
+				continue
+			}
+			n++
+			if where == "" || math.Abs(e.Z()) > math.Abs(worst.Z()) {
+				worst, where = e, names[c]
+				if ps := paramsString(row.Params); ps != "" {
+					where += ", " + ps
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("Exact values known for %d of %d estimates; the widest gap is %s standard errors (%s: %s estimated, %s exact).",
+		n, total, zString(worst), where, number(worst.Kind, worst.Value), number(worst.Kind, worst.Exact))
 }
 
 // writeChunked renders t as ASCII tables that fit the terminal, without a
@@ -414,9 +574,9 @@ func writePairTable(w io.Writer, m metricRows, names []string) error {
 		var out [][]string
 		for _, row := range m.rows {
 			for _, d := range row.Diffs {
-				v := verdict(d, names)
+				v := verdict(d, row, names)
 				if short {
-					v = strings.Replace(strings.Replace(v, "no clear difference", "unclear", 1), " (under 2 batches)", "", 1)
+					v = strings.Replace(v, " (under 2 batches)", "", 1)
 				}
 				pair, diff := pairName(d, names), diffWithCI(m.kind, d)
 				if short { // the note says the differences are in pp
@@ -496,7 +656,8 @@ func writePairTable(w io.Writer, m metricRows, names []string) error {
 //	      ...],
 //	     "differences": [
 //	      {"a": "Knights", "b": "Swordsmen", "difference": 0.5, "se": 0.01, "ci95": [0.48, 0.52],
-//	       "higher_a": 1, "batches": 32, "winner": "Knights", "verdict": "Knights higher (100%)"}]}
+//	       "higher_a": 1, "batches": 32, "no_interval": null, "winner": "Knights",
+//	       "verdict": "Knights higher (>99.9%)"}]}
 //	  ]
 //	}
 //
@@ -505,8 +666,12 @@ func writePairTable(w io.Writer, m metricRows, names []string) error {
 // difference is over the same trials. "stamp" is the one WriteJSON writes,
 // present when st is set. Each
 // estimate carries its candidate's own params; probabilities have
-// "successes" in place of the mean's spread. "winner" is null when the
-// difference is not clear (see ClearConfidence). As in WriteJSON, keys keep
+// "successes" in place of the mean's spread; a candidate that does not
+// report the metric at this point has "trials": 0 and null numbers.
+// "no_interval" says why a difference has no interval (null when it has
+// one): "missing" when a candidate of the pair does not report the metric
+// there, "too_few_batches" when under 2 batches hold it. "winner" is null
+// when the difference is not clear (see ClearConfidence). As in WriteJSON, keys keep
 // this order, numbers are in their shortest exact form, anything not finite
 // is null, and the worker count is left out.
 func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
@@ -560,12 +725,17 @@ func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 			o.put("ci95", "["+num(d.CI95[0])+", "+num(d.CI95[1])+"]")
 			o.put("higher_a", num(d.HigherA))
 			o.put("batches", strconv.Itoa(d.Batches))
+			if why := noInterval(d, row); why != "" {
+				o.put("no_interval", str(why))
+			} else {
+				o.put("no_interval", "null")
+			}
 			if win := winner(d); win >= 0 {
 				o.put("winner", str(c.Candidates[win]))
 			} else {
 				o.put("winner", "null")
 			}
-			o.put("verdict", str(verdict(d, c.Candidates)))
+			o.put("verdict", str(verdict(d, row, c.Candidates)))
 			b.WriteString("\n      {" + db.String() + "}")
 		}
 		b.WriteString("]}")
@@ -586,7 +756,8 @@ func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 // order of first appearance, empty where a row has no such parameter), then
 // candidate_a, candidate_b, and for each of a and b its trials, estimate,
 // ci95_low and ci95_high, then the difference, se, ci95_low, ci95_high,
-// higher_a, batches and winner (empty when the difference is not clear).
+// higher_a, batches, winner (empty when the difference is not clear) and
+// no_interval (as in the JSON; empty when the difference has an interval).
 // Numbers are in their shortest exact form; a value that is not finite is
 // empty.
 func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
@@ -603,7 +774,7 @@ func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	header = append(header, "candidate_a", "candidate_b",
 		"trials_a", "estimate_a", "ci95_low_a", "ci95_high_a",
 		"trials_b", "estimate_b", "ci95_low_b", "ci95_high_b",
-		"difference", "se", "ci95_low", "ci95_high", "higher_a", "batches", "winner")
+		"difference", "se", "ci95_low", "ci95_high", "higher_a", "batches", "winner", "no_interval")
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -627,7 +798,7 @@ func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 			if i := winner(d); i >= 0 {
 				win = c.Candidates[i]
 			}
-			line = append(line, csvNum(d.Value), csvNum(d.SE), csvNum(d.CI95[0]), csvNum(d.CI95[1]), csvNum(d.HigherA), strconv.Itoa(d.Batches), win)
+			line = append(line, csvNum(d.Value), csvNum(d.SE), csvNum(d.CI95[0]), csvNum(d.CI95[1]), csvNum(d.HigherA), strconv.Itoa(d.Batches), win, noInterval(d, row))
 			if err := cw.Write(line); err != nil {
 				return err
 			}
@@ -659,11 +830,16 @@ func writeComparisonMarkdown(w io.Writer, c *sim.Comparison, st sim.Stamp, h str
 	}
 	for _, m := range byMetric(c) {
 		fmt.Fprintf(w, "\n%s# %s (%s)\n\n", h, mdText(m.metric), m.kind)
+		withExact := anyExact(m)
 		var rows [][]string
 		for _, row := range m.rows {
 			line := paramCells(row, m.params)
 			for _, e := range row.Estimates {
-				line = append(line, estimateCI(e))
+				cell := estimateCI(e)
+				if withExact && !absent(e) {
+					cell += "; " + exactZ(e)
+				}
+				line = append(line, cell)
 			}
 			rows = append(rows, line)
 		}
@@ -671,13 +847,13 @@ func writeComparisonMarkdown(w io.Writer, c *sim.Comparison, st sim.Stamp, h str
 		rows = nil
 		for _, row := range m.rows {
 			for _, d := range row.Diffs {
-				rows = append(rows, append(paramCells(row, m.params), pairName(d, c.Candidates), diffWithCI(m.kind, d), verdict(d, c.Candidates)))
+				rows = append(rows, append(paramCells(row, m.params), pairName(d, c.Candidates), diffWithCI(m.kind, d), verdict(d, row, c.Candidates)))
 			}
 		}
 		fmt.Fprintln(w)
 		mdTable(w, append(slices.Clone(m.params), "pair", "difference [95% CI]", "verdict"), alignment(len(m.params)+1, 1, 1), rows)
 		fmt.Fprintln(w)
-		for _, n := range comparisonNotes(c, m) {
+		for _, n := range comparisonNotes(c, m, c.Candidates) {
 			fmt.Fprintf(w, "%s\n", mdText(n))
 		}
 	}

@@ -87,6 +87,13 @@ func TestComparisonLongNames(t *testing.T) {
 	}
 }
 
+// pairRow is a row of two candidates that both report the metric, 1,000
+// trials each, for the verdict tests.
+func pairRow() sim.ComparisonRow {
+	return sim.ComparisonRow{Metric: "breaks", Kind: sim.Probability,
+		Estimates: []sim.Estimate{sim.ProbabilityOf("breaks", nil, 500, 1000), sim.ProbabilityOf("breaks", nil, 600, 1000)}}
+}
+
 // TestVerdict pins the wording and the 97.5% threshold, on both sides.
 func TestVerdict(t *testing.T) {
 	names := []string{"A", "B"}
@@ -98,17 +105,18 @@ func TestVerdict(t *testing.T) {
 		{0.999999, "A higher (>99.9%)", 0},
 		{1, "A higher (>99.9%)", 0}, // a t probability that rounds to 1 is not certainty
 		{0.975, "A higher (97.5%)", 0},
-		{0.974, "no clear difference (A 97.4%)", -1},
-		{0.96, "no clear difference (A 96.0%)", -1},
-		{0.62, "no clear difference (A 62%)", -1},
-		{0.5, "no clear difference (A 50%)", -1},
-		{0.3, "no clear difference (B 70%)", -1},
+		{0.974, "unclear (A 97.4%)", -1},
+		{0.96, "unclear (A 96.0%)", -1},
+		{0.62, "unclear (A 62%)", -1},
+		{0.5, "unclear (even)", -1}, // a difference of exactly 0 leans to neither
+		{0.499, "unclear (B 50%)", -1},
+		{0.3, "unclear (B 70%)", -1},
 		{0.025, "B higher (97.5%)", 1},
 		{0, "B higher (>99.9%)", 1},
 		{math.NaN(), "no interval (under 2 batches)", -1},
 	} {
-		d := sim.Difference{A: 0, B: 1, HigherA: tc.higherA, SE: 0.1}
-		if got := verdict(d, names); got != tc.want {
+		d := sim.Difference{A: 0, B: 1, HigherA: tc.higherA, SE: 0.1, Batches: 32}
+		if got := verdict(d, pairRow(), names); got != tc.want {
 			t.Errorf("HigherA %g: %q, want %q", tc.higherA, got, tc.want)
 		}
 		if got := winner(d); got != tc.winner {
@@ -119,11 +127,50 @@ func TestVerdict(t *testing.T) {
 
 // TestVerdictWithoutSpread: when every batch gives the same difference
 // (paired trials of candidates that differ by a constant), there is no
-// doubt to put a percentage on.
+// doubt to put a percentage on; when that difference is 0 (paired trials
+// that never differ, such as two units that always charge home), the
+// candidates are equal, and neither is named.
 func TestVerdictWithoutSpread(t *testing.T) {
-	d := sim.Difference{A: 0, B: 1, Value: -1, HigherA: 0, SE: 0}
-	if got := verdict(d, []string{"A", "B"}); got != "B higher (every batch)" {
+	d := sim.Difference{A: 0, B: 1, Value: -1, HigherA: 0, SE: 0, Batches: 32}
+	if got := verdict(d, pairRow(), []string{"A", "B"}); got != "B higher (every batch)" {
 		t.Errorf("%q", got)
+	}
+	d = sim.Difference{A: 0, B: 1, Value: 0, HigherA: 0.5, SE: 0, Batches: 32}
+	if got := verdict(d, pairRow(), []string{"A", "B"}); got != "equal (every batch)" {
+		t.Errorf("%q", got)
+	}
+}
+
+// TestVerdictMissing: a difference with a candidate that does not report
+// the metric (a unit with no Impact Hits) says so, not that batches were
+// short, and names the candidate; the JSON says why in no_interval.
+func TestVerdictMissing(t *testing.T) {
+	names := []string{"Doomwheel", "Rat Ogres", "Stormvermin"}
+	nan := math.NaN()
+	none := sim.Difference{Value: nan, SE: nan, CI95: [2]float64{nan, nan}, HigherA: nan}
+	row := sim.ComparisonRow{Metric: "impact_hits", Kind: sim.Mean, Estimates: []sim.Estimate{
+		sim.ProbabilityOf("impact_hits", nil, 5, 10), {Value: nan, CI95: [2]float64{nan, nan}}, {Value: nan, CI95: [2]float64{nan, nan}}}}
+	for _, tc := range []struct {
+		a, b int
+		want string
+	}{
+		{0, 1, "not reported for Rat Ogres"},
+		{1, 0, "not reported for Rat Ogres"},
+		{1, 2, "not reported for either"},
+	} {
+		d := none
+		d.A, d.B = tc.a, tc.b
+		if got := verdict(d, row, names); got != tc.want {
+			t.Errorf("%s - %s: %q, want %q", names[tc.a], names[tc.b], got, tc.want)
+		}
+		if got := noInterval(d, row); got != noIntervalMissing {
+			t.Errorf("%s - %s: no_interval %q", names[tc.a], names[tc.b], got)
+		}
+	}
+	d := none
+	d.A, d.B, d.Batches = 0, 1, 1
+	if got := noInterval(d, pairRow()); got != noIntervalBatches {
+		t.Errorf("one batch: no_interval %q", got)
 	}
 }
 
@@ -201,8 +248,16 @@ func TestComparisonCSV(t *testing.T) {
 			t.Errorf("ragged row %v", r)
 		}
 	}
-	if got := rows[1][len(rows[1])-1]; got != "Knights" {
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	if got := rows[1][col["winner"]]; got != "Knights" {
 		t.Errorf("winner %q, want Knights", got)
+	}
+	// The last pair of breaks rests on one batch (sampleComparison).
+	if got := rows[9][col["no_interval"]]; got != "too_few_batches" || rows[1][col["no_interval"]] != "" {
+		t.Errorf("no_interval %q and %q, want too_few_batches and empty", got, rows[1][col["no_interval"]])
 	}
 	if rows[1][0] != "matchups" || rows[1][1] != "7" {
 		t.Errorf("row does not name the run: %v", rows[1])
@@ -245,5 +300,128 @@ func TestComparisonPlotsCapped(t *testing.T) {
 	}
 	if len(figs) != MaxComparisonPlots || len(notes) != 2 {
 		t.Errorf("%d figures, notes %q", len(figs), notes)
+	}
+}
+
+// exactComparison is a comparison in the shape of doomwheel-balance: a
+// Doomwheel, Rat Ogres and Stormvermin charging one target. Charging has
+// an exact value for every candidate (the Doomwheel's 95.37%, 103/108, its
+// chance to move far enough; the others always make it), the Doomwheel's
+// Impact Hits one of their own (4.292), which the other two do not report
+// at all, and the wounds a closed form for none of them.
+func exactComparison() *sim.Comparison {
+	names := []string{"Doomwheel", "Rat Ogres", "Stormvermin"}
+	c := &sim.Comparison{Candidates: names, Trials: 20000}
+	ps := []sim.Param{{Name: "target", Value: "Halberdiers"}}
+	nan := math.NaN()
+	diff := func(a, b int, v, se, higher float64) sim.Difference {
+		return sim.Difference{A: a, B: b, Value: v, SE: se, CI95: [2]float64{v - 2.04*se, v + 2.04*se}, HigherA: higher, Batches: 32}
+	}
+	none := func(a, b int) sim.Difference {
+		return sim.Difference{A: a, B: b, Value: nan, SE: nan, CI95: [2]float64{nan, nan}, HigherA: nan}
+	}
+	charge := sim.ComparisonRow{Metric: "charge_success", Kind: sim.Probability, Params: ps, Estimates: []sim.Estimate{
+		sim.ProbabilityOf("charge_success", ps, 19089, 20000).WithExact(103.0 / 108),
+		sim.ProbabilityOf("charge_success", ps, 20000, 20000).WithExact(1),
+		sim.ProbabilityOf("charge_success", ps, 20000, 20000).WithExact(1),
+	}, Diffs: []sim.Difference{diff(0, 1, -0.04555, 0.00164, 1e-23), diff(0, 2, -0.04555, 0.00164, 1e-23), {A: 1, B: 2, CI95: [2]float64{0, 0}, HigherA: 0.5, Batches: 32}}}
+	h := sim.NewHistogram(0, 8)
+	h.AddN(4, 14000)
+	h.AddN(5, 6000)
+	missing := sim.Estimate{Metric: "impact_hits", Params: ps, Kind: sim.Mean, Value: nan, SE: nan, CI95: [2]float64{nan, nan}}
+	impact := sim.ComparisonRow{Metric: "impact_hits", Kind: sim.Mean, Params: ps, Estimates: []sim.Estimate{
+		sim.MeanOf("impact_hits", ps, &h).WithExact(4.291666666666667), missing, missing,
+	}, Diffs: []sim.Difference{none(0, 1), none(0, 2), none(1, 2)}}
+	c.Rows = []sim.ComparisonRow{charge, impact}
+	return c
+}
+
+// TestComparisonExact: every format gives each candidate's exact value and
+// z beside its estimate where one is known, says which candidates do not
+// report a metric rather than blaming the batches, and counts the batches
+// of each metric's own differences.
+func TestComparisonExact(t *testing.T) {
+	for name, write := range map[string]func(io.Writer) error{
+		"compare_exact.txt": func(w io.Writer) error { return WriteComparisonTable(w, exactComparison(), sim.Stamp{}) },
+		"compare_exact.md":  func(w io.Writer) error { return WriteComparisonMarkdown(w, exactComparison(), sim.Stamp{}) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, name, b.Bytes())
+		out := b.String()
+		// 103/108 = 95.37%; z = (0.95445 - 0.953704) / sqrt(0.953704 * 0.046296 / 20000) = 0.5.
+		for _, want := range []string{"exact 95.37%, z 0.5", "exact 100.00%, z 0.0", "exact 4.292", "not reported for Rat Ogres", "not reported for either",
+			"Rat Ogres and Stormvermin do not report impact_hits", "equal (every batch)"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: no %q in\n%s", name, want, out)
+			}
+		}
+		for _, bad := range []string{"under 2 batches", "0 to 32", "Rat Ogres 50%"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s: %q in\n%s", name, bad, out)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteComparisonHTML(&b, exactComparison(), sim.Stamp{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `<span class="sub">exact 95.37%, z 0.5</span>`) {
+		t.Errorf("the HTML gives no exact value:\n%s", b.String())
+	}
+	b.Reset()
+	if err := WriteComparisonJSON(&b, exactComparison(), sim.Stamp{}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Rows []struct {
+			Differences []struct {
+				Batches    int     `json:"batches"`
+				NoInterval *string `json:"no_interval"`
+				Verdict    string  `json:"verdict"`
+			} `json:"differences"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if d := doc.Rows[0].Differences[0]; d.NoInterval != nil || d.Batches != 32 {
+		t.Errorf("charge: no_interval %v, batches %d", d.NoInterval, d.Batches)
+	}
+	if d := doc.Rows[1].Differences[0]; d.NoInterval == nil || *d.NoInterval != "missing" || d.Verdict != "not reported for Rat Ogres" {
+		t.Errorf("impact hits: %+v", d)
+	}
+}
+
+// TestComparisonExactWidth: with exact values under the estimates, three
+// candidates still fit 100 columns; past that the grid of estimates
+// alone says where the widest gap from an exact value is.
+func TestComparisonExactWidth(t *testing.T) {
+	c := exactComparison()
+	var b bytes.Buffer
+	if err := WriteComparisonTable(&b, c, sim.Stamp{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := widest(b.Bytes()); n > TerminalWidth {
+		t.Errorf("%d columns:\n%s", n, b.String())
+	}
+	c.Candidates = []string{"Doomwheel", "Rat Ogres", "Stormvermin", "Clanrats", "Plague Monks", "Gutter Runners"}
+	for i := range c.Rows {
+		c.Rows[i].Estimates = append(c.Rows[i].Estimates, c.Rows[i].Estimates...)
+	}
+	b.Reset()
+	if err := WriteComparisonTable(&b, c, sim.Stamp{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := widest(b.Bytes()); n > TerminalWidth {
+		t.Errorf("%d columns:\n%s", n, out)
+	}
+	flat := strings.Join(strings.Fields(out), " ") // the note is wrapped
+	// The two Doomwheels (z 0.5, as above) are the widest gap of four exact values.
+	if !strings.Contains(flat, "Exact values known for 6 of 6 estimates; the widest gap is 0.5 standard errors (Doomwheel, target=Halberdiers: 95.45% estimated, 95.37% exact).") {
+		t.Errorf("no summary of the exact values in:\n%s", out)
 	}
 }

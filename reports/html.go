@@ -225,7 +225,8 @@ func WriteComparisonHTML(w io.Writer, c *sim.Comparison, st sim.Stamp, sources m
 		est := htmlTable{Caption: "Estimates with 95% intervals", Head: heads(append(slices.Clone(m.params), c.Candidates...), len(m.params))}
 		dh := heads(append(slices.Clone(m.params), "pair", "difference", "95% CI", "verdict"), len(m.params)+1)
 		dh[len(dh)-1].Class = "l"
-		diffs := htmlTable{Caption: "Differences", Head: dh, Notes: comparisonNotes(c, m)}
+		diffs := htmlTable{Caption: "Differences", Head: dh, Notes: comparisonNotes(c, m, c.Candidates)}
+		withExact := anyExact(m)
 		for _, row := range m.rows {
 			params := paramCells(row, m.params)
 			var line []htmlCell
@@ -236,6 +237,9 @@ func WriteComparisonHTML(w io.Writer, c *sim.Comparison, st sim.Stamp, sources m
 				cell := htmlCell{Text: number(e.Kind, e.Value)}
 				if e.Trials > 0 && !math.IsNaN(e.CI95[0]) {
 					cell.Sub = append(cell.Sub, "["+bare(e.Kind, e.CI95[0])+", "+bare(e.Kind, e.CI95[1])+"]")
+				}
+				if withExact && !absent(e) {
+					cell.Sub = append(cell.Sub, exactZ(e))
 				}
 				cell.Sub = append(cell.Sub, groupThousands(e.Trials)+" trials")
 				line = append(line, cell)
@@ -252,7 +256,7 @@ func WriteComparisonHTML(w io.Writer, c *sim.Comparison, st sim.Stamp, sources m
 				}
 				dl = append(dl, htmlCell{Text: pairName(d, c.Candidates), Class: "l"},
 					htmlCell{Text: diffString(m.kind, d)}, htmlCell{Text: diffCI(m.kind, d)},
-					htmlCell{Text: verdict(d, c.Candidates), Class: class})
+					htmlCell{Text: verdict(d, row, c.Candidates), Class: class})
 				diffs.Rows = append(diffs.Rows, dl)
 			}
 		}

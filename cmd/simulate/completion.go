@@ -1,56 +1,100 @@
 package main
 
 import (
-	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
-	"regexp"
+	"maps"
 	"slices"
 	"strings"
 
+	"hammersim/reports"
 	"hammersim/scenarios"
 )
 
-// completionCommands are the sub-commands a shell completes, with the ones
-// that take a scenario name or file.
-var completionCommands = []string{"run", "compare", "merge", "dice", "list", "show", "units", "serve", "version", "completion"}
+// completionCommands are the sub-commands a shell completes, in the order
+// simulate -h lists them (a test holds the two together).
+var completionCommands = []string{"run", "compare", "merge", "dice", "list", "show", "units", "completion", "serve", "version"}
 
-var scenarioCommands = []string{"run", "compare", "show"}
+// completionShells are the shells runCompletion writes a script for.
+var completionShells = []string{"bash", "zsh", "fish"}
 
-// flaggedCommands are the sub-commands whose flags a shell completes.
-var flaggedCommands = []string{"run", "compare", "merge", "dice", "units"}
+// How a shell completes the value of a flag that takes one: file flags
+// offer files and folders, word flags the words the command accepts, and
+// the rest (a count, an address, a metric's name) nothing. Every flag that
+// takes a value is one of these (a test holds them to the flag sets).
+var (
+	fileFlags = []string{"o", "plot", "report", "units", "scenario"}
+	freeFlags = []string{"trials", "seed", "workers", "precision", "max-trials", "metrics", "shard", "shard-index-env", "by",
+		"addr", "host", "max-body", "max-runs"}
+)
 
-// flagLine matches a flag in a command's -h output: "  -trials N".
-var flagLine = regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`)
-
-// commandFlags lists a command's flags as its own -h prints them, so that
-// completion never drifts from the flags themselves.
-func commandFlags(cmd string) []string {
-	var help bytes.Buffer
-	if err := run(context.Background(), []string{cmd, "-h"}, &help, io.Discard); err != nil {
+// flagWords are the words a word flag of a command accepts, taken from the
+// tables the command checks them against; nil for any other flag.
+func flagWords(cmd, name string) []string {
+	switch {
+	case name == "progress":
+		return progressModes
+	case name != "format":
 		return nil
 	}
-	var out []string
-	for _, m := range flagLine.FindAllStringSubmatch(help.String(), -1) {
-		switch {
-		case m[1] == "h":
-		case len(m[1]) == 1:
-			out = append(out, "-"+m[1])
-		default:
-			out = append(out, "--"+m[1])
-		}
+	switch cmd {
+	case "run":
+		return slices.Sorted(maps.Keys(formats))
+	case "compare":
+		return slices.Sorted(maps.Keys(compareFormats))
+	case "merge":
+		return append(slices.Sorted(maps.Keys(formats)), "partial")
+	case "dice":
+		return reports.DiceFormats
+	}
+	return nil
+}
+
+// flagCollector is the standard output of a command asked for -h by
+// commandFlags: newFlagSet hands it the command's flag set, so that
+// completion reads the very flags the command parses.
+type flagCollector struct {
+	io.Writer
+	sets []*flag.FlagSet
+}
+
+// commandFlags returns the flags of a command, in name order, from the
+// flag set the command itself builds; none for a command without flags.
+func commandFlags(cmd string) []*flag.Flag {
+	c := &flagCollector{Writer: io.Discard}
+	if err := run(context.Background(), []string{cmd, "-h"}, c, io.Discard); err != nil {
+		return nil
+	}
+	var out []*flag.Flag
+	for _, fs := range c.sets {
+		fs.VisitAll(func(f *flag.Flag) { out = append(out, f) })
 	}
 	return out
 }
 
+// takesValue reports whether a flag is followed by a value.
+func takesValue(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
+}
+
+// dashed writes a flag as users type it: -o, --trials.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
 // runCompletion prints a completion script for a shell.
 func runCompletion(args []string, stdout io.Writer) error {
-	if len(args) != 1 || !slices.Contains([]string{"bash", "zsh", "fish"}, args[0]) {
+	if len(args) != 1 || !slices.Contains(completionShells, args[0]) {
 		return usagef("completion takes one shell: bash, zsh or fish (such as: source <(simulate completion bash))")
 	}
-	flags := map[string][]string{}
-	for _, c := range flaggedCommands {
+	flags := map[string][]*flag.Flag{}
+	for _, c := range completionCommands {
 		flags[c] = commandFlags(c)
 	}
 	names := scenarios.BuiltinNames()
@@ -68,7 +112,10 @@ func runCompletion(args []string, stdout io.Writer) error {
 	return err
 }
 
-func bashCompletion(flags map[string][]string, names []string) string {
+// bashCompletion writes the bash script (zsh loads it too): the value of
+// the flag before the cursor, else the flags of the command, else its
+// arguments.
+func bashCompletion(flags map[string][]*flag.Flag, names []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `# simulate completion for bash. Load it with:
 #   source <(simulate completion bash)
@@ -77,56 +124,103 @@ _simulate() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   cmd="${COMP_WORDS[1]}"
+  COMPREPLY=()
   if [[ $COMP_CWORD -eq 1 ]]; then
     COMPREPLY=( $(compgen -W "%s" -- "$cur") )
     return
   fi
-  case "$prev" in
-    --format|-format) COMPREPLY=( $(compgen -W "table json csv markdown" -- "$cur") ); return ;;
-    --progress|-progress) COMPREPLY=( $(compgen -W "auto always never" -- "$cur") ); return ;;
-    -o|--plot|-plot|--report|-report|--units|-units|--scenario|-scenario) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-  esac
+  case "$cmd:$prev" in
+`, strings.Join(completionCommands, " "))
+	for _, c := range completionCommands {
+		var files, free []string
+		for _, f := range flags[c] {
+			if !takesValue(f) {
+				continue
+			}
+			forms := "-" + f.Name + "|--" + f.Name
+			switch words := flagWords(c, f.Name); {
+			case words != nil:
+				fmt.Fprintf(&b, "    %s:-%s|%s:--%s) COMPREPLY=( $(compgen -W \"%s\" -- \"$cur\") ); return ;;\n", c, f.Name, c, f.Name, strings.Join(words, " "))
+			case slices.Contains(freeFlags, f.Name):
+				free = append(free, forms)
+			default: // a file flag, or one not yet sorted: what a shell offers by default
+				files = append(files, forms)
+			}
+		}
+		if len(files) > 0 {
+			fmt.Fprintf(&b, "    %s) COMPREPLY=( $(compgen -f -- \"$cur\") ); return ;;\n", contextAlternatives(c, files))
+		}
+		if len(free) > 0 {
+			fmt.Fprintf(&b, "    %s) return ;; # a number, an address or a name: nothing to offer\n", contextAlternatives(c, free))
+		}
+	}
+	b.WriteString(`  esac
   if [[ "$cur" == -* ]]; then
     case "$cmd" in
-`, strings.Join(completionCommands, " "))
-	for _, c := range flaggedCommands {
-		fmt.Fprintf(&b, "      %s) COMPREPLY=( $(compgen -W \"%s\" -- \"$cur\") ) ;;\n", c, strings.Join(flags[c], " "))
+`)
+	for _, c := range completionCommands {
+		var words []string
+		for _, f := range flags[c] {
+			words = append(words, dashed(f.Name))
+		}
+		words = append(words, "-h")
+		fmt.Fprintf(&b, "      %s) COMPREPLY=( $(compgen -W \"%s\" -- \"$cur\") ) ;;\n", c, strings.Join(words, " "))
 	}
 	fmt.Fprintf(&b, `    esac
     return
   fi
   case "$cmd" in
-    %s) COMPREPLY=( $(compgen -W "%s" -- "$cur") $(compgen -f -- "$cur") ) ;;
-    completion) COMPREPLY=( $(compgen -W "bash zsh fish" -- "$cur") ) ;;
+    run|compare) COMPREPLY=( $(compgen -W "%[1]s" -- "$cur") $(compgen -f -- "$cur") ) ;;
+    show) COMPREPLY=( $(compgen -W "%[1]s" -- "$cur") ) ;;
+    merge) COMPREPLY=( $(compgen -f -- "$cur") ) ;;
+    completion) COMPREPLY=( $(compgen -W "%[2]s" -- "$cur") ) ;;
     units) COMPREPLY=( $(compgen -W "show" -- "$cur") ) ;;
-    *) COMPREPLY=( $(compgen -f -- "$cur") ) ;;
   esac
 }
 complete -F _simulate simulate
-`, strings.Join(scenarioCommands, "|"), strings.Join(names, " "))
+`, strings.Join(names, " "), strings.Join(completionShells, " "))
 	return b.String()
 }
 
-func fishCompletion(flags map[string][]string, names []string) string {
+// contextAlternatives writes a bash case pattern matching "cmd:flag" for
+// each form of each flag: "run:-o|run:--o|run:-plot|run:--plot".
+func contextAlternatives(cmd string, forms []string) string {
+	var alts []string
+	for _, f := range forms {
+		for form := range strings.SplitSeq(f, "|") {
+			alts = append(alts, cmd+":"+form)
+		}
+	}
+	return strings.Join(alts, "|")
+}
+
+// fishCompletion writes the fish script: commands, each command's
+// arguments, and each command's flags with what their values are.
+func fishCompletion(flags map[string][]*flag.Flag, names []string) string {
 	var b strings.Builder
 	b.WriteString("# simulate completion for fish. Load it with:\n#   simulate completion fish | source\n")
 	b.WriteString("complete -c simulate -f\n")
 	fmt.Fprintf(&b, "complete -c simulate -n __fish_use_subcommand -a '%s'\n", strings.Join(completionCommands, " "))
-	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from %s' -a '%s'\n", strings.Join(scenarioCommands, " "), strings.Join(names, " "))
+	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from run compare show' -a '%s'\n", strings.Join(names, " "))
 	b.WriteString("complete -c simulate -n '__fish_seen_subcommand_from run compare merge' -F\n")
-	b.WriteString("complete -c simulate -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n")
+	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from completion' -a '%s'\n", strings.Join(completionShells, " "))
 	b.WriteString("complete -c simulate -n '__fish_seen_subcommand_from units' -a 'show'\n")
-	for _, c := range flaggedCommands {
+	for _, c := range completionCommands {
 		for _, f := range flags[c] {
-			name := strings.TrimLeft(f, "-")
-			opt := "-l " + name
-			if len(name) == 1 {
-				opt = "-s " + name
+			opt := "-l " + f.Name
+			if len(f.Name) == 1 {
+				opt = "-s " + f.Name
 			}
-			if c == "units" { // its flags name files and folders
-				opt += " -F"
+			switch words := flagWords(c, f.Name); {
+			case !takesValue(f):
+			case words != nil:
+				opt += " -x -a '" + strings.Join(words, " ") + "'"
+			case slices.Contains(freeFlags, f.Name):
+				opt += " -x"
+			default: // a file flag, or one not yet sorted
+				opt += " -r -F"
 			}
-			fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from %s' %s -r\n", c, opt)
+			fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from %s' %s\n", c, opt)
 		}
 	}
 	return b.String()

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,5 +38,157 @@ func TestCompletion(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "completion", "powershell"); err == nil || !strings.Contains(err.Error(), "bash, zsh or fish") {
 		t.Errorf("unknown shell: %v", err)
+	}
+}
+
+// usageCommands lists the commands simulate -h names, in its order.
+func usageCommands(t *testing.T) []string {
+	t.Helper()
+	top, _, err := runCLI(t, "-h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(top, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "simulate" && !strings.HasSuffix(f[1], ":") && !slices.Contains(out, f[1]) {
+			out = append(out, f[1])
+		}
+	}
+	return out
+}
+
+// TestCompletionCommands: completion offers every command simulate -h
+// names, and no other.
+func TestCompletionCommands(t *testing.T) {
+	got, want := slices.Sorted(slices.Values(completionCommands)), slices.Sorted(slices.Values(usageCommands(t)))
+	if !slices.Equal(got, want) {
+		t.Errorf("completion offers %v; simulate -h names %v", got, want)
+	}
+}
+
+// TestCompletionFlagSets: the flags completion reads from each command's
+// flag set are those its -h prints (so neither can lose one), and every
+// flag that takes a value is sorted into words, files or free values, the
+// words being ones its usage names.
+func TestCompletionFlagSets(t *testing.T) {
+	flagLine := regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`)
+	for _, cmd := range completionCommands {
+		help, _, err := runCLI(t, cmd, "-h")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var printed, read []string
+		for _, m := range flagLine.FindAllStringSubmatch(help, -1) {
+			printed = append(printed, m[1])
+		}
+		for _, f := range commandFlags(cmd) {
+			read = append(read, f.Name)
+			words := flagWords(cmd, f.Name)
+			sorted := words != nil || slices.Contains(fileFlags, f.Name) || slices.Contains(freeFlags, f.Name) || !takesValue(f)
+			if !sorted {
+				t.Errorf("%s --%s: not in flagWords, fileFlags or freeFlags", cmd, f.Name)
+			}
+			for _, w := range words {
+				if !strings.Contains(f.Usage, w) {
+					t.Errorf("%s --%s offers %q, which its usage does not name: %s", cmd, f.Name, w, f.Usage)
+				}
+			}
+		}
+		if !slices.Equal(printed, read) {
+			t.Errorf("%s: -h prints the flags %v, completion reads %v", cmd, printed, read)
+		}
+	}
+	if n := len(commandFlags("serve")); n < 5 {
+		t.Errorf("serve has %d flags, want --addr, --host, --max-body, --max-runs and --max-trials at least", n)
+	}
+}
+
+// TestCompletionEveryFlag: each shell's script offers every flag of every
+// command, under that command, and the words of --format that command
+// takes (merge's partial among them).
+func TestCompletionEveryFlag(t *testing.T) {
+	for _, shell := range completionShells {
+		out, _, err := runCLI(t, "completion", shell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(out, "\n")
+		for _, cmd := range completionCommands {
+			var bashFlags []string
+			for _, l := range lines {
+				// The flags' case comes first; the arguments' one after it.
+				if rest, ok := strings.CutPrefix(strings.TrimSpace(l), cmd+") COMPREPLY=( $(compgen -W \""); ok && bashFlags == nil {
+					bashFlags = strings.Fields(rest[:strings.Index(rest, "\"")])
+				}
+			}
+			for _, f := range commandFlags(cmd) {
+				switch shell {
+				case "fish":
+					opt := "-l " + f.Name
+					if len(f.Name) == 1 {
+						opt = "-s " + f.Name
+					}
+					if !strings.Contains(out, "'__fish_seen_subcommand_from "+cmd+"' "+opt) {
+						t.Errorf("fish: %s lacks %s", cmd, opt)
+					}
+				default:
+					if !slices.Contains(bashFlags, dashed(f.Name)) {
+						t.Errorf("%s: %s offers %v, lacking %s", shell, cmd, bashFlags, dashed(f.Name))
+					}
+				}
+			}
+		}
+		if !strings.Contains(out, "csv json markdown table partial") {
+			t.Errorf("%s: merge --format does not offer partial", shell)
+		}
+	}
+}
+
+// TestBashCompletionBehaviour runs the bash script as bash completes a
+// line, in a folder holding one file: serve's flags, merge's formats, show
+// offering built-ins and never files, run offering both, and nothing after
+// a flag that takes a number.
+func TestBashCompletionBehaviour(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	script, _, err := runCLI(t, "completion", "bash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "swift.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c.bash"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		line string // the words typed, the last the one being completed
+		want string // COMPREPLY, space-separated
+	}{
+		{"simulate serve --a", "--addr"},
+		{"simulate serve --max-", "--max-body --max-runs --max-trials"},
+		{"simulate merge --format p", "partial"},
+		{"simulate run --format m", "markdown"},
+		{"simulate run --progress a", "auto always"},
+		{"simulate show swift", "swiftstride-charge"},
+		{"simulate run swift", "swiftstride-charge swift.yaml"},
+		{"simulate run --trials ", ""},
+		{"simulate completion z", "zsh"},
+		{"simulate list -", "-h"},
+	} {
+		words := strings.Split(tc.line, " ")
+		quoted := make([]string, len(words))
+		for i, w := range words {
+			quoted[i] = "'" + w + "'"
+		}
+		prog := fmt.Sprintf("source c.bash; COMP_WORDS=(%s); COMP_CWORD=%d; _simulate; echo \"${COMPREPLY[*]}\"", strings.Join(quoted, " "), len(words)-1)
+		cmd := exec.Command("bash", "--norc", "--noprofile", "-c", prog)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if got := strings.TrimSpace(string(out)); err != nil || got != tc.want {
+			t.Errorf("%q: %q (%v), want %q", tc.line, got, err, tc.want)
+		}
 	}
 }

@@ -30,10 +30,13 @@ func (e *usageError) Error() string { return e.msg }
 
 // hint says where the usage is.
 func (e *usageError) hint() string {
-	if e.cmd != "" {
-		return fmt.Sprintf("Run 'simulate %s -h' for its flags.", e.cmd)
+	switch {
+	case e.cmd == "":
+		return "Run 'simulate -h' for usage."
+	case simpleUsage[e.cmd] != "":
+		return fmt.Sprintf("Run 'simulate %s -h' for its usage.", e.cmd)
 	}
-	return "Run 'simulate -h' for usage."
+	return fmt.Sprintf("Run 'simulate %s -h' for its flags.", e.cmd)
 }
 
 func usagef(format string, args ...any) error { return &usageError{msg: fmt.Sprintf(format, args...)} }
@@ -61,11 +64,14 @@ var errInterrupted = errors.New("interrupted: the results written are partial, a
 // ready to write.
 var errCancelled = errors.New("interrupted before any result was ready; nothing was written")
 
-const usage = `simulate: Monte Carlo odds for tabletop wargames, with exact values beside the estimates.
+// usage is simulate -h: every command, and where each one's own usage is.
+var usage = `simulate: Monte Carlo odds for tabletop wargames, with exact values beside the estimates.
 
 Usage:
-  simulate                         run the default scenario (swiftstride-charge)
-  simulate run FILE|NAME|- [flags] run a scenario file, a built-in by name, or standard input (-)
+  simulate                         run the default scenario (` + scenarios.DefaultScenario + `)
+  simulate run [FILE|NAME|-] [flags]
+                                   run a scenario file, a built-in by name, or standard input (-);
+                                   with none, the default scenario
   simulate compare A B ... [flags] run scenarios on the same dice and compare them, with paired differences
   simulate compare FILE --by AXIS  compare the values of one swept parameter (default: attacker)
   simulate merge PARTS... [flags]  merge the partial results of a sharded run (run/compare --shard I/N)
@@ -77,13 +83,48 @@ Usage:
   simulate serve [--addr A]        a web page on http://127.0.0.1:8080: edit, run, compare, roll dice
   simulate version                 print the version
 
-Run 'simulate run -h', 'simulate compare -h', 'simulate merge -h', 'simulate dice -h',
-'simulate units -h' or 'simulate serve -h' for their flags.
+Every command prints its usage with -h: 'simulate run -h', 'simulate compare -h',
+'simulate merge -h', 'simulate dice -h', 'simulate units -h' and 'simulate serve -h'
+give their flags; 'simulate list -h', 'simulate show -h', 'simulate completion -h'
+and 'simulate version -h' say what they take.
 
 Exit status: 0 success, 1 error (bad scenario, unwritable file), 2 bad command
 line, 130 interrupted (partial results, marked as such, were written, or sent
 by serve to its clients).
 `
+
+// simpleUsage is the -h of each command that has no flags: what it takes,
+// then what it does.
+var simpleUsage = map[string]string{
+	"list": "list\n\nLists the built-in scenarios, a name and a description a line.\n" +
+		"'simulate show NAME' prints one; 'simulate run NAME' runs it.\n",
+	"show": "show NAME\n\nPrints the YAML of the built-in scenario NAME ('simulate list' names them),\n" +
+		"to copy into a file, edit and run with 'simulate run FILE'.\n",
+	"completion": "completion bash|zsh|fish\n\nPrints a completion script for the shell, which completes commands, flags,\n" +
+		"flag values and built-in scenario names. Load it with:\n" +
+		"  source <(simulate completion bash)    # in ~/.bashrc\n" +
+		"  source <(simulate completion zsh)     # in ~/.zshrc\n" +
+		"  simulate completion fish | source     # in ~/.config/fish/config.fish\n",
+	"version": "version\n\nPrints hammersim's version.\n",
+}
+
+// isHelp reports whether an argument asks for help.
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
+
+// simpleCommand answers a command without flags: its usage when asked
+// with -h, a usage error for any other flag, else do with its arguments.
+func simpleCommand(cmd string, args []string, stdout io.Writer, do func([]string) error) error {
+	if slices.ContainsFunc(args, isHelp) {
+		_, err := fmt.Fprintf(stdout, "Usage: simulate %s", simpleUsage[cmd])
+		return err
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			return flagUsagef(cmd, "%s has no flags; got %s", cmd, a)
+		}
+	}
+	return ofCommand(cmd, do(args))
+}
 
 // run is the whole command line program; main only maps its error to an
 // exit status.
@@ -108,28 +149,41 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "units":
 		return ofCommand(cmd, runUnits(rest, stdout))
 	case "list":
-		if len(rest) > 0 {
-			return usagef("list takes no arguments")
-		}
-		return list(stdout)
+		return simpleCommand(cmd, rest, stdout, func(args []string) error {
+			if len(args) > 0 {
+				return usagef("list takes no arguments, got %s", strings.Join(args, " "))
+			}
+			return list(stdout)
+		})
 	case "show":
-		if len(rest) != 1 {
-			return usagef("show takes one built-in scenario name (simulate list shows them)")
-		}
-		src, ok := scenarios.Builtin(rest[0])
-		if !ok {
-			return fmt.Errorf("no built-in scenario named %q (simulate list shows them)", rest[0])
-		}
-		_, err := stdout.Write(src)
-		return err
+		return simpleCommand(cmd, rest, stdout, func(args []string) error { return show(args, stdout) })
 	case "completion":
-		return runCompletion(rest, stdout)
+		return simpleCommand(cmd, rest, stdout, func(args []string) error { return runCompletion(args, stdout) })
 	case "version", "-version", "--version":
-		_, err := fmt.Fprintf(stdout, "hammersim %s\n", hammersim.Version)
-		return err
+		return simpleCommand("version", rest, stdout, func(args []string) error {
+			if len(args) > 0 {
+				return usagef("version takes no arguments, got %s", strings.Join(args, " "))
+			}
+			_, err := fmt.Fprintf(stdout, "hammersim %s\n", hammersim.Version)
+			return err
+		})
 	default:
 		return usagef("unknown command %q", cmd)
 	}
+}
+
+// show prints a built-in scenario's YAML. An unknown name is an error, as
+// it is for run, that says how to list the names.
+func show(args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return usagef("show takes one built-in scenario name, got %d (simulate list shows them)", len(args))
+	}
+	src, ok := scenarios.Builtin(args[0])
+	if !ok {
+		return fmt.Errorf("no built-in scenario named %q (simulate list shows the built-ins; simulate run FILE runs a file)", args[0])
+	}
+	_, err := stdout.Write(src)
+	return err
 }
 
 func list(w io.Writer) error {
@@ -178,6 +232,9 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	if c, ok := stdout.(*flagCollector); ok { // completion reads the flags
+		c.sets = append(c.sets, fs)
+	}
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "Usage: simulate %s\n\nFlags:\n", synopsis)
 		fs.SetOutput(stdout)
@@ -255,6 +312,9 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.metrics, "metrics", "", "print, plot and write only these `metrics`, such as hits,wounds (default: the scenario's metrics key, else all)")
 }
 
+// progressModes are the values of --progress.
+var progressModes = []string{"auto", "always", "never"}
+
 // Bounds on flag values. maxWorkers is far above any machine's cores, and
 // low enough that the goroutines and their tallies fit in memory.
 // maxTrialsFlag is the bound a scenario's trials key has too (sim.MaxTrials).
@@ -275,7 +335,7 @@ func (f *runFlags) check(fs *flag.FlagSet) error {
 	if flagSet(fs, "max-trials") && (f.maxTrials < 1 || f.maxTrials > maxTrialsFlag) {
 		return flagUsagef(cmd, "--max-trials %d is out of range; expected 1 to %d", f.maxTrials, int64(maxTrialsFlag))
 	}
-	if f.progress != "auto" && f.progress != "always" && f.progress != "never" {
+	if !slices.Contains(progressModes, f.progress) {
 		return flagUsagef(cmd, "unknown --progress %q; expected auto, always or never", f.progress)
 	}
 	if flagSet(fs, "precision") && !(f.precision > 0 && f.precision < 0.5) {
@@ -337,7 +397,10 @@ const defaultMaxTrials = 100_000_000
 // newRunFlagSet is the flag set of `simulate run`, shared by the command
 // line and the server's run so that both read their arguments alike.
 func newRunFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags) {
-	fs := newFlagSet("run", "run FILE|NAME [flags]", stdout)
+	fs := newFlagSet("run", "run [FILE|NAME|-] [flags]\n\n"+
+		"Runs a scenario: a YAML file, a built-in by name (simulate list names them), or\n"+
+		"standard input (-). With none, it runs the default scenario, "+scenarios.DefaultScenario+",\n"+
+		"as simulate alone does.", stdout)
 	var f runFlags
 	f.register(fs)
 	fs.Float64Var(&f.precision, "precision", 0, "run until every probability's 95% interval half-width is at most this (e.g. 0.005), in deterministic rounds")

@@ -46,9 +46,19 @@ func TestUsageHints(t *testing.T) {
 		{"units arguments", []string{"units", "a", "b", "c"},
 			"simulate: units takes no arguments, or show and a unit's name (simulate units show Clanrats)\nRun 'simulate units -h' for its flags.\n"},
 		{"list argument", []string{"list", "x"},
-			"simulate: list takes no arguments\nRun 'simulate -h' for usage.\n"},
+			"simulate: list takes no arguments, got x\nRun 'simulate list -h' for its usage.\n"},
+		{"list flag", []string{"list", "--all"},
+			"simulate: list has no flags; got --all\nRun 'simulate list -h' for its usage.\n"},
 		{"show nothing", []string{"show"},
-			"simulate: show takes one built-in scenario name (simulate list shows them)\nRun 'simulate -h' for usage.\n"},
+			"simulate: show takes one built-in scenario name, got 0 (simulate list shows them)\nRun 'simulate show -h' for its usage.\n"},
+		{"show two", []string{"show", "a", "b"},
+			"simulate: show takes one built-in scenario name, got 2 (simulate list shows them)\nRun 'simulate show -h' for its usage.\n"},
+		{"completion unknown shell", []string{"completion", "powershell"},
+			"simulate: completion takes one shell: bash, zsh or fish (such as: source <(simulate completion bash))\nRun 'simulate completion -h' for its usage.\n"},
+		{"version argument", []string{"version", "extra"},
+			"simulate: version takes no arguments, got extra\nRun 'simulate version -h' for its usage.\n"},
+		{"--version argument", []string{"--version", "extra"},
+			"simulate: version takes no arguments, got extra\nRun 'simulate version -h' for its usage.\n"},
 		{"unknown command", []string{"frobnicate"},
 			"simulate: unknown command \"frobnicate\"\nRun 'simulate -h' for usage.\n"},
 	} {
@@ -86,6 +96,41 @@ func TestUsageNamesEveryHelp(t *testing.T) {
 		if names := strings.Contains(named, "'simulate "+cmd+" -h'"); names != hasHelp {
 			t.Errorf("%s: has a -h of its own %v, simulate -h names it %v", cmd, hasHelp, names)
 		}
+	}
+}
+
+// TestEveryCommandHelp: every command that simulate -h lists answers -h,
+// -help and --help with its usage on standard output, whatever else is on
+// the line, nothing on standard error, and exit status 0.
+func TestEveryCommandHelp(t *testing.T) {
+	top, _, err := runCLI(t, "-h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var commands []string
+	for _, line := range strings.Split(top, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "simulate" && !strings.HasSuffix(f[1], ":") && !slices.Contains(commands, f[1]) {
+			commands = append(commands, f[1])
+		}
+	}
+	for _, cmd := range commands {
+		for _, args := range [][]string{{cmd, "-h"}, {cmd, "-help"}, {cmd, "--help"}, {cmd, "x", "-h"}} {
+			stdout, stderr, err := runCLI(t, args...)
+			var msg bytes.Buffer
+			if code := exitCode(err, &msg); code != 0 || stderr != "" || !strings.HasPrefix(stdout, "Usage: simulate "+cmd) {
+				t.Errorf("simulate %s: exit %d (%s), stderr %q, stdout %q", strings.Join(args, " "), code, msg.String(), stderr, stdout)
+			}
+		}
+	}
+}
+
+// TestShowUnknown: show with a name that is no built-in exits 1, as run
+// does, and says how to list the names.
+func TestShowUnknown(t *testing.T) {
+	stdout, _, err := runCLI(t, "show", "nosuch")
+	var stderr bytes.Buffer
+	if code := exitCode(err, &stderr); code != 1 || stdout != "" || !strings.Contains(stderr.String(), `no built-in scenario named "nosuch" (simulate list shows the built-ins`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr.String())
 	}
 }
 
