@@ -425,3 +425,24 @@ func TestComparisonExactWidth(t *testing.T) {
 		t.Errorf("no summary of the exact values in:\n%s", out)
 	}
 }
+
+// TestZStringSign: a z that rounds to 0 is printed 0.0, never -0.0.
+func TestZStringSign(t *testing.T) {
+	for _, tc := range []struct {
+		successes int64
+		exact     float64
+		want      string
+	}{
+		// 500 of 1,000 against 0.5001: z = (0.5 - 0.5001) / sqrt(0.5001 * 0.4999 / 1000) = -0.006.
+		{500, 0.5001, "0.0"},
+		// 500 of 1,000 against 0.4999: z = +0.006.
+		{500, 0.4999, "0.0"},
+		// 480 of 1,000 against 0.5: z = -0.02 / sqrt(0.25 / 1000) = -1.26.
+		{480, 0.5, "-1.3"},
+	} {
+		e := sim.ProbabilityOf("p", nil, tc.successes, 1000).WithExact(tc.exact)
+		if got := zString(e); got != tc.want {
+			t.Errorf("%d of 1000 against %g: z %q, want %q", tc.successes, tc.exact, got, tc.want)
+		}
+	}
+}

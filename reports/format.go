@@ -70,7 +70,10 @@ func zString(e sim.Estimate) string {
 	if math.IsInf(z, 0) {
 		return "inf"
 	}
-	return strconv.FormatFloat(z, 'f', 1, 64)
+	if s := strconv.FormatFloat(z, 'f', 1, 64); s != "-0.0" {
+		return s
+	}
+	return "0.0" // a gap that rounds to nothing has no side
 }
 
 // groupThousands writes n with commas: 1,000,000.

@@ -223,6 +223,9 @@ func WriteComparisonHTML(w io.Writer, c *sim.Comparison, st sim.Stamp, sources m
 	for _, m := range byMetric(c) {
 		sec := htmlSection{Heading: m.metric + " (" + m.kind.String() + ")"}
 		est := htmlTable{Caption: "Estimates with 95% intervals", Head: heads(append(slices.Clone(m.params), c.Candidates...), len(m.params))}
+		if anyExact(m) {
+			est.Caption += " and exact values"
+		}
 		dh := heads(append(slices.Clone(m.params), "pair", "difference", "95% CI", "verdict"), len(m.params)+1)
 		dh[len(dh)-1].Class = "l"
 		diffs := htmlTable{Caption: "Differences", Head: dh, Notes: comparisonNotes(c, m, c.Candidates)}
