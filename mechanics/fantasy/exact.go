@@ -122,20 +122,35 @@ func thin(d dice.Dist, q float64) dice.Dist {
 // ExactBattle works out the closed forms a battle has.
 func ExactBattle(b *Battle) BattleExact {
 	ex := BattleExact{values: map[battleKey]float64{}, dists: map[battleKey]dice.Dist{}, mishap: map[int]float64{}}
+	survive, shot := exactZzzzap(b, ex)
+	exactStaticCombat(b, ex)
 	pCharge, pCombat, chargeKnown := exactCharge(b)
 	if chargeKnown {
 		ex.set(BattleChargeSuccess, 0, pCharge)
-		if wounds, ok := exactImpact(b, pCombat, ex); ok {
-			exactImpactCombat(b, pCombat, wounds, ex)
-		}
-		if slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseCombat}) && b.Options.Rounds == 1 {
-			// One round is fought exactly when the charge leads to a combat.
-			ex.set(BattleRounds, 0, pCombat)
-			ex.setDist(BattleRounds, 0, orZero(dice.Point(1), pCombat))
-		}
 	}
-	exactZzzzap(b, ex)
-	exactStaticCombat(b, ex)
+	// lost: the models the target may lose between the charge and the
+	// combat.
+	lost := 0
+	switch {
+	case !chargeKnown || b.Distance[1] == 0:
+		return ex
+	case slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseCombat}):
+	case slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseShooting, PhaseCombat}) && shot:
+		// Zzzzap! comes between: the acting unit, engaged, must live
+		// through its own Disaster, and its bolts may slay a model each.
+		pCombat *= survive
+		lost = b.Options.ZzzzapBolts
+	default:
+		return ex
+	}
+	if wounds, ok := exactImpact(b, pCombat, lost, ex); ok && lost == 0 {
+		exactImpactCombat(b, pCombat, wounds, ex)
+	}
+	if b.Options.Rounds == 1 {
+		// One round is fought exactly when the charge leads to a combat.
+		ex.set(BattleRounds, 0, pCombat)
+		ex.setDist(BattleRounds, 0, orZero(dice.Point(1), pCombat))
+	}
 	return ex
 }
 
@@ -179,20 +194,22 @@ func exactCharge(b *Battle) (pCharge, pCombat float64, known bool) {
 	return pCharge, pCombat, true
 }
 
-// exactImpact: impact_hits and impact_wounds, for a combat right after a
-// charge that leads to it with chance pCombat, with every model alive: each
-// model in base contact with the target rolls its Impact Hits, once. Later
-// rounds add none, unless a Grind Attack adds its own: then only a single
-// round has the closed form. The wounds are exact while the target cannot
-// run out of wounds to take; it returns their distribution in a combat
-// (given that the charge led to one), if they are.
-func exactImpact(b *Battle, pCombat float64, ex BattleExact) (dice.Dist, bool) {
+// exactImpact: impact_hits and impact_wounds, for a combat that follows
+// the charge with chance pCombat, with every model of the acting unit alive
+// and the target short of at most lost models: each model in base contact
+// with the target rolls its Impact Hits, once. Later rounds add none,
+// unless a Grind Attack adds its own: then only a single round has the
+// closed form. The hits are exact while the lost models cannot change the
+// models in contact, the wounds while the target cannot run out of wounds
+// to take; it returns their distribution in a combat (given that there is
+// one), if they are.
+func exactImpact(b *Battle, pCombat float64, lost int, ex BattleExact) (dice.Dist, bool) {
 	a, t := b.Units[0], b.Units[1]
-	if !slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseCombat}) || b.Distance[1] == 0 || a.Impact.IsZero() ||
-		(a.GrindAttack && b.Options.Rounds != 1) {
+	models := min(a.Models, a.Contact(t, t.Models))
+	if a.Impact.IsZero() || (a.GrindAttack && b.Options.Rounds != 1) || t.Models <= lost ||
+		models != min(a.Models, a.Contact(t, t.Models-lost)) {
 		return dice.Dist{}, false
 	}
-	models := min(a.Models, a.Contact(t, t.Models))
 	sum := dice.Point(0) // each model's Impact Hits, rolled independently
 	for range models {
 		sum = sum.Add(a.Impact.Dist())
@@ -200,7 +217,7 @@ func exactImpact(b *Battle, pCombat float64, ex BattleExact) (dice.Dist, bool) {
 	hits := pCombat * float64(models) * a.Impact.Dist().Mean()
 	ex.set(BattleImpactHits, 0, hits)
 	ex.setDist(BattleImpactHits, 0, orZero(sum, pCombat))
-	if t.Models*t.W >= models*a.Impact.Dist().Max() {
+	if (t.Models-lost)*t.W >= models*a.Impact.Dist().Max() {
 		// Each hit wounds on its own roll.
 		q := HitWounds(a.S, t, false)
 		ex.set(BattleImpactWounds, 0, hits*q)
@@ -292,87 +309,169 @@ func exactImpactCombat(b *Battle, pCombat float64, wounds dice.Dist, ex BattleEx
 	}
 }
 
-// exactZzzzap: Zzzzap! alone (phases [shooting], no missile weapon). With
-// distances fixed, the bolts go to the nearest unit in range; if it cannot
-// be destroyed by them, none goes elsewhere, and its wounds are a mixture
-// of binomials over the Artillery dice's numbered faces. The Misfire's
-// Disaster is the only way the Doomwheel is wounded (exactDisaster). Exact
-// only with the default of one wound per bolt.
-func exactZzzzap(b *Battle, ex BattleExact) {
+// shootingStart is one way the Shooting phase can open: with chance p,
+// the target at distance dist (0: engaged).
+type shootingStart struct {
+	p    float64
+	dist int
+}
+
+// zzzzapPhases are the battles whose Zzzzap! has closed forms: the Shooting
+// phase first, or right after a charge (then perhaps the combat).
+var zzzzapPhases = [][]Phase{{PhaseShooting}, {PhaseCharge, PhaseShooting}, {PhaseCharge, PhaseShooting, PhaseCombat}}
+
+// shootingStarts lists how the Shooting phase opens: as the battle places
+// the units, or after a Random Movement roll (no charge is declared, so
+// nothing else moves): a roll that reaches the target engages it, one that
+// falls short leaves it the rest of the distance away. A declared charge
+// (a failed one moves a roll of its own, and Terror may move the target)
+// has none.
+func shootingStarts(b *Battle) ([]shootingStart, bool) {
+	a, d := b.Units[0], b.Distance[1]
+	switch {
+	case b.Phases[0] == PhaseShooting || d == 0:
+		return []shootingStart{{1, d}}, true
+	case a.Mover.Random.IsZero():
+		return nil, false
+	}
+	roll := a.Mover.Random.Dist()
+	var out []shootingStart
+	for i, p := range roll.P {
+		if p > 0 {
+			out = append(out, shootingStart{p, max(d-(roll.Min+i), 0)})
+		}
+	}
+	return out, true
+}
+
+// exactZzzzap: Zzzzap! when the Shooting phase opens in ways
+// shootingStarts knows, with no missile weapon and the default of one wound
+// per bolt. In each, the bolts go to the nearest unit in range, and if it
+// cannot be destroyed by them none goes elsewhere: its wounds are a mixture
+// of binomials over the Artillery dice's numbered faces, after any test to
+// hold fire. The Misfire's Disaster is the only thing that wounds the
+// Doomwheel (exactDisaster). Units the combat cannot touch keep these
+// losses to the end; the acting unit and its target keep them only when no
+// combat follows.
+//
+// It returns the chance that the acting unit, engaged with its target,
+// lives through the phase (its Disaster can destroy it), for the combat
+// that follows.
+func exactZzzzap(b *Battle, ex BattleExact) (survive float64, known bool) {
 	a := b.Units[0]
-	if !slices.Equal(b.Phases, []Phase{PhaseShooting}) || !a.Zzzzap || b.Options.ZzzzapD6Wounds || !a.Missile.Shots.IsZero() {
-		return
+	if !a.Zzzzap || b.Options.ZzzzapD6Wounds || !a.Missile.Shots.IsZero() ||
+		!slices.ContainsFunc(zzzzapPhases, func(ps []Phase) bool { return slices.Equal(ps, b.Phases) }) {
+		return 0, false
 	}
-	near := NearestAtStart(b)
-	pFire := 0.0 // no unit in range: nothing fires, no Misfire
-	if near >= 0 {
-		pFire = 1
-		if hold := b.Options.ZzzzapHoldFire; hold == HoldFireAlways || (hold == HoldFireFriends && !b.Enemy[near]) {
-			pFire = 1 - Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
+	starts, ok := shootingStarts(b)
+	if !ok {
+		return 0, false
+	}
+	s := b.NewState()
+	// Bolt wounds per unit and on friends, built up over the starts: their
+	// distributions, and their means in closed form.
+	losses, means := make([]dice.Dist, len(b.Units)), make([]float64, len(b.Units))
+	for i := range losses {
+		losses[i] = dice.Dist{P: []float64{0}}
+	}
+	friendly, friendlyMean := dice.Dist{P: []float64{0}}, 0.0
+	var mishap [3]float64
+	var disaster, disasterFree, fireEngaged float64 // free: out of combat
+	for _, st := range starts {
+		for i, u := range b.Units {
+			s.Units[i].reset(u, b.Distance[i])
 		}
-	}
-	for k, share := range []float64{2.0 / 6, 3.0 / 6, 1.0 / 6} { // Mishap chart: 1-2, 3-5, 6
-		ex.mishap[k] = pFire / 6 * share
-	}
-	exactDisaster(b, pFire/6*2/6, ex)
-	if near < 0 {
-		ex.set(BattleFriendlyWounds, 0, 0)
-		ex.setDist(BattleFriendlyWounds, 0, dice.Point(0))
+		s.Units[1].Distance = st.dist
+		near := b.nearest(s, 0)
+		pFire, mean, wounds := boltWounds(b, near)
+		if near >= 0 && b.Units[near].Models*b.Units[near].W <= b.Options.ZzzzapBolts {
+			return 0, false // a bolt may move on
+		}
+		for k, share := range []float64{2.0 / 6, 3.0 / 6, 1.0 / 6} { // Mishap chart: 1-2, 3-5, 6
+			mishap[k] += st.p * pFire / 6 * share
+		}
+		disaster += st.p * pFire / 6 * 2 / 6
+		if st.dist == 0 {
+			fireEngaged = pFire
+		} else {
+			disasterFree += st.p * pFire / 6 * 2 / 6
+		}
 		for i := 1; i < len(b.Units); i++ {
-			ex.unharmed(b, i)
+			if i == near {
+				losses[i] = mix(losses[i], wounds, st.p)
+				means[i] += st.p * mean
+			} else {
+				losses[i] = mix(losses[i], dice.Point(0), st.p)
+			}
 		}
-		return
+		if near >= 0 && !b.Enemy[near] {
+			friendly = mix(friendly, wounds, st.p)
+			friendlyMean += st.p * mean
+		} else {
+			friendly = mix(friendly, dice.Point(0), st.p)
+		}
 	}
-	u := b.Units[near]
-	if u.Models*u.W <= b.Options.ZzzzapBolts {
-		return
+	for k, p := range mishap {
+		ex.mishap[k] = p
 	}
-	mean := 0.0
-	// The wounds: no bolts (the hold-fire test passed, or a Misfire), or
-	// Binomial(bolts, P(wound) at S) for each numbered face S, each 1/6.
-	wounds := dice.Dist{P: []float64{1 - pFire*5/6}}
+	ex.set(BattleFriendlyWounds, 0, friendlyMean)
+	ex.setDist(BattleFriendlyWounds, 0, friendly)
+	combat := slices.Contains(b.Phases, PhaseCombat)
+	for i := 1; i < len(b.Units); i++ {
+		if i > 1 || !combat {
+			ex.setLosses(b, i, means[i], losses[i])
+		}
+	}
+	destroyed := exactDisaster(b, disaster, disasterFree, combat, ex)
+	return 1 - fireEngaged/18*destroyed, true
+}
+
+// boltWounds is the chance that the bolts are fired at unit near (none when
+// it is -1, after any test to hold fire), and the mean and distribution of
+// the wounds they do it: no bolts (held, or a Misfire), or Binomial(bolts,
+// P(wound) at S) for each numbered face S of the Artillery dice, each 1/6.
+func boltWounds(b *Battle, near int) (pFire, mean float64, wounds dice.Dist) {
+	if near < 0 {
+		return 0, 0, dice.Point(0)
+	}
+	pFire = 1
+	if hold := b.Options.ZzzzapHoldFire; hold == HoldFireAlways || (hold == HoldFireFriends && !b.Enemy[near]) {
+		pFire = 1 - Ld2D6Pass(b.Units[0].Ld, b.Options.InsaneCourage)
+	}
+	wounds = dice.Dist{P: []float64{1 - pFire*5/6}}
 	for _, s := range []int{2, 4, 6, 8, 10} { // the Artillery dice's numbered faces
-		q := HitWounds(s, u, false)
+		q := HitWounds(s, b.Units[near], false)
 		mean += float64(b.Options.ZzzzapBolts) * q / 6
 		wounds = mix(wounds, thin(dice.Point(b.Options.ZzzzapBolts), q), pFire/6)
 	}
-	mean *= pFire
-	ex.setLosses(b, near, mean, wounds)
-	friendly, fdist := 0.0, dice.Point(0)
-	if !b.Enemy[near] {
-		friendly, fdist = mean, wounds
-	}
-	ex.set(BattleFriendlyWounds, 0, friendly)
-	ex.setDist(BattleFriendlyWounds, 0, fdist)
-	for i := 1; i < len(b.Units); i++ {
-		if i != near {
-			ex.unharmed(b, i)
-		}
-	}
+	return pFire, mean * pFire, wounds
 }
 
-// exactDisaster: the Doomwheel's own wounds, losses and Loss of Control in
-// a Shooting phase where nothing else can wound it: a Disaster, with
-// chance pDisaster, is D6 hits at S6 on it (each wounding independently,
-// so the wounds are a mixture of binomials over the D6), stopping at the
-// wounds it has. Alive and out of combat at the end of the phase, it then
-// rolls a D6 per wound it took, and any 1 sends it Out of Control.
-func exactDisaster(b *Battle, pDisaster float64, ex BattleExact) {
+// exactDisaster: the Doomwheel's own wounds, losses and Loss of Control
+// from a Disaster, which befalls it with chance pDisaster (pFree of it out
+// of combat): D6 hits at S6 on it (each wounding independently, so the
+// wounds are a mixture of binomials over the D6), stopping at the wounds it
+// has. Alive and out of combat at the end of the phase, it then rolls a D6
+// per wound it took, and any 1 sends it Out of Control. When a combat
+// follows, its losses there have no closed form, but under the default
+// loss_of_control its wounds there never make it test. It returns the
+// chance that a Disaster destroys it.
+func exactDisaster(b *Battle, pDisaster, pFree float64, combat bool, ex BattleExact) float64 {
 	a := b.Units[0]
 	total := a.Models * a.W
 	taken := thin(dice.Uniform(6), HitWounds(6, a, false)).Map(func(w int) int { return min(w, total) })
-	wounds := mix(dice.Dist{P: []float64{1 - pDisaster}}, taken, pDisaster)
-	ex.setLosses(b, 0, pDisaster*taken.Mean(), wounds)
-	if !a.LossOfControl {
-		return
+	if !combat {
+		wounds := mix(dice.Dist{P: []float64{1 - pDisaster}}, taken, pDisaster)
+		ex.setLosses(b, 0, pDisaster*taken.Mean(), wounds)
 	}
-	lost := 0.0
-	if b.Distance[1] != 0 { // engaged from the start, it never tests
+	if a.LossOfControl && (!combat || b.Options.LossOfControl == LossOfControlWhenWounded) {
+		lost := 0.0
 		for w := 1; w < total; w++ { // destroyed (w = total), it does not test
 			lost += taken.At(w) * (1 - math.Pow(5.0/6, float64(w)))
 		}
+		ex.set(BattleLostControl, 0, pFree*lost)
 	}
-	ex.set(BattleLostControl, 0, pDisaster*lost)
+	return taken.At(total)
 }
 
 // mix adds the distribution d, with weight p, to the partial distribution

@@ -258,3 +258,75 @@ func TestExactNewFormsMatchRun(t *testing.T) {
 		{"chariot broke", BattleBroke, 0, func(s *State) float64 { return f(s.Units[0].Broke) }},
 	})
 }
+
+// doomwheelTurn is the doomwheel-vs-clanrats built-in: a Doomwheel
+// (Random Movement 3D6, Impact Hits D6+1, Grind Attack, Zzzzap!, Loss of
+// Control, crew with 2D6 attacks) moves at thirty Clanrats d inches away,
+// shoots, and fights one round; friendly Stormvermin (T3, 4+) stand 5"
+// away.
+func doomwheelTurn(d int) *Battle {
+	b := doomwheelCombat()
+	b.Units[0].Zzzzap, b.Units[0].LossOfControl = true, true
+	b.Units = append(b.Units, foot("Stormvermin", 20, 5, 4, 4, 3, 5, 1, 7, 4))
+	b.Enemy, b.Distance = []bool{false, true, false}, []int{0, d, 5}
+	b.Phases = []Phase{PhaseCharge, PhaseShooting, PhaseCombat}
+	b.Options.Rounds = 1
+	return b
+}
+
+// TestExactZzzzapAfterTheMove pins the closed forms of a Doomwheel's turn
+// (move, shoot, one round) to hand-derived values. The 3D6 move reaches d
+// with P(3D6 >= d): 206/216 at 6 (3D6 <= 5 comes 1+3+6 = 10 times in 216),
+// 215/216 at 9, 81/216 at 12 (the counts of 3..11 are 1, 3, 6, 10, 15, 21,
+// 25, 27, 27: 135 below 12).
+//   - Engaged, the Clanrats (enemy) are nearest and the bolts fire; a
+//     Disaster (1/18) destroys it with 9/384 (TestExactDisaster), leaving
+//     no round: impact_hits = P(reach) (1 - 9/6912) 4.5.
+//   - Short by 1-5", the Clanrats are nearest (a tie at 5" goes to the
+//     enemy); short by more, the Stormvermin at 5", and the Ld 7 test to
+//     hold fire passes 21 times in 36. At 9" only a roll of 3 falls 6
+//     short: disaster = (215 + 15/36)/216/18.
+//   - At 12" a roll of 3-6 (20 in 216) leaves the Stormvermin nearest:
+//     friendly_wounds = 20/216 * 15/36 * 3 bolts * (1/6 * (1/6 + 4/9 +
+//     3*5/6)), the chances that a bolt at S2, S4, S6-10 wounds T3 through
+//     4+ armour (S2: 5+ to wound, 4+ saves; S4: 3+, 5+ saves; S6 up: 2+,
+//     no save).
+//   - Loss of Control comes only from a Disaster while short (out of
+//     combat; combat wounds never test under loss_of_control
+//     when_wounded): at 6", 10/216 * 1/18 * 0.2401761 (TestExactDisaster's
+//     sum: 92.2276235/384).
+func TestExactZzzzapAfterTheMove(t *testing.T) {
+	lost := (120.0/6 + 99*11.0/36 + 64*91.0/216 + 29*671.0/1296) / 384
+	tests := []struct {
+		name   string
+		b      *Battle
+		metric BattleMetric
+		unit   int
+		want   float64
+	}{
+		{"impact hits at 6", doomwheelTurn(6), BattleImpactHits, 0, 206.0 / 216 * (1 - 9.0/6912) * 4.5},
+		{"one round at 6", doomwheelTurn(6), BattleRounds, 0, 206.0 / 216 * (1 - 9.0/6912)},
+		{"friendly wounds at 12", doomwheelTurn(12), BattleFriendlyWounds, 0, 20.0 / 216 * 15 / 36 * 3 * (1.0/6 + 4.0/9 + 2.5) / 6},
+		{"Stormvermin killed at 12", doomwheelTurn(12), BattleKilled, 2, 20.0 / 216 * 15 / 36 * 3 * (1.0/6 + 4.0/9 + 2.5) / 6},
+		{"lost control at 6", doomwheelTurn(6), BattleLostControl, 0, 10.0 / 216 / 18 * lost},
+	}
+	for _, tt := range tests {
+		got, has := ExactBattle(tt.b).Value(tt.metric, tt.unit)
+		if !has || math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: %v, %v; want %v", tt.name, got, has, tt.want)
+		}
+	}
+	if got, _ := ExactBattle(doomwheelTurn(9)).Mishap(0); math.Abs(got-(215+15.0/36)/216/18) > 1e-12 {
+		t.Errorf("disaster at 9: %v", got)
+	}
+	// The combat decides the Doomwheel's and the Clanrats' losses.
+	if _, has := ExactBattle(doomwheelTurn(6)).Value(BattleWounds, 1); has {
+		t.Error("the Clanrats' wounds have an exact value after a round of blows")
+	}
+	// Under loss_of_control end_of_phase, combat wounds may make it test.
+	b := doomwheelTurn(6)
+	b.Options.LossOfControl = LossOfControlEndOfPhase
+	if _, has := ExactBattle(b).Value(BattleLostControl, 0); has {
+		t.Error("lost_control has an exact value when combat wounds may test")
+	}
+}
