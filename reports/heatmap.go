@@ -100,18 +100,18 @@ func heatmap(r *sim.Report, g *sim.Grid, s slice, lo, hi float64) (figure, error
 	if len(s.estimates) > 0 {
 		kind = s.estimates[0].Kind
 	}
-	title := r.Scenario + ": " + g.Metric + " (mean)"
+	title := r.Scenario + ": average " + words(g.Metric)
 	if kind == sim.Probability {
-		title = r.Scenario + ": " + g.Metric + " (%)"
+		title = r.Scenario + ": chance of " + words(g.Metric) + " (%)"
 	}
 	if s.label != "" {
-		title += ", " + s.label
+		title += ", " + labelWords(s.label)
 	}
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.Padding = 0.3 * vg.Centimeter
-	p.X.Label.Text = g.Cols
-	p.Y.Label.Text = g.Rows
+	p.X.Label.Text = axisWords(g.Cols)
+	p.Y.Label.Text = axisWords(g.Rows)
 	if len(rows) == 0 || len(cols) == 0 {
 		return p, nil
 	}
