@@ -254,15 +254,13 @@ func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
 		kind = s.estimates[0].Kind
 	}
 	p := newPlot(title, axisWords(g.Rows), yLabel(kind, g.Metric))
-	// Charge and similar curves fall from 100% on the left to 0 on the
-	// right, which leaves the bottom left free for the legend.
-	p.Legend.Top, p.Legend.Left = false, true
-	p.Legend.XOffs = vg.Millimeter * 3
+	top := 0.0
 	for i, cv := range axisValues(r, g.Cols) {
 		var es []sim.Estimate
 		for _, e := range s.estimates {
 			if paramString(e.Param(g.Cols)) == paramString(cv) && !math.IsNaN(e.Value) {
 				es = append(es, e)
+				top = max(top, e.Value, e.CI95[1])
 			}
 		}
 		if len(es) == 0 {
@@ -276,14 +274,40 @@ func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
 	}
 	legendExact(p, hasExact(s.estimates))
 	p.X.Tick.Marker = wholeTicks{}
+	padX(p)
+	// Charge curves fall from 100% on the left to 0 on the right, which
+	// leaves the bottom left free for the legend on a full percent axis.
+	// Other curves (a small chance, rising lines) get the legend top right
+	// above the data, on an axis fitted to it.
 	if kind == sim.Probability {
 		p.Y.Tick.Marker = cappedPercentTicks{}
 		p.Y.Min, p.Y.Max = 0, 1.04
-	} else {
-		p.Y.Min = min(p.Y.Min, 0)
+		p.Legend.Top, p.Legend.Left = false, true
+		p.Legend.XOffs = vg.Millimeter * 3
+		if bottomLeftFree(p, s.estimates, g.Rows) {
+			return p, nil
+		}
 	}
-	padX(p)
+	p.Legend.Left, p.Legend.XOffs = false, 0
+	legendInside(p)
+	yRange(p, kind, top)
 	return p, nil
+}
+
+// bottomLeftFree reports whether no estimate or interval of es (x being
+// their parameter along the axis) lies under a legend in the bottom left
+// corner of p.
+func bottomLeftFree(p *plot.Plot, es []sim.Estimate, x string) bool {
+	area := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}})
+	size := p.Legend.Rectangle(area).Size()
+	right := p.X.Min + float64((size.X+p.Legend.XOffs+vg.Millimeter*3)/area.Size().X)*(p.X.Max-p.X.Min)
+	above := p.Y.Min + float64((size.Y+vg.Millimeter*3)/area.Size().Y)*(p.Y.Max-p.Y.Min)
+	for _, e := range es {
+		if v, ok := e.Param(x).(int); ok && float64(v) <= right && !math.IsNaN(e.Value) && e.CI95[0] <= above {
+			return false
+		}
+	}
+	return true
 }
 
 // labelWords turns a label of parameters ("Stormvermin.distance=4,

@@ -397,3 +397,34 @@ func TestLegendAboveData(t *testing.T) {
 	}
 	legendClear(t, lines, 1)
 }
+
+// TestGridPlotSmallChances: a swept chance that stays small (a unit
+// destroyed 3% of the time) is not drawn flat along the bottom of a 0 to
+// 100% axis under the legend: the axis fits the data and the legend moves
+// above it.
+func TestGridPlotSmallChances(t *testing.T) {
+	r := &sim.Report{Scenario: "small", Trials: 1000,
+		Axes: []sim.Axis{{Name: "models", Values: []any{5, 10, 15}}, {Name: "rule", Values: []any{false, true}}},
+		Grid: &sim.Grid{Metric: "destroyed", Rows: "models", Cols: "rule"}}
+	for _, m := range []int{5, 10, 15} {
+		for _, on := range []bool{false, true} {
+			ps := []sim.Param{{Name: "models", Value: m}, {Name: "rule", Value: on}}
+			r.Results = append(r.Results, sim.ProbabilityOf("destroyed", ps, int64(30-m), 1000))
+		}
+	}
+	slices, _ := gridSlices(r, r.Grid)
+	p, err := gridPlot(r, r.Grid, slices[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := 0.0
+	for _, e := range r.Results {
+		top = max(top, e.CI95[1])
+	}
+	// The highest interval: 25 of 1000, Wilson upper bound under 4%.
+	if !p.Legend.Top || p.Y.Max > 0.1 {
+		t.Errorf("legend top %v, y axis to %v: want the legend above, the axis fitted", p.Legend.Top, p.Y.Max)
+	}
+	legendClear(t, p, top)
+	percentTicksOnly(t, p)
+}
