@@ -120,7 +120,7 @@ func pointLabel(e sim.Estimate, varying []string) string {
 // atLeastFigure draws P(X >= N) against N, a line per point, with the
 // exact chance, where there is one, as dots on the line.
 func atLeastFigure(title, metric string, points []sim.Estimate) (*plot.Plot, error) {
-	p := newPlot(title, "at least N: "+axisWords(metric), "chance")
+	p := newPlot(title, "at least N: "+axisWords(metric), "chance of at least N")
 	p.Y.Tick.Marker = cappedPercentTicks{}
 	varying := varyingParams(points)
 	top := max(atLeastTop(points), 1)

@@ -103,6 +103,9 @@ func TestPlotSplitLongSweep(t *testing.T) {
 	if len(parts) != MaxFigures || !strings.Contains(note, fmt.Sprintf("first %d of its %d figures", MaxFigures, MaxFigures+1)) {
 		t.Errorf("%d parts, note %q", len(parts), note)
 	}
+	if want := fmt.Sprintf("M 0 to 9, figure 1 of %d, the last 1 left to the tables", MaxFigures+1); parts[0].title != want {
+		t.Errorf("first figure titled %q, want %q", parts[0].title, want)
+	}
 }
 
 // battleReport is a battle swept over attackers and targets whose metric

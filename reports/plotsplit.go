@@ -15,7 +15,7 @@ import (
 // its title and file name, by the values it holds; a last parameter with
 // more values than MaxLines is split into runs of them ("M 4 to 10"). Past
 // MaxFigures figures for one metric the rest are left to the tables, with
-// a note.
+// a note, and each figure drawn says which of how many it is.
 
 // rolePrefix begins a unit's name for the part it plays ("the attacker").
 const rolePrefix = "the "
@@ -61,6 +61,11 @@ func splitSeries(rows []sim.Estimate, keep ...string) (parts []figurePart, note 
 	if len(parts) > MaxFigures {
 		note = fmt.Sprintf("the plots of %s are the first %d of its %d figures; the tables hold them all",
 			rows[0].Metric, MaxFigures, len(parts))
+		// Each figure drawn says so too, for a reader who sees it alone.
+		for i := range MaxFigures {
+			parts[i].title = joinNonEmpty(", ", parts[i].title,
+				fmt.Sprintf("figure %d of %d, the last %d left to the tables", i+1, len(parts), len(parts)-MaxFigures))
+		}
 		parts = parts[:MaxFigures]
 	}
 	return parts, note
