@@ -107,6 +107,9 @@ func heatmap(r *sim.Report, g *sim.Grid, s slice, lo, hi float64) (figure, error
 	if s.label != "" {
 		title += ", " + labelWords(s.label)
 	}
+	if hasExact(s.estimates) {
+		title += "; exact in brackets"
+	}
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.Padding = 0.3 * vg.Centimeter
@@ -138,6 +141,25 @@ func heatmap(r *sim.Report, g *sim.Grid, s slice, lo, hi float64) (figure, error
 	return withColourBar{main: p, bar: bar}, nil
 }
 
+// heatLabel is a cell's estimate and, where it has one, its exact value
+// in brackets below it, as the tables give them.
+func heatLabel(e sim.Estimate, ok bool, kind sim.Kind) string {
+	label := gridNumber(e, ok)
+	if label == "-" {
+		return label
+	}
+	format := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+	if kind == sim.Probability {
+		// One decimal keeps a crowded map legible; the tables have two.
+		format = func(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%" }
+	}
+	label = format(e.Value)
+	if e.HasExact {
+		label += "\n(" + format(e.Exact) + ")"
+	}
+	return label
+}
+
 // heatCells are the grid's values, row by row (NaN where a cell has no
 // estimate), and a label on each cell in a colour that stands out on it.
 func heatCells(rows, cols []any, at func(rv, cv any) (sim.Estimate, bool), cm pal.ColorMap, kind sim.Kind) ([][]float64, *plotter.Labels, error) {
@@ -157,12 +179,7 @@ func heatCells(rows, cols []any, at func(rv, cv any) (sim.Estimate, bool), cm pa
 				v = e.Value
 			}
 			z[i][j] = v
-			label := gridNumber(e, ok)
-			if label != "-" && kind == sim.Probability {
-				// One decimal keeps a crowded map legible; the tables
-				// have two.
-				label = strconv.FormatFloat(100*v, 'f', 1, 64) + "%"
-			}
+			label := heatLabel(e, ok, kind)
 			labels.XYs = append(labels.XYs, plotter.XY{X: float64(j), Y: float64(len(rows) - 1 - i)})
 			labels.Labels = append(labels.Labels, label)
 			styles = append(styles, text.Style{

@@ -431,3 +431,18 @@ func TestGridPlotSmallChances(t *testing.T) {
 	legendClear(t, p, top)
 	percentTicksOnly(t, p)
 }
+
+// TestHeatmapExact: a heatmap cell with an exact value gives it in
+// brackets below the estimate, as the tables do, and the title says so.
+func TestHeatmapExact(t *testing.T) {
+	r := categoricalReport()
+	r.Results[0] = r.Results[0].WithExact(2.5)
+	figs, _, err := reportFigures(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := svgText(t, figs[0].fig)
+	if !strings.Contains(svg, ">(2.50)<") || !strings.Contains(svg, "exact in brackets") {
+		t.Error("the heatmap does not give the exact value")
+	}
+}
