@@ -133,6 +133,13 @@ func (e Estimate) WithExact(v float64) Estimate {
 	return e
 }
 
+// WithoutExact returns e with no exact value or distribution: for a point
+// whose exact values were not worked out (a work budget).
+func (e Estimate) WithoutExact() Estimate {
+	e.Exact, e.HasExact, e.ExactPMF = 0, false, nil
+	return e
+}
+
 // Z returns how many standard errors the estimate lies from the exact
 // value, or NaN when there is no exact value or no spread.
 func (e Estimate) Z() float64 {

@@ -473,7 +473,29 @@ func exactCases() []hostile {
 		{name: "exact/rule-dice-over-budget", args: []string{"run", "{dir}/m.yaml"},
 			files: map[string]string{"m.yaml": scenarioWith("{name: A, rules: [Random Movement (32D1000kh31)]}")},
 			code:  exitError, msg: "too many dice or sides to compute its exact distribution", within: time.Second},
+		// A hundred models firing a hundred shots each: 10,000 hits, whose
+		// exact distributions would take half a minute. Past the work
+		// budget the point has estimates alone.
+		{name: "exact/heresy-shooting-over-budget", args: []string{"run", "{dir}/s.yaml", "--trials", "200"},
+			files: map[string]string{"s.yaml": heresyHorde("shooting", "firer", "target", "weapons: [{name: gun, range: 24, S: 4, AP: 5, shots: 100}]")},
+			out: "none | - |", within: 3 * time.Second},
+		// A hundred models of A 10 on each side, the defenders of W 10, at
+		// three Leadership values: the exact combats would take five
+		// seconds.
+		{name: "exact/heresy-assault-over-budget", args: []string{"run", "{dir}/a.yaml", "--trials", "200"},
+			files: map[string]string{"a.yaml": heresyHorde("assault", "attacker", "defender", "melee: {name: blade, S: User, AP: \"-\"}")},
+			out: "none | - |", within: 2 * time.Second},
 	}
+}
+
+// heresyHorde is a Horus Heresy question between two units of a hundred
+// models of A 10, the first with gear, the second of W 10, Bulky (4) and a
+// Leadership swept over three values.
+func heresyHorde(question, first, second, gear string) string {
+	return fmt.Sprintf("name: horde\nruleset: heresy\n%s:\n"+
+		"  %s: {name: First, models: 100, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 10, Ld: 8, Sv: 3+, %s}\n"+
+		"  %s: {name: Second, models: 100, WS: 4, BS: 4, S: 4, T: 4, W: 10, I: 4, A: 10, Ld: [7, 8, 9], Sv: 3+, rules: [Bulky (4)]}\n",
+		question, first, gear, second)
 }
 
 func interruptCases() []hostile {

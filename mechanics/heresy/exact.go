@@ -64,6 +64,9 @@ type ShootingExact struct {
 	ReturnFire, Next, Hot float64
 	// MaxCount bounds any count of hits, wounds or unsaved wounds.
 	MaxCount int
+	// OverBudget is set when the exact values would cost more than
+	// MaxExactWork (ShootingExactWork): then only MaxCount is set.
+	OverBudget bool
 	// HitsDist, WoundsDist, UnsavedDist and CasualtiesDist are the exact
 	// distributions behind Hits, Wounds, Unsaved and Casualties, mixed
 	// over Return Fire's losses like the means.
@@ -80,6 +83,11 @@ type ShootingExact struct {
 // wound went unsaved, which removing a model implies).
 func ExactShooting(x *ShootingExchange) ShootingExact {
 	var ex ShootingExact
+	if ShootingExactWork(x) > MaxExactWork {
+		var a Attack
+		a.PrepareAt(&x.Firer, x.Weapons, &x.Target, x.Situation, x.Options)
+		return ShootingExact{MaxCount: MaxCount(&a), OverBudget: true}
+	}
 	if x.Target.IsStupefied() {
 		ex.Stupefied = 1
 	}
@@ -108,6 +116,54 @@ func ExactShooting(x *ShootingExchange) ShootingExact {
 		x.addAttack(&ex, &a, w, next)
 	}
 	return ex
+}
+
+// MaxExactWork bounds the work of one point's exact values, in the steps
+// ShootingExactWork and AssaultExactWork count: about a quarter of a
+// second on one core. The convolutions behind them grow with the square of
+// the hits or blows and, in an assault, with the states of both units, so
+// a hundred models firing forty shots each would take seconds per point.
+// A point past the budget gets no exact values; its estimates stand alone.
+const MaxExactWork = 1.5e8
+
+// ShootingExactWork estimates the steps ExactShooting takes: ten for each
+// pair of counts an attack's distributions convolve (the square of its
+// MaxCount), once for each number of models Return Fire can leave the
+// firer, and the target's attacks back for each number of its models left.
+func ShootingExactWork(x *ShootingExchange) float64 {
+	var a Attack
+	a.PrepareAt(&x.Firer, x.Weapons, &x.Target, x.Situation, x.Options)
+	m := float64(MaxCount(&a) + 1)
+	outcomes, back := 1.0, 0.0
+	if len(x.Back) > 0 {
+		var b Attack
+		b.PrepareAt(&x.Target, x.Back, &x.Firer, x.ReturnFireSituation(), x.Options)
+		mb := float64(MaxCount(&b) + 1)
+		back = 10 * mb * mb * float64(2*max(x.Target.Models, 0)+1)
+		if x.ReturnFire {
+			outcomes = float64(max(x.Firer.Models, 0) + 1)
+		}
+	}
+	return 10*m*m*outcomes + back
+}
+
+// AssaultExactWork estimates the steps ExactAssault takes: the square of
+// the blows both sides can strike (Brutal's wounds counted), times the
+// states the two units can end in (models lost and wounds on the next),
+// once for each state Overwatch can leave the charger in.
+func AssaultExactWork(x *AssaultExchange) float64 {
+	e := newCombatEnum(x)
+	blows, states := 1.0, 2.0
+	for i := range 2 {
+		u := &x.Units[i]
+		blows += float64(e.blows(i, u.Models) * max(x.Weapons[i].Brutal, 1))
+		states += float64(max(u.Models, 0) * max(u.W, 1))
+	}
+	work := blows * blows * states
+	if x.Overwatches() {
+		work *= float64((max(x.Units[0].Models, 0) + 1) * max(x.Units[0].W, 1))
+	}
+	return work
 }
 
 // MaxCount bounds any count of hits, wounds or unsaved wounds an attack
@@ -283,6 +339,9 @@ type AssaultExact struct {
 	Reached, Disordered, Overwatch float64
 	// MaxBlows is the most blows it can suffer.
 	MaxBlows int
+	// OverBudget is set when the exact values would cost more than
+	// MaxExactWork (AssaultExactWork): then only MaxBlows is set.
+	OverBudget bool
 }
 
 // ExactAssault computes every quantity of x in closed form. Overwatch's
@@ -292,6 +351,14 @@ type AssaultExact struct {
 // combat is then enumerated exactly (see exactCombat). A charge that fails
 // fights no combat.
 func ExactAssault(x *AssaultExchange) [2]AssaultExact {
+	if AssaultExactWork(x) > MaxExactWork {
+		e := newCombatEnum(x)
+		var ex [2]AssaultExact
+		for i := range 2 {
+			ex[1-i] = AssaultExact{MaxBlows: e.blows(i, x.Units[i].Models), OverBudget: true}
+		}
+		return ex
+	}
 	att := x.Units[0]
 	w := max(att.W, 1)
 	states := []float64{1}

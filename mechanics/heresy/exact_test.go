@@ -248,3 +248,41 @@ func TestBulkyNeedsABonus(t *testing.T) {
 		t.Errorf("bonus 1: the automata win %.4f at Bulky (1), %.4f at Bulky (4); outnumbering should help", one[0], four[0])
 	}
 }
+
+// TestExactWorkBudget: the exact values of an ordinary exchange (ten
+// bolters at ten marines: MaxCount 20, so 10 x 21^2 = 4,410 steps) are far
+// within MaxExactWork; a hundred models firing a hundred shots each
+// (10,000 hits: 10 x 10,001^2, about 1e9 steps) and a hundred models of
+// A 10 charging a hundred of W 10 (1,100 blows with the charge's extra
+// attack and 1,000 back, over 100 + 1,000 + 2 states: 2,101^2 x 1,102,
+// about 4.9e9 steps) are past it: they keep the bounds the tallies need
+// and get no exact values.
+func TestExactWorkBudget(t *testing.T) {
+	p := Profile{WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Save: 3}
+	small := ShootingExchange{Firer: NewUnit(p, 10), Target: NewUnit(p, 10),
+		Weapons: []Weapon{{Name: "bolter", Shots: dice.Const(2), S: 4, AP: 5}}, Options: DefaultOptions}
+	if w := ShootingExactWork(&small); w != 10*21*21 || ExactShooting(&small).OverBudget {
+		t.Errorf("ten bolters: work %v, want 4410 and exact values", w)
+	}
+	big := small
+	big.Firer, big.Target = NewUnit(p, 100), NewUnit(p, 100)
+	big.Weapons = []Weapon{{Name: "gun", Shots: dice.Const(100), S: 4, AP: 5}}
+	ex := ExactShooting(&big)
+	if ShootingExactWork(&big) <= MaxExactWork || !ex.OverBudget || ex.MaxCount != 10_000 || ex.Hits != 0 {
+		t.Errorf("a hundred guns of 100 shots: work %.3g, %+v; want past the budget with MaxCount 10000 alone",
+			ShootingExactWork(&big), ex)
+	}
+	horde := p
+	horde.A = 10
+	tough := horde
+	tough.W = 10
+	x := AssaultExchange{Units: [2]Unit{NewUnit(horde, 100), NewUnit(tough, 100)}, Charged: true, Options: DefaultOptions}
+	ax := ExactAssault(&x)
+	if AssaultExactWork(&x) <= MaxExactWork || !ax[0].OverBudget || !ax[1].OverBudget || ax[1].MaxBlows == 0 || ax[0].Won != 0 {
+		t.Errorf("hordes: work %.3g, %+v; want past the budget with MaxBlows alone", AssaultExactWork(&x), ax)
+	}
+	x.Units = [2]Unit{NewUnit(p, 10), NewUnit(p, 10)}
+	if AssaultExactWork(&x) > MaxExactWork/100 || ExactAssault(&x)[0].OverBudget {
+		t.Errorf("ten against ten: work %.3g, want far within the budget", AssaultExactWork(&x))
+	}
+}

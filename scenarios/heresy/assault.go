@@ -346,6 +346,14 @@ func (t *assaultTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 
 // estimate reads metric for unit i from the tally.
 func (m *assaultModel) estimate(metric string, i int, ps []sim.Param, t *sim.Tally, n int64) sim.Estimate {
+	e := m.estimateWithExact(metric, i, ps, t, n)
+	if m.exact[i].OverBudget {
+		return e.WithoutExact() // rules.MaxExactWork
+	}
+	return e
+}
+
+func (m *assaultModel) estimateWithExact(metric string, i int, ps []sim.Param, t *sim.Tally, n int64) sim.Estimate {
 	ex := &m.exact[i]
 	h := t.H[i*sideSlots : (i+1)*sideSlots]
 	mean := func(slot int, v float64) sim.Estimate { return sim.MeanOf(metric, ps, &h[slot]).WithExact(v) }

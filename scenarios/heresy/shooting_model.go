@@ -114,6 +114,14 @@ func b2i(b bool) int {
 
 // estimate reads one metric of the model from its tally.
 func (m *shootingModel) estimate(metric string, ps []sim.Param, t *sim.Tally, n int64) sim.Estimate {
+	e := m.estimateWithExact(metric, ps, t, n)
+	if m.exact.OverBudget {
+		return e.WithoutExact() // rules.MaxExactWork
+	}
+	return e
+}
+
+func (m *shootingModel) estimateWithExact(metric string, ps []sim.Param, t *sim.Tally, n int64) sim.Estimate {
 	ex := &m.exact
 	mean := func(slot int, v float64) sim.Estimate { return sim.MeanOf(metric, ps, &t.H[slot]).WithExact(v) }
 	// counted attaches the exact distribution behind a count, keeping the
