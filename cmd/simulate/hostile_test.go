@@ -478,13 +478,13 @@ func exactCases() []hostile {
 		// budget the point has estimates alone.
 		{name: "exact/heresy-shooting-over-budget", args: []string{"run", "{dir}/s.yaml", "--trials", "200"},
 			files: map[string]string{"s.yaml": heresyHorde("shooting", "firer", "target", "weapons: [{name: gun, range: 24, S: 4, AP: 5, shots: 100}]")},
-			out: "none | - |", within: 3 * time.Second},
+			out:   "none | - |", within: 3 * time.Second},
 		// A hundred models of A 10 on each side, the defenders of W 10, at
 		// three Leadership values: the exact combats would take five
 		// seconds.
 		{name: "exact/heresy-assault-over-budget", args: []string{"run", "{dir}/a.yaml", "--trials", "200"},
 			files: map[string]string{"a.yaml": heresyHorde("assault", "attacker", "defender", "melee: {name: blade, S: User, AP: \"-\"}")},
-			out: "none | - |", within: 2 * time.Second},
+			out:   "none | - |", within: 2 * time.Second},
 	}
 }
 
