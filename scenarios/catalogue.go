@@ -228,10 +228,7 @@ func (d *Decoder) ownCards(root *Node) []*UnitCard {
 		return cards
 	}
 	var cards []*UnitCard
-	dir := ""
-	if d.file != "" && !strings.HasPrefix(d.file, "builtin:") && !strings.HasPrefix(d.file, "<") {
-		dir = filepath.Dir(d.file)
-	}
+	dir := d.scenarioDir()
 	if root.Kind == MapNode {
 		for i, k := range root.Keys {
 			if k.Text == "units" {
@@ -249,6 +246,16 @@ func (d *Decoder) ownCards(root *Node) []*UnitCard {
 		}
 	}
 	return cards
+}
+
+// scenarioDir is the folder of the scenario's file, "" for a built-in or
+// standard input: where its units key's paths start, and where its own
+// catalogues lie.
+func (d *Decoder) scenarioDir() string {
+	if d.file == "" || strings.HasPrefix(d.file, "builtin:") || strings.HasPrefix(d.file, "<") {
+		return ""
+	}
+	return filepath.Dir(d.file)
 }
 
 // readUnits reads the unit cards at path: a catalogue file, or a folder
@@ -334,11 +341,31 @@ func (r *Registry) UserCards(paths []string, scenario string) ([]*UnitCard, erro
 // unitsKey reads the units key: a path, or a list of paths, each a
 // catalogue file or a folder of them.
 func (d *Decoder) unitsKey(n *Node, dir string) []*UnitCard {
+	var cards []*UnitCard
+	for _, f := range d.unitsFiles(n, dir) {
+		cards = append(cards, d.catalogueFile(f.at, f.path)...)
+	}
+	return cards
+}
+
+// unitsFile is a catalogue file the units key names, and the item of the
+// key that names it.
+type unitsFile struct {
+	at   *Node
+	path string
+}
+
+// unitsFiles resolves the units key without reading a catalogue: each
+// path, relative to dir, is a catalogue file or a folder whose *.yaml
+// files are; a missing path, or a folder with none, is reported. A scenario
+// reads its catalogues only when it uses a card, but checks the key
+// always, so that a wrong path is never passed over in silence.
+func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 	items := []*Node{n}
 	if n.Kind == SeqNode {
 		items = n.Items
 	}
-	var cards []*UnitCard
+	var files []unitsFile
 	for _, it := range items {
 		p := d.Text(it, "a unit catalogue's path")
 		if p == "" {
@@ -353,7 +380,7 @@ func (d *Decoder) unitsKey(n *Node, dir string) []*UnitCard {
 			continue
 		}
 		if !info.IsDir() {
-			cards = append(cards, d.catalogueFile(it, p)...)
+			files = append(files, unitsFile{it, p})
 			continue
 		}
 		paths, _ := filepath.Glob(filepath.Join(p, "*.yaml"))
@@ -361,10 +388,10 @@ func (d *Decoder) unitsKey(n *Node, dir string) []*UnitCard {
 			d.Errorf(it, "unit catalogue folder %s holds no catalogue file (*.yaml)", p)
 		}
 		for _, f := range paths {
-			cards = append(cards, d.catalogueFile(it, f)...)
+			files = append(files, unitsFile{it, f})
 		}
 	}
-	return cards
+	return files
 }
 
 func pathProblem(err error) string {

@@ -111,6 +111,11 @@ func TestUseAndProfile(t *testing.T) {
 			`t.yaml:3:22: no fantasy unit card named "Legionaries"`},
 		{"missing units path", head + "units: nowhere.yaml\ncharge: {unit: {use: A}, distance: 3}\n",
 			`t.yaml:3:8: unit catalogue nowhere.yaml: no such file or folder`},
+		// The key is checked even when no card is used, and so not read.
+		{"missing units path, no card used", head + "units: [nowhere.yaml]\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
+			`t.yaml:3:9: unit catalogue nowhere.yaml: no such file or folder`},
+		{"not UTF-8", head + "# caf\xe9\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
+			`t.yaml:3:6: byte 0xE9 is not UTF-8 text; save the file as UTF-8`},
 	} {
 		scenariotest.WantError(t, both, tc.name, tc.src, tc.want)
 	}

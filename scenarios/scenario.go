@@ -352,9 +352,12 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 		{Key: "description", Decode: func(n *Node) { s.Description = strings.TrimSpace(d.Text(n, "a description")) }},
 		{Key: "ruleset", Required: true, Decode: func(*Node) {}},
 		{Key: "units", Decode: func(n *Node) { // read with the ruleset: catalogue.go
-			if d.registry != nil && d.registry.files.sealed {
+			switch {
+			case d.registry != nil && d.registry.files.sealed:
 				d.Errorf(n, "this server reads no files, so a scenario sent to it cannot name unit catalogues; "+
 					"use the built-in cards ({use: NAME}; simulate units lists them) or write the units out in the scenario")
+			case d.registry == nil || !d.registry.files.recorded:
+				d.unitsFiles(n, d.scenarioDir()) // its paths must exist, used or not
 			}
 		}},
 		{Key: "trials", Decode: func(n *Node) {

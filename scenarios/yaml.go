@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -53,6 +54,30 @@ func (n *Node) Describe() string {
 	return n.Kind.String()
 }
 
+// checkUTF8 refuses text that is not UTF-8, at its first bad byte. YAML
+// is UTF-8 text, and a file's text travels whole in a run's parts as JSON,
+// which cannot carry other bytes unchanged.
+func checkUTF8(file string, src []byte) error {
+	if utf8.Valid(src) {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return &Error{File: file, Line: line, Col: col,
+				Msg: fmt.Sprintf("byte 0x%02X is not UTF-8 text; save the file as UTF-8", src[i])}
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return nil
+}
+
 // parseYAML reads one YAML document into a node tree. Its size, nesting
 // and number of values are checked before the YAML library reads it (see
 // MaxFileSize); a byte-order mark at its start is skipped.
@@ -61,6 +86,9 @@ func parseYAML(file string, src []byte) (*Node, error) {
 		return nil, tooLarge(file)
 	}
 	src = bytes.TrimPrefix(src, bom)
+	if err := checkUTF8(file, src); err != nil {
+		return nil, err
+	}
 	if err := scanLimits(file, src); err != nil {
 		return nil, err
 	}

@@ -97,6 +97,9 @@ func WritePart(w io.Writer, p *Part) error {
 	fmt.Fprintf(&b, "%s%d\n%s\n%s\n", partMagic, PartFormat, header, data)
 	sum := sha256.Sum256(b.Bytes())
 	fmt.Fprintf(&b, "sha256 %s\n", hex.EncodeToString(sum[:]))
+	if b.Len() > MaxPartBytes {
+		return fmt.Errorf("sim: the part would be %d MiB, more than the %d MiB a merge reads", b.Len()>>20, MaxPartBytes>>20)
+	}
 	_, err = w.Write(b.Bytes())
 	return err
 }

@@ -98,6 +98,19 @@ type InputFile struct {
 	Source string `json:"source"`
 }
 
+// InputBytes is the size of the texts h carries: every scenario's and
+// every catalogue's, which a part holds whole.
+func (h *PartHeader) InputBytes() int {
+	n := 0
+	for _, in := range h.Inputs {
+		n += len(in.Source)
+		for _, c := range in.Catalogues {
+			n += len(c.Source)
+		}
+	}
+	return n
+}
+
 // equalInputs reports whether two runs read the same inputs.
 func equalInputs(a, b []Input) bool {
 	return slices.EqualFunc(a, b, func(x, y Input) bool {

@@ -322,3 +322,20 @@ func TestMergeRefusesOverflow(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestWritePartBounded: a part is written only if a merge can read it
+// back: past MaxPartBytes (here a scenario text of MaxPartBytes bytes
+// alone) WritePart refuses and writes nothing. InputBytes counts every
+// text a header carries: 3 + 2 + 1 bytes below.
+func TestWritePartBounded(t *testing.T) {
+	h := PartHeader{Inputs: []Input{{Source: "abc", Catalogues: []InputFile{{Source: "de"}, {Source: "f"}}}}}
+	if n := h.InputBytes(); n != 6 {
+		t.Errorf("InputBytes %d, want 6", n)
+	}
+	h.Inputs[0].Source = strings.Repeat("x", MaxPartBytes)
+	var b bytes.Buffer
+	err := WritePart(&b, &Part{Header: h})
+	if err == nil || !strings.Contains(err.Error(), "more than the 64 MiB a merge reads") || b.Len() != 0 {
+		t.Errorf("got %v and %d bytes written", err, b.Len())
+	}
+}

@@ -99,6 +99,11 @@ func partHeader(command string, args []string, flags []sim.Flag, ss ...*scenario
 // runShard runs one shard and writes its part whole to -o or standard
 // output. An interrupted shard writes nothing: its part would lack chunks.
 func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups [][]sim.Model, cfg sim.Config, sh sim.Shard, h sim.PartHeader) error {
+	// A part carries its inputs whole; a merge reads parts of at most
+	// MaxPartBytes, and the tallies need room beside the texts.
+	if n := h.InputBytes(); n > sim.MaxPartBytes/2 {
+		return fmt.Errorf("the scenarios and unit catalogues come to %d MiB; a shard's part carries them whole, and a merge reads parts of at most %d MiB: name fewer or smaller catalogues", n>>20, sim.MaxPartBytes>>20)
+	}
 	bar := newProgress(stderr, f.progress, "shard "+sh.String())
 	cfg.Progress = bar.update
 	part, err := sim.RunShard(ctx, groups, cfg, sh, h)

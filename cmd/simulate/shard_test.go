@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -387,5 +388,16 @@ func TestShardsCarryTheirCatalogues(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(units); !bytes.Equal(after, before) {
 		t.Error("the catalogue was overwritten")
+	}
+}
+
+// TestShardRefusesOversizedInputs: a shard whose scenario texts alone
+// would fill half of what a merge reads (MaxPartBytes/2 + 1 bytes here) is
+// refused before it runs a trial.
+func TestShardRefusesOversizedInputs(t *testing.T) {
+	h := sim.PartHeader{Inputs: []sim.Input{{Source: strings.Repeat("x", sim.MaxPartBytes/2+1)}}}
+	err := runShard(context.Background(), io.Discard, io.Discard, runFlags{}, nil, sim.Config{}, sim.Shard{Count: 1}, h)
+	if err == nil || !strings.Contains(err.Error(), "come to 32 MiB; a shard's part carries them whole") {
+		t.Errorf("got %v", err)
 	}
 }

@@ -130,21 +130,34 @@ const MaxExactWork = 1.5e8
 // pair of counts an attack's distributions convolve (the square of its
 // MaxCount), once for each number of models Return Fire can leave the
 // firer, and the target's attacks back for each number of its models left.
+// An attack with Deflagrate counts sixteen times: its casualties follow
+// every count of unsaved wounds with the Deflagrate hits they score, which
+// measured twelve to fourteen times the work of a plain attack's.
 func ShootingExactWork(x *ShootingExchange) float64 {
 	var a Attack
 	a.PrepareAt(&x.Firer, x.Weapons, &x.Target, x.Situation, x.Options)
-	m := float64(MaxCount(&a) + 1)
 	outcomes, back := 1.0, 0.0
 	if len(x.Back) > 0 {
 		var b Attack
 		b.PrepareAt(&x.Target, x.Back, &x.Firer, x.ReturnFireSituation(), x.Options)
-		mb := float64(MaxCount(&b) + 1)
-		back = 10 * mb * mb * float64(2*max(x.Target.Models, 0)+1)
+		back = attackWork(&b) * float64(2*max(x.Target.Models, 0)+1)
 		if x.ReturnFire {
 			outcomes = float64(max(x.Firer.Models, 0) + 1)
 		}
 	}
-	return 10*m*m*outcomes + back
+	return attackWork(&a)*outcomes + back
+}
+
+// attackWork is ShootingExactWork's steps for one attack.
+func attackWork(a *Attack) float64 {
+	m := float64(MaxCount(a) + 1)
+	w := 10 * m * m
+	for _, v := range a.Volleys {
+		if v.Chain.Deflagrate {
+			return 16 * w
+		}
+	}
+	return w
 }
 
 // AssaultExactWork estimates the steps ExactAssault takes: the square of

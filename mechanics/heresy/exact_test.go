@@ -272,6 +272,15 @@ func TestExactWorkBudget(t *testing.T) {
 		t.Errorf("a hundred guns of 100 shots: work %.3g, %+v; want past the budget with MaxCount 10000 alone",
 			ShootingExactWork(&big), ex)
 	}
+	// Deflagrate counts sixteen times: the same guns with it.
+	deflagrate := big
+	deflagrate.Weapons = []Weapon{{Name: "gun", Shots: dice.Const(100), S: 4, AP: 5, Deflagrate: true}}
+	var a, ad Attack
+	a.PrepareAt(&big.Firer, big.Weapons, &big.Target, big.Situation, big.Options)
+	ad.PrepareAt(&deflagrate.Firer, deflagrate.Weapons, &deflagrate.Target, deflagrate.Situation, deflagrate.Options)
+	if got, want := ShootingExactWork(&deflagrate), 16*10*math.Pow(float64(MaxCount(&ad)+1), 2); got != want || MaxCount(&ad) <= MaxCount(&a) {
+		t.Errorf("Deflagrate: work %.4g, want %.4g (16 x 10 x (MaxCount+1)^2, MaxCount %d above %d)", got, want, MaxCount(&ad), MaxCount(&a))
+	}
 	horde := p
 	horde.A = 10
 	tough := horde
