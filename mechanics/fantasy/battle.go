@@ -279,7 +279,8 @@ type Outcome struct {
 }
 
 // State is one trial's scratch: the units' states and the outcome. Make it
-// with NewState and reuse it: Run resets it.
+// with NewState and reuse it: Run resets it. Do not copy a State: a unit's
+// state may point into it (mishapMover).
 type State struct {
 	Units []UnitState
 	Out   Outcome

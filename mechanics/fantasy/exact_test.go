@@ -213,6 +213,79 @@ func TestExactImpactCombat(t *testing.T) {
 	}
 }
 
+// TestExactImpactCombatBannersAndFear pins the other terms of the combat
+// result by hand: the chariot causes Fear and charges six Clanrats in one
+// rank of six (no rank bonus: one rank) holding a standard. Its D6 Impact
+// Hits at S6 wound on 2+ with no save, at most 6 wounds on 6 models: W is
+// Binomial(h, 5/6) mixed over h = 1..6, P(W = 0..6) = 9331, 55980, 55875,
+// 55000, 50625, 37500, 15625 in 279936 (the sum over h of C(h,w) 5^w /
+// 6^(h+1)); W = 6 destroys the unit.
+//   - The chariot scores W + 1 (charge) + 1 (Fear), + 1 for the higher Unit
+//     Strength (5 against 6 - W) when W >= 2, + 1 more for Fear when its 5
+//     is at least double the rats' 6 - W, at W >= 4. The rats score 1 for
+//     the higher Unit Strength at W = 0 and 1 for the standard while any
+//     stand. The differences at W = 0..6 are 0, 2, 4, 5, 7, 8, 10:
+//     combat_result = (2*55980 + 4*55875 + 5*55000 + 7*50625 + 8*37500 +
+//     10*15625)/279936 = 473695/93312.
+//   - W = 0 is a draw. At W = 1..5 the rats (never Steadfast: six models)
+//     lose by 2, 4, 5, 7, 8 and test on Ld 3, 1, 0, -2, -3; a double 1
+//     always passes (insane_courage), so they break 33, 35, 35, 35, 35
+//     times in 36: (55980*33 + 199000*35)/(279936*36) = 2203085/2519424.
+//     The chariot never loses: it wins when they break or die.
+//   - models killed: E[W] = 3.5 * 5/6 = 35/12.
+func TestExactImpactCombatBannersAndFear(t *testing.T) {
+	b := impactBattle("D6")
+	b.Units[0].Fear = true
+	b.Units[1] = foot("Clanrats", 6, 6, 3, 3, 3, 4, 0, 5, NoSave)
+	b.Units[1].Standard = true
+	broke, destroyed := 2203085.0/2519424, 15625.0/279936
+	ex := ExactBattle(b)
+	for _, tt := range []struct {
+		name   string
+		metric BattleMetric
+		unit   int
+		want   float64
+	}{
+		{"combat result", BattleCombatResult, 0, 473695.0 / 93312},
+		{"rats broke", BattleBroke, 1, broke},
+		{"rats destroyed", BattleDestroyed, 1, destroyed},
+		{"chariot won", BattleWon, 0, broke + destroyed},
+		{"chariot broke", BattleBroke, 0, 0},
+		{"rats killed", BattleKilled, 1, 35.0 / 12},
+	} {
+		got, has := ex.Value(tt.metric, tt.unit)
+		if !has || math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: %v, %v; want %v", tt.name, got, has, tt.want)
+		}
+	}
+	// The trials against the same hand values, within 5 standard errors
+	// (fixed seed): the rats' break, and the combat result's mean, whose
+	// variance is worked out from the differences above.
+	const n = 100_000
+	s, r := b.NewState(), dice.New(23, 0)
+	breaks, sum := 0.0, 0.0
+	for range n {
+		b.Run(r, s)
+		if s.Units[1].Broke {
+			breaks++
+		}
+		sum += float64(s.Out.CombatResult)
+	}
+	if se := math.Sqrt(broke * (1 - broke) / n); math.Abs(breaks/n-broke) > 5*se {
+		t.Errorf("trials: the rats broke in %.4f, want %.4f", breaks/n, broke)
+	}
+	diffs := []float64{0, 2, 4, 5, 7, 8, 10}
+	ps := []float64{9331, 55980, 55875, 55000, 50625, 37500, 15625}
+	mean, sq := 0.0, 0.0
+	for i, d := range diffs {
+		mean += d * ps[i] / 279936
+		sq += d * d * ps[i] / 279936
+	}
+	if se := math.Sqrt((sq - mean*mean) / n); math.Abs(sum/n-mean) > 5*se {
+		t.Errorf("trials: combat result %.4f, want %.4f", sum/n, mean)
+	}
+}
+
 // TestExactNewFormsMatchRun checks the Disaster's and the Impact round's
 // closed forms against trials of the battles themselves, within 5
 // standard errors, with a fixed seed.
