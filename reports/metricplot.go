@@ -67,17 +67,28 @@ func metricFigures(r *sim.Report, metric string, es []sim.Estimate) (figs []name
 // within each figure (the x axis, the bar groups) when it is split: "at
 // least N" curves for a counted outcome, a line per point; else the
 // estimate against the first swept number; else grouped bars. It returns
-// the rows the figures draw: curves leave out points never at least 1,
-// which the tables list.
+// the rows the figures draw. Curves are drawn where most points are
+// counted and every point can be drawn as one: then a point that only
+// ever counts 0 or 1 (a single Doomwheel's models lost) or never reaches
+// 1 is drawn too, a curve like the others, so that no point goes missing.
+// Only points with no trials, which no figure can draw, are left out.
 func chooseFigure(r *sim.Report, rows []sim.Estimate) (fig figureDrawer, keep []string, drawn []sim.Estimate) {
-	var counts []sim.Estimate
+	counts, curves := 0, true
+	var withTrials []sim.Estimate
 	for _, e := range rows {
-		if counted(e) && !neverOne(e) {
-			counts = append(counts, e)
+		if e.Trials == 0 {
+			continue
+		}
+		withTrials = append(withTrials, e)
+		switch {
+		case counted(e) && !neverOne(e):
+			counts++
+		case !countLike(e):
+			curves = false
 		}
 	}
-	if len(counts) > 0 && len(counts)*2 >= len(rows) {
-		return atLeastFigure, nil, counts
+	if counts > 0 && curves && counts*2 >= len(rows) {
+		return atLeastFigure, nil, withTrials
 	}
 	varying := varyingParams(rows)
 	for _, n := range varying {
@@ -91,6 +102,17 @@ func chooseFigure(r *sim.Report, rows []sim.Estimate) (fig figureDrawer, keep []
 		return barFigure, nil, rows
 	}
 	return barFigure, varying[:1], rows
+}
+
+// countLike reports whether e can be drawn as an "at least N" curve: a
+// count of whole numbers none below 0, such as a counted outcome that only
+// ever took 0 or 1.
+func countLike(e sim.Estimate) bool {
+	if e.Kind != sim.Mean || e.Hist == nil || e.Trials == 0 {
+		return false
+	}
+	lo, _, ok := e.Hist.Range()
+	return ok && lo >= 0
 }
 
 // paramWords names a parameter's value in words: "swiftstride true", and

@@ -446,3 +446,45 @@ func TestHeatmapExact(t *testing.T) {
 		t.Error("the heatmap does not give the exact value")
 	}
 }
+
+// TestAtLeastCurvesKeepEveryPoint: in a battle, a one-model Doomwheel's
+// models killed only ever counts 0 or 1, and a unit nothing can hurt never
+// reaches 1; beside counted points they are drawn as curves too, as the
+// docs promise ("A figure never leaves data out"), not dropped from the
+// figure while the others are drawn.
+func TestAtLeastCurvesKeepEveryPoint(t *testing.T) {
+	r := &sim.Report{Scenario: "battle", Trials: 100,
+		Axes: []sim.Axis{{Name: "attacker", Values: []any{"Doomwheel", "Rat Ogres", "Stormvermin"}}}}
+	for _, pt := range []struct {
+		unit   string
+		counts map[int]int64 // value: trials
+	}{
+		{"Doomwheel", map[int]int64{0: 97, 1: 3}},    // 0 or 1: not "counted"
+		{"Rat Ogres", map[int]int64{0: 40, 3: 60}},   // counted
+		{"Stormvermin", map[int]int64{1: 50, 4: 50}}, // counted
+		{"Ghost", map[int]int64{0: 100}},             // never at least 1
+	} {
+		h := sim.NewHistogram(0, 10)
+		for v, n := range pt.counts {
+			h.AddN(v, n)
+		}
+		ps := []sim.Param{{Name: "attacker", Value: pt.unit}}
+		r.Results = append(r.Results, sim.MeanOf("models_killed", ps, &h))
+	}
+	figs, notes, err := reportFigures(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 1 || len(notes) != 0 {
+		t.Fatalf("%d figures, notes %q; want 1, none", len(figs), notes)
+	}
+	svg := svgText(t, figs[0].fig)
+	if !strings.Contains(svg, "chance of at least N") {
+		t.Errorf("not drawn as at-least curves")
+	}
+	for _, u := range []string{"Doomwheel", "Rat Ogres", "Stormvermin", "Ghost"} {
+		if !strings.Contains(svg, ">attacker "+u+"<") {
+			t.Errorf("the figure leaves out attacker %s", u)
+		}
+	}
+}
