@@ -74,6 +74,7 @@ func comparisonFigures(c *sim.Comparison) ([]namedFigure, []string, error) {
 			figs = append(figs, namedFigure{name: name, caption: title + " by candidate, with 95% intervals", fig: p})
 		}
 	}
+	distinctNames(figs)
 	return figs, notes, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -136,7 +137,25 @@ func reportFigures(r *sim.Report) ([]namedFigure, []string, error) {
 		}
 		figs = append(figs, mf...)
 	}
+	distinctNames(figs)
 	return figs, notes, nil
+}
+
+// distinctNames keeps each figure's file name its own. Values that differ
+// only in what a file name cannot hold ("a/b" and "a:b" both give "a-b")
+// or in case (on a disk that ignores it) would otherwise write one figure
+// over another: a name already taken gets "_2", "_3" and so on, the
+// figure's title still saying what it holds.
+func distinctNames(figs []namedFigure) {
+	taken := map[string]bool{}
+	for i := range figs {
+		name := figs[i].name
+		for n := 2; taken[strings.ToLower(name)]; n++ {
+			name = figs[i].name + "_" + strconv.Itoa(n)
+		}
+		taken[strings.ToLower(name)] = true
+		figs[i].name = name
+	}
 }
 
 func numeric(vs []any) bool {

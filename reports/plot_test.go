@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -485,6 +486,50 @@ func TestAtLeastCurvesKeepEveryPoint(t *testing.T) {
 	for _, u := range []string{"Doomwheel", "Rat Ogres", "Stormvermin", "Ghost"} {
 		if !strings.Contains(svg, ">attacker "+u+"<") {
 			t.Errorf("the figure leaves out attacker %s", u)
+		}
+	}
+}
+
+// TestPlotFileNamesDistinct: units named "a/b", "a:b" and "A:B" split a
+// metric into figures whose names, once made safe for a file, would all be
+// "attacker=a-b" (the last two alike on a disk that ignores case); each
+// keeps a file of its own, inside the plot folder.
+func TestPlotFileNamesDistinct(t *testing.T) {
+	r := &sim.Report{Scenario: "names", Trials: 100}
+	for _, a := range []string{"a/b", "a:b", "A:B"} {
+		for _, g := range []string{"g1", "g2"} {
+			for k := range 6 {
+				ps := []sim.Param{{Name: "group", Value: g}, {Name: "attacker", Value: a}, {Name: "k", Value: fmt.Sprintf("k%d", k)}}
+				r.Results = append(r.Results, sim.ProbabilityOf("won", ps, 50, 100))
+			}
+		}
+	}
+	figs, _, err := reportFigures(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 3 {
+		t.Fatalf("%d figures, want 3 (one per attacker)", len(figs))
+	}
+	seen := map[string]bool{}
+	for _, f := range figs {
+		key := strings.ToLower(f.name)
+		if seen[key] || strings.ContainsAny(f.name, `/\:`) {
+			t.Errorf("figure %q (%s): name taken or unsafe", f.name, f.caption)
+		}
+		seen[key] = true
+	}
+	dir := t.TempDir()
+	out, err := WritePlots(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Files) != 6 {
+		t.Errorf("wrote %v, want 6 files", out.Files)
+	}
+	for _, f := range out.Files {
+		if filepath.Dir(f) != dir {
+			t.Errorf("%s is outside %s", f, dir)
 		}
 	}
 }
