@@ -119,6 +119,13 @@ func bashCompletion(flags map[string][]*flag.Flag, names []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `# simulate completion for bash. Load it with:
 #   source <(simulate completion bash)
+# _simulate_files adds the files matching $cur, one word each even where a
+# name holds spaces, and has bash quote them as it inserts one.
+_simulate_files() {
+  local IFS=$'\n'
+  COMPREPLY+=( $(compgen -f -- "$cur") )
+  type compopt &>/dev/null && compopt -o filenames 2>/dev/null
+}
 _simulate() {
   local cur prev cmd
   cur="${COMP_WORDS[COMP_CWORD]}"
@@ -148,7 +155,7 @@ _simulate() {
 			}
 		}
 		if len(files) > 0 {
-			fmt.Fprintf(&b, "    %s) COMPREPLY=( $(compgen -f -- \"$cur\") ); return ;;\n", contextAlternatives(c, files))
+			fmt.Fprintf(&b, "    %s) _simulate_files; return ;;\n", contextAlternatives(c, files))
 		}
 		if len(free) > 0 {
 			fmt.Fprintf(&b, "    %s) return ;; # a number, an address or a name: nothing to offer\n", contextAlternatives(c, free))
@@ -170,9 +177,9 @@ _simulate() {
     return
   fi
   case "$cmd" in
-    run|compare) COMPREPLY=( $(compgen -W "%[1]s" -- "$cur") $(compgen -f -- "$cur") ) ;;
+    run|compare) COMPREPLY=( $(compgen -W "%[1]s" -- "$cur") ); _simulate_files ;;
     show) COMPREPLY=( $(compgen -W "%[1]s" -- "$cur") ) ;;
-    merge) COMPREPLY=( $(compgen -f -- "$cur") ) ;;
+    merge) _simulate_files ;;
     completion) COMPREPLY=( $(compgen -W "%[2]s" -- "$cur") ) ;;
     units) COMPREPLY=( $(compgen -W "show" -- "$cur") ) ;;
   esac

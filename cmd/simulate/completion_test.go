@@ -192,3 +192,31 @@ func TestBashCompletionBehaviour(t *testing.T) {
 		}
 	}
 }
+
+// TestBashCompletionSpaces: a file whose name holds a space is offered as
+// one word, for a scenario argument and for a file flag, not cut in two.
+func TestBashCompletionSpaces(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	script, _, err := runCLI(t, "completion", "bash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, data := range map[string]string{"my scenario.yaml": "", "c.bash": script} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, words := range []string{"'simulate' 'run' 'my'", "'simulate' 'run' '--plot' 'my'", "'simulate' 'merge' 'my'"} {
+		n := strings.Count(words, " ")
+		prog := fmt.Sprintf("source c.bash; COMP_WORDS=(%s); COMP_CWORD=%d; _simulate; printf '[%%s]' \"${COMPREPLY[@]}\"", words, n)
+		cmd := exec.Command("bash", "--norc", "--noprofile", "-c", prog)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if got := strings.TrimSpace(string(out)); err != nil || got != "[my scenario.yaml]" {
+			t.Errorf("%s: %s (%v), want [my scenario.yaml]", words, got, err)
+		}
+	}
+}
