@@ -76,15 +76,15 @@ func WriteJSON(w io.Writer, r *sim.Report) error {
 }
 
 // restsOn is the trials per point a report's results rest on: those asked
-// for, or for an interrupted run the most any point completed.
+// for, or for an interrupted run the most any point completed, 0 when it
+// was stopped before any had (never the count asked for, which it did not
+// run).
 func restsOn(r *sim.Report) int64 {
 	if !r.Partial {
 		return r.Trials
 	}
-	if _, hi := trialRange(r); hi > 0 {
-		return hi
-	}
-	return r.Trials
+	_, hi := trialRange(r)
+	return hi
 }
 
 func writeEstimate(b *bytes.Buffer, e sim.Estimate) {

@@ -142,6 +142,18 @@ func TestPartialJSONTrials(t *testing.T) {
 	if doc.Trials != 622_592 || doc.Stamp.Trials != 20_000_000 {
 		t.Errorf("trials %d, stamp's %d; want 622592 and 20000000", doc.Trials, doc.Stamp.Trials)
 	}
+	// Stopped before any point completed a chunk: the results rest on no
+	// trials, as the partial line says ("0 of the 20,000,000 trials").
+	r0 := sampleReport()
+	r0.Partial, r0.Trials, r0.Completed = true, 20_000_000, []int64{0, 0}
+	var b0 bytes.Buffer
+	if err := WriteJSON(&b0, r0); err != nil {
+		t.Fatal(err)
+	}
+	var doc0 struct{ Trials int64 }
+	if err := json.Unmarshal(b0.Bytes(), &doc0); err != nil || doc0.Trials != 0 {
+		t.Errorf("stopped before any trial: trials %d (%v), want 0", doc0.Trials, err)
+	}
 	var c bytes.Buffer
 	if err := WriteComparisonJSON(&c, &sim.Comparison{Partial: true, Trials: 622_592}, r.Stamp); err != nil {
 		t.Fatal(err)
