@@ -108,8 +108,9 @@ var simpleUsage = map[string]string{
 	"version": "version\n\nPrints hammersim's version.\n",
 }
 
-// isHelp reports whether an argument asks for help.
-func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
+// isHelp reports whether an argument asks for help, in each form Go's
+// flag package takes for it (and so the commands with flags).
+func isHelp(arg string) bool { return arg == "-h" || arg == "--h" || arg == "-help" || arg == "--help" }
 
 // simpleCommand answers a command without flags: its usage when asked
 // with -h, a usage error for any other flag, else do with its arguments.
@@ -133,7 +134,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runScenario(ctx, nil, stdout, stderr)
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
-	case "-h", "-help", "--help", "help":
+	case "-h", "--h", "-help", "--help", "help":
 		_, err := io.WriteString(stdout, usage)
 		return err
 	case "run":

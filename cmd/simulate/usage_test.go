@@ -79,6 +79,9 @@ func TestUsageNamesEveryHelp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if again, _, err := runCLI(t, "--h"); err != nil || again != top {
+		t.Errorf("simulate --h: %v, not simulate -h's usage", err)
+	}
 	var commands []string
 	for _, line := range strings.Split(top, "\n") {
 		if f := strings.Fields(line); len(f) > 1 && f[0] == "simulate" && !strings.HasSuffix(f[1], ":") {
@@ -100,12 +103,15 @@ func TestUsageNamesEveryHelp(t *testing.T) {
 }
 
 // TestEveryCommandHelp: every command that simulate -h lists answers -h,
-// -help and --help with its usage on standard output, whatever else is on
+// --h, -help and --help (each form Go's flag package takes) with its usage on standard output, whatever else is on
 // the line, nothing on standard error, and exit status 0.
 func TestEveryCommandHelp(t *testing.T) {
 	top, _, err := runCLI(t, "-h")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if again, _, err := runCLI(t, "--h"); err != nil || again != top {
+		t.Errorf("simulate --h: %v, not simulate -h's usage", err)
 	}
 	var commands []string
 	for _, line := range strings.Split(top, "\n") {
@@ -114,7 +120,7 @@ func TestEveryCommandHelp(t *testing.T) {
 		}
 	}
 	for _, cmd := range commands {
-		for _, args := range [][]string{{cmd, "-h"}, {cmd, "-help"}, {cmd, "--help"}, {cmd, "x", "-h"}} {
+		for _, args := range [][]string{{cmd, "-h"}, {cmd, "--h"}, {cmd, "-help"}, {cmd, "--help"}, {cmd, "x", "-h"}} {
 			stdout, stderr, err := runCLI(t, args...)
 			var msg bytes.Buffer
 			if code := exitCode(err, &msg); code != 0 || stderr != "" || !strings.HasPrefix(stdout, "Usage: simulate "+cmd) {
