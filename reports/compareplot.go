@@ -248,11 +248,20 @@ func addCandidate(p *plot.Plot, pts errPoints, k int) (*plotter.Scatter, error) 
 	if err != nil {
 		return nil, err
 	}
-	dots.Color = colour(k)
-	dots.Shape = draw.CircleGlyph{}
+	dots.Color, dots.Shape = colour(k), candidateGlyph(k)
 	dots.Radius = vg.Points(3)
 	p.Add(bars, dots)
 	return dots, nil
+}
+
+// candidateGlyphs tell candidates apart where colours run out: the first
+// ten are dots, the next ten (the same colours again) triangles, and so on.
+var candidateGlyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
+
+// candidateGlyph is the mark of candidate k's estimates: with its colour,
+// one no other candidate has, up to 60 candidates.
+func candidateGlyph(k int) draw.GlyphDrawer {
+	return candidateGlyphs[k/len(palette)%len(candidateGlyphs)]
 }
 
 // comparisonAxes lays out the x slots, tilts crowded labels (kept whole),

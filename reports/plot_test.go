@@ -533,3 +533,21 @@ func TestPlotFileNamesDistinct(t *testing.T) {
 		}
 	}
 }
+
+// TestComparisonCandidatesDistinct: past ten candidates the palette's
+// colours come round again; the eleventh candidate's mark must still
+// differ from the first's, or the legend names two alike.
+func TestComparisonCandidatesDistinct(t *testing.T) {
+	type mark struct {
+		c     string
+		glyph string
+	}
+	seen := map[mark]int{}
+	for k := range 3 * len(palette) {
+		m := mark{fmt.Sprint(colour(k)), fmt.Sprintf("%T", candidateGlyph(k))}
+		if j, ok := seen[m]; ok {
+			t.Errorf("candidates %d and %d both drawn as %v", j, k, m)
+		}
+		seen[m] = k
+	}
+}
