@@ -107,27 +107,30 @@ func neverOne(e sim.Estimate) bool {
 	return est == 0 && ex == 0
 }
 
-// atLeastTables lays out the "at least" view of one metric: a grid (N down,
-// the swept values across) when the points differ in one swept parameter,
-// one grid per value of the others when they differ in more, and a row per
-// point when there are too many of those. Points that never reach 1 are
-// left out with a note. axes are the report's swept parameters.
+// atLeastTables lays out the "at least" view of one metric, where some of
+// its points are counted outcomes: a grid (N down, the swept values
+// across) when the points differ in one swept parameter, one grid per
+// value of the others when they differ in more, and a row per point when
+// there are too many of those. Points that never reach 1 are left out with
+// a note. axes are the report's swept parameters.
 func atLeastTables(metric string, es []sim.Estimate, axes []sim.Axis) []plainTable {
 	var points []sim.Estimate
 	var never []string
+	anyCounted := false
 	for _, e := range es {
-		if e.Metric != metric || e.Kind != sim.Mean || e.Hist == nil || e.Trials == 0 {
+		if e.Metric != metric || !countLike(e) {
 			continue
 		}
-		if lo, _, _ := e.Hist.Range(); lo >= 0 && neverOne(e) {
+		if neverOne(e) {
 			never = append(never, paramsString(e.Params))
 			continue
 		}
-		if counted(e) {
-			points = append(points, e)
-		}
+		// A point that only ever counted 0 or 1 (a one-model unit's
+		// losses) has a row too, beside the others.
+		points = append(points, e)
+		anyCounted = anyCounted || counted(e)
 	}
-	if len(points) == 0 {
+	if !anyCounted {
 		return nil
 	}
 	title := metric + ": chance of at least N, in percent"

@@ -95,6 +95,23 @@ func TestAtLeastLayouts(t *testing.T) {
 	if len(tabs) != 1 || len(tabs[0].head) != 2 || len(tabs[0].notes) != 1 || !strings.Contains(tabs[0].notes[0], "distance=12") {
 		t.Errorf("never: got %+v", tabs)
 	}
+
+	// A point that only ever counted 0 or 1 (a one-model Doomwheel's
+	// losses: 3 of 10 trials lost it) keeps its column beside a counted
+	// one: at least 1 is 30.0%, at least 2 and 3 are 0.0%.
+	h = sim.NewHistogram(0, 3)
+	h.AddN(0, 7)
+	h.AddN(1, 3)
+	once := sim.MeanOf("hits", dist(9), &h)
+	tabs = atLeastTables("hits", []sim.Estimate{hitsEstimate(dist(6), false), once}, axes)
+	if len(tabs) != 1 || strings.Join(tabs[0].head, "|") != "at least|distance 6|distance 9" {
+		t.Fatalf("0 or 1: got %+v", tabs)
+	}
+	for i, want := range []string{"30.0", "0.0", "0.0"} {
+		if got := tabs[0].rows[i][2]; got != want {
+			t.Errorf("0 or 1, at least %d: %s, want %s", i+1, got, want)
+		}
+	}
 }
 
 // TestAtLeastFits: a view with more columns than a terminal holds is split
