@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -95,9 +96,20 @@ func comparisonPlot(c *sim.Comparison, m metricRows, title string) (*plot.Plot, 
 	}
 	single := len(m.rows) == 1
 	ticks, xlabel := comparisonTicks(c, m, single)
+	ticks = slices.Clone(ticks)
 	p.X.Label.Text = xlabel
 	for k, name := range c.Candidates {
 		pts := candidatePoints(m, k, len(c.Candidates), single)
+		// A candidate that does not report the metric has nothing to
+		// draw; the figure says so rather than leave it out unsaid.
+		switch {
+		case len(pts.XYs) == 0 && single:
+			ticks[k] += " (not reported)"
+		case len(pts.XYs) == 0:
+			p.Legend.Add(name + ": not reported")
+		case len(pts.XYs) < len(m.rows):
+			name += " (not at every point)"
+		}
 		if len(pts.XYs) == 0 {
 			continue
 		}

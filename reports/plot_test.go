@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -549,5 +550,43 @@ func TestComparisonCandidatesDistinct(t *testing.T) {
 			t.Errorf("candidates %d and %d both drawn as %v", j, k, m)
 		}
 		seen[m] = k
+	}
+}
+
+// TestComparisonPlotNamesMissing: candidates that do not report a metric
+// (Rat Ogres and Stormvermin make no Impact Hits) have nothing to draw;
+// the figure names them rather than show Doomwheel alone as if it were
+// the only candidate, and one that reports it at some points only says so.
+func TestComparisonPlotNamesMissing(t *testing.T) {
+	nan := math.NaN()
+	gone := sim.Estimate{Metric: "models_killed", Kind: sim.Mean, Value: nan, SE: nan, CI95: [2]float64{nan, nan}}
+	c := comparisonOf(sim.Mean, [3]float64{1, 2, 3})
+	for i := range c.Rows {
+		c.Rows[i].Estimates[1] = gone
+		if i > 0 {
+			c.Rows[i].Estimates[2] = gone
+		}
+	}
+	figs, _, err := comparisonFigures(c)
+	if err != nil || len(figs) != 1 {
+		t.Fatal(figs, err)
+	}
+	svg := svgText(t, figs[0].fig)
+	for _, want := range []string{">Doomwheel<", ">Rat Ogres: not reported<", ">Stormvermin (not at every point)<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the figure lacks %q", want)
+		}
+	}
+	// One point: the candidates are the x axis' labels.
+	c.Rows = c.Rows[:1]
+	figs, _, err = comparisonFigures(c)
+	if err != nil || len(figs) != 1 {
+		t.Fatal(figs, err)
+	}
+	if svg := svgText(t, figs[0].fig); !strings.Contains(svg, ">Rat Ogres (not reported)<") || !strings.Contains(svg, ">Stormvermin<") {
+		t.Errorf("one point: a missing candidate's label does not say so")
+	}
+	if c.Candidates[1] != "Rat Ogres" {
+		t.Errorf("the comparison's names were changed: %q", c.Candidates)
 	}
 }
