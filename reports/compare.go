@@ -651,7 +651,7 @@ func writePairTable(w io.Writer, m metricRows, names []string) error {
 //	  "rows": [
 //	    {"metric": "wounds", "params": {"target": "Orcs"}, "params_differ": false, "kind": "mean",
 //	     "estimates": [
-//	      {"candidate": "Knights", "params": {...}, "trials": 100000, "estimate": 2.31, "se": 0.004,
+//	      {"candidate": "Knights", "params": {...}, "kind": "mean", "trials": 100000, "estimate": 2.31, "se": 0.004,
 //	       "ci95": [2.302, 2.318], "exact": null, "sd": 1.2, "median": 2, "p05": 0, "p95": 4},
 //	      ...],
 //	     "differences": [
