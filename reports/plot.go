@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -63,7 +64,8 @@ type namedFigure struct {
 //   - for the grid metric, when its rows are numbers (a charge sweep's
 //     distances), the estimate against the row value with one line per
 //     column value (M), its 95% interval as a band and its exact value as
-//     a ring, one plot per combination of the other parameters;
+//     a ring, one plot per combination of the other parameters, cut into
+//     runs of column values where they are more than MaxLines;
 //   - for the grid metric, when its rows are names (attackers), a heatmap of
 //     rows by columns (targets), each cell coloured by the estimate and
 //     labelled with it, again one per combination of the other parameters;
@@ -111,6 +113,9 @@ func reportFigures(r *sim.Report) ([]namedFigure, []string, error) {
 		slices, rest = gridSlices(r, g)
 		lines := numeric(axisValues(r, g.Rows))
 		lo, hi := heatRange(slices)
+		if lines {
+			slices = columnRuns(r, g, slices)
+		}
 		for _, s := range slices {
 			var fig figure
 			var err error
@@ -259,6 +264,35 @@ func newPlot(title, x, y string) *plot.Plot {
 	return p
 }
 
+// columnRuns cuts each slice of a grid drawn as lines, a line per column
+// value, into runs of at most MaxLines lines, of about equal length, as
+// other metrics' figures are split (plotsplit.go): a sweep of M 1 to 20
+// draws two figures, "M=1..10" and "M=11..20", rather than twenty lines
+// whose colours come round again.
+func columnRuns(r *sim.Report, g *sim.Grid, parts []slice) []slice {
+	cols := axisValues(r, g.Cols)
+	if len(cols) <= MaxLines {
+		return parts
+	}
+	n := (len(cols) + MaxLines - 1) / MaxLines
+	size := (len(cols) + n - 1) / n
+	var out []slice
+	for _, s := range parts {
+		for start := 0; start < len(cols); start += size {
+			run := cols[start:min(start+size, len(cols))]
+			part := slice{label: joinNonEmpty(", ", s.label,
+				g.Cols+"="+paramString(run[0])+".."+paramString(run[len(run)-1]))}
+			for _, e := range s.estimates {
+				if slices.ContainsFunc(run, func(v any) bool { return paramString(v) == paramString(e.Param(g.Cols)) }) {
+					part.estimates = append(part.estimates, e)
+				}
+			}
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
 // gridPlot draws one slice of a grid: x is the row parameter, one line per
 // column value, with its Wilson interval as a shaded band and its exact
 // value, where there is one, as a ring. Probabilities are in percent, as
@@ -274,7 +308,8 @@ func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
 	}
 	p := newPlot(title, axisWords(g.Rows), yLabel(kind, g.Metric))
 	top := 0.0
-	for i, cv := range axisValues(r, g.Cols) {
+	i := 0 // the lines drawn so far: each its own colour
+	for _, cv := range axisValues(r, g.Cols) {
 		var es []sim.Estimate
 		for _, e := range s.estimates {
 			if paramString(e.Param(g.Cols)) == paramString(cv) && !math.IsNaN(e.Value) {
@@ -289,6 +324,7 @@ func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
+		i++
 		p.Legend.Add(words(g.Cols)+" "+paramString(cv), l)
 	}
 	legendExact(p, hasExact(s.estimates))

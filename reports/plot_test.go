@@ -590,3 +590,36 @@ func TestComparisonPlotNamesMissing(t *testing.T) {
 		t.Errorf("the comparison's names were changed: %q", c.Candidates)
 	}
 }
+
+// TestGridLinesSplit: a charge sweep's grid draws a line per M; with M 1
+// to 20 that is twenty lines, more than MaxLines, whose colours would come
+// round again. It is cut into two whole figures of ten, each named by its
+// run of M, every M in one of them.
+func TestGridLinesSplit(t *testing.T) {
+	var ms []any
+	r := &sim.Report{Scenario: "sweep", Trials: 100, Grid: &sim.Grid{Metric: "charge_success", Rows: "distance", Cols: "M"}}
+	for m := 1; m <= 20; m++ {
+		ms = append(ms, m)
+		for d := 6; d <= 8; d++ {
+			ps := []sim.Param{{Name: "M", Value: m}, {Name: "distance", Value: d}}
+			r.Results = append(r.Results, sim.ProbabilityOf("charge_success", ps, int64(5*m), 100))
+		}
+	}
+	r.Axes = []sim.Axis{{Name: "M", Values: ms}, {Name: "distance", Values: []any{6, 7, 8}}}
+	figs, _, err := reportFigures(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 2 || figs[0].name != "charge_success_M=1..10" || figs[1].name != "charge_success_M=11..20" {
+		t.Fatalf("figures %v, want charge_success_M=1..10 and _M=11..20", figs)
+	}
+	for m := 1; m <= 20; m++ {
+		svg := svgText(t, figs[(m-1)/10].fig)
+		if !strings.Contains(svg, fmt.Sprintf(">M %d<", m)) {
+			t.Errorf("M %d is in neither figure", m)
+		}
+	}
+	if svg := svgText(t, figs[1].fig); !strings.Contains(svg, "sweep: charge success (M 11..20)") {
+		t.Errorf("the second figure's title does not say which M it holds")
+	}
+}
