@@ -35,10 +35,6 @@ func colour(i int) color.RGBA { return palette[i%len(palette)] }
 // read a legend of several lines and the labels of a dozen bars.
 var plotW, plotH = 20 * vg.Centimeter, 12.5 * vg.Centimeter
 
-// MaxDistributionPlots caps the histograms one report writes; a sweep with
-// more points than this is better read from the JSON.
-const MaxDistributionPlots = 64
-
 // Plots is what WritePlots did: the files written, and what it left out and
 // why.
 type Plots struct {
