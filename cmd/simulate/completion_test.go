@@ -41,26 +41,11 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
-// usageCommands lists the commands simulate -h names, in its order.
-func usageCommands(t *testing.T) []string {
-	t.Helper()
-	top, _, err := runCLI(t, "-h")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, line := range strings.Split(top, "\n") {
-		if f := strings.Fields(line); len(f) > 1 && f[0] == "simulate" && !strings.HasSuffix(f[1], ":") && !slices.Contains(out, f[1]) {
-			out = append(out, f[1])
-		}
-	}
-	return out
-}
-
 // TestCompletionCommands: completion offers every command simulate -h
 // names, and no other.
 func TestCompletionCommands(t *testing.T) {
-	got, want := slices.Sorted(slices.Values(completionCommands)), slices.Sorted(slices.Values(usageCommands(t)))
+	_, want := usageCommands(t) // sorted
+	got := slices.Sorted(slices.Values(completionCommands))
 	if !slices.Equal(got, want) {
 		t.Errorf("completion offers %v; simulate -h names %v", got, want)
 	}
@@ -183,14 +168,22 @@ func TestBashCompletionBehaviour(t *testing.T) {
 		for i, w := range words {
 			quoted[i] = "'" + w + "'"
 		}
-		prog := fmt.Sprintf("source c.bash; COMP_WORDS=(%s); COMP_CWORD=%d; _simulate; echo \"${COMPREPLY[*]}\"", strings.Join(quoted, " "), len(words)-1)
-		cmd := exec.Command("bash", "--norc", "--noprofile", "-c", prog)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if got := strings.TrimSpace(string(out)); err != nil || got != tc.want {
+		got, err := bashComplete(dir, strings.Join(quoted, " "), len(words)-1, `echo "${COMPREPLY[*]}"`)
+		if err != nil || got != tc.want {
 			t.Errorf("%q: %q (%v), want %q", tc.line, got, err, tc.want)
 		}
 	}
+}
+
+// bashComplete runs the bash script c.bash in dir on the quoted words,
+// the one at cword being completed, and returns what show prints of the
+// reply.
+func bashComplete(dir, words string, cword int, show string) (string, error) {
+	prog := fmt.Sprintf("source c.bash; COMP_WORDS=(%s); COMP_CWORD=%d; _simulate; %s", words, cword, show)
+	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", prog)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	return strings.TrimSpace(string(out)), err
 }
 
 // TestBashCompletionSpaces: a file whose name holds a space is offered as
@@ -211,11 +204,8 @@ func TestBashCompletionSpaces(t *testing.T) {
 	}
 	for _, words := range []string{"'simulate' 'run' 'my'", "'simulate' 'run' '--plot' 'my'", "'simulate' 'merge' 'my'"} {
 		n := strings.Count(words, " ")
-		prog := fmt.Sprintf("source c.bash; COMP_WORDS=(%s); COMP_CWORD=%d; _simulate; printf '[%%s]' \"${COMPREPLY[@]}\"", words, n)
-		cmd := exec.Command("bash", "--norc", "--noprofile", "-c", prog)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if got := strings.TrimSpace(string(out)); err != nil || got != "[my scenario.yaml]" {
+		got, err := bashComplete(dir, words, n, `printf '[%s]' "${COMPREPLY[@]}"`)
+		if err != nil || got != "[my scenario.yaml]" {
 			t.Errorf("%s: %s (%v), want [my scenario.yaml]", words, got, err)
 		}
 	}

@@ -71,10 +71,10 @@ func TestUsageHints(t *testing.T) {
 	}
 }
 
-// TestUsageNamesEveryHelp: simulate -h points at the -h of every command
-// that has flags of its own (whose -h prints its usage), and names only
-// those.
-func TestUsageNamesEveryHelp(t *testing.T) {
+// usageCommands returns simulate -h's usage (which --h must print too)
+// and the commands it lists, sorted, each once.
+func usageCommands(t *testing.T) (string, []string) {
+	t.Helper()
 	top, _, err := runCLI(t, "-h")
 	if err != nil {
 		t.Fatal(err)
@@ -91,9 +91,17 @@ func TestUsageNamesEveryHelp(t *testing.T) {
 	if len(commands) < 10 {
 		t.Fatalf("found only the commands %v in the usage", commands)
 	}
-	named := strings.Join(strings.Fields(top), " ") // the hint may wrap
 	slices.Sort(commands)
-	for _, cmd := range slices.Compact(commands) {
+	return top, slices.Compact(commands)
+}
+
+// TestUsageNamesEveryHelp: simulate -h points at the -h of every command
+// that has flags of its own (whose -h prints its usage), and names only
+// those.
+func TestUsageNamesEveryHelp(t *testing.T) {
+	top, commands := usageCommands(t)
+	named := strings.Join(strings.Fields(top), " ") // the hint may wrap
+	for _, cmd := range commands {
 		out, _, err := runCLI(t, cmd, "-h")
 		hasHelp := err == nil && strings.HasPrefix(out, "Usage: simulate "+cmd)
 		if names := strings.Contains(named, "'simulate "+cmd+" -h'"); names != hasHelp {
@@ -106,19 +114,7 @@ func TestUsageNamesEveryHelp(t *testing.T) {
 // --h, -help and --help (each form Go's flag package takes) with its usage on standard output, whatever else is on
 // the line, nothing on standard error, and exit status 0.
 func TestEveryCommandHelp(t *testing.T) {
-	top, _, err := runCLI(t, "-h")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again, _, err := runCLI(t, "--h"); err != nil || again != top {
-		t.Errorf("simulate --h: %v, not simulate -h's usage", err)
-	}
-	var commands []string
-	for _, line := range strings.Split(top, "\n") {
-		if f := strings.Fields(line); len(f) > 1 && f[0] == "simulate" && !strings.HasSuffix(f[1], ":") && !slices.Contains(commands, f[1]) {
-			commands = append(commands, f[1])
-		}
-	}
+	_, commands := usageCommands(t)
 	for _, cmd := range commands {
 		for _, args := range [][]string{{cmd, "-h"}, {cmd, "--h"}, {cmd, "-help"}, {cmd, "--help"}, {cmd, "x", "-h"}} {
 			stdout, stderr, err := runCLI(t, args...)
