@@ -91,6 +91,10 @@ func zzzzapBattle(hold HoldFire, rats, storm int) *Battle {
 	return b
 }
 
+// disasterLostControl is the chance a Disaster sends the Doomwheel Out of
+// Control (TestExactDisaster): sum over w = 1..4 of P(w) (1 - (5/6)^w).
+const disasterLostControl = (120.0/6 + 99*11.0/36 + 64*91.0/216 + 29*671.0/1296) / 384
+
 // TestExactDisaster pins the Doomwheel's own losses and Loss of Control
 // under Zzzzap! to hand-derived values.
 //
@@ -109,7 +113,7 @@ func zzzzapBattle(hold HoldFire, rats, storm int) *Battle {
 //     any 1: sum over w = 1..4 of P(w) (1 - (5/6)^w) = (120*1/6 +
 //     99*11/36 + 64*91/216 + 29*671/1296)/384, times f/18.
 func TestExactDisaster(t *testing.T) {
-	lost := (120.0/6 + 99*11.0/36 + 64*91.0/216 + 29*671.0/1296) / 384 / 18
+	lost := disasterLostControl / 18
 	const held = 15.0 / 36
 	engaged := zzzzapBattle(HoldFireNever, 0, 8) // the Clanrats in contact: nearest, and no test
 	noLoss := zzzzapBattle(HoldFireNever, 10, 4)
@@ -369,7 +373,7 @@ func doomwheelTurn(d int) *Battle {
 //     when_wounded): at 6", 10/216 * 1/18 * 0.2401761 (TestExactDisaster's
 //     sum: 92.2276235/384).
 func TestExactZzzzapAfterTheMove(t *testing.T) {
-	lost := (120.0/6 + 99*11.0/36 + 64*91.0/216 + 29*671.0/1296) / 384
+	lost := disasterLostControl
 	tests := []struct {
 		name   string
 		b      *Battle
