@@ -764,14 +764,13 @@ type scoring struct {
 // which units charged make.
 func (b *Battle) scoring(units [2]*Unit, states [2]*UnitState, side int, first bool) scoring {
 	u, e := units[side], units[1-side]
-	sc := scoring{
+	return scoring{
 		fixed:        flag(first && states[side].Charged) + flag(u.Flank) + 2*flag(u.Rear) + flag(u.HigherGround),
 		banners:      flag(u.Standard) + flag(u.BattleStandard),
 		denied:       ranksDenied(units, states, side, first),
 		disruptRanks: b.disruptRanks(e),
 		fear:         u.causesFearOf(e, b.Options.TerrorVsImmuneFear),
 	}
-	return sc
 }
 
 // combatResult adds up each side's combat result (WAP, combat resolution):
@@ -785,7 +784,7 @@ func combatResult(plan *roundPlan, units [2]*Unit, states [2]*UnitState, wounds 
 	us = [2]int{units[0].TotalUS(states[0].Alive), units[1].TotalUS(states[1].Alive)}
 	for side := range 2 {
 		u, st, sc := units[side], states[side], &plan.score[side]
-		disrupted[side] = sc.disruptRanks > 0 && fullRanks(units[1-side], states[1-side].Alive) >= sc.disruptRanks
+		disrupted[side] = disruptedBy(sc.disruptRanks, units[1-side], states[1-side].Alive)
 		cr[side] = wounds[side] + sc.fixed
 		if !disrupted[side] && !sc.denied {
 			cr[side] += rankBonus(u, st.Alive)
@@ -821,19 +820,18 @@ func flag(b bool) int {
 	return 0
 }
 
-// disrupts reports whether enemy e, with alive models, disrupts the unit it
-// fights: it fights in that unit's flank or rear with at least
-// Options.DisruptRanks ranks of five or more models, and is not Skirmishers
-// unless Options.SkirmishersDisrupt (open for WAP; the 8th-edition
-// condition, and 7th edition's for Skirmishers, by default).
-func (b *Battle) disrupts(e *Unit, alive int) bool {
-	n := b.disruptRanks(e)
-	return n > 0 && fullRanks(e, alive) >= n
+// disruptedBy reports whether enemy e, with alive models, disrupts the
+// unit it fights when it needs ranks ranks of five or more to (its
+// Battle.disruptRanks; 0: it cannot).
+func disruptedBy(ranks int, e *Unit, alive int) bool {
+	return ranks > 0 && fullRanks(e, alive) >= ranks
 }
 
 // disruptRanks is how many ranks of five or more models e needs to disrupt
-// the unit it fights, 0 when it cannot: it is in that unit's flank or rear
-// and not Skirmishers (unless Options.SkirmishersDisrupt).
+// the unit it fights (Options.DisruptRanks), 0 when it cannot: it must be
+// in that unit's flank or rear and not Skirmishers, unless
+// Options.SkirmishersDisrupt (open for WAP; the 8th-edition condition, and
+// 7th edition's for Skirmishers, by default).
 func (b *Battle) disruptRanks(e *Unit) int {
 	if !(e.Flank || e.Rear) || e.Skirmishers && !b.Options.SkirmishersDisrupt {
 		return 0

@@ -246,15 +246,6 @@ func ranksDenied(units [2]*Unit, states [2]*UnitState, side int, first bool) boo
 	return first && units[1-side].DreadMaw && states[1-side].Charged
 }
 
-// fightRound fights one round between units 0 and 1, as their states stand,
-// after which the caller works out the result. first marks the round after
-// a charge.
-func (b *Battle) fightRound(r *dice.Rand, s *State, first bool) roundResult {
-	units := [2]*Unit{b.Units[0], b.Units[1]}
-	states := [2]*UnitState{&s.Units[0], &s.Units[1]}
-	return b.fight(r, units, states, b.plan(s, units, states, first), first)
-}
-
 // fight fights one round of the kind plan between units, as their states
 // stand.
 func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan *roundPlan, first bool) roundResult {

@@ -86,6 +86,15 @@ func foot(name string, n, width, ws, s, tough, init, a, ld, armour int) *Unit {
 		Mover:     Mover{M: 5}}
 }
 
+// fightRound fights one round between units 0 and 1, as their states
+// stand, as Battle.round does before working out the result; first marks
+// the round after a charge.
+func (b *Battle) fightRound(r *dice.Rand, s *State, first bool) roundResult {
+	units := [2]*Unit{b.Units[0], b.Units[1]}
+	states := [2]*UnitState{&s.Units[0], &s.Units[1]}
+	return b.fight(r, units, states, b.plan(s, units, states, first), first)
+}
+
 func battle(a, t *Unit, distance int, phases ...Phase) *Battle {
 	return &Battle{Units: []*Unit{a, t}, Enemy: []bool{false, true}, Distance: []int{0, distance},
 		Phases: phases, Options: DefaultOptions}

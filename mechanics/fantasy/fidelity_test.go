@@ -510,11 +510,11 @@ func TestSkirmishers(t *testing.T) {
 		t.Error("skirmishers were Steadfast")
 	}
 	b := battle(u, u, 0)
-	if b.disrupts(u, 30) {
+	if disruptedBy(b.disruptRanks(u), u, 30) {
 		t.Error("skirmishers disrupted a unit")
 	}
 	b.Options.SkirmishersDisrupt = true
-	if !b.disrupts(u, 30) {
+	if !disruptedBy(b.disruptRanks(u), u, 30) {
 		t.Error("with skirmishers_disrupt, six ranks of five in the rear did not disrupt")
 	}
 	r := dice.New(12, 0)
