@@ -98,11 +98,10 @@ const (
 
 // D6 returns a fair six-sided die result, 1 to 6.
 //
-// A refill reads the twenty base-6 digits of an accepted draw off its top
-// end (multiplying the fraction by 6 and keeping the high word) and packs
-// them into the pool; D6 then shifts them out one at a time. The refill is
-// out of line, so that D6 is small enough to inline into the loops that
-// roll dice.
+// A refill packs into the pool the twenty base-6 digits of an accepted
+// draw's y = floor(x * 6^20 / 2^64), most significant first; D6 then
+// shifts them out one at a time. The refill is out of line, so that D6 is
+// small enough to inline into the loops that roll dice.
 func (r *Rand) D6() int {
 	if r.pool == 0 {
 		r.refill6()
@@ -112,20 +111,48 @@ func (r *Rand) D6() int {
 	return int(d)
 }
 
+// p5 = 6^5 and p10 = 6^10 split a draw's twenty base-6 digits into four
+// quarters of five.
+const (
+	p5  = 7776     // 6^5
+	p10 = 60466176 // 6^10
+)
+
+// refill6 fills the pool from the next accepted draw.
+//
 //go:noinline
 func (r *Rand) refill6() {
-	x := r.Uint64()
-	for x*p6 < reject6 {
-		x = r.Uint64()
+	y, lo := bits.Mul64(r.Uint64(), p6)
+	for lo < reject6 {
+		y, lo = bits.Mul64(r.Uint64(), p6)
 	}
-	var pool uint64
-	for i := range pool6 {
-		hi, lo := bits.Mul64(x, 6)
-		x = lo
-		pool |= (hi + 1) << (3 * i)
-	}
-	r.pool = pool
+	r.pool = pack6(y)
 }
+
+// pack6 returns the twenty base-6 digits of y < 6^20 as D6 results (digit
+// plus 1), three bits each, the most significant in the lowest bits. It
+// splits y into four quarters of five digits, by division by constants,
+// and looks each quarter up in d6Quarters: four independent loads where
+// reading the digits one by one is a chain of twenty dependent
+// multiplications. TestPack6 checks it against division digit by digit.
+func pack6(y uint64) uint64 {
+	hi, low := y/p10, y%p10
+	return uint64(d6Quarters[hi/p5]) | uint64(d6Quarters[hi%p5])<<15 |
+		uint64(d6Quarters[low/p5])<<30 | uint64(d6Quarters[low%p5])<<45
+}
+
+// d6Quarters[q] holds the five base-6 digits of q < 6^5 as D6 results,
+// three bits each, the most significant in the lowest bits (15.2 KiB).
+var d6Quarters = func() (t [p5]uint16) {
+	for q := range p5 {
+		x := q
+		for i := range 5 {
+			t[q] |= uint16(x%6+1) << (3 * (4 - i))
+			x /= 6
+		}
+	}
+	return t
+}()
 
 // Fields of the D6 pool, in octal (one digit a result): evenFields covers
 // the results at even places, carryBits the bit just above each of them,

@@ -96,6 +96,43 @@ func TestD6Digits(t *testing.T) {
 	}
 }
 
+// TestPack6 checks the pool's digits against y's base-6 digits found by
+// division, at the ends of the range and of each quarter (where a rounding
+// error would show first) and at a million random values.
+func TestPack6(t *testing.T) {
+	want := func(y uint64) uint64 {
+		var pool uint64
+		for i := range pool6 {
+			pool |= (y%6 + 1) << (3 * (pool6 - 1 - i))
+			y /= 6
+		}
+		return pool
+	}
+	var ys []uint64
+	for _, edge := range []uint64{0, p5, p10, p10 * p5, p6} {
+		for _, d := range []uint64{0, 1, 2, 5, 6, 7} {
+			if d <= edge {
+				ys = append(ys, edge-d)
+			}
+			if edge+d < p6 {
+				ys = append(ys, edge+d)
+			}
+		}
+	}
+	r := New(7, 0)
+	for range 1_000_000 {
+		ys = append(ys, r.Uint64()%p6)
+	}
+	for _, y := range ys {
+		if y >= p6 {
+			continue
+		}
+		if got, w := pack6(y), want(y); got != w {
+			t.Fatalf("pack6(%d) = %o, want %o", y, got, w)
+		}
+	}
+}
+
 // chi-square critical values at p = 0.001, from standard tables.
 const (
 	chi2df5  = 20.515 // df = 5
