@@ -155,7 +155,7 @@ func mustQuery(t *testing.T, s string) *Query {
 
 // TestQueryMonteCarlo rolls each kind of query and compares the frequencies
 // with the exact values, within 5 standard errors (a false alarm about once
-// in 3.5 million comparisons).
+// in 1.7 million comparisons: P(|Z| > 5) = 5.7e-7).
 func TestQueryMonteCarlo(t *testing.T) {
 	const n = 200_000
 	r := New(7, 0)
