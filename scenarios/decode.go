@@ -137,20 +137,8 @@ func (d *Decoder) Text(n *Node, what string) string {
 
 // IntIn reads a whole number from lo to hi.
 func (d *Decoder) IntIn(n *Node, what string, lo, hi int) (int, bool) {
-	s, ok := d.Scalar(n, what+" (a whole number)")
-	if !ok {
-		return 0, false
-	}
-	v, err := strconv.Atoi(strings.TrimPrefix(s, "+"))
-	if err != nil {
-		d.Errorf(n, "expected %s as a whole number from %d to %d, found %s", what, lo, hi, Excerpt(s))
-		return 0, false
-	}
-	if v < lo || v > hi {
-		d.Errorf(n, "%s %d is out of range; expected %d to %d", what, v, lo, hi)
-		return 0, false
-	}
-	return v, true
+	v, ok := d.Int64In(n, what, int64(lo), int64(hi))
+	return int(v), ok
 }
 
 // Int64In reads a whole number from lo to hi, for counts that may pass

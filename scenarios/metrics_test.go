@@ -96,3 +96,18 @@ func TestSelectMetrics(t *testing.T) {
 		t.Errorf("unknown metric: %v", err)
 	}
 }
+
+// TestIntInRange: a whole number past what an int64 holds is out of range,
+// as one inside it is, not "not a whole number".
+func TestIntInRange(t *testing.T) {
+	for _, tc := range []struct{ die, want string }{
+		{"21", `t.yaml:3:12: die 21 is out of range; expected 2 to 20`},
+		{"99999999999999999999", `t.yaml:3:12: die "99999999999999999999" is out of range; expected 2 to 20`},
+		{"six", `t.yaml:3:12: expected die as a whole number from 2 to 20, found "six"`},
+	} {
+		_, err := three.Parse("t.yaml", []byte("name: t\nruleset: toy\nask: {die: "+tc.die+"}\n"))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("die %s:\n got: %v\nwant: %s", tc.die, err, tc.want)
+		}
+	}
+}
