@@ -315,6 +315,8 @@ func exactComparison() *sim.Comparison {
 	c := &sim.Comparison{Candidates: names, Trials: 20000}
 	ps := []sim.Param{{Name: "target", Value: "Halberdiers"}}
 	nan := math.NaN()
+	// 2.04: the Student t 97.5% quantile for 31 degrees of freedom (32
+	// batches), as in sampleComparison.
 	diff := func(a, b int, v, se, higher float64) sim.Difference {
 		return sim.Difference{A: a, B: b, Value: v, SE: se, CI95: [2]float64{v - 2.04*se, v + 2.04*se}, HigherA: higher, Batches: 32}
 	}
