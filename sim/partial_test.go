@@ -24,7 +24,7 @@ func testGroups() [][]Model {
 
 // shardParts runs every shard of an n-way split and reads each back from
 // its file bytes.
-func shardParts(t *testing.T, cfg Config, n int) ([]NamedPart, [][]byte) {
+func shardParts(t testing.TB, cfg Config, n int) ([]NamedPart, [][]byte) {
 	t.Helper()
 	var parts []NamedPart
 	var files [][]byte
@@ -233,18 +233,8 @@ func BenchmarkMerge(b *testing.B) {
 	size := 0
 	for k, n := range counts {
 		cfg := Config{Trials: int64(n) * ChunkSize, Seed: 1, Workers: 1, Batches: 32}
-		for i := range n {
-			p, err := RunShard(context.Background(), testGroups(), cfg, Shard{i, n}, testHeader())
-			if err != nil {
-				b.Fatal(err)
-			}
-			var buf bytes.Buffer
-			if err := WritePart(&buf, p); err != nil {
-				b.Fatal(err)
-			}
-			files[k] = append(files[k], buf.Bytes())
-			size = buf.Len()
-		}
+		_, files[k] = shardParts(b, cfg, n)
+		size = len(files[k][n-1])
 	}
 	elapsed := make([]time.Duration, len(counts))
 	for b.Loop() {
