@@ -333,7 +333,7 @@ func exactComparison() *sim.Comparison {
 	h.AddN(5, 6000)
 	missing := sim.Estimate{Metric: "impact_hits", Params: ps, Kind: sim.Mean, Value: nan, SE: nan, CI95: [2]float64{nan, nan}}
 	impact := sim.ComparisonRow{Metric: "impact_hits", Kind: sim.Mean, Params: ps, Estimates: []sim.Estimate{
-		sim.MeanOf("impact_hits", ps, &h).WithExact(4.291666666666667), missing, missing,
+		sim.MeanOf("impact_hits", ps, &h).WithExact(103.0 / 24), missing, missing, // 103/24, printed as 4.292
 	}, Diffs: []sim.Difference{none(0, 1), none(0, 2), none(1, 2)}}
 	c.Rows = []sim.ComparisonRow{charge, impact}
 	return c
