@@ -53,11 +53,10 @@ func (d *Decoder) Errorf(n *Node, format string, args ...any) {
 }
 
 // ErrAt reports an error inside a scalar, col bytes into its text (1-based).
-// Positions inside quoted or folded scalars are approximate: YAML may have
-// moved the text.
+// Where YAML has changed the text (a block scalar, an escape in quotes, a
+// value folded over lines) it points at the start of the value instead.
 func (d *Decoder) ErrAt(n *Node, col int, msg string) {
-	at := *n
-	at.Col += col - 1
+	at := n.at(col)
 	d.Errorf(&at, "%s", msg)
 }
 
