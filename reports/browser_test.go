@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
@@ -75,9 +76,26 @@ func inked(img image.Image) int {
 	return n
 }
 
+// inColour counts the pixels within 24 of c in each channel, on the same
+// grid as inked.
+func inColour(img image.Image, c color.RGBA) int {
+	near := func(v uint32, want uint8) bool { d := int(v>>8) - int(want); return -24 < d && d < 24 }
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if near(r, c.R) && near(g, c.G) && near(bl, c.B) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // TestHTMLInBrowser renders the report page and the comparison page (only
 // the first under -short: each takes Chromium a few seconds) in headless
-// Chromium and checks that something was drawn. Set HAMMERSIM_SHOTS to a
+// Chromium and checks that something was drawn, a plot among it. Set HAMMERSIM_SHOTS to a
 // folder to keep the screenshots there.
 func TestHTMLInBrowser(t *testing.T) {
 	chromium(t)
@@ -117,6 +135,13 @@ func TestHTMLInBrowser(t *testing.T) {
 			// inks none.
 			if n := inked(img); n < 2000 {
 				t.Errorf("only %d sampled pixels are not white: the page looks blank", n)
+			}
+			// Only the plots use the palette's first colour, for their
+			// first series: a line or bar of it covers far more than 20
+			// sampled pixels (a few hundred on these pages); the text and
+			// tables alone, none.
+			if n := inColour(img, palette[0]); n < 20 {
+				t.Errorf("only %d sampled pixels in the first series' colour: no plot was drawn", n)
 			}
 		})
 	}

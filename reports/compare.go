@@ -722,7 +722,7 @@ func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 			o.put("b", str(c.Candidates[d.B]))
 			o.put("difference", num(d.Value))
 			o.put("se", num(d.SE))
-			o.put("ci95", "["+num(d.CI95[0])+", "+num(d.CI95[1])+"]")
+			o.put("ci95", pairJSON(d.CI95))
 			o.put("higher_a", num(d.HigherA))
 			o.put("batches", strconv.Itoa(d.Batches))
 			if why := noInterval(d, row); why != "" {

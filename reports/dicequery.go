@@ -113,19 +113,25 @@ func writeConditionJSON(w io.Writer, c Condition) error {
 		o.put("no_exact", str(c.NoExact))
 	}
 	if c.Sim != nil {
-		e := c.estimate()
-		var s bytes.Buffer
-		so := object{b: &s}
-		so.put("trials", strconv.FormatInt(c.Trials, 10))
-		so.put("seed", strconv.FormatUint(c.Seed, 10))
-		so.put("partial", strconv.FormatBool(c.Partial))
-		so.put("estimate", num(e.Value))
-		so.put("ci95", "["+num(e.CI95[0])+", "+num(e.CI95[1])+"]")
-		so.put("z", num(e.Z()))
-		o.put("simulated", "{"+s.String()+"}")
+		o.put("simulated", simulatedJSON(c.Trials, c.Seed, c.Partial, "estimate", c.estimate()))
 	}
 	_, err := fmt.Fprintf(w, "{%s}\n", b.String())
 	return err
+}
+
+// simulatedJSON is the "simulated" member of a dice query's JSON: the
+// run's trials, seed and whether it was cut short, then its estimate e
+// (under key), e's interval and its z against the exact value.
+func simulatedJSON(trials int64, seed uint64, partial bool, key string, e sim.Estimate) string {
+	var s bytes.Buffer
+	so := object{b: &s}
+	so.put("trials", strconv.FormatInt(trials, 10))
+	so.put("seed", strconv.FormatUint(seed, 10))
+	so.put("partial", strconv.FormatBool(partial))
+	so.put(key, num(e.Value))
+	so.put("ci95", pairJSON(e.CI95))
+	so.put("z", num(e.Z()))
+	return "{" + s.String() + "}"
 }
 
 func writeConditionCSV(w io.Writer, c Condition) error {
@@ -252,23 +258,15 @@ func writeDistributionJSON(w io.Writer, d Distribution) error {
 		vo.put("at_most", num(r.atMos))
 		if d.Sim != nil {
 			vo.put("simulated", num(r.sim.Value))
-			vo.put("ci95", "["+num(r.sim.CI95[0])+", "+num(r.sim.CI95[1])+"]")
+			vo.put("ci95", pairJSON(r.sim.CI95))
 		}
 		fmt.Fprintf(&b, "\n  {%s}", v.String())
 	}
 	b.WriteString("\n]")
 	if d.Sim != nil {
 		m := sim.MeanOf("", nil, d.Sim).WithExact(mean)
-		var s bytes.Buffer
-		so := object{b: &s}
-		so.put("trials", strconv.FormatInt(d.Trials, 10))
-		so.put("seed", strconv.FormatUint(d.Seed, 10))
-		so.put("partial", strconv.FormatBool(d.Partial))
-		so.put("mean", num(m.Value))
-		so.put("ci95", "["+num(m.CI95[0])+", "+num(m.CI95[1])+"]")
-		so.put("z", num(m.Z()))
 		o.n++
-		fmt.Fprintf(&b, `, "simulated": {%s}`, s.String())
+		fmt.Fprintf(&b, `, "simulated": %s`, simulatedJSON(d.Trials, d.Seed, d.Partial, "mean", m))
 	}
 	_, err := fmt.Fprintf(w, "{%s}\n", b.String())
 	return err

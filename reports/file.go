@@ -25,8 +25,13 @@ import (
 //
 // Commit renames file by file: two runs writing the same files leave each
 // file whole, with the content of whichever renamed it last.
+//
+// MkdirAll makes a directory for files to come; Discard removes the
+// directories it made when they are left empty, so that a set of files
+// that fails leaves no trace.
 type Files struct {
 	pending []pendingFile
+	made    []string // directories MkdirAll made, in the order it made them
 }
 
 type pendingFile struct {
@@ -92,7 +97,7 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 
 // Commit moves every prepared file into place, in the order they were
 // added. It stops at the first error, removing the temporary files not yet
-// moved.
+// moved (and the directories MkdirAll made, where they are left empty).
 func (files *Files) Commit() error {
 	defer files.Discard()
 	for len(files.pending) > 0 {
@@ -102,6 +107,7 @@ func (files *Files) Commit() error {
 		}
 		files.pending = files.pending[1:]
 	}
+	files.made = nil
 	return nil
 }
 
@@ -120,7 +126,8 @@ func (p pendingFile) commit() error {
 	return err
 }
 
-// Discard removes every prepared file that Commit has not moved.
+// Discard removes every prepared file that Commit has not moved, then
+// the directories MkdirAll made that are left empty, innermost first.
 func (files *Files) Discard() {
 	for _, p := range files.pending {
 		if p.temp != "" {
@@ -128,6 +135,34 @@ func (files *Files) Discard() {
 		}
 	}
 	files.pending = nil
+	for i := len(files.made) - 1; i >= 0; i-- {
+		os.Remove(files.made[i]) // fails, as it should, on a directory in use
+	}
+	files.made = nil
+}
+
+// MkdirAll makes dir and its missing parents, as os.MkdirAll does, and
+// keeps the names of those it made for Discard.
+func (files *Files) MkdirAll(dir string) error {
+	var missing []string // innermost first
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	err := os.MkdirAll(dir, 0o777)
+	// Outermost first, those that now exist (a failed MkdirAll may have
+	// made some).
+	for i := len(missing) - 1; i >= 0; i-- {
+		if _, serr := os.Lstat(missing[i]); serr == nil {
+			files.made = append(files.made, missing[i])
+		}
+	}
+	return err
 }
 
 // maxLinks bounds how many symlinks destination follows, as the kernel's

@@ -74,3 +74,53 @@ func TestFilesCommitTogether(t *testing.T) {
 		t.Errorf("CheckDir of a file: %v", err)
 	}
 }
+
+// TestFilesDiscardRemovesMadeDirectories: a set of files that fails leaves
+// no directory it made behind (a plot folder whose figures were never
+// committed), and keeps those that were there before or hold files.
+func TestFilesDiscardRemovesMadeDirectories(t *testing.T) {
+	dir := t.TempDir()
+	write := func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }
+	var files Files
+	plots := filepath.Join(dir, "out", "plots")
+	if err := files.MkdirAll(plots); err != nil {
+		t.Fatal(err)
+	}
+	if err := files.MkdirAll(filepath.Join(plots, "deeper")); err != nil {
+		t.Fatal(err)
+	}
+	if err := files.Add(filepath.Join(plots, "a.png"), write); err != nil {
+		t.Fatal(err)
+	}
+	files.Discard()
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("Discard left %v in the folder", entries)
+	}
+
+	// A directory that holds a file by the time of Discard stays, and so
+	// do its parents; one committed stays.
+	if err := files.MkdirAll(plots); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(plots, "other.txt"), []byte("not ours"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files.Discard()
+	if _, err := os.Stat(filepath.Join(plots, "other.txt")); err != nil {
+		t.Errorf("Discard removed a directory in use: %v", err)
+	}
+	kept := filepath.Join(dir, "kept")
+	if err := files.MkdirAll(kept); err != nil {
+		t.Fatal(err)
+	}
+	if err := files.Add(filepath.Join(kept, "a.png"), write); err != nil {
+		t.Fatal(err)
+	}
+	if err := files.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	files.Discard()
+	if got, err := os.ReadFile(filepath.Join(kept, "a.png")); err != nil || string(got) != "x" {
+		t.Errorf("a committed file: %q, %v", got, err)
+	}
+}

@@ -103,7 +103,7 @@ func estimateFields(o *object, e sim.Estimate, hist bool) {
 	o.put("trials", strconv.FormatInt(e.Trials, 10))
 	o.put("estimate", num(e.Value))
 	o.put("se", num(e.SE))
-	o.put("ci95", "["+num(e.CI95[0])+", "+num(e.CI95[1])+"]")
+	o.put("ci95", pairJSON(e.CI95))
 	if e.HasExact {
 		o.put("exact", num(e.Exact))
 	} else {
@@ -179,6 +179,11 @@ func num(v float64) string {
 		return "null"
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// pairJSON encodes an interval as a JSON pair of numbers.
+func pairJSON(ci [2]float64) string {
+	return "[" + num(ci[0]) + ", " + num(ci[1]) + "]"
 }
 
 // stampJSON encodes a stamp as one JSON object, without the worker count.

@@ -85,15 +85,7 @@ func writeMarkdownStamp(w io.Writer, st sim.Stamp) {
 // heading, so it becomes the space a code span shows it as anyway.
 func mdCode(s string) string {
 	s = oneLine(s)
-	longest, run := 0, 0
-	for _, c := range s {
-		if c == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
+	longest := longestBackticks(s)
 	fence := strings.Repeat("`", longest+1)
 	if longest > 0 {
 		return fence + " " + s + " " + fence

@@ -139,6 +139,11 @@ func writeMarkdownReport(w io.Writer, r *sim.Report, src []byte, plotDir string,
 // codeFence is a backtick fence longer than any run of backticks in s, at
 // least three.
 func codeFence(s string) string {
+	return strings.Repeat("`", max(3, longestBackticks(s)+1))
+}
+
+// longestBackticks is the length of the longest run of backticks in s.
+func longestBackticks(s string) int {
 	longest, run := 0, 0
 	for _, c := range s {
 		if c == '`' {
@@ -148,5 +153,5 @@ func codeFence(s string) string {
 			run = 0
 		}
 	}
-	return strings.Repeat("`", max(3, longest+1))
+	return longest
 }

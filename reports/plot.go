@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -202,7 +201,7 @@ func render(f figure, format string) ([]byte, error) {
 // each format, adding the files to out.
 func saveAll(files *Files, dir string, figs []namedFigure, formats []string, out *Plots) error {
 	if len(figs) > 0 {
-		if err := os.MkdirAll(dir, 0o777); err != nil {
+		if err := files.MkdirAll(dir); err != nil {
 			return err
 		}
 	}

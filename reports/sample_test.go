@@ -51,6 +51,8 @@ func sampleComparison() *sim.Comparison {
 		h.AddN(hi, int64(1000*w+0.5))
 		return sim.MeanOf("wounds", ps, &h)
 	}
+	// 2.04 is the Student t 97.5% quantile for 31 degrees of freedom (32
+	// batches), as sim.Compare's intervals use.
 	diff := func(a, b int, v, se, higher float64) sim.Difference {
 		return sim.Difference{A: a, B: b, Value: v, SE: se, CI95: [2]float64{v - 2.04*se, v + 2.04*se}, HigherA: higher, Batches: 32}
 	}

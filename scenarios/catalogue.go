@@ -584,7 +584,8 @@ func (d *Decoder) spreadProfile(m *Node) *Node {
 	for _, tok := range profileTokens(line.Text) {
 		name, value := splitCharacteristic(tok.text)
 		at := func(off int) *Node {
-			return &Node{Kind: ScalarNode, Line: line.Line, Col: line.Col + tok.col + off, File: line.File}
+			n := line.at(tok.col + off + 1)
+			return &Node{Kind: ScalarNode, Line: n.Line, Col: n.Col, File: line.File}
 		}
 		if name == "" || value == "" {
 			d.ErrAt(line, tok.col+1, fmt.Sprintf("expected a characteristic and its value, such as WS3 or Sv3+, found %q", tok.text))

@@ -53,11 +53,10 @@ func (d *Decoder) Errorf(n *Node, format string, args ...any) {
 }
 
 // ErrAt reports an error inside a scalar, col bytes into its text (1-based).
-// Positions inside quoted or folded scalars are approximate: YAML may have
-// moved the text.
+// Where YAML has changed the text (a block scalar, an escape in quotes, a
+// value folded over lines) it points at the start of the value instead.
 func (d *Decoder) ErrAt(n *Node, col int, msg string) {
-	at := *n
-	at.Col += col - 1
+	at := n.at(col)
 	d.Errorf(&at, "%s", msg)
 }
 
@@ -137,20 +136,8 @@ func (d *Decoder) Text(n *Node, what string) string {
 
 // IntIn reads a whole number from lo to hi.
 func (d *Decoder) IntIn(n *Node, what string, lo, hi int) (int, bool) {
-	s, ok := d.Scalar(n, what+" (a whole number)")
-	if !ok {
-		return 0, false
-	}
-	v, err := strconv.Atoi(strings.TrimPrefix(s, "+"))
-	if err != nil {
-		d.Errorf(n, "expected %s as a whole number from %d to %d, found %s", what, lo, hi, Excerpt(s))
-		return 0, false
-	}
-	if v < lo || v > hi {
-		d.Errorf(n, "%s %d is out of range; expected %d to %d", what, v, lo, hi)
-		return 0, false
-	}
-	return v, true
+	v, ok := d.Int64In(n, what, int64(lo), int64(hi))
+	return int(v), ok
 }
 
 // Int64In reads a whole number from lo to hi, for counts that may pass

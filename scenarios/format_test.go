@@ -97,7 +97,7 @@ func TestToyScenario(t *testing.T) {
 func TestToyErrors(t *testing.T) {
 	head := "name: t\nruleset: toy\n"
 	tests := []struct{ name, src, want string }{
-		{"yaml syntax", "name: [t\n", "t.yaml:1:"},
+		{"yaml syntax", "name: [t\n", "t.yaml:1:7: YAML syntax: "},
 		{"empty file", "", "t.yaml:1:1: the file is empty"},
 		{"not a mapping", "- a\n", "t.yaml:1:1: expected the scenario as a mapping of keys, found a list"},
 		{"unknown ruleset", "name: t\nruleset: chess\n", `t.yaml:2:10: unknown ruleset "chess"; expected one of: other, toy`},
@@ -106,7 +106,8 @@ func TestToyErrors(t *testing.T) {
 		{"other game's rule", head + "roll: {unit: {name: A, die: 6, rules: [Quiet]}}\n",
 			`t.yaml:3:40: "Quiet" is a Other Game rule (ruleset: other); a toy scenario takes Toy Game rules: Loud, Echo, Far`},
 		{"unknown rule", head + "roll: {unit: {name: A, die: 6, rules: [Lod]}}\n", `t.yaml:3:40: unknown rule "Lod"; did you mean "Loud"?`},
-		{"swept rule value", head + "roll: {unit: {name: A, die: 6, rules: [{Far: [3, 10]}]}}\n", "t.yaml:3:"},
+		// A rule's value may be swept; each value is checked (Far takes 1 to 9).
+		{"swept rule value", head + "roll: {unit: {name: A, die: 6, rules: [{Far: [3, 10]}]}}\n", "t.yaml:3:50: Far (10) is out of range; expected 1 to 9"},
 		{"same names", head + "roll: {unit: [{name: A, die: 6}, {name: A, die: 4}]}\n", `t.yaml:3:34: two units named "A" in one list`},
 		{"sweep in a swept list", head + "roll: {unit: [{name: A, die: [4, 6]}, {name: B, die: 4}]}\n", "t.yaml:3:30: die sweeps inside a swept list"},
 	}

@@ -96,3 +96,48 @@ func TestSelectMetrics(t *testing.T) {
 		t.Errorf("unknown metric: %v", err)
 	}
 }
+
+// TestIntInRange: a whole number past what an int64 holds is out of range,
+// as one inside it is, not "not a whole number".
+func TestIntInRange(t *testing.T) {
+	for _, tc := range []struct{ die, want string }{
+		{"21", `t.yaml:3:12: die 21 is out of range; expected 2 to 20`},
+		{"99999999999999999999", `t.yaml:3:12: die "99999999999999999999" is out of range; expected 2 to 20`},
+		{"six", `t.yaml:3:12: expected die as a whole number from 2 to 20, found "six"`},
+	} {
+		_, err := three.Parse("t.yaml", []byte("name: t\nruleset: toy\nask: {die: "+tc.die+"}\n"))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("die %s:\n got: %v\nwant: %s", tc.die, err, tc.want)
+		}
+	}
+}
+
+// TestErrorColumnsInsideValues: an error inside a value points at its
+// place in the file whether the value is plain or quoted (its text then
+// starts one column after the quote); where YAML changed the text (a
+// block scalar, an escape) it points at the start of the value.
+func TestErrorColumnsInsideValues(t *testing.T) {
+	for _, tc := range []struct {
+		reg       *Registry
+		src, want string
+	}{
+		// "ask: {die: 6, metrics: " is 23 columns.
+		{three, "ask: {die: 6, metrics: six, rol}", `t.yaml:3:29: unknown key "rol"`}, // a flow mapping's next key, as YAML reads it
+		{three, "ask: {die: 6, metrics: 'six, rol'}", `t.yaml:3:30: unknown metric "rol"`},
+		{three, `ask: {die: 6, metrics: "six, rol"}`, `t.yaml:3:30: unknown metric "rol"`},
+		{three, "ask: {die: 6, metrics: [six, 'rol']}", `t.yaml:3:31: unknown metric "rol"`},
+		{three, "ask:\n  die: 6\n  metrics: six, rol", `t.yaml:5:17: unknown metric "rol"`},
+		{three, "ask:\n  die: 6\n  metrics: >\n    six, rol", `t.yaml:5:12: unknown metric "rol"`},
+		{three, `ask: {die: 6, metrics: "six,\u0020\trol"}`, `t.yaml:3:24: unknown metric "rol"`},
+		// "roll: {unit: {name: A, die: 6, rules: [" is 39 columns; the
+		// argument x is 5 bytes into "Far (x)".
+		{toys, "roll: {unit: {name: A, die: 6, rules: [Far (x)]}}", `t.yaml:3:45: Far needs a whole number`},
+		{toys, "roll: {unit: {name: A, die: 6, rules: ['Far (x)']}}", `t.yaml:3:46: Far needs a whole number`},
+		{toys, "roll: {unit: {name: A, die: 6, rules: [{Far: 'x'}]}}", `t.yaml:3:47: Far needs a whole number`},
+	} {
+		_, err := tc.reg.Parse("t.yaml", []byte("name: t\nruleset: toy\n"+tc.src+"\n"))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s:\n got: %v\nwant: %s...", tc.src, err, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -137,12 +138,7 @@ type Compiled struct {
 }
 
 func (rs *Ruleset) questionKeys() []string {
-	keys := make([]string, 0, len(rs.Questions))
-	for k := range rs.Questions {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return slices.Sorted(maps.Keys(rs.Questions))
 }
 
 // Registry holds the rulesets a program reads scenarios in. It is
@@ -187,12 +183,7 @@ func NewRegistry(rulesets ...*Ruleset) *Registry {
 
 // Names lists the rulesets' names in alphabetical order.
 func (r *Registry) Names() []string {
-	names := make([]string, 0, len(r.rulesets))
-	for n := range r.rulesets {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(r.rulesets))
 }
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 )
 
 // NodeKind says what a Node holds.
@@ -43,6 +45,34 @@ type Node struct {
 	// use of a card that does not exist): Decoder.Object reads it as
 	// nothing, so that it raises no further errors.
 	reported bool
+	// textOff is how many columns after Col a scalar's Text starts (1
+	// past a quote), or -1 where Text is not the file's bytes on one line
+	// (a block scalar, a quoted escape, a value folded over lines).
+	textOff int
+}
+
+// at returns n placed at byte col (from 1) of its text, where the text
+// stands in the file as written, and n itself elsewhere.
+func (n *Node) at(col int) Node {
+	at := *n
+	if n.textOff >= 0 {
+		at.Col += n.textOff + col - 1
+	}
+	at.textOff = 0
+	return at
+}
+
+// textOffset says where a scalar token's value starts in the file, as
+// Node.textOff does.
+func textOffset(tk *token.Token) int {
+	raw := strings.TrimSpace(tk.Origin)
+	switch {
+	case raw == tk.Value && !strings.Contains(raw, "\n"):
+		return 0
+	case (tk.Type == token.SingleQuoteType && raw == "'"+tk.Value+"'") || (tk.Type == token.DoubleQuoteType && raw == `"`+tk.Value+`"`):
+		return 1
+	}
+	return -1
 }
 
 // Describe names the node for an error message: a scalar's quoted text, or
@@ -180,11 +210,11 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 	case *ast.NullNode:
 		out.Kind = NullNode
 	case *ast.StringNode:
-		out.Kind, out.Text = ScalarNode, v.Value
+		out.Kind, out.Text, out.textOff = ScalarNode, v.Value, textOffset(v.GetToken())
 	case *ast.LiteralNode:
-		out.Kind, out.Text = ScalarNode, v.Value.Value
+		out.Kind, out.Text, out.textOff = ScalarNode, v.Value.Value, -1
 	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.InfinityNode, *ast.NanNode:
-		out.Kind, out.Text = ScalarNode, n.GetToken().Value
+		out.Kind, out.Text, out.textOff = ScalarNode, n.GetToken().Value, textOffset(n.GetToken())
 	case *ast.MappingNode:
 		out.Kind = MapNode
 		for _, mv := range v.Values {

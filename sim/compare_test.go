@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"hammersim/mechanics/dice"
@@ -64,14 +65,16 @@ func TestCompareUnpairedCovers(t *testing.T) {
 	}
 }
 
+// TestCompareMismatch: candidates that share no result, or one that
+// reports a result twice for the same point, cannot be compared.
 func TestCompareMismatch(t *testing.T) {
 	a := []Estimate{{Metric: "x"}}
 	b := []Estimate{{Metric: "y"}}
-	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, b}, [][][]Estimate{nil, nil}); err == nil {
-		t.Error("different metrics compared")
+	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, b}, [][][]Estimate{nil, nil}); err == nil || !strings.Contains(err.Error(), "share no result") {
+		t.Errorf("different metrics compared: %v", err)
 	}
-	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, append(a, a...)}, [][][]Estimate{nil, nil}); err == nil {
-		t.Error("different lengths compared")
+	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, append(a, a...)}, [][][]Estimate{nil, nil}); err == nil || !strings.Contains(err.Error(), "b reports x twice") {
+		t.Errorf("a metric reported twice compared: %v", err)
 	}
 }
 

@@ -182,12 +182,25 @@ func chi2(obs []float64, expected float64) float64 {
 	return c
 }
 
+// TestRollAllocatesNothing: rolling, and counting rolls (each fast path of
+// Expr.Count and the general one, and Rand.Count across pools), allocate
+// nothing: they are the trials' hot path.
 func TestRollAllocatesNothing(t *testing.T) {
 	r := New(1, 1)
 	e := MustParse("3D6kh2+D3+1")
 	k := MustParse("5D6kh3")
 	if a := testing.AllocsPerRun(1000, func() { e.Roll(r); k.Roll(r) }); a != 0 {
 		t.Fatalf("Roll allocates %v times per call", a)
+	}
+	for _, s := range []string{"2D6", "highest of 2D6", "3D6 discard lowest", "4D6", "3D6kh2+D3+1", "2D10", "artillery"} {
+		e := MustParse(s)
+		counts := make([]int64, e.Max()-e.Min()+1)
+		if a := testing.AllocsPerRun(100, func() { e.Count(r, 100, counts, e.Min()) }); a != 0 {
+			t.Errorf("%s: Count allocates %v times per call", s, a)
+		}
+	}
+	if a := testing.AllocsPerRun(1000, func() { r.Count(3, 4); r.Count(45, 5) }); a != 0 {
+		t.Errorf("Rand.Count allocates %v times per call", a)
 	}
 }
 

@@ -176,7 +176,7 @@ func TestErrors(t *testing.T) {
 		{"terrain without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  difficult_terrain: true\n"),
 			"t.yaml:4:3: difficult_terrain: true needs charged: true"},
 		{"Salvo", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Salvo 2, S: 4, AP: 5}]}", target, ""), `t.yaml:4:118: type: Salvo is not a Horus Heresy 2nd edition weapon type`},
-		{"rule in a type", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 1, Rendng (6+)\", S: 4, AP: 5}]}", target, ""), `t.yaml:4:129: unknown rule "Rendng"; did you mean "Rending"?`},
+		{"rule in a type", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 1, Rendng (6+)\", S: 4, AP: 5}]}", target, ""), `t.yaml:4:130: unknown rule "Rendng"; did you mean "Rending"?`},
 		{"shots twice", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Heavy 2, S: 4, AP: 5, shots: 3}]}", target, ""), `t.yaml:4:147: shots are given twice: the type "Heavy 2" prints them already`},
 		{"rule twice", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 1, Shred\", S: 4, AP: 5, rules: [Shred]}]}", target, ""), `t.yaml:4:158: Shred is in both the type and the rules list`},
 		{"reaction word", shoot(bolters, target, "  reaction: dodge\n"), `t.yaml:6:13: reaction "dodge": expected none, return_fire or evade`},

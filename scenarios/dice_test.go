@@ -1,0 +1,28 @@
+package scenarios
+
+import (
+	"testing"
+
+	"hammersim/mechanics/dice"
+	"hammersim/sim"
+)
+
+// TestDiceModelsAllocateNothing: the trials of simulate dice, an
+// expression or a query (a number or a condition), allocate nothing once
+// their tally exists (sim.Trial's contract).
+func TestDiceModelsAllocateNothing(t *testing.T) {
+	models := []sim.Model{DiceModel(dice.MustParse("3D6kh2+D3+1"))}
+	for _, s := range []string{"2D6 >= 9 and 3D6kh2 >= 10", "10D6 count 4+ reroll failures", "D6! + D66"} {
+		q, err := dice.ParseQuery(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, QueryModel(q))
+	}
+	for _, m := range models {
+		tl, tr, r := sim.NewTally(m.Slots()), m.NewTrial(), dice.New(1, 0)
+		if a := testing.AllocsPerRun(20, func() { tr.Run(r, 1000, tl) }); a != 0 {
+			t.Errorf("%s: %v allocations per 1,000 trials", m.Slots()[0].Name, a)
+		}
+	}
+}
