@@ -37,7 +37,7 @@ const (
 // value each takes in brackets. Summaries paraphrase the WAP unit cards (docs/fantasy.md).
 var Catalogue = mechanics.Catalogue{
 	{Name: RuleSwiftstride, Summary: "Charge, failed-charge, flee and pursuit rolls by the Swiftstride table; " +
-		"needs every model in the unit; no effect below M 4 or with Random Movement."},
+		"needs every model in the unit; no effect below M 4, with Random Movement or on a Tunneller."},
 	{Name: RuleRandomMovement, Arg: mechanics.DiceArg, Summary: "The roll in brackets is the distance the unit moves, " +
 		"charges, flees and pursues; the slowest roll in a unit moves it; Swiftstride is not used; reaching an enemy counts as charging, without charge reactions."},
 	{Name: RuleFly, Arg: mechanics.IntArg, Min: 1, Max: 30, Summary: "Flying moves and charges use the value in brackets " +
