@@ -133,6 +133,10 @@ type Options struct {
 	// SkirmishersDisrupt: Skirmishers in a flank or rear disrupt as other
 	// units do (open for WAP; 7th edition: they cannot, the default).
 	SkirmishersDisrupt bool
+	// SkirmishersRanks: Skirmishers get a rank bonus as other units of
+	// their troop type do (open for WAP; 7th edition: they get none, the
+	// default). They are never Steadfast either way (WAP).
+	SkirmishersRanks bool
 	// TerrorVsImmuneFear: a unit with Immunity (Fear) facing a
 	// Terror-causer gives it the Fear combat result bonus, reading the
 	// Terror text's exception to Fear immunity as covering Immunity (Fear)
@@ -758,6 +762,8 @@ type scoring struct {
 	disruptRanks int
 	// fear: the unit causes Fear in the enemy (Unit.causesFearOf).
 	fear bool
+	// skirmishersRanks is Options.SkirmishersRanks.
+	skirmishersRanks bool
 }
 
 // scoring works out side's scoring for the kind of round that first and
@@ -770,6 +776,8 @@ func (b *Battle) scoring(units [2]*Unit, states [2]*UnitState, side int, first b
 		denied:       ranksDenied(units, states, side, first),
 		disruptRanks: b.disruptRanks(e),
 		fear:         u.causesFearOf(e, b.Options.TerrorVsImmuneFear),
+		// Skirmishers count their ranks only by option.
+		skirmishersRanks: b.Options.SkirmishersRanks,
 	}
 }
 
@@ -787,7 +795,7 @@ func combatResult(plan *roundPlan, units [2]*Unit, states [2]*UnitState, wounds 
 		disrupted[side] = disruptedBy(sc.disruptRanks, units[1-side], states[1-side].Alive)
 		cr[side] = wounds[side] + sc.fixed
 		if !disrupted[side] && !sc.denied {
-			cr[side] += rankBonus(u, st.Alive)
+			cr[side] += rankBonus(u, st.Alive, sc.skirmishersRanks)
 		}
 		if us[side] > us[1-side] {
 			cr[side]++

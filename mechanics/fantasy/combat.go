@@ -531,9 +531,10 @@ func fullRanks(u *Unit, alive int) int {
 }
 
 // rankBonus is +1 for each rank after the first of at least five models,
-// at most +3, for units that fight in ranks; Skirmishers have none.
-func rankBonus(u *Unit, alive int) int {
-	if !u.Troop.FightsInRanks() || u.Skirmishers {
+// at most +3, for units that fight in ranks. Skirmishers have none unless
+// skirmishersRanks (Options.SkirmishersRanks, open for WAP).
+func rankBonus(u *Unit, alive int, skirmishersRanks bool) int {
+	if !u.Troop.FightsInRanks() || u.Skirmishers && !skirmishersRanks {
 		return 0
 	}
 	return min(max(fullRanks(u, alive)-1, 0), 3)

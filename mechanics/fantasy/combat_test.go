@@ -284,12 +284,12 @@ func TestStompTargets(t *testing.T) {
 func TestRankBonusAndSteadfast(t *testing.T) {
 	u := foot("Clanrats", 30, 6, 3, 3, 3, 4, 1, 5, 6)
 	for _, tt := range []struct{ alive, want int }{{30, 3}, {18, 2}, {11, 1}, {6, 0}, {5, 0}, {24, 3}} {
-		if got := rankBonus(u, tt.alive); got != tt.want {
+		if got := rankBonus(u, tt.alive, false); got != tt.want {
 			t.Errorf("%d clanrats 6 wide: rank bonus %d, want %d", tt.alive, got, tt.want)
 		}
 	}
 	narrow := foot("Column", 30, 4, 3, 3, 3, 4, 1, 5, 6)
-	if got := rankBonus(narrow, 30); got != 0 {
+	if got := rankBonus(narrow, 30, false); got != 0 {
 		t.Errorf("a unit 4 wide gets rank bonus %d; ranks need five models", got)
 	}
 	st := &UnitState{Alive: 20}

@@ -68,7 +68,8 @@ var Catalogue = mechanics.Catalogue{
 	{Name: RuleNaturalArmour, Arg: mechanics.SaveArg, Summary: "An armour save of the value in brackets, improved by other armour as normal."},
 	{Name: RuleDreadMaw, Summary: "Always Strikes First on the turn it charges; the unit it charges gets no benefit from ranks in the first round " +
 		"(no rank bonus, supporting attacks or Steadfast); two extra Chomp attacks with Killing Blow and Multiple Wounds (D6)."},
-	{Name: RuleSkirmishers, Summary: "No rank bonus, never Steadfast, cannot disrupt; Stomps on them make D3 hits. Every flying unit of more than one model has it."},
+	{Name: RuleSkirmishers, Summary: "Never Steadfast; no rank bonus and cannot disrupt, unless the skirmishers_ranks and skirmishers_disrupt options say so; " +
+		"Stomps on them make D3 hits. Every flying unit of more than one model has it."},
 }
 
 // ruleTroops restricts rules to the troop types that can carry them: a

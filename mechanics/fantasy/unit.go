@@ -129,8 +129,9 @@ type Unit struct {
 	Stubborn               bool
 	Unbreakable            bool
 	// Skirmishers (every flying unit of more than one model, unit card, Fly):
-	// no rank bonus, never Steadfast unless Stubborn, cannot disrupt, and
-	// Stomps on them inflict D3 hits.
+	// never Steadfast unless Stubborn, and Stomps on them inflict D3 hits;
+	// by default no rank bonus and they cannot disrupt
+	// (Options.SkirmishersRanks, Options.SkirmishersDisrupt).
 	Skirmishers bool
 	// DreadMaw: Always Strikes First on the turn it charges, and the unit it
 	// charges gets no benefit from ranks in the first round (unit card).
