@@ -323,9 +323,9 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 
 // strikeOrder puts the round's strike groups in order: Always Strikes
 // First, then Initiative order (a charger adds chargerI in the first round),
-// then Always Strikes Last and Stomps. A Dread Maw has Always Strikes First
-// on the turn it charges, so from the second round it strikes in
-// Initiative order.
+// then Always Strikes Last and Stomps. A Dread Maw gets Always Strikes
+// First only for the turn of its charge, so from the second round it
+// strikes in Initiative order.
 func strikeOrder(groups *[maxGroups]strikeGroup, units [2]*Unit, states [2]*UnitState, first bool, chargerI int) int {
 	n := 0
 	for side := range 2 {

@@ -48,8 +48,8 @@ var Catalogue = mechanics.Catalogue{
 		"each model in base contact inflicts the number in brackets of automatic hits at its S on the charged unit; no Parry; two sets: the highest."},
 	{Name: RuleScythes, Summary: "Impact Hits (+1)."},
 	{Name: RuleStomp, Summary: "Always Strikes Last: each model in base contact makes D6 automatic hits at its S (D3 against a lone infantry model or Skirmishers) on an Infantry, War Beasts or Swarm unit."},
-	{Name: RuleGrindAttack, Summary: "At the start of each round of combat in which it did not charge, D3+1 Impact Hits from each machine in base contact (Doomwheel)."},
-	{Name: RuleZzzzap, Aliases: []string{"Zzzzap"}, Summary: "In its Shooting phase, even in combat or fleeing, bolts at one Artillery dice's S hit the nearest unit, friend or foe; a Misfire rolls the Mishap chart (Doomwheel)."},
+	{Name: RuleGrindAttack, Summary: "Every round of combat the machine fights without having charged opens with D3+1 Impact Hits from each machine in base contact (Doomwheel)."},
+	{Name: RuleZzzzap, Aliases: []string{"Zzzzap"}, Summary: "In its Shooting phase, even in combat or fleeing, bolts at one Artillery dice's S strike the closest unit on either side; a Misfire rolls the Mishap chart (Doomwheel)."},
 	{Name: RuleLossOfControl, Summary: "After a phase in which it was wounded out of combat and not fleeing, a D6 per wound: any 1 and it goes Out of Control (Doomwheel)."},
 	{Name: RuleTerror, Summary: "Causes Fear, also to Fear-causers; a charge it declares makes the target take a Panic test and flee on failure; " +
 		"charging it needs a Psychology test unless immune to Terror or causing Fear; immune to Fear and Terror."},
