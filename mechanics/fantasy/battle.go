@@ -762,22 +762,23 @@ type scoring struct {
 	disruptRanks int
 	// fear: the unit causes Fear in the enemy (Unit.causesFearOf).
 	fear bool
-	// skirmishersRanks is Options.SkirmishersRanks.
-	skirmishersRanks bool
+	// ranks: the unit's ranks can give it a rank bonus (ranksCount) and
+	// are not denied it; a Disrupted unit still loses it.
+	ranks bool
 }
 
 // scoring works out side's scoring for the kind of round that first and
 // which units charged make.
 func (b *Battle) scoring(units [2]*Unit, states [2]*UnitState, side int, first bool) scoring {
 	u, e := units[side], units[1-side]
+	denied := ranksDenied(units, states, side, first)
 	return scoring{
 		fixed:        flag(first && states[side].Charged) + flag(u.Flank) + 2*flag(u.Rear) + flag(u.HigherGround),
 		banners:      flag(u.Standard) + flag(u.BattleStandard),
-		denied:       ranksDenied(units, states, side, first),
+		denied:       denied,
 		disruptRanks: b.disruptRanks(e),
 		fear:         u.causesFearOf(e, b.Options.TerrorVsImmuneFear),
-		// Skirmishers count their ranks only by option.
-		skirmishersRanks: b.Options.SkirmishersRanks,
+		ranks:        ranksCount(u, b.Options.SkirmishersRanks) && !denied,
 	}
 }
 
@@ -794,8 +795,8 @@ func combatResult(plan *roundPlan, units [2]*Unit, states [2]*UnitState, wounds 
 		u, st, sc := units[side], states[side], &plan.score[side]
 		disrupted[side] = disruptedBy(sc.disruptRanks, units[1-side], states[1-side].Alive)
 		cr[side] = wounds[side] + sc.fixed
-		if !disrupted[side] && !sc.denied {
-			cr[side] += rankBonus(u, st.Alive, sc.skirmishersRanks)
+		if sc.ranks && !disrupted[side] {
+			cr[side] += rankBonus(u, st.Alive)
 		}
 		if us[side] > us[1-side] {
 			cr[side]++

@@ -503,8 +503,8 @@ func TestPanicWhenAFriendIsDestroyed(t *testing.T) {
 func TestSkirmishers(t *testing.T) {
 	u := foot("Harpies", 30, 5, 3, 3, 3, 3, 1, 6, NoSave)
 	u.Skirmishers, u.Rear = true, true
-	if got := rankBonus(u, 30, false); got != 0 {
-		t.Errorf("skirmishers' rank bonus %d, want 0", got)
+	if ranksCount(u, false) || !ranksCount(u, true) {
+		t.Errorf("skirmishers' ranks count: %v by default, %v with skirmishers_ranks; want false, true", ranksCount(u, false), ranksCount(u, true))
 	}
 	if steadfast(u, &UnitState{Alive: 30}, 5, false, false) {
 		t.Error("skirmishers were Steadfast")

@@ -115,8 +115,8 @@ func TestDreadMawStrikesFirstOnlyOnItsCharge(t *testing.T) {
 // 30 five wide +3; after losing 16 (14 left: two full ranks) +1.
 func TestRanksRecomputedEachRound(t *testing.T) {
 	u := foot("Block", 30, 5, 3, 3, 3, 3, 0, 8, NoSave)
-	if rankBonus(u, 30, false) != 3 || rankBonus(u, 14, false) != 1 {
-		t.Errorf("rank bonus at 30 and 14 models: %d, %d; want 3, 1", rankBonus(u, 30, false), rankBonus(u, 14, false))
+	if rankBonus(u, 30) != 3 || rankBonus(u, 14) != 1 {
+		t.Errorf("rank bonus at 30 and 14 models: %d, %d; want 3, 1", rankBonus(u, 30), rankBonus(u, 14))
 	}
 }
 

@@ -94,7 +94,7 @@ type Attacker struct {
 	WS, S, I int
 	A        dice.Expr // attacks per model; a roll for Random Attacks
 	PerBody  int       // models of this profile per body (crew per machine); 1 for rank and file
-	Champion bool      // a single model that replaces one of the front rank
+	Champion bool      // a single model in the front rank, in place of one model of the unit's first profile
 	Killing  bool      // Killing Blow
 	Multiple dice.Expr // Multiple Wounds (X); zero when none
 	ASF, ASL bool      // Always Strikes First / Last
