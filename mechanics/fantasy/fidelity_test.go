@@ -120,8 +120,8 @@ func brokeIn(t *testing.T, what string, b *Battle, seed uint64, n, cr int) int {
 // thirty five wide disrupts them. Nobody strikes. Rear unit: one extra rank
 // +1, rear +2 = 3. The thirty: no rank bonus (disrupted), higher Unit
 // Strength +1 = 1. They lose by 2 and, disrupted, are not Steadfast: Ld 8 - 2
-// = 6, passing on 15/36, breaking 21/36. Stubborn, they stay Steadfast (the
-// unit card, Stubborn: "whether or not ... disrupted"): Ld 8, breaking 10/36. Five in the
+// = 6, passing on 15/36, breaking 21/36. Stubborn, they stay Steadfast (unit
+// card, Stubborn: disrupted or not): Ld 8, breaking 10/36. Five in the
 // rear (one rank) disrupt nothing: 2 against ranks +3 and US +1: -2.
 func TestDisrupted(t *testing.T) {
 	for _, tt := range []struct {

@@ -217,7 +217,7 @@ const (
 // UnitMover combines the movers of a unit's models: the unit moves at its
 // slowest M; Swiftstride counts only when every model has it; the unit flies
 // only when every model can, at the lowest Fly value; and with Random
-// Movement the slowest roll moves the whole unit (Random Movement seed text).
+// Movement the slowest roll moves the whole unit (unit card, Random Movement).
 // "Slowest" is the roll with the lowest mean, then the lowest maximum.
 func UnitMover(models []Mover) Mover {
 	if len(models) == 0 {

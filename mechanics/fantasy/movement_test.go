@@ -8,7 +8,7 @@ import (
 	"hammersim/mechanics/dice"
 )
 
-// TestMoveTable pins Move to the Swiftstride seed text's table and to the
+// TestMoveTable pins Move to the Swiftstride unit card's table and to the
 // Random Movement, Fly and Tunneller texts.
 func TestMoveTable(t *testing.T) {
 	rm3 := dice.MustParse("3D6")
