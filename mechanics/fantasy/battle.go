@@ -133,6 +133,10 @@ type Options struct {
 	// SkirmishersDisrupt: Skirmishers in a flank or rear disrupt as other
 	// units do (open for WAP; 7th edition: they cannot, the default).
 	SkirmishersDisrupt bool
+	// SkirmishersRanks: Skirmishers get a rank bonus as other units of
+	// their troop type do (open for WAP; 7th edition: they get none, the
+	// default). They are never Steadfast either way (WAP).
+	SkirmishersRanks bool
 	// TerrorVsImmuneFear: a unit with Immunity (Fear) facing a
 	// Terror-causer gives it the Fear combat result bonus, reading the
 	// Terror text's exception to Fear immunity as covering Immunity (Fear)
@@ -758,18 +762,23 @@ type scoring struct {
 	disruptRanks int
 	// fear: the unit causes Fear in the enemy (Unit.causesFearOf).
 	fear bool
+	// ranks: the unit's ranks can give it a rank bonus (ranksCount) and
+	// are not denied it; a Disrupted unit still loses it.
+	ranks bool
 }
 
 // scoring works out side's scoring for the kind of round that first and
 // which units charged make.
 func (b *Battle) scoring(units [2]*Unit, states [2]*UnitState, side int, first bool) scoring {
 	u, e := units[side], units[1-side]
+	denied := ranksDenied(units, states, side, first)
 	return scoring{
 		fixed:        flag(first && states[side].Charged) + flag(u.Flank) + 2*flag(u.Rear) + flag(u.HigherGround),
 		banners:      flag(u.Standard) + flag(u.BattleStandard),
-		denied:       ranksDenied(units, states, side, first),
+		denied:       denied,
 		disruptRanks: b.disruptRanks(e),
 		fear:         u.causesFearOf(e, b.Options.TerrorVsImmuneFear),
+		ranks:        ranksCount(u, b.Options.SkirmishersRanks) && !denied,
 	}
 }
 
@@ -786,7 +795,7 @@ func combatResult(plan *roundPlan, units [2]*Unit, states [2]*UnitState, wounds 
 		u, st, sc := units[side], states[side], &plan.score[side]
 		disrupted[side] = disruptedBy(sc.disruptRanks, units[1-side], states[1-side].Alive)
 		cr[side] = wounds[side] + sc.fixed
-		if !disrupted[side] && !sc.denied {
+		if sc.ranks && !disrupted[side] {
 			cr[side] += rankBonus(u, st.Alive)
 		}
 		if us[side] > us[1-side] {

@@ -156,6 +156,9 @@ type strikeGroup struct {
 	band     int
 	init     int
 	reroll   rerollRule
+	// standsIn: the unit's champion takes the place of one model of this
+	// profile (its first), so one fewer strikes (countAttacks).
+	standsIn bool
 	attacks  int // fixed at the start of the group's step, each round
 }
 
@@ -195,8 +198,10 @@ func fighting(u *Unit, us *UnitState, e *Unit, es *UnitState, support bool, plan
 // countAttacks rolls how many attacks an attack profile makes this step:
 // each model in contact makes its A (rolled per model for Random Attacks);
 // each supporting model one attack (none for a profile with A 0). A
-// champion takes one front place.
-func countAttacks(r *dice.Rand, u *Unit, a *Attacker, front, behind int, hasChampion bool) int {
+// champion takes one front place: standsIn reports that this profile is
+// the one the champion takes the place of, so one model of it fewer
+// strikes. The champion's other profiles (his mount) strike in full.
+func countAttacks(r *dice.Rand, u *Unit, a *Attacker, front, behind int, standsIn bool) int {
 	if front == 0 {
 		return 0
 	}
@@ -205,8 +210,8 @@ func countAttacks(r *dice.Rand, u *Unit, a *Attacker, front, behind int, hasCham
 	switch {
 	case a.Champion:
 		models, support = 1, 0
-	case hasChampion:
-		models -= a.PerBody
+	case standsIn:
+		models--
 	}
 	if a.A.IsConst() {
 		per := a.A.Roll(r)
@@ -274,7 +279,7 @@ func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan 
 				g.attacks = stompCount(r, front, e, es)
 				continue
 			}
-			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, plan.champion[g.side])
+			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, g.standsIn)
 		}
 		for i := start; i < end; i++ {
 			g := &groups[i]
@@ -323,9 +328,9 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 
 // strikeOrder puts the round's strike groups in order: Always Strikes
 // First, then Initiative order (a charger adds chargerI in the first round),
-// then Always Strikes Last and Stomps. A Dread Maw has Always Strikes First
-// on the turn it charges, so from the second round it strikes in
-// Initiative order.
+// then Always Strikes Last and Stomps. A Dread Maw gets Always Strikes
+// First only for the turn of its charge, so from the second round it
+// strikes in Initiative order.
 func strikeOrder(groups *[maxGroups]strikeGroup, units [2]*Unit, states [2]*UnitState, first bool, chargerI int) int {
 	n := 0
 	for side := range 2 {
@@ -464,8 +469,6 @@ type roundPlan struct {
 	groups [maxGroups]strikeGroup
 	blows  [maxGroups]blows
 	hits   [2]blows
-	// champion[side] is set when side's unit has a champion (hasChampion).
-	champion [2]bool
 	// score is what this kind of round fixes about each side's combat result.
 	score [2]scoring
 	// contacts[side][k] is how many of side's bodies touch the other side
@@ -503,11 +506,12 @@ func (b *Battle) plan(s *State, units [2]*Unit, states [2]*UnitState, first bool
 	for i := range p.n {
 		g := &p.groups[i]
 		p.blows[i] = groupBlows(g, units[g.side], units[1-g.side], &b.Options)
+		// A champion takes the place of a model of the first profile.
+		g.standsIn = g.attacker == 0 && hasChampion(units[g.side])
 	}
 	for side := range 2 {
 		u, e := units[side], units[1-side]
 		p.hits[side] = hitsOn(u.S, e)
-		p.champion[side] = hasChampion(u)
 		p.score[side] = b.scoring(units, states, side, first)
 		for k := range min(e.Width, maxPlannedFront) + 1 {
 			p.contacts[side][k] = u.Contact(e, k)
@@ -530,12 +534,16 @@ func fullRanks(u *Unit, alive int) int {
 	return ranks
 }
 
+// ranksCount reports whether u's ranks can give it a rank bonus: it fights
+// in ranks, and is not Skirmishers, unless skirmishersRanks
+// (Options.SkirmishersRanks, open for WAP).
+func ranksCount(u *Unit, skirmishersRanks bool) bool {
+	return u.Troop.FightsInRanks() && (!u.Skirmishers || skirmishersRanks)
+}
+
 // rankBonus is +1 for each rank after the first of at least five models,
-// at most +3, for units that fight in ranks; Skirmishers have none.
+// at most +3, for a unit whose ranks count (ranksCount).
 func rankBonus(u *Unit, alive int) int {
-	if !u.Troop.FightsInRanks() || u.Skirmishers {
-		return 0
-	}
 	return min(max(fullRanks(u, alive)-1, 0), 3)
 }
 

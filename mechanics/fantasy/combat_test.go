@@ -585,3 +585,36 @@ func killingBlows(s int, u *Unit, kb KillingBlowRule, multiple *dice.Expr) *blow
 	b.multiple = multiple
 	return &b
 }
+
+// TestChampionRidesAMount: ten knights five wide, each a Knight (A 1) on
+// a Warhorse (A 1), one knight a champion (A 2), against a wall of infantry
+// ten wide (200 mm, so all five 25 mm knights touch it) that strikes
+// nothing. The champion stands in for one Knight, not for his horse:
+// Knights 5 - 1 = 4 in front + 5 supporting = 9; Warhorses 5 in front + 5
+// supporting = 10; the champion 2.
+func TestChampionRidesAMount(t *testing.T) {
+	k := foot("Knights", 10, 5, 4, 4, 3, 3, 1, 8, 2)
+	k.Troop, k.FrontMM, k.US = Cavalry, 25, 2
+	k.Attackers = []Attacker{
+		{Name: "Knight", WS: 4, S: 4, I: 3, A: dice.Const(1), PerBody: 1},
+		{Name: "Warhorse", WS: 3, S: 3, I: 3, A: dice.Const(1), PerBody: 1},
+		{Name: "Preceptor", WS: 4, S: 4, I: 3, A: dice.Const(2), PerBody: 1, Champion: true},
+	}
+	wall := foot("Wall", 40, 10, 3, 3, 10, 1, 0, 10, 1)
+	b := battle(k, wall, 0)
+	s := b.NewState()
+	b.Run(dice.New(14, 0), s)
+	s.Units[0].Engaged, s.Units[1].Engaged = true, true
+	b.fightRound(dice.New(14, 0), s, false)
+	want := map[string]int{"Knight": 9, "Warhorse": 10, "Preceptor": 2}
+	p := &s.plans[0]
+	for _, g := range p.groups[:p.n] {
+		if g.side != 0 {
+			continue
+		}
+		name := k.Attackers[g.attacker].Name
+		if g.attacks != want[name] {
+			t.Errorf("%s: %d attacks, want %d", name, g.attacks, want[name])
+		}
+	}
+}

@@ -120,8 +120,8 @@ func brokeIn(t *testing.T, what string, b *Battle, seed uint64, n, cr int) int {
 // thirty five wide disrupts them. Nobody strikes. Rear unit: one extra rank
 // +1, rear +2 = 3. The thirty: no rank bonus (disrupted), higher Unit
 // Strength +1 = 1. They lose by 2 and, disrupted, are not Steadfast: Ld 8 - 2
-// = 6, passing on 15/36, breaking 21/36. Stubborn, they stay Steadfast (the
-// unit card, Stubborn: "whether or not ... disrupted"): Ld 8, breaking 10/36. Five in the
+// = 6, passing on 15/36, breaking 21/36. Stubborn, they stay Steadfast (unit
+// card, Stubborn: disrupted or not): Ld 8, breaking 10/36. Five in the
 // rear (one rank) disrupt nothing: 2 against ranks +3 and US +1: -2.
 func TestDisrupted(t *testing.T) {
 	for _, tt := range []struct {
@@ -503,8 +503,8 @@ func TestPanicWhenAFriendIsDestroyed(t *testing.T) {
 func TestSkirmishers(t *testing.T) {
 	u := foot("Harpies", 30, 5, 3, 3, 3, 3, 1, 6, NoSave)
 	u.Skirmishers, u.Rear = true, true
-	if got := rankBonus(u, 30); got != 0 {
-		t.Errorf("skirmishers' rank bonus %d, want 0", got)
+	if ranksCount(u, false) || !ranksCount(u, true) {
+		t.Errorf("skirmishers' ranks count: %v by default, %v with skirmishers_ranks; want false, true", ranksCount(u, false), ranksCount(u, true))
 	}
 	if steadfast(u, &UnitState{Alive: 30}, 5, false, false) {
 		t.Error("skirmishers were Steadfast")
@@ -530,6 +530,31 @@ func TestSkirmishers(t *testing.T) {
 	// D3: mean 2, variance 2/3.
 	if z := (float64(sum)/n - 2) / math.Sqrt(2.0/3/n); math.Abs(z) > 5 {
 		t.Errorf("stomp hits on skirmishers %.4f, want 2, z %.1f", float64(sum)/n, z)
+	}
+}
+
+// TestSkirmishersRanks: fifteen Skirmishers five wide (three ranks of
+// five) against ten infantry five wide (two ranks), engaged, nobody
+// striking. By default (7th edition's rule; open for WAP) the Skirmishers
+// score only their higher Unit Strength (15 against 10): 1; the infantry
+// one extra rank: 1. A draw, 0. With skirmishers_ranks they add two extra
+// ranks: 3 against 1, +2.
+func TestSkirmishersRanks(t *testing.T) {
+	for _, tt := range []struct {
+		ranks bool
+		want  int
+	}{{false, 0}, {true, 2}} {
+		sk := foot("Harpies", 15, 5, 3, 3, 3, 3, 0, 6, NoSave)
+		sk.Skirmishers, sk.Unbreakable = true, true
+		d := foot("Spears", 10, 5, 3, 3, 3, 3, 0, 8, NoSave)
+		d.Unbreakable = true
+		b := battle(sk, d, 0, PhaseCombat)
+		b.Options.SkirmishersRanks = tt.ranks
+		s := b.NewState()
+		b.Run(dice.New(13, 0), s)
+		if s.Out.CombatResult != tt.want {
+			t.Errorf("skirmishers_ranks %v: combat result %d, want %d", tt.ranks, s.Out.CombatResult, tt.want)
+		}
 	}
 }
 

@@ -108,7 +108,8 @@ var bracketWhy = [5]string{"no Swiftstride", "Swiftstride, M 6 or lower", "Swift
 //   - Random Movement: the roll is the whole distance for every kind of
 //     move, and Swiftstride is not used.
 //   - A flying charge uses the Fly value as M and always uses Swiftstride;
-//     a Tunneller moves as a flyer but never gets Swiftstride.
+//     a Tunneller moves as a flyer but never gets Swiftstride, for any
+//     kind of move.
 //   - Otherwise M and the unit's own Swiftstride apply.
 //   - Swiftstride has no effect when the M used is below 4.
 //   - Charges add M to the roll; failed charges, flees and pursuits do not.
@@ -173,7 +174,9 @@ func (m *Mover) roll(kind MoveKind, flying bool) (int, *dice.Expr, bracket, move
 	if !m.Random.IsZero() {
 		return 0, &m.Random, -1, moveUse{}
 	}
-	mv, swift := m.M, m.Swiftstride
+	// A Tunneller never benefits from Swiftstride, on the ground or under
+	// it, even one its card lists (Dread Maw card).
+	mv, swift := m.M, m.Swiftstride && !m.Tunneller
 	var use moveUse
 	if flying && m.Fly > 0 && (kind == Charge || kind == FailedCharge) {
 		mv, swift = m.Fly, !m.Tunneller
@@ -214,7 +217,7 @@ const (
 // UnitMover combines the movers of a unit's models: the unit moves at its
 // slowest M; Swiftstride counts only when every model has it; the unit flies
 // only when every model can, at the lowest Fly value; and with Random
-// Movement the slowest roll moves the whole unit (Random Movement seed text).
+// Movement the slowest roll moves the whole unit (unit card, Random Movement).
 // "Slowest" is the roll with the lowest mean, then the lowest maximum.
 func UnitMover(models []Mover) Mover {
 	if len(models) == 0 {

@@ -8,7 +8,7 @@ import (
 	"hammersim/mechanics/dice"
 )
 
-// TestMoveTable pins Move to the Swiftstride seed text's table and to the
+// TestMoveTable pins Move to the Swiftstride unit card's table and to the
 // Random Movement, Fly and Tunneller texts.
 func TestMoveTable(t *testing.T) {
 	rm3 := dice.MustParse("3D6")
@@ -43,6 +43,13 @@ func TestMoveTable(t *testing.T) {
 		{"flyer flees on the ground", Mover{M: 4, Fly: 9}, Flee, true, "2D6"},
 		{"flyer with swiftstride pursues on the ground", Mover{M: 8, Swiftstride: true, Fly: 10}, Pursue, true, "3D6"},
 		{"tunneller: no swiftstride", Mover{M: 3, Fly: 9, Tunneller: true}, Charge, true, "9+2D6kh1"},
+		// Tunnellers never benefit from Swiftstride (Dread Maw card), not
+		// even one written on the card, on the ground too: the rows without
+		// it. With it, M 7 would charge 7+3D6kh2 and flee and pursue 3D6.
+		{"tunneller with swiftstride charging on the ground", Mover{M: 7, Swiftstride: true, Fly: 9, Tunneller: true}, Charge, false, "7+2D6kh1"},
+		{"tunneller with swiftstride flees", Mover{M: 7, Swiftstride: true, Fly: 9, Tunneller: true}, Flee, false, "2D6"},
+		{"tunneller with swiftstride pursues", Mover{M: 7, Swiftstride: true, Fly: 9, Tunneller: true}, Pursue, false, "2D6"},
+		{"tunneller with swiftstride tunnels", Mover{M: 7, Swiftstride: true, Fly: 9, Tunneller: true}, Charge, true, "9+2D6kh1"},
 	}
 	for _, tt := range tests {
 		mv := tt.m.Move(tt.kind, tt.flying)

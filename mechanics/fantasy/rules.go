@@ -37,7 +37,7 @@ const (
 // value each takes in brackets. Summaries paraphrase the WAP unit cards (docs/fantasy.md).
 var Catalogue = mechanics.Catalogue{
 	{Name: RuleSwiftstride, Summary: "Charge, failed-charge, flee and pursuit rolls by the Swiftstride table; " +
-		"needs every model in the unit; no effect below M 4 or with Random Movement."},
+		"needs every model in the unit; no effect below M 4, with Random Movement or on a Tunneller."},
 	{Name: RuleRandomMovement, Arg: mechanics.DiceArg, Summary: "The roll in brackets is the distance the unit moves, " +
 		"charges, flees and pursues; the slowest roll in a unit moves it; Swiftstride is not used; reaching an enemy counts as charging, without charge reactions."},
 	{Name: RuleFly, Arg: mechanics.IntArg, Min: 1, Max: 30, Summary: "Flying moves and charges use the value in brackets " +
@@ -48,8 +48,8 @@ var Catalogue = mechanics.Catalogue{
 		"each model in base contact inflicts the number in brackets of automatic hits at its S on the charged unit; no Parry; two sets: the highest."},
 	{Name: RuleScythes, Summary: "Impact Hits (+1)."},
 	{Name: RuleStomp, Summary: "Always Strikes Last: each model in base contact makes D6 automatic hits at its S (D3 against a lone infantry model or Skirmishers) on an Infantry, War Beasts or Swarm unit."},
-	{Name: RuleGrindAttack, Summary: "At the start of each round of combat in which it did not charge, D3+1 Impact Hits from each machine in base contact (Doomwheel)."},
-	{Name: RuleZzzzap, Aliases: []string{"Zzzzap"}, Summary: "In its Shooting phase, even in combat or fleeing, bolts at one Artillery dice's S hit the nearest unit, friend or foe; a Misfire rolls the Mishap chart (Doomwheel)."},
+	{Name: RuleGrindAttack, Summary: "Every round of combat the machine fights without having charged opens with D3+1 Impact Hits from each machine in base contact (Doomwheel)."},
+	{Name: RuleZzzzap, Aliases: []string{"Zzzzap"}, Summary: "In its Shooting phase, even in combat or fleeing, bolts at one Artillery dice's S strike the closest unit on either side; a Misfire rolls the Mishap chart (Doomwheel)."},
 	{Name: RuleLossOfControl, Summary: "After a phase in which it was wounded out of combat and not fleeing, a D6 per wound: any 1 and it goes Out of Control (Doomwheel)."},
 	{Name: RuleTerror, Summary: "Causes Fear, also to Fear-causers; a charge it declares makes the target take a Panic test and flee on failure; " +
 		"charging it needs a Psychology test unless immune to Terror or causing Fear; immune to Fear and Terror."},
@@ -68,7 +68,8 @@ var Catalogue = mechanics.Catalogue{
 	{Name: RuleNaturalArmour, Arg: mechanics.SaveArg, Summary: "An armour save of the value in brackets, improved by other armour as normal."},
 	{Name: RuleDreadMaw, Summary: "Always Strikes First on the turn it charges; the unit it charges gets no benefit from ranks in the first round " +
 		"(no rank bonus, supporting attacks or Steadfast); two extra Chomp attacks with Killing Blow and Multiple Wounds (D6)."},
-	{Name: RuleSkirmishers, Summary: "No rank bonus, never Steadfast, cannot disrupt; Stomps on them make D3 hits. Every flying unit of more than one model has it."},
+	{Name: RuleSkirmishers, Summary: "Never Steadfast; no rank bonus and cannot disrupt, unless the skirmishers_ranks and skirmishers_disrupt options say so; " +
+		"Stomps on them make D3 hits. Every flying unit of more than one model has it."},
 }
 
 // ruleTroops restricts rules to the troop types that can carry them: a

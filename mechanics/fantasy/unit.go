@@ -94,7 +94,7 @@ type Attacker struct {
 	WS, S, I int
 	A        dice.Expr // attacks per model; a roll for Random Attacks
 	PerBody  int       // models of this profile per body (crew per machine); 1 for rank and file
-	Champion bool      // a single model that replaces one of the front rank
+	Champion bool      // a single model in the front rank, in place of one model of the unit's first profile
 	Killing  bool      // Killing Blow
 	Multiple dice.Expr // Multiple Wounds (X); zero when none
 	ASF, ASL bool      // Always Strikes First / Last
@@ -129,8 +129,9 @@ type Unit struct {
 	Stubborn               bool
 	Unbreakable            bool
 	// Skirmishers (every flying unit of more than one model, unit card, Fly):
-	// no rank bonus, never Steadfast unless Stubborn, cannot disrupt, and
-	// Stomps on them inflict D3 hits.
+	// never Steadfast unless Stubborn, and Stomps on them inflict D3 hits;
+	// by default no rank bonus and they cannot disrupt
+	// (Options.SkirmishersRanks, Options.SkirmishersDisrupt).
 	Skirmishers bool
 	// DreadMaw: Always Strikes First on the turn it charges, and the unit it
 	// charges gets no benefit from ranks in the first round (unit card).

@@ -35,6 +35,7 @@ var battleOptions = []struct {
 	}},
 	{key: "disrupt_ranks", lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.DisruptRanks = n }},
 	{key: "skirmishers_disrupt", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SkirmishersDisrupt = b }},
+	{key: "skirmishers_ranks", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SkirmishersRanks = b }},
 	{key: "terror_vs_immune_fear", values: []string{"ignored", "fear"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.TerrorVsImmuneFear = w == "fear"
 	}},
