@@ -111,7 +111,8 @@ func (s Stage) String() string {
 //     Master-crafted gives them nothing; GetsHot
 //     wounds the firer on every To Hit roll that ends on a 1;
 //   - To Wound: ToWound (the S vs T chart, Fleshbane 2+, Poisoned X+);
-//     RerollWounds (Shred; Poisoned in close combat when S > T; a
+//     RerollWounds (Shred; Poisoned in close combat when the wielder's or
+//     the weapon's S > T; a
 //     Twin-linked Template); a To Wound
 //     roll of Rending or more wounds and is AP2, of Breaching or more is AP2,
 //     of Murderous or more is Instant Death;
@@ -255,10 +256,14 @@ func FiringChain(firer *Unit, w *Weapon, target *Unit, f Firing, o Options) Chai
 
 // MeleeChain settles close-combat blows with weapon w by a model of
 // attacker against defender. Cover saves are not taken in close combat.
-// Poisoned re-rolls failed To Wound rolls here when the attacker's Strength
-// is above the defender's Toughness (rulebook p.244).
+// Poisoned re-rolls failed To Wound rolls here when the wielder's Strength
+// or the weapon's is above the defender's Toughness (rulebook p.244).
 func MeleeChain(attacker *Unit, w *Weapon, defender *Unit, o Options) Chain {
-	return settle(MeleeHit(attacker.WS, defender.WS, o), w.Strength(attacker, o), w, defender, 0, true, o)
+	c := settle(MeleeHit(attacker.WS, defender.WS, o), w.Strength(attacker, o), w, defender, 0, true, o)
+	if w.Poisoned > 0 && attacker.Strength() > defender.T {
+		c.RerollWounds = true
+	}
+	return c
 }
 
 // settle fills in the wound, save and mitigation steps and the weapon's

@@ -494,3 +494,25 @@ func TestGetsHotNoShrouded(t *testing.T) {
 		t.Errorf("Gets Hot with Feel No Pain (5+): %.6f per shot, want 1/9", got)
 	}
 }
+
+// TestPoisonedWielderStrength: in close combat Poisoned re-rolls failed
+// To Wound rolls when the wielder's Strength or the weapon's is above the
+// target's Toughness (rulebook p.244). A Strength 5 model striking with a
+// Strength 1 Poisoned (4+) weapon at T4: S1 needs 6+ on the chart, so the
+// Poisoned 4+ stands (3/6), re-rolled for the wielder's S5: 3/6 + 3/6*3/6
+// = 3/4; WS4 against WS4 hits on 4+ (1/2): 3/8 wounds per blow. A Strength
+// 4 wielder (S4 is not above T4) gets no re-roll: 1/2 * 3/6 = 1/4.
+func TestPoisonedWielderStrength(t *testing.T) {
+	strong := marine
+	strong.S = 5
+	a := NewUnit(strong, 1)
+	target := NewUnit(marine, 10)
+	w := Weapon{S: 1, AP: APNone, Poisoned: 4}
+	if c := MeleeChain(&a, &w, &target, DefaultOptions); !near(c.P(StageWounds), 3.0/8) {
+		t.Errorf("Poisoned (4+) S1 wielded at S5: wounds per blow %.6f, want 3/8", c.P(StageWounds))
+	}
+	b := NewUnit(marine, 1)
+	if c := MeleeChain(&b, &w, &target, DefaultOptions); !near(c.P(StageWounds), 1.0/4) {
+		t.Errorf("Poisoned (4+) S1 wielded at S4: wounds per blow %.6f, want 1/4", c.P(StageWounds))
+	}
+}
