@@ -18,7 +18,8 @@ type Options struct {
 	CapBSAt7 bool
 
 	// WoundChart is the score to wound by S - T. OPEN
-	// ("the standard 40k/HH chart", default that). The zero value means
+	// ("the standard 40k/HH chart", default that; SixAlwaysWoundChart is the
+	// alternative a scenario can choose). The zero value means
 	// StandardWoundChart.
 	WoundChart WoundChart
 

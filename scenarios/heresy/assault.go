@@ -70,6 +70,7 @@ const (
 )
 
 var assaultOptions = []option{
+	optWoundChart,
 	optFNP,
 	optBlunted,
 	optHeroism,

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	rules "hammersim/mechanics/heresy"
 	"hammersim/scenarios"
 	"hammersim/scenarios/scenariotest"
 	"hammersim/sim"
@@ -613,5 +614,44 @@ func TestEveryProblemAtOnce(t *testing.T) {
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s:\n got: %v\nwant: %s", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestWoundChartOption: the S vs T chart is OPEN; wound_chart picks it in
+// both questions. An S3 gun against T7 (S - T = -4) cannot wound on the
+// standard chart and wounds on a 6 with six_always: 36 BS 4 shots hit
+// 36 * 4/6 = 24 times and wound 24 * 1/6 = 4 times. In an assault, ten
+// S3 blows at T7 (WS4 against WS4: 4+, 5 hits; A1 with no charge) wound
+// 5 * 1/6 = 5/6 times.
+func TestWoundChartOption(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Guns, models: 1, ` + marine + `, weapons: [{name: gun, S: 3, AP: 5, shots: 36}]}
+  target: {name: Wall, models: 5, WS: 4, BS: 4, S: 4, T: 7, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+}
+  options: {wound_chart: [standard, six_always]}
+`)
+	_, es := runScenario(t, src, 2000)
+	for chart, want := range map[string]float64{"standard": 0, "six_always": 4} {
+		e := find(t, es, metricWounds, "wound_chart", chart)
+		if math.Abs(e.Exact-want) > 1e-9 {
+			t.Errorf("shooting, wound_chart %s: exact wounds %.6f, want %v", chart, e.Exact, want)
+		}
+		if z := e.Z(); math.Abs(z) > 5 {
+			t.Errorf("shooting, wound_chart %s: estimate %.4f, exact %.4f, z %.1f", chart, e.Value, e.Exact, z)
+		}
+	}
+	src = scenario(`assault:
+  attacker: {name: Weak, models: 10, WS: 4, BS: 4, S: 3, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+}
+  defender: {name: Wall, models: 5, WS: 4, BS: 4, S: 4, T: 7, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+}
+  charged: false
+  options: {wound_chart: [standard, six_always]}
+`)
+	_, es = runScenario(t, src, 2000)
+	for chart, want := range map[string]float64{"standard": 0, "six_always": 5.0 / 6} {
+		if e := find(t, es, metricWounds, "wound_chart", chart, "unit", "Wall"); math.Abs(e.Exact-want) > 1e-9 {
+			t.Errorf("assault, wound_chart %s: exact wounds on Wall %.6f, want %.6f", chart, e.Exact, want)
+		}
+	}
+	if got := woundCharts[optWoundChart.def.(string)]; got != rules.DefaultOptions.WoundChart {
+		t.Errorf("wound_chart's default %q is not rules.DefaultOptions.WoundChart", optWoundChart.def)
 	}
 }

@@ -98,6 +98,7 @@ const (
 
 var shootingOptions = []option{
 	{key: "cap_bs_at_7", boolean: true, def: rules.DefaultOptions.CapBSAt7},
+	optWoundChart,
 	optFNP,
 	optBlunted,
 	optHeroism,
