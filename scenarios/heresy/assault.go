@@ -83,7 +83,6 @@ var assaultOptions = []option{
 	{key: "charge_dice", dice: true, def: rules.DefaultOptions.ChargeDice},
 	{key: "max_charge", lo: 0, hi: 48, def: rules.DefaultOptions.MaxCharge},
 	{key: "our_weapons_are_useless", boolean: true, def: rules.DefaultOptions.OurWeaponsAreUseless},
-	{key: "template_hits", lo: 1, hi: 50, def: rules.DefaultOptions.TemplateHits},
 }
 
 // Who is Stupefied as the assault begins.

@@ -655,3 +655,19 @@ func TestWoundChartOption(t *testing.T) {
 		t.Errorf("wound_chart's default %q is not rules.DefaultOptions.WoundChart", optWoundChart.def)
 	}
 }
+
+// TestTemplateHitsShootingOnly: in an assault a Template fires only in
+// Overwatch, always as Wall of Death (D3 hits), so the number of models a
+// placed template covers is never read there; setting it is an error, not
+// a value silently ignored.
+func TestTemplateHitsShootingOnly(t *testing.T) {
+	src := scenario(`assault:
+  attacker: ` + assaultSquad + `
+  defender: {name: Burners, models: 5, ` + marine + `, weapons: [{name: flamer, type: "Assault 1, Template", S: 4, AP: 5}]}
+  options: {overwatch: true, template_hits: 3}
+`)
+	_, err := registry.Parse("t.yaml", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), `t.yaml:6:30: unknown key "template_hits"`) {
+		t.Errorf("template_hits in an assault: error %v, want an unknown key", err)
+	}
+}
