@@ -671,3 +671,27 @@ func TestTemplateHitsShootingOnly(t *testing.T) {
 		t.Errorf("template_hits in an assault: error %v, want an unknown key", err)
 	}
 }
+
+// TestStupefiedFixedStrengthInAssault: stupefied_fixed_strength reaches
+// close-combat weapons too. Ten Stupefied models (A1, no charge) strike a
+// fixed S4 maul at WS4 against WS4 (4+): 5 hits. At T4 the maul wounds on
+// 4+ (5 * 3/6 = 5/2); raised to S5 by the option, on 3+ (5 * 4/6 = 10/3).
+func TestStupefiedFixedStrengthInAssault(t *testing.T) {
+	src := scenario(`assault:
+  attacker: {` + reveller + `, rules: [Lords of Profligacy], melee: {name: maul, S: 4, AP: "-"}}
+  defender: {name: Guard, models: 10, ` + marine + `}
+  charged: false
+  stupefied: attacker
+  options: {stupefied_fixed_strength: [false, true]}
+`)
+	_, es := runScenario(t, src, 2000)
+	for on, want := range map[bool]float64{false: 5.0 / 2, true: 10.0 / 3} {
+		e := find(t, es, metricWounds, "stupefied_fixed_strength", on, "unit", "Guard")
+		if math.Abs(e.Exact-want) > 1e-9 {
+			t.Errorf("stupefied_fixed_strength %v: exact wounds on Guard %.6f, want %.6f", on, e.Exact, want)
+		}
+		if z := e.Z(); math.Abs(z) > 5 {
+			t.Errorf("stupefied_fixed_strength %v: estimate %.4f, exact %.4f, z %.1f", on, e.Value, e.Exact, z)
+		}
+	}
+}

@@ -102,7 +102,7 @@ var shootingOptions = []option{
 	optFNP,
 	optBlunted,
 	optHeroism,
-	{key: "stupefied_fixed_strength", boolean: true, def: rules.DefaultOptions.StupefiedFixedStrength},
+	optFixedStrength,
 	// When a Shooting Attack forces a Morale check is not in the texts:
 	// "quarter" is the usual trigger (a quarter or more of the models the
 	// unit had when the attack began), "never" takes none. OPEN.

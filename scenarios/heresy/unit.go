@@ -737,6 +737,8 @@ var (
 	optFNP     = option{key: "fnp_vs_instant_death", boolean: true, def: rules.DefaultOptions.FNPVsInstantDeath}
 	optBlunted = option{key: "mitigate_blunted_instant_death", boolean: true, def: rules.DefaultOptions.MitigateBluntedInstantDeath}
 	optHeroism = option{key: "insane_heroism", boolean: true, def: rules.DefaultOptions.InsaneHeroism}
+	// A Stupefied unit's fixed-Strength weapons, ranged or close combat.
+	optFixedStrength = option{key: "stupefied_fixed_strength", boolean: true, def: rules.DefaultOptions.StupefiedFixedStrength}
 	// The default chart is rules.DefaultOptions.WoundChart, the standard one.
 	optWoundChart = option{key: "wound_chart", words: []string{"standard", "six_always"}, def: "standard"}
 )
