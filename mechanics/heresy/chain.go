@@ -107,10 +107,13 @@ func (s Stage) String() string {
 // The steps, each with the rules that change it (sources in docs/heresy.md):
 //   - To Hit: Hit (Ballistic or Weapon Skill; Twin-linked re-rolls every
 //     miss; BS 6+ re-rolls 1s); MasterCrafted re-rolls one miss per bearer;
-//     Blast and Template hit without a roll (AutoHits, WallOfDeath); GetsHot
+//     Blast and Template hit without a roll (AutoHits, WallOfDeath), so
+//     Master-crafted gives them nothing; GetsHot
 //     wounds the firer on every To Hit roll that ends on a 1;
 //   - To Wound: ToWound (the S vs T chart, Fleshbane 2+, Poisoned X+);
-//     RerollWounds (Shred; Poisoned in close combat when S > T); a To Wound
+//     RerollWounds (Shred; Poisoned in close combat when the wielder's or
+//     the weapon's S > T; a
+//     Twin-linked Template); a To Wound
 //     roll of Rending or more wounds and is AP2, of Breaching or more is AP2,
 //     of Murderous or more is Instant Death;
 //   - saves: Save, or SaveAP2 for an AP2 wound; Brutal (X) makes each wound
@@ -229,22 +232,38 @@ func FiringChain(firer *Unit, w *Weapon, target *Unit, f Firing, o Options) Chai
 		c.AutoHits = o.templateHits(target.Models)
 	}
 	if c.AutoHits > 0 || c.WallOfDeath {
-		c.Hit = HitRoll{Need: 1} // no To Hit roll; read only by GetsHot
+		// No To Hit roll, so nothing for Master-crafted to re-roll; the
+		// Hit is read only by GetsHot.
+		c.Hit = HitRoll{Need: 1}
+		c.MasterCrafted = false
+	}
+	if w.TwinLinked && w.Template {
+		// A Template rolls no To Hit: Twin-linked re-rolls its failed To
+		// Wound rolls instead (rulebook p.249), Wall of Death included.
+		c.RerollWounds = true
 	}
 	if w.GetsHot {
 		c.GetsHot = true
 		c.HotSave, _ = BestSave(firer.Save, firer.Invuln, 0, w.AP)
-		c.HotMitigate, _ = Mitigation(firer, false, o)
+		// Neither cover nor a Shrouded roll helps against Gets Hot (rulebook
+		// p.239); Feel No Pain and the Stupefied roll do.
+		self := *firer
+		self.Shrouded = 0
+		c.HotMitigate, _ = Mitigation(&self, false, o)
 	}
 	return c
 }
 
 // MeleeChain settles close-combat blows with weapon w by a model of
 // attacker against defender. Cover saves are not taken in close combat.
-// Poisoned re-rolls failed To Wound rolls here when the attacker's Strength
-// is above the defender's Toughness (rulebook p.244).
+// Poisoned re-rolls failed To Wound rolls here when the wielder's Strength
+// or the weapon's is above the defender's Toughness (rulebook p.244).
 func MeleeChain(attacker *Unit, w *Weapon, defender *Unit, o Options) Chain {
-	return settle(MeleeHit(attacker.WS, defender.WS, o), w.Strength(attacker, o), w, defender, 0, true, o)
+	c := settle(MeleeHit(attacker.WS, defender.WS, o), w.Strength(attacker, o), w, defender, 0, true, o)
+	if w.Poisoned > 0 && attacker.Strength() > defender.T {
+		c.RerollWounds = true
+	}
+	return c
 }
 
 // settle fills in the wound, save and mitigation steps and the weapon's

@@ -284,18 +284,22 @@ func (x *ShootingExchange) addAftermath(ex *ShootingExact, c int, pc, noUnsaved 
 	if c == 0 {
 		wounded = max(pc-noUnsaved, 0) / pc
 	}
+	// The Pinning test comes as the attack ends, the Morale check at the
+	// end of the phase, so a Pinned unit still takes its Morale check: the
+	// two rolls are independent given c.
 	pinned := 0.0
 	if x.Pinning {
-		pinned = (1 - fell) * wounded * (1 - x.Target.PassProbability(PinningTest, PhaseShooting, -x.Fear, x.Options))
+		pinned = wounded * (1 - x.Target.PassProbability(PinningTest, PhaseShooting, -x.Fear, x.Options))
 	}
 	ex.Morale += pc * fell
 	ex.Pinned += pc * pinned
 	if len(x.Back) == 0 {
 		return
 	}
-	e := (1 - fell - pinned) * next[0][n-c]
+	broken := 1 - (1-fell)*(1-pinned)
+	e := (1 - broken) * next[0][n-c]
 	if x.BrokenSnapShots {
-		e += (fell + pinned) * next[1][n-c]
+		e += broken * next[1][n-c]
 	}
 	ex.Next += pc * e
 }

@@ -295,3 +295,45 @@ func TestExactWorkBudget(t *testing.T) {
 		t.Errorf("ten against ten: work %.3g, want far within the budget", AssaultExactWork(&x))
 	}
 }
+
+// TestPinningThenMorale: the Pinning test follows the attack at once and
+// the Morale check for casualties comes at the end of the phase, so a
+// Pinned unit still takes it. One BS 5 shot (2+, 5/6) at S8 (2+ against T4,
+// 5/6) and AP2 (no save for the 3+) removes one of four W1 models with
+// 25/36, the only way to suffer an unsaved wound; a quarter of the unit
+// gone forces the Morale check. At Ld 7 each test fails with 15/36 (2D6 > 7),
+// independently: P(Pinned) = P(Fell Back) = 25/36 * 15/36, and P(both) =
+// 25/36 * (15/36)^2. Rolled 200,000 times, each within 5 standard errors.
+func TestPinningThenMorale(t *testing.T) {
+	p := Profile{WS: 4, BS: 5, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 7, Save: 3}
+	x := ShootingExchange{Firer: NewUnit(p, 1), Target: NewUnit(p, 4),
+		Weapons: []Weapon{{Name: "gun", S: 8, AP: 2}}, Options: DefaultOptions, MoraleCheck: true, Pinning: true}
+	ex := ExactShooting(&x)
+	want := 25.0 / 36 * 15 / 36
+	if !near(ex.Pinned, want) || !near(ex.Morale, want) {
+		t.Errorf("pinned %.6f, fell back %.6f; want both 25/36 * 15/36 = %.6f", ex.Pinned, ex.Morale, want)
+	}
+	var a Attack
+	a.Prepare(&x.Firer, x.Weapons, &x.Target, x.Options)
+	r := dice.New(11, 0)
+	const n = 200_000
+	var pinned, fell, both int
+	for range n {
+		u := x.Target
+		res := a.Roll(r, &u)
+		pin := res.Unsaved > 0 && !u.TakeTest(r, PinningTest, PhaseShooting, 0, x.Options)
+		mor := 4*res.Casualties >= x.Target.Models && !u.TakeTest(r, MoraleCheck, PhaseShooting, 0, x.Options)
+		pinned += b2f(pin)
+		fell += b2f(mor)
+		both += b2f(pin && mor)
+	}
+	for _, c := range []struct {
+		name string
+		k    int
+		p    float64
+	}{{"pinned", pinned, want}, {"fell back", fell, want}, {"both", both, want * 15 / 36}} {
+		if z, ok := zWithin(c.k, n, c.p); !ok {
+			t.Errorf("%s: %.4f, exact %.4f, z %.1f", c.name, float64(c.k)/n, c.p, z)
+		}
+	}
+}

@@ -18,7 +18,8 @@ type Options struct {
 	CapBSAt7 bool
 
 	// WoundChart is the score to wound by S - T. OPEN
-	// ("the standard 40k/HH chart", default that). The zero value means
+	// ("the standard 40k/HH chart", default that; SixAlwaysWoundChart is the
+	// alternative a scenario can choose). The zero value means
 	// StandardWoundChart.
 	WoundChart WoundChart
 
@@ -111,9 +112,9 @@ type Options struct {
 	MaxCharge int
 
 	// PoisonedReplacesChart makes Poisoned (X) wound on exactly X+ even
-	// where the S vs T chart needs less. The rule (rulebook p.244) sets the
-	// score to X+; 7th edition, which HH2 builds on, keeps the chart's score
-	// when it is lower. OPEN. Default false: the better of the two.
+	// where the S vs T chart needs less, a what-if: the HH2 rule (rulebook
+	// p.244, as the 2022 army data print it) keeps the chart's score when it
+	// is lower, as 7th edition did. Default false: the better of the two.
 	PoisonedReplacesChart bool
 
 	// BlastHits is the number of models one Blast marker hits, by marker

@@ -180,6 +180,20 @@ var StandardWoundChart = WoundChart{
 	2,          // +2 or better
 }
 
+// SixAlwaysWoundChart is StandardWoundChart save that a 6 wounds however
+// far the Strength falls below the Toughness, as the Warhammer Fantasy
+// chart ends (docs/heresy.md, option wound_chart). The HH2 chart is OPEN;
+// this one measures what its end is worth.
+var SixAlwaysWoundChart = WoundChart{
+	6, // -4 or worse
+	6, // -3
+	6, // -2
+	5, // -1
+	4, // 0
+	3, // +1
+	2, // +2 or better
+}
+
 // WoundNeed returns the score an attack of Strength s needs to wound
 // Toughness t, by the chart in o.
 func WoundNeed(s, t int, o Options) int {

@@ -397,3 +397,122 @@ func FuzzParseType(f *testing.F) {
 		}
 	})
 }
+
+// TestTwinLinkedTemplate: a Template rolls no To Hit, so Twin-linked
+// re-rolls its failed To Wound rolls instead (rulebook p.249). S4 against
+// T4 wounds on 4+, re-rolled: 3/6 + 3/6*3/6 = 3/4 per hit, against 1/2
+// without the rule. Each template hits five models (the OPEN default), so
+// a shot scores 5 * 3/4 = 15/4 wounds and, through the 3+ save kept by
+// AP5, 15/4 * 2/6 = 5/4 unsaved; Wall of Death's D3 hits (mean 2) wound
+// 2 * 3/4 = 3/2. Rolling 200,000 shots must land within 5 standard errors
+// of the exact mean: a shot's wounds are Binomial(5, 3/4), variance
+// 5 * 3/4 * 1/4 = 15/16.
+func TestTwinLinkedTemplate(t *testing.T) {
+	firer := NewUnit(marine, 1)
+	target := NewUnit(marine, 10)
+	w := Weapon{Template: true, S: 4, AP: 5, TwinLinked: true}
+	c := ShootingChain(&firer, &w, &target, DefaultOptions)
+	if got := c.P(StageWounds); !near(got, 15.0/4) {
+		t.Errorf("Twin-linked Template: wounds per shot %.6f, want 15/4", got)
+	}
+	if got := c.P(StageUnsaved); !near(got, 5.0/4) {
+		t.Errorf("Twin-linked Template: unsaved per shot %.6f, want 5/4", got)
+	}
+	wod := FiringChain(&firer, &w, &target, w.Fire(&firer, Situation{Reaction: true}), DefaultOptions)
+	if got := wod.P(StageWounds); !near(got, 3.0/2) {
+		t.Errorf("Twin-linked Wall of Death: wounds per shot %.6f, want 3/2", got)
+	}
+	plain := w
+	plain.TwinLinked = false
+	if c := ShootingChain(&firer, &plain, &target, DefaultOptions); !near(c.P(StageWounds), 5.0/2) {
+		t.Errorf("Template: wounds per shot %.6f, want 5 * 1/2", c.P(StageWounds))
+	}
+	const n = 200_000
+	r := dice.New(7, 0)
+	sum := 0
+	for range n {
+		u := target
+		sum += c.Roll(r, 1, &u).Wounds
+	}
+	se := math.Sqrt(15.0 / 16 / n)
+	if z := (float64(sum)/n - 15.0/4) / se; math.Abs(z) > 5 {
+		t.Errorf("Twin-linked Template rolled: mean wounds %.4f, exact 3.75, z %.1f", float64(sum)/n, z)
+	}
+}
+
+// TestMasterCraftedBlast: Master-crafted re-rolls a failed To Hit roll, and
+// a Blast weapon rolls none: each shot of a Blast (3") at ten models is
+// three hits, exactly, as rolled and as computed. With Gets Hot the shot's
+// D6 still loses it on a 1 (1/6), which Master-crafted does not re-roll:
+// three hits with 5/6, the firer (3+ save, removed by AP2) wounded with
+// 1/6.
+func TestMasterCraftedBlast(t *testing.T) {
+	firer := NewUnit(marine, 2)
+	target := NewUnit(marine, 10)
+	w := Weapon{S: 4, AP: 5, Blast: 3, MasterCrafted: true}
+	var a Attack
+	a.Prepare(&firer, []Weapon{w}, &target, DefaultOptions)
+	// Two models, one shot each, three hits a shot: 6.
+	if d := a.Dist(StageHits); d.At(6) != 1 {
+		t.Errorf("Master-crafted Blast: P(6 hits) %.6f, want 1", d.At(6))
+	}
+	r := dice.New(3, 0)
+	for range 1000 {
+		u := target
+		if got := a.Roll(r, &u).Hits; got != 6 {
+			t.Fatalf("Master-crafted Blast rolled %d hits, want 6", got)
+		}
+	}
+	hot := Weapon{S: 7, AP: 2, Blast: 3, MasterCrafted: true, GetsHot: true}
+	a.Prepare(&firer, []Weapon{hot}, &target, DefaultOptions)
+	if got := a.Expected(StageHits); !near(got, 2*3*5.0/6) {
+		t.Errorf("Master-crafted Blast, Gets Hot: hits %.6f, want 2 * 3 * 5/6", got)
+	}
+	if got := a.ExpectedHot(); !near(got, 2.0/6) {
+		t.Errorf("Master-crafted Blast, Gets Hot: firer wounds %.6f, want 2 * 1/6", got)
+	}
+}
+
+// TestGetsHotNoShrouded: a Gets Hot wound allows the firer's armour,
+// invulnerable save and Damage Mitigation, but no cover and no Shrouded
+// roll (rulebook p.239). A firer left with a 2+ Shrouded roll fires a
+// plasma gun at AP2 (no save for its 3+): a To Hit 1 (1/6) wounds it
+// whatever the Shrouded roll, 1/6 per shot; with Feel No Pain (5+) it
+// ignores 2/6 of those: 1/6 * 4/6 = 1/9.
+func TestGetsHotNoShrouded(t *testing.T) {
+	firer := NewUnit(marine, 1)
+	firer.Shrouded = 2
+	target := NewUnit(marine, 10)
+	w := Weapon{S: 7, AP: 2, GetsHot: true}
+	c := ShootingChain(&firer, &w, &target, DefaultOptions)
+	if got := c.PHot(); !near(got, 1.0/6) {
+		t.Errorf("Gets Hot with Shrouded (2+): %.6f per shot, want 1/6", got)
+	}
+	firer.FeelNoPain = 5
+	c = ShootingChain(&firer, &w, &target, DefaultOptions)
+	if got := c.PHot(); !near(got, 1.0/9) {
+		t.Errorf("Gets Hot with Feel No Pain (5+): %.6f per shot, want 1/9", got)
+	}
+}
+
+// TestPoisonedWielderStrength: in close combat Poisoned re-rolls failed
+// To Wound rolls when the wielder's Strength or the weapon's is above the
+// target's Toughness (rulebook p.244). A Strength 5 model striking with a
+// Strength 1 Poisoned (4+) weapon at T4: S1 needs 6+ on the chart, so the
+// Poisoned 4+ stands (3/6), re-rolled for the wielder's S5: 3/6 + 3/6*3/6
+// = 3/4; WS4 against WS4 hits on 4+ (1/2): 3/8 wounds per blow. A Strength
+// 4 wielder (S4 is not above T4) gets no re-roll: 1/2 * 3/6 = 1/4.
+func TestPoisonedWielderStrength(t *testing.T) {
+	strong := marine
+	strong.S = 5
+	a := NewUnit(strong, 1)
+	target := NewUnit(marine, 10)
+	w := Weapon{S: 1, AP: APNone, Poisoned: 4}
+	if c := MeleeChain(&a, &w, &target, DefaultOptions); !near(c.P(StageWounds), 3.0/8) {
+		t.Errorf("Poisoned (4+) S1 wielded at S5: wounds per blow %.6f, want 3/8", c.P(StageWounds))
+	}
+	b := NewUnit(marine, 1)
+	if c := MeleeChain(&b, &w, &target, DefaultOptions); !near(c.P(StageWounds), 1.0/4) {
+		t.Errorf("Poisoned (4+) S1 wielded at S4: wounds per blow %.6f, want 1/4", c.P(StageWounds))
+	}
+}

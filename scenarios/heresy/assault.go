@@ -70,9 +70,11 @@ const (
 )
 
 var assaultOptions = []option{
+	optWoundChart,
 	optFNP,
 	optBlunted,
 	optHeroism,
+	optFixedStrength,
 	{key: "outnumber_bonus", lo: 0, hi: 10, def: rules.DefaultOptions.OutnumberBonus},
 	{key: "charge_bonus_attacks", lo: 0, hi: 10, def: rules.DefaultOptions.ChargeBonusAttacks},
 	{key: "terrain_charge_initiative", lo: 0, hi: 10, def: rules.DefaultOptions.TerrainChargeInitiative},
@@ -82,7 +84,6 @@ var assaultOptions = []option{
 	{key: "charge_dice", dice: true, def: rules.DefaultOptions.ChargeDice},
 	{key: "max_charge", lo: 0, hi: 48, def: rules.DefaultOptions.MaxCharge},
 	{key: "our_weapons_are_useless", boolean: true, def: rules.DefaultOptions.OurWeaponsAreUseless},
-	{key: "template_hits", lo: 1, hi: 50, def: rules.DefaultOptions.TemplateHits},
 }
 
 // Who is Stupefied as the assault begins.

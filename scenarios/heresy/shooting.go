@@ -35,10 +35,11 @@ import (
 //     shoot; Evade gives the target a Shrouded roll against the attack.
 //  3. The firer's models fire their weapons at distance (Firing Protocols
 //     and the weapon types pick them); wounds go onto the target.
-//  4. If models are left: a Morale check when the attack removed a quarter
-//     or more of them (morale_check), Falling Back on a failure; then, with
-//     pinning, a Pinning test if it took an unsaved wound and did not Fall
-//     Back, both at -X Ld for the firer's Fear (X) within 12". Fearless and
+//  4. If models are left: with pinning, a Pinning test as the attack ends
+//     if it took an unsaved wound; then, at the end of the phase, a Morale
+//     check when the attack removed a quarter or more of them
+//     (morale_check), Falling Back on a failure, Pinned or not; both at -X
+//     Ld for the firer's Fear (X) within 12". Fearless and
 //     Stupefied pass both without rolling. A target wounded by a
 //     Concussive weapon takes its Leadership test.
 //  5. The target's own next Shooting Attack at the firer as it stood
@@ -98,10 +99,11 @@ const (
 
 var shootingOptions = []option{
 	{key: "cap_bs_at_7", boolean: true, def: rules.DefaultOptions.CapBSAt7},
+	optWoundChart,
 	optFNP,
 	optBlunted,
 	optHeroism,
-	{key: "stupefied_fixed_strength", boolean: true, def: rules.DefaultOptions.StupefiedFixedStrength},
+	optFixedStrength,
 	// When a Shooting Attack forces a Morale check is not in the texts:
 	// "quarter" is the usual trigger (a quarter or more of the models the
 	// unit had when the attack began), "never" takes none. OPEN.

@@ -69,12 +69,14 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 		h[slotStupefied].Add(b2i(m.Target.IsStupefied()))
 		fell, pinned, concussed, next := false, false, false, 0
 		if !tg.Destroyed() {
+			// The Pinning test follows the attack at once; the Morale check
+			// for casualties comes at the end of the phase, Pinned or not.
+			if m.Pinning && res.Unsaved > 0 && !tg.TakeTest(r, rules.PinningTest, rules.PhaseShooting, -m.Fear, m.Options) {
+				pinned = tg.Pin()
+			}
 			if m.MoraleCheck && 4*res.Casualties >= m.Target.Models && !tg.TakeTest(r, rules.MoraleCheck, rules.PhaseShooting, -m.Fear, m.Options) {
 				tg.FallBack()
 				fell = true
-			}
-			if m.Pinning && !fell && res.Unsaved > 0 && !tg.TakeTest(r, rules.PinningTest, rules.PhaseShooting, -m.Fear, m.Options) {
-				pinned = tg.Pin()
 			}
 			if res.Concussive > 0 && m.ConcussionCounts() {
 				concussed = !rules.RollTest(r, tg.Ld, false) // a Leadership test, not a Morale check: no Insane Heroism

@@ -721,6 +721,14 @@ var optionSetters = map[string]func(*rules.Options, any){
 	"max_charge":                     func(o *rules.Options, v any) { o.MaxCharge = v.(int) },
 	"our_weapons_are_useless":        func(o *rules.Options, v any) { o.OurWeaponsAreUseless = v.(bool) },
 	"insane_heroism":                 func(o *rules.Options, v any) { o.InsaneHeroism = v.(bool) },
+	"wound_chart":                    func(o *rules.Options, v any) { o.WoundChart = woundCharts[v.(string)] },
+}
+
+// woundCharts are the values of the wound_chart option: the S vs T chart
+// is OPEN (docs/heresy.md), "standard" its default.
+var woundCharts = map[string]rules.WoundChart{
+	"standard":   rules.StandardWoundChart,
+	"six_always": rules.SixAlwaysWoundChart,
 }
 
 // The open points of rules.Options a question may set; each defaults to
@@ -729,6 +737,10 @@ var (
 	optFNP     = option{key: "fnp_vs_instant_death", boolean: true, def: rules.DefaultOptions.FNPVsInstantDeath}
 	optBlunted = option{key: "mitigate_blunted_instant_death", boolean: true, def: rules.DefaultOptions.MitigateBluntedInstantDeath}
 	optHeroism = option{key: "insane_heroism", boolean: true, def: rules.DefaultOptions.InsaneHeroism}
+	// A Stupefied unit's fixed-Strength weapons, ranged or close combat.
+	optFixedStrength = option{key: "stupefied_fixed_strength", boolean: true, def: rules.DefaultOptions.StupefiedFixedStrength}
+	// The default chart is rules.DefaultOptions.WoundChart, the standard one.
+	optWoundChart = option{key: "wound_chart", words: []string{"standard", "six_always"}, def: "standard"}
 )
 
 // gridSpec is a grid: key, which lays one probability metric out as a table of
