@@ -51,7 +51,7 @@ func TestExactBattle(t *testing.T) {
 
 // TestExactBattleMatchesRun checks the charge's closed forms against
 // trials of the battle itself, within 5 standard errors (a false alarm
-// about once in 3.5 million comparisons), with a fixed seed.
+// about once in 1.7 million comparisons), with a fixed seed.
 func TestExactBattleMatchesRun(t *testing.T) {
 	b := battle(chariot("D6"), foot("Rats", 20, 5, 3, 3, 3, 4, 1, 5, NoSave), 10, PhaseCharge, PhaseCombat)
 	ex := ExactBattle(b)

@@ -32,7 +32,7 @@ func TestExactShooting(t *testing.T) {
 }
 
 // TestExactAssaultMatchesFight checks ExactAssault against rounds fought by
-// Fight, within 5 standard errors (a false alarm about once in 3.5 million
+// Fight, within 5 standard errors (a false alarm about once in 1.7 million
 // comparisons), with a fixed seed.
 func TestExactAssaultMatchesFight(t *testing.T) {
 	p := Profile{WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Save: 3}

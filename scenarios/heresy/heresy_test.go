@@ -216,77 +216,9 @@ func TestMatchesExact(t *testing.T) {
 			if shooting && counts[e.Metric] && e.ExactPMF == nil {
 				t.Errorf("%s %v has no exact distribution", e.Metric, e.Params)
 			}
-			matchAtLeast(t, e)
+			scenariotest.MatchAtLeast(t, "exact case", e)
 		}
 	}
-}
-
-// matchAtLeast checks an estimate's exact distribution (it sums to 1, its
-// mean is the exact value) and every simulated "at least N" count against
-// Binomial(trials, exact chance): it fails when a count as far from the
-// mean is less likely than a normal value 5 standard errors out (two-sided,
-// 5.7e-7). This is scenariotest.MatchAtLeast's criterion where the normal
-// approximation holds, and exact in the far tail, where it does not: a
-// chance of 6.6e-6 over 20,000 trials (n*p = 0.13) drawn twice lies past 5
-// standard errors of the approximation, yet happens with chance 0.008.
-func matchAtLeast(t *testing.T, e sim.Estimate) {
-	t.Helper()
-	d := e.ExactPMF
-	if d == nil || e.Hist == nil || e.Trials == 0 {
-		return
-	}
-	if total := d.AtLeast(d.Min); math.Abs(total-1) > 1e-9 {
-		t.Errorf("%s %v: exact distribution sums to %.12f", e.Metric, e.Params, total)
-	}
-	if e.HasExact && math.Abs(d.Mean()-e.Exact) > 1e-9*(1+math.Abs(e.Exact)) {
-		t.Errorf("%s %v: exact distribution's mean %.12f, exact value %.12f", e.Metric, e.Params, d.Mean(), e.Exact)
-	}
-	lo, hi, _ := e.Hist.Range()
-	for v := min(lo, d.Min); v <= max(hi, d.Min+len(d.P)-1)+1; v++ {
-		p, k := d.AtLeast(v), e.Hist.CountAtLeast(v)
-		if tail := binomialTail(int(e.Trials), k, p); 2*tail < 5.7e-7 {
-			t.Errorf("%s %v: P(>= %d) simulated %.6f, exact %.6f (a count this far out has chance %.2g)",
-				e.Metric, e.Params, v, float64(k)/float64(e.Trials), p, 2*tail)
-		}
-	}
-}
-
-// binomialTail is the chance that Binomial(n, p) lands at k or further from
-// its mean n*p on k's side: P(X >= k) above it, P(X <= k) below. A chance of
-// 0 or 1 allows only the one count.
-func binomialTail(n int, k int64, p float64) float64 {
-	switch {
-	case p <= 0:
-		return b2f(k == 0)
-	case p >= 1:
-		return b2f(k == int64(n))
-	}
-	lg := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
-	pmf := func(j int) float64 {
-		return math.Exp(lg(n) - lg(j) - lg(n-j) + float64(j)*math.Log(p) + float64(n-j)*math.Log1p(-p))
-	}
-	// Away from the mean the terms only shrink: sum outward from k until
-	// they no longer count.
-	step := 1
-	if float64(k) < float64(n)*p {
-		step = -1
-	}
-	sum := 0.0
-	for j := int(k); j >= 0 && j <= n; j += step {
-		term := pmf(j)
-		sum += term
-		if term < sum*1e-17 {
-			break
-		}
-	}
-	return min(sum, 1)
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // counts are the shooting metrics whose exact distribution is known, so
@@ -793,22 +725,3 @@ func TestPinnedStillTestsMorale(t *testing.T) {
 	}
 }
 
-// TestBinomialTail pins matchAtLeast's tail chances by hand: 2 or more of
-// 20,000 trials at p = 6.6e-6 is, to four figures, the Poisson chance
-// 1 - e^-0.132 (1 + 0.132) = 0.007982; 10 of 20 at p = 1/2 is the upper
-// half, (1 + C(20,10)/2^20)/2 = 0.5881; none of 20,000 at p = 1/2 cannot
-// happen in practice; a chance of 0 allows only a count of 0.
-func TestBinomialTail(t *testing.T) {
-	if got := binomialTail(20_000, 2, 6.6e-6); math.Abs(got-0.007982) > 1e-5 {
-		t.Errorf("P(X >= 2), n 20000, p 6.6e-6: %.6f, want 0.007982", got)
-	}
-	if got, want := binomialTail(20, 10, 0.5), (1+184756.0/1048576)/2; math.Abs(got-want) > 1e-12 {
-		t.Errorf("P(X >= 10), n 20, p 1/2: %.6f, want %.6f", got, want)
-	}
-	if got := binomialTail(20_000, 0, 0.5); got > 1e-300 {
-		t.Errorf("P(X <= 0), n 20000, p 1/2: %g, want about 0", got)
-	}
-	if binomialTail(100, 1, 0) != 0 || binomialTail(100, 0, 0) != 1 {
-		t.Error("a chance of 0 should allow a count of 0 only")
-	}
-}

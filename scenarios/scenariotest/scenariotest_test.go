@@ -1,0 +1,31 @@
+package scenariotest
+
+import (
+	"math"
+	"testing"
+)
+
+// TestBinomialTail pins the tail chances by hand: 2 or more of 20,000
+// trials at p = 6.6e-6 is, to four figures, the Poisson chance
+// 1 - e^-0.132 (1 + 0.132) = 0.007982; 10 or more of 20 at p = 1/2 is the
+// upper half with the middle term, (1 + C(20,10)/2^20)/2; 3 or fewer of 20
+// at p = 1/2 is (1 + 20 + 190 + 1140)/2^20; none of 20,000 at p = 1/2 is
+// 2^-20000, which rounds to 0; and a chance of 0 or 1 allows one count.
+func TestBinomialTail(t *testing.T) {
+	if got := BinomialTail(20_000, 2, 6.6e-6); math.Abs(got-0.007982) > 1e-5 {
+		t.Errorf("P(X >= 2), n 20000, p 6.6e-6: %.6f, want 0.007982", got)
+	}
+	if got, want := BinomialTail(20, 10, 0.5), (1+184756.0/1048576)/2; math.Abs(got-want) > 1e-12 {
+		t.Errorf("P(X >= 10), n 20, p 1/2: %.12f, want %.12f", got, want)
+	}
+	if got, want := BinomialTail(20, 3, 0.5), 1351.0/1048576; math.Abs(got-want) > 1e-15 {
+		t.Errorf("P(X <= 3), n 20, p 1/2: %g, want %g", got, want)
+	}
+	if got := BinomialTail(20_000, 0, 0.5); got > 1e-300 {
+		t.Errorf("P(X <= 0), n 20000, p 1/2: %g, want 0", got)
+	}
+	if BinomialTail(100, 1, 0) != 0 || BinomialTail(100, 0, 0) != 1 ||
+		BinomialTail(100, 99, 1) != 0 || BinomialTail(100, 100, 1) != 1 {
+		t.Error("a chance of 0 or 1 should allow its one count only")
+	}
+}
