@@ -724,4 +724,3 @@ func TestPinnedStillTestsMorale(t *testing.T) {
 		}
 	}
 }
-
