@@ -102,6 +102,10 @@ type RuleSpec struct {
 	Min, Max int
 	// Words lists the accepted values of a WordsArg, in canonical form.
 	Words []string
+	// Bare is the value a rule printed without brackets takes, as it would
+	// be written in them ("4+" for a bare Poisoned); empty when the value
+	// must be written.
+	Bare string
 	// Summary paraphrases what the rule does, with its source.
 	Summary string
 }
@@ -169,6 +173,9 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s takes no value in brackets", spec.Name)}
 		}
 		return r, nil
+	}
+	if rt.Arg == "" && spec.Bare != "" {
+		rt.Arg, rt.ArgCol = spec.Bare, len(s)+1
 	}
 	if rt.Arg == "" {
 		return Rule{}, &TextError{Col: len(s) + 1, Msg: fmt.Sprintf("%s needs a value in brackets, such as %s", spec.Name, example(spec))}

@@ -11,6 +11,7 @@ var testCatalogue = Catalogue{
 	{Name: "Random Movement", Arg: DiceArg},
 	{Name: "Tunneller", Aliases: []string{"Tunneler"}, Arg: IntArg, Min: 1, Max: 30},
 	{Name: "Immunity", Arg: WordsArg, Words: []string{"psychology", "fear"}},
+	{Name: "Poisoned", Arg: SaveArg, Bare: "4+"},
 }
 
 func TestParseRule(t *testing.T) {
@@ -28,6 +29,8 @@ func TestParseRule(t *testing.T) {
 		{"random-movement ( 4d6 )", "Random Movement", 0, "4D6"},
 		{"Tunneler (9)", "Tunneller", 9, "0"},
 		{"Immunity (Psychology)", "Immunity", 0, "0"},
+		{"Poisoned (3+)", "Poisoned", 3, "0"},
+		{"Poisoned", "Poisoned", 4, "0"}, // its Bare value
 	}
 	for _, tt := range tests {
 		r, err := testCatalogue.Parse(tt.in)

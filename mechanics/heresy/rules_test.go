@@ -76,6 +76,17 @@ func TestApply(t *testing.T) {
 	if err := w.Apply(r); err == nil {
 		t.Error("a weapon took the model rule Fearless")
 	}
+	// A bare Poisoned is Poisoned (4+), as the 2022 army data print it.
+	for text, want := range map[string]int{"Poisoned": 4, "Poisoned (3+)": 3} {
+		var pw Weapon
+		r, err := Catalogue.Parse(text)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", text, err)
+		}
+		if err := pw.Apply(r); err != nil || pw.Poisoned != want {
+			t.Errorf("%s: %v, Poisoned %d, want %d", text, err, pw.Poisoned, want)
+		}
+	}
 	for _, bad := range []string{"Bulky", "Feel No Pain (7+)", "Firing Protocols (0)"} {
 		if _, err := Catalogue.Parse(bad); err == nil {
 			t.Errorf("Parse(%q) accepted", bad)
