@@ -170,8 +170,13 @@ type Options struct {
 	// first round (WAP: +1).
 	ChargerInitiative int
 	// SupportingAttacks: models in the rank behind those in contact make
-	// one attack each (W9E/close-combat/supporting-attacks).
+	// one attack each (W9E/close-combat/supporting-attacks), or up to
+	// MonstrousSupport for the monstrous types.
 	SupportingAttacks bool
+	// MonstrousSupport is how many of its Attacks a supporting Monstrous
+	// Infantry or Monstrous Beast model makes at most (WAP's Monstrous
+	// Infantry page and 8th edition: 3; a WAP reference chart: 2).
+	MonstrousSupport int
 	// Pursue: a unit whose enemy breaks pursues it.
 	Pursue bool
 	// TargetFlees: the target flees as its charge reaction even when it
@@ -196,6 +201,7 @@ var DefaultOptions = Options{
 	ZzzzapHoldFire:    HoldFireFriends,
 	ChargerInitiative: 1,
 	SupportingAttacks: true,
+	MonstrousSupport:  3,
 	Pursue:            true,
 	LossOfControl:     LossOfControlWhenWounded,
 }

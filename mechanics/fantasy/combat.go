@@ -197,11 +197,12 @@ func fighting(u *Unit, us *UnitState, e *Unit, es *UnitState, support bool, plan
 
 // countAttacks rolls how many attacks an attack profile makes this step:
 // each model in contact makes its A (rolled per model for Random Attacks);
-// each supporting model one attack (none for a profile with A 0). A
-// champion takes one front place: standsIn reports that this profile is
-// the one the champion takes the place of, so one model of it fewer
-// strikes. The champion's other profiles (his mount) strike in full.
-func countAttacks(r *dice.Rand, u *Unit, a *Attacker, front, behind int, standsIn bool) int {
+// each supporting model as many as it has up to capacity, the troop type's
+// SupportCap (none for a profile with A 0; with a cap of one, one whatever
+// its roll). A champion takes one front place: standsIn reports that this
+// profile is the one the champion takes the place of, so one model of it
+// fewer strikes. The champion's other profiles (his mount) strike in full.
+func countAttacks(r *dice.Rand, u *Unit, a *Attacker, front, behind int, standsIn bool, capacity int) int {
 	if front == 0 {
 		return 0
 	}
@@ -218,11 +219,17 @@ func countAttacks(r *dice.Rand, u *Unit, a *Attacker, front, behind int, standsI
 		if per == 0 {
 			return 0 // no attacks, so no supporting attack either
 		}
-		return models*per + support
+		return models*per + support*min(per, capacity)
 	}
-	n := support
+	n := 0
 	for range models {
 		n += a.A.Roll(r)
+	}
+	if capacity <= 1 {
+		return n + support
+	}
+	for range support {
+		n += min(a.A.Roll(r), capacity)
 	}
 	return n
 }
@@ -279,7 +286,7 @@ func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan 
 				g.attacks = stompCount(r, front, e, es)
 				continue
 			}
-			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, g.standsIn)
+			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, g.standsIn, u.Troop.SupportCap(opt.MonstrousSupport))
 		}
 		for i := start; i < end; i++ {
 			g := &groups[i]

@@ -565,7 +565,7 @@ func TestRandomAttacksPerModel(t *testing.T) {
 	const n = 100_000
 	var counts [13]float64
 	for range n {
-		counts[countAttacks(r, u, &u.Attackers[0], 2, 0, false)]++
+		counts[countAttacks(r, u, &u.Attackers[0], 2, 0, false, 1)]++
 	}
 	exact := dice.MustParse("2D6").Dist()
 	chi := 0.0
@@ -616,5 +616,62 @@ func TestChampionRidesAMount(t *testing.T) {
 		if g.attacks != want[name] {
 			t.Errorf("%s: %d attacks, want %d", name, g.attacks, want[name])
 		}
+	}
+}
+
+// TestMonstrousSupport: four Rat Ogres (Monstrous Infantry, A 3) two wide
+// on 40 mm bases, against a wall of infantry ten wide (200 mm, so both
+// front Ogres touch it) that strikes nothing. The two in front make their 3
+// attacks each; the two behind support with as many of their Attacks as
+// monstrous_support allows (3 by default, WAP's Monstrous Infantry page):
+// 2*3 + 2*3 = 12; with monstrous_support 2, 2*3 + 2*2 = 10; with 1, 8.
+// The same unit as Infantry supports with one attack a model whatever the
+// option: 8.
+func TestMonstrousSupport(t *testing.T) {
+	for _, tt := range []struct {
+		troop     TroopType
+		monstrous int
+		want      int
+	}{
+		{MonstrousInfantry, 3, 12}, {MonstrousInfantry, 2, 10}, {MonstrousInfantry, 1, 8},
+		{MonstrousBeast, 3, 12}, {Infantry, 3, 8},
+	} {
+		o := foot("Rat Ogres", 4, 2, 3, 5, 4, 4, 3, 6, NoSave)
+		o.Troop, o.FrontMM, o.W = tt.troop, 40, 3
+		wall := foot("Wall", 40, 10, 3, 3, 10, 1, 0, 10, 1)
+		b := battle(o, wall, 0)
+		b.Options.MonstrousSupport = tt.monstrous
+		s := b.NewState()
+		b.Run(dice.New(15, 0), s)
+		s.Units[0].Engaged, s.Units[1].Engaged = true, true
+		b.fightRound(dice.New(15, 0), s, false)
+		p := &s.plans[0]
+		for _, g := range p.groups[:p.n] {
+			if g.side == 0 && g.attacks != tt.want {
+				t.Errorf("%v, monstrous_support %d: %d attacks, want %d", tt.troop, tt.monstrous, g.attacks, tt.want)
+			}
+		}
+	}
+}
+
+// TestMonstrousSupportRandomAttacks: a supporting Monstrous Infantry model
+// with Random Attacks (D6) makes min(D6, 3) attacks, 1, 2, 3, 3, 3, 3 with
+// chance 1/6 each: a mean of 15/6 = 2.5 and a variance of 41/6 - 6.25 =
+// 7/12. Two supporting models and none in contact but one (A D6, mean 3.5):
+// the mean is 3.5 + 2 * 2.5 = 8.5, variance 35/12 + 2 * 7/12 = 49/12.
+// 100,000 rolls, within 5 standard errors.
+func TestMonstrousSupportRandomAttacks(t *testing.T) {
+	u := foot("Frenzied Ogres", 3, 1, 3, 4, 4, 3, 0, 7, NoSave)
+	u.Troop = MonstrousInfantry
+	u.Attackers[0].A = dice.MustParse("D6")
+	r := dice.New(16, 0)
+	const n = 100_000
+	sum := 0
+	for range n {
+		sum += countAttacks(r, u, &u.Attackers[0], 1, 2, false, u.Troop.SupportCap(3))
+	}
+	mean, se := float64(sum)/n, math.Sqrt(49.0/12/n)
+	if math.Abs(mean-8.5) > 5*se {
+		t.Errorf("mean attacks %.4f, want 8.5 (SE %.4f)", mean, se)
 	}
 }

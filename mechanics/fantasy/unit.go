@@ -87,6 +87,21 @@ func (t TroopType) FightsInRanks() bool {
 	return false
 }
 
+// SupportCap is how many attacks a supporting model of this type makes at
+// most, for each of its profiles (a cavalry rider and his mount one each):
+// one, or monstrous for Monstrous Infantry and Monstrous Beasts, which
+// support with as many of their Attacks as that (WAP, troop types,
+// Monstrous Infantry; 8th edition, Monstrous Support). Monstrous Cavalry
+// keep one a profile: the sources disagree (8th edition: the rider up to
+// three, the mount none; a WAP reference chart: the rider one, the mount
+// two).
+func (t TroopType) SupportCap(monstrous int) int {
+	if t == MonstrousInfantry || t == MonstrousBeast {
+		return max(monstrous, 1)
+	}
+	return 1
+}
+
 // Attacker is a profile that strikes blows: a unit's own models, a
 // champion, or the crew of a machine.
 type Attacker struct {

@@ -39,6 +39,7 @@ var battleOptions = []struct {
 	{key: "terror_vs_immune_fear", values: []string{"ignored", "fear"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.TerrorVsImmuneFear = w == "fear"
 	}},
+	{key: "monstrous_support", lo: 1, hi: 3, set: func(o *rules.Options, _ string, n int, _ bool) { o.MonstrousSupport = n }},
 	{key: "panic_friend_us", lo: 1, hi: 100, set: func(o *rules.Options, _ string, n int, _ bool) { o.PanicFriendUS = n }},
 	{key: "insane_courage", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.InsaneCourage = b }},
 	{key: "caught", values: []string{"wounds", "destroyed"}, set: func(o *rules.Options, w string, _ int, _ bool) {
