@@ -608,14 +608,19 @@ func TestChampionRidesAMount(t *testing.T) {
 	b.fightRound(dice.New(14, 0), s, false)
 	want := map[string]int{"Knight": 9, "Warhorse": 10, "Preceptor": 2}
 	p := &s.plans[0]
+	seen := 0
 	for _, g := range p.groups[:p.n] {
 		if g.side != 0 {
 			continue
 		}
+		seen++
 		name := k.Attackers[g.attacker].Name
 		if g.attacks != want[name] {
 			t.Errorf("%s: %d attacks, want %d", name, g.attacks, want[name])
 		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d strike groups of the knights, want %d", seen, len(want))
 	}
 }
 
@@ -646,10 +651,18 @@ func TestMonstrousSupport(t *testing.T) {
 		s.Units[0].Engaged, s.Units[1].Engaged = true, true
 		b.fightRound(dice.New(15, 0), s, false)
 		p := &s.plans[0]
+		checked := 0
 		for _, g := range p.groups[:p.n] {
-			if g.side == 0 && g.attacks != tt.want {
+			if g.side != 0 {
+				continue
+			}
+			checked++
+			if g.attacks != tt.want {
 				t.Errorf("%v, monstrous_support %d: %d attacks, want %d", tt.troop, tt.monstrous, g.attacks, tt.want)
 			}
+		}
+		if checked != 1 {
+			t.Errorf("%v: %d strike groups of the Ogres, want 1", tt.troop, checked)
 		}
 	}
 }

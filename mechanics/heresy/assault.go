@@ -53,22 +53,22 @@ type CombatResult struct {
 //     Options.ChargeBonusAttacks if its unit charged and the charge was not
 //     Disordered (a Stupefied unit's charge always is). A unit that charged
 //     through Difficult Terrain strikes at Options.TerrainChargeInitiative,
-//     unless its enemy is Stupefied (Lords of Profligacy seed text).
+//     unless its enemy is Stupefied (Lords of Profligacy rule text).
 //  2. Combat resolution: each side scores the wounds it inflicted that were
 //     not saved or mitigated, plus Options.OutnumberBonus (a house rule, 0
 //     by default) if it outnumbers the other, Bulky models counting as X
-//     (seed text). The higher score
+//     (rule text). The higher score
 //     wins; equal scores draw. A side wiped out loses.
 //  3. The loser takes a Morale check on Leadership minus the difference in
 //     scores and the winner's Fear (X), a double 1 passing it with
-//     Options.InsaneHeroism; Fearless passes it (seed text),
+//     Options.InsaneHeroism; Fearless passes it (rule text),
 //     Stupefied does not help in the Assault phase. With
 //     Options.OurWeaponsAreUseless a loser that cannot wound the winner
 //     fails it by choice, unless it is Fearless (see ChoosesToFail).
 //  4. On a failure it Falls Back (ending Stupefied) and the winner makes a
 //     Sweeping Advance unless it is Automated Artillery: both roll D6 plus
 //     Initiative and the loser is destroyed if the winner's total is equal
-//     or higher; Automated Artillery is destroyed with no dice rolled (seed
+//     or higher; Automated Artillery is destroyed with no dice rolled (rule
 //     text).
 func Fight(r *dice.Rand, a, b Side, o Options) CombatResult {
 	sides := [2]*Side{&a, &b}

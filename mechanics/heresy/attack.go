@@ -110,7 +110,7 @@ func (a *Attack) perModel(e dice.Expr, rolls int) int {
 // Snap Shots).
 //
 // A model fires one weapon, or with Firing Protocols (X) up to X different
-// weapons, never one weapon twice (seed text). The choice is the weapons
+// weapons, never one weapon twice (rule text). The choice is the weapons
 // with the highest exact expected unsaved wounds against target (mean shots
 // times expected unsaved wounds per shot), ties going to the earlier
 // weapon. A weapon that cannot cause an unsaved wound, or that is not fired
@@ -889,7 +889,7 @@ type Candidate struct {
 
 // ClosestTarget returns the index of the enemy unit a unit with Sentry
 // Protocols must shoot: the one whose closest model in line of sight is
-// nearest (seed text). Equal distances are tied and settled by o.Ties; r is
+// nearest (rule text). Equal distances are tied and settled by o.Ties; r is
 // used only by TieRandom and may be nil otherwise. It returns -1 when no
 // candidate is visible. It does not allocate.
 func ClosestTarget(r *dice.Rand, cands []Candidate, o Options) int {

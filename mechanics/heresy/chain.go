@@ -27,7 +27,7 @@ func (k MitigationKind) String() string {
 }
 
 // The Stupefied roll ignores an unsaved wound on a 6+, and units with
-// Fearless add 1 to it, so they need 5+ (Lords of Profligacy seed text).
+// Fearless add 1 to it, so they need 5+ (Lords of Profligacy rule text).
 const (
 	stupefiedNeed          = 6
 	stupefiedFearlessBonus = 1
@@ -38,9 +38,9 @@ const (
 // it has none. instantDeath says the attack has Instant Death.
 //
 // A model makes at most one Damage Mitigation roll per wound whatever rules
-// it has (seed text), so with both it takes the better: Feel No Pain (X)
+// it has (rule text), so with both it takes the better: Feel No Pain (X)
 // needs X+; the Stupefied roll 6+, 5+ with Fearless. Neither is allowed
-// against Instant Death: the Stupefied roll never (seed text), Feel No Pain
+// against Instant Death: the Stupefied roll never (rule text), Feel No Pain
 // unless Options.FNPVsInstantDeath. An Eternal Warrior hit by Instant Death
 // counts as hit by Instant Death unless Options.MitigateBluntedInstantDeath.
 // The Shrouded roll of the Evade Reaction (Status.Shrouded) counts as Feel

@@ -3,7 +3,7 @@ package heresy
 import "hammersim/mechanics/dice"
 
 // Charges, Disordered Charges and the Reactions around them. Sources:
-// the Lords of Profligacy seed text (a Stupefied unit's charge is always
+// the Lords of Profligacy rule text (a Stupefied unit's charge is always
 // Disordered), the rulebook pages docs/heresy.md cites, and OPEN points
 // settled by Options.
 
@@ -15,7 +15,7 @@ func (s *Side) Ready() {
 }
 
 // Disorderly reports whether the side's charge was Disordered: a trigger
-// said so, or the charger is Stupefied, whose charges always are (seed
+// said so, or the charger is Stupefied, whose charges always are (rule
 // text, including a charge during which it became Stupefied).
 func (s *Side) Disorderly() bool {
 	return s.Charged && (s.Disordered || s.Unit.ChargeDisordered())
@@ -35,7 +35,7 @@ func (s *Side) Attacks(o Options) int {
 
 // Initiative is the Initiative step the side strikes at against foe: its
 // own, or Options.TerrainChargeInitiative after charging through Difficult
-// Terrain, a penalty not applied against a Stupefied foe (seed text).
+// Terrain, a penalty not applied against a Stupefied foe (rule text).
 func (s *Side) Initiative(foe *Side, o Options) int {
 	i := s.Unit.I
 	if s.Charged && s.DifficultTerrain && o.TerrainChargeInitiative > 0 && !foe.Unit.IsStupefied() {
@@ -45,7 +45,7 @@ func (s *Side) Initiative(foe *Side, o Options) int {
 }
 
 // ChargeDisordered reports whether a charge by u is Disordered: always
-// while u is Stupefied (seed text); otherwise when an enabled OPEN trigger
+// while u is Stupefied (rule text); otherwise when an enabled OPEN trigger
 // applies: the charged unit made the Hold the Line Reaction (heldTheLine),
 // or the charge is against more than one unit (targets > 1).
 func ChargeDisordered(u *Unit, heldTheLine bool, targets int, o Options) bool {
@@ -99,7 +99,7 @@ func (o Options) chargeDice() *dice.Expr {
 // its Morale check by Our Weapons Are Useless: only with
 // Options.OurWeaponsAreUseless, only when its close-combat weapon w cannot
 // wound the winner (the 7th-edition reading: a unit that cannot hurt its
-// enemy may fail on purpose), and never when it is Fearless (seed text:
+// enemy may fail on purpose), and never when it is Fearless (rule text:
 // Fearless units cannot choose to fail a Morale check that way).
 func ChoosesToFail(loser *Unit, w *Weapon, winner *Unit, o Options) bool {
 	if !o.OurWeaponsAreUseless || loser.Fearless {

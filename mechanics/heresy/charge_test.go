@@ -50,7 +50,7 @@ func TestChargeSuccess(t *testing.T) {
 }
 
 // TestDisorderedCharge: a Stupefied charger's charge is always Disordered
-// (seed text), and a Disordered charge loses the charge's bonus Attack and
+// (rule text), and a Disordered charge loses the charge's bonus Attack and
 // Furious Charge.
 func TestDisorderedCharge(t *testing.T) {
 	calm := NewUnit(reveller, 5)
@@ -100,7 +100,7 @@ func TestDisorderedCharge(t *testing.T) {
 	}
 }
 
-// TestReactions: who may make which Reaction (seed text; rulebook p.238,
+// TestReactions: who may make which Reaction (rule text; rulebook p.238,
 // p.244).
 func TestReactions(t *testing.T) {
 	fearless := marine

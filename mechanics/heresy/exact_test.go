@@ -303,7 +303,10 @@ func TestExactWorkBudget(t *testing.T) {
 // 25/36, the only way to suffer an unsaved wound; a quarter of the unit
 // gone forces the Morale check. At Ld 7 each test fails with 15/36 (2D6 > 7),
 // independently: P(Pinned) = P(Fell Back) = 25/36 * 15/36, and P(both) =
-// 25/36 * (15/36)^2. Rolled 200,000 times, each within 5 standard errors.
+// 25/36 * (15/36)^2. The exact code is checked against these values; the
+// 200,000 rolls (each share within 5 standard errors) check only that the
+// two tests are independent draws: the order the shooting trial takes them
+// in is checked by TestPinnedStillTestsMorale in scenarios/heresy.
 func TestPinningThenMorale(t *testing.T) {
 	p := Profile{WS: 4, BS: 5, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 7, Save: 3}
 	x := ShootingExchange{Firer: NewUnit(p, 1), Target: NewUnit(p, 4),

@@ -3,7 +3,7 @@ package heresy
 import "hammersim/mechanics/dice"
 
 // Options settles the points the rules texts leave open (docs/heresy.md
-// lists them as OPEN, or the seed text does not say). Every field names one
+// lists them as OPEN, or the rule text does not say). Every field names one
 // such point; DefaultOptions holds the sourced proposal docs/heresy.md gives, or where
 // it gives none, the reading this package argues for in the field's comment.
 //
@@ -38,39 +38,39 @@ type Options struct {
 	// MitigateBluntedInstantDeath lets Damage Mitigation rolls be taken
 	// against an Instant Death attack that an Eternal Warrior turns into a
 	// single wound. The texts are silent; the default is this package's
-	// reading: the seed bars the Stupefied roll against attacks that have
+	// reading: the rule text bars the Stupefied roll against attacks that have
 	// Instant Death, and Eternal Warrior (rulebook p.237) changes the effect,
 	// not the attack. Default false: the attack still has Instant Death, so
 	// no Stupefied roll (and no Feel No Pain unless FNPVsInstantDeath).
 	MitigateBluntedInstantDeath bool
 
 	// StupefiedFixedStrength adds the Stupefied +1 Strength to weapons with a
-	// fixed Strength too. The seed raises the models' Strength
+	// fixed Strength too. The rule text raises the models' Strength
 	// characteristic, which only weapons using the wielder's Strength ("User",
 	// "+1") and close combat read. The texts are silent on fixed-Strength
 	// weapons; default false is this package's reading.
 	StupefiedFixedStrength bool
 
 	// RestupefyRefreshes lets a unit that is already Stupefied choose again
-	// after a later Shooting Attack, restarting the duration. The seed lets a
+	// after a later Shooting Attack, restarting the duration. The rule text lets a
 	// unit "become" Stupefied and says nothing of a unit that already is.
 	// OPEN. Default false: the first duration stands.
 	RestupefyRefreshes bool
 
 	// StupefiedIgnoresLater makes a Stupefied unit ignore Pinned, Blind and
-	// Concussive gained after it became Stupefied as well. The seed names
+	// Concussive gained after it became Stupefied as well. The rule text names
 	// only those it had when it became Stupefied (and it cannot be Pinned
 	// while Stupefied). OPEN. Default false: only the earlier ones.
 	StupefiedIgnoresLater bool
 
 	// Ties decides between enemy units equally close when a unit with
-	// Sentry Protocols must shoot the closest (the seed does not say). OPEN.
+	// Sentry Protocols must shoot the closest (the rule text does not say). OPEN.
 	// Default TieFirstListed: the controlling player picks, which the caller
 	// expresses by the order of the candidates.
 	Ties TiePolicy
 
 	// OutnumberBonus is added to the combat result of the side that
-	// outnumbers the other, models counted with Bulky (X). The Bulky seed
+	// outnumbers the other, models counted with Bulky (X). The Bulky rule text
 	// says what counts when deciding whether a unit outnumbers another, not
 	// what outnumbering gives; the HH2 sources use it for rules such as
 	// Rampage and give no combat-result bonus. Default 0: none, wounds alone
@@ -86,7 +86,7 @@ type Options struct {
 	ChargeBonusAttacks int
 
 	// TerrainChargeInitiative is the Initiative step a unit fights at after
-	// charging through Difficult Terrain, the penalty the Stupefied seed
+	// charging through Difficult Terrain, the penalty the Stupefied rule text
 	// cancels for enemies of a Stupefied unit. Its size is not in the HH2
 	// texts found. OPEN. Default 1, the Initiative step 1 of the Warhammer
 	// 40,000 rulebook HH2 builds on; 0 means no penalty.
@@ -144,7 +144,7 @@ type Options struct {
 
 	// OurWeaponsAreUseless: a unit that loses a combat without being able
 	// to wound its enemy chooses to fail its Morale check (and Fall Back)
-	// when it may; Fearless units may not (seed text). The rule's text
+	// when it may; Fearless units may not (rule text). The rule's text
 	// (rulebook p.188) was not found; this is 7th edition's. OPEN, a
 	// player's choice. Default false: never chosen.
 	OurWeaponsAreUseless bool

@@ -49,7 +49,7 @@ var blastWords = []string{"3\"", "5\"", "7\"", "10\"", "3", "5", "7", "10"}
 var feelNoPainWords = []string{"2+", "3+", "4+", "5+", "6+", "2", "3", "4", "5", "6"}
 
 // Catalogue lists the Horus Heresy special rules this package implements,
-// with the value each takes in brackets. Summaries paraphrase the seed text
+// with the value each takes in brackets. Summaries paraphrase the rule text
 // and the rulebook pages docs/heresy.md cites. Stupefied and Snap Shots are states a unit is in, not
 // rules printed on a card: see Status and Unit.ShootingBS.
 var Catalogue = mechanics.Catalogue{

@@ -132,7 +132,7 @@ func (u *Unit) TakeWounds(n int, slays bool) bool {
 }
 
 // Strength is the models' Strength, +1 while Stupefied (Lords of Profligacy
-// seed text).
+// rule text).
 func (u *Unit) Strength() int {
 	s := u.S
 	if u.IsStupefied() {
@@ -145,7 +145,7 @@ func (u *Unit) Strength() int {
 }
 
 // FearOf is the Leadership penalty enemy unit e's Fear (X) gives u: X, or
-// 0 when u is Fearless, which ignores Fear (seed text). Only the highest X
+// 0 when u is Fearless, which ignores Fear (rule text). Only the highest X
 // counts (rulebook p.238), and a unit has one profile.
 func (u *Unit) FearOf(e *Unit) int {
 	if u.IgnoresFear() || e == nil {
@@ -155,7 +155,7 @@ func (u *Unit) FearOf(e *Unit) int {
 }
 
 // SnapShotsOnly reports whether the unit may fire Snap Shots only: a
-// Stupefied unit may (seed text).
+// Stupefied unit may (rule text).
 func (u *Unit) SnapShotsOnly() bool { return u.IsStupefied() }
 
 // ShootingBS is the Ballistic Skill the unit shoots at: SnapShotBS when it
@@ -168,7 +168,7 @@ func (u *Unit) ShootingBS() int {
 }
 
 // Bulk is how many models the unit counts as for Transport Capacity and for
-// outnumbering in combat: each Bulky (X) model counts as X (Bulky seed text:
+// outnumbering in combat: each Bulky (X) model counts as X (Bulky rule text:
 // five Bulky (3) models count as 15).
 func (u *Unit) Bulk() int {
 	if u.Models <= 0 {
@@ -180,32 +180,32 @@ func (u *Unit) Bulk() int {
 // Outnumbers reports whether u outnumbers other in combat, counting Bulky.
 func (u *Unit) Outnumbers(other *Unit) bool { return u.Bulk() > other.Bulk() }
 
-// CanRun: Automated Artillery may not Run (seed text).
+// CanRun: Automated Artillery may not Run (rule text).
 func (u *Unit) CanRun() bool { return !u.AutomatedArtillery }
 
-// CanCharge: Automated Artillery may not declare or make Charges (seed
+// CanCharge: Automated Artillery may not declare or make Charges (rule
 // text); a Falling Back unit does not charge either.
 func (u *Unit) CanCharge() bool { return !u.AutomatedArtillery && !u.FallingBack }
 
 // ChargeDisordered reports whether a charge declared for the unit is
-// Disordered: always while Stupefied (seed text), including a charge during
+// Disordered: always while Stupefied (rule text), including a charge during
 // which it becomes Stupefied.
 func (u *Unit) ChargeDisordered() bool { return u.IsStupefied() }
 
-// CanSweep: Automated Artillery may not make Sweeping Advances (seed text).
+// CanSweep: Automated Artillery may not make Sweeping Advances (rule text).
 func (u *Unit) CanSweep() bool { return !u.AutomatedArtillery }
 
 // SweptWithoutRoll reports whether a Sweeping Advance against the unit
-// destroys it with no dice rolled: Automated Artillery (seed text).
+// destroys it with no dice rolled: Automated Artillery (rule text).
 func (u *Unit) SweptWithoutRoll() bool { return u.AutomatedArtillery }
 
-// CanHoldObjective: Automated Artillery never holds an Objective (seed text).
+// CanHoldObjective: Automated Artillery never holds an Objective (rule text).
 func (u *Unit) CanHoldObjective() bool { return !u.AutomatedArtillery }
 
-// CanDenyObjective: Automated Artillery never denies one either (seed text).
+// CanDenyObjective: Automated Artillery never denies one either (rule text).
 func (u *Unit) CanDenyObjective() bool { return !u.AutomatedArtillery }
 
-// IgnoresFear: Fearless models ignore the Fear special rule (seed text).
+// IgnoresFear: Fearless models ignore the Fear special rule (rule text).
 func (u *Unit) IgnoresFear() bool { return u.Fearless }
 
 // MustShootClosest: a unit with Sentry Protocols must shoot the enemy unit
@@ -233,7 +233,7 @@ var (
 )
 
 // CanReact reports whether the unit may make reaction re. The rules, each
-// from the seed text:
+// from the rule text:
 //   - a Stupefied unit makes no Reactions in any phase;
 //   - a Pinned or Falling Back unit makes none either (rulebook p.244;
 //     Goonhammer's core Reactions guide), nor does a destroyed one;
@@ -254,7 +254,7 @@ func (u *Unit) CanReact(re Reaction) bool {
 
 // Suffers reports whether the unit suffers the effects of condition c now.
 // A Stupefied unit ignores Pinned, Blind and Concussive it had when it became
-// Stupefied (seed text), and later ones too with Options.StupefiedIgnoresLater.
+// Stupefied (rule text), and later ones too with Options.StupefiedIgnoresLater.
 func (u *Unit) Suffers(c Condition, o Options) bool {
 	if u.Conditions&c == 0 {
 		return false
@@ -265,7 +265,7 @@ func (u *Unit) Suffers(c Condition, o Options) bool {
 	return true
 }
 
-// CanBePinned: a Stupefied unit cannot be Pinned (seed text).
+// CanBePinned: a Stupefied unit cannot be Pinned (rule text).
 func (u *Unit) CanBePinned() bool { return !u.IsStupefied() }
 
 // Pin pins the unit after a failed Pinning test, and reports whether it is
@@ -279,7 +279,7 @@ func (u *Unit) Pin() bool {
 }
 
 // GainFearless gives the unit Fearless; a Pinned unit that gains it stops
-// being Pinned at once (Fearless seed text).
+// being Pinned at once (Fearless rule text).
 func (u *Unit) GainFearless() {
 	u.Fearless = true
 	u.Conditions &^= Pinned
@@ -288,7 +288,7 @@ func (u *Unit) GainFearless() {
 // CanStupefy reports whether the unit may now choose to become Stupefied:
 // after a Shooting Attack against it is resolved, every model has Lords of
 // Profligacy (a Unit's models share a Profile) and it is not Falling Back
-// (seed text); it must have models left, and, unless
+// (rule text); it must have models left, and, unless
 // Options.RestupefyRefreshes, not be Stupefied already.
 func (u *Unit) CanStupefy(o Options) bool {
 	return u.LordsOfProfligacy && !u.Destroyed() && !u.FallingBack &&
@@ -298,7 +298,7 @@ func (u *Unit) CanStupefy(o Options) bool {
 // Stupefy makes the unit Stupefied if it may (see CanStupefy) and reports
 // whether it did. ownTurn says whether it happens in its controlling
 // player's turn: Stupefied lasts until the end of that player's following
-// turn, so the end of the current turn does not count (seed text).
+// turn, so the end of the current turn does not count (rule text).
 func (u *Unit) Stupefy(ownTurn bool, o Options) bool {
 	if !u.CanStupefy(o) {
 		return false
@@ -324,14 +324,14 @@ func (u *Unit) EndTurn(own bool) {
 }
 
 // ForcedMove records that the unit is forced to move; it stops being
-// Stupefied (seed text).
+// Stupefied (rule text).
 func (u *Unit) ForcedMove() {
 	u.Stupefied = 0
 	u.Ignored = 0
 }
 
 // FallBack makes the unit Fall Back, a forced move, so it stops being
-// Stupefied (seed text).
+// Stupefied (rule text).
 func (u *Unit) FallBack() {
 	u.FallingBack = true
 	u.ForcedMove()
@@ -368,7 +368,7 @@ const (
 )
 
 // AutoPasses reports whether the unit passes test t in phase ph without
-// rolling. From the seed texts:
+// rolling. From the rule texts:
 //   - Fearless passes Pinning tests, Regroup tests and Morale checks;
 //   - a Stupefied unit takes no Morale checks in the Movement or Shooting
 //     phase and cannot be Pinned; in the Assault phase it tests as usual.

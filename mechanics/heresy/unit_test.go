@@ -200,7 +200,7 @@ func TestTestsMonteCarlo(t *testing.T) {
 func TestBulky(t *testing.T) {
 	big := NewUnit(Profile{Bulky: 3}, 5)
 	if big.Bulk() != 15 {
-		t.Errorf("five Bulky (3) models count as %d, want 15 (Bulky seed example)", big.Bulk())
+		t.Errorf("five Bulky (3) models count as %d, want 15 (Bulky rule's example)", big.Bulk())
 	}
 	ten := NewUnit(marine, 10)
 	if !big.Outnumbers(&ten) || ten.Outnumbers(&big) {

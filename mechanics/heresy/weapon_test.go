@@ -194,7 +194,7 @@ func TestWallOfDeath(t *testing.T) {
 }
 
 // TestMurderousStrike: a To Wound roll of X+ is Instant Death, against
-// which the Stupefied roll is not taken (seed text; rulebook p.243).
+// which the Stupefied roll is not taken (rule text; rulebook p.243).
 func TestMurderousStrike(t *testing.T) {
 	firer := NewUnit(marine, 1)
 	target := stupefied(Profile{T: 4, W: 2, Save: 3, LordsOfProfligacy: true}, 5)

@@ -279,6 +279,43 @@ func TestBattleRoundsOption(t *testing.T) {
 	}
 }
 
+// TestBattleSupportAndSkirmishOptions: monstrous_support sweeps 1 to 3 and
+// defaults to 3, skirmishers_ranks defaults to false, and both reach the
+// battle's options; a monstrous_support of 4 is refused at its value.
+func TestBattleSupportAndSkirmishOptions(t *testing.T) {
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
+	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  attacker: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}" +
+		"\n  distance: 0\n  phases: [combat]\n"
+	for _, tt := range []struct {
+		options   string
+		monstrous []int
+		ranks     bool
+	}{
+		{"", []int{3}, false},
+		{"  options: {monstrous_support: [1, 2, 3], skirmishers_ranks: true}\n", []int{1, 2, 3}, true},
+	} {
+		s, err := registry.Parse("t.yaml", []byte(head+tt.options))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, m := range s.Models {
+			o := m.(*battleModel).b.Options
+			got = append(got, o.MonstrousSupport)
+			if o.SkirmishersRanks != tt.ranks {
+				t.Errorf("%q: skirmishers_ranks %v, want %v", tt.options, o.SkirmishersRanks, tt.ranks)
+			}
+		}
+		if !slices.Equal(got, tt.monstrous) {
+			t.Errorf("%q: monstrous_support %v, want %v", tt.options, got, tt.monstrous)
+		}
+	}
+	_, err := registry.Parse("t.yaml", []byte(head+"  options: {monstrous_support: 4}\n"))
+	if err == nil || !strings.Contains(err.Error(), "t.yaml:8:32: monstrous_support 4 is out of range") {
+		t.Errorf("monstrous_support 4: %v", err)
+	}
+}
+
 func TestBattleErrors(t *testing.T) {
 	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
 	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 4\n  phases: [charge, combat]\n"

@@ -197,10 +197,9 @@ func TestErrors(t *testing.T) {
 // TestMatchesExact runs questions that reach the branches the
 // built-ins do not (return fire, Pinning, Feel No Pain, Eternal Warrior,
 // multi-wound models, random shots, strikes together, Difficult Terrain)
-// and checks every estimate within 5 standard errors of its exact value.
-// TestMatchesExact runs each exact case and compares every estimate with
-// its exact value within 5 standard errors, and every simulated "at least
-// N" share with its exact chance by matchAtLeast.
+// and checks every estimate within 5 standard errors of its exact value,
+// and every simulated "at least N" count against its exact chance by
+// scenariotest.MatchAtLeast.
 func TestMatchesExact(t *testing.T) {
 	for _, src := range exactCases {
 		_, es := runScenario(t, src, 20_000)
