@@ -25,7 +25,13 @@ import (
 //
 // Commit renames file by file: two runs writing the same files leave each
 // file whole, with the content of whichever renamed it last.
+//
+// Add refuses a file that one of Inputs names, and a regular file that an
+// earlier Add already prepared: a plot whose name is that of the scenario
+// beside it, or of the -o file, would otherwise replace it unsaid.
 type Files struct {
+	// Inputs are the files the command read, which no output may replace.
+	Inputs  []string
 	pending []pendingFile
 }
 
@@ -52,6 +58,16 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 	target, direct, err := destination(path)
 	if err != nil {
 		return err
+	}
+	for _, in := range files.Inputs {
+		if sameFile(target, in) {
+			return fmt.Errorf("%s names the input %s; choose another file or folder", path, in)
+		}
+	}
+	for _, p := range files.pending {
+		if !direct && p.temp != "" && sameFile(target, p.target) {
+			return fmt.Errorf("two outputs would both be written to %s; give them different names", path)
+		}
 	}
 	if direct {
 		var b bytes.Buffer
@@ -128,6 +144,22 @@ func (files *Files) Discard() {
 		}
 	}
 	files.pending = nil
+}
+
+// sameFile reports whether two paths name one file: the same file when
+// both exist, the same absolute path when neither does.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	if errors.Is(errA, fs.ErrNotExist) && errors.Is(errB, fs.ErrNotExist) {
+		absA, errA := filepath.Abs(a)
+		absB, errB := filepath.Abs(b)
+		return errA == nil && errB == nil && absA == absB
+	}
+	return false
 }
 
 // maxLinks bounds how many symlinks destination follows, as the kernel's

@@ -269,6 +269,30 @@ func outputCases() []hostile {
 				fileIs(t, filepath.Join(dir, "r.html"), "old report")
 				noTempFiles(t, dir)
 			}},
+		// The tiny scenario's plots are charge_success.png and .svg: a
+		// scenario saved under one of those names in the plot folder is an
+		// input, not a plot to replace.
+		{name: "output/plot-names-input", args: []string{"run", "{dir}/charge_success.svg", "--plot", "{dir}"},
+			files: map[string]string{"charge_success.svg": tinyScenario}, code: exitError, msg: "names the input",
+			check: func(t *testing.T, dir, _ string) {
+				fileIs(t, filepath.Join(dir, "charge_success.svg"), tinyScenario)
+				noTempFiles(t, dir)
+			}},
+		// -o naming a plot that the Markdown report writes beside it: the
+		// plot would replace the results the message says were written.
+		{name: "output/results-named-as-a-plot", args: runArgs("--format", "json", "-o", "{dir}/r_plots/charge_success.png", "--report", "{dir}/r.md"),
+			files: map[string]string{"r.md": "old report"},
+			setup: func(t *testing.T, dir string) {
+				os.Mkdir(filepath.Join(dir, "r_plots"), 0o755)
+				os.WriteFile(filepath.Join(dir, "r_plots", "charge_success.png"), []byte("old results"), 0o644)
+			},
+			code: exitError, msg: "two outputs would both be written to {dir}/r_plots/charge_success.png",
+			check: func(t *testing.T, dir, _ string) {
+				fileIs(t, filepath.Join(dir, "r_plots", "charge_success.png"), "old results")
+				fileIs(t, filepath.Join(dir, "r.md"), "old report")
+				noTempFiles(t, dir)
+				noTempFiles(t, filepath.Join(dir, "r_plots"))
+			}},
 		{name: "output/two-runs-one-plot-dir", args: runArgs("--plot", "{dir}/plots"), twice: true,
 			check: func(t *testing.T, dir, _ string) {
 				entries, _ := os.ReadDir(filepath.Join(dir, "plots"))

@@ -26,8 +26,10 @@ type outputs struct {
 // checkOutputs checks every destination the flags name before any work is
 // done, so that a long run is never thrown away at the end: each file must
 // be writable, the plot directory one that can hold files, and no output
-// may name one of the inputs, or another output.
+// may name one of the inputs, or another output. It keeps the inputs, so
+// that write refuses a plot that would replace one of them.
 func (f *runFlags) checkOutputs(inputs []string) error {
+	f.inputs = inputs
 	type out struct{ flag, path string }
 	var files []out
 	if f.output != "" {
@@ -106,7 +108,7 @@ func sameFile(a, b string) bool {
 // then writes the results to standard output when -o is not given and says
 // on stderr what it wrote.
 func (f *runFlags) write(stdout, stderr io.Writer, o outputs) error {
-	var files reports.Files
+	files := reports.Files{Inputs: f.inputs}
 	defer files.Discard()
 	if f.output != "" {
 		if err := files.Add(f.output, o.results); err != nil {

@@ -299,6 +299,9 @@ type runFlags struct {
 	precision float64
 	maxTrials int64
 	metrics   string
+	// inputs are the files the command read (checkOutputs keeps them),
+	// which no output may replace.
+	inputs []string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
