@@ -269,6 +269,13 @@ func outputCases() []hostile {
 				fileIs(t, filepath.Join(dir, "r.html"), "old report")
 				noTempFiles(t, dir)
 			}},
+		// "-" is standard output, as it is standard input for a scenario,
+		// for every command with -o; never a file named "-".
+		{name: "output/dash-is-stdout", args: []string{"run", "{dir}/t.yaml", "-o", "-", "--format", "json"},
+			files: map[string]string{"t.yaml": tinyScenario}, out: `"scenario": "tiny"`,
+			check: func(t *testing.T, dir, _ string) { noDashFile(t) }},
+		{name: "output/dash-is-stdout-dice", args: []string{"dice", "2D6 >= 9", "-o", "-"}, out: "exact: 27.78%",
+			check: func(t *testing.T, dir, _ string) { noDashFile(t) }},
 		// The tiny scenario's plots are charge_success.png and .svg: a
 		// scenario saved under one of those names in the plot folder is an
 		// input, not a plot to replace.
@@ -695,5 +702,15 @@ func interruptCases() []hostile {
 					t.Error("a run that finished says it was interrupted")
 				}
 			}},
+	}
+}
+
+// noDashFile checks that no file named "-" was written in the working
+// directory, and removes one that was.
+func noDashFile(t *testing.T) {
+	t.Helper()
+	if _, err := os.Lstat("-"); err == nil {
+		os.Remove("-")
+		t.Error(`-o - wrote a file named "-" instead of standard output`)
 	}
 }

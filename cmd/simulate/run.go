@@ -310,10 +310,30 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.workers, "workers", 0, "worker goroutines (default: GOMAXPROCS); results do not depend on it")
 	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown")
 	fs.StringVar(&f.plotDir, "plot", "", "write plots (PNG and SVG) into this directory")
-	fs.StringVar(&f.output, "o", "", "write the results to this file instead of standard output")
+	fs.Var((*outputFile)(&f.output), "o", "write the results to this `FILE` instead of standard output (- for standard output)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress bar on standard error: auto (when it is a terminal), always or never")
 	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or FILE.md (PNG plots beside it)")
 	fs.StringVar(&f.metrics, "metrics", "", "print, plot and write only these `metrics`, such as hits,wounds (default: the scenario's metrics key, else all)")
+}
+
+// outputFile is -o: a file to write, or standard output when it is "-",
+// as "-" names standard input where a scenario is read, rather than a file
+// named "-".
+type outputFile string
+
+func (o *outputFile) String() string {
+	if o == nil {
+		return ""
+	}
+	return string(*o)
+}
+
+func (o *outputFile) Set(s string) error {
+	if s == "-" {
+		s = ""
+	}
+	*o = outputFile(s)
+	return nil
 }
 
 // progressModes are the values of --progress.
