@@ -29,6 +29,10 @@ type Decoder struct {
 	registry *Registry
 	// catalogues are the unit catalogue files read, in order.
 	catalogues []Catalogue
+	// question is the question's mapping without its metrics key, which
+	// Parse reads itself: an unknown key in it names metrics among the
+	// keys allowed.
+	question *Node
 }
 
 // Errorf reports a problem at n's position (the top of the file when n is
@@ -82,7 +86,11 @@ func (d *Decoder) Object(n *Node, what string, fields []Field) bool {
 	for i, k := range n.Keys {
 		j := slices.IndexFunc(fields, func(f Field) bool { return f.Key == k.Text })
 		if j < 0 {
-			d.unknownKey(k, what, fields)
+			allowed := fields
+			if n == d.question {
+				allowed = append(slices.Clip(fields), Field{Key: "metrics"})
+			}
+			d.unknownKey(k, what, allowed)
 			continue
 		}
 		found[j] = true

@@ -229,6 +229,7 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 				}
 				question = k
 				n, metricsKey = splitMetrics(n)
+				d.question = n
 				compile = decode(d, n)
 			}})
 		}
