@@ -362,7 +362,7 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 			}
 		}},
 		{Key: "trials", Decode: func(n *Node) {
-			if v, ok := d.Int64In(n, "trials", 1, sim.MaxTrials); ok {
+			if v, ok := d.trialsIn(n, "trials", sim.MaxTrials); ok {
 				s.Trials = v
 			}
 		}},
@@ -375,7 +375,7 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 			s.Precision = v
 		}},
 		{Key: "max_trials", Decode: func(n *Node) {
-			if v, ok := d.Int64In(n, "max_trials", 1, sim.MaxTrials); ok {
+			if v, ok := d.trialsIn(n, "max_trials", sim.MaxTrials); ok {
 				s.MaxTrials = v
 			}
 		}},
