@@ -350,7 +350,10 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 				d.Errorf(n, "name %s: expected lower-case letters, digits and hyphens, such as my-charge", Excerpt(s.Name))
 			}
 		}},
-		{Key: "description", Decode: func(n *Node) { s.Description = strings.TrimSpace(d.Text(n, "a description")) }},
+		{Key: "description", Decode: func(n *Node) {
+			s.Description = strings.TrimSpace(d.Text(n, "a description"))
+			d.printable(n, "the description", s.Description)
+		}},
 		{Key: "ruleset", Required: true, Decode: func(*Node) {}},
 		{Key: "units", Decode: func(n *Node) { // read with the ruleset: catalogue.go
 			switch {

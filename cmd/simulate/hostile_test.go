@@ -474,6 +474,13 @@ func inputCases() []hostile {
 		fail("sweep-too-large", "s.yaml", strings.Replace(scenarioWith("{name: A, M: 1..20, rules: [{Random Movement: [D6, 2D6, 3D6, 4D6, 5D6, 6D6, 7D6, 8D6, 9D6, 10D6]}, {Fly: 1..30}]}"), "distance: 8", "distance: 1..100", 1), "the sweeps make 600000 points; at most 100000"),
 		fail("empty-scenario-name", "e.yaml", strings.Replace(tinyScenario, "name: tiny", `name: ""`, 1), "e.yaml:1:7: the scenario's name is empty"),
 		fail("empty-unit-name", "e.yaml", scenarioWith(`{name: " ", M: 5}`), "e.yaml:5:16: the unit's name is empty"),
+		// Names and descriptions go to terminals and tables: an escape
+		// would be obeyed by the terminal (here: clear the screen), a
+		// newline would cut a table's row.
+		fail("escape-in-name", "x.yaml", scenarioWith(`{name: "A\e[2J", M: 5}`), `x.yaml:5:16: the unit's name "A\x1b[2J" holds the control character U+001B`),
+		fail("newline-in-name", "x.yaml", scenarioWith(`{name: "A\nB", M: 5}`), `x.yaml:5:16: the unit's name "A\nB" holds the control character U+000A`),
+		fail("escape-in-description", "x.yaml", strings.Replace(tinyScenario, "ruleset:", "description: \"\\e]0;title\\a\"\nruleset:", 1),
+			`x.yaml:2:14: the description "\x1b]0;title\a" holds the control character U+001B`),
 		// A scenario's trials take what --trials takes, 1 to 10^12.
 		fail("scenario-trials-past-limit", "t.yaml", strings.Replace(tinyScenario, "trials: 2000", "trials: 1000000000001", 1),
 			"t.yaml:3:9: trials 1000000000001 is out of range; expected 1 to 1000000000000"),
