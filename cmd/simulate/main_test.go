@@ -101,6 +101,22 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 	}
 }
 
+// TestFlagsWithoutCommand: simulate --trials N runs the default scenario,
+// as simulate run --trials N does, byte for byte.
+func TestFlagsWithoutCommand(t *testing.T) {
+	bare, _, err := runCLI(t, "--trials", "2000", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withRun, _, err := runCLI(t, "run", "--trials", "2000", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bare != withRun || !strings.Contains(bare, `"scenario": "swiftstride-charge"`) {
+		t.Errorf("simulate --trials 2000 gave other output than simulate run --trials 2000:\n%.300s", bare)
+	}
+}
+
 func TestErrorsAndExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")

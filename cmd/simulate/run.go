@@ -68,7 +68,8 @@ var errCancelled = errors.New("interrupted before any result was ready; nothing 
 var usage = `simulate: Monte Carlo odds for tabletop wargames, with exact values beside the estimates.
 
 Usage:
-  simulate                         run the default scenario (` + scenarios.DefaultScenario + `)
+  simulate                         run the default scenario (` + scenarios.DefaultScenario + `);
+                                   flags with no command are run's: simulate --trials 1e5
   simulate run [FILE|NAME|-] [flags]
                                    run a scenario file, a built-in by name, or standard input (-);
                                    with none, the default scenario
@@ -169,6 +170,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		})
 	default:
+		if len(cmd) > 1 && strings.HasPrefix(cmd, "-") {
+			// Flags with no command before them are run's, for the
+			// default scenario: simulate --trials 1e5.
+			return ofCommand("run", runScenario(ctx, args, stdout, stderr))
+		}
 		return usagef("unknown command %q", cmd)
 	}
 }
