@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"strconv"
 
 	"hammersim/scenarios"
@@ -21,6 +23,10 @@ func (t *trialCount) String() string {
 
 func (t *trialCount) Set(s string) error {
 	n, err := parseTrials(s)
+	if errors.Is(err, scenarios.ErrTrialRange) {
+		// Past an int64: out of range as 10^12 + 1 is, and said alike.
+		return fmt.Errorf("%s is out of range; expected 1 to %d", s, int64(maxTrialsFlag))
+	}
 	if err != nil {
 		return err
 	}
