@@ -269,6 +269,18 @@ func outputCases() []hostile {
 				fileIs(t, filepath.Join(dir, "r.html"), "old report")
 				noTempFiles(t, dir)
 			}},
+		// -o naming the folder the plots go to: refused before the run,
+		// leaving no folder behind (it used to fail at the end, in a
+		// rename, after making an empty folder).
+		{name: "output/results-named-as-plot-dir", args: append(hugeRun, "-o", "{dir}/plots", "--plot", "{dir}/plots"),
+			code: exitError, msg: "-o {dir}/plots is the --plot folder", within: 2 * time.Second,
+			check: func(t *testing.T, dir, _ string) {
+				if _, err := os.Lstat(filepath.Join(dir, "plots")); err == nil {
+					t.Error("a plots file or folder was left behind")
+				}
+			}},
+		{name: "output/results-named-as-report-plot-dir", args: append(hugeRun, "-o", "{dir}/r_plots", "--report", "{dir}/r.md"),
+			code: exitError, msg: "-o {dir}/r_plots is the folder of the report's plots", within: 2 * time.Second},
 		// "-" is standard output, as it is standard input for a scenario,
 		// for every command with -o; never a file named "-".
 		{name: "output/dash-is-stdout", args: []string{"run", "{dir}/t.yaml", "-o", "-", "--format", "json"},
@@ -343,7 +355,7 @@ func flagCases() []hostile {
 		usage("workers-maxint", "--workers 9223372036854775807 is out of range", append(hugeRun, "--workers", "9223372036854775807")...),
 		usage("workers-negative", "--workers -1 is out of range", append(hugeRun, "--workers", "-1")...),
 		usage("trials-maxint", "--trials 9223372036854775807 is out of range", "run", "--trials", "9223372036854775807"),
-		usage("trials-overflow", "value out of range", "run", "--trials", "99999999999999999999"),
+		usage("trials-overflow", "99999999999999999999 is out of range; expected 1 to 1000000000000", "run", "--trials", "99999999999999999999"),
 		usage("trials-zero", "--trials 0 is out of range", "run", "--trials", "0"),
 		usage("compare-trials-maxint", "--trials 9223372036854775807 is out of range", "compare", "doomwheel-balance", "--trials", "9223372036854775807"),
 		usage("precision-nan", "--precision NaN", "run", "--precision", "NaN"),

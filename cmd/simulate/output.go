@@ -38,7 +38,21 @@ func (f *runFlags) checkOutputs(inputs []string) error {
 	if f.report != "" {
 		files = append(files, out{"--report", f.report})
 	}
+	var dirs []out
+	if f.plotDir != "" {
+		dirs = append(dirs, out{"the --plot folder", f.plotDir})
+	}
+	if reportKind(f.report) == ".md" {
+		dirs = append(dirs, out{"the folder of the report's plots", mdPlotDir(f.report)})
+	}
 	for i, o := range files {
+		for _, d := range dirs {
+			// A file where the plots' folder is to be: the run would end
+			// in a failed rename and an empty folder left behind.
+			if sameFile(o.path, d.path) {
+				return fmt.Errorf("%s %s is %s, %s; choose another file", o.flag, o.path, d.flag, d.path)
+			}
+		}
 		for _, in := range inputs {
 			if sameFile(o.path, in) {
 				return fmt.Errorf("%s %s names the input %s; choose another file", o.flag, o.path, in)
