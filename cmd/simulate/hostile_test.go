@@ -486,6 +486,17 @@ func inputCases() []hostile {
 		fail("sweep-too-large", "s.yaml", strings.Replace(scenarioWith("{name: A, M: 1..20, rules: [{Random Movement: [D6, 2D6, 3D6, 4D6, 5D6, 6D6, 7D6, 8D6, 9D6, 10D6]}, {Fly: 1..30}]}"), "distance: 8", "distance: 1..100", 1), "the sweeps make 600000 points; at most 100000"),
 		fail("empty-scenario-name", "e.yaml", strings.Replace(tinyScenario, "name: tiny", `name: ""`, 1), "e.yaml:1:7: the scenario's name is empty"),
 		fail("empty-unit-name", "e.yaml", scenarioWith(`{name: " ", M: 5}`), "e.yaml:5:16: the unit's name is empty"),
+		// A unit catalogue is read a byte past its 1 MiB and no further,
+		// whatever its size says: a FIFO (or /dev/zero, which has no end)
+		// of 48 MiB is refused having read little of it.
+		{name: "input/units-fifo", args: []string{"units", "--units", "{dir}/units.yaml"},
+			setup: func(t *testing.T, dir string) { writeFIFO(t, filepath.Join(dir, "units.yaml"), 48<<20) },
+			code:  exitError, msg: "unit catalogue {dir}/units.yaml is larger than 1048576 bytes (1 MiB), the most a catalogue may be",
+			within: 2 * time.Second, alloc: 32 << 20},
+		{name: "input/scenario-units-fifo", args: []string{"run", "{dir}/s.yaml"},
+			files: map[string]string{"s.yaml": strings.Replace(tinyScenario, "unit: {name: A, M: 5}", "unit: {use: Charger}", 1) + "units: cards.yaml\n"},
+			setup: func(t *testing.T, dir string) { writeFIFO(t, filepath.Join(dir, "cards.yaml"), 48<<20) },
+			code:  exitError, msg: "s.yaml:7:8: unit catalogue", within: 2 * time.Second, alloc: 32 << 20},
 		// Names and descriptions go to terminals and tables: an escape
 		// would be obeyed by the terminal (here: clear the screen), a
 		// newline would cut a table's row.

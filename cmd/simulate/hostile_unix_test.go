@@ -44,3 +44,36 @@ func readFIFO(t *testing.T, path string) {
 		}
 	})
 }
+
+// writeFIFO makes a FIFO at path and writes n bytes of comment lines into
+// it in the background, until they are written or the reader closes it: a
+// file whose size (0) says nothing of what it holds, as /dev/zero's does,
+// but finite, so that a reader with no bound still ends.
+func writeFIFO(t *testing.T, path string, n int) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		line := []byte("# a comment line of a file without end\n")
+		for written := 0; written < n; written += len(line) {
+			if _, err := f.Write(line); err != nil {
+				return // the reader stopped reading
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		// Unblock a writer still waiting for a reader that never came.
+		if r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			r.Close()
+		}
+		<-done
+	})
+}
