@@ -5,6 +5,8 @@ package main
 import (
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -76,4 +78,38 @@ func writeFIFO(t *testing.T, path string, n int) {
 		}
 		<-done
 	})
+}
+
+// TestSecondSignalEnds: a command blocked where cancellation does not
+// reach (opening a scenario FIFO that nobody writes) ends at the second
+// Ctrl-C, as it would without the signal handler, instead of never. The
+// test binary runs main itself, as simulate run FIFO.
+func TestSecondSignalEnds(t *testing.T) {
+	if fifo := os.Getenv("SIMULATE_TEST_FIFO"); fifo != "" {
+		os.Args = []string{"simulate", "run", fifo}
+		main()
+		return
+	}
+	fifo := filepath.Join(t.TempDir(), "nobody-writes.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSecondSignalEnds$")
+	cmd.Env = append(os.Environ(), "SIMULATE_TEST_FIFO="+fifo)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for range 2 {
+		time.Sleep(300 * time.Millisecond) // the handler is set up by then
+		cmd.Process.Signal(os.Interrupt)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Error("simulate run FIFO still running 10s after a second Ctrl-C")
+	}
 }
