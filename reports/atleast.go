@@ -134,9 +134,6 @@ func atLeastTables(metric string, es []sim.Estimate, axes []sim.Axis) []plainTab
 		return nil
 	}
 	title := metric + ": chance of at least N, in percent"
-	if slices.ContainsFunc(points, func(e sim.Estimate) bool { return e.ExactPMF != nil }) {
-		title += " (exact in brackets)"
-	}
 	varying := varyingParams(points)
 	across := ""
 	for _, n := range varying {
@@ -164,6 +161,17 @@ func atLeastTables(metric string, es []sim.Estimate, axes []sim.Axis) []plainTab
 			fmt.Sprintf("Left out, never at least 1 in any trial: %s.", strings.Join(never, "; ")))
 	}
 	return tables
+}
+
+// exactInBrackets is what a table's title says of the exact values in its
+// cells: that they are in brackets, when any of its points has them; each
+// table of a metric says so of its own points alone (the Doomwheel's
+// losses known exactly, its target's not).
+func exactInBrackets(points []sim.Estimate) string {
+	if slices.ContainsFunc(points, func(e sim.Estimate) bool { return e.ExactPMF != nil }) {
+		return " (exact in brackets)"
+	}
+	return ""
 }
 
 // varyingParams lists the parameters whose values differ between the
@@ -202,7 +210,7 @@ func groupBy(points []sim.Estimate, across string) []atLeastGroup {
 // atLeastGrid lays out a group with N down the rows and a column per value
 // of across (one column, "chance", when nothing varies).
 func atLeastGrid(title string, g atLeastGroup, across string, top int) plainTable {
-	t := plainTable{title: title, head: []string{"at least"}, left: 1}
+	t := plainTable{title: title + exactInBrackets(g.points), head: []string{"at least"}, left: 1}
 	if g.label != "" {
 		t.title += ", " + g.label
 	}
@@ -229,7 +237,7 @@ func atLeastGrid(title string, g atLeastGroup, across string, top int) plainTabl
 // atLeastRows lays out one row per point, with a column for each N.
 func atLeastRows(title string, points []sim.Estimate, top int) plainTable {
 	names := paramNames(points)
-	t := plainTable{title: title, head: slices.Clone(names), left: len(names)}
+	t := plainTable{title: title + exactInBrackets(points), head: slices.Clone(names), left: len(names)}
 	start := min(atLeastStart(points), top)
 	for n := start; n <= top; n++ {
 		t.head = append(t.head, ">="+strconv.Itoa(n))

@@ -114,6 +114,43 @@ func TestAtLeastLayouts(t *testing.T) {
 	}
 }
 
+// TestAtLeastExactTitle: each grid of a metric says "exact in brackets"
+// only when its own cells hold exact values: the Doomwheel's losses have
+// none where the Stormvermin's beside it have them.
+func TestAtLeastExactTitle(t *testing.T) {
+	at := func(u string, d int) []sim.Param {
+		return []sim.Param{{Name: "distance", Value: d}, {Name: "unit", Value: u}}
+	}
+	axes := []sim.Axis{{Name: "distance", Values: []any{6, 9}}}
+	es := []sim.Estimate{
+		hitsEstimate(at("Doomwheel", 6), false), hitsEstimate(at("Doomwheel", 9), false),
+		hitsEstimate(at("Stormvermin", 6), true), hitsEstimate(at("Stormvermin", 9), false),
+	}
+	tabs := atLeastTables("hits", es, axes)
+	want := []string{
+		"hits: chance of at least N, in percent, unit=Doomwheel",
+		"hits: chance of at least N, in percent (exact in brackets), unit=Stormvermin",
+	}
+	if len(tabs) != len(want) {
+		t.Fatalf("got %d tables, want %d: %+v", len(tabs), len(want), tabs)
+	}
+	for i, w := range want {
+		if tabs[i].title != w {
+			t.Errorf("table %d: title %q, want %q", i, tabs[i].title, w)
+		}
+	}
+	// A row per point: the one table says so when any row has them.
+	unit := func(u, tg string) []sim.Param {
+		return []sim.Param{{Name: "unit", Value: u}, {Name: "target", Value: tg}}
+	}
+	for _, exact := range []bool{false, true} {
+		tabs = atLeastTables("hits", []sim.Estimate{hitsEstimate(unit("A", "X"), false), hitsEstimate(unit("B", "Y"), exact)}, nil)
+		if len(tabs) != 1 || strings.Contains(tabs[0].title, "exact in brackets") != exact {
+			t.Errorf("rows, exact %v: got %+v", exact, tabs)
+		}
+	}
+}
+
 // TestAtLeastFits: a view with more columns than a terminal holds is split
 // into tables that each fit it, repeating the row labels.
 func TestAtLeastFits(t *testing.T) {

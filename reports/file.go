@@ -29,7 +29,13 @@ import (
 // MkdirAll makes a directory for files to come; Discard removes the
 // directories it made when they are left empty, so that a set of files
 // that fails leaves no trace.
+//
+// Add refuses a file that one of Inputs names, and a regular file that an
+// earlier Add already prepared: a plot whose name is that of the scenario
+// beside it, or of the -o file, would otherwise replace it unsaid.
 type Files struct {
+	// Inputs are the files the command read, which no output may replace.
+	Inputs  []string
 	pending []pendingFile
 	made    []string // directories MkdirAll made, in the order it made them
 }
@@ -57,6 +63,16 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 	target, direct, err := destination(path)
 	if err != nil {
 		return err
+	}
+	for _, in := range files.Inputs {
+		if sameFile(target, in) {
+			return fmt.Errorf("%s names the input %s; choose another file or folder", path, in)
+		}
+	}
+	for _, p := range files.pending {
+		if !direct && p.temp != "" && sameFile(target, p.target) {
+			return fmt.Errorf("two outputs would both be written to %s; give them different names", path)
+		}
 	}
 	if direct {
 		var b bytes.Buffer
@@ -163,6 +179,22 @@ func (files *Files) MkdirAll(dir string) error {
 		}
 	}
 	return err
+}
+
+// sameFile reports whether two paths name one file: the same file when
+// both exist, the same absolute path when neither does.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	if errors.Is(errA, fs.ErrNotExist) && errors.Is(errB, fs.ErrNotExist) {
+		absA, errA := filepath.Abs(a)
+		absB, errB := filepath.Abs(b)
+		return errA == nil && errB == nil && absA == absB
+	}
+	return false
 }
 
 // maxLinks bounds how many symlinks destination follows, as the kernel's

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -64,8 +65,9 @@ type UnitCard struct {
 	Node *Node
 }
 
-// maxCatalogueFile bounds a catalogue file's size, as scenario files are.
-const maxCatalogueFile = 4 << 20
+// maxCatalogueFile bounds a catalogue file's size, as scenario files are
+// bounded: the YAML reader refuses more (MaxFileSize).
+const maxCatalogueFile = MaxFileSize
 
 // parseCatalogue reads a catalogue file's cards. A card with a problem
 // that hides what it is (no name, a use key, a name taken) is reported and
@@ -394,6 +396,16 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 	return files
 }
 
+// readCatalogue reads at most a byte more than a catalogue may hold.
+func readCatalogue(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxCatalogueFile+1))
+}
+
 func pathProblem(err error) string {
 	if os.IsNotExist(err) {
 		return "no such file or folder"
@@ -404,14 +416,15 @@ func pathProblem(err error) string {
 // catalogueFile reads one catalogue file, reporting its errors as the
 // scenario's (at, when set, is the units key that named it).
 func (d *Decoder) catalogueFile(at *Node, path string) []*UnitCard {
-	info, err := os.Stat(path)
-	if err == nil && info.Size() > maxCatalogueFile {
-		d.Errorf(at, "unit catalogue %s is larger than %d MiB", path, maxCatalogueFile>>20)
-		return nil
-	}
-	src, err := os.ReadFile(path)
+	// Reading stops a byte past the limit: a file's size says nothing of
+	// /dev/zero or a FIFO, which would otherwise be read without end.
+	src, err := readCatalogue(path)
 	if err != nil {
 		d.Errorf(at, "unit catalogue %s: %v", path, pathProblem(err))
+		return nil
+	}
+	if len(src) > maxCatalogueFile {
+		d.Errorf(at, "unit catalogue %s is larger than %d bytes (1 MiB), the most a catalogue may be", path, maxCatalogueFile)
 		return nil
 	}
 	return d.catalogueText(at, path, src)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Decoder turns a node tree into typed scenario values, collecting errors
@@ -29,6 +30,10 @@ type Decoder struct {
 	registry *Registry
 	// catalogues are the unit catalogue files read, in order.
 	catalogues []Catalogue
+	// question is the question's mapping without its metrics key, which
+	// Parse reads itself: an unknown key in it names metrics among the
+	// keys allowed.
+	question *Node
 }
 
 // Errorf reports a problem at n's position (the top of the file when n is
@@ -81,7 +86,11 @@ func (d *Decoder) Object(n *Node, what string, fields []Field) bool {
 	for i, k := range n.Keys {
 		j := slices.IndexFunc(fields, func(f Field) bool { return f.Key == k.Text })
 		if j < 0 {
-			d.unknownKey(k, what, fields)
+			allowed := fields
+			if n == d.question {
+				allowed = append(slices.Clip(fields), Field{Key: "metrics"})
+			}
+			d.unknownKey(k, what, allowed)
 			continue
 		}
 		found[j] = true
@@ -125,7 +134,23 @@ func (d *Decoder) Name(n *Node, what string) string {
 	if ok && strings.TrimSpace(s) == "" {
 		d.Errorf(n, "%s is empty; give it a name", what)
 	}
+	if ok {
+		d.printable(n, what, s)
+	}
 	return s
+}
+
+// printable reports text that holds a control character (a newline, a
+// tab, an escape) or a bidirectional override: names and descriptions are
+// printed in tables and to terminals, where such characters would break
+// the table's lines or be read by the terminal as commands.
+func (d *Decoder) printable(n *Node, what, s string) {
+	i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) })
+	if i < 0 {
+		return
+	}
+	r := []rune(s[i:])[0]
+	d.Errorf(n, "%s %s holds the control character %U; write it on one line, without tabs or escape codes", what, Excerpt(s), r)
 }
 
 // Text is Scalar without the flag: "" after an error.

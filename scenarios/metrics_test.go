@@ -71,6 +71,10 @@ func TestMetricsKey(t *testing.T) {
 		{"ask:\n  die: 6\n  metrics: six, rol", `t.yaml:5:17: unknown metric "rol"`},
 		{"ask: {die: 6, metrics: []}", `t.yaml:3:24: an empty metrics list keeps nothing`},
 		{"ask: {die: 6, metrics: {a: 1}}", `t.yaml:3:24: expected metrics as a list of names`},
+		// Every question takes metrics: an unknown key's list of the keys
+		// allowed names it, and a near miss is pointed at it.
+		{"ask: {die: 6, metric: [six]}", `t.yaml:3:15: unknown key "metric" in the question; expected one of: die, metrics`},
+		{"ask: {die: 6, Metrics: [six]}", `t.yaml:3:15: unknown key "Metrics" in the question; did you mean "metrics"?`},
 	} {
 		_, err := three.Parse("t.yaml", []byte("name: t\nruleset: toy\n"+tc.src+"\n"))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {

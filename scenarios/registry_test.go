@@ -82,7 +82,8 @@ func TestUnreadQuestion(t *testing.T) {
 }
 
 // TestTrialsBounds: a scenario's trials and max_trials take what --trials
-// and --max-trials take, 1 to sim.MaxTrials = 10^12.
+// and --max-trials take, 1 to sim.MaxTrials = 10^12, written as the flags
+// are (1e6, 1_000_000, 1,000,000).
 func TestTrialsBounds(t *testing.T) {
 	const head = "name: t\nruleset: fantasy\ncharge: {unit: {name: A, M: 5}, distance: 3}\n"
 	for _, tc := range []struct {
@@ -96,7 +97,13 @@ func TestTrialsBounds(t *testing.T) {
 		{"trials: 1000000000001", "t.yaml:4:9: trials 1000000000001 is out of range; expected 1 to 1000000000000"},
 		// Past an int64 (9223372036854775807): refused as out of range too.
 		{"trials: 99999999999999999999", `t.yaml:4:9: trials "99999999999999999999" is out of range; expected 1 to 1000000000000`},
-		{"trials: many", `t.yaml:4:9: expected trials as a whole number from 1 to 1000000000000, found "many"`},
+		{"trials: many", `t.yaml:4:9: expected trials as a whole number from 1 to 1000000000000, written 1000000, 1_000_000, 1,000,000 or 1e6; found "many"`},
+		{"trials: 1.5", `t.yaml:4:9: expected trials as a whole number from 1 to 1000000000000, written 1000000, 1_000_000, 1,000,000 or 1e6; found "1.5"`},
+		{"trials: 1e6", ""},
+		{"trials: 1_000_000", ""},
+		{"trials: 1,000,000", ""},
+		{"trials: 1e13", `t.yaml:4:9: trials 10000000000000 is out of range; expected 1 to 1000000000000`},
+		{"precision: 0.01\nmax_trials: 2.5e5", ""},
 		{"precision: 0.01\nmax_trials: 1000000000001", "t.yaml:5:13: max_trials 1000000000001 is out of range; expected 1 to 1000000000000"},
 	} {
 		s, err := both.Parse("t.yaml", []byte(head+tc.key+"\n"))
@@ -109,6 +116,14 @@ func TestTrialsBounds(t *testing.T) {
 		}
 		if tc.key == "trials: 1000000000000" && (s == nil || s.Trials != sim.MaxTrials) {
 			t.Errorf("trials 10^12 read as %v", s)
+		}
+		if strings.HasSuffix(tc.key, "1e6") || strings.HasSuffix(tc.key, "1_000_000") || strings.HasSuffix(tc.key, "1,000,000") {
+			if s == nil || s.Trials != 1_000_000 {
+				t.Errorf("%q read as %v, want 1,000,000 trials", tc.key, s)
+			}
+		}
+		if strings.HasSuffix(tc.key, "2.5e5") && (s == nil || s.MaxTrials != 250_000) {
+			t.Errorf("%q read as %v, want 250,000 trials at most", tc.key, s)
 		}
 	}
 }

@@ -220,6 +220,7 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 				}
 				question = k
 				n, metricsKey = splitMetrics(n)
+				d.question = n
 				compile = decode(d, n)
 			}})
 		}
@@ -340,7 +341,10 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 				d.Errorf(n, "name %s: expected lower-case letters, digits and hyphens, such as my-charge", Excerpt(s.Name))
 			}
 		}},
-		{Key: "description", Decode: func(n *Node) { s.Description = strings.TrimSpace(d.Text(n, "a description")) }},
+		{Key: "description", Decode: func(n *Node) {
+			s.Description = strings.TrimSpace(d.Text(n, "a description"))
+			d.printable(n, "the description", s.Description)
+		}},
 		{Key: "ruleset", Required: true, Decode: func(*Node) {}},
 		{Key: "units", Decode: func(n *Node) { // read with the ruleset: catalogue.go
 			switch {
@@ -352,7 +356,7 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 			}
 		}},
 		{Key: "trials", Decode: func(n *Node) {
-			if v, ok := d.Int64In(n, "trials", 1, sim.MaxTrials); ok {
+			if v, ok := d.trialsIn(n, "trials", sim.MaxTrials); ok {
 				s.Trials = v
 			}
 		}},
@@ -365,7 +369,7 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 			s.Precision = v
 		}},
 		{Key: "max_trials", Decode: func(n *Node) {
-			if v, ok := d.Int64In(n, "max_trials", 1, sim.MaxTrials); ok {
+			if v, ok := d.trialsIn(n, "max_trials", sim.MaxTrials); ok {
 				s.MaxTrials = v
 			}
 		}},

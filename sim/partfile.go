@@ -224,6 +224,9 @@ func (p *Part) setData(d partData) error {
 		chunks = append(chunks, r)
 		trials += r.trials(h.Trials)
 	}
+	if d.Workers < 0 {
+		return fmt.Errorf("workers %d: expected 0 or more", d.Workers)
+	}
 	p.Chunks, p.Workers = chunks, d.Workers
 	for g, rd := range d.Runs {
 		run, err := runFromData(rd, trials, h.Batches)
@@ -281,7 +284,8 @@ func tallies(ms []modelData) (Run, error) {
 		}
 		t := &Tally{H: make([]Histogram, len(md.Slots))}
 		for i, hd := range md.Slots {
-			if hd.Min < -MaxTallyValue || hd.Min+len(hd.Counts) > MaxTallyValue+1 {
+			// Min is bounded first, so that Min+len cannot overflow.
+			if hd.Min < -MaxTallyValue || hd.Min > MaxTallyValue || len(hd.Counts) > MaxTallyValue+1-hd.Min {
 				return Run{}, fmt.Errorf("model %d, slot %d: values outside ±%d", m, i, MaxTallyValue)
 			}
 			var total int64

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -211,6 +212,7 @@ func TestReadPartChecksContents(t *testing.T) {
 		{"unknown field", `"workers":1`, `"workers":1,"extra":0`, "unknown field"},
 		{"negative count", `"counts":[`, `"counts":[-1,`, "below 0"},
 		{"count overflow", `"counts":[`, `"counts":[9223372036854775807,`, "beyond 64 bits"},
+		{"negative workers", `"workers":1`, `"workers":-1`, "workers -1: expected 0 or more"},
 	} {
 		b := bytes.Replace(files[1], []byte(tt.old), []byte(tt.new), 1)
 		if bytes.Equal(b, files[1]) {
@@ -218,6 +220,15 @@ func TestReadPartChecksContents(t *testing.T) {
 		}
 		if _, err := ReadPart(tt.name, bytes.NewReader(resum(b))); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want an error containing %q", tt.name, err, tt.want)
+		}
+	}
+	// A histogram's first value at the top of an int: its last value,
+	// Min + len(counts) - 1, must not wrap round to pass the bound (it
+	// did, and merging then sliced out of range).
+	for _, min := range []string{"9223372036854775807", "-9223372036854775808", "1048577"} {
+		b := regexp.MustCompile(`"min":-?[0-9]+`).ReplaceAll(files[1], []byte(`"min":`+min))
+		if _, err := ReadPart("min "+min, bytes.NewReader(resum(b))); err == nil || !strings.Contains(err.Error(), "values outside ±1048576") {
+			t.Errorf("min %s: got %v, want the values refused", min, err)
 		}
 	}
 }

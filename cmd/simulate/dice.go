@@ -86,7 +86,7 @@ func parseDiceArgs(args []string, stdout io.Writer) (diceFlags, string, error) {
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed for --trials")
 	fs.IntVar(&f.workers, "workers", 0, "worker goroutines for --trials (default: GOMAXPROCS); results do not depend on it")
 	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown")
-	fs.StringVar(&f.output, "o", "", "write the answer to this file instead of standard output")
+	fs.Var((*outputFile)(&f.output), "o", "write the answer to this `FILE` instead of standard output (- for standard output)")
 	fs.StringVar(&f.plotDir, "plot", "", "write a plot (PNG and SVG) into this directory")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {

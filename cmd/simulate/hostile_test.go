@@ -269,6 +269,49 @@ func outputCases() []hostile {
 				fileIs(t, filepath.Join(dir, "r.html"), "old report")
 				noTempFiles(t, dir)
 			}},
+		// -o naming the folder the plots go to: refused before the run,
+		// leaving no folder behind (it used to fail at the end, in a
+		// rename, after making an empty folder).
+		{name: "output/results-named-as-plot-dir", args: append(hugeRun, "-o", "{dir}/plots", "--plot", "{dir}/plots"),
+			code: exitError, msg: "-o {dir}/plots is the --plot folder", within: 2 * time.Second,
+			check: func(t *testing.T, dir, _ string) {
+				if _, err := os.Lstat(filepath.Join(dir, "plots")); err == nil {
+					t.Error("a plots file or folder was left behind")
+				}
+			}},
+		{name: "output/results-named-as-report-plot-dir", args: append(hugeRun, "-o", "{dir}/r_plots", "--report", "{dir}/r.md"),
+			code: exitError, msg: "-o {dir}/r_plots is the folder of the report's plots", within: 2 * time.Second},
+		// "-" is standard output, as it is standard input for a scenario,
+		// for every command with -o; never a file named "-".
+		{name: "output/dash-is-stdout", args: []string{"run", "{dir}/t.yaml", "-o", "-", "--format", "json"},
+			files: map[string]string{"t.yaml": tinyScenario}, out: `"scenario": "tiny"`,
+			check: func(t *testing.T, dir, _ string) { noDashFile(t) }},
+		{name: "output/dash-is-stdout-dice", args: []string{"dice", "2D6 >= 9", "-o", "-"}, out: "exact: 27.78%",
+			check: func(t *testing.T, dir, _ string) { noDashFile(t) }},
+		// The tiny scenario's plots are charge_success.png and .svg: a
+		// scenario saved under one of those names in the plot folder is an
+		// input, not a plot to replace.
+		{name: "output/plot-names-input", args: []string{"run", "{dir}/charge_success.svg", "--plot", "{dir}"},
+			files: map[string]string{"charge_success.svg": tinyScenario}, code: exitError, msg: "names the input",
+			check: func(t *testing.T, dir, _ string) {
+				fileIs(t, filepath.Join(dir, "charge_success.svg"), tinyScenario)
+				noTempFiles(t, dir)
+			}},
+		// -o naming a plot that the Markdown report writes beside it: the
+		// plot would replace the results the message says were written.
+		{name: "output/results-named-as-a-plot", args: runArgs("--format", "json", "-o", "{dir}/r_plots/charge_success.png", "--report", "{dir}/r.md"),
+			files: map[string]string{"r.md": "old report"},
+			setup: func(t *testing.T, dir string) {
+				os.Mkdir(filepath.Join(dir, "r_plots"), 0o755)
+				os.WriteFile(filepath.Join(dir, "r_plots", "charge_success.png"), []byte("old results"), 0o644)
+			},
+			code: exitError, msg: "two outputs would both be written to {dir}/r_plots/charge_success.png",
+			check: func(t *testing.T, dir, _ string) {
+				fileIs(t, filepath.Join(dir, "r_plots", "charge_success.png"), "old results")
+				fileIs(t, filepath.Join(dir, "r.md"), "old report")
+				noTempFiles(t, dir)
+				noTempFiles(t, filepath.Join(dir, "r_plots"))
+			}},
 		{name: "output/two-runs-one-plot-dir", args: runArgs("--plot", "{dir}/plots"), twice: true,
 			check: func(t *testing.T, dir, _ string) {
 				entries, _ := os.ReadDir(filepath.Join(dir, "plots"))
@@ -312,7 +355,7 @@ func flagCases() []hostile {
 		usage("workers-maxint", "--workers 9223372036854775807 is out of range", append(hugeRun, "--workers", "9223372036854775807")...),
 		usage("workers-negative", "--workers -1 is out of range", append(hugeRun, "--workers", "-1")...),
 		usage("trials-maxint", "--trials 9223372036854775807 is out of range", "run", "--trials", "9223372036854775807"),
-		usage("trials-overflow", "value out of range", "run", "--trials", "99999999999999999999"),
+		usage("trials-overflow", "99999999999999999999 is out of range; expected 1 to 1000000000000", "run", "--trials", "99999999999999999999"),
 		usage("trials-zero", "--trials 0 is out of range", "run", "--trials", "0"),
 		usage("compare-trials-maxint", "--trials 9223372036854775807 is out of range", "compare", "doomwheel-balance", "--trials", "9223372036854775807"),
 		usage("precision-nan", "--precision NaN", "run", "--precision", "NaN"),
@@ -443,6 +486,24 @@ func inputCases() []hostile {
 		fail("sweep-too-large", "s.yaml", strings.Replace(scenarioWith("{name: A, M: 1..20, rules: [{Random Movement: [D6, 2D6, 3D6, 4D6, 5D6, 6D6, 7D6, 8D6, 9D6, 10D6]}, {Fly: 1..30}]}"), "distance: 8", "distance: 1..100", 1), "the sweeps make 600000 points; at most 100000"),
 		fail("empty-scenario-name", "e.yaml", strings.Replace(tinyScenario, "name: tiny", `name: ""`, 1), "e.yaml:1:7: the scenario's name is empty"),
 		fail("empty-unit-name", "e.yaml", scenarioWith(`{name: " ", M: 5}`), "e.yaml:5:16: the unit's name is empty"),
+		// A unit catalogue is read a byte past its 1 MiB and no further,
+		// whatever its size says: a FIFO (or /dev/zero, which has no end)
+		// of 48 MiB is refused having read little of it.
+		{name: "input/units-fifo", args: []string{"units", "--units", "{dir}/units.yaml"},
+			setup: func(t *testing.T, dir string) { writeFIFO(t, filepath.Join(dir, "units.yaml"), 48<<20) },
+			code:  exitError, msg: "unit catalogue {dir}/units.yaml is larger than 1048576 bytes (1 MiB), the most a catalogue may be",
+			within: 2 * time.Second, alloc: 32 << 20},
+		{name: "input/scenario-units-fifo", args: []string{"run", "{dir}/s.yaml"},
+			files: map[string]string{"s.yaml": strings.Replace(tinyScenario, "unit: {name: A, M: 5}", "unit: {use: Charger}", 1) + "units: cards.yaml\n"},
+			setup: func(t *testing.T, dir string) { writeFIFO(t, filepath.Join(dir, "cards.yaml"), 48<<20) },
+			code:  exitError, msg: "s.yaml:7:8: unit catalogue", within: 2 * time.Second, alloc: 32 << 20},
+		// Names and descriptions go to terminals and tables: an escape
+		// would be obeyed by the terminal (here: clear the screen), a
+		// newline would cut a table's row.
+		fail("escape-in-name", "x.yaml", scenarioWith(`{name: "A\e[2J", M: 5}`), `x.yaml:5:16: the unit's name "A\x1b[2J" holds the control character U+001B`),
+		fail("newline-in-name", "x.yaml", scenarioWith(`{name: "A\nB", M: 5}`), `x.yaml:5:16: the unit's name "A\nB" holds the control character U+000A`),
+		fail("escape-in-description", "x.yaml", strings.Replace(tinyScenario, "ruleset:", "description: \"\\e]0;title\\a\"\nruleset:", 1),
+			`x.yaml:2:14: the description "\x1b]0;title\a" holds the control character U+001B`),
 		// A scenario's trials take what --trials takes, 1 to 10^12.
 		fail("scenario-trials-past-limit", "t.yaml", strings.Replace(tinyScenario, "trials: 2000", "trials: 1000000000001", 1),
 			"t.yaml:3:9: trials 1000000000001 is out of range; expected 1 to 1000000000000"),
@@ -671,5 +732,15 @@ func interruptCases() []hostile {
 					t.Error("a run that finished says it was interrupted")
 				}
 			}},
+	}
+}
+
+// noDashFile checks that no file named "-" was written in the working
+// directory, and removes one that was.
+func noDashFile(t *testing.T) {
+	t.Helper()
+	if _, err := os.Lstat("-"); err == nil {
+		os.Remove("-")
+		t.Error(`-o - wrote a file named "-" instead of standard output`)
 	}
 }

@@ -5,6 +5,8 @@ package main
 import (
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -43,4 +45,71 @@ func readFIFO(t *testing.T, path string) {
 			t.Errorf("the FIFO's reader got %q, want the results", excerptOf(got))
 		}
 	})
+}
+
+// writeFIFO makes a FIFO at path and writes n bytes of comment lines into
+// it in the background, until they are written or the reader closes it: a
+// file whose size (0) says nothing of what it holds, as /dev/zero's does,
+// but finite, so that a reader with no bound still ends.
+func writeFIFO(t *testing.T, path string, n int) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		line := []byte("# a comment line of a file without end\n")
+		for written := 0; written < n; written += len(line) {
+			if _, err := f.Write(line); err != nil {
+				return // the reader stopped reading
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		// Unblock a writer still waiting for a reader that never came.
+		if r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			r.Close()
+		}
+		<-done
+	})
+}
+
+// TestSecondSignalEnds: a command blocked where cancellation does not
+// reach (opening a scenario FIFO that nobody writes) ends at the second
+// Ctrl-C, as it would without the signal handler, instead of never. The
+// test binary runs main itself, as simulate run FIFO.
+func TestSecondSignalEnds(t *testing.T) {
+	if fifo := os.Getenv("SIMULATE_TEST_FIFO"); fifo != "" {
+		os.Args = []string{"simulate", "run", fifo}
+		main()
+		return
+	}
+	fifo := filepath.Join(t.TempDir(), "nobody-writes.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSecondSignalEnds$")
+	cmd.Env = append(os.Environ(), "SIMULATE_TEST_FIFO="+fifo)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for range 2 {
+		time.Sleep(300 * time.Millisecond) // the handler is set up by then
+		cmd.Process.Signal(os.Interrupt)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Error("simulate run FIFO still running 10s after a second Ctrl-C")
+	}
 }

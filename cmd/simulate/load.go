@@ -12,22 +12,17 @@ import (
 // stdin is where `simulate run -` reads its scenario; tests replace it.
 var stdin io.Reader = os.Stdin
 
-// maxStdinScenario bounds a scenario read from standard input, as the
-// size of a scenario file is bounded.
-const maxStdinScenario = 4 << 20
-
 // load reads a scenario by path or built-in name, or from standard input
 // when name is "-", and keeps the metrics --metrics names.
 func (f *runFlags) load(name string) (*scenarios.Scenario, error) {
 	var s *scenarios.Scenario
 	var err error
 	if name == "-" {
-		src, rerr := io.ReadAll(io.LimitReader(stdin, maxStdinScenario+1))
+		// Reading stops a byte past the size a scenario file may have,
+		// which Parse then refuses as it refuses such a file.
+		src, rerr := io.ReadAll(io.LimitReader(stdin, scenarios.MaxFileSize+1))
 		if rerr != nil {
 			return nil, fmt.Errorf("reading the scenario from standard input: %w", rerr)
-		}
-		if len(src) > maxStdinScenario {
-			return nil, fmt.Errorf("the scenario on standard input is larger than %d MiB", maxStdinScenario>>20)
 		}
 		s, err = registry.Parse("<stdin>", src)
 	} else {

@@ -101,6 +101,22 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 	}
 }
 
+// TestFlagsWithoutCommand: simulate --trials N runs the default scenario,
+// as simulate run --trials N does, byte for byte.
+func TestFlagsWithoutCommand(t *testing.T) {
+	bare, _, err := runCLI(t, "--trials", "2000", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withRun, _, err := runCLI(t, "run", "--trials", "2000", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bare != withRun || !strings.Contains(bare, `"scenario": "swiftstride-charge"`) {
+		t.Errorf("simulate --trials 2000 gave other output than simulate run --trials 2000:\n%.300s", bare)
+	}
+}
+
 func TestErrorsAndExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
@@ -113,6 +129,8 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		{[]string{"frobnicate"}, true, `unknown command "frobnicate"`},
 		{[]string{"run", "--format", "xml"}, true, `unknown format "xml"`},
 		{[]string{"run", "--trials", "0"}, true, "--trials 0 is out of range; expected 1 to"},
+		{[]string{"run", "--trials", "99999999999999999999"}, true, "99999999999999999999 is out of range; expected 1 to 1000000000000"},
+		{[]string{"dice", "D6", "--trials", "1e300"}, true, "1e300 is out of range; expected 1 to 1000000000000"},
 		{[]string{"run", "--bogus"}, true, "flag provided but not defined: -bogus"},
 		{[]string{"run", "a", "b"}, true, "run takes one scenario"},
 		{[]string{"run", "no-such"}, false, `no scenario file or built-in scenario named "no-such"`},

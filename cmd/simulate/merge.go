@@ -21,7 +21,7 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	var f runFlags
 	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown, or partial (one partial result holding every part, to merge again later)")
 	fs.StringVar(&f.plotDir, "plot", "", "write plots (PNG and SVG) into this directory")
-	fs.StringVar(&f.output, "o", "", "write the results to this file instead of standard output")
+	fs.Var((*outputFile)(&f.output), "o", "write the results to this `FILE` instead of standard output (- for standard output)")
 	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or FILE.md (PNG plots beside it)")
 	f.progress = "never"
 	pos, err := parseInterleaved(fs, args)

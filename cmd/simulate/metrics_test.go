@@ -52,6 +52,26 @@ func TestRunFromStdin(t *testing.T) {
 	if _, _, err := runCLI(t, "run", "-"); err == nil || !strings.Contains(err.Error(), "<stdin>:") {
 		t.Errorf("a bad scenario on stdin: %v", err)
 	}
+	// Standard input is held to a scenario file's size, 1 MiB, and read no
+	// further (simulate run - < /dev/zero), with the same positioned error.
+	endless := &countingZeros{}
+	stdin = endless
+	if _, _, err := runCLI(t, "run", "-"); err == nil || !strings.HasPrefix(err.Error(), "<stdin>:1:1: the file is larger than 1048576 bytes") {
+		t.Errorf("an endless standard input: %v", err)
+	}
+	if endless.n > 1<<20+1 {
+		t.Errorf("read %d bytes of an endless standard input, want at most 1 MiB and a byte", endless.n)
+	}
+}
+
+// countingZeros is an endless stream of zero bytes, as /dev/zero, that
+// counts the bytes read from it.
+type countingZeros struct{ n int }
+
+func (z *countingZeros) Read(p []byte) (int, error) {
+	clear(p)
+	z.n += len(p)
+	return len(p), nil
 }
 
 // TestEveryBuiltinFits100Columns runs every built-in scenario, and a

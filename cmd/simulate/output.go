@@ -26,8 +26,10 @@ type outputs struct {
 // checkOutputs checks every destination the flags name before any work is
 // done, so that a long run is never thrown away at the end: each file must
 // be writable, the plot directory one that can hold files, and no output
-// may name one of the inputs, or another output.
+// may name one of the inputs, or another output. It keeps the inputs, so
+// that write refuses a plot that would replace one of them.
 func (f *runFlags) checkOutputs(inputs []string) error {
+	f.inputs = inputs
 	type out struct{ flag, path string }
 	var files []out
 	if f.output != "" {
@@ -36,7 +38,21 @@ func (f *runFlags) checkOutputs(inputs []string) error {
 	if f.report != "" {
 		files = append(files, out{"--report", f.report})
 	}
+	var dirs []out
+	if f.plotDir != "" {
+		dirs = append(dirs, out{"the --plot folder", f.plotDir})
+	}
+	if reportKind(f.report) == ".md" {
+		dirs = append(dirs, out{"the folder of the report's plots", mdPlotDir(f.report)})
+	}
 	for i, o := range files {
+		for _, d := range dirs {
+			// A file where the plots' folder is to be: the run would end
+			// in a failed rename and an empty folder left behind.
+			if sameFile(o.path, d.path) {
+				return fmt.Errorf("%s %s is %s, %s; choose another file", o.flag, o.path, d.flag, d.path)
+			}
+		}
 		for _, in := range inputs {
 			if sameFile(o.path, in) {
 				return fmt.Errorf("%s %s names the input %s; choose another file", o.flag, o.path, in)
@@ -106,7 +122,7 @@ func sameFile(a, b string) bool {
 // then writes the results to standard output when -o is not given and says
 // on stderr what it wrote.
 func (f *runFlags) write(stdout, stderr io.Writer, o outputs) error {
-	var files reports.Files
+	files := reports.Files{Inputs: f.inputs}
 	defer files.Discard()
 	if f.output != "" {
 		if err := files.Add(f.output, o.results); err != nil {

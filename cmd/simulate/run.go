@@ -68,7 +68,8 @@ var errCancelled = errors.New("interrupted before any result was ready; nothing 
 var usage = `simulate: Monte Carlo odds for tabletop wargames, with exact values beside the estimates.
 
 Usage:
-  simulate                         run the default scenario (` + scenarios.DefaultScenario + `)
+  simulate                         run the default scenario (` + scenarios.DefaultScenario + `);
+                                   flags with no command are run's: simulate --trials 1e5
   simulate run [FILE|NAME|-] [flags]
                                    run a scenario file, a built-in by name, or standard input (-);
                                    with none, the default scenario
@@ -169,6 +170,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		})
 	default:
+		if len(cmd) > 1 && strings.HasPrefix(cmd, "-") {
+			// Flags with no command before them are run's, for the
+			// default scenario: simulate --trials 1e5.
+			return ofCommand("run", runScenario(ctx, args, stdout, stderr))
+		}
 		return usagef("unknown command %q", cmd)
 	}
 }
@@ -299,6 +305,9 @@ type runFlags struct {
 	precision float64
 	maxTrials int64
 	metrics   string
+	// inputs are the files the command read (checkOutputs keeps them),
+	// which no output may replace.
+	inputs []string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -307,10 +316,30 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.workers, "workers", 0, "worker goroutines (default: GOMAXPROCS); results do not depend on it")
 	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown")
 	fs.StringVar(&f.plotDir, "plot", "", "write plots (PNG and SVG) into this directory")
-	fs.StringVar(&f.output, "o", "", "write the results to this file instead of standard output")
+	fs.Var((*outputFile)(&f.output), "o", "write the results to this `FILE` instead of standard output (- for standard output)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress bar on standard error: auto (when it is a terminal), always or never")
 	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or FILE.md (PNG plots beside it)")
 	fs.StringVar(&f.metrics, "metrics", "", "print, plot and write only these `metrics`, such as hits,wounds (default: the scenario's metrics key, else all)")
+}
+
+// outputFile is -o: a file to write, or standard output when it is "-",
+// as "-" names standard input where a scenario is read, rather than a file
+// named "-".
+type outputFile string
+
+func (o *outputFile) String() string {
+	if o == nil {
+		return ""
+	}
+	return string(*o)
+}
+
+func (o *outputFile) Set(s string) error {
+	if s == "-" {
+		s = ""
+	}
+	*o = outputFile(s)
+	return nil
 }
 
 // progressModes are the values of --progress.

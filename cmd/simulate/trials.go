@@ -3,10 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
-	"regexp"
 	"strconv"
-	"strings"
+
+	"hammersim/scenarios"
 )
 
 // trialCount is a flag holding a number of trials written as people write
@@ -24,6 +23,10 @@ func (t *trialCount) String() string {
 
 func (t *trialCount) Set(s string) error {
 	n, err := parseTrials(s)
+	if errors.Is(err, scenarios.ErrTrialRange) {
+		// Past an int64: out of range as 10^12 + 1 is, and said alike.
+		return fmt.Errorf("%s is out of range; expected 1 to %d", s, int64(maxTrialsFlag))
+	}
 	if err != nil {
 		return err
 	}
@@ -31,43 +34,5 @@ func (t *trialCount) Set(s string) error {
 	return nil
 }
 
-// thousandsRE is a whole number written in thousands with commas.
-var thousandsRE = regexp.MustCompile(`^-?[0-9]{1,3}(,[0-9]{3})+$`)
-
-// errTrialRange is a count beyond what an int64 holds.
-var errTrialRange = errors.New("value out of range")
-
-// parseTrials reads a trial count: digits with single _ between them,
-// digits in thousands separated by commas (1,000,000, never 1,00), or a
-// number in e-notation that is a whole number.
-func parseTrials(s string) (int64, error) {
-	raw := strings.TrimSpace(s)
-	clean := strings.NewReplacer("_", "", ",", "").Replace(raw)
-	bad := fmt.Errorf("%q is not a number of trials; write it as 1000000, 1_000_000, 1,000,000 or 1e6", s)
-	if clean == "" || strings.ContainsAny(raw[:1], "_,") || strings.ContainsAny(raw[len(raw)-1:], "_,") ||
-		strings.Contains(raw, "__") || strings.Contains(raw, ",,") ||
-		strings.Contains(raw, ",") && !thousandsRE.MatchString(raw) {
-		return 0, bad
-	}
-	n, err := strconv.ParseInt(clean, 10, 64)
-	if err == nil {
-		return n, nil
-	}
-	if errors.Is(err, strconv.ErrRange) {
-		return 0, errTrialRange
-	}
-	if !strings.ContainsAny(clean, "eE") {
-		return 0, bad
-	}
-	f, err := strconv.ParseFloat(clean, 64)
-	if err != nil || math.IsNaN(f) {
-		return 0, bad
-	}
-	if math.Abs(f) >= math.MaxInt64 {
-		return 0, errTrialRange
-	}
-	if f != math.Trunc(f) {
-		return 0, fmt.Errorf("%q is not a whole number of trials", s)
-	}
-	return int64(f), nil
-}
+// parseTrials reads a trial count as a scenario's trials key does.
+func parseTrials(s string) (int64, error) { return scenarios.ParseTrials(s) }

@@ -29,6 +29,9 @@ func TestUsageHints(t *testing.T) {
 				"Run 'simulate run -h' for its flags.\n"},
 		{"run bad flag", []string{"run", "--bogus"},
 			"simulate: run: flag provided but not defined: -bogus\nRun 'simulate run -h' for its flags.\n"},
+		// Flags with no command are run's, for the default scenario.
+		{"bad flag with no command", []string{"--bogus"},
+			"simulate: run: flag provided but not defined: -bogus\nRun 'simulate run -h' for its flags.\n"},
 		{"compare one without by", []string{"compare"},
 			"simulate: compare needs two or more scenarios, or one with --by AXIS\nRun 'simulate compare -h' for its flags.\n"},
 		{"merge nothing", []string{"merge"},
