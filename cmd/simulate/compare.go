@@ -83,6 +83,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if f.report != "" && reportKind(f.report) != ".html" {
 		return usagef("compare writes its report as HTML: --report FILE.html")
 	}
+	if dashes := len(pos) - len(slices.DeleteFunc(slices.Clone(pos), func(a string) bool { return a == "-" })); dashes > 1 {
+		return usagef("compare reads standard input (-) for one scenario only; give the others as files")
+	}
 	var ss []*scenarios.Scenario
 	for _, name := range pos {
 		s, err := f.load(name)

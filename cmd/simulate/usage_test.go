@@ -34,6 +34,8 @@ func TestUsageHints(t *testing.T) {
 			"simulate: run: flag provided but not defined: -bogus\nRun 'simulate run -h' for its flags.\n"},
 		{"compare one without by", []string{"compare"},
 			"simulate: compare needs two or more scenarios, or one with --by AXIS\nRun 'simulate compare -h' for its flags.\n"},
+		{"compare standard input twice", []string{"compare", "-", "-"},
+			"simulate: compare reads standard input (-) for one scenario only; give the others as files\nRun 'simulate compare -h' for its flags.\n"},
 		{"merge nothing", []string{"merge"},
 			"simulate: merge needs the partial results of a run: simulate merge PARTS... (written by simulate run --shard I/N -o FILE)\n" +
 				"Run 'simulate merge -h' for its flags.\n"},
