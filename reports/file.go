@@ -31,8 +31,9 @@ import (
 // that fails leaves no trace.
 //
 // Add refuses a file that one of Inputs names, and a regular file that an
-// earlier Add already prepared: a plot whose name is that of the scenario
-// beside it, or of the -o file, would otherwise replace it unsaid.
+// earlier Add already prepared with other contents: a plot whose name is
+// that of the scenario beside it, or of the -o file, would otherwise
+// replace it unsaid. The same contents added twice are written once.
 type Files struct {
 	// Inputs are the files the command read, which no output may replace.
 	Inputs  []string
@@ -71,7 +72,17 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 	}
 	for _, p := range files.pending {
 		if !direct && p.temp != "" && sameFile(target, p.target) {
-			return fmt.Errorf("two outputs would both be written to %s; give them different names", path)
+			// The same file twice (the plots of --plot DIR and of a
+			// Markdown report whose plot folder is DIR) is written once;
+			// two different contents for one file are refused.
+			var b bytes.Buffer
+			if err := write(&b); err != nil {
+				return fmt.Errorf("writing %s: %w", path, err)
+			}
+			if prepared, err := os.ReadFile(p.temp); err == nil && bytes.Equal(prepared, b.Bytes()) {
+				return nil
+			}
+			return fmt.Errorf("two outputs would both be written to %s with different contents; give them different names", path)
 		}
 	}
 	if direct {

@@ -141,16 +141,29 @@ func (d *Decoder) Name(n *Node, what string) string {
 }
 
 // printable reports text that holds a control character (a newline, a
-// tab, an escape) or a bidirectional override: names and descriptions are
-// printed in tables and to terminals, where such characters would break
-// the table's lines or be read by the terminal as commands.
+// tab, an escape), a line or paragraph separator, or a bidirectional
+// embedding, override or isolate: names and descriptions are printed in
+// tables and to terminals, where such characters would break the table's
+// lines, be read by the terminal as commands, or reorder the text around
+// them. The marks that only set a direction (U+200E, U+200F, U+061C),
+// ordinary in right-to-left names, are allowed.
 func (d *Decoder) printable(n *Node, what, s string) {
-	i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) })
+	i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || reorders(r) })
 	if i < 0 {
 		return
 	}
 	r := []rune(s[i:])[0]
+	if reorders(r) {
+		d.Errorf(n, "%s %s holds the bidirectional control %U, which reorders the text around it; remove it", what, Excerpt(s), r)
+		return
+	}
 	d.Errorf(n, "%s %s holds the control character %U; write it on one line, without tabs or escape codes", what, Excerpt(s), r)
+}
+
+// reorders reports the bidirectional embeddings, overrides and isolates
+// (U+202A to U+202E, U+2066 to U+2069).
+func reorders(r rune) bool {
+	return r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069'
 }
 
 // Text is Scalar without the flag: "" after an error.

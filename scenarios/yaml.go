@@ -119,6 +119,11 @@ func parseYAML(file string, src []byte) (*Node, error) {
 	if err := checkUTF8(file, src); err != nil {
 		return nil, err
 	}
+	// Windows line ends read as Unix ones: the YAML parser keeps a line
+	// break inside a quoted value folded over CRLF lines, where it folds an
+	// LF one into a space. Lines and columns do not move (the CR ends its
+	// line).
+	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 	if err := scanLimits(file, src); err != nil {
 		return nil, err
 	}

@@ -312,6 +312,20 @@ func outputCases() []hostile {
 				noTempFiles(t, dir)
 				noTempFiles(t, filepath.Join(dir, "r_plots"))
 			}},
+		// --plot naming the folder a Markdown report puts its plots in: the
+		// same figures, written once.
+		{name: "output/plot-dir-is-report-plot-dir", args: runArgs("--plot", "{dir}/r_plots", "--report", "{dir}/r.md"),
+			check: func(t *testing.T, dir, _ string) {
+				entries, _ := os.ReadDir(filepath.Join(dir, "r_plots"))
+				if len(entries) == 0 {
+					t.Error("no plots in r_plots")
+				}
+				if _, err := os.Stat(filepath.Join(dir, "r.md")); err != nil {
+					t.Error(err)
+				}
+				noTempFiles(t, dir)
+				noTempFiles(t, filepath.Join(dir, "r_plots"))
+			}},
 		{name: "output/two-runs-one-plot-dir", args: runArgs("--plot", "{dir}/plots"), twice: true,
 			check: func(t *testing.T, dir, _ string) {
 				entries, _ := os.ReadDir(filepath.Join(dir, "plots"))
@@ -504,6 +518,20 @@ func inputCases() []hostile {
 		fail("newline-in-name", "x.yaml", scenarioWith(`{name: "A\nB", M: 5}`), `x.yaml:5:16: the unit's name "A\nB" holds the control character U+000A`),
 		fail("escape-in-description", "x.yaml", strings.Replace(tinyScenario, "ruleset:", "description: \"\\e]0;title\\a\"\nruleset:", 1),
 			`x.yaml:2:14: the description "\x1b]0;title\a" holds the control character U+001B`),
+		// A bidirectional override would reorder what a terminal shows; a
+		// line separator would cut a row. A direction mark alone, ordinary
+		// in right-to-left names, is allowed.
+		fail("override-in-name", "x.yaml", scenarioWith(`{name: "A\u202Eb", M: 5}`),
+			`x.yaml:5:16: the unit's name "A\u202eb" holds the bidirectional control U+202E, which reorders the text around it`),
+		fail("line-separator-in-name", "x.yaml", scenarioWith(`{name: "A\u2028B", M: 5}`),
+			`x.yaml:5:16: the unit's name "A\u2028B" holds the control character U+2028`),
+		{name: "input/direction-mark-in-name", args: []string{"run", "{dir}/x.yaml", "--format", "json"},
+			files: map[string]string{"x.yaml": scenarioWith("{name: \"\u05d0\u05d1\u200f\", M: 5}")}, out: `"scenario": "tiny"`},
+		// A quoted description folded over Windows line ends reads as over
+		// Unix ones: one line.
+		{name: "input/crlf-quoted-description", args: []string{"run", "{dir}/x.yaml"},
+			files: map[string]string{"x.yaml": strings.ReplaceAll(strings.Replace(tinyScenario, "ruleset:", "description: \"one\n  two\"\nruleset:", 1), "\n", "\r\n")},
+			out: "tiny: one two"},
 		// A scenario's trials take what --trials takes, 1 to 10^12.
 		fail("scenario-trials-past-limit", "t.yaml", strings.Replace(tinyScenario, "trials: 2000", "trials: 1000000000001", 1),
 			"t.yaml:3:9: trials 1000000000001 is out of range; expected 1 to 1000000000000"),
