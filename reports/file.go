@@ -66,12 +66,12 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 		return err
 	}
 	for _, in := range files.Inputs {
-		if sameFile(target, in) {
+		if SameFile(target, in) {
 			return fmt.Errorf("%s names the input %s; choose another file or folder", path, in)
 		}
 	}
 	for _, p := range files.pending {
-		if !direct && p.temp != "" && sameFile(target, p.target) {
+		if !direct && p.temp != "" && SameFile(target, p.target) {
 			// The same file twice (the plots of --plot DIR and of a
 			// Markdown report whose plot folder is DIR) is written once;
 			// two different contents for one file are refused.
@@ -192,9 +192,9 @@ func (files *Files) MkdirAll(dir string) error {
 	return err
 }
 
-// sameFile reports whether two paths name one file: the same file when
+// SameFile reports whether two paths name one file: the same file when
 // both exist, the same absolute path when neither does.
-func sameFile(a, b string) bool {
+func SameFile(a, b string) bool {
 	fa, errA := os.Stat(a)
 	fb, errB := os.Stat(b)
 	if errA == nil && errB == nil {

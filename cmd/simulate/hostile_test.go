@@ -531,7 +531,7 @@ func inputCases() []hostile {
 		// Unix ones: one line.
 		{name: "input/crlf-quoted-description", args: []string{"run", "{dir}/x.yaml"},
 			files: map[string]string{"x.yaml": strings.ReplaceAll(strings.Replace(tinyScenario, "ruleset:", "description: \"one\n  two\"\nruleset:", 1), "\n", "\r\n")},
-			out: "tiny: one two"},
+			out:   "tiny: one two"},
 		// A scenario's trials take what --trials takes, 1 to 10^12.
 		fail("scenario-trials-past-limit", "t.yaml", strings.Replace(tinyScenario, "trials: 2000", "trials: 1000000000001", 1),
 			"t.yaml:3:9: trials 1000000000001 is out of range; expected 1 to 1000000000000"),

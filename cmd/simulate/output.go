@@ -1,11 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -49,17 +46,17 @@ func (f *runFlags) checkOutputs(inputs []string) error {
 		for _, d := range dirs {
 			// A file where the plots' folder is to be: the run would end
 			// in a failed rename and an empty folder left behind.
-			if sameFile(o.path, d.path) {
+			if reports.SameFile(o.path, d.path) {
 				return fmt.Errorf("%s %s is %s, %s; choose another file", o.flag, o.path, d.flag, d.path)
 			}
 		}
 		for _, in := range inputs {
-			if sameFile(o.path, in) {
+			if reports.SameFile(o.path, in) {
 				return fmt.Errorf("%s %s names the input %s; choose another file", o.flag, o.path, in)
 			}
 		}
 		for _, prev := range files[:i] {
-			if sameFile(o.path, prev.path) {
+			if reports.SameFile(o.path, prev.path) {
 				return fmt.Errorf("%s and %s name the same file %s", prev.flag, o.flag, o.path)
 			}
 		}
@@ -100,22 +97,6 @@ func reportKind(path string) string { return strings.ToLower(filepath.Ext(path))
 // mdPlotDir is the folder a Markdown report's plots go to.
 func mdPlotDir(report string) string {
 	return strings.TrimSuffix(report, filepath.Ext(report)) + "_plots"
-}
-
-// sameFile reports whether two paths name one file: the same file when
-// both exist, the same absolute path when neither does.
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	if errors.Is(errA, fs.ErrNotExist) && errors.Is(errB, fs.ErrNotExist) {
-		absA, errA := filepath.Abs(a)
-		absB, errB := filepath.Abs(b)
-		return errA == nil && errB == nil && absA == absB
-	}
-	return false
 }
 
 // write prepares every output file, replaces none until all are ready,
