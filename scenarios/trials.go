@@ -12,14 +12,18 @@ import (
 // thousandsRE is a whole number written in thousands with commas.
 var thousandsRE = regexp.MustCompile(`^-?[0-9]{1,3}(,[0-9]{3})+$`)
 
+// decimalRE is a number in decimal notation, with a point, an exponent or
+// both (no hexadecimal, no words such as Inf).
+var decimalRE = regexp.MustCompile(`^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$`)
+
 // ErrTrialRange is a count of trials beyond what an int64 holds.
 var ErrTrialRange = errors.New("value out of range")
 
 // ParseTrials reads a number of trials as people write it, in a scenario's
 // trials and max_trials keys and in the --trials flags alike: digits with
 // single _ between them (1_000_000), digits in thousands separated by
-// commas (1,000,000, never 1,00), or a number in e-notation that is a
-// whole number (1e6). Whether the count is in range is the caller's to
+// commas (1,000,000, never 1,00), or a number with a decimal point or in
+// e-notation that is a whole number (1e6, 2.5e5, 100.0). Whether the count is in range is the caller's to
 // check; a count past an int64 is ErrTrialRange.
 func ParseTrials(s string) (int64, error) {
 	raw := strings.TrimSpace(s)
@@ -37,21 +41,28 @@ func ParseTrials(s string) (int64, error) {
 	if errors.Is(err, strconv.ErrRange) {
 		return 0, ErrTrialRange
 	}
-	if !strings.ContainsAny(clean, "eE") {
+	if !decimalRE.MatchString(clean) {
 		return 0, bad
 	}
+	// A decimal number past a float64 (1e309) is out of range, as one past
+	// an int64 is; one too small for it (1e-400) reads as 0, not whole.
 	f, err := strconv.ParseFloat(clean, 64)
-	if err != nil || math.IsNaN(f) {
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, bad
 	}
 	if math.Abs(f) >= math.MaxInt64 {
 		return 0, ErrTrialRange
+	}
+	if f == 0 && strings.ContainsAny(strings.FieldsFunc(clean, isExponent)[0], "123456789") {
+		return 0, fmt.Errorf("%q is not a whole number of trials", s)
 	}
 	if f != math.Trunc(f) {
 		return 0, fmt.Errorf("%q is not a whole number of trials", s)
 	}
 	return int64(f), nil
 }
+
+func isExponent(r rune) bool { return r == 'e' || r == 'E' }
 
 // trialsIn reads a scenario's count of trials, written as ParseTrials
 // reads it, from 1 to hi.

@@ -28,7 +28,16 @@ func TestParseTrials(t *testing.T) {
 		{"1000_", 0, "not a number of trials"},
 		{"", 0, "not a number of trials"},
 		{"NaN", 0, "not a number of trials"},
-		{"1.5", 0, "not a number of trials"},
+		{"1.5", 0, "not a whole number"},
+		{"100.0", 100, ""},
+		{".5e3", 500, ""},
+		{"1e309", 0, "value out of range"}, // past a float64
+		{"-1e309", 0, "value out of range"},
+		{"1e-400", 0, "not a whole number"}, // below a float64's smallest
+		{"0x1p4", 0, "not a number of trials"},
+		{"Inf", 0, "not a number of trials"},
+		{"1.", 1, ""},
+		{"1.e", 0, "not a number of trials"},
 		// Commas group thousands, and only thousands.
 		{"12,345", 12_345, ""},
 		{"1,00", 0, "not a number of trials"},
