@@ -183,6 +183,9 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 	switch spec.Arg {
 	case IntArg:
 		v, err := strconv.Atoi(strings.TrimPrefix(rt.Arg, "+"))
+		if errors.Is(err, strconv.ErrRange) { // a whole number past an int
+			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) is out of range; expected %d to %d", spec.Name, rt.Arg, spec.Min, spec.Max)}
+		}
 		if err != nil {
 			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s needs a whole number in brackets, found %q", spec.Name, rt.Arg)}
 		}

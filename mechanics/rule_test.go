@@ -55,6 +55,9 @@ func TestParseRuleErrors(t *testing.T) {
 		{"Fly", 4, "Fly needs a value in brackets, such as (1)"},
 		{"Fly (x)", 6, `Fly needs a whole number in brackets, found "x"`},
 		{"Fly (99)", 6, "Fly (99) is out of range; expected 1 to 30"},
+		// Past an int: out of range too, not "not a whole number".
+		{"Fly (99999999999999999999)", 6, "Fly (99999999999999999999) is out of range; expected 1 to 30"},
+		{"Fly (-99999999999999999999)", 6, "Fly (-99999999999999999999) is out of range; expected 1 to 30"},
 		{"Swiftstride (2)", 14, "Swiftstride takes no value in brackets"},
 		{"Random Movement (3D)", 20, `Random Movement: expected the number of sides after "D", found end of expression`},
 		{"Random Movement (artillery)", 18, "Random Movement needs a number or dice such as D6, not the artillery"},
