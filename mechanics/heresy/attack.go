@@ -140,7 +140,7 @@ func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situati
 		a.score = append(a.score, score)
 	}
 	a.picks = a.picks[:0]
-	for range max(firer.FiringProtocols, 1) {
+	for len(a.picks) < max(firer.FiringProtocols, 1) {
 		best := a.best(weapons, false)
 		if best < 0 {
 			break
@@ -150,6 +150,7 @@ func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situati
 				a.picks = append(a.picks, best)
 				break
 			}
+			// Left out, and no weapon's place taken: the next best fires.
 			a.score[best] = -1
 			continue
 		}

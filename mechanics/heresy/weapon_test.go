@@ -376,6 +376,31 @@ func TestSelectRules(t *testing.T) {
 	}
 }
 
+// TestSelectOrdnanceLeftOut: an Ordnance weapon that is not the best pick
+// is left out without taking a weapon's place, so Firing Protocols (2)
+// still fires two weapons. Expected unsaved wounds per shot against T4 3+
+// models at BS 4 (hit 4/6): lascannon S9 AP2 4/6 * 5/6 * 1 = 5/9, one shot;
+// the Ordnance S5 AP3 4/6 * 4/6 * 1 = 4/9, one shot; autocannon S7 AP4
+// 4/6 * 5/6 * 2/6 = 5/27, two shots, 10/27. The Ordnance is second best,
+// so the two fired are the lascannon and the autocannon: 5/9 + 10/27 =
+// 25/27 unsaved wounds for one model.
+func TestSelectOrdnanceLeftOut(t *testing.T) {
+	target := NewUnit(marine, 10)
+	ord := Weapon{Name: "ordnance", Type: Ordnance, Shots: dice.Const(1), S: 5, AP: 3}
+	list := []Weapon{lascan, ord, autocan}
+	p := marine
+	p.FiringProtocols = 2
+	firer := NewUnit(p, 1)
+	var a Attack
+	if got := a.Select(&firer, list, &target, DefaultOptions); !slices.Equal(got, []int{0, 2}) {
+		t.Errorf("Firing Protocols (2) with the Ordnance second best: %v, want [0 2]", got)
+	}
+	a.Prepare(&firer, list, &target, DefaultOptions)
+	if got, want := a.Expected(StageUnsaved), 25.0/27; !near(got, want) {
+		t.Errorf("expected unsaved wounds %v, want 25/27 = %v", got, want)
+	}
+}
+
 // FuzzParseType: no Type column may panic the reader, and every rule it
 // returns points inside the text.
 func FuzzParseType(f *testing.F) {
