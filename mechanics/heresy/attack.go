@@ -115,9 +115,13 @@ func (a *Attack) perModel(e dice.Expr, rolls int) int {
 // times expected unsaved wounds per shot), ties going to the earlier
 // weapon. A weapon that cannot cause an unsaved wound, or that is not fired
 // in the situation (out of range, Ordnance after moving, no Snap Shots), is
-// not fired. Ordnance fires alone: when it is the best pick no other weapon
-// fires, otherwise it is left out (rulebook p.177). A model firing a Pistol
-// fires a second Pistol too, when it has one [EMP].
+// not fired. Ordnance fires alone (rulebook p.177): it is fired when it
+// makes more expected unsaved wounds alone than the weapons it would stop
+// together (on a tie, when it is listed before the best of them), else it
+// is left out and takes no weapon's place. A model firing a Pistol fires a
+// second Pistol too, when it has one [EMP]; without Firing Protocols, two
+// Pistols are fired instead of a single other weapon when they make more
+// together.
 func (a *Attack) Select(firer *Unit, weapons []Weapon, target *Unit, o Options) []int {
 	return a.selectAt(firer, weapons, target, Situation{}, o)
 }
@@ -139,37 +143,50 @@ func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situati
 		}
 		a.score = append(a.score, score)
 	}
+	// The X best weapons other than Ordnance, a second Pistol with a
+	// Pistol fired alone; then what Ordnance alone, or a pair of Pistols,
+	// would do instead, whichever makes more expected unsaved wounds.
+	n := max(firer.FiringProtocols, 1)
 	a.picks = a.picks[:0]
-	for range max(firer.FiringProtocols, 1) {
-		best := a.best(weapons, false)
+	sum := 0.0
+	for len(a.picks) < n {
+		best := a.best(weapons, func(t WeaponType) bool { return t != Ordnance })
 		if best < 0 {
 			break
 		}
-		if weapons[best].Type == Ordnance {
-			if len(a.picks) == 0 {
-				a.picks = append(a.picks, best)
-				break
-			}
-			a.score[best] = -1
-			continue
-		}
 		a.picks = append(a.picks, best)
-		a.score[best] = -1 // fired once already
+		sum += a.score[best]
+		a.score[best] = -a.score[best] // fired once already; kept for the pairs below
 	}
-	if len(a.picks) == 1 && max(firer.FiringProtocols, 1) == 1 && weapons[a.picks[0]].Type == Pistol {
-		if second := a.best(weapons, true); second >= 0 {
-			a.picks = append(a.picks, second)
+	if n == 1 {
+		if len(a.picks) == 1 && weapons[a.picks[0]].Type == Pistol {
+			if second := a.best(weapons, isPistol); second >= 0 {
+				a.picks = append(a.picks, second)
+				sum += a.score[second]
+				a.score[second] = -a.score[second]
+			}
+		} else if p1, p2, ps := a.pistolPair(weapons); p2 >= 0 && ps > sum {
+			a.picks = append(a.picks[:0], p1, p2)
+			sum = ps
 		}
+	}
+	if o := a.best(weapons, func(t WeaponType) bool { return t == Ordnance }); o >= 0 {
+		if a.score[o] > sum || (a.score[o] == sum && (len(a.picks) == 0 || o < a.picks[0])) {
+			a.picks = append(a.picks[:0], o)
+		}
+	}
+	for i, sc := range a.score {
+		a.score[i] = max(sc, -sc)
 	}
 	return a.picks
 }
 
-// best returns the index of the highest positive score, Pistols only when
-// pistols says so; -1 when none.
-func (a *Attack) best(weapons []Weapon, pistols bool) int {
+// best returns the index of the highest positive score among the weapons
+// whose type ok accepts, ties going to the earlier; -1 when none.
+func (a *Attack) best(weapons []Weapon, ok func(WeaponType) bool) int {
 	best := -1
 	for i, s := range a.score {
-		if pistols && weapons[i].Type != Pistol {
+		if !ok(weapons[i].Type) {
 			continue
 		}
 		if s > 0 && (best < 0 || s > a.score[best]) {
@@ -177,6 +194,25 @@ func (a *Attack) best(weapons []Weapon, pistols bool) int {
 		}
 	}
 	return best
+}
+
+func isPistol(t WeaponType) bool { return t == Pistol }
+
+// pistolPair returns the two best Pistols not yet picked and the sum of
+// their scores; p2 is -1 when there are not two.
+func (a *Attack) pistolPair(weapons []Weapon) (p1, p2 int, sum float64) {
+	p1 = a.best(weapons, isPistol)
+	if p1 < 0 {
+		return -1, -1, 0
+	}
+	s1 := a.score[p1]
+	a.score[p1] = -s1
+	p2 = a.best(weapons, isPistol)
+	a.score[p1] = s1
+	if p2 < 0 {
+		return -1, -1, 0
+	}
+	return p1, p2, s1 + a.score[p2]
 }
 
 // Prepare sets the attack up: firer shoots at target with the weapons Select

@@ -134,3 +134,42 @@ func TestStupefyChooser(t *testing.T) {
 		t.Error("Always chose Stupefied for a unit without Lords of Profligacy")
 	}
 }
+
+// TestStupefyChooserOwnSituation: the unit's own next attack is weighed as
+// it will be made, in its own turn, not as the enemy's was (moving). Thirty
+// Emperor's Children, each with a Heavy 1 gun (S5 AP4), face ten marines'
+// bolters (2 shots, BS 4), fired after moving. The bolters make 20 shots
+// of 4/6 * 3/6 * 2/6 = 1/9 unsaved wounds: 20/9, and the Stupefied roll
+// saves 1/6 of them, 10/27 models (thirty models: no cap). Its own 30
+// shots, at a hundred marines (no cap), unsaved at 4/6 * 4/6 * 2/6 = 4/27
+// each at BS 4, 1/27 as Snap Shots: 40/9 against 10/9, so Stupefied costs
+// 10/3 models and does not pay. Weighed as if it had moved, Heavy would be
+// Snap Shots either way, costing nothing, and Stupefied would be chosen.
+func TestStupefyChooserOwnSituation(t *testing.T) {
+	u := NewUnit(reveller, 30)
+	enemy := NewUnit(marine, 10)
+	crowd := NewUnit(marine, 100)
+	heavy := []Weapon{{Name: "heavy gun", Type: Heavy, Shots: dice.Const(1), Range: 36, S: 5, AP: 4}}
+	bolters := []Weapon{bolter}
+	moved := Situation{Distance: 24, Moved: true}
+	own := Situation{Distance: 24}
+	stu := u
+	stu.Stupefy(false, DefaultOptions)
+	var a Attack
+	a.PrepareAt(&enemy, bolters, &u, moved, DefaultOptions)
+	saved := a.ExpectedCasualties(&u)
+	a.PrepareAt(&enemy, bolters, &stu, moved, DefaultOptions)
+	saved -= a.ExpectedCasualties(&stu)
+	a.PrepareAt(&u, heavy, &crowd, own, DefaultOptions)
+	lost := a.ExpectedCasualties(&crowd)
+	a.PrepareAt(&stu, heavy, &crowd, own, DefaultOptions)
+	lost -= a.ExpectedCasualties(&crowd)
+	if !near(saved, 10.0/27) || !near(lost, 10.0/3) {
+		t.Errorf("saved %.6f, lost %.6f; want 10/27 and 10/3", saved, lost)
+	}
+	ch := StupefyChooser{Policy: StupefyWhenItPays}
+	st := StupefyStakes{Enemy: &enemy, EnemyWeapons: bolters, OwnTarget: &crowd, OwnWeapons: heavy, Situation: moved, OwnSituation: own}
+	if ch.Choose(&u, st, DefaultOptions) {
+		t.Error("chose Stupefied, saving 10/27 models at a cost of 10/3")
+	}
+}

@@ -70,10 +70,19 @@ func ChargeRoll(bonus int, o Options) dice.Dist {
 // bonus reaches a target distance inches away: P(charge roll >= distance).
 // A target beyond Options.MaxCharge cannot be charged at all.
 func ChargeSuccess(distance, bonus int, o Options) float64 {
-	if o.MaxCharge > 0 && distance > o.MaxCharge {
+	if !CanDeclareCharge(distance, o) {
 		return 0
 	}
 	return ChargeRoll(bonus, o).AtLeast(distance)
+}
+
+// CanDeclareCharge reports whether a charge may be declared against a
+// target distance inches away: not beyond Options.MaxCharge, the longest
+// charge (greypaints' HH2 assault phase guide: no charge is declared
+// against a target out of that range). A distance of 0 is not rolled and
+// stands for a charge that reaches.
+func CanDeclareCharge(distance int, o Options) bool {
+	return o.MaxCharge <= 0 || distance <= o.MaxCharge
 }
 
 // RollCharge rolls a charge's distance, as ChargeRoll describes.
@@ -125,7 +134,9 @@ type ChargeResult struct {
 }
 
 // Charge resolves a charge by a into b, distance inches away, and the
-// combat it starts; a.Charged is set, b.Charged cleared. In order:
+// combat it starts; a.Charged is set, b.Charged cleared. A charge that may
+// not be declared (CanDeclareCharge) does nothing: no Overwatch, no roll.
+// In order:
 //  1. with Options.Overwatch, if b may make the Overwatch Reaction, ow (an
 //     Attack the caller prepared for b's weapons against a, in the
 //     situation of a Reaction against a charging unit) is fired with b's
@@ -139,6 +150,9 @@ type ChargeResult struct {
 func Charge(r *dice.Rand, a, b Side, ow *Attack, distance, bonus int, o Options) ChargeResult {
 	var res ChargeResult
 	a.Charged, b.Charged = true, false
+	if !CanDeclareCharge(distance, o) {
+		return res
+	}
 	if o.Overwatch && ow != nil && b.Unit.CanReact(Overwatch) {
 		for i := range ow.Volleys {
 			ow.Volleys[i].Models = max(b.Unit.Models, 0)

@@ -206,3 +206,47 @@ func TestChargeWithOverwatch(t *testing.T) {
 		}
 	}
 }
+
+// TestNoOverwatchBeyondMaxCharge: a charge may not be declared against a
+// target beyond the longest charge (12" by default), so no Overwatch is
+// fired at it. Two marines fire Overwatch with Rapid Fire bolters at ten
+// charging marines: at 12", half the bolter's 24", each fires 2 shots, 4
+// Snap Shots in all, each removing a model with 1/6 (6+ to hit) * 1/2 (S4
+// vs T4) * 1/3 (3+ save against AP5) = 1/36: 4/36 = 1/9 models, never more
+// than ten; the charge reaches with P(2D6 >= 12) = 1/36. At 13" nothing
+// happens: no Overwatch, no roll.
+func TestNoOverwatchBeyondMaxCharge(t *testing.T) {
+	o := DefaultOptions
+	o.Overwatch = true
+	bolter := Weapon{Name: "bolter", Type: RapidFire, Range: 24, S: 4, AP: 5}
+	x := AssaultExchange{
+		Units:            [2]Unit{NewUnit(marine, 10), NewUnit(marine, 2)},
+		Charged:          true,
+		OverwatchWeapons: []Weapon{bolter},
+		Options:          o,
+	}
+	for _, tt := range []struct {
+		distance           int
+		overwatch, reached float64
+	}{
+		{12, 1.0 / 9, 1.0 / 36},
+		{13, 0, 0},
+	} {
+		x.Distance = tt.distance
+		ex := ExactAssault(&x)
+		if !near(ex[0].Overwatch, tt.overwatch) || !near(ex[0].Reached, tt.reached) {
+			t.Errorf("%d\": Overwatch %.6f, reached %.6f; want %.6f and %.6f",
+				tt.distance, ex[0].Overwatch, ex[0].Reached, tt.overwatch, tt.reached)
+		}
+	}
+	r := dice.New(5, 0)
+	var ow Attack
+	for range 1000 {
+		a, b := NewUnit(marine, 10), NewUnit(marine, 2)
+		ow.PrepareAt(&b, x.OverwatchWeapons, &a, Situation{Distance: 13, SnapShots: true, Reaction: true, Charging: true}, o)
+		res := Charge(r, Side{Unit: &a}, Side{Unit: &b}, &ow, 13, 0, o)
+		if res.Overwatch.Shots != 0 || res.Roll != 0 || res.Reached {
+			t.Fatalf("13\": %d Overwatch shots, roll %d, reached %v; want no charge at all", res.Overwatch.Shots, res.Roll, res.Reached)
+		}
+	}
+}

@@ -332,9 +332,11 @@ func (x *AssaultExchange) Sides(a, b *Unit) (Side, Side) {
 		Side{Unit: b, Weapon: x.Weapons[1]}
 }
 
-// Overwatches reports whether the defender fires Overwatch at the charger.
+// Overwatches reports whether the defender fires Overwatch at the charger:
+// only at a charge that may be declared (CanDeclareCharge).
 func (x *AssaultExchange) Overwatches() bool {
-	return x.Charged && x.Options.Overwatch && len(x.OverwatchWeapons) > 0 && x.Units[1].CanReact(Overwatch)
+	return x.Charged && CanDeclareCharge(x.Distance, x.Options) && x.Options.Overwatch && len(x.OverwatchWeapons) > 0 &&
+		x.Units[1].CanReact(Overwatch)
 }
 
 // OverwatchSituation is how Overwatch is fired: Snap Shots at a charging

@@ -88,8 +88,10 @@ type Options struct {
 	// TerrainChargeInitiative is the Initiative step a unit fights at after
 	// charging through Difficult Terrain, the penalty the Stupefied rule text
 	// cancels for enemies of a Stupefied unit. Its size is not in the HH2
-	// texts found. OPEN. Default 1, the Initiative step 1 of the Warhammer
-	// 40,000 rulebook HH2 builds on; 0 means no penalty.
+	// rules texts found. OPEN. Default 1, the step Goonhammer's HH2 fight
+	// guide gives and the Warhammer 40,000 rulebook HH2 builds on has; 0
+	// means no penalty. Wargear that cancels it (frag grenades) is the
+	// caller's to weigh: such a charger is not marked DifficultTerrain.
 	TerrainChargeInitiative int
 
 	// InsaneHeroism: a Morale check rolled as a double 1 is passed whatever

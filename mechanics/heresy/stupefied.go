@@ -38,8 +38,10 @@ type StupefyStakes struct {
 	// OwnTarget is the unit it means to shoot next, with OwnWeapons.
 	OwnTarget  *Unit
 	OwnWeapons []Weapon
-	// Situation is how both attacks are made (distance, movement).
-	Situation Situation
+	// Situation is how the enemy's attack is made (distance, whether the
+	// enemy moved); OwnSituation how the unit's own is made, in its own
+	// turn, whatever the enemy did.
+	Situation, OwnSituation Situation
 }
 
 // StupefyChooser applies a StupefyPolicy. It holds scratch space, so that
@@ -83,9 +85,9 @@ func (c *StupefyChooser) Choose(u *Unit, st StupefyStakes, o Options) bool {
 		saved -= c.att.ExpectedCasualties(&stu)
 	}
 	if st.OwnTarget != nil {
-		c.att.PrepareAt(u, st.OwnWeapons, st.OwnTarget, st.Situation, o)
+		c.att.PrepareAt(u, st.OwnWeapons, st.OwnTarget, st.OwnSituation, o)
 		lost = c.att.ExpectedCasualties(st.OwnTarget)
-		c.att.PrepareAt(&stu, st.OwnWeapons, st.OwnTarget, st.Situation, o)
+		c.att.PrepareAt(&stu, st.OwnWeapons, st.OwnTarget, st.OwnSituation, o)
 		lost -= c.att.ExpectedCasualties(st.OwnTarget)
 	}
 	return saved > lost

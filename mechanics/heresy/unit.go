@@ -155,8 +155,14 @@ func (u *Unit) FearOf(e *Unit) int {
 }
 
 // SnapShotsOnly reports whether the unit may fire Snap Shots only: a
-// Stupefied unit may (rule text).
-func (u *Unit) SnapShotsOnly() bool { return u.IsStupefied() }
+// Stupefied unit (rule text), and a Pinned one (rulebook p.244).
+func (u *Unit) SnapShotsOnly() bool { return u.IsStupefied() || u.pinned() }
+
+// pinned reports whether the unit suffers being Pinned now: Pinned, and not
+// ignoring it while Stupefied (see Suffers; a Stupefied unit cannot be
+// Pinned anew, so only the Pinned it had when it became Stupefied is
+// ignored, whatever Options.StupefiedIgnoresLater says).
+func (u *Unit) pinned() bool { return u.Suffers(Pinned, Options{}) }
 
 // ShootingBS is the Ballistic Skill the unit shoots at: SnapShotBS when it
 // may fire Snap Shots only.
@@ -180,12 +186,15 @@ func (u *Unit) Bulk() int {
 // Outnumbers reports whether u outnumbers other in combat, counting Bulky.
 func (u *Unit) Outnumbers(other *Unit) bool { return u.Bulk() > other.Bulk() }
 
-// CanRun: Automated Artillery may not Run (rule text).
-func (u *Unit) CanRun() bool { return !u.AutomatedArtillery }
+// CanRun: Automated Artillery may not Run (rule text), nor may a Pinned
+// unit (rulebook p.244) unless it ignores being Pinned while Stupefied.
+func (u *Unit) CanRun() bool { return !u.AutomatedArtillery && !u.pinned() }
 
 // CanCharge: Automated Artillery may not declare or make Charges (rule
-// text); a Falling Back unit does not charge either.
-func (u *Unit) CanCharge() bool { return !u.AutomatedArtillery && !u.FallingBack }
+// text); a Falling Back unit does not charge either, nor a Pinned one
+// (rulebook p.244) unless it ignores being Pinned while Stupefied (rule
+// text).
+func (u *Unit) CanCharge() bool { return !u.AutomatedArtillery && !u.FallingBack && !u.pinned() }
 
 // ChargeDisordered reports whether a charge declared for the unit is
 // Disordered: always while Stupefied (rule text), including a charge during

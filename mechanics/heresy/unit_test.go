@@ -246,3 +246,55 @@ func TestAutomatedArtillery(t *testing.T) {
 		t.Error("an ordinary unit got the Automated Artillery restrictions")
 	}
 }
+
+// TestPinnedRestrictions: a Pinned unit may not Run or Charge and fires
+// Snap Shots only (rulebook p.244), until it becomes Stupefied, which makes
+// it ignore the Pinned it had (Lords of Profligacy rule text): it may then
+// Run and Charge, and fires Snap Shots for being Stupefied; gaining
+// Fearless ends being Pinned (Fearless rule text). Five models
+// firing a bolter's two shots make 10 shots; at BS 4 they hit on 3+,
+// 10 * 4/6 = 20/3 hits, and as Snap Shots (BS 1) on 6+, 10 * 1/6 = 5/3.
+func TestPinnedRestrictions(t *testing.T) {
+	target := NewUnit(marine, 10)
+	weapons := []Weapon{bolter}
+	hits := func(u *Unit) float64 {
+		var a Attack
+		a.Prepare(u, weapons, &target, DefaultOptions)
+		return a.Expected(StageHits)
+	}
+	u := NewUnit(reveller, 5)
+	if got := hits(&u); !near(got, 20.0/3) {
+		t.Errorf("unpinned: %v hits, want 20/3", got)
+	}
+	u.Pin()
+	if u.CanRun() || u.CanCharge() {
+		t.Error("a Pinned unit may Run or Charge")
+	}
+	if !u.SnapShotsOnly() || u.ShootingBS() != SnapShotBS {
+		t.Errorf("Pinned: shoots at BS %d, want Snap Shots", u.ShootingBS())
+	}
+	if got := hits(&u); !near(got, 5.0/3) {
+		t.Errorf("Pinned: %v hits, want 5/3", got)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("Fight accepted a Pinned unit marked as having charged")
+			}
+		}()
+		Fight(dice.New(1, 0), Side{Unit: &u, Charged: true}, Side{Unit: &target}, DefaultOptions)
+	}()
+	u.Stupefy(false, DefaultOptions)
+	if !u.CanRun() || !u.CanCharge() {
+		t.Error("a unit Stupefied while Pinned ignores Pinned, yet may not Run or Charge")
+	}
+	if got := hits(&u); !near(got, 5.0/3) {
+		t.Errorf("Stupefied: %v hits, want 5/3", got)
+	}
+	f := NewUnit(marine, 5)
+	f.Pin()
+	f.GainFearless()
+	if !f.CanCharge() || f.SnapShotsOnly() {
+		t.Error("gaining Fearless ends being Pinned, yet the unit may not Charge or fires Snap Shots")
+	}
+}

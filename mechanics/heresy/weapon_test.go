@@ -376,6 +376,31 @@ func TestSelectRules(t *testing.T) {
 	}
 }
 
+// TestSelectOrdnanceLeftOut: an Ordnance weapon that is not the best pick
+// is left out without taking a weapon's place, so Firing Protocols (2)
+// still fires two weapons. Expected unsaved wounds per shot against T4 3+
+// models at BS 4 (hit 4/6): lascannon S9 AP2 4/6 * 5/6 * 1 = 5/9, one shot;
+// the Ordnance S5 AP3 4/6 * 4/6 * 1 = 4/9, one shot; autocannon S7 AP4
+// 4/6 * 5/6 * 2/6 = 5/27, two shots, 10/27. The Ordnance is second best,
+// so the two fired are the lascannon and the autocannon: 5/9 + 10/27 =
+// 25/27 unsaved wounds for one model.
+func TestSelectOrdnanceLeftOut(t *testing.T) {
+	target := NewUnit(marine, 10)
+	ord := Weapon{Name: "ordnance", Type: Ordnance, Shots: dice.Const(1), S: 5, AP: 3}
+	list := []Weapon{lascan, ord, autocan}
+	p := marine
+	p.FiringProtocols = 2
+	firer := NewUnit(p, 1)
+	var a Attack
+	if got := a.Select(&firer, list, &target, DefaultOptions); !slices.Equal(got, []int{0, 2}) {
+		t.Errorf("Firing Protocols (2) with the Ordnance second best: %v, want [0 2]", got)
+	}
+	a.Prepare(&firer, list, &target, DefaultOptions)
+	if got, want := a.Expected(StageUnsaved), 25.0/27; !near(got, want) {
+		t.Errorf("expected unsaved wounds %v, want 25/27 = %v", got, want)
+	}
+}
+
 // FuzzParseType: no Type column may panic the reader, and every rule it
 // returns points inside the text.
 func FuzzParseType(f *testing.F) {
@@ -514,5 +539,51 @@ func TestPoisonedWielderStrength(t *testing.T) {
 	b := NewUnit(marine, 1)
 	if c := MeleeChain(&b, &w, &target, DefaultOptions); !near(c.P(StageWounds), 1.0/4) {
 		t.Errorf("Poisoned (4+) S1 wielded at S4: wounds per blow %.6f, want 1/4", c.P(StageWounds))
+	}
+}
+
+// TestSelectAgainstTogether: an Ordnance weapon, which fires alone, is
+// fired only when it makes more expected unsaved wounds than the weapons it
+// would stop together, and two Pistols are fired instead of one better
+// weapon when the pair makes more. Per model against T4 3+ models at BS 4
+// (hit 4/6): lascannon S9 AP2 4/6 * 5/6 * 1 = 15/27 (one shot); autocannon
+// S7 AP4 2 * 4/6 * 5/6 * 2/6 = 10/27; together 25/27. Ordnance 2 at S5 AP3
+// makes 2 * 4/6 * 4/6 * 1 = 24/27, more than the lascannon alone but less
+// than both; at S6 AP3, 2 * 4/6 * 5/6 * 1 = 30/27, more than both. Heavy
+// bolter S5 AP4, three shots: 3 * 4/6 * 4/6 * 2/6 = 12/27; a Pistol 2 at
+// S5 AP5 makes 2 * 4/6 * 4/6 * 2/6 = 8/27, and two of them 16/27.
+func TestSelectAgainstTogether(t *testing.T) {
+	target := NewUnit(marine, 10)
+	ord := func(s int) Weapon {
+		return Weapon{Name: "ordnance", Type: Ordnance, Shots: dice.Const(2), S: s, AP: 3}
+	}
+	pistol := func(name string) Weapon {
+		return Weapon{Name: name, Type: Pistol, Shots: dice.Const(2), Range: 12, S: 5, AP: 5}
+	}
+	tests := []struct {
+		name    string
+		fp      int
+		list    []Weapon
+		want    []int
+		unsaved float64
+	}{
+		{"FP 2: 24/27 alone against 25/27 together", 2, []Weapon{ord(5), lascan, autocan}, []int{1, 2}, 25.0 / 27},
+		{"FP 2: 30/27 alone against 25/27 together", 2, []Weapon{ord(6), lascan, autocan}, []int{0}, 30.0 / 27},
+		{"FP 1: 24/27 alone against 15/27", 1, []Weapon{ord(5), lascan, autocan}, []int{0}, 24.0 / 27},
+		{"two Pistols, 16/27, against a heavy bolter, 12/27", 0, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{1, 2}, 16.0 / 27},
+		{"FP 2: the heavy bolter and a Pistol, 20/27", 2, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{0, 1}, 20.0 / 27},
+	}
+	for _, tt := range tests {
+		p := marine
+		p.FiringProtocols = tt.fp
+		firer := NewUnit(p, 1)
+		var a Attack
+		if got := slices.Clone(a.Select(&firer, tt.list, &target, DefaultOptions)); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: picked %v, want %v", tt.name, got, tt.want)
+		}
+		a.Prepare(&firer, tt.list, &target, DefaultOptions)
+		if got := a.Expected(StageUnsaved); !near(got, tt.unsaved) {
+			t.Errorf("%s: %v unsaved wounds, want %v", tt.name, got, tt.unsaved)
+		}
 	}
 }

@@ -370,6 +370,32 @@ func TestWhenItPays(t *testing.T) {
 	}
 }
 
+// TestWhenItPaysOwnTurn: when_it_pays weighs the target's own next attack
+// as that attack is made, in its own turn without moving, whether or not
+// the firer moved. Ten Bolters fire 20 shots (no type: fired after moving
+// too) of 4/6 * 3/6 * 2/6 = 1/9 unsaved wounds, 20/9, of which the
+// Stupefied roll saves 1/6: at most 10/27 models. The Revellers' ten Heavy
+// 1 guns (S5 AP4) at the Bolters cause 4/6 * 4/6 * 2/6 = 4/27 unsaved
+// wounds a shot, 1/27 as Snap Shots: Stupefied costs 10 * 3/27 = 10/9
+// models, so it does not pay, moved or not. Weighed as though the
+// Revellers had moved too, Heavy would be Snap Shots either way and
+// Stupefied would seem free.
+func TestWhenItPaysOwnTurn(t *testing.T) {
+	src := scenario(`shooting:
+  firer: ` + bolters + `
+  target: {` + reveller + `, rules: [Lords of Profligacy], weapons: [{name: heavy gun, type: Heavy 1, range: 36, S: 5, AP: 4}]}
+  distance: 24
+  moved: [false, true]
+  stupefied: when_it_pays
+`)
+	_, es := runScenario(t, src, 2000)
+	for _, moved := range []bool{false, true} {
+		if e := find(t, es, metricChoseStupefied, "moved", moved); e.Exact != 0 || e.Value != 0 {
+			t.Errorf("moved %v: went Stupefied at a cost of 10/9 models to save 10/27: exact %v, estimate %v", moved, e.Exact, e.Value)
+		}
+	}
+}
+
 // TestArtillerySwept: a charged Automated Artillery unit that Falls Back is
 // always destroyed by the Sweeping Advance, with no dice; artillery that
 // wins does not sweep.

@@ -330,7 +330,7 @@ type shootingModel struct {
 // when_it_pays, the firer's attack against the target's own at the firer.
 func (m *shootingModel) choose(p rules.StupefyPolicy) {
 	c := rules.StupefyChooser{Policy: p}
-	st := rules.StupefyStakes{Enemy: &m.Firer, EnemyWeapons: m.Weapons, Situation: m.Situation}
+	st := rules.StupefyStakes{Enemy: &m.Firer, EnemyWeapons: m.Weapons, Situation: m.Situation, OwnSituation: m.NextSituation(false)}
 	if len(m.Back) > 0 {
 		st.OwnTarget, st.OwnWeapons = &m.Firer, m.Back
 	}
