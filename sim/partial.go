@@ -49,9 +49,14 @@ func (c ChunkRange) trials(runTrials int64) int64 {
 // PartHeader identifies the run a part belongs to: parts merge only when
 // their headers are equal. It holds everything that decides a result.
 type PartHeader struct {
-	// Program and Version name what wrote the part.
+	// Program and Version name what wrote the part; Build names the
+	// binary, since two builds of one version may differ in their rules
+	// while the version number stays: the commit it was built from, or
+	// the SHA-256 of the executable when the tree had changes or no
+	// commit was recorded.
 	Program string `json:"program"`
 	Version string `json:"version"`
+	Build   string `json:"build"`
 	// Command and Args are the command that ran (run, compare) and its
 	// arguments other than flags, as given: the reproduce line uses them.
 	Command string   `json:"command"`
@@ -254,6 +259,8 @@ func sameRun(a, b NamedPart) error {
 	switch {
 	case ha.Program != hb.Program || ha.Version != hb.Version:
 		return differ("written by", hb.Program+" "+hb.Version, ha.Program+" "+ha.Version)
+	case ha.Build != hb.Build:
+		return differ("written by another build of "+hb.Program+" "+hb.Version+":", hb.Build, ha.Build)
 	case ha.Command != hb.Command || !slices.Equal(ha.Args, hb.Args):
 		return differ("command", hb.Command+" "+strings.Join(hb.Args, " "), ha.Command+" "+strings.Join(ha.Args, " "))
 	case !equalInputs(ha.Inputs, hb.Inputs):

@@ -15,7 +15,7 @@ import (
 )
 
 func testHeader() PartHeader {
-	return PartHeader{Program: "hammersim", Version: "test", Command: "run", Args: []string{"x"},
+	return PartHeader{Program: "hammersim", Version: "test", Build: "commit 0123", Command: "run", Args: []string{"x"},
 		Inputs: []Input{{Name: "x", File: "x.yaml", SHA256: strings.Repeat("0", 64), Source: "name: x\n"}}}
 }
 
@@ -159,7 +159,16 @@ func TestMergeErrors(t *testing.T) {
 		{"other split", []NamedPart{parts[0], otherSplit[1]}, "cut into 2 shards"},
 		{"overlap", []NamedPart{{"first2", first2}, parts[1]}, "first2 and part1 both hold chunks 1"},
 		{"same chunks, other tallies", []NamedPart{parts[1], {"fake", foreign[1].Part}}, ""},
+		{"other build", []NamedPart{parts[0], {"rebuilt", parts[1].Part}}, ""},
 	} {
+		if tt.name == "other build" {
+			// The same chunks of the same run, written by another binary
+			// of the same version.
+			rebuilt := *parts[1].Part
+			rebuilt.Header.Build = "commit 1234"
+			tt.parts[1].Part = &rebuilt
+			tt.want = "rebuilt is not a part of the same run as part0: written by another build of hammersim test: commit 1234, not commit 0123"
+		}
 		if tt.name == "same chunks, other tallies" {
 			// A part that claims the same chunks with other counts: give
 			// the foreign part this run's header to get past the header
@@ -186,8 +195,9 @@ func TestMergeErrors(t *testing.T) {
 		{"corrupted", flipped, "corrupted"},
 		{"not a part", []byte("name: x\nruleset: fantasy\n"), "not a hammersim partial result"},
 		{"empty", nil, "not a hammersim partial result"},
-		{"future format", bytes.Replace(good, []byte("format 2"), []byte("format 3"), 1), `format "3"; this hammersim reads format 2`},
-		{"format 1, whose inputs had no catalogues", bytes.Replace(good, []byte("format 2"), []byte("format 1"), 1), `format "1"; this hammersim reads format 2`},
+		{"future format", bytes.Replace(good, []byte("format 3"), []byte("format 4"), 1), `format "4"; this hammersim reads format 3`},
+		{"format 2, whose headers named no build", bytes.Replace(good, []byte("format 3"), []byte("format 2"), 1), `format "2"; this hammersim reads format 3`},
+		{"format 1, whose inputs had no catalogues", bytes.Replace(good, []byte("format 3"), []byte("format 1"), 1), `format "1"; this hammersim reads format 3`},
 	} {
 		if _, err := ReadPart(tt.name, bytes.NewReader(tt.file)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want an error containing %q", tt.name, err, tt.want)

@@ -124,6 +124,9 @@ func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error 
 	if h.Version != hammersim.Version {
 		return fmt.Errorf("the parts were written by hammersim %s, this is %s: merge with the version that ran the shards", h.Version, hammersim.Version)
 	}
+	if b := buildID(); h.Build != b {
+		return fmt.Errorf("the parts were written by another build of hammersim %s (%s), this is %s: merge with the binary that ran the shards", h.Version, h.Build, b)
+	}
 	var ss []*scenarios.Scenario
 	var groups [][]sim.Model
 	for _, in := range h.Inputs {
