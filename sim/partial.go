@@ -116,6 +116,15 @@ func (h *PartHeader) InputBytes() int {
 	return n
 }
 
+// ShareInputs makes h hold the very texts of from's inputs when the two
+// are equal, so that a merge of many parts of one run holds its scenario
+// and catalogue texts once rather than once per part.
+func (h *PartHeader) ShareInputs(from *PartHeader) {
+	if equalInputs(h.Inputs, from.Inputs) {
+		h.Inputs = from.Inputs
+	}
+}
+
 // equalInputs reports whether two runs read the same inputs.
 func equalInputs(a, b []Input) bool {
 	return slices.EqualFunc(a, b, func(x, y Input) bool {

@@ -49,13 +49,9 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := f.checkOutputs(paths); err != nil {
 		return err
 	}
-	var parts []sim.NamedPart
-	for _, path := range paths {
-		p, err := readPart(path)
-		if err != nil {
-			return err
-		}
-		parts = append(parts, sim.NamedPart{Name: path, Part: p})
+	parts, err := readParts(paths)
+	if err != nil {
+		return err
 	}
 	merged, err := sim.Merge(parts)
 	if err != nil {
@@ -93,6 +89,25 @@ func partPaths(args []string) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// readParts reads the parts at paths. Every part of a run carries the
+// run's scenario and catalogue texts; those equal to the first part's are
+// held once, so that a merge of thousands of parts takes the memory of
+// their tallies, not of thousands of copies of the texts.
+func readParts(paths []string) ([]sim.NamedPart, error) {
+	var parts []sim.NamedPart
+	for _, path := range paths {
+		p, err := readPart(path)
+		if err != nil {
+			return nil, err
+		}
+		if len(parts) > 0 {
+			p.Header.ShareInputs(&parts[0].Header)
+		}
+		parts = append(parts, sim.NamedPart{Name: path, Part: p})
+	}
+	return parts, nil
 }
 
 func readPart(path string) (*sim.Part, error) {
