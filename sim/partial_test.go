@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +99,65 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 		if !sameTallies(got, want) || len(got.Chunks) != 1 || got.Chunks[0] != want.Chunks[0] {
 			t.Errorf("N=%d: merged shards differ from the whole run", n)
 		}
+	}
+}
+
+// TestTallyDigestIsSameTallies: a merge tells a copy of a part from a
+// part that claims its chunks by their digests, which must agree with
+// sameTallies: equal for every pair that holds equal tallies (written and
+// read back, whatever the worker count, empty histograms whatever their
+// min), different for every pair that does not (other shards, other seeds,
+// one count moved, an extra trial, an interrupted run).
+func TestTallyDigestIsSameTallies(t *testing.T) {
+	cfg := Config{Trials: 3 * ChunkSize, Seed: 5, Workers: 1, Aligned: true, Batches: 4}
+	var all []*Part
+	for _, seed := range []uint64{5, 6} {
+		c := cfg
+		c.Seed = seed
+		parts, _ := shardParts(t, c, 3)
+		for _, p := range parts {
+			all = append(all, p.Part, roundTrip(t, p.Part))
+		}
+	}
+	moreWorkers := cfg
+	moreWorkers.Workers = 3
+	again, _ := shardParts(t, moreWorkers, 3)
+	all = append(all, again[0].Part)
+	// One count moved from one value to the next: the same trials.
+	moved := roundTrip(t, all[0])
+	h := &moved.Runs[0].Tallies[0].H[0]
+	h.counts = slices.Clone(h.counts)
+	i := slices.IndexFunc(h.counts, func(c int64) bool { return c > 0 })
+	h.counts[i]--
+	h.counts[i+1]++
+	interrupted := roundTrip(t, all[0])
+	interrupted.Interrupted = true
+	// An empty histogram keeps its min; Equal ignores it.
+	emptyA, emptyB := roundTrip(t, all[0]), roundTrip(t, all[0])
+	emptyA.Runs[0].Tallies = append(emptyA.Runs[0].Tallies, &Tally{H: []Histogram{{min: 3}}})
+	emptyB.Runs[0].Tallies = append(emptyB.Runs[0].Tallies, &Tally{H: []Histogram{{min: -2, counts: []int64{0, 0}}}})
+	extra := roundTrip(t, all[0])
+	extra.Runs[0].Completed = slices.Clone(extra.Runs[0].Completed)
+	extra.Runs[0].Completed[0]++
+	all = append(all, moved, interrupted, emptyA, emptyB, extra)
+	equal := 0
+	for _, a := range all {
+		for _, b := range all {
+			same := sameTallies(a, b)
+			if same != (tallyDigest(a) == tallyDigest(b)) {
+				t.Errorf("sameTallies %v, but digests equal %v", same, !same)
+			}
+			if same && a != b {
+				equal++
+			}
+		}
+	}
+	// Each of the 6 shards is equal to its read-back copy (12 ordered
+	// pairs), shard 0 of seed 5 to the run with 3 workers (and its copy:
+	// 4 more pairs), and the two parts with an empty histogram to each
+	// other (2 pairs).
+	if equal != 12+4+2 {
+		t.Errorf("%d ordered pairs of distinct parts hold equal tallies, want 18", equal)
 	}
 }
 

@@ -49,11 +49,11 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := f.checkOutputs(paths); err != nil {
 		return err
 	}
-	parts, err := readParts(paths)
+	merger, err := readParts(paths)
 	if err != nil {
 		return err
 	}
-	merged, err := sim.Merge(parts)
+	merged, err := merger.Result()
 	if err != nil {
 		return err
 	}
@@ -91,23 +91,21 @@ func partPaths(args []string) ([]string, error) {
 	return paths, nil
 }
 
-// readParts reads the parts at paths. Every part of a run carries the
-// run's scenario and catalogue texts; those equal to the first part's are
-// held once, so that a merge of thousands of parts takes the memory of
-// their tallies, not of thousands of copies of the texts.
-func readParts(paths []string) ([]sim.NamedPart, error) {
-	var parts []sim.NamedPart
+// readParts reads the parts at paths into a merger one at a time: it
+// holds their sum, not the parts, so that a merge of thousands of parts
+// takes the memory of one part and the sum, not of every part.
+func readParts(paths []string) (*sim.Merger, error) {
+	var m sim.Merger
 	for _, path := range paths {
 		p, err := readPart(path)
 		if err != nil {
 			return nil, err
 		}
-		if len(parts) > 0 {
-			p.Header.ShareInputs(&parts[0].Header)
+		if err := m.Add(sim.NamedPart{Name: path, Part: p}); err != nil {
+			return nil, err
 		}
-		parts = append(parts, sim.NamedPart{Name: path, Part: p})
 	}
-	return parts, nil
+	return &m, nil
 }
 
 func readPart(path string) (*sim.Part, error) {
