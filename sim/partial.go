@@ -529,20 +529,52 @@ func (p *Part) holds(r ChunkRange) bool {
 	return false
 }
 
+// maxNamedFlags is how many missing shards Complete names with their
+// --shard flags; past it, it gives the flag once, for each index listed.
+const maxNamedFlags = 4
+
+// indexRanges lists sorted indexes, three or more in a row as a range:
+// "2, 5-9, 12".
+func indexRanges(ix []int) string {
+	var out []string
+	for i := 0; i < len(ix); {
+		j := i
+		for j+1 < len(ix) && ix[j+1] == ix[j]+1 {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			out = append(out, fmt.Sprintf("%d-%d", ix[i], ix[j]))
+		default:
+			for k := i; k <= j; k++ {
+				out = append(out, fmt.Sprint(ix[k]))
+			}
+		}
+		i = j + 1
+	}
+	return strings.Join(out, ", ")
+}
+
 // Complete checks that p holds every chunk of its run and every trial of
 // every model, and returns the error a merge with missing shards gives.
 func (p *Part) Complete() error {
 	if miss := p.Missing(); len(miss) > 0 {
-		var ids, flags []string
-		for _, i := range miss {
-			ids = append(ids, fmt.Sprint(i))
-			flags = append(flags, fmt.Sprintf("--shard %d/%d", i, p.Header.Shards))
-		}
 		s := "s"
 		if len(miss) == 1 {
 			s = ""
 		}
-		return fmt.Errorf("%d of %d shards missing: shard%s %s (rerun with %s)", len(miss), p.Header.Shards, s, strings.Join(ids, ", "), strings.Join(flags, ", "))
+		// A few shards are named with their flags; more, such as the
+		// thousands a lost rack leaves, as ranges of indexes, which a
+		// job array's index list takes as they are.
+		var flags []string
+		for _, i := range miss {
+			flags = append(flags, fmt.Sprintf("--shard %d/%d", i, p.Header.Shards))
+		}
+		rerun := "rerun with " + strings.Join(flags, ", ")
+		if len(miss) > maxNamedFlags {
+			rerun = fmt.Sprintf("rerun each with --shard I/%d", p.Header.Shards)
+		}
+		return fmt.Errorf("%d of %d shards missing: shard%s %s (%s)", len(miss), p.Header.Shards, s, indexRanges(miss), rerun)
 	}
 	if p.Interrupted {
 		return nil

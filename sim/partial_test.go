@@ -265,6 +265,26 @@ func TestMergeErrors(t *testing.T) {
 	}
 }
 
+// TestMissingShardsAsRanges: a merge that lacks many shards of a large
+// split names them as ranges, in a line a person can read and a job
+// array's index list can take, instead of one index and one flag each.
+func TestMissingShardsAsRanges(t *testing.T) {
+	// One chunk a shard: shard i holds chunk i.
+	h := testHeader()
+	h.Shards, h.Trials, h.ChunkSize = MaxShards, MaxShards*ChunkSize, ChunkSize
+	p := &Part{Header: h, Chunks: []ChunkRange{{0, 2}, {3, 5}, {1005, 2000}, {2002, MaxShards}}}
+	want := "1003 of 65536 shards missing: shards 2, 5-1004, 2000, 2001 (rerun each with --shard I/65536)"
+	if err := p.Complete(); err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	// Up to four are named with their flags, a run of three as a range.
+	p.Chunks = []ChunkRange{{0, 2}, {5, MaxShards}}
+	want = "3 of 65536 shards missing: shards 2-4 (rerun with --shard 2/65536, --shard 3/65536, --shard 4/65536)"
+	if err := p.Complete(); err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
 // TestReadPartChecksContents: a file with a valid checksum but contents
 // that contradict themselves (hand-edited, then re-summed) is refused.
 func TestReadPartChecksContents(t *testing.T) {
