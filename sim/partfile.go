@@ -16,7 +16,7 @@ import (
 // PartFormat is the version of the partial-result file format that
 // WritePart writes and ReadPart reads. It changes whenever the layout or the
 // meaning of a field does.
-const PartFormat = 2
+const PartFormat = 3
 
 // partMagic opens every partial-result file; the format version follows.
 const partMagic = "hammersim partial result, format "
@@ -33,7 +33,7 @@ const (
 
 // The file is four lines:
 //
-//	hammersim partial result, format 2
+//	hammersim partial result, format 3
 //	{header: PartHeader as JSON}
 //	{data: partData as JSON}
 //	sha256 <hex SHA-256 of the three lines above, newlines included>

@@ -3,6 +3,8 @@ package sim
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -49,9 +51,14 @@ func (c ChunkRange) trials(runTrials int64) int64 {
 // PartHeader identifies the run a part belongs to: parts merge only when
 // their headers are equal. It holds everything that decides a result.
 type PartHeader struct {
-	// Program and Version name what wrote the part.
+	// Program and Version name what wrote the part; Build names the
+	// binary, since two builds of one version may differ in their rules
+	// while the version number stays: the commit it was built from, or
+	// the SHA-256 of the executable when the tree had changes or no
+	// commit was recorded.
 	Program string `json:"program"`
 	Version string `json:"version"`
+	Build   string `json:"build"`
 	// Command and Args are the command that ran (run, compare) and its
 	// arguments other than flags, as given: the reproduce line uses them.
 	Command string   `json:"command"`
@@ -194,55 +201,141 @@ type NamedPart struct {
 // Integers only are added, so the order of the parts never matters. The
 // result may still lack chunks: Missing says which shards hold them.
 func Merge(parts []NamedPart) (*Part, error) {
-	if len(parts) == 0 {
-		return nil, fmt.Errorf("no parts to merge")
-	}
-	first := parts[0]
-	for _, p := range parts[1:] {
-		if err := sameRun(first, p); err != nil {
+	var m Merger
+	for _, p := range parts {
+		if err := m.Add(p); err != nil {
 			return nil, err
 		}
 	}
-	// Sort by first chunk so overlaps sit side by side; drop duplicates.
-	order := slices.Clone(parts)
-	slices.SortStableFunc(order, func(a, b NamedPart) int { return cmpChunks(a.Chunks, b.Chunks) })
-	var kept []NamedPart
-	for _, p := range order {
-		if n := len(kept); n > 0 && slices.Equal(kept[n-1].Chunks, p.Chunks) && len(p.Chunks) > 0 {
-			if !sameTallies(kept[n-1].Part, p.Part) {
-				return nil, fmt.Errorf("%s and %s hold the same chunks (%s) with different tallies: one of them is not what it claims to be", kept[n-1].Name, p.Name, rangesString(p.Chunks))
+	return m.Result()
+}
+
+// Merger adds the parts of one run one at a time, as Merge does, holding
+// their sum and not the parts: of each it keeps its name, its chunk ranges
+// and a digest of its tallies, so that a merge of thousands of parts takes
+// the memory of one part and the sum.
+type Merger struct {
+	first  NamedPart // the first part's name and header
+	out    *Part
+	seen   map[string]seenPart // parts that hold chunks, by their chunk ranges
+	owners []ownedRange
+}
+
+type seenPart struct {
+	name   string
+	digest [sha256.Size]byte
+}
+
+type ownedRange struct {
+	ChunkRange
+	owner string
+}
+
+// Add adds p to the sum. A part with the very chunks and tallies of one
+// added before counts once.
+func (m *Merger) Add(p NamedPart) error {
+	if m.out == nil {
+		m.first = NamedPart{Name: p.Name, Part: &Part{Header: p.Header}}
+		m.out = &Part{Header: p.Header, Workers: p.Workers}
+		m.seen = map[string]seenPart{}
+	} else if err := sameRun(m.first, p); err != nil {
+		return err
+	}
+	if len(p.Chunks) > 0 {
+		key, digest := fmt.Sprint(p.Chunks), tallyDigest(p.Part)
+		if s, ok := m.seen[key]; ok {
+			if s.digest != digest {
+				return fmt.Errorf("%s and %s hold the same chunks (%s) with different tallies: one of them is not what it claims to be", s.name, p.Name, rangesString(p.Chunks))
 			}
-			continue
+			return nil
 		}
-		kept = append(kept, p)
+		m.seen[key] = seenPart{p.Name, digest}
 	}
-	out := &Part{Header: first.Header, Workers: first.Workers}
-	owner := map[ChunkRange]string{}
-	var all []ChunkRange
-	for _, p := range kept {
-		for _, c := range p.Chunks {
-			owner[c] = p.Name
-			all = append(all, c)
-		}
-		if p.Workers != out.Workers {
-			out.Workers = 0
-		}
-		out.Interrupted = out.Interrupted || p.Interrupted
+	if p.Workers != m.out.Workers {
+		m.out.Workers = 0
 	}
-	slices.SortFunc(all, func(a, b ChunkRange) int { return cmp.Compare(a.Lo, b.Lo) })
-	for i := 1; i < len(all); i++ {
-		if all[i].Lo < all[i-1].Hi {
+	m.out.Interrupted = m.out.Interrupted || p.Interrupted
+	for _, c := range p.Chunks {
+		m.owners = append(m.owners, ownedRange{c, p.Name})
+	}
+	if err := addRuns(m.out, p.Part); err != nil {
+		return fmt.Errorf("%s: %w", p.Name, err)
+	}
+	return nil
+}
+
+// Result checks that no two parts added hold the same chunk and returns
+// the sum.
+func (m *Merger) Result() (*Part, error) {
+	if m.out == nil {
+		return nil, fmt.Errorf("no parts to merge")
+	}
+	all := slices.Clone(m.owners)
+	slices.SortStableFunc(all, func(a, b ownedRange) int { return cmp.Compare(a.Lo, b.Lo) })
+	var ranges []ChunkRange
+	for i, r := range all {
+		if i > 0 && r.Lo < all[i-1].Hi {
 			return nil, fmt.Errorf("%s and %s both hold chunks %s: merge each shard once (identical copies are fine)",
-				owner[all[i-1]], owner[all[i]], rangesString([]ChunkRange{{all[i].Lo, min(all[i].Hi, all[i-1].Hi)}}))
+				all[i-1].owner, r.owner, rangesString([]ChunkRange{{r.Lo, min(r.Hi, all[i-1].Hi)}}))
+		}
+		ranges = append(ranges, r.ChunkRange)
+	}
+	out := *m.out
+	out.Chunks = joinRanges(ranges)
+	return &out, nil
+}
+
+// tallyDigest is a SHA-256 of what sameTallies compares: two parts have
+// equal digests exactly when they hold equal tallies (up to a collision).
+func tallyDigest(p *Part) [sha256.Size]byte {
+	h := sha256.New()
+	buf := make([]byte, 0, 4096)
+	put := func(v int64) {
+		if buf = binary.LittleEndian.AppendUint64(buf, uint64(v)); len(buf) == cap(buf) {
+			h.Write(buf)
+			buf = buf[:0]
 		}
 	}
-	out.Chunks = joinRanges(all)
-	for _, p := range kept {
-		if err := addRuns(out, p.Part); err != nil {
-			return nil, fmt.Errorf("%s: %w", p.Name, err)
+	if p.Interrupted {
+		put(1)
+	} else {
+		put(0)
+	}
+	put(int64(len(p.Runs)))
+	for _, r := range p.Runs {
+		digestRun(put, r)
+	}
+	h.Write(buf)
+	var d [sha256.Size]byte
+	h.Sum(d[:0])
+	return d
+}
+
+func digestRun(put func(int64), r Run) {
+	put(int64(len(r.Completed)))
+	for _, n := range r.Completed {
+		put(n)
+	}
+	put(int64(len(r.Tallies)))
+	for _, t := range r.Tallies {
+		put(int64(len(t.H)))
+		for i := range t.H {
+			// Histogram.Equal compares trimmed histograms, and any two
+			// empty ones are equal whatever their min.
+			tr := t.H[i].trimmed()
+			put(int64(len(tr.counts)))
+			if len(tr.counts) > 0 {
+				put(int64(tr.min))
+				for _, c := range tr.counts {
+					put(c)
+				}
+			}
 		}
 	}
-	return out, nil
+	put(int64(len(r.Batches)))
+	for _, b := range r.Batches {
+		digestRun(put, b)
+	}
 }
 
 // sameRun says how b's run differs from a's, or returns nil.
@@ -254,6 +347,8 @@ func sameRun(a, b NamedPart) error {
 	switch {
 	case ha.Program != hb.Program || ha.Version != hb.Version:
 		return differ("written by", hb.Program+" "+hb.Version, ha.Program+" "+ha.Version)
+	case ha.Build != hb.Build:
+		return differ("written by another build of "+hb.Program+" "+hb.Version+":", hb.Build, ha.Build)
 	case ha.Command != hb.Command || !slices.Equal(ha.Args, hb.Args):
 		return differ("command", hb.Command+" "+strings.Join(hb.Args, " "), ha.Command+" "+strings.Join(ha.Args, " "))
 	case !equalInputs(ha.Inputs, hb.Inputs):
@@ -278,14 +373,6 @@ func inputSums(in []Input) string {
 		s = append(s, i.SHA256)
 	}
 	return strings.Join(s, ",")
-}
-
-func cmpChunks(a, b []ChunkRange) int {
-	switch {
-	case len(a) == 0 || len(b) == 0:
-		return min(len(a), 1) - min(len(b), 1)
-	}
-	return cmp.Compare(a[0].Lo, b[0].Lo)
 }
 
 // joinRanges joins sorted, disjoint ranges that touch.
@@ -442,20 +529,52 @@ func (p *Part) holds(r ChunkRange) bool {
 	return false
 }
 
+// maxNamedFlags is how many missing shards Complete names with their
+// --shard flags; past it, it gives the flag once, for each index listed.
+const maxNamedFlags = 4
+
+// indexRanges lists sorted indexes, three or more in a row as a range:
+// "2, 5-9, 12".
+func indexRanges(ix []int) string {
+	var out []string
+	for i := 0; i < len(ix); {
+		j := i
+		for j+1 < len(ix) && ix[j+1] == ix[j]+1 {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			out = append(out, fmt.Sprintf("%d-%d", ix[i], ix[j]))
+		default:
+			for k := i; k <= j; k++ {
+				out = append(out, fmt.Sprint(ix[k]))
+			}
+		}
+		i = j + 1
+	}
+	return strings.Join(out, ", ")
+}
+
 // Complete checks that p holds every chunk of its run and every trial of
 // every model, and returns the error a merge with missing shards gives.
 func (p *Part) Complete() error {
 	if miss := p.Missing(); len(miss) > 0 {
-		var ids, flags []string
-		for _, i := range miss {
-			ids = append(ids, fmt.Sprint(i))
-			flags = append(flags, fmt.Sprintf("--shard %d/%d", i, p.Header.Shards))
-		}
 		s := "s"
 		if len(miss) == 1 {
 			s = ""
 		}
-		return fmt.Errorf("%d of %d shards missing: shard%s %s (rerun with %s)", len(miss), p.Header.Shards, s, strings.Join(ids, ", "), strings.Join(flags, ", "))
+		// A few shards are named with their flags; more, such as the
+		// thousands a lost rack leaves, as ranges of indexes, which a
+		// job array's index list takes as they are.
+		var flags []string
+		for _, i := range miss {
+			flags = append(flags, fmt.Sprintf("--shard %d/%d", i, p.Header.Shards))
+		}
+		rerun := "rerun with " + strings.Join(flags, ", ")
+		if len(miss) > maxNamedFlags {
+			rerun = fmt.Sprintf("rerun each with --shard I/%d", p.Header.Shards)
+		}
+		return fmt.Errorf("%d of %d shards missing: shard%s %s (%s)", len(miss), p.Header.Shards, s, indexRanges(miss), rerun)
 	}
 	if p.Interrupted {
 		return nil

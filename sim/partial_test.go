@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ import (
 )
 
 func testHeader() PartHeader {
-	return PartHeader{Program: "hammersim", Version: "test", Command: "run", Args: []string{"x"},
+	return PartHeader{Program: "hammersim", Version: "test", Build: "commit 0123", Command: "run", Args: []string{"x"},
 		Inputs: []Input{{Name: "x", File: "x.yaml", SHA256: strings.Repeat("0", 64), Source: "name: x\n"}}}
 }
 
@@ -101,6 +102,65 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 	}
 }
 
+// TestTallyDigestIsSameTallies: a merge tells a copy of a part from a
+// part that claims its chunks by their digests, which must agree with
+// sameTallies: equal for every pair that holds equal tallies (written and
+// read back, whatever the worker count, empty histograms whatever their
+// min), different for every pair that does not (other shards, other seeds,
+// one count moved, an extra trial, an interrupted run).
+func TestTallyDigestIsSameTallies(t *testing.T) {
+	cfg := Config{Trials: 3 * ChunkSize, Seed: 5, Workers: 1, Aligned: true, Batches: 4}
+	var all []*Part
+	for _, seed := range []uint64{5, 6} {
+		c := cfg
+		c.Seed = seed
+		parts, _ := shardParts(t, c, 3)
+		for _, p := range parts {
+			all = append(all, p.Part, roundTrip(t, p.Part))
+		}
+	}
+	moreWorkers := cfg
+	moreWorkers.Workers = 3
+	again, _ := shardParts(t, moreWorkers, 3)
+	all = append(all, again[0].Part)
+	// One count moved from one value to the next: the same trials.
+	moved := roundTrip(t, all[0])
+	h := &moved.Runs[0].Tallies[0].H[0]
+	h.counts = slices.Clone(h.counts)
+	i := slices.IndexFunc(h.counts, func(c int64) bool { return c > 0 })
+	h.counts[i]--
+	h.counts[i+1]++
+	interrupted := roundTrip(t, all[0])
+	interrupted.Interrupted = true
+	// An empty histogram keeps its min; Equal ignores it.
+	emptyA, emptyB := roundTrip(t, all[0]), roundTrip(t, all[0])
+	emptyA.Runs[0].Tallies = append(emptyA.Runs[0].Tallies, &Tally{H: []Histogram{{min: 3}}})
+	emptyB.Runs[0].Tallies = append(emptyB.Runs[0].Tallies, &Tally{H: []Histogram{{min: -2, counts: []int64{0, 0}}}})
+	extra := roundTrip(t, all[0])
+	extra.Runs[0].Completed = slices.Clone(extra.Runs[0].Completed)
+	extra.Runs[0].Completed[0]++
+	all = append(all, moved, interrupted, emptyA, emptyB, extra)
+	equal := 0
+	for _, a := range all {
+		for _, b := range all {
+			same := sameTallies(a, b)
+			if same != (tallyDigest(a) == tallyDigest(b)) {
+				t.Errorf("sameTallies %v, but digests equal %v", same, !same)
+			}
+			if same && a != b {
+				equal++
+			}
+		}
+	}
+	// Each of the 6 shards is equal to its read-back copy (12 ordered
+	// pairs), shard 0 of seed 5 to the run with 3 workers (and its copy:
+	// 4 more pairs), and the two parts with an empty histogram to each
+	// other (2 pairs).
+	if equal != 12+4+2 {
+		t.Errorf("%d ordered pairs of distinct parts hold equal tallies, want 18", equal)
+	}
+}
+
 func roundTrip(t *testing.T, p *Part) *Part {
 	t.Helper()
 	var b bytes.Buffer
@@ -159,7 +219,16 @@ func TestMergeErrors(t *testing.T) {
 		{"other split", []NamedPart{parts[0], otherSplit[1]}, "cut into 2 shards"},
 		{"overlap", []NamedPart{{"first2", first2}, parts[1]}, "first2 and part1 both hold chunks 1"},
 		{"same chunks, other tallies", []NamedPart{parts[1], {"fake", foreign[1].Part}}, ""},
+		{"other build", []NamedPart{parts[0], {"rebuilt", parts[1].Part}}, ""},
 	} {
+		if tt.name == "other build" {
+			// The same chunks of the same run, written by another binary
+			// of the same version.
+			rebuilt := *parts[1].Part
+			rebuilt.Header.Build = "commit 1234"
+			tt.parts[1].Part = &rebuilt
+			tt.want = "rebuilt is not a part of the same run as part0: written by another build of hammersim test: commit 1234, not commit 0123"
+		}
 		if tt.name == "same chunks, other tallies" {
 			// A part that claims the same chunks with other counts: give
 			// the foreign part this run's header to get past the header
@@ -186,12 +255,33 @@ func TestMergeErrors(t *testing.T) {
 		{"corrupted", flipped, "corrupted"},
 		{"not a part", []byte("name: x\nruleset: fantasy\n"), "not a hammersim partial result"},
 		{"empty", nil, "not a hammersim partial result"},
-		{"future format", bytes.Replace(good, []byte("format 2"), []byte("format 3"), 1), `format "3"; this hammersim reads format 2`},
-		{"format 1, whose inputs had no catalogues", bytes.Replace(good, []byte("format 2"), []byte("format 1"), 1), `format "1"; this hammersim reads format 2`},
+		{"future format", bytes.Replace(good, []byte("format 3"), []byte("format 4"), 1), `format "4"; this hammersim reads format 3`},
+		{"format 2, whose headers named no build", bytes.Replace(good, []byte("format 3"), []byte("format 2"), 1), `format "2"; this hammersim reads format 3`},
+		{"format 1, whose inputs had no catalogues", bytes.Replace(good, []byte("format 3"), []byte("format 1"), 1), `format "1"; this hammersim reads format 3`},
 	} {
 		if _, err := ReadPart(tt.name, bytes.NewReader(tt.file)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want an error containing %q", tt.name, err, tt.want)
 		}
+	}
+}
+
+// TestMissingShardsAsRanges: a merge that lacks many shards of a large
+// split names them as ranges, in a line a person can read and a job
+// array's index list can take, instead of one index and one flag each.
+func TestMissingShardsAsRanges(t *testing.T) {
+	// One chunk a shard: shard i holds chunk i.
+	h := testHeader()
+	h.Shards, h.Trials, h.ChunkSize = MaxShards, MaxShards*ChunkSize, ChunkSize
+	p := &Part{Header: h, Chunks: []ChunkRange{{0, 2}, {3, 5}, {1005, 2000}, {2002, MaxShards}}}
+	want := "1003 of 65536 shards missing: shards 2, 5-1004, 2000, 2001 (rerun each with --shard I/65536)"
+	if err := p.Complete(); err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	// Up to four are named with their flags, a run of three as a range.
+	p.Chunks = []ChunkRange{{0, 2}, {5, MaxShards}}
+	want = "3 of 65536 shards missing: shards 2-4 (rerun with --shard 2/65536, --shard 3/65536, --shard 4/65536)"
+	if err := p.Complete(); err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
 

@@ -49,15 +49,11 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := f.checkOutputs(paths); err != nil {
 		return err
 	}
-	var parts []sim.NamedPart
-	for _, path := range paths {
-		p, err := readPart(path)
-		if err != nil {
-			return err
-		}
-		parts = append(parts, sim.NamedPart{Name: path, Part: p})
+	merger, err := readParts(paths)
+	if err != nil {
+		return err
 	}
-	merged, err := sim.Merge(parts)
+	merged, err := merger.Result()
 	if err != nil {
 		return err
 	}
@@ -95,6 +91,23 @@ func partPaths(args []string) ([]string, error) {
 	return paths, nil
 }
 
+// readParts reads the parts at paths into a merger one at a time: it
+// holds their sum, not the parts, so that a merge of thousands of parts
+// takes the memory of one part and the sum, not of every part.
+func readParts(paths []string) (*sim.Merger, error) {
+	var m sim.Merger
+	for _, path := range paths {
+		p, err := readPart(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.Add(sim.NamedPart{Name: path, Part: p}); err != nil {
+			return nil, err
+		}
+	}
+	return &m, nil
+}
+
 func readPart(path string) (*sim.Part, error) {
 	file, err := os.Open(path)
 	if err != nil {
@@ -123,6 +136,9 @@ func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error 
 	h := merged.Header
 	if h.Version != hammersim.Version {
 		return fmt.Errorf("the parts were written by hammersim %s, this is %s: merge with the version that ran the shards", h.Version, hammersim.Version)
+	}
+	if b := buildID(); h.Build != b {
+		return fmt.Errorf("the parts were written by another build of hammersim %s (%s), this is %s: merge with the binary that ran the shards", h.Version, h.Build, b)
 	}
 	var ss []*scenarios.Scenario
 	var groups [][]sim.Model

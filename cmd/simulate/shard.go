@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 
 	"hammersim"
 	"hammersim/scenarios"
@@ -96,6 +98,46 @@ func partHeader(command string, args []string, flags []sim.Flag, ss ...*scenario
 		Args: args, Flags: flags, Inputs: inputsOf(ss...)}
 }
 
+// buildID names the binary that is running, for the parts it writes: two
+// builds of one version may differ in their rules, and parts of both must
+// not merge. A binary built from a commit with no changes is that commit;
+// any other (changed files, or no commit recorded, as with go run or
+// -buildvcs=false) is the SHA-256 of its executable, read through
+// /proc/self/exe where there is one, so that a binary replaced on disk
+// while a shard runs is still the one that ran it.
+var buildID = sync.OnceValue(func() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		rev, modified := "", true
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value != "false"
+			}
+		}
+		if rev != "" && !modified {
+			return "commit " + rev
+		}
+	}
+	f, err := os.Open("/proc/self/exe")
+	if err != nil {
+		path, perr := os.Executable()
+		if perr != nil {
+			return "unknown"
+		}
+		if f, err = os.Open(path); err != nil {
+			return "unknown"
+		}
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "unknown"
+	}
+	return fmt.Sprintf("sha256 %x", h.Sum(nil))
+})
+
 // runShard runs one shard and writes its part whole to -o or standard
 // output. An interrupted shard writes nothing: its part would lack chunks.
 func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups [][]sim.Model, cfg sim.Config, sh sim.Shard, h sim.PartHeader) error {
@@ -104,6 +146,7 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups 
 	if n := h.InputBytes(); n > sim.MaxPartBytes/2 {
 		return fmt.Errorf("the scenarios and unit catalogues come to %d MiB; a shard's part carries them whole, and a merge reads parts of at most %d MiB: name fewer or smaller catalogues", n>>20, sim.MaxPartBytes>>20)
 	}
+	h.Build = buildID()
 	bar := newProgress(stderr, f.progress, "shard "+sh.String())
 	cfg.Progress = bar.update
 	part, err := sim.RunShard(ctx, groups, cfg, sh, h)

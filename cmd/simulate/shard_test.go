@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -191,14 +192,19 @@ func TestShardAndMergeErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	otherTrials := writeShards(t, t.TempDir(), []string{"run", "swiftstride-charge", "--trials", "65537"}, 1)
-	// Parts of another version of hammersim: a genuine part with its
-	// version changed, written back with a checksum that matches.
+	// Parts of another version of hammersim, and of another build of this
+	// version (a binary rebuilt while tasks queued): a genuine part with
+	// its version or build changed, written back with a checksum that
+	// matches.
 	otherVersion := filepath.Join(dir, "other-version")
 	allOtherVersion := filepath.Join(dir, "all-other-version")
+	otherBuild := filepath.Join(dir, "other-build")
+	allOtherBuild := filepath.Join(dir, "all-other-build")
 	for _, out := range []struct {
 		path  string
 		parts []string
-	}{{otherVersion, parts[1:2]}, {allOtherVersion, parts}} {
+		build bool
+	}{{otherVersion, parts[1:2], false}, {allOtherVersion, parts, false}, {otherBuild, parts[1:2], true}, {allOtherBuild, parts, true}} {
 		var ps []sim.NamedPart
 		for _, p := range out.parts {
 			part, err := readPart(p)
@@ -211,7 +217,11 @@ func TestShardAndMergeErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.Header.Version = "0.0.9"
+		if out.build {
+			m.Header.Build = "commit 0123abc"
+		} else {
+			m.Header.Version = "0.0.9"
+		}
 		var b bytes.Buffer
 		if err := sim.WritePart(&b, m); err != nil {
 			t.Fatal(err)
@@ -238,6 +248,8 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"merge", parts[0], otherTrials[0]}, false, otherTrials[0] + " is not a part of the same run as " + parts[0] + ": trials 65537, not 65536"},
 		{[]string{"merge", parts[0], otherVersion}, false, "written by hammersim 0.0.9, not hammersim " + hammersim.Version},
 		{[]string{"merge", allOtherVersion}, false, "the parts were written by hammersim 0.0.9, this is " + hammersim.Version},
+		{[]string{"merge", parts[0], otherBuild}, false, otherBuild + " is not a part of the same run as " + parts[0] + ": written by another build of hammersim " + hammersim.Version + ": commit 0123abc, not " + buildID()},
+		{[]string{"merge", allOtherBuild}, false, "the parts were written by another build of hammersim " + hammersim.Version + " (commit 0123abc), this is " + buildID() + ": merge with the binary that ran the shards"},
 		{[]string{"merge", parts[0], truncated}, false, truncated + ": truncated"},
 		{[]string{"merge", parts[0], corrupted}, false, corrupted + ": corrupted"},
 		{[]string{"merge", parts[0], filepath.Join(dir, "nope")}, false, "no such file"},
@@ -317,7 +329,12 @@ func TestPartFileNamesItsRun(t *testing.T) {
 		!slices.Equal(h.Flags, []sim.Flag{{Name: "by", Value: "attacker"}}) || !slices.Equal(p.Chunks, []sim.ChunkRange{{Lo: 0, Hi: 1}}) {
 		t.Errorf("header %+v, chunks %v", h, p.Chunks)
 	}
-	if !strings.HasPrefix(out, "hammersim partial result, format 2\n{") {
+	// A test binary records no commit: its build is its executable's
+	// SHA-256 (64 hex digits).
+	if !regexp.MustCompile(`^sha256 [0-9a-f]{64}$`).MatchString(h.Build) {
+		t.Errorf("build %q, want the test binary's SHA-256", h.Build)
+	}
+	if !strings.HasPrefix(out, "hammersim partial result, format 3\n{") {
 		t.Errorf("part begins %q", out[:min(len(out), 60)])
 	}
 }

@@ -155,9 +155,10 @@ cmp "$tmp/single.json" "$tmp/out/result.json" || fail "the merged result differs
 echo "selftest: 4 shards on Slurm merged byte-identical to the single run" >&2
 
 # 2. Task 2 fails: the merge job fails and names shard 2.
+touch "$tmp/fail-task-2"
 cat >"$tmp/flaky" <<EOF
 #!/usr/bin/env bash
-[[ \${SLURM_ARRAY_TASK_ID-} == 2 ]] && { echo "flaky: task 2 fails on purpose" >&2; exit 3; }
+[[ \${SLURM_ARRAY_TASK_ID-} == 2 && -e $tmp/fail-task-2 ]] && { echo "flaky: task 2 fails on purpose" >&2; exit 3; }
 exec "$tmp/simulate" "\$@"
 EOF
 chmod +x "$tmp/flaky"
@@ -167,4 +168,16 @@ wait_for 120 "merge job $merge" job_done "$merge"
 grep -q 'shard 2 (rerun with --shard 2/4)' "$tmp/out-failed/merge.log" || fail "the merge log does not name shard 2: $(cat "$tmp/out-failed/merge.log")"
 [[ ! -e $tmp/out-failed/result.json ]] || fail "a failed merge left a result"
 echo "selftest: a failed task leaves a merge error naming it: $(cat "$tmp/out-failed/merge.log")" >&2
+
+# 3. The rerun docs/scale-out.md gives: shard 2 alone from the job script
+# submit.sh left, then the merge script after it; the result is the
+# single run's.
+rm "$tmp/fail-task-2"
+rerun=$(sbatch --parsable --array=2 --output="$tmp/out-failed/shard-%a.log" "$tmp/out-failed/shard.sh")
+merge=$(sbatch --parsable --dependency="afterany:${rerun%%;*}" --output="$tmp/out-failed/merge.log" "$tmp/out-failed/merge.sh")
+merge=${merge%%;*}
+wait_for 120 "merge job $merge" job_done "$merge"
+[[ $(job_state "$merge") == JobState=COMPLETED ]] || fail "merge job after rerunning shard 2: $(job_state "$merge"): $(cat "$tmp/out-failed/merge.log")"
+cmp "$tmp/single.json" "$tmp/out-failed/result.json" || fail "the merge after rerunning shard 2 differs from the single-machine run"
+echo "selftest: shard 2 rerun with sbatch --array=2 OUTDIR/shard.sh, merged byte-identical to the single run" >&2
 echo "PASS: deploy/slurm/selftest.sh" >&2
