@@ -23,7 +23,7 @@ import (
 
 func newTestServer(t *testing.T, cfg web.Config) *httptest.Server {
 	t.Helper()
-	ts := httptest.NewServer(web.New(cfg, serveEngine()))
+	ts := httptest.NewServer(web.New(cfg, serveEngine(cfg.MaxPoints)))
 	t.Cleanup(ts.Close)
 	return ts
 }
@@ -281,7 +281,7 @@ func TestServeStreamCancel(t *testing.T) {
 		if !result.Partial || !strings.Contains(result.Outputs["table"], tt.want) || !strings.Contains(result.Outputs["json"], `"partial": true`) {
 			t.Errorf("%s: partial %v; table:\n%.300s", tt.target, result.Partial, result.Outputs["table"])
 		}
-		for _, f := range serveEngine().Formats {
+		for _, f := range serveEngine(0).Formats {
 			if result.Outputs[f] == "" {
 				t.Errorf("%s: no %s output", tt.target, f)
 			}
@@ -352,7 +352,8 @@ func startServe(t *testing.T, ctx context.Context, args ...string) (string, <-ch
 // from the URL it prints, and stops it as Ctrl-C would: it exits as every
 // interrupted command does.
 func TestServeCommand(t *testing.T) {
-	for _, args := range [][]string{{"serve", "extra"}, {"serve", "--max-runs", "0"}} {
+	for _, args := range [][]string{{"serve", "extra"}, {"serve", "--max-runs", "0"},
+		{"serve", "--max-points", "0"}, {"serve", "--max-points", "100001"}} {
 		var u *usageError
 		if _, _, err := runCLI(t, args...); !errors.As(err, &u) {
 			t.Errorf("%v: %v, want a usage error", args, err)
@@ -513,7 +514,7 @@ func FuzzServeValidate(f *testing.F) {
 	f.Add("random-movement.yaml", random)
 	f.Add("x.yaml", []byte("name: x\nruleset: fantasy\ncharge: {unit: {use: Stormvermin}, distanse: 6}\n"))
 	f.Add("", []byte("{"))
-	h := web.New(web.Config{}, serveEngine())
+	h := web.New(web.Config{}, serveEngine(0))
 	f.Fuzz(func(t *testing.T, file string, src []byte) {
 		r := httptest.NewRequest("POST", "http://127.0.0.1/api/validate?"+url.Values{"file": {file}}.Encode(), bytes.NewReader(src))
 		w := httptest.NewRecorder()
@@ -567,5 +568,43 @@ func TestServeReadsNoFiles(t *testing.T) {
 		if body := strings.ReplaceAll(string(raw), `\"`, `"`); !strings.Contains(body, tc.want) {
 			t.Errorf("%s, compare: %s", tc.name, body)
 		}
+	}
+}
+
+// TestServeMaxPoints: a scenario sweeping more points than --max-points is
+// refused when it is read, before it is compiled (compiling a point of a
+// battle costs about 20 KB and 0.4 ms, so one of scenarios.MaxPoints
+// points took 2.4 GB and 30 seconds just to validate), at its first line,
+// naming the flag; a comparison counts the points of all its scenarios.
+func TestServeMaxPoints(t *testing.T) {
+	ts := newTestServer(t, web.Config{MaxPoints: 139})
+	// M 4..10 by distance 1..20: 7 * 20 = 140 points; 1..10: 70.
+	over := []byte("name: sweep\nruleset: fantasy\ncharge:\n  unit: {name: C, M: 4..10}\n  distance: 1..20\n")
+	half := bytes.Replace(over, []byte("1..20"), []byte("1..10"), 1)
+	want := "x.yaml:1:1: the sweeps make 140 points; at most 139 (simulate serve --max-points)"
+	for _, target := range []string{"/api/validate?file=x.yaml", "/api/run?trials=1000&file=x.yaml", "/api/run/events?trials=1000&file=x.yaml"} {
+		_, raw := post(t, ts.URL+target, "application/yaml", over)
+		if body := strings.ReplaceAll(string(raw), `\"`, `"`); !strings.Contains(body, want) {
+			t.Errorf("%s: %s", target, body)
+		}
+	}
+	if status, body := post(t, ts.URL+"/api/run?trials=1000&file=x.yaml", "application/yaml", half); status != 200 {
+		t.Errorf("70 points: %d %s", status, body)
+	}
+	req, _ := json.Marshal(map[string]any{"scenarios": []map[string]string{{"text": string(half)}, {"text": string(half)}}})
+	status, raw := post(t, ts.URL+"/api/compare?trials=1000", "application/json", req)
+	var e struct {
+		Error string
+		Limit struct {
+			Name  string
+			Value int64
+		}
+	}
+	if err := json.Unmarshal(raw, &e); err != nil || status != 400 || e.Limit.Name != "max-points" || e.Limit.Value != 139 ||
+		!strings.Contains(e.Error, "sweeps 140 points, all its scenarios together; this server runs at most 139") {
+		t.Errorf("two scenarios of 70 points: %d %s", status, raw)
+	}
+	if web.DefaultConfig.MaxPoints >= scenarios.MaxPoints {
+		t.Errorf("the server's default bound on points, %d, is not below the command line's, %d", web.DefaultConfig.MaxPoints, scenarios.MaxPoints)
 	}
 }

@@ -29,7 +29,7 @@ func (s *Server) prepareRun(w http.ResponseWriter, r *http.Request) (Job, error)
 	if err != nil {
 		return nil, err
 	}
-	return job, s.checkTrials(job)
+	return job, s.checkLimits(job)
 }
 
 // compareRequest is the body of a comparison: two or more scenario texts,
@@ -69,14 +69,20 @@ func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, er
 	if err != nil {
 		return nil, err
 	}
-	return job, s.checkTrials(job)
+	return job, s.checkLimits(job)
 }
 
-func (s *Server) checkTrials(job Job) error {
+// checkLimits refuses a job over the server's trials or points.
+func (s *Server) checkLimits(job Job) error {
 	if n := job.MostTrials(); n > s.cfg.MaxTrials {
 		return &limitError{http.StatusBadRequest,
 			fmt.Sprintf("this run asks for up to %d trials per point; this server runs at most %d (simulate serve --max-trials)", n, s.cfg.MaxTrials),
 			limitNote{"max-trials", s.cfg.MaxTrials}}
+	}
+	if n := job.Points(); n > s.cfg.MaxPoints {
+		return &limitError{http.StatusBadRequest,
+			fmt.Sprintf("this run sweeps %d points, all its scenarios together; this server runs at most %d (simulate serve --max-points)", n, s.cfg.MaxPoints),
+			limitNote{"max-points", int64(s.cfg.MaxPoints)}}
 	}
 	return nil
 }

@@ -24,9 +24,12 @@ type fakeJob struct {
 	started chan struct{} // closed when Run starts, if set
 	block   bool          // run until cancelled: the scenario text says "block"
 	stopped *atomic.Bool  // set when a run saw its context end
+	points  int           // points it sweeps; 0 is 1
 }
 
 func (j *fakeJob) MostTrials() int64 { return j.trials }
+
+func (j *fakeJob) Points() int { return max(j.points, 1) }
 
 func (j *fakeJob) Run(ctx context.Context, p Progress) (Result, error) {
 	if j.started != nil {
@@ -62,11 +65,21 @@ func (r fakeResult) Render(format string) ([]byte, error) {
 	return fmt.Appendf(nil, "%s: %d trials, partial %v\n", format, r.done, r.partial), nil
 }
 
-// fakeEngine parses --trials like the command line and makes fake jobs.
+// fakeEngine parses --trials like the command line and makes fake jobs;
+// a scenario text "points N" sweeps N points.
 func fakeEngine(job *fakeJob) Engine {
-	prepare := func(args []string, block bool) (Job, error) {
+	prepare := func(args []string, block bool, srcs ...[]byte) (Job, error) {
 		j := *job
 		j.block = block
+		for _, src := range srcs {
+			if v, ok := strings.CutPrefix(string(src), "points "); ok {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return nil, err
+				}
+				j.points += n
+			}
+		}
 		if j.trials == 0 {
 			j.trials = 3
 		}
@@ -87,9 +100,9 @@ func fakeEngine(job *fakeJob) Engine {
 			if strings.Contains(string(src), "bad") {
 				return nil, errors.New(file + ": bad scenario")
 			}
-			return prepare(args, string(src) == "block")
+			return prepare(args, string(src) == "block", src)
 		},
-		Compare: func(files []string, srcs [][]byte, args []string) (Job, error) { return prepare(args, false) },
+		Compare: func(files []string, srcs [][]byte, args []string) (Job, error) { return prepare(args, false, srcs...) },
 		Dice: func(query, format string) ([]byte, error) {
 			if query == "2D6" {
 				return []byte("2D6 " + format + "\n"), nil
@@ -126,7 +139,7 @@ func errorOf(t *testing.T, w *httptest.ResponseRecorder) apiError {
 // TestErrorClasses sends one request of every kind the server refuses and
 // checks the status and that the message says what to do.
 func TestErrorClasses(t *testing.T) {
-	s := New(Config{MaxBody: 100, MaxTrials: 1000}, fakeEngine(&fakeJob{}))
+	s := New(Config{MaxBody: 100, MaxTrials: 1000, MaxPoints: 10}, fakeEngine(&fakeJob{}))
 	tests := []struct {
 		name, method, target, body string
 		header                     []string
@@ -141,6 +154,8 @@ func TestErrorClasses(t *testing.T) {
 		{"body too large", "POST", "/api/run", strings.Repeat("x", 101), nil, 413, "limit of 100 bytes"},
 		{"body too large to validate", "POST", "/api/validate", strings.Repeat("x", 101), nil, 413, "--max-body"},
 		{"too many trials", "POST", "/api/run?trials=1001", "x", nil, 400, "at most 1000 (simulate serve --max-trials)"},
+		{"too many points", "POST", "/api/run/events", "points 11", nil, 400, "sweeps 11 points, all its scenarios together; this server runs at most 10 (simulate serve --max-points)"},
+		{"compare: too many points together", "POST", "/api/compare", `{"scenarios": [{"text": "points 6"}, {"text": "points 5"}]}`, nil, 400, "sweeps 11 points"},
 		{"unknown format", "POST", "/api/run?format=pdf", "x", nil, 400, `unknown format "pdf"; expected table, json, html`},
 		{"control character in file name", "POST", "/api/run?file=a%0Ab", "x", nil, 400, "file: expected a short file name"},
 		{"bad scenario", "POST", "/api/run", "bad", nil, 400, "scenario.yaml: bad scenario"},
