@@ -209,7 +209,12 @@ func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, err)
 		return
 	}
+	done, err := s.wait(r)
+	if err != nil {
+		return // the client went away
+	}
 	sc, err := s.eng.Scenarios.Parse(file, src)
+	done()
 	if err != nil {
 		writeJSON(w, http.StatusOK, validation{Errors: problems(err), Error: err.Error()})
 		return
@@ -239,13 +244,15 @@ func (s *Server) dice(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, err)
 		return
 	}
-	release, err := s.acquire()
+	// A dice query is answered in well under a second (the exact work has
+	// a budget): it waits its turn rather than taking a run slot, so that
+	// runs going do not turn it away.
+	done, err := s.wait(r)
 	if err != nil {
-		fail(w, http.StatusTooManyRequests, err)
-		return
+		return // the client went away
 	}
-	defer release()
 	out, err := s.eng.Dice(query, format)
+	done()
 	if err != nil {
 		fail(w, http.StatusBadRequest, err)
 		return

@@ -25,7 +25,12 @@ func (s *Server) prepareRun(w http.ResponseWriter, r *http.Request) (Job, error)
 	if err != nil {
 		return nil, err
 	}
+	done, err := s.wait(r)
+	if err != nil {
+		return nil, err
+	}
 	job, err := s.eng.Run(file, src, args)
+	done()
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +70,12 @@ func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, er
 		}
 		files, srcs = append(files, sc.File), append(srcs, []byte(sc.Text))
 	}
+	done, err := s.wait(r)
+	if err != nil {
+		return nil, err
+	}
 	job, err := s.eng.Compare(files, srcs, args)
+	done()
 	if err != nil {
 		return nil, err
 	}
@@ -85,6 +95,17 @@ func (s *Server) checkLimits(job Job) error {
 			limitNote{"max-points", int64(s.cfg.MaxPoints)}}
 	}
 	return nil
+}
+
+// wait takes a turn at the work done outside run slots (Server.busy),
+// waiting for one while the client does.
+func (s *Server) wait(r *http.Request) (done func(), err error) {
+	select {
+	case s.busy <- struct{}{}:
+		return func() { <-s.busy }, nil
+	case <-r.Context().Done():
+		return nil, r.Context().Err()
+	}
 }
 
 // acquire takes one of the run slots, or says why it cannot.

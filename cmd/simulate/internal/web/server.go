@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -107,10 +108,14 @@ type Unit struct {
 
 // Server serves the page and its API.
 type Server struct {
-	cfg     Config
-	eng     Engine
-	mux     *http.ServeMux
-	slots   chan struct{}
+	cfg   Config
+	eng   Engine
+	mux   *http.ServeMux
+	slots chan struct{}
+	// busy bounds the work done for requests outside their run slots:
+	// reading a scenario (to check it, or before its run) and answering a
+	// dice query. At most one per CPU goes at once; the others wait.
+	busy    chan struct{}
 	mu      sync.Mutex
 	running map[string]context.CancelFunc
 	// halt ends with CancelRuns: every run's context derives from it.
@@ -133,7 +138,8 @@ func New(cfg Config, eng Engine) *Server {
 		cfg.MaxRuns = DefaultConfig.MaxRuns
 	}
 	s := &Server{cfg: cfg, eng: eng, mux: http.NewServeMux(),
-		slots: make(chan struct{}, cfg.MaxRuns), running: map[string]context.CancelFunc{}}
+		slots: make(chan struct{}, cfg.MaxRuns), busy: make(chan struct{}, runtime.GOMAXPROCS(0)),
+		running: map[string]context.CancelFunc{}}
 	s.halt, s.haltRuns = context.WithCancel(context.Background())
 	assets, err := fs.Sub(page, "page")
 	if err != nil {

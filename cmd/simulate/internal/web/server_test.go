@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -134,6 +135,55 @@ func errorOf(t *testing.T, w *httptest.ResponseRecorder) apiError {
 		t.Fatalf("error body %q: %v", w.Body, err)
 	}
 	return e
+}
+
+// TestReadingBounded: scenarios read for requests, which take no run slot
+// until read (and a check as the page's editor asks for none), are read at
+// most one per CPU at once; the others wait their turn, and all are
+// answered.
+func TestReadingBounded(t *testing.T) {
+	var now, most atomic.Int32
+	release := make(chan struct{})
+	eng := fakeEngine(&fakeJob{})
+	run := eng.Run
+	eng.Run = func(file string, src []byte, args []string) (Job, error) {
+		n := now.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		<-release
+		now.Add(-1)
+		return run(file, src, args)
+	}
+	cpus := runtime.GOMAXPROCS(0)
+	ts := httptest.NewServer(New(Config{MaxRuns: 100}, eng))
+	defer ts.Close()
+	n := cpus + 3
+	codes := make(chan int, n)
+	for range n {
+		go func() {
+			resp, err := http.Post(ts.URL+"/api/run?trials=1", "application/yaml", strings.NewReader("x"))
+			if err != nil {
+				codes <- 0
+				return
+			}
+			resp.Body.Close()
+			codes <- resp.StatusCode
+		}()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for now.Load() < int32(cpus) && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // time for any more to start reading
+	close(release)
+	for range n {
+		if c := <-codes; c != 200 {
+			t.Errorf("a run answered %d", c)
+		}
+	}
+	if m := most.Load(); m != int32(cpus) {
+		t.Errorf("%d scenarios read at once, want %d (one per CPU)", m, cpus)
+	}
 }
 
 // TestErrorClasses sends one request of every kind the server refuses and
@@ -396,6 +446,16 @@ func TestConcurrentRunsBounded(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b), "--max-runs") {
 		t.Errorf("second run: %d %s", resp.StatusCode, b)
+	}
+	// A dice query is not a run: the page's Dice tab works while runs go.
+	resp, err = http.Get(ts.URL + "/api/dice?q=2D6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(b) != "2D6 table\n" {
+		t.Errorf("dice while the runs are full: %d %s", resp.StatusCode, b)
 	}
 	cancel()
 	<-done
