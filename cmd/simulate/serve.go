@@ -44,8 +44,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if cfg.MaxRuns < 1 || cfg.MaxBody < 1 {
 		return usagef("--max-runs and --max-body must be at least 1")
 	}
-	if *hosts != "" {
-		cfg.Hosts = strings.Split(*hosts, ",")
+	for _, h := range strings.Split(*hosts, ",") {
+		// "pi.local, pi" names pi, not " pi".
+		if h = strings.TrimSpace(h); h != "" {
+			cfg.Hosts = append(cfg.Hosts, h)
+		}
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -608,3 +608,23 @@ func TestServeMaxPoints(t *testing.T) {
 		t.Errorf("the server's default bound on points, %d, is not below the command line's, %d", web.DefaultConfig.MaxPoints, scenarios.MaxPoints)
 	}
 }
+
+// TestServeHostList: --host takes a list as people write one, spaces after
+// the commas included; a name it does not give is still refused.
+func TestServeHostList(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	u, done := startServe(t, ctx, "--host", "pi.local, pi ,")
+	defer func() { cancel(); <-done }()
+	for host, want := range map[string]int{"pi": 200, "pi.local:8080": 200, "other": 403} {
+		req, _ := http.NewRequest("GET", u+"/api/units", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %q: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+}
