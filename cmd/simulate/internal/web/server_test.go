@@ -2,17 +2,21 @@ package web
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -26,6 +30,7 @@ type fakeJob struct {
 	block   bool          // run until cancelled: the scenario text says "block"
 	stopped *atomic.Bool  // set when a run saw its context end
 	points  int           // points it sweeps; 0 is 1
+	size    int           // bytes of each rendered output, when set
 }
 
 func (j *fakeJob) MostTrials() int64 { return j.trials }
@@ -47,22 +52,26 @@ func (j *fakeJob) Run(ctx context.Context, p Progress) (Result, error) {
 			if j.stopped != nil {
 				j.stopped.Store(true)
 			}
-			return fakeResult{partial: true, done: done}, nil
+			return fakeResult{partial: true, done: done, size: j.size}, nil
 		case <-time.After(time.Millisecond):
 		}
 		done = min(done+1, j.trials)
 		p("fake", done, j.trials)
 	}
-	return fakeResult{done: done}, nil
+	return fakeResult{done: done, size: j.size}, nil
 }
 
 type fakeResult struct {
 	partial bool
 	done    int64
+	size    int
 }
 
 func (r fakeResult) Partial() bool { return r.partial }
 func (r fakeResult) Render(format string) ([]byte, error) {
+	if r.size > 0 {
+		return bytes.Repeat([]byte("x"), r.size), nil
+	}
 	return fmt.Appendf(nil, "%s: %d trials, partial %v\n", format, r.done, r.partial), nil
 }
 
@@ -493,5 +502,93 @@ func TestLongRunOutlivesReadTimeout(t *testing.T) {
 	resp.Body.Close()
 	if string(b) != "table: 400 trials, partial false\n" {
 		t.Errorf("%d %q", resp.StatusCode, b)
+	}
+}
+
+// TestStalledClientCutOff: a client that asks for a run and then reads
+// none of its answer neither keeps the run's slot (the next run is
+// answered) nor keeps its connection: the server cuts it off once it has
+// taken nothing for writeTimeout, well before the whole answer is sent.
+func TestStalledClientCutOff(t *testing.T) {
+	defer func(d time.Duration) { writeTimeout = d }(writeTimeout)
+	writeTimeout = 200 * time.Millisecond
+	// 32 MiB: far more than the kernel's socket buffers on both ends hold
+	// (Linux's tcp_wmem and tcp_rmem top out at 4 and 6 MiB by default).
+	const size = 32 << 20
+	ts := httptest.NewServer(New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{size: size})))
+	defer ts.Close()
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/run?trials=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\n\r\nx")
+	client := &http.Client{Timeout: 5 * time.Second}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, err := client.Post(ts.URL+"/api/run?trials=1&format=json", "application/yaml", strings.NewReader("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 200 && n == size {
+			break
+		}
+		if resp.StatusCode != http.StatusTooManyRequests || time.Now().After(deadline) {
+			t.Fatalf("the next run while a client stalls: %d, %d bytes", resp.StatusCode, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(4 * writeTimeout)
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	got, err := io.Copy(io.Discard, conn)
+	if got >= size || err != nil && !errors.Is(err, syscall.ECONNRESET) {
+		t.Errorf("the stalled client read %d bytes of %d (%v); want it cut off", got, size, err)
+	}
+}
+
+// stuckWriter is a client that takes nothing: a write waits until its
+// deadline passes.
+type stuckWriter struct {
+	header   http.Header
+	deadline time.Time
+}
+
+func (w *stuckWriter) Header() http.Header { return w.header }
+func (w *stuckWriter) WriteHeader(int)     {}
+func (w *stuckWriter) Write(b []byte) (int, error) {
+	if w.deadline.IsZero() {
+		select {} // as a socket without a deadline
+	}
+	time.Sleep(time.Until(w.deadline))
+	return 0, os.ErrDeadlineExceeded
+}
+func (w *stuckWriter) Flush()                             {}
+func (w *stuckWriter) SetWriteDeadline(t time.Time) error { w.deadline = t; return nil }
+
+// TestStalledStreamStopsRun: a progress event that a streaming client
+// does not take within writeTimeout cuts the client off and stops its run,
+// instead of blocking the run, and its slot, for ever; later events are
+// dropped at once.
+func TestStalledStreamStopsRun(t *testing.T) {
+	defer func(d time.Duration) { writeTimeout = d }(writeTimeout)
+	writeTimeout = 50 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ev := newEvents(&stuckWriter{header: http.Header{}}, cancel)
+	sent := make(chan struct{})
+	go func() {
+		ev.send("progress", progressEvent{"x", 1, 2})
+		ev.send("progress", progressEvent{"x", 2, 2})
+		close(sent)
+	}()
+	select {
+	case <-sent:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a send to a client that reads nothing did not return")
+	}
+	if ctx.Err() == nil || !ev.gone() {
+		t.Errorf("the run was not stopped (%v) or the client not cut off (%v)", ctx.Err(), ev.gone())
 	}
 }
