@@ -185,6 +185,26 @@ func browserEditFixRun(t *testing.T, ctx context.Context, url, shots string) {
 	if exact != "58.33%" {
 		t.Errorf("exact value %q, want 58.33%%", exact)
 	}
+	// A second run's downloads replace the first's, whose outputs the page
+	// lets go of (revokes their blob URLs, which the page's own content
+	// security policy keeps it from fetching to see): a page kept open for
+	// many runs holds only the last.
+	var first, second, old string
+	links := `[...document.querySelectorAll("#results .downloads a")].map(a => a.href)`
+	err = chromedp.Do(ctx,
+		evalInto(`(() => { window.revoked = []; const revoke = URL.revokeObjectURL;
+			URL.revokeObjectURL = u => { window.revoked.push(u); revoke(u); };
+			return (window.firstLinks = `+links+`).join(" ") })()`, &first),
+		chromedp.Click("#run", chromedp.NodeVisible),
+		waitText(`(() => { const l = `+links+`; return l.length === 5 && !l.some(u => window.firstLinks.includes(u)) ? "new " + l.join(" ") : "" })()`, "new", &second),
+		evalInto(`window.firstLinks.map(u => window.revoked.includes(u) ? "gone" : "kept").join(",")`, &old),
+	)
+	if err != nil {
+		t.Fatalf("running again: %v (links %q, then %q)", err, first, second)
+	}
+	if old != "gone,gone,gone,gone,gone" {
+		t.Errorf("the first run's five downloads after the second run: %s, want all gone", old)
+	}
 }
 
 // browserCancel starts a long run of a built-in, cancels it from the page

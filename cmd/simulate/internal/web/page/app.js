@@ -299,6 +299,7 @@ function showResults(box, res, base) {
     ? "PARTIAL RESULTS: the run was cancelled; every number below rests on the trials that finished, and the downloads say so."
     : "Finished.";
   const dl = $(".downloads", box);
+  for (const a of dl.querySelectorAll("a")) URL.revokeObjectURL(a.href); // the last run's outputs
   dl.replaceChildren("Download: ");
   for (const [fmt, [ext, label]] of Object.entries(extensions)) {
     const text = res.outputs[fmt];
