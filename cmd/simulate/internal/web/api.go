@@ -100,10 +100,22 @@ func fileName(r *http.Request) (string, error) {
 	if name == "" {
 		return "scenario.yaml", nil
 	}
+	return name, checkFileName("file", name)
+}
+
+// checkFileName checks a name given to a scenario text: where names
+// show (errors, stamps, the table's lines), it must not hold control
+// characters, which a terminal obeys, and it must not start with -: the
+// stamp's command, "simulate run -o.yaml ...", would read it as a flag
+// and not give the same numbers.
+func checkFileName(what, name string) error {
 	if len(name) > 200 || strings.IndexFunc(name, func(c rune) bool { return c < ' ' || c == 0x7f }) >= 0 {
-		return "", errors.New("file: expected a short file name without control characters, such as my-charge.yaml")
+		return fmt.Errorf("%s: expected a short file name without control characters, such as my-charge.yaml", what)
 	}
-	return name, nil
+	if strings.HasPrefix(name, "-") {
+		return fmt.Errorf("%s: %q starts with -, which the command in the stamp would read as a flag; expected a file name such as my-charge.yaml", what, name)
+	}
+	return nil
 }
 
 // runArgs turns a request's query into the command line's flags, which

@@ -69,6 +69,9 @@ func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, er
 		if sc.File == "" {
 			sc.File = fmt.Sprintf("scenario-%d.yaml", i+1)
 		}
+		if err := checkFileName(fmt.Sprintf("scenarios[%d].file", i), sc.File); err != nil {
+			return nil, err
+		}
 		files, srcs = append(files, sc.File), append(srcs, []byte(sc.Text))
 	}
 	done, err := s.wait(r)
