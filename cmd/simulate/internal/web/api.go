@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"unicode"
 
 	"hammersim/scenarios"
 )
@@ -103,13 +104,19 @@ func fileName(r *http.Request) (string, error) {
 	return name, checkFileName("file", name)
 }
 
-// checkFileName checks a name given to a scenario text: where names
-// show (errors, stamps, the table's lines), it must not hold control
-// characters, which a terminal obeys, and it must not start with -: the
-// stamp's command, "simulate run -o.yaml ...", would read it as a flag
-// and not give the same numbers.
+// checkFileName checks a name given to a scenario text: it shows where a
+// scenario's names do (errors, stamps, the table's lines), so it is held
+// to what they are: no control characters (C0 or C1, which a terminal
+// obeys), line separators or bidirectional embeddings, overrides and
+// isolates (which reorder the text around them). Nor may it start with -:
+// the stamp's command, "simulate run -o.yaml ...", would read it as a
+// flag and not give the same numbers.
 func checkFileName(what, name string) error {
-	if len(name) > 200 || strings.IndexFunc(name, func(c rune) bool { return c < ' ' || c == 0x7f }) >= 0 {
+	unprintable := func(r rune) bool {
+		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' ||
+			r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069'
+	}
+	if len(name) > 200 || strings.IndexFunc(name, unprintable) >= 0 {
 		return fmt.Errorf("%s: expected a short file name without control characters, such as my-charge.yaml", what)
 	}
 	if strings.HasPrefix(name, "-") {

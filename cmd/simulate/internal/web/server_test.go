@@ -217,6 +217,8 @@ func TestErrorClasses(t *testing.T) {
 		{"compare: too many points together", "POST", "/api/compare", `{"scenarios": [{"text": "points 6"}, {"text": "points 5"}]}`, nil, 400, "sweeps 11 points"},
 		{"unknown format", "POST", "/api/run?format=pdf", "x", nil, 400, `unknown format "pdf"; expected table, json, html`},
 		{"control character in file name", "POST", "/api/run?file=a%0Ab", "x", nil, 400, "file: expected a short file name"},
+		{"C1 control character in file name", "POST", "/api/run?file=a%C2%85b", "x", nil, 400, "file: expected a short file name"},
+		{"bidirectional override in file name", "POST", "/api/run?file=a%E2%80%AEb.yaml", "x", nil, 400, "file: expected a short file name"},
 		{"file name that reads as a flag", "POST", "/api/run/events?file=--report%3Dx.html", "x", nil, 400, `file: "--report=x.html" starts with -`},
 		{"bad scenario", "POST", "/api/run", "bad", nil, 400, "scenario.yaml: bad scenario"},
 		{"bad scenario, streamed", "POST", "/api/run/events", "bad", nil, 400, "bad scenario"},
