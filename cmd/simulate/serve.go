@@ -131,7 +131,10 @@ func pageHost(a net.Addr) string {
 // cards but name no catalogue (scenarios.Registry.WithoutFiles). It
 // refuses a scenario of more than maxPoints points before compiling it,
 // which is where a sweep's cost starts.
-type served struct{ *scenarios.Registry }
+type served struct {
+	*scenarios.Registry
+	maxPoints int
+}
 
 // serveEngine hands the server the command line's own run, compare and
 // dice paths, reading scenarios of at most maxPoints points (0: the
@@ -140,7 +143,7 @@ func serveEngine(maxPoints int) web.Engine {
 	if maxPoints <= 0 {
 		maxPoints = web.DefaultConfig.MaxPoints
 	}
-	sv := served{registry.WithoutFiles().WithMaxPoints(maxPoints, "simulate serve --max-points")}
+	sv := served{registry.WithoutFiles().WithMaxPoints(maxPoints, "simulate serve --max-points"), maxPoints}
 	return web.Engine{
 		Formats:     []string{"table", "json", "csv", "markdown", "html"},
 		Scenarios:   sv.Registry,
@@ -244,11 +247,19 @@ func (sv served) compare(files []string, srcs [][]byte, args []string) (web.Job,
 		return nil, usagef("--by compares the values of one scenario's parameter; give one scenario with it")
 	}
 	var ss []*scenarios.Scenario
+	reader, left := sv.Registry, sv.maxPoints
 	for i, file := range files {
-		s, err := sv.Parse(file, srcs[i])
+		if left < 1 {
+			return nil, fmt.Errorf("%s: the scenarios before it already sweep %d points, the most this server runs in one comparison (simulate serve --max-points)", file, sv.maxPoints)
+		}
+		// Each is read within what the ones before it left of the bound,
+		// so that a comparison's reading costs no more than its bound.
+		s, err := reader.Parse(file, srcs[i])
 		if err != nil {
 			return nil, err
 		}
+		left -= points(s)
+		reader = sv.WithMaxPoints(left, fmt.Sprintf("simulate serve --max-points %d, less the %d points of the scenarios before it", sv.maxPoints, sv.maxPoints-left))
 		if err := f.selectMetrics(s); err != nil {
 			return nil, err
 		}

@@ -575,7 +575,8 @@ func TestServeReadsNoFiles(t *testing.T) {
 // refused when it is read, before it is compiled (compiling a point of a
 // battle costs about 20 KB and 0.4 ms, so one of scenarios.MaxPoints
 // points took 2.4 GB and 30 seconds just to validate), at its first line,
-// naming the flag; a comparison counts the points of all its scenarios.
+// naming the flag; a comparison counts the points of all its scenarios,
+// and reads each within what those before it left.
 func TestServeMaxPoints(t *testing.T) {
 	ts := newTestServer(t, web.Config{MaxPoints: 139})
 	// M 4..10 by distance 1..20: 7 * 20 = 140 points; 1..10: 70.
@@ -591,18 +592,25 @@ func TestServeMaxPoints(t *testing.T) {
 	if status, body := post(t, ts.URL+"/api/run?trials=1000&file=x.yaml", "application/yaml", half); status != 200 {
 		t.Errorf("70 points: %d %s", status, body)
 	}
-	req, _ := json.Marshal(map[string]any{"scenarios": []map[string]string{{"text": string(half)}, {"text": string(half)}}})
+	// A comparison reads each scenario within what those before it left:
+	// the second of two of 70 points finds 69 left of 139.
+	req, _ := json.Marshal(map[string]any{"scenarios": []map[string]string{{"file": "a.yaml", "text": string(half)}, {"file": "b.yaml", "text": string(half)}}})
 	status, raw := post(t, ts.URL+"/api/compare?trials=1000", "application/json", req)
-	var e struct {
-		Error string
-		Limit struct {
-			Name  string
-			Value int64
-		}
-	}
-	if err := json.Unmarshal(raw, &e); err != nil || status != 400 || e.Limit.Name != "max-points" || e.Limit.Value != 139 ||
-		!strings.Contains(e.Error, "sweeps 140 points, all its scenarios together; this server runs at most 139") {
+	want = "b.yaml:1:1: the sweeps make 70 points; at most 69 (simulate serve --max-points 139, less the 70 points of the scenarios before it)"
+	if body := strings.ReplaceAll(string(raw), `\"`, `"`); status != 400 || !strings.Contains(body, want) {
 		t.Errorf("two scenarios of 70 points: %d %s", status, raw)
+	}
+	// With 140, two fit and a third finds nothing left.
+	ts = newTestServer(t, web.Config{MaxPoints: 140})
+	req, _ = json.Marshal(map[string]any{"scenarios": []map[string]string{{"file": "a.yaml", "text": string(half)}, {"file": "b.yaml", "text": string(half)}, {"file": "c.yaml", "text": string(half)}}})
+	status, raw = post(t, ts.URL+"/api/compare?trials=1000", "application/json", req)
+	want = "c.yaml: the scenarios before it already sweep 140 points, the most this server runs in one comparison (simulate serve --max-points)"
+	if status != 400 || !strings.Contains(string(raw), want) {
+		t.Errorf("three scenarios of 70 points: %d %s", status, raw)
+	}
+	req, _ = json.Marshal(map[string]any{"scenarios": []map[string]string{{"file": "a.yaml", "text": string(half)}, {"file": "b.yaml", "text": string(half)}}})
+	if status, raw = post(t, ts.URL+"/api/compare?trials=1000", "application/json", req); status != 200 {
+		t.Errorf("two scenarios of 70 points within 140: %d %.300s", status, raw)
 	}
 	if web.DefaultConfig.MaxPoints >= scenarios.MaxPoints {
 		t.Errorf("the server's default bound on points, %d, is not below the command line's, %d", web.DefaultConfig.MaxPoints, scenarios.MaxPoints)
