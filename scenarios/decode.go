@@ -375,8 +375,12 @@ func (d *Decoder) finishAxes(root *Node) {
 	for _, a := range d.axes {
 		points *= float64(len(a.Values))
 	}
-	if points > MaxPoints {
-		d.Errorf(root, "the sweeps make %.0f points; at most %d", math.Min(points, 1e18), MaxPoints)
+	most, why := MaxPoints, ""
+	if r := d.registry; r != nil && r.maxPoints > 0 && r.maxPoints < MaxPoints {
+		most, why = r.maxPoints, " ("+r.pointsWhy+")"
+	}
+	if points > float64(most) {
+		d.Errorf(root, "the sweeps make %.0f points; at most %d%s", math.Min(points, 1e18), most, why)
 	}
 }
 

@@ -148,6 +148,10 @@ type Registry struct {
 	// files says where scenarios read their own unit catalogues from: the
 	// file system, unless WithoutFiles or WithCatalogues made r.
 	files catalogueFiles
+	// maxPoints, when set, bounds a sweep below MaxPoints, and pointsWhy
+	// says in the error where that bound comes from (WithMaxPoints).
+	maxPoints int
+	pointsWhy string
 }
 
 // WithoutFiles returns a registry of r's rulesets that reads no file: a
@@ -156,7 +160,19 @@ type Registry struct {
 // finds built-in scenarios only. A server that parses the scenarios its
 // clients send uses it.
 func (r *Registry) WithoutFiles() *Registry {
-	return &Registry{rulesets: r.rulesets, files: catalogueFiles{sealed: true}}
+	return &Registry{rulesets: r.rulesets, files: catalogueFiles{sealed: true}, maxPoints: r.maxPoints, pointsWhy: r.pointsWhy}
+}
+
+// WithMaxPoints returns a registry like r whose scenarios may sweep at
+// most n points (n below MaxPoints lowers the bound; above, it changes
+// nothing). A scenario over it is refused before it is compiled, which is
+// where its cost grows with its points; the error ends with why, in
+// parentheses, such as the flag that sets n. A server that parses the
+// scenarios its clients send uses it.
+func (r *Registry) WithMaxPoints(n int, why string) *Registry {
+	c := *r
+	c.maxPoints, c.pointsWhy = n, why
+	return &c
 }
 
 // WithCatalogues returns a registry of r's rulesets whose scenarios read

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +119,7 @@ func TestBrowser(t *testing.T) {
 		{"Cancel", browserCancel},
 		{"CompareAndDice", browserCompareAndDice},
 		{"UnitCard", browserUnitCard},
+		{"StaleCheck", browserStaleCheck},
 	} {
 		t.Run(part.name, func(t *testing.T) {
 			tab, cancel := chromedp.NewContext(ctx)
@@ -184,6 +186,26 @@ func browserEditFixRun(t *testing.T, ctx context.Context, url, shots string) {
 	// P(2D6 >= 7) = 21/36 = 58.33% (by enumeration).
 	if exact != "58.33%" {
 		t.Errorf("exact value %q, want 58.33%%", exact)
+	}
+	// A second run's downloads replace the first's, whose outputs the page
+	// lets go of (revokes their blob URLs, which the page's own content
+	// security policy keeps it from fetching to see): a page kept open for
+	// many runs holds only the last.
+	var first, second, old string
+	links := `[...document.querySelectorAll("#results .downloads a")].map(a => a.href)`
+	err = chromedp.Do(ctx,
+		evalInto(`(() => { window.revoked = []; const revoke = URL.revokeObjectURL;
+			URL.revokeObjectURL = u => { window.revoked.push(u); revoke(u); };
+			return (window.firstLinks = `+links+`).join(" ") })()`, &first),
+		chromedp.Click("#run", chromedp.NodeVisible),
+		waitText(`(() => { const l = `+links+`; return l.length === 5 && !l.some(u => window.firstLinks.includes(u)) ? "new " + l.join(" ") : "" })()`, "new", &second),
+		evalInto(`window.firstLinks.map(u => window.revoked.includes(u) ? "gone" : "kept").join(",")`, &old),
+	)
+	if err != nil {
+		t.Fatalf("running again: %v (links %q, then %q)", err, first, second)
+	}
+	if old != "gone,gone,gone,gone,gone" {
+		t.Errorf("the first run's five downloads after the second run: %s, want all gone", old)
 	}
 }
 
@@ -280,5 +302,40 @@ func browserUnitCard(t *testing.T, ctx context.Context, url, shots string) {
 	}
 	if !strings.Contains(report, "charge_success") || strings.Contains(report, "charge_reach") {
 		t.Errorf("the report does not show the card's scenario with charge_success alone:\n%.600s", report)
+	}
+}
+
+// browserStaleCheck: the check of an earlier text that answers after the
+// check of the text as it is now is not shown. The page's fetch is made to
+// hold back the answer for a text marked "# slow" by a second, as a
+// scenario that takes long to read would; the later text's error must
+// still be what the editor shows after it.
+func browserStaleCheck(t *testing.T, ctx context.Context, url, shots string) {
+	var shown, ignore string
+	b := `document.querySelector('.candidate[data-cand="b"]')`
+	set := func(text string) chromedp.Action[chromedp.Void] {
+		return evalInto(`(() => { const a = `+b+`.querySelector(".src"); a.value = `+strconv.Quote(text)+`;
+			a.dispatchEvent(new Event("input")); return "" })()`, &ignore)
+	}
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		evalInto(`(() => { const f = window.fetch; window.fetch = async (u, o) => {
+			const r = await f(u, o);
+			if (String(u).startsWith("/api/validate") && String(o && o.body).includes("# slow"))
+				await new Promise(ok => setTimeout(ok, 1000));
+			return r; }; return "" })()`, &ignore),
+		chromedp.Click(`.tab[data-tab="compare"]`, chromedp.NodeVisible),
+		set("# slow\nname: ok\nruleset: fantasy\ncharge: {unit: {name: C, M: 5}, distance: 7}\n"),
+		chromedp.Sleep(400*time.Millisecond), // past the page's 250 ms pause: the slow check is sent
+		set("name: ok\nruleset: fantasy\nchrge: {}\n"),
+		waitText(b+`.querySelector(".problems").innerText`, `unknown key "chrge"`, &shown),
+		chromedp.Sleep(1500*time.Millisecond), // the slow answer is in
+		evalInto(b+`.querySelector(".problems").innerText`, &shown),
+	)
+	if err != nil {
+		t.Fatalf("%v (shown %q)", err, shown)
+	}
+	if !strings.Contains(shown, `unknown key "chrge"`) {
+		t.Errorf("after the earlier text's answer came in, the editor shows %q, not the error of its text", shown)
 	}
 }

@@ -24,6 +24,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on this address; the default answers this machine only")
 	cfg := web.DefaultConfig
 	fs.Var((*trialCount)(&cfg.MaxTrials), "max-trials", "most trials per point one run may ask for, `N` written 100000000, 100_000_000 or 1e8")
+	fs.IntVar(&cfg.MaxPoints, "max-points", cfg.MaxPoints, "most points one run may sweep, all its scenarios together")
 	fs.IntVar(&cfg.MaxRuns, "max-runs", cfg.MaxRuns, "most runs at once; more are refused")
 	fs.Int64Var(&cfg.MaxBody, "max-body", cfg.MaxBody, "largest request body (a scenario), in bytes")
 	hosts := fs.String("host", "", "comma-separated host names the page may be reached by, besides IP addresses and localhost")
@@ -37,17 +38,23 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if cfg.MaxTrials < 1 || cfg.MaxTrials > maxTrialsFlag {
 		return usagef("--max-trials %d is out of range; expected 1 to %d", cfg.MaxTrials, int64(maxTrialsFlag))
 	}
+	if cfg.MaxPoints < 1 || cfg.MaxPoints > scenarios.MaxPoints {
+		return usagef("--max-points %d is out of range; expected 1 to %d", cfg.MaxPoints, scenarios.MaxPoints)
+	}
 	if cfg.MaxRuns < 1 || cfg.MaxBody < 1 {
 		return usagef("--max-runs and --max-body must be at least 1")
 	}
-	if *hosts != "" {
-		cfg.Hosts = strings.Split(*hosts, ",")
+	for _, h := range strings.Split(*hosts, ",") {
+		// "pi.local, pi" names pi, not " pi".
+		if h = strings.TrimSpace(h); h != "" {
+			cfg.Hosts = append(cfg.Hosts, h)
+		}
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	handler := web.New(cfg, serveEngine())
+	handler := web.New(cfg, serveEngine(cfg.MaxPoints))
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -121,26 +128,36 @@ func pageHost(a net.Addr) string {
 
 // served reads the scenarios the server's clients send. It opens no file:
 // a file name only labels errors, and a scenario may use the built-in unit
-// cards but name no catalogue (scenarios.Registry.WithoutFiles).
-var served = registry.WithoutFiles()
+// cards but name no catalogue (scenarios.Registry.WithoutFiles). It
+// refuses a scenario of more than maxPoints points before compiling it,
+// which is where a sweep's cost starts.
+type served struct {
+	*scenarios.Registry
+	maxPoints int
+}
 
 // serveEngine hands the server the command line's own run, compare and
-// dice paths.
-func serveEngine() web.Engine {
+// dice paths, reading scenarios of at most maxPoints points (0: the
+// server's default).
+func serveEngine(maxPoints int) web.Engine {
+	if maxPoints <= 0 {
+		maxPoints = web.DefaultConfig.MaxPoints
+	}
+	sv := served{registry.WithoutFiles().WithMaxPoints(maxPoints, "simulate serve --max-points"), maxPoints}
 	return web.Engine{
 		Formats:     []string{"table", "json", "csv", "markdown", "html"},
-		Scenarios:   served,
-		Run:         serveRun,
-		Compare:     serveCompare,
+		Scenarios:   sv.Registry,
+		Run:         sv.run,
+		Compare:     sv.compare,
 		Dice:        serveDice,
 		Units:       serveUnits,
 		DiceFormats: reports.DiceFormats,
 	}
 }
 
-// serveRun is `simulate run FILE ARGS...` with FILE's text given. Flags
-// that write files are refused: the server writes none.
-func serveRun(file string, src []byte, args []string) (web.Job, error) {
+// run is `simulate run FILE ARGS...` with FILE's text given. Flags that
+// write files are refused: the server writes none.
+func (sv served) run(file string, src []byte, args []string) (web.Job, error) {
 	fs, f := newRunFlagSet(io.Discard)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -149,7 +166,7 @@ func serveRun(file string, src []byte, args []string) (web.Job, error) {
 	if err := serveFlags(fs, f, pos); err != nil {
 		return nil, err
 	}
-	s, err := served.Parse(file, src)
+	s, err := sv.Parse(file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +193,17 @@ func serveFlags(fs *flag.FlagSet, f *runFlags, pos []string) error {
 type runServed struct{ job runJob }
 
 func (r runServed) MostTrials() int64 { return r.job.mostTrials() }
+
+func (r runServed) Points() int { return points(r.job.s) }
+
+// points is how many points a scenario's sweeps make.
+func points(s *scenarios.Scenario) int {
+	n := 1
+	for _, a := range s.Axes {
+		n *= len(a.Values)
+	}
+	return n
+}
 
 func (r runServed) Run(ctx context.Context, p web.Progress) (web.Result, error) {
 	report, err := r.job.run(ctx, func(done, total int64) { p(r.job.s.Name, done, total) })
@@ -204,9 +232,9 @@ func (r runResult) Render(format string) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// serveCompare is `simulate compare FILES... ARGS...` with the files'
-// texts given.
-func serveCompare(files []string, srcs [][]byte, args []string) (web.Job, error) {
+// compare is `simulate compare FILES... ARGS...` with the files' texts
+// given.
+func (sv served) compare(files []string, srcs [][]byte, args []string) (web.Job, error) {
 	fs, f, by := newCompareFlagSet(io.Discard)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -219,11 +247,19 @@ func serveCompare(files []string, srcs [][]byte, args []string) (web.Job, error)
 		return nil, usagef("--by compares the values of one scenario's parameter; give one scenario with it")
 	}
 	var ss []*scenarios.Scenario
+	reader, left := sv.Registry, sv.maxPoints
 	for i, file := range files {
-		s, err := served.Parse(file, srcs[i])
+		if left < 1 {
+			return nil, fmt.Errorf("%s: the scenarios before it already sweep %d points, the most this server runs in one comparison (simulate serve --max-points)", file, sv.maxPoints)
+		}
+		// Each is read within what the ones before it left of the bound,
+		// so that a comparison's reading costs no more than its bound.
+		s, err := reader.Parse(file, srcs[i])
 		if err != nil {
 			return nil, err
 		}
+		left -= points(s)
+		reader = sv.WithMaxPoints(left, fmt.Sprintf("simulate serve --max-points %d, less the %d points of the scenarios before it", sv.maxPoints, sv.maxPoints-left))
 		if err := f.selectMetrics(s); err != nil {
 			return nil, err
 		}
@@ -239,6 +275,14 @@ func serveCompare(files []string, srcs [][]byte, args []string) (web.Job, error)
 type compareServed struct{ job compareJob }
 
 func (c compareServed) MostTrials() int64 { return c.job.cfg.Trials }
+
+func (c compareServed) Points() int {
+	n := 0
+	for _, s := range c.job.ss {
+		n += points(s)
+	}
+	return n
+}
 
 func (c compareServed) Run(ctx context.Context, p web.Progress) (web.Result, error) {
 	cmp, stamp, err := c.job.run(ctx, func(name string) (func(done, total int64), func()) {

@@ -23,7 +23,7 @@ import (
 
 func newTestServer(t *testing.T, cfg web.Config) *httptest.Server {
 	t.Helper()
-	ts := httptest.NewServer(web.New(cfg, serveEngine()))
+	ts := httptest.NewServer(web.New(cfg, serveEngine(cfg.MaxPoints)))
 	t.Cleanup(ts.Close)
 	return ts
 }
@@ -281,7 +281,7 @@ func TestServeStreamCancel(t *testing.T) {
 		if !result.Partial || !strings.Contains(result.Outputs["table"], tt.want) || !strings.Contains(result.Outputs["json"], `"partial": true`) {
 			t.Errorf("%s: partial %v; table:\n%.300s", tt.target, result.Partial, result.Outputs["table"])
 		}
-		for _, f := range serveEngine().Formats {
+		for _, f := range serveEngine(0).Formats {
 			if result.Outputs[f] == "" {
 				t.Errorf("%s: no %s output", tt.target, f)
 			}
@@ -352,7 +352,8 @@ func startServe(t *testing.T, ctx context.Context, args ...string) (string, <-ch
 // from the URL it prints, and stops it as Ctrl-C would: it exits as every
 // interrupted command does.
 func TestServeCommand(t *testing.T) {
-	for _, args := range [][]string{{"serve", "extra"}, {"serve", "--max-runs", "0"}} {
+	for _, args := range [][]string{{"serve", "extra"}, {"serve", "--max-runs", "0"},
+		{"serve", "--max-points", "0"}, {"serve", "--max-points", "100001"}} {
 		var u *usageError
 		if _, _, err := runCLI(t, args...); !errors.As(err, &u) {
 			t.Errorf("%v: %v, want a usage error", args, err)
@@ -513,7 +514,7 @@ func FuzzServeValidate(f *testing.F) {
 	f.Add("random-movement.yaml", random)
 	f.Add("x.yaml", []byte("name: x\nruleset: fantasy\ncharge: {unit: {use: Stormvermin}, distanse: 6}\n"))
 	f.Add("", []byte("{"))
-	h := web.New(web.Config{}, serveEngine())
+	h := web.New(web.Config{}, serveEngine(0))
 	f.Fuzz(func(t *testing.T, file string, src []byte) {
 		r := httptest.NewRequest("POST", "http://127.0.0.1/api/validate?"+url.Values{"file": {file}}.Encode(), bytes.NewReader(src))
 		w := httptest.NewRecorder()
@@ -566,6 +567,72 @@ func TestServeReadsNoFiles(t *testing.T) {
 		_, raw := post(t, ts.URL+"/api/compare?trials=1000", "application/json", req)
 		if body := strings.ReplaceAll(string(raw), `\"`, `"`); !strings.Contains(body, tc.want) {
 			t.Errorf("%s, compare: %s", tc.name, body)
+		}
+	}
+}
+
+// TestServeMaxPoints: a scenario sweeping more points than --max-points is
+// refused when it is read, before it is compiled (compiling a point of a
+// battle costs about 20 KB and 0.4 ms, so one of scenarios.MaxPoints
+// points took 2.4 GB and 30 seconds just to validate), at its first line,
+// naming the flag; a comparison counts the points of all its scenarios,
+// and reads each within what those before it left.
+func TestServeMaxPoints(t *testing.T) {
+	ts := newTestServer(t, web.Config{MaxPoints: 139})
+	// M 4..10 by distance 1..20: 7 * 20 = 140 points; 1..10: 70.
+	over := []byte("name: sweep\nruleset: fantasy\ncharge:\n  unit: {name: C, M: 4..10}\n  distance: 1..20\n")
+	half := bytes.Replace(over, []byte("1..20"), []byte("1..10"), 1)
+	want := "x.yaml:1:1: the sweeps make 140 points; at most 139 (simulate serve --max-points)"
+	for _, target := range []string{"/api/validate?file=x.yaml", "/api/run?trials=1000&file=x.yaml", "/api/run/events?trials=1000&file=x.yaml"} {
+		_, raw := post(t, ts.URL+target, "application/yaml", over)
+		if body := strings.ReplaceAll(string(raw), `\"`, `"`); !strings.Contains(body, want) {
+			t.Errorf("%s: %s", target, body)
+		}
+	}
+	if status, body := post(t, ts.URL+"/api/run?trials=1000&file=x.yaml", "application/yaml", half); status != 200 {
+		t.Errorf("70 points: %d %s", status, body)
+	}
+	// A comparison reads each scenario within what those before it left:
+	// the second of two of 70 points finds 69 left of 139.
+	req, _ := json.Marshal(map[string]any{"scenarios": []map[string]string{{"file": "a.yaml", "text": string(half)}, {"file": "b.yaml", "text": string(half)}}})
+	status, raw := post(t, ts.URL+"/api/compare?trials=1000", "application/json", req)
+	want = "b.yaml:1:1: the sweeps make 70 points; at most 69 (simulate serve --max-points 139, less the 70 points of the scenarios before it)"
+	if body := strings.ReplaceAll(string(raw), `\"`, `"`); status != 400 || !strings.Contains(body, want) {
+		t.Errorf("two scenarios of 70 points: %d %s", status, raw)
+	}
+	// With 140, two fit and a third finds nothing left.
+	ts = newTestServer(t, web.Config{MaxPoints: 140})
+	req, _ = json.Marshal(map[string]any{"scenarios": []map[string]string{{"file": "a.yaml", "text": string(half)}, {"file": "b.yaml", "text": string(half)}, {"file": "c.yaml", "text": string(half)}}})
+	status, raw = post(t, ts.URL+"/api/compare?trials=1000", "application/json", req)
+	want = "c.yaml: the scenarios before it already sweep 140 points, the most this server runs in one comparison (simulate serve --max-points)"
+	if status != 400 || !strings.Contains(string(raw), want) {
+		t.Errorf("three scenarios of 70 points: %d %s", status, raw)
+	}
+	req, _ = json.Marshal(map[string]any{"scenarios": []map[string]string{{"file": "a.yaml", "text": string(half)}, {"file": "b.yaml", "text": string(half)}}})
+	if status, raw = post(t, ts.URL+"/api/compare?trials=1000", "application/json", req); status != 200 {
+		t.Errorf("two scenarios of 70 points within 140: %d %.300s", status, raw)
+	}
+	if web.DefaultConfig.MaxPoints >= scenarios.MaxPoints {
+		t.Errorf("the server's default bound on points, %d, is not below the command line's, %d", web.DefaultConfig.MaxPoints, scenarios.MaxPoints)
+	}
+}
+
+// TestServeHostList: --host takes a list as people write one, spaces after
+// the commas included; a name it does not give is still refused.
+func TestServeHostList(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	u, done := startServe(t, ctx, "--host", "pi.local, pi ,")
+	defer func() { cancel(); <-done }()
+	for host, want := range map[string]int{"pi": 200, "pi.local:8080": 200, "other": 403} {
+		req, _ := http.NewRequest("GET", u+"/api/units", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %q: %d, want %d", host, resp.StatusCode, want)
 		}
 	}
 }

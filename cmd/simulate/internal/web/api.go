@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"unicode"
 
 	"hammersim/scenarios"
 )
@@ -100,10 +101,28 @@ func fileName(r *http.Request) (string, error) {
 	if name == "" {
 		return "scenario.yaml", nil
 	}
-	if len(name) > 200 || strings.IndexFunc(name, func(c rune) bool { return c < ' ' || c == 0x7f }) >= 0 {
-		return "", errors.New("file: expected a short file name without control characters, such as my-charge.yaml")
+	return name, checkFileName("file", name)
+}
+
+// checkFileName checks a name given to a scenario text: it shows where a
+// scenario's names do (errors, stamps, the table's lines), so it is held
+// to what they are: no control characters (C0 or C1, which a terminal
+// obeys), line separators or bidirectional embeddings, overrides and
+// isolates (which reorder the text around them). Nor may it start with -:
+// the stamp's command, "simulate run -o.yaml ...", would read it as a
+// flag and not give the same numbers.
+func checkFileName(what, name string) error {
+	unprintable := func(r rune) bool {
+		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' ||
+			r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069'
 	}
-	return name, nil
+	if len(name) > 200 || strings.IndexFunc(name, unprintable) >= 0 {
+		return fmt.Errorf("%s: expected a short file name without control characters, such as my-charge.yaml", what)
+	}
+	if strings.HasPrefix(name, "-") {
+		return fmt.Errorf("%s: %q starts with -, which the command in the stamp would read as a flag; expected a file name such as my-charge.yaml", what, name)
+	}
+	return nil
 }
 
 // runArgs turns a request's query into the command line's flags, which
@@ -209,7 +228,12 @@ func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, err)
 		return
 	}
+	done, err := s.wait(r)
+	if err != nil {
+		return // the client went away
+	}
 	sc, err := s.eng.Scenarios.Parse(file, src)
+	done()
 	if err != nil {
 		writeJSON(w, http.StatusOK, validation{Errors: problems(err), Error: err.Error()})
 		return
@@ -239,13 +263,15 @@ func (s *Server) dice(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, err)
 		return
 	}
-	release, err := s.acquire()
+	// A dice query is answered in well under a second (the exact work has
+	// a budget): it waits its turn rather than taking a run slot, so that
+	// runs going do not turn it away.
+	done, err := s.wait(r)
 	if err != nil {
-		fail(w, http.StatusTooManyRequests, err)
-		return
+		return // the client went away
 	}
-	defer release()
 	out, err := s.eng.Dice(query, format)
+	done()
 	if err != nil {
 		fail(w, http.StatusBadRequest, err)
 		return

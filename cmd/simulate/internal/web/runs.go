@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // prepareRun reads a run request: the scenario text as the body, the
@@ -25,11 +26,16 @@ func (s *Server) prepareRun(w http.ResponseWriter, r *http.Request) (Job, error)
 	if err != nil {
 		return nil, err
 	}
-	job, err := s.eng.Run(file, src, args)
+	done, err := s.wait(r)
 	if err != nil {
 		return nil, err
 	}
-	return job, s.checkTrials(job)
+	job, err := s.eng.Run(file, src, args)
+	done()
+	if err != nil {
+		return nil, err
+	}
+	return job, s.checkLimits(job)
 }
 
 // compareRequest is the body of a comparison: two or more scenario texts,
@@ -63,22 +69,47 @@ func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, er
 		if sc.File == "" {
 			sc.File = fmt.Sprintf("scenario-%d.yaml", i+1)
 		}
+		if err := checkFileName(fmt.Sprintf("scenarios[%d].file", i), sc.File); err != nil {
+			return nil, err
+		}
 		files, srcs = append(files, sc.File), append(srcs, []byte(sc.Text))
 	}
-	job, err := s.eng.Compare(files, srcs, args)
+	done, err := s.wait(r)
 	if err != nil {
 		return nil, err
 	}
-	return job, s.checkTrials(job)
+	job, err := s.eng.Compare(files, srcs, args)
+	done()
+	if err != nil {
+		return nil, err
+	}
+	return job, s.checkLimits(job)
 }
 
-func (s *Server) checkTrials(job Job) error {
+// checkLimits refuses a job over the server's trials or points.
+func (s *Server) checkLimits(job Job) error {
 	if n := job.MostTrials(); n > s.cfg.MaxTrials {
 		return &limitError{http.StatusBadRequest,
 			fmt.Sprintf("this run asks for up to %d trials per point; this server runs at most %d (simulate serve --max-trials)", n, s.cfg.MaxTrials),
 			limitNote{"max-trials", s.cfg.MaxTrials}}
 	}
+	if n := job.Points(); n > s.cfg.MaxPoints {
+		return &limitError{http.StatusBadRequest,
+			fmt.Sprintf("this run sweeps %d points, all its scenarios together; this server runs at most %d (simulate serve --max-points)", n, s.cfg.MaxPoints),
+			limitNote{"max-points", int64(s.cfg.MaxPoints)}}
+	}
 	return nil
+}
+
+// wait takes a turn at the work done outside run slots (Server.busy),
+// waiting for one while the client does.
+func (s *Server) wait(r *http.Request) (done func(), err error) {
+	select {
+	case s.busy <- struct{}{}:
+		return func() { <-s.busy }, nil
+	case <-r.Context().Done():
+		return nil, r.Context().Err()
+	}
 }
 
 // acquire takes one of the run slots, or says why it cannot.
@@ -141,6 +172,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(htt
 	if !ok {
 		return
 	}
+	release = sync.OnceFunc(release)
 	defer release()
 	ctx, cancel := s.runContext(r)
 	defer cancel()
@@ -157,12 +189,39 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(htt
 		fail(w, http.StatusInternalServerError, err)
 		return
 	}
+	// The work is done: sending it takes no run slot, so a client slow to
+	// take its answer does not keep others from running.
+	release()
 	w.Header().Set("Content-Type", contentType(format))
 	w.Header().Set("Cache-Control", "no-store")
 	if res.Partial() {
 		w.Header().Set("Hammersim-Partial", "true")
 	}
-	_, _ = w.Write(out)
+	_ = send(w, out)
+}
+
+// writeTimeout is how long a client may take none of its answer before it
+// is cut off, so that one that stops reading cannot hold a run, its slot
+// or its answer's memory for ever. A variable for tests.
+var writeTimeout = 30 * time.Second
+
+// send writes b to a client that keeps taking it: one that takes none of
+// it for writeTimeout is cut off, with an error.
+func send(w http.ResponseWriter, b []byte) error {
+	rc := http.NewResponseController(w)
+	defer rc.SetWriteDeadline(time.Time{}) // for the connection's next request
+	for len(b) > 0 {
+		n := min(len(b), 64<<10)
+		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // none to set in tests' recorders
+		if _, err := w.Write(b[:n]); err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return err
+	}
+	return nil
 }
 
 // stream runs a job and tells its progress as server-sent events: start
@@ -178,12 +237,12 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 	id := s.register(cancel)
 	defer s.unregister(id)
 
-	ev := newEvents(w)
+	ev := newEvents(w, cancel)
 	ev.send("start", map[string]string{"id": id})
 	res, err := job.Run(ctx, func(label string, done, total int64) {
 		ev.send("progress", progressEvent{label, done, total})
 	})
-	if r.Context().Err() != nil {
+	if r.Context().Err() != nil || ev.gone() {
 		return
 	}
 	if err != nil {
@@ -224,18 +283,21 @@ type resultEvent struct {
 }
 
 // events writes server-sent events; progress comes from the engine's
-// goroutine, so writes take a lock.
+// goroutine, so writes take a lock. A client that takes none of an event
+// for writeTimeout is cut off and its run stopped (stop), so that it
+// cannot hold the run's slot by not reading.
 type events struct {
-	mu sync.Mutex
-	w  http.ResponseWriter
-	rc *http.ResponseController
+	mu     sync.Mutex
+	w      http.ResponseWriter
+	stop   context.CancelFunc
+	failed bool
 }
 
-func newEvents(w http.ResponseWriter) *events {
+func newEvents(w http.ResponseWriter, stop context.CancelFunc) *events {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
-	return &events{w: w, rc: http.NewResponseController(w)}
+	return &events{w: w, stop: stop}
 }
 
 func (e *events) send(name string, v any) {
@@ -245,8 +307,20 @@ func (e *events) send(name string, v any) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	fmt.Fprintf(e.w, "event: %s\ndata: %s\n\n", name, b)
-	_ = e.rc.Flush()
+	if e.failed {
+		return
+	}
+	if err := send(e.w, fmt.Appendf(nil, "event: %s\ndata: %s\n\n", name, b)); err != nil {
+		e.failed = true
+		e.stop()
+	}
+}
+
+// gone reports whether the client was cut off.
+func (e *events) gone() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.failed
 }
 
 // register remembers a streaming run's cancel function under a fresh,

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +27,10 @@ type Config struct {
 	// MaxTrials is the most trials per point one run may ask for, counting
 	// a precision run's cap.
 	MaxTrials int64
+	// MaxPoints is the most points one run or comparison may sweep, all
+	// its scenarios together. A point costs memory and time whatever the
+	// trials: compiling it, holding its results and rendering them.
+	MaxPoints int
 	// MaxRuns is how many runs and comparisons may go at once; more are
 	// refused, not queued, so that a page always hears back at once.
 	MaxRuns int
@@ -35,8 +40,11 @@ type Config struct {
 }
 
 // DefaultConfig allows a 1 MiB scenario, 100 million trials per point (the
-// command line's own cap on a precision run) and two runs at once.
-var DefaultConfig = Config{MaxBody: 1 << 20, MaxTrials: 100_000_000, MaxRuns: 2}
+// command line's own cap on a precision run), 10,000 points (a tenth of the
+// command line's scenarios.MaxPoints: about 4 seconds and 200 MB to read a
+// battle scenario of that many, 30 seconds and 1.2 GB to run it once and
+// render every format; the largest built-in has 644) and two runs at once.
+var DefaultConfig = Config{MaxBody: 1 << 20, MaxTrials: 100_000_000, MaxPoints: 10_000, MaxRuns: 2}
 
 // maxQuery bounds a dice query's length: the longest useful ones, such as
 // "10D6 count 4+ reroll failures", are a few dozen characters.
@@ -50,7 +58,8 @@ type Engine struct {
 	// Formats lists what a run or comparison renders, the command line's
 	// default first.
 	Formats []string
-	// Scenarios reads scenario texts, with the command line's rulesets.
+	// Scenarios reads scenario texts, with the command line's rulesets,
+	// refusing one over the Config's MaxPoints before compiling it.
 	Scenarios *scenarios.Registry
 	// Run prepares `simulate run FILE ARGS...` with FILE's text given.
 	Run func(file string, src []byte, args []string) (Job, error)
@@ -69,6 +78,8 @@ type Engine struct {
 type Job interface {
 	// MostTrials is the most trials per point it may run.
 	MostTrials() int64
+	// Points is how many points it runs, all its scenarios together.
+	Points() int
 	// Run runs it; cancelled, it returns partial results (or an error when
 	// nothing can be shown), never a half-made answer.
 	Run(ctx context.Context, progress Progress) (Result, error)
@@ -97,10 +108,14 @@ type Unit struct {
 
 // Server serves the page and its API.
 type Server struct {
-	cfg     Config
-	eng     Engine
-	mux     *http.ServeMux
-	slots   chan struct{}
+	cfg   Config
+	eng   Engine
+	mux   *http.ServeMux
+	slots chan struct{}
+	// busy bounds the work done for requests outside their run slots:
+	// reading a scenario (to check it, or before its run) and answering a
+	// dice query. At most one per CPU goes at once; the others wait.
+	busy    chan struct{}
 	mu      sync.Mutex
 	running map[string]context.CancelFunc
 	// halt ends with CancelRuns: every run's context derives from it.
@@ -116,11 +131,15 @@ func New(cfg Config, eng Engine) *Server {
 	if cfg.MaxTrials <= 0 {
 		cfg.MaxTrials = DefaultConfig.MaxTrials
 	}
+	if cfg.MaxPoints <= 0 {
+		cfg.MaxPoints = DefaultConfig.MaxPoints
+	}
 	if cfg.MaxRuns <= 0 {
 		cfg.MaxRuns = DefaultConfig.MaxRuns
 	}
 	s := &Server{cfg: cfg, eng: eng, mux: http.NewServeMux(),
-		slots: make(chan struct{}, cfg.MaxRuns), running: map[string]context.CancelFunc{}}
+		slots: make(chan struct{}, cfg.MaxRuns), busy: make(chan struct{}, runtime.GOMAXPROCS(0)),
+		running: map[string]context.CancelFunc{}}
 	s.halt, s.haltRuns = context.WithCancel(context.Background())
 	assets, err := fs.Sub(page, "page")
 	if err != nil {

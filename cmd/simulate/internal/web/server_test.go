@@ -2,16 +2,21 @@ package web
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -24,9 +29,13 @@ type fakeJob struct {
 	started chan struct{} // closed when Run starts, if set
 	block   bool          // run until cancelled: the scenario text says "block"
 	stopped *atomic.Bool  // set when a run saw its context end
+	points  int           // points it sweeps; 0 is 1
+	size    int           // bytes of each rendered output, when set
 }
 
 func (j *fakeJob) MostTrials() int64 { return j.trials }
+
+func (j *fakeJob) Points() int { return max(j.points, 1) }
 
 func (j *fakeJob) Run(ctx context.Context, p Progress) (Result, error) {
 	if j.started != nil {
@@ -43,30 +52,44 @@ func (j *fakeJob) Run(ctx context.Context, p Progress) (Result, error) {
 			if j.stopped != nil {
 				j.stopped.Store(true)
 			}
-			return fakeResult{partial: true, done: done}, nil
+			return fakeResult{partial: true, done: done, size: j.size}, nil
 		case <-time.After(time.Millisecond):
 		}
 		done = min(done+1, j.trials)
 		p("fake", done, j.trials)
 	}
-	return fakeResult{done: done}, nil
+	return fakeResult{done: done, size: j.size}, nil
 }
 
 type fakeResult struct {
 	partial bool
 	done    int64
+	size    int
 }
 
 func (r fakeResult) Partial() bool { return r.partial }
 func (r fakeResult) Render(format string) ([]byte, error) {
+	if r.size > 0 {
+		return bytes.Repeat([]byte("x"), r.size), nil
+	}
 	return fmt.Appendf(nil, "%s: %d trials, partial %v\n", format, r.done, r.partial), nil
 }
 
-// fakeEngine parses --trials like the command line and makes fake jobs.
+// fakeEngine parses --trials like the command line and makes fake jobs;
+// a scenario text "points N" sweeps N points.
 func fakeEngine(job *fakeJob) Engine {
-	prepare := func(args []string, block bool) (Job, error) {
+	prepare := func(args []string, block bool, srcs ...[]byte) (Job, error) {
 		j := *job
 		j.block = block
+		for _, src := range srcs {
+			if v, ok := strings.CutPrefix(string(src), "points "); ok {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return nil, err
+				}
+				j.points += n
+			}
+		}
 		if j.trials == 0 {
 			j.trials = 3
 		}
@@ -87,9 +110,9 @@ func fakeEngine(job *fakeJob) Engine {
 			if strings.Contains(string(src), "bad") {
 				return nil, errors.New(file + ": bad scenario")
 			}
-			return prepare(args, string(src) == "block")
+			return prepare(args, string(src) == "block", src)
 		},
-		Compare: func(files []string, srcs [][]byte, args []string) (Job, error) { return prepare(args, false) },
+		Compare: func(files []string, srcs [][]byte, args []string) (Job, error) { return prepare(args, false, srcs...) },
 		Dice: func(query, format string) ([]byte, error) {
 			if query == "2D6" {
 				return []byte("2D6 " + format + "\n"), nil
@@ -123,10 +146,59 @@ func errorOf(t *testing.T, w *httptest.ResponseRecorder) apiError {
 	return e
 }
 
+// TestReadingBounded: scenarios read for requests, which take no run slot
+// until read (and a check as the page's editor asks for none), are read at
+// most one per CPU at once; the others wait their turn, and all are
+// answered.
+func TestReadingBounded(t *testing.T) {
+	var now, most atomic.Int32
+	release := make(chan struct{})
+	eng := fakeEngine(&fakeJob{})
+	run := eng.Run
+	eng.Run = func(file string, src []byte, args []string) (Job, error) {
+		n := now.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		<-release
+		now.Add(-1)
+		return run(file, src, args)
+	}
+	cpus := runtime.GOMAXPROCS(0)
+	ts := httptest.NewServer(New(Config{MaxRuns: 100}, eng))
+	defer ts.Close()
+	n := cpus + 3
+	codes := make(chan int, n)
+	for range n {
+		go func() {
+			resp, err := http.Post(ts.URL+"/api/run?trials=1", "application/yaml", strings.NewReader("x"))
+			if err != nil {
+				codes <- 0
+				return
+			}
+			resp.Body.Close()
+			codes <- resp.StatusCode
+		}()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for now.Load() < int32(cpus) && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // time for any more to start reading
+	close(release)
+	for range n {
+		if c := <-codes; c != 200 {
+			t.Errorf("a run answered %d", c)
+		}
+	}
+	if m := most.Load(); m != int32(cpus) {
+		t.Errorf("%d scenarios read at once, want %d (one per CPU)", m, cpus)
+	}
+}
+
 // TestErrorClasses sends one request of every kind the server refuses and
 // checks the status and that the message says what to do.
 func TestErrorClasses(t *testing.T) {
-	s := New(Config{MaxBody: 100, MaxTrials: 1000}, fakeEngine(&fakeJob{}))
+	s := New(Config{MaxBody: 100, MaxTrials: 1000, MaxPoints: 10}, fakeEngine(&fakeJob{}))
 	tests := []struct {
 		name, method, target, body string
 		header                     []string
@@ -141,10 +213,17 @@ func TestErrorClasses(t *testing.T) {
 		{"body too large", "POST", "/api/run", strings.Repeat("x", 101), nil, 413, "limit of 100 bytes"},
 		{"body too large to validate", "POST", "/api/validate", strings.Repeat("x", 101), nil, 413, "--max-body"},
 		{"too many trials", "POST", "/api/run?trials=1001", "x", nil, 400, "at most 1000 (simulate serve --max-trials)"},
+		{"too many points", "POST", "/api/run/events", "points 11", nil, 400, "sweeps 11 points, all its scenarios together; this server runs at most 10 (simulate serve --max-points)"},
+		{"compare: too many points together", "POST", "/api/compare", `{"scenarios": [{"text": "points 6"}, {"text": "points 5"}]}`, nil, 400, "sweeps 11 points"},
 		{"unknown format", "POST", "/api/run?format=pdf", "x", nil, 400, `unknown format "pdf"; expected table, json, html`},
 		{"control character in file name", "POST", "/api/run?file=a%0Ab", "x", nil, 400, "file: expected a short file name"},
+		{"C1 control character in file name", "POST", "/api/run?file=a%C2%85b", "x", nil, 400, "file: expected a short file name"},
+		{"bidirectional override in file name", "POST", "/api/run?file=a%E2%80%AEb.yaml", "x", nil, 400, "file: expected a short file name"},
+		{"file name that reads as a flag", "POST", "/api/run/events?file=--report%3Dx.html", "x", nil, 400, `file: "--report=x.html" starts with -`},
 		{"bad scenario", "POST", "/api/run", "bad", nil, 400, "scenario.yaml: bad scenario"},
 		{"bad scenario, streamed", "POST", "/api/run/events", "bad", nil, 400, "bad scenario"},
+		{"compare: control character in a file name", "POST", "/api/compare", `{"scenarios": [{"file": "a.yaml"}, {"file": "b\u001b[2J.yaml"}]}`, nil, 400, "scenarios[1].file: expected a short file name without control characters"},
+		{"compare: a file name that reads as a flag", "POST", "/api/compare/events", `{"scenarios": [{"file": "-o"}]}`, nil, 400, `scenarios[0].file: "-o" starts with -`},
 		{"compare: not JSON", "POST", "/api/compare", "{", nil, 400, "expected JSON"},
 		{"compare: no scenarios", "POST", "/api/compare", `{"scenarios": []}`, nil, 400, "0 given"},
 		{"compare: too many", "POST", "/api/compare", `{"scenarios": [{},{},{},{},{},{},{},{},{}]}`, nil, 400, "9 given"},
@@ -382,6 +461,16 @@ func TestConcurrentRunsBounded(t *testing.T) {
 	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b), "--max-runs") {
 		t.Errorf("second run: %d %s", resp.StatusCode, b)
 	}
+	// A dice query is not a run: the page's Dice tab works while runs go.
+	resp, err = http.Get(ts.URL + "/api/dice?q=2D6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(b) != "2D6 table\n" {
+		t.Errorf("dice while the runs are full: %d %s", resp.StatusCode, b)
+	}
 	cancel()
 	<-done
 	deadline := time.Now().Add(5 * time.Second)
@@ -418,5 +507,93 @@ func TestLongRunOutlivesReadTimeout(t *testing.T) {
 	resp.Body.Close()
 	if string(b) != "table: 400 trials, partial false\n" {
 		t.Errorf("%d %q", resp.StatusCode, b)
+	}
+}
+
+// TestStalledClientCutOff: a client that asks for a run and then reads
+// none of its answer neither keeps the run's slot (the next run is
+// answered) nor keeps its connection: the server cuts it off once it has
+// taken nothing for writeTimeout, well before the whole answer is sent.
+func TestStalledClientCutOff(t *testing.T) {
+	defer func(d time.Duration) { writeTimeout = d }(writeTimeout)
+	writeTimeout = 200 * time.Millisecond
+	// 32 MiB: far more than the kernel's socket buffers on both ends hold
+	// (Linux's tcp_wmem and tcp_rmem top out at 4 and 6 MiB by default).
+	const size = 32 << 20
+	ts := httptest.NewServer(New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{size: size})))
+	defer ts.Close()
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/run?trials=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\n\r\nx")
+	client := &http.Client{Timeout: 5 * time.Second}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, err := client.Post(ts.URL+"/api/run?trials=1&format=json", "application/yaml", strings.NewReader("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 200 && n == size {
+			break
+		}
+		if resp.StatusCode != http.StatusTooManyRequests || time.Now().After(deadline) {
+			t.Fatalf("the next run while a client stalls: %d, %d bytes", resp.StatusCode, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(4 * writeTimeout)
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	got, err := io.Copy(io.Discard, conn)
+	if got >= size || err != nil && !errors.Is(err, syscall.ECONNRESET) {
+		t.Errorf("the stalled client read %d bytes of %d (%v); want it cut off", got, size, err)
+	}
+}
+
+// stuckWriter is a client that takes nothing: a write waits until its
+// deadline passes.
+type stuckWriter struct {
+	header   http.Header
+	deadline time.Time
+}
+
+func (w *stuckWriter) Header() http.Header { return w.header }
+func (w *stuckWriter) WriteHeader(int)     {}
+func (w *stuckWriter) Write(b []byte) (int, error) {
+	if w.deadline.IsZero() {
+		select {} // as a socket without a deadline
+	}
+	time.Sleep(time.Until(w.deadline))
+	return 0, os.ErrDeadlineExceeded
+}
+func (w *stuckWriter) Flush()                             {}
+func (w *stuckWriter) SetWriteDeadline(t time.Time) error { w.deadline = t; return nil }
+
+// TestStalledStreamStopsRun: a progress event that a streaming client
+// does not take within writeTimeout cuts the client off and stops its run,
+// instead of blocking the run, and its slot, for ever; later events are
+// dropped at once.
+func TestStalledStreamStopsRun(t *testing.T) {
+	defer func(d time.Duration) { writeTimeout = d }(writeTimeout)
+	writeTimeout = 50 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ev := newEvents(&stuckWriter{header: http.Header{}}, cancel)
+	sent := make(chan struct{})
+	go func() {
+		ev.send("progress", progressEvent{"x", 1, 2})
+		ev.send("progress", progressEvent{"x", 2, 2})
+		close(sent)
+	}()
+	select {
+	case <-sent:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a send to a client that reads nothing did not return")
+	}
+	if ctx.Err() == nil || !ev.gone() {
+		t.Errorf("the run was not stopped (%v) or the client not cut off (%v)", ctx.Err(), ev.gone())
 	}
 }

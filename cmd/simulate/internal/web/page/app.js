@@ -156,9 +156,12 @@ function showProblems(box, area, problems, message) {
   }
 }
 
-let validateSeq = 0, validateTimer = 0;
+let validateTimer = 0;
+// validate checks an editor's text; an answer that comes back after a
+// later check of the same editor was sent is dropped (null), so that the
+// errors shown are those of the text as it is.
 async function validate(area, file, box, onValid) {
-  const seq = ++validateSeq;
+  const seq = area.validateSeq = (area.validateSeq || 0) + 1;
   let v;
   try {
     const resp = await fetch("/api/validate?" + query({ file }), { method: "POST", body: area.value, headers: { "Content-Type": "application/yaml" } });
@@ -166,7 +169,7 @@ async function validate(area, file, box, onValid) {
   } catch (e) {
     v = { ok: false, errors: [], error: "the server cannot be reached: " + e.message };
   }
-  if (seq !== validateSeq && area === yaml) return null; // a newer check is on its way
+  if (seq !== area.validateSeq) return null; // a newer check is on its way
   if (v.ok) {
     box.replaceChildren(el("div", { className: "ok", textContent: `✓ ${v.name}${v.description ? " — " + v.description : ""}` }));
   } else {
@@ -299,6 +302,7 @@ function showResults(box, res, base) {
     ? "PARTIAL RESULTS: the run was cancelled; every number below rests on the trials that finished, and the downloads say so."
     : "Finished.";
   const dl = $(".downloads", box);
+  for (const a of dl.querySelectorAll("a")) URL.revokeObjectURL(a.href); // the last run's outputs
   dl.replaceChildren("Download: ");
   for (const [fmt, [ext, label]] of Object.entries(extensions)) {
     const text = res.outputs[fmt];
