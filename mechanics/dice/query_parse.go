@@ -136,7 +136,7 @@ func (p *qparser) or() (c *cond, n *sum, err error) {
 			return nil, nil, p.errorf(at, "%q joins conditions, such as 2D6 >= 9; %s is a number", "or", n.String())
 		}
 		var b *cond
-		if b, err = p.condition("or"); err == nil {
+		if b, err = p.condition("or", p.and); err == nil {
 			c = &cond{kind: orCond, a: c, b: b, p: c.p + b.p - c.p*b.p}
 		}
 	}
@@ -151,17 +151,19 @@ func (p *qparser) and() (c *cond, n *sum, err error) {
 			return nil, nil, p.errorf(at, "%q joins conditions, such as 2D6 >= 9; %s is a number", "and", n.String())
 		}
 		var b *cond
-		if b, err = p.condition("and"); err == nil {
+		if b, err = p.condition("and", p.not); err == nil {
 			c = &cond{kind: andCond, a: c, b: b, p: c.p * b.p}
 		}
 	}
 	return c, n, err
 }
 
-// condition parses the operand of and, or or not, which must be one.
-func (p *qparser) condition(after string) (*cond, error) {
+// condition parses the operand of and, or or not, which must be one, with
+// operand: "and" binds tighter than "or", so the right side of an "or" is
+// a whole chain of "and"s.
+func (p *qparser) condition(after string, operand func() (*cond, *sum, error)) (*cond, error) {
 	at := p.peek()
-	c, n, err := p.not()
+	c, n, err := operand()
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +183,7 @@ func (p *qparser) not() (*cond, *sum, error) {
 	}
 	if p.isWord("not") {
 		p.next()
-		a, err := p.condition("not")
+		a, err := p.condition("not", p.not)
 		if err != nil {
 			return nil, nil, err
 		}

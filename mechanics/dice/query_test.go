@@ -39,6 +39,7 @@ func TestQueryProbabilities(t *testing.T) {
 		{"D6! >= 19", 0},                                           // the explosion stops after two extra dice
 		{"3D6 discard lowest >= 10", 77.0 / 216},                   // the same as 3D6kh2
 		{"highest of 2D6 >= 5", 20.0 / 36},                         // 1 - (4/6)^2
+		{"D6 = 6 or D6 >= 4 and D6 >= 4", 3.0 / 8},                 // and binds tighter: 1/6 + 1/4 - 1/24 = 9/24
 	} {
 		q, err := ParseQuery(tc.q)
 		if err != nil {
@@ -208,6 +209,7 @@ func TestQueryText(t *testing.T) {
 		"3D6 discard lowest":               "3D6kh2",
 		"D6 >= 4 and D6 >= 4 or D6 >= 4":   "(D6 >= 4 and D6 >= 4) or D6 >= 4",
 		"D6 >= 4 and (D6 >= 4 or D6 >= 4)": "D6 >= 4 and (D6 >= 4 or D6 >= 4)",
+		"D6 >= 4 or D6 >= 4 and D6 >= 4":   "D6 >= 4 or (D6 >= 4 and D6 >= 4)",
 		"artillery":                        "artillery",
 	} {
 		q, err := ParseQuery(in)
