@@ -120,7 +120,12 @@ type diceQuestion struct {
 // expression or a whole query) it turns to simulation alone, with the
 // default trials when none were asked for.
 func readDiceQuestion(ctx context.Context, text string, f *diceFlags) (diceQuestion, error) {
-	if e, perr := dice.Parse(text); perr == nil && e.ExactWork() > dice.MaxExactWork {
+	q, err := dice.ParseQuery(text)
+	if err != nil {
+		return diceQuestion{}, err
+	}
+	// A plain expression is rolled as one, and its message gives its cost.
+	if e, ok := q.Expr(); ok && !q.HasExact() && e.ExactWork() > dice.MaxExactWork {
 		// Past the budget the exact distribution would take minutes; the
 		// simulation alone stays quick and answers Ctrl-C.
 		if f.exactOnly {
@@ -133,10 +138,6 @@ func readDiceQuestion(ctx context.Context, text string, f *diceFlags) (diceQuest
 			f.trials = sim.DefaultConfig.Trials
 		}
 		return diceQuestion{tooLarge: &e, model: scenarios.DiceModel(e)}, nil
-	}
-	q, err := dice.ParseQuery(text)
-	if err != nil {
-		return diceQuestion{}, err
 	}
 	if !q.HasExact() {
 		if f.exactOnly {
