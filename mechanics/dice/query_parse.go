@@ -36,7 +36,7 @@ func ParseQuery(s string) (*Query, error) {
 	}
 	p := &qparser{parser: parser{src: s, toks: toks}}
 	if t := p.peek(); t.kind == tokWord && (t.text == "artillery" || t.text == "scatter") {
-		e, err := Parse(s)
+		e, err := p.special() // from the query's tokens, so that "artillery > 4" is told it stands alone
 		if err != nil {
 			return nil, err
 		}
@@ -51,12 +51,28 @@ func ParseQuery(s string) (*Query, error) {
 		return nil, err
 	}
 	if t := p.peek(); t.kind != tokEOF {
-		return nil, p.errorf(t, "unexpected %s; expected +, -, a comparison, and, or, or the end", t.describe())
+		return nil, p.unexpected(t, c != nil)
 	}
 	if c != nil {
 		return &Query{text: c.String(), cond: c, noExact: p.noExact}, nil
 	}
 	return &Query{text: n.String(), num: n, noExact: p.noExact}, nil
+}
+
+// unexpected is the error for a token left over after a whole query: a
+// condition (cond) or a number. It lists what could have come there.
+func (p *qparser) unexpected(t token, cond bool) error {
+	switch {
+	case t.kind == tokClose:
+		return p.errorf(t, "unexpected \")\"; no bracket is open")
+	case t.kind == tokCmp && cond:
+		return p.errorf(t, "unexpected %q; a comparison has two sides: join another with and or or, such as D6 >= 2 and D6 <= 5", t.text)
+	case !cond:
+		return p.errorf(t, "unexpected %s; expected +, -, a comparison or the end", t.describe())
+	case p.pos > 0 && p.toks[p.pos-1].kind == tokClose:
+		return p.errorf(t, "unexpected %s; expected and, or, or the end", t.describe())
+	}
+	return p.errorf(t, "unexpected %s; expected +, -, and, or, or the end", t.describe())
 }
 
 // Token kinds the query language adds to the expression lexer's.

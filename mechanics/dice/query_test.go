@@ -250,7 +250,17 @@ func TestQueryErrors(t *testing.T) {
 		{"D6 reroll failures", 11, "needs a target"},
 		{"2D6 >= artillery", 8, "must stand alone"},
 		{"2D6 ? 3", 5, "unexpected character"},
-		{"2D6 >= 9 9", 10, "unexpected number 9"},
+		{"2D6 >= 9 9", 10, "unexpected number 9; expected +, -, and, or, or the end"},
+		// What may follow depends on what came before.
+		{"2D6 9", 5, "unexpected number 9; expected +, -, a comparison or the end"},
+		{"(2D6 >= 9) 9", 12, "unexpected number 9; expected and, or, or the end"},
+		{"D6 >= 4 >= 3", 9, `unexpected ">="; a comparison has two sides: join another with and or or`},
+		{"D6 >= 4)", 8, `unexpected ")"; no bracket is open`},
+		// The Artillery and Scatter dice stand alone, comparisons included.
+		{"artillery > 4", 11, `the artillery dice must stand alone; found ">" after it`},
+		{"scatter dice = 1", 14, `the scatter dice must stand alone; found "=" after it`},
+		// A number past the lexer's reach says what would have fitted.
+		{"99999999999D6", 1, "number 99999999999 is too large; expected at most 100 dice of at most 1000 sides, or a constant of at most 1000"},
 	} {
 		_, err := ParseQuery(tc.q)
 		var se *SyntaxError
