@@ -58,13 +58,15 @@ const (
 )
 
 // cond is a condition: a comparison of two sums, or a combination of
-// conditions. p is its exact probability, worked out when parsed.
+// conditions. p is its exact probability, worked out when parsed, and q
+// the chance it fails, worked out alongside rather than as 1 - p, so that
+// "not" keeps the digits of a chance close to 0.
 type cond struct {
 	kind condKind
 	op   cmpOp
 	l, r *sum
 	a, b *cond
-	p    float64
+	p, q float64
 }
 
 // sum is a number rolled: parts added or subtracted, with its exact

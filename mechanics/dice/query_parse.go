@@ -153,7 +153,7 @@ func (p *qparser) or() (c *cond, n *sum, err error) {
 		}
 		var b *cond
 		if b, err = p.condition("or", p.and); err == nil {
-			c = &cond{kind: orCond, a: c, b: b, p: c.p + b.p - c.p*b.p}
+			c = &cond{kind: orCond, a: c, b: b, p: c.p + b.p - c.p*b.p, q: c.q * b.q}
 		}
 	}
 	return c, n, err
@@ -168,7 +168,7 @@ func (p *qparser) and() (c *cond, n *sum, err error) {
 		}
 		var b *cond
 		if b, err = p.condition("and", p.not); err == nil {
-			c = &cond{kind: andCond, a: c, b: b, p: c.p * b.p}
+			c = &cond{kind: andCond, a: c, b: b, p: c.p * b.p, q: c.q + b.q - c.q*b.q}
 		}
 	}
 	return c, n, err
@@ -203,7 +203,7 @@ func (p *qparser) not() (*cond, *sum, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return &cond{kind: notCond, a: a, p: 1 - a.p}, nil, nil
+		return &cond{kind: notCond, a: a, p: a.q, q: a.p}, nil, nil
 	}
 	if open := p.peek(); open.kind == tokOpen {
 		p.next()
@@ -242,25 +242,26 @@ func (p *qparser) compare() (*cond, *sum, error) {
 			c.op = cmpOp(i)
 		}
 	}
-	c.p = probOf(c.op, p.add(l.dist, r.dist.Neg()))
+	c.p, c.q = probOf(c.op, p.add(l.dist, r.dist.Neg()))
 	return c, nil, nil
 }
 
-// probOf returns P(D op 0).
-func probOf(op cmpOp, d Dist) float64 {
+// probOf returns P(D op 0) and its complement, each summed from its own
+// values rather than taken from 1, so that a small one keeps its digits.
+func probOf(op cmpOp, d Dist) (p, q float64) {
 	switch op {
 	case opGE:
-		return d.AtLeast(0)
+		return d.AtLeast(0), d.AtMost(-1)
 	case opGT:
-		return d.AtLeast(1)
+		return d.AtLeast(1), d.AtMost(0)
 	case opLE:
-		return d.AtMost(0)
+		return d.AtMost(0), d.AtLeast(1)
 	case opLT:
-		return d.AtMost(-1)
+		return d.AtMost(-1), d.AtLeast(0)
 	case opEQ:
-		return d.At(0)
+		return d.At(0), d.AtMost(-1) + d.AtLeast(1)
 	}
-	return 1 - d.At(0)
+	return d.AtMost(-1) + d.AtLeast(1), d.At(0)
 }
 
 // add convolves two distributions within the query's work budget; past

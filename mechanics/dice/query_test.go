@@ -387,3 +387,31 @@ func FuzzParseQuery(f *testing.F) {
 		q.Roll(r)
 	})
 }
+
+// TestQueryComplementDigits: "not" of a condition that almost always
+// holds keeps the digits of its small chance, rather than losing them to
+// 1 - p: each answer is within 1e-12 of the chance, relative to its size.
+// all1(n) = 6^-n is the chance that n dice all show 1.
+func TestQueryComplementDigits(t *testing.T) {
+	all1 := func(n int) float64 { return math.Pow(6, -float64(n)) }
+	for _, tc := range []struct {
+		q    string
+		want float64
+	}{
+		{"not 10D6 >= 11", all1(10)},
+		{"not 100D6 >= 101", all1(100)},
+		{"not 20D6 count 2+ >= 1", all1(20)},
+		{"not 10D6 != 10", all1(10)},
+		{"not (D6 = 7 or 10D6 > 10)", all1(10)},    // D6 = 7 never holds
+		{"not (D6 >= 1 and 10D6 > 10)", all1(10)},  // D6 >= 1 always holds
+		{"not (not 10D6 = 10)", all1(10)},          // a double negation
+		{"not (10D6 > 10 or 10D6 > 10)", all1(20)}, // both fail
+		// The D6 a 1 or the 5D6 all ones (1/6 + 6^-5 - 6^-6), and five more ones.
+		{"not (D6 > 1 and 5D6 > 5) and 5D6 <= 5", (1.0/6 + all1(5) - all1(6)) * all1(5)},
+	} {
+		q := mustQuery(t, tc.q)
+		if got := q.Prob(); math.Abs(got-tc.want) > 1e-12*tc.want {
+			t.Errorf("%s: P = %.15g, want %.15g", tc.q, got, tc.want)
+		}
+	}
+}
