@@ -88,10 +88,15 @@ func WriteCondition(w io.Writer, c Condition, format string) error {
 	return ew.err
 }
 
-// oneIn phrases a probability as players say it: ", about 1 in 4".
+// oneIn phrases a probability as players say it: ", about 1 in 4". Past a
+// million it gives three significant figures ("1 in 6.05e+07"): written
+// out in full, 1/p would show digits no float64 holds (6^100 has 78).
 func oneIn(p float64) string {
 	if p <= 0 || p > 0.5 {
 		return ""
+	}
+	if 1/p >= 1e6 {
+		return fmt.Sprintf(", about 1 in %s", strconv.FormatFloat(1/p, 'g', 3, 64))
 	}
 	return fmt.Sprintf(", about 1 in %s", strconv.FormatFloat(1/p, 'f', 1, 64))
 }
