@@ -161,6 +161,8 @@ func TestDiceErrors(t *testing.T) {
 		{[]string{"dice", "2D6", "--format", "xml"}, "unknown format"},
 		{[]string{"dice", "2D6", "--trials", "1.5e0"}, "not a whole number"},
 		{[]string{"dice", "D6 and D6"}, "joins conditions"},
+		// An empty query is refused, not taken for -h.
+		{[]string{"dice", ""}, "column 1: empty query"},
 	} {
 		_, _, err := runCLI(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
