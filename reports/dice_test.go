@@ -30,3 +30,47 @@ func TestConditionOneIn(t *testing.T) {
 		}
 	}
 }
+
+// TestDistributionTailsToTheLastDigit: "at least" and "at most" are the
+// float64 nearest their fractions, or the next one: for 2D6, at least v is
+// (ways of v or more)/36, at most v (ways of v or less)/36, and so for D66,
+// whose 36 values come up one way each. Summed from one end alone, 2D6's
+// "at least 4" came to 0.9166666666666669, 3 steps off 33/36, and D66's
+// "at least 25" to 0.30555555555555564, 4 steps off 11/36.
+func TestDistributionTailsToTheLastDigit(t *testing.T) {
+	d66 := make([]float64, 66-11+1) // D66: 11 to 66, ones where the units die shows 1 to 6
+	for i := range d66 {
+		if u := (11 + i) % 10; u >= 1 && u <= 6 {
+			d66[i] = 1
+		}
+	}
+	near := func(got, want float64) bool {
+		return got == want || got == math.Nextafter(want, 2) || got == math.Nextafter(want, -1)
+	}
+	for _, tc := range []struct {
+		name string
+		min  int
+		ways []float64
+	}{
+		{"2D6", 2, []float64{1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1}},
+		{"D66", 11, d66},
+	} {
+		d := Distribution{Title: tc.name, Min: tc.min, Exact: make([]float64, len(tc.ways))}
+		for i, w := range tc.ways {
+			d.Exact[i] = w / 36
+		}
+		for _, r := range distRows(d) {
+			i := r.value - tc.min
+			up, down := 0.0, 0.0
+			for _, w := range tc.ways[i:] {
+				up += w
+			}
+			for _, w := range tc.ways[:i+1] {
+				down += w
+			}
+			if !near(r.atLeast, up/36) || !near(r.atMos, down/36) {
+				t.Errorf("%s, %d: at least %v, at most %v; want %v and %v", tc.name, r.value, r.atLeast, r.atMos, up/36, down/36)
+			}
+		}
+	}
+}

@@ -197,22 +197,38 @@ type distRow struct {
 func distRows(d Distribution) []distRow {
 	var rows []distRow
 	// Both tails are summed from their own end, so that each stays exact
-	// where it is small.
-	atLeast := make([]float64, len(d.Exact)+1)
-	for i := len(d.Exact) - 1; i >= 0; i-- {
-		atLeast[i] = atLeast[i+1] + d.Exact[i]
-	}
+	// where it is small; a tail past one half is 1 less the other, whose
+	// rounding is smaller (2D6's "at least 3" is then 35/36 to the last
+	// digit).
 	if d.Exact == nil && d.Sim != nil {
 		return simulatedRows(d)
 	}
-	atMost := 0.0
+	// Compensated sums (Neumaier's), so that the many equal terms of D66
+	// do not gather rounding.
+	above := make([]float64, len(d.Exact)+1) // above[i]: P(X >= Min+i)
+	var up compSum
+	for i := len(d.Exact) - 1; i >= 0; i-- {
+		up.add(d.Exact[i])
+		above[i] = up.value()
+	}
+	below := make([]float64, len(d.Exact)+1) // below[i]: P(X < Min+i)
+	var down compSum
+	for i, p := range d.Exact {
+		down.add(p)
+		below[i+1] = down.value()
+	}
+	tail := func(t, other float64) float64 {
+		if t > other {
+			return 1 - other
+		}
+		return math.Min(1, t)
+	}
 	for i, p := range d.Exact {
 		v := d.Min + i
 		if p == 0 {
 			continue
 		}
-		atMost += p
-		r := distRow{value: v, label: strconv.Itoa(v), exact: p, atLeast: math.Min(1, atLeast[i]), atMos: math.Min(1, atMost)}
+		r := distRow{value: v, label: strconv.Itoa(v), exact: p, atLeast: tail(above[i], below[i]), atMos: tail(below[i+1], above[i+1])}
 		if d.Label != nil {
 			r.label = d.Label(v)
 		}
@@ -227,6 +243,22 @@ func distRows(d Distribution) []distRow {
 	}
 	return rows
 }
+
+// compSum is a compensated (Neumaier) sum: it carries the rounding of each
+// addition and adds it back at the end.
+type compSum struct{ s, c float64 }
+
+func (k *compSum) add(x float64) {
+	t := k.s + x
+	if math.Abs(k.s) >= math.Abs(x) {
+		k.c += (k.s - t) + x
+	} else {
+		k.c += (x - t) + k.s
+	}
+	k.s = t
+}
+
+func (k *compSum) value() float64 { return k.s + k.c }
 
 // writeDistributionJSON writes
 //

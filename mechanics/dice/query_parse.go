@@ -1,6 +1,9 @@
 package dice
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // ParseQuery reads a dice question. The grammar, case-insensitive, with
 // spaces allowed between tokens:
@@ -153,7 +156,7 @@ func (p *qparser) or() (c *cond, n *sum, err error) {
 		}
 		var b *cond
 		if b, err = p.condition("or", p.and); err == nil {
-			c = &cond{kind: orCond, a: c, b: b, p: c.p + b.p - c.p*b.p, q: c.q * b.q}
+			c = balanced(&cond{kind: orCond, a: c, b: b, p: c.p + b.p - c.p*b.p, q: c.q * b.q})
 		}
 	}
 	return c, n, err
@@ -168,7 +171,7 @@ func (p *qparser) and() (c *cond, n *sum, err error) {
 		}
 		var b *cond
 		if b, err = p.condition("and", p.not); err == nil {
-			c = &cond{kind: andCond, a: c, b: b, p: c.p * b.p, q: c.q + b.q - c.q*b.q}
+			c = balanced(&cond{kind: andCond, a: c, b: b, p: c.p * b.p, q: c.q + b.q - c.q*b.q})
 		}
 	}
 	return c, n, err
@@ -243,7 +246,19 @@ func (p *qparser) compare() (*cond, *sum, error) {
 		}
 	}
 	c.p, c.q = probOf(c.op, p.add(l.dist, r.dist.Neg()))
-	return c, nil, nil
+	return balanced(c), nil, nil
+}
+
+// balanced sets the larger of c's chances of holding and failing to 1
+// less the smaller, which carries less rounding than a long sum or
+// product: 2D6 >= 3 is then 35/36 to the last digit.
+func balanced(c *cond) *cond {
+	if c.p > c.q {
+		c.p = 1 - c.q
+	} else {
+		c.q = 1 - c.p
+	}
+	return c
 }
 
 // probOf returns P(D op 0) and its complement, each summed from its own
@@ -251,18 +266,53 @@ func (p *qparser) compare() (*cond, *sum, error) {
 func probOf(op cmpOp, d Dist) (p, q float64) {
 	switch op {
 	case opGE:
-		return d.AtLeast(0), d.AtMost(-1)
+		return atLeast(d, 0), atMost(d, -1)
 	case opGT:
-		return d.AtLeast(1), d.AtMost(0)
+		return atLeast(d, 1), atMost(d, 0)
 	case opLE:
-		return d.AtMost(0), d.AtLeast(1)
+		return atMost(d, 0), atLeast(d, 1)
 	case opLT:
-		return d.AtMost(-1), d.AtLeast(0)
+		return atMost(d, -1), atLeast(d, 0)
 	case opEQ:
-		return d.At(0), d.AtMost(-1) + d.AtLeast(1)
+		return d.At(0), atMost(d, -1) + atLeast(d, 1)
 	}
-	return d.AtMost(-1) + d.AtLeast(1), d.At(0)
+	return atMost(d, -1) + atLeast(d, 1), d.At(0)
 }
+
+// atLeast is d.AtLeast(v) summed with compensation, so that a tail of
+// many small terms (D66's 1/36s) keeps its last digits.
+func atLeast(d Dist, v int) float64 {
+	var s compSum
+	for i := len(d.P) - 1; i >= 0 && d.Min+i >= v; i-- {
+		s.add(d.P[i])
+	}
+	return min(s.value(), 1)
+}
+
+// atMost is d.AtMost(v) summed with compensation.
+func atMost(d Dist, v int) float64 {
+	var s compSum
+	for i := 0; i < len(d.P) && d.Min+i <= v; i++ {
+		s.add(d.P[i])
+	}
+	return min(s.value(), 1)
+}
+
+// compSum is a compensated (Neumaier) sum: it carries the rounding of each
+// addition and adds it back at the end.
+type compSum struct{ s, c float64 }
+
+func (k *compSum) add(x float64) {
+	t := k.s + x
+	if math.Abs(k.s) >= math.Abs(x) {
+		k.c += (k.s - t) + x
+	} else {
+		k.c += (x - t) + k.s
+	}
+	k.s = t
+}
+
+func (k *compSum) value() float64 { return k.s + k.c }
 
 // add convolves two distributions within the query's work budget; past
 // it, the query has no exact answer and add returns an empty Dist.

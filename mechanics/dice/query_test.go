@@ -3,6 +3,7 @@ package dice
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -412,6 +413,42 @@ func TestQueryComplementDigits(t *testing.T) {
 		q := mustQuery(t, tc.q)
 		if got := q.Prob(); math.Abs(got-tc.want) > 1e-12*tc.want {
 			t.Errorf("%s: P = %.15g, want %.15g", tc.q, got, tc.want)
+		}
+	}
+}
+
+// TestQueryToTheLastDigit: a condition's chance is the float64 nearest its
+// fraction, or the next one: 2D6 >= v is (ways of v or more)/36, and so is
+// its double negation; D66 >= v is (values of v or more)/36. Summed from
+// the top alone, 2D6 >= 3 came to 0.9722222222222224, 2 steps off 35/36.
+func TestQueryToTheLastDigit(t *testing.T) {
+	near := func(got, want float64) bool {
+		return got == want || got == math.Nextafter(want, 2) || got == math.Nextafter(want, -1)
+	}
+	ways := []float64{1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1} // 2D6: 2 to 12
+	for v := 2; v <= 12; v++ {
+		k := 0.0
+		for _, w := range ways[v-2:] {
+			k += w
+		}
+		for _, s := range []string{"2D6 >= " + strconv.Itoa(v), "not not 2D6 >= " + strconv.Itoa(v), "not 2D6 < " + strconv.Itoa(v)} {
+			if got := mustQuery(t, s).Prob(); !near(got, k/36) {
+				t.Errorf("%s: P = %v, want %v", s, got, k/36)
+			}
+		}
+	}
+	for v := 11; v <= 66; v++ {
+		k := 0.0
+		for tens := 1; tens <= 6; tens++ {
+			for units := 1; units <= 6; units++ {
+				if 10*tens+units >= v {
+					k++
+				}
+			}
+		}
+		s := "D66 >= " + strconv.Itoa(v)
+		if got := mustQuery(t, s).Prob(); !near(got, k/36) {
+			t.Errorf("%s: P = %v, want %v", s, got, k/36)
 		}
 	}
 }
