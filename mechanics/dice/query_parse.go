@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"fmt"
 	"math"
 	"strings"
 )
@@ -125,12 +126,19 @@ func qlex(s string) ([]token, error) {
 			}
 			i = j
 		}
-		if len(toks) > 10_000 {
-			return nil, &SyntaxError{Expr: s, Col: col, Msg: "query too long"}
+		if len(toks) > maxQueryTokens {
+			// At the first token past the limit, wherever its stretch
+			// between comparisons began.
+			return nil, &SyntaxError{Expr: s, Col: toks[maxQueryTokens].col,
+				Msg: fmt.Sprintf("query too long; expected at most %d tokens (numbers, words and signs) and %d terms", maxQueryTokens, 4*MaxTerms)}
 		}
 	}
 	return append(toks, token{kind: tokEOF, col: len(s) + 1}), nil
 }
+
+// maxQueryTokens bounds the tokens a query is read into, well past what
+// its 4*MaxTerms terms need, so that a huge text is refused early.
+const maxQueryTokens = 10_000
 
 type qparser struct {
 	parser

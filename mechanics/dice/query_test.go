@@ -301,6 +301,8 @@ func TestQueryLimits(t *testing.T) {
 		{"64 nots", nots(64), 0, ""},
 		// The 65th "not" starts after 64 "not " of four characters each.
 		{"65 nots", nots(65), 257, "too deeply nested; at most 64 brackets and nots"},
+		// 10,001 tokens: the last "1", the 10,001st, is the 10,001st character.
+		{"10,001 tokens", terms(5001), 10001, "query too long; expected at most 10000 tokens (numbers, words and signs) and 64 terms"},
 	} {
 		_, err := ParseQuery(tc.q)
 		if tc.col == 0 {
