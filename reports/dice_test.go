@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"hammersim/sim"
 )
 
 // TestConditionOneIn: a condition's "about 1 in N" shows only digits its
@@ -72,5 +74,25 @@ func TestDistributionTailsToTheLastDigit(t *testing.T) {
 				t.Errorf("%s, %d: at least %v, at most %v; want %v and %v", tc.name, r.value, r.atLeast, r.atMos, up/36, down/36)
 			}
 		}
+	}
+}
+
+// TestSimulatedOnlyMarkdown: a distribution past the exact budget, in
+// Markdown, says why it has no exact values and gives the simulated mean
+// where the exact one would be, never "NaN". Rolls of 1, 2 and 3, four
+// times each: mean 2, sd sqrt(8/11) = 0.8528 (the sample sd of 12 rolls).
+func TestSimulatedOnlyMarkdown(t *testing.T) {
+	h := sim.NewHistogram(1, 3)
+	for v := 1; v <= 3; v++ {
+		h.AddN(v, 4)
+	}
+	var b strings.Builder
+	d := Distribution{Title: "100D1000r1", Sim: &h, Seed: 1, Trials: 12, NoExact: "no exact answer: simulated only"}
+	if err := WriteDistributionAs(&b, d, "markdown"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "NaN") || !strings.Contains(out, "no exact answer: simulated only") || !strings.Contains(out, "Simulated mean 2.0000") || !strings.Contains(out, "sd 0.8528; 12 trials, seed 1.") {
+		t.Errorf("simulated-only Markdown:\n%s", out)
 	}
 }

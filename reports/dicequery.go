@@ -365,7 +365,19 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 	}
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "# %s\n\n", mdCode(d.Title))
+	if d.NoExact != "" {
+		fmt.Fprintf(ew, "%s\n\n", mdParagraph(d.NoExact))
+	}
 	mdTable(ew, head, alignment(1, len(head)-1, 0), rows)
+	if d.Exact == nil {
+		// Simulated only: the simulation's mean, as the table format gives it.
+		if d.Sim != nil && d.Sim.N() > 0 {
+			m := sim.MeanOf("", nil, d.Sim)
+			fmt.Fprintf(ew, "\nSimulated mean %.4f (95%% CI %.4f to %.4f), sd %.4f; %s trials, seed %d.\n",
+				m.Value, m.CI95[0], m.CI95[1], m.StdDev, groupThousands(d.Trials), d.Seed)
+		}
+		return ew.err
+	}
 	mean, sd := distMoments(d)
 	fmt.Fprintf(ew, "\nExact mean %.4f, sd %.4f.\n", mean, sd)
 	return ew.err
