@@ -96,3 +96,21 @@ func TestSimulatedOnlyMarkdown(t *testing.T) {
 		t.Errorf("simulated-only Markdown:\n%s", out)
 	}
 }
+
+// TestSimulatedOnlyCSV: a distribution past the exact budget leaves its
+// exact cells empty in CSV, as a condition's CSV and every other CSV of
+// the project do, rather than writing JSON's "null".
+func TestSimulatedOnlyCSV(t *testing.T) {
+	h := sim.NewHistogram(1, 2)
+	h.AddN(1, 3)
+	h.AddN(2, 1)
+	var b strings.Builder
+	d := Distribution{Title: "100D1000r1", Sim: &h, Seed: 1, Trials: 4, NoExact: "no exact answer: simulated only"}
+	if err := WriteDistributionAs(&b, d, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if strings.Contains(b.String(), "null") || len(lines) != 3 || !strings.HasPrefix(lines[1], "100D1000r1,1,1,,,,0.75,") || !strings.HasPrefix(lines[2], "100D1000r1,2,2,,,,0.25,") {
+		t.Errorf("simulated-only CSV:\n%s", b.String())
+	}
+}

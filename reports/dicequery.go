@@ -343,9 +343,9 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 	var rows [][]string
 	for _, r := range distRows(d) {
 		if format == "csv" {
-			row := []string{d.Title, strconv.Itoa(r.value), r.label, num(r.exact), num(r.atLeast), num(r.atMos)}
+			row := []string{d.Title, strconv.Itoa(r.value), r.label, csvNum(r.exact), csvNum(r.atLeast), csvNum(r.atMos)}
 			if d.Sim != nil {
-				row = append(row, num(r.sim.Value), num(r.sim.CI95[0]), num(r.sim.CI95[1]),
+				row = append(row, csvNum(r.sim.Value), csvNum(r.sim.CI95[0]), csvNum(r.sim.CI95[1]),
 					strconv.FormatInt(d.Trials, 10), strconv.FormatUint(d.Seed, 10), strconv.FormatBool(d.Partial))
 			}
 			rows = append(rows, row)
