@@ -94,6 +94,9 @@ type token struct {
 func (t token) describe() string {
 	switch t.kind {
 	case tokEOF:
+		if t.text != "" {
+			return t.text // a query's word or sign, where a dice term ends
+		}
 		return "end of expression"
 	case tokNum:
 		return fmt.Sprintf("number %d", t.num)

@@ -411,7 +411,8 @@ func (p *qparser) exprTerm() (term, error) {
 			break
 		}
 	}
-	toks := append(p.toks[p.pos:end:end], token{kind: tokEOF, col: p.toks[end].col})
+	// The term ends at the query's own token, which an error names.
+	toks := append(p.toks[p.pos:end:end], token{kind: tokEOF, col: p.toks[end].col, text: p.toks[end].describe()})
 	sub := parser{src: p.src, toks: toks}
 	t, err := sub.term()
 	p.pos += sub.pos
@@ -457,6 +458,9 @@ func (p *qparser) modifiers(pt part, tm term) (part, error) {
 	if at := p.peek(); p.isWord("count") {
 		if err := plain(at, "count"); err != nil {
 			return part{}, err
+		}
+		if pt.explode {
+			return part{}, p.errorf(at, "count does not combine with exploding dice; it counts each die once")
 		}
 		if pt.kind == poolPart {
 			return part{}, p.errorf(at, "write re-rolls after the target when counting, such as 10D6 count 4+ reroll 1s")

@@ -252,6 +252,13 @@ func TestQueryErrors(t *testing.T) {
 		{"2D6 >= artillery", 8, "must stand alone"},
 		{"2D6 ? 3", 5, "unexpected character"},
 		{"2D6 >= 9 9", 10, "unexpected number 9; expected +, -, and, or, or the end"},
+		// Where a term was expected, the word or sign found there is named.
+		{"D6 =< 4", 5, `expected dice such as D6, 2D6 or a number, found "<"`},
+		{"2D6 >= and D6 >= 4", 8, `expected dice such as D6, 2D6 or a number, found "and"`},
+		{"D6 + !", 6, `expected dice such as D6, 2D6 or a number, found "!"`},
+		{"2D6 >=", 7, "expected dice such as D6, 2D6 or a number, found end of expression"},
+		// Exploding dice are not counted.
+		{"10D6! count 6+", 7, "count does not combine with exploding dice"},
 		// What may follow depends on what came before.
 		{"2D6 9", 5, "unexpected number 9; expected +, -, a comparison or the end"},
 		{"(2D6 >= 9) 9", 12, "unexpected number 9; expected and, or, or the end"},
