@@ -88,10 +88,15 @@ func WriteCondition(w io.Writer, c Condition, format string) error {
 	return ew.err
 }
 
-// oneIn phrases a probability as players say it: ", about 1 in 4".
+// oneIn phrases a probability as players say it: ", about 1 in 4". Past a
+// million it gives three significant figures ("1 in 6.05e+07"): written
+// out in full, 1/p would show digits no float64 holds (6^100 has 78).
 func oneIn(p float64) string {
 	if p <= 0 || p > 0.5 {
 		return ""
+	}
+	if 1/p >= 1e6 {
+		return fmt.Sprintf(", about 1 in %s", strconv.FormatFloat(1/p, 'g', 3, 64))
 	}
 	return fmt.Sprintf(", about 1 in %s", strconv.FormatFloat(1/p, 'f', 1, 64))
 }
@@ -192,22 +197,38 @@ type distRow struct {
 func distRows(d Distribution) []distRow {
 	var rows []distRow
 	// Both tails are summed from their own end, so that each stays exact
-	// where it is small.
-	atLeast := make([]float64, len(d.Exact)+1)
-	for i := len(d.Exact) - 1; i >= 0; i-- {
-		atLeast[i] = atLeast[i+1] + d.Exact[i]
-	}
+	// where it is small; a tail past one half is 1 less the other, whose
+	// rounding is smaller (2D6's "at least 3" is then 35/36 to the last
+	// digit).
 	if d.Exact == nil && d.Sim != nil {
 		return simulatedRows(d)
 	}
-	atMost := 0.0
+	// Compensated sums (Neumaier's), so that the many equal terms of D66
+	// do not gather rounding.
+	above := make([]float64, len(d.Exact)+1) // above[i]: P(X >= Min+i)
+	var up compSum
+	for i := len(d.Exact) - 1; i >= 0; i-- {
+		up.add(d.Exact[i])
+		above[i] = up.value()
+	}
+	below := make([]float64, len(d.Exact)+1) // below[i]: P(X < Min+i)
+	var down compSum
+	for i, p := range d.Exact {
+		down.add(p)
+		below[i+1] = down.value()
+	}
+	tail := func(t, other float64) float64 {
+		if t > other {
+			return 1 - other
+		}
+		return math.Min(1, t)
+	}
 	for i, p := range d.Exact {
 		v := d.Min + i
 		if p == 0 {
 			continue
 		}
-		atMost += p
-		r := distRow{value: v, label: strconv.Itoa(v), exact: p, atLeast: math.Min(1, atLeast[i]), atMos: math.Min(1, atMost)}
+		r := distRow{value: v, label: strconv.Itoa(v), exact: p, atLeast: tail(above[i], below[i]), atMos: tail(below[i+1], above[i+1])}
 		if d.Label != nil {
 			r.label = d.Label(v)
 		}
@@ -222,6 +243,22 @@ func distRows(d Distribution) []distRow {
 	}
 	return rows
 }
+
+// compSum is a compensated (Neumaier) sum: it carries the rounding of each
+// addition and adds it back at the end.
+type compSum struct{ s, c float64 }
+
+func (k *compSum) add(x float64) {
+	t := k.s + x
+	if math.Abs(k.s) >= math.Abs(x) {
+		k.c += (k.s - t) + x
+	} else {
+		k.c += (x - t) + k.s
+	}
+	k.s = t
+}
+
+func (k *compSum) value() float64 { return k.s + k.c }
 
 // writeDistributionJSON writes
 //
@@ -306,9 +343,9 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 	var rows [][]string
 	for _, r := range distRows(d) {
 		if format == "csv" {
-			row := []string{d.Title, strconv.Itoa(r.value), r.label, num(r.exact), num(r.atLeast), num(r.atMos)}
+			row := []string{d.Title, strconv.Itoa(r.value), r.label, csvNum(r.exact), csvNum(r.atLeast), csvNum(r.atMos)}
 			if d.Sim != nil {
-				row = append(row, num(r.sim.Value), num(r.sim.CI95[0]), num(r.sim.CI95[1]),
+				row = append(row, csvNum(r.sim.Value), csvNum(r.sim.CI95[0]), csvNum(r.sim.CI95[1]),
 					strconv.FormatInt(d.Trials, 10), strconv.FormatUint(d.Seed, 10), strconv.FormatBool(d.Partial))
 			}
 			rows = append(rows, row)
@@ -328,7 +365,19 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 	}
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "# %s\n\n", mdCode(d.Title))
+	if d.NoExact != "" {
+		fmt.Fprintf(ew, "%s\n\n", mdParagraph(d.NoExact))
+	}
 	mdTable(ew, head, alignment(1, len(head)-1, 0), rows)
+	if d.Exact == nil {
+		// Simulated only: the simulation's mean, as the table format gives it.
+		if d.Sim != nil && d.Sim.N() > 0 {
+			m := sim.MeanOf("", nil, d.Sim)
+			fmt.Fprintf(ew, "\nSimulated mean %.4f (95%% CI %.4f to %.4f), sd %.4f; %s trials, seed %d.\n",
+				m.Value, m.CI95[0], m.CI95[1], m.StdDev, groupThousands(d.Trials), d.Seed)
+		}
+		return ew.err
+	}
 	mean, sd := distMoments(d)
 	fmt.Fprintf(ew, "\nExact mean %.4f, sd %.4f.\n", mean, sd)
 	return ew.err

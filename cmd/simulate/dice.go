@@ -27,8 +27,8 @@ type diceFlags struct {
 }
 
 func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	f, text, err := parseDiceArgs(args, stdout)
-	if err != nil || text == "" {
+	f, text, asked, err := parseDiceArgs(args, stdout)
+	if err != nil || !asked {
 		return err
 	}
 	return answerDice(ctx, text, f, stdout, stderr)
@@ -77,11 +77,11 @@ func answerDice(ctx context.Context, text string, f diceFlags, stdout, stderr io
 	return nil
 }
 
-// parseDiceArgs reads the flags of `simulate dice` and the query text; an
-// empty text with no error means -h was asked for and answered.
-func parseDiceArgs(args []string, stdout io.Writer) (diceFlags, string, error) {
+// parseDiceArgs reads the flags of `simulate dice` and the query text;
+// asked is false, with no error, when -h was asked for and answered. An
+// empty query given as such ("") is asked, and refused when it is read.
+func parseDiceArgs(args []string, stdout io.Writer) (f diceFlags, text string, asked bool, err error) {
 	fs := newFlagSet("dice", "dice QUERY [--trials N] [--seed S] [--format F] [-o FILE] [--plot DIR]", stdout)
-	var f diceFlags
 	fs.Var((*trialCount)(&f.trials), "trials", "also roll it `N` times (such as 1e6) and show the simulated answer beside the exact one")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed for --trials")
 	fs.IntVar(&f.workers, "workers", 0, "worker goroutines for --trials (default: GOMAXPROCS); results do not depend on it")
@@ -90,21 +90,21 @@ func parseDiceArgs(args []string, stdout io.Writer) (diceFlags, string, error) {
 	fs.StringVar(&f.plotDir, "plot", "", "write a plot (PNG and SVG) into this directory")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
-		return f, "", flagError(fs, err)
+		return f, "", false, flagError(fs, err)
 	}
 	if len(pos) == 0 {
 		if flagSet(fs, "h") {
-			return f, "", nil
+			return f, "", false, nil
 		}
-		return f, "", usagef("dice needs a query, such as 2D6, \"2D6 >= 9\" or \"10D6 count 4+ reroll failures\"")
+		return f, "", false, usagef("dice needs a query, such as 2D6, \"2D6 >= 9\" or \"10D6 count 4+ reroll failures\"")
 	}
 	if !slices.Contains(reports.DiceFormats, f.format) {
-		return f, "", usagef("unknown format %q; expected %s", f.format, strings.Join(reports.DiceFormats, ", "))
+		return f, "", false, usagef("unknown format %q; expected %s", f.format, strings.Join(reports.DiceFormats, ", "))
 	}
 	if err := checkTrialsWorkers(fs, f.trials, f.workers); err != nil {
-		return f, "", err
+		return f, "", false, err
 	}
-	return f, strings.Join(pos, " "), nil
+	return f, strings.Join(pos, " "), true, nil
 }
 
 // diceQuestion is a dice query read: either a query with its exact answer,
@@ -120,7 +120,12 @@ type diceQuestion struct {
 // expression or a whole query) it turns to simulation alone, with the
 // default trials when none were asked for.
 func readDiceQuestion(ctx context.Context, text string, f *diceFlags) (diceQuestion, error) {
-	if e, perr := dice.Parse(text); perr == nil && e.ExactWork() > dice.MaxExactWork {
+	q, err := dice.ParseQuery(text)
+	if err != nil {
+		return diceQuestion{}, err
+	}
+	// A plain expression is rolled as one, and its message gives its cost.
+	if e, ok := q.Expr(); ok && !q.HasExact() && e.ExactWork() > dice.MaxExactWork {
 		// Past the budget the exact distribution would take minutes; the
 		// simulation alone stays quick and answers Ctrl-C.
 		if f.exactOnly {
@@ -133,10 +138,6 @@ func readDiceQuestion(ctx context.Context, text string, f *diceFlags) (diceQuest
 			f.trials = sim.DefaultConfig.Trials
 		}
 		return diceQuestion{tooLarge: &e, model: scenarios.DiceModel(e)}, nil
-	}
-	q, err := dice.ParseQuery(text)
-	if err != nil {
-		return diceQuestion{}, err
 	}
 	if !q.HasExact() {
 		if f.exactOnly {

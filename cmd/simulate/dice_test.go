@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,6 +161,8 @@ func TestDiceErrors(t *testing.T) {
 		{[]string{"dice", "2D6", "--format", "xml"}, "unknown format"},
 		{[]string{"dice", "2D6", "--trials", "1.5e0"}, "not a whole number"},
 		{[]string{"dice", "D6 and D6"}, "joins conditions"},
+		// An empty query is refused, not taken for -h.
+		{[]string{"dice", ""}, "column 1: empty query"},
 	} {
 		_, _, err := runCLI(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -194,5 +197,38 @@ func TestServeDiceExactOnly(t *testing.T) {
 	out, err := serveDice("2D6 >= 9", "json")
 	if err != nil || !strings.Contains(string(out), `"exact": 0.2777777777777778`) {
 		t.Errorf("2D6 >= 9: %v, %s", err, out)
+	}
+}
+
+// TestDicePastBudgetD66: a number past the exact-work budget is rolled as
+// the query language reads it, D66 included: a tens die and a units die,
+// never a die of 66 sides. D66 + 32D1000kl1 cannot come to less than
+// 11 + 1 = 12, and its mean is 38.5 (D66) plus the mean of the lowest of
+// 32 D1000, the sum over k of P(lowest >= k) = ((1001-k)/1000)^32. Its sd
+// is under 40 (D66's 17.1 and the lowest die's, under its mean of about 30,
+// in quadrature), so 20,000 rolls put the mean within 5 × 40/sqrt(20000)
+// = 1.42 of it; a die of 66 sides would shift it by -5.
+func TestDicePastBudgetD66(t *testing.T) {
+	out, _, err := runCLI(t, "dice", "D66 + 32D1000kl1", "--format", "json", "--trials", "20000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		NoExact string `json:"no_exact"`
+		Values  []struct{ Value int }
+		Sim     struct{ Mean float64 } `json:"simulated"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if !strings.Contains(d.NoExact, "simulated only") || len(d.Values) == 0 || d.Values[0].Value < 12 {
+		t.Errorf("D66 + 32D1000kl1: no_exact %q, lowest value %v; want simulated only, 12 or more", d.NoExact, d.Values[:min(1, len(d.Values))])
+	}
+	mean := 38.5
+	for k := 1; k <= 1000; k++ {
+		mean += math.Pow(float64(1001-k)/1000, 32)
+	}
+	if abs(d.Sim.Mean-mean) > 5*40/math.Sqrt(20000) {
+		t.Errorf("D66 + 32D1000kl1: simulated mean %.3f, want %.3f", d.Sim.Mean, mean)
 	}
 }

@@ -94,6 +94,9 @@ type token struct {
 func (t token) describe() string {
 	switch t.kind {
 	case tokEOF:
+		if t.text != "" {
+			return t.text // a query's word or sign, where a dice term ends
+		}
 		return "end of expression"
 	case tokNum:
 		return fmt.Sprintf("number %d", t.num)
@@ -118,7 +121,7 @@ func lex(s string) ([]token, error) {
 			}
 			n, err := strconv.Atoi(s[i:j])
 			if err != nil || n > 1_000_000 {
-				return nil, &SyntaxError{Expr: s, Col: col, Msg: fmt.Sprintf("number %s is too large", s[i:j])}
+				return nil, &SyntaxError{Expr: s, Col: col, Msg: fmt.Sprintf("number %s is too large; expected at most %d dice of at most %d sides, or a constant of at most %d", s[i:j], MaxDice, MaxSides, MaxConst)}
 			}
 			toks = append(toks, token{kind: tokNum, text: s[i:j], num: n, col: col})
 			i = j

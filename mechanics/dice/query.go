@@ -58,13 +58,15 @@ const (
 )
 
 // cond is a condition: a comparison of two sums, or a combination of
-// conditions. p is its exact probability, worked out when parsed.
+// conditions. p is its exact probability, worked out when parsed, and q
+// the chance it fails, worked out alongside rather than as 1 - p, so that
+// "not" keeps the digits of a chance close to 0.
 type cond struct {
 	kind condKind
 	op   cmpOp
 	l, r *sum
 	a, b *cond
-	p    float64
+	p, q float64
 }
 
 // sum is a number rolled: parts added or subtracted, with its exact
@@ -132,13 +134,29 @@ func (q *Query) Dist() Dist {
 // String returns the query in canonical form, as reports title it.
 func (q *Query) String() string { return q.text }
 
-// Expr returns the query as a plain dice expression, when it is one (so
-// that labels such as Misfire apply).
+// Expr returns the query as a plain dice expression, when it is one: a
+// number made of constants and dice as Parse reads them, with no D66,
+// re-roll, exploding die or count (so that labels such as Misfire apply,
+// and ExactWork estimates its cost).
 func (q *Query) Expr() (Expr, bool) {
-	if q.num != nil && len(q.num.parts) == 1 && q.num.parts[0].kind == exprPart && !q.num.parts[0].neg {
-		return q.num.parts[0].expr, true
+	if q.num == nil {
+		return Expr{}, false
 	}
-	return Expr{}, false
+	var e Expr
+	for _, pt := range q.num.parts {
+		switch pt.kind {
+		case constPart:
+			e.terms = append(e.terms, term{kind: constTerm, value: pt.value, neg: pt.neg})
+		case exprPart:
+			for _, t := range pt.expr.terms {
+				t.neg = t.neg != pt.neg
+				e.terms = append(e.terms, t)
+			}
+		default:
+			return Expr{}, false
+		}
+	}
+	return e.build(), true
 }
 
 // Roll rolls a number query once (0 for a condition).

@@ -1,6 +1,10 @@
 package dice
 
-import "strings"
+import (
+	"fmt"
+	"math"
+	"strings"
+)
 
 // ParseQuery reads a dice question. The grammar, case-insensitive, with
 // spaces allowed between tokens:
@@ -36,7 +40,7 @@ func ParseQuery(s string) (*Query, error) {
 	}
 	p := &qparser{parser: parser{src: s, toks: toks}}
 	if t := p.peek(); t.kind == tokWord && (t.text == "artillery" || t.text == "scatter") {
-		e, err := Parse(s)
+		e, err := p.special() // from the query's tokens, so that "artillery > 4" is told it stands alone
 		if err != nil {
 			return nil, err
 		}
@@ -51,12 +55,28 @@ func ParseQuery(s string) (*Query, error) {
 		return nil, err
 	}
 	if t := p.peek(); t.kind != tokEOF {
-		return nil, p.errorf(t, "unexpected %s; expected +, -, a comparison, and, or, or the end", t.describe())
+		return nil, p.unexpected(t, c != nil)
 	}
 	if c != nil {
 		return &Query{text: c.String(), cond: c, noExact: p.noExact}, nil
 	}
 	return &Query{text: n.String(), num: n, noExact: p.noExact}, nil
+}
+
+// unexpected is the error for a token left over after a whole query: a
+// condition (cond) or a number. It lists what could have come there.
+func (p *qparser) unexpected(t token, cond bool) error {
+	switch {
+	case t.kind == tokClose:
+		return p.errorf(t, "unexpected \")\"; no bracket is open")
+	case t.kind == tokCmp && cond:
+		return p.errorf(t, "unexpected %q; a comparison has two sides: join another with and or or, such as D6 >= 2 and D6 <= 5", t.text)
+	case !cond:
+		return p.errorf(t, "unexpected %s; expected +, -, a comparison or the end", t.describe())
+	case p.pos > 0 && p.toks[p.pos-1].kind == tokClose:
+		return p.errorf(t, "unexpected %s; expected and, or, or the end", t.describe())
+	}
+	return p.errorf(t, "unexpected %s; expected +, -, and, or, or the end", t.describe())
 }
 
 // Token kinds the query language adds to the expression lexer's.
@@ -106,12 +126,19 @@ func qlex(s string) ([]token, error) {
 			}
 			i = j
 		}
-		if len(toks) > 10_000 {
-			return nil, &SyntaxError{Expr: s, Col: col, Msg: "query too long"}
+		if len(toks) > maxQueryTokens {
+			// At the first token past the limit, wherever its stretch
+			// between comparisons began.
+			return nil, &SyntaxError{Expr: s, Col: toks[maxQueryTokens].col,
+				Msg: fmt.Sprintf("query too long; expected at most %d tokens (numbers, words and signs) and %d terms", maxQueryTokens, 4*MaxTerms)}
 		}
 	}
 	return append(toks, token{kind: tokEOF, col: len(s) + 1}), nil
 }
+
+// maxQueryTokens bounds the tokens a query is read into, well past what
+// its 4*MaxTerms terms need, so that a huge text is refused early.
+const maxQueryTokens = 10_000
 
 type qparser struct {
 	parser
@@ -136,8 +163,8 @@ func (p *qparser) or() (c *cond, n *sum, err error) {
 			return nil, nil, p.errorf(at, "%q joins conditions, such as 2D6 >= 9; %s is a number", "or", n.String())
 		}
 		var b *cond
-		if b, err = p.condition("or"); err == nil {
-			c = &cond{kind: orCond, a: c, b: b, p: c.p + b.p - c.p*b.p}
+		if b, err = p.condition("or", p.and); err == nil {
+			c = balanced(&cond{kind: orCond, a: c, b: b, p: c.p + b.p - c.p*b.p, q: c.q * b.q})
 		}
 	}
 	return c, n, err
@@ -151,17 +178,19 @@ func (p *qparser) and() (c *cond, n *sum, err error) {
 			return nil, nil, p.errorf(at, "%q joins conditions, such as 2D6 >= 9; %s is a number", "and", n.String())
 		}
 		var b *cond
-		if b, err = p.condition("and"); err == nil {
-			c = &cond{kind: andCond, a: c, b: b, p: c.p * b.p}
+		if b, err = p.condition("and", p.not); err == nil {
+			c = balanced(&cond{kind: andCond, a: c, b: b, p: c.p * b.p, q: c.q + b.q - c.q*b.q})
 		}
 	}
 	return c, n, err
 }
 
-// condition parses the operand of and, or or not, which must be one.
-func (p *qparser) condition(after string) (*cond, error) {
+// condition parses the operand of and, or or not, which must be one, with
+// operand: "and" binds tighter than "or", so the right side of an "or" is
+// a whole chain of "and"s.
+func (p *qparser) condition(after string, operand func() (*cond, *sum, error)) (*cond, error) {
 	at := p.peek()
-	c, n, err := p.not()
+	c, n, err := operand()
 	if err != nil {
 		return nil, err
 	}
@@ -181,11 +210,11 @@ func (p *qparser) not() (*cond, *sum, error) {
 	}
 	if p.isWord("not") {
 		p.next()
-		a, err := p.condition("not")
+		a, err := p.condition("not", p.not)
 		if err != nil {
 			return nil, nil, err
 		}
-		return &cond{kind: notCond, a: a, p: 1 - a.p}, nil, nil
+		return &cond{kind: notCond, a: a, p: a.q, q: a.p}, nil, nil
 	}
 	if open := p.peek(); open.kind == tokOpen {
 		p.next()
@@ -224,26 +253,74 @@ func (p *qparser) compare() (*cond, *sum, error) {
 			c.op = cmpOp(i)
 		}
 	}
-	c.p = probOf(c.op, p.add(l.dist, r.dist.Neg()))
-	return c, nil, nil
+	c.p, c.q = probOf(c.op, p.add(l.dist, r.dist.Neg()))
+	return balanced(c), nil, nil
 }
 
-// probOf returns P(D op 0).
-func probOf(op cmpOp, d Dist) float64 {
+// balanced sets the larger of c's chances of holding and failing to 1
+// less the smaller, which carries less rounding than a long sum or
+// product: 2D6 >= 3 is then 35/36 to the last digit.
+func balanced(c *cond) *cond {
+	if c.p > c.q {
+		c.p = 1 - c.q
+	} else {
+		c.q = 1 - c.p
+	}
+	return c
+}
+
+// probOf returns P(D op 0) and its complement, each summed from its own
+// values rather than taken from 1, so that a small one keeps its digits.
+func probOf(op cmpOp, d Dist) (p, q float64) {
 	switch op {
 	case opGE:
-		return d.AtLeast(0)
+		return atLeast(d, 0), atMost(d, -1)
 	case opGT:
-		return d.AtLeast(1)
+		return atLeast(d, 1), atMost(d, 0)
 	case opLE:
-		return d.AtMost(0)
+		return atMost(d, 0), atLeast(d, 1)
 	case opLT:
-		return d.AtMost(-1)
+		return atMost(d, -1), atLeast(d, 0)
 	case opEQ:
-		return d.At(0)
+		return d.At(0), atMost(d, -1) + atLeast(d, 1)
 	}
-	return 1 - d.At(0)
+	return atMost(d, -1) + atLeast(d, 1), d.At(0)
 }
+
+// atLeast is d.AtLeast(v) summed with compensation, so that a tail of
+// many small terms (D66's 1/36s) keeps its last digits.
+func atLeast(d Dist, v int) float64 {
+	var s compSum
+	for i := len(d.P) - 1; i >= 0 && d.Min+i >= v; i-- {
+		s.add(d.P[i])
+	}
+	return min(s.value(), 1)
+}
+
+// atMost is d.AtMost(v) summed with compensation.
+func atMost(d Dist, v int) float64 {
+	var s compSum
+	for i := 0; i < len(d.P) && d.Min+i <= v; i++ {
+		s.add(d.P[i])
+	}
+	return min(s.value(), 1)
+}
+
+// compSum is a compensated (Neumaier) sum: it carries the rounding of each
+// addition and adds it back at the end.
+type compSum struct{ s, c float64 }
+
+func (k *compSum) add(x float64) {
+	t := k.s + x
+	if math.Abs(k.s) >= math.Abs(x) {
+		k.c += (k.s - t) + x
+	} else {
+		k.c += (x - t) + k.s
+	}
+	k.s = t
+}
+
+func (k *compSum) value() float64 { return k.s + k.c }
 
 // add convolves two distributions within the query's work budget; past
 // it, the query has no exact answer and add returns an empty Dist.
@@ -334,7 +411,8 @@ func (p *qparser) exprTerm() (term, error) {
 			break
 		}
 	}
-	toks := append(p.toks[p.pos:end:end], token{kind: tokEOF, col: p.toks[end].col})
+	// The term ends at the query's own token, which an error names.
+	toks := append(p.toks[p.pos:end:end], token{kind: tokEOF, col: p.toks[end].col, text: p.toks[end].describe()})
 	sub := parser{src: p.src, toks: toks}
 	t, err := sub.term()
 	p.pos += sub.pos
@@ -380,6 +458,9 @@ func (p *qparser) modifiers(pt part, tm term) (part, error) {
 	if at := p.peek(); p.isWord("count") {
 		if err := plain(at, "count"); err != nil {
 			return part{}, err
+		}
+		if pt.explode {
+			return part{}, p.errorf(at, "count does not combine with exploding dice; it counts each die once")
 		}
 		if pt.kind == poolPart {
 			return part{}, p.errorf(at, "write re-rolls after the target when counting, such as 10D6 count 4+ reroll 1s")

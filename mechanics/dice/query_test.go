@@ -3,6 +3,7 @@ package dice
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,7 @@ func TestQueryProbabilities(t *testing.T) {
 		{"D6! >= 19", 0},                                           // the explosion stops after two extra dice
 		{"3D6 discard lowest >= 10", 77.0 / 216},                   // the same as 3D6kh2
 		{"highest of 2D6 >= 5", 20.0 / 36},                         // 1 - (4/6)^2
+		{"D6 = 6 or D6 >= 4 and D6 >= 4", 3.0 / 8},                 // and binds tighter: 1/6 + 1/4 - 1/24 = 9/24
 	} {
 		q, err := ParseQuery(tc.q)
 		if err != nil {
@@ -208,6 +210,7 @@ func TestQueryText(t *testing.T) {
 		"3D6 discard lowest":               "3D6kh2",
 		"D6 >= 4 and D6 >= 4 or D6 >= 4":   "(D6 >= 4 and D6 >= 4) or D6 >= 4",
 		"D6 >= 4 and (D6 >= 4 or D6 >= 4)": "D6 >= 4 and (D6 >= 4 or D6 >= 4)",
+		"D6 >= 4 or D6 >= 4 and D6 >= 4":   "D6 >= 4 or (D6 >= 4 and D6 >= 4)",
 		"artillery":                        "artillery",
 	} {
 		q, err := ParseQuery(in)
@@ -248,7 +251,24 @@ func TestQueryErrors(t *testing.T) {
 		{"D6 reroll failures", 11, "needs a target"},
 		{"2D6 >= artillery", 8, "must stand alone"},
 		{"2D6 ? 3", 5, "unexpected character"},
-		{"2D6 >= 9 9", 10, "unexpected number 9"},
+		{"2D6 >= 9 9", 10, "unexpected number 9; expected +, -, and, or, or the end"},
+		// Where a term was expected, the word or sign found there is named.
+		{"D6 =< 4", 5, `expected dice such as D6, 2D6 or a number, found "<"`},
+		{"2D6 >= and D6 >= 4", 8, `expected dice such as D6, 2D6 or a number, found "and"`},
+		{"D6 + !", 6, `expected dice such as D6, 2D6 or a number, found "!"`},
+		{"2D6 >=", 7, "expected dice such as D6, 2D6 or a number, found end of expression"},
+		// Exploding dice are not counted.
+		{"10D6! count 6+", 7, "count does not combine with exploding dice"},
+		// What may follow depends on what came before.
+		{"2D6 9", 5, "unexpected number 9; expected +, -, a comparison or the end"},
+		{"(2D6 >= 9) 9", 12, "unexpected number 9; expected and, or, or the end"},
+		{"D6 >= 4 >= 3", 9, `unexpected ">="; a comparison has two sides: join another with and or or`},
+		{"D6 >= 4)", 8, `unexpected ")"; no bracket is open`},
+		// The Artillery and Scatter dice stand alone, comparisons included.
+		{"artillery > 4", 11, `the artillery dice must stand alone; found ">" after it`},
+		{"scatter dice = 1", 14, `the scatter dice must stand alone; found "=" after it`},
+		// A number past the lexer's reach says what would have fitted.
+		{"99999999999D6", 1, "number 99999999999 is too large; expected at most 100 dice of at most 1000 sides, or a constant of at most 1000"},
 	} {
 		_, err := ParseQuery(tc.q)
 		var se *SyntaxError
@@ -288,6 +308,8 @@ func TestQueryLimits(t *testing.T) {
 		{"64 nots", nots(64), 0, ""},
 		// The 65th "not" starts after 64 "not " of four characters each.
 		{"65 nots", nots(65), 257, "too deeply nested; at most 64 brackets and nots"},
+		// 10,001 tokens: the last "1", the 10,001st, is the 10,001st character.
+		{"10,001 tokens", terms(5001), 10001, "query too long; expected at most 10000 tokens (numbers, words and signs) and 64 terms"},
 	} {
 		_, err := ParseQuery(tc.q)
 		if tc.col == 0 {
@@ -374,4 +396,68 @@ func FuzzParseQuery(f *testing.F) {
 		q.Holds(r)
 		q.Roll(r)
 	})
+}
+
+// TestQueryComplementDigits: "not" of a condition that almost always
+// holds keeps the digits of its small chance, rather than losing them to
+// 1 - p: each answer is within 1e-12 of the chance, relative to its size.
+// all1(n) = 6^-n is the chance that n dice all show 1.
+func TestQueryComplementDigits(t *testing.T) {
+	all1 := func(n int) float64 { return math.Pow(6, -float64(n)) }
+	for _, tc := range []struct {
+		q    string
+		want float64
+	}{
+		{"not 10D6 >= 11", all1(10)},
+		{"not 100D6 >= 101", all1(100)},
+		{"not 20D6 count 2+ >= 1", all1(20)},
+		{"not 10D6 != 10", all1(10)},
+		{"not (D6 = 7 or 10D6 > 10)", all1(10)},    // D6 = 7 never holds
+		{"not (D6 >= 1 and 10D6 > 10)", all1(10)},  // D6 >= 1 always holds
+		{"not (not 10D6 = 10)", all1(10)},          // a double negation
+		{"not (10D6 > 10 or 10D6 > 10)", all1(20)}, // both fail
+		// The D6 a 1 or the 5D6 all ones (1/6 + 6^-5 - 6^-6), and five more ones.
+		{"not (D6 > 1 and 5D6 > 5) and 5D6 <= 5", (1.0/6 + all1(5) - all1(6)) * all1(5)},
+	} {
+		q := mustQuery(t, tc.q)
+		if got := q.Prob(); math.Abs(got-tc.want) > 1e-12*tc.want {
+			t.Errorf("%s: P = %.15g, want %.15g", tc.q, got, tc.want)
+		}
+	}
+}
+
+// TestQueryToTheLastDigit: a condition's chance is the float64 nearest its
+// fraction, or the next one: 2D6 >= v is (ways of v or more)/36, and so is
+// its double negation; D66 >= v is (values of v or more)/36. Summed from
+// the top alone, 2D6 >= 3 came to 0.9722222222222224, 2 steps off 35/36.
+func TestQueryToTheLastDigit(t *testing.T) {
+	near := func(got, want float64) bool {
+		return got == want || got == math.Nextafter(want, 2) || got == math.Nextafter(want, -1)
+	}
+	ways := []float64{1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1} // 2D6: 2 to 12
+	for v := 2; v <= 12; v++ {
+		k := 0.0
+		for _, w := range ways[v-2:] {
+			k += w
+		}
+		for _, s := range []string{"2D6 >= " + strconv.Itoa(v), "not not 2D6 >= " + strconv.Itoa(v), "not 2D6 < " + strconv.Itoa(v)} {
+			if got := mustQuery(t, s).Prob(); !near(got, k/36) {
+				t.Errorf("%s: P = %v, want %v", s, got, k/36)
+			}
+		}
+	}
+	for v := 11; v <= 66; v++ {
+		k := 0.0
+		for tens := 1; tens <= 6; tens++ {
+			for units := 1; units <= 6; units++ {
+				if 10*tens+units >= v {
+					k++
+				}
+			}
+		}
+		s := "D66 >= " + strconv.Itoa(v)
+		if got := mustQuery(t, s).Prob(); !near(got, k/36) {
+			t.Errorf("%s: P = %v, want %v", s, got, k/36)
+		}
+	}
 }

@@ -1,0 +1,116 @@
+package reports
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"hammersim/sim"
+)
+
+// TestConditionOneIn: a condition's "about 1 in N" shows only digits its
+// probability holds: 1/p in full to a million, then three significant
+// figures. 6^100 written out from a float64 would have 78 digits, of which
+// the 17th on are wrong.
+func TestConditionOneIn(t *testing.T) {
+	for _, tc := range []struct {
+		p    float64
+		want string
+	}{
+		{10.0 / 36, "about 1 in 3.6\n"},              // 2D6 >= 9
+		{1.0 / 1296, "about 1 in 1296.0\n"},          // four sixes
+		{math.Pow(6, -10), "about 1 in 6.05e+07\n"},  // 6^10 = 60,466,176
+		{math.Pow(6, -100), "about 1 in 6.53e+77\n"}, // 6^100 = 6.533e77
+		{0.75, "exact: 75.00% (0.75)\n"},             // likelier than not: no "1 in"
+	} {
+		var b strings.Builder
+		if err := WriteCondition(&b, Condition{Title: "q", Exact: tc.p}, "table"); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(b.String(), tc.want) {
+			t.Errorf("P = %g: %q, want it to end %q", tc.p, b.String(), tc.want)
+		}
+	}
+}
+
+// TestDistributionTailsToTheLastDigit: "at least" and "at most" are the
+// float64 nearest their fractions, or the next one: for 2D6, at least v is
+// (ways of v or more)/36, at most v (ways of v or less)/36, and so for D66,
+// whose 36 values come up one way each. Summed from one end alone, 2D6's
+// "at least 4" came to 0.9166666666666669, 3 steps off 33/36, and D66's
+// "at least 25" to 0.30555555555555564, 4 steps off 11/36.
+func TestDistributionTailsToTheLastDigit(t *testing.T) {
+	d66 := make([]float64, 66-11+1) // D66: 11 to 66, ones where the units die shows 1 to 6
+	for i := range d66 {
+		if u := (11 + i) % 10; u >= 1 && u <= 6 {
+			d66[i] = 1
+		}
+	}
+	near := func(got, want float64) bool {
+		return got == want || got == math.Nextafter(want, 2) || got == math.Nextafter(want, -1)
+	}
+	for _, tc := range []struct {
+		name string
+		min  int
+		ways []float64
+	}{
+		{"2D6", 2, []float64{1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1}},
+		{"D66", 11, d66},
+	} {
+		d := Distribution{Title: tc.name, Min: tc.min, Exact: make([]float64, len(tc.ways))}
+		for i, w := range tc.ways {
+			d.Exact[i] = w / 36
+		}
+		for _, r := range distRows(d) {
+			i := r.value - tc.min
+			up, down := 0.0, 0.0
+			for _, w := range tc.ways[i:] {
+				up += w
+			}
+			for _, w := range tc.ways[:i+1] {
+				down += w
+			}
+			if !near(r.atLeast, up/36) || !near(r.atMos, down/36) {
+				t.Errorf("%s, %d: at least %v, at most %v; want %v and %v", tc.name, r.value, r.atLeast, r.atMos, up/36, down/36)
+			}
+		}
+	}
+}
+
+// TestSimulatedOnlyMarkdown: a distribution past the exact budget, in
+// Markdown, says why it has no exact values and gives the simulated mean
+// where the exact one would be, never "NaN". Rolls of 1, 2 and 3, four
+// times each: mean 2, sd sqrt(8/11) = 0.8528 (the sample sd of 12 rolls).
+func TestSimulatedOnlyMarkdown(t *testing.T) {
+	h := sim.NewHistogram(1, 3)
+	for v := 1; v <= 3; v++ {
+		h.AddN(v, 4)
+	}
+	var b strings.Builder
+	d := Distribution{Title: "100D1000r1", Sim: &h, Seed: 1, Trials: 12, NoExact: "no exact answer: simulated only"}
+	if err := WriteDistributionAs(&b, d, "markdown"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "NaN") || !strings.Contains(out, "no exact answer: simulated only") || !strings.Contains(out, "Simulated mean 2.0000") || !strings.Contains(out, "sd 0.8528; 12 trials, seed 1.") {
+		t.Errorf("simulated-only Markdown:\n%s", out)
+	}
+}
+
+// TestSimulatedOnlyCSV: a distribution past the exact budget leaves its
+// exact cells empty in CSV, as a condition's CSV and every other CSV of
+// the project do, rather than writing JSON's "null".
+func TestSimulatedOnlyCSV(t *testing.T) {
+	h := sim.NewHistogram(1, 2)
+	h.AddN(1, 3)
+	h.AddN(2, 1)
+	var b strings.Builder
+	d := Distribution{Title: "100D1000r1", Sim: &h, Seed: 1, Trials: 4, NoExact: "no exact answer: simulated only"}
+	if err := WriteDistributionAs(&b, d, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if strings.Contains(b.String(), "null") || len(lines) != 3 || !strings.HasPrefix(lines[1], "100D1000r1,1,1,,,,0.75,") || !strings.HasPrefix(lines[2], "100D1000r1,2,2,,,,0.25,") {
+		t.Errorf("simulated-only CSV:\n%s", b.String())
+	}
+}
