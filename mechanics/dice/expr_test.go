@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -82,9 +83,18 @@ func TestParseErrors(t *testing.T) {
 		{"3D6 (discard lowest", 20},
 		{"dice", 1},
 		{"40D6kh2", 5},
+		// D66 is the query language's tens and units die, which an Expr
+		// cannot roll: refused where it stands, not read as 66 sides.
+		{"D66", 1},
+		{"1d66", 1},
+		{"D6 + D66", 6},
+		{"2D6 - 1D66 + 3", 7},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)
+		if strings.Contains(strings.ToUpper(tt.in), "D66") && (err == nil || !strings.Contains(err.Error(), "tens die and a units die")) {
+			t.Errorf("Parse(%q) error = %v, want D66 called a tens and a units die", tt.in, err)
+		}
 		var se *SyntaxError
 		if !errors.As(err, &se) {
 			t.Errorf("Parse(%q) error = %v, want a *SyntaxError", tt.in, err)

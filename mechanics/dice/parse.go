@@ -55,11 +55,34 @@ func Parse(s string) (Expr, error) {
 	if p.err != nil {
 		return Expr{}, p.err
 	}
+	if t, ok := d66At(p.toks); ok {
+		return Expr{}, p.errorf(t, "D66 is a tens die and a units die (11 to 66), which only simulate dice reads; a profile's or a rule's dice are added up, such as D6, 2D6 or D3+1")
+	}
 	e, err := p.expr()
 	if err != nil {
 		return Expr{}, err
 	}
 	return e.build(), nil
+}
+
+// d66At finds "D66" or "1D66" among toks: the wargames' D66, a tens die
+// and a units die, which the query language reads (ParseQuery) and an
+// Expr cannot roll. Read as a die of 66 sides it would mean another thing
+// in a scenario than in simulate dice, so it is refused; more dice of 66
+// sides (2D66) mean only that.
+func d66At(toks []token) (token, bool) {
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].kind != tokWord || toks[i].text != "d" || toks[i+1].kind != tokNum || toks[i+1].num != 66 {
+			continue
+		}
+		if i == 0 || toks[i-1].kind != tokNum {
+			return toks[i], true
+		}
+		if toks[i-1].num == 1 {
+			return toks[i-1], true
+		}
+	}
+	return token{}, false
 }
 
 // MustParse is Parse for expressions known to be valid, such as those
