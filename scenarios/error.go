@@ -31,7 +31,11 @@ func (e *Error) Error() string {
 // maxMsg is the longest message an Error prints, in bytes.
 const maxMsg = 400
 
-// ErrorList is every problem found in one scenario file, in file order.
+// ErrorList is every problem found in one scenario file, in the order the
+// checks found them: a key's own problem (a misspelt key) before what it
+// leaves missing in the mapping that holds it, which is its cause. Problems
+// found by separate passes over several files are put in file order
+// (inFileOrder).
 type ErrorList []*Error
 
 func (l ErrorList) Error() string {
