@@ -643,6 +643,9 @@ func preciseEnough(es []sim.Estimate, halfWidth float64) bool {
 func reproduce(cmd string, scenarioArgs []string, cfg sim.Config, flags ...sim.Flag) string {
 	quoted := make([]string, len(scenarioArgs))
 	for i, a := range scenarioArgs {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			a = "./" + a // a file named like a flag, read as a file
+		}
 		quoted[i] = shellQuote(a)
 	}
 	line := fmt.Sprintf("simulate %s %s --seed %d --trials %d", cmd, strings.Join(quoted, " "), cfg.Seed, cfg.Trials)
