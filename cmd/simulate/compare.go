@@ -94,6 +94,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		ss = append(ss, s)
 	}
+	shards.shardOutputs(fs, f)
 	if err := f.checkOutputs(inputFiles(ss...)); err != nil {
 		return err
 	}

@@ -464,6 +464,7 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if flagSet(fs, "max-trials") && !flagSet(fs, "precision") && s.Precision == 0 {
 		return flagUsagef("run", "--max-trials caps a --precision run; give --precision too (or precision in the scenario)")
 	}
+	shards.shardOutputs(fs, f)
 	if err := f.checkOutputs(inputFiles(s)); err != nil {
 		return err
 	}

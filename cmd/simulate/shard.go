@@ -157,10 +157,24 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups 
 	if part.Interrupted {
 		return shardInterrupted{sh}
 	}
-	// {shard} in -o is the shard's index, for engines that start the
-	// binary without a shell to build a file name from their variable.
-	f.output = strings.ReplaceAll(f.output, "{shard}", strconv.Itoa(sh.Index))
+	f.output = shardOutput(f.output, sh)
 	return writeResults(stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, part) })
+}
+
+// shardOutput is -o for shard sh: {shard} stands for its index, for
+// engines that start the binary without a shell to build a file name from
+// their variable.
+func shardOutput(output string, sh sim.Shard) string {
+	return strings.ReplaceAll(output, "{shard}", strconv.Itoa(sh.Index))
+}
+
+// shardOutputs gives -o its shard's name before the outputs are checked,
+// so that a refusal names the file the shard would write. A --shard that
+// cannot be read is left for the run to refuse.
+func (s *shardFlags) shardOutputs(fs *flag.FlagSet, f *runFlags) {
+	if sh, ok, err := s.resolve(fs); err == nil && ok {
+		f.output = shardOutput(f.output, sh)
+	}
 }
 
 // mergeOne puts a run made on one machine through the merge every sharded

@@ -308,6 +308,12 @@ func TestShardAndMergeErrors(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(dir, "env-part-2")); !bytes.Equal(got, want) {
 		t.Error("-o env-part-{shard} did not write env-part-2")
 	}
+	// A refusal of -o names the file the shard would write.
+	missing := filepath.Join(dir, "no-such-dir", "part-{shard}")
+	_, _, err = runCLI(t, append(slices.Clone(cmd), "--shard-index-env", "TASK_INDEX", "--shard", "4", "-o", missing)...)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "no-such-dir", "part-2")) {
+		t.Errorf("-o in a missing folder: %v, want it named part-2", err)
+	}
 }
 
 // TestPartFileNamesItsRun: the header of a part carries what the format
