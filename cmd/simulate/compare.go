@@ -345,7 +345,7 @@ func compareStamp(ss []*scenarios.Scenario, args []string, by, metrics string, c
 		names = append(names, s.Name)
 		sums = append(sums, s.SHA256)
 	}
-	cmdArgs := slices.Clone(args)
+	cmdArgs := fileArgs(args...)
 	if by != "" {
 		cmdArgs = append(cmdArgs, "--by", by)
 	}

@@ -17,9 +17,9 @@ func TestReproduceFileLikeAFlag(t *testing.T) {
 	}{
 		{[]string{"-o"}, "simulate run ./-o --seed 1 --trials 1000"},
 		{[]string{"-"}, "simulate run - --seed 1 --trials 1000"},
-		{[]string{"a.yaml", "--x y"}, "simulate run a.yaml './--x y' --seed 1 --trials 1000"},
+		{[]string{"a.yaml", "--x y"}, "simulate run a.yaml './--x y' --seed 1 --trials 1000"}, // as compare names two
 	} {
-		if got := reproduce("run", tt.args, cfg); got != tt.want {
+		if got := reproduce("run", fileArgs(tt.args...), cfg); got != tt.want {
 			t.Errorf("reproduce(%q) = %q, want %q", tt.args, got, tt.want)
 		}
 	}

@@ -594,7 +594,7 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 		// chunks that are not the first, so report leaves theirs alone.)
 		again := cfg
 		again.Trials = n[0]
-		report.Stamp.Command = reproduce("run", []string{j.name}, again, j.flags()...)
+		report.Stamp.Command = reproduce("run", fileArgs(j.name), again, j.flags()...)
 	}
 	return report, nil
 }
@@ -606,7 +606,7 @@ func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool) sim.Report {
 	result := merged.Runs[0]
 	result.Partial = merged.Interrupted
 	report := j.s.Report(result, cfg, hammersim.Version)
-	report.Stamp.Command = reproduce("run", []string{j.name}, cfg, j.flags()...)
+	report.Stamp.Command = reproduce("run", fileArgs(j.name), cfg, j.flags()...)
 	if j.precision > 0 {
 		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = j.precision, met, j.maxTrials
 	}
@@ -640,13 +640,26 @@ func preciseEnough(es []sim.Estimate, halfWidth float64) bool {
 	return true
 }
 
-// reproduce is the command line that gives the same numbers again.
+// fileArgs names scenario files so that a command line reads them as
+// files again: one that starts with "-" (given after "--") as ./-o.
+// Standard input stays "-".
+func fileArgs(names ...string) []string {
+	out := make([]string, len(names))
+	for i, a := range names {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			a = "./" + a
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// reproduce is the command line that gives the same numbers again;
+// scenarioArgs are its arguments before the flags, files as fileArgs
+// names them.
 func reproduce(cmd string, scenarioArgs []string, cfg sim.Config, flags ...sim.Flag) string {
 	quoted := make([]string, len(scenarioArgs))
 	for i, a := range scenarioArgs {
-		if strings.HasPrefix(a, "-") && a != "-" {
-			a = "./" + a // a file named like a flag, read as a file
-		}
 		quoted[i] = shellQuote(a)
 	}
 	line := fmt.Sprintf("simulate %s %s --seed %d --trials %d", cmd, strings.Join(quoted, " "), cfg.Seed, cfg.Trials)
