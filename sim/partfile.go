@@ -165,6 +165,11 @@ func ReadPart(name string, r io.Reader) (*Part, error) {
 // checkPartBytes checks the format line and the checksum, and returns the
 // bytes the checksum covers.
 func checkPartBytes(src []byte, fail func(string, ...any) error) ([]byte, error) {
+	if len(src) == 0 {
+		// What a shard that wrote to a shell's redirect leaves when it is
+		// stopped: the shell made the file, the shard wrote nothing.
+		return nil, fail("empty, not a partial result: its shard wrote nothing (one stopped while its output was redirected to the file leaves it so); rerun that shard")
+	}
 	first, _, _ := bytes.Cut(src, []byte("\n"))
 	v, ok := strings.CutPrefix(string(first), partMagic)
 	if !ok {

@@ -254,7 +254,7 @@ func TestMergeErrors(t *testing.T) {
 		{"no final newline", good[:len(good)-1], "truncated"},
 		{"corrupted", flipped, "corrupted"},
 		{"not a part", []byte("name: x\nruleset: fantasy\n"), "not a hammersim partial result"},
-		{"empty", nil, "not a hammersim partial result"},
+		{"empty", nil, "empty, not a partial result: its shard wrote nothing"},
 		{"future format", bytes.Replace(good, []byte("format 3"), []byte("format 4"), 1), `format "4"; this hammersim reads format 3`},
 		{"format 2, whose headers named no build", bytes.Replace(good, []byte("format 3"), []byte("format 2"), 1), `format "2"; this hammersim reads format 3`},
 		{"format 1, whose inputs had no catalogues", bytes.Replace(good, []byte("format 3"), []byte("format 1"), 1), `format "1"; this hammersim reads format 3`},
