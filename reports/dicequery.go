@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"hammersim/mechanics/dice"
 	"hammersim/sim"
 )
 
@@ -206,16 +207,16 @@ func distRows(d Distribution) []distRow {
 	// Compensated sums (Neumaier's), so that the many equal terms of D66
 	// do not gather rounding.
 	above := make([]float64, len(d.Exact)+1) // above[i]: P(X >= Min+i)
-	var up compSum
+	var up dice.CompSum
 	for i := len(d.Exact) - 1; i >= 0; i-- {
-		up.add(d.Exact[i])
-		above[i] = up.value()
+		up.Add(d.Exact[i])
+		above[i] = up.Value()
 	}
 	below := make([]float64, len(d.Exact)+1) // below[i]: P(X < Min+i)
-	var down compSum
+	var down dice.CompSum
 	for i, p := range d.Exact {
-		down.add(p)
-		below[i+1] = down.value()
+		down.Add(p)
+		below[i+1] = down.Value()
 	}
 	tail := func(t, other float64) float64 {
 		if t > other {
@@ -243,22 +244,6 @@ func distRows(d Distribution) []distRow {
 	}
 	return rows
 }
-
-// compSum is a compensated (Neumaier) sum: it carries the rounding of each
-// addition and adds it back at the end.
-type compSum struct{ s, c float64 }
-
-func (k *compSum) add(x float64) {
-	t := k.s + x
-	if math.Abs(k.s) >= math.Abs(x) {
-		k.c += (k.s - t) + x
-	} else {
-		k.c += (x - t) + k.s
-	}
-	k.s = t
-}
-
-func (k *compSum) value() float64 { return k.s + k.c }
 
 // writeDistributionJSON writes
 //

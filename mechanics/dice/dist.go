@@ -290,3 +290,22 @@ func binomialTable(n int) [][]float64 {
 	}
 	return b
 }
+
+// CompSum is a compensated (Neumaier) sum: it carries the rounding of each
+// addition and adds it back at the end, so that a tail of many small terms
+// (D66's 1/36s) keeps its last digits. The zero value is an empty sum.
+type CompSum struct{ s, c float64 }
+
+// Add adds x to the sum.
+func (k *CompSum) Add(x float64) {
+	t := k.s + x
+	if math.Abs(k.s) >= math.Abs(x) {
+		k.c += (k.s - t) + x
+	} else {
+		k.c += (x - t) + k.s
+	}
+	k.s = t
+}
+
+// Value is the sum so far.
+func (k *CompSum) Value() float64 { return k.s + k.c }

@@ -2,7 +2,6 @@ package dice
 
 import (
 	"fmt"
-	"math"
 	"strings"
 )
 
@@ -290,37 +289,21 @@ func probOf(op cmpOp, d Dist) (p, q float64) {
 // atLeast is d.AtLeast(v) summed with compensation, so that a tail of
 // many small terms (D66's 1/36s) keeps its last digits.
 func atLeast(d Dist, v int) float64 {
-	var s compSum
+	var s CompSum
 	for i := len(d.P) - 1; i >= 0 && d.Min+i >= v; i-- {
-		s.add(d.P[i])
+		s.Add(d.P[i])
 	}
-	return min(s.value(), 1)
+	return min(s.Value(), 1)
 }
 
 // atMost is d.AtMost(v) summed with compensation.
 func atMost(d Dist, v int) float64 {
-	var s compSum
+	var s CompSum
 	for i := 0; i < len(d.P) && d.Min+i <= v; i++ {
-		s.add(d.P[i])
+		s.Add(d.P[i])
 	}
-	return min(s.value(), 1)
+	return min(s.Value(), 1)
 }
-
-// compSum is a compensated (Neumaier) sum: it carries the rounding of each
-// addition and adds it back at the end.
-type compSum struct{ s, c float64 }
-
-func (k *compSum) add(x float64) {
-	t := k.s + x
-	if math.Abs(k.s) >= math.Abs(x) {
-		k.c += (k.s - t) + x
-	} else {
-		k.c += (x - t) + k.s
-	}
-	k.s = t
-}
-
-func (k *compSum) value() float64 { return k.s + k.c }
 
 // add convolves two distributions within the query's work budget; past
 // it, the query has no exact answer and add returns an empty Dist.
