@@ -403,36 +403,6 @@ func rangesString(rs []ChunkRange) string {
 	return strings.Join(s, ", ")
 }
 
-// sameTallies reports whether two parts hold equal counts.
-func sameTallies(a, b *Part) bool {
-	if len(a.Runs) != len(b.Runs) || a.Interrupted != b.Interrupted {
-		return false
-	}
-	for i := range a.Runs {
-		if !sameRunTallies(a.Runs[i], b.Runs[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func sameRunTallies(a, b Run) bool {
-	if !slices.Equal(a.Completed, b.Completed) || len(a.Tallies) != len(b.Tallies) || len(a.Batches) != len(b.Batches) {
-		return false
-	}
-	for m := range a.Tallies {
-		if !a.Tallies[m].Equal(b.Tallies[m]) {
-			return false
-		}
-	}
-	for k := range a.Batches {
-		if !sameRunTallies(a.Batches[k], b.Batches[k]) {
-			return false
-		}
-	}
-	return true
-}
-
 // addRuns adds p's runs into out's, checking that they have one shape.
 func addRuns(out, p *Part) error {
 	if out.Runs == nil {
@@ -566,13 +536,13 @@ func (p *Part) Complete() error {
 		// A few shards are named with their flags; more, such as the
 		// thousands a lost rack leaves, as ranges of indexes, which a
 		// job array's index list takes as they are.
-		var flags []string
-		for _, i := range miss {
-			flags = append(flags, fmt.Sprintf("--shard %d/%d", i, p.Header.Shards))
-		}
-		rerun := "rerun with " + strings.Join(flags, ", ")
-		if len(miss) > maxNamedFlags {
-			rerun = fmt.Sprintf("rerun each with --shard I/%d", p.Header.Shards)
+		rerun := fmt.Sprintf("rerun each with --shard I/%d", p.Header.Shards)
+		if len(miss) <= maxNamedFlags {
+			flags := make([]string, len(miss))
+			for k, i := range miss {
+				flags[k] = fmt.Sprintf("--shard %d/%d", i, p.Header.Shards)
+			}
+			rerun = "rerun with " + strings.Join(flags, ", ")
 		}
 		return fmt.Errorf("%d of %d shards missing: shard%s %s (%s)", len(miss), p.Header.Shards, s, indexRanges(miss), rerun)
 	}

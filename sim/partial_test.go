@@ -444,3 +444,34 @@ func TestWritePartBounded(t *testing.T) {
 		t.Errorf("got %v and %d bytes written", err, b.Len())
 	}
 }
+
+// sameTallies reports whether two parts hold equal counts, compared
+// directly: the oracle tallyDigest's merge is checked against.
+func sameTallies(a, b *Part) bool {
+	if len(a.Runs) != len(b.Runs) || a.Interrupted != b.Interrupted {
+		return false
+	}
+	for i := range a.Runs {
+		if !sameRunTallies(a.Runs[i], b.Runs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameRunTallies(a, b Run) bool {
+	if !slices.Equal(a.Completed, b.Completed) || len(a.Tallies) != len(b.Tallies) || len(a.Batches) != len(b.Batches) {
+		return false
+	}
+	for m := range a.Tallies {
+		if !a.Tallies[m].Equal(b.Tallies[m]) {
+			return false
+		}
+	}
+	for k := range a.Batches {
+		if !sameRunTallies(a.Batches[k], b.Batches[k]) {
+			return false
+		}
+	}
+	return true
+}
