@@ -43,11 +43,11 @@ func (d Dist) AtLeast(v int) float64 {
 	if v <= d.Min {
 		return 1
 	}
-	s := 0.0
+	var s CompSum // a tail of many small terms (D66's 1/36s) keeps its last digits
 	for i := len(d.P) - 1; i >= 0 && d.Min+i >= v; i-- {
-		s += d.P[i]
+		s.Add(d.P[i])
 	}
-	return math.Min(s, 1)
+	return math.Min(s.Value(), 1)
 }
 
 // AtMost returns P(X <= v).
@@ -55,11 +55,11 @@ func (d Dist) AtMost(v int) float64 {
 	if v >= d.Max() {
 		return 1
 	}
-	s := 0.0
+	var s CompSum
 	for i := 0; i < len(d.P) && d.Min+i <= v; i++ {
-		s += d.P[i]
+		s.Add(d.P[i])
 	}
-	return math.Min(s, 1)
+	return math.Min(s.Value(), 1)
 }
 
 // Mean returns E[X].

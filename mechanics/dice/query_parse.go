@@ -273,36 +273,17 @@ func balanced(c *cond) *cond {
 func probOf(op cmpOp, d Dist) (p, q float64) {
 	switch op {
 	case opGE:
-		return atLeast(d, 0), atMost(d, -1)
+		return d.AtLeast(0), d.AtMost(-1)
 	case opGT:
-		return atLeast(d, 1), atMost(d, 0)
+		return d.AtLeast(1), d.AtMost(0)
 	case opLE:
-		return atMost(d, 0), atLeast(d, 1)
+		return d.AtMost(0), d.AtLeast(1)
 	case opLT:
-		return atMost(d, -1), atLeast(d, 0)
+		return d.AtMost(-1), d.AtLeast(0)
 	case opEQ:
-		return d.At(0), atMost(d, -1) + atLeast(d, 1)
+		return d.At(0), d.AtMost(-1) + d.AtLeast(1)
 	}
-	return atMost(d, -1) + atLeast(d, 1), d.At(0)
-}
-
-// atLeast is d.AtLeast(v) summed with compensation, so that a tail of
-// many small terms (D66's 1/36s) keeps its last digits.
-func atLeast(d Dist, v int) float64 {
-	var s CompSum
-	for i := len(d.P) - 1; i >= 0 && d.Min+i >= v; i-- {
-		s.Add(d.P[i])
-	}
-	return min(s.Value(), 1)
-}
-
-// atMost is d.AtMost(v) summed with compensation.
-func atMost(d Dist, v int) float64 {
-	var s CompSum
-	for i := 0; i < len(d.P) && d.Min+i <= v; i++ {
-		s.Add(d.P[i])
-	}
-	return min(s.Value(), 1)
+	return d.AtMost(-1) + d.AtLeast(1), d.At(0)
 }
 
 // add convolves two distributions within the query's work budget; past
