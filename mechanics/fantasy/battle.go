@@ -126,8 +126,9 @@ type Options struct {
 	KillingBlow KillingBlowRule
 	// Wards is how wards (and Parry) join.
 	Wards WardRule
-	// DisruptRanks is how many ranks of five or more models a unit needs
-	// in its enemy's flank or rear to disrupt it (open for WAP; 8th
+	// DisruptRanks is how many ranks that count (five models, three for the
+	// monstrous types; TroopType.RankSize) a unit needs in its enemy's
+	// flank or rear to disrupt it (open for WAP; 8th
 	// edition: 2). 0: nothing disrupts.
 	DisruptRanks int
 	// SkirmishersDisrupt: Skirmishers in a flank or rear disrupt as other
@@ -174,8 +175,10 @@ type Options struct {
 	// MonstrousSupport for the monstrous types.
 	SupportingAttacks bool
 	// MonstrousSupport is how many of its Attacks a supporting Monstrous
-	// Infantry or Monstrous Beast model makes at most (WAP's Monstrous
-	// Infantry page and 8th edition: 3; a WAP reference chart: 2).
+	// Infantry or Monstrous Beast model, or a Monstrous Cavalry mount,
+	// makes at most (the WAP troop-type pages and 8th edition: 3; the WAP
+	// reference chart: 2); a Monstrous Cavalry model of one profile makes
+	// one more (supportCap).
 	MonstrousSupport int
 	// Pursue: a unit whose enemy breaks pursues it.
 	Pursue bool
@@ -763,7 +766,7 @@ type scoring struct {
 	fixed, banners int
 	// denied: the unit gets no benefit from its ranks (ranksDenied).
 	denied bool
-	// disruptRanks is how many ranks of five the enemy needs to disrupt
+	// disruptRanks is how many ranks that count the enemy needs to disrupt
 	// the unit (Battle.disruptRanks), 0 when it cannot.
 	disruptRanks int
 	// fear: the unit causes Fear in the enemy (Unit.causesFearOf).
@@ -836,13 +839,13 @@ func flag(b bool) int {
 }
 
 // disruptedBy reports whether enemy e, with alive models, disrupts the
-// unit it fights when it needs ranks ranks of five or more to (its
+// unit it fights when it needs ranks ranks that count (fullRanks) to (its
 // Battle.disruptRanks; 0: it cannot).
 func disruptedBy(ranks int, e *Unit, alive int) bool {
 	return ranks > 0 && fullRanks(e, alive) >= ranks
 }
 
-// disruptRanks is how many ranks of five or more models e needs to disrupt
+// disruptRanks is how many ranks that count (fullRanks) e needs to disrupt
 // the unit it fights (Options.DisruptRanks), 0 when it cannot: it must be
 // in that unit's flank or rear and not Skirmishers, unless
 // Options.SkirmishersDisrupt (open for WAP; the 8th-edition condition, and

@@ -159,6 +159,9 @@ type strikeGroup struct {
 	// standsIn: the unit's champion takes the place of one model of this
 	// profile (its first), so one fewer strikes (countAttacks).
 	standsIn bool
+	// capacity is how many attacks a supporting model of this profile
+	// makes at most (supportCap).
+	capacity int
 	attacks  int // fixed at the start of the group's step, each round
 }
 
@@ -197,8 +200,8 @@ func fighting(u *Unit, us *UnitState, e *Unit, es *UnitState, support bool, plan
 
 // countAttacks rolls how many attacks an attack profile makes this step:
 // each model in contact makes its A (rolled per model for Random Attacks);
-// each supporting model as many as it has up to capacity, the troop type's
-// SupportCap (none for a profile with A 0; with a cap of one, one whatever
+// each supporting model as many as it has up to capacity, the profile's
+// supportCap (none for a profile with A 0; with a cap of one, one whatever
 // its roll). A champion takes one front place: standsIn reports that this
 // profile is the one the champion takes the place of, so one model of it
 // fewer strikes. The champion's other profiles (his mount) strike in full.
@@ -286,7 +289,7 @@ func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan 
 				g.attacks = stompCount(r, front, e, es)
 				continue
 			}
-			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, g.standsIn, u.Troop.SupportCap(opt.MonstrousSupport))
+			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, g.standsIn, g.capacity)
 		}
 		for i := start; i < end; i++ {
 			g := &groups[i]
@@ -515,6 +518,9 @@ func (b *Battle) plan(s *State, units [2]*Unit, states [2]*UnitState, first bool
 		p.blows[i] = groupBlows(g, units[g.side], units[1-g.side], &b.Options)
 		// A champion takes the place of a model of the first profile.
 		g.standsIn = g.attacker == 0 && hasChampion(units[g.side])
+		if g.attacker >= 0 {
+			g.capacity = supportCap(units[g.side], g.attacker, b.Options.MonstrousSupport)
+		}
 	}
 	for side := range 2 {
 		u, e := units[side], units[1-side]
@@ -528,14 +534,16 @@ func (b *Battle) plan(s *State, units [2]*Unit, states [2]*UnitState, first bool
 	return p
 }
 
-// fullRanks counts u's ranks of five or more models: its full ranks, and
-// its last rank when that has five or more.
+// fullRanks counts u's ranks that count as ranks: its full ranks, and its
+// last rank when that holds a rank's worth, when ranks of its troop type
+// need that many (TroopType.RankSize: five, three for the monstrous types).
 func fullRanks(u *Unit, alive int) int {
-	if u.Width < 5 {
+	k := u.Troop.RankSize()
+	if u.Width < k {
 		return 0
 	}
 	ranks := alive / u.Width
-	if alive%u.Width >= 5 {
+	if alive%u.Width >= k {
 		ranks++
 	}
 	return ranks
@@ -548,7 +556,7 @@ func ranksCount(u *Unit, skirmishersRanks bool) bool {
 	return u.Troop.FightsInRanks() && (!u.Skirmishers || skirmishersRanks)
 }
 
-// rankBonus is +1 for each rank after the first of at least five models,
+// rankBonus is +1 for each rank after the first that counts (fullRanks),
 // at most +3, for a unit whose ranks count (ranksCount).
 func rankBonus(u *Unit, alive int) int {
 	return min(max(fullRanks(u, alive)-1, 0), 3)
@@ -556,7 +564,8 @@ func rankBonus(u *Unit, alive int) int {
 
 // steadfast reports whether a losing unit tests on its unmodified
 // Leadership (WAP, Steadfast): it has the higher Unit Strength, at least 10,
-// a rank of five or more, and fights in ranks; a Disrupted unit, Skirmishers,
+// a rank that counts (five models, three for the monstrous types), and
+// fights in ranks; a Disrupted unit, Skirmishers,
 // and a unit denied its ranks (charged by a Dread Maw, first round) are not.
 // A Stubborn unit is always Steadfast, disrupted or not (unit card, Stubborn).
 func steadfast(u *Unit, us *UnitState, enemyUS int, disrupted, noRanks bool) bool {
@@ -567,5 +576,5 @@ func steadfast(u *Unit, us *UnitState, enemyUS int, disrupted, noRanks bool) boo
 		return false
 	}
 	total := u.TotalUS(us.Alive)
-	return u.Troop.FightsInRanks() && total > enemyUS && total >= 10 && min(us.Alive, u.Width) >= 5
+	return u.Troop.FightsInRanks() && total > enemyUS && total >= 10 && min(us.Alive, u.Width) >= u.Troop.RankSize()
 }

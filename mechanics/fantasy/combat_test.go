@@ -681,7 +681,7 @@ func TestMonstrousSupportRandomAttacks(t *testing.T) {
 	const n = 100_000
 	sum := 0
 	for range n {
-		sum += countAttacks(r, u, &u.Attackers[0], 1, 2, false, u.Troop.SupportCap(3))
+		sum += countAttacks(r, u, &u.Attackers[0], 1, 2, false, supportCap(u, 0, 3))
 	}
 	mean, se := float64(sum)/n, math.Sqrt(49.0/12/n)
 	if math.Abs(mean-8.5) > 5*se {

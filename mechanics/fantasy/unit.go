@@ -41,21 +41,36 @@ func ParseTroopType(s string) (TroopType, bool) {
 	return 0, false
 }
 
-// UnitStrength is one model's Unit Strength. The Warhammer Armies Project
-// pages used here name Unit Strength but not its table, so the 8th-edition
-// values are used: Infantry and War Beasts 1, Cavalry 2, the Monstrous types
-// 3, and the Wounds characteristic for Monsters, Chariots, Swarms and War
-// Machines. A unit may override it (docs/fantasy.md).
+// UnitStrength is one model's Unit Strength, from WAP where it gives one
+// (the reference chart on its troop-types page for Infantry and Cavalry,
+// the type's own page for the others): Infantry and War Beasts 1, Cavalry
+// 2, Monstrous Infantry and Monstrous Beasts 3, Monstrous Cavalry 4,
+// Monsters their Wounds. Chariots, Swarms and War Machines take their
+// Wounds, as in 8th edition. A unit may override it (docs/fantasy.md).
 func (t TroopType) UnitStrength(wounds int) int {
 	switch t {
 	case Infantry, WarBeasts:
 		return 1
 	case Cavalry:
 		return 2
+	case MonstrousInfantry, MonstrousBeast:
+		return 3
+	case MonstrousCavalry:
+		return 4
+	}
+	return wounds
+}
+
+// RankSize is how many models a rank of this type must hold to count as a
+// rank: for the rank bonus, for Steadfast and for disrupting an enemy. The
+// monstrous rank-and-file types need three, as their WAP troop-type pages
+// and 8th edition's Monstrous Ranks say; the others five.
+func (t TroopType) RankSize() int {
+	switch t {
 	case MonstrousInfantry, MonstrousCavalry, MonstrousBeast:
 		return 3
 	}
-	return wounds
+	return 5
 }
 
 // KillingBlowSlays reports whether Killing Blow slays a model of this type
@@ -87,19 +102,44 @@ func (t TroopType) FightsInRanks() bool {
 	return false
 }
 
-// SupportCap is how many attacks a supporting model of this type makes at
-// most, for each of its profiles (a cavalry rider and his mount one each):
-// one, or monstrous for Monstrous Infantry and Monstrous Beasts, which
-// support with as many of their Attacks as that (WAP, troop types,
-// Monstrous Infantry; 8th edition, Monstrous Support). Monstrous Cavalry
-// keep one a profile: the sources disagree (8th edition: the rider up to
-// three, the mount none; a WAP reference chart: the rider one, the mount
-// two).
-func (t TroopType) SupportCap(monstrous int) int {
-	if t == MonstrousInfantry || t == MonstrousBeast {
-		return max(monstrous, 1)
+// supportCap is how many attacks a supporting model makes at most with
+// u's attack profile i; monstrous is Options.MonstrousSupport. Most types
+// support with one attack a profile (a cavalry rider and his mount one
+// each). Monstrous Infantry and Monstrous Beasts support with as many of
+// their Attacks as monstrous allows (WAP, troop types, Monstrous Infantry
+// and Monstrous Beasts: 3; the WAP reference chart: 2). Monstrous Cavalry
+// (WAP, troop types, Monstrous Cavalry) support with one attack from the
+// rider, the unit's first profile, and up to monstrous from the mount;
+// with a single profile for rider and mount together, up to monstrous + 1
+// (the page's 4 beside its mount's 3; the chart's 3 beside its 2).
+func supportCap(u *Unit, i, monstrous int) int {
+	monstrous = max(monstrous, 1)
+	switch u.Troop {
+	case MonstrousInfantry, MonstrousBeast:
+		return monstrous
+	case MonstrousCavalry:
+		switch {
+		case !splitProfile(u):
+			return monstrous + 1
+		case i == 0:
+			return 1
+		}
+		return monstrous
 	}
 	return 1
+}
+
+// splitProfile reports whether u's models strike with more than one
+// profile each (a rider and his mount, or a crew): more than one profile
+// besides its champion's.
+func splitProfile(u *Unit) bool {
+	n := 0
+	for i := range u.Attackers {
+		if !u.Attackers[i].Champion {
+			n++
+		}
+	}
+	return n > 1
 }
 
 // Attacker is a profile that strikes blows: a unit's own models, a

@@ -1,0 +1,214 @@
+package fantasy
+
+import (
+	"math"
+	"testing"
+
+	"hammersim/mechanics/dice"
+)
+
+// TestTroopTypeValues pins each troop type's Unit Strength and rank size
+// to its source: Unit Strength 1 (Infantry, War Beasts), 2 (Cavalry), 3
+// (Monstrous Infantry, Monstrous Beasts), 4 (Monstrous Cavalry) and the
+// Wounds of the others; ranks of three for the monstrous rank-and-file
+// types and of five for the rest (the WAP troop-type pages; 8th edition,
+// Monstrous Ranks).
+func TestTroopTypeValues(t *testing.T) {
+	for _, tt := range []struct {
+		troop    TroopType
+		us, rank int
+	}{
+		{Infantry, 1, 5}, {WarBeasts, 1, 5}, {Cavalry, 2, 5},
+		{MonstrousInfantry, 3, 3}, {MonstrousBeast, 3, 3}, {MonstrousCavalry, 4, 3},
+		{Monster, 7, 5}, {Chariot, 7, 5}, {Swarm, 7, 5}, {WarMachine, 7, 5},
+	} {
+		if us := tt.troop.UnitStrength(7); us != tt.us {
+			t.Errorf("%v: Unit Strength %d with 7 wounds, want %d", tt.troop, us, tt.us)
+		}
+		if k := tt.troop.RankSize(); k != tt.rank {
+			t.Errorf("%v: a rank needs %d models, want %d", tt.troop, k, tt.rank)
+		}
+	}
+}
+
+// TestMonstrousRanks counts ranks, rank bonus and Steadfast for units of
+// a few shapes, each worked out by hand from the rank sizes above.
+func TestMonstrousRanks(t *testing.T) {
+	for _, tt := range []struct {
+		troop        TroopType
+		models, wide int
+		ranks, bonus int
+		steadfast    bool // losing to a unit of Unit Strength 5
+	}{
+		// Six in two ranks of three: two ranks, +1; a front of three is a
+		// rank for Ogres (Unit Strength 18 >= 10 and > 5), not for Infantry.
+		{MonstrousInfantry, 6, 3, 2, 1, true},
+		{Infantry, 6, 3, 0, 0, false},
+		// Seven three wide: a last rank of one does not count.
+		{MonstrousInfantry, 7, 3, 2, 1, true},
+		// Eleven four wide: 4 + 4 + 3, three ranks, +2.
+		{MonstrousCavalry, 11, 4, 3, 2, true},
+		// Eight two wide: no rank of three at all, and no Steadfast.
+		{MonstrousBeast, 8, 2, 0, 0, false},
+		// Twenty five wide: four ranks either way; Infantry's Unit
+		// Strength 20 is also enough for Steadfast.
+		{Infantry, 20, 5, 4, 3, true},
+		{MonstrousInfantry, 20, 5, 4, 3, true},
+		// Fourteen Ogres seven wide: 7 + 7, two ranks.
+		{MonstrousInfantry, 14, 7, 2, 1, true},
+	} {
+		u := foot("Unit", tt.models, tt.wide, 3, 3, 3, 3, 1, 7, NoSave)
+		u.Troop = tt.troop
+		u.US = tt.troop.UnitStrength(1)
+		if got := fullRanks(u, tt.models); got != tt.ranks {
+			t.Errorf("%v, %d models %d wide: %d ranks, want %d", tt.troop, tt.models, tt.wide, got, tt.ranks)
+		}
+		if got := rankBonus(u, tt.models); got != tt.bonus {
+			t.Errorf("%v, %d models %d wide: rank bonus %d, want %d", tt.troop, tt.models, tt.wide, got, tt.bonus)
+		}
+		st := &UnitState{Alive: tt.models}
+		if got := steadfast(u, st, 5, false, false); got != tt.steadfast {
+			t.Errorf("%v, %d models %d wide: Steadfast %v, want %v", tt.troop, tt.models, tt.wide, got, tt.steadfast)
+		}
+	}
+}
+
+// ogresInTheRear is six Ogres (Monstrous Infantry, Unit Strength 3) three
+// wide in the rear of thirty infantry five wide (Ld 8), nobody striking,
+// engaged from the start, one round. By hand:
+//
+//   - the Ogres: two ranks of three, +1; rear +2; Unit Strength 18 against
+//     30 earns nothing: 3. Their two ranks disrupt the thirty
+//     (disrupt_ranks 2), which lose their rank bonus and Steadfast.
+//   - the thirty: the higher Unit Strength, +1.
+//
+// The thirty lose by 2 and test on Ld 8 - 2 = 6: 2D6 <= 6 is 15/36, so they
+// break with 21/36. The same unit as Infantry (Unit Strength still 3)
+// has no rank at three wide: it scores the rear's 2 and disrupts nothing,
+// and the thirty score +1 and six ranks of five, +3: 4. Now the unit in
+// the rear loses by 2, on Ld 8 - 2 = 6, and breaks with 21/36.
+func ogresInTheRear(troop TroopType) *Battle {
+	o := foot("Ogres", 6, 3, 3, 4, 4, 2, 0, 8, NoSave)
+	o.Troop, o.US, o.FrontMM, o.W, o.Rear = troop, 3, 40, 3, true
+	d := foot("Block", 30, 5, 3, 3, 3, 3, 0, 8, NoSave)
+	return battle(o, d, 0, PhaseCombat)
+}
+
+func TestMonstrousRanksInCombat(t *testing.T) {
+	const broke = 21.0 / 36
+	for _, tt := range []struct {
+		troop  TroopType
+		result float64 // the Ogres' combat result less the block's
+		loser  int
+	}{
+		{MonstrousInfantry, 2, 1},
+		{Infantry, -2, 0},
+	} {
+		b := ogresInTheRear(tt.troop)
+		ex := ExactBattle(b)
+		if got, has := ex.Value(BattleCombatResult, 0); !has || got != tt.result {
+			t.Errorf("%v: combat result %v (%v), want %v", tt.troop, got, has, tt.result)
+		}
+		if got, has := ex.Value(BattleBroke, tt.loser); !has || math.Abs(got-broke) > 1e-15 {
+			t.Errorf("%v: unit %d breaks with %v (%v), want 21/36", tt.troop, tt.loser, got, has)
+		}
+		// Trials agree within 5 standard errors.
+		s := b.NewState()
+		r := dice.New(31, 0)
+		const n = 40_000
+		k := 0
+		for range n {
+			b.Run(r, s)
+			if s.Out.CombatResult != int(tt.result) {
+				t.Fatalf("%v: a trial's combat result is %d, want %v", tt.troop, s.Out.CombatResult, tt.result)
+			}
+			if s.Units[tt.loser].Broke {
+				k++
+			}
+		}
+		if z := zProb(k, n, broke); math.Abs(z) > 5 {
+			t.Errorf("%v: unit %d broke %d of %d, exact 21/36, z %.1f", tt.troop, tt.loser, k, n, z)
+		}
+	}
+}
+
+// TestMonstrousCavalrySupport: six Monstrous Cavalry three wide on 50 mm
+// bases against a wall ten wide (every front model touches it), which
+// strikes nothing. Each front model strikes with all its Attacks, and each
+// of the three behind supports (WAP, troop types, Monstrous Cavalry):
+//
+//   - a rider (A 1) and his mount (A 3): the riders 3 + 3*1 = 6 attacks;
+//     the mounts 3*3 + 3*min(3, cap) with cap = monstrous_support: 18 (3),
+//     15 (2), 12 (1).
+//   - one profile for rider and mount (A 4): 3*4 + 3*min(4, cap + 1): 24
+//     (3), 21 (2), 18 (1).
+//
+// The same unit as Cavalry supports with one attack a profile: riders 6,
+// mounts 9 + 3 = 12; one profile 12 + 3 = 15.
+func TestMonstrousCavalrySupport(t *testing.T) {
+	split := []Attacker{
+		{Name: "Rider", WS: 4, S: 4, I: 3, A: dice.Const(1), PerBody: 1},
+		{Name: "Mount", WS: 4, S: 5, I: 2, A: dice.Const(3), PerBody: 1},
+	}
+	single := []Attacker{{Name: "Beast", WS: 4, S: 5, I: 2, A: dice.Const(4), PerBody: 1}}
+	for _, tt := range []struct {
+		troop     TroopType
+		attackers []Attacker
+		monstrous int
+		want      []int // attacks of each profile, in Initiative order
+	}{
+		{MonstrousCavalry, split, 3, []int{6, 18}},
+		{MonstrousCavalry, split, 2, []int{6, 15}},
+		{MonstrousCavalry, split, 1, []int{6, 12}},
+		{MonstrousCavalry, single, 3, []int{24}},
+		{MonstrousCavalry, single, 2, []int{21}},
+		{MonstrousCavalry, single, 1, []int{18}},
+		{Cavalry, split, 3, []int{6, 12}},
+		{Cavalry, single, 3, []int{15}},
+	} {
+		u := foot("Riders", 6, 3, 4, 4, 5, 3, 1, 8, NoSave)
+		u.Troop, u.FrontMM, u.W, u.Attackers = tt.troop, 50, 4, tt.attackers
+		wall := foot("Wall", 40, 10, 3, 3, 10, 1, 0, 10, 1)
+		b := battle(u, wall, 0)
+		b.Options.MonstrousSupport = tt.monstrous
+		s := b.NewState()
+		b.Run(dice.New(15, 0), s)
+		s.Units[0].Engaged, s.Units[1].Engaged = true, true
+		b.fightRound(dice.New(15, 0), s, false)
+		p := &s.plans[0]
+		var got []int
+		for _, g := range p.groups[:p.n] {
+			if g.side == 0 {
+				got = append(got, g.attacks)
+			}
+		}
+		if len(got) != len(tt.want) {
+			t.Fatalf("%v, %d profiles: %d strike groups, want %d", tt.troop, len(tt.attackers), len(got), len(tt.want))
+		}
+		for i := range got {
+			if got[i] != tt.want[i] {
+				t.Errorf("%v, %d profiles, monstrous_support %d: group %d makes %d attacks, want %d",
+					tt.troop, len(tt.attackers), tt.monstrous, i, got[i], tt.want[i])
+			}
+		}
+	}
+}
+
+// TestMonstrousCavalryChampion: a champion does not make a unit's single
+// profile a split one: six Monstrous Cavalry of one profile (A 4) with a
+// champion still support with up to monstrous_support + 1, 4: the front
+// makes 2*4 (one place is the champion's), the three behind 3*4.
+func TestMonstrousCavalryChampion(t *testing.T) {
+	u := foot("Riders", 6, 3, 4, 4, 5, 3, 4, 8, NoSave)
+	u.Troop, u.FrontMM, u.W = MonstrousCavalry, 50, 4
+	u.Attackers = append(u.Attackers, Attacker{Name: "Champion", WS: 4, S: 4, I: 3, A: dice.Const(5), PerBody: 1, Champion: true})
+	if splitProfile(u) {
+		t.Fatal("a champion made the unit's profile split")
+	}
+	if got := supportCap(u, 0, 3); got != 4 {
+		t.Errorf("supportCap %d, want 4", got)
+	}
+	if got := countAttacks(dice.New(1, 0), u, &u.Attackers[0], 3, 3, true, supportCap(u, 0, 3)); got != 2*4+3*4 {
+		t.Errorf("%d attacks, want %d", got, 2*4+3*4)
+	}
+}
