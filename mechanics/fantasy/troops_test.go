@@ -143,8 +143,9 @@ func TestMonstrousRanksInCombat(t *testing.T) {
 //   - one profile for rider and mount (A 4): 3*4 + 3*min(4, cap + 1): 24
 //     (3), 21 (2), 18 (1).
 //
-// The same unit as Cavalry supports with one attack a profile: riders 6,
-// mounts 9 + 3 = 12; one profile 12 + 3 = 15.
+// The same unit as Cavalry supports with one attack a profile, riders 6
+// and mounts 9 + 3 = 12, and with one profile up to two (WAP, troop types,
+// Cavalry): 12 + 3*2 = 18.
 func TestMonstrousCavalrySupport(t *testing.T) {
 	split := []Attacker{
 		{Name: "Rider", WS: 4, S: 4, I: 3, A: dice.Const(1), PerBody: 1},
@@ -164,7 +165,7 @@ func TestMonstrousCavalrySupport(t *testing.T) {
 		{MonstrousCavalry, single, 2, []int{21}},
 		{MonstrousCavalry, single, 1, []int{18}},
 		{Cavalry, split, 3, []int{6, 12}},
-		{Cavalry, single, 3, []int{15}},
+		{Cavalry, single, 3, []int{18}},
 	} {
 		u := foot("Riders", 6, 3, 4, 4, 5, 3, 1, 8, NoSave)
 		u.Troop, u.FrontMM, u.W, u.Attackers = tt.troop, 50, 4, tt.attackers

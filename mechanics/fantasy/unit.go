@@ -105,7 +105,8 @@ func (t TroopType) FightsInRanks() bool {
 // supportCap is how many attacks a supporting model makes at most with
 // u's attack profile i; monstrous is Options.MonstrousSupport. Most types
 // support with one attack a profile (a cavalry rider and his mount one
-// each). Monstrous Infantry and Monstrous Beasts support with as many of
+// each); Cavalry of a single profile, rider and mount together, with up to
+// two (WAP, troop types, Cavalry). Monstrous Infantry and Monstrous Beasts support with as many of
 // their Attacks as monstrous allows (WAP, troop types, Monstrous Infantry
 // and Monstrous Beasts: 3; the WAP reference chart: 2). Monstrous Cavalry
 // (WAP, troop types, Monstrous Cavalry) support with one attack from the
@@ -125,6 +126,10 @@ func supportCap(u *Unit, i, monstrous int) int {
 			return 1
 		}
 		return monstrous
+	case Cavalry:
+		if !splitProfile(u) {
+			return 2
+		}
 	}
 	return 1
 }
