@@ -147,11 +147,29 @@ func attackersOf(c *cardCheck, u *unit, fu *rules.Unit) {
 		fu.Attackers = append(fu.Attackers, rules.Attacker{Name: cr.name, WS: stat("WS", fu.WS), S: stat("S", fu.S), I: stat("I", fu.I), A: a, PerBody: cr.count})
 	}
 	if fu.WS == 0 {
-		fu.WS = fu.Attackers[0].WS // the machine is hit as its crew would be
+		fu.WS = hitWS(fu)
 	}
 	if fu.I == 0 {
 		fu.I = fu.Attackers[0].I
 	}
+}
+
+// hitWS is the WS enemies roll to hit against for a unit that gives none
+// of its own but strikes with a crew: the highest of its profiles for
+// riders (Cavalry and Monstrous Cavalry, and ridden Monsters, which follow
+// Cavalry's split profile; WAP, troop types, Cavalry and Monsters), the
+// crew's, its first profile, for a machine (a Chariot or War Machine is hit
+// as its crew would be; W9E, troop types, Chariots).
+func hitWS(fu *rules.Unit) int {
+	switch fu.Troop {
+	case rules.Cavalry, rules.MonstrousCavalry, rules.Monster:
+		ws := 0
+		for _, a := range fu.Attackers {
+			ws = max(ws, a.WS)
+		}
+		return ws
+	}
+	return fu.Attackers[0].WS
 }
 
 // addChampion adds the champion's attacks: the first profile's, with the

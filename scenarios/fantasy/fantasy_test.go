@@ -485,3 +485,28 @@ func TestSaves(t *testing.T) {
 		}
 	}
 }
+
+// TestCrewWeaponSkill: a unit with a crew and no WS of its own is hit as
+// WAP says: a cavalry model (and a Monstrous Cavalry one, and a ridden
+// Monster) at the highest WS of rider and mount, here the mount's 5; a
+// chariot at its crew's, the first profile's 3.
+func TestCrewWeaponSkill(t *testing.T) {
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
+	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 0\n  phases: [combat]\n"
+	for _, tt := range []struct {
+		troop string
+		want  int
+	}{
+		{"Cavalry", 5}, {"Monstrous Cavalry", 5}, {"Monster", 5}, {"Chariot", 3},
+	} {
+		unit := "  attacker: {name: A, troop: " + tt.troop + ", M: 7, S: 4, T: 4, W: 3, Ld: 7, " +
+			"crew: [{name: Rider, WS: 3, S: 4, I: 3, A: 1}, {name: Beast, WS: 5, S: 5, I: 2, A: 2}]}\n"
+		s, err := registry.Parse("t.yaml", []byte(head+unit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ws := s.Models[0].(*battleModel).b.Units[0].WS; ws != tt.want {
+			t.Errorf("%s: hit as WS %d, want %d", tt.troop, ws, tt.want)
+		}
+	}
+}
