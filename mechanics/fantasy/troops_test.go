@@ -213,3 +213,26 @@ func TestMonstrousCavalryChampion(t *testing.T) {
 		t.Errorf("%d attacks, want %d", got, 2*4+3*4)
 	}
 }
+
+// TestTroopRulesParse: every troop type's rules are rules of the
+// Catalogue, allowed on that troop type, each once.
+func TestTroopRulesParse(t *testing.T) {
+	for i := range len(troopNames) {
+		tt := TroopType(i)
+		seen := map[string]bool{}
+		for _, text := range tt.Rules() {
+			r, err := Catalogue.Parse(text)
+			if err != nil {
+				t.Errorf("%v: %q: %v", tt, text, err)
+				continue
+			}
+			if ok, _ := AllowedOn(r.Spec.Name, tt); !ok {
+				t.Errorf("%v: %s is not allowed on it", tt, r.Spec.Name)
+			}
+			if seen[r.Spec.Name] {
+				t.Errorf("%v: %s twice", tt, r.Spec.Name)
+			}
+			seen[r.Spec.Name] = true
+		}
+	}
+}

@@ -61,6 +61,25 @@ func (t TroopType) UnitStrength(wounds int) int {
 	return wounds
 }
 
+// Rules are the special rules every model of the troop type has, as
+// printed, among those this package implements: the rules each WAP
+// troop-type page makes its models subject to (WAP/troop-types/cavalry,
+// .../monstrous-infantry, .../monstrous-cavalry, .../monstrous-beasts,
+// .../war-beasts, .../monsters). Expendable and Vanguard (War Beasts) are
+// not simulated. Infantry, Swarms, Chariots and War Machines give none:
+// no such list was found for them. The slice is shared: do not change it.
+func (t TroopType) Rules() []string { return troopRules[t] }
+
+var troopRules = [...][]string{
+	Cavalry:           {"Impact Hits (1)", RuleSwiftstride},
+	WarBeasts:         {RuleSwiftstride},
+	MonstrousInfantry: {RuleFear, RuleSwiftstride},
+	MonstrousCavalry:  {RuleFear, "Impact Hits (1)", RuleSwiftstride},
+	MonstrousBeast:    {RuleFear, RuleSwiftstride},
+	Monster:           {RuleStomp, RuleSwiftstride, RuleTerror},
+	WarMachine:        nil,
+}
+
 // RankSize is how many models a rank of this type must hold to count as a
 // rank: for the rank bonus, for Steadfast and for disrupting an enemy. The
 // monstrous rank-and-file types need three, as their WAP troop-type pages

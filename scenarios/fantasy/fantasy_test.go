@@ -510,3 +510,52 @@ func TestCrewWeaponSkill(t *testing.T) {
 		}
 	}
 }
+
+// TestTroopRules: a unit has its troop type's rules (WAP troop-type
+// pages) unless its card names the rule itself, fixed or swept, or turns
+// them off with troop_rules: false.
+func TestTroopRules(t *testing.T) {
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
+	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 8\n  phases: [charge, combat]\n"
+	type flags struct {
+		fear, terror, stomp, swift bool
+		impact                     string
+	}
+	for _, tt := range []struct {
+		card string
+		want []flags // one a point
+	}{
+		{"troop: Infantry", []flags{{}}},
+		{"troop: Monstrous Infantry", []flags{{fear: true, swift: true}}},
+		{"troop: Monstrous Infantry, troop_rules: false", []flags{{}}},
+		{"troop: Monstrous Infantry, troop_rules: [true, false]", []flags{{fear: true, swift: true}, {}}},
+		{"troop: Cavalry", []flags{{swift: true, impact: "1"}}},
+		{"troop: Cavalry, rules: [Impact Hits (D3)]", []flags{{swift: true, impact: "D3"}}},
+		{"troop: Cavalry, rules: [{Swiftstride: [false, true]}]", []flags{{impact: "1"}, {swift: true, impact: "1"}}},
+		{"troop: Monstrous Cavalry", []flags{{fear: true, swift: true, impact: "1"}}},
+		{"troop: Monstrous Beast", []flags{{fear: true, swift: true}}},
+		{"troop: War Beasts", []flags{{swift: true}}},
+		{"troop: Monster, W: 6", []flags{{terror: true, stomp: true, swift: true}}},
+		{"troop: [Infantry, Monster], W: 6", []flags{{}, {terror: true, stomp: true, swift: true}}},
+	} {
+		unit := "  attacker: {name: A, M: 6, WS: 3, S: 4, T: 4, I: 3, A: 1, Ld: 7, " + tt.card + "}\n"
+		s, err := registry.Parse("t.yaml", []byte(head+unit))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.card, err)
+		}
+		if len(s.Models) != len(tt.want) {
+			t.Fatalf("%s: %d points, want %d", tt.card, len(s.Models), len(tt.want))
+		}
+		for i, m := range s.Models {
+			u := m.(*battleModel).b.Units[0]
+			impact := ""
+			if !u.Impact.IsZero() {
+				impact = u.Impact.String()
+			}
+			got := flags{fear: u.Fear, terror: u.Terror, stomp: u.Stomp, swift: u.Mover.Swiftstride, impact: impact}
+			if got != tt.want[i] {
+				t.Errorf("%s, point %d: %+v, want %+v", tt.card, i, got, tt.want[i])
+			}
+		}
+	}
+}

@@ -79,7 +79,7 @@ var unitStats = []struct {
 
 var unitSaves = []string{"armour", "ward", "parry"}
 
-var unitFlags = []string{"standard", "musician", "battle_standard", "flank", "rear", "higher_ground", "flying"}
+var unitFlags = []string{"standard", "musician", "battle_standard", "flank", "rear", "higher_ground", "flying", "troop_rules"}
 
 // rule returns the unit's rule with the given name.
 func (u *unit) rule(name string) (mechanics.Rule, bool) {
@@ -142,13 +142,37 @@ func (s *unitSpec) at(pt scenarios.Point) *unit {
 	if s.troop.Set() {
 		u.troop = s.troop.At(pt)
 	}
+	listed := map[string]bool{}
 	for _, p := range s.rules {
-		if c := p.At(pt); c.On {
+		c := p.At(pt)
+		listed[c.Rule.Spec.Name] = true
+		if c.On {
 			u.Rules = append(u.Rules, c.Rule)
 			u.ruleNodes = append(u.ruleNodes, c.Node)
 		}
 	}
+	if on, set := u.flags["troop_rules"]; on || !set {
+		u.addTroopRules(listed)
+	}
 	return u
+}
+
+// addTroopRules gives the unit its troop type's rules (TroopType.Rules),
+// but for those its own rules name: a rule the card lists, or sweeps, is
+// the card's to decide (Impact Hits (D3) instead of Cavalry's (1);
+// Swiftstride swept off).
+func (u *unit) addTroopRules(listed map[string]bool) {
+	where := u.keyNode("troop")
+	for _, text := range u.troop.Rules() {
+		r, err := rules.Catalogue.Parse(text)
+		if err != nil { // TestTroopRulesParse: never for the texts there
+			continue
+		}
+		if !listed[r.Spec.Name] {
+			u.Rules = append(u.Rules, r)
+			u.ruleNodes = append(u.ruleNodes, where)
+		}
+	}
 }
 
 // statValue reads an integer characteristic: a whole number in range, or "-".
