@@ -103,12 +103,27 @@ func profileOf(u *unit, mover rules.Mover) *rules.Unit {
 	}
 	fu.Width = u.stat("width", defWidth)
 	fu.FrontMM = u.stat("base", defaultBase[fu.Troop])
-	fu.US = u.stat("unit_strength", fu.Troop.UnitStrength(fu.W))
+	fu.US = u.stat("unit_strength", fu.Troop.UnitStrength(fu.W)+riders(u))
 	fu.Armour = u.saves["armour"]
 	if r, has := u.rule(rules.RuleNaturalArmour); has {
 		fu.Armour = rules.CombineArmour(fu.Armour, r.Int)
 	}
 	return fu
+}
+
+// riders is what a ridden Monster's riders add to its Unit Strength, one
+// each (WAP, troop types, Monsters): the models of every crew profile but
+// the last, which is the monster's own (a rider before his mount). Other
+// troop types' crews add nothing.
+func riders(u *unit) int {
+	if u.troop != rules.Monster || len(u.spec.crew) < 2 {
+		return 0
+	}
+	n := 0
+	for _, cr := range u.spec.crew[:len(u.spec.crew)-1] {
+		n += cr.count
+	}
+	return n
 }
 
 // attackersOf adds the body's own attacks, or its crew's.

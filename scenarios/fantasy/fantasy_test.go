@@ -559,3 +559,30 @@ func TestTroopRules(t *testing.T) {
 		}
 	}
 }
+
+// TestRiddenMonsterUnitStrength: a ridden Monster adds its riders to its
+// Unit Strength (WAP, troop types, Monsters): W 6 with a crew of two riders
+// on the monster (its own profile last) is 6 + 2 = 8; without riders, 6;
+// a chariot's crew adds nothing (W 4); unit_strength still overrides.
+func TestRiddenMonsterUnitStrength(t *testing.T) {
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
+	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 0\n  phases: [combat]\n"
+	for _, tt := range []struct {
+		card string
+		want int
+	}{
+		{"troop: Monster, W: 6, crew: [{name: Rider, count: 2, WS: 5, S: 4, I: 5, A: 1}, {name: Wyvern, WS: 5, S: 6, I: 3, A: 3}]", 8},
+		{"troop: Monster, W: 6, crew: [{name: Wyvern, WS: 5, S: 6, I: 3, A: 3}]", 6},
+		{"troop: Chariot, W: 4, crew: [{name: Crew, count: 2, WS: 3, S: 3, I: 3, A: 1}, {name: Steed, WS: 3, S: 3, I: 3, A: 1}]", 4},
+		{"troop: Monster, W: 6, unit_strength: 5, crew: [{name: Rider, WS: 5, S: 4, I: 5, A: 1}, {name: Wyvern, WS: 5, S: 6, I: 3, A: 3}]", 5},
+	} {
+		unit := "  attacker: {name: A, M: 6, S: 6, T: 5, Ld: 8, " + tt.card + "}\n"
+		s, err := registry.Parse("t.yaml", []byte(head+unit))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.card, err)
+		}
+		if us := s.Models[0].(*battleModel).b.Units[0].US; us != tt.want {
+			t.Errorf("%s: Unit Strength %d, want %d", tt.card, us, tt.want)
+		}
+	}
+}
