@@ -305,7 +305,8 @@ func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan 
 // Attack's D3+1 Impact Hits come in every round in which the machine did
 // not charge. Each model rolls its own, and only the models in base contact
 // with the enemy make them (unit card, Impact Hits: a model not in base contact
-// inflicts none). plan holds each side's automatic hits on the other.
+// inflicts none); a chariot in the second rank adds D3 to the one in front
+// of it (chariotsBehind). plan holds each side's automatic hits on the other.
 func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, plan *roundPlan, res *roundResult) {
 	for side := range 2 {
 		u, us := units[side], states[side]
@@ -319,6 +320,9 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 		case first && us.Charged && !u.Impact.IsZero():
 			for range models {
 				hits += u.Impact.Roll(r)
+			}
+			for range chariotsBehind(u, us.Alive, models) {
+				hits += r.D3()
 			}
 		case u.GrindAttack && !(first && us.Charged):
 			for range models {
@@ -334,6 +338,17 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 			res.impactWounds += w
 		}
 	}
+}
+
+// chariotsBehind is how many chariots of u, with alive models of which
+// front touch the enemy, stand in its second rank behind those: each adds
+// D3 to the Impact Hits of the chariot in front of it (W9E, troop types,
+// Chariots). Other troop types add none.
+func chariotsBehind(u *Unit, alive, front int) int {
+	if u.Troop != Chariot || alive <= u.Width {
+		return 0
+	}
+	return min(alive-u.Width, u.Width, front)
 }
 
 // strikeOrder puts the round's strike groups in order: Always Strikes

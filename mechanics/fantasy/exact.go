@@ -214,10 +214,14 @@ func exactImpact(b *Battle, pCombat float64, lost int, ex BattleExact) (dice.Dis
 	for range models {
 		sum = sum.Add(a.Impact.Dist())
 	}
-	hits := pCombat * float64(models) * a.Impact.Dist().Mean()
+	d3 := dice.Dice(1, 3).Dist()
+	for range chariotsBehind(a, a.Models, models) {
+		sum = sum.Add(d3)
+	}
+	hits := pCombat * sum.Mean()
 	ex.set(BattleImpactHits, 0, hits)
 	ex.setDist(BattleImpactHits, 0, orZero(sum, pCombat))
-	if (t.Models-lost)*t.W >= models*a.Impact.Dist().Max() {
+	if (t.Models-lost)*t.W >= sum.Max() {
 		// Each hit wounds on its own roll.
 		q := HitWounds(a.S, t, false)
 		ex.set(BattleImpactWounds, 0, hits*q)

@@ -22,13 +22,13 @@ func monster(name string, front int) *Unit {
 		Mover:     Mover{M: 10}}
 }
 
-// TestImpactHitsOnlyFromModelsInContact: six chariots three wide on 50 mm
+// TestImpactHitsOnlyFromModelsInContact: six chariots in one rank on 50 mm
 // bases charge infantry six wide on 20 mm bases. The infantry's front is
 // 6 x 20 = 120 mm; 50 mm bases along it: 120/50 rounded up = 3 chariots in
-// contact, which is also the chariots' width. With Impact Hits (2), 3 x 2 =
-// 6 hits, not 6 x 2 = 12 (unit card, Impact Hits: a model not in base contact
-// inflicts none). Against a front of two rats (40 mm) one chariot touches:
-// 2 hits.
+// contact. With Impact Hits (2), 3 x 2 = 6 hits, not 6 x 2 = 12 (unit card,
+// Impact Hits: a model not in base contact inflicts none). Against a front
+// of two rats (40 mm) one chariot touches: 2 hits. (A second rank of
+// chariots adds to these: TestChariotsInTheSecondRank.)
 func TestImpactHitsOnlyFromModelsInContact(t *testing.T) {
 	for _, tt := range []struct {
 		width, want int
@@ -38,7 +38,7 @@ func TestImpactHitsOnlyFromModelsInContact(t *testing.T) {
 		{2, 2, "40 mm front: 1 chariot x Impact Hits (2)"},
 	} {
 		a := chariot("2")
-		a.Models, a.Width = 6, 3
+		a.Models, a.Width = 6, 6
 		a.Mover = Mover{M: 10}
 		rats := foot("Rats", 60, tt.width, 3, 3, 3, 3, 0, 10, NoSave)
 		rats.Unbreakable = true

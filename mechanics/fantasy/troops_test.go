@@ -236,3 +236,58 @@ func TestTroopRulesParse(t *testing.T) {
 		}
 	}
 }
+
+// TestChariotsInTheSecondRank: six chariots three wide with Impact Hits
+// (2) charge rats six wide (120 mm: the three 50 mm chariots of the front
+// rank touch). Each chariot of the second rank adds D3 to the one in front
+// of it (W9E, troop types, Chariots): 3 x 2 + 3D3 hits, mean 6 + 6 = 12.
+// Against rats two wide one chariot touches: 2 + D3, mean 4. Four chariots
+// three wide have one behind: 6 + D3. The exact distribution is checked
+// against trials by chi-square.
+func TestChariotsInTheSecondRank(t *testing.T) {
+	for _, tt := range []struct {
+		models, ratsWide int
+		hits             string // the dice of the charge's Impact Hits
+	}{
+		{6, 6, "3D3+6"},
+		{6, 2, "D3+2"},
+		{4, 6, "D3+6"},
+		{3, 6, "6"},
+	} {
+		a := chariot("2")
+		a.Models, a.Width = tt.models, 3
+		a.Mover = Mover{M: 10}
+		rats := foot("Rats", 60, tt.ratsWide, 3, 3, 3, 3, 0, 10, NoSave)
+		rats.Unbreakable = true
+		b := battle(a, rats, 1, PhaseCharge, PhaseCombat)
+		want := dice.MustParse(tt.hits).Dist()
+		exact, has := ExactBattle(b).Dist(BattleImpactHits, 0)
+		if !has {
+			t.Fatalf("%d chariots, rats %d wide: no exact impact hits", tt.models, tt.ratsWide)
+		}
+		for v := min(exact.Min, want.Min); v <= max(exact.Max(), want.Max()); v++ {
+			if math.Abs(exact.At(v)-want.At(v)) > 1e-15 {
+				t.Errorf("%d chariots, rats %d wide: exact P(%d hits) %v, want %v", tt.models, tt.ratsWide, v, exact.At(v), want.At(v))
+			}
+		}
+		s := b.NewState()
+		r := dice.New(41, 0)
+		const n = 30_000
+		counts := map[int]float64{}
+		for range n {
+			b.Run(r, s)
+			counts[s.Out.ImpactHits]++
+		}
+		// Chi-square with len(P)-1 degrees of freedom; 29.59 is the p =
+		// 0.001 critical value for 10, above any here (at most 6).
+		chi := 0.0
+		for v := want.Min; v <= want.Max(); v++ {
+			e := want.At(v) * n
+			chi += (counts[v] - e) * (counts[v] - e) / e
+			delete(counts, v)
+		}
+		if len(counts) > 0 || chi > 29.59 {
+			t.Errorf("%d chariots, rats %d wide: impact hits outside %s %v, chi-square %.1f", tt.models, tt.ratsWide, tt.hits, counts, chi)
+		}
+	}
+}
