@@ -99,10 +99,10 @@ func resolveWound(r *dice.Rand, b *blows, natural int, tu *Unit, ts *UnitState) 
 // strength s from attacker unit a: its own ward, with its Parry save when
 // one may be taken. Parry (WAP, Parry; 8th edition, Parry Save) is a ward in
 // close combat, not against blows from the flank or rear, not by mounted
-// models, and (WAP) not against blows at 3 or more Strength above the
+// models (Unit.Mounted), and (WAP) not against blows at 3 or more Strength above the
 // model's own. How it joins the other ward is rule.
 func wardAgainst(u *Unit, s int, a *Unit, rule WardRule) int {
-	if u.Parry >= NoSave || a.Flank || a.Rear || u.Troop.Mounted() || s >= u.S+3 {
+	if u.Parry >= NoSave || a.Flank || a.Rear || u.Mounted() || s >= u.S+3 {
 		return u.Ward
 	}
 	return combineWards(rule, u.Ward, u.Parry)

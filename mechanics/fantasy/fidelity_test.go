@@ -396,10 +396,23 @@ func TestParry(t *testing.T) {
 			t.Errorf("%s: ward %d+, want %d+", tt.name, got, tt.want)
 		}
 	}
+	// A knight on a horse (a split profile) rides: no Parry. A cavalry
+	// model of one profile counts as on foot for Parry (WAP, troop types,
+	// Cavalry): 5+ and 6+ combine to 4+, as on foot. A chariot never
+	// parries.
 	knight := *u
 	knight.Troop = Cavalry
+	knight.Attackers = []Attacker{{Name: "Knight", A: dice.Const(1)}, {Name: "Horse", A: dice.Const(1)}}
 	if got := wardAgainst(&knight, 3, front, WardsCombine); got != 5 {
 		t.Errorf("a mounted model parried: %d+, want its 5+ ward", got)
+	}
+	knight.Attackers = knight.Attackers[:1]
+	if got := wardAgainst(&knight, 3, front, WardsCombine); got != 4 {
+		t.Errorf("cavalry of one profile: %d+, want 4+ (its Parry joined)", got)
+	}
+	knight.Troop = Chariot
+	if got := wardAgainst(&knight, 3, front, WardsCombine); got != 5 {
+		t.Errorf("a chariot parried: %d+, want its 5+ ward", got)
 	}
 }
 

@@ -106,9 +106,21 @@ func (t TroopType) Stompable() bool {
 }
 
 // Mounted reports whether models of this type ride: they may not take a
-// Parry save (8th edition and WAP, Parry).
+// Parry save (8th edition and WAP, Parry). See Unit.Mounted for the
+// riders of a single profile.
 func (t TroopType) Mounted() bool {
 	return t == Cavalry || t == MonstrousCavalry || t == Chariot
+}
+
+// Mounted reports whether u's models ride, for Parry: a Chariot always; a
+// Cavalry or Monstrous Cavalry model only with a split profile (a rider and
+// his mount), since one without counts as a model on foot for Parry (WAP,
+// troop types, Cavalry; its rules are Monstrous Cavalry's too).
+func (u *Unit) Mounted() bool {
+	if u.Troop == Chariot {
+		return true
+	}
+	return u.Troop.Mounted() && splitProfile(u)
 }
 
 // FightsInRanks reports whether the type gains rank bonuses and supporting

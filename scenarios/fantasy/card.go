@@ -44,8 +44,8 @@ func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 		addChampion(c, u, fu, ch)
 	}
 	applyRules(u, fu)
-	if fu.Parry < rules.NoSave && fu.Troop.Mounted() {
-		c.fail(u.keyNode("parry"), "unit %q is %s: mounted models may not take a Parry save (docs/fantasy.md, Parry)", u.Name, fu.Troop)
+	if fu.Parry < rules.NoSave && fu.Mounted() {
+		c.fail(u.keyNode("parry"), "unit %q is %s with a rider and a mount: mounted models may not take a Parry save (docs/fantasy.md, Parry)", u.Name, fu.Troop)
 	}
 	if len(fu.Attackers) > rules.MaxAttackers {
 		c.fail(u.spec.node, "unit %q has %d attack profiles; at most %d", u.Name, len(fu.Attackers), rules.MaxAttackers)

@@ -334,8 +334,8 @@ func TestBattleErrors(t *testing.T) {
 		{"champion alone", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, champion: {name: C, A: 2}}", "t.yaml:7:77: unit \"A\" has one model; a champion needs a unit to lead"},
 		{"crew and A", "{name: A, M: 5, S: 3, T: 3, A: 1, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 3, A: 1}]}", `t.yaml:7:44: unit "A" has a crew: give A to each crew profile instead`},
 		{"bad attacks", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 2D, Ld: 7}", "t.yaml:7:59: A: expected the number of sides"},
-		{"parry on cavalry", "{name: A, troop: Cavalry, M: 8, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, parry: 6+}",
-			`t.yaml:7:90: unit "A" is Cavalry: mounted models may not take a Parry save`},
+		{"parry on cavalry", "{name: A, troop: Cavalry, M: 8, S: 3, T: 3, Ld: 7, crew: [{name: R, WS: 3, S: 3, I: 3, A: 1}, {name: H, WS: 3, S: 3, I: 3, A: 1}], parry: 6+}",
+			`t.yaml:7:151: unit "A" is Cavalry with a rider and a mount: mounted models may not take a Parry save`},
 	}
 	for _, tt := range tests {
 		wantError(t, tt.name, head+"  attacker: "+tt.attacker+"\n", tt.want)
@@ -584,5 +584,21 @@ func TestRiddenMonsterUnitStrength(t *testing.T) {
 		if us := s.Models[0].(*battleModel).b.Units[0].US; us != tt.want {
 			t.Errorf("%s: Unit Strength %d, want %d", tt.card, us, tt.want)
 		}
+	}
+}
+
+// TestParryOnSingleProfileCavalry: Cavalry without a split profile count
+// as on foot for Parry (WAP, troop types, Cavalry), so the card may give
+// them one.
+func TestParryOnSingleProfileCavalry(t *testing.T) {
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
+	src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 0\n  phases: [combat]\n" +
+		"  attacker: {name: A, troop: Cavalry, M: 8, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, parry: 6+}\n"
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := s.Models[0].(*battleModel).b.Units[0].Parry; p != 6 {
+		t.Errorf("parry %d+, want 6+", p)
 	}
 }
