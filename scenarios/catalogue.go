@@ -133,6 +133,15 @@ func cardName(d *Decoder, card *Node) string {
 	return ""
 }
 
+// CardNotes is what card c has without writing it, as its ruleset says
+// (Ruleset.CardNotes); none for a ruleset that says nothing.
+func (r *Registry) CardNotes(c *UnitCard) []string {
+	if rs, ok := r.rulesets[c.Ruleset]; ok && rs.CardNotes != nil {
+		return rs.CardNotes(c.Node)
+	}
+	return nil
+}
+
 // CheckCards decodes every card read from a file (the built-in ones are
 // checked by tests) as a scenario's {use: NAME} would take it, so that a
 // misspelt key or a bad value in a catalogue is found before a scenario

@@ -111,6 +111,10 @@ type Ruleset struct {
 	// problems through d (Registry.CheckCards). Nil: cards are checked
 	// only where a scenario uses them.
 	Card func(d *Decoder, n *Node)
+	// CardNotes says, in lines of prose, what a unit card (its mapping)
+	// has without writing it, such as the rules its troop type gives;
+	// `simulate units show` prints them beside the card. Nil: nothing.
+	CardNotes func(n *Node) []string
 }
 
 // Question decodes a question's mapping, reporting problems through d, and

@@ -119,6 +119,9 @@ func showUnit(w io.Writer, cards []*scenarios.UnitCard, name string) error {
 			fmt.Fprintf(&ew, "# The %s unit card %q of %s. In a %s scenario that reads it\n# (its units key, or a catalogue in its folder), write {use: %s}\n", c.Ruleset, c.Name, c.File, c.Ruleset, c.Name)
 		}
 		fmt.Fprintf(&ew, "# and change what differs, or copy it and edit it.\n")
+		for _, note := range registry.CardNotes(c) {
+			fmt.Fprintf(&ew, "# %s\n", note)
+		}
 		ew.WriteString(c.YAML())
 	}
 	_, err := io.WriteString(w, ew.String())

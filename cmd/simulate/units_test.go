@@ -21,8 +21,13 @@ func TestUnitsCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(card, "{use: Clanrats}") || !strings.Contains(card, "\nname: Clanrats\n") {
+	if !strings.Contains(card, "{use: Clanrats}") || !strings.Contains(card, "\nname: Clanrats\n") || strings.Contains(card, "troop type") {
 		t.Errorf("units show:\n%s", card)
+	}
+	// A card whose troop type gives it rules it does not list says which.
+	ogres, _, err := runCLI(t, "units", "show", "Rat Ogres")
+	if err != nil || !strings.Contains(ogres, "\n# Its troop type, Monstrous Infantry, also gives it Fear, Swiftstride (troop_rules: false turns them off).\n") {
+		t.Errorf("units show Rat Ogres (%v):\n%s", err, ogres)
 	}
 	// The card printed is one to copy: as a catalogue of its own, a
 	// scenario in that folder uses it.

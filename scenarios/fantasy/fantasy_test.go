@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -600,5 +602,34 @@ func TestParryOnSingleProfileCavalry(t *testing.T) {
 	}
 	if p := s.Models[0].(*battleModel).b.Units[0].Parry; p != 6 {
 		t.Errorf("parry %d+, want 6+", p)
+	}
+}
+
+// TestCardNotes: the note names the troop type's rules the card does not
+// list, fixed or swept, and nothing with troop_rules: false, a swept troop
+// type, or a troop type that gives none.
+func TestCardNotes(t *testing.T) {
+	for _, tt := range []struct{ card, want string }{
+		{"{name: A, troop: Monster}", "Its troop type, Monster, also gives it Stomp, Swiftstride, Terror (troop_rules: false turns them off)."},
+		{"{name: A, troop: Monster, rules: [Terror, {Swiftstride: [true, false]}]}", "Its troop type, Monster, also gives it Stomp (troop_rules: false turns them off)."},
+		{"{name: A, troop: Cavalry, rules: [Impact Hits (D3)]}", "Its troop type, Cavalry, also gives it Swiftstride (troop_rules: false turns them off)."},
+		{"{name: A, troop: Monster, troop_rules: false}", ""},
+		{"{name: A, troop: [Infantry, Monster]}", ""},
+		{"{name: A, troop: Infantry}", ""},
+		{"{name: A}", ""},
+		{"{name: A, troop: Monster, rules: [Stomp, Swiftstride, Terror]}", ""},
+	} {
+		file := filepath.Join(t.TempDir(), "units.yaml")
+		if err := os.WriteFile(file, []byte("ruleset: fantasy\nunits:\n  - "+tt.card+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cards, err := registry.UserCards([]string{file}, "")
+		if err != nil || len(cards) != 1 {
+			t.Fatalf("%s: %d cards, %v", tt.card, len(cards), err)
+		}
+		got := strings.Join(registry.CardNotes(cards[0]), "\n")
+		if got != tt.want {
+			t.Errorf("%s:\n got: %q\nwant: %q", tt.card, got, tt.want)
+		}
 	}
 }

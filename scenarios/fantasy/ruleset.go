@@ -1,6 +1,9 @@
 package fantasy
 
 import (
+	"fmt"
+	"strings"
+
 	rules "hammersim/mechanics/fantasy"
 	"hammersim/scenarios"
 )
@@ -21,6 +24,52 @@ func Ruleset() *scenarios.Ruleset {
 			"pursuit": decodePursuit,
 			"battle":  decodeBattle,
 		},
-		Card: func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n) },
+		Card:      func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n) },
+		CardNotes: cardNotes,
 	}
+}
+
+// cardNotes names the rules a card's troop type gives it and its rules do
+// not name (TroopType.Rules), unless troop_rules is false. A swept troop
+// type is left unsaid: it differs from point to point.
+func cardNotes(n *scenarios.Node) []string {
+	var troop, off string
+	var listed *scenarios.Node
+	for i, k := range n.Keys {
+		v := n.Vals[i]
+		switch k.Text {
+		case "troop":
+			troop = v.Text
+		case "troop_rules":
+			off = v.Text
+		case "rules":
+			listed = v
+		}
+	}
+	t, ok := rules.ParseTroopType(troop)
+	if !ok || off == "false" {
+		return nil
+	}
+	names := map[string]bool{}
+	if listed != nil {
+		for _, item := range listed.Items {
+			text := item.Text
+			if item.Kind == scenarios.MapNode && len(item.Keys) == 1 {
+				text = item.Keys[0].Text // a swept rule
+			}
+			if spec, ok := rules.Catalogue.Lookup(strings.TrimSpace(strings.SplitN(text, "(", 2)[0])); ok {
+				names[spec.Name] = true
+			}
+		}
+	}
+	var gives []string
+	for _, text := range t.Rules() {
+		if r, err := rules.Catalogue.Parse(text); err == nil && !names[r.Spec.Name] {
+			gives = append(gives, text)
+		}
+	}
+	if len(gives) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("Its troop type, %s, also gives it %s (troop_rules: false turns them off).", t, strings.Join(gives, ", "))}
 }
