@@ -131,6 +131,8 @@ func ExactBattle(b *Battle) BattleExact {
 	// lost: the models the target may lose between the charge and the
 	// combat.
 	lost := 0
+	// intact: the charger fights with every model it has.
+	intact := true
 	switch {
 	case !chargeKnown || b.Distance[1] == 0:
 		return ex
@@ -138,13 +140,18 @@ func ExactBattle(b *Battle) BattleExact {
 	case slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseShooting, PhaseCombat}) && shot:
 		// Zzzzap! comes between: the acting unit, engaged, must live
 		// through its own Disaster, and its bolts may slay a model each.
+		// A Disaster may also slay one of several machines, which then
+		// make fewer Impact Hits: no closed form is kept for those.
 		pCombat *= survive
 		lost = b.Options.ZzzzapBolts
+		intact = b.Units[0].Models == 1
 	default:
 		return ex
 	}
-	if wounds, ok := exactImpact(b, pCombat, lost, ex); ok && lost == 0 {
-		exactImpactCombat(b, pCombat, wounds, ex)
+	if intact {
+		if wounds, ok := exactImpact(b, pCombat, lost, ex); ok && lost == 0 {
+			exactImpactCombat(b, pCombat, wounds, ex)
+		}
 	}
 	if b.Options.Rounds == 1 {
 		// One round is fought exactly when the charge leads to a combat.
@@ -243,7 +250,7 @@ func exactImpact(b *Battle, pCombat float64, lost int, ex BattleExact) (dice.Dis
 // combat_result, broke, won, caught and every unit's losses.
 func exactImpactCombat(b *Battle, pCombat float64, wounds dice.Dist, ex BattleExact) {
 	a, t := b.Units[0], b.Units[1]
-	if b.Options.Rounds != 1 || !onlyImpact(a) || !cannotStrike(t) || (a.Mover.Random.IsZero() && Terrifies(a, t)) {
+	if b.Options.Rounds != 1 || !onlyImpact(a) || !onlyImpact(t) || (a.Mover.Random.IsZero() && Terrifies(a, t)) {
 		return
 	}
 	s := b.NewState()
@@ -513,8 +520,9 @@ func (e BattleExact) setLosses(b *Battle, i int, mean float64, wounds dice.Dist)
 func (e BattleExact) unharmed(b *Battle, i int) { e.setLosses(b, i, 0, dice.Point(0)) }
 
 // exactStaticCombat: a combat in which no blow can be struck, engaged from
-// the start (phases [combat], target at distance 0): no attacks, Impact
-// Hits, Grind Attack or Stomps on either side. Every round then has the
+// the start (phases [combat], target at distance 0): no attacks, Grind
+// Attack or Stomps on either side, and no Impact Hits, since neither
+// charged (onlyImpact). Every round then has the
 // same result, so the loser passes each break test with the same chance p
 // (1 when it is Unbreakable or the round is a draw). Over at most N rounds
 // (Options.Rounds, or MaxRounds for all): it breaks with chance 1 - p^N;
@@ -522,7 +530,7 @@ func (e BattleExact) unharmed(b *Battle, i int) { e.setLosses(b, i, 0, dice.Poin
 // reaches the cap with chance p^N. A broken loser is caught with the
 // pursuit's chance, and then takes its fixed Caught wounds.
 func exactStaticCombat(b *Battle, ex BattleExact) {
-	if !slices.Equal(b.Phases, []Phase{PhaseCombat}) || b.Distance[1] != 0 || !cannotStrike(b.Units[0]) || !cannotStrike(b.Units[1]) {
+	if !slices.Equal(b.Phases, []Phase{PhaseCombat}) || b.Distance[1] != 0 || !onlyImpact(b.Units[0]) || !onlyImpact(b.Units[1]) {
 		return
 	}
 	s := b.NewState()
@@ -600,12 +608,11 @@ func pick(cond bool, v float64) float64 {
 	return 0
 }
 
-// cannotStrike reports whether u strikes no blow in close combat: no
-// attacks on any profile, no Impact Hits, Grind Attack or Stomp.
-func cannotStrike(u *Unit) bool { return u.Impact.IsZero() && onlyImpact(u) }
-
 // onlyImpact reports whether u strikes no blow in close combat but its
 // Impact Hits, if any: no attacks on any profile, no Grind Attack or Stomp.
+// A unit that has not charged strikes no blow at all then: Impact Hits
+// come only with a charge (the Cavalry that a troop type gives Impact Hits
+// (1) still stand still in a static combat).
 func onlyImpact(u *Unit) bool {
 	if u.GrindAttack || u.Stomp {
 		return false

@@ -407,3 +407,25 @@ func TestExactZzzzapAfterTheMove(t *testing.T) {
 		t.Error("lost_control has an exact value when combat wounds may test")
 	}
 }
+
+// TestExactImpactNeedsEveryMachine: two Doomwheels in a column (width 1),
+// with Zzzzap! between the charge and the combat: a Disaster may slay one
+// of them and leave one to make Impact Hits, so the closed form, which
+// counts both, is not given; the round's count, which does not depend on
+// how many fight, still is. With one Doomwheel the Impact Hits stay exact.
+func TestExactImpactNeedsEveryMachine(t *testing.T) {
+	b := doomwheelTurn(6)
+	b.Units[0].Models, b.Units[0].Width, b.Units[0].T, b.Units[0].W = 2, 1, 3, 3
+	b.Options.ZzzzapHoldFire = HoldFireNever
+	ex := ExactBattle(b)
+	if v, has := ex.Value(BattleImpactHits, 0); has {
+		t.Errorf("two Doomwheels that a Disaster may thin: exact impact hits %v", v)
+	}
+	if _, has := ex.Value(BattleRounds, 0); !has {
+		t.Error("the round's count lost its closed form")
+	}
+	b.Units[0].Models = 1
+	if _, has := ExactBattle(b).Value(BattleImpactHits, 0); !has {
+		t.Error("one Doomwheel: no exact impact hits")
+	}
+}

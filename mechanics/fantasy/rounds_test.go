@@ -318,3 +318,25 @@ func TestExactStaticCombat(t *testing.T) {
 		t.Error("a combat with attacks has a closed form for its rounds")
 	}
 }
+
+// TestExactStaticCombatIgnoresImpactHits: Impact Hits come only with a
+// charge, so units that have them (Cavalry get Impact Hits (1) from their
+// troop type) fight the static combat of TestExactStaticCombat all the
+// same: its closed form stands (break with 1 - 15/36 in one round), and no
+// trial makes an Impact Hit.
+func TestExactStaticCombatIgnoresImpactHits(t *testing.T) {
+	b := staticCombat(1)
+	b.Units[0].Impact, b.Units[1].Impact = dice.Const(1), dice.Const(1)
+	got, has := ExactBattle(b).Value(BattleBroke, 1)
+	if want := 1 - 15.0/36; !has || math.Abs(got-want) > 1e-15 {
+		t.Fatalf("broke %v (%v), want 21/36", got, has)
+	}
+	s := b.NewState()
+	r := dice.New(5, 0)
+	for range 1000 {
+		b.Run(r, s)
+		if s.Out.ImpactHits != 0 {
+			t.Fatalf("a static combat made %d Impact Hits", s.Out.ImpactHits)
+		}
+	}
+}

@@ -38,10 +38,12 @@ func TestMonstrousRanks(t *testing.T) {
 		troop        TroopType
 		models, wide int
 		ranks, bonus int
-		steadfast    bool // losing to a unit of Unit Strength 5
+		steadfast    bool // losing to a unit of Unit Strength 5, at 3 a model
 	}{
 		// Six in two ranks of three: two ranks, +1; a front of three is a
-		// rank for Ogres (Unit Strength 18 >= 10 and > 5), not for Infantry.
+		// rank for Ogres, not for Infantry. Every unit here has Unit
+		// Strength 3 a model (at least 18 >= 10, and > 5), so only its
+		// ranks decide Steadfast.
 		{MonstrousInfantry, 6, 3, 2, 1, true},
 		{Infantry, 6, 3, 0, 0, false},
 		// Seven three wide: a last rank of one does not count.
@@ -50,16 +52,14 @@ func TestMonstrousRanks(t *testing.T) {
 		{MonstrousCavalry, 11, 4, 3, 2, true},
 		// Eight two wide: no rank of three at all, and no Steadfast.
 		{MonstrousBeast, 8, 2, 0, 0, false},
-		// Twenty five wide: four ranks either way; Infantry's Unit
-		// Strength 20 is also enough for Steadfast.
+		// Twenty five wide: four ranks either way.
 		{Infantry, 20, 5, 4, 3, true},
 		{MonstrousInfantry, 20, 5, 4, 3, true},
 		// Fourteen Ogres seven wide: 7 + 7, two ranks.
 		{MonstrousInfantry, 14, 7, 2, 1, true},
 	} {
 		u := foot("Unit", tt.models, tt.wide, 3, 3, 3, 3, 1, 7, NoSave)
-		u.Troop = tt.troop
-		u.US = tt.troop.UnitStrength(1)
+		u.Troop, u.US = tt.troop, 3
 		if got := fullRanks(u, tt.models); got != tt.ranks {
 			t.Errorf("%v, %d models %d wide: %d ranks, want %d", tt.troop, tt.models, tt.wide, got, tt.ranks)
 		}
@@ -203,7 +203,7 @@ func TestMonstrousCavalryChampion(t *testing.T) {
 	u := foot("Riders", 6, 3, 4, 4, 5, 3, 4, 8, NoSave)
 	u.Troop, u.FrontMM, u.W = MonstrousCavalry, 50, 4
 	u.Attackers = append(u.Attackers, Attacker{Name: "Champion", WS: 4, S: 4, I: 3, A: dice.Const(5), PerBody: 1, Champion: true})
-	if splitProfile(u) {
+	if mountOf(u) >= 0 {
 		t.Fatal("a champion made the unit's profile split")
 	}
 	if got := supportCap(u, 0, 3); got != 4 {
@@ -288,6 +288,24 @@ func TestChariotsInTheSecondRank(t *testing.T) {
 		}
 		if len(counts) > 0 || chi > 29.59 {
 			t.Errorf("%d chariots, rats %d wide: impact hits outside %s %v, chi-square %.1f", tt.models, tt.ratsWide, tt.hits, counts, chi)
+		}
+	}
+}
+
+// TestMonstrousCavalryRiders: with two riders before the mount (a rider
+// before his mount), each rider supports with one attack whatever his A,
+// and only the last profile, the mount, with up to monstrous_support.
+func TestMonstrousCavalryRiders(t *testing.T) {
+	u := foot("Riders", 6, 3, 4, 4, 5, 3, 0, 8, NoSave)
+	u.Troop = MonstrousCavalry
+	u.Attackers = []Attacker{
+		{Name: "Rider", A: dice.Const(1), PerBody: 1},
+		{Name: "Second rider", A: dice.Const(3), PerBody: 1},
+		{Name: "Beast", A: dice.Const(3), PerBody: 1},
+	}
+	for i, want := range []int{1, 1, 3} {
+		if got := supportCap(u, i, 3); got != want {
+			t.Errorf("profile %d (%s): supports with up to %d, want %d", i, u.Attackers[i].Name, got, want)
 		}
 	}
 }

@@ -68,7 +68,12 @@ func (t TroopType) UnitStrength(wounds int) int {
 // .../war-beasts, .../monsters). Expendable and Vanguard (War Beasts) are
 // not simulated. Infantry, Swarms, Chariots and War Machines give none:
 // no such list was found for them. The slice is shared: do not change it.
-func (t TroopType) Rules() []string { return troopRules[t] }
+func (t TroopType) Rules() []string {
+	if int(t) < len(troopRules) {
+		return troopRules[t]
+	}
+	return nil
+}
 
 var troopRules = [...][]string{
 	Cavalry:           {"Impact Hits (1)", RuleSwiftstride},
@@ -77,7 +82,6 @@ var troopRules = [...][]string{
 	MonstrousCavalry:  {RuleFear, "Impact Hits (1)", RuleSwiftstride},
 	MonstrousBeast:    {RuleFear, RuleSwiftstride},
 	Monster:           {RuleStomp, RuleSwiftstride, RuleTerror},
-	WarMachine:        nil,
 }
 
 // RankSize is how many models a rank of this type must hold to count as a
@@ -120,7 +124,7 @@ func (u *Unit) Mounted() bool {
 	if u.Troop == Chariot {
 		return true
 	}
-	return u.Troop.Mounted() && splitProfile(u)
+	return u.Troop.Mounted() && mountOf(u) >= 0
 }
 
 // FightsInRanks reports whether the type gains rank bonuses and supporting
@@ -137,45 +141,50 @@ func (t TroopType) FightsInRanks() bool {
 // u's attack profile i; monstrous is Options.MonstrousSupport. Most types
 // support with one attack a profile (a cavalry rider and his mount one
 // each); Cavalry of a single profile, rider and mount together, with up to
-// two (WAP, troop types, Cavalry). Monstrous Infantry and Monstrous Beasts support with as many of
-// their Attacks as monstrous allows (WAP, troop types, Monstrous Infantry
-// and Monstrous Beasts: 3; the WAP reference chart: 2). Monstrous Cavalry
-// (WAP, troop types, Monstrous Cavalry) support with one attack from the
-// rider, the unit's first profile, and up to monstrous from the mount;
-// with a single profile for rider and mount together, up to monstrous + 1
-// (the page's 4 beside its mount's 3; the chart's 3 beside its 2).
+// two (WAP, troop types, Cavalry). Monstrous Infantry and Monstrous Beasts
+// support with as many of their Attacks as monstrous allows (WAP, troop
+// types, Monstrous Infantry and Monstrous Beasts: 3; the WAP reference
+// chart: 2). Monstrous Cavalry (WAP, troop types, Monstrous Cavalry)
+// support with one attack from each rider and up to monstrous from the
+// mount (mountOf); with a single profile for rider and mount together, up
+// to monstrous + 1 (the page's 4 beside its mount's 3; the chart's 3
+// beside its 2).
 func supportCap(u *Unit, i, monstrous int) int {
 	monstrous = max(monstrous, 1)
 	switch u.Troop {
 	case MonstrousInfantry, MonstrousBeast:
 		return monstrous
 	case MonstrousCavalry:
-		switch {
-		case !splitProfile(u):
+		switch m := mountOf(u); {
+		case m < 0:
 			return monstrous + 1
-		case i == 0:
-			return 1
+		case i == m:
+			return monstrous
 		}
-		return monstrous
+		return 1
 	case Cavalry:
-		if !splitProfile(u) {
+		if mountOf(u) < 0 {
 			return 2
 		}
 	}
 	return 1
 }
 
-// splitProfile reports whether u's models strike with more than one
-// profile each (a rider and his mount, or a crew): more than one profile
-// besides its champion's.
-func splitProfile(u *Unit) bool {
-	n := 0
+// mountOf is the index among u's attack profiles of the mount, when its
+// models ride one: the last profile that is not its champion's, as a
+// rider comes before his mount; every profile before it is a rider. It is
+// -1 when u's models strike with a single profile (besides a champion).
+func mountOf(u *Unit) int {
+	m, n := -1, 0
 	for i := range u.Attackers {
 		if !u.Attackers[i].Champion {
-			n++
+			m, n = i, n+1
 		}
 	}
-	return n > 1
+	if n < 2 {
+		return -1
+	}
+	return m
 }
 
 // Attacker is a profile that strikes blows: a unit's own models, a

@@ -28,9 +28,10 @@ func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 	mover, movable := moverOf(d, u)
 	c.ok = c.ok && movable
 	need := []string{"T", "Ld"}
-	if len(u.spec.crew) == 0 {
+	switch {
+	case len(u.spec.crew) == 0:
 		need = append(need, "WS", "S", "I")
-	} else {
+	case !ridesMount(u):
 		need = append(need, "S") // the machine's own Strength: Impact Hits, Stomps
 	}
 	for _, k := range need {
@@ -40,12 +41,21 @@ func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 	}
 	fu := profileOf(u, mover)
 	attackersOf(c, u, fu)
+	if ridesMount(u) && !u.has["S"] {
+		// A rider's mount strikes the Impact Hits (WAP gives them to the
+		// mount): the unit's S is the mount's, the last crew profile's.
+		fu.S = fu.Attackers[len(u.spec.crew)-1].S
+	}
 	if ch := u.spec.champion; ch != nil {
 		addChampion(c, u, fu, ch)
 	}
 	applyRules(u, fu)
 	if fu.Parry < rules.NoSave && fu.Mounted() {
-		c.fail(u.keyNode("parry"), "unit %q is %s with a rider and a mount: mounted models may not take a Parry save (docs/fantasy.md, Parry)", u.Name, fu.Troop)
+		what := fu.Troop.String()
+		if ridesMount(u) {
+			what += " with a rider and a mount"
+		}
+		c.fail(u.keyNode("parry"), "unit %q is %s: mounted models may not take a Parry save (docs/fantasy.md, Parry)", u.Name, what)
 	}
 	if len(fu.Attackers) > rules.MaxAttackers {
 		c.fail(u.spec.node, "unit %q has %d attack profiles; at most %d", u.Name, len(fu.Attackers), rules.MaxAttackers)
@@ -109,6 +119,13 @@ func profileOf(u *unit, mover rules.Mover) *rules.Unit {
 		fu.Armour = rules.CombineArmour(fu.Armour, r.Int)
 	}
 	return fu
+}
+
+// ridesMount reports whether the card's models are riders on a mount:
+// Cavalry or Monstrous Cavalry with a crew of more than one profile, the
+// mount last.
+func ridesMount(u *unit) bool {
+	return (u.troop == rules.Cavalry || u.troop == rules.MonstrousCavalry) && len(u.spec.crew) > 1
 }
 
 // riders is what a ridden Monster's riders add to its Unit Strength, one

@@ -338,6 +338,8 @@ func TestBattleErrors(t *testing.T) {
 		{"bad attacks", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 2D, Ld: 7}", "t.yaml:7:59: A: expected the number of sides"},
 		{"parry on cavalry", "{name: A, troop: Cavalry, M: 8, S: 3, T: 3, Ld: 7, crew: [{name: R, WS: 3, S: 3, I: 3, A: 1}, {name: H, WS: 3, S: 3, I: 3, A: 1}], parry: 6+}",
 			`t.yaml:7:151: unit "A" is Cavalry with a rider and a mount: mounted models may not take a Parry save`},
+		{"parry on a chariot", "{name: A, troop: Chariot, M: 8, S: 5, T: 5, W: 4, Ld: 7, crew: [{name: C, WS: 3, S: 3, I: 3, A: 1}], parry: 6+}",
+			`t.yaml:7:121: unit "A" is Chariot: mounted models may not take a Parry save`},
 	}
 	for _, tt := range tests {
 		wantError(t, tt.name, head+"  attacker: "+tt.attacker+"\n", tt.want)
@@ -614,6 +616,8 @@ func TestCardNotes(t *testing.T) {
 		{"{name: A, troop: Monster, rules: [Terror, {Swiftstride: [true, false]}]}", "Its troop type, Monster, also gives it Stomp (troop_rules: false turns them off)."},
 		{"{name: A, troop: Cavalry, rules: [Impact Hits (D3)]}", "Its troop type, Cavalry, also gives it Swiftstride (troop_rules: false turns them off)."},
 		{"{name: A, troop: Monster, troop_rules: false}", ""},
+		{"{name: A, troop: Monster, troop_rules: [true, false]}", ""},
+		{"{name: A, troop: Monster, troop_rules: true}", "Its troop type, Monster, also gives it Stomp, Swiftstride, Terror (troop_rules: false turns them off)."},
 		{"{name: A, troop: [Infantry, Monster]}", ""},
 		{"{name: A, troop: Infantry}", ""},
 		{"{name: A}", ""},
@@ -632,4 +636,32 @@ func TestCardNotes(t *testing.T) {
 			t.Errorf("%s:\n got: %q\nwant: %q", tt.card, got, tt.want)
 		}
 	}
+}
+
+// TestMountStrength: a rider's unit without an S of its own strikes its
+// Impact Hits at its mount's S, the last crew profile's (here 3, the
+// Warhorse's, not the Knight's 4); an S on the card wins; a chariot needs
+// its own.
+func TestMountStrength(t *testing.T) {
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
+	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 6\n  phases: [charge, combat]\n"
+	crew := "crew: [{name: Knight, WS: 4, S: 4, I: 3, A: 1}, {name: Warhorse, WS: 3, S: 3, I: 3, A: 1}]"
+	for _, tt := range []struct {
+		card string
+		want int
+	}{
+		{"troop: Cavalry, " + crew, 3},
+		{"troop: Monstrous Cavalry, " + crew, 3},
+		{"troop: Cavalry, S: 5, " + crew, 5},
+	} {
+		s, err := registry.Parse("t.yaml", []byte(head+"  attacker: {name: A, M: 8, T: 3, Ld: 8, "+tt.card+"}\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.card, err)
+		}
+		if got := s.Models[0].(*battleModel).b.Units[0].S; got != tt.want {
+			t.Errorf("%s: S %d, want %d", tt.card, got, tt.want)
+		}
+	}
+	wantError(t, "chariot without S", head+"  attacker: {name: A, troop: Chariot, M: 8, T: 5, W: 4, Ld: 7, crew: [{name: C, WS: 3, S: 3, I: 3, A: 1}]}\n",
+		`t.yaml:7:13: unit "A" needs S for a battle`)
 }

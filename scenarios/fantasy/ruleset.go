@@ -31,9 +31,9 @@ func Ruleset() *scenarios.Ruleset {
 
 // cardNotes names the rules a card's troop type gives it and its rules do
 // not name (TroopType.Rules), unless troop_rules is false. A swept troop
-// type is left unsaid: it differs from point to point.
+// type or troop_rules is left unsaid: it differs from point to point.
 func cardNotes(n *scenarios.Node) []string {
-	var troop, off string
+	troop, on := "", "true"
 	var listed *scenarios.Node
 	for i, k := range n.Keys {
 		v := n.Vals[i]
@@ -41,13 +41,13 @@ func cardNotes(n *scenarios.Node) []string {
 		case "troop":
 			troop = v.Text
 		case "troop_rules":
-			off = v.Text
+			on = v.Text // empty when swept
 		case "rules":
 			listed = v
 		}
 	}
 	t, ok := rules.ParseTroopType(troop)
-	if !ok || off == "false" {
+	if !ok || on != "true" {
 		return nil
 	}
 	names := map[string]bool{}
