@@ -9,8 +9,8 @@ import (
 
 // TestTroopTypeValues pins each troop type's Unit Strength and rank size
 // to its source: Unit Strength 1 (Infantry, War Beasts), 2 (Cavalry), 3
-// (Monstrous Infantry, Monstrous Beasts), 4 (Monstrous Cavalry) and the
-// Wounds of the others; ranks of three for the monstrous rank-and-file
+// (Monstrous Infantry, Monstrous Beasts, Swarms), 4 (Monstrous Cavalry)
+// and the Wounds of the others; ranks of three for the monstrous rank-and-file
 // types and of five for the rest (the WAP troop-type pages; 8th edition,
 // Monstrous Ranks).
 func TestTroopTypeValues(t *testing.T) {
@@ -20,7 +20,7 @@ func TestTroopTypeValues(t *testing.T) {
 	}{
 		{Infantry, 1, 5}, {WarBeasts, 1, 5}, {Cavalry, 2, 5},
 		{MonstrousInfantry, 3, 3}, {MonstrousBeast, 3, 3}, {MonstrousCavalry, 4, 3},
-		{Monster, 7, 5}, {Chariot, 7, 5}, {Swarm, 7, 5}, {WarMachine, 7, 5},
+		{Swarm, 3, 5}, {Monster, 7, 5}, {Chariot, 7, 5}, {WarMachine, 7, 5},
 	} {
 		if us := tt.troop.UnitStrength(7); us != tt.us {
 			t.Errorf("%v: Unit Strength %d with 7 wounds, want %d", tt.troop, us, tt.us)

@@ -44,9 +44,9 @@ func ParseTroopType(s string) (TroopType, bool) {
 // UnitStrength is one model's Unit Strength, from WAP where it gives one
 // (the reference chart on its troop-types page for Infantry and Cavalry,
 // the type's own page for the others): Infantry and War Beasts 1, Cavalry
-// 2, Monstrous Infantry and Monstrous Beasts 3, Monstrous Cavalry 4,
-// Monsters their Wounds. Chariots, Swarms and War Machines take their
-// Wounds, as in 8th edition. A unit may override it (docs/fantasy.md).
+// 2, Monstrous Infantry, Monstrous Beasts and Swarms 3, Monstrous Cavalry
+// 4, Monsters their Wounds. Chariots and War Machines take their Wounds,
+// as in 8th edition. A unit may override it (docs/fantasy.md).
 func (t TroopType) UnitStrength(wounds int) int {
 	switch t {
 	case Infantry, WarBeasts:
@@ -57,6 +57,8 @@ func (t TroopType) UnitStrength(wounds int) int {
 		return 3
 	case MonstrousCavalry:
 		return 4
+	case Swarm:
+		return 3
 	}
 	return wounds
 }
@@ -65,9 +67,9 @@ func (t TroopType) UnitStrength(wounds int) int {
 // printed, among those this package implements: the rules each WAP
 // troop-type page makes its models subject to (WAP/troop-types/cavalry,
 // .../monstrous-infantry, .../monstrous-cavalry, .../monstrous-beasts,
-// .../war-beasts, .../monsters). Expendable and Vanguard (War Beasts) are
-// not simulated. Infantry, Swarms, Chariots and War Machines give none:
-// no such list was found for them. The slice is shared: do not change it.
+// .../war-beasts, .../swarms, .../monsters). Expendable, Vanguard and
+// Unstable are not simulated. Infantry give none (their page lists none);
+// Chariots and War Machines none, as no such list was found for them. The slice is shared: do not change it.
 func (t TroopType) Rules() []string {
 	if int(t) < len(troopRules) {
 		return troopRules[t]
@@ -78,6 +80,7 @@ func (t TroopType) Rules() []string {
 var troopRules = [...][]string{
 	Cavalry:           {"Impact Hits (1)", RuleSwiftstride},
 	WarBeasts:         {RuleSwiftstride},
+	Swarm:             {RuleSkirmishers},
 	MonstrousInfantry: {RuleFear, RuleSwiftstride},
 	MonstrousCavalry:  {RuleFear, "Impact Hits (1)", RuleSwiftstride},
 	MonstrousBeast:    {RuleFear, RuleSwiftstride},

@@ -522,8 +522,8 @@ func TestTroopRules(t *testing.T) {
 	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
 	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 8\n  phases: [charge, combat]\n"
 	type flags struct {
-		fear, terror, stomp, swift bool
-		impact                     string
+		fear, terror, stomp, swift, skirmish bool
+		impact                               string
 	}
 	for _, tt := range []struct {
 		card string
@@ -539,6 +539,7 @@ func TestTroopRules(t *testing.T) {
 		{"troop: Monstrous Cavalry", []flags{{fear: true, swift: true, impact: "1"}}},
 		{"troop: Monstrous Beast", []flags{{fear: true, swift: true}}},
 		{"troop: War Beasts", []flags{{swift: true}}},
+		{"troop: Swarm, W: 5", []flags{{skirmish: true}}},
 		{"troop: Monster, W: 6", []flags{{terror: true, stomp: true, swift: true}}},
 		{"troop: [Infantry, Monster], W: 6", []flags{{}, {terror: true, stomp: true, swift: true}}},
 	} {
@@ -556,7 +557,7 @@ func TestTroopRules(t *testing.T) {
 			if !u.Impact.IsZero() {
 				impact = u.Impact.String()
 			}
-			got := flags{fear: u.Fear, terror: u.Terror, stomp: u.Stomp, swift: u.Mover.Swiftstride, impact: impact}
+			got := flags{fear: u.Fear, terror: u.Terror, stomp: u.Stomp, swift: u.Mover.Swiftstride, skirmish: u.Skirmishers, impact: impact}
 			if got != tt.want[i] {
 				t.Errorf("%s, point %d: %+v, want %+v", tt.card, i, got, tt.want[i])
 			}
