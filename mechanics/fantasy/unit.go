@@ -45,8 +45,10 @@ func ParseTroopType(s string) (TroopType, bool) {
 // (the reference chart on its troop-types page for Infantry and Cavalry,
 // the type's own page for the others): Infantry and War Beasts 1, Cavalry
 // 2, Monstrous Infantry, Monstrous Beasts and Swarms 3, Monstrous Cavalry
-// 4, Monsters their Wounds. Chariots and War Machines take their Wounds,
-// as in 8th edition. A unit may override it (docs/fantasy.md).
+// 4, Monsters their Wounds. Chariots take their Wounds, as in 8th
+// edition, and so do War Machines here; WAP counts a War Machine's crew,
+// which the unit card knows (scenarios/fantasy). A unit may override it
+// (docs/fantasy.md).
 func (t TroopType) UnitStrength(wounds int) int {
 	switch t {
 	case Infantry, WarBeasts:

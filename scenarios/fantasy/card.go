@@ -113,7 +113,7 @@ func profileOf(u *unit, mover rules.Mover) *rules.Unit {
 	}
 	fu.Width = u.stat("width", defWidth)
 	fu.FrontMM = u.stat("base", defaultBase[fu.Troop])
-	fu.US = u.stat("unit_strength", fu.Troop.UnitStrength(fu.W)+riders(u))
+	fu.US = u.stat("unit_strength", defaultUS(u, fu))
 	fu.Armour = u.saves["armour"]
 	if r, has := u.rule(rules.RuleNaturalArmour); has {
 		fu.Armour = rules.CombineArmour(fu.Armour, r.Int)
@@ -126,6 +126,22 @@ func profileOf(u *unit, mover rules.Mover) *rules.Unit {
 // mount last.
 func ridesMount(u *unit) bool {
 	return (u.troop == rules.Cavalry || u.troop == rules.MonstrousCavalry) && len(u.spec.crew) > 1
+}
+
+// defaultUS is a model's Unit Strength when the card gives none: its
+// troop type's (TroopType.UnitStrength), with a ridden Monster's riders
+// added; a War Machine with a crew has one for each crewman (WAP, troop
+// types, War Machines: its crew, who are not wounded apart from the
+// machine here, so they count while it stands).
+func defaultUS(u *unit, fu *rules.Unit) int {
+	if u.troop == rules.WarMachine && len(u.spec.crew) > 0 {
+		n := 0
+		for _, cr := range u.spec.crew {
+			n += cr.count
+		}
+		return n
+	}
+	return fu.Troop.UnitStrength(fu.W) + riders(u)
 }
 
 // riders is what a ridden Monster's riders add to its Unit Strength, one

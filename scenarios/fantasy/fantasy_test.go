@@ -579,6 +579,10 @@ func TestRiddenMonsterUnitStrength(t *testing.T) {
 		{"troop: Monster, W: 6, crew: [{name: Rider, count: 2, WS: 5, S: 4, I: 5, A: 1}, {name: Wyvern, WS: 5, S: 6, I: 3, A: 3}]", 8},
 		{"troop: Monster, W: 6, crew: [{name: Wyvern, WS: 5, S: 6, I: 3, A: 3}]", 6},
 		{"troop: Chariot, W: 4, crew: [{name: Crew, count: 2, WS: 3, S: 3, I: 3, A: 1}, {name: Steed, WS: 3, S: 3, I: 3, A: 1}]", 4},
+		// A War Machine counts its crew (WAP, troop types, War Machines):
+		// three crewmen, not its 4 wounds; without a crew, its wounds.
+		{"troop: War Machine, W: 4, crew: [{name: Crew, count: 3, WS: 3, S: 3, I: 3, A: 1}]", 3},
+		{"troop: War Machine, W: 4, WS: 3, I: 2, A: 0", 4},
 		{"troop: Monster, W: 6, unit_strength: 5, crew: [{name: Rider, WS: 5, S: 4, I: 5, A: 1}, {name: Wyvern, WS: 5, S: 6, I: 3, A: 3}]", 5},
 	} {
 		unit := "  attacker: {name: A, M: 6, S: 6, T: 5, Ld: 8, " + tt.card + "}\n"
