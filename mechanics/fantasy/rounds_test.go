@@ -340,3 +340,55 @@ func TestExactStaticCombatIgnoresImpactHits(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCombatRepeated measures what a full combat (the trial of
+// BenchmarkCombatToTheEnd) costs when the processor has learnt every
+// branch it takes: each of 200 seeds is replayed `repeat` times in a row,
+// reseeding the generator each time, so every trial but a seed's first
+// follows the same path as the one before. In the same run it times as
+// many trials on fresh seeds (reseeded the same way), and the raw D6
+// draws they consume. repeated/trial is the learnt trial's cost in ns;
+// fresh/trial the fresh one's; repeated/draws the learnt trial over its
+// raw draws: what the rules cost with no branch mispredicted, against the
+// target of twice the draws.
+func BenchmarkCombatRepeated(b *testing.B) {
+	bt := doomwheelCombat()
+	s := bt.NewState()
+	const seeds, repeat = 200, 50
+	total := 0
+	for seed := range uint64(seeds) {
+		total += countDraws(bt, s, 1000+seed)
+	}
+	perTrial := float64(total) / seeds
+	r, raw := dice.New(1, 0), dice.New(2, 0)
+	var rep, fresh, draws time.Duration
+	n, next := 0, uint64(1_000_000)
+	sink := 0
+	b.ResetTimer()
+	for b.Loop() {
+		t0 := time.Now()
+		for seed := range uint64(seeds) {
+			for range repeat {
+				r.Seed(1000+seed, 0)
+				bt.Run(r, s)
+			}
+		}
+		t1 := time.Now()
+		for range seeds * repeat {
+			r.Seed(next, 0)
+			next++
+			bt.Run(r, s)
+		}
+		t2 := time.Now()
+		for range int(perTrial * seeds * repeat) {
+			sink += raw.D6()
+		}
+		t3 := time.Now()
+		rep, fresh, draws = rep+t1.Sub(t0), fresh+t2.Sub(t1), draws+t3.Sub(t2)
+		n += seeds * repeat
+	}
+	drawSink = sink
+	b.ReportMetric(float64(rep.Nanoseconds())/float64(n), "repeated/trial")
+	b.ReportMetric(float64(fresh.Nanoseconds())/float64(n), "fresh/trial")
+	b.ReportMetric(float64(rep)/float64(draws), "repeated/draws")
+}
