@@ -341,6 +341,7 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 			firstRound = false
 		}
 		b.afterPhase(r, s, p)
+		b.placeFlights(s)
 	}
 }
 
@@ -751,6 +752,7 @@ func (b *Battle) round(r *dice.Rand, s *State, first bool) bool {
 	ls.Broke, ls.Fled, ls.phaseBroke, ls.brokeUS = true, true, true, us[loser]
 	as.Engaged, ts.Engaged = false, false
 	flee := ls.Mover.Roll(r, Flee, false)
+	ls.flight = flee
 	if b.Options.Pursue && states[winner].Mover.Roll(r, Pursue, false) >= flee {
 		b.caught(loser, winner, s) // sides 0 and 1 are units 0 and 1
 	}
@@ -855,6 +857,25 @@ func (b *Battle) disruptRanks(e *Unit) int {
 		return 0
 	}
 	return max(b.Options.DisruptRanks, 0)
+}
+
+// placeFlights moves the units that broke from combat this phase by their
+// flee rolls, directly away from the enemy they fought, once the phase's
+// Panic tests have measured from where they broke. The target moves away
+// from the acting unit. The acting unit moves away from its target, and so,
+// as every distance is kept from it along one line on which the others
+// stand, away from every other unit by as much. Pursuers are not moved.
+func (b *Battle) placeFlights(s *State) {
+	if f := s.Units[0].flight; f > 0 {
+		s.Units[0].flight = 0
+		for j := 1; j < len(s.Units); j++ {
+			s.Units[j].Distance += f
+		}
+	}
+	if f := s.Units[1].flight; f > 0 {
+		s.Units[1].flight = 0
+		s.Units[1].Distance += f
+	}
 }
 
 // caught applies the Caught rule to fleeing unit i caught by unit by.

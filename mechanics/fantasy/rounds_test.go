@@ -392,3 +392,61 @@ func BenchmarkCombatRepeated(b *testing.B) {
 	b.ReportMetric(float64(fresh.Nanoseconds())/float64(n), "fresh/trial")
 	b.ReportMetric(float64(rep)/float64(draws), "repeated/draws")
 }
+
+// TestFlightIsPlaced: a unit that breaks from combat is moved its flee
+// roll (2D6 for these M 5 foot) away from the enemy it fought, for the
+// phases that follow. A block of ten at Ld 1 without Insane Courage always
+// breaks: charged in the rear by ten (rank +1 and rear +2 against
+// nothing: those two ranks of five disrupt the block, which loses its own
+// rank bonus, and the Unit Strengths are equal); or, as the acting unit,
+// ten in front of thirty (ranks +3 and Unit Strength +1 against rank +1). A third unit, 5" from
+// the acting unit and immune to psychology, stays put when the target
+// flees, and moves as far as the acting unit when that one flees, since
+// distances are kept from it along one line. The flee rolls are checked
+// against 2D6 by chi-square (df 10, 29.59 at p = 0.001).
+func TestFlightIsPlaced(t *testing.T) {
+	twoD6 := dice.MustParse("2D6").Dist()
+	for _, loser := range []int{1, 0} {
+		a := foot("Acting", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
+		d := foot("Block", 10, 5, 3, 3, 3, 3, 0, 1, NoSave)
+		if loser == 1 {
+			a.Rear = true
+		} else {
+			a.Ld, d.Ld, d.Models = 1, 10, 30
+		}
+		other := foot("Other", 10, 5, 3, 3, 3, 3, 0, 7, NoSave)
+		other.ImmunePsychology = true
+		b := &Battle{Units: []*Unit{a, d, other}, Enemy: []bool{false, true, true},
+			Distance: []int{0, 0, 5}, Phases: []Phase{PhaseCombat, PhaseShooting}, Options: DefaultOptions}
+		b.Options.InsaneCourage, b.Options.Pursue = false, false
+		s := b.NewState()
+		r := dice.New(12, 0)
+		const n = 20_000
+		var counts [13]float64
+		for range n {
+			b.Run(r, s)
+			if !s.Units[loser].Broke {
+				t.Fatalf("unit %d passed a break test on Ld 1 without Insane Courage", loser)
+			}
+			flee := s.Units[1].Distance
+			if loser == 0 && s.Units[2].Distance != 5+flee {
+				t.Fatalf("the acting unit fled %d\", the third unit stands %d\" from it, want %d", flee, s.Units[2].Distance, 5+flee)
+			}
+			if loser == 1 && s.Units[2].Distance != 5 {
+				t.Fatalf("the target fled, yet the third unit stands %d\" away, want 5", s.Units[2].Distance)
+			}
+			if flee < 2 || flee > 12 {
+				t.Fatalf("unit %d fled %d\", not a 2D6 roll", loser, flee)
+			}
+			counts[flee]++
+		}
+		chi := 0.0
+		for v := 2; v <= 12; v++ {
+			e := twoD6.At(v) * n
+			chi += (counts[v] - e) * (counts[v] - e) / e
+		}
+		if chi > 29.59 {
+			t.Errorf("unit %d's flight: chi-square %.1f > 29.59 against 2D6", loser, chi)
+		}
+	}
+}

@@ -335,6 +335,9 @@ type UnitState struct {
 	woundedFree bool
 	Broke       bool
 	Caught      bool
+	// flight is the flee roll of a break from combat this phase, not yet
+	// placed (Battle.placeFlights).
+	flight int
 }
 
 func (s *UnitState) reset(u *Unit, distance int) {
