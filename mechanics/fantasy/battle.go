@@ -219,8 +219,9 @@ type Battle struct {
 	Enemy []bool
 	// Distance[i] is unit i's distance in inches from unit 0 at the start
 	// (unused for unit 0); a target at 0 starts in combat. Distances of units
-	// other than the target stay as given: they are the distances at the
-	// Shooting phase.
+	// other than the target change only when a unit flees: the unit itself,
+	// or every one of them by as much when unit 0 flees from combat
+	// (placeFlights).
 	Distance []int
 	Phases   []Phase
 	Options  Options

@@ -141,10 +141,14 @@ func (b *Battle) mayFall(j int) bool {
 
 // mayStandNear reports whether units i and j may stand within 6" of each
 // other (apart) when i could take a Panic test. The target's distance
-// changes in the charge phase; another unit's only grows, when it flees,
-// after which it takes no test. So a unit i other than the target stays
-// where it started while it can test, and a unit j other than the target
-// can only come within 6" of it from nearer the acting unit.
+// changes in the charge phase and when it flees from combat; another
+// unit's only grows: when it flees, after which it takes no test, or, by
+// as much for every unit, when the acting unit flees from combat
+// (placeFlights), which leaves the distances between the others as they
+// were. So the distance from the acting unit to a unit i other than the
+// target never shrinks while i can test, the distance between two such
+// units never changes, and a unit j other than the target can only come
+// within 6" of i from nearer the acting unit.
 func (b *Battle) mayStandNear(i, j int) bool {
 	switch {
 	case i == 1 || j == 1:

@@ -39,6 +39,14 @@ func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 			c.fail(u.spec.node, "unit %q needs %s for a battle", u.Name, k)
 		}
 	}
+	if ridesMount(u) && !u.has["S"] {
+		// Without the unit's S, each profile strikes at its own.
+		for _, cr := range u.spec.crew {
+			if _, has := cr.stats["S"]; !has {
+				c.fail(cr.node, "crew %q needs S: unit %q gives none of its own", cr.name, u.Name)
+			}
+		}
+	}
 	fu := profileOf(u, mover)
 	attackersOf(c, u, fu)
 	if ridesMount(u) && !u.has["S"] {

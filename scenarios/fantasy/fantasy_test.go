@@ -669,4 +669,8 @@ func TestMountStrength(t *testing.T) {
 	}
 	wantError(t, "chariot without S", head+"  attacker: {name: A, troop: Chariot, M: 8, T: 5, W: 4, Ld: 7, crew: [{name: C, WS: 3, S: 3, I: 3, A: 1}]}\n",
 		`t.yaml:7:13: unit "A" needs S for a battle`)
+	// Neither the unit nor a profile gives S: that profile is refused,
+	// rather than striking at S 0.
+	wantError(t, "rider without S", head+"  attacker: {name: A, troop: Cavalry, M: 8, T: 3, Ld: 8, crew: [{name: Knight, WS: 4, I: 3, A: 1}, {name: Warhorse, WS: 3, S: 3, I: 3, A: 1}]}\n",
+		`t.yaml:7:65: crew "Knight" needs S: unit "A" gives none of its own`)
 }
