@@ -414,6 +414,18 @@ func TestParry(t *testing.T) {
 	if got := wardAgainst(&knight, 3, front, WardsCombine); got != 5 {
 		t.Errorf("a chariot parried: %d+, want its 5+ ward", got)
 	}
+	// A ridden Monster (a rider and the monster: WAP gives it Cavalry's
+	// split profile) may not parry; a Monster of one profile may, even with
+	// the Chomp its Dread Maw rule adds.
+	knight.Troop = Monster
+	knight.Attackers = []Attacker{{Name: "Rider", A: dice.Const(1)}, {Name: "Wyvern", A: dice.Const(3)}}
+	if got := wardAgainst(&knight, 3, front, WardsCombine); got != 5 {
+		t.Errorf("a ridden Monster parried: %d+, want its 5+ ward", got)
+	}
+	knight.Attackers = []Attacker{{Name: "Maw", A: dice.Const(3)}, ChompAttacks(3, 6, 2)}
+	if got := wardAgainst(&knight, 3, front, WardsCombine); got != 4 {
+		t.Errorf("a Monster of one profile with Chomp: %d+, want 4+ (its Parry joined)", got)
+	}
 }
 
 // TestPanicWhenAFriendBreaks: a block of ten (US 10) at Ld 1, without

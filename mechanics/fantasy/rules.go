@@ -115,5 +115,5 @@ func HighestImpact(sets []dice.Expr) dice.Expr {
 // ChompAttacks are the Dread Maw's two extra attacks: Killing Blow and
 // Multiple Wounds (D6), at the model's own WS, S and I.
 func ChompAttacks(ws, s, i int) Attacker {
-	return Attacker{Name: "Chomp", WS: ws, S: s, I: i, A: dice.Const(2), PerBody: 1, Killing: true, Multiple: dice.Dice(1, 6)}
+	return Attacker{Name: "Chomp", WS: ws, S: s, I: i, A: dice.Const(2), PerBody: 1, Killing: true, Multiple: dice.Dice(1, 6), Extra: true}
 }

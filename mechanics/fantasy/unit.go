@@ -122,14 +122,19 @@ func (t TroopType) Mounted() bool {
 }
 
 // Mounted reports whether u's models ride, for Parry: a Chariot always; a
-// Cavalry or Monstrous Cavalry model only with a split profile (a rider and
-// his mount), since one without counts as a model on foot for Parry (WAP,
-// troop types, Cavalry; its rules are Monstrous Cavalry's too).
+// Cavalry or Monstrous Cavalry model, or a ridden Monster, only with a
+// split profile (riders and their mount), since one without counts as a
+// model on foot for Parry (WAP, troop types, Cavalry; Monstrous Cavalry
+// follow its rules, and ridden Monsters its split profile: WAP, troop
+// types, Monsters).
 func (u *Unit) Mounted() bool {
-	if u.Troop == Chariot {
+	switch u.Troop {
+	case Chariot:
 		return true
+	case Cavalry, MonstrousCavalry, Monster:
+		return mountOf(u) >= 0
 	}
-	return u.Troop.Mounted() && mountOf(u) >= 0
+	return false
 }
 
 // FightsInRanks reports whether the type gains rank bonuses and supporting
@@ -178,11 +183,12 @@ func supportCap(u *Unit, i, monstrous int) int {
 // mountOf is the index among u's attack profiles of the mount, when its
 // models ride one: the last profile that is not its champion's, as a
 // rider comes before his mount; every profile before it is a rider. It is
-// -1 when u's models strike with a single profile (besides a champion).
+// -1 when u's models strike with a single profile (besides a champion and
+// the attacks a rule adds).
 func mountOf(u *Unit) int {
 	m, n := -1, 0
 	for i := range u.Attackers {
-		if !u.Attackers[i].Champion {
+		if a := &u.Attackers[i]; !a.Champion && !a.Extra {
 			m, n = i, n+1
 		}
 	}
@@ -200,6 +206,7 @@ type Attacker struct {
 	A        dice.Expr // attacks per model; a roll for Random Attacks
 	PerBody  int       // models of this profile per body (crew per machine); 1 for rank and file
 	Champion bool      // a single model in the front rank, in place of one model of the unit's first profile
+	Extra    bool      // attacks a rule adds to the unit's models (the Dread Maw's Chomp), not a profile of its own
 	Killing  bool      // Killing Blow
 	Multiple dice.Expr // Multiple Wounds (X); zero when none
 	ASF, ASL bool      // Always Strikes First / Last

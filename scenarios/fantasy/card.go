@@ -60,7 +60,7 @@ func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 	applyRules(u, fu)
 	if fu.Parry < rules.NoSave && fu.Mounted() {
 		what := fu.Troop.String()
-		if ridesMount(u) {
+		if fu.Troop != rules.Chariot {
 			what += " with a rider and a mount"
 		}
 		c.fail(u.keyNode("parry"), "unit %q is %s: mounted models may not take a Parry save (docs/fantasy.md, Parry)", u.Name, what)
