@@ -97,10 +97,10 @@ func resolveWound(r *dice.Rand, b *blows, natural int, tu *Unit, ts *UnitState) 
 
 // wardAgainst is the ward save u takes against a close combat blow at
 // strength s from attacker unit a: its own ward, with its Parry save when
-// one may be taken. Parry (WAP, Parry; 8th edition, Parry Save) is a ward in
-// close combat, not against blows from the flank or rear, not by mounted
-// models (Unit.Mounted), and (WAP) not against blows at 3 or more Strength above the
-// model's own. How it joins the other ward is rule.
+// one may be taken. Parry (WAP, Parry; 8th edition, Parry Save) is a ward
+// in close combat, not against blows from the flank or rear, not by
+// mounted models (Unit.Mounted), and (WAP) not against blows at 3 or more
+// Strength above the model's own. How it joins the other ward is rule.
 func wardAgainst(u *Unit, s int, a *Unit, rule WardRule) int {
 	if u.Parry >= NoSave || a.Flank || a.Rear || u.Mounted() || s >= u.S+3 {
 		return u.Ward

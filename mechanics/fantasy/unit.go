@@ -71,7 +71,8 @@ func (t TroopType) UnitStrength(wounds int) int {
 // .../monstrous-infantry, .../monstrous-cavalry, .../monstrous-beasts,
 // .../war-beasts, .../swarms, .../monsters). Expendable, Vanguard and
 // Unstable are not simulated. Infantry give none (their page lists none);
-// Chariots and War Machines none, as no such list was found for them. The slice is shared: do not change it.
+// Chariots and War Machines none, as no such list was found for them. The
+// slice is shared: do not change it.
 func (t TroopType) Rules() []string {
 	if int(t) < len(troopRules) {
 		return troopRules[t]
@@ -114,14 +115,8 @@ func (t TroopType) Stompable() bool {
 	return t == Infantry || t == WarBeasts || t == Swarm
 }
 
-// Mounted reports whether models of this type ride: they may not take a
-// Parry save (8th edition and WAP, Parry). See Unit.Mounted for the
-// riders of a single profile.
-func (t TroopType) Mounted() bool {
-	return t == Cavalry || t == MonstrousCavalry || t == Chariot
-}
-
-// Mounted reports whether u's models ride, for Parry: a Chariot always; a
+// Mounted reports whether u's models ride, so may not take a Parry save
+// (8th edition and WAP, Parry): a Chariot always; a
 // Cavalry or Monstrous Cavalry model, or a ridden Monster, only with a
 // split profile (riders and their mount), since one without counts as a
 // model on foot for Parry (WAP, troop types, Cavalry; Monstrous Cavalry
