@@ -643,26 +643,9 @@ func TestMonstrousSupport(t *testing.T) {
 	} {
 		o := foot("Rat Ogres", 4, 2, 3, 5, 4, 4, 3, 6, NoSave)
 		o.Troop, o.FrontMM, o.W = tt.troop, 40, 3
-		wall := foot("Wall", 40, 10, 3, 3, 10, 1, 0, 10, 1)
-		b := battle(o, wall, 0)
-		b.Options.MonstrousSupport = tt.monstrous
-		s := b.NewState()
-		b.Run(dice.New(15, 0), s)
-		s.Units[0].Engaged, s.Units[1].Engaged = true, true
-		b.fightRound(dice.New(15, 0), s, false)
-		p := &s.plans[0]
-		checked := 0
-		for _, g := range p.groups[:p.n] {
-			if g.side != 0 {
-				continue
-			}
-			checked++
-			if g.attacks != tt.want {
-				t.Errorf("%v, monstrous_support %d: %d attacks, want %d", tt.troop, tt.monstrous, g.attacks, tt.want)
-			}
-		}
-		if checked != 1 {
-			t.Errorf("%v: %d strike groups of the Ogres, want 1", tt.troop, checked)
+		got := attacksAgainstAWall(o, tt.monstrous)
+		if len(got) != 1 || got[0] != tt.want {
+			t.Errorf("%v, monstrous_support %d: attacks by strike group %v, want [%d]", tt.troop, tt.monstrous, got, tt.want)
 		}
 	}
 }

@@ -169,20 +169,7 @@ func TestMonstrousCavalrySupport(t *testing.T) {
 	} {
 		u := foot("Riders", 6, 3, 4, 4, 5, 3, 1, 8, NoSave)
 		u.Troop, u.FrontMM, u.W, u.Attackers = tt.troop, 50, 4, tt.attackers
-		wall := foot("Wall", 40, 10, 3, 3, 10, 1, 0, 10, 1)
-		b := battle(u, wall, 0)
-		b.Options.MonstrousSupport = tt.monstrous
-		s := b.NewState()
-		b.Run(dice.New(15, 0), s)
-		s.Units[0].Engaged, s.Units[1].Engaged = true, true
-		b.fightRound(dice.New(15, 0), s, false)
-		p := &s.plans[0]
-		var got []int
-		for _, g := range p.groups[:p.n] {
-			if g.side == 0 {
-				got = append(got, g.attacks)
-			}
-		}
+		got := attacksAgainstAWall(u, tt.monstrous)
 		if len(got) != len(tt.want) {
 			t.Fatalf("%v, %d profiles: %d strike groups, want %d", tt.troop, len(tt.attackers), len(got), len(tt.want))
 		}
@@ -308,4 +295,28 @@ func TestMonstrousCavalryRiders(t *testing.T) {
 			t.Errorf("profile %d (%s): supports with up to %d, want %d", i, u.Attackers[i].Name, got, want)
 		}
 	}
+}
+
+// attacksAgainstAWall fights one round, not the charge's, between u and a
+// wall of 40 models ten wide that strikes nothing, with monstrous_support
+// monstrous, and returns the attacks of each of u's strike groups, in
+// their order. The wall has T 10 and a 1+ save, so that the blows of u's
+// first groups in these tests (S 5 at most) cannot thin it before a later
+// group counts its attacks.
+func attacksAgainstAWall(u *Unit, monstrous int) []int {
+	wall := foot("Wall", 40, 10, 3, 3, 10, 1, 0, 10, 1)
+	b := battle(u, wall, 0)
+	b.Options.MonstrousSupport = monstrous
+	s := b.NewState()
+	b.Run(dice.New(15, 0), s)
+	s.Units[0].Engaged, s.Units[1].Engaged = true, true
+	b.fightRound(dice.New(15, 0), s, false)
+	p := &s.plans[0]
+	var got []int
+	for _, g := range p.groups[:p.n] {
+		if g.side == 0 {
+			got = append(got, g.attacks)
+		}
+	}
+	return got
 }
