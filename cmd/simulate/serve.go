@@ -329,11 +329,17 @@ func serveDice(query, format string) ([]byte, error) {
 	return out.Bytes(), err
 }
 
-// serveUnits is the unit catalogue as `simulate units` lists it.
+// serveUnits is the unit catalogue as `simulate units` lists it, each card
+// with the comments on what it has without writing it that `simulate units
+// show` prints above it.
 func serveUnits() []web.Unit {
 	var out []web.Unit
 	for _, c := range scenarios.BuiltinUnits() {
-		out = append(out, web.Unit{Name: c.Name, Ruleset: c.Ruleset, Summary: cardSummary(c), YAML: c.YAML()})
+		var notes strings.Builder
+		for _, note := range registry.CardNotes(c) {
+			fmt.Fprintf(&notes, "# %s\n", note)
+		}
+		out = append(out, web.Unit{Name: c.Name, Ruleset: c.Ruleset, Summary: cardSummary(c), YAML: notes.String() + c.YAML()})
 	}
 	return out
 }

@@ -143,6 +143,16 @@ func TestServeMetricsAndUnits(t *testing.T) {
 	if err != nil || list.String() != want || len(units) == 0 {
 		t.Errorf("units:\n%s\nwant\n%s", list.String(), want)
 	}
+	// Each card is the one `simulate units show` prints, with its notes.
+	for _, u := range units {
+		shown, _, err := runCLI(t, "units", "show", u.Name)
+		if err != nil || !strings.HasSuffix(shown, u.YAML) {
+			t.Errorf("%s: the page's card\n%s\nis not the end of\n%s", u.Name, u.YAML, shown)
+		}
+		if u.Name == "Rat Ogres" && !strings.HasPrefix(u.YAML, "# Its troop type, Monstrous Infantry, also gives it Fear, Swiftstride") {
+			t.Errorf("Rat Ogres: the page's card has no note of its troop type's rules:\n%s", u.YAML)
+		}
+	}
 }
 
 // TestServeCompareIsTheCLI: /api/compare answers as `simulate compare`, for

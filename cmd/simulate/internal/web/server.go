@@ -102,7 +102,9 @@ type Unit struct {
 	Ruleset string `json:"ruleset"`
 	// Summary is the card's line in `simulate units`.
 	Summary string `json:"summary"`
-	// YAML is the card as `simulate units show NAME` prints it.
+	// YAML is the card as `simulate units show NAME` prints it, with its
+	// comments on what it has without writing it, not those on how to
+	// use it.
 	YAML string `json:"yaml"`
 }
 
