@@ -145,7 +145,9 @@ func (s *unitSpec) at(pt scenarios.Point) *unit {
 	listed := map[string]bool{}
 	for _, p := range s.rules {
 		c := p.At(pt)
-		listed[c.Rule.Spec.Name] = true
+		if c.Rule.Spec != nil { // nil only for a value that failed to decode
+			listed[c.Rule.Spec.Name] = true
+		}
 		if c.On {
 			u.Rules = append(u.Rules, c.Rule)
 			u.ruleNodes = append(u.ruleNodes, c.Node)
