@@ -39,19 +39,17 @@ func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 			c.fail(u.spec.node, "unit %q needs %s for a battle", u.Name, k)
 		}
 	}
+	fu := profileOf(u, mover)
+	attackersOf(c, u, fu)
 	if ridesMount(u) && !u.has["S"] {
-		// Without the unit's S, each profile strikes at its own.
+		// Without the unit's S each profile strikes at its own, and the
+		// mount's, the last crew profile's, strikes the Impact Hits (WAP
+		// gives them to the mount).
 		for _, cr := range u.spec.crew {
 			if _, has := cr.stats["S"]; !has {
 				c.fail(cr.node, "crew %q needs S: unit %q gives none of its own", cr.name, u.Name)
 			}
 		}
-	}
-	fu := profileOf(u, mover)
-	attackersOf(c, u, fu)
-	if ridesMount(u) && !u.has["S"] {
-		// A rider's mount strikes the Impact Hits (WAP gives them to the
-		// mount): the unit's S is the mount's, the last crew profile's.
 		fu.S = fu.Attackers[len(u.spec.crew)-1].S
 	}
 	if ch := u.spec.champion; ch != nil {
@@ -143,13 +141,18 @@ func ridesMount(u *unit) bool {
 // machine here, so they count while it stands).
 func defaultUS(u *unit, fu *rules.Unit) int {
 	if u.troop == rules.WarMachine && len(u.spec.crew) > 0 {
-		n := 0
-		for _, cr := range u.spec.crew {
-			n += cr.count
-		}
-		return n
+		return crewModels(u.spec.crew)
 	}
 	return fu.Troop.UnitStrength(fu.W) + riders(u)
+}
+
+// crewModels counts the models of crew profiles.
+func crewModels(crew []*profileSpec) int {
+	n := 0
+	for _, cr := range crew {
+		n += cr.count
+	}
+	return n
 }
 
 // riders is what a ridden Monster's riders add to its Unit Strength, one
@@ -160,11 +163,7 @@ func riders(u *unit) int {
 	if u.troop != rules.Monster || len(u.spec.crew) < 2 {
 		return 0
 	}
-	n := 0
-	for _, cr := range u.spec.crew[:len(u.spec.crew)-1] {
-		n += cr.count
-	}
-	return n
+	return crewModels(u.spec.crew[:len(u.spec.crew)-1])
 }
 
 // attackersOf adds the body's own attacks, or its crew's.

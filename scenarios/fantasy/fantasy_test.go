@@ -495,22 +495,16 @@ func TestSaves(t *testing.T) {
 // Monster) at the highest WS of rider and mount, here the mount's 5; a
 // chariot at its crew's, the first profile's 3.
 func TestCrewWeaponSkill(t *testing.T) {
-	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
-	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 0\n  phases: [combat]\n"
 	for _, tt := range []struct {
 		troop string
 		want  int
 	}{
 		{"Cavalry", 5}, {"Monstrous Cavalry", 5}, {"Monster", 5}, {"Chariot", 3},
 	} {
-		unit := "  attacker: {name: A, troop: " + tt.troop + ", M: 7, S: 4, T: 4, W: 3, Ld: 7, " +
-			"crew: [{name: Rider, WS: 3, S: 4, I: 3, A: 1}, {name: Beast, WS: 5, S: 5, I: 2, A: 2}]}\n"
-		s, err := registry.Parse("t.yaml", []byte(head+unit))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ws := s.Models[0].(*battleModel).b.Units[0].WS; ws != tt.want {
-			t.Errorf("%s: hit as WS %d, want %d", tt.troop, ws, tt.want)
+		u := attackers(t, "troop: "+tt.troop+", M: 7, S: 4, T: 4, W: 3, Ld: 7, "+
+			"crew: [{name: Rider, WS: 3, S: 4, I: 3, A: 1}, {name: Beast, WS: 5, S: 5, I: 2, A: 2}]")[0]
+		if u.WS != tt.want {
+			t.Errorf("%s: hit as WS %d, want %d", tt.troop, u.WS, tt.want)
 		}
 	}
 }
@@ -519,8 +513,6 @@ func TestCrewWeaponSkill(t *testing.T) {
 // pages) unless its card names the rule itself, fixed or swept, or turns
 // them off with troop_rules: false.
 func TestTroopRules(t *testing.T) {
-	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
-	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 8\n  phases: [charge, combat]\n"
 	type flags struct {
 		fear, terror, stomp, swift, skirmish bool
 		impact                               string
@@ -543,16 +535,11 @@ func TestTroopRules(t *testing.T) {
 		{"troop: Monster, W: 6", []flags{{terror: true, stomp: true, swift: true}}},
 		{"troop: [Infantry, Monster], W: 6", []flags{{}, {terror: true, stomp: true, swift: true}}},
 	} {
-		unit := "  attacker: {name: A, M: 6, WS: 3, S: 4, T: 4, I: 3, A: 1, Ld: 7, " + tt.card + "}\n"
-		s, err := registry.Parse("t.yaml", []byte(head+unit))
-		if err != nil {
-			t.Fatalf("%s: %v", tt.card, err)
+		units := attackers(t, "M: 6, WS: 3, S: 4, T: 4, I: 3, A: 1, Ld: 7, "+tt.card)
+		if len(units) != len(tt.want) {
+			t.Fatalf("%s: %d points, want %d", tt.card, len(units), len(tt.want))
 		}
-		if len(s.Models) != len(tt.want) {
-			t.Fatalf("%s: %d points, want %d", tt.card, len(s.Models), len(tt.want))
-		}
-		for i, m := range s.Models {
-			u := m.(*battleModel).b.Units[0]
+		for i, u := range units {
 			impact := ""
 			if !u.Impact.IsZero() {
 				impact = u.Impact.String()
@@ -570,8 +557,6 @@ func TestTroopRules(t *testing.T) {
 // on the monster (its own profile last) is 6 + 2 = 8; without riders, 6;
 // a chariot's crew adds nothing (W 4); unit_strength still overrides.
 func TestRiddenMonsterUnitStrength(t *testing.T) {
-	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
-	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 0\n  phases: [combat]\n"
 	for _, tt := range []struct {
 		card string
 		want int
@@ -585,12 +570,7 @@ func TestRiddenMonsterUnitStrength(t *testing.T) {
 		{"troop: War Machine, W: 4, WS: 3, I: 2, A: 0", 4},
 		{"troop: Monster, W: 6, unit_strength: 5, crew: [{name: Rider, WS: 5, S: 4, I: 5, A: 1}, {name: Wyvern, WS: 5, S: 6, I: 3, A: 3}]", 5},
 	} {
-		unit := "  attacker: {name: A, M: 6, S: 6, T: 5, Ld: 8, " + tt.card + "}\n"
-		s, err := registry.Parse("t.yaml", []byte(head+unit))
-		if err != nil {
-			t.Fatalf("%s: %v", tt.card, err)
-		}
-		if us := s.Models[0].(*battleModel).b.Units[0].US; us != tt.want {
+		if us := attackers(t, "M: 6, S: 6, T: 5, Ld: 8, "+tt.card)[0].US; us != tt.want {
 			t.Errorf("%s: Unit Strength %d, want %d", tt.card, us, tt.want)
 		}
 	}
@@ -600,14 +580,7 @@ func TestRiddenMonsterUnitStrength(t *testing.T) {
 // as on foot for Parry (WAP, troop types, Cavalry), so the card may give
 // them one.
 func TestParryOnSingleProfileCavalry(t *testing.T) {
-	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
-	src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 0\n  phases: [combat]\n" +
-		"  attacker: {name: A, troop: Cavalry, M: 8, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, parry: 6+}\n"
-	s, err := registry.Parse("t.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p := s.Models[0].(*battleModel).b.Units[0].Parry; p != 6 {
+	if p := attackers(t, "troop: Cavalry, M: 8, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, parry: 6+")[0].Parry; p != 6 {
 		t.Errorf("parry %d+, want 6+", p)
 	}
 }
@@ -659,11 +632,7 @@ func TestMountStrength(t *testing.T) {
 		{"troop: Monstrous Cavalry, " + crew, 3},
 		{"troop: Cavalry, S: 5, " + crew, 5},
 	} {
-		s, err := registry.Parse("t.yaml", []byte(head+"  attacker: {name: A, M: 8, T: 3, Ld: 8, "+tt.card+"}\n"))
-		if err != nil {
-			t.Fatalf("%s: %v", tt.card, err)
-		}
-		if got := s.Models[0].(*battleModel).b.Units[0].S; got != tt.want {
+		if got := attackers(t, "M: 8, T: 3, Ld: 8, "+tt.card)[0].S; got != tt.want {
 			t.Errorf("%s: S %d, want %d", tt.card, got, tt.want)
 		}
 	}
@@ -673,4 +642,23 @@ func TestMountStrength(t *testing.T) {
 	// rather than striking at S 0.
 	wantError(t, "rider without S", head+"  attacker: {name: A, troop: Cavalry, M: 8, T: 3, Ld: 8, crew: [{name: Knight, WS: 4, I: 3, A: 1}, {name: Warhorse, WS: 3, S: 3, I: 3, A: 1}]}\n",
 		`t.yaml:7:65: crew "Knight" needs S: unit "A" gives none of its own`)
+}
+
+// attackers reads a battle whose attacker is the unit card {name: A,
+// card}, against ten rats, fought from the start, and returns the
+// attacker's unit at each point of the scenario.
+func attackers(t *testing.T, card string) []*rules.Unit {
+	t.Helper()
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
+	src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 0\n  phases: [combat]\n" +
+		"  attacker: {name: A, " + card + "}\n"
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatalf("%s: %v", card, err)
+	}
+	var units []*rules.Unit
+	for _, m := range s.Models {
+		units = append(units, m.(*battleModel).b.Units[0])
+	}
+	return units
 }
