@@ -85,8 +85,11 @@ func scanLimits(file string, src []byte) error {
 	return nil
 }
 
-func (s *yamlScan) fail(line, col int, format string, args ...any) error {
-	return &Error{File: s.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+// fail reports a problem at byte p of line n's text; its column counts
+// the characters before p, as the YAML parser's columns do.
+func (s *yamlScan) fail(n int, text []byte, p int, format string, args ...any) error {
+	col := utf8.RuneCount(text[:min(p, len(text))]) + 1
+	return &Error{File: s.file, Line: n, Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 
 func indentOf(line []byte) int {
@@ -130,7 +133,7 @@ func (s *yamlScan) line(n int, line []byte) error {
 			}
 		}
 		if depth > MaxDepth {
-			return s.fail(n, indent+1, "nested more than %d levels deep", MaxDepth)
+			return s.fail(n, line, indent, "nested more than %d levels deep", MaxDepth)
 		}
 	}
 	return s.rest(n, line, p, depth, indent)
@@ -149,7 +152,7 @@ func (s *yamlScan) rest(n int, line []byte, p, depth, indent int) error {
 		}
 		switch {
 		case c == '#' && (p == 0 || line[p-1] == ' ' || line[p-1] == '\t'):
-			return s.count(n, p)
+			return s.count(n, line, p)
 		case (c == '"' || c == '\'') && tokenStart:
 			s.quote = c
 			p = s.closeQuote(line, p+1)
@@ -157,7 +160,7 @@ func (s *yamlScan) rest(n int, line []byte, p, depth, indent int) error {
 			s.flow++
 			s.nodes++
 			if depth+s.flow > MaxDepth {
-				return s.fail(n, p+1, "nested more than %d levels deep", MaxDepth)
+				return s.fail(n, line, p, "nested more than %d levels deep", MaxDepth)
 			}
 		case (c == ']' || c == '}') && s.flow > 0:
 			s.flow--
@@ -169,11 +172,11 @@ func (s *yamlScan) rest(n int, line []byte, p, depth, indent int) error {
 			s.nodes++
 		case (c == '|' || c == '>') && tokenStart && s.flow == 0 && blockHeader(line[p+1:]):
 			s.block = indent
-			return s.count(n, p)
+			return s.count(n, line, p)
 		}
 		tokenStart = c == ' ' || c == '\t' || c == '[' || c == '{' || c == ',' || c == '-' || c == '?' || c == ':'
 	}
-	return s.count(n, len(line))
+	return s.count(n, line, len(line))
 }
 
 // closeQuote returns the index of the quote that closes the open quoted
@@ -201,9 +204,9 @@ func blockHeader(rest []byte) bool {
 	return len(t) == 0 || (t[0] == '#' && len(rest) > len(bytes.TrimLeft(rest, " \t")))
 }
 
-func (s *yamlScan) count(n, p int) error {
+func (s *yamlScan) count(n int, line []byte, p int) error {
 	if s.nodes > MaxNodes {
-		return s.fail(n, p+1, "more than %d values in one file; a scenario needs far fewer", MaxNodes)
+		return s.fail(n, line, p, "more than %d values in one file; a scenario needs far fewer", MaxNodes)
 	}
 	return nil
 }

@@ -23,6 +23,10 @@ func TestScanLimits(t *testing.T) {
 		// The line itself is the first level: the 64th bracket opens the 65th.
 		{"flow too deep", deepFlow, "t.yaml:1:64: nested more than 64 levels deep"},
 		{"block too deep", deepBlock.String(), "t.yaml:65:65: nested more than 64 levels deep"},
+		// As above, the 64th bracket opens the 65th level; "é: " is three
+		// characters (four bytes) before the brackets, so it stands at
+		// column 67 (68 counting bytes).
+		{"flow too deep after a non-ASCII key", "é: " + deepFlow, "t.yaml:1:67: nested more than 64 levels deep"},
 		{"dashes too deep", strings.Repeat("- ", MaxDepth+1) + "x", "t.yaml:1:1: nested more than 64 levels deep"},
 		{"too many values", "v: [" + strings.Repeat("1, ", MaxNodes) + "1]", "more than 20000 values"},
 		{"brackets in quotes", "a: \"" + strings.Repeat("[", 100) + "\"\nb: '" + strings.Repeat("{", 100) + "'", ""},

@@ -145,3 +145,16 @@ func TestErrorColumnsInsideValues(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorColumnsCountCharacters: a column inside a value counts the
+// characters before it, not their bytes, as the YAML parser's columns do.
+// "ask: {die: 6, metrics: \"" is 24 columns; "sïx, " is 5 characters (6
+// bytes), so "rol" starts at column 30, where counting bytes said 31.
+func TestErrorColumnsCountCharacters(t *testing.T) {
+	_, err := three.Parse("t.yaml", []byte("name: t\nruleset: toy\nask: {die: 6, metrics: \"sïx, rol\"}\n"))
+	for _, want := range []string{`t.yaml:3:25: unknown metric "sïx"`, `t.yaml:3:30: unknown metric "rol"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got: %v\nwant a line: %s", err, want)
+		}
+	}
+}

@@ -52,11 +52,13 @@ type Node struct {
 }
 
 // at returns n placed at byte col (from 1) of its text, where the text
-// stands in the file as written, and n itself elsewhere.
+// stands in the file as written, and n itself elsewhere. Columns count
+// characters, as the YAML parser's do, so the bytes before col are counted
+// as the characters they make.
 func (n *Node) at(col int) Node {
 	at := *n
 	if n.textOff >= 0 {
-		at.Col += n.textOff + col - 1
+		at.Col += n.textOff + utf8.RuneCountInString(n.Text[:min(max(col-1, 0), len(n.Text))])
 	}
 	at.textOff = 0
 	return at
