@@ -162,6 +162,23 @@ func ReadPart(name string, r io.Reader) (*Part, error) {
 	return p, nil
 }
 
+// IsPart reports whether what r holds begins as a partial result of
+// hammersim does, of any format version: the test a merge of a folder uses
+// to tell parts from the other files beside them (logs, reports, plots).
+// An empty file is read as a part: it is what a shard stopped while
+// writing to a shell's redirect leaves, which the merge must report.
+func IsPart(r io.Reader) (bool, error) {
+	head := make([]byte, len(partMagic))
+	n, err := io.ReadFull(r, head)
+	switch {
+	case n == 0 && (err == io.EOF || err == nil):
+		return true, nil
+	case err != nil && err != io.ErrUnexpectedEOF:
+		return false, err
+	}
+	return string(head[:n]) == partMagic, nil
+}
+
 // checkPartBytes checks the format line and the checksum, and returns the
 // bytes the checksum covers.
 func checkPartBytes(src []byte, fail func(string, ...any) error) ([]byte, error) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"hammersim"
+	"hammersim/reports"
 	"hammersim/scenarios"
 	"hammersim/sim"
 )
@@ -42,12 +43,17 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	paths, err := partPaths(pos)
+	paths, err := partPaths(pos, stderr)
 	if err != nil {
 		return err
 	}
 	if err := f.checkOutputs(paths); err != nil {
 		return err
+	}
+	if f.format == "partial" {
+		if err := checkPartialOutside(f.output, pos); err != nil {
+			return err
+		}
 	}
 	merger, err := readParts(paths)
 	if err != nil {
@@ -69,8 +75,11 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 // partPaths expands directories among the arguments into the files they
 // hold, in name order, for engines that start the merge without a shell to
 // expand a pattern. Names starting with a dot are left out: they are files
-// still being written (see reports.WriteFile) or not parts at all.
-func partPaths(args []string) ([]string, error) {
+// still being written (see reports.WriteFile) or not parts at all. So are
+// files that do not begin as a partial result does (a merge's own result,
+// a report, a log beside the parts), each named on stderr; a file named on
+// the command line is read as a part whatever it holds.
+func partPaths(args []string, stderr io.Writer) ([]string, error) {
 	var paths []string
 	for _, a := range args {
 		entries, err := os.ReadDir(a)
@@ -79,16 +88,67 @@ func partPaths(args []string) ([]string, error) {
 			continue
 		}
 		n := len(paths)
+		var others []string
 		for _, e := range entries {
-			if !e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-				paths = append(paths, filepath.Join(a, e.Name()))
+			if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+				continue
 			}
+			path := filepath.Join(a, e.Name())
+			if ok, err := looksLikePart(path); err != nil {
+				return nil, err
+			} else if !ok {
+				others = append(others, e.Name())
+				continue
+			}
+			paths = append(paths, path)
+		}
+		if len(others) > 0 {
+			fmt.Fprintf(stderr, "simulate: left out of the merge, as not partial results: %s in %s\n", listNames(others), a)
 		}
 		if len(paths) == n {
 			return nil, fmt.Errorf("%s holds no partial results", a)
 		}
 	}
 	return paths, nil
+}
+
+// listNames lists file names for a note, the first few and a count of the
+// rest.
+func listNames(names []string) string {
+	const shown = 5
+	if len(names) <= shown {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
+}
+
+func looksLikePart(path string) (bool, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer file.Close()
+	ok, err := sim.IsPart(file)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	return ok, nil
+}
+
+// checkPartialOutside refuses to write a merge's partial result into a
+// folder it merges: the next merge of that folder would read it beside the
+// parts it sums and count their chunks twice.
+func checkPartialOutside(output string, args []string) error {
+	if output == "" || output == "-" {
+		return nil
+	}
+	dir := filepath.Dir(output)
+	for _, a := range args {
+		if info, err := os.Stat(a); err == nil && info.IsDir() && reports.SameFile(dir, a) {
+			return fmt.Errorf("-o %s would put the merged partial result among the parts of %s, and a later merge of %s would count their chunks twice; write it outside %s", output, a, a, a)
+		}
+	}
+	return nil
 }
 
 // readParts reads the parts at paths into a merger one at a time: it

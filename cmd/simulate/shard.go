@@ -147,6 +147,13 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups 
 		return fmt.Errorf("the scenarios and unit catalogues come to %d MiB; a shard's part carries them whole, and a merge reads parts of at most %d MiB: name fewer or smaller catalogues", n>>20, sim.MaxPartBytes>>20)
 	}
 	h.Build = buildID()
+	if lo, hi := sh.Chunks(cfg.Trials); lo == hi {
+		// Valid, since the merge asks for every shard, but a sign that the
+		// split is finer than the run.
+		c := sim.Chunks(cfg.Trials)
+		fmt.Fprintf(stderr, "simulate: shard %s has no trials to run: %d trials make %d chunk(s) of %d, and a split into more than %d shards leaves some empty; its part is written all the same, for the merge\n",
+			sh, cfg.Trials, c, sim.ChunkSize, c)
+	}
 	bar := newProgress(stderr, f.progress, "shard "+sh.String())
 	cfg.Progress = bar.update
 	part, err := sim.RunShard(ctx, groups, cfg, sh, h)

@@ -289,6 +289,34 @@ func TestShardAndMergeErrors(t *testing.T) {
 	if err != nil || err2 != nil || fromDir != single {
 		t.Errorf("merge DIR: %v, %v, same bytes as the single run: %v", err, err2, fromDir == single)
 	}
+	// A merge's own outputs written beside the parts are left out of the
+	// next merge of the folder, and named on stderr; a merged partial
+	// result is refused there, since the next merge would count its
+	// chunks twice.
+	if _, _, err := runCLI(t, "merge", partsDir, "-o", filepath.Join(partsDir, "result.txt"), "--report", filepath.Join(partsDir, "report.html")); err != nil {
+		t.Fatal(err)
+	}
+	again, stderr, err := runCLI(t, "merge", "--format", "json", partsDir)
+	if err != nil || again != single {
+		t.Errorf("merge DIR after writing into it: %v, same bytes as the single run: %v", err, again == single)
+	}
+	if want := "left out of the merge, as not partial results: report.html, result.txt in " + partsDir; !strings.Contains(stderr, want) {
+		t.Errorf("merge DIR with other files: stderr %q, want %q", stderr, want)
+	}
+	if _, _, err := runCLI(t, "merge", "--format", "partial", partsDir, "-o", filepath.Join(partsDir, "all")); err == nil || !strings.Contains(err.Error(), "count their chunks twice") {
+		t.Errorf("merge DIR --format partial -o DIR/all: %v, want a refusal", err)
+	}
+	// Named on the command line, a file that is not a part is an error.
+	if _, _, err := runCLI(t, "merge", parts[0], filepath.Join(partsDir, "result.txt")); err == nil || !strings.Contains(err.Error(), "not a hammersim partial result") {
+		t.Errorf("merge PART result.txt: %v, want it refused as not a part", err)
+	}
+	// An empty file in the folder is a shard stopped while its output was
+	// redirected: an error, not a file to leave out.
+	os.WriteFile(filepath.Join(partsDir, "part-9"), nil, 0o644)
+	if _, _, err := runCLI(t, "merge", partsDir); err == nil || !strings.Contains(err.Error(), "empty, not a partial result") {
+		t.Errorf("merge DIR with an empty part: %v, want it refused", err)
+	}
+	os.Remove(filepath.Join(partsDir, "part-9"))
 
 	// The index from the environment: shard 2 of 4, the same bytes as
 	// --shard 2/4.
@@ -422,5 +450,25 @@ func TestShardRefusesOversizedInputs(t *testing.T) {
 	err := runShard(context.Background(), io.Discard, io.Discard, runFlags{}, nil, sim.Config{}, sim.Shard{Count: 1}, h)
 	if err == nil || !strings.Contains(err.Error(), "come to 32 MiB; a shard's part carries them whole") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestEmptyShardIsNamed: a shard past the run's chunks still writes its
+// part, which the merge needs, and says on stderr that it had nothing to
+// run. 20,000 trials make two chunks of 16,384, so of three shards the
+// first is empty (shard I takes chunks floor(2I/3) to floor(2(I+1)/3)).
+func TestEmptyShardIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	for i, empty := range []bool{true, false, false} {
+		_, stderr, err := runCLI(t, "run", "charge-benchmark", "--trials", "20000", "--shard", fmt.Sprintf("%d/3", i), "-o", filepath.Join(dir, fmt.Sprint("part-", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(stderr, fmt.Sprintf("shard %d/3 has no trials to run: 20000 trials make 2 chunk(s) of 16384", i)); got != empty {
+			t.Errorf("shard %d/3: stderr %q; a note of an empty shard: %v, want %v", i, stderr, got, empty)
+		}
+	}
+	if _, _, err := runCLI(t, "merge", dir); err != nil {
+		t.Errorf("merge of the three parts: %v", err)
 	}
 }
