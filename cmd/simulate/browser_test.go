@@ -313,7 +313,9 @@ func browserUnitCard(t *testing.T, ctx context.Context, url, shots string) {
 // check of the text as it is now is not shown. The page's fetch is made to
 // hold back the answer for a text marked "# slow" by a second, as a
 // scenario that takes long to read would; the later text's error must
-// still be what the editor shows after it.
+// still be what the editor shows after it. The test waits on the held
+// check's own marks (sent, answered), not on time, so that a slow machine
+// cannot let it pass without the two answers crossing.
 func browserStaleCheck(t *testing.T, ctx context.Context, url, shots string) {
 	var shown, ignore string
 	b := `document.querySelector('.candidate[data-cand="b"]')`
@@ -324,16 +326,21 @@ func browserStaleCheck(t *testing.T, ctx context.Context, url, shots string) {
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(url),
 		evalInto(`(() => { const f = window.fetch; window.fetch = async (u, o) => {
+			const slow = String(u).startsWith("/api/validate") && String(o && o.body).includes("# slow");
+			if (slow) window.slowSent = "sent";
 			const r = await f(u, o);
-			if (String(u).startsWith("/api/validate") && String(o && o.body).includes("# slow"))
+			if (slow) {
 				await new Promise(ok => setTimeout(ok, 1000));
+				setTimeout(() => { window.slowDone = "answered" }, 0); // after the page has read the answer
+			}
 			return r; }; return "" })()`, &ignore),
 		chromedp.Click(`.tab[data-tab="compare"]`, chromedp.NodeVisible),
 		set("# slow\nname: ok\nruleset: fantasy\ncharge: {unit: {name: C, M: 5}, distance: 7}\n"),
-		chromedp.Sleep(400*time.Millisecond), // past the page's 250 ms pause: the slow check is sent
+		waitText(`String(window.slowSent)`, "sent", &ignore), // past the page's pause: the slow check is out
 		set("name: ok\nruleset: fantasy\nchrge: {}\n"),
 		waitText(b+`.querySelector(".problems").innerText`, `unknown key "chrge"`, &shown),
-		chromedp.Sleep(1500*time.Millisecond), // the slow answer is in
+		waitText(`String(window.slowDone)`, "answered", &ignore),
+		chromedp.Sleep(100*time.Millisecond), // the page's handling of that answer has run
 		evalInto(b+`.querySelector(".problems").innerText`, &shown),
 	)
 	if err != nil {
