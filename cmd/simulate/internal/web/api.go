@@ -179,16 +179,24 @@ type scenarioInfo struct {
 }
 
 func (s *Server) scenarios(w http.ResponseWriter, r *http.Request) {
+	out, err := s.builtins()
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) readBuiltins() ([]scenarioInfo, error) {
 	var out []scenarioInfo
 	for _, name := range scenarios.BuiltinNames() {
 		sc, err := s.eng.Scenarios.Load(name)
 		if err != nil {
-			fail(w, http.StatusInternalServerError, fmt.Errorf("built-in scenario %s: %w", name, err))
-			return
+			return nil, fmt.Errorf("built-in scenario %s: %w", name, err)
 		}
 		out = append(out, scenarioInfo{sc.Name, sc.Description, sc.Ruleset, name == scenarios.DefaultScenario})
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
 func (s *Server) units(w http.ResponseWriter, r *http.Request) {

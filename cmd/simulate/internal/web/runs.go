@@ -251,6 +251,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 	}
 	out := resultEvent{Partial: res.Partial(), Outputs: map[string]string{}}
 	for _, f := range s.eng.Formats {
+		if r.Context().Err() != nil || ev.gone() {
+			return // the client left while the earlier formats were written
+		}
 		b, err := res.Render(f)
 		if err != nil {
 			ev.send("error", apiError{Error: err.Error()})

@@ -123,6 +123,9 @@ type Server struct {
 	// halt ends with CancelRuns: every run's context derives from it.
 	halt     context.Context
 	haltRuns context.CancelFunc
+	// builtins lists the built-in scenarios, read once: they are part of
+	// the binary.
+	builtins func() ([]scenarioInfo, error)
 }
 
 // New returns a server for eng, bounded by cfg.
@@ -143,6 +146,7 @@ func New(cfg Config, eng Engine) *Server {
 		slots: make(chan struct{}, cfg.MaxRuns), busy: make(chan struct{}, runtime.GOMAXPROCS(0)),
 		running: map[string]context.CancelFunc{}}
 	s.halt, s.haltRuns = context.WithCancel(context.Background())
+	s.builtins = sync.OnceValues(s.readBuiltins)
 	assets, err := fs.Sub(page, "page")
 	if err != nil {
 		panic("web: " + err.Error()) // the embedded folder is part of the binary

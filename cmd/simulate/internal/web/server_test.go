@@ -31,6 +31,7 @@ type fakeJob struct {
 	stopped *atomic.Bool  // set when a run saw its context end
 	points  int           // points it sweeps; 0 is 1
 	size    int           // bytes of each rendered output, when set
+	render  func(string)  // called with each format rendered, when set
 }
 
 func (j *fakeJob) MostTrials() int64 { return j.trials }
@@ -52,23 +53,27 @@ func (j *fakeJob) Run(ctx context.Context, p Progress) (Result, error) {
 			if j.stopped != nil {
 				j.stopped.Store(true)
 			}
-			return fakeResult{partial: true, done: done, size: j.size}, nil
+			return fakeResult{partial: true, done: done, size: j.size, render: j.render}, nil
 		case <-time.After(time.Millisecond):
 		}
 		done = min(done+1, j.trials)
 		p("fake", done, j.trials)
 	}
-	return fakeResult{done: done, size: j.size}, nil
+	return fakeResult{done: done, size: j.size, render: j.render}, nil
 }
 
 type fakeResult struct {
 	partial bool
 	done    int64
 	size    int
+	render  func(string)
 }
 
 func (r fakeResult) Partial() bool { return r.partial }
 func (r fakeResult) Render(format string) ([]byte, error) {
+	if r.render != nil {
+		r.render(format)
+	}
 	if r.size > 0 {
 		return bytes.Repeat([]byte("x"), r.size), nil
 	}
@@ -433,6 +438,25 @@ func TestClientGoneStopsRun(t *testing.T) {
 			t.Errorf("%s: the run went on after its client left", path)
 		}
 		ts.Close()
+	}
+}
+
+// TestClientGoneStopsFormatting: a stream whose client leaves while its
+// result is written in the first format writes no other format.
+func TestClientGoneStopsFormatting(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var rendered []string
+	h := New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{trials: 2, render: func(f string) {
+		rendered = append(rendered, f)
+		cancel() // the client leaves
+	}}))
+	req := httptest.NewRequestWithContext(ctx, "POST", "http://127.0.0.1:8080/api/run/events", strings.NewReader("x"))
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if len(rendered) != 1 {
+		t.Logf("answer: %d %s", w.Code, w.Body)
+		t.Errorf("formats rendered after the client left during the first: %v, want only the first", rendered)
 	}
 }
 
