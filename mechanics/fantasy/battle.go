@@ -384,11 +384,17 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 	if flee {
 		ts.Distance += ts.Mover.Roll(r, Flee, false)
 		ts.Fled = true
-		if as.Mover.Roll(r, Charge, a.Flying) >= ts.Distance {
-			// The charger reaches the fleeing unit: it is caught.
+		reach, fail := as.Mover.RollCharge(r, a.Flying)
+		if reach >= ts.Distance {
+			// The charger reaches the fleeing unit: it is caught, and the
+			// charger stops 1" behind what is left of it
+			// (WAP/movement/charging-a-fleeing-enemy).
 			s.Out.ChargeSuccess = true
 			b.caught(1, 0, s)
-			ts.Distance = 0
+			ts.Distance = min(ts.Alive, 1)
+		} else {
+			// Short of the fleeing unit: a failed charge.
+			ts.Distance = max(1, ts.Distance-fail)
 		}
 		return
 	}
@@ -754,8 +760,17 @@ func (b *Battle) round(r *dice.Rand, s *State, first bool) bool {
 	as.Engaged, ts.Engaged = false, false
 	flee := ls.Mover.Roll(r, Flee, false)
 	ls.flight = flee
-	if b.Options.Pursue && states[winner].Mover.Roll(r, Pursue, false) >= flee {
-		b.caught(loser, winner, s) // sides 0 and 1 are units 0 and 1
+	if b.Options.Pursue {
+		ws := states[winner]
+		ws.pursuit = ws.Mover.Roll(r, Pursue, false)
+		if ws.pursuit >= flee {
+			b.caught(loser, winner, s) // sides 0 and 1 are units 0 and 1
+			if ls.Alive > 0 {
+				// The pursuers stop 1" behind what is left of the unit
+				// they caught (WAP, Caught!).
+				ws.pursuit = max(flee-1, 0)
+			}
+		}
 	}
 	return false
 }
@@ -862,10 +877,17 @@ func (b *Battle) disruptRanks(e *Unit) int {
 
 // placeFlights moves the units that broke from combat this phase by their
 // flee rolls, directly away from the enemy they fought, once the phase's
-// Panic tests have measured from where they broke. The target moves away
-// from the acting unit. The acting unit moves away from its target, and so,
-// as every distance is kept from it along one line on which the others
-// stand, away from every other unit by as much. Pursuers are not moved.
+// Panic tests have measured from where they broke; then their pursuers
+// straight after them (WAP, Move Fleeing Unit and Move Pursuers).
+//
+// The target moves away from the acting unit. The acting unit moves away
+// from its target, and so, as every distance is kept from it along one
+// line on which the others stand, away from every other unit by as much.
+// A pursuer moves its pursuit roll towards the unit it pursued, even one
+// it destroyed, or to 1" behind one it caught that lives on (round). Only
+// the distance between the two changes: as for a charge, the acting unit's
+// own move leaves the other units' distances as they were, and a pursuit
+// into or past another unit is not played out (docs/fantasy.md).
 func (b *Battle) placeFlights(s *State) {
 	if f := s.Units[0].flight; f > 0 {
 		s.Units[0].flight = 0
@@ -876,6 +898,12 @@ func (b *Battle) placeFlights(s *State) {
 	if f := s.Units[1].flight; f > 0 {
 		s.Units[1].flight = 0
 		s.Units[1].Distance += f
+	}
+	for i := range 2 {
+		if m := s.Units[i].pursuit; m > 0 {
+			s.Units[i].pursuit = 0
+			s.Units[1].Distance = max(s.Units[1].Distance-m, 0)
+		}
 	}
 }
 

@@ -461,3 +461,177 @@ func TestFlightIsPlaced(t *testing.T) {
 		}
 	}
 }
+
+// TestPursuersArePlaced: a pursuer moves its pursuit roll (2D6 for these
+// M 5 foot) after the unit it pursued, or to 1" behind one it caught that
+// lives on (WAP, Caught! and Move Pursuers); the other units' distances
+// are left as they were. The blocks are those of TestFlightIsPlaced, with
+// Pursue on and Wounds enough that the wounds of a catch (two per point of
+// the pursuers' Unit Strength) leave the caught unit standing. A third
+// unit, immune to psychology, stands on the line 30" from the acting unit.
+//
+// A flee roll f and a pursuit roll p are independent 2D6: the pursuers
+// catch when p >= f, with chance (1 + P(tie))/2 = (1 + 146/1296)/2 =
+// 0.55633 (P(tie) is the sum of the squared 2D6 chances), checked within 4
+// standard errors. An escape leaves the two f - p apart, whose chance of k
+// >= 1 is the sum over v of P(v) P(v+k), over P(p < f); when the acting
+// unit flees, the third unit's distance tells f as well, whose rolls are
+// checked against 2D6. Both by chi-square (df 9 and 10: 27.88 and 29.59
+// at p = 0.001).
+func TestPursuersArePlaced(t *testing.T) {
+	twoD6 := dice.MustParse("2D6").Dist()
+	const pCatch = (1 + 146.0/1296) / 2
+	for _, loser := range []int{1, 0} {
+		a := foot("Acting", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
+		d := foot("Block", 10, 5, 3, 3, 3, 3, 0, 1, NoSave)
+		a.W, d.W = 3, 3
+		if loser == 1 {
+			a.Rear = true
+		} else {
+			// Thirty pursuers make 60 wounds of a catch: seven Wounds a
+			// model keep the ten standing.
+			a.Ld, d.Ld, d.Models, a.W = 1, 10, 30, 7
+		}
+		other := foot("Other", 10, 5, 3, 3, 3, 3, 0, 7, NoSave)
+		other.ImmunePsychology = true
+		b := &Battle{Units: []*Unit{a, d, other}, Enemy: []bool{false, true, true},
+			Distance: []int{0, 0, 30}, Phases: []Phase{PhaseCombat, PhaseShooting}, Options: DefaultOptions}
+		b.Options.InsaneCourage = false
+		s := b.NewState()
+		r := dice.New(13, 0)
+		const n = 20_000
+		var gaps, flights [13]float64
+		caught, escaped := 0, 0
+		for range n {
+			b.Run(r, s)
+			if !s.Units[loser].Broke || s.Units[loser].Alive == 0 {
+				t.Fatalf("unit %d: broke %v, alive %d; want it broken and standing", loser, s.Units[loser].Broke, s.Units[loser].Alive)
+			}
+			d1, d2 := s.Units[1].Distance, s.Units[2].Distance
+			f := 0 // the flee roll, when the third unit tells it
+			if loser == 0 {
+				f = d2 - 30
+				if f < 2 || f > 12 {
+					t.Fatalf("the acting unit fled %d\", not a 2D6 roll", f)
+				}
+				flights[f]++
+			} else if d2 != 30 {
+				t.Fatalf("the third unit stands %d\" away after the target fled, want 30", d2)
+			}
+			if s.Units[loser].Caught {
+				if d1 != 1 {
+					t.Fatalf("unit %d, caught, stands %d\" from its pursuer, want 1", loser, d1)
+				}
+				caught++
+				continue
+			}
+			if d1 < 1 || d1 > 10 || loser == 0 && f-d1 < 2 {
+				t.Fatalf("unit %d escaped to %d\" of its pursuer (flee roll %d): not f - p for 2D6 rolls f > p", loser, d1, f)
+			}
+			gaps[d1]++
+			escaped++
+		}
+		chi := 0.0
+		for k := 1; k <= 10; k++ {
+			pk := 0.0
+			for v := 2; v+k <= 12; v++ {
+				pk += twoD6.At(v) * twoD6.At(v+k)
+			}
+			e := pk / (1 - pCatch) * float64(escaped)
+			chi += (gaps[k] - e) * (gaps[k] - e) / e
+		}
+		if chi > 27.88 {
+			t.Errorf("unit %d: gaps after an escape, chi-square %.1f > 27.88", loser, chi)
+		}
+		if loser == 0 {
+			chi := 0.0
+			for v := 2; v <= 12; v++ {
+				e := twoD6.At(v) * n
+				chi += (flights[v] - e) * (flights[v] - e) / e
+			}
+			if chi > 29.59 {
+				t.Errorf("flee rolls: chi-square %.1f > 29.59 against 2D6", chi)
+			}
+		}
+		se := math.Sqrt(pCatch * (1 - pCatch) / n)
+		if got := float64(caught) / n; math.Abs(got-pCatch) > 4*se {
+			t.Errorf("unit %d caught in %.4f of trials, want %.4f ± %.4f (4 SE)", loser, got, pCatch, 4*se)
+		}
+	}
+}
+
+// TestChargeOnAFleeingTarget: a target that flees as its charge reaction
+// (target_flees) is caught when the charge reaches its new place, and the
+// charger stops 1" behind what is left of it
+// (WAP/movement/charging-a-fleeing-enemy); short of it, the charge has
+// failed and the charger moves its failed-charge roll closer. Ten M 5 foot
+// without Swiftstride charge from 8": reach 5 + the highest of two dice
+// (h), a failed charge moves h; the target flees 2D6 (f), and its 30
+// wounds outlast the 20 of a catch. So the charge succeeds when
+// 5 + h >= 8 + f, and a failed one leaves 8 + f - h between them (6" or
+// more, so never clamped to 1"; 6" to 19", fourteen values). Both are
+// worked out over the 6^4 rolls and checked: the success rate within 4
+// standard errors, the distances of failures by chi-square (df 13, 34.53
+// at p = 0.001).
+func TestChargeOnAFleeingTarget(t *testing.T) {
+	pHit, pGap := 0.0, map[int]float64{}
+	for h1 := 1; h1 <= 6; h1++ {
+		for h2 := 1; h2 <= 6; h2++ {
+			for f1 := 1; f1 <= 6; f1++ {
+				for f2 := 1; f2 <= 6; f2++ {
+					h, f := max(h1, h2), f1+f2
+					if 5+h >= 8+f {
+						pHit += 1.0 / 1296
+					} else {
+						pGap[8+f-h] += 1.0 / 1296
+					}
+				}
+			}
+		}
+	}
+	a := foot("Acting", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
+	d := foot("Target", 10, 5, 3, 3, 3, 3, 0, 7, NoSave)
+	d.W = 3
+	b := battle(a, d, 8, PhaseCharge, PhaseShooting)
+	b.Options.TargetFlees = true
+	s := b.NewState()
+	r := dice.New(15, 0)
+	const n = 40_000
+	hits := 0
+	gaps := map[int]float64{}
+	for range n {
+		b.Run(r, s)
+		ts := s.Units[1]
+		if !ts.Fled || ts.Alive == 0 {
+			t.Fatalf("target: fled %v, alive %d; want it fled and standing", ts.Fled, ts.Alive)
+		}
+		if s.Out.ChargeSuccess {
+			if !ts.Caught || ts.Distance != 1 {
+				t.Fatalf("a charge that reached: caught %v, %d\" apart; want caught, 1\"", ts.Caught, ts.Distance)
+			}
+			hits++
+			continue
+		}
+		if ts.Caught || s.Units[0].Engaged {
+			t.Fatal("a charge that fell short caught the target or engaged")
+		}
+		gaps[ts.Distance]++
+	}
+	se := math.Sqrt(pHit * (1 - pHit) / n)
+	if got := float64(hits) / n; math.Abs(got-pHit) > 4*se {
+		t.Errorf("charges that reached: %.4f, want %.4f ± %.4f (4 SE)", got, pHit, 4*se)
+	}
+	chi, df := 0.0, -1
+	for g, p := range pGap {
+		e := p / (1 - pHit) * float64(n-hits)
+		chi += (gaps[g] - e) * (gaps[g] - e) / e
+		df++
+		delete(gaps, g)
+	}
+	if len(gaps) > 0 {
+		t.Errorf("failed charges left distances no roll makes: %v", gaps)
+	}
+	if df != 13 || chi > 34.53 {
+		t.Errorf("distances after a failed charge: chi-square %.1f > 34.53, or df %d, not 13", chi, df)
+	}
+}

@@ -338,8 +338,9 @@ type UnitState struct {
 	Broke       bool
 	Caught      bool
 	// flight is the flee roll of a break from combat this phase, not yet
-	// placed (Battle.placeFlights).
-	flight int
+	// placed (Battle.placeFlights); pursuit the move, in inches, of the
+	// unit that pursued it, not yet made.
+	flight, pursuit int
 }
 
 func (s *UnitState) reset(u *Unit, distance int) {
