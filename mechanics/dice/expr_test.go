@@ -89,6 +89,8 @@ func TestParseErrors(t *testing.T) {
 		{"1d66", 1},
 		{"D6 + D66", 6},
 		{"2D6 - 1D66 + 3", 7},
+		{"2D66", 1},
+		{"highest of 3D66", 12},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)

@@ -65,22 +65,20 @@ func Parse(s string) (Expr, error) {
 	return e.build(), nil
 }
 
-// d66At finds "D66" or "1D66" among toks: the wargames' D66, a tens die
-// and a units die, which the query language reads (ParseQuery) and an
-// Expr cannot roll. Read as a die of 66 sides it would mean another thing
-// in a scenario than in simulate dice, so it is refused; more dice of 66
-// sides (2D66) mean only that.
+// d66At finds dice of 66 among toks ("D66", "1D66", "2D66"): the wargames'
+// D66 is a tens die and a units die, which the query language reads
+// (ParseQuery) and an Expr cannot roll. Read as dice of 66 sides they
+// would mean another thing in a scenario than in simulate dice, so they
+// are refused, as simulate dice refuses more than one.
 func d66At(toks []token) (token, bool) {
 	for i := 0; i+1 < len(toks); i++ {
 		if toks[i].kind != tokWord || toks[i].text != "d" || toks[i+1].kind != tokNum || toks[i+1].num != 66 {
 			continue
 		}
-		if i == 0 || toks[i-1].kind != tokNum {
-			return toks[i], true
-		}
-		if toks[i-1].num == 1 {
+		if i > 0 && toks[i-1].kind == tokNum {
 			return toks[i-1], true
 		}
+		return toks[i], true
 	}
 	return token{}, false
 }

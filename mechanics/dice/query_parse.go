@@ -32,6 +32,8 @@ import (
 //   - "10D6 count 4+" is the number of the ten dice showing 4 or more; "reroll
 //     failures" re-rolls each die that failed, once, "reroll 1s" each 1.
 //   - "D66" is two D6 read as tens and units, 11 to 66, as wargames read it.
+//     Other dice of 66 ("2D66", "highest of 2D66") are refused: several
+//     D66s are written as a sum.
 func ParseQuery(s string) (*Query, error) {
 	toks, err := qlex(s)
 	if err != nil {
@@ -354,6 +356,11 @@ func (p *qparser) part() (part, error) {
 	tm, err := p.exprTerm()
 	if err != nil {
 		return part{}, err
+	}
+	if tm.kind != constTerm && tm.sides == 66 {
+		// D66 is a tens and a units die here, so several "dice of 66"
+		// would be read either way: as dice of 66 sides, or as D66s.
+		return part{}, p.errorf(t, "%dD66: D66 is a tens die and a units die (11 to 66), and two or more are written as a sum, such as D66 + D66", tm.n)
 	}
 	if tm.kind == constTerm {
 		return part{kind: constPart, value: tm.value}, nil

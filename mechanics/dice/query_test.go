@@ -267,6 +267,10 @@ func TestQueryErrors(t *testing.T) {
 		// The Artillery and Scatter dice stand alone, comparisons included.
 		{"artillery > 4", 11, `the artillery dice must stand alone; found ">" after it`},
 		{"scatter dice = 1", 14, `the scatter dice must stand alone; found "=" after it`},
+		// Dice of 66 are D66s, a tens and a units die, one at a time.
+		{"2D66", 1, "2D66: D66 is a tens die and a units die (11 to 66), and two or more are written as a sum, such as D66 + D66"},
+		{"highest of 2D66", 1, "2D66: D66 is a tens die"},
+		{"D6 + 3D66kh2 >= 9", 6, "3D66: D66 is a tens die"},
 		// A number past the lexer's reach says what would have fitted.
 		{"99999999999D6", 1, "number 99999999999 is too large; expected at most 100 dice of at most 1000 sides, or a constant of at most 1000"},
 	} {
