@@ -90,6 +90,9 @@ func parseDiceArgs(args []string, stdout io.Writer) (f diceFlags, text string, a
 	fs.StringVar(&f.plotDir, "plot", "", "write a plot (PNG and SVG) into this directory")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
+		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && startsLikeDice(name) {
+			return f, "", false, usagef("dice: %q reads as a flag; a query that starts with a minus goes after --, such as simulate dice -- %q", "-"+name, "-"+name)
+		}
 		return f, "", false, flagError(fs, err)
 	}
 	if len(pos) == 0 {
@@ -243,4 +246,12 @@ func queryDistribution(q *dice.Query, title string) *reports.Distribution {
 		}
 	}
 	return out
+}
+
+// startsLikeDice reports whether what follows a query's leading minus
+// reads as dice or a number ("-D3 + 4", "-2D6 < -6"), not as a flag's
+// name.
+func startsLikeDice(s string) bool {
+	s = strings.TrimLeft(s, " ")
+	return s != "" && (s[0] >= '0' && s[0] <= '9' || (s[0] == 'd' || s[0] == 'D') && len(s) > 1 && s[1] >= '0' && s[1] <= '9')
 }

@@ -163,11 +163,24 @@ func TestDiceErrors(t *testing.T) {
 		{[]string{"dice", "D6 and D6"}, "joins conditions"},
 		// An empty query is refused, not taken for -h.
 		{[]string{"dice", ""}, "column 1: empty query"},
+		// A query that starts with a minus reads as a flag; the error says
+		// to put it after --, and an unknown flag is still one.
+		{[]string{"dice", "-D3 + 4"}, `"-D3 + 4" reads as a flag; a query that starts with a minus goes after --`},
+		{[]string{"dice", "-x"}, "flag provided but not defined: -x"},
 	} {
 		_, _, err := runCLI(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: got %v, want an error with %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// TestDiceLeadingMinus: after --, a query may start with a minus.
+func TestDiceLeadingMinus(t *testing.T) {
+	out, _, err := runCLI(t, "dice", "--format", "csv", "--", "-D3 + 4 >= 2")
+	// -D3 + 4 is 1, 2 or 3, each 1/3: at least 2 in 2/3 of rolls.
+	if err != nil || !strings.Contains(out, "0.6666666666") {
+		t.Errorf("dice -- \"-D3 + 4 >= 2\": %v\n%s", err, out)
 	}
 }
 

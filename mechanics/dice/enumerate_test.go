@@ -203,6 +203,11 @@ var enumCases = []struct {
 	{"D6! > 2D6", func(d func(int) int) int { return b2i(poolOf(d, 1, 6, 1, 0, true) > sumOf(d, 2, 6)) }},
 	{"3D6 count 4+ reroll failures >= 2", func(d func(int) int) int { return b2i(countOf(d, 3, 6, 4, true, false) >= 2) }},
 	{"D66 >= 50", func(d func(int) int) int { return b2i(d66(d) >= 50) }},
+	// A leading minus negates a side's first term.
+	{"-D6 + 7", func(d func(int) int) int { return 7 - d(6) }},
+	{"-D66 + 100", func(d func(int) int) int { return 100 - d66(d) }},
+	{"D6 - 7 >= -3", func(d func(int) int) int { return b2i(d(6)-7 >= -3) }},
+	{"-2D6 < -6 - D3", func(d func(int) int) int { return b2i(-sumOf(d, 2, 6) < -6-d(3)) }},
 	{"D66 > 2D6 + 40", func(d func(int) int) int { return b2i(d66(d) > sumOf(d, 2, 6)+40) }},
 	{"highest of 2D6 >= lowest of 2D6 + 3", func(d func(int) int) int {
 		return b2i(keepOf(d, 2, 6, 1, true) >= keepOf(d, 2, 6, 1, false)+3)

@@ -263,6 +263,8 @@ func (s *sum) String() string {
 	var b strings.Builder
 	for i, p := range s.parts {
 		switch {
+		case p.neg && i == 0:
+			b.WriteString("-")
 		case p.neg:
 			b.WriteString(" - ")
 		case i > 0:

@@ -13,7 +13,7 @@ import (
 //	and     = not { "and" not }
 //	not     = "not" not | "(" query ")" | compare
 //	compare = sum [ ( ">=" | ">" | "<=" | "<" | "=" | "==" | "!=" ) sum ]
-//	sum     = part { ( "+" | "-" ) part }
+//	sum     = [ "-" ] part { ( "+" | "-" ) part }
 //	part    = number | "D66" | dice [ reroll ] [ "!" ] [ count ]
 //	reroll  = "r" number | "r" "<" number
 //	        | "reroll" ( number | "1s" | "ones" | "failures" )
@@ -310,6 +310,10 @@ func (p *qparser) spend(work int64) bool {
 func (p *qparser) sum() (*sum, error) {
 	s := &sum{dist: Point(0)}
 	neg := false
+	if p.peek().kind == tokMinus { // a leading minus: "D6 >= -1", "-D3 + 4"
+		neg = true
+		p.next()
+	}
 	for {
 		start := p.peek()
 		pt, err := p.part()

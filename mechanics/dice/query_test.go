@@ -212,6 +212,7 @@ func TestQueryText(t *testing.T) {
 		"D6 >= 4 and (D6 >= 4 or D6 >= 4)": "D6 >= 4 and (D6 >= 4 or D6 >= 4)",
 		"D6 >= 4 or D6 >= 4 and D6 >= 4":   "D6 >= 4 or (D6 >= 4 and D6 >= 4)",
 		"artillery":                        "artillery",
+		"- d3+4 >= -1-d6":                  "-D3 + 4 >= -1 - D6",
 	} {
 		q, err := ParseQuery(in)
 		if err != nil {
@@ -257,6 +258,10 @@ func TestQueryErrors(t *testing.T) {
 		{"2D6 >= and D6 >= 4", 8, `expected dice such as D6, 2D6 or a number, found "and"`},
 		{"D6 + !", 6, `expected dice such as D6, 2D6 or a number, found "!"`},
 		{"2D6 >=", 7, "expected dice such as D6, 2D6 or a number, found end of expression"},
+		// A minus leads a side once; it does not stand for a negative number
+		// after another sign.
+		{"2D6 - -3", 7, `expected dice such as D6, 2D6 or a number, found "-"`},
+		{"- - 3", 3, `expected dice such as D6, 2D6 or a number, found "-"`},
 		// Exploding dice are not counted.
 		{"10D6! count 6+", 7, "count does not combine with exploding dice"},
 		// What may follow depends on what came before.
