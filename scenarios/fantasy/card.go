@@ -113,11 +113,10 @@ func profileOf(u *unit, mover rules.Mover) *rules.Unit {
 	if f, set := u.flags["flying"]; set {
 		fu.Flying = f && mover.Fly > 0
 	}
-	defWidth := 1
-	if fu.Troop.FightsInRanks() && fu.Models > 1 {
-		defWidth = min(fu.Models, 5)
-	}
-	fu.Width = u.stat("width", defWidth)
+	// Five wide, or as wide as the unit is, whatever its troop type: a unit
+	// of several chariots, monsters or swarm bases stands in a line as
+	// rank-and-file do (only its ranks count for nothing).
+	fu.Width = u.stat("width", min(fu.Models, 5))
 	fu.FrontMM = u.stat("base", defaultBase[fu.Troop])
 	fu.US = u.stat("unit_strength", defaultUS(u, fu))
 	fu.Armour = u.saves["armour"]

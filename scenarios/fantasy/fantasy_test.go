@@ -662,3 +662,25 @@ func attackers(t *testing.T, card string) []*rules.Unit {
 	}
 	return units
 }
+
+// TestDefaultWidth: a unit stands five wide, or as wide as it is, whatever
+// its troop type, so that six chariots three wide are written as such and
+// three chariots make three sets of Impact Hits without a width.
+func TestDefaultWidth(t *testing.T) {
+	for _, tt := range []struct {
+		card string
+		want int
+	}{
+		{"troop: Infantry, models: 20, WS: 3, S: 3, I: 3, A: 1", 5},
+		{"troop: Infantry, models: 3, WS: 3, S: 3, I: 3, A: 1", 3},
+		{"troop: Chariot, models: 3, W: 4, WS: 3, S: 4, I: 3, A: 1", 3},
+		{"troop: Chariot, models: 6, W: 4, WS: 3, S: 4, I: 3, A: 1", 5},
+		{"troop: Chariot, models: 6, width: 3, W: 4, WS: 3, S: 4, I: 3, A: 1", 3},
+		{"troop: Swarm, models: 6, W: 5, WS: 3, S: 2, I: 1, A: 5", 5},
+		{"troop: Monster, W: 6, WS: 3, S: 6, I: 3, A: 3", 1},
+	} {
+		if w := attackers(t, "M: 6, T: 4, Ld: 8, "+tt.card)[0].Width; w != tt.want {
+			t.Errorf("%s: width %d, want %d", tt.card, w, tt.want)
+		}
+	}
+}
