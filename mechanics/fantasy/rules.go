@@ -57,7 +57,7 @@ var Catalogue = mechanics.Catalogue{
 	{Name: RuleImmunity, Arg: mechanics.WordsArg, Words: []string{"psychology", "fear", "terror", "panic", "fear/terror"},
 		Summary: "Ignores the rules in brackets; Immunity (Psychology) passes every psychology test and never flees as a charge reaction."},
 	{Name: RuleStubborn, Summary: "Always Steadfast: takes break tests on its unmodified Leadership."},
-	{Name: RuleUnbreakable, Summary: "Never takes break tests."},
+	{Name: RuleUnbreakable, Summary: "Never takes break tests, and has Immunity (Psychology): no Fear, Terror or Panic, and never flees as a charge reaction."},
 	{Name: RuleKillingBlow, Summary: "A natural 6 to wound slays an infantry, cavalry or war beast model outright, with no armour save; " +
 		"against other types, by the killing_blow option: one wound ignoring armour (default), that wound multiplied, or nothing."},
 	{Name: RuleMultipleWounds, Arg: mechanics.DiceArg, Summary: "Each unsaved wound becomes the number in brackets of wounds, no more than the model has left."},

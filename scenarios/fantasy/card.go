@@ -282,6 +282,8 @@ func applyRules(u *unit, fu *rules.Unit) {
 	_, fu.Fear = u.rule(rules.RuleFear)
 	_, fu.Stubborn = u.rule(rules.RuleStubborn)
 	_, fu.Unbreakable = u.rule(rules.RuleUnbreakable)
+	// Unbreakable models have Immunity (Psychology) (WAP/special-rules/unbreakable).
+	fu.ImmunePsychology = fu.Unbreakable
 	_, fu.Skirmishers = u.rule(rules.RuleSkirmishers)
 	fu.Skirmishers = fu.Skirmishers || (fu.Mover.Fly > 0 && !fu.Mover.Tunneller && fu.Models > 1)
 	for _, r := range u.rulesNamed(rules.RuleImmunity) {

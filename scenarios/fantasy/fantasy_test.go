@@ -684,3 +684,13 @@ func TestDefaultWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestUnbreakableIsImmuneToPsychology: Unbreakable models have Immunity
+// (Psychology) (WAP/special-rules/unbreakable), so no Terror charge can
+// make them flee, nor can they be made to flee as a reaction.
+func TestUnbreakableIsImmuneToPsychology(t *testing.T) {
+	u := attackers(t, "M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 5, models: 10, rules: [Unbreakable]")[0]
+	if !u.Unbreakable || !u.ImmunePsychology {
+		t.Errorf("Unbreakable card: unbreakable %v, immune to psychology %v; want both", u.Unbreakable, u.ImmunePsychology)
+	}
+}
