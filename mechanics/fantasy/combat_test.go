@@ -390,6 +390,49 @@ func TestTerror(t *testing.T) {
 			t.Fatal("a Fear-causing target tested for Terror")
 		}
 	}
+	// A unit without Leadership (a machine) takes no Panic tests, this one
+	// included.
+	machine := foot("Machine", 1, 1, 3, 3, 3, 3, 0, 0, NoSave)
+	b = battle(maw, machine, 30, PhaseCharge)
+	s = b.NewState()
+	for range 1000 {
+		b.Run(r, s)
+		if s.Out.Panicked[1] || s.Units[1].Fled {
+			t.Fatal("a target without Leadership tested for Terror and fled")
+		}
+	}
+}
+
+// TestChargeTerrorWithoutLeadership: a unit without Leadership takes no
+// Psychology test to charge a Terror-causer; one with Ld 2 passes it on
+// 2D6 <= 2, 1/36 (double 1, also Insane Courage), and charges from 1" (M
+// 4 reaches) only then.
+func TestChargeTerrorWithoutLeadership(t *testing.T) {
+	giant := &Unit{Name: "Giant", Troop: Monster, Models: 1, Width: 1, FrontMM: 50, WS: 3, S: 6, T: 5, W: 6, I: 3, Ld: 10,
+		Armour: NoSave, Ward: NoSave, Parry: NoSave, US: 6, Terror: true, Unbreakable: true, ImmunePsychology: true,
+		Attackers: []Attacker{{Name: "g", WS: 3, S: 6, I: 3, A: dice.Const(0), PerBody: 1}}, Mover: Mover{M: 6}}
+	for _, ld := range []int{0, 2} {
+		c := foot("Charger", 10, 5, 3, 3, 3, 3, 0, ld, NoSave)
+		b := battle(c, giant, 1, PhaseCharge)
+		s := b.NewState()
+		r := dice.New(3, 0)
+		const n = 36_000
+		declared := 0
+		for range n {
+			b.Run(r, s)
+			if s.Out.ChargeDeclared {
+				declared++
+			}
+		}
+		want := 1.0
+		if ld == 2 {
+			want = 1.0 / 36
+		}
+		se := math.Sqrt(want * (1 - want) / n)
+		if got := float64(declared) / n; math.Abs(got-want) > 4*se+1e-12 {
+			t.Errorf("Ld %d: declared %.4f of charges, want %.4f ± %.4f (4 SE)", ld, got, want, 4*se)
+		}
+	}
 }
 
 // TestDreadMawStrikesFirstAndDeniesRanks checks the Dread Maw's charge:

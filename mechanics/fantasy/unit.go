@@ -298,19 +298,21 @@ func (u *Unit) causesFearOf(e *Unit, immuneFearFeels bool) bool {
 // terrifies reports whether u's Terror makes e take the Panic test of Run
 // for Your Lives! when u declares a charge on it (unit card, Terror). Exempt:
 // units that ignore Terror (Immunity (Terror), (Fear/Terror), (Psychology),
-// Terror-causers), units that ignore Panic tests (Immunity (Panic)), and
-// units that treat Terror as Fear (Fear-causers, Immunity (Fear)).
+// Terror-causers), units that ignore Panic tests (Immunity (Panic)), units
+// that treat Terror as Fear (Fear-causers, Immunity (Fear)), and units
+// without Leadership, which take no Panic tests (TroopPanics).
 func (u *Unit) terrifies(e *Unit) bool {
-	return u.Terror && !(e.ImmunePsychology || e.ImmuneTerror || e.ImmunePanic || e.ImmuneFear || e.Fear || e.Terror)
+	return u.Terror && e.TroopPanics() && !(e.ImmunePsychology || e.ImmuneTerror || e.ImmunePanic || e.ImmuneFear || e.Fear || e.Terror)
 }
 
 // testsToCharge reports whether c must pass a Psychology test to declare a
 // charge on t (unit card, Terror). Exempt are units immune to Terror (Immunity
-// (Terror), (Fear/Terror), (Psychology), Terror-causers) and units that
-// treat Terror as Fear (Fear-causers, Immunity (Fear)); Immunity (Panic)
-// alone exempts nothing, since the test is not a Panic test.
+// (Terror), (Fear/Terror), (Psychology), Terror-causers), units that
+// treat Terror as Fear (Fear-causers, Immunity (Fear)), and units without
+// Leadership, which take no Leadership tests; Immunity (Panic) alone
+// exempts nothing, since the test is not a Panic test.
 func testsToCharge(c, t *Unit) bool {
-	return t.Terror && !(c.ImmunePsychology || c.ImmuneTerror || c.ImmuneFear || c.Fear || c.Terror)
+	return t.Terror && c.Ld > 0 && !(c.ImmunePsychology || c.ImmuneTerror || c.ImmuneFear || c.Fear || c.Terror)
 }
 
 // UnitState is a unit's condition during one trial.
