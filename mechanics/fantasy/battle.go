@@ -865,11 +865,12 @@ func disruptedBy(ranks int, e *Unit, alive int) bool {
 
 // disruptRanks is how many ranks that count (fullRanks) e needs to disrupt
 // the unit it fights (Options.DisruptRanks), 0 when it cannot: it must be
-// in that unit's flank or rear and not Skirmishers, unless
-// Options.SkirmishersDisrupt (open for WAP; the 8th-edition condition, and
-// 7th edition's for Skirmishers, by default).
+// in that unit's flank or rear, of a troop type whose ranks count for the
+// rank bonus (a unit of chariots or monsters has none), and not
+// Skirmishers, unless Options.SkirmishersDisrupt (open for WAP; the
+// 8th-edition condition, and 7th edition's for Skirmishers, by default).
 func (b *Battle) disruptRanks(e *Unit) int {
-	if !(e.Flank || e.Rear) || e.Skirmishers && !b.Options.SkirmishersDisrupt {
+	if !(e.Flank || e.Rear) || !e.Troop.FightsInRanks() || e.Skirmishers && !b.Options.SkirmishersDisrupt {
 		return 0
 	}
 	return max(b.Options.DisruptRanks, 0)

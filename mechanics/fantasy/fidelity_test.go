@@ -122,20 +122,24 @@ func brokeIn(t *testing.T, what string, b *Battle, seed uint64, n, cr int) int {
 // Strength +1 = 1. They lose by 2 and, disrupted, are not Steadfast: Ld 8 - 2
 // = 6, passing on 15/36, breaking 21/36. Stubborn, they stay Steadfast (unit
 // card, Stubborn: disrupted or not): Ld 8, breaking 10/36. Five in the
-// rear (one rank) disrupt nothing: 2 against ranks +3 and US +1: -2.
+// rear (one rank) disrupt nothing: 2 against ranks +3 and US +1: -2. Nor
+// do ten chariots in two ranks, whose ranks count for nothing: rear +2
+// against ranks +3 and US +1, -2 again.
 func TestDisrupted(t *testing.T) {
 	for _, tt := range []struct {
 		rear     int
+		troop    TroopType
 		stubborn bool
 		cr       int
 		broke    float64
 	}{
-		{10, false, 2, 21.0 / 36},
-		{10, true, 2, 10.0 / 36},
-		{5, false, -2, 0},
+		{10, Infantry, false, 2, 21.0 / 36},
+		{10, Infantry, true, 2, 10.0 / 36},
+		{5, Infantry, false, -2, 0},
+		{10, Chariot, false, -2, 0},
 	} {
 		a := foot("Rear", tt.rear, 5, 3, 3, 3, 3, 0, 10, NoSave)
-		a.Rear, a.Unbreakable = true, true
+		a.Rear, a.Unbreakable, a.Troop = true, true, tt.troop
 		d := foot("Block", 30, 5, 3, 3, 3, 3, 0, 8, NoSave)
 		d.Stubborn = tt.stubborn
 		b := battle(a, d, 0, PhaseCombat)
