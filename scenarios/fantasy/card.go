@@ -3,6 +3,7 @@ package fantasy
 import (
 	"strings"
 
+	"hammersim/mechanics"
 	"hammersim/mechanics/dice"
 	rules "hammersim/mechanics/fantasy"
 	"hammersim/scenarios"
@@ -255,12 +256,32 @@ func addChampion(c *cardCheck, u *unit, fu *rules.Unit, ch *profileSpec) {
 func applyRules(u *unit, fu *rules.Unit) {
 	for i := range fu.Attackers {
 		a := &fu.Attackers[i]
-		_, a.Killing = u.rule(rules.RuleKillingBlow)
-		if r, has := u.rule(rules.RuleMultipleWounds); has {
+		// The unit's rules, and the profile's own: a crew profile's, or
+		// for a champion the first profile's, whose place it takes.
+		var own []mechanics.Rule
+		switch {
+		case a.Champion && len(u.spec.crew) > 0:
+			own = u.spec.crew[0].rules
+		case i < len(u.spec.crew):
+			own = u.spec.crew[i].rules
+		}
+		has := func(name string) (mechanics.Rule, bool) {
+			if r, ok := u.rule(name); ok {
+				return r, true
+			}
+			for _, r := range own {
+				if r.Spec.Name == name {
+					return r, true
+				}
+			}
+			return mechanics.Rule{}, false
+		}
+		_, a.Killing = has(rules.RuleKillingBlow)
+		if r, ok := has(rules.RuleMultipleWounds); ok {
 			a.Multiple = r.Dice
 		}
-		_, a.ASF = u.rule(rules.RuleStrikesFirst)
-		_, a.ASL = u.rule(rules.RuleStrikesLast)
+		_, a.ASF = has(rules.RuleStrikesFirst)
+		_, a.ASL = has(rules.RuleStrikesLast)
 	}
 	if _, has := u.rule(rules.RuleDreadMaw); has {
 		fu.DreadMaw = true

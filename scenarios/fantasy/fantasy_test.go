@@ -694,3 +694,53 @@ func TestUnbreakableIsImmuneToPsychology(t *testing.T) {
 		t.Errorf("Unbreakable card: unbreakable %v, immune to psychology %v; want both", u.Unbreakable, u.ImmunePsychology)
 	}
 }
+
+// TestCrewProfileRules: a crew profile may give its own attacks Killing
+// Blow, Multiple Wounds, Always Strikes First or Always Strikes Last, which
+// the other profiles lack (a knight's lance, not his warhorse's hooves); the
+// unit's rules go to every profile; a champion strikes as the first
+// profile, with its rules. Other rules, and sweeps, belong to the unit.
+func TestCrewProfileRules(t *testing.T) {
+	knight := "{name: Knight, WS: 4, S: 4, I: 3, A: 1, rules: [Killing Blow, Multiple Wounds (2)]}"
+	horse := "{name: Warhorse, WS: 3, S: 3, I: 3, A: 1, rules: [Always Strikes Last]}"
+	u := attackers(t, "troop: Cavalry, models: 5, M: 8, T: 3, Ld: 8, champion: {name: Champ, A: 2}, crew: ["+knight+", "+horse+"], rules: [Always Strikes First]")[0]
+	if len(u.Attackers) != 3 {
+		t.Fatalf("%d profiles strike, want knight, warhorse and champion", len(u.Attackers))
+	}
+	for _, tt := range []struct {
+		name              string
+		killing, asf, asl bool
+		multiple          string
+	}{
+		{"Knight", true, true, false, "2"},
+		{"Warhorse", false, true, true, ""},
+		{"Champ", true, true, false, "2"},
+	} {
+		var a *rules.Attacker
+		for i := range u.Attackers {
+			if u.Attackers[i].Name == tt.name {
+				a = &u.Attackers[i]
+			}
+		}
+		if a == nil {
+			t.Fatalf("no profile %s", tt.name)
+		}
+		multiple := ""
+		if !a.Multiple.IsZero() {
+			multiple = a.Multiple.String()
+		}
+		if a.Killing != tt.killing || a.ASF != tt.asf || a.ASL != tt.asl || multiple != tt.multiple {
+			t.Errorf("%s: Killing Blow %v, ASF %v, ASL %v, Multiple Wounds %q; want %v, %v, %v, %q",
+				tt.name, a.Killing, a.ASF, a.ASL, multiple, tt.killing, tt.asf, tt.asl, tt.multiple)
+		}
+	}
+	head := "name: t\nruleset: fantasy\nbattle:\n  target: {name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}\n  distance: 0\n  phases: [combat]\n"
+	// "  attacker: {name: A, troop: Cavalry, M: 8, T: 3, Ld: 8, crew: [{name: K, WS: 4, S: 4, I: 3, A: 1, rules: [" is 107
+	// columns: the rule stands at 108, its list at 107.
+	wantError(t, "a unit's rule on a crew profile", head+"  attacker: {name: A, troop: Cavalry, M: 8, T: 3, Ld: 8, crew: [{name: K, WS: 4, S: 4, I: 3, A: 1, rules: [Fear]}, {name: H, WS: 3, S: 3, I: 3, A: 1}]}\n",
+		`t.yaml:7:108: Fear belongs to the whole unit: give it in the unit's rules; a crew profile takes only rules of its own attacks (Killing Blow, Multiple Wounds, Always Strikes First, Always Strikes Last)`)
+	wantError(t, "a swept crew rule", head+"  attacker: {name: A, troop: Cavalry, M: 8, T: 3, Ld: 8, crew: [{name: K, WS: 4, S: 4, I: 3, A: 1, rules: [{Killing Blow: [false, true]}]}, {name: H, WS: 3, S: 3, I: 3, A: 1}]}\n",
+		`t.yaml:7:107: a crew profile's rules cannot be swept`)
+	wantError(t, "rules on a champion", head+"  attacker: {name: A, models: 5, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 8, champion: {name: C, rules: [Killing Blow]}}\n",
+		`t.yaml:7:98: unknown key "rules" in the champion`)
+}

@@ -3,6 +3,7 @@ package fantasy
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,7 +41,14 @@ type profileSpec struct {
 	stats map[string]int // WS S I, where given
 	A     dice.Expr
 	hasA  bool
+	// rules are the profile's own attack rules (profileRules), beside the
+	// unit's, which every profile has: a crew profile's only.
+	rules []mechanics.Rule
 }
+
+// profileRules are the rules a crew profile may give its own attacks
+// alone: a knight's Killing Blow that his warhorse lacks.
+var profileRules = []string{rules.RuleKillingBlow, rules.RuleMultipleWounds, rules.RuleStrikesFirst, rules.RuleStrikesLast}
 
 type missileSpec struct {
 	node               *scenarios.Node
@@ -272,14 +280,14 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 			u.nodes["A"] = n
 		}},
 		{Key: "rules", Decode: func(n *scenarios.Node) { u.rules = d.Rules(n) }},
-		{Key: "champion", Decode: func(n *scenarios.Node) { u.champion = decodeProfile(d, n, "the champion") }},
+		{Key: "champion", Decode: func(n *scenarios.Node) { u.champion = decodeProfile(d, n, "the champion", false) }},
 		{Key: "crew", Decode: func(n *scenarios.Node) {
 			if n.Kind != scenarios.SeqNode {
 				d.Errorf(n, "expected crew as a list of profiles, such as [{name: Engineer, WS: 3, S: 2, I: 4, A: 2D6}], found %s", n.Describe())
 				return
 			}
 			for _, item := range n.Items {
-				u.crew = append(u.crew, decodeProfile(d, item, "a crew profile"))
+				u.crew = append(u.crew, decodeProfile(d, item, "a crew profile", true))
 			}
 		}},
 		{Key: "missile", Decode: func(n *scenarios.Node) { u.missile = decodeMissile(d, n) }},
@@ -314,12 +322,17 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 	return u
 }
 
-func decodeProfile(d *scenarios.Decoder, n *scenarios.Node, what string) *profileSpec {
+// decodeProfile reads a crew profile, or a champion's (which strikes as
+// the first profile does, with its rules); withRules lets it give rules.
+func decodeProfile(d *scenarios.Decoder, n *scenarios.Node, what string, withRules bool) *profileSpec {
 	p := &profileSpec{node: n, count: 1, stats: map[string]int{}}
 	fields := []scenarios.Field{
 		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { p.name = d.Name(n, "the profile's name") }},
 		{Key: "count", Decode: func(n *scenarios.Node) { p.count, _ = d.IntIn(n, "count", 1, 20) }},
 		{Key: "A", Decode: func(n *scenarios.Node) { p.A, p.hasA = attacks(d, n, "A") }},
+	}
+	if withRules {
+		fields = append(fields, scenarios.Field{Key: "rules", Decode: func(n *scenarios.Node) { p.rules = decodeProfileRules(d, n) }})
 	}
 	for _, k := range []string{"WS", "S", "I"} {
 		k := k
@@ -331,6 +344,28 @@ func decodeProfile(d *scenarios.Decoder, n *scenarios.Node, what string) *profil
 	}
 	d.Object(n, what, fields)
 	return p
+}
+
+// decodeProfileRules reads a crew profile's rules: those of profileRules,
+// fixed (a sweep belongs on the unit's own rules).
+func decodeProfileRules(d *scenarios.Decoder, n *scenarios.Node) []mechanics.Rule {
+	var out []mechanics.Rule
+	for _, p := range d.Rules(n) {
+		vals := p.Values()
+		if len(vals) != 1 {
+			d.Errorf(n, "a crew profile's rules cannot be swept; sweep a rule in the unit's own rules")
+			continue
+		}
+		rc := vals[0]
+		if !slices.Contains(profileRules, rc.Rule.Spec.Name) {
+			d.Errorf(rc.Node, "%s belongs to the whole unit: give it in the unit's rules; a crew profile takes only rules of its own attacks (%s)", rc.Rule.Spec.Name, strings.Join(profileRules, ", "))
+			continue
+		}
+		if rc.On {
+			out = append(out, rc.Rule)
+		}
+	}
+	return out
 }
 
 func decodeMissile(d *scenarios.Decoder, n *scenarios.Node) *missileSpec {
