@@ -394,7 +394,7 @@ func strikeOrder(groups *[maxGroups]strikeGroup, units [2]*Unit, states [2]*Unit
 // skirmishers.
 func stompCount(r *dice.Rand, front int, e *Unit, es *UnitState) int {
 	n := 0
-	if e.Skirmishers || (e.Troop == Infantry && es.Alive == 1) {
+	if e.Skirmishers || (e.Troop.infantry() && es.Alive == 1) {
 		for range front {
 			n += r.D3()
 		}

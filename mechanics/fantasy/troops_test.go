@@ -21,6 +21,9 @@ func TestTroopTypeValues(t *testing.T) {
 		{Infantry, 1, 5}, {WarBeasts, 1, 5}, {Cavalry, 2, 5},
 		{MonstrousInfantry, 3, 3}, {MonstrousBeast, 3, 3}, {MonstrousCavalry, 4, 3},
 		{Swarm, 3, 5}, {Monster, 7, 5}, {Chariot, 7, 5}, {WarMachine, 7, 5},
+		// The WAP reference chart's Large Infantry: ranks of four, Unit
+		// Strength 1.
+		{LargeInfantry, 1, 4},
 	} {
 		if us := tt.troop.UnitStrength(7); us != tt.us {
 			t.Errorf("%v: Unit Strength %d with 7 wounds, want %d", tt.troop, us, tt.us)
@@ -28,6 +31,14 @@ func TestTroopTypeValues(t *testing.T) {
 		if k := tt.troop.RankSize(); k != tt.rank {
 			t.Errorf("%v: a rank needs %d models, want %d", tt.troop, k, tt.rank)
 		}
+	}
+	// Killing Blow and Stomp name Infantry, which takes in Large Infantry
+	// (a reading), and support caps: two for Large Infantry.
+	if !LargeInfantry.KillingBlowSlays() || !LargeInfantry.Stompable() || !LargeInfantry.FightsInRanks() {
+		t.Error("Large Infantry: not slain by Killing Blow, not stomped, or not fighting in ranks, as Infantry is")
+	}
+	if c := supportCap(&Unit{Troop: LargeInfantry}, 0, 3); c != 2 {
+		t.Errorf("Large Infantry support with %d attacks, want 2", c)
 	}
 }
 
@@ -57,6 +68,10 @@ func TestMonstrousRanks(t *testing.T) {
 		{MonstrousInfantry, 20, 5, 4, 3, true},
 		// Fourteen Ogres seven wide: 7 + 7, two ranks.
 		{MonstrousInfantry, 14, 7, 2, 1, true},
+		// Eight Large Infantry four wide: 4 + 4, two ranks, +1, where
+		// Infantry has none.
+		{LargeInfantry, 8, 4, 2, 1, true},
+		{Infantry, 8, 4, 0, 0, false},
 	} {
 		u := foot("Unit", tt.models, tt.wide, 3, 3, 3, 3, 1, 7, NoSave)
 		u.Troop, u.US = tt.troop, 3
@@ -145,7 +160,8 @@ func TestMonstrousRanksInCombat(t *testing.T) {
 //
 // The same unit as Cavalry supports with one attack a profile, riders 6
 // and mounts 9 + 3 = 12, and with one profile up to two (WAP, troop types,
-// Cavalry): 12 + 3*2 = 18.
+// Cavalry): 12 + 3*2 = 18. (Large Infantry, below, are not riders; the
+// profiles only test their cap of two a profile.)
 func TestMonstrousCavalrySupport(t *testing.T) {
 	split := []Attacker{
 		{Name: "Rider", WS: 4, S: 4, I: 3, A: dice.Const(1), PerBody: 1},
@@ -166,6 +182,10 @@ func TestMonstrousCavalrySupport(t *testing.T) {
 		{MonstrousCavalry, single, 1, []int{18}},
 		{Cavalry, split, 3, []int{6, 12}},
 		{Cavalry, single, 3, []int{18}},
+		// Large Infantry support with up to two of their Attacks (the WAP
+		// reference chart): 3*4 + 3*2 = 18; split, 3 + 3 and 9 + 3*2.
+		{LargeInfantry, single, 3, []int{18}},
+		{LargeInfantry, split, 3, []int{6, 15}},
 	} {
 		u := foot("Riders", 6, 3, 4, 4, 5, 3, 1, 8, NoSave)
 		u.Troop, u.FrontMM, u.W, u.Attackers = tt.troop, 50, 4, tt.attackers

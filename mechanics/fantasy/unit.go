@@ -21,10 +21,14 @@ const (
 	Monster
 	Chariot
 	WarMachine
+	// LargeInfantry is the WAP reference chart's Large Infantry, which has
+	// no page of its own: ranks of four, two supporting attacks, Unit
+	// Strength 1. Otherwise it is read as Infantry (Killing Blow, Stomp).
+	LargeInfantry
 )
 
 var troopNames = [...]string{"Infantry", "Cavalry", "War Beasts", "Swarm", "Monstrous Infantry",
-	"Monstrous Cavalry", "Monstrous Beast", "Monster", "Chariot", "War Machine"}
+	"Monstrous Cavalry", "Monstrous Beast", "Monster", "Chariot", "War Machine", "Large Infantry"}
 
 func (t TroopType) String() string { return troopNames[t] }
 
@@ -43,15 +47,16 @@ func ParseTroopType(s string) (TroopType, bool) {
 
 // UnitStrength is one model's Unit Strength, from WAP where it gives one
 // (the reference chart on its troop-types page for Infantry and Cavalry,
-// the type's own page for the others): Infantry and War Beasts 1, Cavalry
-// 2, Monstrous Infantry, Monstrous Beasts and Swarms 3, Monstrous Cavalry
+// the type's own page for the others): Infantry, Large Infantry and War
+// Beasts 1, Cavalry 2, Monstrous Infantry, Monstrous Beasts and Swarms 3,
+// Monstrous Cavalry
 // 4, Monsters their Wounds. Chariots take their Wounds, as in 8th
 // edition, and so do War Machines here; WAP counts a War Machine's crew,
 // which the unit card knows (scenarios/fantasy). A unit may override it
 // (docs/fantasy.md).
 func (t TroopType) UnitStrength(wounds int) int {
 	switch t {
-	case Infantry, WarBeasts:
+	case Infantry, LargeInfantry, WarBeasts:
 		return 1
 	case Cavalry:
 		return 2
@@ -93,26 +98,35 @@ var troopRules = [...][]string{
 // RankSize is how many models a rank of this type must hold to count as a
 // rank: for the rank bonus, for Steadfast and for disrupting an enemy. The
 // monstrous rank-and-file types need three, as their WAP troop-type pages
-// and 8th edition's Monstrous Ranks say; the others five.
+// and 8th edition's Monstrous Ranks say; Large Infantry four (the WAP
+// reference chart); the others five.
 func (t TroopType) RankSize() int {
 	switch t {
 	case MonstrousInfantry, MonstrousCavalry, MonstrousBeast:
 		return 3
+	case LargeInfantry:
+		return 4
 	}
 	return 5
 }
 
+// infantry reports whether the rules that name Infantry (Killing Blow,
+// Stomp) take the type as such: Infantry, and Large Infantry, infantry on
+// larger bases, which WAP's chart alone names (a reading).
+func (t TroopType) infantry() bool { return t == Infantry || t == LargeInfantry }
+
 // KillingBlowSlays reports whether Killing Blow slays a model of this type
-// outright: Infantry, Cavalry and War Beasts (WAP, special rules, Killing
-// Blow). What it does to the other types is Options.KillingBlow.
+// outright: Infantry (Large Infantry too), Cavalry and War Beasts (WAP,
+// special rules, Killing Blow). What it does to the other types is
+// Options.KillingBlow.
 func (t TroopType) KillingBlowSlays() bool {
-	return t == Infantry || t == Cavalry || t == WarBeasts
+	return t.infantry() || t == Cavalry || t == WarBeasts
 }
 
 // Stompable reports whether Stomps can hit this type: the Stomp unit card
-// allows Infantry, War Beasts and Swarms.
+// allows Infantry (Large Infantry too), War Beasts and Swarms.
 func (t TroopType) Stompable() bool {
-	return t == Infantry || t == WarBeasts || t == Swarm
+	return t.infantry() || t == WarBeasts || t == Swarm
 }
 
 // Mounted reports whether u's models ride, so may not take a Parry save
@@ -136,7 +150,7 @@ func (u *Unit) Mounted() bool {
 // attacks: the rank-and-file types.
 func (t TroopType) FightsInRanks() bool {
 	switch t {
-	case Infantry, Cavalry, WarBeasts, MonstrousInfantry, MonstrousCavalry, MonstrousBeast:
+	case Infantry, LargeInfantry, Cavalry, WarBeasts, MonstrousInfantry, MonstrousCavalry, MonstrousBeast:
 		return true
 	}
 	return false
@@ -153,10 +167,13 @@ func (t TroopType) FightsInRanks() bool {
 // support with one attack from each rider and up to monstrous from the
 // mount (mountOf); with a single profile for rider and mount together, up
 // to monstrous + 1 (the page's 4 beside its mount's 3; the chart's 3
-// beside its 2).
+// beside its 2). Large Infantry support with up to two (the WAP
+// reference chart).
 func supportCap(u *Unit, i, monstrous int) int {
 	monstrous = max(monstrous, 1)
 	switch u.Troop {
+	case LargeInfantry:
+		return 2
 	case MonstrousInfantry, MonstrousBeast:
 		return monstrous
 	case MonstrousCavalry:

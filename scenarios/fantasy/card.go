@@ -326,7 +326,7 @@ func applyRules(u *unit, fu *rules.Unit) {
 // defaultBase is a model's base width in millimetres by troop type, when
 // the card does not say: the usual sizes of the range.
 var defaultBase = map[rules.TroopType]int{
-	rules.Infantry: 20, rules.Cavalry: 25, rules.WarBeasts: 25, rules.Swarm: 40,
+	rules.Infantry: 20, rules.LargeInfantry: 25, rules.Cavalry: 25, rules.WarBeasts: 25, rules.Swarm: 40,
 	rules.MonstrousInfantry: 40, rules.MonstrousCavalry: 50, rules.MonstrousBeast: 40,
 	rules.Monster: 50, rules.Chariot: 50, rules.WarMachine: 50,
 }
