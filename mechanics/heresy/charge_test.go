@@ -239,6 +239,21 @@ func TestNoOverwatchBeyondMaxCharge(t *testing.T) {
 				tt.distance, ex[0].Overwatch, ex[0].Reached, tt.overwatch, tt.reached)
 		}
 	}
+	// Without a distance the charge reaches, and Overwatch is fired as at
+	// the longest charge, 12": the same 1/9 models. With no longest charge
+	// (max_charge 0) the bolters are beyond half range: 2 Snap Shots,
+	// 2/36 models.
+	x.Distance = 0
+	for _, tt := range []struct {
+		maxCharge int
+		overwatch float64
+	}{{12, 1.0 / 9}, {0, 1.0 / 18}} {
+		x.Options.MaxCharge = tt.maxCharge
+		if ex := ExactAssault(&x); !near(ex[0].Overwatch, tt.overwatch) || !near(ex[0].Reached, 1) {
+			t.Errorf("no distance, max_charge %d: Overwatch %.6f, reached %.6f; want %.6f and 1", tt.maxCharge, ex[0].Overwatch, ex[0].Reached, tt.overwatch)
+		}
+	}
+	x.Options.MaxCharge = o.MaxCharge
 	r := dice.New(5, 0)
 	var ow Attack
 	for range 1000 {

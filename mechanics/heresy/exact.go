@@ -340,9 +340,18 @@ func (x *AssaultExchange) Overwatches() bool {
 }
 
 // OverwatchSituation is how Overwatch is fired: Snap Shots at a charging
-// unit, Templates firing Wall of Death.
+// unit, Templates firing Wall of Death, at the charge's distance for range
+// and half range. Without one, the charger is taken to stand as far as a
+// charge may come from (Options.MaxCharge), so that Overwatch at a charge
+// always counts what is sure to be in range; with no such cap either,
+// every weapon is in range and beyond half range, as a shooting question
+// without a distance has it.
 func (x *AssaultExchange) OverwatchSituation() Situation {
-	return Situation{Distance: x.Distance, SnapShots: true, Reaction: true, Charging: true}
+	d := x.Distance
+	if d == 0 {
+		d = max(x.Options.MaxCharge, 0)
+	}
+	return Situation{Distance: d, SnapShots: true, Reaction: true, Charging: true}
 }
 
 // AssaultExact is the exact value of every quantity of an assault for one
