@@ -182,6 +182,7 @@ func TestErrors(t *testing.T) {
 		{"rule twice", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 1, Shred\", S: 4, AP: 5, rules: [Shred]}]}", target, ""), `t.yaml:4:158: Shred is in both the type and the rules list`},
 		{"reaction word", shoot(bolters, target, "  reaction: dodge\n"), `t.yaml:6:13: reaction "dodge": expected none, return_fire or evade`},
 		{"distance", shoot(bolters, target, "  distance: 0\n"), `t.yaml:6:13: distance (inches) 0 is out of range; expected 1 to 240`},
+		{"Rapid Fire without a range", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Rapid Fire, S: 4, AP: 5}]}", target, ""), `t.yaml:4:118: a Rapid Fire weapon needs its range: it fires twice within half of it`},
 		{"Melee fired", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Melee, S: 4, AP: 5}]}", target, ""), `t.yaml:4:118: a Melee weapon is not fired`},
 		{"Deflagrate in melee", scenario("assault:\n  attacker: {name: A, models: 5, " + marine + ", melee: {name: fist, S: 8, AP: 2, rules: [Deflagrate]}}\n  defender: " + assaultSquad + "\n"), `t.yaml:4:100: melee weapon "fist": Deflagrate, Blast, Template and Gets Hot are ranged weapons' rules`},
 		{"Overwatch guns without Overwatch", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {name: D, models: 5, " + marine + ", weapons: [{name: gun, S: 4, AP: 5}]}\n"), `t.yaml:5:13: the defender's weapons are fired only in Overwatch; set options: {overwatch: true}`},

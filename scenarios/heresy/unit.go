@@ -342,6 +342,11 @@ func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSp
 	} else {
 		d.Object(n, what, fields)
 	}
+	if w.typ == rules.RapidFire && w.rng == 0 && !w.template && typeAt != nil {
+		// Without a range it would never be within half of it, and fire
+		// once at every distance.
+		d.Errorf(typeAt, "a Rapid Fire weapon needs its range: it fires twice within half of it; add range, such as range: 24")
+	}
 	if !typeShots.IsZero() {
 		if shotsAt != nil {
 			d.Errorf(shotsAt, "shots are given twice: the type %q prints them already; remove shots", typeAt.Text)
