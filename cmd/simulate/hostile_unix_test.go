@@ -130,3 +130,6 @@ func TestSecondSignalEnds(t *testing.T) {
 		t.Error("simulate run FIFO still running 10s after a second SIGTERM")
 	}
 }
+
+// mkfifo makes a FIFO at path.
+func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }

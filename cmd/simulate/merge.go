@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,9 +78,12 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 // hold, in name order, for engines that start the merge without a shell to
 // expand a pattern. Names starting with a dot are left out: they are files
 // still being written (see reports.WriteFile) or not parts at all. So are
+// folders, and the entries that are not parts, each named on stderr:
 // files that do not begin as a partial result does (a merge's own result,
-// a report, a log beside the parts), each named on stderr; a file named on
-// the command line is read as a part whatever it holds.
+// a report, a log beside the parts), and entries that cannot be read as
+// files (a FIFO, which would block the merge for ever, a dangling link, a
+// file without read permission). A file named on the command line is read
+// as a part whatever it is.
 func partPaths(args []string, stderr io.Writer) ([]string, error) {
 	var paths []string
 	for _, a := range args {
@@ -88,22 +93,26 @@ func partPaths(args []string, stderr io.Writer) ([]string, error) {
 			continue
 		}
 		n := len(paths)
-		var others []string
+		var others, unreadable []string
 		for _, e := range entries {
 			if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
 			path := filepath.Join(a, e.Name())
-			if ok, err := looksLikePart(path); err != nil {
-				return nil, err
-			} else if !ok {
+			switch ok, why := looksLikePart(path); {
+			case why != "":
+				unreadable = append(unreadable, e.Name()+" ("+why+")")
+			case !ok:
 				others = append(others, e.Name())
-				continue
+			default:
+				paths = append(paths, path)
 			}
-			paths = append(paths, path)
 		}
 		if len(others) > 0 {
 			fmt.Fprintf(stderr, "simulate: left out of the merge, as not partial results: %s in %s\n", listNames(others), a)
+		}
+		if len(unreadable) > 0 {
+			fmt.Fprintf(stderr, "simulate: left out of the merge, as not readable files: %s in %s\n", listNames(unreadable), a)
 		}
 		if len(paths) == n {
 			return nil, fmt.Errorf("%s holds no partial results", a)
@@ -122,17 +131,37 @@ func listNames(names []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
 }
 
-func looksLikePart(path string) (bool, error) {
+// looksLikePart reports whether the file at path begins as a partial
+// result does, or why it cannot be read as a file: it is not a regular
+// file (checked before opening it, since opening a FIFO blocks until a
+// writer comes), or opening or reading it fails.
+func looksLikePart(path string) (ok bool, why string) {
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return false, reasonOf(err)
+	case !info.Mode().IsRegular():
+		return false, "not a regular file"
+	}
 	file, err := os.Open(path)
 	if err != nil {
-		return false, err
+		return false, reasonOf(err)
 	}
 	defer file.Close()
-	ok, err := sim.IsPart(file)
+	ok, err = sim.IsPart(file)
 	if err != nil {
-		return false, fmt.Errorf("%s: %w", path, err)
+		return false, reasonOf(err)
 	}
-	return ok, nil
+	return ok, ""
+}
+
+// reasonOf is the cause of a file error, without the path it names.
+func reasonOf(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // checkPartialOutside refuses to write a merge's partial result into a

@@ -310,6 +310,32 @@ func TestShardAndMergeErrors(t *testing.T) {
 	if _, _, err := runCLI(t, "merge", parts[0], filepath.Join(partsDir, "result.txt")); err == nil || !strings.Contains(err.Error(), "not a hammersim partial result") {
 		t.Errorf("merge PART result.txt: %v, want it refused as not a part", err)
 	}
+	// Entries that cannot be read as files are left out and named: a FIFO
+	// (opening it would block the merge for ever) and a dangling link.
+	fifo, stale := filepath.Join(partsDir, "zz-fifo"), filepath.Join(partsDir, "stale")
+	if err := mkfifo(fifo); err == nil {
+		os.Symlink(filepath.Join(dir, "no-such-file"), stale)
+		done := make(chan struct{})
+		var again, stderr string
+		var err error
+		go func() {
+			defer close(done)
+			again, stderr, err = runCLI(t, "merge", "--format", "json", partsDir)
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("merge DIR with a FIFO in it has not ended after 20 s")
+		}
+		if err != nil || again != single {
+			t.Errorf("merge DIR with a FIFO and a dangling link: %v, same bytes as the single run: %v", err, again == single)
+		}
+		if want := "left out of the merge, as not readable files: stale (no such file or directory), zz-fifo (not a regular file) in " + partsDir; !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q, want %q", stderr, want)
+		}
+		os.Remove(fifo)
+		os.Remove(stale)
+	}
 	// An empty file in the folder is a shard stopped while its output was
 	// redirected: an error, not a file to leave out.
 	os.WriteFile(filepath.Join(partsDir, "part-9"), nil, 0o644)
