@@ -2,6 +2,8 @@ package reports
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"image/color"
 	"io"
 	"math"
@@ -172,14 +174,26 @@ func numeric(vs []any) bool {
 
 var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9_.=+-]+`)
 
+// maxFileName bounds a plot's file name without its extension, in bytes
+// (every byte of it is ASCII): far below the 255 most file systems allow
+// a name, so that long unit names swept in a scenario never make a run
+// fail at the end, when its plots are written.
+const maxFileName = 120
+
 // fileName makes a file name (without extension) from a metric and a label
-// such as "M=7, swiftstride=true".
+// such as "M=7, swiftstride=true". A name past maxFileName keeps its start
+// and ends in a digest of the whole, so that names that differ stay apart.
 func fileName(metric, label string) string {
-	if label == "" {
-		return metric
+	name := metric
+	if label != "" {
+		label = strings.ReplaceAll(label, ", ", "_")
+		name = metric + "_" + strings.Trim(unsafeChars.ReplaceAllString(label, "-"), "-")
 	}
-	label = strings.ReplaceAll(label, ", ", "_")
-	return metric + "_" + strings.Trim(unsafeChars.ReplaceAllString(label, "-"), "-")
+	if len(name) <= maxFileName {
+		return name
+	}
+	sum := sha256.Sum256([]byte(name))
+	return name[:maxFileName-17] + "-" + hex.EncodeToString(sum[:8])
 }
 
 // render draws a figure at the plot size in a format gonum/plot knows

@@ -623,3 +623,20 @@ func TestGridLinesSplit(t *testing.T) {
 		t.Errorf("the second figure's title does not say which M it holds")
 	}
 }
+
+// TestLongFileNames: a plot's file name stays within maxFileName bytes
+// however long the swept values in its label, and two labels that differ
+// only past the cut still name two files.
+func TestLongFileNames(t *testing.T) {
+	a := fileName("charge_success", "unit="+strings.Repeat("A", 300)+"B")
+	b := fileName("charge_success", "unit="+strings.Repeat("A", 300)+"C")
+	if len(a) > maxFileName || len(b) > maxFileName {
+		t.Errorf("names of %d and %d bytes, want at most %d", len(a), len(b), maxFileName)
+	}
+	if a == b {
+		t.Errorf("two labels make one name %q", a)
+	}
+	if short := fileName("charge_success", "M=7, swiftstride=true"); short != "charge_success_M=7_swiftstride=true" {
+		t.Errorf("a short name changed: %q", short)
+	}
+}
