@@ -76,6 +76,9 @@ func comparisonFigures(c *sim.Comparison) ([]namedFigure, []string, error) {
 		}
 	}
 	distinctNames(figs)
+	if c.Partial {
+		markPartial(figs)
+	}
 	return figs, notes, nil
 }
 

@@ -140,7 +140,27 @@ func reportFigures(r *sim.Report) ([]namedFigure, []string, error) {
 		figs = append(figs, mf...)
 	}
 	distinctNames(figs)
+	if r.Partial {
+		markPartial(figs)
+	}
 	return figs, notes, nil
+}
+
+// partialMark opens the title and caption of every figure of an
+// interrupted run, so that a plot read alone still says it is partial.
+const partialMark = "PARTIAL (interrupted): "
+
+// markPartial marks each figure as drawn from partial results.
+func markPartial(figs []namedFigure) {
+	for i := range figs {
+		figs[i].caption = partialMark + figs[i].caption
+		switch f := figs[i].fig.(type) {
+		case *plot.Plot:
+			f.Title.Text = partialMark + f.Title.Text
+		case withColourBar:
+			f.main.Title.Text = partialMark + f.main.Title.Text
+		}
+	}
 }
 
 // distinctNames keeps each figure's file name its own. Values that differ

@@ -181,6 +181,32 @@ func TestPartialIsMarked(t *testing.T) {
 	if !strings.Contains(strings.Split(b.String(), "\n")[1], ",true,") {
 		t.Errorf("CSV rows do not say partial")
 	}
+	// Every plot too, read alone: its title (in the SVG's text) and its
+	// caption in report documents.
+	figs, _, err := reportFigures(r)
+	if err != nil || len(figs) == 0 {
+		t.Fatalf("figures: %v, %d", err, len(figs))
+	}
+	for _, f := range figs {
+		svg, err := render(f.fig, "svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(svg), "PARTIAL (interrupted)") || !strings.HasPrefix(f.caption, partialMark) {
+			t.Errorf("plot %s of a partial run is not marked (caption %q)", f.name, f.caption)
+		}
+	}
+	c := sampleComparison()
+	c.Partial = true
+	cfigs, _, err := comparisonFigures(c)
+	if err != nil || len(cfigs) == 0 {
+		t.Fatalf("comparison figures: %v, %d", err, len(cfigs))
+	}
+	for _, f := range cfigs {
+		if svg, err := render(f.fig, "svg"); err != nil || !strings.Contains(string(svg), "PARTIAL (interrupted)") {
+			t.Errorf("comparison plot %s of a partial run is not marked (%v)", f.name, err)
+		}
+	}
 }
 
 // TestPlotsGolden renders the sample's plots and compares them byte for
