@@ -89,15 +89,23 @@ func listUnits(w io.Writer, cards []*scenarios.UnitCard) error {
 // one name.
 func sameCard(a, b *scenarios.UnitCard) bool { return a.Ruleset == b.Ruleset && a.Name == b.Name }
 
-// showUnit prints the card named name (in any case), the first found of
-// each ruleset, under a comment on how to use it.
+// showUnit prints, for each ruleset, the card a scenario's {use: name}
+// reads: the first card of exactly that name. Where a ruleset has none, it
+// prints the first whose name differs in case alone, which the header then
+// names as it must be written.
 func showUnit(w io.Writer, cards []*scenarios.UnitCard, name string) error {
 	var found []*scenarios.UnitCard
-	for _, c := range cards {
-		if strings.EqualFold(c.Name, name) && !slices.ContainsFunc(found, func(f *scenarios.UnitCard) bool { return f.Ruleset == c.Ruleset }) {
-			found = append(found, c)
+	for _, exact := range []bool{true, false} {
+		for _, c := range cards {
+			match := c.Name == name || !exact && strings.EqualFold(c.Name, name)
+			if match && !slices.ContainsFunc(found, func(f *scenarios.UnitCard) bool { return f.Ruleset == c.Ruleset }) {
+				found = append(found, c)
+			}
 		}
 	}
+	slices.SortStableFunc(found, func(a, b *scenarios.UnitCard) int {
+		return slices.IndexFunc(cards, func(c *scenarios.UnitCard) bool { return c == a }) - slices.IndexFunc(cards, func(c *scenarios.UnitCard) bool { return c == b })
+	})
 	if len(found) == 0 {
 		var names []string
 		for _, c := range cards {

@@ -102,6 +102,16 @@ func TestUnitsUserCatalogue(t *testing.T) {
 	if card, _, _ = runCLI(t, "units", "--units", file, "show", "Clanrats"); !strings.Contains(card, "Ld7") || strings.Contains(card, "built-in") {
 		t.Errorf("units show of a card replacing a built-in one:\n%s", card)
 	}
+	// A card whose name differs in case alone replaces nothing: {use:
+	// Clanrats} reads the built-in card, and so does show Clanrats.
+	lower := filepath.Join(dir, "lower.yaml")
+	os.WriteFile(lower, []byte("ruleset: fantasy\nunits:\n  - name: clanrats\n    profile: M9 WS3 BS3 S3 T3 W1 I4 A1 Ld5\n"), 0o644)
+	if card, _, err = runCLI(t, "units", "--units", lower, "show", "Clanrats"); err != nil || !strings.Contains(card, "built-in") || !strings.Contains(card, "\nname: Clanrats\n") {
+		t.Errorf("units show Clanrats beside a card clanrats: %v\n%s", err, card)
+	}
+	if card, _, err = runCLI(t, "units", "--units", lower, "show", "CLANRATS"); err != nil || strings.Contains(card, "built-in") || !strings.Contains(card, "{use: clanrats}") {
+		t.Errorf("units show CLANRATS: the first card in any case, named as it is written: %v\n%s", err, card)
+	}
 	// A scenario's folder holds units.yaml; --scenario reads it.
 	sub := filepath.Join(dir, "army")
 	os.Mkdir(sub, 0o755)
