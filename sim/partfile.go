@@ -272,6 +272,13 @@ func runFromData(rd runData, trials int64, batches int) (Run, error) {
 		if n != trials {
 			return Run{}, fmt.Errorf("model %d holds %d trials; its chunks hold %d", m, n, trials)
 		}
+		// A trial makes at most one observation in each slot (none where
+		// what the slot counts did not happen).
+		for i := range run.Tallies[m].H {
+			if k := run.Tallies[m].H[i].N(); k > n {
+				return Run{}, fmt.Errorf("model %d, slot %d: %d observations in %d trials; a trial makes at most one", m, i, k, n)
+			}
+		}
 	}
 	if len(rd.Batches) != batches {
 		return Run{}, fmt.Errorf("%d batches, not %d", len(rd.Batches), batches)

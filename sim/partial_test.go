@@ -303,6 +303,9 @@ func TestReadPartChecksContents(t *testing.T) {
 		{"negative count", `"counts":[`, `"counts":[-1,`, "below 0"},
 		{"count overflow", `"counts":[`, `"counts":[9223372036854775807,`, "beyond 64 bits"},
 		{"negative workers", `"workers":1`, `"workers":-1`, "workers -1: expected 0 or more"},
+		// Counts that trials cannot have made: more observations in a
+		// slot than trials (a trial makes at most one).
+		{"counts past the trials", `"counts":[`, `"counts":[1000000000000000,`, "observations in 16384 trials; a trial makes at most one"},
 	} {
 		b := bytes.Replace(files[1], []byte(tt.old), []byte(tt.new), 1)
 		if bytes.Equal(b, files[1]) {

@@ -98,6 +98,13 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := f.checkOutputs(inputFiles(ss...)); err != nil {
 		return err
 	}
+	if len(ss) == 1 {
+		// Before any trial, and before a shard's: a merge would find it
+		// only once every shard had run.
+		if _, _, err := compareAxis(ss[0], *by); err != nil {
+			return err
+		}
+	}
 	job := compareJob{ss: ss, args: pos, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}
 	if err := checkCompareTrials(job.cfg.Trials); err != nil {
 		return err
@@ -238,18 +245,9 @@ func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, s
 	}
 
 	if len(ss) == 1 {
-		axis := j.by
-		if axis == "" {
-			axis = "attacker"
-		}
-		var values []any
-		for _, a := range ss[0].Axes {
-			if a.Name == axis {
-				values = a.Values
-			}
-		}
-		if len(values) < 2 {
-			return sim.Comparison{}, sim.Stamp{}, fmt.Errorf("%s has no swept parameter %q with two or more values to compare (its parameters: %s)", ss[0].Name, axis, axisNames(ss[0]))
+		axis, values, err := compareAxis(ss[0], j.by)
+		if err != nil {
+			return sim.Comparison{}, sim.Stamp{}, err
 		}
 		names = names[:0]
 		for _, v := range values {
@@ -358,4 +356,24 @@ func compareStamp(ss []*scenarios.Scenario, args []string, by, metrics string, c
 		Workers:        cfg.Workers,
 		Command:        reproduce("compare", cmdArgs, cfg, metricsFlag(metrics)...),
 	}
+}
+
+// compareAxis is the parameter a comparison of one scenario's values
+// splits by (by, or "attacker"), and its values: two or more, or an error
+// naming the parameters the scenario has.
+func compareAxis(s *scenarios.Scenario, by string) (string, []any, error) {
+	axis := by
+	if axis == "" {
+		axis = "attacker"
+	}
+	var values []any
+	for _, a := range s.Axes {
+		if a.Name == axis {
+			values = a.Values
+		}
+	}
+	if len(values) < 2 {
+		return axis, nil, fmt.Errorf("%s has no swept parameter %q with two or more values to compare (its parameters: %s)", s.Name, axis, axisNames(s))
+	}
+	return axis, values, nil
 }

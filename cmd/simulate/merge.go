@@ -260,7 +260,7 @@ func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error 
 			job.metrics = fl.Value
 		}
 		if err := (&runFlags{metrics: job.metrics}).selectMetrics(ss[0]); err != nil {
-			return fmt.Errorf("the parts' metrics: %w", err)
+			return fmt.Errorf("the parts' metrics: %v", err) // bad input, not a bad command line
 		}
 		report := job.report(merged, cfg, false)
 		return writeRunOutputs(stdout, stderr, f, &report, ss[0].Source)
@@ -278,7 +278,7 @@ func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error 
 		}
 		for _, s := range ss {
 			if err := (&runFlags{metrics: job.metrics}).selectMetrics(s); err != nil {
-				return fmt.Errorf("the parts' metrics: %w", err)
+				return fmt.Errorf("the parts' metrics: %v", err) // bad input, not a bad command line
 			}
 		}
 		if c := job.config(); c.Aligned != h.Aligned || c.Batches != h.Batches {

@@ -228,6 +228,29 @@ func TestShardAndMergeErrors(t *testing.T) {
 		}
 		os.WriteFile(out.path, b.Bytes(), 0o644)
 	}
+	// Parts whose recorded --metrics this hammersim does not have: bad
+	// input (exit 1), not a bad command line.
+	badMetrics := filepath.Join(dir, "bad-metrics")
+	{
+		var ps []sim.NamedPart
+		for _, p := range parts {
+			part, err := readPart(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps = append(ps, sim.NamedPart{Name: p, Part: part})
+		}
+		m, err := sim.Merge(ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Header.Flags = []sim.Flag{{Name: "metrics", Value: "no_such_metric"}}
+		var b bytes.Buffer
+		if err := sim.WritePart(&b, m); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(badMetrics, b.Bytes(), 0o644)
+	}
 	good, _ := os.ReadFile(parts[1])
 	truncated, corrupted := filepath.Join(dir, "truncated"), filepath.Join(dir, "corrupted")
 	os.WriteFile(truncated, good[:len(good)-30], 0o644)
@@ -251,11 +274,15 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"merge", parts[0], otherBuild}, false, otherBuild + " is not a part of the same run as " + parts[0] + ": written by another build of hammersim " + hammersim.Version + ": commit 0123abc, not " + buildID()},
 		{[]string{"merge", allOtherBuild}, false, "the parts were written by another build of hammersim " + hammersim.Version + " (commit 0123abc), this is " + buildID() + ": merge with the binary that ran the shards"},
 		{[]string{"merge", parts[0], truncated}, false, truncated + ": truncated"},
+		{[]string{"merge", badMetrics}, false, "the parts' metrics: "},
 		{[]string{"merge", parts[0], corrupted}, false, corrupted + ": corrupted"},
 		{[]string{"merge", parts[0], filepath.Join(dir, "nope")}, false, "no such file"},
 		{[]string{"merge"}, true, "merge needs the partial results"},
 		{[]string{"merge", t.TempDir()}, false, "holds no partial results"},
 		{[]string{"merge", "--format", "partial", "--plot", dir, parts[0]}, true, "--format partial writes a partial result"},
+		// A comparison a merge could not render is refused before a
+		// shard runs.
+		{[]string{"compare", "charge-benchmark", "--shard", "0/4", "-o", filepath.Join(dir, "c0")}, false, `charge-benchmark has no swept parameter "attacker"`},
 		{[]string{"run", "--shard", "4/4"}, true, `--shard "4/4": expected I/N`},
 		{[]string{"run", "--shard", "-1/4"}, true, `expected I/N`},
 		{[]string{"run", "--shard", "3"}, true, `expected I/N`},
