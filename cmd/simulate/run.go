@@ -210,19 +210,39 @@ func list(w io.Writer) error {
 // positional arguments, as users of `simulate run FILE --trials N` expect.
 // The usage text goes to stdout for -h only: the flag package would print
 // it for every bad flag, where one line of error and a hint are wanted.
+//
+// A flag given twice is an error (but --units, which adds a catalogue each
+// time), as is an empty file or folder name: either way a script would
+// otherwise run with a value it did not mean. After "--" every argument
+// is positional.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	help := fs.Usage
 	fs.Usage = func() {}
 	defer func() { fs.Usage = help }()
+	// The checks wrap the values while the flags are parsed only: the
+	// usage text names a flag's argument by its value's own type.
+	given := map[string]bool{}
+	orig := map[string]flag.Value{}
+	fs.VisitAll(func(f *flag.Flag) {
+		orig[f.Name] = f.Value
+		f.Value = &checkedValue{Value: f.Value, name: f.Name, given: given}
+	})
+	restore := func() { fs.VisitAll(func(f *flag.Flag) { f.Value = orig[f.Name] }) }
+	defer restore()
 	var pos []string
 	for {
 		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			restore()
 			help()
 			return nil, err
 		} else if err != nil {
 			return nil, err
 		}
-		args = fs.Args()
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil // the flag package took the "--"
+		}
+		args = rest
 		if len(args) == 0 {
 			return pos, nil
 		}
@@ -232,6 +252,53 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// repeatableFlags may be given more than once: each adds to the last.
+var repeatableFlags = map[string]bool{"units": true}
+
+// pathFlags name a file or folder, which may not be empty.
+var pathFlags = map[string]bool{"o": true, "plot": true, "report": true, "units": true, "scenario": true}
+
+// checkedValue is a flag's value that refuses to be set twice, or, for a
+// path, to an empty name. It passes on what the flag package asks of the
+// value it wraps (IsBoolFlag, Get).
+type checkedValue struct {
+	flag.Value
+	name  string
+	given map[string]bool
+}
+
+func (v *checkedValue) Set(s string) error {
+	if v.given[v.name] && !repeatableFlags[v.name] {
+		return fmt.Errorf("given twice; give it once")
+	}
+	v.given[v.name] = true
+	if pathFlags[v.name] && s == "" {
+		return fmt.Errorf("an empty name; expected a file or folder name")
+	}
+	return v.Value.Set(s)
+}
+
+// String is the wrapped value's; "" for the zero value the flag package
+// makes to tell a default apart.
+func (v *checkedValue) String() string {
+	if v == nil || v.Value == nil {
+		return ""
+	}
+	return v.Value.String()
+}
+
+func (v *checkedValue) IsBoolFlag() bool {
+	b, ok := v.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+func (v *checkedValue) Get() any {
+	if g, ok := v.Value.(flag.Getter); ok {
+		return g.Get()
+	}
+	return v.Value.String()
 }
 
 // newFlagSet returns a flag set that reports errors as usage errors rather
@@ -262,10 +329,16 @@ func flagError(fs *flag.FlagSet, err error) error {
 // type cannot read.
 var flagParseRE = regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (parse error|value out of range)$`)
 
+// checkedRE matches the flag package's error for checkedValue's refusals.
+var checkedRE = regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (given twice; give it once|an empty name; expected a file or folder name)$`)
+
 // numberFlagMessage says what a number flag expects where the flag package
 // would say only "parse error": --seed -1: expected a whole number from 0
 // to 18446744073709551615. Other errors pass unchanged.
 func numberFlagMessage(fs *flag.FlagSet, err error) string {
+	if m := checkedRE.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Sprintf("-%s %q: %s", m[2], m[1], m[3]) // checkedValue's refusals
+	}
 	m := flagParseRE.FindStringSubmatch(err.Error())
 	if m == nil {
 		return err.Error()

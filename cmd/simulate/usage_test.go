@@ -27,6 +27,19 @@ func TestUsageHints(t *testing.T) {
 		{"run unknown metric", []string{"run", "random-movement", "--metrics", "reach_typo"},
 			"simulate: --metrics: unknown metric \"reach_typo\" in random-movement; its question has: charge_success, charge_reach\n" +
 				"Run 'simulate run -h' for its flags.\n"},
+		// A flag given twice, or a path given empty, would run with what a
+		// script did not mean.
+		{"run flag twice", []string{"run", "--trials", "10", "-o", "a.json", "-o", "b.json"},
+			"simulate: run: -o \"b.json\": given twice; give it once\nRun 'simulate run -h' for its flags.\n"},
+		{"run empty output", []string{"run", "-o", ""},
+			"simulate: run: -o \"\": an empty name; expected a file or folder name\nRun 'simulate run -h' for its flags.\n"},
+		{"merge empty plot folder", []string{"merge", "x", "--plot="},
+			"simulate: merge: -plot \"\": an empty name; expected a file or folder name\nRun 'simulate merge -h' for its flags.\n"},
+		{"units empty scenario", []string{"units", "--scenario", ""},
+			"simulate: units: -scenario \"\": an empty name; expected a file or folder name\nRun 'simulate units -h' for its flags.\n"},
+		// After --, nothing is a flag, whichever argument comes first.
+		{"run after --", []string{"run", "--", "-x.yaml", "--trials", "10"},
+			"simulate: run takes one scenario, got 3: -x.yaml --trials 10\nRun 'simulate run -h' for its flags.\n"},
 		{"run bad flag", []string{"run", "--bogus"},
 			"simulate: run: flag provided but not defined: -bogus\nRun 'simulate run -h' for its flags.\n"},
 		// Flags with no command are run's, for the default scenario.
