@@ -288,6 +288,12 @@ func CheckFile(path string) error {
 	if err := probe(target); err != nil {
 		return pathError(path, err)
 	}
+	// A file its owner made read-only is not replaced: the rename that
+	// writes a file whole would otherwise pass over the protection a
+	// shell's redirect respects.
+	if fi, err := os.Stat(target); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("cannot write %s: it is read-only (mode %04o); make it writable or choose another file", shortPath(path), fi.Mode().Perm())
+	}
 	if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
 		// The name itself must be one the file system takes.
 		f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)

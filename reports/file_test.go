@@ -124,3 +124,18 @@ func TestFilesDiscardRemovesMadeDirectories(t *testing.T) {
 		t.Errorf("a committed file: %q, %v", got, err)
 	}
 }
+
+// TestCheckFileReadOnly: a file without write permission is not replaced,
+// as a shell's redirect would not replace it; a writable one is.
+func TestCheckFileReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	ro, rw := filepath.Join(dir, "ro.json"), filepath.Join(dir, "rw.json")
+	os.WriteFile(ro, []byte("kept"), 0o444)
+	os.WriteFile(rw, []byte("old"), 0o644)
+	if err := CheckFile(ro); err == nil || !strings.Contains(err.Error(), "it is read-only (mode 0444)") {
+		t.Errorf("CheckFile of a read-only file: %v", err)
+	}
+	if err := CheckFile(rw); err != nil {
+		t.Errorf("CheckFile of a writable file: %v", err)
+	}
+}
