@@ -248,7 +248,10 @@ func (d *Decoder) ownCards(root *Node) []*UnitCard {
 		}
 	}
 	if dir != "" {
-		paths, _ := filepath.Glob(filepath.Join(dir, "*.units.yaml"))
+		paths, err := filesIn(dir, "*.units.yaml")
+		if err != nil {
+			d.Errorf(nil, "the scenario's folder %s cannot be listed for its unit catalogues (*.units.yaml): %v", dir, pathProblem(err))
+		}
 		if _, err := os.Stat(filepath.Join(dir, "units.yaml")); err == nil {
 			paths = append([]string{filepath.Join(dir, "units.yaml")}, paths...)
 		}
@@ -394,7 +397,11 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 			files = append(files, unitsFile{it, p})
 			continue
 		}
-		paths, _ := filepath.Glob(filepath.Join(p, "*.yaml"))
+		paths, err := filesIn(p, "*.yaml")
+		if err != nil {
+			d.Errorf(it, "unit catalogue folder %s: %v", p, pathProblem(err))
+			continue
+		}
 		if len(paths) == 0 {
 			d.Errorf(it, "unit catalogue folder %s holds no catalogue file (*.yaml)", p)
 		}
@@ -403,6 +410,27 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 		}
 	}
 	return files
+}
+
+// filesIn lists the files of folder dir whose names match pattern, in
+// name order, as paths. The folder's name is taken as written: joined into
+// a filepath.Glob pattern, the brackets, stars, question marks and
+// backslashes a folder may be named with would be read as a pattern too,
+// and a scenario in g[1] would read the catalogues of g1. The folder is
+// listed and each name matched, rather than dir escaped, because Glob has
+// no escape character on Windows.
+func filesIn(dir, pattern string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, e := range entries {
+		if ok, _ := filepath.Match(pattern, e.Name()); ok {
+			paths = append(paths, filepath.Join(dir, e.Name()))
+		}
+	}
+	return paths, nil
 }
 
 // readCatalogue reads at most a byte more than a catalogue may hold.

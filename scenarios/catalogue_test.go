@@ -432,3 +432,62 @@ func TestMisspeltCardOneError(t *testing.T) {
 		}
 	}
 }
+
+// writeFiles writes each file of files under dir, making its folders, and
+// returns dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) string {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestFolderNamesAreNotPatterns: a folder's name is taken as written when
+// its catalogue files are listed, so that a scenario in g[1] reads its own
+// *.units.yaml and not those of g1 (which the pattern g[1] matches), and
+// a units folder named cards[x] is read, not taken for the pattern that
+// matches cardsx.
+func TestFolderNamesAreNotPatterns(t *testing.T) {
+	card := func(name string) string {
+		return "ruleset: fantasy\nunits:\n  - {name: " + name + ", troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n"
+	}
+	// Each folder name beside the one its name matches as a pattern;
+	// a backslash is a path separator on Windows, so that name is tried
+	// elsewhere only.
+	names := [][2]string{{"g[1]", "g1"}, {"a*", "ab"}, {"q?", "qx"}}
+	if filepath.Separator != '\\' {
+		names = append(names, [2]string{`b\c`, "bc"})
+	}
+	for _, n := range names {
+		own, sibling := n[0], n[1]
+		dir := writeFiles(t, t.TempDir(), map[string]string{
+			own + "/own.units.yaml":       card("Own"),
+			sibling + "/other.units.yaml": card("Other"),
+			own + "/cards/own.yaml":       card("Own Card"),
+			sibling + "/cards/other.yaml": card("Other Card"),
+			own + "/s.yaml":               "name: t\nruleset: fantasy\ncharge: {unit: {use: Own}, distance: 3}\n",
+			own + "/sibling.yaml":         "name: t\nruleset: fantasy\ncharge: {unit: {use: Other}, distance: 3}\n",
+		})
+		if _, err := both.Load(filepath.Join(dir, own, "s.yaml")); err != nil {
+			t.Errorf("%s: the folder's own catalogue: %v", own, err)
+		}
+		if _, err := both.Load(filepath.Join(dir, own, "sibling.yaml")); err == nil || !strings.Contains(err.Error(), `no fantasy unit card named "Other"`) {
+			t.Errorf("%s: the catalogue of %s was read: %v", own, sibling, err)
+		}
+		cards, err := both.UserCards([]string{filepath.Join(dir, own, "cards")}, "")
+		var got []string
+		for _, c := range cards {
+			got = append(got, c.Name)
+		}
+		if err != nil || strings.Join(got, ",") != "Own Card" {
+			t.Errorf("%s: --units %s/cards: cards %q, error %v; want Own Card alone", own, own, got, err)
+		}
+	}
+}
