@@ -256,7 +256,9 @@ func (d *Decoder) ownCards(root *Node) []*UnitCard {
 			paths = append([]string{filepath.Join(dir, "units.yaml")}, paths...)
 		}
 		for _, p := range paths {
-			cards = append(cards, d.catalogueFile(nil, p)...)
+			if d.listedRegular(nil, p) {
+				cards = append(cards, d.catalogueFile(nil, p)...)
+			}
 		}
 	}
 	return cards
@@ -406,7 +408,9 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 			d.Errorf(it, "unit catalogue folder %s holds no catalogue file (*.yaml)", p)
 		}
 		for _, f := range paths {
-			files = append(files, unitsFile{it, f})
+			if d.listedRegular(it, f) {
+				files = append(files, unitsFile{it, f})
+			}
 		}
 	}
 	return files
@@ -431,6 +435,38 @@ func filesIn(dir, pattern string) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// listedRegular reports whether path, a catalogue file found by listing a
+// folder, is a regular file (or a link to one), and reports it, at at,
+// when it is not: opening a FIFO waits for a writer that may never come,
+// and a device, a socket or a folder holds no catalogue. A path the user
+// names is read whatever it is, as a scenario's path is, so that a FIFO
+// or /dev/stdin can be named on purpose (a reader stuck on one is ended
+// by a second Ctrl-C).
+func (d *Decoder) listedRegular(at *Node, path string) bool {
+	info, err := os.Stat(path)
+	if err != nil {
+		d.Errorf(at, "unit catalogue %s: %v", path, pathProblem(err))
+		return false
+	}
+	var kind string
+	switch m := info.Mode(); {
+	case m.IsRegular():
+		return true
+	case m.IsDir():
+		kind = "a folder"
+	case m&os.ModeNamedPipe != 0:
+		kind = "a FIFO"
+	case m&os.ModeDevice != 0:
+		kind = "a device"
+	case m&os.ModeSocket != 0:
+		kind = "a socket"
+	default:
+		kind = "a special file"
+	}
+	d.Errorf(at, "unit catalogue %s is not a regular file (%s); a unit catalogue is a YAML file", path, kind)
+	return false
 }
 
 // readCatalogue reads at most a byte more than a catalogue may hold.
