@@ -383,8 +383,12 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 	}
 	var files []unitsFile
 	for _, it := range items {
-		p := d.Text(it, "a unit catalogue's path")
+		p, ok := d.Scalar(it, "a unit catalogue's path")
+		if !ok {
+			continue
+		}
 		if p == "" {
+			d.Errorf(it, "an empty path; expected a unit catalogue file or folder")
 			continue
 		}
 		if !filepath.IsAbs(p) && dir != "" {

@@ -114,6 +114,12 @@ func TestUseAndProfile(t *testing.T) {
 		// The key is checked even when no card is used, and so not read.
 		{"missing units path, no card used", head + "units: [nowhere.yaml]\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
 			`t.yaml:3:9: unit catalogue nowhere.yaml: no such file or folder`},
+		// An empty path names nothing; passed over, it would hide a
+		// path the writer meant to give. The value '' is at column 8.
+		{"empty units path", head + "units: ''\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
+			`t.yaml:3:8: an empty path; expected a unit catalogue file or folder`},
+		{"empty units path in a list", head + "units: [\"\"]\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
+			`t.yaml:3:9: an empty path; expected a unit catalogue file or folder`},
 		{"not UTF-8", head + "# caf\xe9\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
 			`t.yaml:3:6: byte 0xE9 is not UTF-8 text; save the file as UTF-8`},
 	} {
