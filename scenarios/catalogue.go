@@ -72,9 +72,12 @@ const maxCatalogueFile = MaxFileSize
 // parseCatalogue reads a catalogue file's cards. A card with a problem
 // that hides what it is (no name, a use key, a name taken) is reported and
 // left out; the others are returned even beside errors, so that their own
-// problems can be found in the same pass (Registry.UserCards).
-func parseCatalogue(file string, src []byte) ([]*UnitCard, error) {
-	root, err := parseYAML(file, src)
+// problems can be found in the same pass (Registry.UserCards). With a
+// registry, a ruleset it does not know is reported once, at the ruleset
+// key, and no card is read; without one (the built-in catalogue, which
+// tests check, and ScenarioUnits) any ruleset is taken.
+func parseCatalogue(file string, src []byte, r *Registry) ([]*UnitCard, error) {
+	root, err := parseYAML(file, src, catalogueYAML)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +86,16 @@ func parseCatalogue(file string, src []byte) ([]*UnitCard, error) {
 	ruleset := ""
 	var units *Node
 	d.Object(root, "a unit catalogue", []Field{
-		{Key: "ruleset", Required: true, Decode: func(n *Node) { ruleset = d.Text(n, "the catalogue's ruleset") }},
+		{Key: "ruleset", Required: true, Decode: func(n *Node) {
+			v, ok := d.Scalar(n, "the catalogue's ruleset")
+			if ok && r != nil {
+				if _, known := r.rulesets[v]; !known {
+					d.Errorf(n, "unknown ruleset %q; expected one of: %s", v, strings.Join(r.Names(), ", "))
+					return
+				}
+			}
+			ruleset = v
+		}},
 		{Key: "description", Decode: func(n *Node) { d.Text(n, "a description") }},
 		{Key: "units", Required: true, Decode: func(n *Node) { units = n }},
 	})
@@ -203,7 +215,7 @@ func BuiltinUnits() []*UnitCard {
 	var out []*UnitCard
 	for _, e := range entries {
 		src, _ := builtinUnitFiles.ReadFile("units/" + e.Name())
-		cards, err := parseCatalogue("builtin:units/"+e.Name(), src)
+		cards, err := parseCatalogue("builtin:units/"+e.Name(), src, nil)
 		if err != nil {
 			panic("scenarios: the built-in unit catalogue is broken: " + err.Error())
 		}
@@ -278,11 +290,11 @@ func (d *Decoder) scenarioDir() string {
 // whose *.yaml files are catalogues, as a scenario's units key reads one.
 // It keeps the cards that could be read beside the problems found, each
 // at its file, line and column; err is a path that cannot be read.
-func readUnits(path string) ([]*UnitCard, ErrorList, error) {
+func (r *Registry) readUnits(path string) ([]*UnitCard, ErrorList, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, nil, fmt.Errorf("unit catalogue %s: %s", path, pathProblem(err))
 	}
-	d := &Decoder{file: path}
+	d := &Decoder{file: path, registry: r}
 	cards := d.unitsKey(&Node{Kind: ScalarNode, Text: path, Line: 1, Col: 1, File: path}, "")
 	return cards, d.errs, nil
 }
@@ -294,7 +306,7 @@ func readUnits(path string) ([]*UnitCard, ErrorList, error) {
 // cannot be read is an error naming it; problems inside the files come
 // back as an ErrorList, each at its file, line and column.
 func ScenarioUnits(path string) ([]*UnitCard, error) {
-	cards, errs, err := scenarioUnits(path)
+	cards, errs, err := scenarioUnits(nil, path)
 	switch {
 	case err != nil:
 		return nil, err
@@ -305,8 +317,9 @@ func ScenarioUnits(path string) ([]*UnitCard, error) {
 }
 
 // scenarioUnits is ScenarioUnits keeping the cards that could be read
-// beside the problems found; err is a scenario that cannot be read.
-func scenarioUnits(path string) ([]*UnitCard, ErrorList, error) {
+// beside the problems found; err is a scenario that cannot be read. With
+// a registry, a catalogue of a ruleset it does not know is a problem.
+func scenarioUnits(r *Registry, path string) ([]*UnitCard, ErrorList, error) {
 	src, err := readLimited(path)
 	var positioned *Error
 	switch {
@@ -315,11 +328,11 @@ func scenarioUnits(path string) ([]*UnitCard, ErrorList, error) {
 	case err != nil:
 		return nil, nil, fmt.Errorf("scenario %s: %s", path, pathProblem(err))
 	}
-	root, err := parseYAML(path, src)
+	root, err := parseYAML(path, src, scenarioYAML)
 	if err != nil {
 		return nil, nil, err
 	}
-	d := &Decoder{file: path}
+	d := &Decoder{file: path, registry: r}
 	return d.ownCards(root), d.errs, nil
 }
 
@@ -338,12 +351,12 @@ func (r *Registry) UserCards(paths []string, scenario string) ([]*UnitCard, erro
 		return err
 	}
 	for _, p := range paths {
-		if err := read(readUnits(p)); err != nil {
+		if err := read(r.readUnits(p)); err != nil {
 			return nil, err
 		}
 	}
 	if scenario != "" {
-		if err := read(scenarioUnits(scenario)); err != nil {
+		if err := read(scenarioUnits(r, scenario)); err != nil {
 			return nil, err
 		}
 	}
@@ -511,7 +524,7 @@ func (d *Decoder) catalogueFile(at *Node, path string) []*UnitCard {
 // and records the file among those the scenario read.
 func (d *Decoder) catalogueText(at *Node, path string, src []byte) []*UnitCard {
 	d.catalogues = append(d.catalogues, Catalogue{Path: path, Source: src})
-	cards, err := parseCatalogue(path, src)
+	cards, err := parseCatalogue(path, src, d.registry)
 	if err != nil {
 		var list ErrorList
 		var one *Error

@@ -497,3 +497,36 @@ func TestFolderNamesAreNotPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogueFileProblems: problems of a catalogue file as a whole say
+// what a catalogue expects, and an unknown ruleset is one error at its
+// value, with or without cards.
+func TestCatalogueFileProblems(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"empty", "", `:1:1: the file is empty; expected a unit catalogue mapping with ruleset and units`},
+		{"comments only", "# my cards\n", `:1:1: the file is empty; expected a unit catalogue mapping with ruleset and units`},
+		{"two documents", "ruleset: fantasy\nunits: []\n---\nruleset: heresy\nunits: []\n", `:4:1: a second YAML document; a unit catalogue holds one`},
+		// The value 40k is at column 10 of line 1.
+		{"unknown ruleset, no cards", "ruleset: 40k\nunits: []\n", `:1:10: unknown ruleset "40k"; expected one of: fantasy, heresy`},
+		{"unknown ruleset, two cards", "ruleset: 40k\nunits:\n  - {name: A, M: 5}\n  - {name: B, M: 4}\n", `:1:10: unknown ruleset "40k"; expected one of: fantasy, heresy`},
+		{"empty ruleset", "ruleset: ''\nunits: []\n", `:1:10: unknown ruleset ""; expected one of: fantasy, heresy`},
+	} {
+		p := filepath.Join(t.TempDir(), "cards.yaml")
+		if err := os.WriteFile(p, []byte(tc.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := both.UserCards([]string{p}, "")
+		if want := p + tc.want; err == nil || err.Error() != want {
+			t.Errorf("%s:\n got: %v\nwant: %s", tc.name, err, want)
+		}
+	}
+	// A scenario that reads the catalogue beside it hears of it too.
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"units.yaml": "ruleset: 40k\nunits: [{name: Marines, M: 6}]\n",
+		"s.yaml":     "name: t\nruleset: fantasy\ncharge: {unit: {use: Clanrats}, distance: 3}\n",
+	})
+	_, err := both.Load(filepath.Join(dir, "s.yaml"))
+	if want := filepath.Join(dir, "units.yaml") + `:1:10: unknown ruleset "40k"; expected one of: fantasy, heresy`; err == nil || err.Error() != want {
+		t.Errorf("a scenario beside it:\n got: %v\nwant: %s", err, want)
+	}
+}

@@ -110,10 +110,23 @@ func checkUTF8(file string, src []byte) error {
 	return nil
 }
 
-// parseYAML reads one YAML document into a node tree. Its size, nesting
-// and number of values are checked before the YAML library reads it (see
-// MaxFileSize); a byte-order mark at its start is skipped.
-func parseYAML(file string, src []byte) (*Node, error) {
+// yamlFile is what a YAML file holds, for the problems of the file as a
+// whole: what it is called, and what its one document is expected to be.
+type yamlFile struct {
+	called string
+	expect string
+}
+
+var (
+	scenarioYAML  = yamlFile{"a scenario file", "a scenario mapping with name, ruleset and a question such as charge"}
+	catalogueYAML = yamlFile{"a unit catalogue", "a unit catalogue mapping with ruleset and units"}
+)
+
+// parseYAML reads one YAML document, a scenario or a catalogue as kind
+// says, into a node tree. Its size, nesting and number of values are
+// checked before the YAML library reads it (see MaxFileSize); a
+// byte-order mark at its start is skipped.
+func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 	if len(src) > MaxFileSize {
 		return nil, tooLarge(file)
 	}
@@ -134,12 +147,12 @@ func parseYAML(file string, src []byte) (*Node, error) {
 		return nil, yamlError(file, err)
 	}
 	if len(f.Docs) == 0 || f.Docs[0] == nil || f.Docs[0].Body == nil {
-		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "the file is empty; expected a scenario mapping with name, ruleset and a question such as charge"}
+		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "the file is empty; expected " + kind.expect}
 	}
 	for _, doc := range f.Docs[1:] {
 		if doc != nil && doc.Body != nil { // an empty trailing "---" is harmless
 			line, _ := pos(doc.Body)
-			return nil, &Error{File: file, Line: line, Col: 1, Msg: "a second YAML document; a scenario file holds one"}
+			return nil, &Error{File: file, Line: line, Col: 1, Msg: "a second YAML document; " + kind.called + " holds one"}
 		}
 	}
 	c := converter{file: file, anchors: map[string]anchor{}}
