@@ -146,21 +146,33 @@ func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 	if err != nil {
 		return nil, yamlError(file, err)
 	}
-	if len(f.Docs) == 0 || f.Docs[0] == nil || f.Docs[0].Body == nil {
+	docs := f.Docs
+	// The library reads a directive before the document (%YAML 1.2, %TAG)
+	// as a document of its own. It changes nothing a scenario reads: every
+	// value is read as text, and a tag is refused where it is used.
+	for len(docs) > 0 && docs[0] != nil && isDirective(docs[0].Body) {
+		docs = docs[1:]
+	}
+	if len(docs) == 0 || docs[0] == nil || docs[0].Body == nil {
 		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "the file is empty; expected " + kind.expect}
 	}
-	for _, doc := range f.Docs[1:] {
+	for _, doc := range docs[1:] {
 		if doc != nil && doc.Body != nil { // an empty trailing "---" is harmless
 			line, _ := pos(doc.Body)
 			return nil, &Error{File: file, Line: line, Col: 1, Msg: "a second YAML document; " + kind.called + " holds one"}
 		}
 	}
 	c := converter{file: file, anchors: map[string]anchor{}}
-	n := c.convert(f.Docs[0].Body, 0)
+	n := c.convert(docs[0].Body, 0)
 	if c.err != nil {
 		return nil, c.err
 	}
 	return n, nil
+}
+
+func isDirective(n ast.Node) bool {
+	_, ok := n.(*ast.DirectiveNode)
+	return ok
 }
 
 func yamlError(file string, err error) error {
@@ -170,9 +182,21 @@ func yamlError(file string, err error) error {
 		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
 			line, col = tk.Position.Line, tk.Position.Column
 		}
-		return &Error{File: file, Line: line, Col: col, Msg: "YAML syntax: " + ye.GetMessage()}
+		return &Error{File: file, Line: line, Col: col, Msg: yamlMessage(ye.GetMessage())}
 	}
 	return &Error{File: file, Line: 1, Col: 1, Msg: "YAML syntax: " + err.Error()}
+}
+
+// yamlMessage says what the YAML library found, and what is expected
+// there where its own message does not say.
+func yamlMessage(msg string) string {
+	switch {
+	case msg == "unexpected directive value. document not started":
+		// The library takes one directive, followed at once by the
+		// document's "---".
+		return "expected --- after the directive; a file may open with one directive, such as %YAML 1.2, then ---"
+	}
+	return "YAML syntax: " + msg
 }
 
 type converter struct {
