@@ -182,19 +182,34 @@ func yamlError(file string, err error) error {
 		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
 			line, col = tk.Position.Line, tk.Position.Column
 		}
-		return &Error{File: file, Line: line, Col: col, Msg: yamlMessage(ye.GetMessage())}
+		return &Error{File: file, Line: line, Col: col, Msg: yamlMessage(ye.GetMessage(), ye.GetToken())}
 	}
 	return &Error{File: file, Line: 1, Col: 1, Msg: "YAML syntax: " + err.Error()}
 }
 
 // yamlMessage says what the YAML library found, and what is expected
-// there where its own message does not say.
-func yamlMessage(msg string) string {
+// there where its own message does not say; tk is the token it points at.
+// The library's messages are matched as version 1.19 words them; one
+// worded otherwise passes as it is.
+func yamlMessage(msg string, tk *token.Token) string {
 	switch {
 	case msg == "unexpected directive value. document not started":
 		// The library takes one directive, followed at once by the
 		// document's "---".
 		return "expected --- after the directive; a file may open with one directive, such as %YAML 1.2, then ---"
+	case strings.HasPrefix(msg, "tab character cannot use as a map key"):
+		// The library points at the key after the tab.
+		return "a tab stands before this key; use spaces"
+	case strings.HasPrefix(msg, "found character '\t'"):
+		// Found in a line's leading spaces; the library points at the tab.
+		return "a tab indents this line; indent with spaces"
+	case strings.HasPrefix(msg, "invalid header option: "):
+		// The rest is what follows | or >, quoted.
+		return "after | or > may come only an indentation indicator (1 to 9) and a chomping indicator (- or +), " +
+			"then the text on the lines below; found " + strings.TrimPrefix(msg, "invalid header option: ")
+	case msg == "non-map value is specified" && tk != nil:
+		// A line among a mapping's keys that is no key: its text.
+		return "expected key: value, with a colon and a space after the key; found " + Excerpt(tk.Value)
 	}
 	return "YAML syntax: " + msg
 }
@@ -299,6 +314,8 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 		return c.fail(n, "YAML tags such as %s are not used in scenarios; remove it", v.Start.Value)
 	case *ast.MergeKeyNode:
 		return c.fail(n, "merge keys (<<) are not supported; write the keys out")
+	case *ast.MappingKeyNode:
+		return c.fail(n, "complex keys (? key) are not supported; write key: value")
 	default:
 		return c.fail(n, "unsupported YAML construct (%s)", n.Type())
 	}
