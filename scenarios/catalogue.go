@@ -72,9 +72,12 @@ const maxCatalogueFile = MaxFileSize
 // parseCatalogue reads a catalogue file's cards. A card with a problem
 // that hides what it is (no name, a use key, a name taken) is reported and
 // left out; the others are returned even beside errors, so that their own
-// problems can be found in the same pass (Registry.UserCards).
-func parseCatalogue(file string, src []byte) ([]*UnitCard, error) {
-	root, err := parseYAML(file, src)
+// problems can be found in the same pass (Registry.UserCards). With a
+// registry, a ruleset it does not know is reported once, at the ruleset
+// key, and no card is read; without one (the built-in catalogue, which
+// tests check, and ScenarioUnits) any ruleset is taken.
+func parseCatalogue(file string, src []byte, r *Registry) ([]*UnitCard, error) {
+	root, err := parseYAML(file, src, catalogueYAML)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +86,16 @@ func parseCatalogue(file string, src []byte) ([]*UnitCard, error) {
 	ruleset := ""
 	var units *Node
 	d.Object(root, "a unit catalogue", []Field{
-		{Key: "ruleset", Required: true, Decode: func(n *Node) { ruleset = d.Text(n, "the catalogue's ruleset") }},
+		{Key: "ruleset", Required: true, Decode: func(n *Node) {
+			v, ok := d.Scalar(n, "the catalogue's ruleset")
+			if ok && r != nil {
+				if _, known := r.rulesets[v]; !known {
+					d.Errorf(n, "unknown ruleset %q; expected one of: %s", v, strings.Join(r.Names(), ", "))
+					return
+				}
+			}
+			ruleset = v
+		}},
 		{Key: "description", Decode: func(n *Node) { d.Text(n, "a description") }},
 		{Key: "units", Required: true, Decode: func(n *Node) { units = n }},
 	})
@@ -203,7 +215,7 @@ func BuiltinUnits() []*UnitCard {
 	var out []*UnitCard
 	for _, e := range entries {
 		src, _ := builtinUnitFiles.ReadFile("units/" + e.Name())
-		cards, err := parseCatalogue("builtin:units/"+e.Name(), src)
+		cards, err := parseCatalogue("builtin:units/"+e.Name(), src, nil)
 		if err != nil {
 			panic("scenarios: the built-in unit catalogue is broken: " + err.Error())
 		}
@@ -248,12 +260,17 @@ func (d *Decoder) ownCards(root *Node) []*UnitCard {
 		}
 	}
 	if dir != "" {
-		paths, _ := filepath.Glob(filepath.Join(dir, "*.units.yaml"))
+		paths, err := filesIn(dir, "*.units.yaml")
+		if err != nil {
+			d.Errorf(nil, "the scenario's folder %s cannot be listed for its unit catalogues (*.units.yaml): %v", dir, pathProblem(err))
+		}
 		if _, err := os.Stat(filepath.Join(dir, "units.yaml")); err == nil {
 			paths = append([]string{filepath.Join(dir, "units.yaml")}, paths...)
 		}
 		for _, p := range paths {
-			cards = append(cards, d.catalogueFile(nil, p)...)
+			if d.listedRegular(nil, p) {
+				cards = append(cards, d.catalogueFile(nil, p)...)
+			}
 		}
 	}
 	return cards
@@ -273,11 +290,11 @@ func (d *Decoder) scenarioDir() string {
 // whose *.yaml files are catalogues, as a scenario's units key reads one.
 // It keeps the cards that could be read beside the problems found, each
 // at its file, line and column; err is a path that cannot be read.
-func readUnits(path string) ([]*UnitCard, ErrorList, error) {
+func (r *Registry) readUnits(path string) ([]*UnitCard, ErrorList, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, nil, fmt.Errorf("unit catalogue %s: %s", path, pathProblem(err))
 	}
-	d := &Decoder{file: path}
+	d := &Decoder{file: path, registry: r}
 	cards := d.unitsKey(&Node{Kind: ScalarNode, Text: path, Line: 1, Col: 1, File: path}, "")
 	return cards, d.errs, nil
 }
@@ -289,7 +306,7 @@ func readUnits(path string) ([]*UnitCard, ErrorList, error) {
 // cannot be read is an error naming it; problems inside the files come
 // back as an ErrorList, each at its file, line and column.
 func ScenarioUnits(path string) ([]*UnitCard, error) {
-	cards, errs, err := scenarioUnits(path)
+	cards, errs, err := scenarioUnits(nil, path)
 	switch {
 	case err != nil:
 		return nil, err
@@ -300,8 +317,9 @@ func ScenarioUnits(path string) ([]*UnitCard, error) {
 }
 
 // scenarioUnits is ScenarioUnits keeping the cards that could be read
-// beside the problems found; err is a scenario that cannot be read.
-func scenarioUnits(path string) ([]*UnitCard, ErrorList, error) {
+// beside the problems found; err is a scenario that cannot be read. With
+// a registry, a catalogue of a ruleset it does not know is a problem.
+func scenarioUnits(r *Registry, path string) ([]*UnitCard, ErrorList, error) {
 	src, err := readLimited(path)
 	var positioned *Error
 	switch {
@@ -310,11 +328,11 @@ func scenarioUnits(path string) ([]*UnitCard, ErrorList, error) {
 	case err != nil:
 		return nil, nil, fmt.Errorf("scenario %s: %s", path, pathProblem(err))
 	}
-	root, err := parseYAML(path, src)
+	root, err := parseYAML(path, src, scenarioYAML)
 	if err != nil {
 		return nil, nil, err
 	}
-	d := &Decoder{file: path}
+	d := &Decoder{file: path, registry: r}
 	return d.ownCards(root), d.errs, nil
 }
 
@@ -333,12 +351,12 @@ func (r *Registry) UserCards(paths []string, scenario string) ([]*UnitCard, erro
 		return err
 	}
 	for _, p := range paths {
-		if err := read(readUnits(p)); err != nil {
+		if err := read(r.readUnits(p)); err != nil {
 			return nil, err
 		}
 	}
 	if scenario != "" {
-		if err := read(scenarioUnits(scenario)); err != nil {
+		if err := read(scenarioUnits(r, scenario)); err != nil {
 			return nil, err
 		}
 	}
@@ -378,8 +396,12 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 	}
 	var files []unitsFile
 	for _, it := range items {
-		p := d.Text(it, "a unit catalogue's path")
+		p, ok := d.Scalar(it, "a unit catalogue's path")
+		if !ok {
+			continue
+		}
 		if p == "" {
+			d.Errorf(it, "an empty path; expected a unit catalogue file or folder")
 			continue
 		}
 		if !filepath.IsAbs(p) && dir != "" {
@@ -394,15 +416,74 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 			files = append(files, unitsFile{it, p})
 			continue
 		}
-		paths, _ := filepath.Glob(filepath.Join(p, "*.yaml"))
+		paths, err := filesIn(p, "*.yaml")
+		if err != nil {
+			d.Errorf(it, "unit catalogue folder %s: %v", p, pathProblem(err))
+			continue
+		}
 		if len(paths) == 0 {
 			d.Errorf(it, "unit catalogue folder %s holds no catalogue file (*.yaml)", p)
 		}
 		for _, f := range paths {
-			files = append(files, unitsFile{it, f})
+			if d.listedRegular(it, f) {
+				files = append(files, unitsFile{it, f})
+			}
 		}
 	}
 	return files
+}
+
+// filesIn lists the files of folder dir whose names match pattern, in
+// name order, as paths. The folder's name is taken as written: joined into
+// a filepath.Glob pattern, the brackets, stars, question marks and
+// backslashes a folder may be named with would be read as a pattern too,
+// and a scenario in g[1] would read the catalogues of g1. The folder is
+// listed and each name matched, rather than dir escaped, because Glob has
+// no escape character on Windows.
+func filesIn(dir, pattern string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, e := range entries {
+		if ok, _ := filepath.Match(pattern, e.Name()); ok {
+			paths = append(paths, filepath.Join(dir, e.Name()))
+		}
+	}
+	return paths, nil
+}
+
+// listedRegular reports whether path, a catalogue file found by listing a
+// folder, is a regular file (or a link to one), and reports it, at at,
+// when it is not: opening a FIFO waits for a writer that may never come,
+// and a device, a socket or a folder holds no catalogue. A path the user
+// names is read whatever it is, as a scenario's path is, so that a FIFO
+// or /dev/stdin can be named on purpose (a reader stuck on one is ended
+// by a second Ctrl-C).
+func (d *Decoder) listedRegular(at *Node, path string) bool {
+	info, err := os.Stat(path)
+	if err != nil {
+		d.Errorf(at, "unit catalogue %s: %v", path, pathProblem(err))
+		return false
+	}
+	var kind string
+	switch m := info.Mode(); {
+	case m.IsRegular():
+		return true
+	case m.IsDir():
+		kind = "a folder"
+	case m&os.ModeNamedPipe != 0:
+		kind = "a FIFO"
+	case m&os.ModeDevice != 0:
+		kind = "a device"
+	case m&os.ModeSocket != 0:
+		kind = "a socket"
+	default:
+		kind = "a special file"
+	}
+	d.Errorf(at, "unit catalogue %s is not a regular file (%s); a unit catalogue is a YAML file", path, kind)
+	return false
 }
 
 // readCatalogue reads at most a byte more than a catalogue may hold.
@@ -443,7 +524,7 @@ func (d *Decoder) catalogueFile(at *Node, path string) []*UnitCard {
 // and records the file among those the scenario read.
 func (d *Decoder) catalogueText(at *Node, path string, src []byte) []*UnitCard {
 	d.catalogues = append(d.catalogues, Catalogue{Path: path, Source: src})
-	cards, err := parseCatalogue(path, src)
+	cards, err := parseCatalogue(path, src, d.registry)
 	if err != nil {
 		var list ErrorList
 		var one *Error

@@ -114,6 +114,12 @@ func TestUseAndProfile(t *testing.T) {
 		// The key is checked even when no card is used, and so not read.
 		{"missing units path, no card used", head + "units: [nowhere.yaml]\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
 			`t.yaml:3:9: unit catalogue nowhere.yaml: no such file or folder`},
+		// An empty path names nothing; passed over, it would hide a
+		// path the writer meant to give. The value '' is at column 8.
+		{"empty units path", head + "units: ''\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
+			`t.yaml:3:8: an empty path; expected a unit catalogue file or folder`},
+		{"empty units path in a list", head + "units: [\"\"]\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
+			`t.yaml:3:9: an empty path; expected a unit catalogue file or folder`},
 		{"not UTF-8", head + "# caf\xe9\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
 			`t.yaml:3:6: byte 0xE9 is not UTF-8 text; save the file as UTF-8`},
 	} {
@@ -430,5 +436,97 @@ func TestMisspeltCardOneError(t *testing.T) {
 		if !errors.As(err, &list) || len(list) != 1 || !strings.HasPrefix(list[0].Error(), tc.want) {
 			t.Errorf("got %v, want one error starting %s", err, tc.want)
 		}
+	}
+}
+
+// writeFiles writes each file of files under dir, making its folders, and
+// returns dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) string {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestFolderNamesAreNotPatterns: a folder's name is taken as written when
+// its catalogue files are listed, so that a scenario in g[1] reads its own
+// *.units.yaml and not those of g1 (which the pattern g[1] matches), and
+// a units folder named cards[x] is read, not taken for the pattern that
+// matches cardsx.
+func TestFolderNamesAreNotPatterns(t *testing.T) {
+	card := func(name string) string {
+		return "ruleset: fantasy\nunits:\n  - {name: " + name + ", troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n"
+	}
+	// Each folder name beside the one its name matches as a pattern;
+	// a backslash is a path separator on Windows, so that name is tried
+	// elsewhere only.
+	names := [][2]string{{"g[1]", "g1"}, {"a*", "ab"}, {"q?", "qx"}}
+	if filepath.Separator != '\\' {
+		names = append(names, [2]string{`b\c`, "bc"})
+	}
+	for _, n := range names {
+		own, sibling := n[0], n[1]
+		dir := writeFiles(t, t.TempDir(), map[string]string{
+			own + "/own.units.yaml":       card("Own"),
+			sibling + "/other.units.yaml": card("Other"),
+			own + "/cards/own.yaml":       card("Own Card"),
+			sibling + "/cards/other.yaml": card("Other Card"),
+			own + "/s.yaml":               "name: t\nruleset: fantasy\ncharge: {unit: {use: Own}, distance: 3}\n",
+			own + "/sibling.yaml":         "name: t\nruleset: fantasy\ncharge: {unit: {use: Other}, distance: 3}\n",
+		})
+		if _, err := both.Load(filepath.Join(dir, own, "s.yaml")); err != nil {
+			t.Errorf("%s: the folder's own catalogue: %v", own, err)
+		}
+		if _, err := both.Load(filepath.Join(dir, own, "sibling.yaml")); err == nil || !strings.Contains(err.Error(), `no fantasy unit card named "Other"`) {
+			t.Errorf("%s: the catalogue of %s was read: %v", own, sibling, err)
+		}
+		cards, err := both.UserCards([]string{filepath.Join(dir, own, "cards")}, "")
+		var got []string
+		for _, c := range cards {
+			got = append(got, c.Name)
+		}
+		if err != nil || strings.Join(got, ",") != "Own Card" {
+			t.Errorf("%s: --units %s/cards: cards %q, error %v; want Own Card alone", own, own, got, err)
+		}
+	}
+}
+
+// TestCatalogueFileProblems: problems of a catalogue file as a whole say
+// what a catalogue expects, and an unknown ruleset is one error at its
+// value, with or without cards.
+func TestCatalogueFileProblems(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"empty", "", `:1:1: the file is empty; expected a unit catalogue mapping with ruleset and units`},
+		{"comments only", "# my cards\n", `:1:1: the file is empty; expected a unit catalogue mapping with ruleset and units`},
+		{"two documents", "ruleset: fantasy\nunits: []\n---\nruleset: heresy\nunits: []\n", `:4:1: a second YAML document; a unit catalogue holds one`},
+		// The value 40k is at column 10 of line 1.
+		{"unknown ruleset, no cards", "ruleset: 40k\nunits: []\n", `:1:10: unknown ruleset "40k"; expected one of: fantasy, heresy`},
+		{"unknown ruleset, two cards", "ruleset: 40k\nunits:\n  - {name: A, M: 5}\n  - {name: B, M: 4}\n", `:1:10: unknown ruleset "40k"; expected one of: fantasy, heresy`},
+		{"empty ruleset", "ruleset: ''\nunits: []\n", `:1:10: unknown ruleset ""; expected one of: fantasy, heresy`},
+	} {
+		p := filepath.Join(t.TempDir(), "cards.yaml")
+		if err := os.WriteFile(p, []byte(tc.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := both.UserCards([]string{p}, "")
+		if want := p + tc.want; err == nil || err.Error() != want {
+			t.Errorf("%s:\n got: %v\nwant: %s", tc.name, err, want)
+		}
+	}
+	// A scenario that reads the catalogue beside it hears of it too.
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"units.yaml": "ruleset: 40k\nunits: [{name: Marines, M: 6}]\n",
+		"s.yaml":     "name: t\nruleset: fantasy\ncharge: {unit: {use: Clanrats}, distance: 3}\n",
+	})
+	_, err := both.Load(filepath.Join(dir, "s.yaml"))
+	if want := filepath.Join(dir, "units.yaml") + `:1:10: unknown ruleset "40k"; expected one of: fantasy, heresy`; err == nil || err.Error() != want {
+		t.Errorf("a scenario beside it:\n got: %v\nwant: %s", err, want)
 	}
 }

@@ -39,7 +39,7 @@ func BuiltinsOf(ruleset string) []string {
 	var names []string
 	for _, name := range BuiltinNames() {
 		src, _ := Builtin(name)
-		root, err := parseYAML(name, src)
+		root, err := parseYAML(name, src, scenarioYAML)
 		if err != nil || root.Kind != MapNode {
 			continue
 		}

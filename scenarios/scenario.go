@@ -212,7 +212,7 @@ var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 // Every problem found is reported, as an ErrorList of *Error with file,
 // line and column.
 func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
-	root, err := parseYAML(file, src)
+	root, err := parseYAML(file, src, scenarioYAML)
 	if err != nil {
 		return nil, err
 	}

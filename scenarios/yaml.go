@@ -110,10 +110,23 @@ func checkUTF8(file string, src []byte) error {
 	return nil
 }
 
-// parseYAML reads one YAML document into a node tree. Its size, nesting
-// and number of values are checked before the YAML library reads it (see
-// MaxFileSize); a byte-order mark at its start is skipped.
-func parseYAML(file string, src []byte) (*Node, error) {
+// yamlFile is what a YAML file holds, for the problems of the file as a
+// whole: what it is called, and what its one document is expected to be.
+type yamlFile struct {
+	called string
+	expect string
+}
+
+var (
+	scenarioYAML  = yamlFile{"a scenario file", "a scenario mapping with name, ruleset and a question such as charge"}
+	catalogueYAML = yamlFile{"a unit catalogue", "a unit catalogue mapping with ruleset and units"}
+)
+
+// parseYAML reads one YAML document, a scenario or a catalogue as kind
+// says, into a node tree. Its size, nesting and number of values are
+// checked before the YAML library reads it (see MaxFileSize); a
+// byte-order mark at its start is skipped.
+func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 	if len(src) > MaxFileSize {
 		return nil, tooLarge(file)
 	}
@@ -133,21 +146,33 @@ func parseYAML(file string, src []byte) (*Node, error) {
 	if err != nil {
 		return nil, yamlError(file, err)
 	}
-	if len(f.Docs) == 0 || f.Docs[0] == nil || f.Docs[0].Body == nil {
-		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "the file is empty; expected a scenario mapping with name, ruleset and a question such as charge"}
+	docs := f.Docs
+	// The library reads a directive before the document (%YAML 1.2, %TAG)
+	// as a document of its own. It changes nothing a scenario reads: every
+	// value is read as text, and a tag is refused where it is used.
+	for len(docs) > 0 && docs[0] != nil && isDirective(docs[0].Body) {
+		docs = docs[1:]
 	}
-	for _, doc := range f.Docs[1:] {
+	if len(docs) == 0 || docs[0] == nil || docs[0].Body == nil {
+		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "the file is empty; expected " + kind.expect}
+	}
+	for _, doc := range docs[1:] {
 		if doc != nil && doc.Body != nil { // an empty trailing "---" is harmless
 			line, _ := pos(doc.Body)
-			return nil, &Error{File: file, Line: line, Col: 1, Msg: "a second YAML document; a scenario file holds one"}
+			return nil, &Error{File: file, Line: line, Col: 1, Msg: "a second YAML document; " + kind.called + " holds one"}
 		}
 	}
 	c := converter{file: file, anchors: map[string]anchor{}}
-	n := c.convert(f.Docs[0].Body, 0)
+	n := c.convert(docs[0].Body, 0)
 	if c.err != nil {
 		return nil, c.err
 	}
 	return n, nil
+}
+
+func isDirective(n ast.Node) bool {
+	_, ok := n.(*ast.DirectiveNode)
+	return ok
 }
 
 func yamlError(file string, err error) error {
@@ -157,9 +182,36 @@ func yamlError(file string, err error) error {
 		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
 			line, col = tk.Position.Line, tk.Position.Column
 		}
-		return &Error{File: file, Line: line, Col: col, Msg: "YAML syntax: " + ye.GetMessage()}
+		return &Error{File: file, Line: line, Col: col, Msg: yamlMessage(ye.GetMessage(), ye.GetToken())}
 	}
 	return &Error{File: file, Line: 1, Col: 1, Msg: "YAML syntax: " + err.Error()}
+}
+
+// yamlMessage says what the YAML library found, and what is expected
+// there where its own message does not say; tk is the token it points at.
+// The library's messages are matched as version 1.19 words them; one
+// worded otherwise passes as it is.
+func yamlMessage(msg string, tk *token.Token) string {
+	switch {
+	case msg == "unexpected directive value. document not started":
+		// The library takes one directive, followed at once by the
+		// document's "---".
+		return "expected --- after the directive; a file may open with one directive, such as %YAML 1.2, then ---"
+	case strings.HasPrefix(msg, "tab character cannot use as a map key"):
+		// The library points at the key after the tab.
+		return "a tab stands before this key; use spaces"
+	case strings.HasPrefix(msg, "found character '\t'"):
+		// Found in a line's leading spaces; the library points at the tab.
+		return "a tab indents this line; indent with spaces"
+	case strings.HasPrefix(msg, "invalid header option: "):
+		// The rest is what follows | or >, quoted.
+		return "after | or > may come only an indentation indicator (1 to 9) and a chomping indicator (- or +), " +
+			"then the text on the lines below; found " + strings.TrimPrefix(msg, "invalid header option: ")
+	case msg == "non-map value is specified" && tk != nil:
+		// A line among a mapping's keys that is no key: its text.
+		return "expected key: value, with a colon and a space after the key; found " + Excerpt(tk.Value)
+	}
+	return "YAML syntax: " + msg
 }
 
 type converter struct {
@@ -262,6 +314,8 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 		return c.fail(n, "YAML tags such as %s are not used in scenarios; remove it", v.Start.Value)
 	case *ast.MergeKeyNode:
 		return c.fail(n, "merge keys (<<) are not supported; write the keys out")
+	case *ast.MappingKeyNode:
+		return c.fail(n, "complex keys (? key) are not supported; write key: value")
 	default:
 		return c.fail(n, "unsupported YAML construct (%s)", n.Type())
 	}

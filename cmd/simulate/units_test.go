@@ -151,8 +151,8 @@ func TestUnitsErrors(t *testing.T) {
 	// Every card is read as a scenario using it would read it: a misspelt
 	// key (line 4, column 21), a bad value (line 5, column 23), a use
 	// after the name (line 6, column 21), a bad weapon on a heresy card
-	// (line 3, column 116), a card of an unknown ruleset (line 3, column
-	// 5); a heresy card may hold weapons, melee and cover (the keys of any
+	// (line 3, column 116), an unknown ruleset (its value, line 1, column
+	// 10); a heresy card may hold weapons, melee and cover (the keys of any
 	// role). The header
 	// of the built-in cards comes once.
 	for _, tc := range []struct{ src, want string }{
@@ -160,7 +160,7 @@ func TestUnitsErrors(t *testing.T) {
 		{"ruleset: fantasy\nunits:\n  - {name: A, M: 5}\n  - {name: B, M: 5}\n  - {name: C, armour: 9+}\n", `:5:23: expected armour as a save from 1+ to 6+`},
 		{"ruleset: fantasy\nunits:\n  - {name: A, M: 5}\n  - {name: B, M: 5}\n  - {name: C, M: 5}\n  - {name: D, M: 4, use: A}\n", ":6:21: a catalogue's card is written out in full"},
 		{"ruleset: heresy\nunits:\n  - {name: H, models: 5, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8, Sv: 3+, cover: 5+, melee: {name: sword, S: User, AP: 9}}\n", ":3:116: AP 9 is out of range"},
-		{"ruleset: chess\nunits:\n  - {name: Rook, M: 5}\n", `:3:5: card "Rook" is of the unknown ruleset "chess"`},
+		{"ruleset: chess\nunits:\n  - {name: Rook, M: 5}\n", `:1:10: unknown ruleset "chess"; expected one of: fantasy, heresy`},
 	} {
 		os.WriteFile(bad, []byte(tc.src), 0o644)
 		if _, _, err := runCLI(t, "units", "--units", bad); err == nil || !strings.HasPrefix(err.Error(), bad+tc.want) {

@@ -1,0 +1,68 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDirectives: a %YAML or %TAG directive before the one document, as
+// YAML 1.2 allows (section 6.8), is taken; the document after it is still
+// the file's only one.
+func TestDirectives(t *testing.T) {
+	doc := "name: t\nruleset: toy\nroll: {unit: {name: A, die: 6}}\n"
+	for _, tc := range []struct{ name, src, err string }{
+		{"%YAML", "%YAML 1.2\n---\n" + doc, ""},
+		{"%YAML 1.1", "%YAML 1.1\n---\n" + doc, ""},
+		{"%TAG", "%TAG ! tag:example.com,2000:\n---\n" + doc, ""},
+		{"comments around it", "# my scenario\n%YAML 1.2 # the version\n\n--- # the document\n" + doc, ""},
+		// The second document's body is at line 7: two lines of header,
+		// three of doc, then "---".
+		{"then two documents", "%YAML 1.2\n---\n" + doc + "---\nname: u\n", "t.yaml:7:1: a second YAML document; a scenario file holds one"},
+		{"then nothing", "%YAML 1.2\n---\n", "t.yaml:1:1: the file is empty; expected a scenario mapping"},
+		// The YAML library takes one directive, then "---" at once; it
+		// reports the first directive of those that break this.
+		{"without ---", "%YAML 1.2\n" + doc, "t.yaml:1:1: expected --- after the directive; a file may open with one directive, such as %YAML 1.2, then ---"},
+		{"two directives", "%YAML 1.2\n%TAG ! tag:example.com,2000:\n---\n" + doc, "t.yaml:1:1: expected --- after the directive"},
+	} {
+		_, err := toys.Parse("t.yaml", []byte(tc.src))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: refused: %v", tc.name, err)
+		case tc.err != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.err)):
+			t.Errorf("%s:\n got: %v\nwant: %s...", tc.name, err, tc.err)
+		}
+	}
+}
+
+// TestYAMLMessages: where the YAML library's message says what it found
+// but not what to write instead, the error says both, at the library's
+// position; its other messages pass as they are.
+func TestYAMLMessages(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		// The ? of the complex key is at line 4, column 3.
+		{"complex key", "name: t\nruleset: toy\nroll:\n  ? unit\n  : {name: A, die: 6}\n",
+			"t.yaml:4:3: complex keys (? key) are not supported; write key: value"},
+		// The library points at the key after the tab: M, column 11.
+		{"tab before a key", "{name: C,\tM: 5}\n",
+			"t.yaml:1:11: a tab stands before this key; use spaces"},
+		// At the |, column 14.
+		{"text after |", "description: | b\n",
+			`t.yaml:1:14: after | or > may come only an indentation indicator (1 to 9) and a chomping indicator (- or +), then the text on the lines below; found " b"`},
+		{"text after >", "description: >x\n  y\n",
+			`t.yaml:1:14: after | or > may come only an indentation indicator (1 to 9) and a chomping indicator (- or +), then the text on the lines below; found "x"`},
+		// The line without a colon, from its start.
+		{"no colon", "name: t\nruleset toy\n",
+			`t.yaml:2:1: expected key: value, with a colon and a space after the key; found "ruleset toy"`},
+		{"no colon, nested", "name: t\nruleset: toy\nroll:\n  bonus: 1\n  unit A\n",
+			`t.yaml:5:3: expected key: value, with a colon and a space after the key; found "unit A"`},
+		// The tab itself, the first character of line 3.
+		{"tab indenting", "name: t\nroll:\n\tunit: 1\n",
+			"t.yaml:3:1: a tab indents this line; indent with spaces"},
+		{"other syntax", "name: [t\n", "t.yaml:1:7: YAML syntax: "},
+	} {
+		_, err := toys.Parse("t.yaml", []byte(tc.src))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s:\n got: %v\nwant: %s...", tc.name, err, tc.want)
+		}
+	}
+}
