@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+	"unicode"
 )
 
 func main() {
@@ -33,7 +35,7 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "simulate:", err)
+	fmt.Fprintln(stderr, "simulate:", visible(err.Error()))
 	var u *usageError
 	switch {
 	case errors.As(err, &u):
@@ -44,3 +46,28 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	return exitError
 }
+
+// visible escapes the control characters of a message for the terminal
+// (a file name may hold an escape sequence that would recolour or rewrite
+// the screen), keeping line breaks and tabs: ESC prints as \x1b.
+func visible(s string) string {
+	if !strings.ContainsFunc(s, hidden) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !hidden(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
+}
+
+// hidden reports whether r is a control character other than a line break
+// or a tab.
+func hidden(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }

@@ -359,3 +359,35 @@ func TestReportFiles(t *testing.T) {
 		t.Error("a .pdf report was accepted")
 	}
 }
+
+// TestControlCharactersInNames: a file name holding an escape sequence
+// reaches the terminal escaped, in an error and in the reproduce line,
+// which pastes back into bash as the same name.
+func TestControlCharactersInNames(t *testing.T) {
+	if got := visible("bad\x1b[31m.yaml:3:1: oops\nnext\tline"); got != `bad\x1b[31m.yaml:3:1: oops`+"\nnext\tline" {
+		t.Errorf("visible: %q", got)
+	}
+	if got := visible("a\u009bb"); got != `a\x9bb` {
+		t.Errorf("visible of a C1 control: %q", got)
+	}
+	for in, want := range map[string]string{
+		"plain.yaml":        "plain.yaml",
+		"it's.yaml":         `'it'\''s.yaml'`,
+		"e\x1b[31mRED.yaml": `$'e\x1b[31mRED.yaml'`,
+		"a'\x07\\b":         `$'a\'\x07\\b'`,
+		"c\u009b1":          `$'c\xc2\x9b1'`,
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+	dir := t.TempDir()
+	name := filepath.Join(dir, "bad\x1b[31m.yaml")
+	os.WriteFile(name, []byte("name: x\nruleset: fantasy\ncharge: {bogus: 1}\n"), 0o644)
+	_, _, err := runCLI(t, "run", name)
+	var stderr strings.Builder
+	exitCode(err, &stderr)
+	if strings.ContainsRune(stderr.String(), 0x1b) || !strings.Contains(stderr.String(), `bad\x1b[31m.yaml:3:10: unknown key "bogus"`) {
+		t.Errorf("stderr %q: the escape is not escaped", stderr.String())
+	}
+}

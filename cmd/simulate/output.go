@@ -132,20 +132,20 @@ func (f *runFlags) write(stdout, stderr io.Writer, o outputs) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(stderr, "simulate: wrote the results to %s\n", f.output)
+		fmt.Fprintf(stderr, "simulate: wrote the results to %s\n", visible(f.output))
 	}
 	if f.plotDir != "" {
 		for _, n := range plots.Notes {
 			fmt.Fprintln(stderr, "simulate: note:", n)
 		}
-		fmt.Fprintf(stderr, "simulate: wrote %d plot files in %s\n", len(plots.Files), f.plotDir)
+		fmt.Fprintf(stderr, "simulate: wrote %d plot files in %s\n", len(plots.Files), visible(f.plotDir))
 	}
 	switch {
 	case f.report == "":
 	case reportPlots > 0:
-		fmt.Fprintf(stderr, "simulate: wrote the report %s and %d plot files beside it\n", f.report, reportPlots)
+		fmt.Fprintf(stderr, "simulate: wrote the report %s and %d plot files beside it\n", visible(f.report), reportPlots)
 	default:
-		fmt.Fprintf(stderr, "simulate: wrote the report %s\n", f.report)
+		fmt.Fprintf(stderr, "simulate: wrote the report %s\n", visible(f.report))
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func writeResults(stdout, stderr io.Writer, f runFlags, write func(io.Writer) er
 		if err := reports.WriteFile(f.output, write); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "simulate: wrote the results to %s\n", f.output)
+		fmt.Fprintf(stderr, "simulate: wrote the results to %s\n", visible(f.output))
 		return nil
 	}
 	return write(stdout)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -742,12 +743,33 @@ func reproduce(cmd string, scenarioArgs []string, cfg sim.Config, flags ...sim.F
 	return line
 }
 
-// shellQuote quotes an argument for a POSIX shell when it needs it.
+// shellQuote quotes an argument for a POSIX shell when it needs it. One
+// holding control characters is written $'...' with each escaped (bash,
+// zsh and ksh read it; a plain sh has no way to write them), so that the
+// line prints safely on a terminal and pastes back as the same argument.
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=+,", r))
 	}) < 0 {
 		return s
+	}
+	if strings.ContainsFunc(s, unicode.IsControl) {
+		var b strings.Builder
+		b.WriteString("$'")
+		for _, r := range s {
+			switch {
+			case r == '\\' || r == '\'':
+				b.WriteRune('\\')
+				b.WriteRune(r)
+			case unicode.IsControl(r):
+				for _, c := range []byte(string(r)) { // a C1 control is two bytes
+					fmt.Fprintf(&b, "\\x%02x", c)
+				}
+			default:
+				b.WriteRune(r)
+			}
+		}
+		return b.String() + "'"
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
