@@ -201,6 +201,15 @@ func outputCases() []hostile {
 					t.Errorf("the FIFO was replaced: %v %v", fi.Mode(), err)
 				}
 			}},
+		// A file made read-only is not replaced, before the run starts.
+		{name: "output/read-only", args: runArgs("-o", "{dir}/ro.json"), files: map[string]string{"ro.json": "kept"},
+			setup: func(t *testing.T, dir string) { os.Chmod(filepath.Join(dir, "ro.json"), 0o444) },
+			code:  exitError, msg: "cannot write {dir}/ro.json: it is read-only (mode 0444)",
+			check: func(t *testing.T, dir, _ string) {
+				if data, _ := os.ReadFile(filepath.Join(dir, "ro.json")); string(data) != "kept" {
+					t.Errorf("the read-only file now holds %q", data)
+				}
+			}},
 		{name: "output/symlink", args: runArgs("-o", "{dir}/link.txt"), files: map[string]string{"real.txt": "old"},
 			setup: func(t *testing.T, dir string) {
 				os.Chmod(filepath.Join(dir, "real.txt"), 0o640)
@@ -514,6 +523,10 @@ func inputCases() []hostile {
 		// Names and descriptions go to terminals and tables: an escape
 		// would be obeyed by the terminal (here: clear the screen), a
 		// newline would cut a table's row.
+		// A file name is the user's: an escape in it is printed escaped.
+		{name: "input/escape-in-file-name", args: []string{"run", "{dir}/bad\x1b[31m.yaml"},
+			files: map[string]string{"bad\x1b[31m.yaml": "name: x\nruleset: fantasy\ncharge: {bogus: 1}\n"},
+			code:  exitError, msg: `bad\x1b[31m.yaml:3:10: unknown key "bogus"`},
 		fail("escape-in-name", "x.yaml", scenarioWith(`{name: "A\e[2J", M: 5}`), `x.yaml:5:16: the unit's name "A\x1b[2J" holds the control character U+001B`),
 		fail("newline-in-name", "x.yaml", scenarioWith(`{name: "A\nB", M: 5}`), `x.yaml:5:16: the unit's name "A\nB" holds the control character U+000A`),
 		fail("escape-in-description", "x.yaml", strings.Replace(tinyScenario, "ruleset:", "description: \"\\e]0;title\\a\"\nruleset:", 1),
