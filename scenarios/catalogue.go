@@ -260,6 +260,7 @@ func (d *Decoder) ownCards(root *Node) []*UnitCard {
 		}
 	}
 	if dir != "" {
+		d.places = append(d.places, CataloguePlace{dir, "units.yaml"}, CataloguePlace{dir, "*.units.yaml"})
 		paths, err := filesIn(dir, "*.units.yaml")
 		if err != nil {
 			d.Errorf(nil, "the scenario's folder %s cannot be listed for its unit catalogues (*.units.yaml): %v", dir, pathProblem(err))
@@ -416,6 +417,7 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 			files = append(files, unitsFile{it, p})
 			continue
 		}
+		d.places = append(d.places, CataloguePlace{p, "*.yaml"})
 		paths, err := filesIn(p, "*.yaml")
 		if err != nil {
 			d.Errorf(it, "unit catalogue folder %s: %v", p, pathProblem(err))
@@ -431,6 +433,39 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 		}
 	}
 	return files
+}
+
+// CataloguePlace is a folder a scenario lists for unit catalogues, and the
+// pattern their names match there: units.yaml and *.units.yaml beside the
+// scenario, *.yaml in a folder its units key names.
+type CataloguePlace struct {
+	Dir, Pattern string
+}
+
+// ReadsAsCatalogue reports whether a file at path would be read as a unit
+// catalogue the next time the scenario is read, and where: an output
+// written there would break that reading. It knows the places the
+// scenario listed when it was read.
+func (s *Scenario) ReadsAsCatalogue(path string) (CataloguePlace, bool) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	for _, pl := range s.places {
+		if ok, _ := filepath.Match(pl.Pattern, base); ok && sameDir(dir, pl.Dir) {
+			return pl, true
+		}
+	}
+	return CataloguePlace{}, false
+}
+
+// sameDir reports whether two paths name one folder.
+func sameDir(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
 }
 
 // filesIn lists the files of folder dir whose names match pattern, in

@@ -28,8 +28,10 @@ type Decoder struct {
 	// of another game from a misspelt one.
 	ruleset  *Ruleset
 	registry *Registry
-	// catalogues are the unit catalogue files read, in order.
+	// catalogues are the unit catalogue files read, in order; places the
+	// folders and name patterns they were found by.
 	catalogues []Catalogue
+	places     []CataloguePlace
 	// question is the question's mapping without its metrics key, which
 	// Parse reads itself: an unknown key in it names metrics among the
 	// keys allowed.

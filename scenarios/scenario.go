@@ -58,6 +58,9 @@ type Scenario struct {
 	metrics, selected, idle []string
 	// units are the names of the unit cards the question holds.
 	units []string
+	// places are where the scenario looked for unit catalogues
+	// (ReadsAsCatalogue).
+	places []CataloguePlace
 }
 
 // Results reads the estimates of every point of the scenario from a run of
@@ -221,7 +224,7 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 	rs := r.rulesetOf(d, root)
 	d.ruleset = rs
 	s.units = expandUnits(d, root, rs)
-	s.Catalogues = d.catalogues
+	s.Catalogues, s.places = d.catalogues, d.places
 	s.SHA256 = inputsSHA256(src, d.catalogues)
 	var compile Compile
 	var question, metricsKey *Node

@@ -95,7 +95,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		ss = append(ss, s)
 	}
 	shards.shardOutputs(fs, f)
-	if err := f.checkOutputs(inputFiles(ss...)); err != nil {
+	if err := f.checkOutputs(inputFiles(ss...), ss...); err != nil {
 		return err
 	}
 	if len(ss) == 1 {

@@ -201,6 +201,20 @@ func outputCases() []hostile {
 					t.Errorf("the FIFO was replaced: %v %v", fi.Mode(), err)
 				}
 			}},
+		// An output the scenario would read as a unit catalogue next time
+		// (in a folder its units key lists, or named *.units.yaml beside
+		// it) is refused: it would break that run.
+		{name: "output/into-catalogue-folder", args: []string{"run", "{dir}/s.yaml", "--trials", "100", "-o", "{dir}/uk/new.yaml"},
+			files: map[string]string{"s.yaml": "name: s\nruleset: fantasy\nunits: uk\ncharge: {unit: {use: Gob}, distance: 6}\n"},
+			setup: func(t *testing.T, dir string) {
+				os.Mkdir(filepath.Join(dir, "uk"), 0o755)
+				os.WriteFile(filepath.Join(dir, "uk", "a.yaml"), []byte("ruleset: fantasy\nunits:\n  - name: Gob\n    profile: M4 WS3 BS3 S3 T3 W1 I2 A1 Ld6\n"), 0o644)
+			},
+			code: exitError, msg: "-o {dir}/uk/new.yaml would be read as a unit catalogue by {dir}/s.yaml next time (it matches *.yaml in {dir}/uk)"},
+		{name: "output/beside-as-catalogue", args: []string{"run", "{dir}/s.yaml", "--trials", "100", "-o", "{dir}/results.units.yaml"},
+			files: map[string]string{"s.yaml": "name: s\nruleset: fantasy\ncharge: {unit: {use: Gob}, distance: 6}\n",
+				"gob.units.yaml": "ruleset: fantasy\nunits:\n  - name: Gob\n    profile: M4 WS3 BS3 S3 T3 W1 I2 A1 Ld6\n"},
+			code: exitError, msg: "would be read as a unit catalogue by {dir}/s.yaml next time (it matches *.units.yaml in {dir})"},
 		// A file made read-only is not replaced, before the run starts.
 		{name: "output/read-only", args: runArgs("-o", "{dir}/ro.json"), files: map[string]string{"ro.json": "kept"},
 			setup: func(t *testing.T, dir string) { os.Chmod(filepath.Join(dir, "ro.json"), 0o444) },

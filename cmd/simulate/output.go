@@ -25,7 +25,7 @@ type outputs struct {
 // be writable, the plot directory one that can hold files, and no output
 // may name one of the inputs, or another output. It keeps the inputs, so
 // that write refuses a plot that would replace one of them.
-func (f *runFlags) checkOutputs(inputs []string) error {
+func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) error {
 	f.inputs = inputs
 	type out struct{ flag, path string }
 	var files []out
@@ -53,6 +53,13 @@ func (f *runFlags) checkOutputs(inputs []string) error {
 		for _, in := range inputs {
 			if reports.SameFile(o.path, in) {
 				return fmt.Errorf("%s %s names the input %s; choose another file", o.flag, o.path, in)
+			}
+		}
+		for _, s := range ss {
+			// A file the scenario would take for a unit catalogue the
+			// next time it is read would break that run.
+			if pl, ok := s.ReadsAsCatalogue(o.path); ok {
+				return fmt.Errorf("%s %s would be read as a unit catalogue by %s next time (it matches %s in %s); choose another name or folder", o.flag, o.path, s.File, pl.Pattern, pl.Dir)
 			}
 		}
 		for _, prev := range files[:i] {

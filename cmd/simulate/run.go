@@ -539,7 +539,7 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return flagUsagef("run", "--max-trials caps a --precision run; give --precision too (or precision in the scenario)")
 	}
 	shards.shardOutputs(fs, f)
-	if err := f.checkOutputs(inputFiles(s)); err != nil {
+	if err := f.checkOutputs(inputFiles(s), s); err != nil {
 		return err
 	}
 	job := f.job(fs, name, s)
