@@ -235,6 +235,10 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 			restore()
 			help()
+			if f, ok := fs.Output().(usageFailed); ok {
+				fs.SetOutput(io.Discard)
+				return nil, helpNotWritten{f.err}
+			}
 			return nil, err
 		} else if err != nil {
 			return nil, err
@@ -311,17 +315,55 @@ func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 		c.sets = append(c.sets, fs)
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stdout, "Usage: simulate %s\n\nFlags:\n", synopsis)
-		fs.SetOutput(stdout)
+		w := &usageWriter{w: stdout}
+		fmt.Fprintf(w, "Usage: simulate %s\n\nFlags:\n", synopsis)
+		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
+		if w.err != nil {
+			// parseInterleaved reports it: a help that could not be
+			// written (a full disk, a closed pipe) is an error.
+			fs.SetOutput(usageFailed{w.err})
+		}
 	}
 	return fs
 }
 
+// usageWriter writes a flag set's help, keeping the first error.
+type usageWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (u *usageWriter) Write(p []byte) (int, error) {
+	if u.err != nil {
+		return 0, u.err
+	}
+	n, err := u.w.Write(p)
+	u.err = err
+	return n, err
+}
+
+// helpNotWritten is the error of a help that could not be written: an
+// error (exit 1), not a bad command line.
+type helpNotWritten struct{ err error }
+
+func (h helpNotWritten) Error() string { return h.err.Error() }
+func (h helpNotWritten) Unwrap() error { return h.err }
+
+// usageFailed is a flag set's output once its help failed to be written:
+// it discards, and carries the error.
+type usageFailed struct{ err error }
+
+func (usageFailed) Write(p []byte) (int, error) { return len(p), nil }
+
 func flagError(fs *flag.FlagSet, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return nil // parseInterleaved has printed the usage
+	}
+	var h helpNotWritten
+	if errors.As(err, &h) {
+		return err
 	}
 	return &usageError{msg: fmt.Sprintf("%s: %s", fs.Name(), numberFlagMessage(fs, err)), cmd: fs.Name()}
 }

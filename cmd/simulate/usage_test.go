@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -173,6 +176,22 @@ func TestShardIndexEnvErrors(t *testing.T) {
 		var stderr bytes.Buffer
 		if code := exitCode(err, &stderr); code != exitUsage || !strings.HasPrefix(stderr.String(), "simulate: "+tc.want) {
 			t.Errorf("%s=%q --shard %s: exit %d, %s", env, tc.value, tc.count, code, stderr.String())
+		}
+	}
+}
+
+// failingWriter fails every write, as a full disk or a closed pipe does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestHelpNotWritten: a command's help that cannot be written is an error
+// (exit 1), as a result that cannot be written is, not a success.
+func TestHelpNotWritten(t *testing.T) {
+	for _, cmd := range []string{"run", "compare", "merge", "dice", "units", "serve"} {
+		err := run(context.Background(), []string{cmd, "-h"}, failingWriter{}, io.Discard)
+		if code := exitCode(err, io.Discard); code != exitError || err == nil || !strings.Contains(err.Error(), "no space left on device") {
+			t.Errorf("%s -h to a full disk: exit %d, %v; want 1 and the write error", cmd, code, err)
 		}
 	}
 }
