@@ -346,6 +346,9 @@ func (r *Registry) Load(nameOrPath string) (*Scenario, error) {
 	if err == nil {
 		return r.Parse(nameOrPath, src)
 	}
+	if fi, serr := os.Stat(nameOrPath); serr == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s is a folder; expected a scenario file (YAML) or a built-in scenario's name", nameOrPath)
+	}
 	if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}

@@ -537,6 +537,9 @@ func inputCases() []hostile {
 		// Names and descriptions go to terminals and tables: an escape
 		// would be obeyed by the terminal (here: clear the screen), a
 		// newline would cut a table's row.
+		// A folder given as the scenario is named as one.
+		{name: "input/folder-as-scenario", args: []string{"run", "{dir}"}, code: exitError,
+			msg: "{dir} is a folder; expected a scenario file (YAML) or a built-in scenario's name"},
 		// A file name is the user's: an escape in it is printed escaped.
 		{name: "input/escape-in-file-name", args: []string{"run", "{dir}/bad\x1b[31m.yaml"},
 			files: map[string]string{"bad\x1b[31m.yaml": "name: x\nruleset: fantasy\ncharge: {bogus: 1}\n"},
