@@ -200,38 +200,10 @@ func TestShardAndMergeErrors(t *testing.T) {
 	allOtherVersion := filepath.Join(dir, "all-other-version")
 	otherBuild := filepath.Join(dir, "other-build")
 	allOtherBuild := filepath.Join(dir, "all-other-build")
-	for _, out := range []struct {
-		path  string
-		parts []string
-		build bool
-	}{{otherVersion, parts[1:2], false}, {allOtherVersion, parts, false}, {otherBuild, parts[1:2], true}, {allOtherBuild, parts, true}} {
-		var ps []sim.NamedPart
-		for _, p := range out.parts {
-			part, err := readPart(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ps = append(ps, sim.NamedPart{Name: p, Part: part})
-		}
-		m, err := sim.Merge(ps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out.build {
-			m.Header.Build = "commit 0123abc"
-		} else {
-			m.Header.Version = "0.0.9"
-		}
-		var b bytes.Buffer
-		if err := sim.WritePart(&b, m); err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(out.path, b.Bytes(), 0o644)
-	}
-	// Parts whose recorded --metrics this hammersim does not have: bad
-	// input (exit 1), not a bad command line.
-	badMetrics := filepath.Join(dir, "bad-metrics")
-	{
+	// editedPart writes the merge of parts to path with its header
+	// changed by edit, under a checksum that matches: a genuine part as
+	// another build, version or flags would have written it.
+	editedPart := func(path string, parts []string, edit func(*sim.PartHeader)) {
 		var ps []sim.NamedPart
 		for _, p := range parts {
 			part, err := readPart(p)
@@ -244,13 +216,23 @@ func TestShardAndMergeErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.Header.Flags = []sim.Flag{{Name: "metrics", Value: "no_such_metric"}}
+		edit(&m.Header)
 		var b bytes.Buffer
 		if err := sim.WritePart(&b, m); err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(badMetrics, b.Bytes(), 0o644)
+		os.WriteFile(path, b.Bytes(), 0o644)
 	}
+	otherVersionOf := func(h *sim.PartHeader) { h.Version = "0.0.9" }
+	otherBuildOf := func(h *sim.PartHeader) { h.Build = "commit 0123abc" }
+	editedPart(otherVersion, parts[1:2], otherVersionOf)
+	editedPart(allOtherVersion, parts, otherVersionOf)
+	editedPart(otherBuild, parts[1:2], otherBuildOf)
+	editedPart(allOtherBuild, parts, otherBuildOf)
+	// Parts whose recorded --metrics this hammersim does not have: bad
+	// input (exit 1), not a bad command line.
+	badMetrics := filepath.Join(dir, "bad-metrics")
+	editedPart(badMetrics, parts, func(h *sim.PartHeader) { h.Flags = []sim.Flag{{Name: "metrics", Value: "no_such_metric"}} })
 	good, _ := os.ReadFile(parts[1])
 	truncated, corrupted := filepath.Join(dir, "truncated"), filepath.Join(dir, "corrupted")
 	os.WriteFile(truncated, good[:len(good)-30], 0o644)
