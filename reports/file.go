@@ -65,6 +65,9 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := readOnly(path, target); err != nil {
+		return err // before any file of the set is written
+	}
 	for _, in := range files.Inputs {
 		if SameFile(target, in) {
 			return fmt.Errorf("%s names the input %s; choose another file or folder", path, in)
@@ -288,11 +291,8 @@ func CheckFile(path string) error {
 	if err := probe(target); err != nil {
 		return pathError(path, err)
 	}
-	// A file its owner made read-only is not replaced: the rename that
-	// writes a file whole would otherwise pass over the protection a
-	// shell's redirect respects.
-	if fi, err := os.Stat(target); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o222 == 0 {
-		return fmt.Errorf("cannot write %s: it is read-only (mode %04o); make it writable or choose another file", shortPath(path), fi.Mode().Perm())
+	if err := readOnly(path, target); err != nil {
+		return err
 	}
 	if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
 		// The name itself must be one the file system takes.
@@ -302,6 +302,16 @@ func CheckFile(path string) error {
 		}
 		f.Close()
 		os.Remove(target)
+	}
+	return nil
+}
+
+// readOnly refuses target, the file path names, when its owner made it
+// read-only: the rename that writes a file whole would otherwise pass over
+// the protection a shell's redirect respects.
+func readOnly(path, target string) error {
+	if fi, err := os.Stat(target); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("cannot write %s: it is read-only (mode %04o); make it writable or choose another file", shortPath(path), fi.Mode().Perm())
 	}
 	return nil
 }

@@ -139,3 +139,26 @@ func TestCheckFileReadOnly(t *testing.T) {
 		t.Errorf("CheckFile of a writable file: %v", err)
 	}
 }
+
+// TestFilesReadOnly: a set of files whose one target is read-only is
+// refused as that file is added, before any file of the set is written.
+func TestFilesReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	ro, other := filepath.Join(dir, "plot.png"), filepath.Join(dir, "other.svg")
+	os.WriteFile(ro, []byte("kept"), 0o444)
+	var files Files
+	if err := files.Add(other, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	err := files.Add(ro, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err })
+	files.Discard()
+	if err == nil || !strings.Contains(err.Error(), "it is read-only (mode 0444)") {
+		t.Errorf("adding a read-only file: %v", err)
+	}
+	if data, _ := os.ReadFile(ro); string(data) != "kept" {
+		t.Errorf("the read-only file holds %q", data)
+	}
+	if _, err := os.Stat(other); err == nil {
+		t.Error("a file of the refused set was written")
+	}
+}
