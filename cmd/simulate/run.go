@@ -237,7 +237,7 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 			help()
 			if f, ok := fs.Output().(usageFailed); ok {
 				fs.SetOutput(io.Discard)
-				return nil, helpNotWritten{f.err}
+				return nil, helpNotWritten(f)
 			}
 			return nil, err
 		} else if err != nil {
