@@ -94,18 +94,22 @@ func sameCard(a, b *scenarios.UnitCard) bool { return a.Ruleset == b.Ruleset && 
 // prints the first whose name differs in case alone, which the header then
 // names as it must be written.
 func showUnit(w io.Writer, cards []*scenarios.UnitCard, name string) error {
-	var found []*scenarios.UnitCard
-	for _, exact := range []bool{true, false} {
-		for _, c := range cards {
-			match := c.Name == name || !exact && strings.EqualFold(c.Name, name)
-			if match && !slices.ContainsFunc(found, func(f *scenarios.UnitCard) bool { return f.Ruleset == c.Ruleset }) {
-				found = append(found, c)
-			}
+	pick := map[string]int{} // ruleset: index in cards of its card
+	for i, c := range cards {
+		exact := c.Name == name
+		if !exact && !strings.EqualFold(c.Name, name) {
+			continue
+		}
+		if j, seen := pick[c.Ruleset]; !seen || exact && cards[j].Name != name {
+			pick[c.Ruleset] = i
 		}
 	}
-	slices.SortStableFunc(found, func(a, b *scenarios.UnitCard) int {
-		return slices.IndexFunc(cards, func(c *scenarios.UnitCard) bool { return c == a }) - slices.IndexFunc(cards, func(c *scenarios.UnitCard) bool { return c == b })
-	})
+	var found []*scenarios.UnitCard
+	for i, c := range cards {
+		if j, ok := pick[c.Ruleset]; ok && j == i {
+			found = append(found, c)
+		}
+	}
 	if len(found) == 0 {
 		var names []string
 		for _, c := range cards {
