@@ -442,31 +442,10 @@ type CataloguePlace struct {
 	Dir, Pattern string
 }
 
-// ReadsAsCatalogue reports whether a file at path would be read as a unit
-// catalogue the next time the scenario is read, and where: an output
-// written there would break that reading. It knows the places the
-// scenario listed when it was read.
-func (s *Scenario) ReadsAsCatalogue(path string) (CataloguePlace, bool) {
-	dir, base := filepath.Dir(path), filepath.Base(path)
-	for _, pl := range s.places {
-		if ok, _ := filepath.Match(pl.Pattern, base); ok && sameDir(dir, pl.Dir) {
-			return pl, true
-		}
-	}
-	return CataloguePlace{}, false
-}
-
-// sameDir reports whether two paths name one folder.
-func sameDir(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	absA, errA := filepath.Abs(a)
-	absB, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && absA == absB
-}
+// CataloguePlaces are the folders, and name patterns there, the scenario
+// looked in for unit catalogues when it was read: a file written at one
+// would be read as a catalogue the next time, and could break that run.
+func (s *Scenario) CataloguePlaces() []CataloguePlace { return slices.Clone(s.places) }
 
 // filesIn lists the files of folder dir whose names match pattern, in
 // name order, as paths. The folder's name is taken as written: joined into

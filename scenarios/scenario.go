@@ -59,7 +59,7 @@ type Scenario struct {
 	// units are the names of the unit cards the question holds.
 	units []string
 	// places are where the scenario looked for unit catalogues
-	// (ReadsAsCatalogue).
+	// (CataloguePlaces).
 	places []CataloguePlace
 }
 

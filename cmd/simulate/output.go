@@ -58,8 +58,10 @@ func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) erro
 		for _, s := range ss {
 			// A file the scenario would take for a unit catalogue the
 			// next time it is read would break that run.
-			if pl, ok := s.ReadsAsCatalogue(o.path); ok {
-				return fmt.Errorf("%s %s would be read as a unit catalogue by %s next time (it matches %s in %s); choose another name or folder", o.flag, o.path, s.File, pl.Pattern, pl.Dir)
+			for _, pl := range s.CataloguePlaces() {
+				if ok, _ := filepath.Match(pl.Pattern, filepath.Base(o.path)); ok && reports.SameFile(filepath.Dir(o.path), pl.Dir) {
+					return fmt.Errorf("%s %s would be read as a unit catalogue by %s next time (it matches %s in %s); choose another name or folder", o.flag, o.path, s.File, pl.Pattern, pl.Dir)
+				}
 			}
 		}
 		for _, prev := range files[:i] {
