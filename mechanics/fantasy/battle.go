@@ -44,8 +44,9 @@ func PhaseNames() []string {
 type CaughtRule uint8
 
 const (
-	// CaughtWounds (WAP): every point of the pursuers' Unit Strength
-	// inflicts 2 wounds with no saves of any kind; survivors keep fleeing.
+	// CaughtWounds (WAP): the caught unit takes two wounds for each point
+	// of its pursuers' Unit Strength, and no save of any kind is allowed
+	// against them; what is left of it flees on.
 	CaughtWounds CaughtRule = iota
 	// CaughtDestroyed (8th edition): the fleeing unit is destroyed.
 	CaughtDestroyed
@@ -248,8 +249,8 @@ type Mishap uint8
 
 const (
 	NoMishap Mishap = iota
-	// Disaster (1-2): D6 S6 hits on the Doomwheel, and one fewer movement
-	// die from then on.
+	// Disaster (1-2): the Doomwheel takes D6 hits at Strength 6 and moves
+	// with a die less for the rest of the battle.
 	Disaster
 	// OutOfControl (3-5): a move in a random direction, with Impact Hits on
 	// whatever it meets. Its path is not simulated (units are placed by

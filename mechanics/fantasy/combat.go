@@ -306,8 +306,13 @@ func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan 
 // not charge. Each model rolls its own, and only the models in base contact
 // with the enemy make them (unit card, Impact Hits: a model not in base contact
 // inflicts none); a chariot in the second rank adds D3 to the one in front
-// of it (chariotsBehind). plan holds each side's automatic hits on the other.
+// of it (chariotsBehind). Both sides' opening hits come at the very start
+// of the round, one step, so they are simultaneous as blows at one
+// Initiative step are: both are counted, from the models as the round
+// starts, before either lands. plan holds each side's automatic hits on
+// the other.
 func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, plan *roundPlan, res *roundResult) {
+	var hits [2]int
 	for side := range 2 {
 		u, us := units[side], states[side]
 		e, es := units[1-side], states[1-side]
@@ -315,26 +320,28 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 			continue
 		}
 		models := min(us.Alive, plan.contact(side, u, e, es.Alive))
-		hits := 0
 		switch {
 		case first && us.Charged && !u.Impact.IsZero():
 			for range models {
-				hits += u.Impact.Roll(r)
+				hits[side] += u.Impact.Roll(r)
 			}
 			for range chariotsBehind(u, us.Alive, models) {
-				hits += r.D3()
+				hits[side] += r.D3()
 			}
 		case u.GrindAttack && !(first && us.Charged):
 			for range models {
-				hits += r.D3() + 1 // D3+1, the D3 read from a D6
+				hits[side] += r.D3() + 1 // D3+1, the D3 read from a D6
 			}
-		default:
+		}
+	}
+	for side := range 2 {
+		if hits[side] == 0 {
 			continue
 		}
-		w := landHits(r, &plan.hits[side], hits, e, es)
+		w := landHits(r, &plan.hits[side], hits[side], units[1-side], states[1-side])
 		res.wounds[side] += w
 		if side == 0 {
-			res.impact += hits
+			res.impact += hits[side]
 			res.impactWounds += w
 		}
 	}
@@ -355,28 +362,33 @@ func chariotsBehind(u *Unit, alive, front int) int {
 // First, then Initiative order (a charger adds chargerI in the first round),
 // then Always Strikes Last and Stomps. A Dread Maw gets Always Strikes
 // First only for the turn of its charge, so from the second round it
-// strikes in Initiative order.
+// strikes in Initiative order. The re-rolls of Always Strikes First and
+// Last compare Initiatives as they stand this round, the charger's bonus
+// included on either side.
 func strikeOrder(groups *[maxGroups]strikeGroup, units [2]*Unit, states [2]*UnitState, first bool, chargerI int) int {
+	var bonus [2]int
+	for side := range 2 {
+		if first && states[side].Charged {
+			bonus[side] = chargerI
+		}
+	}
 	n := 0
 	for side := range 2 {
 		u, us, e := units[side], states[side], units[1-side]
-		bonus := 0
-		if first && us.Charged {
-			bonus = chargerI
-		}
+		eI := e.I + bonus[1-side]
 		for i := range u.Attackers {
 			a := &u.Attackers[i]
-			g := strikeGroup{side: side, attacker: i, band: bandNormal, init: a.I + bonus}
+			g := strikeGroup{side: side, attacker: i, band: bandNormal, init: a.I + bonus[side]}
 			asf := a.ASF || (u.DreadMaw && first && us.Charged)
 			switch {
 			case asf && !a.ASL:
 				g.band = bandFirst
-				if g.init > e.I {
+				if g.init > eI {
 					g.reroll = rerollFailed
 				}
 			case a.ASL && !asf:
 				g.band = bandLast
-				if g.init < e.I {
+				if g.init < eI {
 					g.reroll = rerollSuccessful
 				}
 			}

@@ -714,3 +714,85 @@ func TestMonstrousSupportRandomAttacks(t *testing.T) {
 		t.Errorf("mean attacks %.4f, want 8.5 (SE %.4f)", mean, se)
 	}
 }
+
+// TestOpeningHitsAreSimultaneous: a chariot with Impact Hits (10) at S10
+// charges a lone Doomwheel-like machine of 1 Wound with a Grind Attack.
+// Both sides' opening hits come at the very start of the round, so the
+// machine grinds even though the Impact Hits kill it: D3+1 hits (mean 3)
+// at S3 on the charger's T3, wounding on 4+, no save: 1.5 wounds a trial.
+// The machine dies with 1 - (1/6)^10 (S10 on T6 wounds on 2+; S10 takes a
+// 4+ save away). Resolved one side after the other, the charger would take
+// none.
+func TestOpeningHitsAreSimultaneous(t *testing.T) {
+	a := chariot("10")
+	a.S, a.T, a.W, a.Armour = 10, 3, 20, NoSave
+	a.Unbreakable = true
+	g := chariot("")
+	g.GrindAttack = true
+	g.S, g.W = 3, 1
+	g.Unbreakable = true
+	b := battle(a, g, 1, PhaseCharge, PhaseCombat)
+	s := b.NewState()
+	r := dice.New(7, 0)
+	const n = 40_000
+	var sum, sum2, dead float64
+	for range n {
+		b.Run(r, s)
+		if !s.Out.ChargeSuccess {
+			t.Fatal("a 3D6 random move always reaches 1\"")
+		}
+		w := float64(s.Units[0].Wounds)
+		sum += w
+		sum2 += w * w
+		if s.Units[1].Alive == 0 {
+			dead++
+		}
+	}
+	mean := sum / n
+	sd := math.Sqrt(sum2/n - mean*mean)
+	if z := (mean - 1.5) / (sd / math.Sqrt(n)); math.Abs(z) > 5 {
+		t.Errorf("the charger took %.4f wounds a trial, exact 1.5, z %.1f", mean, z)
+	}
+	if pDead := 1 - math.Pow(1.0/6, 10); math.Abs(dead/n-pDead) > 5*math.Sqrt(pDead*(1-pDead)/n)+1e-9 {
+		t.Errorf("the machine died in %.5f of trials, exact %.7f", dead/n, pDead)
+	}
+}
+
+// TestStrikeFirstAndLastAgainstACharger: the re-rolls of Always Strikes
+// First and Last compare Initiatives as they stand in the round, so a
+// charger's +1 Initiative counts on the other side too. A charger of I3
+// strikes at I4 in the first round: a charged unit of I3 with Always
+// Strikes Last is lower and re-rolls its hits, one of I4 with Always
+// Strikes First is not higher and re-rolls nothing. In the second round
+// the charger is back at I3, and the I4 unit re-rolls its misses while the
+// I3 one, tied, does not.
+func TestStrikeFirstAndLastAgainstACharger(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		init     int
+		asf, asl bool
+		first    bool
+		want     rerollRule
+	}{
+		{"ASL I3, first round", 3, false, true, true, rerollSuccessful},
+		{"ASL I3, second round", 3, false, true, false, noReroll},
+		{"ASF I4, first round", 4, true, false, true, noReroll},
+		{"ASF I4, second round", 4, true, false, false, rerollFailed},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := foot("Chargers", 20, 5, 3, 3, 3, 3, 0, 7, NoSave)
+			d := foot("Charged", 5, 5, 3, 3, 3, tt.init, 1, 7, NoSave)
+			d.Attackers[0].ASF, d.Attackers[0].ASL = tt.asf, tt.asl
+			units := [2]*Unit{c, d}
+			var s0, s1 UnitState
+			s0.Charged = true
+			var groups [maxGroups]strikeGroup
+			n := strikeOrder(&groups, units, [2]*UnitState{&s0, &s1}, tt.first, DefaultOptions.ChargerInitiative)
+			for _, g := range groups[:n] {
+				if g.side == 1 && g.reroll != tt.want {
+					t.Errorf("the charged unit's re-roll is %v, want %v", g.reroll, tt.want)
+				}
+			}
+		})
+	}
+}
