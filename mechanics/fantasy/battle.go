@@ -189,6 +189,10 @@ type Options struct {
 	TargetFlees bool
 	// LossOfControl is when a Doomwheel's wounds make it test.
 	LossOfControl LossOfControlRule
+	// FiringRanks is how many ranks of a unit shoot its missile weapons
+	// (open for WAP; 8th edition's Fire in Two Ranks: 2). 0: every model.
+	// Skirmishers, who stand in no ranks, all shoot.
+	FiringRanks int
 }
 
 // DefaultOptions are the defaults for the open points (docs/fantasy.md).
@@ -208,6 +212,7 @@ var DefaultOptions = Options{
 	MonstrousSupport:  3,
 	Pursue:            true,
 	LossOfControl:     LossOfControlWhenWounded,
+	FiringRanks:       2,
 }
 
 // Battle is a short sequence of phases around one acting unit: it charges
@@ -425,7 +430,8 @@ func (b *Battle) reachOrFall(as, ts *UnitState, reach int) {
 }
 
 // shoot plays the Shooting phase: Zzzzap! if the acting unit has it, and
-// its missile weapon at its target when it is not in combat.
+// its missile weapon at its target when it is not in combat, fired by the
+// models of its front ranks (Shooters).
 func (b *Battle) shoot(r *dice.Rand, s *State) {
 	a, as := b.Units[0], &s.Units[0]
 	if as.Alive == 0 {
@@ -442,7 +448,7 @@ func (b *Battle) shoot(r *dice.Rand, s *State) {
 		}
 		need := ShootingToHit(a.BS, mod)
 		bl := hitsOn(m.S, t)
-		for range as.Alive {
+		for range a.Shooters(as.Alive, b.Options.FiringRanks) {
 			for range m.Shots.Roll(r) {
 				if hit, _ := need.Succeeds(r); hit {
 					resolveHit(r, &bl, t, ts)
@@ -450,6 +456,16 @@ func (b *Battle) shoot(r *dice.Rand, s *State) {
 			}
 		}
 	}
+}
+
+// Shooters is how many of u's alive models shoot when ranks of them
+// may (Options.FiringRanks; 0 for every model): the models of that many
+// ranks of u's width, every model of Skirmishers.
+func (u *Unit) Shooters(alive, ranks int) int {
+	if ranks <= 0 || u.Skirmishers {
+		return alive
+	}
+	return min(alive, ranks*max(u.Width, 1))
 }
 
 // zzzzap fires the Doomwheel's warp lightning (unit card, Zzzzap!): one

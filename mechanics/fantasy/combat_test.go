@@ -796,3 +796,52 @@ func TestStrikeFirstAndLastAgainstACharger(t *testing.T) {
 		})
 	}
 }
+
+// TestFiringRanks: thirty archers (BS4, S3, one shot, 24") shoot forty
+// Spearmen (T3, no save) 10" away, at short range: a shot hits on 3+
+// (7 - BS, 4/6) and wounds on 4+ (S3 on T3, 1/2), so each shooter does 1/3
+// of a wound on average. With two firing ranks (8th edition's Fire in Two
+// Ranks, the default) ten models shoot five wide (10/3 wounds) and twenty
+// ten wide (20/3); with firing_ranks 0 all thirty shoot (10); as
+// Skirmishers all thirty shoot whatever the ranks.
+func TestFiringRanks(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		width       int
+		ranks       int
+		skirmishers bool
+		shooters    int
+	}{
+		{"five wide", 5, 2, false, 10},
+		{"ten wide", 10, 2, false, 20},
+		{"every model", 5, 0, false, 30},
+		{"skirmishers", 5, 2, true, 30},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := foot("Archers", 30, tt.width, 3, 3, 3, 3, 1, 7, NoSave)
+			a.BS, a.Missile = 4, Missile{S: 3, Range: 24, Shots: dice.Const(1)}
+			a.Skirmishers = tt.skirmishers
+			d := foot("Spearmen", 40, 5, 3, 3, 3, 3, 1, 7, NoSave)
+			d.ImmunePsychology = true
+			b := battle(a, d, 10, PhaseShooting)
+			b.Options.FiringRanks = tt.ranks
+			if got := a.Shooters(a.Models, tt.ranks); got != tt.shooters {
+				t.Fatalf("%d shooters, want %d", got, tt.shooters)
+			}
+			s := b.NewState()
+			r := dice.New(17, 0)
+			const n = 20_000
+			sum := 0.0
+			for range n {
+				b.Run(r, s)
+				sum += float64(s.Units[1].Wounds)
+			}
+			// The wounds are Binomial(shooters, 1/3): sd sqrt(shooters * 2/9).
+			want := float64(tt.shooters) / 3
+			se := math.Sqrt(float64(tt.shooters)*2/9) / math.Sqrt(n)
+			if z := (sum/n - want) / se; math.Abs(z) > 5 {
+				t.Errorf("%.4f wounds a trial, exact %.4f, z %.1f", sum/n, want, z)
+			}
+		})
+	}
+}

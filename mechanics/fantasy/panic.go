@@ -97,7 +97,7 @@ func (b *Battle) maxModelsLost(i int, p Phase) int {
 			n += b.Options.ZzzzapBolts
 		}
 		if i == 1 && !a.Missile.Shots.IsZero() {
-			n += a.Models * max(0, a.Missile.Shots.Max())
+			n += a.Shooters(a.Models, b.Options.FiringRanks) * max(0, a.Missile.Shots.Max())
 		}
 	}
 	return min(n, u.Models)

@@ -56,6 +56,7 @@ var battleOptions = []struct {
 	{key: "supporting_attacks", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SupportingAttacks = b }},
 	{key: "pursue", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.Pursue = b }},
 	{key: "target_flees", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.TargetFlees = b }},
+	{key: "firing_ranks", lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.FiringRanks = n }},
 	{key: "loss_of_control", values: []string{"when_wounded", "end_of_phase"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.LossOfControl = map[string]rules.LossOfControlRule{"when_wounded": rules.LossOfControlWhenWounded,
 			"end_of_phase": rules.LossOfControlEndOfPhase}[w]

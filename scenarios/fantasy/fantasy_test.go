@@ -744,3 +744,35 @@ func TestCrewProfileRules(t *testing.T) {
 	wantError(t, "rules on a champion", head+"  attacker: {name: A, models: 5, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 8, champion: {name: C, rules: [Killing Blow]}}\n",
 		`t.yaml:7:98: unknown key "rules" in the champion`)
 }
+
+// TestBattleFiringRanksOption: firing_ranks defaults to 2 (Fire in Two
+// Ranks), sweeps, takes 0 for every model, and is refused above 10 at its
+// value.
+func TestBattleFiringRanksOption(t *testing.T) {
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
+	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  attacker: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}" +
+		"\n  distance: 0\n  phases: [combat]\n"
+	for _, tt := range []struct {
+		options string
+		want    []int
+	}{
+		{"", []int{2}},
+		{"  options: {firing_ranks: [0, 1, 3]}\n", []int{0, 1, 3}},
+	} {
+		s, err := registry.Parse("t.yaml", []byte(head+tt.options))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, m := range s.Models {
+			got = append(got, m.(*battleModel).b.Options.FiringRanks)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: firing ranks %v, want %v", tt.options, got, tt.want)
+		}
+	}
+	_, err := registry.Parse("t.yaml", []byte(head+"  options: {firing_ranks: 11}\n"))
+	if err == nil || !strings.Contains(err.Error(), "firing_ranks") {
+		t.Errorf("firing_ranks 11: %v", err)
+	}
+}
