@@ -66,8 +66,10 @@ func TestHistogram(t *testing.T) {
 }
 
 func TestWilson(t *testing.T) {
-	// Published Wilson 95% intervals (Newcombe 1998, table I, method 3):
-	// 0/10 -> [0, 0.2775]; 5/10 -> [0.2366, 0.7634]; 81/263 -> [0.2553, 0.3662].
+	// Wilson 95% intervals: 81/263 -> [0.2553, 0.3662] is published
+	// (Newcombe 1998, table I, method 3); 0/10 -> [0, 0.2775] and 5/10 ->
+	// [0.2366, 0.7634] are worked out from the closed form,
+	// (k + z²/2 ± z sqrt(k(n-k)/n + z²/4)) / (n + z²) with z = 1.95996.
 	tests := []struct {
 		k, n   int64
 		lo, hi float64

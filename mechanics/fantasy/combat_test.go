@@ -452,13 +452,15 @@ func TestDreadMawStrikesFirstAndDeniesRanks(t *testing.T) {
 	if s.Out.CombatResult != 0 {
 		t.Errorf("combat result %d, want 0 (ranks denied on the Dread Maw's charge)", s.Out.CombatResult)
 	}
-	// The strike order puts the Maw's I 1 (+1 charging) before the Wall's I 5.
+	// The strike order puts the Maw's I 1 (+1 charging) before the Wall's
+	// I 5, in the Always Strikes First band, re-rolling nothing: its I 2
+	// does not beat the Wall's 5.
 	var groups [maxGroups]strikeGroup
-	n := insertGroup(&groups, 0, strikeGroup{band: bandNormal, init: 5, side: 1})
-	n = insertGroup(&groups, n, strikeGroup{band: bandFirst, init: 2, side: 0})
-	n = insertGroup(&groups, n, strikeGroup{band: bandLast, init: 9, side: 1})
-	if n != 3 || groups[0].side != 0 || groups[1].init != 5 || groups[2].band != bandLast {
-		t.Errorf("strike order %+v", groups[:n])
+	states := [2]*UnitState{{Alive: 1, Charged: true}, {Alive: 25}}
+	n := strikeOrder(&groups, [2]*Unit{maw, wall}, states, true, DefaultOptions.ChargerInitiative)
+	if n != 2 || groups[0].side != 0 || groups[0].band != bandFirst || groups[0].init != 2 || groups[0].reroll != noReroll ||
+		groups[1].side != 1 || groups[1].init != 5 {
+		t.Errorf("strike order %+v; the Maw (I 1 + 1, no re-roll) strikes before the Wall (I 5)", groups[:n])
 	}
 }
 
@@ -788,10 +790,18 @@ func TestStrikeFirstAndLastAgainstACharger(t *testing.T) {
 			s0.Charged = true
 			var groups [maxGroups]strikeGroup
 			n := strikeOrder(&groups, units, [2]*UnitState{&s0, &s1}, tt.first, DefaultOptions.ChargerInitiative)
+			charged := 0
 			for _, g := range groups[:n] {
-				if g.side == 1 && g.reroll != tt.want {
+				if g.side != 1 {
+					continue
+				}
+				charged++
+				if g.reroll != tt.want {
 					t.Errorf("the charged unit's re-roll is %v, want %v", g.reroll, tt.want)
 				}
+			}
+			if charged != 1 {
+				t.Errorf("%d strike groups for the charged unit, want 1", charged)
 			}
 		})
 	}

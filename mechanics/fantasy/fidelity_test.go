@@ -263,9 +263,10 @@ func TestChargingATerrorCauser(t *testing.T) {
 	}
 }
 
-// TestDreadMawDeniesRanks: charged by a Dread Maw, a unit gets no benefit
-// from its ranks in the first round (unit card, Dread Maw): no supporting
-// attacks, no rank bonus and no Steadfast.
+// TestDreadMawDeniesSupportingAttacks: charged by a Dread Maw, a unit gets
+// no benefit from its ranks in the first round (unit card, Dread Maw), so
+// no supporting attacks (the rank bonus: TestDreadMawStrikesFirstAndDeniesRanks;
+// Steadfast: TestDreadMawDeniesSteadfast).
 //
 // Attacks: 25 infantry five wide (A 1) strike a 100 mm Maw; five touch it
 // (100/20), and the rank behind would add five more. Each attack: WS 3

@@ -92,8 +92,8 @@ func TestImpactHitsThenGrind(t *testing.T) {
 
 // TestDreadMawStrikesFirstOnlyOnItsCharge: in the first round after its
 // charge the Maw (I 1) strikes in the Always Strikes First band, re-rolling
-// failed hits as its I 1 + 1 beats nothing; in later rounds it strikes in
-// Initiative order, after the wall's I 5.
+// nothing, since its I 1 + 1 does not beat the wall's I 5; in later rounds
+// it strikes in Initiative order, after the wall.
 func TestDreadMawStrikesFirstOnlyOnItsCharge(t *testing.T) {
 	maw := monster("Maw", 100)
 	maw.DreadMaw = true
@@ -102,8 +102,8 @@ func TestDreadMawStrikesFirstOnlyOnItsCharge(t *testing.T) {
 	states := [2]*UnitState{{Alive: 1, Charged: true}, {Alive: 25}}
 	var groups [maxGroups]strikeGroup
 	n := strikeOrder(&groups, units, states, true, 1)
-	if n != 2 || groups[0].side != 0 || groups[0].band != bandFirst {
-		t.Errorf("first round: %+v; the Maw strikes first", groups[:n])
+	if n != 2 || groups[0].side != 0 || groups[0].band != bandFirst || groups[0].reroll != noReroll {
+		t.Errorf("first round: %+v; the Maw strikes first, re-rolling nothing", groups[:n])
 	}
 	n = strikeOrder(&groups, units, states, false, 1)
 	if n != 2 || groups[0].side != 1 || groups[1].band != bandNormal || groups[1].init != 1 {
