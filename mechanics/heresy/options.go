@@ -155,10 +155,43 @@ type Options struct {
 	// Default 5 (5+; warpstoneflux's summary of HH2 Reactions).
 	EvadeSave int
 
+	// WeaponChoice is how a model picks the weapons it fires when it has
+	// more than it may fire (Attack.Select): Return Fire, Overwatch and a
+	// unit's next attack choose the same way. The rules leave the choice
+	// to the player and give no criterion; the default, ChooseByCasualties,
+	// is this package's reading of a player firing what removes most.
+	// ChooseByUnsavedWounds is the criterion of earlier versions.
+	WeaponChoice WeaponChoice
+
 	// DisorderTriggers are the core triggers of a Disordered Charge
 	// (rulebook p.182, not found; OPEN); a Stupefied charger's charge is
 	// always Disordered whatever they say. Default DisorderedDefault.
 	DisorderTriggers DisorderTriggers
+}
+
+// WeaponChoice is the score by which a model picks the weapons it fires
+// (Attack.Select); each is a mean per shot times the mean shots.
+type WeaponChoice uint8
+
+const (
+	// ChooseByCasualties scores a weapon by the models' worth of damage
+	// it does (Chain.ModelsPerShot): each wound suffered, after saves and
+	// Damage Mitigation, as the share of the target's Wounds it removes,
+	// a whole model when it slays.
+	ChooseByCasualties WeaponChoice = iota
+	// ChooseByUnsavedWounds scores a weapon by its expected unsaved
+	// wounds, whatever they do.
+	ChooseByUnsavedWounds
+)
+
+func (c WeaponChoice) String() string {
+	switch c {
+	case ChooseByCasualties:
+		return "casualties"
+	case ChooseByUnsavedWounds:
+		return "unsaved wounds"
+	}
+	return "WeaponChoice(?)"
 }
 
 // DisorderTriggers are the situations, besides Stupefied, that make a

@@ -750,3 +750,38 @@ func TestPinnedStillTestsMorale(t *testing.T) {
 		}
 	}
 }
+
+// TestWeaponChoiceOption: a Dreadnought (BS 5) with an assault cannon and a
+// multi-melta at five Terminators (T4 W2, 2+, 4++) 12" away. By casualties
+// it fires the melta: 5/6 to hit, 5/6 to wound (S8), 1/2 past the 4++
+// after AP1, each such wound a whole model by Instant Death (S8 is double
+// T4): 25/72. By unsaved wounds it fires the cannon (4 shots, 35/216 each
+// to wound past the saves, 0.648 in all against the melta's 0.347), which
+// removes a model for every two wounds: with p = 35/216, 6p^2q^2 + 4p^3q +
+// 2p^4 = 0.1262 (q = 1 - p). The derivation is TestSelectByCasualties' in
+// mechanics/heresy.
+func TestWeaponChoiceOption(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Dreadnought, models: 1, WS: 5, BS: 5, S: 6, T: 7, W: 4, I: 4, A: 4, Ld: 8, Sv: 2+,
+          weapons: [{name: assault cannon, type: "Heavy 4, Rending (6+)", range: 24, S: 6, AP: 4},
+                    {name: multi-melta, type: Heavy 1, range: 12, S: 8, AP: 1}]}
+  target: {name: Terminators, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 2, Ld: 9, Sv: 2+, Inv: 4+}
+  distance: 12
+  options: {weapon_choice: [casualties, unsaved_wounds]}
+`)
+	_, es := runScenario(t, src, 100_000)
+	p := 35.0 / 216
+	q := 1 - p
+	for choice, want := range map[string]float64{"casualties": 25.0 / 72, "unsaved_wounds": 6*p*p*q*q + 4*p*p*p*q + 2*p*p*p*p} {
+		e := find(t, es, metricCasualties, "weapon_choice", choice)
+		if math.Abs(e.Exact-want) > 1e-9 {
+			t.Errorf("weapon_choice %s: exact casualties %.6f, want %.6f", choice, e.Exact, want)
+		}
+		if z := e.Z(); math.Abs(z) > 5 {
+			t.Errorf("weapon_choice %s: estimate %.4f, exact %.4f, z %.1f", choice, e.Value, e.Exact, z)
+		}
+	}
+	if got := weaponChoices[optWeaponChoice.def.(string)]; got != rules.DefaultOptions.WeaponChoice {
+		t.Errorf("weapon_choice's default %q is not rules.DefaultOptions.WeaponChoice", optWeaponChoice.def)
+	}
+}

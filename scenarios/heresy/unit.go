@@ -727,6 +727,14 @@ var optionSetters = map[string]func(*rules.Options, any){
 	"our_weapons_are_useless":        func(o *rules.Options, v any) { o.OurWeaponsAreUseless = v.(bool) },
 	"insane_heroism":                 func(o *rules.Options, v any) { o.InsaneHeroism = v.(bool) },
 	"wound_chart":                    func(o *rules.Options, v any) { o.WoundChart = woundCharts[v.(string)] },
+	"weapon_choice":                  func(o *rules.Options, v any) { o.WeaponChoice = weaponChoices[v.(string)] },
+}
+
+// weaponChoices are the values of the weapon_choice option, "casualties"
+// its default (rules.DefaultOptions.WeaponChoice).
+var weaponChoices = map[string]rules.WeaponChoice{
+	"casualties":     rules.ChooseByCasualties,
+	"unsaved_wounds": rules.ChooseByUnsavedWounds,
 }
 
 // woundCharts are the values of the wound_chart option: the S vs T chart
@@ -746,6 +754,9 @@ var (
 	optFixedStrength = option{key: "stupefied_fixed_strength", boolean: true, def: rules.DefaultOptions.StupefiedFixedStrength}
 	// The default chart is rules.DefaultOptions.WoundChart, the standard one.
 	optWoundChart = option{key: "wound_chart", words: []string{"standard", "six_always"}, def: "standard"}
+	// How a model picks the weapons it fires; the default is
+	// rules.DefaultOptions.WeaponChoice, by casualties.
+	optWeaponChoice = option{key: "weapon_choice", words: []string{"casualties", "unsaved_wounds"}, def: "casualties"}
 )
 
 // gridSpec is a grid: key, which lays one probability metric out as a table of
