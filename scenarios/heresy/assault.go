@@ -75,6 +75,7 @@ var assaultOptions = []option{
 	optBlunted,
 	optHeroism,
 	optFixedStrength,
+	optDoubleStrength,
 	optWeaponChoice,
 	{key: "outnumber_bonus", lo: 0, hi: 10, def: rules.DefaultOptions.OutnumberBonus},
 	{key: "charge_bonus_attacks", lo: 0, hi: 10, def: rules.DefaultOptions.ChargeBonusAttacks},

@@ -785,3 +785,31 @@ func TestWeaponChoiceOption(t *testing.T) {
 		t.Errorf("weapon_choice's default %q is not rules.DefaultOptions.WeaponChoice", optWeaponChoice.def)
 	}
 }
+
+// TestDoubleStrengthOption: stupefied_roll_vs_double_strength reaches the
+// chain. Five BS 4 Heavy 1 S8 AP3 shots at ten Fearless Stupefied T4 3+
+// models go unsaved 5 * 2/3 * 5/6 = 25/9 times; S8 is Instant Death
+// against T4, so by default nothing is mitigated and 25/9 = 2.778 models
+// fall; with the option the Fearless Stupefied roll (5+) ignores a third:
+// 25/27 mitigated, 50/27 = 1.852 casualties (TestStupefiedRollVsDoubleStrength
+// in mechanics/heresy derives the same).
+func TestDoubleStrengthOption(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Guns, models: 5, ` + marine + `, weapons: [{name: gun, type: Heavy 1, S: 8, AP: 3}]}
+  target: {` + reveller + `, rules: [Lords of Profligacy, Fearless]}
+  stupefied: always
+  options: {stupefied_roll_vs_double_strength: [false, true]}
+`)
+	_, es := runScenario(t, src, 20_000)
+	for on, want := range map[bool][2]float64{false: {0, 25.0 / 9}, true: {25.0 / 27, 50.0 / 27}} {
+		for i, metric := range []string{metricMitigated, metricCasualties} {
+			e := find(t, es, metric, "stupefied_roll_vs_double_strength", on)
+			if math.Abs(e.Exact-want[i]) > 1e-9 {
+				t.Errorf("option %v: exact %s %.6f, want %.6f", on, metric, e.Exact, want[i])
+			}
+			if z := e.Z(); math.Abs(z) > 5 {
+				t.Errorf("option %v: %s estimate %.4f, exact %.4f, z %.1f", on, metric, e.Value, e.Exact, z)
+			}
+		}
+	}
+}

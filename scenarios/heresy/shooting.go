@@ -104,6 +104,7 @@ var shootingOptions = []option{
 	optBlunted,
 	optHeroism,
 	optFixedStrength,
+	optDoubleStrength,
 	optWeaponChoice,
 	// When a Shooting Attack forces a Morale check is not in the texts:
 	// "quarter" is the usual trigger (a quarter or more of the models the
