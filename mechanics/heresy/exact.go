@@ -620,14 +620,14 @@ func (e *combatEnum) outcome(p float64, models [2]int, k [2]strike) {
 	if lose.Destroyed() {
 		return
 	}
-	pass := lose.PassProbability(MoraleCheck, PhaseAssault, -(score[winner]-score[1-winner])-lose.FearOf(win), o)
+	pass := lose.PassProbability(MoraleCheck, PhaseAssault, -o.LoserLdPenalty*(score[winner]-score[1-winner])-lose.FearOf(win), o)
 	if ChoosesToFail(lose, &e.sides[1-winner].Weapon, win, o) {
 		pass = 0
 	}
 	fail := p * (1 - pass)
 	ex[1-winner].Morale += fail
 	lose.FallBack()
-	swept := fail * SweepProbability(win, lose)
+	swept := fail * SweepProbability(win, lose, o)
 	ex[1-winner].Swept += swept
 	ex[1-winner].Destroyed += swept
 }

@@ -88,6 +88,20 @@ type Options struct {
 	// decide. A positive value is a house rule.
 	OutnumberBonus int
 
+	// LoserLdPenalty is the Leadership the loser of a combat loses on its
+	// Morale check for each point of the difference in combat results. HH2
+	// lowers the loser's Leadership for losing (a Warlord trait in the
+	// BSData horus-heresy data speaks of it) but the size was not found.
+	// OPEN. Default 1, 7th edition Warhammer 40,000's rule; 0 tests at the
+	// plain Leadership.
+	LoserLdPenalty int
+
+	// SweepingAdvance is how the winner of a combat catches a loser that
+	// Falls Back. HH2 has Sweeping Advances, made by a roll (rulebook
+	// p.236, Crusader), but the roll was not found. OPEN. Default
+	// SweepByInitiative, 7th edition's.
+	SweepingAdvance SweepRule
+
 	// ChargeBonusAttacks is the extra Attacks each model gets when its unit
 	// charged (lost when the charge is Disordered). The rulebook's text was
 	// not found; the "standard +1" Attack for charging is implied by rules
@@ -180,6 +194,30 @@ type Options struct {
 	DisorderTriggers DisorderTriggers
 }
 
+// SweepRule is how a Sweeping Advance is settled.
+type SweepRule uint8
+
+const (
+	// SweepByInitiative: each side rolls a D6 and adds its unmodified
+	// Initiative; the loser is destroyed if the winner's total is equal
+	// or higher (7th edition Warhammer 40,000). Automated Artillery is
+	// destroyed with no roll and never sweeps (rule text).
+	SweepByInitiative SweepRule = iota
+	// NoSweep: a unit that Falls Back from a combat is never caught, a
+	// what-if that measures what Sweeping Advances are worth.
+	NoSweep
+)
+
+func (s SweepRule) String() string {
+	switch s {
+	case SweepByInitiative:
+		return "initiative"
+	case NoSweep:
+		return "none"
+	}
+	return "SweepRule(?)"
+}
+
 // WeaponChoice is the score by which a model picks the weapons it fires
 // (Attack.Select); each is a mean per shot times the mean shots.
 type WeaponChoice uint8
@@ -244,6 +282,7 @@ var DefaultOptions = Options{
 	Ties:                    TieFirstListed,
 	InsaneHeroism:           true,
 	ChargeBonusAttacks:      1,
+	LoserLdPenalty:          1,
 	TerrainChargeInitiative: 1,
 	BlastHits:               [4]int{3, 6, 10, 15},
 	TemplateHits:            5,

@@ -813,3 +813,43 @@ func TestDoubleStrengthOption(t *testing.T) {
 		}
 	}
 }
+
+// TestAssaultResultOptions: loser_ld_penalty and sweeping_advance. One
+// model (WS4 S4 I4 A1, no charge) fights five WS4 T4 W1 models with no
+// save and no Attacks, Ld 8, I1. Its blow hits on 4+ and wounds on 4+:
+// the five lose 1-0 with 1/4 (four models left), else it is a draw. The
+// loser tests on Ld 8 less the penalty per point: at 0, Ld 8 fails with
+// 10/36; at 1 (the default), Ld 7 with 15/36; at 3, Ld 5 with 26/36. So
+// morale_failed is 1/4 of that. The Sweeping Advance (initiative): D6 + 4
+// against D6 + 1, the loser caught unless its die beats the winner's by 4
+// or more (3 pairs of 36), 33/36; with sweeping_advance none, never.
+func TestAssaultResultOptions(t *testing.T) {
+	src := scenario(`assault:
+  attacker: {name: One, models: 1, ` + marine + `}
+  defender: {name: Five, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 1, A: "-", Ld: 8, Sv: none}
+  charged: false
+  options: {loser_ld_penalty: [0, 1, 3], sweeping_advance: [initiative, none]}
+`)
+	_, es := runScenario(t, src, 100_000)
+	fail := map[int]float64{0: 10.0 / 36, 1: 15.0 / 36, 3: 26.0 / 36}
+	for pen, f := range fail {
+		for _, sweep := range []string{"initiative", "none"} {
+			swept := 0.0
+			if sweep == "initiative" {
+				swept = f / 4 * 33 / 36
+			}
+			for _, c := range []struct {
+				metric string
+				want   float64
+			}{{metricWon, 0}, {metricMorale, f / 4}, {metricSwept, swept}, {metricDestroyed, swept}} {
+				e := find(t, es, c.metric, "loser_ld_penalty", pen, "sweeping_advance", sweep, "unit", "Five")
+				if math.Abs(e.Exact-c.want) > 1e-9 {
+					t.Errorf("penalty %d, sweep %s: exact %s %.6f, want %.6f", pen, sweep, c.metric, e.Exact, c.want)
+				}
+				if z := e.Z(); math.Abs(z) > 5 {
+					t.Errorf("penalty %d, sweep %s: %s estimate %.4f, exact %.4f, z %.1f", pen, sweep, c.metric, e.Value, e.Exact, z)
+				}
+			}
+		}
+	}
+}

@@ -728,7 +728,16 @@ var optionSetters = map[string]func(*rules.Options, any){
 	"our_weapons_are_useless":           func(o *rules.Options, v any) { o.OurWeaponsAreUseless = v.(bool) },
 	"insane_heroism":                    func(o *rules.Options, v any) { o.InsaneHeroism = v.(bool) },
 	"wound_chart":                       func(o *rules.Options, v any) { o.WoundChart = woundCharts[v.(string)] },
+	"loser_ld_penalty":                  func(o *rules.Options, v any) { o.LoserLdPenalty = v.(int) },
+	"sweeping_advance":                  func(o *rules.Options, v any) { o.SweepingAdvance = sweepRules[v.(string)] },
 	"weapon_choice":                     func(o *rules.Options, v any) { o.WeaponChoice = weaponChoices[v.(string)] },
+}
+
+// sweepRules are the values of the sweeping_advance option, "initiative"
+// its default (rules.DefaultOptions.SweepingAdvance).
+var sweepRules = map[string]rules.SweepRule{
+	"initiative": rules.SweepByInitiative,
+	"none":       rules.NoSweep,
 }
 
 // weaponChoices are the values of the weapon_choice option, "casualties"
