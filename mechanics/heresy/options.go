@@ -3,16 +3,17 @@ package heresy
 import "hammersim/mechanics/dice"
 
 // Options settles the points the rules texts leave open (docs/heresy.md
-// lists them as OPEN, or the rule text does not say). Every field names one
-// such point; DefaultOptions holds the sourced proposal docs/heresy.md gives, or where
-// it gives none, the reading this package argues for in the field's comment.
+// lists them as OPEN, or the rule text does not say), and a few what-ifs
+// and house rules. Every field names one such point; DefaultOptions holds
+// the default docs/heresy.md gives with its source, or where no source
+// settles it, the reading this package argues for in the field's comment.
 //
 // The zero Options is valid: a zero chart means the standard chart, a zero
 // bonus means none. It is not DefaultOptions, whose InsaneHeroism is on.
 type Options struct {
-	// CapBSAt7 decides shooting above BS 7. The facts give BS 6 and above a
-	// 2+ to hit with a re-roll of 1s needing (12-BS)+, confirmed for BS 6 (6+)
-	// and BS 7 (5+) only. OPEN. Default false: keep the formula, so BS 8
+	// CapBSAt7 decides shooting above BS 7. BS 6 and above hits on 2+ with
+	// a re-roll of 1s needing (12-BS)+, which the sources docs/heresy.md
+	// names confirm for BS 6 (6+) and BS 7 (5+) only. OPEN. Default false: keep the formula, so BS 8
 	// re-rolls on 4+, BS 9 on 3+ and BS 10 and above on 2+; true treats every
 	// BS above 7 as BS 7.
 	CapBSAt7 bool
@@ -147,7 +148,7 @@ type Options struct {
 	// BlastHits is the number of models one Blast marker hits, by marker
 	// size: 3", 5", 7" and 10". The rules place the marker on the table
 	// (rulebook p.234), which hammersim does not model. OPEN. Default 3, 6,
-	// 10 and 15 (the 10" value extends the others; the facts give none), and
+	// 10 and 15 (the 10" value extends the others; no source gives one), and
 	// never more than the target's models.
 	BlastHits [4]int
 
