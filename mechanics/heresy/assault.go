@@ -15,6 +15,12 @@ type Side struct {
 	// Disordered: its charge was Disordered by a trigger other than being
 	// Stupefied (see ChargeDisordered); a Stupefied charger's always is.
 	Disordered bool
+	// StupefyAfterOverwatch: the charger's player has it become Stupefied,
+	// if it may (Unit.CanStupefy), once the Overwatch fired at it is
+	// resolved (see Charge). Lords of Profligacy allows the choice after a
+	// Shooting Attack against the unit, and a charge during which it
+	// becomes Stupefied goes on, Disordered (rule text).
+	StupefyAfterOverwatch bool
 }
 
 // CombatResult is what one round of close combat did.

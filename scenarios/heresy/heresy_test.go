@@ -853,3 +853,51 @@ func TestAssaultResultOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestStupefiedAfterOverwatch: a charger that becomes Stupefied once the
+// Overwatch against it is resolved has no Stupefied roll against that
+// Overwatch, but its charge is Disordered and it has the roll in the
+// combat. Five Guard fire Overwatch with one S4 AP5 shot each as Snap
+// Shots: hit on 6 (1/6), wound T4 on 4+ (1/2), past the Revellers' 3+
+// save 1/3: 5/36 unsaved wounds, each a model (W1). Stupefied from the
+// start, the 6+ roll leaves 5/6 of them: 25/216. In the combat (both I4,
+// so all five Guard strike, A1 at WS4 against WS4: 4+) the Revellers
+// take 5 * 1/2 * 1/2 * 1/3 = 5/12 unsaved wounds, of which a Stupefied
+// unit ignores 1/6: 5/72 mitigated.
+func TestStupefiedAfterOverwatch(t *testing.T) {
+	src := scenario(`assault:
+  attacker: {` + reveller + `, rules: [Lords of Profligacy]}
+  defender: {name: Guard, models: 5, ` + marine + `, weapons: [{name: bolter, S: 4, AP: 5}]}
+  stupefied: [none, attacker, attacker_after_overwatch]
+  options: {overwatch: true}
+`)
+	_, es := runScenario(t, src, 100_000)
+	for st, want := range map[string][3]float64{
+		"none":                     {5.0 / 36, 0, 0},
+		"attacker":                 {25.0 / 216, 1, 5.0 / 72},
+		"attacker_after_overwatch": {5.0 / 36, 1, 5.0 / 72},
+	} {
+		for i, metric := range []string{metricOverwatch, metricDisordered, metricMitigated} {
+			e := find(t, es, metric, "stupefied", st, "unit", "Revellers")
+			if math.Abs(e.Exact-want[i]) > 1e-9 {
+				t.Errorf("stupefied %s: exact %s %.6f, want %.6f", st, metric, e.Exact, want[i])
+			}
+			if z := e.Z(); math.Abs(z) > 5 {
+				t.Errorf("stupefied %s: %s estimate %.4f, exact %.4f, z %.1f", st, metric, e.Value, e.Exact, z)
+			}
+		}
+	}
+	for _, c := range []struct{ name, extra, want string }{
+		{"without Overwatch", "  stupefied: attacker_after_overwatch\n", "needs Overwatch fired at the charge"},
+		{"without Lords of Profligacy", "  stupefied: attacker_after_overwatch\n  options: {overwatch: true}\n", "cannot become Stupefied"},
+	} {
+		attacker := `{` + reveller + `, rules: [Lords of Profligacy]}`
+		if c.name == "without Lords of Profligacy" {
+			attacker = assaultSquad
+		}
+		src := scenario("assault:\n  attacker: " + attacker + "\n  defender: {name: Guard, models: 5, " + marine + ", weapons: [{name: bolter, S: 4, AP: 5}]}\n" + c.extra)
+		if _, err := registry.Parse("t.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+}
