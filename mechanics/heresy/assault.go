@@ -15,6 +15,12 @@ type Side struct {
 	// Disordered: its charge was Disordered by a trigger other than being
 	// Stupefied (see ChargeDisordered); a Stupefied charger's always is.
 	Disordered bool
+	// StupefyAfterOverwatch: the charger's player has it become Stupefied,
+	// if it may (Unit.CanStupefy), once the Overwatch fired at it is
+	// resolved (see Charge). Lords of Profligacy allows the choice after a
+	// Shooting Attack against the unit, and a charge during which it
+	// becomes Stupefied goes on, Disordered (rule text).
+	StupefyAfterOverwatch bool
 }
 
 // CombatResult is what one round of close combat did.
@@ -59,17 +65,17 @@ type CombatResult struct {
 //     by default) if it outnumbers the other, Bulky models counting as X
 //     (rule text). The higher score
 //     wins; equal scores draw. A side wiped out loses.
-//  3. The loser takes a Morale check on Leadership minus the difference in
-//     scores and the winner's Fear (X), a double 1 passing it with
+//  3. The loser takes a Morale check on Leadership minus
+//     Options.LoserLdPenalty per point of the difference in scores, and
+//     minus the winner's Fear (X), a double 1 passing it with
 //     Options.InsaneHeroism; Fearless passes it (rule text),
 //     Stupefied does not help in the Assault phase. With
 //     Options.OurWeaponsAreUseless a loser that cannot wound the winner
 //     fails it by choice, unless it is Fearless (see ChoosesToFail).
 //  4. On a failure it Falls Back (ending Stupefied) and the winner makes a
-//     Sweeping Advance unless it is Automated Artillery: both roll D6 plus
-//     Initiative and the loser is destroyed if the winner's total is equal
-//     or higher; Automated Artillery is destroyed with no dice rolled (rule
-//     text).
+//     Sweeping Advance unless it is Automated Artillery, settled as
+//     Options.SweepingAdvance says (see SweepProbability); Automated
+//     Artillery is destroyed by one with no dice rolled (rule text).
 func Fight(r *dice.Rand, a, b Side, o Options) CombatResult {
 	sides := [2]*Side{&a, &b}
 	for _, s := range sides {
@@ -140,7 +146,7 @@ func (res *CombatResult) aftermath(r *dice.Rand, sides [2]*Side, o Options) {
 		return
 	}
 	res.Tested = true
-	mod := -(res.Score[res.Winner] - res.Score[1-res.Winner]) - lose.FearOf(win)
+	mod := -o.LoserLdPenalty*(res.Score[res.Winner]-res.Score[1-res.Winner]) - lose.FearOf(win)
 	if res.ChoseToFail = ChoosesToFail(lose, &sides[1-res.Winner].Weapon, win, o); res.ChoseToFail {
 		res.Passed = false
 	} else {
@@ -151,7 +157,7 @@ func (res *CombatResult) aftermath(r *dice.Rand, sides [2]*Side, o Options) {
 	}
 	lose.FallBack()
 	res.FellBack = true
-	if !win.CanSweep() {
+	if !win.CanSweep() || o.SweepingAdvance == NoSweep {
 		return
 	}
 	if lose.SweptWithoutRoll() {
@@ -166,12 +172,12 @@ func (res *CombatResult) aftermath(r *dice.Rand, sides [2]*Side, o Options) {
 }
 
 // SweepProbability is the exact chance that a Sweeping Advance by winner
-// destroys loser: 1 for Automated Artillery (no dice), 0 when the winner may
-// not sweep, else P(D6 + winner's I >= D6 + loser's I), by enumerating the
-// 36 pairs of dice.
-func SweepProbability(winner, loser *Unit) float64 {
+// destroys loser: 0 when the winner may not sweep or with NoSweep, 1 for
+// Automated Artillery (no dice), else P(D6 + winner's I >= D6 + loser's
+// I), by enumerating the 36 pairs of dice.
+func SweepProbability(winner, loser *Unit, o Options) float64 {
 	switch {
-	case !winner.CanSweep():
+	case !winner.CanSweep() || o.SweepingAdvance == NoSweep:
 		return 0
 	case loser.SweptWithoutRoll():
 		return 1

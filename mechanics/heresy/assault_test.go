@@ -23,8 +23,15 @@ func TestSweepProbability(t *testing.T) {
 		{"by Automated Artillery", &art, &a, 0, "it may not sweep"},
 	}
 	for _, tt := range tests {
-		if got := SweepProbability(tt.win, tt.los); !near(got, tt.want) {
+		if got := SweepProbability(tt.win, tt.los, DefaultOptions); !near(got, tt.want) {
 			t.Errorf("%s: %.6f, want %.6f (%s)", tt.name, got, tt.want, tt.source)
+		}
+		// With no Sweeping Advance a unit Falling Back is never caught,
+		// Automated Artillery included.
+		none := DefaultOptions
+		none.SweepingAdvance = NoSweep
+		if got := SweepProbability(tt.win, tt.los, none); got != 0 {
+			t.Errorf("%s, NoSweep: %.6f, want 0", tt.name, got)
 		}
 	}
 }

@@ -110,18 +110,20 @@ func (a *Attack) perModel(e dice.Expr, rolls int) int {
 // Snap Shots).
 //
 // A model fires one weapon, or with Firing Protocols (X) up to X different
-// weapons, never one weapon twice (rule text). The choice is the weapons
-// with the highest exact expected unsaved wounds against target (mean shots
-// times expected unsaved wounds per shot), ties going to the earlier
-// weapon. A weapon that cannot cause an unsaved wound, or that is not fired
-// in the situation (out of range, Ordnance after moving, no Snap Shots), is
-// not fired. Ordnance fires alone (rulebook p.177): it is fired when it
-// makes more expected unsaved wounds alone than the weapons it would stop
-// together (on a tie, when it is listed before the best of them), else it
-// is left out and takes no weapon's place. A model firing a Pistol fires a
-// second Pistol too, when it has one [EMP]; without Firing Protocols, two
-// Pistols are fired instead of a single other weapon when they make more
-// together.
+// weapons, never one weapon twice (rule text). Which ones is the player's
+// choice, which the rules leave to them; the choice made here is the
+// weapons with the highest exact score against target, ties going to the
+// earlier weapon. The score is the mean shots times what one shot is worth
+// by Options.WeaponChoice: by default the models' worth of damage it does
+// (see Chain.ModelsPerShot), else its expected unsaved wounds. A weapon
+// that scores nothing, or that is not fired in the situation (out of
+// range, Ordnance after moving, no Snap Shots), is not fired. Ordnance
+// fires alone (rulebook p.177): it is fired when it scores more alone than
+// the weapons it would stop together (on a tie, when it is listed before
+// the best of them), else it is left out and takes no weapon's place. A
+// model firing a Pistol fires a second Pistol too, when it has one [EMP];
+// without Firing Protocols, two Pistols are fired instead of a single
+// other weapon when they score more together.
 func (a *Attack) Select(firer *Unit, weapons []Weapon, target *Unit, o Options) []int {
 	return a.selectAt(firer, weapons, target, Situation{}, o)
 }
@@ -139,13 +141,13 @@ func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situati
 		a.fire = append(a.fire, f)
 		score := 0.0
 		if f.Fires() {
-			score = a.memo[m].mean * c.P(StageUnsaved)
+			score = a.memo[m].mean * c.choiceScore(target, o)
 		}
 		a.score = append(a.score, score)
 	}
 	// The X best weapons other than Ordnance, a second Pistol with a
 	// Pistol fired alone; then what Ordnance alone, or a pair of Pistols,
-	// would do instead, whichever makes more expected unsaved wounds.
+	// would do instead, whichever scores more.
 	n := max(firer.FiringProtocols, 1)
 	a.picks = a.picks[:0]
 	sum := 0.0

@@ -1,6 +1,7 @@
 package heresy
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -10,7 +11,9 @@ import (
 // TestFiringProtocols: against T4 3+ models at BS 4, expected unsaved wounds
 // per model are: heavy bolter 3 * 4/6 * 4/6 * 2/6 = 0.444; lascannon
 // 1 * 4/6 * 5/6 * 1 = 0.556 (AP2 removes 3+); autocannon 2 * 4/6 * 5/6 * 2/6
-// = 0.370. The weapons fired are the best X different ones.
+// = 0.370. Against models of one Wound with no Damage Mitigation these
+// are also their worth in models, the default choice's score. The weapons
+// fired are the best X different ones.
 func TestFiringProtocols(t *testing.T) {
 	target := NewUnit(marine, 10)
 	weapons := []Weapon{hbolter, lascan, autocan}
@@ -171,5 +174,111 @@ func TestStupefyChooserOwnSituation(t *testing.T) {
 	st := StupefyStakes{Enemy: &enemy, EnemyWeapons: bolters, OwnTarget: &crowd, OwnWeapons: heavy, Situation: moved, OwnSituation: own}
 	if ch.Choose(&u, st, DefaultOptions) {
 		t.Error("chose Stupefied, saving 10/27 models at a cost of 10/3")
+	}
+}
+
+// TestSelectByCasualties: a Dreadnought (BS 5, one weapon) with an assault
+// cannon (Heavy 4, S6 AP4, Rending (6+)) and a multi-melta (Heavy 1, S8
+// AP1) shoots five Terminators (T4 W2, 2+ armour, 4+ invulnerable) at 12".
+// BS 5 hits on 2+: 5/6.
+//   - Assault cannon: S6 against T4 wounds on 2+; a 2 to 5 (4/6) leaves the
+//     2+ save, failed on a 1 (1/6); a 6 (1/6) Rends, AP2 removes the armour
+//     and the 4+ invulnerable save fails half the time. Per shot
+//     5/6 * (4/6 * 1/6 + 1/6 * 1/2) = 35/216 wounds suffered, no Instant
+//     Death (S6 < 8), each half a model: 4 shots are worth
+//     4 * 35/216 / 2 = 35/108 = 0.324 models, from 4 * 35/216 = 35/54 =
+//     0.648 unsaved wounds.
+//   - Multi-melta: S8 wounds on 2+ (5/6); AP1 removes the armour, the 4+
+//     invulnerable save fails 1/2; S8 is double T4, Instant Death: each
+//     wound suffered is a whole model. 5/6 * 5/6 * 1/2 = 25/72 = 0.347
+//     models, and 0.347 unsaved wounds.
+//
+// By casualties (the default) the melta is picked, and its attack removes
+// 25/72 models exactly (one shot, at most one model). By unsaved wounds
+// the cannon is picked (35/54 > 25/72); its casualties are P(at least 2 of
+// 4 shots wound) + P(all 4 do), with p = 35/216: 0.1262.
+func TestSelectByCasualties(t *testing.T) {
+	dread := NewUnit(Profile{WS: 5, BS: 5, S: 6, T: 7, W: 4, I: 4, A: 4, Ld: 8, Save: 2}, 1)
+	terminators := NewUnit(Profile{WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 2, Ld: 9, Save: 2, Invuln: 4}, 5)
+	weapons := []Weapon{
+		{Name: "assault cannon", Type: Heavy, Shots: dice.Const(4), Range: 24, S: 6, AP: 4, Rending: 6},
+		{Name: "multi-melta", Type: Heavy, Shots: dice.Const(1), Range: 12, S: 8, AP: 1},
+	}
+	at := Situation{Distance: 12}
+	p := 35.0 / 216
+	for i, want := range []float64{p / 2, 25.0 / 72} {
+		w := &weapons[i]
+		c := FiringChain(&dread, w, &terminators, w.Fire(&dread, at), DefaultOptions)
+		if got := c.ModelsPerShot(terminators.W); !near(got, want) {
+			t.Errorf("%s: %.6f models a shot, want %.6f", w.Name, got, want)
+		}
+	}
+	q := 1 - p
+	cannon := 6*p*p*q*q + 4*p*p*p*q + 2*p*p*p*p // E[floor(wounds/2)], wounds ~ Bin(4, p)
+	for _, c := range []struct {
+		choice WeaponChoice
+		pick   int
+		cas    float64
+	}{
+		{ChooseByCasualties, 1, 25.0 / 72},
+		{ChooseByUnsavedWounds, 0, cannon},
+	} {
+		o := DefaultOptions
+		o.WeaponChoice = c.choice
+		var a Attack
+		a.PrepareAt(&dread, weapons, &terminators, at, o)
+		if len(a.Volleys) != 1 || a.Volleys[0].Index != c.pick {
+			t.Fatalf("%s: fired %d volleys; want weapon %d alone", c.choice, len(a.Volleys), c.pick)
+		}
+		if got := a.ExpectedCasualties(&terminators); !near(got, c.cas) {
+			t.Errorf("%s: exact casualties %.6f, want %.6f", c.choice, got, c.cas)
+		}
+		// The simulation agrees within 5 standard errors (fixed seed).
+		r := dice.New(11, 0)
+		const n = 200_000
+		sum, sum2 := 0.0, 0.0
+		for range n {
+			u := terminators
+			k := float64(a.Roll(r, &u).Casualties)
+			sum += k
+			sum2 += k * k
+		}
+		mean := sum / n
+		se := math.Sqrt((sum2/n - mean*mean) / n)
+		if math.Abs(mean-c.cas) > 5*se {
+			t.Errorf("%s: simulated casualties %.4f, exact %.4f (5 SE = %.4f)", c.choice, mean, c.cas, 5*se)
+		}
+	}
+}
+
+// TestModelsPerShot: the worth of one shot counts what the casualty
+// programme counts. BS 4 hits on 3+ (2/3); S4 against T4 wounds on 4+
+// (1/2).
+func TestModelsPerShot(t *testing.T) {
+	firer := NewUnit(marine, 1)
+	tests := []struct {
+		name   string
+		w      Weapon
+		target Profile
+		want   float64
+		why    string
+	}{
+		{"Damage Mitigation", bolter, Profile{T: 4, W: 1, Save: 3, FeelNoPain: 5}, 2.0 / 3 * 1 / 2 * 1 / 3 * 2 / 3,
+			"a 3+ save fails 1/3, Feel No Pain 5+ fails 2/3: 2/27, where unsaved wounds score 1/9"},
+		{"Destroyer", Weapon{Name: "d", Type: Destroyer, S: 4, AP: 2}, Profile{T: 4, W: 2, Save: 3}, 2.0 / 3 * 1 / 2 * 5 / 6,
+			"AP2 removes the save; D3 wounds on W2 models: 1 is half a model, 2 or 3 a whole one, 1/3 * 1/2 + 2/3 = 5/6"},
+		{"Deflagrate", Weapon{Name: "v", S: 4, AP: 5, Deflagrate: true}, Profile{T: 4, W: 1, Save: 3}, 2.0 / 3 * (1.0/6 + 1.0/6*1/6),
+			"a hit's unsaved wound 1/2 * 1/3 = 1/6, and as many Deflagrate hits, each an unsaved wound with 1/6"},
+		{"Eternal Warrior", lascan, Profile{T: 4, W: 3, Save: 3, EternalWarrior: true}, 2.0 / 3 * 5 / 6 / 3,
+			"S9 wounds T4 on 2+, AP2 removes the save; Instant Death costs an Eternal Warrior one of three Wounds"},
+		{"Instant Death", lascan, Profile{T: 4, W: 3, Save: 3}, 2.0 / 3 * 5 / 6,
+			"without Eternal Warrior each wound suffered is a whole model"},
+	}
+	for _, tt := range tests {
+		u := NewUnit(tt.target, 5)
+		c := ShootingChain(&firer, &tt.w, &u, DefaultOptions)
+		if got := c.ModelsPerShot(u.W); !near(got, tt.want) {
+			t.Errorf("%s: %.6f models a shot, want %.6f (%s)", tt.name, got, tt.want, tt.why)
+		}
 	}
 }

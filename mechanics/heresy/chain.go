@@ -46,7 +46,16 @@ const (
 // The Shrouded roll of the Evade Reaction (Status.Shrouded) counts as Feel
 // No Pain does.
 func Mitigation(target *Unit, instantDeath bool, o Options) (int, MitigationKind) {
+	return mitigation(target, instantDeath, false, o)
+}
+
+// mitigation is Mitigation for an attack whose Instant Death, if it has
+// it, comes only from its Strength (byStrength): against such an attack
+// Options.StupefiedRollVsDoubleStrength allows the Stupefied roll. Feel No
+// Pain keeps its own rule.
+func mitigation(target *Unit, instantDeath, byStrength bool, o Options) (int, MitigationKind) {
 	barred := instantDeath && !(target.EternalWarrior && o.MitigateBluntedInstantDeath)
+	stupefiedBarred := barred && !(byStrength && o.StupefiedRollVsDoubleStrength)
 	best, kind := Impossible, NoMitigation
 	if target.FeelNoPain > 0 && (!barred || o.FNPVsInstantDeath) {
 		best, kind = clampNeed(target.FeelNoPain), FeelNoPainRoll
@@ -54,7 +63,7 @@ func Mitigation(target *Unit, instantDeath bool, o Options) (int, MitigationKind
 	if target.Shrouded > 0 && (!barred || o.FNPVsInstantDeath) && clampNeed(target.Shrouded) < best {
 		best, kind = clampNeed(target.Shrouded), ShroudedRoll
 	}
-	if target.IsStupefied() && !barred {
+	if target.IsStupefied() && !stupefiedBarred {
 		need := stupefiedNeed
 		if target.Fearless {
 			need -= stupefiedFearlessBonus
@@ -269,7 +278,9 @@ func MeleeChain(attacker *Unit, w *Weapon, defender *Unit, o Options) Chain {
 // settle fills in the wound, save and mitigation steps and the weapon's
 // rules. Instant Death (rulebook p.242): a Strength of double the Toughness
 // or more kills outright, as does a weapon with the rule; Eternal Warrior
-// makes it cost one wound instead (p.237).
+// makes it cost one wound instead (p.237). The Stupefied roll is barred
+// against both by default; Options.StupefiedRollVsDoubleStrength allows it
+// where the Instant Death comes only from the Strength.
 func settle(hit HitRoll, s int, w *Weapon, target *Unit, cover int, melee bool, o Options) Chain {
 	if w.TwinLinked {
 		hit.RerollFailed, hit.Reroll = true, 0
@@ -306,7 +317,7 @@ func settle(hit HitRoll, s int, w *Weapon, target *Unit, cover int, melee bool, 
 	c.InstantDeath = w.InstantDeath || coreID
 	c.Slays = c.InstantDeath && !target.EternalWarrior
 	c.SlaysMurderous = !target.EternalWarrior
-	c.Mitigate, c.MitigateKind = Mitigation(target, c.InstantDeath, o)
+	c.Mitigate, c.MitigateKind = mitigation(target, c.InstantDeath, !w.InstantDeath, o)
 	c.MitigateID, c.MitigateIDKind = c.Mitigate, c.MitigateKind
 	if w.MurderousStrike > 0 {
 		c.MitigateID, c.MitigateIDKind = Mitigation(target, true, o)
@@ -314,7 +325,7 @@ func settle(hit HitRoll, s int, w *Weapon, target *Unit, cover int, melee bool, 
 	if w.Deflagrate {
 		c.Deflagrate = true
 		c.Defl = DeflagrateHit{ToWound: chart, Save: c.Save, Slays: coreID && !target.EternalWarrior}
-		c.Defl.Mitigate, _ = Mitigation(target, coreID, o)
+		c.Defl.Mitigate, _ = mitigation(target, coreID, true, o) // no rule of the weapon's: Instant Death by Strength only
 	}
 	return c
 }

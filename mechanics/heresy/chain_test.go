@@ -366,3 +366,72 @@ func binomialCoeff(n, k int) int {
 	}
 	return c
 }
+
+// TestStupefiedRollVsDoubleStrength: five BS 4 models fire one Heavy 1 S8
+// AP3 shot each at ten Fearless Stupefied T4 3+ models. A shot hits on 3+
+// (2/3) and wounds on 2+ (S8 against T4, 5/6); AP3 removes the 3+ save, so
+// 5 * 2/3 * 5/6 = 25/9 = 2.778 wounds go unsaved. S8 is double T4:
+// Instant Death. By default that bars the Stupefied roll: nothing is
+// mitigated and each unsaved wound removes a model, 25/9 casualties (five
+// shots cannot reach the tenth model). With
+// Options.StupefiedRollVsDoubleStrength the roll is allowed (5+ with
+// Fearless, a wound ignored with 1/3): mitigated 25/27 = 0.926, casualties
+// 25/9 * 2/3 = 50/27 = 1.852. The same gun with the Instant Death weapon
+// rule, and Feel No Pain (5+) on a unit that is not Stupefied, stay barred
+// with the option.
+func TestStupefiedRollVsDoubleStrength(t *testing.T) {
+	p := reveller
+	p.Fearless = true
+	target := stupefied(p, 10)
+	firer := NewUnit(marine, 5)
+	gun := Weapon{Name: "gun", Type: Heavy, S: 8, AP: 3}
+	allow := DefaultOptions
+	allow.StupefiedRollVsDoubleStrength = true
+	for _, c := range []struct {
+		name           string
+		o              Options
+		mitigated, cas float64
+	}{
+		{"default", DefaultOptions, 0, 25.0 / 9},
+		{"option", allow, 25.0 / 27, 50.0 / 27},
+	} {
+		var a Attack
+		a.Prepare(&firer, []Weapon{gun}, target, c.o)
+		unsaved := a.Expected(StageUnsaved)
+		if !near(unsaved, 25.0/9) {
+			t.Errorf("%s: unsaved %.6f, want 25/9", c.name, unsaved)
+		}
+		if got := unsaved - a.Expected(StageSuffered); !near(got, c.mitigated) {
+			t.Errorf("%s: mitigated %.6f, want %.6f", c.name, got, c.mitigated)
+		}
+		if got := a.ExpectedCasualties(target); !near(got, c.cas) {
+			t.Errorf("%s: casualties %.6f, want %.6f", c.name, got, c.cas)
+		}
+		// The rolls agree within 5 standard errors (fixed seed).
+		r := dice.New(3, 0)
+		const n = 100_000
+		sum, sum2 := 0.0, 0.0
+		for range n {
+			u := *target
+			k := float64(a.Roll(r, &u).Casualties)
+			sum += k
+			sum2 += k * k
+		}
+		mean := sum / n
+		se := math.Sqrt((sum2/n - mean*mean) / n)
+		if math.Abs(mean-c.cas) > 5*se {
+			t.Errorf("%s: rolled casualties %.4f, exact %.4f (5 SE = %.4f)", c.name, mean, c.cas, 5*se)
+		}
+	}
+	ruled := gun
+	ruled.InstantDeath = true
+	if c := ShootingChain(&firer, &ruled, target, allow); c.Mitigate != Impossible {
+		t.Errorf("the Instant Death weapon rule with the option: mitigation %d+, want none", c.Mitigate)
+	}
+	fnp := reveller
+	fnp.FeelNoPain = 5
+	plainFNP := NewUnit(fnp, 10)
+	if c := ShootingChain(&firer, &gun, &plainFNP, allow); c.Mitigate != Impossible {
+		t.Errorf("Feel No Pain against S8 with the option: %d+, want none (FNPVsInstantDeath rules it)", c.Mitigate)
+	}
+}

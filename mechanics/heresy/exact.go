@@ -314,6 +314,9 @@ type AssaultExchange struct {
 	// Terrain; Disordered: a trigger other than Stupefied made its charge
 	// Disordered (see ChargeDisordered).
 	Charged, DifficultTerrain, Disordered bool
+	// StupefyAfterOverwatch: the attacker becomes Stupefied, if it may,
+	// once the Overwatch fired at it is resolved (Side.StupefyAfterOverwatch).
+	StupefyAfterOverwatch bool
 	// Distance is how far the charge must go, in inches; 0 when it is not
 	// rolled (the combat is fought). Bonus is the Movement bonus to the
 	// charge roll.
@@ -328,7 +331,8 @@ type AssaultExchange struct {
 // Sides returns the two sides of the combat for units a and b (copies of
 // Units, which Fight changes).
 func (x *AssaultExchange) Sides(a, b *Unit) (Side, Side) {
-	return Side{Unit: a, Weapon: x.Weapons[0], Charged: x.Charged, DifficultTerrain: x.DifficultTerrain, Disordered: x.Disordered},
+	return Side{Unit: a, Weapon: x.Weapons[0], Charged: x.Charged, DifficultTerrain: x.DifficultTerrain, Disordered: x.Disordered,
+			StupefyAfterOverwatch: x.StupefyAfterOverwatch},
 		Side{Unit: b, Weapon: x.Weapons[1]}
 }
 
@@ -374,7 +378,8 @@ type AssaultExact struct {
 
 // ExactAssault computes every quantity of x in closed form. Overwatch's
 // effect on the charger is an exact distribution over its state (models
-// lost, wounds on the wounded model); for each state the charge reaches
+// lost, wounds on the wounded model; Stupefied after it with
+// StupefyAfterOverwatch); for each state the charge reaches
 // with its exact chance (ChargeSuccess, independent of the state) and the
 // combat is then enumerated exactly (see exactCombat). A charge that fails
 // fights no combat.
@@ -395,7 +400,8 @@ func ExactAssault(x *AssaultExchange) [2]AssaultExact {
 		states[min(max(att.Hurt, 0), w-1)] = 1
 	}
 	var ex [2]AssaultExact
-	if x.Overwatches() {
+	overwatch := x.Overwatches()
+	if overwatch {
 		var a Attack
 		a.PrepareAt(&x.Units[1], x.OverwatchWeapons, &att, x.OverwatchSituation(), x.Options)
 		st, _ := a.FinalStates(&att)
@@ -415,6 +421,9 @@ func ExactAssault(x *AssaultExchange) [2]AssaultExact {
 		if u.Destroyed() {
 			ex[0].Destroyed += ps
 			continue
+		}
+		if overwatch && x.StupefyAfterOverwatch {
+			u.Stupefy(true, x.Options)
 		}
 		p := ps * reach
 		ex[0].Reached += p
@@ -620,14 +629,14 @@ func (e *combatEnum) outcome(p float64, models [2]int, k [2]strike) {
 	if lose.Destroyed() {
 		return
 	}
-	pass := lose.PassProbability(MoraleCheck, PhaseAssault, -(score[winner]-score[1-winner])-lose.FearOf(win), o)
+	pass := lose.PassProbability(MoraleCheck, PhaseAssault, -o.LoserLdPenalty*(score[winner]-score[1-winner])-lose.FearOf(win), o)
 	if ChoosesToFail(lose, &e.sides[1-winner].Weapon, win, o) {
 		pass = 0
 	}
 	fail := p * (1 - pass)
 	ex[1-winner].Morale += fail
 	lose.FallBack()
-	swept := fail * SweepProbability(win, lose)
+	swept := fail * SweepProbability(win, lose, o)
 	ex[1-winner].Swept += swept
 	ex[1-winner].Destroyed += swept
 }

@@ -201,6 +201,43 @@ func (c *Chain) perHit(s Stage) float64 {
 	return 1
 }
 
+// choiceScore is what one shot of the chain is worth to Attack.Select
+// against target, by o.WeaponChoice.
+func (c *Chain) choiceScore(target *Unit, o Options) float64 {
+	if o.WeaponChoice == ChooseByUnsavedWounds {
+		return c.P(StageUnsaved)
+	}
+	return c.ModelsPerShot(target.W)
+}
+
+// ModelsPerShot is the exact expected models' worth of damage one shot
+// does to models of wounds Wounds, ignoring Master-crafted (see P) and the
+// wounds already on the wounded model: each wound suffered, after saves
+// and Damage Mitigation, counts as the share of a model it removes,
+// min(damage, wounds)/wounds, and a whole model when it slays (Instant
+// Death), Destroyer's D3 and Brutal's wounds included, and Deflagrate's
+// hits likewise. Unlike the casualty distribution it is a sum over shots,
+// so the worth of several weapons adds up.
+func (c *Chain) ModelsPerShot(wounds int) float64 {
+	w := max(wounds, 1)
+	share := func(dmg int, slays bool) float64 {
+		if slays {
+			return 1
+		}
+		return float64(min(dmg, w)) / float64(w)
+	}
+	e, u := 0.0, 0.0
+	c.eachOutcome(func(o hitOutcome) {
+		e += o.p * share(o.dmg, o.slays)
+		u += o.p * float64(o.unsaved)
+	})
+	if c.Deflagrate {
+		_, _, dk := c.deflagrateSteps()
+		e += u * dk * share(1, c.Defl.Slays)
+	}
+	return c.meanShotHits() * e
+}
+
 // shotHits writes into buf the distribution of the hits one shot scores,
 // ignoring Master-crafted (a re-roll per bearer, not per shot): index i is
 // P(i hits). It returns buf, grown as needed.

@@ -3,16 +3,17 @@ package heresy
 import "hammersim/mechanics/dice"
 
 // Options settles the points the rules texts leave open (docs/heresy.md
-// lists them as OPEN, or the rule text does not say). Every field names one
-// such point; DefaultOptions holds the sourced proposal docs/heresy.md gives, or where
-// it gives none, the reading this package argues for in the field's comment.
+// lists them as OPEN, or the rule text does not say), and a few what-ifs
+// and house rules. Every field names one such point; DefaultOptions holds
+// the default docs/heresy.md gives with its source, or where no source
+// settles it, the reading this package argues for in the field's comment.
 //
 // The zero Options is valid: a zero chart means the standard chart, a zero
 // bonus means none. It is not DefaultOptions, whose InsaneHeroism is on.
 type Options struct {
-	// CapBSAt7 decides shooting above BS 7. The facts give BS 6 and above a
-	// 2+ to hit with a re-roll of 1s needing (12-BS)+, confirmed for BS 6 (6+)
-	// and BS 7 (5+) only. OPEN. Default false: keep the formula, so BS 8
+	// CapBSAt7 decides shooting above BS 7. BS 6 and above hits on 2+ with
+	// a re-roll of 1s needing (12-BS)+, which the sources docs/heresy.md
+	// names confirm for BS 6 (6+) and BS 7 (5+) only. OPEN. Default false: keep the formula, so BS 8
 	// re-rolls on 4+, BS 9 on 3+ and BS 10 and above on 2+; true treats every
 	// BS above 7 as BS 7.
 	CapBSAt7 bool
@@ -43,6 +44,17 @@ type Options struct {
 	// not the attack. Default false: the attack still has Instant Death, so
 	// no Stupefied roll (and no Feel No Pain unless FNPVsInstantDeath).
 	MitigateBluntedInstantDeath bool
+
+	// StupefiedRollVsDoubleStrength allows the Stupefied roll against an
+	// attack whose Instant Death comes only from a Strength of double the
+	// Toughness or more, not from a weapon's Instant Death rule (nor
+	// Murderous Strike). The rule text bars the roll against attacks that
+	// have the Instant Death special rule; the rulebook (p.242) makes such
+	// a Strength Instant Death too without saying the attack then has the
+	// rule. The default, false, is this package's reading that it does:
+	// the roll is barred. Feel No Pain keeps its own bar
+	// (FNPVsInstantDeath).
+	StupefiedRollVsDoubleStrength bool
 
 	// StupefiedFixedStrength adds the Stupefied +1 Strength to weapons with a
 	// fixed Strength too. The rule text raises the models' Strength
@@ -76,6 +88,20 @@ type Options struct {
 	// Rampage and give no combat-result bonus. Default 0: none, wounds alone
 	// decide. A positive value is a house rule.
 	OutnumberBonus int
+
+	// LoserLdPenalty is the Leadership the loser of a combat loses on its
+	// Morale check for each point of the difference in combat results. HH2
+	// lowers the loser's Leadership for losing (a Warlord trait in the
+	// BSData horus-heresy data speaks of it) but the size was not found.
+	// OPEN. Default 1, 7th edition Warhammer 40,000's rule; 0 tests at the
+	// plain Leadership.
+	LoserLdPenalty int
+
+	// SweepingAdvance is how the winner of a combat catches a loser that
+	// Falls Back. HH2 has Sweeping Advances, made by a roll (rulebook
+	// p.236, Crusader), but the roll was not found. OPEN. Default
+	// SweepByInitiative, 7th edition's.
+	SweepingAdvance SweepRule
 
 	// ChargeBonusAttacks is the extra Attacks each model gets when its unit
 	// charged (lost when the charge is Disordered). The rulebook's text was
@@ -122,7 +148,7 @@ type Options struct {
 	// BlastHits is the number of models one Blast marker hits, by marker
 	// size: 3", 5", 7" and 10". The rules place the marker on the table
 	// (rulebook p.234), which hammersim does not model. OPEN. Default 3, 6,
-	// 10 and 15 (the 10" value extends the others; the facts give none), and
+	// 10 and 15 (the 10" value extends the others; no source gives one), and
 	// never more than the target's models.
 	BlastHits [4]int
 
@@ -155,10 +181,67 @@ type Options struct {
 	// Default 5 (5+; warpstoneflux's summary of HH2 Reactions).
 	EvadeSave int
 
+	// WeaponChoice is how a model picks the weapons it fires when it has
+	// more than it may fire (Attack.Select): Return Fire, Overwatch and a
+	// unit's next attack choose the same way. The rules leave the choice
+	// to the player and give no criterion; the default, ChooseByCasualties,
+	// is this package's reading of a player firing what removes most.
+	// ChooseByUnsavedWounds is the criterion of earlier versions.
+	WeaponChoice WeaponChoice
+
 	// DisorderTriggers are the core triggers of a Disordered Charge
 	// (rulebook p.182, not found; OPEN); a Stupefied charger's charge is
 	// always Disordered whatever they say. Default DisorderedDefault.
 	DisorderTriggers DisorderTriggers
+}
+
+// SweepRule is how a Sweeping Advance is settled.
+type SweepRule uint8
+
+const (
+	// SweepByInitiative: each side rolls a D6 and adds its unmodified
+	// Initiative; the loser is destroyed if the winner's total is equal
+	// or higher (7th edition Warhammer 40,000). Automated Artillery is
+	// destroyed with no roll and never sweeps (rule text).
+	SweepByInitiative SweepRule = iota
+	// NoSweep: a unit that Falls Back from a combat is never caught, a
+	// what-if that measures what Sweeping Advances are worth.
+	NoSweep
+)
+
+func (s SweepRule) String() string {
+	switch s {
+	case SweepByInitiative:
+		return "initiative"
+	case NoSweep:
+		return "none"
+	}
+	return "SweepRule(?)"
+}
+
+// WeaponChoice is the score by which a model picks the weapons it fires
+// (Attack.Select); each is a mean per shot times the mean shots.
+type WeaponChoice uint8
+
+const (
+	// ChooseByCasualties scores a weapon by the models' worth of damage
+	// it does (Chain.ModelsPerShot): each wound suffered, after saves and
+	// Damage Mitigation, as the share of the target's Wounds it removes,
+	// a whole model when it slays.
+	ChooseByCasualties WeaponChoice = iota
+	// ChooseByUnsavedWounds scores a weapon by its expected unsaved
+	// wounds, whatever they do.
+	ChooseByUnsavedWounds
+)
+
+func (c WeaponChoice) String() string {
+	switch c {
+	case ChooseByCasualties:
+		return "casualties"
+	case ChooseByUnsavedWounds:
+		return "unsaved wounds"
+	}
+	return "WeaponChoice(?)"
 }
 
 // DisorderTriggers are the situations, besides Stupefied, that make a
@@ -200,6 +283,7 @@ var DefaultOptions = Options{
 	Ties:                    TieFirstListed,
 	InsaneHeroism:           true,
 	ChargeBonusAttacks:      1,
+	LoserLdPenalty:          1,
 	TerrainChargeInitiative: 1,
 	BlastHits:               [4]int{3, 6, 10, 15},
 	TemplateHits:            5,

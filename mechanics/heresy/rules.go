@@ -95,7 +95,8 @@ var Catalogue = mechanics.Catalogue{
 	{Name: RuleMasterCrafted, Aliases: []string{"Master crafted"},
 		Summary: "Weapon rule: each bearer re-rolls one failed To Hit roll per attack (rulebook p.243); nothing for Blast and Template, which roll none."},
 	{Name: RuleGetsHot, Summary: "Weapon rule: each To Hit roll that ends on a 1 (a D6 per shot for Blast and Template, whose 1 loses the shot) " +
-		"wounds the firer at the weapon's AP; armour, invulnerable saves, Feel No Pain and the Stupefied roll allowed, no cover or Shrouded roll (rulebook p.239)."},
+		"wounds the firer at the weapon's AP; armour, invulnerable saves and Feel No Pain allowed, no cover or Shrouded roll (rulebook p.239); " +
+		"the Stupefied roll allowed too, hammersim's reading (the rule neither grants nor bars it)."},
 	{Name: RulePoisoned, Arg: mechanics.SaveArg, Bare: "4+",
 		Summary: "Weapon rule: wounds on X+ (the chart's score when lower, by default), a bare Poisoned on 4+; in close combat re-rolls failed wounds when the wielder's or the weapon's S is above T (rulebook p.244)."},
 	{Name: RuleFleshbane, Summary: "Weapon rule: wounds on 2+ (rulebook p.238)."},

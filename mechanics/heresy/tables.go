@@ -85,10 +85,11 @@ func (h HitRoll) roll(r *dice.Rand) (hit, one bool) {
 	return false, d == 1
 }
 
-// bsTable is the HH2 shooting to-hit table (docs/heresy.md, "To hit,
-// shooting"): the score needed is 7 - BS; BS 6 and above hits on 2+ and
-// re-rolls a 1, the re-roll needing (12 - BS)+. Rows above BS 7 extend that
-// formula, which the facts confirm only to BS 7 (see Options.CapBSAt7).
+// bsTable is the HH2 shooting to-hit table (docs/heresy.md, "The attack
+// chain", step 1): the score needed is 7 - BS; BS 6 and above hits on 2+
+// and re-rolls a 1, the re-roll needing (12 - BS)+. Rows above BS 7 extend
+// that formula, which the sources docs/heresy.md names confirm only to BS 7
+// (see Options.CapBSAt7).
 // BS 0 cannot hit. Columns: need, re-roll need.
 var bsTable = [...][2]int{
 	0:  {Impossible, 0},

@@ -383,7 +383,9 @@ func TestSelectRules(t *testing.T) {
 // the Ordnance S5 AP3 4/6 * 4/6 * 1 = 4/9, one shot; autocannon S7 AP4
 // 4/6 * 5/6 * 2/6 = 5/27, two shots, 10/27. The Ordnance is second best,
 // so the two fired are the lascannon and the autocannon: 5/9 + 10/27 =
-// 25/27 unsaved wounds for one model.
+// 25/27 unsaved wounds for one model. Against one-Wound models with no
+// Damage Mitigation each unsaved wound is one model, so the default
+// choice, by casualties, scores the weapons the same.
 func TestSelectOrdnanceLeftOut(t *testing.T) {
 	target := NewUnit(marine, 10)
 	ord := Weapon{Name: "ordnance", Type: Ordnance, Shots: dice.Const(1), S: 5, AP: 3}

@@ -18,7 +18,7 @@ import (
 //	  charged: true             # the attacker charged this turn
 //	  distance: 7               # the charge is rolled over 7"
 //	  charge_bonus: 1           # the Movement bonus to the charge roll
-//	  stupefied: attacker       # none, attacker, defender or both
+//	  stupefied: attacker       # none, attacker, defender, both or attacker_after_overwatch
 //	  hold_the_line: false      # the defender made Hold the Line
 //	  difficult_terrain: false  # through Difficult Terrain
 //	  options: {overwatch: true, ...}
@@ -75,6 +75,8 @@ var assaultOptions = []option{
 	optBlunted,
 	optHeroism,
 	optFixedStrength,
+	optDoubleStrength,
+	optWeaponChoice,
 	{key: "outnumber_bonus", lo: 0, hi: 10, def: rules.DefaultOptions.OutnumberBonus},
 	{key: "charge_bonus_attacks", lo: 0, hi: 10, def: rules.DefaultOptions.ChargeBonusAttacks},
 	{key: "terrain_charge_initiative", lo: 0, hi: 10, def: rules.DefaultOptions.TerrainChargeInitiative},
@@ -84,10 +86,17 @@ var assaultOptions = []option{
 	{key: "charge_dice", dice: true, def: rules.DefaultOptions.ChargeDice},
 	{key: "max_charge", lo: 0, hi: 48, def: rules.DefaultOptions.MaxCharge},
 	{key: "our_weapons_are_useless", boolean: true, def: rules.DefaultOptions.OurWeaponsAreUseless},
+	{key: "loser_ld_penalty", lo: 0, hi: 10, def: rules.DefaultOptions.LoserLdPenalty},
+	{key: "sweeping_advance", words: []string{"initiative", "none"}, def: "initiative"},
 }
 
-// Who is Stupefied as the assault begins.
-var stupefiedUnits = map[string][2]bool{"none": {}, "attacker": {true, false}, "defender": {false, true}, "both": {true, true}}
+// Who is Stupefied as the assault begins; with stupefiedAfterOverwatch
+// nobody is, and the attacker becomes Stupefied once the Overwatch fired
+// at it is resolved.
+var stupefiedUnits = map[string][2]bool{"none": {}, "attacker": {true, false}, "defender": {false, true}, "both": {true, true},
+	stupefiedAfterOverwatch: {}}
+
+const stupefiedAfterOverwatch = "attacker_after_overwatch"
 
 // assaultSpec is an assault question as written.
 type assaultSpec struct {
@@ -127,7 +136,7 @@ func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		intKey("charge_bonus", "charge_bonus (inches added to the charge roll)", 0, 12, &q.bonus),
 		{Key: "stupefied", Decode: func(n *scenarios.Node) {
 			q.stupefyAt = n
-			q.stupefied = wordsParam(d, n, "stupefied", "who is Stupefied", []string{"none", "attacker", "defender", "both"})
+			q.stupefied = wordsParam(d, n, "stupefied", "who is Stupefied", []string{"none", "attacker", "defender", "both", stupefiedAfterOverwatch})
 		}},
 		boolKey("hold_the_line", &q.held),
 		boolKey("difficult_terrain", &q.terrain),
@@ -205,8 +214,9 @@ func (q *assaultSpec) model(a, b *unit, pt scenarios.Point) *assaultModel {
 			Weapons: [2]rules.Weapon{a.melee, b.melee},
 			Charged: q.charged.At(pt), DifficultTerrain: q.terrain.At(pt),
 			Distance: q.distance.At(pt), Bonus: q.bonus.At(pt),
-			OverwatchWeapons: b.weapons,
-			Options:          o,
+			OverwatchWeapons:      b.weapons,
+			StupefyAfterOverwatch: q.stupefied.At(pt) == stupefiedAfterOverwatch,
+			Options:               o,
 		},
 		names:     [2]string{a.spec.name, b.spec.name},
 		stupefied: stupefiedUnits[q.stupefied.At(pt)],
@@ -260,8 +270,23 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 		return slices.ContainsFunc(units.Values(), func(u *unitSpec) bool { return u.mayLack(rules.RuleLordsOfProfligacy) })
 	}
 	for _, st := range q.stupefied.Values() {
-		if who := stupefiedUnits[st]; who[0] && lacks(q.attacker) || who[1] && lacks(q.defender) {
+		who := stupefiedUnits[st]
+		if st == stupefiedAfterOverwatch {
+			who[0] = true
+		}
+		if who[0] && lacks(q.attacker) || who[1] && lacks(q.defender) {
 			d.Errorf(q.stupefyAt, "stupefied: %s, but a unit without Lords of Profligacy cannot become Stupefied", st)
+		}
+	}
+	if slices.Contains(q.stupefied.Values(), stupefiedAfterOverwatch) {
+		// The charger becomes Stupefied after the Overwatch fired at it, so
+		// every point must have a charge met by Overwatch.
+		unarmed := slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) == 0 })
+		switch {
+		case slices.Contains(q.charged.Values(), false):
+			d.Errorf(q.stupefyAt, "stupefied: %s needs charged: true (it is the charge that Overwatch meets)", stupefiedAfterOverwatch)
+		case slices.Contains(q.opts.values("overwatch"), any(false)) || unarmed || slices.Contains(q.held.Values(), true):
+			d.Errorf(q.stupefyAt, "stupefied: %s needs Overwatch fired at the charge: options: {overwatch: true}, defender weapons, and no hold_the_line", stupefiedAfterOverwatch)
 		}
 	}
 }

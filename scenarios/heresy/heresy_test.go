@@ -750,3 +750,154 @@ func TestPinnedStillTestsMorale(t *testing.T) {
 		}
 	}
 }
+
+// TestWeaponChoiceOption: a Dreadnought (BS 5) with an assault cannon and a
+// multi-melta at five Terminators (T4 W2, 2+, 4++) 12" away. By casualties
+// it fires the melta: 5/6 to hit, 5/6 to wound (S8), 1/2 past the 4++
+// after AP1, each such wound a whole model by Instant Death (S8 is double
+// T4): 25/72. By unsaved wounds it fires the cannon (4 shots, 35/216 each
+// to wound past the saves, 0.648 in all against the melta's 0.347), which
+// removes a model for every two wounds: with p = 35/216, 6p^2q^2 + 4p^3q +
+// 2p^4 = 0.1262 (q = 1 - p). The derivation is TestSelectByCasualties' in
+// mechanics/heresy.
+func TestWeaponChoiceOption(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Dreadnought, models: 1, WS: 5, BS: 5, S: 6, T: 7, W: 4, I: 4, A: 4, Ld: 8, Sv: 2+,
+          weapons: [{name: assault cannon, type: "Heavy 4, Rending (6+)", range: 24, S: 6, AP: 4},
+                    {name: multi-melta, type: Heavy 1, range: 12, S: 8, AP: 1}]}
+  target: {name: Terminators, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 2, Ld: 9, Sv: 2+, Inv: 4+}
+  distance: 12
+  options: {weapon_choice: [casualties, unsaved_wounds]}
+`)
+	_, es := runScenario(t, src, 100_000)
+	p := 35.0 / 216
+	q := 1 - p
+	for choice, want := range map[string]float64{"casualties": 25.0 / 72, "unsaved_wounds": 6*p*p*q*q + 4*p*p*p*q + 2*p*p*p*p} {
+		e := find(t, es, metricCasualties, "weapon_choice", choice)
+		if math.Abs(e.Exact-want) > 1e-9 {
+			t.Errorf("weapon_choice %s: exact casualties %.6f, want %.6f", choice, e.Exact, want)
+		}
+		if z := e.Z(); math.Abs(z) > 5 {
+			t.Errorf("weapon_choice %s: estimate %.4f, exact %.4f, z %.1f", choice, e.Value, e.Exact, z)
+		}
+	}
+	if got := weaponChoices[optWeaponChoice.def.(string)]; got != rules.DefaultOptions.WeaponChoice {
+		t.Errorf("weapon_choice's default %q is not rules.DefaultOptions.WeaponChoice", optWeaponChoice.def)
+	}
+}
+
+// TestDoubleStrengthOption: stupefied_roll_vs_double_strength reaches the
+// chain. Five BS 4 Heavy 1 S8 AP3 shots at ten Fearless Stupefied T4 3+
+// models go unsaved 5 * 2/3 * 5/6 = 25/9 times; S8 is Instant Death
+// against T4, so by default nothing is mitigated and 25/9 = 2.778 models
+// fall; with the option the Fearless Stupefied roll (5+) ignores a third:
+// 25/27 mitigated, 50/27 = 1.852 casualties (TestStupefiedRollVsDoubleStrength
+// in mechanics/heresy derives the same).
+func TestDoubleStrengthOption(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Guns, models: 5, ` + marine + `, weapons: [{name: gun, type: Heavy 1, S: 8, AP: 3}]}
+  target: {` + reveller + `, rules: [Lords of Profligacy, Fearless]}
+  stupefied: always
+  options: {stupefied_roll_vs_double_strength: [false, true]}
+`)
+	_, es := runScenario(t, src, 20_000)
+	for on, want := range map[bool][2]float64{false: {0, 25.0 / 9}, true: {25.0 / 27, 50.0 / 27}} {
+		for i, metric := range []string{metricMitigated, metricCasualties} {
+			e := find(t, es, metric, "stupefied_roll_vs_double_strength", on)
+			if math.Abs(e.Exact-want[i]) > 1e-9 {
+				t.Errorf("option %v: exact %s %.6f, want %.6f", on, metric, e.Exact, want[i])
+			}
+			if z := e.Z(); math.Abs(z) > 5 {
+				t.Errorf("option %v: %s estimate %.4f, exact %.4f, z %.1f", on, metric, e.Value, e.Exact, z)
+			}
+		}
+	}
+}
+
+// TestAssaultResultOptions: loser_ld_penalty and sweeping_advance. One
+// model (WS4 S4 I4 A1, no charge) fights five WS4 T4 W1 models with no
+// save and no Attacks, Ld 8, I1. Its blow hits on 4+ and wounds on 4+:
+// the five lose 1-0 with 1/4 (four models left), else it is a draw. The
+// loser tests on Ld 8 less the penalty per point: at 0, Ld 8 fails with
+// 10/36; at 1 (the default), Ld 7 with 15/36; at 3, Ld 5 with 26/36. So
+// morale_failed is 1/4 of that. The Sweeping Advance (initiative): D6 + 4
+// against D6 + 1, the loser caught unless its die beats the winner's by 4
+// or more (3 pairs of 36), 33/36; with sweeping_advance none, never.
+func TestAssaultResultOptions(t *testing.T) {
+	src := scenario(`assault:
+  attacker: {name: One, models: 1, ` + marine + `}
+  defender: {name: Five, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 1, A: "-", Ld: 8, Sv: none}
+  charged: false
+  options: {loser_ld_penalty: [0, 1, 3], sweeping_advance: [initiative, none]}
+`)
+	_, es := runScenario(t, src, 100_000)
+	fail := map[int]float64{0: 10.0 / 36, 1: 15.0 / 36, 3: 26.0 / 36}
+	for pen, f := range fail {
+		for _, sweep := range []string{"initiative", "none"} {
+			swept := 0.0
+			if sweep == "initiative" {
+				swept = f / 4 * 33 / 36
+			}
+			for _, c := range []struct {
+				metric string
+				want   float64
+			}{{metricWon, 0}, {metricMorale, f / 4}, {metricSwept, swept}, {metricDestroyed, swept}} {
+				e := find(t, es, c.metric, "loser_ld_penalty", pen, "sweeping_advance", sweep, "unit", "Five")
+				if math.Abs(e.Exact-c.want) > 1e-9 {
+					t.Errorf("penalty %d, sweep %s: exact %s %.6f, want %.6f", pen, sweep, c.metric, e.Exact, c.want)
+				}
+				if z := e.Z(); math.Abs(z) > 5 {
+					t.Errorf("penalty %d, sweep %s: %s estimate %.4f, exact %.4f, z %.1f", pen, sweep, c.metric, e.Value, e.Exact, z)
+				}
+			}
+		}
+	}
+}
+
+// TestStupefiedAfterOverwatch: a charger that becomes Stupefied once the
+// Overwatch against it is resolved has no Stupefied roll against that
+// Overwatch, but its charge is Disordered and it has the roll in the
+// combat. Five Guard fire Overwatch with one S4 AP5 shot each as Snap
+// Shots: hit on 6 (1/6), wound T4 on 4+ (1/2), past the Revellers' 3+
+// save 1/3: 5/36 unsaved wounds, each a model (W1). Stupefied from the
+// start, the 6+ roll leaves 5/6 of them: 25/216. In the combat (both I4,
+// so all five Guard strike, A1 at WS4 against WS4: 4+) the Revellers
+// take 5 * 1/2 * 1/2 * 1/3 = 5/12 unsaved wounds, of which a Stupefied
+// unit ignores 1/6: 5/72 mitigated.
+func TestStupefiedAfterOverwatch(t *testing.T) {
+	src := scenario(`assault:
+  attacker: {` + reveller + `, rules: [Lords of Profligacy]}
+  defender: {name: Guard, models: 5, ` + marine + `, weapons: [{name: bolter, S: 4, AP: 5}]}
+  stupefied: [none, attacker, attacker_after_overwatch]
+  options: {overwatch: true}
+`)
+	_, es := runScenario(t, src, 100_000)
+	for st, want := range map[string][3]float64{
+		"none":                     {5.0 / 36, 0, 0},
+		"attacker":                 {25.0 / 216, 1, 5.0 / 72},
+		"attacker_after_overwatch": {5.0 / 36, 1, 5.0 / 72},
+	} {
+		for i, metric := range []string{metricOverwatch, metricDisordered, metricMitigated} {
+			e := find(t, es, metric, "stupefied", st, "unit", "Revellers")
+			if math.Abs(e.Exact-want[i]) > 1e-9 {
+				t.Errorf("stupefied %s: exact %s %.6f, want %.6f", st, metric, e.Exact, want[i])
+			}
+			if z := e.Z(); math.Abs(z) > 5 {
+				t.Errorf("stupefied %s: %s estimate %.4f, exact %.4f, z %.1f", st, metric, e.Value, e.Exact, z)
+			}
+		}
+	}
+	for _, c := range []struct{ name, extra, want string }{
+		{"without Overwatch", "  stupefied: attacker_after_overwatch\n", "needs Overwatch fired at the charge"},
+		{"without Lords of Profligacy", "  stupefied: attacker_after_overwatch\n  options: {overwatch: true}\n", "cannot become Stupefied"},
+	} {
+		attacker := `{` + reveller + `, rules: [Lords of Profligacy]}`
+		if c.name == "without Lords of Profligacy" {
+			attacker = assaultSquad
+		}
+		src := scenario("assault:\n  attacker: " + attacker + "\n  defender: {name: Guard, models: 5, " + marine + ", weapons: [{name: bolter, S: 4, AP: 5}]}\n" + c.extra)
+		if _, err := registry.Parse("t.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+}

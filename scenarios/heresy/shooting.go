@@ -104,6 +104,8 @@ var shootingOptions = []option{
 	optBlunted,
 	optHeroism,
 	optFixedStrength,
+	optDoubleStrength,
+	optWeaponChoice,
 	// When a Shooting Attack forces a Morale check is not in the texts:
 	// "quarter" is the usual trigger (a quarter or more of the models the
 	// unit had when the attack began), "never" takes none. OPEN.

@@ -705,28 +705,46 @@ func (ov *optionValues) options(pt scenarios.Point) rules.Options {
 // optionSetters put the options that are open points of the rules into
 // rules.Options; the others are the questions' own.
 var optionSetters = map[string]func(*rules.Options, any){
-	"cap_bs_at_7":                    func(o *rules.Options, v any) { o.CapBSAt7 = v.(bool) },
-	"fnp_vs_instant_death":           func(o *rules.Options, v any) { o.FNPVsInstantDeath = v.(bool) },
-	"mitigate_blunted_instant_death": func(o *rules.Options, v any) { o.MitigateBluntedInstantDeath = v.(bool) },
-	"stupefied_fixed_strength":       func(o *rules.Options, v any) { o.StupefiedFixedStrength = v.(bool) },
-	"outnumber_bonus":                func(o *rules.Options, v any) { o.OutnumberBonus = v.(int) },
-	"charge_bonus_attacks":           func(o *rules.Options, v any) { o.ChargeBonusAttacks = v.(int) },
-	"terrain_charge_initiative":      func(o *rules.Options, v any) { o.TerrainChargeInitiative = v.(int) },
-	"poisoned_replaces_chart":        func(o *rules.Options, v any) { o.PoisonedReplacesChart = v.(bool) },
-	"blast_hits_3":                   func(o *rules.Options, v any) { o.BlastHits[0] = v.(int) },
-	"blast_hits_5":                   func(o *rules.Options, v any) { o.BlastHits[1] = v.(int) },
-	"blast_hits_7":                   func(o *rules.Options, v any) { o.BlastHits[2] = v.(int) },
-	"blast_hits_10":                  func(o *rules.Options, v any) { o.BlastHits[3] = v.(int) },
-	"template_hits":                  func(o *rules.Options, v any) { o.TemplateHits = v.(int) },
-	"return_fire_after_casualties":   func(o *rules.Options, v any) { o.ReturnFireAfterCasualties = v.(bool) },
-	"evade_save":                     func(o *rules.Options, v any) { o.EvadeSave = v.(int) },
-	"overwatch":                      func(o *rules.Options, v any) { o.Overwatch = v.(bool) },
-	"disordered_by_hold_the_line":    func(o *rules.Options, v any) { o.DisorderTriggers.HoldTheLine = v.(bool) },
-	"charge_dice":                    func(o *rules.Options, v any) { o.ChargeDice = v.(dice.Expr) },
-	"max_charge":                     func(o *rules.Options, v any) { o.MaxCharge = v.(int) },
-	"our_weapons_are_useless":        func(o *rules.Options, v any) { o.OurWeaponsAreUseless = v.(bool) },
-	"insane_heroism":                 func(o *rules.Options, v any) { o.InsaneHeroism = v.(bool) },
-	"wound_chart":                    func(o *rules.Options, v any) { o.WoundChart = woundCharts[v.(string)] },
+	"cap_bs_at_7":                       func(o *rules.Options, v any) { o.CapBSAt7 = v.(bool) },
+	"fnp_vs_instant_death":              func(o *rules.Options, v any) { o.FNPVsInstantDeath = v.(bool) },
+	"mitigate_blunted_instant_death":    func(o *rules.Options, v any) { o.MitigateBluntedInstantDeath = v.(bool) },
+	"stupefied_fixed_strength":          func(o *rules.Options, v any) { o.StupefiedFixedStrength = v.(bool) },
+	"stupefied_roll_vs_double_strength": func(o *rules.Options, v any) { o.StupefiedRollVsDoubleStrength = v.(bool) },
+	"outnumber_bonus":                   func(o *rules.Options, v any) { o.OutnumberBonus = v.(int) },
+	"charge_bonus_attacks":              func(o *rules.Options, v any) { o.ChargeBonusAttacks = v.(int) },
+	"terrain_charge_initiative":         func(o *rules.Options, v any) { o.TerrainChargeInitiative = v.(int) },
+	"poisoned_replaces_chart":           func(o *rules.Options, v any) { o.PoisonedReplacesChart = v.(bool) },
+	"blast_hits_3":                      func(o *rules.Options, v any) { o.BlastHits[0] = v.(int) },
+	"blast_hits_5":                      func(o *rules.Options, v any) { o.BlastHits[1] = v.(int) },
+	"blast_hits_7":                      func(o *rules.Options, v any) { o.BlastHits[2] = v.(int) },
+	"blast_hits_10":                     func(o *rules.Options, v any) { o.BlastHits[3] = v.(int) },
+	"template_hits":                     func(o *rules.Options, v any) { o.TemplateHits = v.(int) },
+	"return_fire_after_casualties":      func(o *rules.Options, v any) { o.ReturnFireAfterCasualties = v.(bool) },
+	"evade_save":                        func(o *rules.Options, v any) { o.EvadeSave = v.(int) },
+	"overwatch":                         func(o *rules.Options, v any) { o.Overwatch = v.(bool) },
+	"disordered_by_hold_the_line":       func(o *rules.Options, v any) { o.DisorderTriggers.HoldTheLine = v.(bool) },
+	"charge_dice":                       func(o *rules.Options, v any) { o.ChargeDice = v.(dice.Expr) },
+	"max_charge":                        func(o *rules.Options, v any) { o.MaxCharge = v.(int) },
+	"our_weapons_are_useless":           func(o *rules.Options, v any) { o.OurWeaponsAreUseless = v.(bool) },
+	"insane_heroism":                    func(o *rules.Options, v any) { o.InsaneHeroism = v.(bool) },
+	"wound_chart":                       func(o *rules.Options, v any) { o.WoundChart = woundCharts[v.(string)] },
+	"loser_ld_penalty":                  func(o *rules.Options, v any) { o.LoserLdPenalty = v.(int) },
+	"sweeping_advance":                  func(o *rules.Options, v any) { o.SweepingAdvance = sweepRules[v.(string)] },
+	"weapon_choice":                     func(o *rules.Options, v any) { o.WeaponChoice = weaponChoices[v.(string)] },
+}
+
+// sweepRules are the values of the sweeping_advance option, "initiative"
+// its default (rules.DefaultOptions.SweepingAdvance).
+var sweepRules = map[string]rules.SweepRule{
+	"initiative": rules.SweepByInitiative,
+	"none":       rules.NoSweep,
+}
+
+// weaponChoices are the values of the weapon_choice option, "casualties"
+// its default (rules.DefaultOptions.WeaponChoice).
+var weaponChoices = map[string]rules.WeaponChoice{
+	"casualties":     rules.ChooseByCasualties,
+	"unsaved_wounds": rules.ChooseByUnsavedWounds,
 }
 
 // woundCharts are the values of the wound_chart option: the S vs T chart
@@ -742,10 +760,15 @@ var (
 	optFNP     = option{key: "fnp_vs_instant_death", boolean: true, def: rules.DefaultOptions.FNPVsInstantDeath}
 	optBlunted = option{key: "mitigate_blunted_instant_death", boolean: true, def: rules.DefaultOptions.MitigateBluntedInstantDeath}
 	optHeroism = option{key: "insane_heroism", boolean: true, def: rules.DefaultOptions.InsaneHeroism}
+	// The Stupefied roll against Instant Death by Strength alone.
+	optDoubleStrength = option{key: "stupefied_roll_vs_double_strength", boolean: true, def: rules.DefaultOptions.StupefiedRollVsDoubleStrength}
 	// A Stupefied unit's fixed-Strength weapons, ranged or close combat.
 	optFixedStrength = option{key: "stupefied_fixed_strength", boolean: true, def: rules.DefaultOptions.StupefiedFixedStrength}
 	// The default chart is rules.DefaultOptions.WoundChart, the standard one.
 	optWoundChart = option{key: "wound_chart", words: []string{"standard", "six_always"}, def: "standard"}
+	// How a model picks the weapons it fires; the default is
+	// rules.DefaultOptions.WeaponChoice, by casualties.
+	optWeaponChoice = option{key: "weapon_choice", words: []string{"casualties", "unsaved_wounds"}, def: "casualties"}
 )
 
 // gridSpec is a grid: key, which lays one probability metric out as a table of
