@@ -191,7 +191,8 @@ type Options struct {
 	LossOfControl LossOfControlRule
 	// FiringRanks is how many ranks of a unit shoot its missile weapons
 	// (open for WAP; 8th edition's Fire in Two Ranks: 2). 0: every model.
-	// Skirmishers, who stand in no ranks, all shoot.
+	// Units that stand in no ranks (Skirmishers, Monsters, Chariots, War
+	// Machines, Swarms) all shoot.
 	FiringRanks int
 }
 
@@ -460,9 +461,11 @@ func (b *Battle) shoot(r *dice.Rand, s *State) {
 
 // Shooters is how many of u's alive models shoot when ranks of them
 // may (Options.FiringRanks; 0 for every model): the models of that many
-// ranks of u's width, every model of Skirmishers.
+// ranks of u's width; every model of a unit that stands in no ranks
+// (Skirmishers, and the troop types that do not fight in ranks: Monsters,
+// Chariots, War Machines, Swarms).
 func (u *Unit) Shooters(alive, ranks int) int {
-	if ranks <= 0 || u.Skirmishers {
+	if ranks <= 0 || u.Skirmishers || !u.Troop.FightsInRanks() {
 		return alive
 	}
 	return min(alive, ranks*max(u.Width, 1))

@@ -813,24 +813,27 @@ func TestStrikeFirstAndLastAgainstACharger(t *testing.T) {
 // of a wound on average. With two firing ranks (8th edition's Fire in Two
 // Ranks, the default) ten models shoot five wide (10/3 wounds) and twenty
 // ten wide (20/3); with firing_ranks 0 all thirty shoot (10); as
-// Skirmishers all thirty shoot whatever the ranks.
+// Skirmishers, or as a troop type that stands in no ranks (a battery of
+// War Machines), all thirty shoot whatever the ranks.
 func TestFiringRanks(t *testing.T) {
 	for _, tt := range []struct {
 		name        string
 		width       int
 		ranks       int
 		skirmishers bool
+		troop       TroopType
 		shooters    int
 	}{
-		{"five wide", 5, 2, false, 10},
-		{"ten wide", 10, 2, false, 20},
-		{"every model", 5, 0, false, 30},
-		{"skirmishers", 5, 2, true, 30},
+		{"five wide", 5, 2, false, Infantry, 10},
+		{"ten wide", 10, 2, false, Infantry, 20},
+		{"every model", 5, 0, false, Infantry, 30},
+		{"skirmishers", 5, 2, true, Infantry, 30},
+		{"war machines", 5, 1, false, WarMachine, 30},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a := foot("Archers", 30, tt.width, 3, 3, 3, 3, 1, 7, NoSave)
 			a.BS, a.Missile = 4, Missile{S: 3, Range: 24, Shots: dice.Const(1)}
-			a.Skirmishers = tt.skirmishers
+			a.Skirmishers, a.Troop = tt.skirmishers, tt.troop
 			d := foot("Spearmen", 40, 5, 3, 3, 3, 3, 1, 7, NoSave)
 			d.ImmunePsychology = true
 			b := battle(a, d, 10, PhaseShooting)
