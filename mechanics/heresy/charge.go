@@ -141,7 +141,8 @@ type ChargeResult struct {
 //     Attack the caller prepared for b's weapons against a, in the
 //     situation of a Reaction against a charging unit) is fired with b's
 //     models at a; a charger it destroys makes no charge; one left becomes
-//     Stupefied then if a.StupefyAfterOverwatch;
+//     Stupefied then if a.StupefyAfterOverwatch and the Overwatch fired a
+//     weapon (a Shooting Attack was resolved against it);
 //  2. the charge roll (RollCharge with bonus); below distance the charge
 //     fails and no combat is fought;
 //  3. the charge is Disordered as ChargeDisordered says, with a.Disordered
@@ -159,7 +160,7 @@ func Charge(r *dice.Rand, a, b Side, ow *Attack, distance, bonus int, o Options)
 			ow.Volleys[i].Models = max(b.Unit.Models, 0)
 		}
 		res.Overwatch = ow.Roll(r, a.Unit)
-		if a.StupefyAfterOverwatch {
+		if a.StupefyAfterOverwatch && len(ow.Volleys) > 0 {
 			a.Unit.Stupefy(true, o) // in its own turn, the charge's
 		}
 	}

@@ -401,12 +401,14 @@ func ExactAssault(x *AssaultExchange) [2]AssaultExact {
 	}
 	var ex [2]AssaultExact
 	overwatch := x.Overwatches()
+	fired := false // a weapon was fired in Overwatch: a Shooting Attack against the charger
 	if overwatch {
 		var a Attack
 		a.PrepareAt(&x.Units[1], x.OverwatchWeapons, &att, x.OverwatchSituation(), x.Options)
 		st, _ := a.FinalStates(&att)
 		states = append(states[:0], st...)
 		ex[0].Overwatch = a.Casualties(&att).Mean()
+		fired = len(a.Volleys) > 0
 	}
 	reach := 1.0
 	if x.Distance > 0 {
@@ -422,7 +424,7 @@ func ExactAssault(x *AssaultExchange) [2]AssaultExact {
 			ex[0].Destroyed += ps
 			continue
 		}
-		if overwatch && x.StupefyAfterOverwatch {
+		if fired && x.StupefyAfterOverwatch {
 			u.Stupefy(true, x.Options)
 		}
 		p := ps * reach

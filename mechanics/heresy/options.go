@@ -9,7 +9,10 @@ import "hammersim/mechanics/dice"
 // settles it, the reading this package argues for in the field's comment.
 //
 // The zero Options is valid: a zero chart means the standard chart, a zero
-// bonus means none. It is not DefaultOptions, whose InsaneHeroism is on.
+// bonus or penalty means none. It is not DefaultOptions, which turns
+// InsaneHeroism on, gives a charger its bonus Attack and the loser of an
+// assault its Leadership penalty, and sets the other defaults its fields
+// list.
 type Options struct {
 	// CapBSAt7 decides shooting above BS 7. BS 6 and above hits on 2+ with
 	// a re-roll of 1s needing (12-BS)+, which the sources docs/heresy.md
@@ -239,7 +242,7 @@ func (c WeaponChoice) String() string {
 	case ChooseByCasualties:
 		return "casualties"
 	case ChooseByUnsavedWounds:
-		return "unsaved wounds"
+		return "unsaved_wounds"
 	}
 	return "WeaponChoice(?)"
 }

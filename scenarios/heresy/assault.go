@@ -249,6 +249,8 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 		}
 		if len(b.weapons) > 0 && slices.Contains(q.opts.values("overwatch"), any(false)) {
 			d.Errorf(b.node, "the defender's weapons are fired only in Overwatch; set options: {overwatch: true}, or remove them")
+		} else if len(b.weapons) > 0 && !b.mayLack(rules.RuleAutomatedArtillery) {
+			d.Errorf(b.node, "the defender's weapons are fired only in Overwatch, which Automated Artillery may not make (its one Reaction is Interceptor); remove them")
 		}
 	}
 	for _, a := range q.attacker.Values() {
@@ -282,11 +284,12 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 		// The charger becomes Stupefied after the Overwatch fired at it, so
 		// every point must have a charge met by Overwatch.
 		unarmed := slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) == 0 })
+		artillery := slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return u.mayHave(rules.RuleAutomatedArtillery) })
 		switch {
 		case slices.Contains(q.charged.Values(), false):
 			d.Errorf(q.stupefyAt, "stupefied: %s needs charged: true (it is the charge that Overwatch meets)", stupefiedAfterOverwatch)
-		case slices.Contains(q.opts.values("overwatch"), any(false)) || unarmed || slices.Contains(q.held.Values(), true):
-			d.Errorf(q.stupefyAt, "stupefied: %s needs Overwatch fired at the charge: options: {overwatch: true}, defender weapons, and no hold_the_line", stupefiedAfterOverwatch)
+		case slices.Contains(q.opts.values("overwatch"), any(false)) || unarmed || slices.Contains(q.held.Values(), true) || artillery:
+			d.Errorf(q.stupefyAt, "stupefied: %s needs Overwatch fired at the charge: options: {overwatch: true}, defender weapons, no hold_the_line, and a defender that may make Overwatch (not Automated Artillery)", stupefiedAfterOverwatch)
 		}
 	}
 }

@@ -186,6 +186,7 @@ func TestErrors(t *testing.T) {
 		{"Melee fired", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Melee, S: 4, AP: 5}]}", target, ""), `t.yaml:4:118: a Melee weapon is not fired`},
 		{"Deflagrate in melee", scenario("assault:\n  attacker: {name: A, models: 5, " + marine + ", melee: {name: fist, S: 8, AP: 2, rules: [Deflagrate]}}\n  defender: " + assaultSquad + "\n"), `t.yaml:4:100: melee weapon "fist": Deflagrate, Blast, Template and Gets Hot are ranged weapons' rules`},
 		{"Overwatch guns without Overwatch", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {name: D, models: 5, " + marine + ", weapons: [{name: gun, S: 4, AP: 5}]}\n"), `t.yaml:5:13: the defender's weapons are fired only in Overwatch; set options: {overwatch: true}`},
+		{"Overwatch guns on Automated Artillery", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {name: D, models: 5, " + marine + ", rules: [Automated Artillery], weapons: [{name: gun, S: 4, AP: 5}]}\n  options: {overwatch: true}\n"), `t.yaml:5:13: the defender's weapons are fired only in Overwatch, which Automated Artillery may not make (its one Reaction is Interceptor); remove them`},
 		{"Stupefied charger without the rule", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  stupefied: attacker\n"), `t.yaml:6:14: stupefied: attacker, but a unit without Lords of Profligacy cannot become Stupefied`},
 		{"charge distance without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  distance: 6\n"), `t.yaml:4:3: distance and hold_the_line need charged: true`},
 		{"charge dice", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  options: {charge_dice: 2D6-5}\n"), `t.yaml:6:26: charge_dice "2D6-5": expected dice that roll 1 or more`},
@@ -892,15 +893,35 @@ func TestStupefiedAfterOverwatch(t *testing.T) {
 			}
 		}
 	}
+	// An Overwatch whose one weapon (range 6") cannot reach a charge from
+	// 9" fires nothing: no Shooting Attack, so the charger stays as it
+	// was, its charge not Disordered, nothing mitigated.
+	_, es = runScenario(t, scenario(`assault:
+  attacker: {`+reveller+`, rules: [Lords of Profligacy]}
+  defender: {name: Guard, models: 5, `+marine+`, weapons: [{name: pistol, S: 4, AP: 5, range: 6}]}
+  stupefied: attacker_after_overwatch
+  distance: 9
+  options: {overwatch: true}
+`), 20_000)
+	for _, metric := range []string{metricOverwatch, metricDisordered, metricMitigated} {
+		if e := find(t, es, metric, "unit", "Revellers"); e.Exact != 0 || e.Value != 0 {
+			t.Errorf("an Overwatch out of range: %s exact %v, estimate %v, want 0", metric, e.Exact, e.Value)
+		}
+	}
 	for _, c := range []struct{ name, extra, want string }{
 		{"without Overwatch", "  stupefied: attacker_after_overwatch\n", "needs Overwatch fired at the charge"},
+		{"Automated Artillery defender", "  stupefied: attacker_after_overwatch\n  options: {overwatch: true}\n", "not Automated Artillery"},
 		{"without Lords of Profligacy", "  stupefied: attacker_after_overwatch\n  options: {overwatch: true}\n", "cannot become Stupefied"},
 	} {
 		attacker := `{` + reveller + `, rules: [Lords of Profligacy]}`
 		if c.name == "without Lords of Profligacy" {
 			attacker = assaultSquad
 		}
-		src := scenario("assault:\n  attacker: " + attacker + "\n  defender: {name: Guard, models: 5, " + marine + ", weapons: [{name: bolter, S: 4, AP: 5}]}\n" + c.extra)
+		guard := "{name: Guard, models: 5, " + marine + ", weapons: [{name: bolter, S: 4, AP: 5}]}"
+		if c.name == "Automated Artillery defender" {
+			guard = "{name: Guard, models: 5, " + marine + ", rules: [{Automated Artillery: [false, true]}], weapons: [{name: bolter, S: 4, AP: 5}]}"
+		}
+		src := scenario("assault:\n  attacker: " + attacker + "\n  defender: " + guard + "\n" + c.extra)
 		if _, err := registry.Parse("t.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
