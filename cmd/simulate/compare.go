@@ -37,6 +37,48 @@ func checkCompareTrials(trials int64) error {
 	return nil
 }
 
+// checkCompareScenarios refuses what compare would otherwise leave unused
+// in the scenarios it compares, named by names: compare runs every
+// candidate for the same fixed number of trials from the same seed, so a
+// precision target (which only run follows) and scenarios that disagree
+// on trials or seed, unless a flag settles them for all, are errors.
+func checkCompareScenarios(fs *flag.FlagSet, ss []*scenarios.Scenario, names []string) error {
+	for i, s := range ss {
+		if s.Precision > 0 || s.MaxTrials > 0 {
+			return fmt.Errorf("%s asks for a precision target (precision, max_trials), which compare cannot follow: it runs every candidate for the same fixed number of trials; "+
+				"run that scenario with simulate run, or compare a copy without those keys", visible(names[i]))
+		}
+	}
+	for i, s := range ss[1:] {
+		first := ss[0]
+		if !flagSet(fs, "trials") && s.Trials != first.Trials {
+			return fmt.Errorf("%s %s and %s %s: compare runs them on the same trials; give --trials N, or the same trials: key in both",
+				visible(names[0]), trialsKey(first.Trials), visible(names[i+1]), trialsKey(s.Trials))
+		}
+		if !flagSet(fs, "seed") && (s.HasSeed != first.HasSeed || s.Seed != first.Seed) {
+			return fmt.Errorf("%s %s and %s %s: compare runs them on the same dice; give --seed S, or the same seed: key in both",
+				visible(names[0]), seedKey(first), visible(names[i+1]), seedKey(s))
+		}
+	}
+	return nil
+}
+
+// trialsKey words a scenario's trials key for an error.
+func trialsKey(n int64) string {
+	if n == 0 {
+		return "has no trials: key"
+	}
+	return fmt.Sprintf("has trials: %d", n)
+}
+
+// seedKey words a scenario's seed key for an error.
+func seedKey(s *scenarios.Scenario) string {
+	if !s.HasSeed {
+		return "has no seed: key"
+	}
+	return fmt.Sprintf("has seed: %d", s.Seed)
+}
+
 var compareFormats = map[string]func(io.Writer, *sim.Comparison, sim.Stamp) error{
 	"table":    reports.WriteComparisonTable,
 	"json":     reports.WriteComparisonJSON,
@@ -93,6 +135,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		ss = append(ss, s)
+	}
+	if err := checkCompareScenarios(fs, ss, pos); err != nil {
+		return err
 	}
 	shards.shardOutputs(fs, f)
 	if err := f.checkOutputs(inputFiles(ss...), ss...); err != nil {

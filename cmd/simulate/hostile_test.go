@@ -259,6 +259,17 @@ func outputCases() []hostile {
 			files: map[string]string{"a.html": tinyScenario, "b.yaml": strings.Replace(tinyScenario, "tiny", "tiny-b", 1)},
 			code:  exitError, msg: "names the input",
 			check: func(t *testing.T, dir, _ string) { fileIs(t, filepath.Join(dir, "a.html"), tinyScenario) }},
+		// compare runs every candidate on the same fixed trials and seed:
+		// what a scenario asks otherwise is refused, not left unused.
+		{name: "compare/precision", args: []string{"compare", "{dir}/p.yaml", "--by", "unit"},
+			files: map[string]string{"p.yaml": strings.NewReplacer("trials: 2000", "precision: 0.01\nmax_trials: 50000", "{name: A, M: 5}", "[{name: A, M: 5}, {name: B, M: 6}]").Replace(tinyScenario)},
+			code:  exitError, msg: "{dir}/p.yaml asks for a precision target (precision, max_trials), which compare cannot follow"},
+		{name: "compare/trials-differ", args: []string{"compare", "{dir}/a.yaml", "{dir}/b.yaml"},
+			files: map[string]string{"a.yaml": tinyScenario, "b.yaml": strings.Replace(tinyScenario, "trials: 2000", "trials: 5000", 1)},
+			code:  exitError, msg: "{dir}/a.yaml has trials: 2000 and {dir}/b.yaml has trials: 5000: compare runs them on the same trials"},
+		{name: "compare/seeds-differ", args: []string{"compare", "{dir}/a.yaml", "{dir}/b.yaml"},
+			files: map[string]string{"a.yaml": tinyScenario, "b.yaml": strings.Replace(tinyScenario, "trials: 2000", "trials: 2000\nseed: 4", 1)},
+			code:  exitError, msg: "{dir}/a.yaml has no seed: key and {dir}/b.yaml has seed: 4: compare runs them on the same dice"},
 		{name: "output/same-file-twice", args: append(hugeRun, "-o", "{dir}/x.html", "--report", "{dir}/x.html"),
 			code: exitError, msg: "name the same file", within: 2 * time.Second},
 		{name: "output/missing-directory", args: append(hugeRun, "-o", "{dir}/nowhere/out.txt"), code: exitError,

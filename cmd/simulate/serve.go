@@ -265,6 +265,9 @@ func (sv served) compare(files []string, srcs [][]byte, args []string) (web.Job,
 		}
 		ss = append(ss, s)
 	}
+	if err := checkCompareScenarios(fs, ss, files); err != nil {
+		return nil, err
+	}
 	job := compareJob{ss: ss, args: files, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}
 	if err := checkCompareTrials(job.cfg.Trials); err != nil {
 		return nil, err
