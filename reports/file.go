@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -36,7 +37,11 @@ import (
 // replace it unsaid. The same contents added twice are written once.
 type Files struct {
 	// Inputs are the files the command read, which no output may replace.
-	Inputs  []string
+	Inputs []string
+	// Stop, when not nil, stops the set once it is done: Add and Commit
+	// then return ErrStopped, and nothing of the set is left (Discard).
+	// A set it stops while Commit moves files into place is moved whole.
+	Stop    context.Context
 	pending []pendingFile
 	made    []string // directories MkdirAll made, in the order it made them
 }
@@ -47,6 +52,12 @@ type pendingFile struct {
 	temp   string // the prepared temporary file; "" for a direct target
 	data   []byte // a direct target's bytes
 }
+
+// ErrStopped is what Add and Commit return once Files.Stop is done.
+var ErrStopped = errors.New("interrupted while the outputs were written; none was written")
+
+// stopped reports whether the set's Stop is done.
+func (files *Files) stopped() bool { return files.Stop != nil && files.Stop.Err() != nil }
 
 // WriteFile writes one file whole or not at all (a Files of one).
 func WriteFile(path string, write func(io.Writer) error) error {
@@ -61,6 +72,9 @@ func WriteFile(path string, write func(io.Writer) error) error {
 // Add prepares the file path with the bytes write writes. On error nothing
 // of it is left behind.
 func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
+	if files.stopped() {
+		return ErrStopped
+	}
 	target, direct, err := destination(path)
 	if err != nil {
 		return err
@@ -130,6 +144,9 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 // moved (and the directories MkdirAll made, where they are left empty).
 func (files *Files) Commit() error {
 	defer files.Discard()
+	if files.stopped() {
+		return ErrStopped
+	}
 	for len(files.pending) > 0 {
 		p := files.pending[0]
 		if err := p.commit(); err != nil {

@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -160,5 +162,35 @@ func TestFilesReadOnly(t *testing.T) {
 	}
 	if _, err := os.Stat(other); err == nil {
 		t.Error("a file of the refused set was written")
+	}
+}
+
+// TestFilesStop: once Stop is done, Add prepares nothing and Commit
+// replaces nothing: a file prepared before the stop is removed, the file
+// it would have replaced keeps its contents, and both return ErrStopped.
+func TestFilesStop(t *testing.T) {
+	dir := t.TempDir()
+	kept := filepath.Join(dir, "kept.txt")
+	os.WriteFile(kept, []byte("old"), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	files := Files{Stop: ctx}
+	write := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	if err := files.Add(kept, write("new")); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := files.Add(filepath.Join(dir, "later.txt"), write("x")); !errors.Is(err, ErrStopped) {
+		t.Errorf("Add after the stop: %v, want ErrStopped", err)
+	}
+	if err := files.Commit(); !errors.Is(err, ErrStopped) {
+		t.Errorf("Commit after the stop: %v, want ErrStopped", err)
+	}
+	if b, _ := os.ReadFile(kept); string(b) != "old" {
+		t.Errorf("the stopped set replaced %s with %q", kept, b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the stopped set left %d entries, want only kept.txt", len(entries))
 	}
 }

@@ -174,13 +174,14 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	return writeCompareOutputs(stdout, stderr, *f, ss, &c, stamp)
+	return writeCompareOutputs(ctx, stdout, stderr, *f, ss, &c, stamp)
 }
 
-// writeCompareOutputs writes a comparison in every output its flags ask for.
-func writeCompareOutputs(stdout, stderr io.Writer, f runFlags, ss []*scenarios.Scenario, c *sim.Comparison, stamp sim.Stamp) error {
+// writeCompareOutputs writes a comparison in every output its flags ask
+// for; a signal (ctx) stops the writing of one that is not already partial.
+func writeCompareOutputs(ctx context.Context, stdout, stderr io.Writer, f runFlags, ss []*scenarios.Scenario, c *sim.Comparison, stamp sim.Stamp) error {
 	partial := c.Partial
-	err := f.write(stdout, stderr, outputs{
+	err := f.write(stopUnless(ctx, partial), stdout, stderr, outputs{
 		results: func(w io.Writer) error { return compareFormats[f.format](w, c, stamp) },
 		plots: func(files *reports.Files, dir string) (reports.Plots, error) {
 			return reports.StageComparisonPlots(files, dir, c)

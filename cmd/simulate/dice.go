@@ -57,7 +57,7 @@ func answerDice(ctx context.Context, text string, f diceFlags, stdout, stderr io
 		plotDist, plotCond = dq.answer(pf, sr)
 	}
 	out := runFlags{output: f.output, plotDir: f.plotDir}
-	err = out.write(stdout, stderr, outputs{
+	err = out.write(stopUnless(ctx, sr.partial), stdout, stderr, outputs{
 		results: func(w io.Writer) error {
 			if cond != nil {
 				return reports.WriteCondition(w, *cond, f.format)

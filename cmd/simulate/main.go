@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"unicode"
+
+	"hammersim/reports"
 )
 
 func main() {
@@ -41,7 +43,7 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.As(err, &u):
 		fmt.Fprintln(stderr, u.hint())
 		return exitUsage
-	case errors.Is(err, errInterrupted), errors.Is(err, errCancelled):
+	case errors.Is(err, errInterrupted), errors.Is(err, errCancelled), errors.Is(err, reports.ErrStopped):
 		return exitInterrupted
 	}
 	return exitError

@@ -19,7 +19,7 @@ import (
 
 // runMerge adds the partial results of a sharded run and renders them as
 // the run made on one machine would have: the same bytes in every format.
-func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("merge", "merge PARTS|DIR... [--format F] [-o FILE] [--plot DIR] [--report FILE]", stdout)
 	var f runFlags
 	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown, or partial (one partial result holding every part, to merge again later)")
@@ -71,7 +71,7 @@ func runMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := merged.Complete(); err != nil {
 		return err
 	}
-	return renderMerged(stdout, stderr, f, merged)
+	return renderMerged(ctx, stdout, stderr, f, merged)
 }
 
 // partPaths expands directories among the arguments into the files they
@@ -221,7 +221,7 @@ func carriedCatalogues(in sim.Input) ([]scenarios.Catalogue, error) {
 
 // renderMerged rebuilds the run's scenarios from the parts and renders the
 // merged tallies through the same code as a run on one machine.
-func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error {
+func renderMerged(ctx context.Context, stdout, stderr io.Writer, f runFlags, merged *sim.Part) error {
 	h := merged.Header
 	if h.Version != hammersim.Version {
 		return fmt.Errorf("the parts were written by hammersim %s, this is %s: merge with the version that ran the shards", h.Version, hammersim.Version)
@@ -263,7 +263,7 @@ func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error 
 			return fmt.Errorf("the parts' metrics: %v", err) // bad input, not a bad command line
 		}
 		report := job.report(merged, cfg, false)
-		return writeRunOutputs(stdout, stderr, f, &report, ss[0].Source)
+		return writeRunOutputs(ctx, stdout, stderr, f, &report, ss[0].Source)
 	case h.Command == "compare" && len(ss) == len(h.Args):
 		job := compareJob{ss: ss, args: h.Args, cfg: cfg}
 		for _, fl := range h.Flags {
@@ -288,7 +288,7 @@ func renderMerged(stdout, stderr io.Writer, f runFlags, merged *sim.Part) error 
 		if err != nil {
 			return err
 		}
-		return writeCompareOutputs(stdout, stderr, f, ss, &c, stamp)
+		return writeCompareOutputs(ctx, stdout, stderr, f, ss, &c, stamp)
 	}
 	return fmt.Errorf("the parts are of a command this hammersim cannot merge: %s with %d scenarios", h.Command, len(ss))
 }

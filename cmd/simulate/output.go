@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -110,9 +111,12 @@ func mdPlotDir(report string) string {
 
 // write prepares every output file, replaces none until all are ready,
 // then writes the results to standard output when -o is not given and says
-// on stderr what it wrote.
-func (f *runFlags) write(stdout, stderr io.Writer, o outputs) error {
-	files := reports.Files{Inputs: f.inputs}
+// on stderr what it wrote. Once stop is done (a signal while the outputs
+// of a finished run are written) it writes nothing and returns
+// reports.ErrStopped; a nil stop never stops it, as for partial results,
+// which an interruption itself asked for.
+func (f *runFlags) write(stop context.Context, stdout, stderr io.Writer, o outputs) error {
+	files := reports.Files{Inputs: f.inputs, Stop: stop}
 	defer files.Discard()
 	if f.output != "" {
 		if err := files.Add(f.output, o.results); err != nil {
@@ -170,4 +174,14 @@ func writeResults(stdout, stderr io.Writer, f runFlags, write func(io.Writer) er
 		return nil
 	}
 	return write(stdout)
+}
+
+// stopUnless is what stops the writing of a command's outputs: ctx, the
+// command's signals, unless the results are partial already, in which
+// case the signal that cut them short asked for them to be written.
+func stopUnless(ctx context.Context, partial bool) context.Context {
+	if partial {
+		return nil
+	}
+	return ctx
 }

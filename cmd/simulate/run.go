@@ -603,12 +603,13 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if st := report.Stamp; st.Precision > 0 && !st.PrecisionMet && !report.Partial {
 		fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; the results say so\n", st.Precision, st.MaxTrials)
 	}
-	return writeRunOutputs(stdout, stderr, *f, &report, s.Source)
+	return writeRunOutputs(ctx, stdout, stderr, *f, &report, s.Source)
 }
 
-// writeRunOutputs writes a run's report in every output its flags ask for.
-func writeRunOutputs(stdout, stderr io.Writer, f runFlags, report *sim.Report, source []byte) error {
-	err := f.write(stdout, stderr, outputs{
+// writeRunOutputs writes a run's report in every output its flags ask for;
+// a signal (ctx) stops the writing of a report that is not already partial.
+func writeRunOutputs(ctx context.Context, stdout, stderr io.Writer, f runFlags, report *sim.Report, source []byte) error {
+	err := f.write(stopUnless(ctx, report.Partial), stdout, stderr, outputs{
 		results: func(w io.Writer) error { return formats[f.format](w, report) },
 		plots: func(files *reports.Files, dir string) (reports.Plots, error) {
 			return reports.StagePlots(files, dir, report)
