@@ -82,8 +82,14 @@ type ShootingExact struct {
 // through the models it removed (and, for a Pinning test, whether any
 // wound went unsaved, which removing a model implies).
 func ExactShooting(x *ShootingExchange) ShootingExact {
+	return ExactShootingWithin(x, MaxExactWork)
+}
+
+// ExactShootingWithin is ExactShooting within budget steps rather than
+// MaxExactWork: past it (ShootingExactWork) the result is OverBudget.
+func ExactShootingWithin(x *ShootingExchange, budget float64) ShootingExact {
 	var ex ShootingExact
-	if ShootingExactWork(x) > MaxExactWork {
+	if ShootingExactWork(x) > budget {
 		var a Attack
 		a.PrepareAt(&x.Firer, x.Weapons, &x.Target, x.Situation, x.Options)
 		return ShootingExact{MaxCount: MaxCount(&a), OverBudget: true}
@@ -125,6 +131,16 @@ func ExactShooting(x *ShootingExchange) ShootingExact {
 // a hundred models firing forty shots each would take seconds per point.
 // A point past the budget gets no exact values; its estimates stand alone.
 const MaxExactWork = 1.5e8
+
+// MaxScenarioExactWork bounds the exact work of all a scenario's points
+// together, about a second on one core (every built-in needs under a
+// thousandth of it): points are worked out in the
+// scenario's order while what is left covers them, and a point past what
+// is left gets no exact values, as one past MaxExactWork does. A scenario
+// is read before it runs, where no interruption reaches, and a sweep of
+// many points each within MaxExactWork would otherwise make its reading
+// take minutes.
+const MaxScenarioExactWork = 4 * MaxExactWork
 
 // ShootingExactWork estimates the steps ExactShooting takes: ten for each
 // pair of counts an attack's distributions convolve (the square of its
@@ -384,7 +400,13 @@ type AssaultExact struct {
 // combat is then enumerated exactly (see exactCombat). A charge that fails
 // fights no combat.
 func ExactAssault(x *AssaultExchange) [2]AssaultExact {
-	if AssaultExactWork(x) > MaxExactWork {
+	return ExactAssaultWithin(x, MaxExactWork)
+}
+
+// ExactAssaultWithin is ExactAssault within budget steps rather than
+// MaxExactWork: past it (AssaultExactWork) the result is OverBudget.
+func ExactAssaultWithin(x *AssaultExchange, budget float64) [2]AssaultExact {
+	if AssaultExactWork(x) > budget {
 		e := newCombatEnum(x)
 		var ex [2]AssaultExact
 		for i := range 2 {

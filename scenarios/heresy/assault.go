@@ -169,6 +169,7 @@ func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenari
 		return scenarios.Compiled{}
 	}
 	why := q.idle()
+	work := exactWork{left: rules.MaxScenarioExactWork}
 	models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 		a, okA := q.attacker.At(pt).at(d, pt)
 		b, okB := q.defender.At(pt).at(d, pt)
@@ -176,7 +177,10 @@ func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenari
 			return nil, false
 		}
 		m := q.model(a, b, pt)
-		m.exact = rules.ExactAssault(&m.AssaultExchange)
+		m.exact = rules.ExactAssaultWithin(&m.AssaultExchange, work.budget())
+		if !m.exact[0].OverBudget {
+			work.spend(rules.AssaultExactWork(&m.AssaultExchange))
+		}
 		return m, true
 	})
 	if !ok {
@@ -417,3 +421,14 @@ func (m *assaultModel) estimateWithExact(metric string, i int, ps []sim.Param, t
 	}
 	panic("scenarios/heresy: unknown assault metric " + metric)
 }
+
+// exactWork is what is left of a scenario's exact-work budget
+// (rules.MaxScenarioExactWork) as its points are worked out in order.
+type exactWork struct{ left float64 }
+
+// budget is the most work the next point's exact values may take: what is
+// left, and no more than a point's own bound.
+func (w *exactWork) budget() float64 { return min(w.left, rules.MaxExactWork) }
+
+// spend takes a point's work off what is left.
+func (w *exactWork) spend(steps float64) { w.left -= steps }

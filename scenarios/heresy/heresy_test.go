@@ -935,3 +935,42 @@ func TestStupefiedAfterOverwatch(t *testing.T) {
 func farFromExact(e sim.Estimate, k float64) bool {
 	return !e.HasExact || !(math.Abs(e.Z()) <= k)
 }
+
+// TestScenarioExactBudget: the exact values of a scenario's points share
+// one budget (rules.MaxScenarioExactWork), spent in the scenario's order.
+// Forty models with 90 shots each (3,600 hits) make every point cost
+// about 10 x 3600^2 = 1.3 x 10^8 steps, within one point's bound, so six
+// targets (T 3 to 5, Ld 7 and 8) would take 7.8 x 10^8 together, past the
+// 6 x 10^8 of the budget; the points are worked out while what is left
+// covers them (four), and the rest have no exact value, their estimates
+// standing alone.
+func TestScenarioExactBudget(t *testing.T) {
+	s, err := registry.Parse("t.yaml", []byte(scenario(`shooting:
+  firer: {name: Guns, models: 40, `+marine+`, weapons: [{name: gun, S: 4, AP: 5, shots: 90}]}
+  target: {name: Horde, models: 100, WS: 3, BS: 3, S: 3, T: [3, 4, 5], W: 1, I: 3, A: 1, Ld: [7, 8], Sv: 5+}
+`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := rules.MaxScenarioExactWork
+	exact := 0
+	for i, m := range s.Models {
+		sm := m.(*shootingModel)
+		w := rules.ShootingExactWork(&sm.ShootingExchange)
+		if w > rules.MaxExactWork {
+			t.Fatalf("point %d costs %.3g steps, past one point's bound: the test needs cheaper points", i, w)
+		}
+		switch fits := w <= left; {
+		case fits && sm.exact.OverBudget:
+			t.Errorf("point %d (%.3g steps, %.3g left) has no exact values", i, w, left)
+		case !fits && !sm.exact.OverBudget:
+			t.Errorf("point %d (%.3g steps, %.3g left) was worked out past the budget", i, w, left)
+		case fits:
+			left -= w
+			exact++
+		}
+	}
+	if exact != 4 || len(s.Models) != 6 {
+		t.Errorf("%d of %d points exact, want 4 of 6", exact, len(s.Models))
+	}
+}

@@ -262,6 +262,7 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 		return scenarios.Compiled{}
 	}
 	why := q.idle()
+	work := exactWork{left: rules.MaxScenarioExactWork}
 	models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 		f, okF := q.firer.At(pt).at(d, pt)
 		t, okT := q.target.At(pt).at(d, pt)
@@ -271,7 +272,10 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 		m := q.model(f, t, pt)
 		m.choose(stupefyPolicies[q.policy.At(pt)])
 		m.react()
-		m.exact = rules.ExactShooting(&m.ShootingExchange)
+		m.exact = rules.ExactShootingWithin(&m.ShootingExchange, work.budget())
+		if !m.exact.OverBudget {
+			work.spend(rules.ShootingExactWork(&m.ShootingExchange))
+		}
 		return m, true
 	})
 	if !ok {
