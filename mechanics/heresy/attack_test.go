@@ -234,17 +234,7 @@ func TestSelectByCasualties(t *testing.T) {
 			t.Errorf("%s: exact casualties %.6f, want %.6f", c.choice, got, c.cas)
 		}
 		// The simulation agrees within 5 standard errors (fixed seed).
-		r := dice.New(11, 0)
-		const n = 200_000
-		sum, sum2 := 0.0, 0.0
-		for range n {
-			u := terminators
-			k := float64(a.Roll(r, &u).Casualties)
-			sum += k
-			sum2 += k * k
-		}
-		mean := sum / n
-		se := math.Sqrt((sum2/n - mean*mean) / n)
+		mean, se := rolledCasualties(&a, terminators, 11, 200_000)
 		if math.Abs(mean-c.cas) > 5*se {
 			t.Errorf("%s: simulated casualties %.4f, exact %.4f (5 SE = %.4f)", c.choice, mean, c.cas, 5*se)
 		}
@@ -281,4 +271,19 @@ func TestModelsPerShot(t *testing.T) {
 			t.Errorf("%s: %.6f models a shot, want %.6f (%s)", tt.name, got, tt.want, tt.why)
 		}
 	}
+}
+
+// rolledCasualties rolls attack a against a fresh copy of target n times
+// from seed and returns the mean casualties and its standard error.
+func rolledCasualties(a *Attack, target Unit, seed uint64, n int) (mean, se float64) {
+	r := dice.New(seed, 0)
+	sum, sum2 := 0.0, 0.0
+	for range n {
+		u := target
+		k := float64(a.Roll(r, &u).Casualties)
+		sum += k
+		sum2 += k * k
+	}
+	mean = sum / float64(n)
+	return mean, math.Sqrt((sum2/float64(n) - mean*mean) / float64(n))
 }

@@ -408,17 +408,7 @@ func TestStupefiedRollVsDoubleStrength(t *testing.T) {
 			t.Errorf("%s: casualties %.6f, want %.6f", c.name, got, c.cas)
 		}
 		// The rolls agree within 5 standard errors (fixed seed).
-		r := dice.New(3, 0)
-		const n = 100_000
-		sum, sum2 := 0.0, 0.0
-		for range n {
-			u := *target
-			k := float64(a.Roll(r, &u).Casualties)
-			sum += k
-			sum2 += k * k
-		}
-		mean := sum / n
-		se := math.Sqrt((sum2/n - mean*mean) / n)
+		mean, se := rolledCasualties(&a, *target, 3, 100_000)
 		if math.Abs(mean-c.cas) > 5*se {
 			t.Errorf("%s: rolled casualties %.4f, exact %.4f (5 SE = %.4f)", c.name, mean, c.cas, 5*se)
 		}
