@@ -106,6 +106,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs, f, by := newCompareFlagSet(stdout)
 	var shards shardFlags
 	shards.register(fs)
+	check := checkFlag(fs, "its flags, the scenarios and every output destination")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
@@ -156,16 +157,22 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if sh, ok, err := shards.resolve(fs); err != nil || ok {
 		if err == nil {
-			err = shardRefusals(fs, *f, 0)
+			err = shardRefusals(fs, *f, 0, job.header())
 		}
 		if err != nil {
 			return err
+		}
+		if *check {
+			return checked(stderr, "compare")
 		}
 		var groups [][]sim.Model
 		for _, s := range ss {
 			groups = append(groups, s.Models)
 		}
 		return runShard(ctx, stdout, stderr, *f, groups, job.config(), sh, job.header())
+	}
+	if *check {
+		return checked(stderr, "compare")
 	}
 	c, stamp, err := job.run(ctx, func(name string) (func(done, total int64), func()) {
 		bar := newProgress(stderr, f.progress, name)

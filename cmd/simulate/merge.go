@@ -20,18 +20,23 @@ import (
 // runMerge adds the partial results of a sharded run and renders them as
 // the run made on one machine would have: the same bytes in every format.
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("merge", "merge PARTS|DIR... [--format F] [-o FILE] [--plot DIR] [--report FILE]", stdout)
+	fs := newFlagSet("merge", "merge PARTS|DIR... [--format F] [-o FILE] [--plot DIR] [--report FILE]\n\n"+
+		"Adds the partial results of a sharded run (simulate run|compare --shard I/N -o FILE)\n"+
+		"and writes what the run made on one machine would have written. With --check\n"+
+		"and no PARTS, it checks the flags and destinations alone, as a script that\n"+
+		"submits the shards does before they exist.", stdout)
 	var f runFlags
 	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown, or partial (one partial result holding every part, to merge again later)")
 	fs.StringVar(&f.plotDir, "plot", "", "write plots (PNG and SVG) into this directory")
 	fs.Var((*outputFile)(&f.output), "o", "write the results to this `FILE` instead of standard output (- for standard output)")
 	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or FILE.md (PNG plots beside it)")
 	f.progress = "never"
+	check := checkFlag(fs, "its flags, every output destination and the parts given")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
 	}
-	if len(pos) == 0 {
+	if len(pos) == 0 && !*check {
 		if flagSet(fs, "h") {
 			return nil
 		}
@@ -44,6 +49,12 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := f.check(fs); err != nil {
 			return err
 		}
+	}
+	if len(pos) == 0 { // --check before the shards have run
+		if err := f.checkOutputs(nil); err != nil {
+			return err
+		}
+		return checked(stderr, "merge")
 	}
 	paths, err := partPaths(pos, stderr)
 	if err != nil {
@@ -66,12 +77,33 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if f.format == "partial" {
+		if *check {
+			return checked(stderr, "merge")
+		}
 		return writeResults(stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, merged) })
 	}
 	if err := merged.Complete(); err != nil {
 		return err
 	}
+	if err := sameBuild(merged.Header); err != nil {
+		return err
+	}
+	if *check {
+		return checked(stderr, "merge")
+	}
 	return renderMerged(ctx, stdout, stderr, f, merged)
+}
+
+// sameBuild refuses parts that this binary did not write: exact values
+// and rules may differ between versions, and between builds of one.
+func sameBuild(h sim.PartHeader) error {
+	if h.Version != hammersim.Version {
+		return fmt.Errorf("the parts were written by hammersim %s, this is %s: merge with the version that ran the shards", h.Version, hammersim.Version)
+	}
+	if b := buildID(); h.Build != b {
+		return fmt.Errorf("the parts were written by another build of hammersim %s (%s), this is %s: merge with the binary that ran the shards", h.Version, h.Build, b)
+	}
+	return nil
 }
 
 // partPaths expands directories among the arguments into the files they
@@ -223,11 +255,8 @@ func carriedCatalogues(in sim.Input) ([]scenarios.Catalogue, error) {
 // merged tallies through the same code as a run on one machine.
 func renderMerged(ctx context.Context, stdout, stderr io.Writer, f runFlags, merged *sim.Part) error {
 	h := merged.Header
-	if h.Version != hammersim.Version {
-		return fmt.Errorf("the parts were written by hammersim %s, this is %s: merge with the version that ran the shards", h.Version, hammersim.Version)
-	}
-	if b := buildID(); h.Build != b {
-		return fmt.Errorf("the parts were written by another build of hammersim %s (%s), this is %s: merge with the binary that ran the shards", h.Version, h.Build, b)
+	if err := sameBuild(h); err != nil {
+		return err
 	}
 	var ss []*scenarios.Scenario
 	var groups [][]sim.Model

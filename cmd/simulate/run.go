@@ -558,6 +558,7 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs, f := newRunFlagSet(stdout)
 	var shards shardFlags
 	shards.register(fs)
+	check := checkFlag(fs, "its flags, the scenario and every output destination")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
@@ -587,12 +588,18 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	job := f.job(fs, name, s)
 	if sh, ok, err := shards.resolve(fs); err != nil || ok {
 		if err == nil {
-			err = shardRefusals(fs, *f, job.precision)
+			err = shardRefusals(fs, *f, job.precision, job.header())
 		}
 		if err != nil {
 			return err
 		}
+		if *check {
+			return checked(stderr, "run")
+		}
 		return runShard(ctx, stdout, stderr, *f, [][]sim.Model{s.Models}, job.cfg, sh, job.header())
+	}
+	if *check {
+		return checked(stderr, "run")
 	}
 	bar := newProgress(stderr, f.progress, s.Name)
 	report, err := job.run(ctx, bar.update)

@@ -62,9 +62,10 @@ func (s *shardFlags) resolve(fs *flag.FlagSet) (sh sim.Shard, ok bool, err error
 }
 
 // shardRefusals names what a shard cannot do: its outputs are a partial
-// result, and a precision target decides the trials only as a run goes,
-// so its shards cannot be planned.
-func shardRefusals(fs *flag.FlagSet, f runFlags, precision float64) error {
+// result, a precision target decides the trials only as a run goes, so
+// its shards cannot be planned, and the inputs its part carries, h's,
+// must leave room in the part for the tallies.
+func shardRefusals(fs *flag.FlagSet, f runFlags, precision float64, h sim.PartHeader) error {
 	if precision > 0 || flagSet(fs, "max-trials") {
 		return usagef("--shard runs a fixed number of trials, and a precision target decides it only as the run goes: " +
 			"run once with --precision on one machine (its stamp says the trials it needed), then shard that count: " +
@@ -74,6 +75,16 @@ func shardRefusals(fs *flag.FlagSet, f runFlags, precision float64) error {
 		if flagSet(fs, name) {
 			return usagef("--%s with --shard: a shard writes a partial result; give --%s to simulate merge", name, name)
 		}
+	}
+	return checkPartInputs(h)
+}
+
+// checkPartInputs refuses a part whose inputs would not fit it: a part
+// carries its inputs whole, a merge reads parts of at most MaxPartBytes,
+// and the tallies need room beside the texts.
+func checkPartInputs(h sim.PartHeader) error {
+	if n := h.InputBytes(); n > sim.MaxPartBytes/2 {
+		return fmt.Errorf("the scenarios and unit catalogues come to %d MiB; a shard's part carries them whole, and a merge reads parts of at most %d MiB: name fewer or smaller catalogues", n>>20, sim.MaxPartBytes>>20)
 	}
 	return nil
 }
@@ -141,10 +152,8 @@ var buildID = sync.OnceValue(func() string {
 // runShard runs one shard and writes its part whole to -o or standard
 // output. An interrupted shard writes nothing: its part would lack chunks.
 func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups [][]sim.Model, cfg sim.Config, sh sim.Shard, h sim.PartHeader) error {
-	// A part carries its inputs whole; a merge reads parts of at most
-	// MaxPartBytes, and the tallies need room beside the texts.
-	if n := h.InputBytes(); n > sim.MaxPartBytes/2 {
-		return fmt.Errorf("the scenarios and unit catalogues come to %d MiB; a shard's part carries them whole, and a merge reads parts of at most %d MiB: name fewer or smaller catalogues", n>>20, sim.MaxPartBytes>>20)
+	if err := checkPartInputs(h); err != nil {
+		return err
 	}
 	h.Build = buildID()
 	if lo, hi := sh.Chunks(cfg.Trials); lo == hi {

@@ -122,13 +122,19 @@ func TestShardsAndMergeByHand(t *testing.T) {
 	const trials = "70000" // 5 chunks of 16,384, the last one short
 	shard := m.shards.Spec.Template.Spec.Containers[0]
 	n := int(*m.shards.Spec.Completions)
+	merge := m.merge.Spec.Template.Spec.Containers[0]
+	// The check docs/scale-out.md gives before the Jobs are applied: the
+	// first pod's command, and the merge's without its parts (none exist
+	// yet), each with --check, pass.
+	env0 := []string{"JOB_COMPLETION_INDEX=0"}
+	run(t, bin, append(podArgs(t, shard, env0, tmp), "--check"), env0)
+	run(t, bin, append(withoutParts(podArgs(t, merge, nil, tmp), filepath.Join(tmp, "parts")), "--check"), nil)
 	for i := range n {
 		env := []string{fmt.Sprint("JOB_COMPLETION_INDEX=", i)}
 		args := podArgs(t, shard, env, tmp)
 		args[slices.Index(args, "--trials")+1] = trials
 		run(t, bin, args, env)
 	}
-	merge := m.merge.Spec.Template.Spec.Containers[0]
 	run(t, bin, podArgs(t, merge, nil, tmp), nil)
 	got, err := os.ReadFile(filepath.Join(tmp, "result", "result.json"))
 	if err != nil {
@@ -148,6 +154,12 @@ func TestShardsAndMergeByHand(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), fmt.Sprintf("shard 3 (rerun with --shard 3/%d)", n)) {
 		t.Errorf("merge without part 3: %v\n%s", err, out)
 	}
+}
+
+// withoutParts is a merge's command line without the argument naming the
+// folder of parts.
+func withoutParts(args []string, parts string) []string {
+	return slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == parts })
 }
 
 var varRef = regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_]*)\)`)

@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# selftest.sh: submit.sh on a real, one-node Slurm.
+# selftest.sh: submit.sh with a stand-in sbatch, then on a real, one-node
+# Slurm.
 #
-# Brings up munged, slurmctld and slurmd (Debian's munge and slurm-wlm)
-# with a configuration of their own in a temporary directory, on ports of
-# their own, as the current user (root, as slurmd needs), and then:
+# First, with a stand-in for sbatch on PATH that records its calls and
+# prints job ids (no Slurm, no root needed):
+#   0. submit.sh refuses each mistake below before it calls sbatch, with
+#      simulate's message (or its own) and exit status, and leaves no
+#      OUTDIR behind; a run it accepts is submitted as two jobs, whose
+#      scripts, run by hand, merge to the single-machine run's bytes.
+# Then it brings up munged, slurmctld and slurmd (Debian's munge and
+# slurm-wlm) with a configuration of their own in a temporary directory, on
+# ports of their own, as the current user (root, as slurmd needs), and:
 #   1. runs submit.sh for a built-in scenario in 4 shards and compares the
 #      merged result with the single-machine run, byte for byte (cmp);
 #   2. runs it again with a binary that fails in task 2, and checks that the
-#      merge job fails and names shard 2 to rerun.
+#      merge job fails and names shard 2 to rerun;
+#   3. reruns shard 2 alone and merges again.
 # The daemons are stopped by process id whatever happens.
 #
 # With --install, missing packages are installed with apt-get first (CI does
 # this). Exit status: 0 passed, 1 failed, 77 skipped (no Slurm or munge and
-# no way to install them, or not root).
+# no way to install them, or not root; part 0 has then passed).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -26,12 +34,6 @@ have_slurm() {
 		command -v "$cmd" >/dev/null || return 1
 	done
 }
-[[ $(id -u) -eq 0 ]] || skip "slurmd must run as root"
-if ! have_slurm && [[ ${1-} == --install ]] && command -v apt-get >/dev/null; then
-	echo "selftest: installing slurm-wlm and munge" >&2
-	{ timeout 300 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq --no-install-recommends slurm-wlm munge; } >/dev/null 2>&1 || true
-fi
-have_slurm || skip "slurm-wlm and munge are not installed and could not be (apt-get install slurm-wlm munge)"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hammersim-slurm.XXXXXX")
 chmod 755 "$tmp"
@@ -85,6 +87,90 @@ wait_for() {
 
 echo "selftest: building simulate" >&2
 (cd "$root" && go build -o "$tmp/simulate" ./cmd/simulate)
+
+# 0. submit.sh's checks, against a stand-in sbatch.
+mkdir "$tmp/bin"
+cat >"$tmp/bin/sbatch" <<'EOF'
+#!/usr/bin/env bash
+printf '%s\n' "$*" >>"$SBATCH_CALLS"
+echo $((100 + $(wc -l <"$SBATCH_CALLS")))
+EOF
+chmod +x "$tmp/bin/sbatch"
+# stand_in SUBMIT-ARGS...: submit.sh with the stand-in sbatch, its calls
+# recorded in $tmp/calls, its standard error in $tmp/submit.err.
+stand_in() {
+	: >"$tmp/calls"
+	PATH=$tmp/bin:$PATH SBATCH_CALLS=$tmp/calls SIMULATE=$tmp/simulate \
+		"$root/deploy/slurm/submit.sh" "$@" 2>"$tmp/submit.err"
+}
+# refused STATUS MESSAGE SHARDS SIMULATE-ARGS...: submit.sh into a new
+# OUTDIR exits with STATUS, says MESSAGE, calls no sbatch, and removes the
+# folders it made for OUTDIR.
+refused=0
+refused() {
+	local want=$1 msg=$2 shards=$3 status=0
+	shift 3
+	refused=$((refused + 1))
+	local made=$tmp/refused-$refused
+	stand_in "$shards" "$made/out" "$@" >/dev/null || status=$?
+	local what="submit.sh $shards OUTDIR $*"
+	[[ $status -eq $want ]] || fail "$what: exit $status, want $want: $(cat "$tmp/submit.err")"
+	grep -qF -- "$msg" "$tmp/submit.err" || fail "$what: its error does not say: $msg: $(cat "$tmp/submit.err")"
+	[[ ! -s $tmp/calls ]] || fail "$what: sbatch called after a refusal: $(cat "$tmp/calls")"
+	[[ ! -e $made ]] || fail "$what: left $made behind"
+}
+"$tmp/simulate" show flee-pursuit >"$tmp/flee-pursuit.yaml"
+refused 2 '--shard "0/70000" (the index from SLURM_ARRAY_TASK_ID): expected I/N, shard I of N with 0 <= I < N <= 65536' \
+	70000 run flee-pursuit
+refused 2 'flag provided but not defined: -trails' 2 run nosuch.yaml --trails 5
+refused 1 'no scenario file or built-in scenario named "nosuch.yaml"' 2 run nosuch.yaml
+refused 2 '- (standard input) as a scenario: the tasks run on other nodes' 2 run - <"$tmp/flee-pursuit.yaml"
+refused 2 '- (standard input) as a scenario' 2 run --trials 20000 -- - <"$tmp/flee-pursuit.yaml"
+refused 2 '-plot "b": given twice' 3 run flee-pursuit --plot a --plot b --report /nonexistent/dir/r.html
+refused 1 'cannot write /nonexistent/dir/r.html: the directory /nonexistent/dir does not exist' \
+	3 run flee-pursuit --report /nonexistent/dir/r.html
+refused 1 "cannot write into $tmp/flee-pursuit.yaml/plots" 2 run flee-pursuit --plot "$tmp/flee-pursuit.yaml/plots"
+refused 2 '-format "csv": given twice' 2 run flee-pursuit --format json --format=csv
+refused 2 'unknown format "partial"' 2 run flee-pursuit --format partial
+refused 2 '--shard runs a fixed number of trials' 2 run flee-pursuit --precision 0.01
+refused 2 'compare writes its report as HTML' 2 compare doomwheel-balance --report r.md
+refused 2 'submit.sh has no help flag' 2 run flee-pursuit -h
+refused 2 'submit.sh checks the command itself' 2 run flee-pursuit --check
+refused 2 'submit.sh chooses the outputs and the shards itself' 2 run flee-pursuit -o r.txt
+# Parts of an earlier run in OUTDIR, which the merge would read too.
+mkdir "$tmp/stale"
+touch "$tmp/stale/part-0" "$tmp/stale/part-1"
+status=0
+stand_in 2 "$tmp/stale" run flee-pursuit >/dev/null || status=$?
+[[ $status -eq 2 && ! -s $tmp/calls ]] || fail "submit.sh into a folder of parts: exit $status, sbatch calls: $(cat "$tmp/calls")"
+grep -qF "$tmp/stale already holds 2 part(s) of a run (part-0, ...)" "$tmp/submit.err" || fail "submit.sh into a folder of parts: $(cat "$tmp/submit.err")"
+[[ -e $tmp/stale/part-0 ]] || fail "submit.sh removed the parts it refused to merge with"
+echo "selftest: submit.sh refused $((refused + 1)) mistakes before calling sbatch, each with its message" >&2
+
+# A run it accepts: two sbatch calls, and job scripts that, run by hand
+# for each task and then for the merge, give the single run's bytes. The
+# scenario comes after --, where no flag may follow it.
+args=(run --trials 40000 --seed 3 --format json -- charge-benchmark)
+merge=$(stand_in 3 "$tmp/by-hand" "${args[@]}" | tail -n 1) || fail "submit.sh ${args[*]}: $(cat "$tmp/submit.err")"
+[[ $merge == 102 && $(wc -l <"$tmp/calls") -eq 2 ]] || fail "submit.sh printed '$merge' after sbatch calls: $(cat "$tmp/calls")"
+grep -qF -- "--array=0-2 --output=$tmp/by-hand/shard-%a.log $tmp/by-hand/shard.sh" "$tmp/calls" ||
+	fail "the array was not submitted as 3 tasks: $(cat "$tmp/calls")"
+grep -qF -- "--dependency=afterany:101 --output=$tmp/by-hand/merge.log $tmp/by-hand/merge.sh" "$tmp/calls" ||
+	fail "the merge was not submitted after the array: $(cat "$tmp/calls")"
+for task in 0 1 2; do
+	SLURM_ARRAY_TASK_ID=$task "$tmp/by-hand/shard.sh" 2>/dev/null || fail "shard.sh for task $task failed"
+done
+"$tmp/by-hand/merge.sh" 2>/dev/null || fail "merge.sh failed"
+"$tmp/simulate" run charge-benchmark --trials 40000 --seed 3 --format json >"$tmp/single-by-hand.json"
+cmp "$tmp/single-by-hand.json" "$tmp/by-hand/result.json" || fail "the job scripts, run by hand, differ from the single-machine run"
+echo "selftest: a run submitted to the stand-in sbatch, its job scripts run by hand, merged byte-identical to the single run" >&2
+
+[[ $(id -u) -eq 0 ]] || skip "slurmd must run as root"
+if ! have_slurm && [[ ${1-} == --install ]] && command -v apt-get >/dev/null; then
+	echo "selftest: installing slurm-wlm and munge" >&2
+	{ timeout 300 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq --no-install-recommends slurm-wlm munge; } >/dev/null 2>&1 || true
+fi
+have_slurm || skip "slurm-wlm and munge are not installed and could not be (apt-get install slurm-wlm munge)"
 
 mkdir -m 711 "$tmp/munge"
 mkdir "$tmp/state" "$tmp/spool"

@@ -8,8 +8,20 @@
 # SIMULATE-ARGS go to the merge job. The last line on standard output is the
 # merge job's id (wait on it with `scontrol show job ID` or a dependency).
 #
+# Before it submits anything, it checks here what the tasks and the merge
+# would otherwise find wrong only on the cluster, after the whole array has
+# run: it runs the command of task 0, the whole run as one machine would
+# make it, and the merge, each with `simulate --check`, and stops at the
+# first refusal with simulate's own message and exit status (2 for a bad
+# command line, 1 for a scenario that does not load or a destination that
+# cannot be written). It refuses itself `-` (standard input, which the tasks
+# do not have) and an OUTDIR that already holds parts. On a refusal nothing
+# is submitted, and the folders it made for OUTDIR are removed.
+#
 # The binary is $SIMULATE, else `simulate` on PATH, resolved to an absolute
 # path here: OUTDIR and the binary must be on a file system every node sees.
+# Relative paths in SIMULATE-ARGS are read from the directory submit.sh runs
+# in, where Slurm starts the jobs (unless $SBATCH_OPTIONS says --chdir).
 # Extra sbatch options (account, partition, time limit) go in
 # $SBATCH_OPTIONS, split on spaces, given to both jobs.
 #
@@ -22,20 +34,26 @@ usage() {
 	echo "usage: submit.sh SHARDS OUTDIR run|compare SCENARIO... [simulate flags]" >&2
 	exit 2
 }
+refuse() {
+	echo "submit.sh: $*; nothing was submitted" >&2
+	exit 2
+}
 [[ $# -ge 3 ]] || usage
 shards=$1 outdir=$2
 shift 2
-[[ $shards =~ ^[1-9][0-9]*$ ]] || { echo "submit.sh: SHARDS must be a whole number from 1, not '$shards'" >&2; exit 2; }
-case ${1-} in run | compare) ;; *) echo "submit.sh: SIMULATE-ARGS start with run or compare, not '${1-}'" >&2; exit 2 ;; esac
+[[ $shards =~ ^[1-9][0-9]*$ ]] || refuse "SHARDS must be a whole number from 1, not '$shards'"
+case $1 in run | compare) ;; *) refuse "SIMULATE-ARGS start with run or compare, not '$1'" ;; esac
+command=$1
+shift
 
 simulate=${SIMULATE:-simulate}
 if ! simulate=$(command -v -- "$simulate"); then
-	echo "submit.sh: no simulate binary: set SIMULATE or put simulate on PATH" >&2
-	exit 2
+	refuse "no simulate binary: set SIMULATE or put simulate on PATH"
 fi
 [[ $simulate == /* ]] || simulate=$PWD/$simulate
 
 # The output flags belong to the merge; every other argument to the shards.
+# A flag given twice is kept twice, for the checks below to refuse.
 format=table
 shard_args=() merge_args=()
 while [[ $# -gt 0 ]]; do
@@ -43,7 +61,7 @@ while [[ $# -gt 0 ]]; do
 	shift
 	case $arg in
 	-format | --format | -plot | --plot | -report | --report)
-		[[ $# -gt 0 ]] || { echo "submit.sh: $arg needs a value" >&2; exit 2; }
+		[[ $# -gt 0 ]] || refuse "$arg needs a value"
 		value=$1
 		shift
 		;;
@@ -51,8 +69,24 @@ while [[ $# -gt 0 ]]; do
 		value=${arg#*=} arg=${arg%%=*}
 		;;
 	-o | --o | -o=* | --o=* | -shard* | --shard*)
-		echo "submit.sh: $arg: submit.sh chooses the outputs and the shards itself" >&2
-		exit 2
+		refuse "$arg: submit.sh chooses the outputs and the shards itself"
+		;;
+	-check | --check | -check=* | --check=*)
+		refuse "$arg: submit.sh checks the command itself before it submits it"
+		;;
+	-h | --h | -help | --help | -h=* | --h=* | -help=* | --help=*)
+		refuse "$arg: submit.sh has no help flag: 'simulate $command -h' lists the flags, docs/scale-out.md describes submit.sh"
+		;;
+	-)
+		refuse "- (standard input) as a scenario: the tasks run on other nodes, with no standard input; save the scenario in a file every node sees and name that"
+		;;
+	--)
+		# After --, every argument is a scenario.
+		for arg in "$@"; do
+			[[ $arg != - ]] || refuse "- (standard input) as a scenario: the tasks run on other nodes, with no standard input; save the scenario in a file every node sees and name that"
+		done
+		shard_args+=(-- "$@")
+		break
 		;;
 	*)
 		shard_args+=("$arg")
@@ -60,38 +94,85 @@ while [[ $# -gt 0 ]]; do
 		;;
 	esac
 	name=${arg##*-}
-	if [[ $name == format ]]; then
-		format=$value
-	else
-		merge_args+=("--$name" "$value")
-	fi
+	[[ $name != format ]] || format=$value
+	merge_args+=("--$name" "$value")
 done
 case $format in
-table) ext=txt ;;
 json | csv) ext=$format ;;
 markdown) ext=md ;;
-*) echo "submit.sh: unknown --format '$format'; expected table, json, csv or markdown" >&2; exit 2 ;;
+*) ext=txt ;; # table; any other format is refused by the checks below
 esac
 
+# The folders mkdir -p makes for OUTDIR, outermost first, are removed
+# again when the run is refused.
+made=()
+dir=$outdir
+while [[ ! -e $dir && ! -L $dir ]]; do
+	made=("$dir" "${made[@]}")
+	dir=$(dirname -- "$dir")
+done
+unmake() {
+	local i
+	for ((i = ${#made[@]} - 1; i >= 0; i--)); do
+		rmdir -- "${made[i]}" 2>/dev/null || return 0
+	done
+}
 mkdir -p -- "$outdir"
 outdir=$(cd -- "$outdir" && pwd)
+
+# Parts already in OUTDIR would be merged with the new ones.
+shopt -s nullglob
+stale=("$outdir"/part-*)
+shopt -u nullglob
+if [[ ${#stale[@]} -gt 0 ]]; then
+	refuse "$outdir already holds ${#stale[@]} part(s) of a run (${stale[0]##*/}, ...), which its merge would read with the new ones; remove them or choose another OUTDIR"
+fi
+
+# check WHAT ARGS...: runs simulate ARGS --check; on a refusal, shows
+# simulate's message and exits with its status.
+check() {
+	local what=$1 out status=0
+	shift
+	out=$("$simulate" "$@" 2>&1 </dev/null) || status=$?
+	if [[ $status -ne 0 ]]; then
+		printf '%s\n' "$out" >&2
+		echo "submit.sh: simulate --check refused $what; nothing was submitted" >&2
+		unmake
+		exit "$status"
+	fi
+}
+# Task 0's command as shard.sh runs it, the whole run as one machine would
+# make it (the output flags with the rest, as the user gave them), and the
+# merge as merge.sh runs it, but with no parts yet.
+shard_cmd=("$command" --shard-index-env SLURM_ARRAY_TASK_ID --shard "$shards")
+SLURM_ARRAY_TASK_ID=0 check "the shards' command" "${shard_cmd[@]}" --check -o "$outdir/part-0" "${shard_args[@]}"
+check "the command" "$command" --check -o "$outdir/result.$ext" "${merge_args[@]}" "${shard_args[@]}"
+merge_cmd=(merge -o "$outdir/result.$ext" "${merge_args[@]}")
+check "the merge" "${merge_cmd[@]}" --check
+
 read -r -a sbatch_options <<<"${SBATCH_OPTIONS-}"
 
 # Job scripts are written out rather than passed with --wrap, so that
-# arguments with spaces or quotes survive intact.
+# arguments with spaces or quotes survive intact. The flags submit.sh adds
+# come before the user's, which may end with -- and scenario names. What
+# is in single quotes is for the job scripts to expand, not submit.sh.
+# shellcheck disable=SC2016
 {
 	echo '#!/usr/bin/env bash'
 	printf 'exec %q' "$simulate"
-	printf ' %q' "${shard_args[@]}" --shard-index-env SLURM_ARRAY_TASK_ID --shard "$shards"
-	printf ' -o %q/part-"$SLURM_ARRAY_TASK_ID"\n' "$outdir"
+	printf ' %q' "${shard_cmd[@]}"
+	printf ' -o %q/part-"$SLURM_ARRAY_TASK_ID"' "$outdir"
+	[[ ${#shard_args[@]} -eq 0 ]] || printf ' %q' "${shard_args[@]}"
+	echo
 } >"$outdir/shard.sh"
+# shellcheck disable=SC2016
 {
 	echo '#!/usr/bin/env bash'
 	echo 'shopt -s nullglob'
 	printf 'parts=(%q/part-*)\n' "$outdir"
 	echo 'if [[ ${#parts[@]} -eq 0 ]]; then echo "merge: no parts: every shard failed; see shard-*.log" >&2; exit 1; fi'
-	printf 'exec %q merge --format %q -o %q' "$simulate" "$format" "$outdir/result.$ext"
-	[[ ${#merge_args[@]} -eq 0 ]] || printf ' %q' "${merge_args[@]}"
+	printf 'exec %q' "$simulate"
+	printf ' %q' "${merge_cmd[@]}"
 	echo ' "${parts[@]}"'
 } >"$outdir/merge.sh"
 chmod +x "$outdir/shard.sh" "$outdir/merge.sh"
