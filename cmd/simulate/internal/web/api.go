@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -125,9 +128,44 @@ func checkFileName(what, name string) error {
 	return nil
 }
 
+// checkQuery refuses a request whose query is not what its endpoint takes:
+// a key the endpoint does not take (a misspelt trials would otherwise run
+// the default million trials), a key given twice (which value would
+// count?), or text that is not a query. The command line refuses the same
+// of its flags.
+func checkQuery(r *http.Request, keys []string) error {
+	what := r.Method + " " + r.URL.Path
+	takes := "no parameters"
+	if len(keys) > 0 {
+		takes = "only " + strings.Join(keys, ", ")
+	}
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return fmt.Errorf("the query of %s: %v; expected key=value pairs joined by &, with %%XX escapes (%s takes %s)", what, err, what, takes)
+	}
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		if !slices.Contains(keys, k) {
+			return fmt.Errorf("unknown parameter %s; %s takes %s", quoteKey(k), what, takes)
+		}
+		if n := len(q[k]); n > 1 {
+			return fmt.Errorf("parameter %s given %d times; %s takes each parameter once", quoteKey(k), n, what)
+		}
+	}
+	return nil
+}
+
+// quoteKey quotes a query key for an error, cut to its first 40 bytes.
+func quoteKey(k string) string {
+	if len(k) > 40 {
+		return strconv.Quote(strings.ToValidUTF8(k[:40], "")) + "..."
+	}
+	return strconv.Quote(k)
+}
+
 // runArgs turns a request's query into the command line's flags, which
 // the command line then checks. Only the flags listed here pass; none of
-// them names a path.
+// them names a path. The query holds no other key, nor any twice
+// (checkQuery).
 func runArgs(r *http.Request, flags ...string) ([]string, error) {
 	q := r.URL.Query()
 	var args []string

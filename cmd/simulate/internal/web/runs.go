@@ -1,12 +1,16 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -47,6 +51,86 @@ type compareRequest struct {
 	} `json:"scenarios"`
 }
 
+// compareExample is what a comparison's body looks like, for errors.
+const compareExample = `{"scenarios": [{"file": "a.yaml", "text": "..."}]}`
+
+// decodeCompare reads a comparison's body strictly, as a scenario file is
+// read: a key it does not take (a misspelt "text" would otherwise compare
+// an empty scenario), a key given twice in one object, a key in other
+// letter case than its own (which encoding/json would take), and anything
+// after the JSON value are refused.
+func decodeCompare(b []byte) (compareRequest, error) {
+	var req compareRequest
+	if err := checkJSONKeys(b, map[string][]string{"": {"scenarios"}, "scenarios[]": {"file", "text"}}); err != nil {
+		return req, fmt.Errorf("the body: %v; expected JSON such as %s (trials, seed, by and metrics go in the query)", err, compareExample)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return req, fmt.Errorf("the body: expected JSON such as %s: %v", compareExample, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return req, fmt.Errorf("the body: unexpected data after its JSON value at byte %d; expected one JSON value such as %s", dec.InputOffset(), compareExample)
+	}
+	return req, nil
+}
+
+// checkJSONKeys walks the JSON text b and checks the keys of its objects
+// against keys, which lists those each object may hold by its place: ""
+// for the outermost, "a[]" for the elements of the list under key a. An
+// object at a place not listed is not checked. Errors name the place of
+// the key, such as scenarios[1]. Text that is not JSON passes, for the
+// decoder to refuse with its own words.
+func checkJSONKeys(b []byte, keys map[string][]string) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	// walk reads one value at path (scenarios[1], for errors) whose place
+	// is shape (scenarios[]).
+	var walk func(path, shape string) error
+	walk = func(path, shape string) error {
+		at := ""
+		if path != "" {
+			at = path + ": "
+		}
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		switch t {
+		case json.Delim('{'):
+			allowed, checked := keys[shape]
+			seen := map[string]bool{}
+			for dec.More() {
+				t, err := dec.Token()
+				if err != nil {
+					return nil
+				}
+				k, _ := t.(string)
+				if checked && !slices.Contains(allowed, k) {
+					return fmt.Errorf("%sunknown key %s; expected %s", at, quoteKey(k), strings.Join(allowed, ", "))
+				}
+				if seen[k] {
+					return fmt.Errorf("%skey %s given twice", at, quoteKey(k))
+				}
+				seen[k] = true
+				if err := walk(strings.TrimPrefix(path+"."+k, "."), strings.TrimPrefix(shape+"."+k, ".")); err != nil {
+					return err
+				}
+			}
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if err := walk(fmt.Sprintf("%s[%d]", path, i), shape+"[]"); err != nil {
+					return err
+				}
+			}
+		default:
+			return nil
+		}
+		_, _ = dec.Token() // the closing bracket or brace
+		return nil
+	}
+	return walk("", "")
+}
+
 func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, error) {
 	args, err := runArgs(r, "trials", "seed", "by", "metrics")
 	if err != nil {
@@ -56,9 +140,9 @@ func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, er
 	if err != nil {
 		return nil, err
 	}
-	var req compareRequest
-	if err := json.Unmarshal(b, &req); err != nil {
-		return nil, fmt.Errorf("the body: expected JSON such as {\"scenarios\": [{\"file\": \"a.yaml\", \"text\": \"...\"}]}: %v", err)
+	req, err := decodeCompare(b)
+	if err != nil {
+		return nil, err
 	}
 	if n := len(req.Scenarios); n == 0 || n > maxCandidates {
 		return nil, fmt.Errorf("scenarios: %d given; a comparison takes 1 (with by) to %d", n, maxCandidates)

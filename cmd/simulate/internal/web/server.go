@@ -160,20 +160,34 @@ func New(cfg Config, eng Engine) *Server {
 		}
 		files.ServeHTTP(w, r)
 	})
-	s.mux.HandleFunc("GET /api/scenarios", s.scenarios)
-	s.mux.HandleFunc("GET /api/scenarios/{name}", s.scenario)
-	s.mux.HandleFunc("GET /api/units", s.units)
-	s.mux.HandleFunc("POST /api/validate", s.validate)
-	s.mux.HandleFunc("POST /api/run", s.run)
-	s.mux.HandleFunc("POST /api/run/events", s.runEvents)
-	s.mux.HandleFunc("POST /api/compare", s.compare)
-	s.mux.HandleFunc("POST /api/compare/events", s.compareEvents)
-	s.mux.HandleFunc("POST /api/cancel", s.cancel)
-	s.mux.HandleFunc("GET /api/dice", s.dice)
+	// Each endpoint with the query parameters it takes: any other, or one
+	// given twice, is refused rather than ignored (checkQuery).
+	s.handle("GET /api/scenarios", s.scenarios)
+	s.handle("GET /api/scenarios/{name}", s.scenario)
+	s.handle("GET /api/units", s.units)
+	s.handle("POST /api/validate", s.validate, "file")
+	s.handle("POST /api/run", s.run, "file", "trials", "seed", "metrics", "format")
+	s.handle("POST /api/run/events", s.runEvents, "file", "trials", "seed", "metrics")
+	s.handle("POST /api/compare", s.compare, "trials", "seed", "by", "metrics", "format")
+	s.handle("POST /api/compare/events", s.compareEvents, "trials", "seed", "by", "metrics")
+	s.handle("POST /api/cancel", s.cancel, "id")
+	s.handle("GET /api/dice", s.dice, "q", "format")
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusNotFound, fmt.Errorf("no API endpoint %s %s (docs/web.md lists them)", r.Method, r.URL.Path))
 	})
 	return s
+}
+
+// handle serves pattern with h, for requests whose query holds only the
+// keys given, each at most once.
+func (s *Server) handle(pattern string, h http.HandlerFunc, keys ...string) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if err := checkQuery(r, keys); err != nil {
+			fail(w, http.StatusBadRequest, err)
+			return
+		}
+		h(w, r)
+	})
 }
 
 // CancelRuns cancels every run and comparison going, as the page's Cancel

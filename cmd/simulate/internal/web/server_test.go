@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"hammersim/scenarios"
 )
 
 // fakeJob stands in for the command line's run: it counts to its trials,
@@ -125,6 +127,9 @@ func fakeEngine(job *fakeJob) Engine {
 			return nil, fmt.Errorf("dice %q: unknown", query)
 		},
 		DiceFormats: []string{"table", "json"},
+		// No ruleset: every scenario it reads is refused.
+		Scenarios: scenarios.NewRegistry(),
+		Units:     func() []Unit { return nil },
 	}
 }
 
@@ -252,6 +257,68 @@ func TestErrorClasses(t *testing.T) {
 		}
 		if e := errorOf(t, w); !strings.Contains(e.Error, tt.want) {
 			t.Errorf("%s: error %q, want it to contain %q", tt.name, e.Error, tt.want)
+		}
+	}
+}
+
+// TestStrictRequests: a parameter an endpoint does not take, one given
+// twice, and a comparison body with keys it does not take or data after
+// it are refused, naming the key and what is expected, as the command
+// line refuses such flags; none is ignored.
+func TestStrictRequests(t *testing.T) {
+	s := New(Config{}, fakeEngine(&fakeJob{}))
+	tests := []struct {
+		name, method, target, body string
+		want                       string // in the error message
+	}{
+		{"misspelt trials", "POST", "/api/run?trails=100&format=json", "x", `unknown parameter "trails"; POST /api/run takes only file, trials, seed, metrics, format`},
+		{"trials twice", "POST", "/api/run?trials=20000&trials=5", "x", `parameter "trials" given 2 times`},
+		{"workers", "POST", "/api/run?workers=99999", "x", `unknown parameter "workers"`},
+		{"precision", "POST", "/api/run/events?precision=0.5", "x", `unknown parameter "precision"; POST /api/run/events takes only file, trials, seed, metrics`},
+		{"by on a run", "POST", "/api/run?by=unit", "x", `unknown parameter "by"`},
+		{"format on a stream", "POST", "/api/compare/events?format=json", `{"scenarios": [{}]}`, `unknown parameter "format"; POST /api/compare/events takes only trials, seed, by, metrics`},
+		{"file on a comparison", "POST", "/api/compare?file=a.yaml", `{"scenarios": [{}]}`, `unknown parameter "file"`},
+		{"no query encoding", "POST", "/api/run?trials=%zz", "x", "expected key=value pairs"},
+		{"an empty key", "GET", "/api/dice?q=2D6&=5", "", `unknown parameter ""; GET /api/dice takes only q, format`},
+		{"validate: another key", "POST", "/api/validate?file=a.yaml&name=b", "x", `unknown parameter "name"; POST /api/validate takes only file`},
+		{"a long key", "GET", "/api/dice?q=2D6&" + strings.Repeat("k", 100) + "=1", "", `unknown parameter "` + strings.Repeat("k", 40) + `"...`},
+		{"a query on the list", "GET", "/api/scenarios?ruleset=fantasy", "", "GET /api/scenarios takes no parameters"},
+		{"a query on a built-in", "GET", "/api/scenarios/x?v=1", "", "takes no parameters"},
+		{"a query on the units", "GET", "/api/units?v=1", "", "takes no parameters"},
+		{"dice twice", "GET", "/api/dice?q=2D6&q=3D6", "", `parameter "q" given 2 times`},
+		{"cancel: another key", "POST", "/api/cancel?id=x&run=y", "", `unknown parameter "run"; POST /api/cancel takes only id`},
+		{"compare: a misspelt text", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, {"file": "b.yaml", "txt": 1}]}`, `the body: scenarios[1]: unknown key "txt"; expected file, text`},
+		{"compare: trials in the body", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, {"text": "y"}], "trials": 5}`, `the body: unknown key "trials"; expected scenarios; expected JSON such as {"scenarios": [{"file": "a.yaml", "text": "..."}]} (trials, seed, by and metrics go in the query)`},
+		{"compare: a key in other case", "POST", "/api/compare", `{"Scenarios": [{"text": "x"}]}`, `unknown key "Scenarios"`},
+		{"compare: a key twice", "POST", "/api/compare", `{"scenarios": [{"text": "x", "text": "y"}]}`, `scenarios[0]: key "text" given twice`},
+		{"compare: scenarios twice", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, {"text": "y"}], "scenarios": [{"text": "z"}]}`, `key "scenarios" given twice`},
+		{"compare: data after the body", "POST", "/api/compare", `{"scenarios": [{"text": "x"}]} {"scenarios": []}`, "unexpected data after its JSON value"},
+		{"compare: not an object", "POST", "/api/compare", `[1]`, "expected JSON such as"},
+		{"compare: a number for a text", "POST", "/api/compare", `{"scenarios": [{"text": 5}]}`, "expected JSON such as"},
+	}
+	for _, tt := range tests {
+		w := do(t, s, tt.method, tt.target, tt.body)
+		if w.Code != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400 (%s)", tt.name, w.Code, w.Body)
+			continue
+		}
+		if e := errorOf(t, w); !strings.Contains(e.Error, tt.want) {
+			t.Errorf("%s: error %q, want it to contain %q", tt.name, e.Error, tt.want)
+		}
+	}
+	// What the page sends is taken: every key of each endpoint once.
+	for _, target := range []string{
+		"/api/run?file=a.yaml&trials=2&seed=1&metrics=m&format=json",
+		"/api/run/events?file=a.yaml&trials=2&seed=1&metrics=m",
+		"/api/compare?trials=2&seed=1&by=attacker&metrics=m&format=json",
+		"/api/compare/events?trials=2&seed=1&by=attacker&metrics=m",
+	} {
+		body := "x"
+		if strings.Contains(target, "compare") {
+			body = "{\"scenarios\": [{\"file\": \"a.yaml\", \"text\": \"x\"}]}\n"
+		}
+		if w := do(t, s, "POST", target, body); w.Code != 200 {
+			t.Errorf("%s: %d %s", target, w.Code, w.Body)
 		}
 	}
 }
