@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -363,7 +364,8 @@ func startServe(t *testing.T, ctx context.Context, args ...string) (string, <-ch
 // interrupted command does.
 func TestServeCommand(t *testing.T) {
 	for _, args := range [][]string{{"serve", "extra"}, {"serve", "--max-runs", "0"},
-		{"serve", "--max-points", "0"}, {"serve", "--max-points", "100001"}} {
+		{"serve", "--max-points", "0"}, {"serve", "--max-points", "100001"},
+		{"serve", "--max-run-time", "0"}, {"serve", "--max-run-time", "-1m"}, {"serve", "--max-run-time", "10"}} {
 		var u *usageError
 		if _, _, err := runCLI(t, args...); !errors.As(err, &u) {
 			t.Errorf("%v: %v, want a usage error", args, err)
@@ -388,6 +390,50 @@ func TestServeCommand(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop")
+	}
+}
+
+// TestServeRunBounded: a served run is bounded however its client
+// behaves. One whose client sends a byte after its request (a pipelined
+// request) and leaves stops, and its slot serves the next run; one that
+// takes --max-run-time stops there and answers with its partial results,
+// saying why.
+func TestServeRunBounded(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	u, _ := startServe(t, ctx, "--max-runs", "1", "--max-trials", "1e12")
+	src, _ := os.ReadFile("../../scenarios/library/swiftstride-charge.yaml")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(u, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "POST /api/run?trials=1e12&format=csv HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n%s", len(src), src)
+	time.Sleep(300 * time.Millisecond)
+	fmt.Fprint(conn, "G")
+	time.Sleep(50 * time.Millisecond)
+	conn.Close()
+	// The run stops within a chunk of trials; the bound is generous.
+	start := time.Now()
+	for {
+		status, body := post(t, u+"/api/run?trials=1e3", "application/yaml", src)
+		if status == 200 {
+			break
+		}
+		if status != http.StatusTooManyRequests || time.Since(start) > 10*time.Second {
+			t.Fatalf("a run after a pipelining client left: %d %s", status, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	u, _ = startServe(t, ctx, "--max-trials", "1e12", "--max-run-time", "1s")
+	resp, err := http.Post(u+"/api/run?trials=1e12&format=json", "application/yaml", bytes.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	const why = "the run reached this server's time limit of 1s (simulate serve --max-run-time)"
+	if resp.StatusCode != 200 || resp.Header.Get("Hammersim-Partial") != "true" || resp.Header.Get("Hammersim-Partial-Reason") != why || !bytes.Contains(body, []byte(`"partial": true`)) {
+		t.Errorf("a run past --max-run-time: %d %v %.200s", resp.StatusCode, resp.Header, body)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"hammersim/scenarios"
 )
@@ -34,6 +35,11 @@ type Config struct {
 	// MaxRuns is how many runs and comparisons may go at once; more are
 	// refused, not queued, so that a page always hears back at once.
 	MaxRuns int
+	// MaxRunTime is the longest a run or comparison may take: past it, it
+	// stops as a cancelled one does and answers with its partial results.
+	// It bounds how long a client the server cannot see leave holds a run
+	// slot.
+	MaxRunTime time.Duration
 	// Hosts are the host names, besides IP addresses and localhost, that
 	// requests may name in their Host header.
 	Hosts []string
@@ -43,8 +49,9 @@ type Config struct {
 // command line's own cap on a precision run), 10,000 points (a tenth of the
 // command line's scenarios.MaxPoints: about 4 seconds and 200 MB to read a
 // battle scenario of that many, 30 seconds and 1.2 GB to run it once and
-// render every format; the largest built-in has 644) and two runs at once.
-var DefaultConfig = Config{MaxBody: 1 << 20, MaxTrials: 100_000_000, MaxPoints: 10_000, MaxRuns: 2}
+// render every format; the largest built-in has 644), two runs at once and
+// 10 minutes a run (the built-ins take seconds at their own trials).
+var DefaultConfig = Config{MaxBody: 1 << 20, MaxTrials: 100_000_000, MaxPoints: 10_000, MaxRuns: 2, MaxRunTime: 10 * time.Minute}
 
 // maxQuery bounds a dice query's length: the longest useful ones, such as
 // "10D6 count 4+ reroll failures", are a few dozen characters.
@@ -141,6 +148,9 @@ func New(cfg Config, eng Engine) *Server {
 	}
 	if cfg.MaxRuns <= 0 {
 		cfg.MaxRuns = DefaultConfig.MaxRuns
+	}
+	if cfg.MaxRunTime <= 0 {
+		cfg.MaxRunTime = DefaultConfig.MaxRunTime
 	}
 	s := &Server{cfg: cfg, eng: eng, mux: http.NewServeMux(),
 		slots: make(chan struct{}, cfg.MaxRuns), busy: make(chan struct{}, runtime.GOMAXPROCS(0)),

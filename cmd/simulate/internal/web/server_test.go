@@ -508,6 +508,82 @@ func TestClientGoneStopsRun(t *testing.T) {
 	}
 }
 
+// TestPipelinedClientGoneStopsRun: a client that sends a byte after its
+// request (a pipelined request) and then closes the connection stops its
+// run, and gives back its slot: net/http alone stops watching the
+// connection once that byte comes.
+func TestPipelinedClientGoneStopsRun(t *testing.T) {
+	for _, path := range []string{"/api/run", "/api/run/events"} {
+		var stopped atomic.Bool
+		started := make(chan struct{})
+		h := New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{trials: 1000, started: started, stopped: &stopped}))
+		ts := httptest.NewUnstartedServer(h)
+		ts.Config.ConnContext = ConnContext
+		ts.Start()
+		conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nblock", path)
+		<-started
+		time.Sleep(50 * time.Millisecond) // the server is waiting for the run
+		fmt.Fprint(conn, "G")
+		time.Sleep(50 * time.Millisecond) // the server has read it
+		conn.Close()
+		deadline := time.Now().Add(5 * time.Second)
+		for !stopped.Load() && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if !stopped.Load() {
+			t.Errorf("%s: the run went on after its client sent a pipelined byte and left", path)
+		}
+		h.CancelRuns() // ends a run that went on, so that Close returns
+		ts.Close()
+	}
+}
+
+// TestRunAnswersCloseTheConnection: a run's answer closes its
+// connection, so that nothing a client sends after a run's request is
+// read as a request (the run's watch for a departed client reads it).
+func TestRunAnswersCloseTheConnection(t *testing.T) {
+	s := New(Config{}, fakeEngine(&fakeJob{}))
+	for _, target := range []string{"/api/run", "/api/run/events"} {
+		if w := do(t, s, "POST", target, "x"); w.Code != 200 || w.Header().Get("Connection") != "close" {
+			t.Errorf("%s: %d, Connection %q, want close", target, w.Code, w.Header().Get("Connection"))
+		}
+	}
+}
+
+// TestMaxRunTime: a run that takes the server's MaxRunTime stops as a
+// cancelled one does and answers with its partial results, saying why.
+func TestMaxRunTime(t *testing.T) {
+	s := New(Config{MaxRunTime: 50 * time.Millisecond}, fakeEngine(&fakeJob{trials: 1000}))
+	const why = "the run reached this server's time limit of 50ms (simulate serve --max-run-time)"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req := httptest.NewRequestWithContext(ctx, "POST", "http://127.0.0.1:8080/api/run", strings.NewReader("block"))
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	if w.Code != 200 || !strings.HasSuffix(w.Body.String(), "partial true\n") || w.Header().Get("Hammersim-Partial") != "true" || w.Header().Get("Hammersim-Partial-Reason") != why {
+		t.Errorf("/api/run: %d %q %v", w.Code, w.Body, w.Header())
+	}
+	req = httptest.NewRequestWithContext(ctx, "POST", "http://127.0.0.1:8080/api/run/events", strings.NewReader("block"))
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	var result resultEvent
+	readEvents(t, w.Body, func(name, data string) {
+		if name == "result" {
+			_ = json.Unmarshal([]byte(data), &result)
+		}
+	})
+	if !result.Partial || result.Reason != why {
+		t.Errorf("/api/run/events: %+v", result)
+	}
+	if ctx.Err() != nil {
+		t.Error("the runs went on past the time limit")
+	}
+}
+
 // TestClientGoneStopsFormatting: a stream whose client leaves while its
 // result is written in the first format writes no other format.
 func TestClientGoneStopsFormatting(t *testing.T) {
