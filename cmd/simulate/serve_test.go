@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -499,6 +501,31 @@ func readStream(t *testing.T, body io.Reader, on func(event, data string)) {
 	}
 }
 
+// TestServeValidateInFileOrder: /api/validate lists a scenario's errors
+// in file order, by line and then column, whatever order the checks found
+// them in (the command line prints the misspelt key at 6:5 before the
+// missing name of the unit it is in, at 5:5).
+func TestServeValidateInFileOrder(t *testing.T) {
+	ts := newTestServer(t, web.Config{})
+	src := "name: x\nruleset: fantasy\ncharge:\n  unit:\n    M: 5\n    swiftstrid: true\n    WS: 3\n  distanse: 8\n"
+	status, body := post(t, ts.URL+"/api/validate?file=mine.yaml", "application/yaml", []byte(src))
+	var v struct {
+		Errors []struct{ Line, Col int }
+	}
+	if err := json.Unmarshal(body, &v); err != nil || status != 200 {
+		t.Fatalf("%d %s %v", status, body, err)
+	}
+	var got []string
+	for _, e := range v.Errors {
+		got = append(got, fmt.Sprintf("%d:%d", e.Line, e.Col))
+	}
+	if len(got) < 3 || !slices.IsSortedFunc(v.Errors, func(a, b struct{ Line, Col int }) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+	}) {
+		t.Errorf("errors at %v, want at least three, in file order (%s)", got, body)
+	}
+}
+
 func TestServeValidateAndBuiltins(t *testing.T) {
 	ts := newTestServer(t, web.Config{})
 	// Line 3, column 1: the misspelt key; the scenarios package's own tests
@@ -519,12 +546,18 @@ func TestServeValidateAndBuiltins(t *testing.T) {
 	if v.OK || len(v.Errors) == 0 {
 		t.Fatalf("no errors: %+v", v)
 	}
-	e := v.Errors[0]
-	if e.File != "mine.yaml" || e.Line != 3 || e.Col != 1 || !strings.HasPrefix(e.Text, "mine.yaml:3:1: unknown key \"chrge\"") {
-		t.Errorf("first error %+v", e)
+	// errors come in file order: the question missing from the mapping at
+	// 1:1, then the misspelt key at 3:1 that is its cause; error is the
+	// command line's text, the cause first.
+	if len(v.Errors) != 2 {
+		t.Fatalf("errors: %+v", v.Errors)
 	}
-	if !strings.HasPrefix(v.Error, e.Text) {
-		t.Errorf("error %q does not open with %q", v.Error, e.Text)
+	e := v.Errors[1]
+	if e.File != "mine.yaml" || e.Line != 3 || e.Col != 1 || !strings.HasPrefix(e.Text, "mine.yaml:3:1: unknown key \"chrge\"") {
+		t.Errorf("second error %+v", e)
+	}
+	if first := v.Errors[0]; first.Line != 1 || first.Col != 1 || v.Error != e.Text+"\n"+first.Text {
+		t.Errorf("error %q, errors %+v", v.Error, v.Errors)
 	}
 	_, body = post(t, ts.URL+"/api/validate", "application/yaml", []byte("name: ok\nruleset: fantasy\ncharge:\n  unit: {name: A, M: [4, 5]}\n  distance: [6, 8]\n"))
 	v.OK, v.Errors = false, nil

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -61,9 +62,23 @@ func problems(err error) []problem {
 		return nil
 	}
 	ps := make([]problem, len(list))
+	var files []string
 	for i, e := range list {
 		ps[i] = problem{File: e.File, Line: e.Line, Col: e.Col, Message: e.Msg, Text: e.Error()}
+		if !slices.Contains(files, e.File) {
+			files = append(files, e.File)
+		}
 	}
+	// The command line lists a file's problems as its checks find them (a
+	// misspelt key before what it leaves missing in the mapping above it);
+	// a page marks them in the text, where file order reads best: files
+	// as first met, each by line, then column.
+	slices.SortStableFunc(ps, func(a, b problem) int {
+		return cmp.Or(
+			cmp.Compare(slices.Index(files, a.File), slices.Index(files, b.File)),
+			cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Col, b.Col))
+	})
 	return ps
 }
 
@@ -85,14 +100,21 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// body reads a request body up to the server's limit.
+// body reads a request body up to the server's limit. A body that says
+// it is longer is refused before any of it is read, rather than read until
+// it is over the limit: a client that says so and then sends nothing
+// would otherwise hold its request until the read timeout.
 func (s *Server) body(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	tooLarge := &limitError{http.StatusRequestEntityTooLarge,
+		fmt.Sprintf("the request body is over this server's limit of %d bytes (simulate serve --max-body)", s.cfg.MaxBody),
+		limitNote{"max-body", s.cfg.MaxBody}}
+	if r.ContentLength > s.cfg.MaxBody {
+		return nil, tooLarge
+	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
 	var mb *http.MaxBytesError
 	if errors.As(err, &mb) {
-		return nil, &limitError{http.StatusRequestEntityTooLarge,
-			fmt.Sprintf("the request body is over this server's limit of %d bytes (simulate serve --max-body)", s.cfg.MaxBody),
-			limitNote{"max-body", s.cfg.MaxBody}}
+		return nil, tooLarge
 	}
 	return b, err
 }

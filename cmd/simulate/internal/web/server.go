@@ -183,6 +183,11 @@ func New(cfg Config, eng Engine) *Server {
 	s.handle("POST /api/cancel", s.cancel, "id")
 	s.handle("GET /api/dice", s.dice, "q", "format")
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		if allow := s.methods(r); allow != "" {
+			w.Header().Set("Allow", allow)
+			fail(w, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: this endpoint takes %s only (docs/web.md lists the API)", r.Method, r.URL.Path, allow))
+			return
+		}
 		fail(w, http.StatusNotFound, fmt.Errorf("no API endpoint %s %s (docs/web.md lists them)", r.Method, r.URL.Path))
 	})
 	return s
@@ -198,6 +203,24 @@ func (s *Server) handle(pattern string, h http.HandlerFunc, keys ...string) {
 		}
 		h(w, r)
 	})
+}
+
+// methods lists the methods an API endpoint takes at r's path, for a
+// request that used another: empty when no endpoint is there. An endpoint
+// read with GET is read with HEAD too.
+func (s *Server) methods(r *http.Request) string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		probe := *r
+		probe.Method = m
+		if _, pattern := s.mux.Handler(&probe); pattern != "/api/" {
+			allow = append(allow, m)
+			if m == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
+		}
+	}
+	return strings.Join(allow, ", ")
 }
 
 // CancelRuns cancels every run and comparison going, as the page's Cancel

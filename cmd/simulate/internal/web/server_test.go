@@ -241,7 +241,7 @@ func TestErrorClasses(t *testing.T) {
 		{"unknown built-in", "GET", "/api/scenarios/no-such", "", nil, 404, `no built-in scenario named "no-such"`},
 		{"built-in name that is a path", "GET", "/api/scenarios/..%2F..%2Fetc%2Fpasswd", "", nil, 404, "no built-in scenario"},
 		{"unknown endpoint", "GET", "/api/nothing", "", nil, 404, "docs/web.md"},
-		{"wrong method on the API", "GET", "/api/run", "", nil, 404, "no API endpoint GET /api/run"},
+		{"wrong method on the API", "GET", "/api/run", "", nil, 405, "GET /api/run: this endpoint takes POST only"},
 		{"POST to the page", "POST", "/index.html", "", nil, 405, "read with GET"},
 		{"dice: no query", "GET", "/api/dice", "", nil, 400, "expected a dice query"},
 		{"dice: too long", "GET", "/api/dice?q=" + strings.Repeat("D6+", 70), "", nil, 400, "at most 200"},
@@ -258,6 +258,63 @@ func TestErrorClasses(t *testing.T) {
 		if e := errorOf(t, w); !strings.Contains(e.Error, tt.want) {
 			t.Errorf("%s: error %q, want it to contain %q", tt.name, e.Error, tt.want)
 		}
+	}
+}
+
+// TestMethodNotAllowed: a method an API endpoint does not take gets 405,
+// with the methods it takes in Allow and in the message, which names the
+// method used; a path with no endpoint gets 404.
+func TestMethodNotAllowed(t *testing.T) {
+	s := New(Config{}, fakeEngine(&fakeJob{}))
+	tests := []struct{ method, target, allow string }{
+		{"GET", "/api/run", "POST"},
+		{"HEAD", "/api/run", "POST"},
+		{"PUT", "/api/run/events", "POST"},
+		{"DELETE", "/api/compare", "POST"},
+		{"OPTIONS", "/api/validate", "POST"},
+		{"GET", "/api/cancel?id=x", "POST"},
+		{"POST", "/api/dice?q=2D6", "GET, HEAD"},
+		{"PUT", "/api/scenarios", "GET, HEAD"},
+		{"DELETE", "/api/scenarios/random-movement", "GET, HEAD"},
+		{"POST", "/api/units", "GET, HEAD"},
+	}
+	for _, tt := range tests {
+		w := do(t, s, tt.method, tt.target, "")
+		path, _, _ := strings.Cut(tt.target, "?")
+		want := tt.method + " " + path + ": this endpoint takes " + tt.allow + " only"
+		if w.Code != http.StatusMethodNotAllowed || w.Header().Get("Allow") != tt.allow {
+			t.Errorf("%s %s: %d, Allow %q; want 405, Allow %q", tt.method, tt.target, w.Code, w.Header().Get("Allow"), tt.allow)
+		} else if e := errorOf(t, w); !strings.HasPrefix(e.Error, want) {
+			t.Errorf("%s %s: error %q, want %q", tt.method, tt.target, e.Error, want)
+		}
+	}
+	for _, m := range []string{"GET", "POST", "HEAD"} {
+		if w := do(t, s, m, "/api/nothing", ""); w.Code != 404 || w.Header().Get("Allow") != "" {
+			t.Errorf("%s /api/nothing: %d, Allow %q; want 404", m, w.Code, w.Header().Get("Allow"))
+		}
+	}
+}
+
+// TestBodyOverLimitRefusedAtOnce: a request whose Content-Length is over
+// the body limit is refused with 413 before its body comes, rather than
+// waiting for a body it may never send.
+func TestBodyOverLimitRefusedAtOnce(t *testing.T) {
+	ts := httptest.NewServer(New(Config{}, fakeEngine(&fakeJob{})))
+	defer ts.Close()
+	for _, path := range []string{"/api/run", "/api/run/events", "/api/compare", "/api/validate"} {
+		conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999\r\n\r\nx", path)
+		_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Errorf("%s: %v; want a 413 at once", path, err)
+		} else if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("%s: %d, want 413", path, resp.StatusCode)
+		}
+		conn.Close()
 	}
 }
 
