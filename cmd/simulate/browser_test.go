@@ -157,8 +157,10 @@ func browserEditFixRun(t *testing.T, ctx context.Context, url, shots string) {
 		t.Errorf("gutter marks lines %q, want 5,6", gutter)
 	}
 	err = chromedp.Do(ctx,
-		// A click on the error puts the cursor on "distanse"; retype it.
-		chromedp.Click("#problems li", chromedp.NodeVisible),
+		// A click on the error at line 6 (the list is in file order, after
+		// the charge's missing distance at line 5) puts the cursor on
+		// "distanse"; retype it.
+		chromedp.Click(`#problems li[data-line="6"]`, chromedp.NodeVisible),
 		chromedp.KeyEvent(strings.Repeat(kb.Delete, len("distanse"))),
 		chromedp.SendKeys("#yaml", "distance"),
 		waitText(`document.querySelector("#problems").innerText`, "✓ web-check", &valid),

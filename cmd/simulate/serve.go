@@ -27,6 +27,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&cfg.MaxPoints, "max-points", cfg.MaxPoints, "most points one run may sweep, all its scenarios together")
 	fs.IntVar(&cfg.MaxRuns, "max-runs", cfg.MaxRuns, "most runs at once; more are refused")
 	fs.Int64Var(&cfg.MaxBody, "max-body", cfg.MaxBody, "largest request body (a scenario), in bytes")
+	fs.Var((*runTime)(&cfg.MaxRunTime), "max-run-time", "longest a run may take, a `duration` such as 90s, 10m or 1h30m; past it, it stops and answers with its partial results")
 	hosts := fs.String("host", "", "comma-separated host names the page may be reached by, besides IP addresses and localhost")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -43,6 +44,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if cfg.MaxRuns < 1 || cfg.MaxBody < 1 {
 		return usagef("--max-runs and --max-body must be at least 1")
+	}
+	if cfg.MaxRunTime < time.Second {
+		return usagef("--max-run-time %s is too short; expected a duration of at least 1s, such as 10m or 1h30m", cfg.MaxRunTime)
 	}
 	for _, h := range strings.Split(*hosts, ",") {
 		// "pi.local, pi" names pi, not " pi".
@@ -61,6 +65,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ReadTimeout:       time.Minute, // the body; a run's answer may take longer
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
+		ConnContext:       web.ConnContext, // a run watches its client's connection
 	}
 	fmt.Fprintf(stdout, "simulate: serving on http://%s (Ctrl-C stops)\n", pageHost(ln.Addr()))
 	done := make(chan error, 1)
@@ -80,6 +85,26 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		stopped.cutOff = true
 	}
 	return stopped
+}
+
+// runTime is serve --max-run-time: a duration as Go writes one, refused
+// with the forms it takes rather than flag's bare "parse error".
+type runTime time.Duration
+
+func (d *runTime) String() string {
+	if d == nil {
+		return "0s"
+	}
+	return time.Duration(*d).String()
+}
+
+func (d *runTime) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration; write it as 90s, 10m or 1h30m", s)
+	}
+	*d = runTime(v)
+	return nil
 }
 
 // drainTimeout bounds how long a stopping server waits for its clients to

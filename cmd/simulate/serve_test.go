@@ -3,16 +3,19 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -363,7 +366,8 @@ func startServe(t *testing.T, ctx context.Context, args ...string) (string, <-ch
 // interrupted command does.
 func TestServeCommand(t *testing.T) {
 	for _, args := range [][]string{{"serve", "extra"}, {"serve", "--max-runs", "0"},
-		{"serve", "--max-points", "0"}, {"serve", "--max-points", "100001"}} {
+		{"serve", "--max-points", "0"}, {"serve", "--max-points", "100001"},
+		{"serve", "--max-run-time", "0"}, {"serve", "--max-run-time", "-1m"}, {"serve", "--max-run-time", "10"}} {
 		var u *usageError
 		if _, _, err := runCLI(t, args...); !errors.As(err, &u) {
 			t.Errorf("%v: %v, want a usage error", args, err)
@@ -388,6 +392,50 @@ func TestServeCommand(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop")
+	}
+}
+
+// TestServeRunBounded: a served run is bounded however its client
+// behaves. One whose client sends a byte after its request (a pipelined
+// request) and leaves stops, and its slot serves the next run; one that
+// takes --max-run-time stops there and answers with its partial results,
+// saying why.
+func TestServeRunBounded(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	u, _ := startServe(t, ctx, "--max-runs", "1", "--max-trials", "1e12")
+	src, _ := os.ReadFile("../../scenarios/library/swiftstride-charge.yaml")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(u, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "POST /api/run?trials=1e12&format=csv HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n%s", len(src), src)
+	time.Sleep(300 * time.Millisecond)
+	fmt.Fprint(conn, "G")
+	time.Sleep(50 * time.Millisecond)
+	conn.Close()
+	// The run stops within a chunk of trials; the bound is generous.
+	start := time.Now()
+	for {
+		status, body := post(t, u+"/api/run?trials=1e3", "application/yaml", src)
+		if status == 200 {
+			break
+		}
+		if status != http.StatusTooManyRequests || time.Since(start) > 10*time.Second {
+			t.Fatalf("a run after a pipelining client left: %d %s", status, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	u, _ = startServe(t, ctx, "--max-trials", "1e12", "--max-run-time", "1s")
+	resp, err := http.Post(u+"/api/run?trials=1e12&format=json", "application/yaml", bytes.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	const why = "the run reached this server's time limit of 1s (simulate serve --max-run-time)"
+	if resp.StatusCode != 200 || resp.Header.Get("Hammersim-Partial") != "true" || resp.Header.Get("Hammersim-Partial-Reason") != why || !bytes.Contains(body, []byte(`"partial": true`)) {
+		t.Errorf("a run past --max-run-time: %d %v %.200s", resp.StatusCode, resp.Header, body)
 	}
 }
 
@@ -453,6 +501,31 @@ func readStream(t *testing.T, body io.Reader, on func(event, data string)) {
 	}
 }
 
+// TestServeValidateInFileOrder: /api/validate lists a scenario's errors
+// in file order, by line and then column, whatever order the checks found
+// them in (the command line prints the misspelt key at 6:5 before the
+// missing name of the unit it is in, at 5:5).
+func TestServeValidateInFileOrder(t *testing.T) {
+	ts := newTestServer(t, web.Config{})
+	src := "name: x\nruleset: fantasy\ncharge:\n  unit:\n    M: 5\n    swiftstrid: true\n    WS: 3\n  distanse: 8\n"
+	status, body := post(t, ts.URL+"/api/validate?file=mine.yaml", "application/yaml", []byte(src))
+	var v struct {
+		Errors []struct{ Line, Col int }
+	}
+	if err := json.Unmarshal(body, &v); err != nil || status != 200 {
+		t.Fatalf("%d %s %v", status, body, err)
+	}
+	var got []string
+	for _, e := range v.Errors {
+		got = append(got, fmt.Sprintf("%d:%d", e.Line, e.Col))
+	}
+	if len(got) < 3 || !slices.IsSortedFunc(v.Errors, func(a, b struct{ Line, Col int }) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+	}) {
+		t.Errorf("errors at %v, want at least three, in file order (%s)", got, body)
+	}
+}
+
 func TestServeValidateAndBuiltins(t *testing.T) {
 	ts := newTestServer(t, web.Config{})
 	// Line 3, column 1: the misspelt key; the scenarios package's own tests
@@ -473,12 +546,18 @@ func TestServeValidateAndBuiltins(t *testing.T) {
 	if v.OK || len(v.Errors) == 0 {
 		t.Fatalf("no errors: %+v", v)
 	}
-	e := v.Errors[0]
-	if e.File != "mine.yaml" || e.Line != 3 || e.Col != 1 || !strings.HasPrefix(e.Text, "mine.yaml:3:1: unknown key \"chrge\"") {
-		t.Errorf("first error %+v", e)
+	// errors come in file order: the question missing from the mapping at
+	// 1:1, then the misspelt key at 3:1 that is its cause; error is the
+	// command line's text, the cause first.
+	if len(v.Errors) != 2 {
+		t.Fatalf("errors: %+v", v.Errors)
 	}
-	if !strings.HasPrefix(v.Error, e.Text) {
-		t.Errorf("error %q does not open with %q", v.Error, e.Text)
+	e := v.Errors[1]
+	if e.File != "mine.yaml" || e.Line != 3 || e.Col != 1 || !strings.HasPrefix(e.Text, "mine.yaml:3:1: unknown key \"chrge\"") {
+		t.Errorf("second error %+v", e)
+	}
+	if first := v.Errors[0]; first.Line != 1 || first.Col != 1 || v.Error != e.Text+"\n"+first.Text {
+		t.Errorf("error %q, errors %+v", v.Error, v.Errors)
 	}
 	_, body = post(t, ts.URL+"/api/validate", "application/yaml", []byte("name: ok\nruleset: fantasy\ncharge:\n  unit: {name: A, M: [4, 5]}\n  distance: [6, 8]\n"))
 	v.OK, v.Errors = false, nil

@@ -61,6 +61,11 @@ func TestUsageHints(t *testing.T) {
 			"simulate: serve takes no arguments, got x\nRun 'simulate serve -h' for its flags.\n"},
 		{"serve max-trials past the limit", []string{"serve", "--max-trials", "1e13"},
 			"simulate: --max-trials 10000000000000 is out of range; expected 1 to 1000000000000\nRun 'simulate serve -h' for its flags.\n"},
+		{"serve max-run-time not a duration", []string{"serve", "--max-run-time", "10"},
+			"simulate: serve: invalid value \"10\" for flag -max-run-time: \"10\" is not a duration; write it as 90s, 10m or 1h30m\n" +
+				"Run 'simulate serve -h' for its flags.\n"},
+		{"serve max-run-time too short", []string{"serve", "--max-run-time", "0"},
+			"simulate: --max-run-time 0s is too short; expected a duration of at least 1s, such as 10m or 1h30m\nRun 'simulate serve -h' for its flags.\n"},
 		{"serve max-trials not a count", []string{"serve", "--max-trials", "lots"},
 			"simulate: serve: invalid value \"lots\" for flag -max-trials: \"lots\" is not a number of trials; write it as 1000000, 1_000_000, 1,000,000 or 1e6\n" +
 				"Run 'simulate serve -h' for its flags.\n"},

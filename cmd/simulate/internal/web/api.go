@@ -1,12 +1,16 @@
 package web
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -58,9 +62,23 @@ func problems(err error) []problem {
 		return nil
 	}
 	ps := make([]problem, len(list))
+	var files []string
 	for i, e := range list {
 		ps[i] = problem{File: e.File, Line: e.Line, Col: e.Col, Message: e.Msg, Text: e.Error()}
+		if !slices.Contains(files, e.File) {
+			files = append(files, e.File)
+		}
 	}
+	// The command line lists a file's problems as its checks find them (a
+	// misspelt key before what it leaves missing in the mapping above it);
+	// a page marks them in the text, where file order reads best: files
+	// as first met, each by line, then column.
+	slices.SortStableFunc(ps, func(a, b problem) int {
+		return cmp.Or(
+			cmp.Compare(slices.Index(files, a.File), slices.Index(files, b.File)),
+			cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Col, b.Col))
+	})
 	return ps
 }
 
@@ -82,14 +100,21 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// body reads a request body up to the server's limit.
+// body reads a request body up to the server's limit. A body that says
+// it is longer is refused before any of it is read, rather than read until
+// it is over the limit: a client that says so and then sends nothing
+// would otherwise hold its request until the read timeout.
 func (s *Server) body(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	tooLarge := &limitError{http.StatusRequestEntityTooLarge,
+		fmt.Sprintf("the request body is over this server's limit of %d bytes (simulate serve --max-body)", s.cfg.MaxBody),
+		limitNote{"max-body", s.cfg.MaxBody}}
+	if r.ContentLength > s.cfg.MaxBody {
+		return nil, tooLarge
+	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
 	var mb *http.MaxBytesError
 	if errors.As(err, &mb) {
-		return nil, &limitError{http.StatusRequestEntityTooLarge,
-			fmt.Sprintf("the request body is over this server's limit of %d bytes (simulate serve --max-body)", s.cfg.MaxBody),
-			limitNote{"max-body", s.cfg.MaxBody}}
+		return nil, tooLarge
 	}
 	return b, err
 }
@@ -125,9 +150,44 @@ func checkFileName(what, name string) error {
 	return nil
 }
 
+// checkQuery refuses a request whose query is not what its endpoint takes:
+// a key the endpoint does not take (a misspelt trials would otherwise run
+// the default million trials), a key given twice (which value would
+// count?), or text that is not a query. The command line refuses the same
+// of its flags.
+func checkQuery(r *http.Request, keys []string) error {
+	what := r.Method + " " + r.URL.Path
+	takes := "no parameters"
+	if len(keys) > 0 {
+		takes = "only " + strings.Join(keys, ", ")
+	}
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return fmt.Errorf("the query of %s: %v; expected key=value pairs joined by &, with %%XX escapes (%s takes %s)", what, err, what, takes)
+	}
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		if !slices.Contains(keys, k) {
+			return fmt.Errorf("unknown parameter %s; %s takes %s", quoteKey(k), what, takes)
+		}
+		if n := len(q[k]); n > 1 {
+			return fmt.Errorf("parameter %s given %d times; %s takes each parameter once", quoteKey(k), n, what)
+		}
+	}
+	return nil
+}
+
+// quoteKey quotes a query key for an error, cut to its first 40 bytes.
+func quoteKey(k string) string {
+	if len(k) > 40 {
+		return strconv.Quote(strings.ToValidUTF8(k[:40], "")) + "..."
+	}
+	return strconv.Quote(k)
+}
+
 // runArgs turns a request's query into the command line's flags, which
 // the command line then checks. Only the flags listed here pass; none of
-// them names a path.
+// them names a path. The query holds no other key, nor any twice
+// (checkQuery).
 func runArgs(r *http.Request, flags ...string) ([]string, error) {
 	q := r.URL.Query()
 	var args []string

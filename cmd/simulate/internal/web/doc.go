@@ -14,9 +14,10 @@
 // name only labels the text it sent, in error positions and stamps); it
 // answers only requests whose Host is an IP address, localhost or a name
 // it was told to serve (no DNS rebinding); it refuses cross-origin POSTs;
-// and a run stops when its client goes away. A server that stops cancels
-// its runs first (Server.CancelRuns), and each answers with its partial
-// results.
+// a run stops when its client goes away (watched on its connection, with
+// ConnContext), and no run takes longer than MaxRunTime. A server that
+// stops cancels its runs first (Server.CancelRuns), and each answers with
+// its partial results.
 //
 // Of the project it imports only scenarios, for the registry type and the
 // built-in library (layers_test.go holds it to that).

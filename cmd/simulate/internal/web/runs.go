@@ -1,13 +1,19 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -47,6 +53,86 @@ type compareRequest struct {
 	} `json:"scenarios"`
 }
 
+// compareExample is what a comparison's body looks like, for errors.
+const compareExample = `{"scenarios": [{"file": "a.yaml", "text": "..."}]}`
+
+// decodeCompare reads a comparison's body strictly, as a scenario file is
+// read: a key it does not take (a misspelt "text" would otherwise compare
+// an empty scenario), a key given twice in one object, a key in other
+// letter case than its own (which encoding/json would take), and anything
+// after the JSON value are refused.
+func decodeCompare(b []byte) (compareRequest, error) {
+	var req compareRequest
+	if err := checkJSONKeys(b, map[string][]string{"": {"scenarios"}, "scenarios[]": {"file", "text"}}); err != nil {
+		return req, fmt.Errorf("the body: %v; expected JSON such as %s (trials, seed, by and metrics go in the query)", err, compareExample)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return req, fmt.Errorf("the body: expected JSON such as %s: %v", compareExample, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return req, fmt.Errorf("the body: unexpected data after its JSON value at byte %d; expected one JSON value such as %s", dec.InputOffset(), compareExample)
+	}
+	return req, nil
+}
+
+// checkJSONKeys walks the JSON text b and checks the keys of its objects
+// against keys, which lists those each object may hold by its place: ""
+// for the outermost, "a[]" for the elements of the list under key a. An
+// object at a place not listed is not checked. Errors name the place of
+// the key, such as scenarios[1]. Text that is not JSON passes, for the
+// decoder to refuse with its own words.
+func checkJSONKeys(b []byte, keys map[string][]string) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	// walk reads one value at path (scenarios[1], for errors) whose place
+	// is shape (scenarios[]).
+	var walk func(path, shape string) error
+	walk = func(path, shape string) error {
+		at := ""
+		if path != "" {
+			at = path + ": "
+		}
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		switch t {
+		case json.Delim('{'):
+			allowed, checked := keys[shape]
+			seen := map[string]bool{}
+			for dec.More() {
+				t, err := dec.Token()
+				if err != nil {
+					return nil
+				}
+				k, _ := t.(string)
+				if checked && !slices.Contains(allowed, k) {
+					return fmt.Errorf("%sunknown key %s; expected %s", at, quoteKey(k), strings.Join(allowed, ", "))
+				}
+				if seen[k] {
+					return fmt.Errorf("%skey %s given twice", at, quoteKey(k))
+				}
+				seen[k] = true
+				if err := walk(strings.TrimPrefix(path+"."+k, "."), strings.TrimPrefix(shape+"."+k, ".")); err != nil {
+					return err
+				}
+			}
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if err := walk(fmt.Sprintf("%s[%d]", path, i), shape+"[]"); err != nil {
+					return err
+				}
+			}
+		default:
+			return nil
+		}
+		_, _ = dec.Token() // the closing bracket or brace
+		return nil
+	}
+	return walk("", "")
+}
+
 func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, error) {
 	args, err := runArgs(r, "trials", "seed", "by", "metrics")
 	if err != nil {
@@ -56,9 +142,9 @@ func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, er
 	if err != nil {
 		return nil, err
 	}
-	var req compareRequest
-	if err := json.Unmarshal(b, &req); err != nil {
-		return nil, fmt.Errorf("the body: expected JSON such as {\"scenarios\": [{\"file\": \"a.yaml\", \"text\": \"...\"}]}: %v", err)
+	req, err := decodeCompare(b)
+	if err != nil {
+		return nil, err
 	}
 	if n := len(req.Scenarios); n == 0 || n > maxCandidates {
 		return nil, fmt.Errorf("scenarios: %d given; a comparison takes 1 (with by) to %d", n, maxCandidates)
@@ -176,12 +262,13 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(htt
 	defer release()
 	ctx, cancel := s.runContext(r)
 	defer cancel()
+	left := watchClient(w, r, cancel)
 	res, err := job.Run(ctx, func(string, int64, int64) {})
-	if r.Context().Err() != nil {
+	if r.Context().Err() != nil || left() {
 		return // nobody is listening
 	}
 	if err != nil {
-		fail(w, http.StatusBadRequest, err)
+		fail(w, http.StatusBadRequest, stoppedBy(ctx, err))
 		return
 	}
 	out, err := res.Render(format)
@@ -196,6 +283,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(htt
 	w.Header().Set("Cache-Control", "no-store")
 	if res.Partial() {
 		w.Header().Set("Hammersim-Partial", "true")
+		if why := partialReason(ctx); why != "" {
+			w.Header().Set("Hammersim-Partial-Reason", why)
+		}
 	}
 	_ = send(w, out)
 }
@@ -234,6 +324,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 	defer release()
 	ctx, cancel := s.runContext(r)
 	defer cancel()
+	left := watchClient(w, r, cancel)
 	id := s.register(cancel)
 	defer s.unregister(id)
 
@@ -242,16 +333,20 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 	res, err := job.Run(ctx, func(label string, done, total int64) {
 		ev.send("progress", progressEvent{label, done, total})
 	})
-	if r.Context().Err() != nil || ev.gone() {
+	if r.Context().Err() != nil || ev.gone() || left() {
 		return
 	}
 	if err != nil {
+		err = stoppedBy(ctx, err)
 		ev.send("error", apiError{Error: err.Error(), Errors: problems(err)})
 		return
 	}
 	out := resultEvent{Partial: res.Partial(), Outputs: map[string]string{}}
+	if out.Partial {
+		out.Reason = partialReason(ctx)
+	}
 	for _, f := range s.eng.Formats {
-		if r.Context().Err() != nil || ev.gone() {
+		if r.Context().Err() != nil || ev.gone() || left() {
 			return // the client left while the earlier formats were written
 		}
 		b, err := res.Render(f)
@@ -265,13 +360,82 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 }
 
 // runContext is a run's context: it ends when the client goes away (the
-// request's context), when the run is cancelled, or when the server
-// cancels every run (CancelRuns). Only the first means nobody is
-// listening; the others still answer, with the partial results.
+// request's context, or watchClient), when the run is cancelled, when the
+// server cancels every run (CancelRuns), or when the run has taken
+// MaxRunTime. Only the first means nobody is listening; the others still
+// answer, with the partial results.
 func (s *Server) runContext(r *http.Request) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(r.Context())
 	stop := context.AfterFunc(s.halt, cancel)
-	return ctx, func() { stop(); cancel() }
+	timed, stopTimer := context.WithTimeoutCause(ctx, s.cfg.MaxRunTime, &runTimeError{s.cfg.MaxRunTime})
+	return timed, func() { stop(); stopTimer(); cancel() }
+}
+
+// runTimeError is why a run that took the server's MaxRunTime stopped.
+type runTimeError struct{ limit time.Duration }
+
+func (e *runTimeError) Error() string {
+	return fmt.Sprintf("the run reached this server's time limit of %s (simulate serve --max-run-time)", e.limit)
+}
+
+// partialReason says why a run stopped short when the client did not ask
+// it to: the server's time limit. It is empty otherwise.
+func partialReason(ctx context.Context) string {
+	var te *runTimeError
+	if errors.As(context.Cause(ctx), &te) {
+		return te.Error()
+	}
+	return ""
+}
+
+// stoppedBy adds to a run's error the time limit that stopped it, if one
+// did: the command line's words say only that the run was interrupted.
+func stoppedBy(ctx context.Context, err error) error {
+	if why := partialReason(ctx); why != "" {
+		return fmt.Errorf("%w: %s", err, why)
+	}
+	return err
+}
+
+// connKey holds a request's connection in its context (ConnContext).
+type connKey struct{}
+
+// ConnContext is for http.Server's ConnContext: it lets a run watch its
+// client's connection (watchClient). A server without it still bounds its
+// runs by MaxRunTime.
+func ConnContext(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, c)
+}
+
+// watchClient stops a run (stop) when its client closes the connection.
+// net/http cancels a request's context when the client leaves only until
+// the client sends a byte after its request (pipelining): then it stops
+// reading the connection, and a client that sends one byte and leaves
+// would keep its run, and its slot, going to the end. The answer closes
+// the connection (Connection: close), so whatever a client sends after a
+// run's request is never read as a request; the watch reads it and drops
+// it until the connection ends, which stops the run. The request's body
+// has been read whole before the watch starts, and the connection is
+// closed once the answer is sent, which ends the watch. left reports
+// whether the watch saw the connection end.
+func watchClient(w http.ResponseWriter, r *http.Request, stop context.CancelFunc) (left func() bool) {
+	w.Header().Set("Connection", "close")
+	var gone atomic.Bool
+	c, ok := r.Context().Value(connKey{}).(net.Conn)
+	if !ok || r.ProtoMajor != 1 {
+		return gone.Load
+	}
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			if _, err := c.Read(buf); err != nil {
+				gone.Store(true)
+				stop()
+				return
+			}
+		}
+	}()
+	return gone.Load
 }
 
 type progressEvent struct {
@@ -281,7 +445,10 @@ type progressEvent struct {
 }
 
 type resultEvent struct {
-	Partial bool              `json:"partial"`
+	Partial bool `json:"partial"`
+	// Reason says why a partial run stopped when it was not cancelled:
+	// the server's time limit.
+	Reason  string            `json:"reason,omitempty"`
 	Outputs map[string]string `json:"outputs"`
 }
 

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"hammersim/scenarios"
 )
@@ -34,6 +35,11 @@ type Config struct {
 	// MaxRuns is how many runs and comparisons may go at once; more are
 	// refused, not queued, so that a page always hears back at once.
 	MaxRuns int
+	// MaxRunTime is the longest a run or comparison may take: past it, it
+	// stops as a cancelled one does and answers with its partial results.
+	// It bounds how long a client the server cannot see leave holds a run
+	// slot.
+	MaxRunTime time.Duration
 	// Hosts are the host names, besides IP addresses and localhost, that
 	// requests may name in their Host header.
 	Hosts []string
@@ -43,8 +49,9 @@ type Config struct {
 // command line's own cap on a precision run), 10,000 points (a tenth of the
 // command line's scenarios.MaxPoints: about 4 seconds and 200 MB to read a
 // battle scenario of that many, 30 seconds and 1.2 GB to run it once and
-// render every format; the largest built-in has 644) and two runs at once.
-var DefaultConfig = Config{MaxBody: 1 << 20, MaxTrials: 100_000_000, MaxPoints: 10_000, MaxRuns: 2}
+// render every format; the largest built-in has 644), two runs at once and
+// 10 minutes a run (the built-ins take seconds at their own trials).
+var DefaultConfig = Config{MaxBody: 1 << 20, MaxTrials: 100_000_000, MaxPoints: 10_000, MaxRuns: 2, MaxRunTime: 10 * time.Minute}
 
 // maxQuery bounds a dice query's length: the longest useful ones, such as
 // "10D6 count 4+ reroll failures", are a few dozen characters.
@@ -142,6 +149,9 @@ func New(cfg Config, eng Engine) *Server {
 	if cfg.MaxRuns <= 0 {
 		cfg.MaxRuns = DefaultConfig.MaxRuns
 	}
+	if cfg.MaxRunTime <= 0 {
+		cfg.MaxRunTime = DefaultConfig.MaxRunTime
+	}
 	s := &Server{cfg: cfg, eng: eng, mux: http.NewServeMux(),
 		slots: make(chan struct{}, cfg.MaxRuns), busy: make(chan struct{}, runtime.GOMAXPROCS(0)),
 		running: map[string]context.CancelFunc{}}
@@ -160,20 +170,57 @@ func New(cfg Config, eng Engine) *Server {
 		}
 		files.ServeHTTP(w, r)
 	})
-	s.mux.HandleFunc("GET /api/scenarios", s.scenarios)
-	s.mux.HandleFunc("GET /api/scenarios/{name}", s.scenario)
-	s.mux.HandleFunc("GET /api/units", s.units)
-	s.mux.HandleFunc("POST /api/validate", s.validate)
-	s.mux.HandleFunc("POST /api/run", s.run)
-	s.mux.HandleFunc("POST /api/run/events", s.runEvents)
-	s.mux.HandleFunc("POST /api/compare", s.compare)
-	s.mux.HandleFunc("POST /api/compare/events", s.compareEvents)
-	s.mux.HandleFunc("POST /api/cancel", s.cancel)
-	s.mux.HandleFunc("GET /api/dice", s.dice)
+	// Each endpoint with the query parameters it takes: any other, or one
+	// given twice, is refused rather than ignored (checkQuery).
+	s.handle("GET /api/scenarios", s.scenarios)
+	s.handle("GET /api/scenarios/{name}", s.scenario)
+	s.handle("GET /api/units", s.units)
+	s.handle("POST /api/validate", s.validate, "file")
+	s.handle("POST /api/run", s.run, "file", "trials", "seed", "metrics", "format")
+	s.handle("POST /api/run/events", s.runEvents, "file", "trials", "seed", "metrics")
+	s.handle("POST /api/compare", s.compare, "trials", "seed", "by", "metrics", "format")
+	s.handle("POST /api/compare/events", s.compareEvents, "trials", "seed", "by", "metrics")
+	s.handle("POST /api/cancel", s.cancel, "id")
+	s.handle("GET /api/dice", s.dice, "q", "format")
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		if allow := s.methods(r); allow != "" {
+			w.Header().Set("Allow", allow)
+			fail(w, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: this endpoint takes %s only (docs/web.md lists the API)", r.Method, r.URL.Path, allow))
+			return
+		}
 		fail(w, http.StatusNotFound, fmt.Errorf("no API endpoint %s %s (docs/web.md lists them)", r.Method, r.URL.Path))
 	})
 	return s
+}
+
+// handle serves pattern with h, for requests whose query holds only the
+// keys given, each at most once.
+func (s *Server) handle(pattern string, h http.HandlerFunc, keys ...string) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if err := checkQuery(r, keys); err != nil {
+			fail(w, http.StatusBadRequest, err)
+			return
+		}
+		h(w, r)
+	})
+}
+
+// methods lists the methods an API endpoint takes at r's path, for a
+// request that used another: empty when no endpoint is there. An endpoint
+// read with GET is read with HEAD too.
+func (s *Server) methods(r *http.Request) string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		probe := *r
+		probe.Method = m
+		if _, pattern := s.mux.Handler(&probe); pattern != "/api/" {
+			allow = append(allow, m)
+			if m == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
+		}
+	}
+	return strings.Join(allow, ", ")
 }
 
 // CancelRuns cancels every run and comparison going, as the page's Cancel

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"hammersim/scenarios"
 )
 
 // fakeJob stands in for the command line's run: it counts to its trials,
@@ -125,6 +127,9 @@ func fakeEngine(job *fakeJob) Engine {
 			return nil, fmt.Errorf("dice %q: unknown", query)
 		},
 		DiceFormats: []string{"table", "json"},
+		// No ruleset: every scenario it reads is refused.
+		Scenarios: scenarios.NewRegistry(),
+		Units:     func() []Unit { return nil },
 	}
 }
 
@@ -236,7 +241,7 @@ func TestErrorClasses(t *testing.T) {
 		{"unknown built-in", "GET", "/api/scenarios/no-such", "", nil, 404, `no built-in scenario named "no-such"`},
 		{"built-in name that is a path", "GET", "/api/scenarios/..%2F..%2Fetc%2Fpasswd", "", nil, 404, "no built-in scenario"},
 		{"unknown endpoint", "GET", "/api/nothing", "", nil, 404, "docs/web.md"},
-		{"wrong method on the API", "GET", "/api/run", "", nil, 404, "no API endpoint GET /api/run"},
+		{"wrong method on the API", "GET", "/api/run", "", nil, 405, "GET /api/run: this endpoint takes POST only"},
 		{"POST to the page", "POST", "/index.html", "", nil, 405, "read with GET"},
 		{"dice: no query", "GET", "/api/dice", "", nil, 400, "expected a dice query"},
 		{"dice: too long", "GET", "/api/dice?q=" + strings.Repeat("D6+", 70), "", nil, 400, "at most 200"},
@@ -252,6 +257,125 @@ func TestErrorClasses(t *testing.T) {
 		}
 		if e := errorOf(t, w); !strings.Contains(e.Error, tt.want) {
 			t.Errorf("%s: error %q, want it to contain %q", tt.name, e.Error, tt.want)
+		}
+	}
+}
+
+// TestMethodNotAllowed: a method an API endpoint does not take gets 405,
+// with the methods it takes in Allow and in the message, which names the
+// method used; a path with no endpoint gets 404.
+func TestMethodNotAllowed(t *testing.T) {
+	s := New(Config{}, fakeEngine(&fakeJob{}))
+	tests := []struct{ method, target, allow string }{
+		{"GET", "/api/run", "POST"},
+		{"HEAD", "/api/run", "POST"},
+		{"PUT", "/api/run/events", "POST"},
+		{"DELETE", "/api/compare", "POST"},
+		{"OPTIONS", "/api/validate", "POST"},
+		{"GET", "/api/cancel?id=x", "POST"},
+		{"POST", "/api/dice?q=2D6", "GET, HEAD"},
+		{"PUT", "/api/scenarios", "GET, HEAD"},
+		{"DELETE", "/api/scenarios/random-movement", "GET, HEAD"},
+		{"POST", "/api/units", "GET, HEAD"},
+	}
+	for _, tt := range tests {
+		w := do(t, s, tt.method, tt.target, "")
+		path, _, _ := strings.Cut(tt.target, "?")
+		want := tt.method + " " + path + ": this endpoint takes " + tt.allow + " only"
+		if w.Code != http.StatusMethodNotAllowed || w.Header().Get("Allow") != tt.allow {
+			t.Errorf("%s %s: %d, Allow %q; want 405, Allow %q", tt.method, tt.target, w.Code, w.Header().Get("Allow"), tt.allow)
+		} else if e := errorOf(t, w); !strings.HasPrefix(e.Error, want) {
+			t.Errorf("%s %s: error %q, want %q", tt.method, tt.target, e.Error, want)
+		}
+	}
+	for _, m := range []string{"GET", "POST", "HEAD"} {
+		if w := do(t, s, m, "/api/nothing", ""); w.Code != 404 || w.Header().Get("Allow") != "" {
+			t.Errorf("%s /api/nothing: %d, Allow %q; want 404", m, w.Code, w.Header().Get("Allow"))
+		}
+	}
+}
+
+// TestBodyOverLimitRefusedAtOnce: a request whose Content-Length is over
+// the body limit is refused with 413 before its body comes, rather than
+// waiting for a body it may never send.
+func TestBodyOverLimitRefusedAtOnce(t *testing.T) {
+	ts := httptest.NewServer(New(Config{}, fakeEngine(&fakeJob{})))
+	defer ts.Close()
+	for _, path := range []string{"/api/run", "/api/run/events", "/api/compare", "/api/validate"} {
+		conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999\r\n\r\nx", path)
+		_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Errorf("%s: %v; want a 413 at once", path, err)
+		} else if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("%s: %d, want 413", path, resp.StatusCode)
+		}
+		conn.Close()
+	}
+}
+
+// TestStrictRequests: a parameter an endpoint does not take, one given
+// twice, and a comparison body with keys it does not take or data after
+// it are refused, naming the key and what is expected, as the command
+// line refuses such flags; none is ignored.
+func TestStrictRequests(t *testing.T) {
+	s := New(Config{}, fakeEngine(&fakeJob{}))
+	tests := []struct {
+		name, method, target, body string
+		want                       string // in the error message
+	}{
+		{"misspelt trials", "POST", "/api/run?trails=100&format=json", "x", `unknown parameter "trails"; POST /api/run takes only file, trials, seed, metrics, format`},
+		{"trials twice", "POST", "/api/run?trials=20000&trials=5", "x", `parameter "trials" given 2 times`},
+		{"workers", "POST", "/api/run?workers=99999", "x", `unknown parameter "workers"`},
+		{"precision", "POST", "/api/run/events?precision=0.5", "x", `unknown parameter "precision"; POST /api/run/events takes only file, trials, seed, metrics`},
+		{"by on a run", "POST", "/api/run?by=unit", "x", `unknown parameter "by"`},
+		{"format on a stream", "POST", "/api/compare/events?format=json", `{"scenarios": [{}]}`, `unknown parameter "format"; POST /api/compare/events takes only trials, seed, by, metrics`},
+		{"file on a comparison", "POST", "/api/compare?file=a.yaml", `{"scenarios": [{}]}`, `unknown parameter "file"`},
+		{"no query encoding", "POST", "/api/run?trials=%zz", "x", "expected key=value pairs"},
+		{"an empty key", "GET", "/api/dice?q=2D6&=5", "", `unknown parameter ""; GET /api/dice takes only q, format`},
+		{"validate: another key", "POST", "/api/validate?file=a.yaml&name=b", "x", `unknown parameter "name"; POST /api/validate takes only file`},
+		{"a long key", "GET", "/api/dice?q=2D6&" + strings.Repeat("k", 100) + "=1", "", `unknown parameter "` + strings.Repeat("k", 40) + `"...`},
+		{"a query on the list", "GET", "/api/scenarios?ruleset=fantasy", "", "GET /api/scenarios takes no parameters"},
+		{"a query on a built-in", "GET", "/api/scenarios/x?v=1", "", "takes no parameters"},
+		{"a query on the units", "GET", "/api/units?v=1", "", "takes no parameters"},
+		{"dice twice", "GET", "/api/dice?q=2D6&q=3D6", "", `parameter "q" given 2 times`},
+		{"cancel: another key", "POST", "/api/cancel?id=x&run=y", "", `unknown parameter "run"; POST /api/cancel takes only id`},
+		{"compare: a misspelt text", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, {"file": "b.yaml", "txt": 1}]}`, `the body: scenarios[1]: unknown key "txt"; expected file, text`},
+		{"compare: trials in the body", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, {"text": "y"}], "trials": 5}`, `the body: unknown key "trials"; expected scenarios; expected JSON such as {"scenarios": [{"file": "a.yaml", "text": "..."}]} (trials, seed, by and metrics go in the query)`},
+		{"compare: a key in other case", "POST", "/api/compare", `{"Scenarios": [{"text": "x"}]}`, `unknown key "Scenarios"`},
+		{"compare: a key twice", "POST", "/api/compare", `{"scenarios": [{"text": "x", "text": "y"}]}`, `scenarios[0]: key "text" given twice`},
+		{"compare: scenarios twice", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, {"text": "y"}], "scenarios": [{"text": "z"}]}`, `key "scenarios" given twice`},
+		{"compare: data after the body", "POST", "/api/compare", `{"scenarios": [{"text": "x"}]} {"scenarios": []}`, "unexpected data after its JSON value"},
+		{"compare: not an object", "POST", "/api/compare", `[1]`, "expected JSON such as"},
+		{"compare: a number for a text", "POST", "/api/compare", `{"scenarios": [{"text": 5}]}`, "expected JSON such as"},
+	}
+	for _, tt := range tests {
+		w := do(t, s, tt.method, tt.target, tt.body)
+		if w.Code != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400 (%s)", tt.name, w.Code, w.Body)
+			continue
+		}
+		if e := errorOf(t, w); !strings.Contains(e.Error, tt.want) {
+			t.Errorf("%s: error %q, want it to contain %q", tt.name, e.Error, tt.want)
+		}
+	}
+	// What the page sends is taken: every key of each endpoint once.
+	for _, target := range []string{
+		"/api/run?file=a.yaml&trials=2&seed=1&metrics=m&format=json",
+		"/api/run/events?file=a.yaml&trials=2&seed=1&metrics=m",
+		"/api/compare?trials=2&seed=1&by=attacker&metrics=m&format=json",
+		"/api/compare/events?trials=2&seed=1&by=attacker&metrics=m",
+	} {
+		body := "x"
+		if strings.Contains(target, "compare") {
+			body = "{\"scenarios\": [{\"file\": \"a.yaml\", \"text\": \"x\"}]}\n"
+		}
+		if w := do(t, s, "POST", target, body); w.Code != 200 {
+			t.Errorf("%s: %d %s", target, w.Code, w.Body)
 		}
 	}
 }
@@ -438,6 +562,82 @@ func TestClientGoneStopsRun(t *testing.T) {
 			t.Errorf("%s: the run went on after its client left", path)
 		}
 		ts.Close()
+	}
+}
+
+// TestPipelinedClientGoneStopsRun: a client that sends a byte after its
+// request (a pipelined request) and then closes the connection stops its
+// run, and gives back its slot: net/http alone stops watching the
+// connection once that byte comes.
+func TestPipelinedClientGoneStopsRun(t *testing.T) {
+	for _, path := range []string{"/api/run", "/api/run/events"} {
+		var stopped atomic.Bool
+		started := make(chan struct{})
+		h := New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{trials: 1000, started: started, stopped: &stopped}))
+		ts := httptest.NewUnstartedServer(h)
+		ts.Config.ConnContext = ConnContext
+		ts.Start()
+		conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nblock", path)
+		<-started
+		time.Sleep(50 * time.Millisecond) // the server is waiting for the run
+		fmt.Fprint(conn, "G")
+		time.Sleep(50 * time.Millisecond) // the server has read it
+		conn.Close()
+		deadline := time.Now().Add(5 * time.Second)
+		for !stopped.Load() && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if !stopped.Load() {
+			t.Errorf("%s: the run went on after its client sent a pipelined byte and left", path)
+		}
+		h.CancelRuns() // ends a run that went on, so that Close returns
+		ts.Close()
+	}
+}
+
+// TestRunAnswersCloseTheConnection: a run's answer closes its
+// connection, so that nothing a client sends after a run's request is
+// read as a request (the run's watch for a departed client reads it).
+func TestRunAnswersCloseTheConnection(t *testing.T) {
+	s := New(Config{}, fakeEngine(&fakeJob{}))
+	for _, target := range []string{"/api/run", "/api/run/events"} {
+		if w := do(t, s, "POST", target, "x"); w.Code != 200 || w.Header().Get("Connection") != "close" {
+			t.Errorf("%s: %d, Connection %q, want close", target, w.Code, w.Header().Get("Connection"))
+		}
+	}
+}
+
+// TestMaxRunTime: a run that takes the server's MaxRunTime stops as a
+// cancelled one does and answers with its partial results, saying why.
+func TestMaxRunTime(t *testing.T) {
+	s := New(Config{MaxRunTime: 50 * time.Millisecond}, fakeEngine(&fakeJob{trials: 1000}))
+	const why = "the run reached this server's time limit of 50ms (simulate serve --max-run-time)"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req := httptest.NewRequestWithContext(ctx, "POST", "http://127.0.0.1:8080/api/run", strings.NewReader("block"))
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	if w.Code != 200 || !strings.HasSuffix(w.Body.String(), "partial true\n") || w.Header().Get("Hammersim-Partial") != "true" || w.Header().Get("Hammersim-Partial-Reason") != why {
+		t.Errorf("/api/run: %d %q %v", w.Code, w.Body, w.Header())
+	}
+	req = httptest.NewRequestWithContext(ctx, "POST", "http://127.0.0.1:8080/api/run/events", strings.NewReader("block"))
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	var result resultEvent
+	readEvents(t, w.Body, func(name, data string) {
+		if name == "result" {
+			_ = json.Unmarshal([]byte(data), &result)
+		}
+	})
+	if !result.Partial || result.Reason != why {
+		t.Errorf("/api/run/events: %+v", result)
+	}
+	if ctx.Err() != nil {
+		t.Error("the runs went on past the time limit")
 	}
 }
 

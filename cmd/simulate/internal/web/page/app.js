@@ -299,7 +299,7 @@ function showResults(box, res, base) {
   const status = $(".status", box);
   status.className = "status" + (res.partial ? " partial" : "");
   status.textContent = res.partial
-    ? "PARTIAL RESULTS: the run was cancelled; every number below rests on the trials that finished, and the downloads say so."
+    ? `PARTIAL RESULTS: ${res.reason || "the run was cancelled"}; every number below rests on the trials that finished, and the downloads say so.`
     : "Finished.";
   const dl = $(".downloads", box);
   for (const a of dl.querySelectorAll("a")) URL.revokeObjectURL(a.href); // the last run's outputs
