@@ -88,6 +88,9 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := sameBuild(merged.Header); err != nil {
 		return err
 	}
+	if merged.Header.Command == "compare" && f.report != "" && reportKind(f.report) != ".html" {
+		return usagef("the parts are of a comparison, whose report is HTML: --report FILE.html")
+	}
 	if *check {
 		return checked(stderr, "merge")
 	}

@@ -510,3 +510,22 @@ func TestEmptyShardIsNamed(t *testing.T) {
 		t.Errorf("merge of the three parts: %v", err)
 	}
 }
+
+// TestMergeComparisonReportIsHTML: compare writes its report as HTML and
+// refuses --report FILE.md; a merge of a comparison's parts refuses it
+// too (with and without --check), rather than write HTML into a .md file.
+func TestMergeComparisonReportIsHTML(t *testing.T) {
+	dir := t.TempDir()
+	parts := writeShards(t, dir, []string{"compare", "doomwheel-balance", "--trials", "2000"}, 2)
+	for _, extra := range [][]string{nil, {"--check"}} {
+		args := append(append([]string{"merge"}, parts...), append([]string{"--report", filepath.Join(dir, "r.md")}, extra...)...)
+		_, stderr, err := runCLI(t, args...)
+		var u *usageError
+		if !errors.As(err, &u) || !strings.Contains(stderr+err.Error(), "whose report is HTML") {
+			t.Errorf("%v: %v (stderr %q); want a usage error", extra, err, stderr)
+		}
+		if _, statErr := os.Stat(filepath.Join(dir, "r.md")); statErr == nil {
+			t.Fatalf("%v: r.md was written", extra)
+		}
+	}
+}
