@@ -25,6 +25,7 @@ func TestCheck(t *testing.T) {
 	partsDir := filepath.Join(dir, "parts")
 	os.Mkdir(partsDir, 0o755)
 	parts := writeShards(t, partsDir, []string{"run", "charge-benchmark", "--trials", "20000"}, 2)
+	cparts := writeShards(t, t.TempDir(), []string{"compare", "doomwheel-balance", "--trials", "2000"}, 2)
 	noDir := filepath.Join(dir, "no-such-folder")
 	t.Setenv("HAMMERSIM_TEST_TASK", "0")
 	os.Unsetenv("HAMMERSIM_TEST_UNSET")
@@ -69,6 +70,16 @@ func TestCheck(t *testing.T) {
 		{"merge plots in a file", []string{"merge", "--plot", a}, 1, "cannot write into " + a + ": " + a + " is not a directory"},
 		{"merge with a shard missing", []string{"merge", parts[0]}, 1, "1 of 2 shards missing: shard 1 (rerun with --shard 1/2)"},
 		{"merge of a folder without parts", []string{"merge", out}, 1, out + " holds no partial results"},
+		// Refused by the shape of the comparison, worked out on no trials,
+		// where the run would refuse it only once its trials were done.
+		{"compare of different questions", []string{"compare", "impact-hits", "plasma-gets-hot", "--trials", "10000", "--seed", "1"}, 1,
+			"impact-hits and the other candidates share no result"},
+		{"compare by a readout", []string{"compare", "charge-benchmark", "--by", "distance", "--trials", "10000"}, 1,
+			"distance does not tell every result apart"},
+		{"compare shard of different questions", []string{"compare", "impact-hits", "plasma-gets-hot", "--trials", "20000", "--shard", "0/2", "-o", out + "/x"}, 1,
+			"share no result"},
+		{"merge of a comparison into Markdown", []string{"merge", "--report", out + "/r.md", cparts[0], cparts[1]}, 2,
+			"the parts are of a comparison, whose report is HTML"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

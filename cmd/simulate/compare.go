@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -40,8 +41,9 @@ func checkCompareTrials(trials int64) error {
 // checkCompareScenarios refuses what compare would otherwise leave unused
 // in the scenarios it compares, named by names: compare runs every
 // candidate for the same fixed number of trials from the same seed, so a
-// precision target (which only run follows) and scenarios that disagree
-// on trials or seed, unless a flag settles them for all, are errors.
+// precision target (which only run follows) and scenarios that would run
+// with different trials or seeds (their keys, or the defaults without
+// them), unless a flag settles them for all, are errors.
 func checkCompareScenarios(fs *flag.FlagSet, ss []*scenarios.Scenario, names []string) error {
 	for i, s := range ss {
 		if s.Precision > 0 || s.MaxTrials > 0 {
@@ -49,13 +51,21 @@ func checkCompareScenarios(fs *flag.FlagSet, ss []*scenarios.Scenario, names []s
 				"run that scenario with simulate run, or compare a copy without those keys", visible(names[i]))
 		}
 	}
+	// What each scenario would run with, its keys over the defaults.
+	trials := func(s *scenarios.Scenario) int64 { return cmp.Or(s.Trials, sim.DefaultConfig.Trials) }
+	seed := func(s *scenarios.Scenario) uint64 {
+		if s.HasSeed {
+			return s.Seed
+		}
+		return sim.DefaultConfig.Seed
+	}
 	for i, s := range ss[1:] {
 		first := ss[0]
-		if !flagSet(fs, "trials") && s.Trials != first.Trials {
+		if !flagSet(fs, "trials") && trials(s) != trials(first) {
 			return fmt.Errorf("%s %s and %s %s: compare runs them on the same trials; give --trials N, or the same trials: key in both",
 				visible(names[0]), trialsKey(first.Trials), visible(names[i+1]), trialsKey(s.Trials))
 		}
-		if !flagSet(fs, "seed") && (s.HasSeed != first.HasSeed || s.Seed != first.Seed) {
+		if !flagSet(fs, "seed") && seed(s) != seed(first) {
 			return fmt.Errorf("%s %s and %s %s: compare runs them on the same dice; give --seed S, or the same seed: key in both",
 				visible(names[0]), seedKey(first), visible(names[i+1]), seedKey(s))
 		}
@@ -66,7 +76,7 @@ func checkCompareScenarios(fs *flag.FlagSet, ss []*scenarios.Scenario, names []s
 // trialsKey words a scenario's trials key for an error.
 func trialsKey(n int64) string {
 	if n == 0 {
-		return "has no trials: key"
+		return fmt.Sprintf("has no trials: key (so %d)", sim.DefaultConfig.Trials)
 	}
 	return fmt.Sprintf("has trials: %d", n)
 }
@@ -74,7 +84,7 @@ func trialsKey(n int64) string {
 // seedKey words a scenario's seed key for an error.
 func seedKey(s *scenarios.Scenario) string {
 	if !s.HasSeed {
-		return "has no seed: key"
+		return fmt.Sprintf("has no seed: key (so %d)", sim.DefaultConfig.Seed)
 	}
 	return fmt.Sprintf("has seed: %d", s.Seed)
 }
@@ -153,6 +163,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	job := compareJob{ss: ss, args: pos, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}
 	if err := checkCompareTrials(job.cfg.Trials); err != nil {
+		return err
+	}
+	if err := job.shape(); err != nil {
 		return err
 	}
 	if sh, ok, err := shards.resolve(fs); err != nil || ok {
@@ -255,6 +268,39 @@ func (j compareJob) run(ctx context.Context, bars func(name string) (update func
 		stamp.Command = compareStamp(j.ss, j.args, j.by, j.metrics, again).Command
 	}
 	return c, stamp, err
+}
+
+// shape works the comparison out on no trials at all: the candidates'
+// results, their split by the compared parameter, and their pairing. A
+// comparison that would be refused once its trials are done (candidates
+// that share no result, a parameter that does not tell results apart) is
+// so refused before any trial, and before any shard, whose merge would
+// refuse it.
+func (j compareJob) shape() error {
+	cfg := j.config()
+	var runs []sim.Run
+	for _, s := range j.ss {
+		runs = append(runs, emptyRun(s.Models, cfg.Batches))
+	}
+	merged, err := mergeOne(j.header(), cfg, runs...)
+	if err != nil {
+		return err
+	}
+	_, _, err = j.compare(merged, cfg)
+	return err
+}
+
+// emptyRun is a run of models that holds no trial, with batches empty
+// runs of its own.
+func emptyRun(models []sim.Model, batches int) sim.Run {
+	r := sim.Run{Completed: make([]int64, len(models))}
+	for _, m := range models {
+		r.Tallies = append(r.Tallies, sim.NewTally(m.Slots()))
+	}
+	for range batches {
+		r.Batches = append(r.Batches, emptyRun(models, 0))
+	}
+	return r
 }
 
 // config is the comparison's run configuration: trials aligned across the

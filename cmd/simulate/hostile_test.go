@@ -269,7 +269,11 @@ func outputCases() []hostile {
 			code:  exitError, msg: "{dir}/a.yaml has trials: 2000 and {dir}/b.yaml has trials: 5000: compare runs them on the same trials"},
 		{name: "compare/seeds-differ", args: []string{"compare", "{dir}/a.yaml", "{dir}/b.yaml"},
 			files: map[string]string{"a.yaml": tinyScenario, "b.yaml": strings.Replace(tinyScenario, "trials: 2000", "trials: 2000\nseed: 4", 1)},
-			code:  exitError, msg: "{dir}/a.yaml has no seed: key and {dir}/b.yaml has seed: 4: compare runs them on the same dice"},
+			code:  exitError, msg: "{dir}/a.yaml has no seed: key (so 1) and {dir}/b.yaml has seed: 4: compare runs them on the same dice"},
+		// A key that says what the default would is no disagreement.
+		{name: "compare/default-seed-spelt-out", args: []string{"compare", "{dir}/a.yaml", "{dir}/b.yaml", "--format", "csv"},
+			files: map[string]string{"a.yaml": tinyScenario, "b.yaml": strings.Replace(tinyScenario, "trials: 2000", "trials: 2000\nseed: 1", 1)},
+			code:  exitOK, out: "tiny vs tiny,1,false,charge_success"},
 		{name: "output/same-file-twice", args: append(hugeRun, "-o", "{dir}/x.html", "--report", "{dir}/x.html"),
 			code: exitError, msg: "name the same file", within: 2 * time.Second},
 		{name: "output/missing-directory", args: append(hugeRun, "-o", "{dir}/nowhere/out.txt"), code: exitError,

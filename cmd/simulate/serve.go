@@ -297,6 +297,9 @@ func (sv served) compare(files []string, srcs [][]byte, args []string) (web.Job,
 	if err := checkCompareTrials(job.cfg.Trials); err != nil {
 		return nil, err
 	}
+	if err := job.shape(); err != nil {
+		return nil, err
+	}
 	return compareServed{job}, nil
 }
 
