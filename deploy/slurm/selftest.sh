@@ -90,12 +90,26 @@ echo "selftest: building simulate" >&2
 
 # 0. submit.sh's checks, against a stand-in sbatch.
 mkdir "$tmp/bin"
+# The stand-ins of sbatch, scontrol and scancel record their calls; sbatch
+# answers job ids 101, 102, ..., and refuses its call number
+# $SBATCH_REFUSE, when set, as Slurm refuses an unknown account.
 cat >"$tmp/bin/sbatch" <<'EOF'
 #!/usr/bin/env bash
-printf '%s\n' "$*" >>"$SBATCH_CALLS"
-echo $((100 + $(wc -l <"$SBATCH_CALLS")))
+printf 'sbatch %s\n' "$*" >>"$SBATCH_CALLS"
+n=$(grep -c '^sbatch ' "$SBATCH_CALLS")
+if [[ $n == "${SBATCH_REFUSE-}" ]]; then
+	echo "sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" >&2
+	exit 1
+fi
+echo $((100 + n))
 EOF
-chmod +x "$tmp/bin/sbatch"
+for cmd in scontrol scancel; do
+	cat >"$tmp/bin/$cmd" <<EOF
+#!/usr/bin/env bash
+printf '$cmd %s\n' "\$*" >>"\$SBATCH_CALLS"
+EOF
+done
+chmod +x "$tmp/bin/sbatch" "$tmp/bin/scontrol" "$tmp/bin/scancel"
 # stand_in SUBMIT-ARGS...: submit.sh with the stand-in sbatch, its calls
 # recorded in $tmp/calls, its standard error in $tmp/submit.err.
 stand_in() {
@@ -152,11 +166,13 @@ echo "selftest: submit.sh refused $((refused + 1)) mistakes before calling sbatc
 # scenario comes after --, where no flag may follow it.
 args=(run --trials 40000 --seed 3 --format json -- charge-benchmark)
 merge=$(stand_in 3 "$tmp/by-hand" "${args[@]}" | tail -n 1) || fail "submit.sh ${args[*]}: $(cat "$tmp/submit.err")"
-[[ $merge == 102 && $(wc -l <"$tmp/calls") -eq 2 ]] || fail "submit.sh printed '$merge' after sbatch calls: $(cat "$tmp/calls")"
-grep -qF -- "--array=0-2 --output=$tmp/by-hand/shard-%a.log $tmp/by-hand/shard.sh" "$tmp/calls" ||
-	fail "the array was not submitted as 3 tasks: $(cat "$tmp/calls")"
+[[ $merge == 102 && $(wc -l <"$tmp/calls") -eq 3 ]] || fail "submit.sh printed '$merge' after these calls: $(cat "$tmp/calls")"
+grep -qF -- "--hold --job-name=hammersim-shard --array=0-2 --output=$tmp/by-hand/shard-%a.log $tmp/by-hand/shard.sh" "$tmp/calls" ||
+	fail "the array was not submitted held as 3 tasks: $(cat "$tmp/calls")"
 grep -qF -- "--dependency=afterany:101 --output=$tmp/by-hand/merge.log $tmp/by-hand/merge.sh" "$tmp/calls" ||
 	fail "the merge was not submitted after the array: $(cat "$tmp/calls")"
+[[ $(tail -n 1 "$tmp/calls") == "scontrol release 101" ]] ||
+	fail "the array was not released once the merge was queued: $(cat "$tmp/calls")"
 for task in 0 1 2; do
 	SLURM_ARRAY_TASK_ID=$task "$tmp/by-hand/shard.sh" 2>/dev/null || fail "shard.sh for task $task failed"
 done
@@ -164,6 +180,26 @@ done
 "$tmp/simulate" run charge-benchmark --trials 40000 --seed 3 --format json >"$tmp/single-by-hand.json"
 cmp "$tmp/single-by-hand.json" "$tmp/by-hand/result.json" || fail "the job scripts, run by hand, differ from the single-machine run"
 echo "selftest: a run submitted to the stand-in sbatch, its job scripts run by hand, merged byte-identical to the single run" >&2
+
+# sbatch refuses the merge (call 2): the held array is cancelled and never
+# released. sbatch refuses the array (call 1): nothing is submitted. Both
+# show sbatch's own error and remove the job scripts and the folders made.
+for refuse in 2 1; do
+	status=0
+	SBATCH_REFUSE=$refuse stand_in 2 "$tmp/refused-sbatch-$refuse/out" run flee-pursuit >/dev/null || status=$?
+	what="submit.sh with sbatch refusing its call $refuse"
+	[[ $status -eq 1 ]] || fail "$what: exit $status, want 1: $(cat "$tmp/submit.err")"
+	grep -qF "Invalid account" "$tmp/submit.err" || fail "$what: sbatch's own error not shown: $(cat "$tmp/submit.err")"
+	[[ ! -e $tmp/refused-sbatch-$refuse ]] || fail "$what: left $tmp/refused-sbatch-$refuse behind"
+	! grep -q '^scontrol release' "$tmp/calls" || fail "$what: the array was released: $(cat "$tmp/calls")"
+	if [[ $refuse -eq 2 ]]; then
+		grep -qx 'scancel 101' "$tmp/calls" || fail "$what: the held array was not cancelled: $(cat "$tmp/calls")"
+		grep -qF 'the held job array 101 was cancelled, nothing runs' "$tmp/submit.err" || fail "$what: $(cat "$tmp/submit.err")"
+	else
+		[[ $(wc -l <"$tmp/calls") -eq 1 ]] || fail "$what: more than the refused call: $(cat "$tmp/calls")"
+	fi
+done
+echo "selftest: sbatch refusing the merge cancels the held array; refusing the array submits nothing" >&2
 
 [[ $(id -u) -eq 0 ]] || skip "slurmd must run as root"
 if ! have_slurm && [[ ${1-} == --install ]] && command -v apt-get >/dev/null; then

@@ -25,6 +25,9 @@
 # Extra sbatch options (account, partition, time limit) go in
 # $SBATCH_OPTIONS, split on spaces, given to both jobs.
 #
+# The array is submitted held and released once the merge is queued; if
+# sbatch refuses the merge, the held array is cancelled and nothing runs.
+#
 # A failed task leaves the parts that finished; the merge job then fails
 # and its log (OUTDIR/merge.log) names the shards to rerun. See
 # docs/scale-out.md.
@@ -177,12 +180,33 @@ read -r -a sbatch_options <<<"${SBATCH_OPTIONS-}"
 } >"$outdir/merge.sh"
 chmod +x "$outdir/shard.sh" "$outdir/merge.sh"
 
-array=$(sbatch --parsable "${sbatch_options[@]}" --job-name=hammersim-shard --array="0-$((shards - 1))" \
-	--output="$outdir/shard-%a.log" "$outdir/shard.sh")
+# unsubmitted MESSAGE: says what sbatch refused, removes the job scripts
+# and the folders made for OUTDIR, and exits.
+unsubmitted() {
+	echo "submit.sh: $1" >&2
+	rm -f -- "$outdir/shard.sh" "$outdir/merge.sh"
+	unmake
+	exit 1
+}
+# The array is submitted held and released only once the merge is queued
+# behind it, so that a merge sbatch refuses (an account, a partition, a
+# full queue) leaves no array running for nothing: it is cancelled.
+array=$(sbatch --parsable --hold "${sbatch_options[@]}" --job-name=hammersim-shard --array="0-$((shards - 1))" \
+	--output="$outdir/shard-%a.log" "$outdir/shard.sh") ||
+	unsubmitted "sbatch refused the job array (above); nothing was submitted"
 array=${array%%;*}
 # afterany, not afterok: the merge runs even when a task failed, so that
 # its error names the shards to rerun instead of waiting forever.
-merge=$(sbatch --parsable "${sbatch_options[@]}" --job-name=hammersim-merge --dependency="afterany:$array" \
-	--output="$outdir/merge.log" "$outdir/merge.sh")
+if ! merge=$(sbatch --parsable "${sbatch_options[@]}" --job-name=hammersim-merge --dependency="afterany:$array" \
+	--output="$outdir/merge.log" "$outdir/merge.sh"); then
+	scancel "$array" ||
+		echo "submit.sh: scancel $array failed: cancel the held job array $array by hand" >&2
+	unsubmitted "sbatch refused the merge job (above); the held job array $array was cancelled, nothing runs"
+fi
+if ! scontrol release "$array"; then
+	echo "submit.sh: the job array $array and the merge ${merge%%;*} are queued, but the array is still held:" \
+		"release it with scontrol release $array" >&2
+	exit 1
+fi
 echo "submitted shards as job array $array, merge as job ${merge%%;*}; results in $outdir/result.$ext" >&2
 echo "${merge%%;*}"
