@@ -2,6 +2,7 @@ package fantasy
 
 import (
 	"fmt"
+	"slices"
 
 	"hammersim/mechanics/dice"
 )
@@ -241,6 +242,12 @@ func (b *Battle) Validate() error {
 	}
 	if !b.Enemy[1] {
 		return fmt.Errorf("fantasy: the target must be an enemy of the acting unit")
+	}
+	if charges := slices.Index(b.Phases, PhaseCharge); charges >= 0 && slices.Contains(b.Phases[charges+1:], PhaseCharge) {
+		// A charge is the turn's one; a second would find the units
+		// engaged and leave the first's Charged standing, so the round
+		// after it would fight as a charge round again.
+		return fmt.Errorf("fantasy: a battle has one charge phase at most")
 	}
 	for _, u := range b.Units {
 		if u.Models < 1 || u.W < 1 || u.Width < 1 || u.FrontMM < 1 || len(u.Attackers) > maxAttackers {

@@ -2,6 +2,7 @@ package fantasy
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"hammersim/mechanics/dice"
@@ -856,5 +857,21 @@ func TestFiringRanks(t *testing.T) {
 				t.Errorf("%.4f wounds a trial, exact %.4f, z %.1f", sum/n, want, z)
 			}
 		})
+	}
+}
+
+// TestValidateOneCharge: a battle has one charge phase at most. A second
+// would find the units engaged and leave the first's Charged standing, so
+// the combat after it would fight as a charge round again (Impact Hits
+// instead of a Grind Attack, the charge bonuses). The scenario format
+// refuses it too; Validate guards other callers.
+func TestValidateOneCharge(t *testing.T) {
+	b := battle(chariot("D6"), foot("Target", 10, 5, 3, 3, 3, 3, 1, 7, NoSave), 6, PhaseCharge, PhaseCombat)
+	if err := b.Validate(); err != nil {
+		t.Fatalf("one charge: %v", err)
+	}
+	b.Phases = []Phase{PhaseCharge, PhaseCombat, PhaseCharge, PhaseCombat}
+	if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "one charge phase at most") {
+		t.Errorf("two charges: %v", err)
 	}
 }
