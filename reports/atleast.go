@@ -61,9 +61,9 @@ func atLeastAt(e sim.Estimate, n int) (est, ex float64, hasExact bool) {
 // value in brackets after it.
 func atLeastCell(e sim.Estimate, n int) string {
 	est, ex, has := atLeastAt(e, n)
-	s := strconv.FormatFloat(100*est, 'f', 1, 64)
+	s := percent(est, 1)
 	if has {
-		s += " (" + strconv.FormatFloat(100*ex, 'f', 1, 64) + ")"
+		s += " (" + percent(ex, 1) + ")"
 	}
 	return s
 }

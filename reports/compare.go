@@ -145,9 +145,9 @@ func bare(k sim.Kind, v float64) string {
 		return "-"
 	}
 	if k == sim.Probability {
-		return strconv.FormatFloat(100*v, 'f', 2, 64)
+		return percent(v, 2)
 	}
-	return strconv.FormatFloat(v, 'f', 3, 64)
+	return fixed(v, 3)
 }
 
 // estimateCI formats an estimate with its 95% interval: "70.00% [60.42,

@@ -35,15 +35,44 @@ func paramsString(ps []sim.Param) string {
 }
 
 // number formats an estimate for a table: probabilities as percentages with
-// two decimals, means with three.
+// two decimals, means with three (see fixed and percent).
 func number(k sim.Kind, v float64) string {
 	if math.IsNaN(v) {
 		return "-"
 	}
 	if k == sim.Probability {
-		return strconv.FormatFloat(100*v, 'f', 2, 64) + "%"
+		return percent(v, 2) + "%"
 	}
-	return strconv.FormatFloat(v, 'f', 3, 64)
+	return fixed(v, 3)
+}
+
+// fixed formats x with d decimals, but never lets a value that is not 0
+// read as 0: one that rounds to it prints as "<0.001" (">-0.001" below
+// zero, for d = 3).
+func fixed(x float64, d int) string {
+	s := strconv.FormatFloat(x, 'f', d, 64)
+	if x == 0 || strings.Trim(s, "-0.") != "" {
+		return s
+	}
+	least := "0." + strings.Repeat("0", d-1) + "1"
+	if d == 0 {
+		least = "1"
+	}
+	if x < 0 {
+		return ">-" + least
+	}
+	return "<" + least
+}
+
+// percent formats a probability p in percent with d decimals, never
+// reading as 0 when p is not 0, nor as 100 when p is below 1: those print
+// as "<0.01" and ">99.99" (for d = 2), as simulate dice prints them.
+func percent(p float64, d int) string {
+	s := fixed(100*p, d)
+	if p < 1 && s == strconv.FormatFloat(100, 'f', d, 64) {
+		return ">" + strconv.FormatFloat(100-math.Pow(10, -float64(d)), 'f', d, 64)
+	}
+	return s
 }
 
 func interval(e sim.Estimate) string {
@@ -68,6 +97,9 @@ func zString(e sim.Estimate) string {
 		return "-"
 	}
 	if math.IsInf(z, 0) {
+		if z < 0 {
+			return "-inf"
+		}
 		return "inf"
 	}
 	if s := strconv.FormatFloat(z, 'f', 1, 64); s != "-0.0" {

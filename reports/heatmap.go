@@ -148,10 +148,10 @@ func heatLabel(e sim.Estimate, ok bool, kind sim.Kind) string {
 	if label == "-" {
 		return label
 	}
-	format := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+	format := func(v float64) string { return fixed(v, 2) }
 	if kind == sim.Probability {
 		// One decimal keeps a crowded map legible; the tables have two.
-		format = func(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%" }
+		format = func(v float64) string { return percent(v, 1) + "%" }
 	}
 	label = format(e.Value)
 	if e.HasExact {

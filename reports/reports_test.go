@@ -305,3 +305,39 @@ func TestPct(t *testing.T) {
 		}
 	}
 }
+
+// TestNoFalseRounding: a value that is not 0 never prints as 0, and a
+// probability below 1 never as 100%: each prints as the nearest bound it
+// passes, as simulate dice prints them. A table leaves out only rows whose
+// estimate and exact value are 0 indeed.
+func TestNoFalseRounding(t *testing.T) {
+	for _, c := range []struct {
+		k    sim.Kind
+		v    float64
+		want string
+	}{
+		{sim.Probability, 0, "0.00%"},
+		{sim.Probability, 1, "100.00%"},
+		{sim.Probability, 1 - 1.0/46656, ">99.99%"}, // 6D6 reaching 7": all but six 1s
+		{sim.Probability, 2.1e-5, "<0.01%"},
+		{sim.Probability, 0.5, "50.00%"},
+		{sim.Mean, 0.0027, "0.003"},
+		{sim.Mean, 0.0004, "<0.001"},
+		{sim.Mean, -0.0004, ">-0.001"},
+		{sim.Mean, 0, "0.000"},
+	} {
+		if got := number(c.k, c.v); got != c.want {
+			t.Errorf("number(%v, %g) = %q, want %q", c.k, c.v, got, c.want)
+		}
+	}
+	if got := percent(0.99996, 1); got != ">99.9" {
+		t.Errorf("percent(0.99996, 1) = %q, want >99.9", got)
+	}
+	rare := sim.ProbabilityOf("p", nil, 0, 1000).WithExact(2e-5)
+	if zeroRow(rare) {
+		t.Error("a row whose exact chance is 2e-5 is left out as all 0")
+	}
+	if !zeroRow(sim.ProbabilityOf("p", nil, 0, 1000).WithExact(0)) {
+		t.Error("a row of 0 with exact 0 is kept")
+	}
+}

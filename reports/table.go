@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -258,9 +257,9 @@ func gridNumber(e sim.Estimate, ok bool) string {
 		return "-"
 	}
 	if e.Kind == sim.Probability {
-		return strconv.FormatFloat(100*e.Value, 'f', 2, 64)
+		return percent(e.Value, 2)
 	}
-	return strconv.FormatFloat(e.Value, 'f', 2, 64)
+	return fixed(e.Value, 2)
 }
 
 // cells returns a lookup of the slice's estimates by row and column value.

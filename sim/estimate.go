@@ -141,16 +141,22 @@ func (e Estimate) WithoutExact() Estimate {
 }
 
 // Z returns how many standard errors the estimate lies from the exact
-// value, or NaN when there is no exact value or no spread.
+// value, or NaN when there is no exact value or no spread. The standard
+// error is the one under the exact value where that is known (always for
+// a probability, and for a mean with its exact distribution), which stays
+// positive when every trial happened to give the same value: a rare count
+// never seen in a few hundred trials is a likely outcome, not an infinite
+// gap.
 func (e Estimate) Z() float64 {
 	if !e.HasExact {
 		return math.NaN()
 	}
 	se := e.SE
-	if e.Kind == Probability {
-		// The standard error under the exact value, which stays positive
-		// when the estimate is 0 or 1.
+	switch {
+	case e.Kind == Probability:
 		se = math.Sqrt(e.Exact * (1 - e.Exact) / float64(e.Trials))
+	case e.ExactPMF != nil && e.Trials > 0:
+		se = e.ExactPMF.StdDev() / math.Sqrt(float64(e.Trials))
 	}
 	d := e.Value - e.Exact
 	if se == 0 {

@@ -1,5 +1,7 @@
 package sim
 
+import "math"
+
 // PMF is an exact distribution over consecutive integers: P[i] is the
 // probability of the value Min+i. Questions attach one to a counted
 // outcome's estimate when its distribution has a closed form, so that
@@ -34,6 +36,16 @@ func (p *PMF) Mean() float64 {
 		m += q * float64(p.Min+i)
 	}
 	return m
+}
+
+// StdDev returns the distribution's standard deviation.
+func (p *PMF) StdDev() float64 {
+	m, v := p.Mean(), 0.0
+	for i, q := range p.P {
+		d := float64(p.Min+i) - m
+		v += q * d * d
+	}
+	return math.Sqrt(v)
 }
 
 // WithExactPMF returns e with its exact distribution set, and its exact

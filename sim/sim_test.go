@@ -318,3 +318,24 @@ func TestRunRounds(t *testing.T) {
 		t.Fatalf("the cap gave %d trials", capped.Completed[0])
 	}
 }
+
+// TestZOfAMeanUnderItsExactDistribution: a count that is 1 with chance
+// 0.0027 and 0 otherwise (mean 0.0027, sd sqrt(0.0027 x 0.9973) = 0.05189)
+// is 0 in all of 200 trials with chance 0.9973^200 = 58%: a likely
+// outcome, 0.0027 / (0.05189 / sqrt(200)) = 0.74 standard errors below the
+// exact mean, not an infinite gap. The sample has no spread, so z takes
+// the standard error under the exact distribution. Without one, a sample
+// with no spread that misses the exact value is infinitely far, with its
+// sign.
+func TestZOfAMeanUnderItsExactDistribution(t *testing.T) {
+	var h Histogram
+	h.AddN(0, 200)
+	m := MeanOf("wounds", nil, &h).WithExactPMF(PMF{Min: 0, P: []float64{0.9973, 0.0027}})
+	want := -0.0027 / (math.Sqrt(0.0027*0.9973) / math.Sqrt(200))
+	if z := m.Z(); math.Abs(z-want) > 1e-9 {
+		t.Errorf("z %v, want %v", z, want)
+	}
+	if z := MeanOf("wounds", nil, &h).WithExact(0.0027).Z(); !math.IsInf(z, -1) {
+		t.Errorf("z without the exact distribution %v, want -Inf", z)
+	}
+}
