@@ -190,11 +190,13 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 		var zero []string
 		for _, rv := range rows {
 			line := []string{paramString(rv)}
+			exactZero := true // no cell's exact value, where known, is above 0
 			for _, cv := range cols {
 				e, ok := at(rv, cv)
 				line = append(line, gridNumber(e, ok))
+				exactZero = exactZero && (!ok || !e.HasExact || e.Exact == 0)
 			}
-			if allZero(line[1:]) {
+			if allZero(line[1:]) && exactZero {
 				zero = append(zero, line[0])
 				continue
 			}
