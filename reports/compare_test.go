@@ -429,7 +429,8 @@ func TestComparisonExactWidth(t *testing.T) {
 	}
 }
 
-// TestZStringSign: a z that rounds to 0 is printed 0.0, never -0.0.
+// TestZStringSign: a z that rounds to 0 is printed 0.0, never -0.0, and an
+// infinite z keeps its sign.
 func TestZStringSign(t *testing.T) {
 	for _, tc := range []struct {
 		successes int64
@@ -442,6 +443,11 @@ func TestZStringSign(t *testing.T) {
 		{500, 0.4999, "0.0"},
 		// 480 of 1,000 against 0.5: z = -0.02 / sqrt(0.25 / 1000) = -1.26.
 		{480, 0.5, "-1.3"},
+		// 999 of 1,000 against a certainty: no spread under the exact
+		// value, and the estimate is below it.
+		{999, 1, "-inf"},
+		// 1 of 1,000 against an impossibility: above it.
+		{1, 0, "inf"},
 	} {
 		e := sim.ProbabilityOf("p", nil, tc.successes, 1000).WithExact(tc.exact)
 		if got := zString(e); got != tc.want {
