@@ -652,7 +652,7 @@ func writePairTable(w io.Writer, m metricRows, names []string) error {
 //	    {"metric": "wounds", "params": {"target": "Orcs"}, "params_differ": false, "kind": "mean",
 //	     "estimates": [
 //	      {"candidate": "Knights", "params": {...}, "kind": "mean", "trials": 100000, "estimate": 2.31, "se": 0.004,
-//	       "ci95": [2.302, 2.318], "exact": null, "sd": 1.2, "median": 2, "p05": 0, "p95": 4},
+//	       "ci95": [2.302, 2.318], "exact": null, "z": null, "sd": 1.2, "median": 2, "p05": 0, "p95": 4},
 //	      ...],
 //	     "differences": [
 //	      {"a": "Knights", "b": "Swordsmen", "difference": 0.5, "se": 0.01, "ci95": [0.48, 0.52],
@@ -665,15 +665,16 @@ func writePairTable(w io.Writer, m metricRows, names []string) error {
 // trials all of them completed, to which each was cut so that every
 // difference is over the same trials. "stamp" is the one WriteJSON writes,
 // present when st is set. Each
-// estimate carries its candidate's own params; probabilities have
-// "successes" in place of the mean's spread; a candidate that does not
+// estimate carries its candidate's own params, and "exact" and "z" as in
+// WriteJSON; probabilities have "successes" in place of the mean's spread; a candidate that does not
 // report the metric at this point has "trials": 0 and null numbers.
 // "no_interval" says why a difference has no interval (null when it has
 // one): "missing" when a candidate of the pair does not report the metric
 // there, "too_few_batches" when under 2 batches hold it. "winner" is null
 // when the difference is not clear (see ClearConfidence). As in WriteJSON, keys keep
 // this order, numbers are in their shortest exact form, anything not finite
-// is null, and the worker count is left out.
+// is null but an infinite z ("inf" or "-inf"), and the worker count is
+// left out.
 func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	var b bytes.Buffer
 	b.WriteString("{\n")
