@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -96,6 +97,58 @@ func TestJSONZ(t *testing.T) {
 			continue
 		}
 		checkZ(t, "result "+strconv.Itoa(i), es[i], string(z), false)
+	}
+}
+
+// csvColumns reads a CSV output, returning its rows after the header and
+// the index of each column by name.
+func csvColumns(t *testing.T, b []byte) (rows [][]string, col map[string]int) {
+	t.Helper()
+	all, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col = map[string]int{}
+	for i, h := range all[0] {
+		col[h] = i
+	}
+	return all[1:], col
+}
+
+// TestCSVZ: the run CSV gives each estimate's z as the JSON does (empty
+// in place of null), its successes when a probability, and its sd,
+// median, p05 and p95 when a mean, each empty for the other kind.
+func TestCSVZ(t *testing.T) {
+	es := zEstimates()
+	var b bytes.Buffer
+	if err := WriteCSV(&b, &sim.Report{Scenario: "z", Trials: 1000, Results: es}); err != nil {
+		t.Fatal(err)
+	}
+	rows, col := csvColumns(t, b.Bytes())
+	if len(rows) != len(es) {
+		t.Fatalf("%d rows, want %d", len(rows), len(es))
+	}
+	for _, name := range []string{"z", "successes", "sd", "median", "p05", "p95"} {
+		if _, ok := col[name]; !ok {
+			t.Fatalf("no %s column in %v", name, col)
+		}
+	}
+	for i, r := range rows {
+		e := es[i]
+		where := "row " + strconv.Itoa(i)
+		checkZ(t, where, e, r[col["z"]], true)
+		want := map[string]string{"successes": "", "sd": "", "median": "", "p05": "", "p95": ""}
+		if e.Kind == sim.Probability {
+			want["successes"] = strconv.FormatInt(e.Successes, 10)
+		} else {
+			want["sd"], want["median"] = strconv.FormatFloat(e.StdDev, 'g', -1, 64), strconv.FormatFloat(e.Median, 'g', -1, 64)
+			want["p05"], want["p95"] = strconv.FormatFloat(e.P05, 'g', -1, 64), strconv.FormatFloat(e.P95, 'g', -1, 64)
+		}
+		for name, w := range want {
+			if got := r[col[name]]; got != w {
+				t.Errorf("%s (%s): %s %q, want %q", where, e.Kind, name, got, w)
+			}
+		}
 	}
 }
 
