@@ -758,9 +758,13 @@ func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 // candidate_a, candidate_b, and for each of a and b its trials, estimate,
 // ci95_low and ci95_high, then the difference, se, ci95_low, ci95_high,
 // higher_a, batches, winner (empty when the difference is not clear) and
-// no_interval (as in the JSON; empty when the difference has an interval).
-// Numbers are in their shortest exact form; a value that is not finite is
-// empty.
+// no_interval (as in the JSON; empty when the difference has an interval),
+// then exact_a, z_a, exact_b and z_b (each candidate's exact value and z,
+// as in WriteCSV) and verdict (the words the table, the JSON and the
+// Markdown give the pair, with the candidates' names). The columns after
+// no_interval came later and so stand last, where they leave a reader of
+// the earlier ones as it was. Numbers are in their shortest exact form; a
+// value that is not finite is empty, but an infinite z ("inf" or "-inf").
 func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	var names []string
 	for _, row := range c.Rows {
@@ -775,7 +779,8 @@ func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	header = append(header, "candidate_a", "candidate_b",
 		"trials_a", "estimate_a", "ci95_low_a", "ci95_high_a",
 		"trials_b", "estimate_b", "ci95_low_b", "ci95_high_b",
-		"difference", "se", "ci95_low", "ci95_high", "higher_a", "batches", "winner", "no_interval")
+		"difference", "se", "ci95_low", "ci95_high", "higher_a", "batches", "winner", "no_interval",
+		"exact_a", "z_a", "exact_b", "z_b", "verdict")
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -800,6 +805,10 @@ func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 				win = c.Candidates[i]
 			}
 			line = append(line, csvNum(d.Value), csvNum(d.SE), csvNum(d.CI95[0]), csvNum(d.CI95[1]), csvNum(d.HigherA), strconv.Itoa(d.Batches), win, noInterval(d, row))
+			for _, e := range []sim.Estimate{row.Estimates[d.A], row.Estimates[d.B]} {
+				line = append(line, csvExact(e), zCSV(e))
+			}
+			line = append(line, verdict(d, row, c.Candidates))
 			if err := cw.Write(line); err != nil {
 				return err
 			}

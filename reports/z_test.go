@@ -199,3 +199,36 @@ func TestComparisonJSONZ(t *testing.T) {
 		}
 	}
 }
+
+// TestComparisonCSVZ: the comparison CSV gives each candidate of a pair
+// its exact value and z, as the run CSV does.
+func TestComparisonCSVZ(t *testing.T) {
+	c := zComparison()
+	var b bytes.Buffer
+	if err := WriteComparisonCSV(&b, c, sim.Stamp{}); err != nil {
+		t.Fatal(err)
+	}
+	rows, col := csvColumns(t, b.Bytes())
+	if len(rows) != len(c.Rows) {
+		t.Fatalf("%d rows, want %d", len(rows), len(c.Rows))
+	}
+	for _, name := range []string{"exact_a", "z_a", "exact_b", "z_b"} {
+		if _, ok := col[name]; !ok {
+			t.Fatalf("no %s column in %v", name, col)
+		}
+	}
+	for i, r := range rows {
+		for j, side := range []string{"a", "b"} {
+			e := c.Rows[i].Estimates[j]
+			where := "row " + strconv.Itoa(i) + ", " + side
+			checkZ(t, where, e, r[col["z_"+side]], true)
+			want := ""
+			if e.HasExact {
+				want = strconv.FormatFloat(e.Exact, 'g', -1, 64)
+			}
+			if got := r[col["exact_"+side]]; got != want {
+				t.Errorf("%s: exact %q, want %q", where, got, want)
+			}
+		}
+	}
+}
