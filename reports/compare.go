@@ -652,7 +652,7 @@ func writePairTable(w io.Writer, m metricRows, names []string) error {
 //	    {"metric": "wounds", "params": {"target": "Orcs"}, "params_differ": false, "kind": "mean",
 //	     "estimates": [
 //	      {"candidate": "Knights", "params": {...}, "kind": "mean", "trials": 100000, "estimate": 2.31, "se": 0.004,
-//	       "ci95": [2.302, 2.318], "exact": null, "sd": 1.2, "median": 2, "p05": 0, "p95": 4},
+//	       "ci95": [2.302, 2.318], "exact": null, "z": null, "sd": 1.2, "median": 2, "p05": 0, "p95": 4},
 //	      ...],
 //	     "differences": [
 //	      {"a": "Knights", "b": "Swordsmen", "difference": 0.5, "se": 0.01, "ci95": [0.48, 0.52],
@@ -665,15 +665,16 @@ func writePairTable(w io.Writer, m metricRows, names []string) error {
 // trials all of them completed, to which each was cut so that every
 // difference is over the same trials. "stamp" is the one WriteJSON writes,
 // present when st is set. Each
-// estimate carries its candidate's own params; probabilities have
-// "successes" in place of the mean's spread; a candidate that does not
+// estimate carries its candidate's own params, and "exact" and "z" as in
+// WriteJSON; probabilities have "successes" in place of the mean's spread; a candidate that does not
 // report the metric at this point has "trials": 0 and null numbers.
 // "no_interval" says why a difference has no interval (null when it has
 // one): "missing" when a candidate of the pair does not report the metric
 // there, "too_few_batches" when under 2 batches hold it. "winner" is null
 // when the difference is not clear (see ClearConfidence). As in WriteJSON, keys keep
 // this order, numbers are in their shortest exact form, anything not finite
-// is null, and the worker count is left out.
+// is null but an infinite z ("inf" or "-inf"), and the worker count is
+// left out.
 func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	var b bytes.Buffer
 	b.WriteString("{\n")
@@ -757,9 +758,13 @@ func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 // candidate_a, candidate_b, and for each of a and b its trials, estimate,
 // ci95_low and ci95_high, then the difference, se, ci95_low, ci95_high,
 // higher_a, batches, winner (empty when the difference is not clear) and
-// no_interval (as in the JSON; empty when the difference has an interval).
-// Numbers are in their shortest exact form; a value that is not finite is
-// empty.
+// no_interval (as in the JSON; empty when the difference has an interval),
+// then exact_a, z_a, exact_b and z_b (each candidate's exact value and z,
+// as in WriteCSV) and verdict (the words the table, the JSON and the
+// Markdown give the pair, with the candidates' names). The columns after
+// no_interval came later and so stand last, where they leave a reader of
+// the earlier ones as it was. Numbers are in their shortest exact form; a
+// value that is not finite is empty, but an infinite z ("inf" or "-inf").
 func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	var names []string
 	for _, row := range c.Rows {
@@ -774,7 +779,8 @@ func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	header = append(header, "candidate_a", "candidate_b",
 		"trials_a", "estimate_a", "ci95_low_a", "ci95_high_a",
 		"trials_b", "estimate_b", "ci95_low_b", "ci95_high_b",
-		"difference", "se", "ci95_low", "ci95_high", "higher_a", "batches", "winner", "no_interval")
+		"difference", "se", "ci95_low", "ci95_high", "higher_a", "batches", "winner", "no_interval",
+		"exact_a", "z_a", "exact_b", "z_b", "verdict")
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -799,6 +805,10 @@ func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 				win = c.Candidates[i]
 			}
 			line = append(line, csvNum(d.Value), csvNum(d.SE), csvNum(d.CI95[0]), csvNum(d.CI95[1]), csvNum(d.HigherA), strconv.Itoa(d.Batches), win, noInterval(d, row))
+			for _, e := range []sim.Estimate{row.Estimates[d.A], row.Estimates[d.B]} {
+				line = append(line, csvExact(e), zCSV(e))
+			}
+			line = append(line, verdict(d, row, c.Candidates))
 			if err := cw.Write(line); err != nil {
 				return err
 			}

@@ -429,7 +429,8 @@ func TestComparisonExactWidth(t *testing.T) {
 	}
 }
 
-// TestZStringSign: a z that rounds to 0 is printed 0.0, never -0.0.
+// TestZStringSign: a z that rounds to 0 is printed 0.0, never -0.0, and an
+// infinite z keeps its sign.
 func TestZStringSign(t *testing.T) {
 	for _, tc := range []struct {
 		successes int64
@@ -442,10 +443,82 @@ func TestZStringSign(t *testing.T) {
 		{500, 0.4999, "0.0"},
 		// 480 of 1,000 against 0.5: z = -0.02 / sqrt(0.25 / 1000) = -1.26.
 		{480, 0.5, "-1.3"},
+		// 999 of 1,000 against a certainty: no spread under the exact
+		// value, and the estimate is below it.
+		{999, 1, "-inf"},
+		// 1 of 1,000 against an impossibility: above it.
+		{1, 0, "inf"},
 	} {
 		e := sim.ProbabilityOf("p", nil, tc.successes, 1000).WithExact(tc.exact)
 		if got := zString(e); got != tc.want {
 			t.Errorf("%d of 1000 against %g: z %q, want %q", tc.successes, tc.exact, got, tc.want)
+		}
+	}
+}
+
+// TestComparisonCSVVerdict: the CSV's verdict column holds the words the
+// table gives each pair, for a clear, an unclear and an equal pair and
+// for pairs with a candidate that does not report the metric, where the
+// winner column is empty for all but the clear one.
+func TestComparisonCSVVerdict(t *testing.T) {
+	names := []string{"Knights", "Swordsmen", "Rat Ogres"}
+	nan := math.NaN()
+	ps := []sim.Param{{Name: "target", Value: "Orcs"}}
+	// 2.04: the Student t 97.5% quantile for 31 degrees of freedom (32
+	// batches), as in sampleComparison.
+	diff := func(a, b int, v, se, higher float64) sim.Difference {
+		return sim.Difference{A: a, B: b, Value: v, SE: se, CI95: [2]float64{v - 2.04*se, v + 2.04*se}, HigherA: higher, Batches: 32}
+	}
+	none := func(a, b int) sim.Difference {
+		return sim.Difference{A: a, B: b, Value: nan, SE: nan, CI95: [2]float64{nan, nan}, HigherA: nan}
+	}
+	breaks := sim.ComparisonRow{Metric: "breaks", Kind: sim.Probability, Params: ps, Estimates: []sim.Estimate{
+		sim.ProbabilityOf("breaks", ps, 620, 1000), sim.ProbabilityOf("breaks", ps, 580, 1000), sim.ProbabilityOf("breaks", ps, 580, 1000),
+	}, Diffs: []sim.Difference{diff(0, 1, 0.04, 0.015, 0.994), diff(0, 2, 0.01, 0.02, 0.62), {A: 1, B: 2, CI95: [2]float64{0, 0}, HigherA: 0.5, Batches: 32}}}
+	h := sim.NewHistogram(0, 8)
+	h.AddN(4, 700)
+	h.AddN(5, 300)
+	missing := sim.Estimate{Metric: "impact_hits", Params: ps, Kind: sim.Mean, Value: nan, SE: nan, CI95: [2]float64{nan, nan}}
+	impact := sim.ComparisonRow{Metric: "impact_hits", Kind: sim.Mean, Params: ps, Estimates: []sim.Estimate{
+		sim.MeanOf("impact_hits", ps, &h), missing, missing,
+	}, Diffs: []sim.Difference{none(0, 1), none(0, 2), none(1, 2)}}
+	c := &sim.Comparison{Candidates: names, Trials: 1000, Rows: []sim.ComparisonRow{breaks, impact}}
+
+	var table, b bytes.Buffer
+	if err := WriteComparisonTable(&table, c, sim.Stamp{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteComparisonCSV(&b, c, sim.Stamp{}); err != nil {
+		t.Fatal(err)
+	}
+	rows, col := csvColumns(t, b.Bytes())
+	want := []struct{ verdict, winner string }{
+		{"Knights higher (99.4%)", "Knights"},
+		{"unclear (Knights 62%)", ""},
+		{"equal (every batch)", ""},
+		{"not reported for Swordsmen", ""},
+		{"not reported for Rat Ogres", ""},
+		{"not reported for either", ""},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d", len(rows), len(want))
+	}
+	lines := strings.Split(table.String(), "\n")
+	for i, r := range rows {
+		got := r[col["verdict"]]
+		if got != want[i].verdict || r[col["winner"]] != want[i].winner {
+			t.Errorf("%s - %s: verdict %q, winner %q; want %q, %q", r[col["candidate_a"]], r[col["candidate_b"]], got, r[col["winner"]], want[i].verdict, want[i].winner)
+		}
+		// The table's row for the pair ends with the same words.
+		pair := r[col["candidate_a"]] + " - " + r[col["candidate_b"]]
+		found := false
+		for _, l := range lines {
+			if strings.Contains(l, "| "+pair+" ") && strings.HasSuffix(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "|")), got) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no table row for %s says %q:\n%s", pair, got, table.String())
 		}
 	}
 }

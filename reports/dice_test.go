@@ -114,3 +114,22 @@ func TestSimulatedOnlyCSV(t *testing.T) {
 		t.Errorf("simulated-only CSV:\n%s", b.String())
 	}
 }
+
+// TestConditionInfiniteZ: a dice condition's z is written as the run
+// JSON's is, "-inf" when the simulation missed a certainty (999 of 1,000
+// against an exact 1) rather than null, which would read as no exact value.
+func TestConditionInfiniteZ(t *testing.T) {
+	h := sim.NewHistogram(0, 2)
+	h.AddN(1, 999)
+	h.AddN(0, 1)
+	c := Condition{Title: "q", Exact: 1, Sim: &h, Seed: 1, Trials: 1000}
+	for format, want := range map[string]string{"json": `"z": "-inf"`, "csv": ",-inf\n"} {
+		var b strings.Builder
+		if err := WriteCondition(&b, c, format); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("%s: no %q in %q", format, want, b.String())
+		}
+	}
+}

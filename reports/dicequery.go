@@ -136,7 +136,7 @@ func simulatedJSON(trials int64, seed uint64, partial bool, key string, e sim.Es
 	so.put("partial", strconv.FormatBool(partial))
 	so.put(key, num(e.Value))
 	so.put("ci95", pairJSON(e.CI95))
-	so.put("z", num(e.Z()))
+	so.put("z", zJSON(e))
 	return "{" + s.String() + "}"
 }
 
@@ -148,7 +148,7 @@ func writeConditionCSV(w io.Writer, c Condition) error {
 		e := c.estimate()
 		head = append(head, "trials", "seed", "partial", "estimate", "ci95_low", "ci95_high", "z")
 		row = append(row, strconv.FormatInt(c.Trials, 10), strconv.FormatUint(c.Seed, 10), strconv.FormatBool(c.Partial),
-			num(e.Value), num(e.CI95[0]), num(e.CI95[1]), csvNum(e.Z()))
+			num(e.Value), num(e.CI95[0]), num(e.CI95[1]), zCSV(e))
 	}
 	cw.Write(head)
 	cw.Write(row)

@@ -97,15 +97,23 @@ func zString(e sim.Estimate) string {
 		return "-"
 	}
 	if math.IsInf(z, 0) {
-		if z < 0 {
-			return "-inf"
-		}
-		return "inf"
+		return infWord(z)
 	}
 	if s := strconv.FormatFloat(z, 'f', 1, 64); s != "-0.0" {
 		return s
 	}
 	return "0.0" // a gap that rounds to nothing has no side
+}
+
+// infWord names an infinite z, with its sign: an estimate off its exact
+// value where there is no spread to measure the gap by (a probability
+// whose exact value is 0 or 1, a mean whose distribution, exact where
+// known, takes one value) is "inf" above it and "-inf" below it.
+func infWord(z float64) string {
+	if z < 0 {
+		return "-inf"
+	}
+	return "inf"
 }
 
 // groupThousands writes n with commas: 1,000,000.

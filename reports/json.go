@@ -19,9 +19,9 @@ import (
 //	  "results": [
 //	    {"metric": "charge_success", "params": {"M": 7, "swiftstride": true, "distance": 12},
 //	     "kind": "probability", "trials": 1000000, "estimate": 0.97, "se": 0.0002,
-//	     "ci95": [0.9697, 0.9703], "exact": 0.9700, "successes": 970000},
+//	     "ci95": [0.9697, 0.9703], "exact": 0.9700, "z": 0.3, "successes": 970000},
 //	    {"metric": "charge_reach", "params": {...}, "kind": "mean", ...,
-//	     "sd": 2.1, "median": 15, "p05": 11, "p95": 18,
+//	     "exact": null, "z": null, "sd": 2.1, "median": 15, "p05": 11, "p95": 18,
 //	     "histogram": {"9": 4630, "10": 23148, ...}}
 //	  ]
 //	}
@@ -44,7 +44,11 @@ import (
 //
 // Keys keep this order; params keep the sweep's order; histogram keys are
 // the values in increasing order. "exact" is null where no closed form is
-// known, and any number that is not finite is null. The worker count is left
+// known, and so is "z", the estimate's distance from it in standard errors
+// (sim.Estimate.Z; for a probability, the standard error under the exact
+// value, not "se"). Any other number that is not finite is null; an
+// infinite z, which JSON cannot hold as a number, is the string "inf" or
+// "-inf" (see zJSON). The worker count is left
 // out on purpose: the output is byte-identical whatever it was.
 func WriteJSON(w io.Writer, r *sim.Report) error {
 	var b bytes.Buffer
@@ -94,8 +98,8 @@ func writeEstimate(b *bytes.Buffer, e sim.Estimate) {
 }
 
 // estimateFields writes an estimate's members after its metric: where,
-// how many trials, the value with its spread and interval, the exact value,
-// then the successes of a probability or the summary (and, with hist, the
+// how many trials, the value with its spread and interval, the exact value
+// and z, then the successes of a probability or the summary (and, with hist, the
 // histogram) of a mean.
 func estimateFields(o *object, e sim.Estimate, hist bool) {
 	o.put("params", paramsJSON(e.Params))
@@ -109,6 +113,7 @@ func estimateFields(o *object, e sim.Estimate, hist bool) {
 	} else {
 		o.put("exact", "null")
 	}
+	o.put("z", zJSON(e))
 	if e.Kind == sim.Probability {
 		o.put("successes", strconv.FormatInt(e.Successes, 10))
 		return
@@ -179,6 +184,28 @@ func num(v float64) string {
 		return "null"
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// zJSON encodes an estimate's z, sim.Estimate.Z as the tables print it:
+// null when it has none (no exact value, or no trials), and the strings
+// "inf" and "-inf" when it is infinite (an estimate off an exact value
+// that leaves no spread). JSON has no infinity, and a null there would
+// lose the sign and read as no exact value.
+func zJSON(e sim.Estimate) string {
+	z := e.Z()
+	if math.IsInf(z, 0) {
+		return str(infWord(z))
+	}
+	return num(z)
+}
+
+// zCSV is zJSON for a CSV cell: empty in place of null.
+func zCSV(e sim.Estimate) string {
+	z := e.Z()
+	if math.IsInf(z, 0) {
+		return infWord(z)
+	}
+	return csvNum(z)
 }
 
 // pairJSON encodes an interval as a JSON pair of numbers.
