@@ -70,14 +70,27 @@ const (
 	// noIntervalMissing: a candidate of the pair does not report the
 	// metric at this point (a Rat Ogre makes no Impact Hits).
 	noIntervalMissing = "missing"
+	// noIntervalNoTrials: both report the metric, but a candidate had no
+	// trial it applies to (a combat result where no charge came home).
+	noIntervalNoTrials = "no_trials"
 	// noIntervalBatches: fewer than 2 batches hold the difference, too
 	// few for a spread.
 	noIntervalBatches = "too_few_batches"
 )
 
-// absent reports whether a candidate has no such estimate (sim.Compare
-// leaves it with no trials).
+// absent reports whether a candidate's estimate has no trials behind it:
+// the candidate does not report it (sim.Compare leaves such an estimate
+// empty), or had no trial it applies to.
 func absent(e sim.Estimate) bool { return e.Trials == 0 }
+
+// unreported reports whether candidate c does not report row's estimate
+// at all.
+func unreported(row sim.ComparisonRow, c int) bool {
+	if c < len(row.Reported) {
+		return !row.Reported[c]
+	}
+	return absent(row.Estimates[c])
+}
 
 // noInterval says why a difference has no interval: "" when it has one,
 // else noIntervalMissing or noIntervalBatches.
@@ -85,8 +98,10 @@ func noInterval(d sim.Difference, row sim.ComparisonRow) string {
 	switch {
 	case !math.IsNaN(d.HigherA):
 		return ""
-	case absent(row.Estimates[d.A]) || absent(row.Estimates[d.B]):
+	case unreported(row, d.A) || unreported(row, d.B):
 		return noIntervalMissing
+	case absent(row.Estimates[d.A]) || absent(row.Estimates[d.B]):
+		return noIntervalNoTrials
 	}
 	return noIntervalBatches
 }
@@ -99,12 +114,20 @@ func verdict(d sim.Difference, row sim.ComparisonRow, names []string) string {
 	switch noInterval(d, row) {
 	case noIntervalMissing:
 		switch {
-		case absent(row.Estimates[d.A]) && absent(row.Estimates[d.B]):
+		case unreported(row, d.A) && unreported(row, d.B):
 			return "not reported for either"
-		case absent(row.Estimates[d.A]):
+		case unreported(row, d.A):
 			return "not reported for " + a
 		}
 		return "not reported for " + b
+	case noIntervalNoTrials:
+		switch {
+		case absent(row.Estimates[d.A]) && absent(row.Estimates[d.B]):
+			return "no trials for either"
+		case absent(row.Estimates[d.A]):
+			return "no trials for " + a
+		}
+		return "no trials for " + b
 	case noIntervalBatches:
 		return "no interval (under 2 batches)"
 	}
@@ -247,7 +270,7 @@ func batchRange(m metricRows) string {
 	lo, hi := math.MaxInt, -1
 	for _, row := range m.rows {
 		for _, d := range row.Diffs {
-			if noInterval(d, row) != noIntervalMissing {
+			if why := noInterval(d, row); why != noIntervalMissing && why != noIntervalNoTrials {
 				lo, hi = min(lo, d.Batches), max(hi, d.Batches)
 			}
 		}
@@ -269,7 +292,7 @@ func missingNote(m metricRows, names []string) string {
 	for c, n := range names {
 		count := 0
 		for _, row := range m.rows {
-			if c < len(row.Estimates) && absent(row.Estimates[c]) {
+			if c < len(row.Estimates) && unreported(row, c) {
 				count++
 			}
 		}
@@ -670,7 +693,8 @@ func writePairTable(w io.Writer, m metricRows, names []string) error {
 // report the metric at this point has "trials": 0 and null numbers.
 // "no_interval" says why a difference has no interval (null when it has
 // one): "missing" when a candidate of the pair does not report the metric
-// there, "too_few_batches" when under 2 batches hold it. "winner" is null
+// there, "no_trials" when one reports it but had no trial it applies to,
+// "too_few_batches" when under 2 batches hold it. "winner" is null
 // when the difference is not clear (see ClearConfidence). As in WriteJSON, keys keep
 // this order, numbers are in their shortest exact form, anything not finite
 // is null but an infinite z ("inf" or "-inf"), and the worker count is

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -519,6 +520,45 @@ func TestComparisonCSVVerdict(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("no table row for %s says %q:\n%s", pair, got, table.String())
+		}
+	}
+}
+
+// TestVerdictNoTrials: a candidate that reports a metric but had no trial
+// it applies to (the combat result of a unit whose charge never came home)
+// is not said not to report it: the verdict says it had no trials, and the
+// JSON's no_interval is "no_trials". The candidates' rows come from
+// sim.Compare, which records who reports what.
+func TestVerdictNoTrials(t *testing.T) {
+	names := []string{"Slowpokes", "Riders", "Archers"}
+	var empty sim.Histogram
+	var some sim.Histogram
+	some.AddN(2, 10)
+	hits := sim.ProbabilityOf("hits", nil, 1, 2) // shared by all three
+	reported := func(h *sim.Histogram) []sim.Estimate {
+		return []sim.Estimate{sim.MeanOf("combat_result", nil, h), hits}
+	}
+	full := [][]sim.Estimate{reported(&empty), reported(&some), {hits}}
+	batches := [][][]sim.Estimate{{full[0], full[0]}, {full[1], full[1]}, {full[2], full[2]}}
+	c, err := sim.Compare(names, full, batches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := c.Rows[0] // combat_result: Archers do not report it
+	for _, tc := range []struct {
+		a, b      int
+		want, why string
+	}{
+		{0, 1, "no trials for Slowpokes", noIntervalNoTrials},
+		{0, 2, "not reported for Archers", noIntervalMissing},
+		{1, 2, "not reported for Archers", noIntervalMissing},
+	} {
+		d := row.Diffs[slices.IndexFunc(row.Diffs, func(d sim.Difference) bool { return d.A == tc.a && d.B == tc.b })]
+		if got := verdict(d, row, names); got != tc.want {
+			t.Errorf("%s - %s: %q, want %q", names[tc.a], names[tc.b], got, tc.want)
+		}
+		if got := noInterval(d, row); got != tc.why {
+			t.Errorf("%s - %s: no_interval %q, want %q", names[tc.a], names[tc.b], got, tc.why)
 		}
 	}
 }

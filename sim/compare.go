@@ -40,6 +40,11 @@ type ComparisonRow struct {
 	Differ    bool
 	Kind      Kind
 	Estimates []Estimate
+	// Reported says, for each candidate, whether it reports this estimate
+	// at all; one that does not is shown by an estimate with no trials, as
+	// is one that reports it but had no trial it applies to (a combat
+	// result where no combat was fought).
+	Reported []bool
 	// Diffs holds a difference for every pair of candidates i < j, in the
 	// order (0,1), (0,2), ..., (1,2), ...
 	Diffs []Difference
@@ -125,6 +130,7 @@ func Compare(names []string, full [][]Estimate, batches [][][]Estimate) (Compari
 			}
 		}
 		for c := range names {
+			row.Reported = append(row.Reported, pos[c] >= 0)
 			if pos[c] < 0 {
 				row.Estimates = append(row.Estimates, missing(row))
 				continue
