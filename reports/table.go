@@ -345,6 +345,9 @@ func writeLong(w io.Writer, metric string, es []sim.Estimate) error {
 	if len(zero) > 0 {
 		fmt.Fprintln(w, wrapText(trimNote("", zero), TerminalWidth))
 	}
+	if slices.ContainsFunc(kept, func(e sim.Estimate) bool { return e.Trials == 0 }) {
+		fmt.Fprintln(w, wrapText(fmt.Sprintf("A row of \"-\": no trial at that point had a %s to count (it counts only trials it applies to).", metric), TerminalWidth))
+	}
 	return nil
 }
 

@@ -117,3 +117,27 @@ func TestGridKeepsRowsWithAChance(t *testing.T) {
 		t.Errorf("the grid:\n%s", out)
 	}
 }
+
+// TestNoTrialsRowSaysWhy: a combat result is counted only in trials in
+// which a round was fought; from 18" M 4 infantry never charge home (M +
+// 2D6 reaches 16" at most), so that row has no trials and shows "-", and a
+// note under the table says why.
+func TestNoTrialsRowSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "far.yaml")
+	os.WriteFile(f, []byte(`name: far
+ruleset: fantasy
+battle:
+  attacker: {name: Slowpokes, models: 10, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}
+  target: {name: Rats, models: 20, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}
+  distance: [6, 18]
+  phases: [charge, combat]
+`), 0o644)
+	out, _, err := runCLI(t, "run", f, "--trials", "2000", "--metrics", "combat_result")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "| 18       |        - |") || !strings.Contains(out, `A row of "-": no trial at that point had a combat_result to count`) {
+		t.Errorf("the table:\n%s", out)
+	}
+}
