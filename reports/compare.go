@@ -406,7 +406,7 @@ func ppNote(k sim.Kind) string {
 // letters with a legend (comparisonBody). st, when set, heads it with how
 // to reproduce the numbers (without the worker count).
 func WriteComparisonTable(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w}
 	for _, l := range comparisonHeader(c, st) {
 		for part := range strings.SplitSeq(strings.Replace(l, ", reproduce: ", "\nreproduce: ", 1), "\n") {
 			if !strings.HasPrefix(part, "reproduce: ") {
@@ -423,7 +423,7 @@ func WriteComparisonTable(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 		fmt.Fprintln(ew, l)
 	}
 	ew.Write(body)
-	return ew.err
+	return ew.Err
 }
 
 // comparisonBody renders every metric's tables, naming the candidates in
@@ -847,9 +847,9 @@ func WriteComparisonCSV(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 // metric the estimates table and the differences table that
 // WriteComparisonTable writes.
 func WriteComparisonMarkdown(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w}
 	writeComparisonMarkdown(ew, c, st, "#")
-	return ew.err
+	return ew.Err
 }
 
 func writeComparisonMarkdown(w io.Writer, c *sim.Comparison, st sim.Stamp, h string) {

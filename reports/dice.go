@@ -37,7 +37,7 @@ type Distribution struct {
 // frequency and its Wilson 95% interval when a simulation ran, then the
 // mean and standard deviation.
 func WriteDistribution(w io.Writer, d Distribution) error {
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w}
 	fmt.Fprintln(ew, d.Title)
 	if d.Exact == nil && d.Sim != nil {
 		return writeSimulated(ew, d)
@@ -79,7 +79,7 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 		fmt.Fprintf(ew, "simulated: mean %.4f (95%% CI %.4f to %.4f, z %s), sd %.4f; %s trials, seed %d\n",
 			m.Value, m.CI95[0], m.CI95[1], zString(m), m.StdDev, groupThousands(d.Trials), d.Seed)
 	}
-	return ew.err
+	return ew.Err
 }
 
 func pct(p float64) string {

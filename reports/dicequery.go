@@ -67,7 +67,7 @@ func WriteCondition(w io.Writer, c Condition, format string) error {
 	case "markdown":
 		return writeConditionMarkdown(w, c)
 	}
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w}
 	fmt.Fprintln(ew, c.Title)
 	if c.NoExact != "" {
 		fmt.Fprintln(ew, wrapText(c.NoExact, TerminalWidth))
@@ -80,13 +80,13 @@ func WriteCondition(w io.Writer, c Condition, format string) error {
 			fmt.Fprintf(ew, "simulated: %s (95%% CI %s to %s)%s; %s trials, seed %d\n",
 				pct(e.Value), pct(e.CI95[0]), pct(e.CI95[1]), oneIn(e.Value), groupThousands(c.Trials), c.Seed)
 			fmt.Fprintln(ew, wrapText("The true chance lies within the 95% interval about 19 times in 20.", TerminalWidth))
-			return ew.err
+			return ew.Err
 		}
 		fmt.Fprintf(ew, "simulated: %s (95%% CI %s to %s, z %s); %s trials, seed %d\n",
 			pct(e.Value), pct(e.CI95[0]), pct(e.CI95[1]), zString(e), groupThousands(c.Trials), c.Seed)
 		fmt.Fprintln(ew, wrapText("The exact value lies within the 95% interval about 19 times in 20; z counts the standard errors between them.", TerminalWidth))
 	}
-	return ew.err
+	return ew.Err
 }
 
 // oneIn phrases a probability as players say it: ", about 1 in 4". Past a
@@ -157,7 +157,7 @@ func writeConditionCSV(w io.Writer, c Condition) error {
 }
 
 func writeConditionMarkdown(w io.Writer, c Condition) error {
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w}
 	fmt.Fprintf(ew, "# %s\n\n", mdCode(c.Title))
 	head := []string{"exact"}
 	row := []string{pct(c.Exact)}
@@ -170,7 +170,7 @@ func writeConditionMarkdown(w io.Writer, c Condition) error {
 		row = append(row, pct(e.Value), pct(e.CI95[0])+" to "+pct(e.CI95[1]), zString(e), groupThousands(c.Trials), strconv.FormatUint(c.Seed, 10))
 	}
 	mdTable(ew, head, alignment(0, len(head), 0), [][]string{row})
-	return ew.err
+	return ew.Err
 }
 
 // WriteDistributionAs writes a distribution in a format of DiceFormats;
@@ -348,7 +348,7 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 		cw.WriteAll(rows)
 		return cw.Error()
 	}
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w}
 	fmt.Fprintf(ew, "# %s\n\n", mdCode(d.Title))
 	if d.NoExact != "" {
 		fmt.Fprintf(ew, "%s\n\n", mdParagraph(d.NoExact))
@@ -361,11 +361,11 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 			fmt.Fprintf(ew, "\nSimulated mean %.4f (95%% CI %.4f to %.4f), sd %.4f; %s trials, seed %d.\n",
 				m.Value, m.CI95[0], m.CI95[1], m.StdDev, groupThousands(d.Trials), d.Seed)
 		}
-		return ew.err
+		return ew.Err
 	}
 	mean, sd := distMoments(d)
 	fmt.Fprintf(ew, "\nExact mean %.4f, sd %.4f.\n", mean, sd)
-	return ew.err
+	return ew.Err
 }
 
 // StageDicePlot prepares the plot of a dice answer in files, for dir, as

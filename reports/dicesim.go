@@ -14,7 +14,7 @@ import (
 // simulated, then the simulated mean. Past maxSimRows values the table
 // groups them in bins of a round width, so that it stays readable (JSON and
 // CSV still list every value).
-func writeSimulated(ew *errWriter, d Distribution) error {
+func writeSimulated(ew *ErrWriter, d Distribution) error {
 	if d.NoExact != "" {
 		fmt.Fprintln(ew, d.NoExact)
 	}
@@ -63,7 +63,7 @@ func writeSimulated(ew *errWriter, d Distribution) error {
 		fmt.Fprintf(ew, "simulated: mean %.4f (95%% CI %.4f to %.4f), sd %.4f; %s trials, seed %d\n",
 			m.Value, m.CI95[0], m.CI95[1], m.StdDev, groupThousands(d.Trials), d.Seed)
 	}
-	return ew.err
+	return ew.Err
 }
 
 // maxSimRows is the most rows a simulated distribution's table shows

@@ -12,7 +12,7 @@ import (
 // WriteMarkdown writes the report as Markdown: a heading, the run's
 // parameters, and one table per metric with a row per point.
 func WriteMarkdown(w io.Writer, r *sim.Report) error {
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w}
 	fmt.Fprintf(ew, "# %s\n\n", mdText(r.Scenario))
 	if r.Description != "" {
 		fmt.Fprintf(ew, "%s\n\n", mdParagraph(r.Description))
@@ -31,7 +31,7 @@ func WriteMarkdown(w io.Writer, r *sim.Report) error {
 	if len(r.Results) > 0 {
 		fmt.Fprintf(ew, "\n%s\n", mdText(readingNote(r.Results)))
 	}
-	return ew.err
+	return ew.Err
 }
 
 // writeMarkdownLong writes one metric's estimates as a Markdown table, a

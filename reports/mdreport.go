@@ -56,7 +56,7 @@ func StageMarkdownReport(files *Files, path string, r *sim.Report, scenarioSourc
 }
 
 func writeMarkdownReport(w io.Writer, r *sim.Report, src []byte, plotDir string, figs []namedFigure, notes []string) error {
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w}
 	title := r.Scenario
 	if title == "" {
 		title = "hammersim report"
@@ -133,7 +133,7 @@ func writeMarkdownReport(w io.Writer, r *sim.Report, src []byte, plotDir string,
 		}
 		fmt.Fprintf(ew, "%s\n", fence)
 	}
-	return ew.err
+	return ew.Err
 }
 
 // codeFence is a backtick fence longer than any run of backticks in s, at

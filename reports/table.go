@@ -55,7 +55,7 @@ func newAlignedTable(w io.Writer, header []string, align []tw.Align) *tablewrite
 // WriteTable writes the report as terminal tables: the grid metric as
 // grids, every other metric as a table with one row per point.
 func WriteTable(w io.Writer, r *sim.Report) error {
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w}
 	for _, l := range header(r) {
 		if len(l) > TerminalWidth {
 			// The reproduce command goes on a line of its own, unbroken,
@@ -90,22 +90,23 @@ func WriteTable(w io.Writer, r *sim.Report) error {
 	if len(r.Results) > 0 {
 		fmt.Fprintf(ew, "\n%s\n", wrapText(readingNote(r.Results), TerminalWidth))
 	}
-	return ew.err
+	return ew.Err
 }
 
-// errWriter keeps the first write error so that the many Fprintf calls of a
-// report need no checks of their own.
-type errWriter struct {
-	w   io.Writer
-	err error
+// ErrWriter writes to W and keeps the first write error in Err, refusing
+// every write after it, so that the many Fprintf calls of a report (or a
+// command's help) need no checks of their own.
+type ErrWriter struct {
+	W   io.Writer
+	Err error
 }
 
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
+func (e *ErrWriter) Write(p []byte) (int, error) {
+	if e.Err != nil {
+		return 0, e.Err
 	}
-	n, err := e.w.Write(p)
-	e.err = err
+	n, err := e.W.Write(p)
+	e.Err = err
 	return n, err
 }
 

@@ -315,33 +315,18 @@ func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 		c.sets = append(c.sets, fs)
 	}
 	fs.Usage = func() {
-		w := &usageWriter{w: stdout}
+		w := &reports.ErrWriter{W: stdout}
 		fmt.Fprintf(w, "Usage: simulate %s\n\nFlags:\n", synopsis)
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
-		if w.err != nil {
+		if w.Err != nil {
 			// parseInterleaved reports it: a help that could not be
 			// written (a full disk, a closed pipe) is an error.
-			fs.SetOutput(usageFailed{w.err})
+			fs.SetOutput(usageFailed{w.Err})
 		}
 	}
 	return fs
-}
-
-// usageWriter writes a flag set's help, keeping the first error.
-type usageWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (u *usageWriter) Write(p []byte) (int, error) {
-	if u.err != nil {
-		return 0, u.err
-	}
-	n, err := u.w.Write(p)
-	u.err = err
-	return n, err
 }
 
 // helpNotWritten is the error of a help that could not be written: an
