@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -44,30 +43,25 @@ func checkCompareTrials(trials int64) error {
 // precision target (which only run follows) and scenarios that would run
 // with different trials or seeds (their keys, or the defaults without
 // them), unless a flag settles them for all, are errors.
-func checkCompareScenarios(fs *flag.FlagSet, ss []*scenarios.Scenario, names []string) error {
+func checkCompareScenarios(fs *flag.FlagSet, f *runFlags, ss []*scenarios.Scenario, names []string) error {
 	for i, s := range ss {
 		if s.Precision > 0 || s.MaxTrials > 0 {
 			return fmt.Errorf("%s asks for a precision target (precision, max_trials), which compare cannot follow: it runs every candidate for the same fixed number of trials; "+
 				"run that scenario with simulate run, or compare a copy without those keys", visible(names[i]))
 		}
 	}
-	// What each scenario would run with, its keys over the defaults.
-	trials := func(s *scenarios.Scenario) int64 { return cmp.Or(s.Trials, sim.DefaultConfig.Trials) }
-	seed := func(s *scenarios.Scenario) uint64 {
-		if s.HasSeed {
-			return s.Seed
-		}
-		return sim.DefaultConfig.Seed
-	}
+	// What each would run with, as run would configure it: the flags over
+	// its keys over the defaults.
+	first := f.config(fs, ss[0])
 	for i, s := range ss[1:] {
-		first := ss[0]
-		if !flagSet(fs, "trials") && trials(s) != trials(first) {
+		cfg := f.config(fs, s)
+		if cfg.Trials != first.Trials {
 			return fmt.Errorf("%s %s and %s %s: compare runs them on the same trials; give --trials N, or the same trials: key in both",
-				visible(names[0]), trialsKey(first.Trials), visible(names[i+1]), trialsKey(s.Trials))
+				visible(names[0]), trialsKey(ss[0].Trials), visible(names[i+1]), trialsKey(s.Trials))
 		}
-		if !flagSet(fs, "seed") && seed(s) != seed(first) {
+		if cfg.Seed != first.Seed {
 			return fmt.Errorf("%s %s and %s %s: compare runs them on the same dice; give --seed S, or the same seed: key in both",
-				visible(names[0]), seedKey(first), visible(names[i+1]), seedKey(s))
+				visible(names[0]), seedKey(ss[0]), visible(names[i+1]), seedKey(s))
 		}
 	}
 	return nil
@@ -147,7 +141,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		ss = append(ss, s)
 	}
-	if err := checkCompareScenarios(fs, ss, pos); err != nil {
+	if err := checkCompareScenarios(fs, f, ss, pos); err != nil {
 		return err
 	}
 	shards.shardOutputs(fs, f)

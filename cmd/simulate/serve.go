@@ -290,7 +290,7 @@ func (sv served) compare(files []string, srcs [][]byte, args []string) (web.Job,
 		}
 		ss = append(ss, s)
 	}
-	if err := checkCompareScenarios(fs, ss, files); err != nil {
+	if err := checkCompareScenarios(fs, f, ss, files); err != nil {
 		return nil, err
 	}
 	job := compareJob{ss: ss, args: files, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}
