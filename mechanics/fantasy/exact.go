@@ -208,7 +208,8 @@ func exactCharge(b *Battle) (pCharge, pCombat float64, known bool) {
 // unless a Grind Attack adds its own: then only a single round has the
 // closed form. The hits are exact while the lost models cannot change the
 // models in contact, the wounds while the target cannot run out of wounds
-// to take; it returns their distribution in a combat (given that there is
+// to take or is whole (lost is 0), so that they are capped at a known
+// number; it returns their distribution in a combat (given that there is
 // one), if they are.
 func exactImpact(b *Battle, pCombat float64, lost int, ex BattleExact) (dice.Dist, bool) {
 	a, t := b.Units[0], b.Units[1]
@@ -225,17 +226,22 @@ func exactImpact(b *Battle, pCombat float64, lost int, ex BattleExact) (dice.Dis
 	for range chariotsBehind(a, a.Models, models) {
 		sum = sum.Add(d3)
 	}
-	hits := pCombat * sum.Mean()
-	ex.set(BattleImpactHits, 0, hits)
+	ex.set(BattleImpactHits, 0, pCombat*sum.Mean())
 	ex.setDist(BattleImpactHits, 0, orZero(sum, pCombat))
-	if (t.Models-lost)*t.W >= sum.Max() {
-		// Each hit wounds on its own roll.
-		q := HitWounds(a.S, t, false)
-		ex.set(BattleImpactWounds, 0, hits*q)
-		ex.setDist(BattleImpactWounds, 0, thin(orZero(sum, pCombat), q))
-		return thin(sum, q), true
+	// Each hit wounds on its own roll, and the target takes no more wounds
+	// than it has: when the hits can outrun them, the wounds are capped at
+	// the target's, which is a closed form only while no model can have
+	// been lost before the combat.
+	wounds := thin(sum, HitWounds(a.S, t, false))
+	if limit := (t.Models - lost) * t.W; limit < sum.Max() {
+		if lost > 0 {
+			return dice.Dist{}, false
+		}
+		wounds = wounds.Map(func(w int) int { return min(w, limit) })
 	}
-	return dice.Dist{}, false
+	ex.set(BattleImpactWounds, 0, pCombat*wounds.Mean())
+	ex.setDist(BattleImpactWounds, 0, orZero(wounds, pCombat))
+	return wounds, true
 }
 
 // exactImpactCombat: the one round after a charge (rounds: 1) in which the

@@ -429,3 +429,73 @@ func TestExactImpactNeedsEveryMachine(t *testing.T) {
 		t.Error("one Doomwheel: no exact impact hits")
 	}
 }
+
+// TestExactImpactWoundsCapped: Impact Hits that can outnumber the wounds
+// of a whole target still have a closed form, capped at those wounds. The
+// chariot's D6 hits at S6 wound four unarmoured Clanrats on 2+: W is
+// Binomial(h, 5/6) mixed over h = 1..6, P(W = 0..6) = 9331, 55980, 55875,
+// 55000, 50625, 37500, 15625 in 279936 (TestExactImpactCombatBannersAndFear),
+// and the rats take min(W, 4):
+//   - impact_wounds = (55980 + 2*55875 + 3*55000 + 4*(50625 + 37500 +
+//     15625))/279936 = 747730/279936;
+//   - destroyed = P(W >= 4) = 103750/279936.
+//
+// The round's other closed forms, which follow from the capped wounds, are
+// checked against trials within 5 standard errors (fixed seed).
+func TestExactImpactWoundsCapped(t *testing.T) {
+	b := impactBattle("D6")
+	b.Units[1] = foot("Clanrats", 4, 4, 3, 3, 3, 4, 0, 5, NoSave)
+	ex := ExactBattle(b)
+	for _, tt := range []struct {
+		name   string
+		metric BattleMetric
+		unit   int
+		want   float64
+	}{
+		{"impact wounds", BattleImpactWounds, 0, 747730.0 / 279936},
+		{"rats destroyed", BattleDestroyed, 1, 103750.0 / 279936},
+		{"rats killed", BattleKilled, 1, 747730.0 / 279936},
+	} {
+		got, has := ex.Value(tt.metric, tt.unit)
+		if !has || math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: %v, %v; want %v", tt.name, got, has, tt.want)
+		}
+		if d, ok := ex.Dist(tt.metric, tt.unit); ok && math.Abs(d.Mean()-got) > 1e-12 {
+			t.Errorf("%s: distribution's mean %v, value %v", tt.name, d.Mean(), got)
+		}
+	}
+	const n = 100_000
+	s, r := b.NewState(), dice.New(29, 0)
+	reads := []struct {
+		name   string
+		metric BattleMetric
+		unit   int
+		read   func(s *State) float64
+	}{
+		{"impact wounds", BattleImpactWounds, 0, func(s *State) float64 { return float64(s.Out.ImpactWounds) }},
+		{"combat result", BattleCombatResult, 0, func(s *State) float64 { return float64(s.Out.CombatResult) }},
+		{"rats broke", BattleBroke, 1, func(s *State) float64 { return float64(flag(s.Units[1].Broke)) }},
+		{"chariot won", BattleWon, 0, func(s *State) float64 { return float64(flag(s.Units[1].Broke || s.Units[1].Destroyed())) }},
+	}
+	sum, sum2 := make([]float64, len(reads)), make([]float64, len(reads))
+	for range n {
+		b.Run(r, s)
+		for i, p := range reads {
+			v := p.read(s)
+			sum[i] += v
+			sum2[i] += v * v
+		}
+	}
+	for i, p := range reads {
+		want, has := ex.Value(p.metric, p.unit)
+		if !has {
+			t.Errorf("%s: no closed form", p.name)
+			continue
+		}
+		mean := sum[i] / n
+		se := math.Sqrt((sum2[i]/n - mean*mean) / n)
+		if math.Abs(mean-want) > 5*se+1e-12 {
+			t.Errorf("trials: %s %.5f, exact %.5f (5 SE = %.5f)", p.name, mean, want, 5*se)
+		}
+	}
+}
