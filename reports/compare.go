@@ -448,7 +448,7 @@ func comparisonBody(c *sim.Comparison) (body []byte, legend []string, err error)
 func metricTables(c *sim.Comparison, names []string) ([]byte, error) {
 	var b bytes.Buffer
 	for _, m := range byMetric(c) {
-		fmt.Fprintf(&b, "\n%s (%s)\n", m.metric, m.kind)
+		fmt.Fprintf(&b, "\n%s\n", heading(m.metric, comparedTitle(m.metric, c), m.kind.String()))
 		if err := writeCandidates(&b, m, names); err != nil {
 			return nil, err
 		}
@@ -863,7 +863,7 @@ func writeComparisonMarkdown(w io.Writer, c *sim.Comparison, st sim.Stamp, h str
 		fmt.Fprintf(w, "\n> **%s**\n", mdText(comparisonPartialLine(c, st)))
 	}
 	for _, m := range byMetric(c) {
-		fmt.Fprintf(w, "\n%s# %s (%s)\n\n", h, mdText(m.metric), m.kind)
+		fmt.Fprintf(w, "\n%s# %s\n\n", h, mdText(heading(m.metric, comparedTitle(m.metric, c), m.kind.String())))
 		withExact := anyExact(m)
 		var rows [][]string
 		for _, row := range m.rows {
