@@ -133,7 +133,7 @@ func atLeastTables(metric string, es []sim.Estimate, axes []sim.Axis) []plainTab
 	if !anyCounted {
 		return nil
 	}
-	title := metric + ": chance of at least N, in percent"
+	title := lineName(metric, metricTitle(metric, points)) + ": chance of at least N, in percent"
 	varying := varyingParams(points)
 	across := ""
 	for _, n := range varying {

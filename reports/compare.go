@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter/tw"
@@ -435,7 +436,7 @@ func comparisonBody(c *sim.Comparison) (body []byte, legend []string, err error)
 	if err != nil || widest(named) <= TerminalWidth {
 		return named, nil, err
 	}
-	letters := candidateLetters(len(c.Candidates))
+	letters := candidateLetters(len(c.Candidates), shownNames(c))
 	short, err := metricTables(c, letters)
 	if err != nil {
 		return nil, nil, err
@@ -443,12 +444,33 @@ func comparisonBody(c *sim.Comparison) (body []byte, legend []string, err error)
 	return short, candidateLegend(c.Candidates, letters), nil
 }
 
+// shownNames are the texts the tables of a comparison show where a
+// candidate's letter could be: the candidates' names and the values of
+// the points' parameters (a unit named "B" beside the letter B).
+func shownNames(c *sim.Comparison) map[string]bool {
+	taken := map[string]bool{}
+	for _, n := range c.Candidates {
+		taken[n] = true
+	}
+	for _, row := range c.Rows {
+		for _, p := range row.Params {
+			taken[paramString(p.Value)] = true
+		}
+		for _, e := range row.Estimates {
+			for _, p := range e.Params {
+				taken[paramString(p.Value)] = true
+			}
+		}
+	}
+	return taken
+}
+
 // metricTables renders each metric's title, candidates, pairs and notes,
 // calling the candidates by names.
 func metricTables(c *sim.Comparison, names []string) ([]byte, error) {
 	var b bytes.Buffer
 	for _, m := range byMetric(c) {
-		fmt.Fprintf(&b, "\n%s (%s)\n", m.metric, m.kind)
+		fmt.Fprintf(&b, "\n%s\n", heading(m.metric, comparedTitle(m.metric, c), m.kind.String()))
 		if err := writeCandidates(&b, m, names); err != nil {
 			return nil, err
 		}
@@ -462,22 +484,44 @@ func metricTables(c *sim.Comparison, names []string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// candidateLetters returns n short labels: A to Z, then A2 to Z2, and so on.
-func candidateLetters(n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = string(rune('A' + i%26))
-		if i >= 26 {
-			out[i] += strconv.Itoa(i/26 + 1)
+// candidateLetters returns n short labels: A to Z, then A2 to Z2, and so
+// on. Where one of them is a name in taken (candidates called "B" and "A",
+// in that order, would be A and B; a unit named "C" would sit beside the
+// letter C), a letter would be read as that name, so the labels become
+// #1, #2, ... instead, and where one of those is taken too, letters
+// followed by one prime mark, then two, and so on, until none is.
+func candidateLetters(n int, taken map[string]bool) []string {
+	for round := 0; ; round++ {
+		out := make([]string, n)
+		free := true
+		for i := range out {
+			switch {
+			case round == 1:
+				out[i] = "#" + strconv.Itoa(i+1)
+			default:
+				out[i] = string(rune('A' + i%26))
+				if i >= 26 {
+					out[i] += strconv.Itoa(i/26 + 1)
+				}
+				if round > 1 {
+					out[i] += strings.Repeat("'", round-1)
+				}
+			}
+			free = free && !taken[out[i]]
+		}
+		if free {
+			return out
 		}
 	}
-	return out
 }
 
 // candidateLegend says which candidate each letter stands for, a line
 // each, a name too long for its line wrapped under itself.
 func candidateLegend(names, letters []string) []string {
 	lines := []string{"", "The tables call the candidates by letter:"}
+	if !unicode.IsLetter(rune(letters[0][0])) {
+		lines[1] = "The tables call the candidates by number:"
+	}
 	for i, n := range names {
 		head := "  " + letters[i] + " = "
 		indent := strings.Repeat(" ", utf8.RuneCountInString(head))
@@ -863,7 +907,7 @@ func writeComparisonMarkdown(w io.Writer, c *sim.Comparison, st sim.Stamp, h str
 		fmt.Fprintf(w, "\n> **%s**\n", mdText(comparisonPartialLine(c, st)))
 	}
 	for _, m := range byMetric(c) {
-		fmt.Fprintf(w, "\n%s# %s (%s)\n\n", h, mdText(m.metric), m.kind)
+		fmt.Fprintf(w, "\n%s# %s\n\n", h, mdText(heading(m.metric, comparedTitle(m.metric, c), m.kind.String())))
 		withExact := anyExact(m)
 		var rows [][]string
 		for _, row := range m.rows {

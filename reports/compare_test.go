@@ -88,6 +88,50 @@ func TestComparisonLongNames(t *testing.T) {
 	}
 }
 
+// TestComparisonLettersNotNames: a candidate's letter is never a text the
+// tables show as something else. Candidates named "C" and "B" (units swept
+// with --by) would otherwise be lettered A and C, and the column C would be
+// the candidate named B; numbers stand in, and the legend says so.
+func TestComparisonLettersNotNames(t *testing.T) {
+	c := sampleComparison()
+	c.Candidates = []string{"C", strings.Repeat("Clanrats with a very long name ", 3), "B"}
+	var b bytes.Buffer
+	if err := WriteComparisonTable(&b, c, sampleStamp()); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"The tables call the candidates by number:\n  #1 = C\n", "  #3 = B\n",
+		" #1 | ", "| #1 - #3 |", "#1 higher"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "A = ") || strings.Contains(out, "| A ") {
+		t.Errorf("letters stand for candidates that have letters for names:\n%s", out)
+	}
+
+	for _, tc := range []struct {
+		n     int
+		taken []string
+		want  string
+	}{
+		{3, nil, "A B C"},
+		{3, []string{"Knights", "Orcs"}, "A B C"},
+		{3, []string{"B"}, "#1 #2 #3"}, // a unit or candidate named B
+		{3, []string{"C", "#2"}, "A' B' C'"},
+		{3, []string{"C", "#1", "B'"}, "A'' B'' C''"},
+		{28, nil, "A B C D E F G H I J K L M N O P Q R S T U V W X Y Z A2 B2"}, // 26 letters, then A2
+	} {
+		taken := map[string]bool{}
+		for _, n := range tc.taken {
+			taken[n] = true
+		}
+		if got := strings.Join(candidateLetters(tc.n, taken), " "); got != tc.want {
+			t.Errorf("%d candidates, %q taken: %s, want %s", tc.n, tc.taken, got, tc.want)
+		}
+	}
+}
+
 // pairRow is a row of two candidates that both report the metric, 1,000
 // trials each, for the verdict tests.
 func pairRow() sim.ComparisonRow {

@@ -62,7 +62,7 @@ func comparisonFigures(c *sim.Comparison) ([]namedFigure, []string, error) {
 		for start := 0; start < len(m.rows); start += size {
 			part := m
 			part.rows = m.rows[start:min(start+size, len(m.rows))]
-			name, title := "compare_"+m.metric, words(m.metric)
+			name, title := "compare_"+m.metric, words(comparedTitle(m.metric, c))
 			if n > 1 {
 				end := start + len(part.rows)
 				name = fileName(name, fmt.Sprintf("points=%d..%d", start+1, end))
@@ -92,7 +92,7 @@ type errPoints struct {
 // comparisonPlot draws one figure of a metric's comparison, titled by
 // what it holds.
 func comparisonPlot(c *sim.Comparison, m metricRows, title string) (*plot.Plot, error) {
-	p := newPlot("compare: "+title+" (95% intervals)", "", yLabel(m.kind, m.metric))
+	p := newPlot("compare: "+title+" (95% intervals)", "", yLabel(m.kind, comparedTitle(m.metric, c)))
 	p.Title.Padding = 0.3 * vg.Centimeter
 	if m.kind == sim.Probability {
 		p.Y.Tick.Marker = cappedPercentTicks{}

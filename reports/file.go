@@ -140,13 +140,30 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 }
 
 // Commit moves every prepared file into place, in the order they were
-// added. It stops at the first error, removing the temporary files not yet
-// moved (and the directories MkdirAll made, where they are left empty).
+// added, after writing into the targets that are not regular files (a
+// device, a pipe): those writes are the ones that can fail for want of
+// room (/dev/full, a full disk behind a device) or a reader, and a failure
+// among them then leaves every regular file as it was, where a rename
+// before them would already have replaced one. It stops at the first
+// error, removing the temporary files not yet moved (and the directories
+// MkdirAll made, where they are left empty).
 func (files *Files) Commit() error {
 	defer files.Discard()
 	if files.stopped() {
 		return ErrStopped
 	}
+	var renames []pendingFile
+	for len(files.pending) > 0 {
+		p := files.pending[0]
+		if p.temp != "" {
+			renames = append(renames, p)
+		} else if err := p.commit(); err != nil {
+			files.pending = append(renames, files.pending...)
+			return fmt.Errorf("writing %s: %w", p.name, err)
+		}
+		files.pending = files.pending[1:]
+	}
+	files.pending = renames
 	for len(files.pending) > 0 {
 		p := files.pending[0]
 		if err := p.commit(); err != nil {

@@ -194,3 +194,45 @@ func TestFilesStop(t *testing.T) {
 		t.Errorf("the stopped set left %d entries, want only kept.txt", len(entries))
 	}
 }
+
+// TestFilesCommitDevicesFirst: a target that is written into rather than
+// replaced (here /dev/full, which refuses every write for want of room)
+// fails before any regular file of the set is replaced, whatever order the
+// files were added in: the older file stays, and no temporary file or
+// folder the set made is left.
+func TestFilesCommitDevicesFirst(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full on this system")
+	}
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.txt")
+	os.WriteFile(a, []byte("old a"), 0o644)
+	plots := filepath.Join(dir, "plots")
+	write := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	var files Files
+	if err := files.MkdirAll(plots); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ path, text string }{
+		{a, "new a"}, {filepath.Join(plots, "p.svg"), "<svg/>"}, {"/dev/full", "report"},
+	} {
+		if err := files.Add(f.path, write(f.text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := files.Commit()
+	if err == nil || !strings.Contains(err.Error(), "writing /dev/full") {
+		t.Fatalf("Commit: %v, want the error of writing /dev/full", err)
+	}
+	if got, _ := os.ReadFile(a); string(got) != "old a" {
+		t.Errorf("a was replaced by a set that failed: %q", got)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "a.txt" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}

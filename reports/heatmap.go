@@ -100,9 +100,10 @@ func heatmap(r *sim.Report, g *sim.Grid, s slice, lo, hi float64) (figure, error
 	if len(s.estimates) > 0 {
 		kind = s.estimates[0].Kind
 	}
-	title := r.Scenario + ": average " + words(g.Metric)
+	name := words(metricTitle(g.Metric, s.estimates))
+	title := r.Scenario + ": average " + name
 	if kind == sim.Probability {
-		title = r.Scenario + ": chance of " + words(g.Metric) + " (%)"
+		title = r.Scenario + ": chance of " + name + " (%)"
 	}
 	if s.label != "" {
 		title += ", " + labelWords(s.label)

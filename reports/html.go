@@ -171,7 +171,7 @@ func WriteHTML(w io.Writer, r *sim.Report, scenarioSource []byte) error {
 		var ss []slice
 		ss, rest = gridSlices(r, g)
 		if len(ss) > 0 {
-			sec := htmlSection{Heading: g.Metric + " (" + ss[0].estimates[0].Kind.String() + ")"}
+			sec := htmlSection{Heading: heading(g.Metric, metricTitle(g.Metric, ss[0].estimates), ss[0].estimates[0].Kind.String())}
 			for _, s := range ss {
 				sec.Tables = append(sec.Tables, htmlGrid(r, g, s))
 			}
@@ -221,7 +221,7 @@ func WriteComparisonHTML(w io.Writer, c *sim.Comparison, st sim.Stamp, sources m
 		doc.Partial = comparisonPartialLine(c, st)
 	}
 	for _, m := range byMetric(c) {
-		sec := htmlSection{Heading: m.metric + " (" + m.kind.String() + ")"}
+		sec := htmlSection{Heading: heading(m.metric, comparedTitle(m.metric, c), m.kind.String())}
 		est := htmlTable{Caption: "Estimates with 95% intervals", Head: heads(append(slices.Clone(m.params), c.Candidates...), len(m.params))}
 		if anyExact(m) {
 			est.Caption += " and exact values"
@@ -413,7 +413,7 @@ func htmlLong(metric string, es []sim.Estimate) htmlSection {
 		}
 		t.Rows = append(t.Rows, line)
 	}
-	return htmlSection{Heading: metric + " (" + kind.String() + ")", Tables: []htmlTable{t}}
+	return htmlSection{Heading: heading(metric, metricTitle(metric, rows), kind.String()), Tables: []htmlTable{t}}
 }
 
 func plainNumber(v float64) string {

@@ -38,7 +38,7 @@ func WriteMarkdown(w io.Writer, r *sim.Report) error {
 // row per point.
 func writeMarkdownLong(w io.Writer, metric string, es []sim.Estimate) {
 	rows, names := estimatesOf(metric, es)
-	fmt.Fprintf(w, "\n## %s (%s)\n\n", mdText(metric), rows[0].Kind)
+	fmt.Fprintf(w, "\n## %s\n\n", mdText(heading(metric, metricTitle(metric, rows), rows[0].Kind.String())))
 	cols := append(slices.Clone(names), "estimate", "95% CI", "exact", "z", "trials")
 	for i := range names {
 		cols[i] = mdText(cols[i])

@@ -39,7 +39,7 @@ func axisWords(name string) string {
 }
 
 // figureDrawer draws one figure of a metric from its estimates, under a
-// title.
+// title; metric is what its axes call the metric (metricTitle).
 type figureDrawer func(title, metric string, rows []sim.Estimate) (*plot.Plot, error)
 
 // metricFigures draws one metric of the report, in as many figures as it
@@ -49,12 +49,14 @@ func metricFigures(r *sim.Report, metric string, es []sim.Estimate) (figs []name
 	rows = unitRoles(rows)
 	drawer, keep, rows := chooseFigure(r, rows)
 	parts, note := splitSeries(rows, keep...)
+	// The figures name the metric by its title, on their axes too.
+	title := metricTitle(metric, rows)
 	for _, part := range parts {
-		caption := words(metric)
+		caption := words(title)
 		if part.title != "" {
 			caption += " (" + part.title + ")"
 		}
-		p, err := drawer(r.Scenario+": "+caption, metric, part.rows)
+		p, err := drawer(r.Scenario+": "+caption, title, part.rows)
 		if err != nil {
 			return nil, note, err
 		}

@@ -327,7 +327,8 @@ func columnRuns(r *sim.Report, g *sim.Grid, parts []slice) []slice {
 // value, where there is one, as a ring. Probabilities are in percent, as
 // on every other plot.
 func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
-	title := r.Scenario + ": " + words(g.Metric)
+	name := metricTitle(g.Metric, s.estimates)
+	title := r.Scenario + ": " + words(name)
 	if s.label != "" {
 		title += " (" + labelWords(s.label) + ")"
 	}
@@ -335,7 +336,7 @@ func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
 	if len(s.estimates) > 0 {
 		kind = s.estimates[0].Kind
 	}
-	p := newPlot(title, axisWords(g.Rows), yLabel(kind, g.Metric))
+	p := newPlot(title, axisWords(g.Rows), yLabel(kind, name))
 	top := 0.0
 	i := 0 // the lines drawn so far: each its own colour
 	for _, cv := range axisValues(r, g.Cols) {

@@ -224,10 +224,11 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 // gridTitle names a slice of a grid and its unit: probabilities are shown
 // in percent, means as they are.
 func gridTitle(g *sim.Grid, s slice) string {
-	title := g.Metric + " (%)"
+	unit := "%"
 	if len(s.estimates) > 0 && s.estimates[0].Kind == sim.Mean {
-		title = g.Metric + " (mean)"
+		unit = "mean"
 	}
+	title := heading(g.Metric, metricTitle(g.Metric, s.estimates), unit)
 	if s.label != "" {
 		title += ", " + s.label
 	}
@@ -310,7 +311,7 @@ func exactSummary(es []sim.Estimate, g *sim.Grid) string {
 func writeLong(w io.Writer, metric string, es []sim.Estimate) error {
 	rows, names := estimatesOf(metric, es)
 	kind := rows[0].Kind
-	fmt.Fprintf(w, "\n%s (%s)\n", metric, kind)
+	fmt.Fprintf(w, "\n%s\n", heading(metric, metricTitle(metric, rows), kind.String()))
 	var kept []sim.Estimate
 	var zero []string
 	for _, e := range rows {

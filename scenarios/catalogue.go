@@ -394,6 +394,11 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 	items := []*Node{n}
 	if n.Kind == SeqNode {
 		items = n.Items
+		if len(items) == 0 {
+			// As an empty path: a list that names nothing would hide the
+			// catalogue the writer meant to give.
+			d.Errorf(n, "an empty list names no unit catalogue; give a file or folder, or a list of them, or leave the key out")
+		}
 	}
 	var files []unitsFile
 	for _, it := range items {

@@ -120,6 +120,9 @@ func TestUseAndProfile(t *testing.T) {
 			`t.yaml:3:8: an empty path; expected a unit catalogue file or folder`},
 		{"empty units path in a list", head + "units: [\"\"]\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
 			`t.yaml:3:9: an empty path; expected a unit catalogue file or folder`},
+		// So does an empty list, whose bracket is at column 8.
+		{"empty units list", head + "units: []\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
+			`t.yaml:3:8: an empty list names no unit catalogue; give a file or folder, or a list of them, or leave the key out`},
 		{"not UTF-8", head + "# caf\xe9\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
 			`t.yaml:3:6: byte 0xE9 is not UTF-8 text; save the file as UTF-8`},
 	} {

@@ -84,9 +84,11 @@ func (d *Decoder) decodeMetrics(n *Node, have []string) []string {
 				d.ErrAt(it, at, fmt.Sprintf("unknown metric %q; this question has: %s", trimmed, strings.Join(have, ", ")))
 				continue
 			}
-			if !slices.Contains(out, trimmed) {
-				out = append(out, trimmed)
+			if slices.Contains(out, trimmed) {
+				d.ErrAt(it, at, fmt.Sprintf("metric %q is named twice", trimmed))
+				continue
 			}
+			out = append(out, trimmed)
 		}
 	}
 	return out
@@ -97,20 +99,22 @@ func (s *Scenario) Metrics() []string { return slices.Clone(s.metrics) }
 
 // SelectMetrics keeps only the named metrics in the scenario's results,
 // overriding its metrics key; an unknown name is an error that lists the
-// metrics the question has.
+// metrics the question has, and so are an empty name and one named twice,
+// which would otherwise be dropped unseen.
 func (s *Scenario) SelectMetrics(names []string) error {
 	var keep []string
-	for _, n := range names {
+	for i, n := range names {
 		n = strings.TrimSpace(n)
 		if n == "" {
-			continue
+			return fmt.Errorf("name %d of %d is empty; %s has: %s", i+1, len(names), s.Name, strings.Join(s.metrics, ", "))
 		}
 		if !slices.Contains(s.metrics, n) {
 			return fmt.Errorf("unknown metric %q in %s; its question has: %s", n, s.Name, strings.Join(s.metrics, ", "))
 		}
-		if !slices.Contains(keep, n) {
-			keep = append(keep, n)
+		if slices.Contains(keep, n) {
+			return fmt.Errorf("metric %q is named twice", n)
 		}
+		keep = append(keep, n)
 	}
 	if len(keep) == 0 {
 		return fmt.Errorf("no metric named; %s has: %s", s.Name, strings.Join(s.metrics, ", "))

@@ -70,6 +70,12 @@ func TestMetricsKey(t *testing.T) {
 		{"ask: {die: 6, metrics: [sixes]}", `t.yaml:3:25: unknown metric "sixes"; this question has: roll, six, quiet`},
 		{"ask:\n  die: 6\n  metrics: six, rol", `t.yaml:5:17: unknown metric "rol"`},
 		{"ask: {die: 6, metrics: []}", `t.yaml:3:24: an empty metrics list keeps nothing`},
+		// A name given twice is refused where it is given the second time:
+		// the bracket is at column 24, so the second "six" is at 30.
+		{"ask: {die: 6, metrics: [six, six]}", `t.yaml:3:30: metric "six" is named twice`},
+		// Within one string: its quote is at column 24, its text starts at
+		// 25, and the empty second entry is at 29, after "six,".
+		{"ask: {die: 6, metrics: 'six,,roll'}", `t.yaml:3:29: empty metric name`},
 		{"ask: {die: 6, metrics: {a: 1}}", `t.yaml:3:24: expected metrics as a list of names`},
 		// Every question takes metrics: an unknown key's list of the keys
 		// allowed names it, and a near miss is pointed at it.
@@ -94,6 +100,18 @@ func TestSelectMetrics(t *testing.T) {
 	}
 	if got := strings.Join(metricsOf(t, s), " "); got != "roll quiet" {
 		t.Errorf("metrics %q", got)
+	}
+	// An empty name and one named twice are refused, not dropped.
+	for _, tc := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"roll", "", "six"}, "name 2 of 3 is empty; t has: roll, six, quiet"},
+		{[]string{"roll", " roll"}, `metric "roll" is named twice`},
+	} {
+		if err := s.SelectMetrics(tc.names); err == nil || err.Error() != tc.want {
+			t.Errorf("%q:\n got: %v\nwant: %s", tc.names, err, tc.want)
+		}
 	}
 	err = s.SelectMetrics([]string{"rolls"})
 	if err == nil || !strings.Contains(err.Error(), `unknown metric "rolls" in t; its question has: roll, six, quiet`) {

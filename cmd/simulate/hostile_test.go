@@ -431,6 +431,15 @@ func flagCases() []hostile {
 		usage("precision-word", "simulate: run: --precision abc: expected a number, such as 0.005\n", "run", "--precision", "abc"),
 		usage("metrics-empty", "--metrics names no metric", "run", "flee-pursuit", "--metrics", ""),
 		usage("metrics-commas", "--metrics names no metric", "compare", "doomwheel-balance", "--metrics", " , "),
+		// An empty entry or a name given twice in a comma list is refused,
+		// naming the flag and the entry: "a,,b" has its empty entry second of
+		// three, and a trailing comma makes an empty last entry.
+		usage("metrics-empty-entry", `--metrics "charge_success,,charge_reach": entry 2 of 3 is empty; expected names separated by single commas`, "run", "swiftstride-charge", "--metrics", "charge_success,,charge_reach"),
+		usage("metrics-trailing-comma", `--metrics "charge_success,": entry 2 of 2 is empty`, "run", "swiftstride-charge", "--metrics", "charge_success,"),
+		usage("metrics-leading-comma", `--metrics ",won": entry 1 of 2 is empty`, "compare", "doomwheel-balance", "--metrics", ",won"),
+		usage("metrics-twice", `--metrics "charge_success, charge_success": charge_success is named twice, as entries 1 and 2`, "run", "swiftstride-charge", "--metrics", "charge_success, charge_success"),
+		usage("host-empty-entry", `--host "pi.local,,pi": entry 2 of 3 is empty; expected names separated by single commas, such as pi.local,pi`, "serve", "--addr", "127.0.0.1:0", "--host", "pi.local,,pi"),
+		usage("host-empty", `--host "": entry 1 of 1 is empty`, "serve", "--addr", "127.0.0.1:0", "--host", ""),
 		usage("trials-bad-commas", `"1,00" is not a number of trials`, "run", "--trials", "1,00"),
 		{name: "flags/report-upper-case", args: []string{"run", "flee-pursuit", "--trials", "1000", "-o", "/dev/null", "--report", "{dir}/r.HTML"},
 			check: func(t *testing.T, dir, _ string) {

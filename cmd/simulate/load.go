@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"hammersim/scenarios"
@@ -37,10 +38,42 @@ func (f *runFlags) load(name string) (*scenarios.Scenario, error) {
 // selectMetrics keeps the metrics --metrics names; the server's runs read
 // their scenarios elsewhere and call it too.
 func (f *runFlags) selectMetrics(s *scenarios.Scenario) error {
-	if f.metrics != "" {
-		if err := s.SelectMetrics(strings.Split(f.metrics, ",")); err != nil {
-			return &usageError{msg: "--metrics: " + err.Error()}
-		}
+	if f.metrics == "" {
+		return nil
+	}
+	names, err := commaList("metrics", f.metrics)
+	if err != nil {
+		return &usageError{msg: err.Error()}
+	}
+	if err := s.SelectMetrics(names); err != nil {
+		return &usageError{msg: "--metrics: " + err.Error()}
 	}
 	return nil
+}
+
+// commaList reads the value of a flag that takes names separated by
+// commas, such as --metrics hits,wounds. Spaces around a name are dropped;
+// an empty entry ("hits,,wounds", a comma at either end) and a name given
+// twice are errors that say which entry, since either is a slip that would
+// otherwise pass unseen, or mean that another name was meant.
+func commaList(flag, value string) ([]string, error) {
+	entries := strings.Split(value, ",")
+	var names []string
+	for i, e := range entries {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			return nil, fmt.Errorf("--%s %q: entry %d of %d is empty; expected names separated by single commas, such as %s", flag, value, i+1, len(entries), flagListExample[flag])
+		}
+		if j := slices.Index(names, e); j >= 0 {
+			return nil, fmt.Errorf("--%s %q: %s is named twice, as entries %d and %d", flag, value, e, j+1, i+1)
+		}
+		names = append(names, e)
+	}
+	return names, nil
+}
+
+// flagListExample is a well-formed value of each flag commaList reads.
+var flagListExample = map[string]string{
+	"metrics": "hits,wounds",
+	"host":    "pi.local,pi",
 }

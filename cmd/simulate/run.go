@@ -478,6 +478,11 @@ func (f *runFlags) check(fs *flag.FlagSet) error {
 	if flagSet(fs, "metrics") && strings.Trim(f.metrics, ", ") == "" {
 		return flagUsagef(cmd, "--metrics names no metric; expected names such as hits,wounds (leave the flag out for all)")
 	}
+	if flagSet(fs, "metrics") {
+		if _, err := commaList("metrics", f.metrics); err != nil {
+			return flagUsagef(cmd, "%v", err)
+		}
+	}
 	return nil
 }
 

@@ -48,10 +48,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if cfg.MaxRunTime < time.Second {
 		return usagef("--max-run-time %s is too short; expected a duration of at least 1s, such as 10m or 1h30m", cfg.MaxRunTime)
 	}
-	for _, h := range strings.Split(*hosts, ",") {
+	if flagSet(fs, "host") {
 		// "pi.local, pi" names pi, not " pi".
-		if h = strings.TrimSpace(h); h != "" {
-			cfg.Hosts = append(cfg.Hosts, h)
+		if cfg.Hosts, err = commaList("host", *hosts); err != nil {
+			return usagef("%v", err)
 		}
 	}
 	ln, err := net.Listen("tcp", *addr)
