@@ -566,11 +566,11 @@ func writeCandidates(w io.Writer, m metricRows, candidates []string) error {
 	if len(columnChunks(full, TerminalWidth)) == 1 || len(candidates) < 2 {
 		return writeChunked(w, full)
 	}
-	unit := "means"
+	unit := "are means"
 	if m.kind == sim.Probability {
-		unit = "percent"
+		unit = "in percent"
 	}
-	fmt.Fprintf(w, "estimates in %s; intervals in the JSON and CSV outputs\n", unit)
+	fmt.Fprintf(w, "estimates %s; intervals in the JSON and CSV outputs\n", unit)
 	if err := writeChunked(w, table(func(e sim.Estimate) string { return gridNumber(e, e.Trials > 0) })); err != nil {
 		return err
 	}

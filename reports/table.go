@@ -185,11 +185,11 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 	rows, cols := axisValues(r, g.Rows), axisValues(r, g.Cols)
 	for _, s := range slices {
 		fmt.Fprintf(w, "\n%s\n", gridTitle(g, s))
-		unit := "percent"
+		unit := "in percent"
 		if len(s.estimates) > 0 && s.estimates[0].Kind == sim.Mean {
-			unit = "means"
+			unit = "are means"
 		}
-		fmt.Fprintf(w, "estimates in %s; intervals in the JSON and CSV outputs\n", unit)
+		fmt.Fprintf(w, "estimates %s; intervals in the JSON and CSV outputs\n", unit)
 		corner, colNames := gridHeader(g, cols)
 		t := newTable(w, append([]string{corner}, colNames...), 1)
 		at := s.cells(g)

@@ -115,7 +115,7 @@ func TestPerUnitTitles(t *testing.T) {
 	// numbers and so drawn as lines.
 	r.Axes = append(r.Axes, sim.Axis{Name: "unit", Values: []any{"Doomwheel", "Clanrats"}})
 	r.Grid = &sim.Grid{Metric: "wounds", Rows: "distance", Cols: "unit"}
-	if out := render(WriteTable, r); !strings.Contains(out, "\nwounds suffered (wounds, mean)\nestimates in means") {
+	if out := render(WriteTable, r); !strings.Contains(out, "\nwounds suffered (wounds, mean)\nestimates are means") {
 		t.Errorf("the grid is not titled wounds suffered:\n%s", out)
 	}
 	gs, _ := gridSlices(r, r.Grid)

@@ -391,3 +391,17 @@ func TestControlCharactersInNames(t *testing.T) {
 		t.Errorf("stderr %q: the escape is not escaped", stderr.String())
 	}
 }
+
+// TestReportOfOnePlot: a Markdown report of one metric has one PNG figure
+// beside it (charge_success of random-movement, one figure), and says
+// "1 plot file".
+func TestReportOfOnePlot(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "r.md")
+	_, stderr, err := runCLI(t, "run", "random-movement", "--trials", "1000", "--metrics", "charge_success", "--report", report)
+	if err != nil {
+		t.Fatal(err, stderr)
+	}
+	if want := "wrote the report " + report + " and 1 plot file beside it\n"; !strings.HasSuffix(stderr, want) {
+		t.Errorf("stderr %q, want it to end with %q", stderr, want)
+	}
+}

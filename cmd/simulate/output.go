@@ -151,12 +151,12 @@ func (f *runFlags) write(stop context.Context, stdout, stderr io.Writer, o outpu
 		for _, n := range plots.Notes {
 			fmt.Fprintln(stderr, "simulate: note:", n)
 		}
-		fmt.Fprintf(stderr, "simulate: wrote %d plot files in %s\n", len(plots.Files), visible(f.plotDir))
+		fmt.Fprintf(stderr, "simulate: wrote %s in %s\n", plotFiles(len(plots.Files)), visible(f.plotDir))
 	}
 	switch {
 	case f.report == "":
 	case reportPlots > 0:
-		fmt.Fprintf(stderr, "simulate: wrote the report %s and %d plot files beside it\n", visible(f.report), reportPlots)
+		fmt.Fprintf(stderr, "simulate: wrote the report %s and %s beside it\n", visible(f.report), plotFiles(reportPlots))
 	default:
 		fmt.Fprintf(stderr, "simulate: wrote the report %s\n", visible(f.report))
 	}
@@ -184,4 +184,13 @@ func stopUnless(ctx context.Context, partial bool) context.Context {
 		return nil
 	}
 	return ctx
+}
+
+// plotFiles says how many plot files were written: "1 plot file", "4
+// plot files".
+func plotFiles(n int) string {
+	if n == 1 {
+		return "1 plot file"
+	}
+	return fmt.Sprintf("%d plot files", n)
 }
