@@ -41,7 +41,13 @@ type Decoder struct {
 // Errorf reports a problem at n's position (the top of the file when n is
 // nil). Repeats of one message at one place are reported once.
 func (d *Decoder) Errorf(n *Node, format string, args ...any) {
-	e := &Error{File: d.file, Line: 1, Col: 1, Msg: fmt.Sprintf(format, args...)}
+	d.add(n, &Error{Msg: fmt.Sprintf(format, args...)})
+}
+
+// add records e at n's place (or the file's start), unless the same
+// problem is already recorded or there are too many.
+func (d *Decoder) add(n *Node, e *Error) {
+	e.File, e.Line, e.Col = d.file, 1, 1
 	if n != nil {
 		e.Line, e.Col = n.Line, n.Col
 		if n.File != "" {
@@ -65,6 +71,15 @@ func (d *Decoder) Errorf(n *Node, format string, args ...any) {
 func (d *Decoder) ErrAt(n *Node, col int, msg string) {
 	at := n.at(col)
 	d.Errorf(&at, "%s", msg)
+}
+
+// ErrExpecting reports msg at col of n's text, as ErrAt does, followed by
+// expected: what the place takes, in the format's own words, which is
+// printed whole however long it is (msg, which may quote the input, is cut
+// short when long).
+func (d *Decoder) ErrExpecting(n *Node, col int, msg, expected string) {
+	at := n.at(col)
+	d.add(&at, &Error{Msg: msg, Expected: expected})
 }
 
 // Field is one key a mapping may hold.
@@ -117,7 +132,7 @@ func (d *Decoder) unknownKey(k *Node, what string, fields []Field) {
 			return
 		}
 	}
-	d.Errorf(k, "unknown key %s in %s; expected one of: %s", Excerpt(k.Text), what, strings.Join(keys, ", "))
+	d.add(k, &Error{Msg: fmt.Sprintf("unknown key %s in %s", Excerpt(k.Text), what), Expected: "expected one of: " + strings.Join(keys, ", ")})
 }
 
 // Scalar returns n's text, or reports that what was expected is missing.

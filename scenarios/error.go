@@ -13,19 +13,32 @@ type Error struct {
 	File      string
 	Line, Col int
 	Msg       string
+	// Expected, when set, says what the place takes ("expected one of:
+	// ..."). It holds the format's own words, never the input's, so it is
+	// printed whole however long it is, after Msg.
+	Expected string
 }
 
 func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Message())
+}
+
+// Message is the problem without its place: Msg, cut short if it is long
+// (whatever a message quotes of the input, it stays short), then Expected
+// whole.
+func (e *Error) Message() string {
 	msg := e.Msg
 	if len(msg) > maxMsg {
-		// Whatever a message quotes of the input, it stays short.
 		cut := maxMsg
 		for cut > 0 && !utf8.RuneStart(msg[cut]) {
 			cut--
 		}
 		msg = msg[:cut] + "..."
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, msg)
+	if e.Expected != "" {
+		msg += "; " + e.Expected
+	}
+	return msg
 }
 
 // maxMsg is the longest message an Error prints, in bytes.

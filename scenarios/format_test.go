@@ -149,3 +149,35 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestLongKeyListsPrintedWhole: an unknown key's error lists every key
+// the mapping takes, however many (here 40 keys of 20 bytes, 880 bytes
+// of list, more than the 400 bytes a message's own text may take), while
+// a long key quoted from the input is still cut short.
+func TestLongKeyListsPrintedWhole(t *testing.T) {
+	var fields []Field
+	var keys []string
+	for i := range 40 {
+		k := fmt.Sprintf("a_rather_long_key_%02d", i)
+		keys = append(keys, k)
+		fields = append(fields, Field{Key: k, Decode: func(*Node) {}})
+	}
+	long := strings.Repeat("z", 500)
+	n, err := parseYAML("t.yaml", []byte("zz: 1\n"+long+": 2\n"), scenarioYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &Decoder{file: "t.yaml"}
+	d.Object(n, "the options", fields)
+	if len(d.errs) != 2 {
+		t.Fatalf("%d errors, want 2: %v", len(d.errs), d.errs)
+	}
+	want := `t.yaml:1:1: unknown key "zz" in the options; expected one of: ` + strings.Join(keys, ", ")
+	if got := d.errs[0].Error(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	got := d.errs[1].Error()
+	if !strings.HasSuffix(got, strings.Join(keys, ", ")) || strings.Count(got, "z") > 200 {
+		t.Errorf("a long unknown key: %s", got)
+	}
+}

@@ -65,7 +65,7 @@ func (d *Decoder) decodeMetrics(n *Node, have []string) []string {
 		return nil
 	}
 	if len(items) == 0 {
-		d.Errorf(n, "an empty metrics list keeps nothing; name some of: %s", strings.Join(have, ", "))
+		d.add(n, &Error{Msg: "an empty metrics list keeps nothing", Expected: "name some of: " + strings.Join(have, ", ")})
 		return nil
 	}
 	var out []string
@@ -77,11 +77,11 @@ func (d *Decoder) decodeMetrics(n *Node, have []string) []string {
 			at := col + strings.Index(name, trimmed)
 			col += len(name) + 1
 			if trimmed == "" {
-				d.ErrAt(it, at, "empty metric name; expected one of: "+strings.Join(have, ", "))
+				d.ErrExpecting(it, at, "empty metric name", "expected one of: "+strings.Join(have, ", "))
 				continue
 			}
 			if !slices.Contains(have, trimmed) {
-				d.ErrAt(it, at, fmt.Sprintf("unknown metric %q; this question has: %s", trimmed, strings.Join(have, ", ")))
+				d.ErrExpecting(it, at, "unknown metric "+Excerpt(trimmed), "this question has: "+strings.Join(have, ", "))
 				continue
 			}
 			if slices.Contains(out, trimmed) {

@@ -64,7 +64,7 @@ func problems(err error) []problem {
 	ps := make([]problem, len(list))
 	var files []string
 	for i, e := range list {
-		ps[i] = problem{File: e.File, Line: e.Line, Col: e.Col, Message: e.Msg, Text: e.Error()}
+		ps[i] = problem{File: e.File, Line: e.Line, Col: e.Col, Message: e.Message(), Text: e.Error()}
 		if !slices.Contains(files, e.File) {
 			files = append(files, e.File)
 		}
