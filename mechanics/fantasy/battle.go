@@ -71,6 +71,47 @@ const (
 	LossOfControlEndOfPhase
 )
 
+// PursuitPath is where the other units of a battle stand relative to the
+// path of a flight from close combat away from the acting unit, and of
+// the acting unit's pursuit after it. A battle keeps each unit's distance
+// from the acting unit, not where it stands, so whether another unit is in
+// that path is not in its state: it is this option.
+type PursuitPath uint8
+
+const (
+	// PathClear: no other unit stands in the path; the flight and the
+	// pursuit change the fleeing unit's distance alone.
+	PathClear PursuitPath = iota
+	// PathLine: every other unit stands on the line of the flight and the
+	// pursuit, beyond the combat, at its distance from the acting unit.
+	// The fleeing unit flees through those its flight reaches (WAP, Move
+	// Fleeing Units): one wound for each point of Unit Strength of a
+	// non-fleeing enemy, and a Panic test for a friend when its Unit
+	// Strength is PanicFriendUS or more; ending on one, it goes on to 1"
+	// beyond it. The pursuer stops 1" short of a friend and charges an
+	// enemy it reaches (WAP, Move Pursuers).
+	PathLine
+)
+
+// OutOfControlMove is where a Doomwheel's Out of Control move takes it. The
+// Mishap chart sends it in a random direction (the scatter dice), which
+// the battle's distances cannot hold; the value says which way it goes.
+type OutOfControlMove uint8
+
+const (
+	// OutOfControlInPlace: it stays where it is, the mean place of a move
+	// in a uniformly random direction; it reaches no unit.
+	OutOfControlInPlace OutOfControlMove = iota
+	// OutOfControlTowards: it moves its Random Movement roll along the line
+	// of the distances, towards the other units, and runs into the first
+	// it reaches: a friend takes its Impact Hits at once and it stops 1"
+	// short; an enemy it charges.
+	OutOfControlTowards
+	// OutOfControlAway: it moves its roll directly away from every other
+	// unit, reaching none.
+	OutOfControlAway
+)
+
 // HoldFire is when the Warlock Engineer tries to stop Zzzzap! (a Leadership
 // test on the crew's Ld; passing stops the bolts this turn).
 type HoldFire uint8
@@ -195,6 +236,12 @@ type Options struct {
 	// Units that stand in no ranks (Skirmishers, Monsters, Chariots, War
 	// Machines, Swarms) all shoot.
 	FiringRanks int
+	// PursuitPath is where the other units stand relative to a flight from
+	// combat and its pursuit (open: the battle keeps no directions).
+	PursuitPath PursuitPath
+	// OutOfControl is where an Out of Control move takes the acting unit
+	// (open: the battle keeps no directions).
+	OutOfControl OutOfControlMove
 }
 
 // DefaultOptions are the defaults for the open points (docs/fantasy.md).
@@ -227,9 +274,11 @@ type Battle struct {
 	Enemy []bool
 	// Distance[i] is unit i's distance in inches from unit 0 at the start
 	// (unused for unit 0); a target at 0 starts in combat. Distances of units
-	// other than the target change only when a unit flees: the unit itself,
-	// or every one of them by as much when unit 0 flees from combat
-	// (placeFlights).
+	// other than the target change when a unit flees: the unit itself, or
+	// every one of them by as much when unit 0 flees from combat
+	// (placeFlights); and, with Options.PursuitPath or Options.OutOfControl
+	// placing them on the line of its move, when unit 0 pursues or goes Out
+	// of Control.
 	Distance []int
 	Phases   []Phase
 	Options  Options
@@ -249,9 +298,15 @@ func (b *Battle) Validate() error {
 		// after it would fight as a charge round again.
 		return fmt.Errorf("fantasy: a battle has one charge phase at most")
 	}
-	for _, u := range b.Units {
+	for i, u := range b.Units {
 		if u.Models < 1 || u.W < 1 || u.Width < 1 || u.FrontMM < 1 || len(u.Attackers) > maxAttackers {
 			return fmt.Errorf("fantasy: unit %q: models, wounds, width and base must be positive, with at most %d attack profiles", u.Name, maxAttackers)
+		}
+		if i > 1 && (u.Flank || u.Rear || u.HigherGround) {
+			// They place a unit against the one it fights from the start;
+			// another unit fights the acting unit only after it charged
+			// that unit, from its front.
+			return fmt.Errorf("fantasy: unit %q: flank, rear and higher ground are for the acting unit and its target", u.Name)
 		}
 	}
 	return nil
@@ -265,9 +320,9 @@ const (
 	// Disaster (1-2): the Doomwheel takes D6 hits at Strength 6 and moves
 	// with a die less for the rest of the battle.
 	Disaster
-	// OutOfControl (3-5): a move in a random direction, with Impact Hits on
-	// whatever it meets. Its path is not simulated (units are placed by
-	// distance only); it is counted.
+	// OutOfControl (3-5): an unengaged Doomwheel moves in a random
+	// direction, with Impact Hits on whatever it meets. Where it goes is
+	// Options.OutOfControl.
 	OutOfControl
 	// BurstOfSpeed (6): its Random Movement becomes 4D6.
 	BurstOfSpeed
@@ -285,7 +340,7 @@ type Outcome struct {
 	ChargeDeclared bool
 	ChargeSuccess  bool
 	// ImpactHits are the Impact Hits (and Grind Attack hits) the acting
-	// unit inflicted; ImpactWounds the wounds they caused.
+	// unit inflicted in close combat; ImpactWounds the wounds they caused.
 	ImpactHits   int
 	ImpactWounds int
 	// Fought is set when a round of combat was fought; CombatResult is the
@@ -312,9 +367,19 @@ type Outcome struct {
 type State struct {
 	Units []UnitState
 	Out   Outcome
-	// plans are the kinds of round of combat, by which sides charged
-	// (roundPlan), each worked out the first time it is fought.
-	plans [4]roundPlan
+	// plans are the kinds of round of combat against the target, by which
+	// sides charged (roundPlan), each worked out the first time it is
+	// fought; others[o] those against unit o, another enemy.
+	plans  [4]roundPlan
+	others [][4]roundPlan
+	// opp is the unit the acting unit fights: its target, or another enemy
+	// that its pursuit or its Out of Control move charged.
+	opp int
+	// first: the next round of combat is the first after a charge.
+	first bool
+	// aside is the acting unit as it fights a unit other than its target:
+	// its flank, rear and higher ground place it against its target alone.
+	aside *Unit
 	// mishapMover is the acting unit's movement once the Mishap chart has
 	// changed it; its UnitState points here from then on.
 	mishapMover Mover
@@ -324,7 +389,38 @@ type State struct {
 // profiles and the options fix about a round of combat once it has fought
 // one, so b must not change while its States are in use.
 func (b *Battle) NewState() *State {
-	return &State{Units: make([]UnitState, len(b.Units)), Out: Outcome{Panicked: make([]bool, len(b.Units))}}
+	s := &State{Units: make([]UnitState, len(b.Units)), Out: Outcome{Panicked: make([]bool, len(b.Units))}, opp: 1}
+	if len(b.Units) > 2 {
+		a := *b.Units[0]
+		a.Flank, a.Rear, a.HigherGround = false, false, false
+		s.aside, s.others = &a, make([][4]roundPlan, len(b.Units))
+	}
+	return s
+}
+
+// plansVs returns the kinds of round of combat against unit o.
+func (s *State) plansVs(o int) *[4]roundPlan {
+	if o == 1 {
+		return &s.plans
+	}
+	return &s.others[o]
+}
+
+// bout is the acting unit and the unit it fights, as a combat phase takes
+// them: the unit it fights changes only after the phase (placeFlights).
+type bout struct {
+	opp    int   // the unit the acting unit fights
+	acting *Unit // the acting unit as it fights that unit
+	plans  *[4]roundPlan
+}
+
+func (b *Battle) bout(s *State) bout {
+	o := s.opp
+	a := b.Units[0]
+	if o != 1 {
+		a = s.aside
+	}
+	return bout{opp: o, acting: a, plans: s.plansVs(o)}
 }
 
 // Run plays one trial of the battle into s.
@@ -338,7 +434,7 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 	panicked := s.Out.Panicked
 	clear(panicked)
 	s.Out = Outcome{Panicked: panicked}
-	firstRound := false
+	s.opp, s.first = 1, false
 	for _, p := range b.Phases {
 		for i := range s.Units {
 			us := &s.Units[i]
@@ -348,15 +444,14 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 		switch p {
 		case PhaseCharge:
 			b.charge(r, s)
-			firstRound = s.Units[0].Charged
 		case PhaseShooting:
 			b.shoot(r, s)
 		case PhaseCombat:
-			b.combat(r, s, firstRound)
-			firstRound = false
+			b.combat(r, s, s.first)
+			s.first = false
 		}
 		b.afterPhase(r, s, p)
-		b.placeFlights(s)
+		b.placeFlights(r, s)
 	}
 }
 
@@ -374,7 +469,7 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		// the roll as the charge range (unit card, Random Movement).
 		roll := as.Mover.Random.Roll(r)
 		s.Out.ChargeDeclared = true
-		b.reachOrFall(as, ts, roll)
+		b.reachOrFall(s, as, ts, roll)
 		s.Out.ChargeSuccess = as.Engaged
 		return
 	}
@@ -413,7 +508,7 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		return
 	}
 	reach, fail := as.Mover.RollCharge(r, a.Flying)
-	b.reachOrFall(as, ts, reach)
+	b.reachOrFall(s, as, ts, reach)
 	if !as.Engaged {
 		// The failed charge moves the unit its failed-charge roll, read
 		// from the charge's own dice, closer, never into contact.
@@ -426,10 +521,11 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 // reachOrFall compares a charge range with the target's distance: reaching
 // engages both units; a Random Movement unit that falls short has still
 // moved its whole roll towards the target.
-func (b *Battle) reachOrFall(as, ts *UnitState, reach int) {
+func (b *Battle) reachOrFall(s *State, as, ts *UnitState, reach int) {
 	if reach >= ts.Distance {
 		as.Engaged, ts.Engaged, as.Charged = true, true, true
 		ts.Distance = 0
+		s.first = true
 		return
 	}
 	if !as.Mover.Random.IsZero() {
@@ -574,6 +670,7 @@ func (b *Battle) mishap(r *dice.Rand, s *State) {
 		}
 	case roll <= 5:
 		s.Out.Mishap = OutOfControl
+		b.outOfControl(r, s)
 	default:
 		s.Out.Mishap = BurstOfSpeed
 		if !as.Mover.Random.IsZero() {
@@ -617,10 +714,15 @@ func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
 			continue
 		}
 		if u.LossOfControl && b.testsLossOfControl(us) {
-			// Roll a D6 per wound this phase; any 1 sends it Out of Control.
+			// Roll a D6 per wound this phase; any 1 sends it Out of Control,
+			// at once. Only the acting unit's move is placed: the battle
+			// keeps distances from it alone.
 			for range us.PhaseWound {
 				if r.D6() == 1 {
 					s.Out.LostControl = true
+					if i == 0 {
+						b.outOfControl(r, s)
+					}
 					break
 				}
 			}
@@ -659,13 +761,18 @@ func (b *Battle) friendPanic(r *dice.Rand, s *State) {
 		if destroyed {
 			us = u.TotalUS(sj.phaseAlive)
 		}
-		if !(sj.phaseBroke || destroyed) || us < b.Options.PanicFriendUS {
-			continue
+		if (sj.phaseBroke || destroyed) && us >= b.Options.PanicFriendUS {
+			b.panicAround(r, s, j)
 		}
-		for i := range b.Units {
-			if i != j && b.Enemy[i] == b.Enemy[j] && b.apart(s, i, j) <= 6 {
-				b.panicTest(r, s, i)
-			}
+	}
+}
+
+// panicAround makes the friends of unit j within 6" of it take a Panic
+// test (friendPanic).
+func (b *Battle) panicAround(r *dice.Rand, s *State, j int) {
+	for i := range b.Units {
+		if i != j && b.Enemy[i] == b.Enemy[j] && b.apart(s, i, j) <= 6 {
+			b.panicTest(r, s, i)
 		}
 	}
 }
@@ -705,17 +812,24 @@ func (b *Battle) panicTest(r *dice.Rand, s *State, i int) {
 // without Leadership (Ld 0) do not.
 func (u *Unit) TroopPanics() bool { return u.Ld > 0 }
 
-// Won reports whether unit i (the acting unit or its target) won its
-// combat: its enemy broke or was destroyed, and it did neither.
+// Won reports whether unit i won its combat: its enemy broke or was
+// destroyed, and it did neither. The acting unit's enemy is its target; the
+// target's, and that of another unit its pursuit or its Out of Control
+// move charged, is the acting unit. A unit it never charged wins nothing.
 func (s *State) Won(i int) bool {
-	if i > 1 {
+	me, foe := &s.Units[i], &s.Units[0]
+	switch {
+	case i == 0:
+		foe = &s.Units[1]
+	case i > 1 && !me.met:
 		return false
 	}
-	me, foe := &s.Units[i], &s.Units[1-i]
 	return (foe.Broke || foe.Destroyed()) && !(me.Broke || me.Destroyed())
 }
 
-// combat fights the combat phase between the acting unit and its target:
+// combat fights the combat phase between the acting unit and the unit it
+// fights (its target, or another its pursuit or Out of Control move
+// charged):
 // Options.Rounds rounds, or until the combat ends (one side breaks, flees
 // or is destroyed) when that is 0, at most MaxRounds. first marks the phase
 // right after a successful charge: its first round is the charge's.
@@ -724,12 +838,13 @@ func (b *Battle) combat(r *dice.Rand, s *State, first bool) {
 	if limit <= 0 || limit > MaxRounds {
 		limit = MaxRounds
 	}
+	bt := b.bout(s)
 	for k := range limit {
-		if !b.round(r, s, first && k == 0) {
+		if !b.round(r, s, &bt, first && k == 0) {
 			return
 		}
 	}
-	as, ts := &s.Units[0], &s.Units[1]
+	as, ts := &s.Units[0], &s.Units[bt.opp]
 	if b.Options.Rounds <= 0 && as.Engaged && ts.Engaged {
 		s.Out.RoundCap = true
 	}
@@ -741,15 +856,15 @@ func (b *Battle) combat(r *dice.Rand, s *State, first bool) {
 // contact, ranks, Unit Strength and Steadfast are judged afresh. Charge
 // bonuses (+1 combat result, Initiative, Impact Hits) belong to the first
 // round after the charge only.
-func (b *Battle) round(r *dice.Rand, s *State, first bool) bool {
-	as, ts := &s.Units[0], &s.Units[1]
+func (b *Battle) round(r *dice.Rand, s *State, bt *bout, first bool) bool {
+	as, ts := &s.Units[0], &s.Units[bt.opp]
+	units := [2]*Unit{bt.acting, b.Units[bt.opp]}
+	states := [2]*UnitState{as, ts}
 	if !as.Engaged || !ts.Engaged || as.Alive == 0 || ts.Alive == 0 || as.Fled || ts.Fled {
 		return false
 	}
 	s.Out.Rounds++
-	units := [2]*Unit{b.Units[0], b.Units[1]}
-	states := [2]*UnitState{as, ts}
-	plan := b.plan(s, units, states, first)
+	plan := b.planIn(bt.plans, units, states, first)
 	res := b.fight(r, units, states, plan, first)
 	s.Out.ImpactHits += res.impact
 	s.Out.ImpactWounds += res.impactWounds
@@ -782,7 +897,8 @@ func (b *Battle) round(r *dice.Rand, s *State, first bool) bool {
 		return true
 	}
 	// The loser breaks and flees; the winner pursues and catches it if its
-	// roll equals or beats the flee roll.
+	// roll equals or beats the flee roll. Both move once the phase's Panic
+	// tests are taken (placeFlights).
 	ls.Broke, ls.Fled, ls.phaseBroke, ls.brokeUS = true, true, true, us[loser]
 	as.Engaged, ts.Engaged = false, false
 	flee := ls.Mover.Roll(r, Flee, false)
@@ -791,12 +907,8 @@ func (b *Battle) round(r *dice.Rand, s *State, first bool) bool {
 		ws := states[winner]
 		ws.pursuit = ws.Mover.Roll(r, Pursue, false)
 		if ws.pursuit >= flee {
-			b.caught(loser, winner, s) // sides 0 and 1 are units 0 and 1
-			if ls.Alive > 0 {
-				// The pursuers stop 1" behind what is left of the unit
-				// they caught (WAP, Caught!).
-				ws.pursuit = max(flee-1, 0)
-			}
+			index := [2]int{0, bt.opp}
+			b.caught(index[loser], index[winner], s)
 		}
 	}
 	return false
@@ -903,36 +1015,219 @@ func (b *Battle) disruptRanks(e *Unit) int {
 	return max(b.Options.DisruptRanks, 0)
 }
 
-// placeFlights moves the units that broke from combat this phase by their
-// flee rolls, directly away from the enemy they fought, once the phase's
-// Panic tests have measured from where they broke; then their pursuers
-// straight after them (WAP, Move Fleeing Unit and Move Pursuers).
+// placeFlights moves the unit that broke from combat this phase by its
+// flee roll, directly away from the enemy it fought, once the phase's Panic
+// tests have measured from where it broke; then its pursuer straight after
+// it (WAP, Move Fleeing Unit and Move Pursuers).
 //
-// The target moves away from the acting unit. The acting unit moves away
-// from its target, and so, as every distance is kept from it along one
-// line on which the others stand, away from every other unit by as much.
-// A pursuer moves its pursuit roll towards the unit it pursued, even one
-// it destroyed, or to 1" behind one it caught that lives on (round). Only
-// the distance between the two changes: as for a charge, the acting unit's
-// own move leaves the other units' distances as they were, and a pursuit
-// into or past another unit is not played out (docs/fantasy.md).
-func (b *Battle) placeFlights(s *State) {
-	if f := s.Units[0].flight; f > 0 {
-		s.Units[0].flight = 0
+// The acting unit flees away from the unit it fought, and so, as every
+// distance is kept from it along one line on which the others stand, away
+// from every other unit by as much; its pursuer comes after it, away from
+// the others. The unit the acting unit fought flees away from it along
+// that line; the acting unit pursues it. A pursuer moves its pursuit roll,
+// but stops 1" behind the unit it pursued while that lives on (WAP, Caught!:
+// one it caught; one that escaped is beyond its roll). With
+// Options.PursuitPath PathClear, that changes the distance between the two
+// alone: as for a charge, the acting unit's own move leaves the other
+// units' distances as they were. With PathLine, the flight and the pursuit
+// meet the units on the line (fleeThrough, advance).
+func (b *Battle) placeFlights(r *dice.Rand, s *State) {
+	o := s.opp
+	as, os := &s.Units[0], &s.Units[o]
+	if f := as.flight; f > 0 {
+		as.flight = 0
 		for j := 1; j < len(s.Units); j++ {
 			s.Units[j].Distance += f
 		}
-	}
-	if f := s.Units[1].flight; f > 0 {
-		s.Units[1].flight = 0
-		s.Units[1].Distance += f
-	}
-	for i := range 2 {
-		if m := s.Units[i].pursuit; m > 0 {
-			s.Units[i].pursuit = 0
-			s.Units[1].Distance = max(s.Units[1].Distance-m, 0)
+		if m := os.pursuit; m > 0 {
+			os.pursuit = 0
+			if as.Alive > 0 {
+				m = min(m, os.Distance-1)
+			}
+			os.Distance = max(os.Distance-m, 0)
 		}
 	}
+	if f := os.flight; f > 0 {
+		os.flight = 0
+		if b.Options.PursuitPath == PathLine {
+			b.fleeThrough(r, s, o, f)
+		} else {
+			os.Distance += f
+		}
+		if m := as.pursuit; m > 0 {
+			as.pursuit = 0
+			if os.Alive > 0 {
+				m = min(m, os.Distance-1)
+			}
+			if b.Options.PursuitPath == PathLine {
+				b.advance(r, s, m, o, false, true)
+			} else {
+				os.Distance = max(os.Distance-m, 0)
+			}
+		}
+	}
+}
+
+// fleeThrough moves unit i, which broke from combat with the acting unit,
+// its flee roll f directly away from it, along the line on which the other
+// units stand (PathLine), through the units it reaches, nearest first (WAP,
+// Move Fleeing Units, which a flight from combat follows: WAP, Move
+// Fleeing Unit). Each non-fleeing enemy it passes through inflicts one
+// wound on it for each point of its Unit Strength, with no save of any
+// kind; each friend it passes through, while its own Unit Strength is
+// Options.PanicFriendUS or more, takes a Panic test once the move is made
+// (WAP, Panic: fleeing friends). Ending on a unit (distances are whole
+// inches, so within 1" of it is on it), it goes on to 1" beyond it, which
+// may take it through the next.
+func (b *Battle) fleeThrough(r *dice.Rand, s *State, i, f int) {
+	u, us := b.Units[i], &s.Units[i]
+	start := us.Distance
+	end := start + f
+	for last := -1; us.Alive > 0; {
+		j := b.nextOnLine(s, last, start, end, i)
+		if j < 0 {
+			break
+		}
+		last = b.lineKey(s, j)
+		js := &s.Units[j]
+		switch {
+		case b.Enemy[j] != b.Enemy[i]:
+			if !js.Fled {
+				us.wound(u, b.Units[j].TotalUS(js.Alive))
+			}
+		case u.TotalUS(us.Alive) >= b.Options.PanicFriendUS:
+			js.fledThrough = true
+		}
+		end = max(end, js.Distance+1)
+	}
+	us.Distance = end
+	for j := range s.Units {
+		if s.Units[j].fledThrough {
+			s.Units[j].fledThrough = false
+			b.panicTest(r, s, j)
+		}
+	}
+}
+
+// advance moves the acting unit up to reach inches along the line on which
+// the other units stand at their distances (PathLine for a pursuit,
+// OutOfControlTowards), and plays out what it runs into, nearest first. It
+// stops 1" short of a friend, striking it first with its Impact Hits when
+// smash is set (Doomwheel Mishap chart, Out of Control). It charges a
+// standing enemy: a charge that allows no reaction, so no Terror test
+// either (unit card, Terror), after which the acting unit fights that unit,
+// the next round of combat being the charge's. A fleeing enemy it reaches
+// is caught, as by a charge (WAP, Charging a Fleeing Enemy; it can make no
+// reaction), and the acting unit stops 1" behind what is left of it, or
+// goes on past one the catch destroyed; when panicNow is set (the phase's
+// tests are taken), that unit's friends within 6" test for its loss at
+// once. Unit skip (the unit it pursues) is no obstacle; a unit it charged
+// stands at 0. Every other distance then shrinks by the move.
+func (b *Battle) advance(r *dice.Rand, s *State, reach, skip int, smash, panicNow bool) {
+	as := &s.Units[0]
+	stop := max(reach, 0)
+	for last := -1; ; {
+		j := b.nextOnLine(s, last, -1, stop, skip)
+		if j < 0 {
+			break
+		}
+		last = b.lineKey(s, j)
+		js := &s.Units[j]
+		if !b.Enemy[j] {
+			if smash {
+				b.smash(r, s, j)
+			}
+			stop = max(js.Distance-1, 0)
+			break
+		}
+		if !js.Fled {
+			stop = js.Distance
+			as.Engaged, js.Engaged, as.Charged, js.met = true, true, true, true
+			s.opp, s.first = j, true
+			break
+		}
+		b.caught(j, 0, s)
+		if js.Alive > 0 {
+			stop = max(js.Distance-1, 0)
+			break
+		}
+		if panicNow && b.Units[j].TotalUS(js.phaseAlive) >= b.Options.PanicFriendUS {
+			b.panicAround(r, s, j)
+		}
+	}
+	for j := 1; j < len(s.Units); j++ {
+		s.Units[j].Distance = max(s.Units[j].Distance-stop, 0)
+	}
+}
+
+// lineKey orders the units on the line: by distance, a friend of the acting
+// unit before an enemy at the same distance (it stops short of the friend),
+// then in the battle's order.
+func (b *Battle) lineKey(s *State, j int) int {
+	n := len(b.Units)
+	return (s.Units[j].Distance*2+flag(b.Enemy[j]))*n + j
+}
+
+// nextOnLine returns the living unit, other than the acting unit and skip,
+// that comes next on the line after key last (lineKey; -1 for the start),
+// beyond from inches and no further than within; -1 when none does.
+func (b *Battle) nextOnLine(s *State, last, from, within, skip int) int {
+	next, best := -1, 0
+	for j := 1; j < len(s.Units); j++ {
+		if d := s.Units[j].Distance; j == skip || s.Units[j].Alive == 0 || d <= from || d > within {
+			continue
+		}
+		if k := b.lineKey(s, j); k > last && (next < 0 || k < best) {
+			next, best = j, k
+		}
+	}
+	return next
+}
+
+// smash strikes friend j with the acting unit's Impact Hits, resolved at
+// once (Doomwheel Mishap chart, Out of Control): each of its models in
+// base contact rolls them, a chariot behind one adding D3 as on a charge.
+func (b *Battle) smash(r *dice.Rand, s *State, j int) {
+	a, as := b.Units[0], &s.Units[0]
+	f, fs := b.Units[j], &s.Units[j]
+	if a.Impact.IsZero() {
+		return
+	}
+	models := min(as.Alive, a.Contact(f, fs.Alive))
+	hits := 0
+	for range models {
+		hits += a.Impact.Roll(r)
+	}
+	for range chariotsBehind(a, as.Alive, models) {
+		hits += r.D3()
+	}
+	bl := hitsOn(a.S, f)
+	landHits(r, &bl, hits, f, fs)
+}
+
+// outOfControl moves the acting unit Out of Control (Doomwheel Mishap
+// chart): an unengaged Doomwheel moves in a random direction, its Random
+// Movement roll (a unit without one, its M), and runs into what it meets.
+// The battle keeps no directions, so Options.OutOfControl says where it
+// goes: nowhere (in place), towards the other units along the line of the
+// distances (advance), or directly away from all of them. A fleeing unit
+// makes no move but its flight, so it is not moved.
+func (b *Battle) outOfControl(r *dice.Rand, s *State) {
+	as := &s.Units[0]
+	if b.Options.OutOfControl == OutOfControlInPlace || as.Alive == 0 || as.Engaged || as.Fled {
+		return
+	}
+	roll := as.Mover.M
+	if !as.Mover.Random.IsZero() {
+		roll = as.Mover.Random.Roll(r)
+	}
+	if b.Options.OutOfControl == OutOfControlAway {
+		for j := 1; j < len(s.Units); j++ {
+			s.Units[j].Distance += roll
+		}
+		return
+	}
+	b.advance(r, s, roll, 0, true, false)
 }
 
 // caught applies the Caught rule to fleeing unit i caught by unit by.

@@ -526,8 +526,15 @@ func (p *roundPlan) contact(side int, u, e *Unit, alive int) int {
 	return u.Contact(e, alive)
 }
 
-// plan returns s's plan for this kind of round, worked out on first use.
+// plan returns s's plan for this kind of round against the unit the acting
+// unit fights (State.opp), worked out on first use.
 func (b *Battle) plan(s *State, units [2]*Unit, states [2]*UnitState, first bool) *roundPlan {
+	return b.planIn(s.plansVs(s.opp), units, states, first)
+}
+
+// planIn returns the plan for this kind of round from plans, the kinds of
+// round against one unit, worked out on first use.
+func (b *Battle) planIn(plans *[4]roundPlan, units [2]*Unit, states [2]*UnitState, first bool) *roundPlan {
 	k := 0
 	if first && states[0].Charged {
 		k |= 1
@@ -535,7 +542,7 @@ func (b *Battle) plan(s *State, units [2]*Unit, states [2]*UnitState, first bool
 	if first && states[1].Charged {
 		k |= 2
 	}
-	p := &s.plans[k]
+	p := &plans[k]
 	if p.built {
 		return p
 	}

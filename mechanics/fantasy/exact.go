@@ -120,7 +120,47 @@ func thin(d dice.Dist, q float64) dice.Dist {
 }
 
 // ExactBattle works out the closed forms a battle has.
+//
+// Where its moves may run into other units (MeetsOthers), fewer hold. An
+// Out of Control move that may run into them leaves only the charge, the
+// Zzzzap! bolts and the Mishap chart theirs, since they come before it,
+// and the Loss of Control test its own, which counts the wounds of a
+// phase before the move it sends the Doomwheel on. A flight from combat
+// and a pursuit along the line come after the one combat of the battles
+// with closed forms, which fixes its rounds, result, breaks, catches and
+// wins, the acting unit's losses too (it flees away from every other unit);
+// but the fleeing unit may take wounds on its way, and a fleeing unit may
+// be caught, so no other unit keeps its losses.
 func ExactBattle(b *Battle) BattleExact {
+	ex := exactBattle(b)
+	switch {
+	case b.outOfControlMeets():
+		ex.drop(func(k battleKey) bool {
+			return k.metric != BattleChargeSuccess && k.metric != BattleFriendlyWounds && k.metric != BattleLostControl
+		})
+	case b.pursuitMeets():
+		ex.drop(func(k battleKey) bool {
+			return k.unit > 0 && (k.metric == BattleWounds || k.metric == BattleKilled || k.metric == BattleDestroyed)
+		})
+	}
+	return ex
+}
+
+// drop removes the closed forms that gone picks.
+func (e BattleExact) drop(gone func(battleKey) bool) {
+	for k := range e.values {
+		if gone(k) {
+			delete(e.values, k)
+		}
+	}
+	for k := range e.dists {
+		if gone(k) {
+			delete(e.dists, k)
+		}
+	}
+}
+
+func exactBattle(b *Battle) BattleExact {
 	ex := BattleExact{values: map[battleKey]float64{}, dists: map[battleKey]dice.Dist{}, mishap: map[int]float64{}}
 	survive, shot := exactZzzzap(b, ex)
 	exactStaticCombat(b, ex)

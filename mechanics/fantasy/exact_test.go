@@ -334,6 +334,23 @@ func TestExactNewFormsMatchRun(t *testing.T) {
 		{"Clanrats broke", BattleBroke, 1, func(s *State) float64 { return f(s.Units[1].Broke) }},
 		{"chariot broke", BattleBroke, 0, func(s *State) float64 { return f(s.Units[0].Broke) }},
 	})
+	// The closed forms kept where moves meet other units
+	// (TestExactWhenMovesMeetOthers) hold there: the Doomwheel's Loss of
+	// Control when it moves Out of Control at its friends; the Impact
+	// round's when the Clanrats flee through a wall of friends of the
+	// chariot (taking its 3 wounds as they pass) and the chariot pursues.
+	towards := zzzzapBattle(HoldFireNever, 10, 4)
+	towards.Options.OutOfControl = OutOfControlTowards
+	check(towards, []probe{{"lost_control, towards", BattleLostControl, 0, func(s *State) float64 { return f(s.Out.LostControl) }}})
+	line := impactBattle("D6")
+	line.Units, line.Enemy, line.Distance = append(line.Units, foot("Wall", 3, 3, 3, 3, 3, 3, 0, 10, NoSave)), append(line.Enemy, false), append(line.Distance, 2)
+	line.Options.PursuitPath, line.Options.Pursue = PathLine, true
+	check(line, []probe{
+		{"combat_result, line", BattleCombatResult, 0, func(s *State) float64 { return float64(s.Out.CombatResult) }},
+		{"Clanrats broke, line", BattleBroke, 1, func(s *State) float64 { return f(s.Units[1].Broke) }},
+		{"Clanrats caught, line", BattleCaught, 1, func(s *State) float64 { return f(s.Units[1].Caught) }},
+		{"chariot won, line", BattleWon, 0, func(s *State) float64 { return f(s.Won(0)) }},
+	})
 }
 
 // doomwheelTurn is the doomwheel-vs-clanrats built-in: a Doomwheel
@@ -496,6 +513,99 @@ func TestExactImpactWoundsCapped(t *testing.T) {
 		se := math.Sqrt((sum2[i]/n - mean*mean) / n)
 		if math.Abs(mean-want) > 5*se+1e-12 {
 			t.Errorf("trials: %s %.5f, exact %.5f (5 SE = %.5f)", p.name, mean, want, 5*se)
+		}
+	}
+}
+
+// TestExactWhenMovesMeetOthers: the closed forms kept where a battle's
+// moves may run into other units. A Doomwheel's turn at 12" has them all
+// (TestExactZzzzapAfterTheMove). Moved away by Out of Control, it meets
+// nobody: they stand. Moved towards the others, it may charge the Clanrats
+// from the Shooting phase or strike the Stormvermin: only the charge, the
+// bolts on friends, the Mishap chart and the Loss of Control test, which
+// all come before such a move, keep theirs, with the same values. With
+// pursuit_path: line, the Clanrats' flight and the pursuit after the one
+// round may meet the Stormvermin: every closed form of the round stands,
+// the Doomwheel's losses too, but no other unit's.
+func TestExactWhenMovesMeetOthers(t *testing.T) {
+	base := ExactBattle(doomwheelTurn(12))
+	kept := []BattleMetric{BattleChargeSuccess, BattleFriendlyWounds, BattleLostControl}
+	round := []BattleMetric{BattleImpactHits, BattleImpactWounds, BattleRounds}
+	for _, metric := range append(append(append([]BattleMetric{}, kept...), round...), BattleKilled) {
+		unit := 0
+		if metric == BattleKilled {
+			unit = 2
+		}
+		if _, has := base.Value(metric, unit); !has {
+			t.Fatalf("the Doomwheel's turn at 12\" has no closed form for metric %d", metric)
+		}
+	}
+	same := func(name string, ex BattleExact, metric BattleMetric, unit int) {
+		t.Helper()
+		want, _ := base.Value(metric, unit)
+		if got, has := ex.Value(metric, unit); !has || got != want {
+			t.Errorf("%s: metric %d of unit %d: %v, %v; want %v", name, metric, unit, got, has, want)
+		}
+	}
+	gone := func(name string, ex BattleExact, metric BattleMetric, unit int) {
+		t.Helper()
+		if v, has := ex.Value(metric, unit); has {
+			t.Errorf("%s: metric %d of unit %d keeps the closed form %v", name, metric, unit, v)
+		}
+	}
+	for _, move := range []OutOfControlMove{OutOfControlAway, OutOfControlTowards} {
+		b := doomwheelTurn(12)
+		b.Options.OutOfControl = move
+		ex := ExactBattle(b)
+		name := map[OutOfControlMove]string{OutOfControlAway: "away", OutOfControlTowards: "towards"}[move]
+		for _, metric := range kept {
+			same(name, ex, metric, 0)
+		}
+		for k := range 3 {
+			w, _ := base.Mishap(k)
+			if got, has := ex.Mishap(k); !has || got != w {
+				t.Errorf("%s: mishap %d: %v, %v; want %v", name, k, got, has, w)
+			}
+		}
+		for _, metric := range round {
+			if move == OutOfControlAway {
+				same(name, ex, metric, 0)
+			} else {
+				gone(name, ex, metric, 0)
+			}
+		}
+		if move == OutOfControlAway {
+			same(name, ex, BattleKilled, 2)
+		} else {
+			gone(name, ex, BattleKilled, 2)
+		}
+	}
+	b := doomwheelTurn(12)
+	b.Options.PursuitPath = PathLine
+	ex := ExactBattle(b)
+	for _, metric := range append(kept, round...) {
+		same("line", ex, metric, 0)
+	}
+	gone("line", ex, BattleKilled, 2)
+	// Its one round of Impact Hits alone keeps its result, breaks and the
+	// acting unit's losses, but not the target's.
+	c := impactBattle("D6")
+	c.Units, c.Enemy, c.Distance = append(c.Units, foot("Wall", 3, 3, 3, 3, 3, 3, 0, 10, NoSave)), append(c.Enemy, false), append(c.Distance, 2)
+	clearEx := ExactBattle(c)
+	c.Options.PursuitPath = PathLine
+	lineEx := ExactBattle(c)
+	for _, k := range []battleKey{{BattleCombatResult, 0}, {BattleBroke, 1}, {BattleWon, 0}, {BattleCaught, 1}, {BattleWounds, 0}} {
+		want, _ := clearEx.Value(k.metric, k.unit)
+		if got, has := lineEx.Value(k.metric, k.unit); !has || got != want {
+			t.Errorf("line, Impact Hits alone: metric %d of unit %d: %v, %v; want %v", k.metric, k.unit, got, has, want)
+		}
+	}
+	for _, k := range []battleKey{{BattleWounds, 1}, {BattleDestroyed, 1}, {BattleWounds, 2}} {
+		if _, has := clearEx.Value(k.metric, k.unit); !has {
+			t.Errorf("clear, Impact Hits alone: no closed form for metric %d of unit %d", k.metric, k.unit)
+		}
+		if v, has := lineEx.Value(k.metric, k.unit); has {
+			t.Errorf("line, Impact Hits alone: metric %d of unit %d keeps the closed form %v", k.metric, k.unit, v)
 		}
 	}
 }

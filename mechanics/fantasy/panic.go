@@ -21,6 +21,12 @@ import "slices"
 // Immunity (Psychology), Immunity (Panic)) close them for good. A unit in
 // close combat takes no Panic test either, but whether it is still in
 // combat when a test falls due depends on the dice, so that is not used.
+//
+// A battle whose moves may run into other units (MeetsOthers) opens more
+// paths: a friend fled through, a friend struck by an Out of Control
+// Doomwheel, a fight with a unit charged in a pursuit, distances that
+// shrink as the acting unit moves. There every unit that can take a Panic
+// test may flee from one.
 
 // MayPanic reports whether unit i of b can fail a Panic test and flee in
 // some trial. False means no trial of b makes State.Out.Panicked[i] true.
@@ -32,7 +38,32 @@ func (b *Battle) MayPanic(i int) bool {
 	if !u.TroopPanics() || u.ImmunePsychology || u.ImmunePanic {
 		return false
 	}
-	return b.mayLoseQuarter(i) || b.mayLoseFriend(i)
+	return b.MeetsOthers() || b.mayLoseQuarter(i) || b.mayLoseFriend(i)
+}
+
+// MeetsOthers reports whether a move of the battle may run into units
+// other than the one it is made at: a flight from combat and the acting
+// unit's pursuit with Options.PursuitPath PathLine, when there are other
+// units and a combat phase; an Out of Control move with
+// OutOfControlTowards, when the acting unit can go Out of Control (Zzzzap!
+// with a Shooting phase, or Loss of Control).
+func (b *Battle) MeetsOthers() bool { return b.pursuitMeets() || b.outOfControlMeets() }
+
+func (b *Battle) pursuitMeets() bool {
+	return b.Options.PursuitPath == PathLine && len(b.Units) > 2 && slices.Contains(b.Phases, PhaseCombat)
+}
+
+func (b *Battle) outOfControlMeets() bool {
+	a := b.Units[0]
+	return b.Options.OutOfControl == OutOfControlTowards && (a.Zzzzap && slices.Contains(b.Phases, PhaseShooting) || a.LossOfControl)
+}
+
+// MayMeet reports whether unit i, other than the acting unit and its
+// target, may be charged or caught by a move of the acting unit
+// (MeetsOthers): an enemy of the acting unit, in a battle whose moves may
+// run into it.
+func (b *Battle) MayMeet(i int) bool {
+	return i > 1 && b.Enemy[i] && b.MeetsOthers()
 }
 
 // terrorOnCharge reports whether the acting unit can declare a charge that

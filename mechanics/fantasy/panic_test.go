@@ -35,6 +35,16 @@ func blockBreaks(models int) *Battle {
 	return b
 }
 
+// outOfControlAtFriends is a Zzzzap! machine that never holds fire, thirty
+// Clanrats (enemy) 10" away and twenty T3 friends at Ld 2, no save, 3"
+// away, in one Shooting phase, with the out_of_control option move.
+func outOfControlAtFriends(move OutOfControlMove) *Battle {
+	b := &Battle{Units: []*Unit{zzzzapper(), foot("Clanrats", 30, 6, 3, 3, 3, 4, 1, 5, 5), foot("Slaves", 20, 5, 2, 3, 3, 2, 1, 2, NoSave)},
+		Enemy: []bool{false, true, false}, Distance: []int{0, 10, 3}, Phases: []Phase{PhaseShooting}, Options: DefaultOptions}
+	b.Options.ZzzzapHoldFire, b.Options.OutOfControl = HoldFireNever, move
+	return b
+}
+
 // TestMayPanic checks which units MayPanic says can flee from Panic, and
 // holds it to trials: a unit it rules out never flees in 20,000 trials, and
 // the units listed in seen, for which a path is likely (each case says
@@ -161,6 +171,22 @@ func TestMayPanic(t *testing.T) {
 		name: "a small friend breaks",
 		b:    func() *Battle { return blockBreaks(9) },
 		want: []bool{false, false},
+	}, {
+		// Three bolts slay at most 3 of 20 friends 3" away, under a quarter
+		// (5); the Doomwheel's Unit Strength (5) is too small for its fall
+		// to matter; an Out of Control move left in place strikes nobody.
+		name: "out of control in place",
+		b:    func() *Battle { return outOfControlAtFriends(OutOfControlInPlace) },
+		want: []bool{false, false},
+	}, {
+		// Moved towards them, it strikes the friends with D6 Impact Hits at
+		// S6 (2+ on T3, no save): 5 or more wounds, a quarter, in about a
+		// fifth of its Out of Control moves (1/12 of trials); at Ld 2 they
+		// fail most tests. Every unit that can test may then flee.
+		name: "out of control at friends",
+		b:    func() *Battle { return outOfControlAtFriends(OutOfControlTowards) },
+		want: []bool{true, true},
+		seen: []int{2},
 	}}
 	for _, c := range cases {
 		b := c.b()

@@ -414,7 +414,8 @@ func BenchmarkCombatRepeated(b *testing.B) {
 // the acting unit and immune to psychology, stays put when the target
 // flees, and moves as far as the acting unit when that one flees, since
 // distances are kept from it along one line. The flee rolls are checked
-// against 2D6 by chi-square (df 10, 29.59 at p = 0.001).
+// against 2D6 by chi-square (df 10, 29.59 at p = 0.001). The third unit,
+// which never fights, wins nothing when the acting unit breaks.
 func TestFlightIsPlaced(t *testing.T) {
 	twoD6 := dice.MustParse("2D6").Dist()
 	for _, loser := range []int{1, 0} {
@@ -445,6 +446,9 @@ func TestFlightIsPlaced(t *testing.T) {
 			}
 			if loser == 1 && s.Units[2].Distance != 5 {
 				t.Fatalf("the target fled, yet the third unit stands %d\" away, want 5", s.Units[2].Distance)
+			}
+			if s.Won(2) {
+				t.Fatal("the third unit, an enemy of the acting unit that never fought it, won")
 			}
 			if flee < 2 || flee > 12 {
 				t.Fatalf("unit %d fled %d\", not a 2D6 roll", loser, flee)

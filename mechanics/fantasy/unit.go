@@ -356,9 +356,15 @@ type UnitState struct {
 	woundedFree bool
 	Broke       bool
 	Caught      bool
+	// met: the acting unit charged this unit, other than its target, in
+	// its pursuit or its Out of Control move (State.Won).
+	met bool
+	// fledThrough: a friend with Unit Strength enough fled through the
+	// unit this phase, and it is yet to take its Panic test (fleeThrough).
+	fledThrough bool
 	// flight is the flee roll of a break from combat this phase, not yet
-	// placed (Battle.placeFlights); pursuit the move, in inches, of the
-	// unit that pursued it, not yet made.
+	// placed (Battle.placeFlights); pursuit the pursuit roll of the unit
+	// that pursued it, not yet moved.
 	flight, pursuit int
 }
 

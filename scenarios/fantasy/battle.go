@@ -61,6 +61,13 @@ var battleOptions = []struct {
 		o.LossOfControl = map[string]rules.LossOfControlRule{"when_wounded": rules.LossOfControlWhenWounded,
 			"end_of_phase": rules.LossOfControlEndOfPhase}[w]
 	}},
+	{key: "pursuit_path", values: []string{"clear", "line"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.PursuitPath = map[string]rules.PursuitPath{"clear": rules.PathClear, "line": rules.PathLine}[w]
+	}},
+	{key: "out_of_control", values: []string{"in_place", "towards", "away"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.OutOfControl = map[string]rules.OutOfControlMove{"in_place": rules.OutOfControlInPlace,
+			"towards": rules.OutOfControlTowards, "away": rules.OutOfControlAway}[w]
+	}},
 }
 
 // optionValue is one value of a battle option.
@@ -71,7 +78,9 @@ type optionValue struct {
 }
 
 // bystander is a unit of a battle other than the acting unit and its
-// target: a friend or a foe at a distance, for Zzzzap! to strike.
+// target: a friend or a foe at a distance, for Zzzzap! to strike, and for
+// a flight, a pursuit or an Out of Control move to meet where the options
+// place it in the way.
 type bystander struct {
 	spec     *unitSpec
 	enemy    bool
@@ -289,8 +298,19 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 	}
 	ok := true
 	add := func(spec *unitSpec, enemy bool, dist int) {
-		u, good := battleUnit(d, spec.at(pt))
+		at := spec.at(pt)
+		u, good := battleUnit(d, at)
 		ok = ok && good
+		if len(b.Units) > 1 {
+			// They place a unit against the one it fights from the start:
+			// only the acting unit and its target do.
+			for _, k := range []string{"flank", "rear", "higher_ground"} {
+				if at.flags[k] {
+					d.Errorf(at.keyNode(k), "%s: true on %q in others: only the attacker and the target take flank, rear and higher_ground", k, at.Name)
+					ok = false
+				}
+			}
+		}
 		b.Units = append(b.Units, u)
 		b.Enemy = append(b.Enemy, enemy)
 		b.Distance = append(b.Distance, dist)
@@ -397,7 +417,7 @@ func newBattleModel(b *rules.Battle) *battleModel {
 	}
 	for i := range b.Units {
 		m.recs = append(m.recs, recorder{recWounds, i}, recorder{recKilled, i}, recorder{recDestroyed, i})
-		if i < 2 && has(rules.PhaseCombat) {
+		if i < 2 && has(rules.PhaseCombat) || b.MayMeet(i) {
 			m.recs = append(m.recs, recorder{recBroke, i}, recorder{recCaught, i}, recorder{recWon, i})
 		}
 		if i > 0 {

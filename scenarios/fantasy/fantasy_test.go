@@ -3,6 +3,7 @@ package fantasy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -352,6 +353,14 @@ func TestBattleErrors(t *testing.T) {
 		{"rounds 0", "  attacker: " + rat + "\n  options: {rounds: 0}\n", "rounds 0 is out of range; expected 1 to 50"},
 		{"bad killing blow", "  attacker: " + rat + "\n  options: {killing_blow: twice}\n", "expected one of: one_wound, multiple_wounds, none"},
 		{"bad loss of control", "  attacker: " + rat + "\n  options: {loss_of_control: never}\n", `unknown loss_of_control "never"; expected one of: when_wounded, end_of_phase`},
+		{"bad pursuit path", "  attacker: " + rat + "\n  options: {pursuit_path: sideways}\n",
+			`t.yaml:7:27: unknown pursuit_path "sideways"; expected one of: clear, line`},
+		{"bad out of control", "  attacker: " + rat + "\n  options: {out_of_control: [in_place, off]}\n",
+			`t.yaml:7:40: unknown out_of_control "off"; expected one of: in_place, towards, away`},
+		{"flank in others", "  attacker: " + rat + "\n  others: [{name: B, side: enemy, distance: 3, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, flank: true}]\n",
+			`t.yaml:7:99: flank: true on "B" in others: only the attacker and the target take flank, rear and higher_ground`},
+		{"higher ground in others", "  attacker: " + rat + "\n  others: [{name: B, side: friend, distance: 3, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, higher_ground: [false, true]}]\n",
+			`t.yaml:7:108: higher_ground: true on "B" in others`},
 	} {
 		src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 4\n" + tt.extra
 		if !strings.Contains(tt.extra, "phases") {
@@ -774,5 +783,60 @@ func TestBattleFiringRanksOption(t *testing.T) {
 	_, err := registry.Parse("t.yaml", []byte(head+"  options: {firing_ranks: 11}\n"))
 	if err == nil || !strings.Contains(err.Error(), "firing_ranks") {
 		t.Errorf("firing_ranks 11: %v", err)
+	}
+}
+
+// TestBattleMeetsOthers: with pursuit_path: line, the enemy standing 2"
+// beyond the combat is in the way of every pursuit (a flee roll of 2D6 is
+// 2 or more), so the battle reports its broke, caught and won beside the
+// acting unit's and the target's; with clear it stands aside and has
+// none. Its wounds are reported either way, and are 0 when it stands
+// aside.
+func TestBattleMeetsOthers(t *testing.T) {
+	src := `name: t
+ruleset: fantasy
+battle:
+  attacker: {name: A, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, rear: true}
+  target: {name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}
+  distance: 0
+  others:
+    - {name: Guard, side: enemy, distance: 2, models: 5, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 6}
+  phases: [combat, combat]
+  options: {pursuit_path: [clear, line]}
+`
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 2000, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reported := map[string]bool{}
+	for _, e := range s.Results(run) {
+		var path, unit any
+		for _, p := range e.Params {
+			switch p.Name {
+			case "pursuit_path":
+				path = p.Value
+			case "unit":
+				unit = p.Value
+			}
+		}
+		if unit != "Guard" {
+			continue
+		}
+		reported[fmt.Sprint(path, " ", e.Metric)] = true
+		if path == "clear" && e.Metric == "wounds" && e.Value != 0 {
+			t.Errorf("the Guard stands aside, yet took %v wounds", e.Value)
+		}
+	}
+	for _, m := range []string{"broke", "caught", "won", "wounds"} {
+		if !reported["line "+m] {
+			t.Errorf("pursuit_path line: no %s for the Guard (have %v)", m, reported)
+		}
+		if reported["clear "+m] != (m == "wounds") {
+			t.Errorf("pursuit_path clear: %s for the Guard reported %v", m, reported["clear "+m])
+		}
 	}
 }
