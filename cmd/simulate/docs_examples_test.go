@@ -289,7 +289,7 @@ func TestDocsNameEveryKey(t *testing.T) {
 		}
 		var keys []string
 		for _, e := range list {
-			if _, after, ok := strings.Cut(e.Msg, `unknown key "zz_unknown" in `+p.what+"; expected one of: "); ok {
+			if _, after, ok := strings.Cut(e.Message(), `unknown key "zz_unknown" in `+p.what+"; expected one of: "); ok {
 				keys = strings.Split(after, ", ")
 			}
 		}
