@@ -53,6 +53,7 @@ type Attack struct {
 	Volleys []Volley
 
 	picks  []int
+	pair   []int // picks with a pair of Pistols, weighed against picks
 	score  []float64
 	chains []Chain
 	fire   []Firing
@@ -110,20 +111,24 @@ func (a *Attack) perModel(e dice.Expr, rolls int) int {
 // Snap Shots).
 //
 // A model fires one weapon, or with Firing Protocols (X) up to X different
-// weapons, never one weapon twice (rule text). Which ones is the player's
-// choice, which the rules leave to them; the choice made here is the
-// weapons with the highest exact score against target, ties going to the
-// earlier weapon. The score is the mean shots times what one shot is worth
-// by Options.WeaponChoice: by default the models' worth of damage it does
-// (see Chain.ModelsPerShot), else its expected unsaved wounds. A weapon
+// weapons, never one weapon twice (rule text). A model firing a Pistol may
+// fire a second Pistol with it [EMP]; by default the pair takes one of the
+// model's weapon choices, so a model with Firing Protocols (X) fires two
+// Pistols and X-1 other weapons (Options.PistolPairWithinProtocols counts
+// them as two of the X instead, as a model without Firing Protocols
+// still fires both). Which weapons is the player's choice, which the rules
+// leave to them; the choice made here is the set with the highest exact
+// score against target, ties going to the earlier weapons. The score is
+// the mean shots times what one shot is worth by Options.WeaponChoice: by
+// default the models' worth of damage it does (see Chain.ModelsPerShot),
+// else its expected unsaved wounds; scores add up across weapons. A weapon
 // that scores nothing, or that is not fired in the situation (out of
 // range, Ordnance after moving, no Snap Shots), is not fired. Ordnance
 // fires alone (rulebook p.177): it is fired when it scores more alone than
 // the weapons it would stop together (on a tie, when it is listed before
 // the best of them), else it is left out and takes no weapon's place. A
-// model firing a Pistol fires a second Pistol too, when it has one [EMP];
-// without Firing Protocols, two Pistols are fired instead of a single
-// other weapon when they score more together.
+// pair of Pistols is fired in place of what the model would fire without
+// the pair only when the pair's set scores more.
 func (a *Attack) Select(firer *Unit, weapons []Weapon, target *Unit, o Options) []int {
 	return a.selectAt(firer, weapons, target, Situation{}, o)
 }
@@ -145,42 +150,67 @@ func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situati
 		}
 		a.score = append(a.score, score)
 	}
-	// The X best weapons other than Ordnance, a second Pistol with a
-	// Pistol fired alone; then what Ordnance alone, or a pair of Pistols,
-	// would do instead, whichever scores more.
+	// The X best weapons other than Ordnance; then, where a pair of
+	// Pistols fires beyond them, the two best Pistols and the X-1 best
+	// others; then what Ordnance alone would do instead.
 	n := max(firer.FiringProtocols, 1)
 	a.picks = a.picks[:0]
-	sum := 0.0
-	for len(a.picks) < n {
-		best := a.best(weapons, func(t WeaponType) bool { return t != Ordnance })
-		if best < 0 {
-			break
-		}
-		a.picks = append(a.picks, best)
-		sum += a.score[best]
-		a.score[best] = -a.score[best] // fired once already; kept for the pairs below
-	}
-	if n == 1 {
-		if len(a.picks) == 1 && weapons[a.picks[0]].Type == Pistol {
-			if second := a.best(weapons, isPistol); second >= 0 {
-				a.picks = append(a.picks, second)
-				sum += a.score[second]
-				a.score[second] = -a.score[second]
+	sum := a.pickBest(weapons, &a.picks, n, notOrdnance)
+	a.unpick()
+	if n == 1 || !o.PistolPairWithinProtocols {
+		a.pair = a.pair[:0]
+		if ps := a.pickBest(weapons, &a.pair, 2, isPistol); len(a.pair) == 2 {
+			ps += a.pickBest(weapons, &a.pair, n-1, notOrdnance)
+			if ps > sum {
+				a.picks, a.pair = a.pair, a.picks
+				sum = ps
 			}
-		} else if p1, p2, ps := a.pistolPair(weapons); p2 >= 0 && ps > sum {
-			a.picks = append(a.picks[:0], p1, p2)
-			sum = ps
 		}
+		a.unpick()
 	}
+	a.sortPicks()
 	if o := a.best(weapons, func(t WeaponType) bool { return t == Ordnance }); o >= 0 {
 		if a.score[o] > sum || (a.score[o] == sum && (len(a.picks) == 0 || o < a.picks[0])) {
 			a.picks = append(a.picks[:0], o)
 		}
 	}
+	return a.picks
+}
+
+// pickBest appends to *picks up to k of the weapons with the highest
+// positive scores among those whose type ok accepts and that are not
+// picked already, best first, ties going to the earlier, and returns the
+// sum of their scores. A picked weapon is marked by its score negated,
+// until unpick.
+func (a *Attack) pickBest(weapons []Weapon, picks *[]int, k int, ok func(WeaponType) bool) float64 {
+	sum := 0.0
+	for range k {
+		best := a.best(weapons, ok)
+		if best < 0 {
+			break
+		}
+		*picks = append(*picks, best)
+		sum += a.score[best]
+		a.score[best] = -a.score[best]
+	}
+	return sum
+}
+
+// unpick clears the marks pickBest left.
+func (a *Attack) unpick() {
 	for i, sc := range a.score {
 		a.score[i] = max(sc, -sc)
 	}
-	return a.picks
+}
+
+// sortPicks puts the picks best first, ties going to the earlier weapon.
+func (a *Attack) sortPicks() {
+	p := a.picks
+	for i := 1; i < len(p); i++ {
+		for j := i; j > 0 && (a.score[p[j]] > a.score[p[j-1]] || (a.score[p[j]] == a.score[p[j-1]] && p[j] < p[j-1])); j-- {
+			p[j], p[j-1] = p[j-1], p[j]
+		}
+	}
 }
 
 // best returns the index of the highest positive score among the weapons
@@ -198,24 +228,8 @@ func (a *Attack) best(weapons []Weapon, ok func(WeaponType) bool) int {
 	return best
 }
 
-func isPistol(t WeaponType) bool { return t == Pistol }
-
-// pistolPair returns the two best Pistols not yet picked and the sum of
-// their scores; p2 is -1 when there are not two.
-func (a *Attack) pistolPair(weapons []Weapon) (p1, p2 int, sum float64) {
-	p1 = a.best(weapons, isPistol)
-	if p1 < 0 {
-		return -1, -1, 0
-	}
-	s1 := a.score[p1]
-	a.score[p1] = -s1
-	p2 = a.best(weapons, isPistol)
-	a.score[p1] = s1
-	if p2 < 0 {
-		return -1, -1, 0
-	}
-	return p1, p2, s1 + a.score[p2]
-}
+func isPistol(t WeaponType) bool    { return t == Pistol }
+func notOrdnance(t WeaponType) bool { return t != Ordnance }
 
 // Prepare sets the attack up: firer shoots at target with the weapons Select
 // picks from weapons, every model firing them. It keeps no pointer to firer

@@ -192,6 +192,18 @@ type Options struct {
 	// ChooseByUnsavedWounds is the criterion of earlier versions.
 	WeaponChoice WeaponChoice
 
+	// PistolPairWithinProtocols decides how a model with Firing Protocols
+	// (X) fires two Pistols. A model firing a Pistol fires a second one with
+	// it [EMP], which a model without Firing Protocols does although it
+	// fires one weapon; Firing Protocols (X) lets a model fire X different
+	// weapons (rule text). Neither text says how the two combine. OPEN.
+	// Default false: the pair takes one of the X choices, as it takes a
+	// model's one choice without Firing Protocols, so the second Pistol
+	// fires beyond X (X-1 other weapons and two Pistols); true counts the
+	// Pistols as two of the X (a model without Firing Protocols still fires
+	// both).
+	PistolPairWithinProtocols bool
+
 	// DisorderTriggers are the core triggers of a Disordered Charge
 	// (rulebook p.182, not found; OPEN); a Stupefied charger's charge is
 	// always Disordered whatever they say. Default DisorderedDefault.

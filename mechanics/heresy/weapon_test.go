@@ -553,7 +553,14 @@ func TestPoisonedWielderStrength(t *testing.T) {
 // makes 2 * 4/6 * 4/6 * 1 = 24/27, more than the lascannon alone but less
 // than both; at S6 AP3, 2 * 4/6 * 5/6 * 1 = 30/27, more than both. Heavy
 // bolter S5 AP4, three shots: 3 * 4/6 * 4/6 * 2/6 = 12/27; a Pistol 2 at
-// S5 AP5 makes 2 * 4/6 * 4/6 * 2/6 = 8/27, and two of them 16/27.
+// S5 AP5 makes 2 * 4/6 * 4/6 * 2/6 = 8/27, and two of them 16/27. With
+// Firing Protocols (X) the pair of Pistols takes one of the X choices by
+// default, so Firing Protocols (2) fires the heavy bolter and both Pistols,
+// 12/27 + 16/27 = 28/27, and Firing Protocols (3) the lascannon, the heavy
+// bolter and both, 15/27 + 12/27 + 16/27 = 43/27; counted as two of the X
+// (PistolPairWithinProtocols), the Pistols leave Firing Protocols (2) the
+// heavy bolter and one Pistol, 20/27, and Firing Protocols (3) the
+// lascannon, the heavy bolter and one Pistol, 35/27.
 func TestSelectAgainstTogether(t *testing.T) {
 	target := NewUnit(marine, 10)
 	ord := func(s int) Weapon {
@@ -565,25 +572,32 @@ func TestSelectAgainstTogether(t *testing.T) {
 	tests := []struct {
 		name    string
 		fp      int
+		within  bool
 		list    []Weapon
 		want    []int
 		unsaved float64
 	}{
-		{"FP 2: 24/27 alone against 25/27 together", 2, []Weapon{ord(5), lascan, autocan}, []int{1, 2}, 25.0 / 27},
-		{"FP 2: 30/27 alone against 25/27 together", 2, []Weapon{ord(6), lascan, autocan}, []int{0}, 30.0 / 27},
-		{"FP 1: 24/27 alone against 15/27", 1, []Weapon{ord(5), lascan, autocan}, []int{0}, 24.0 / 27},
-		{"two Pistols, 16/27, against a heavy bolter, 12/27", 0, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{1, 2}, 16.0 / 27},
-		{"FP 2: the heavy bolter and a Pistol, 20/27", 2, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{0, 1}, 20.0 / 27},
+		{"FP 2: 24/27 alone against 25/27 together", 2, false, []Weapon{ord(5), lascan, autocan}, []int{1, 2}, 25.0 / 27},
+		{"FP 2: 30/27 alone against 25/27 together", 2, false, []Weapon{ord(6), lascan, autocan}, []int{0}, 30.0 / 27},
+		{"FP 1: 24/27 alone against 15/27", 1, false, []Weapon{ord(5), lascan, autocan}, []int{0}, 24.0 / 27},
+		{"two Pistols, 16/27, against a heavy bolter, 12/27", 0, false, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{1, 2}, 16.0 / 27},
+		{"two Pistols counted as two: still both without Firing Protocols", 0, true, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{1, 2}, 16.0 / 27},
+		{"FP 2: the heavy bolter and both Pistols, 28/27", 2, false, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{0, 1, 2}, 28.0 / 27},
+		{"FP 2, Pistols counted as two: the heavy bolter and a Pistol, 20/27", 2, true, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{0, 1}, 20.0 / 27},
+		{"FP 3: the lascannon, the heavy bolter and both Pistols, 43/27", 3, false, []Weapon{pistol("a"), hbolter, pistol("b"), lascan}, []int{3, 1, 0, 2}, 43.0 / 27},
+		{"FP 3, Pistols counted as two: one Pistol, 35/27", 3, true, []Weapon{pistol("a"), hbolter, pistol("b"), lascan}, []int{3, 1, 0}, 35.0 / 27},
 	}
 	for _, tt := range tests {
 		p := marine
 		p.FiringProtocols = tt.fp
 		firer := NewUnit(p, 1)
+		o := DefaultOptions
+		o.PistolPairWithinProtocols = tt.within
 		var a Attack
-		if got := slices.Clone(a.Select(&firer, tt.list, &target, DefaultOptions)); !slices.Equal(got, tt.want) {
+		if got := slices.Clone(a.Select(&firer, tt.list, &target, o)); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: picked %v, want %v", tt.name, got, tt.want)
 		}
-		a.Prepare(&firer, tt.list, &target, DefaultOptions)
+		a.Prepare(&firer, tt.list, &target, o)
 		if got := a.Expected(StageUnsaved); !near(got, tt.unsaved) {
 			t.Errorf("%s: %v unsaved wounds, want %v", tt.name, got, tt.unsaved)
 		}

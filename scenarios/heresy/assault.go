@@ -77,6 +77,7 @@ var assaultOptions = []option{
 	optFixedStrength,
 	optDoubleStrength,
 	optWeaponChoice,
+	optPistolPair,
 	{key: "outnumber_bonus", lo: 0, hi: 10, def: rules.DefaultOptions.OutnumberBonus},
 	{key: "charge_bonus_attacks", lo: 0, hi: 10, def: rules.DefaultOptions.ChargeBonusAttacks},
 	{key: "terrain_charge_initiative", lo: 0, hi: 10, def: rules.DefaultOptions.TerrainChargeInitiative},

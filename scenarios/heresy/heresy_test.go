@@ -974,3 +974,36 @@ func TestScenarioExactBudget(t *testing.T) {
 		t.Errorf("%d of %d points exact, want 4 of 6", exact, len(s.Models))
 	}
 }
+
+// TestPistolPairOption: pistol_pair reaches the weapon choice. One BS 4
+// model with Firing Protocols (2), a heavy bolter (Heavy 3) and two
+// Pistols (Pistol 2 each), 12" from ten Legionaries. By default the pair
+// of Pistols takes one of its two choices, so it fires all three: 3 + 2 + 2
+// = 7 shots hitting on 3+, 7 * 4/6 = 14/3 hits; with two_weapons the
+// Pistols are two of the two, and it fires the heavy bolter and one
+// Pistol: 5 shots, 10/3 hits. (The heavy bolter scores 12/27 a model, a
+// Pistol 8/27: TestSelectAgainstTogether in mechanics/heresy.)
+func TestPistolPairOption(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Dreadnought, models: 1, ` + marine + `, rules: [Firing Protocols (2)],
+          weapons: [{name: heavy bolter, type: Heavy 3, range: 36, S: 5, AP: 4},
+                    {name: pistol a, type: Pistol 2, range: 12, S: 5, AP: 5},
+                    {name: pistol b, type: Pistol 2, range: 12, S: 5, AP: 5}]}
+  target: {name: Legionaries, models: 10, ` + marine + `}
+  distance: 12
+  options: {pistol_pair: [one_weapon, two_weapons]}
+`)
+	_, es := runScenario(t, src, 20_000)
+	for pair, want := range map[string]float64{"one_weapon": 14.0 / 3, "two_weapons": 10.0 / 3} {
+		e := find(t, es, metricHits, "pistol_pair", pair)
+		if math.Abs(e.Exact-want) > 1e-9 {
+			t.Errorf("pistol_pair %s: exact hits %.6f, want %.6f", pair, e.Exact, want)
+		}
+		if z := e.Z(); farFromExact(e, 5) {
+			t.Errorf("pistol_pair %s: estimate %.4f, exact %.4f, z %.1f", pair, e.Value, e.Exact, z)
+		}
+	}
+	if optPistolPair.def != "one_weapon" || rules.DefaultOptions.PistolPairWithinProtocols {
+		t.Errorf("pistol_pair's default %q does not match rules.DefaultOptions", optPistolPair.def)
+	}
+}

@@ -106,6 +106,7 @@ var shootingOptions = []option{
 	optFixedStrength,
 	optDoubleStrength,
 	optWeaponChoice,
+	optPistolPair,
 	// When a Shooting Attack forces a Morale check is not in the texts:
 	// "quarter" is the usual trigger (a quarter or more of the models the
 	// unit had when the attack began), "never" takes none. OPEN.
