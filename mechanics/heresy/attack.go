@@ -71,9 +71,10 @@ type Attack struct {
 	ring       []float64
 	// countSuffered makes the programme count the wounds suffered in its
 	// slabs instead of Deflagrate's unsaved wounds, leaving the joint
-	// distribution in joint (see Chain.StrikeJoint).
-	countSuffered bool
-	joint         []float64
+	// distribution in joint (see Chain.StrikeJoint); with countLost it
+	// counts the Wounds the target's models lost instead (Tally.Lost).
+	countSuffered, countLost bool
+	joint                    []float64
 }
 
 // shotsMemo is the distribution of the shots one model fires with one
@@ -661,6 +662,9 @@ func (a *Attack) buildLawOf(c *Chain, ph float64, part outcomePart, buf []packet
 	c.eachOutcomeOf(part, func(o hitOutcome) {
 		pk := packet{p: o.p * ph, dmg: o.dmg, slays: o.slays}
 		switch {
+		case a.countLost:
+			// The Wounds lost depend on the state the hit lands on:
+			// hitStep counts them.
 		case a.countSuffered:
 			pk.u = o.suffered
 		case c.Deflagrate:
@@ -739,7 +743,11 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 	q, slays, single := singleWound(law)
 	hiHits := lo + len(hits) - 1
 	slabs := 1
-	if c.Deflagrate || a.countSuffered {
+	switch {
+	case a.countLost:
+		slabs = min(hiHits*c.maxLostPerHit(w), models*w) + 1
+		single = false
+	case c.Deflagrate || a.countSuffered:
 		slabs = hiHits*max(c.Brutal, 1) + 1
 		single = false
 	}
@@ -766,7 +774,7 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 			if single {
 				woundStep(cur, nxt, q, slays, models, w)
 			} else {
-				hitStep(cur, nxt, law, n, models, w)
+				hitStep(cur, nxt, law, n, models, w, a.countLost)
 			}
 			cur, nxt = nxt, cur
 		}
@@ -782,7 +790,7 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 		_, _, dq := c.deflagrateSteps()
 		one := [2]packet{{p: 1 - dq}, {p: dq, dmg: 1, slays: c.Defl.Slays}}
 		for u := slabs - 1; u > 0; u-- {
-			hitStep(acc[u*n:(u+1)*n], nxt[:n], one[:], n, models, w)
+			hitStep(acc[u*n:(u+1)*n], nxt[:n], one[:], n, models, w, false)
 			for j := range n {
 				acc[(u-1)*n+j] += nxt[j]
 			}
@@ -848,11 +856,11 @@ func (a *Attack) murderousFirst(lo int, hits, s0, tmp, acc []float64, n, models,
 	clear(acc)
 	for r := hi; r >= 0; r-- {
 		if r < hi {
-			hitStep(acc, tmp, a.lawR, n, models, w)
+			hitStep(acc, tmp, a.lawR, n, models, w, a.countLost)
 			acc, tmp = tmp, acc
 		}
 		for ; top < hi-r; top++ {
-			hitStep(slot(top), next, a.lawM, n, models, w)
+			hitStep(slot(top), next, a.lawM, n, models, w, a.countLost)
 			copy(slot(top+1), next)
 		}
 		for m := max(0, lo-r); m <= hi-r; m++ {
@@ -871,8 +879,10 @@ func (a *Attack) murderousFirst(lo int, hits, s0, tmp, acc []float64, n, models,
 // hitStep advances the states in cur by one hit ending as one of law's
 // packets, into nxt. cur and nxt hold slabs of n states, slab u for u
 // unsaved wounds so far; a packet's unsaved wounds move it up that many
-// slabs. Once every model is lost the state stays put.
-func hitStep(cur, nxt []float64, law []packet, n, models, w int) {
+// slabs, or with lost the Wounds it takes off the model it lands on (all
+// the model had left when it removes it; none once every model is lost).
+// Once every model is lost the state stays put.
+func hitStep(cur, nxt []float64, law []packet, n, models, w int, lost bool) {
 	clear(nxt)
 	dead := models * w
 	slabs := len(cur) / n
@@ -882,15 +892,24 @@ func hitStep(cur, nxt []float64, law []packet, n, models, w int) {
 		}
 		s, u := i%n, i/n
 		for _, pk := range law {
-			j := s
+			j, up := s, pk.u
+			if lost {
+				up = 0
+			}
 			if s < dead && (pk.dmg > 0 || pk.slays) {
-				if pk.slays || s%w+pk.dmg >= w {
+				if left := w - s%w; pk.slays || pk.dmg >= left {
 					j = (s/w + 1) * w
+					if lost {
+						up = left
+					}
 				} else {
 					j = s + pk.dmg
+					if lost {
+						up = pk.dmg
+					}
 				}
 			}
-			nxt[min(u+pk.u, slabs-1)*n+j] += x * pk.p
+			nxt[min(u+up, slabs-1)*n+j] += x * pk.p
 		}
 	}
 }

@@ -353,6 +353,12 @@ type Tally struct {
 	Shots, Hits, Wounds, Unsaved, Suffered int
 	// Casualties counts models removed.
 	Casualties int
+	// Lost counts the Wounds the target's models lost: each wound suffered
+	// counts what it took off the model it landed on, the Wounds that
+	// model had left at most (all of them for a wound that slays), and
+	// nothing once no model is left. Brutal's wounds past the model's last
+	// and wounds that found no model are in Suffered, not here.
+	Lost int
 	// Hot counts Gets Hot wounds the firer suffered (after its save and
 	// Damage Mitigation roll).
 	Hot int
@@ -369,6 +375,7 @@ func (t *Tally) Add(t2 Tally) {
 	t.Unsaved += t2.Unsaved
 	t.Suffered += t2.Suffered
 	t.Casualties += t2.Casualties
+	t.Lost += t2.Lost
 	t.Hot += t2.Hot
 	t.Concussive = max(t.Concussive, t2.Concussive)
 }
@@ -542,7 +549,9 @@ func (c *Chain) resolvePlain(r *dice.Rand, t *Tally, target *Unit) {
 			continue
 		}
 		t.Suffered++
-		if target.TakeWound(c.Slays) {
+		removed, lost := target.takeWounds(1, c.Slays)
+		t.Lost += lost
+		if removed {
 			t.Casualties++
 		}
 	}
@@ -639,8 +648,12 @@ func (c *Chain) resolveWound(r *dice.Rand, d int, t *Tally, target *Unit) int {
 	}
 	t.Unsaved += unsaved
 	t.Suffered += suffered
-	if suffered > 0 && target.TakeWounds(dmg, slays) {
-		t.Casualties++
+	if suffered > 0 {
+		removed, lost := target.takeWounds(dmg, slays)
+		t.Lost += lost
+		if removed {
+			t.Casualties++
+		}
 	}
 	return unsaved
 }
@@ -662,7 +675,9 @@ func (c *Chain) resolveDeflagrate(r *dice.Rand, n int, t *Tally, target *Unit) {
 			continue
 		}
 		t.Suffered++
-		if target.TakeWound(h.Slays) {
+		removed, lost := target.takeWounds(1, h.Slays)
+		t.Lost += lost
+		if removed {
 			t.Casualties++
 		}
 	}

@@ -486,8 +486,9 @@ func (e *AssaultExact) add(c *AssaultExact, p float64) {
 
 // exactCombat enumerates one round of close combat between x's units as
 // they stand, following the steps of Fight. Each side's strikes have an
-// exact joint distribution of the wounds suffered, which the combat result
-// counts, and the state the enemy ends in (Chain.StrikeJoint). The side
+// exact joint distribution of the wounds the combat result counts
+// (Options.CombatScore) and the state the enemy ends in
+// (Chain.StrikeJoint). The side
 // striking second strikes with the models left, so its distribution is
 // taken for each state the first leaves it in; sides striking together are
 // independent. Each joint outcome then settles the scores, the winner and,
@@ -524,7 +525,8 @@ func exactCombat(x *AssaultExchange) [2]AssaultExact {
 }
 
 // strike is one outcome of a side's strikes: probability p, k wounds
-// suffered by the enemy, which ends in state s.
+// scored (as Options.CombatScore counts them) against the enemy, which
+// ends in state s.
 type strike struct {
 	p    float64
 	k, s int
@@ -579,7 +581,7 @@ func (e *combatEnum) joint(i, models int) []strike {
 		return j
 	}
 	foe := e.x.Units[1-i]
-	p, n := e.chains[i].StrikeJoint(max(models, 0), e.attacks[i], &foe)
+	p, n := e.chains[i].StrikeJoint(max(models, 0), e.attacks[i], &foe, e.x.Options.CombatScore)
 	var out []strike
 	for idx, v := range p {
 		if v > 0 {

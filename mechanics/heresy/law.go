@@ -360,14 +360,17 @@ func (c *Chain) volleyOf(shots dice.Expr, bearers int) *Attack {
 }
 
 // StrikeJoint is the exact joint distribution of what bearers models
-// striking blows blows each with chain c do to target: P(k wounds suffered
-// and the target ends in state s) at index k*n + s, where s = lost*W +
-// hurt (models lost, wounds on the wounded model) and n = (models+1)*W.
-// The combat result counts k, the casualties come from s. It allocates;
-// Deflagrate's hits are not counted (no close-combat weapon has it).
-func (c *Chain) StrikeJoint(bearers, blows int, target *Unit) (p []float64, n int) {
+// striking blows blows each with chain c do to target: P(k and the target
+// ends in state s) at index k*n + s, where s = lost*W + hurt (models lost,
+// wounds on the wounded model), n = (models+1)*W, and k is the combat
+// result's count as score says: the Wounds the target's models lost
+// (ScoreWoundsLost) or the wounds suffered (ScoreUnsavedWounds). The
+// casualties come from s. It allocates; Deflagrate's hits are not counted
+// (no close-combat weapon has it).
+func (c *Chain) StrikeJoint(bearers, blows int, target *Unit, score CombatScore) (p []float64, n int) {
 	a := c.volleyOf(dice.Const(blows), bearers)
 	a.countSuffered = true
+	a.countLost = score == ScoreWoundsLost
 	models, w := max(target.Models, 0), max(target.W, 1)
 	n = (models + 1) * w
 	state := make([]float64, n)
@@ -378,4 +381,18 @@ func (c *Chain) StrikeJoint(bearers, blows int, target *Unit) (p []float64, n in
 	}
 	a.applyVolley(&a.Volleys[0], state, models, w)
 	return a.joint, n
+}
+
+// maxLostPerHit bounds the Wounds one hit can take off models of w Wounds:
+// Brutal's wounds, each D3 with Destroyer, or the whole model when it
+// slays, never more than a model has.
+func (c *Chain) maxLostPerHit(w int) int {
+	if c.Slays || (c.Murderous > 0 && c.SlaysMurderous) {
+		return w
+	}
+	d := max(c.Brutal, 1)
+	if c.Destroyer {
+		d *= 3
+	}
+	return min(d, w)
 }

@@ -87,6 +87,7 @@ var assaultOptions = []option{
 	{key: "charge_dice", dice: true, def: rules.DefaultOptions.ChargeDice},
 	{key: "max_charge", lo: 0, hi: 48, def: rules.DefaultOptions.MaxCharge},
 	{key: "our_weapons_are_useless", boolean: true, def: rules.DefaultOptions.OurWeaponsAreUseless},
+	{key: "combat_result", words: []string{"wounds_lost", "unsaved_wounds"}, def: rules.DefaultOptions.CombatScore.String()},
 	{key: "loser_ld_penalty", lo: 0, hi: 10, def: rules.DefaultOptions.LoserLdPenalty},
 	{key: "sweeping_advance", words: []string{"initiative", "none"}, def: "initiative"},
 }

@@ -1007,3 +1007,60 @@ func TestPistolPairOption(t *testing.T) {
 		t.Errorf("pistol_pair's default %q does not match rules.DefaultOptions", optPistolPair.def)
 	}
 }
+
+// TestCombatResultOption: combat_result counts the Wounds the enemy's
+// models lost by default, every unsaved wound with unsaved_wounds. One
+// model (WS4 I4 A1, no charge) strikes first. (a) With a Brutal (2) maul
+// at S4 against five WS4 T4 W1 models with no save, no Attacks, Ld 8: the
+// blow hits on 4+ and wounds on 4+, 1/4, and its two wounds slay one
+// model, the second lost. The five lose by 1 (a Wound lost) or by 2 (two
+// unsaved wounds) and test on Ld 7 or 6: fail 15/36 or 21/36, so
+// morale_failed is 15/144 or 21/144. (b) With an S8 AP2 weapon against two
+// T4 W3 models: hit 1/2, wound on 2+ (5/6), 5/12, Instant Death (S8 is
+// double T4): the model loses its 3 Wounds, one unsaved wound. Ld 8 - 3 =
+// 5 fails with 26/36, Ld 7 with 15/36: morale_failed 130/432 or 75/432.
+func TestCombatResultOption(t *testing.T) {
+	for _, c := range []struct {
+		name, weapon, defender string
+		want                   map[string]float64
+	}{
+		{"Brutal past a model's last", `{name: maul, type: "Melee, Brutal (2)", S: User, AP: "-"}`,
+			`{name: Foe, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 1, A: "-", Ld: 8, Sv: none}`,
+			map[string]float64{"wounds_lost": 15.0 / 144, "unsaved_wounds": 21.0 / 144}},
+		{"Instant Death on three Wounds", `{name: fist, S: 8, AP: 2}`,
+			`{name: Foe, models: 2, WS: 4, BS: 4, S: 4, T: 4, W: 3, I: 1, A: "-", Ld: 8, Sv: none}`,
+			map[string]float64{"wounds_lost": 130.0 / 432, "unsaved_wounds": 75.0 / 432}},
+	} {
+		src := scenario(`assault:
+  attacker: {name: One, models: 1, ` + marine + `, melee: ` + c.weapon + `}
+  defender: ` + c.defender + `
+  charged: false
+  options: {combat_result: [wounds_lost, unsaved_wounds]}
+`)
+		_, es := runScenario(t, src, 100_000)
+		for score, want := range c.want {
+			e := find(t, es, metricMorale, "combat_result", score, "unit", "Foe")
+			if math.Abs(e.Exact-want) > 1e-9 {
+				t.Errorf("%s, %s: exact morale_failed %.6f, want %.6f", c.name, score, e.Exact, want)
+			}
+			if z := e.Z(); farFromExact(e, 5) {
+				t.Errorf("%s, %s: estimate %.4f, exact %.4f, z %.1f", c.name, score, e.Value, e.Exact, z)
+			}
+		}
+	}
+	if combatScores[assaultOption(t, "combat_result").def.(string)] != rules.DefaultOptions.CombatScore {
+		t.Error("combat_result's default is not rules.DefaultOptions.CombatScore")
+	}
+}
+
+// assaultOption returns the assault question's option key.
+func assaultOption(t *testing.T, key string) option {
+	t.Helper()
+	for _, o := range assaultOptions {
+		if o.key == key {
+			return o
+		}
+	}
+	t.Fatalf("no assault option %q", key)
+	return option{}
+}

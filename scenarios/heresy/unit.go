@@ -732,6 +732,14 @@ var optionSetters = map[string]func(*rules.Options, any){
 	"sweeping_advance":                  func(o *rules.Options, v any) { o.SweepingAdvance = sweepRules[v.(string)] },
 	"weapon_choice":                     func(o *rules.Options, v any) { o.WeaponChoice = weaponChoices[v.(string)] },
 	"pistol_pair":                       func(o *rules.Options, v any) { o.PistolPairWithinProtocols = v.(string) == "two_weapons" },
+	"combat_result":                     func(o *rules.Options, v any) { o.CombatScore = combatScores[v.(string)] },
+}
+
+// combatScores are the values of the combat_result option, "wounds_lost"
+// its default (rules.DefaultOptions.CombatScore).
+var combatScores = map[string]rules.CombatScore{
+	"wounds_lost":    rules.ScoreWoundsLost,
+	"unsaved_wounds": rules.ScoreUnsavedWounds,
 }
 
 // sweepRules are the values of the sweeping_advance option, "initiative"
