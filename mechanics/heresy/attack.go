@@ -64,6 +64,8 @@ type Attack struct {
 	shotA, shotB, hitA, hitB []float64
 	cur, nxt, acc, st        []float64
 	law                      []packet
+	// hotJ, hotPw, hotOut, hotAcc and hotTmp are HotStates' scratch space.
+	hotJ, hotPw, hotOut, hotAcc, hotTmp []float64
 	// lawM and lawR split a shot's packets for Murderous Strike, pM the
 	// chance of lawM's; ring holds the states murderousFirst keeps.
 	lawM, lawR []packet
@@ -296,8 +298,8 @@ func (a *Attack) ExpectedHot() float64 {
 	for i := range a.Volleys {
 		v := &a.Volleys[i]
 		c := &v.Chain
-		if !c.GetsHot {
-			continue
+		if !c.GetsHot || (c.AutoHits == 0 && !c.WallOfDeath && c.Hit.Need >= Impossible) {
+			continue // no Gets Hot, or no shot rolled
 		}
 		m := &a.memo[a.perModel(v.Weapon.shots(), v.rolls())]
 		if !c.MasterCrafted {
@@ -755,7 +757,7 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 	nxt := grow(a.nxt, n*slabs)
 	acc := grow(a.acc, n*slabs)
 	copy(cur, state)
-	if c.Murderous > 0 && w > 1 && a.splitMurderous(c, ph) {
+	if c.Murderous > 0 && w > 1 && a.splitMurderous(c, ph, 0) {
 		// Murderous Strike's wounds land first; against one-Wound models
 		// the order changes nothing (see Chain.murderousFirst).
 		acc, cur, nxt = a.murderousFirst(lo, hits, cur, nxt, acc, n, models, w)
@@ -785,30 +787,40 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 		return state
 	}
 	if slabs > 1 {
-		// Slab u has u Deflagrate hits to come: apply one and move the
-		// result to slab u-1, from the top down.
-		_, _, dq := c.deflagrateSteps()
-		one := [2]packet{{p: 1 - dq}, {p: dq, dmg: 1, slays: c.Defl.Slays}}
-		for u := slabs - 1; u > 0; u-- {
-			hitStep(acc[u*n:(u+1)*n], nxt[:n], one[:], n, models, w, false)
-			for j := range n {
-				acc[(u-1)*n+j] += nxt[j]
-			}
-		}
+		deflagrateSlabs(c, acc, nxt[:n], n, models, w)
 	}
 	copy(state, acc[:n])
 	a.cur, a.nxt, a.acc = cur, nxt, acc
 	return state
 }
 
+// deflagrateSlabs applies the Deflagrate hits of chain c to the states in
+// acc, slab u of n states having u of them to come, leaving the result in
+// its first slab; tmp (n states) is scratch. From the top down, one hit is
+// applied to slab u and the result moved to slab u-1.
+func deflagrateSlabs(c *Chain, acc, tmp []float64, n, models, w int) {
+	_, _, dq := c.deflagrateSteps()
+	one := [2]packet{{p: 1 - dq}, {p: dq, dmg: 1, slays: c.Defl.Slays}}
+	for u := len(acc)/n - 1; u > 0; u-- {
+		hitStep(acc[u*n:(u+1)*n], tmp, one[:], n, models, w, false)
+		for j := range n {
+			acc[(u-1)*n+j] += tmp[j]
+		}
+	}
+}
+
 // splitMurderous builds the packets of one shot (or hit, ph = 1) of chain
 // c in two laws, those of Murderous Strike's wounds (a.lawM) and the others
 // (a.lawR), each rescaled to sum to 1, and their chances (a.pM, 1 - a.pM).
 // It reports false when either is impossible, and with it the order of
-// the two.
-func (a *Attack) splitMurderous(c *Chain, ph float64) bool {
+// the two. lessMiss is taken off the chance of a shot doing nothing first
+// (a shot whose Gets Hot wound is counted apart; see hotSteps).
+func (a *Attack) splitMurderous(c *Chain, ph, lessMiss float64) bool {
 	a.lawM = a.buildLawOf(c, ph, murderousOutcomes, a.lawM)
 	a.lawR = a.buildLawOf(c, ph, otherOutcomes, a.lawR)
+	if lessMiss > 0 {
+		lessNoDamage(a.lawR, lessMiss)
+	}
 	pM, pR := 0.0, 0.0
 	for _, pk := range a.lawM {
 		pM += pk.p

@@ -242,10 +242,7 @@ func (c *Chain) ModelsPerShot(wounds int) float64 {
 // ignoring Master-crafted (a re-roll per bearer, not per shot): index i is
 // P(i hits). It returns buf, grown as needed.
 func (c *Chain) shotHits(buf []float64) []float64 {
-	keep := 1.0
-	if c.GetsHot {
-		keep = 5.0 / 6 // a 1 on the shot's D6 loses it
-	}
+	keep := 1 - c.pLost() // a 1 on the shot's D6 loses it
 	switch {
 	case c.WallOfDeath:
 		buf = grow(buf, 4)
@@ -269,10 +266,7 @@ func (c *Chain) shotHits(buf []float64) []float64 {
 // meanShotHits is the exact expected hits of one shot, ignoring
 // Master-crafted.
 func (c *Chain) meanShotHits() float64 {
-	keep := 1.0
-	if c.GetsHot {
-		keep = 5.0 / 6
-	}
+	keep := 1 - c.pLost()
 	switch {
 	case c.WallOfDeath:
 		return 2 * keep
@@ -319,11 +313,23 @@ func (c *Chain) PHot() float64 {
 	if !c.GetsHot {
 		return 0
 	}
-	one := 1.0 / 6
+	one := c.pLost()
 	if c.AutoHits == 0 && !c.WallOfDeath {
+		if c.Hit.Need >= Impossible {
+			return 0 // no shot is rolled
+		}
 		one = c.Hit.POne()
 	}
 	return one * c.hotThrough()
+}
+
+// pLost is the chance that a shot of a weapon that rolls no To Hit is lost
+// to Gets Hot: its D6 before firing ends on a 1.
+func (c *Chain) pLost() float64 {
+	if !c.GetsHot {
+		return 0
+	}
+	return 1.0 / 6
 }
 
 // hotThrough is P(a Gets Hot wound is suffered | a 1 was rolled).
