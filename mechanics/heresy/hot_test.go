@@ -29,6 +29,8 @@ var hotCases = []struct {
 		NewUnit(marine, 6), 0},
 	{"Blast", marine, 3, []Weapon{{Name: "cannon", S: 7, AP: 2, Blast: 3, GetsHot: true}}, Situation{},
 		NewUnit(marine, 8), 0},
+	{"Twin-linked Blast", marine, 3, []Weapon{{Name: "cannon", S: 7, AP: 2, Blast: 3, GetsHot: true, TwinLinked: true}}, Situation{},
+		NewUnit(marine, 8), 0},
 	{"Wall of Death", marine, 4, []Weapon{{Name: "flamer", Template: true, S: 5, AP: 4, GetsHot: true}}, Situation{Reaction: true},
 		NewUnit(marine, 8), 0},
 	{"Master-crafted, D3 shots", Profile{BS: 4, S: 4, T: 4, W: 3, Save: 3}, 2, []Weapon{{Name: "pistol", Shots: dice.MustParse("D3"), S: 7, AP: 2, GetsHot: true, MasterCrafted: true}}, Situation{},

@@ -324,10 +324,14 @@ func (c *Chain) PHot() float64 {
 }
 
 // pLost is the chance that a shot of a weapon that rolls no To Hit is lost
-// to Gets Hot: its D6 before firing ends on a 1.
+// to Gets Hot: its D6 before firing ends on a 1, after the re-roll of a 1
+// when the firer has one (HotReroll).
 func (c *Chain) pLost() float64 {
-	if !c.GetsHot {
+	switch {
+	case !c.GetsHot:
 		return 0
+	case c.HotReroll:
+		return 1.0 / 36
 	}
 	return 1.0 / 6
 }

@@ -500,6 +500,62 @@ func TestMasterCraftedBlast(t *testing.T) {
 	}
 }
 
+// TestGetsHotRerollNoToHit: a weapon that rolls no To Hit re-rolls its
+// Gets Hot D6 of 1 when its firer may re-roll To Hit rolls (Twin-linked,
+// BS 6 and above; rulebook p.239), and only the re-roll counts: a shot is
+// lost, and the firer wounded (AP2 leaves its 3+ nothing), with 1/36
+// instead of 1/6. Two models with a Blast (3") that hits three of ten
+// Legionaries: 2 * 3 * 35/36 = 35/6 hits and 2/36 = 1/18 wounds; a BS 4
+// firer with no Twin-linked, 2 * 3 * 5/6 = 5 hits and 2/6 wounds; a
+// Twin-linked Template in Wall of Death (D3 hits, mean 2): 2 * 2 * 35/36.
+func TestGetsHotRerollNoToHit(t *testing.T) {
+	target := NewUnit(marine, 10)
+	cannon := Weapon{Name: "cannon", S: 7, AP: 2, Blast: 3, GetsHot: true}
+	twin := cannon
+	twin.TwinLinked = true
+	flamer := Weapon{Name: "flamer", S: 5, AP: 2, Template: true, GetsHot: true, TwinLinked: true}
+	bs6 := marine
+	bs6.BS = 6
+	for _, c := range []struct {
+		name        string
+		firer       Profile
+		w           Weapon
+		s           Situation
+		hits, wound float64
+	}{
+		{"BS 4", marine, cannon, Situation{}, 5, 2.0 / 6},
+		{"Twin-linked", marine, twin, Situation{}, 35.0 / 6, 1.0 / 18},
+		{"BS 6", bs6, cannon, Situation{}, 35.0 / 6, 1.0 / 18},
+		{"Twin-linked Wall of Death", marine, flamer, Situation{Reaction: true}, 2 * 2 * 35.0 / 36, 1.0 / 18},
+	} {
+		firer := NewUnit(c.firer, 2)
+		var a Attack
+		a.PrepareAt(&firer, []Weapon{c.w}, &target, c.s, DefaultOptions)
+		if got := a.Expected(StageHits); !near(got, c.hits) {
+			t.Errorf("%s: hits %.6f, want %.6f", c.name, got, c.hits)
+		}
+		if got := a.ExpectedHot(); !near(got, c.wound) {
+			t.Errorf("%s: Gets Hot wounds %.6f, want %.6f", c.name, got, c.wound)
+		}
+		// Rolled: the firer's wounds within 5 standard errors, with a
+		// fixed seed (a Poisson-like count, variance below its mean of
+		// two shots' Bernoulli sum).
+		const n = 40_000
+		r := dice.New(17, 0)
+		sum, sum2 := 0.0, 0.0
+		for range n {
+			f, u := firer, target
+			h := float64(a.Fire(r, &f, &u).Hot)
+			sum += h
+			sum2 += h * h
+		}
+		mean := sum / n
+		if se := math.Sqrt((sum2/n - mean*mean) / n); math.Abs(mean-c.wound) > 5*se+1e-12 {
+			t.Errorf("%s: rolled %.5f Gets Hot wounds, exact %.5f (5 SE = %.5f)", c.name, mean, c.wound, 5*se)
+		}
+	}
+}
+
 // TestGetsHotNoShrouded: a Gets Hot wound allows the firer's armour,
 // invulnerable save and Damage Mitigation, but no cover and no Shrouded
 // roll (rulebook p.239). A firer left with a 2+ Shrouded roll fires a
