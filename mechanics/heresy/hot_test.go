@@ -171,3 +171,31 @@ func TestNoShotNoGetsHot(t *testing.T) {
 		}
 	}
 }
+
+// TestExactReturnFireGetsHot: one T4 W1 3+ model Returns Fire with a BS 4
+// plasma pistol (S7 AP2, Gets Hot) at one Legionary with a bolter. Its
+// shot slays the Legionary with 4/6 * 5/6 = 20/36 (no save against AP2),
+// and ends on a 1 with 1/6, a Gets Hot wound its 3+ cannot save: the
+// target falls (ReturnFireHot 1/6). With 10/36 neither happens and the
+// bolter (4/6 to hit, 3/6 to wound, 2/6 unsaved) slays it with 1/9:
+// destroyed 6/36 + 10/36 * 1/9 = 16/81, hits 10/36 * 4/6 = 5/27.
+func TestExactReturnFireGetsHot(t *testing.T) {
+	x := ShootingExchange{Firer: NewUnit(marine, 1), Target: NewUnit(marine, 1),
+		Weapons:    []Weapon{{Name: "bolter", S: 4, AP: 5}},
+		Back:       []Weapon{{Name: "plasma pistol", Type: Pistol, Range: 12, S: 7, AP: 2, GetsHot: true}},
+		Options:    DefaultOptions,
+		Situation:  Situation{Distance: 12},
+		ReturnFire: true}
+	ex := ExactShooting(&x)
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"ReturnFireHot", ex.ReturnFireHot, 1.0 / 6}, {"ReturnFire", ex.ReturnFire, 20.0 / 36},
+		{"Destroyed", ex.Destroyed, 16.0 / 81}, {"Hits", ex.Hits, 5.0 / 27}, {"P(no hit)", ex.HitsDist.At(0), 1 - 5.0/27},
+	} {
+		if !near(c.got, c.want) {
+			t.Errorf("%s: %.6f, want %.6f", c.name, c.got, c.want)
+		}
+	}
+}
