@@ -35,6 +35,10 @@ func TestNoAllocations(t *testing.T) {
 	}, &start, DefaultOptions)
 	// Murderous Strike with Rending: the waiting wounds are drawn in a
 	// random order (Chain.resolveMurderousFirst).
+	// Overwatch whose plasma Gets Hot: its wounds go onto the defender.
+	var hot Attack
+	hot.PrepareAt(&firer, []Weapon{{Name: "plasma", Shots: dice.Const(2), S: 7, AP: 2, GetsHot: true}, {Name: "cannon", S: 7, AP: 2, Blast: 3, GetsHot: true}},
+		&chargers, Situation{SnapShots: true, Reaction: true, Charging: true}, DefaultOptions)
 	var murder Attack
 	murder.Prepare(&firer, []Weapon{{Name: "axe", Shots: dice.MustParse("D3"), S: 5, AP: 3, MurderousStrike: 5, Rending: 6}}, &start, DefaultOptions)
 
@@ -56,6 +60,12 @@ func TestNoAllocations(t *testing.T) {
 		{"Attack.Roll, every rule", func() { u := start; rich.Roll(r, &u) }},
 		{"Attack.ExpectedCasualties, every rule", func() { _ = rich.ExpectedCasualties(&start) }},
 		{"Attack.Roll, Murderous Strike and Rending", func() { u := start; murder.Roll(r, &u) }},
+		{"Attack.Fire", func() { f, u := firer, start; rich.Fire(r, &f, &u) }},
+		{"Attack.Retarget", func() { rich.Retarget(3, DefaultOptions) }},
+		{"Charge, Overwatch that Gets Hot", func() {
+			x, y := chargers, NewUnit(marine, 5)
+			Charge(r, Side{Unit: &x}, Side{Unit: &y}, &hot, 6, 0, overwatch)
+		}},
 		{"Attack.ExpectedCasualties, Murderous Strike", func() { _ = murder.ExpectedCasualties(&start) }},
 		{"Fight", func() {
 			x, y := chargers, guns

@@ -28,8 +28,8 @@ type CombatResult struct {
 	// Inflicted[i] is what side i (0 for the first Side given to Fight)
 	// did to the other.
 	Inflicted [2]Tally
-	// Score[i] is side i's combat result: wounds it inflicted plus any
-	// outnumbering bonus.
+	// Score[i] is side i's combat result: the wounds it inflicted, as
+	// Options.CombatScore counts them, plus any outnumbering bonus.
 	Score [2]int
 	// Winner is 0 or 1, or -1 for a draw.
 	Winner int
@@ -61,9 +61,10 @@ type CombatResult struct {
 //     through Difficult Terrain strikes at Options.TerrainChargeInitiative,
 //     unless its enemy is Stupefied (Lords of Profligacy rule text).
 //  2. Combat resolution: each side scores the wounds it inflicted that were
-//     not saved or mitigated, plus Options.OutnumberBonus (a house rule, 0
-//     by default) if it outnumbers the other, Bulky models counting as X
-//     (rule text). The higher score
+//     not saved or mitigated, counted as Options.CombatScore says (by
+//     default the Wounds the enemy's models lost), plus
+//     Options.OutnumberBonus (a house rule, 0 by default) if it outnumbers
+//     the other, Bulky models counting as X (rule text). The higher score
 //     wins; equal scores draw. A side wiped out loses.
 //  3. The loser takes a Morale check on Leadership minus
 //     Options.LoserLdPenalty per point of the difference in scores, and
@@ -111,7 +112,7 @@ func Fight(r *dice.Rand, a, b Side, o Options) CombatResult {
 	}
 
 	for i, s := range sides {
-		res.Score[i] = res.Inflicted[i].Suffered
+		res.Score[i] = o.CombatScore.of(&res.Inflicted[i])
 		if s.Unit.Outnumbers(sides[1-i].Unit) {
 			res.Score[i] += o.OutnumberBonus
 		}

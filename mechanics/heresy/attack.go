@@ -53,6 +53,7 @@ type Attack struct {
 	Volleys []Volley
 
 	picks  []int
+	pair   []int // picks with a pair of Pistols, weighed against picks
 	score  []float64
 	chains []Chain
 	fire   []Firing
@@ -63,6 +64,8 @@ type Attack struct {
 	shotA, shotB, hitA, hitB []float64
 	cur, nxt, acc, st        []float64
 	law                      []packet
+	// hotJ, hotPw, hotOut, hotAcc and hotTmp are HotStates' scratch space.
+	hotJ, hotPw, hotOut, hotAcc, hotTmp []float64
 	// lawM and lawR split a shot's packets for Murderous Strike, pM the
 	// chance of lawM's; ring holds the states murderousFirst keeps.
 	lawM, lawR []packet
@@ -70,9 +73,10 @@ type Attack struct {
 	ring       []float64
 	// countSuffered makes the programme count the wounds suffered in its
 	// slabs instead of Deflagrate's unsaved wounds, leaving the joint
-	// distribution in joint (see Chain.StrikeJoint).
-	countSuffered bool
-	joint         []float64
+	// distribution in joint (see Chain.StrikeJoint); with countLost it
+	// counts the Wounds the target's models lost instead (Tally.Lost).
+	countSuffered, countLost bool
+	joint                    []float64
 }
 
 // shotsMemo is the distribution of the shots one model fires with one
@@ -110,20 +114,24 @@ func (a *Attack) perModel(e dice.Expr, rolls int) int {
 // Snap Shots).
 //
 // A model fires one weapon, or with Firing Protocols (X) up to X different
-// weapons, never one weapon twice (rule text). Which ones is the player's
-// choice, which the rules leave to them; the choice made here is the
-// weapons with the highest exact score against target, ties going to the
-// earlier weapon. The score is the mean shots times what one shot is worth
-// by Options.WeaponChoice: by default the models' worth of damage it does
-// (see Chain.ModelsPerShot), else its expected unsaved wounds. A weapon
+// weapons, never one weapon twice (rule text). A model firing a Pistol may
+// fire a second Pistol with it [EMP]; by default the pair takes one of the
+// model's weapon choices, so a model with Firing Protocols (X) fires two
+// Pistols and X-1 other weapons (Options.PistolPairWithinProtocols counts
+// them as two of the X instead, as a model without Firing Protocols
+// still fires both). Which weapons is the player's choice, which the rules
+// leave to them; the choice made here is the set with the highest exact
+// score against target, ties going to the earlier weapons. The score is
+// the mean shots times what one shot is worth by Options.WeaponChoice: by
+// default the models' worth of damage it does (see Chain.ModelsPerShot),
+// else its expected unsaved wounds; scores add up across weapons. A weapon
 // that scores nothing, or that is not fired in the situation (out of
 // range, Ordnance after moving, no Snap Shots), is not fired. Ordnance
 // fires alone (rulebook p.177): it is fired when it scores more alone than
 // the weapons it would stop together (on a tie, when it is listed before
 // the best of them), else it is left out and takes no weapon's place. A
-// model firing a Pistol fires a second Pistol too, when it has one [EMP];
-// without Firing Protocols, two Pistols are fired instead of a single
-// other weapon when they score more together.
+// pair of Pistols is fired in place of what the model would fire without
+// the pair only when the pair's set scores more.
 func (a *Attack) Select(firer *Unit, weapons []Weapon, target *Unit, o Options) []int {
 	return a.selectAt(firer, weapons, target, Situation{}, o)
 }
@@ -145,42 +153,67 @@ func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situati
 		}
 		a.score = append(a.score, score)
 	}
-	// The X best weapons other than Ordnance, a second Pistol with a
-	// Pistol fired alone; then what Ordnance alone, or a pair of Pistols,
-	// would do instead, whichever scores more.
+	// The X best weapons other than Ordnance; then, where a pair of
+	// Pistols fires beyond them, the two best Pistols and the X-1 best
+	// others; then what Ordnance alone would do instead.
 	n := max(firer.FiringProtocols, 1)
 	a.picks = a.picks[:0]
-	sum := 0.0
-	for len(a.picks) < n {
-		best := a.best(weapons, func(t WeaponType) bool { return t != Ordnance })
-		if best < 0 {
-			break
-		}
-		a.picks = append(a.picks, best)
-		sum += a.score[best]
-		a.score[best] = -a.score[best] // fired once already; kept for the pairs below
-	}
-	if n == 1 {
-		if len(a.picks) == 1 && weapons[a.picks[0]].Type == Pistol {
-			if second := a.best(weapons, isPistol); second >= 0 {
-				a.picks = append(a.picks, second)
-				sum += a.score[second]
-				a.score[second] = -a.score[second]
+	sum := a.pickBest(weapons, &a.picks, n, notOrdnance)
+	a.unpick()
+	if n == 1 || !o.PistolPairWithinProtocols {
+		a.pair = a.pair[:0]
+		if ps := a.pickBest(weapons, &a.pair, 2, isPistol); len(a.pair) == 2 {
+			ps += a.pickBest(weapons, &a.pair, n-1, notOrdnance)
+			if ps > sum {
+				a.picks, a.pair = a.pair, a.picks
+				sum = ps
 			}
-		} else if p1, p2, ps := a.pistolPair(weapons); p2 >= 0 && ps > sum {
-			a.picks = append(a.picks[:0], p1, p2)
-			sum = ps
 		}
+		a.unpick()
 	}
+	a.sortPicks()
 	if o := a.best(weapons, func(t WeaponType) bool { return t == Ordnance }); o >= 0 {
 		if a.score[o] > sum || (a.score[o] == sum && (len(a.picks) == 0 || o < a.picks[0])) {
 			a.picks = append(a.picks[:0], o)
 		}
 	}
+	return a.picks
+}
+
+// pickBest appends to *picks up to k of the weapons with the highest
+// positive scores among those whose type ok accepts and that are not
+// picked already, best first, ties going to the earlier, and returns the
+// sum of their scores. A picked weapon is marked by its score negated,
+// until unpick.
+func (a *Attack) pickBest(weapons []Weapon, picks *[]int, k int, ok func(WeaponType) bool) float64 {
+	sum := 0.0
+	for range k {
+		best := a.best(weapons, ok)
+		if best < 0 {
+			break
+		}
+		*picks = append(*picks, best)
+		sum += a.score[best]
+		a.score[best] = -a.score[best]
+	}
+	return sum
+}
+
+// unpick clears the marks pickBest left.
+func (a *Attack) unpick() {
 	for i, sc := range a.score {
 		a.score[i] = max(sc, -sc)
 	}
-	return a.picks
+}
+
+// sortPicks puts the picks best first, ties going to the earlier weapon.
+func (a *Attack) sortPicks() {
+	p := a.picks
+	for i := 1; i < len(p); i++ {
+		for j := i; j > 0 && (a.score[p[j]] > a.score[p[j-1]] || (a.score[p[j]] == a.score[p[j-1]] && p[j] < p[j-1])); j-- {
+			p[j], p[j-1] = p[j-1], p[j]
+		}
+	}
 }
 
 // best returns the index of the highest positive score among the weapons
@@ -198,24 +231,8 @@ func (a *Attack) best(weapons []Weapon, ok func(WeaponType) bool) int {
 	return best
 }
 
-func isPistol(t WeaponType) bool { return t == Pistol }
-
-// pistolPair returns the two best Pistols not yet picked and the sum of
-// their scores; p2 is -1 when there are not two.
-func (a *Attack) pistolPair(weapons []Weapon) (p1, p2 int, sum float64) {
-	p1 = a.best(weapons, isPistol)
-	if p1 < 0 {
-		return -1, -1, 0
-	}
-	s1 := a.score[p1]
-	a.score[p1] = -s1
-	p2 = a.best(weapons, isPistol)
-	a.score[p1] = s1
-	if p2 < 0 {
-		return -1, -1, 0
-	}
-	return p1, p2, s1 + a.score[p2]
-}
+func isPistol(t WeaponType) bool    { return t == Pistol }
+func notOrdnance(t WeaponType) bool { return t != Ordnance }
 
 // Prepare sets the attack up: firer shoots at target with the weapons Select
 // picks from weapons, every model firing them. It keeps no pointer to firer
@@ -281,8 +298,8 @@ func (a *Attack) ExpectedHot() float64 {
 	for i := range a.Volleys {
 		v := &a.Volleys[i]
 		c := &v.Chain
-		if !c.GetsHot {
-			continue
+		if !c.GetsHot || (c.AutoHits == 0 && !c.WallOfDeath && c.Hit.Need >= Impossible) {
+			continue // no Gets Hot, or no shot rolled
 		}
 		m := &a.memo[a.perModel(v.Weapon.shots(), v.rolls())]
 		if !c.MasterCrafted {
@@ -647,6 +664,9 @@ func (a *Attack) buildLawOf(c *Chain, ph float64, part outcomePart, buf []packet
 	c.eachOutcomeOf(part, func(o hitOutcome) {
 		pk := packet{p: o.p * ph, dmg: o.dmg, slays: o.slays}
 		switch {
+		case a.countLost:
+			// The Wounds lost depend on the state the hit lands on:
+			// hitStep counts them.
 		case a.countSuffered:
 			pk.u = o.suffered
 		case c.Deflagrate:
@@ -725,7 +745,11 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 	q, slays, single := singleWound(law)
 	hiHits := lo + len(hits) - 1
 	slabs := 1
-	if c.Deflagrate || a.countSuffered {
+	switch {
+	case a.countLost:
+		slabs = min(hiHits*c.maxLostPerHit(w), models*w) + 1
+		single = false
+	case c.Deflagrate || a.countSuffered:
 		slabs = hiHits*max(c.Brutal, 1) + 1
 		single = false
 	}
@@ -733,7 +757,7 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 	nxt := grow(a.nxt, n*slabs)
 	acc := grow(a.acc, n*slabs)
 	copy(cur, state)
-	if c.Murderous > 0 && w > 1 && a.splitMurderous(c, ph) {
+	if c.Murderous > 0 && w > 1 && a.splitMurderous(c, ph, 0) {
 		// Murderous Strike's wounds land first; against one-Wound models
 		// the order changes nothing (see Chain.murderousFirst).
 		acc, cur, nxt = a.murderousFirst(lo, hits, cur, nxt, acc, n, models, w)
@@ -752,7 +776,7 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 			if single {
 				woundStep(cur, nxt, q, slays, models, w)
 			} else {
-				hitStep(cur, nxt, law, n, models, w)
+				hitStep(cur, nxt, law, n, models, w, a.countLost)
 			}
 			cur, nxt = nxt, cur
 		}
@@ -763,30 +787,40 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 		return state
 	}
 	if slabs > 1 {
-		// Slab u has u Deflagrate hits to come: apply one and move the
-		// result to slab u-1, from the top down.
-		_, _, dq := c.deflagrateSteps()
-		one := [2]packet{{p: 1 - dq}, {p: dq, dmg: 1, slays: c.Defl.Slays}}
-		for u := slabs - 1; u > 0; u-- {
-			hitStep(acc[u*n:(u+1)*n], nxt[:n], one[:], n, models, w)
-			for j := range n {
-				acc[(u-1)*n+j] += nxt[j]
-			}
-		}
+		deflagrateSlabs(c, acc, nxt[:n], n, models, w)
 	}
 	copy(state, acc[:n])
 	a.cur, a.nxt, a.acc = cur, nxt, acc
 	return state
 }
 
+// deflagrateSlabs applies the Deflagrate hits of chain c to the states in
+// acc, slab u of n states having u of them to come, leaving the result in
+// its first slab; tmp (n states) is scratch. From the top down, one hit is
+// applied to slab u and the result moved to slab u-1.
+func deflagrateSlabs(c *Chain, acc, tmp []float64, n, models, w int) {
+	_, _, dq := c.deflagrateSteps()
+	one := [2]packet{{p: 1 - dq}, {p: dq, dmg: 1, slays: c.Defl.Slays}}
+	for u := len(acc)/n - 1; u > 0; u-- {
+		hitStep(acc[u*n:(u+1)*n], tmp, one[:], n, models, w, false)
+		for j := range n {
+			acc[(u-1)*n+j] += tmp[j]
+		}
+	}
+}
+
 // splitMurderous builds the packets of one shot (or hit, ph = 1) of chain
 // c in two laws, those of Murderous Strike's wounds (a.lawM) and the others
 // (a.lawR), each rescaled to sum to 1, and their chances (a.pM, 1 - a.pM).
 // It reports false when either is impossible, and with it the order of
-// the two.
-func (a *Attack) splitMurderous(c *Chain, ph float64) bool {
+// the two. lessMiss is taken off the chance of a shot doing nothing first
+// (a shot whose Gets Hot wound is counted apart; see hotSteps).
+func (a *Attack) splitMurderous(c *Chain, ph, lessMiss float64) bool {
 	a.lawM = a.buildLawOf(c, ph, murderousOutcomes, a.lawM)
 	a.lawR = a.buildLawOf(c, ph, otherOutcomes, a.lawR)
+	if lessMiss > 0 {
+		lessNoDamage(a.lawR, lessMiss)
+	}
 	pM, pR := 0.0, 0.0
 	for _, pk := range a.lawM {
 		pM += pk.p
@@ -834,11 +868,11 @@ func (a *Attack) murderousFirst(lo int, hits, s0, tmp, acc []float64, n, models,
 	clear(acc)
 	for r := hi; r >= 0; r-- {
 		if r < hi {
-			hitStep(acc, tmp, a.lawR, n, models, w)
+			hitStep(acc, tmp, a.lawR, n, models, w, a.countLost)
 			acc, tmp = tmp, acc
 		}
 		for ; top < hi-r; top++ {
-			hitStep(slot(top), next, a.lawM, n, models, w)
+			hitStep(slot(top), next, a.lawM, n, models, w, a.countLost)
 			copy(slot(top+1), next)
 		}
 		for m := max(0, lo-r); m <= hi-r; m++ {
@@ -857,8 +891,10 @@ func (a *Attack) murderousFirst(lo int, hits, s0, tmp, acc []float64, n, models,
 // hitStep advances the states in cur by one hit ending as one of law's
 // packets, into nxt. cur and nxt hold slabs of n states, slab u for u
 // unsaved wounds so far; a packet's unsaved wounds move it up that many
-// slabs. Once every model is lost the state stays put.
-func hitStep(cur, nxt []float64, law []packet, n, models, w int) {
+// slabs, or with lost the Wounds it takes off the model it lands on (all
+// the model had left when it removes it; none once every model is lost).
+// Once every model is lost the state stays put.
+func hitStep(cur, nxt []float64, law []packet, n, models, w int, lost bool) {
 	clear(nxt)
 	dead := models * w
 	slabs := len(cur) / n
@@ -868,15 +904,24 @@ func hitStep(cur, nxt []float64, law []packet, n, models, w int) {
 		}
 		s, u := i%n, i/n
 		for _, pk := range law {
-			j := s
+			j, up := s, pk.u
+			if lost {
+				up = 0
+			}
 			if s < dead && (pk.dmg > 0 || pk.slays) {
-				if pk.slays || s%w+pk.dmg >= w {
+				if left := w - s%w; pk.slays || pk.dmg >= left {
 					j = (s/w + 1) * w
+					if lost {
+						up = left
+					}
 				} else {
 					j = s + pk.dmg
+					if lost {
+						up = pk.dmg
+					}
 				}
 			}
-			nxt[min(u+pk.u, slabs-1)*n+j] += x * pk.p
+			nxt[min(u+up, slabs-1)*n+j] += x * pk.p
 		}
 	}
 }

@@ -145,8 +145,11 @@ type Chain struct {
 	WallOfDeath bool
 	// GetsHot: To Hit rolls that end on a 1 (for weapons that roll no To Hit,
 	// a D6 per shot, whose 1 also loses the shot) wound the firer, who saves
-	// on HotSave and mitigates on HotMitigate.
+	// on HotSave and mitigates on HotMitigate. HotReroll: that D6 of 1 is
+	// re-rolled, and only the re-roll counts (a firer that may re-roll its
+	// To Hit rolls, rulebook p.239).
 	GetsHot              bool
+	HotReroll            bool
 	HotSave, HotMitigate int
 
 	// Strength is the Strength the attack wounds with.
@@ -232,6 +235,7 @@ func FiringChain(firer *Unit, w *Weapon, target *Unit, f Firing, o Options) Chai
 		bs = min(bs, SnapShotBS)
 	}
 	c := settle(ShootingHit(bs, o), w.Strength(firer, o), w, target, cover, false, o)
+	rerolls := c.Hit.RerollFailed || c.Hit.Reroll > 0 // Twin-linked, BS 6 and above
 	switch {
 	case f.WallOfDeath:
 		c.WallOfDeath = true
@@ -253,6 +257,11 @@ func FiringChain(firer *Unit, w *Weapon, target *Unit, f Firing, o Options) Chai
 	}
 	if w.GetsHot {
 		c.GetsHot = true
+		// A weapon that rolls no To Hit re-rolls its Gets Hot 1 when the
+		// firer may re-roll its To Hit rolls, Twin-linked or BS 6 and
+		// above (rulebook p.239); Master-crafted re-rolls one failed To
+		// Hit roll, which such a weapon never makes.
+		c.HotReroll = rerolls && (c.AutoHits > 0 || c.WallOfDeath)
 		c.HotSave, _ = BestSave(firer.Save, firer.Invuln, 0, w.AP)
 		// Neither cover nor a Shrouded roll helps against Gets Hot (rulebook
 		// p.239); Feel No Pain and the Stupefied roll do.
@@ -353,6 +362,12 @@ type Tally struct {
 	Shots, Hits, Wounds, Unsaved, Suffered int
 	// Casualties counts models removed.
 	Casualties int
+	// Lost counts the Wounds the target's models lost: each wound suffered
+	// counts what it took off the model it landed on, the Wounds that
+	// model had left at most (all of them for a wound that slays), and
+	// nothing once no model is left. Brutal's wounds past the model's last
+	// and wounds that found no model are in Suffered, not here.
+	Lost int
 	// Hot counts Gets Hot wounds the firer suffered (after its save and
 	// Damage Mitigation roll).
 	Hot int
@@ -369,6 +384,7 @@ func (t *Tally) Add(t2 Tally) {
 	t.Unsaved += t2.Unsaved
 	t.Suffered += t2.Suffered
 	t.Casualties += t2.Casualties
+	t.Lost += t2.Lost
 	t.Hot += t2.Hot
 	t.Concussive = max(t.Concussive, t2.Concussive)
 }
@@ -420,7 +436,7 @@ func (c *Chain) rollHits(r *dice.Rand, n int, t *Tally) {
 	t.Shots += n
 	if c.AutoHits > 0 || c.WallOfDeath {
 		for range n {
-			if c.GetsHot && r.D6() == 1 {
+			if c.GetsHot && r.D6() == 1 && (!c.HotReroll || r.D6() == 1) {
 				c.hotWound(r, t)
 				continue
 			}
@@ -542,7 +558,9 @@ func (c *Chain) resolvePlain(r *dice.Rand, t *Tally, target *Unit) {
 			continue
 		}
 		t.Suffered++
-		if target.TakeWound(c.Slays) {
+		removed, lost := target.takeWounds(1, c.Slays)
+		t.Lost += lost
+		if removed {
 			t.Casualties++
 		}
 	}
@@ -639,8 +657,12 @@ func (c *Chain) resolveWound(r *dice.Rand, d int, t *Tally, target *Unit) int {
 	}
 	t.Unsaved += unsaved
 	t.Suffered += suffered
-	if suffered > 0 && target.TakeWounds(dmg, slays) {
-		t.Casualties++
+	if suffered > 0 {
+		removed, lost := target.takeWounds(dmg, slays)
+		t.Lost += lost
+		if removed {
+			t.Casualties++
+		}
 	}
 	return unsaved
 }
@@ -662,7 +684,9 @@ func (c *Chain) resolveDeflagrate(r *dice.Rand, n int, t *Tally, target *Unit) {
 			continue
 		}
 		t.Suffered++
-		if target.TakeWound(h.Slays) {
+		removed, lost := target.takeWounds(1, h.Slays)
+		t.Lost += lost
+		if removed {
 			t.Casualties++
 		}
 	}

@@ -120,10 +120,11 @@ func ChoosesToFail(loser *Unit, w *Weapon, winner *Unit, o Options) bool {
 
 // ChargeResult is what a charge and the combat it starts did.
 type ChargeResult struct {
-	// Overwatch is what the charged unit's Overwatch did to the charger.
+	// Overwatch is what the charged unit's Overwatch did to the charger;
+	// its Hot, the Gets Hot wounds the charged unit suffered.
 	Overwatch Tally
-	// Roll is the charge's distance; 0 when the charger was destroyed
-	// before rolling.
+	// Roll is the charge's distance; 0 when the charger, or its target,
+	// was destroyed before rolling.
 	Roll int
 	// Reached: the charge reached its target and the combat was fought.
 	Reached bool
@@ -140,9 +141,11 @@ type ChargeResult struct {
 //  1. with Options.Overwatch, if b may make the Overwatch Reaction, ow (an
 //     Attack the caller prepared for b's weapons against a, in the
 //     situation of a Reaction against a charging unit) is fired with b's
-//     models at a; a charger it destroys makes no charge; one left becomes
-//     Stupefied then if a.StupefyAfterOverwatch and the Overwatch fired a
-//     weapon (a Shooting Attack was resolved against it);
+//     models at a, its Gets Hot wounds going onto b (Attack.Fire); a
+//     charger it destroys makes no charge, nor does one whose target its
+//     own Overwatch destroyed; a charger left becomes Stupefied then if
+//     a.StupefyAfterOverwatch and the Overwatch fired a weapon (a Shooting
+//     Attack was resolved against it);
 //  2. the charge roll (RollCharge with bonus); below distance the charge
 //     fails and no combat is fought;
 //  3. the charge is Disordered as ChargeDisordered says, with a.Disordered
@@ -159,12 +162,12 @@ func Charge(r *dice.Rand, a, b Side, ow *Attack, distance, bonus int, o Options)
 		for i := range ow.Volleys {
 			ow.Volleys[i].Models = max(b.Unit.Models, 0)
 		}
-		res.Overwatch = ow.Roll(r, a.Unit)
+		res.Overwatch = ow.Fire(r, b.Unit, a.Unit)
 		if a.StupefyAfterOverwatch && len(ow.Volleys) > 0 {
 			a.Unit.Stupefy(true, o) // in its own turn, the charge's
 		}
 	}
-	if a.Unit.Destroyed() {
+	if a.Unit.Destroyed() || b.Unit.Destroyed() {
 		return res
 	}
 	res.Roll = RollCharge(r, bonus, o)

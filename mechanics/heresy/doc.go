@@ -17,8 +17,10 @@
 //     fires in a [Situation] ([Weapon.Fire]): range, half range for Rapid
 //     Fire, Heavy after moving, Ordnance, no Snap Shots for Blast.
 //   - Shooting Attacks by a unit ([Attack]): Firing Protocols (X) weapon
-//     choice ([Attack.Select]), Ordnance firing alone, two Pistols, and the
-//     Sentry Protocols target ([ClosestTarget]).
+//     choice ([Attack.Select]), Ordnance firing alone, two Pistols, the
+//     Gets Hot wounds the firing unit suffers ([Attack.Fire], exactly
+//     with what the attack does: [Attack.HotStates]), and the Sentry
+//     Protocols target ([ClosestTarget]).
 //   - Lords of Profligacy and the Stupefied state ([Unit.Stupefy],
 //     [Status], [StupefyChooser]), Fearless, Fear (X), Bulky (X), the
 //     Automated Artillery sub-type (predicates on [Unit]), Reactions
@@ -49,7 +51,7 @@
 // Rules of use: every function that rolls takes a *dice.Rand, which must be
 // used by one goroutine at a time. [Attack] and [StupefyChooser] hold
 // scratch space and must not be shared between goroutines either; once it
-// has grown, rolling ([Chain.Roll], [Attack.Roll], [Fight], [Charge],
+// has grown, rolling ([Chain.Roll], [Attack.Roll], [Attack.Fire], [Fight], [Charge],
 // [Unit.TakeTest])
 // and the expectations the policies use do not allocate. Profiles, weapons,
 // charts and Options are plain values, safe to share once built. Units are

@@ -60,8 +60,9 @@ type ShootingExact struct {
 	Destroyed, Morale, Pinned, Concussed, Stupefied float64
 	// ReturnFire is the mean models Return Fire removes from the firer;
 	// Next the mean of the target's next attack; Hot the mean Gets Hot
-	// wounds the firer suffers.
-	ReturnFire, Next, Hot float64
+	// wounds the firer suffers; ReturnFireHot the mean Gets Hot wounds the
+	// target suffers firing Return Fire.
+	ReturnFire, Next, Hot, ReturnFireHot float64
 	// MaxCount bounds any count of hits, wounds or unsaved wounds.
 	MaxCount int
 	// OverBudget is set when the exact values would cost more than
@@ -74,13 +75,16 @@ type ShootingExact struct {
 }
 
 // ExactShooting computes every quantity of x in closed form. Return
-// Fire's losses on the firer are an exact distribution; for each outcome
-// the firer's attack with the models left (all of them with
-// Options.ReturnFireAfterCasualties) has exact counts and an exact
-// casualty distribution, and the tests and the target's next attack are
-// summed over that distribution, since each depends on the attack only
-// through the models it removed (and, for a Pinning test, whether any
-// wound went unsaved, which removing a model implies).
+// Fire's effect is an exact joint distribution of the firer's models it
+// removes and the Gets Hot wounds the target deals itself firing it (the
+// two come from the same To Hit rolls); for each outcome the firer's
+// attack, with the models left (all of them with
+// Options.ReturnFireAfterCasualties), at the target with the models left,
+// has exact counts and an exact casualty distribution, and the tests and
+// the target's next attack are summed over that distribution, since each
+// depends on the attack only through the models it removed (and, for a
+// Pinning test, whether any wound went unsaved, which removing a model
+// implies). A target its own Gets Hot wounds destroyed is not shot at.
 func ExactShooting(x *ShootingExchange) ShootingExact {
 	return ExactShootingWithin(x, MaxExactWork)
 }
@@ -88,40 +92,90 @@ func ExactShooting(x *ShootingExchange) ShootingExact {
 // ExactShootingWithin is ExactShooting within budget steps rather than
 // MaxExactWork: past it (ShootingExactWork) the result is OverBudget.
 func ExactShootingWithin(x *ShootingExchange, budget float64) ShootingExact {
-	var ex ShootingExact
+	var full Attack
+	full.PrepareAt(&x.Firer, x.Weapons, &x.Target, x.Situation, x.Options)
+	ex := ShootingExact{MaxCount: MaxCount(&full)}
 	if ShootingExactWork(x) > budget {
-		var a Attack
-		a.PrepareAt(&x.Firer, x.Weapons, &x.Target, x.Situation, x.Options)
-		return ShootingExact{MaxCount: MaxCount(&a), OverBudget: true}
+		ex.OverBudget = true
+		return ex
 	}
 	if x.Target.IsStupefied() {
 		ex.Stupefied = 1
 	}
-	rf := dice.Point(0)
+	// rf[g*(models+1) + cf]: Return Fire removes cf of the firer's models
+	// and the target suffers g Gets Hot wounds (hotCap or more in the last
+	// row).
+	models := max(x.Firer.Models, 0)
+	rf := make([]float64, models+1)
+	rf[0] = 1
+	hotCap := 0
 	if x.ReturnFire && len(x.Back) > 0 {
 		var a Attack
 		a.PrepareAt(&x.Target, x.Back, &x.Firer, x.ReturnFireSituation(), x.Options)
-		rf = a.Casualties(&x.Firer)
-		ex.ReturnFire = rf.Mean()
+		var st []float64
+		var n int
+		if a.GetsHot() {
+			hotCap = hotCapOf(&a, &x.Target)
+			st, n = a.HotStates(&x.Firer, hotCap)
+			ex.ReturnFireHot = a.ExpectedHot()
+		} else {
+			st, _ = a.FinalStates(&x.Firer)
+			n = len(st)
+		}
+		w := max(x.Firer.W, 1)
+		rf = make([]float64, (hotCap+1)*(models+1))
+		lost := dice.Dist{P: make([]float64, models+1)}
+		for i, v := range st {
+			rf[i/n*(models+1)+i%n/w] += v
+			lost.P[i%n/w] += v
+		}
+		ex.ReturnFire = lost.Mean()
 	}
 	next := x.nextAttack()
 	var a Attack
-	for cf := rf.Min; cf <= rf.Max(); cf++ {
-		w := rf.At(cf)
-		if w == 0 {
-			continue
+	tg := x.Target
+	for g := 0; g <= hotCap; g++ {
+		if g > 0 {
+			tg.TakeWound(false)
 		}
-		f := x.Firer
-		if !x.Options.ReturnFireAfterCasualties {
-			f.Models -= cf
+		for cf := 0; cf <= models; cf++ {
+			w := rf[g*(models+1)+cf]
+			if w == 0 {
+				continue
+			}
+			if tg.Destroyed() {
+				x.addUnshot(&ex, w)
+				continue
+			}
+			f := x.Firer
+			if !x.Options.ReturnFireAfterCasualties {
+				f.Models -= cf
+			}
+			a.PrepareAt(&f, x.Weapons, &x.Target, x.Situation, x.Options)
+			a.Retarget(tg.Models, x.Options)
+			x.addAttack(&ex, &a, w, next, &tg)
 		}
-		a.PrepareAt(&f, x.Weapons, &x.Target, x.Situation, x.Options)
-		if cf == 0 {
-			ex.MaxCount = MaxCount(&a)
-		}
-		x.addAttack(&ex, &a, w, next)
 	}
 	return ex
+}
+
+// woundsLeft is the Wounds a unit has left to lose.
+func woundsLeft(u *Unit) int {
+	if u.Models <= 0 {
+		return 0
+	}
+	return u.Models*max(u.W, 1) - min(max(u.Hurt, 0), max(u.W, 1)-1)
+}
+
+// MaxShots bounds the shots the models of u fire in one attack with any
+// of weapons: every weapon's most shots, twice for Rapid Fire, for every
+// model; the Gets Hot wounds it can suffer are no more.
+func MaxShots(u *Unit, weapons []Weapon) int {
+	per := 0
+	for i := range weapons {
+		per += 2 * max(weapons[i].shots().Max(), 0)
+	}
+	return max(u.Models, 0) * per
 }
 
 // MaxExactWork bounds the work of one point's exact values, in the steps
@@ -145,10 +199,13 @@ const MaxScenarioExactWork = 4 * MaxExactWork
 // ShootingExactWork estimates the steps ExactShooting takes: ten for each
 // pair of counts an attack's distributions convolve (the square of its
 // MaxCount), once for each number of models Return Fire can leave the
-// firer, and the target's attacks back for each number of its models left.
-// An attack with Deflagrate counts sixteen times: its casualties follow
-// every count of unsaved wounds with the Deflagrate hits they score, which
-// measured twelve to fourteen times the work of a plain attack's.
+// firer and, when Return Fire Gets Hot, for each number of Wounds it can
+// cost the target (whose joint law with the firer's losses costs as many
+// of Return Fire's programmes), and the target's attacks back for each
+// number of its models left. An attack with Deflagrate counts sixteen
+// times: its casualties follow every count of unsaved wounds with the
+// Deflagrate hits they score, which measured twelve to fourteen times the
+// work of a plain attack's.
 func ShootingExactWork(x *ShootingExchange) float64 {
 	var a Attack
 	a.PrepareAt(&x.Firer, x.Weapons, &x.Target, x.Situation, x.Options)
@@ -159,6 +216,11 @@ func ShootingExactWork(x *ShootingExchange) float64 {
 		back = attackWork(&b) * float64(2*max(x.Target.Models, 0)+1)
 		if x.ReturnFire {
 			outcomes = float64(max(x.Firer.Models, 0) + 1)
+			if b.GetsHot() {
+				hot := float64(hotCapOf(&b, &x.Target) + 1)
+				outcomes *= hot
+				back += attackWork(&b) * hot
+			}
 		}
 	}
 	return attackWork(&a)*outcomes + back
@@ -179,20 +241,35 @@ func attackWork(a *Attack) float64 {
 // AssaultExactWork estimates the steps ExactAssault takes: the square of
 // the blows both sides can strike (Brutal's wounds counted), times the
 // states the two units can end in (models lost and wounds on the next),
-// once for each state Overwatch can leave the charger in.
+// once for each state Overwatch can leave the charger in; when the
+// Overwatch Gets Hot, that is summed over each number of Wounds it can
+// cost the defender, with the defender's models left.
 func AssaultExactWork(x *AssaultExchange) float64 {
 	e := newCombatEnum(x)
-	blows, states := 1.0, 2.0
-	for i := range 2 {
-		u := &x.Units[i]
-		blows += float64(e.blows(i, u.Models) * max(x.Weapons[i].Brutal, 1))
-		states += float64(max(u.Models, 0) * max(u.W, 1))
-	}
-	work := blows * blows * states
+	hotCap := 0
+	chargerStates := 1.0
 	if x.Overwatches() {
-		work *= float64((max(x.Units[0].Models, 0) + 1) * max(x.Units[0].W, 1))
+		chargerStates = float64((max(x.Units[0].Models, 0) + 1) * max(x.Units[0].W, 1))
+		var a Attack
+		a.PrepareAt(&x.Units[1], x.OverwatchWeapons, &x.Units[0], x.OverwatchSituation(), x.Options)
+		if a.GetsHot() {
+			hotCap = hotCapOf(&a, &x.Units[1])
+		}
 	}
-	return work
+	work := 0.0
+	def := x.Units[1]
+	for g := 0; g <= hotCap; g++ {
+		if g > 0 {
+			def.TakeWound(false)
+		}
+		blows, states := 1.0, 2.0
+		for i, u := range [2]*Unit{&x.Units[0], &def} {
+			blows += float64(e.blows(i, u.Models) * max(x.Weapons[i].Brutal, 1))
+			states += float64(max(u.Models, 0) * max(u.W, 1))
+		}
+		work += blows * blows * states
+	}
+	return work * chargerStates
 }
 
 // MaxCount bounds any count of hits, wounds or unsaved wounds an attack
@@ -242,8 +319,9 @@ func (x *ShootingExchange) nextAttack() [2][]float64 {
 }
 
 // addAttack adds, with weight w, the exact quantities of the firer's
-// attack a (prepared with the models that fire) to ex.
-func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, next [2][]float64) {
+// attack a (prepared with the models that fire) at tg, the target with the
+// models it has left when the attack is made, to ex.
+func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, next [2][]float64, tg *Unit) {
 	ex.Hits += w * a.Expected(StageHits)
 	ex.Wounds += w * a.Expected(StageWounds)
 	ex.HitsDist = mixDist(ex.HitsDist, a.Dist(StageHits), w)
@@ -253,20 +331,32 @@ func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, ne
 	ex.Unsaved += w * unsaved
 	ex.Mitigated += w * (unsaved - a.Expected(StageSuffered))
 	ex.Hot += w * a.ExpectedHot()
-	cas := a.Casualties(&x.Target)
+	cas := a.Casualties(tg)
 	ex.Casualties += w * cas.Mean()
 	ex.CasualtiesDist = mixDist(ex.CasualtiesDist, cas, w)
-	n := x.Target.Models
+	n := tg.Models
 	ex.Destroyed += w * cas.At(n)
 	if x.ConcussionCounts() {
-		ex.Concussed += w * a.PConcussedAlive(&x.Target) * (1 - PassProbability(x.Target.Ld, false))
+		ex.Concussed += w * a.PConcussedAlive(tg) * (1 - PassProbability(x.Target.Ld, false))
 	}
 	noUnsaved := a.Dist(StageUnsaved).At(0)
 	for c := range n {
 		if pc := cas.At(c); pc > 0 {
-			x.addAftermath(ex, c, w*pc, w*noUnsaved, next)
+			x.addAftermath(ex, c, w*pc, w*noUnsaved, next, tg)
 		}
 	}
+}
+
+// addUnshot adds, with weight w, a target its own Gets Hot wounds
+// destroyed before the firer's attack: it is not shot at, so every count
+// is 0.
+func (x *ShootingExchange) addUnshot(ex *ShootingExact, w float64) {
+	zero := dice.Point(0)
+	ex.HitsDist = mixDist(ex.HitsDist, zero, w)
+	ex.WoundsDist = mixDist(ex.WoundsDist, zero, w)
+	ex.UnsavedDist = mixDist(ex.UnsavedDist, zero, w)
+	ex.CasualtiesDist = mixDist(ex.CasualtiesDist, zero, w)
+	ex.Destroyed += w
 }
 
 // mixDist returns acc plus d weighted by w, over counts from 0 (acc's
@@ -287,11 +377,14 @@ func mixDist(acc, d dice.Dist, w float64) dice.Dist {
 }
 
 // addAftermath adds to ex the tests and the next attack after an attack
-// that removed c models, which it does with probability pc.
-func (x *ShootingExchange) addAftermath(ex *ShootingExact, c int, pc, noUnsaved float64, next [2][]float64) {
+// that removed c models from tg (the target as the attack found it), which
+// it does with probability pc. The Morale check counts every model the
+// target lost in the phase, its own Gets Hot wounds' too.
+func (x *ShootingExchange) addAftermath(ex *ShootingExact, c int, pc, noUnsaved float64, next [2][]float64, tg *Unit) {
 	n := x.Target.Models
+	left := tg.Models - c
 	fell := 0.0
-	if x.MoraleCheck && 4*c >= n {
+	if x.MoraleCheck && 4*(n-left) >= n {
 		fell = 1 - x.Target.PassProbability(MoraleCheck, PhaseShooting, -x.Fear, x.Options)
 	}
 	// P(an unsaved wound | c casualties): certain when a model was removed;
@@ -313,9 +406,9 @@ func (x *ShootingExchange) addAftermath(ex *ShootingExact, c int, pc, noUnsaved 
 		return
 	}
 	broken := 1 - (1-fell)*(1-pinned)
-	e := (1 - broken) * next[0][n-c]
+	e := (1 - broken) * next[0][left]
 	if x.BrokenSnapShots {
-		e += broken * next[1][n-c]
+		e += broken * next[1][left]
 	}
 	ex.Next += pc * e
 }
@@ -383,22 +476,27 @@ type AssaultExact struct {
 	Won, Morale, Swept, Destroyed float64
 	// Reached: the charge reached its target; Disordered: it reached and
 	// was Disordered; Overwatch: mean models Overwatch removed (attacker
-	// only).
-	Reached, Disordered, Overwatch float64
+	// only); OverwatchHot: mean Gets Hot wounds the defender suffered
+	// firing it (defender only).
+	Reached, Disordered, Overwatch, OverwatchHot float64
 	// MaxBlows is the most blows it can suffer.
 	MaxBlows int
+	// MaxHot bounds the Gets Hot wounds it can suffer firing Overwatch
+	// (defender only; MaxShots).
+	MaxHot int
 	// OverBudget is set when the exact values would cost more than
 	// MaxExactWork (AssaultExactWork): then only MaxBlows is set.
 	OverBudget bool
 }
 
 // ExactAssault computes every quantity of x in closed form. Overwatch's
-// effect on the charger is an exact distribution over its state (models
+// effect is an exact joint distribution of the charger's state (models
 // lost, wounds on the wounded model; Stupefied after it with
-// StupefyAfterOverwatch); for each state the charge reaches
-// with its exact chance (ChargeSuccess, independent of the state) and the
-// combat is then enumerated exactly (see exactCombat). A charge that fails
-// fights no combat.
+// StupefyAfterOverwatch) and the Gets Hot wounds the defender deals itself
+// firing it; for each outcome the charge reaches with its exact chance
+// (ChargeSuccess, independent of the outcome) and the combat is then
+// enumerated exactly (see exactCombat). A charge that fails fights no
+// combat, and neither does one whose target its own Overwatch destroyed.
 func ExactAssault(x *AssaultExchange) [2]AssaultExact {
 	return ExactAssaultWithin(x, MaxExactWork)
 }
@@ -406,12 +504,17 @@ func ExactAssault(x *AssaultExchange) [2]AssaultExact {
 // ExactAssaultWithin is ExactAssault within budget steps rather than
 // MaxExactWork: past it (AssaultExactWork) the result is OverBudget.
 func ExactAssaultWithin(x *AssaultExchange, budget float64) [2]AssaultExact {
+	maxHot := 0
+	if x.Overwatches() {
+		maxHot = MaxShots(&x.Units[1], x.OverwatchWeapons)
+	}
 	if AssaultExactWork(x) > budget {
 		e := newCombatEnum(x)
 		var ex [2]AssaultExact
 		for i := range 2 {
 			ex[1-i] = AssaultExact{MaxBlows: e.blows(i, x.Units[i].Models), OverBudget: true}
 		}
+		ex[1].MaxHot = maxHot
 		return ex
 	}
 	att := x.Units[0]
@@ -421,13 +524,21 @@ func ExactAssaultWithin(x *AssaultExchange, budget float64) [2]AssaultExact {
 		states = make([]float64, (att.Models+1)*w)
 		states[min(max(att.Hurt, 0), w-1)] = 1
 	}
+	n := len(states)
 	var ex [2]AssaultExact
 	overwatch := x.Overwatches()
 	fired := false // a weapon was fired in Overwatch: a Shooting Attack against the charger
 	if overwatch {
 		var a Attack
 		a.PrepareAt(&x.Units[1], x.OverwatchWeapons, &att, x.OverwatchSituation(), x.Options)
-		st, _ := a.FinalStates(&att)
+		var st []float64
+		if a.GetsHot() {
+			st, n = a.HotStates(&att, hotCapOf(&a, &x.Units[1]))
+			ex[1].OverwatchHot = a.ExpectedHot()
+		} else {
+			st, _ = a.FinalStates(&att)
+			n = len(st)
+		}
 		states = append(states[:0], st...)
 		ex[0].Overwatch = a.Casualties(&att).Mean()
 		fired = len(a.Volleys) > 0
@@ -436,14 +547,24 @@ func ExactAssaultWithin(x *AssaultExchange, budget float64) [2]AssaultExact {
 	if x.Distance > 0 {
 		reach = ChargeSuccess(x.Distance, x.Bonus, x.Options)
 	}
-	for s, ps := range states {
+	def := x.Units[1] // the defender after the Gets Hot wounds of the slab
+	for i, ps := range states {
+		if i > 0 && i%n == 0 {
+			def.TakeWound(false)
+		}
 		if ps == 0 {
 			continue
 		}
+		s := i % n
 		u := att
 		u.Models, u.Hurt = att.Models-s/w, s%w
-		if u.Destroyed() {
-			ex[0].Destroyed += ps
+		if u.Destroyed() || def.Destroyed() {
+			if u.Destroyed() {
+				ex[0].Destroyed += ps
+			}
+			if def.Destroyed() {
+				ex[1].Destroyed += ps
+			}
 			continue
 		}
 		if fired && x.StupefyAfterOverwatch {
@@ -452,7 +573,7 @@ func ExactAssaultWithin(x *AssaultExchange, budget float64) [2]AssaultExact {
 		p := ps * reach
 		ex[0].Reached += p
 		sub := *x
-		sub.Units[0] = u
+		sub.Units[0], sub.Units[1] = u, def
 		if a, _ := sub.Sides(&sub.Units[0], &sub.Units[1]); a.Disorderly() {
 			ex[0].Disordered += p
 		}
@@ -468,6 +589,7 @@ func ExactAssaultWithin(x *AssaultExchange, budget float64) [2]AssaultExact {
 	for i := range 2 {
 		ex[1-i].MaxBlows = e.blows(i, x.Units[i].Models)
 	}
+	ex[1].MaxHot = maxHot
 	return ex
 }
 
@@ -486,8 +608,9 @@ func (e *AssaultExact) add(c *AssaultExact, p float64) {
 
 // exactCombat enumerates one round of close combat between x's units as
 // they stand, following the steps of Fight. Each side's strikes have an
-// exact joint distribution of the wounds suffered, which the combat result
-// counts, and the state the enemy ends in (Chain.StrikeJoint). The side
+// exact joint distribution of the wounds the combat result counts
+// (Options.CombatScore) and the state the enemy ends in
+// (Chain.StrikeJoint). The side
 // striking second strikes with the models left, so its distribution is
 // taken for each state the first leaves it in; sides striking together are
 // independent. Each joint outcome then settles the scores, the winner and,
@@ -524,7 +647,8 @@ func exactCombat(x *AssaultExchange) [2]AssaultExact {
 }
 
 // strike is one outcome of a side's strikes: probability p, k wounds
-// suffered by the enemy, which ends in state s.
+// scored (as Options.CombatScore counts them) against the enemy, which
+// ends in state s.
 type strike struct {
 	p    float64
 	k, s int
@@ -579,7 +703,7 @@ func (e *combatEnum) joint(i, models int) []strike {
 		return j
 	}
 	foe := e.x.Units[1-i]
-	p, n := e.chains[i].StrikeJoint(max(models, 0), e.attacks[i], &foe)
+	p, n := e.chains[i].StrikeJoint(max(models, 0), e.attacks[i], &foe, e.x.Options.CombatScore)
 	var out []strike
 	for idx, v := range p {
 		if v > 0 {

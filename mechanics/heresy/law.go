@@ -242,10 +242,7 @@ func (c *Chain) ModelsPerShot(wounds int) float64 {
 // ignoring Master-crafted (a re-roll per bearer, not per shot): index i is
 // P(i hits). It returns buf, grown as needed.
 func (c *Chain) shotHits(buf []float64) []float64 {
-	keep := 1.0
-	if c.GetsHot {
-		keep = 5.0 / 6 // a 1 on the shot's D6 loses it
-	}
+	keep := 1 - c.pLost() // a 1 on the shot's D6 loses it
 	switch {
 	case c.WallOfDeath:
 		buf = grow(buf, 4)
@@ -269,10 +266,7 @@ func (c *Chain) shotHits(buf []float64) []float64 {
 // meanShotHits is the exact expected hits of one shot, ignoring
 // Master-crafted.
 func (c *Chain) meanShotHits() float64 {
-	keep := 1.0
-	if c.GetsHot {
-		keep = 5.0 / 6
-	}
+	keep := 1 - c.pLost()
 	switch {
 	case c.WallOfDeath:
 		return 2 * keep
@@ -319,11 +313,27 @@ func (c *Chain) PHot() float64 {
 	if !c.GetsHot {
 		return 0
 	}
-	one := 1.0 / 6
+	one := c.pLost()
 	if c.AutoHits == 0 && !c.WallOfDeath {
+		if c.Hit.Need >= Impossible {
+			return 0 // no shot is rolled
+		}
 		one = c.Hit.POne()
 	}
 	return one * c.hotThrough()
+}
+
+// pLost is the chance that a shot of a weapon that rolls no To Hit is lost
+// to Gets Hot: its D6 before firing ends on a 1, after the re-roll of a 1
+// when the firer has one (HotReroll).
+func (c *Chain) pLost() float64 {
+	switch {
+	case !c.GetsHot:
+		return 0
+	case c.HotReroll:
+		return 1.0 / 36
+	}
+	return 1.0 / 6
 }
 
 // hotThrough is P(a Gets Hot wound is suffered | a 1 was rolled).
@@ -360,14 +370,17 @@ func (c *Chain) volleyOf(shots dice.Expr, bearers int) *Attack {
 }
 
 // StrikeJoint is the exact joint distribution of what bearers models
-// striking blows blows each with chain c do to target: P(k wounds suffered
-// and the target ends in state s) at index k*n + s, where s = lost*W +
-// hurt (models lost, wounds on the wounded model) and n = (models+1)*W.
-// The combat result counts k, the casualties come from s. It allocates;
-// Deflagrate's hits are not counted (no close-combat weapon has it).
-func (c *Chain) StrikeJoint(bearers, blows int, target *Unit) (p []float64, n int) {
+// striking blows blows each with chain c do to target: P(k and the target
+// ends in state s) at index k*n + s, where s = lost*W + hurt (models lost,
+// wounds on the wounded model), n = (models+1)*W, and k is the combat
+// result's count as score says: the Wounds the target's models lost
+// (ScoreWoundsLost) or the wounds suffered (ScoreUnsavedWounds). The
+// casualties come from s. It allocates; Deflagrate's hits are not counted
+// (no close-combat weapon has it).
+func (c *Chain) StrikeJoint(bearers, blows int, target *Unit, score CombatScore) (p []float64, n int) {
 	a := c.volleyOf(dice.Const(blows), bearers)
 	a.countSuffered = true
+	a.countLost = score == ScoreWoundsLost
 	models, w := max(target.Models, 0), max(target.W, 1)
 	n = (models + 1) * w
 	state := make([]float64, n)
@@ -378,4 +391,18 @@ func (c *Chain) StrikeJoint(bearers, blows int, target *Unit) (p []float64, n in
 	}
 	a.applyVolley(&a.Volleys[0], state, models, w)
 	return a.joint, n
+}
+
+// maxLostPerHit bounds the Wounds one hit can take off models of w Wounds:
+// Brutal's wounds, each D3 with Destroyer, or the whole model when it
+// slays, never more than a model has.
+func (c *Chain) maxLostPerHit(w int) int {
+	if c.Slays || (c.Murderous > 0 && c.SlaysMurderous) {
+		return w
+	}
+	d := max(c.Brutal, 1)
+	if c.Destroyer {
+		d *= 3
+	}
+	return min(d, w)
 }

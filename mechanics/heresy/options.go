@@ -92,6 +92,20 @@ type Options struct {
 	// decide. A positive value is a house rule.
 	OutnumberBonus int
 
+	// CombatScore is what a side's combat result counts of the wounds it
+	// inflicted. HH2 decides an assault by the Wounds each side caused
+	// (the BSData horus-heresy data's vexilla rules add to that score); the
+	// texts found do not say whether wounds a model had no Wounds left to
+	// take count: Brutal's past a model's last, which its rule says are
+	// lost and do not pass to another model (Liber p.117), and any that
+	// find the unit already gone. OPEN. Default ScoreWoundsLost, this
+	// package's reading: the Wounds the enemy's models lost, so a wound with
+	// no Wounds left to take scores nothing, and Instant Death scores the
+	// Wounds the model had left (it reduces the model to 0 Wounds, rulebook
+	// p.242). ScoreUnsavedWounds counts every unsaved wound suffered, one
+	// each, wherever it went.
+	CombatScore CombatScore
+
 	// LoserLdPenalty is the Leadership the loser of a combat loses on its
 	// Morale check for each point of the difference in combat results. HH2
 	// lowers the loser's Leadership for losing (a Warlord trait in the
@@ -192,6 +206,18 @@ type Options struct {
 	// ChooseByUnsavedWounds is the criterion of earlier versions.
 	WeaponChoice WeaponChoice
 
+	// PistolPairWithinProtocols decides how a model with Firing Protocols
+	// (X) fires two Pistols. A model firing a Pistol fires a second one with
+	// it [EMP], which a model without Firing Protocols does although it
+	// fires one weapon; Firing Protocols (X) lets a model fire X different
+	// weapons (rule text). Neither text says how the two combine. OPEN.
+	// Default false: the pair takes one of the X choices, as it takes a
+	// model's one choice without Firing Protocols, so the second Pistol
+	// fires beyond X (X-1 other weapons and two Pistols); true counts the
+	// Pistols as two of the X (a model without Firing Protocols still fires
+	// both).
+	PistolPairWithinProtocols bool
+
 	// DisorderTriggers are the core triggers of a Disordered Charge
 	// (rulebook p.182, not found; OPEN); a Stupefied charger's charge is
 	// always Disordered whatever they say. Default DisorderedDefault.
@@ -220,6 +246,36 @@ func (s SweepRule) String() string {
 		return "none"
 	}
 	return "SweepRule(?)"
+}
+
+// CombatScore is what a combat result counts of the wounds a side
+// inflicted (Options.CombatScore).
+type CombatScore uint8
+
+const (
+	// ScoreWoundsLost: the Wounds the enemy's models lost (Tally.Lost).
+	ScoreWoundsLost CombatScore = iota
+	// ScoreUnsavedWounds: every unsaved wound the enemy suffered, after
+	// Damage Mitigation, one each (Tally.Suffered).
+	ScoreUnsavedWounds
+)
+
+func (c CombatScore) String() string {
+	switch c {
+	case ScoreWoundsLost:
+		return "wounds_lost"
+	case ScoreUnsavedWounds:
+		return "unsaved_wounds"
+	}
+	return "CombatScore(?)"
+}
+
+// of returns what tally t scores by c.
+func (c CombatScore) of(t *Tally) int {
+	if c == ScoreUnsavedWounds {
+		return t.Suffered
+	}
+	return t.Lost
 }
 
 // WeaponChoice is the score by which a model picks the weapons it fires

@@ -102,16 +102,8 @@ func (u *Unit) Destroyed() bool { return u.Models <= 0 }
 // removed, the wounded one first. A wound that slays (Instant Death without
 // Eternal Warrior) removes the model whatever its wounds left.
 func (u *Unit) TakeWound(slays bool) bool {
-	if u.Models <= 0 {
-		return false
-	}
-	u.Hurt++
-	if slays || u.Hurt >= u.W {
-		u.Models--
-		u.Hurt = 0
-		return true
-	}
-	return false
+	removed, _ := u.takeWounds(1, slays)
+	return removed
 }
 
 // TakeWounds applies n wounds that got through together onto one model
@@ -119,16 +111,25 @@ func (u *Unit) TakeWound(slays bool) bool {
 // what it had left are lost, not carried to the next model. A slaying
 // wound removes it whatever n is.
 func (u *Unit) TakeWounds(n int, slays bool) bool {
+	removed, _ := u.takeWounds(n, slays)
+	return removed
+}
+
+// takeWounds is TakeWounds, also returning the Wounds the model lost: n,
+// or what it had left when n is more or the wound slays; 0 when the unit
+// has no models left or n is not positive.
+func (u *Unit) takeWounds(n int, slays bool) (removed bool, lost int) {
 	if u.Models <= 0 || n <= 0 {
-		return false
+		return false, 0
 	}
+	left := max(u.W, 1) - u.Hurt
 	u.Hurt += n
 	if slays || u.Hurt >= u.W {
 		u.Models--
 		u.Hurt = 0
-		return true
+		return true, left
 	}
-	return false
+	return false, n
 }
 
 // Strength is the models' Strength, +1 while Stupefied (Lords of Profligacy

@@ -298,3 +298,48 @@ func TestPinnedRestrictions(t *testing.T) {
 		t.Error("gaining Fearless ends being Pinned, yet the unit may not Charge or fires Snap Shots")
 	}
 }
+
+// TestWoundsLost: the Wounds a model loses to wounds that land together
+// are what it had left at most (all of them when the wound slays), and
+// nothing once the unit has no models; the tally's Lost adds them up. A
+// W3 model with 1 Wound already lost has 2 left.
+func TestWoundsLost(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		models, n int
+		slays     bool
+		removed   bool
+		want      int
+	}{
+		{"one wound", 2, 1, false, false, 1},
+		{"its last two", 2, 2, false, true, 2},
+		{"five, two of them lost", 2, 5, false, true, 2},
+		{"a slaying wound takes what it had left", 2, 1, true, true, 2},
+		{"no model left", 0, 1, false, false, 0},
+	} {
+		u := Unit{Profile: Profile{W: 3}, Models: c.models, Hurt: 1}
+		if c.models == 0 {
+			u.Hurt = 0
+		}
+		removed, lost := u.takeWounds(c.n, c.slays)
+		if removed != c.removed || lost != c.want {
+			t.Errorf("%s: removed %v, lost %d; want %v, %d", c.name, removed, lost, c.removed, c.want)
+		}
+	}
+	// Brutal (3) against W2 models with no save: every wound roll that
+	// succeeds makes three wounds, all suffered, which slay one model: 2
+	// Wounds lost, the third wound past its last.
+	w := Weapon{Name: "maul", S: 4, AP: APNone, Brutal: 3}
+	firer := NewUnit(marine, 1)
+	target := Unit{Profile: Profile{T: 4, W: 2}, Models: 10}
+	c := MeleeChain(&firer, &w, &target, DefaultOptions)
+	r := dice.New(3, 0)
+	for range 100 {
+		u := target
+		tl := c.Roll(r, 6, &u)
+		rolls := tl.Wounds / 3
+		if tl.Suffered != 3*rolls || tl.Lost != 2*rolls || tl.Casualties != rolls {
+			t.Fatalf("Brutal (3) on W2: %+v, want 3 suffered, 2 Lost and 1 casualty per successful wound roll", tl)
+		}
+	}
+}

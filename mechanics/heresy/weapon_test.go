@@ -500,6 +500,62 @@ func TestMasterCraftedBlast(t *testing.T) {
 	}
 }
 
+// TestGetsHotRerollNoToHit: a weapon that rolls no To Hit re-rolls its
+// Gets Hot D6 of 1 when its firer may re-roll To Hit rolls (Twin-linked,
+// BS 6 and above; rulebook p.239), and only the re-roll counts: a shot is
+// lost, and the firer wounded (AP2 leaves its 3+ nothing), with 1/36
+// instead of 1/6. Two models with a Blast (3") that hits three of ten
+// Legionaries: 2 * 3 * 35/36 = 35/6 hits and 2/36 = 1/18 wounds; a BS 4
+// firer with no Twin-linked, 2 * 3 * 5/6 = 5 hits and 2/6 wounds; a
+// Twin-linked Template in Wall of Death (D3 hits, mean 2): 2 * 2 * 35/36.
+func TestGetsHotRerollNoToHit(t *testing.T) {
+	target := NewUnit(marine, 10)
+	cannon := Weapon{Name: "cannon", S: 7, AP: 2, Blast: 3, GetsHot: true}
+	twin := cannon
+	twin.TwinLinked = true
+	flamer := Weapon{Name: "flamer", S: 5, AP: 2, Template: true, GetsHot: true, TwinLinked: true}
+	bs6 := marine
+	bs6.BS = 6
+	for _, c := range []struct {
+		name        string
+		firer       Profile
+		w           Weapon
+		s           Situation
+		hits, wound float64
+	}{
+		{"BS 4", marine, cannon, Situation{}, 5, 2.0 / 6},
+		{"Twin-linked", marine, twin, Situation{}, 35.0 / 6, 1.0 / 18},
+		{"BS 6", bs6, cannon, Situation{}, 35.0 / 6, 1.0 / 18},
+		{"Twin-linked Wall of Death", marine, flamer, Situation{Reaction: true}, 2 * 2 * 35.0 / 36, 1.0 / 18},
+	} {
+		firer := NewUnit(c.firer, 2)
+		var a Attack
+		a.PrepareAt(&firer, []Weapon{c.w}, &target, c.s, DefaultOptions)
+		if got := a.Expected(StageHits); !near(got, c.hits) {
+			t.Errorf("%s: hits %.6f, want %.6f", c.name, got, c.hits)
+		}
+		if got := a.ExpectedHot(); !near(got, c.wound) {
+			t.Errorf("%s: Gets Hot wounds %.6f, want %.6f", c.name, got, c.wound)
+		}
+		// Rolled: the firer's wounds within 5 standard errors, with a
+		// fixed seed (a Poisson-like count, variance below its mean of
+		// two shots' Bernoulli sum).
+		const n = 40_000
+		r := dice.New(17, 0)
+		sum, sum2 := 0.0, 0.0
+		for range n {
+			f, u := firer, target
+			h := float64(a.Fire(r, &f, &u).Hot)
+			sum += h
+			sum2 += h * h
+		}
+		mean := sum / n
+		if se := math.Sqrt((sum2/n - mean*mean) / n); math.Abs(mean-c.wound) > 5*se+1e-12 {
+			t.Errorf("%s: rolled %.5f Gets Hot wounds, exact %.5f (5 SE = %.5f)", c.name, mean, c.wound, 5*se)
+		}
+	}
+}
+
 // TestGetsHotNoShrouded: a Gets Hot wound allows the firer's armour,
 // invulnerable save and Damage Mitigation, but no cover and no Shrouded
 // roll (rulebook p.239). A firer left with a 2+ Shrouded roll fires a
@@ -553,7 +609,14 @@ func TestPoisonedWielderStrength(t *testing.T) {
 // makes 2 * 4/6 * 4/6 * 1 = 24/27, more than the lascannon alone but less
 // than both; at S6 AP3, 2 * 4/6 * 5/6 * 1 = 30/27, more than both. Heavy
 // bolter S5 AP4, three shots: 3 * 4/6 * 4/6 * 2/6 = 12/27; a Pistol 2 at
-// S5 AP5 makes 2 * 4/6 * 4/6 * 2/6 = 8/27, and two of them 16/27.
+// S5 AP5 makes 2 * 4/6 * 4/6 * 2/6 = 8/27, and two of them 16/27. With
+// Firing Protocols (X) the pair of Pistols takes one of the X choices by
+// default, so Firing Protocols (2) fires the heavy bolter and both Pistols,
+// 12/27 + 16/27 = 28/27, and Firing Protocols (3) the lascannon, the heavy
+// bolter and both, 15/27 + 12/27 + 16/27 = 43/27; counted as two of the X
+// (PistolPairWithinProtocols), the Pistols leave Firing Protocols (2) the
+// heavy bolter and one Pistol, 20/27, and Firing Protocols (3) the
+// lascannon, the heavy bolter and one Pistol, 35/27.
 func TestSelectAgainstTogether(t *testing.T) {
 	target := NewUnit(marine, 10)
 	ord := func(s int) Weapon {
@@ -565,25 +628,32 @@ func TestSelectAgainstTogether(t *testing.T) {
 	tests := []struct {
 		name    string
 		fp      int
+		within  bool
 		list    []Weapon
 		want    []int
 		unsaved float64
 	}{
-		{"FP 2: 24/27 alone against 25/27 together", 2, []Weapon{ord(5), lascan, autocan}, []int{1, 2}, 25.0 / 27},
-		{"FP 2: 30/27 alone against 25/27 together", 2, []Weapon{ord(6), lascan, autocan}, []int{0}, 30.0 / 27},
-		{"FP 1: 24/27 alone against 15/27", 1, []Weapon{ord(5), lascan, autocan}, []int{0}, 24.0 / 27},
-		{"two Pistols, 16/27, against a heavy bolter, 12/27", 0, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{1, 2}, 16.0 / 27},
-		{"FP 2: the heavy bolter and a Pistol, 20/27", 2, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{0, 1}, 20.0 / 27},
+		{"FP 2: 24/27 alone against 25/27 together", 2, false, []Weapon{ord(5), lascan, autocan}, []int{1, 2}, 25.0 / 27},
+		{"FP 2: 30/27 alone against 25/27 together", 2, false, []Weapon{ord(6), lascan, autocan}, []int{0}, 30.0 / 27},
+		{"FP 1: 24/27 alone against 15/27", 1, false, []Weapon{ord(5), lascan, autocan}, []int{0}, 24.0 / 27},
+		{"two Pistols, 16/27, against a heavy bolter, 12/27", 0, false, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{1, 2}, 16.0 / 27},
+		{"two Pistols counted as two: still both without Firing Protocols", 0, true, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{1, 2}, 16.0 / 27},
+		{"FP 2: the heavy bolter and both Pistols, 28/27", 2, false, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{0, 1, 2}, 28.0 / 27},
+		{"FP 2, Pistols counted as two: the heavy bolter and a Pistol, 20/27", 2, true, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{0, 1}, 20.0 / 27},
+		{"FP 3: the lascannon, the heavy bolter and both Pistols, 43/27", 3, false, []Weapon{pistol("a"), hbolter, pistol("b"), lascan}, []int{3, 1, 0, 2}, 43.0 / 27},
+		{"FP 3, Pistols counted as two: one Pistol, 35/27", 3, true, []Weapon{pistol("a"), hbolter, pistol("b"), lascan}, []int{3, 1, 0}, 35.0 / 27},
 	}
 	for _, tt := range tests {
 		p := marine
 		p.FiringProtocols = tt.fp
 		firer := NewUnit(p, 1)
+		o := DefaultOptions
+		o.PistolPairWithinProtocols = tt.within
 		var a Attack
-		if got := slices.Clone(a.Select(&firer, tt.list, &target, DefaultOptions)); !slices.Equal(got, tt.want) {
+		if got := slices.Clone(a.Select(&firer, tt.list, &target, o)); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: picked %v, want %v", tt.name, got, tt.want)
 		}
-		a.Prepare(&firer, tt.list, &target, DefaultOptions)
+		a.Prepare(&firer, tt.list, &target, o)
 		if got := a.Expected(StageUnsaved); !near(got, tt.unsaved) {
 			t.Errorf("%s: %v unsaved wounds, want %v", tt.name, got, tt.unsaved)
 		}

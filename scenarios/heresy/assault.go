@@ -29,8 +29,9 @@ import (
 // it won, failed its Morale check (morale_failed, and Fell Back), was
 // destroyed by a Sweeping Advance (swept), or has no models left at the
 // end (destroyed). The charge's metrics are the attacker's: reached,
-// disordered, overwatch_casualties. Every one has its exact value (see
-// heresy.ExactAssault in mechanics).
+// disordered, overwatch_casualties; overwatch_gets_hot, the Gets Hot
+// wounds the defender deals itself firing Overwatch, is the defender's.
+// Every one has its exact value (see heresy.ExactAssault in mechanics).
 
 // Assault metrics beyond the shooting ones.
 const (
@@ -39,13 +40,18 @@ const (
 	metricReached    = "reached"
 	metricDisordered = "disordered"
 	metricOverwatch  = "overwatch_casualties"
+	metricOverHot    = "overwatch_gets_hot"
 )
 
-var assaultMetrics = []string{metricReached, metricDisordered, metricOverwatch, metricHits, metricWounds, metricUnsaved,
-	metricMitigated, metricCasualties, metricWon, metricMorale, metricSwept, metricDestroyed}
+var assaultMetrics = []string{metricReached, metricDisordered, metricOverwatch, metricOverHot, metricHits, metricWounds,
+	metricUnsaved, metricMitigated, metricCasualties, metricWon, metricMorale, metricSwept, metricDestroyed}
 
-// chargeMetrics are reported for the attacker only.
-var chargeMetrics = []string{metricReached, metricDisordered, metricOverwatch}
+// chargeMetrics are reported for the attacker only, defenderMetrics for
+// the defender only.
+var (
+	chargeMetrics   = []string{metricReached, metricDisordered, metricOverwatch}
+	defenderMetrics = []string{metricOverHot}
+)
 
 // Slots per unit; unit i's slot k is at i*sideSlots + k; the charge's
 // slots follow both units'.
@@ -66,6 +72,7 @@ const (
 	chargeReached = 2*sideSlots + iota
 	chargeDisordered
 	chargeOverwatch
+	chargeOverHot
 	assaultSlots
 )
 
@@ -77,6 +84,7 @@ var assaultOptions = []option{
 	optFixedStrength,
 	optDoubleStrength,
 	optWeaponChoice,
+	optPistolPair,
 	{key: "outnumber_bonus", lo: 0, hi: 10, def: rules.DefaultOptions.OutnumberBonus},
 	{key: "charge_bonus_attacks", lo: 0, hi: 10, def: rules.DefaultOptions.ChargeBonusAttacks},
 	{key: "terrain_charge_initiative", lo: 0, hi: 10, def: rules.DefaultOptions.TerrainChargeInitiative},
@@ -86,6 +94,7 @@ var assaultOptions = []option{
 	{key: "charge_dice", dice: true, def: rules.DefaultOptions.ChargeDice},
 	{key: "max_charge", lo: 0, hi: 48, def: rules.DefaultOptions.MaxCharge},
 	{key: "our_weapons_are_useless", boolean: true, def: rules.DefaultOptions.OurWeaponsAreUseless},
+	{key: "combat_result", words: []string{"wounds_lost", "unsaved_wounds"}, def: rules.DefaultOptions.CombatScore.String()},
 	{key: "loser_ld_penalty", lo: 0, hi: 10, def: rules.DefaultOptions.LoserLdPenalty},
 	{key: "sweeping_advance", words: []string{"initiative", "none"}, def: "initiative"},
 }
@@ -151,7 +160,8 @@ func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 var assaultProbabilities = []string{metricReached, metricDisordered, metricWon, metricMorale, metricSwept, metricDestroyed}
 
 // idle says which of the charge's metrics cannot vary in a question, and
-// why: reached needs a charge rolled, overwatch_casualties defender weapons.
+// why: reached needs a charge rolled, overwatch_casualties defender
+// weapons, overwatch_gets_hot a defender weapon with Gets Hot.
 func (q *assaultSpec) idle() map[string]string {
 	why := map[string]string{}
 	if !slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 }) {
@@ -159,6 +169,14 @@ func (q *assaultSpec) idle() map[string]string {
 	}
 	if !slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 }) {
 		why[metricOverwatch] = "needs defender weapons (to fire Overwatch)"
+	}
+	getsHot := func(w *weaponSpec) bool {
+		return slices.ContainsFunc(w.rules, func(p scenarios.Param[scenarios.RuleChoice]) bool {
+			return p.Values()[0].Rule.Spec.Name == rules.RuleGetsHot
+		})
+	}
+	if !slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return slices.ContainsFunc(u.weapons, getsHot) }) {
+		why[metricOverHot] = "needs a defender weapon with Gets Hot (fired in Overwatch)"
 	}
 	return why
 }
@@ -197,7 +215,7 @@ func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenari
 				g := group(pt)
 				m := models[g].(*assaultModel)
 				for i := range 2 {
-					if i == 1 && slices.Contains(chargeMetrics, mt) {
+					if i == 1 && slices.Contains(chargeMetrics, mt) || i == 0 && slices.Contains(defenderMetrics, mt) {
 						continue
 					}
 					out = append(out, m.estimate(mt, i, withParam(axes.Params(pt), "unit", m.names[i]), run.Tallies[g], run.Completed[g]))
@@ -326,6 +344,7 @@ func (m *assaultModel) Slots() []sim.Slot {
 	out[chargeReached] = sim.Slot{Name: metricReached, Hi: 1}
 	out[chargeDisordered] = sim.Slot{Name: metricDisordered, Hi: 1}
 	out[chargeOverwatch] = sim.Slot{Name: metricOverwatch, Hi: max(m.Units[0].Models, 0)}
+	out[chargeOverHot] = sim.Slot{Name: metricOverHot, Hi: m.exact[1].MaxHot}
 	return out
 }
 
@@ -359,6 +378,7 @@ func (t *assaultTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 		h[chargeReached].Add(b2i(res.Reached))
 		h[chargeDisordered].Add(b2i(res.Reached && res.Disordered))
 		h[chargeOverwatch].Add(res.Overwatch.Casualties)
+		h[chargeOverHot].Add(res.Overwatch.Hot)
 		for i := range 2 {
 			s := h[i*sideSlots : (i+1)*sideSlots]
 			got := res.Combat.Inflicted[1-i]
@@ -400,6 +420,8 @@ func (m *assaultModel) estimateWithExact(metric string, i int, ps []sim.Param, t
 		return sim.ProbabilityOf(metric, ps, t.H[chargeDisordered].Count(1), n).WithExact(clamp01(ex.Disordered))
 	case metricOverwatch:
 		return sim.MeanOf(metric, ps, &t.H[chargeOverwatch]).WithExact(ex.Overwatch)
+	case metricOverHot:
+		return sim.MeanOf(metric, ps, &t.H[chargeOverHot]).WithExact(ex.OverwatchHot)
 	case metricHits:
 		return mean(sideHits, ex.Hits)
 	case metricWounds:

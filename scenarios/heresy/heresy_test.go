@@ -279,6 +279,30 @@ var exactCases = []string{
              rules: [Eternal Warrior], melee: {name: maul, S: 8, AP: 3, rules: [Instant Death]}}
   charged: [false, true]
 `),
+	// Gets Hot in Reactions: the target's Return Fire and the defender's
+	// Overwatch wound the unit that fires them, multi-wound models, a
+	// Blast marker that finds fewer models, Master-crafted and a Wall of
+	// Death that Get Hot.
+	scenario(`shooting:
+  firer: {name: Guns, models: 4, ` + marine + `, rules: [Firing Protocols (2)],
+          weapons: [{name: missile, type: "Heavy 1, Blast (3\")", range: 48, S: 5, AP: 4},
+                    {name: bolter, type: Rapid Fire, range: 24, S: 4, AP: 5}]}
+  target: {name: Revellers, models: 3, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 1, Ld: 8, Sv: 3+,
+           weapons: [{name: plasma, type: "Rapid Fire, Gets Hot", range: 24, S: 7, AP: 2},
+                     {name: pistol, type: "Pistol 1, Gets Hot, Master-crafted", range: 12, S: 7, AP: 2}]}
+  distance: [10, 20]
+  reaction: return_fire
+  pinning: true
+`),
+	scenario(`assault:
+  attacker: {name: Kakophoni, models: 4, WS: 5, BS: 4, S: 4, T: 4, W: 2, I: 5, A: 2, Ld: 9, Sv: 3+,
+             melee: {name: blade, S: +1, AP: 3}}
+  defender: {name: Guard, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 3, A: 1, Ld: 8, Sv: 3+, rules: [Firing Protocols (2)],
+             weapons: [{name: flamer, type: "Assault 1, Template, Gets Hot", S: 5, AP: 3},
+                       {name: pistol, type: "Pistol 1, Gets Hot, Master-crafted", range: 12, S: 7, AP: 2}]}
+  distance: [4, 8]
+  options: {overwatch: true}
+`),
 	scenario(`assault:
   attacker: ` + assaultSquad + `
   defender: {name: Militia, models: 12, WS: 3, BS: 3, S: 3, T: 3, W: 1, I: 3, A: 1, Ld: 7, Sv: 5+, rules: [{Fearless: [false, true]}]}
@@ -972,5 +996,160 @@ func TestScenarioExactBudget(t *testing.T) {
 	}
 	if exact != 4 || len(s.Models) != 6 {
 		t.Errorf("%d of %d points exact, want 4 of 6", exact, len(s.Models))
+	}
+}
+
+// TestPistolPairOption: pistol_pair reaches the weapon choice. One BS 4
+// model with Firing Protocols (2), a heavy bolter (Heavy 3) and two
+// Pistols (Pistol 2 each), 12" from ten Legionaries. By default the pair
+// of Pistols takes one of its two choices, so it fires all three: 3 + 2 + 2
+// = 7 shots hitting on 3+, 7 * 4/6 = 14/3 hits; with two_weapons the
+// Pistols are two of the two, and it fires the heavy bolter and one
+// Pistol: 5 shots, 10/3 hits. (The heavy bolter scores 12/27 a model, a
+// Pistol 8/27: TestSelectAgainstTogether in mechanics/heresy.)
+func TestPistolPairOption(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Dreadnought, models: 1, ` + marine + `, rules: [Firing Protocols (2)],
+          weapons: [{name: heavy bolter, type: Heavy 3, range: 36, S: 5, AP: 4},
+                    {name: pistol a, type: Pistol 2, range: 12, S: 5, AP: 5},
+                    {name: pistol b, type: Pistol 2, range: 12, S: 5, AP: 5}]}
+  target: {name: Legionaries, models: 10, ` + marine + `}
+  distance: 12
+  options: {pistol_pair: [one_weapon, two_weapons]}
+`)
+	_, es := runScenario(t, src, 20_000)
+	for pair, want := range map[string]float64{"one_weapon": 14.0 / 3, "two_weapons": 10.0 / 3} {
+		e := find(t, es, metricHits, "pistol_pair", pair)
+		if math.Abs(e.Exact-want) > 1e-9 {
+			t.Errorf("pistol_pair %s: exact hits %.6f, want %.6f", pair, e.Exact, want)
+		}
+		if z := e.Z(); farFromExact(e, 5) {
+			t.Errorf("pistol_pair %s: estimate %.4f, exact %.4f, z %.1f", pair, e.Value, e.Exact, z)
+		}
+	}
+	if optPistolPair.def != "one_weapon" || rules.DefaultOptions.PistolPairWithinProtocols {
+		t.Errorf("pistol_pair's default %q does not match rules.DefaultOptions", optPistolPair.def)
+	}
+}
+
+// TestCombatResultOption: combat_result counts the Wounds the enemy's
+// models lost by default, every unsaved wound with unsaved_wounds. One
+// model (WS4 I4 A1, no charge) strikes first. (a) With a Brutal (2) maul
+// at S4 against five WS4 T4 W1 models with no save, no Attacks, Ld 8: the
+// blow hits on 4+ and wounds on 4+, 1/4, and its two wounds slay one
+// model, the second lost. The five lose by 1 (a Wound lost) or by 2 (two
+// unsaved wounds) and test on Ld 7 or 6: fail 15/36 or 21/36, so
+// morale_failed is 15/144 or 21/144. (b) With an S8 AP2 weapon against two
+// T4 W3 models: hit 1/2, wound on 2+ (5/6), 5/12, Instant Death (S8 is
+// double T4): the model loses its 3 Wounds, one unsaved wound. Ld 8 - 3 =
+// 5 fails with 26/36, Ld 7 with 15/36: morale_failed 130/432 or 75/432.
+func TestCombatResultOption(t *testing.T) {
+	for _, c := range []struct {
+		name, weapon, defender string
+		want                   map[string]float64
+	}{
+		{"Brutal past a model's last", `{name: maul, type: "Melee, Brutal (2)", S: User, AP: "-"}`,
+			`{name: Foe, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 1, A: "-", Ld: 8, Sv: none}`,
+			map[string]float64{"wounds_lost": 15.0 / 144, "unsaved_wounds": 21.0 / 144}},
+		{"Instant Death on three Wounds", `{name: fist, S: 8, AP: 2}`,
+			`{name: Foe, models: 2, WS: 4, BS: 4, S: 4, T: 4, W: 3, I: 1, A: "-", Ld: 8, Sv: none}`,
+			map[string]float64{"wounds_lost": 130.0 / 432, "unsaved_wounds": 75.0 / 432}},
+	} {
+		src := scenario(`assault:
+  attacker: {name: One, models: 1, ` + marine + `, melee: ` + c.weapon + `}
+  defender: ` + c.defender + `
+  charged: false
+  options: {combat_result: [wounds_lost, unsaved_wounds]}
+`)
+		_, es := runScenario(t, src, 100_000)
+		for score, want := range c.want {
+			e := find(t, es, metricMorale, "combat_result", score, "unit", "Foe")
+			if math.Abs(e.Exact-want) > 1e-9 {
+				t.Errorf("%s, %s: exact morale_failed %.6f, want %.6f", c.name, score, e.Exact, want)
+			}
+			if z := e.Z(); farFromExact(e, 5) {
+				t.Errorf("%s, %s: estimate %.4f, exact %.4f, z %.1f", c.name, score, e.Value, e.Exact, z)
+			}
+		}
+	}
+	if combatScores[assaultOption(t, "combat_result").def.(string)] != rules.DefaultOptions.CombatScore {
+		t.Error("combat_result's default is not rules.DefaultOptions.CombatScore")
+	}
+}
+
+// assaultOption returns the assault question's option key.
+func assaultOption(t *testing.T, key string) option {
+	t.Helper()
+	for _, o := range assaultOptions {
+		if o.key == key {
+			return o
+		}
+	}
+	t.Fatalf("no assault option %q", key)
+	return option{}
+}
+
+// TestReactionGetsHot: Gets Hot wounds from a Reaction go onto the unit
+// that fired it. (a) Shooting: a one-model target, T4 W1 3+, Returns Fire
+// with a BS 4 plasma pistol (S7 AP2) at one Legionary with a bolter. The
+// pistol's shot hits on 3+ (4/6) and wounds T4 on 2+ (5/6), unsaved
+// against AP2: 20/36 the firer falls and does not shoot; a 1 (1/6, a
+// miss) is a Gets Hot wound AP2 leaves unsaved, and the target falls to
+// its own pistol; 10/36 neither. Only then is it shot: the bolter hits
+// 4/6 and slays 4/6 * 3/6 * 2/6 = 1/9. So hits 10/36 * 4/6 = 5/27,
+// casualties 10/36 * 1/9 = 5/162, destroyed 6/36 + 5/162 = 16/81;
+// before Gets Hot went onto the target, 16/36 * 4/6 = 8/27 hits and
+// 16/36 * 1/9 = 4/81 destroyed. (b) Assault: one Legionary (A1, +1 for
+// charging) charges one WS4 T4 W1 model with no save and no Attacks that
+// fires its plasma pistol in Overwatch: Snap Shots hit on 6 (1/6) and
+// wound on 2+ (5/6), 5/36 the charger falls; a 1 (1/6) and the defender
+// falls to its own pistol: overwatch_gets_hot 1/6; 25/36 the two fight,
+// and the charger's two blows (4+ to hit, 4+ to wound) slay it with 1 -
+// (3/4)^2 = 7/16, else a draw. So the charger wins 25/36 * 7/16 =
+// 175/576 and the defender is destroyed with 6/36 + 175/576 = 271/576;
+// before, 31/36 * 7/16 = 217/576 both.
+func TestReactionGetsHot(t *testing.T) {
+	pistol := `{name: plasma pistol, type: "Pistol 1, Gets Hot", range: 12, S: 7, AP: 2}`
+	src := scenario(`shooting:
+  firer: {name: Legionary, models: 1, ` + marine + `, weapons: [{name: bolter, S: 4, AP: 5}]}
+  target: {name: Champion, models: 1, ` + marine + `, weapons: [` + pistol + `]}
+  distance: 12
+  reaction: return_fire
+  options: {morale_check: never}
+`)
+	_, es := runScenario(t, src, 100_000)
+	for _, c := range []struct {
+		metric string
+		want   float64
+	}{{metricHits, 5.0 / 27}, {metricCasualties, 5.0 / 162}, {metricDestroyed, 16.0 / 81}, {metricReturnFire, 20.0 / 36}} {
+		e := find(t, es, c.metric)
+		if math.Abs(e.Exact-c.want) > 1e-9 {
+			t.Errorf("shooting: exact %s %.6f, want %.6f", c.metric, e.Exact, c.want)
+		}
+		if z := e.Z(); farFromExact(e, 5) {
+			t.Errorf("shooting: %s estimate %.4f, exact %.4f, z %.1f", c.metric, e.Value, e.Exact, z)
+		}
+	}
+	src = scenario(`assault:
+  attacker: {name: Legionary, models: 1, ` + marine + `}
+  defender: {name: Champion, models: 1, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: "-", Ld: 8, Sv: none, weapons: [` + pistol + `]}
+  options: {overwatch: true}
+  metrics: [reached, overwatch_casualties, overwatch_gets_hot, won, destroyed]
+`)
+	_, es = runScenario(t, src, 100_000)
+	for _, c := range []struct {
+		metric, unit string
+		want         float64
+	}{
+		{metricOverHot, "Champion", 1.0 / 6}, {metricOverwatch, "Legionary", 5.0 / 36}, {metricReached, "Legionary", 25.0 / 36},
+		{metricWon, "Legionary", 175.0 / 576}, {metricDestroyed, "Champion", 271.0 / 576},
+	} {
+		e := find(t, es, c.metric, "unit", c.unit)
+		if math.Abs(e.Exact-c.want) > 1e-9 {
+			t.Errorf("assault: exact %s of %s %.6f, want %.6f", c.metric, c.unit, e.Exact, c.want)
+		}
+		if z := e.Z(); farFromExact(e, 5) {
+			t.Errorf("assault: %s of %s estimate %.4f, exact %.4f, z %.1f", c.metric, c.unit, e.Value, e.Exact, z)
+		}
 	}
 }

@@ -32,15 +32,17 @@ import (
 //     it may make one (not Stupefied, Pinned or Falling Back; Fearless
 //     units make no Evade): Return Fire shoots the firer, counting as
 //     stationary, and by default the firer's models it removes do not
-//     shoot; Evade gives the target a Shrouded roll against the attack.
+//     shoot; its Gets Hot wounds go onto the target; Evade gives the
+//     target a Shrouded roll against the attack.
 //  3. The firer's models fire their weapons at distance (Firing Protocols
-//     and the weapon types pick them); wounds go onto the target.
+//     and the weapon types pick them); wounds go onto the target. A target
+//     its own Return Fire destroyed is not shot at.
 //  4. If models are left: with pinning, a Pinning test as the attack ends
 //     if it took an unsaved wound; then, at the end of the phase, a Morale
-//     check when the attack removed a quarter or more of them
-//     (morale_check), Falling Back on a failure, Pinned or not; both at -X
-//     Ld for the firer's Fear (X) within 12". Fearless and
-//     Stupefied pass both without rolling. A target wounded by a
+//     check when it lost a quarter or more of them in the phase, to the
+//     attack and to its own Gets Hot wounds (morale_check), Falling Back
+//     on a failure, Pinned or not; both at -X Ld for the firer's Fear (X)
+//     within 12". Fearless and Stupefied pass both without rolling. A target wounded by a
 //     Concussive weapon takes its Leadership test.
 //  5. The target's own next Shooting Attack at the firer as it stood
 //     before this attack: Snap Shots while Stupefied, and after Falling
@@ -106,6 +108,7 @@ var shootingOptions = []option{
 	optFixedStrength,
 	optDoubleStrength,
 	optWeaponChoice,
+	optPistolPair,
 	// When a Shooting Attack forces a Morale check is not in the texts:
 	// "quarter" is the usual trigger (a quarter or more of the models the
 	// unit had when the attack began), "never" takes none. OPEN.

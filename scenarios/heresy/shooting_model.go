@@ -50,14 +50,19 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 		tg, f := m.Target, m.Firer
 		rfLost := 0
 		if m.ReturnFire {
-			rfLost = t.rf.Roll(r, &f).Casualties
+			// The target's own Gets Hot wounds go onto it before it is shot.
+			rfLost = t.rf.Fire(r, &tg, &f).Casualties
 		}
 		if m.Options.ReturnFireAfterCasualties {
 			setModels(&t.att, m.Firer.Models)
 		} else {
 			setModels(&t.att, f.Models)
 		}
-		res := t.att.Roll(r, &tg)
+		var res rules.Tally
+		if !tg.Destroyed() {
+			t.att.Retarget(tg.Models, m.Options)
+			res = t.att.Roll(r, &tg)
+		}
 		h[slotHits].Add(res.Hits)
 		h[slotWounds].Add(res.Wounds)
 		h[slotUnsaved].Add(res.Unsaved)
@@ -70,11 +75,12 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 		fell, pinned, concussed, next := false, false, false, 0
 		if !tg.Destroyed() {
 			// The Pinning test follows the attack at once; the Morale check
-			// for casualties comes at the end of the phase, Pinned or not.
+			// for casualties comes at the end of the phase, Pinned or not,
+			// counting every model lost in the phase.
 			if m.Pinning && res.Unsaved > 0 && !tg.TakeTest(r, rules.PinningTest, rules.PhaseShooting, -m.Fear, m.Options) {
 				pinned = tg.Pin()
 			}
-			if m.MoraleCheck && 4*res.Casualties >= m.Target.Models && !tg.TakeTest(r, rules.MoraleCheck, rules.PhaseShooting, -m.Fear, m.Options) {
+			if m.MoraleCheck && 4*(m.Target.Models-tg.Models) >= m.Target.Models && !tg.TakeTest(r, rules.MoraleCheck, rules.PhaseShooting, -m.Fear, m.Options) {
 				tg.FallBack()
 				fell = true
 			}
@@ -92,7 +98,9 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 }
 
 // nextAttack rolls the target's own next Shooting Attack on the firer as
-// it stood before this attack, with the target's models left.
+// it stood before this attack, with the target's models left. Its Gets
+// Hot wounds are rolled but not put on the target: nothing the question
+// asks comes after that attack.
 func (t *shootingTrial) nextAttack(r *dice.Rand, tg *rules.Unit, broken bool) int {
 	m := t.m
 	if len(m.Back) == 0 || (broken && !m.BrokenSnapShots) {

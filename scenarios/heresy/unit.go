@@ -731,6 +731,15 @@ var optionSetters = map[string]func(*rules.Options, any){
 	"loser_ld_penalty":                  func(o *rules.Options, v any) { o.LoserLdPenalty = v.(int) },
 	"sweeping_advance":                  func(o *rules.Options, v any) { o.SweepingAdvance = sweepRules[v.(string)] },
 	"weapon_choice":                     func(o *rules.Options, v any) { o.WeaponChoice = weaponChoices[v.(string)] },
+	"pistol_pair":                       func(o *rules.Options, v any) { o.PistolPairWithinProtocols = v.(string) == "two_weapons" },
+	"combat_result":                     func(o *rules.Options, v any) { o.CombatScore = combatScores[v.(string)] },
+}
+
+// combatScores are the values of the combat_result option, "wounds_lost"
+// its default (rules.DefaultOptions.CombatScore).
+var combatScores = map[string]rules.CombatScore{
+	"wounds_lost":    rules.ScoreWoundsLost,
+	"unsaved_wounds": rules.ScoreUnsavedWounds,
 }
 
 // sweepRules are the values of the sweeping_advance option, "initiative"
@@ -769,6 +778,10 @@ var (
 	// How a model picks the weapons it fires; the default is
 	// rules.DefaultOptions.WeaponChoice, by casualties.
 	optWeaponChoice = option{key: "weapon_choice", words: []string{"casualties", "unsaved_wounds"}, def: "casualties"}
+	// How two Pistols count against Firing Protocols (X): one_weapon, the
+	// default (rules.DefaultOptions.PistolPairWithinProtocols false), takes
+	// one of the X choices for the pair.
+	optPistolPair = option{key: "pistol_pair", words: []string{"one_weapon", "two_weapons"}, def: "one_weapon"}
 )
 
 // gridSpec is a grid: key, which lays one probability metric out as a table of
