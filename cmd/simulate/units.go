@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"hammersim/mechanics"
 	"hammersim/scenarios"
 )
 
@@ -118,6 +119,9 @@ func showUnit(w io.Writer, cards []*scenarios.UnitCard, name string) error {
 			}
 		}
 		slices.Sort(names)
+		if near := mechanics.Nearest(name, names); near != "" {
+			return fmt.Errorf("no unit card named %q; did you mean %q? (simulate units lists them)", name, near)
+		}
 		return fmt.Errorf("no unit card named %q; the catalogues have: %s (simulate units lists them)", name, strings.Join(names, ", "))
 	}
 	var ew strings.Builder

@@ -135,6 +135,11 @@ func TestUnitsErrors(t *testing.T) {
 		!strings.Contains(err.Error(), "My Rats") || !strings.Contains(err.Error(), "Stormvermin") {
 		t.Errorf("an unknown name: %v", err)
 	}
+	// A near miss is pointed at the card, as a scenario's use: key is.
+	_, _, err = runCLI(t, "units", "show", "Dreadnougth")
+	if err == nil || err.Error() != `no unit card named "Dreadnougth"; did you mean "Dreadnought"? (simulate units lists them)` {
+		t.Errorf("a near miss: %v", err)
+	}
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	// Line 4, column 5: the second card has no name (parseCatalogue).
 	os.WriteFile(bad, []byte("ruleset: fantasy\nunits:\n  - {name: A, M: 5}\n  - {M: 4}\n"), 0o644)
