@@ -1,46 +1,28 @@
 package reports
 
-import (
-	"slices"
+import "hammersim/sim"
 
-	"hammersim/sim"
-)
-
-// sufferedTitles name, for readers, the metrics reported per unit (under a
-// "unit" parameter) that count what befell that unit: "wounds" and
-// "models_killed" beside a unit's name read as what the unit did, while
-// they are the wounds it suffered and the models it lost (the blows of the
-// enemy, a Zzzzap! bolt, its own Disaster). Tables, documents and plots
-// show the title; the metric's name stays as it is wherever it is a key
-// (--metrics, JSON, CSV, file names), and headings give it beside the
-// title so a reader can name it there.
-var sufferedTitles = map[string]string{
-	"wounds":        "wounds suffered",
-	"models_killed": "models lost",
-}
-
-// titleFor is the reader's name of a metric: its title where it is a
-// metric of sufferedTitles reported per unit, else its name. perUnit says
-// whether the metric's estimates carry a "unit" parameter.
-func titleFor(metric string, perUnit bool) string {
-	if t, ok := sufferedTitles[metric]; ok && perUnit {
-		return t
+// metricTitle is the reader's name of metric among the estimates es: the
+// title its question gave it (sim.Estimate.Title), else its name.
+func metricTitle(metric string, es []sim.Estimate) string {
+	for _, e := range es {
+		if e.Metric == metric && e.Title != "" {
+			return e.Title
+		}
 	}
 	return metric
 }
 
-// metricTitle is titleFor over the estimates es, which hold the metric's.
-func metricTitle(metric string, es []sim.Estimate) string {
-	return titleFor(metric, slices.ContainsFunc(es, func(e sim.Estimate) bool {
-		return e.Metric == metric && e.Param("unit") != nil
-	}))
-}
-
-// comparedTitle is titleFor over the rows of a comparison.
+// comparedTitle is metricTitle over the rows of a comparison.
 func comparedTitle(metric string, c *sim.Comparison) string {
-	return titleFor(metric, slices.ContainsFunc(c.Rows, func(r sim.ComparisonRow) bool {
-		return r.Metric == metric && slices.ContainsFunc(r.Params, func(p sim.Param) bool { return p.Name == "unit" })
-	}))
+	for _, r := range c.Rows {
+		if r.Metric == metric {
+			if t := metricTitle(metric, r.Estimates); t != metric {
+				return t
+			}
+		}
+	}
+	return metric
 }
 
 // heading names a metric in a table's or a section's heading, with what

@@ -13,20 +13,24 @@ import (
 
 // unitReport is a battle's per-unit metrics: wounds and models_killed for
 // each of two units at two distances, each a count (so the tables have
-// their "at least N" views and the plots are "at least N" curves), and a
-// probability, destroyed, that no title changes.
+// their "at least N" views and the plots are "at least N" curves), with
+// the titles a battle gives them, and a probability, destroyed, that has
+// none.
 func unitReport() *sim.Report {
 	r := &sim.Report{Scenario: "battle", Version: "test", Seed: 1, Trials: 100,
 		Axes: []sim.Axis{{Name: "distance", Values: []any{6, 9}}}}
 	for _, d := range []int{6, 9} {
 		for _, u := range []string{"Doomwheel", "Clanrats"} {
 			ps := []sim.Param{{Name: "distance", Value: d}, {Name: "unit", Value: u}}
-			for _, m := range []string{"wounds", "models_killed"} {
+			for _, mt := range [][2]string{{"wounds", "wounds suffered"}, {"models_killed", "models lost"}} {
+				m, title := mt[0], mt[1]
 				h := sim.NewHistogram(0, 4)
 				h.AddN(0, 40)
 				h.AddN(1, 30)
 				h.AddN(3, 30)
-				r.Results = append(r.Results, sim.MeanOf(m, ps, &h))
+				e := sim.MeanOf(m, ps, &h)
+				e.Title = title
+				r.Results = append(r.Results, e)
 			}
 			r.Results = append(r.Results, sim.ProbabilityOf("destroyed", ps, 10, 100))
 		}
@@ -34,11 +38,11 @@ func unitReport() *sim.Report {
 	return r
 }
 
-// TestPerUnitTitles: the per-unit wounds and models_killed are the wounds
-// a unit suffered and the models it lost, and every table, document and
-// plot says so, with the metric's name beside the title in headings; the
-// machine formats keep the names, and a wounds metric with no unit (a
-// shooting's wounds on its target) keeps its name as its title.
+// TestPerUnitTitles: a metric its question titles (a battle's per-unit
+// wounds and models_killed are the wounds a unit suffered and the models
+// it lost) is shown by its title in every table, document and plot, with
+// the metric's name beside the title in headings; the machine formats
+// keep the names, and a metric with no title keeps its name.
 func TestPerUnitTitles(t *testing.T) {
 	r := unitReport()
 	render := func(write func(io.Writer, *sim.Report) error, r *sim.Report) string {
@@ -130,7 +134,8 @@ func TestPerUnitTitles(t *testing.T) {
 		t.Error("the heatmap is not titled average wounds suffered")
 	}
 
-	// The same metric with no unit keeps its name.
+	// The same metric with no title (a shooting's wounds on its target)
+	// keeps its name.
 	var plain sim.Report
 	plain.Scenario = "shooting"
 	h := sim.NewHistogram(0, 4)
@@ -147,6 +152,9 @@ func TestComparedPerUnitTitles(t *testing.T) {
 	c := sampleComparison()
 	for i := range c.Rows {
 		c.Rows[i].Params = append(c.Rows[i].Params, sim.Param{Name: "unit", Value: "Orcs"})
+		if c.Rows[i].Metric == "wounds" {
+			c.Rows[i].Estimates[0].Title = "wounds suffered"
+		}
 	}
 	var table, md, html bytes.Buffer
 	if err := WriteComparisonTable(&table, c, sampleStamp()); err != nil {

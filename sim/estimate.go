@@ -63,6 +63,12 @@ type Param struct {
 // the exact value where one is known.
 type Estimate struct {
 	Metric string
+	// Title, when set, is the reader's name of the metric, which its
+	// question gives where the name alone could be misread in a table (a
+	// battle's per-unit "wounds" are the wounds that unit suffered).
+	// Tables, documents and plots show it; wherever the metric is a key
+	// (JSON, CSV, --metrics, file names) its name stays.
+	Title  string
 	Params []Param
 	Kind   Kind
 	// Trials behind the estimate.

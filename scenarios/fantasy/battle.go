@@ -536,6 +536,7 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex r
 			continue
 		case recWounds, recKilled:
 			e = sim.MeanOf(name, withUnit(rc.unit), h)
+			e.Title = sufferedTitles[name]
 		default:
 			e = sim.MeanOf(name, ps, h)
 		}
@@ -559,11 +560,19 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex r
 	return out
 }
 
+// sufferedTitles are the readers' names of the per-unit metrics, which
+// count what befell the unit: beside a unit's name, "wounds" and
+// "models_killed" would read as what the unit did.
+var sufferedTitles = map[string]string{
+	"wounds":        "wounds suffered",
+	"models_killed": "models lost",
+}
+
 // per100Points scales a damage estimate to 100 of the attacker's points.
 // The scaled value is no longer a count, so it keeps no histogram.
 func per100Points(e sim.Estimate, metric string, ps []sim.Param, points int) sim.Estimate {
 	f := 100 / float64(points)
-	e.Metric, e.Params = metric, ps
+	e.Metric, e.Title, e.Params = metric, "", ps
 	e.Value, e.SE, e.StdDev = e.Value*f, e.SE*f, e.StdDev*f
 	e.CI95 = [2]float64{e.CI95[0] * f, e.CI95[1] * f}
 	e.Median, e.P05, e.P95 = e.Median*f, e.P05*f, e.P95*f

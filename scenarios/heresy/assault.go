@@ -400,10 +400,23 @@ func (t *assaultTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 // estimate reads metric for unit i from the tally.
 func (m *assaultModel) estimate(metric string, i int, ps []sim.Param, t *sim.Tally, n int64) sim.Estimate {
 	e := m.estimateWithExact(metric, i, ps, t, n)
+	e.Title = takenTitles[metric]
 	if m.exact[i].OverBudget {
 		return e.WithoutExact() // rules.MaxExactWork
 	}
 	return e
+}
+
+// takenTitles are the readers' names of the per-unit metrics that count
+// the enemy's blows on the unit: beside a unit's name, "hits" or
+// "casualties" would read as what the unit did. "wounds" are the hits
+// that wounded, before saves.
+var takenTitles = map[string]string{
+	metricHits:       "hits taken",
+	metricWounds:     "wounding hits taken",
+	metricUnsaved:    "unsaved wounds taken",
+	metricMitigated:  "wounds mitigated",
+	metricCasualties: "models lost",
 }
 
 func (m *assaultModel) estimateWithExact(metric string, i int, ps []sim.Param, t *sim.Tally, n int64) sim.Estimate {
