@@ -298,6 +298,12 @@ func (b *Battle) Validate() error {
 		// after it would fight as a charge round again.
 		return fmt.Errorf("fantasy: a battle has one charge phase at most")
 	}
+	if a := b.Units[0]; a.Zzzzap && !a.Mover.Random.IsZero() && slices.Contains(b.Phases, PhaseShooting) {
+		if _, ok := a.Mover.Random.PlainD6(); !ok {
+			// The Mishap chart's Disaster takes away one D6 of its movement.
+			return fmt.Errorf("fantasy: unit %q: a Disaster takes one D6 from its Random Movement (%s); give it D6s alone, such as 3D6", a.Name, a.Mover.Random.String())
+		}
+	}
 	for i, u := range b.Units {
 		if u.Models < 1 || u.W < 1 || u.Width < 1 || u.FrontMM < 1 || len(u.Attackers) > maxAttackers {
 			return fmt.Errorf("fantasy: unit %q: models, wounds, width and base must be positive, with at most %d attack profiles", u.Name, maxAttackers)
@@ -657,7 +663,11 @@ func TestsToCharge(c, t *Unit) bool { return testsToCharge(c, t) }
 
 // mishap rolls on the Doomwheel Mishap chart (WAP, Doomwheel). A Burst of
 // Speed lasts for the rest of the battle: the chart gives no end to it, and
-// it makes every later move (a flight or a pursuit) 4D6.
+// it makes every later move (a flight or a pursuit) 4D6. A Disaster's hits
+// land at once, and from then on the Doomwheel rolls one D6 fewer for its
+// movement; one left with no die is removed as a casualty, the whole unit,
+// since its movement dice are the unit's (Battle.Validate keeps its
+// Random Movement to plain D6s).
 func (b *Battle) mishap(r *dice.Rand, s *State) {
 	a, as := b.Units[0], &s.Units[0]
 	switch roll := r.D6(); {
@@ -665,8 +675,11 @@ func (b *Battle) mishap(r *dice.Rand, s *State) {
 		s.Out.Mishap = Disaster
 		bl := hitsOn(6, a)
 		landHits(r, &bl, r.D6(), a, as) // D6 hits
-		if n, ok := as.Mover.Random.PlainD6(); ok && n > 1 {
+		switch n, ok := as.Mover.Random.PlainD6(); {
+		case ok && n > 1:
 			s.changeMover(as).Random = plainD6[n-1]
+		case ok:
+			as.wound(a, as.remaining(a)) // its last die lost
 		}
 	case roll <= 5:
 		s.Out.Mishap = OutOfControl

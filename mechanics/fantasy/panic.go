@@ -107,7 +107,8 @@ func (b *Battle) mayLoseQuarter(i int) bool {
 // the Shooting phase a Zzzzap! bolt slays at most one model (one wound, or
 // D6 capped at the wounds of the model it strikes), a missile hit does one
 // wound, and a Misfire's Disaster strikes the Doomwheel itself with at most
-// 6 hits of one wound each.
+// 6 hits of one wound each, or removes it when it takes its last movement
+// die (mayLoseLastDie).
 func (b *Battle) maxModelsLost(i int, p Phase) int {
 	a, u := b.Units[0], b.Units[i]
 	n := 0
@@ -122,6 +123,8 @@ func (b *Battle) maxModelsLost(i int, p Phase) int {
 		}
 	case PhaseShooting:
 		switch {
+		case a.Zzzzap && i == 0 && b.mayLoseLastDie():
+			n = u.Models
 		case a.Zzzzap && i == 0:
 			n += 6
 		case a.Zzzzap && b.mayBeInZzzzapRange(i):
@@ -132,6 +135,21 @@ func (b *Battle) maxModelsLost(i int, p Phase) int {
 		}
 	}
 	return min(n, u.Models)
+}
+
+// mayLoseLastDie reports whether the acting unit's Disasters can take away
+// every die of its Random Movement (nD6, one a Disaster, at most one
+// Disaster a Shooting phase), which removes it.
+func (b *Battle) mayLoseLastDie() bool {
+	a := b.Units[0]
+	n, ok := a.Mover.Random.PlainD6()
+	shootings := 0
+	for _, p := range b.Phases {
+		if p == PhaseShooting {
+			shootings++
+		}
+	}
+	return ok && shootings >= n
 }
 
 // mayBeInZzzzapRange reports whether unit i may stand within Zzzzap! range

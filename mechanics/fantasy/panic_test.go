@@ -160,6 +160,32 @@ func TestMayPanic(t *testing.T) {
 		},
 		want: []bool{false, false},
 	}, {
+		// Eight machines of Unit Strength 2 (16 in all) with Random Movement
+		// (D6): a Disaster's six hits cannot slay all eight, but its lost die
+		// removes them (1/18 of trials), and their friends 5" away (twenty,
+		// which three bolts cannot thin by a quarter) fail Ld 2 on 35/36.
+		// With 2D6 and one Shooting phase no Disaster can take the last die.
+		name: "machines removed by a Disaster",
+		b: func() *Battle {
+			b := outOfControlAtFriends(OutOfControlInPlace)
+			b.Units[0].Models, b.Units[0].W, b.Units[0].US = 8, 1, 2
+			b.Units[0].Mover.Random = dice.Dice(1, 6)
+			b.Distance[2] = 5
+			return b
+		},
+		want: []bool{false, true},
+		seen: []int{2},
+	}, {
+		name: "machines that keep a die",
+		b: func() *Battle {
+			b := outOfControlAtFriends(OutOfControlInPlace)
+			b.Units[0].Models, b.Units[0].W, b.Units[0].US = 8, 1, 2
+			b.Units[0].Mover.Random = dice.Dice(2, 6)
+			b.Distance[2] = 5
+			return b
+		},
+		want: []bool{false, false},
+	}, {
 		// The block breaks (Ld 1, no Insane Courage) and its friend 5" away
 		// fails Ld 7 on 15/36 (TestPanicWhenAFriendBreaks).
 		name: "a friend breaks",
