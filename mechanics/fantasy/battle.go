@@ -445,7 +445,7 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 		for i := range s.Units {
 			us := &s.Units[i]
 			us.PhaseWound, us.phaseAlive = 0, us.Alive
-			us.phaseBroke, us.passedPanic, us.woundedFree = false, false, false
+			us.phaseBroke, us.passedPanic, us.woundedFree, us.freeLost = false, false, false, 0
 		}
 		switch p {
 		case PhaseCharge:
@@ -456,7 +456,7 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 			b.combat(r, s, s.first)
 			s.first = false
 		}
-		b.afterPhase(r, s, p)
+		b.afterPhase(r, s)
 		b.placeFlights(r, s)
 	}
 }
@@ -717,10 +717,12 @@ var (
 // afterPhase takes the tests due at the end of a phase: Loss of Control
 // for a Doomwheel wounded out of combat (Options.LossOfControl says how
 // that is judged), Panic for a unit that lost a quarter of its Unit
-// Strength in a phase outside combat, and Panic for the friends within 6"
-// of a unit that broke or was destroyed in the phase. A unit destroyed or
-// fleeing at the end of the phase takes neither test.
-func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
+// Strength in the phase while not in close combat, whatever the phase (a
+// friend an Out of Control move ran into at the end of a combat phase
+// too), and Panic for the friends within 6" of a unit that broke or was
+// destroyed in the phase. A unit destroyed or fleeing at the end of the
+// phase takes neither test.
+func (b *Battle) afterPhase(r *dice.Rand, s *State) {
 	for i, u := range b.Units {
 		us := &s.Units[i]
 		if us.PhaseWound == 0 || us.Alive == 0 || us.Fled {
@@ -740,11 +742,14 @@ func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
 				}
 			}
 		}
-		if p != PhaseCombat && !us.Engaged {
-			lost := u.TotalUS(us.phaseAlive) - u.TotalUS(us.Alive)
-			if 4*lost >= u.TotalUS(us.phaseAlive) {
-				b.panicTest(r, s, i)
-			}
+		// Heavy casualties (WAP, Panic): a quarter of the Unit Strength the
+		// unit had at the start of the phase, lost to anything (bolts, a
+		// Disaster, an Out of Control Doomwheel running into it). A unit in
+		// close combat takes no Panic test, so its losses there count for
+		// nothing, in whatever phase; the close combat's break test stands
+		// for them.
+		if !us.Engaged && us.woundedFree && 4*u.TotalUS(us.freeLost) >= u.TotalUS(us.phaseAlive) {
+			b.panicTest(r, s, i)
 		}
 	}
 	if len(b.Units) > 2 { // the acting unit and its target are not friends

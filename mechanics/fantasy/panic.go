@@ -12,8 +12,8 @@ import "slices"
 // The paths are the ones Run plays:
 //   - Run for Your Lives!: a Terror-causer that declares a charge (not a
 //     Random Movement, which declares none) makes its target test (charge);
-//   - a loss of a quarter of the Unit Strength in one phase outside close
-//     combat (afterPhase);
+//   - a loss of a quarter of the Unit Strength in one phase while not in
+//     close combat (afterPhase);
 //   - a friend of at least Options.PanicFriendUS Unit Strength within 6"
 //     breaking or being destroyed (friendPanic).
 //
@@ -82,11 +82,15 @@ func (b *Battle) targetMayFlee() bool {
 }
 
 // mayLoseQuarter reports whether unit i can lose a quarter of its Unit
-// Strength in one phase outside close combat. Losing n models of a alive
-// is a quarter when 4n >= a (each model has the same Unit Strength), or
-// when a <= n; either is likelier the fewer models the phase starts with,
-// so the test is made against the fewest the earlier phases can leave
-// (never below one). A Unit Strength of 0 makes any wound a quarter.
+// Strength in one phase while not in close combat. The losses of a close
+// combat never count, and in a combat phase only a move that runs into
+// other units (MeetsOthers, which MayPanic counts already) wounds a unit
+// outside the combat, so combat phases add nothing here. Losing n models
+// of a alive is a quarter when 4n >= a (each model has the same Unit
+// Strength), or when a <= n; either is likelier the fewer models the phase
+// starts with, so the test is made against the fewest the earlier phases
+// can leave (never below one). A Unit Strength of 0 makes any wound a
+// quarter.
 func (b *Battle) mayLoseQuarter(i int) bool {
 	u := b.Units[i]
 	lostBefore := 0
