@@ -298,6 +298,12 @@ func (b *Battle) Validate() error {
 		// after it would fight as a charge round again.
 		return fmt.Errorf("fantasy: a battle has one charge phase at most")
 	}
+	if a := b.Units[0]; a.Zzzzap && !a.Mover.Random.IsZero() && slices.Contains(b.Phases, PhaseShooting) {
+		if _, ok := a.Mover.Random.PlainD6(); !ok {
+			// The Mishap chart's Disaster takes away one D6 of its movement.
+			return fmt.Errorf("fantasy: unit %q: a Disaster takes one D6 from its Random Movement (%s); give it D6s alone, such as 3D6", a.Name, a.Mover.Random.String())
+		}
+	}
 	for i, u := range b.Units {
 		if u.Models < 1 || u.W < 1 || u.Width < 1 || u.FrontMM < 1 || len(u.Attackers) > maxAttackers {
 			return fmt.Errorf("fantasy: unit %q: models, wounds, width and base must be positive, with at most %d attack profiles", u.Name, maxAttackers)
@@ -439,7 +445,7 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 		for i := range s.Units {
 			us := &s.Units[i]
 			us.PhaseWound, us.phaseAlive = 0, us.Alive
-			us.phaseBroke, us.passedPanic, us.woundedFree = false, false, false
+			us.phaseBroke, us.passedPanic, us.woundedFree, us.freeLost = false, false, false, 0
 		}
 		switch p {
 		case PhaseCharge:
@@ -450,7 +456,7 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 			b.combat(r, s, s.first)
 			s.first = false
 		}
-		b.afterPhase(r, s, p)
+		b.afterPhase(r, s)
 		b.placeFlights(r, s)
 	}
 }
@@ -657,7 +663,11 @@ func TestsToCharge(c, t *Unit) bool { return testsToCharge(c, t) }
 
 // mishap rolls on the Doomwheel Mishap chart (WAP, Doomwheel). A Burst of
 // Speed lasts for the rest of the battle: the chart gives no end to it, and
-// it makes every later move (a flight or a pursuit) 4D6.
+// it makes every later move (a flight or a pursuit) 4D6. A Disaster's hits
+// land at once, and from then on the Doomwheel rolls one D6 fewer for its
+// movement; one left with no die is removed as a casualty, the whole unit,
+// since its movement dice are the unit's (Battle.Validate keeps its
+// Random Movement to plain D6s).
 func (b *Battle) mishap(r *dice.Rand, s *State) {
 	a, as := b.Units[0], &s.Units[0]
 	switch roll := r.D6(); {
@@ -665,8 +675,11 @@ func (b *Battle) mishap(r *dice.Rand, s *State) {
 		s.Out.Mishap = Disaster
 		bl := hitsOn(6, a)
 		landHits(r, &bl, r.D6(), a, as) // D6 hits
-		if n, ok := as.Mover.Random.PlainD6(); ok && n > 1 {
+		switch n, ok := as.Mover.Random.PlainD6(); {
+		case ok && n > 1:
 			s.changeMover(as).Random = plainD6[n-1]
+		case ok:
+			as.wound(a, as.remaining(a)) // its last die lost
 		}
 	case roll <= 5:
 		s.Out.Mishap = OutOfControl
@@ -704,10 +717,12 @@ var (
 // afterPhase takes the tests due at the end of a phase: Loss of Control
 // for a Doomwheel wounded out of combat (Options.LossOfControl says how
 // that is judged), Panic for a unit that lost a quarter of its Unit
-// Strength in a phase outside combat, and Panic for the friends within 6"
-// of a unit that broke or was destroyed in the phase. A unit destroyed or
-// fleeing at the end of the phase takes neither test.
-func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
+// Strength in the phase while not in close combat, whatever the phase (a
+// friend an Out of Control move ran into at the end of a combat phase
+// too), and Panic for the friends within 6" of a unit that broke or was
+// destroyed in the phase. A unit destroyed or fleeing at the end of the
+// phase takes neither test.
+func (b *Battle) afterPhase(r *dice.Rand, s *State) {
 	for i, u := range b.Units {
 		us := &s.Units[i]
 		if us.PhaseWound == 0 || us.Alive == 0 || us.Fled {
@@ -727,11 +742,14 @@ func (b *Battle) afterPhase(r *dice.Rand, s *State, p Phase) {
 				}
 			}
 		}
-		if p != PhaseCombat && !us.Engaged {
-			lost := u.TotalUS(us.phaseAlive) - u.TotalUS(us.Alive)
-			if 4*lost >= u.TotalUS(us.phaseAlive) {
-				b.panicTest(r, s, i)
-			}
+		// Heavy casualties (WAP, Panic): a quarter of the Unit Strength the
+		// unit had at the start of the phase, lost to anything (bolts, a
+		// Disaster, an Out of Control Doomwheel running into it). A unit in
+		// close combat takes no Panic test, so its losses there count for
+		// nothing, in whatever phase; the close combat's break test stands
+		// for them.
+		if !us.Engaged && us.woundedFree && 4*u.TotalUS(us.freeLost) >= u.TotalUS(us.phaseAlive) {
+			b.panicTest(r, s, i)
 		}
 	}
 	if len(b.Units) > 2 { // the acting unit and its target are not friends

@@ -511,12 +511,17 @@ func boltWounds(b *Battle, near int) (pFire, mean float64, wounds dice.Dist) {
 // has. Alive and out of combat at the end of the phase, it then rolls a D6
 // per wound it took, and any 1 sends it Out of Control. When a combat
 // follows, its losses there have no closed form, but under the default
-// loss_of_control its wounds there never make it test. It returns the
+// loss_of_control its wounds there never make it test. A Doomwheel whose
+// Random Movement is a single D6 loses its last die to the Disaster and is
+// removed, whatever the hits did: its every wound is taken. It returns the
 // chance that a Disaster destroys it.
 func exactDisaster(b *Battle, pDisaster, pFree float64, combat bool, ex BattleExact) float64 {
 	a := b.Units[0]
 	total := a.Models * a.W
 	taken := thin(dice.Uniform(6), HitWounds(6, a, false)).Map(func(w int) int { return min(w, total) })
+	if n, ok := a.Mover.Random.PlainD6(); ok && n == 1 {
+		taken = dice.Point(total)
+	}
 	if !combat {
 		wounds := mix(dice.Dist{P: []float64{1 - pDisaster}}, taken, pDisaster)
 		ex.setLosses(b, 0, pDisaster*taken.Mean(), wounds)

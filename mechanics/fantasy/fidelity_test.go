@@ -629,7 +629,7 @@ func TestLossOfControl(t *testing.T) {
 			if tc.dead {
 				us.wound(dw, 3)
 			}
-			b.afterPhase(r, s, PhaseCombat)
+			b.afterPhase(r, s)
 			if s.Out.LostControl {
 				lost++
 			}

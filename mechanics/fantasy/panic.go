@@ -12,8 +12,8 @@ import "slices"
 // The paths are the ones Run plays:
 //   - Run for Your Lives!: a Terror-causer that declares a charge (not a
 //     Random Movement, which declares none) makes its target test (charge);
-//   - a loss of a quarter of the Unit Strength in one phase outside close
-//     combat (afterPhase);
+//   - a loss of a quarter of the Unit Strength in one phase while not in
+//     close combat (afterPhase);
 //   - a friend of at least Options.PanicFriendUS Unit Strength within 6"
 //     breaking or being destroyed (friendPanic).
 //
@@ -82,11 +82,15 @@ func (b *Battle) targetMayFlee() bool {
 }
 
 // mayLoseQuarter reports whether unit i can lose a quarter of its Unit
-// Strength in one phase outside close combat. Losing n models of a alive
-// is a quarter when 4n >= a (each model has the same Unit Strength), or
-// when a <= n; either is likelier the fewer models the phase starts with,
-// so the test is made against the fewest the earlier phases can leave
-// (never below one). A Unit Strength of 0 makes any wound a quarter.
+// Strength in one phase while not in close combat. The losses of a close
+// combat never count, and in a combat phase only a move that runs into
+// other units (MeetsOthers, which MayPanic counts already) wounds a unit
+// outside the combat, so combat phases add nothing here. Losing n models
+// of a alive is a quarter when 4n >= a (each model has the same Unit
+// Strength), or when a <= n; either is likelier the fewer models the phase
+// starts with, so the test is made against the fewest the earlier phases
+// can leave (never below one). A Unit Strength of 0 makes any wound a
+// quarter.
 func (b *Battle) mayLoseQuarter(i int) bool {
 	u := b.Units[i]
 	lostBefore := 0
@@ -107,7 +111,8 @@ func (b *Battle) mayLoseQuarter(i int) bool {
 // the Shooting phase a Zzzzap! bolt slays at most one model (one wound, or
 // D6 capped at the wounds of the model it strikes), a missile hit does one
 // wound, and a Misfire's Disaster strikes the Doomwheel itself with at most
-// 6 hits of one wound each.
+// 6 hits of one wound each, or removes it when it takes its last movement
+// die (mayLoseLastDie).
 func (b *Battle) maxModelsLost(i int, p Phase) int {
 	a, u := b.Units[0], b.Units[i]
 	n := 0
@@ -122,6 +127,8 @@ func (b *Battle) maxModelsLost(i int, p Phase) int {
 		}
 	case PhaseShooting:
 		switch {
+		case a.Zzzzap && i == 0 && b.mayLoseLastDie():
+			n = u.Models
 		case a.Zzzzap && i == 0:
 			n += 6
 		case a.Zzzzap && b.mayBeInZzzzapRange(i):
@@ -132,6 +139,21 @@ func (b *Battle) maxModelsLost(i int, p Phase) int {
 		}
 	}
 	return min(n, u.Models)
+}
+
+// mayLoseLastDie reports whether the acting unit's Disasters can take away
+// every die of its Random Movement (nD6, one a Disaster, at most one
+// Disaster a Shooting phase), which removes it.
+func (b *Battle) mayLoseLastDie() bool {
+	a := b.Units[0]
+	n, ok := a.Mover.Random.PlainD6()
+	shootings := 0
+	for _, p := range b.Phases {
+		if p == PhaseShooting {
+			shootings++
+		}
+	}
+	return ok && shootings >= n
 }
 
 // mayBeInZzzzapRange reports whether unit i may stand within Zzzzap! range

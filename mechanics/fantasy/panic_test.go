@@ -160,6 +160,32 @@ func TestMayPanic(t *testing.T) {
 		},
 		want: []bool{false, false},
 	}, {
+		// Eight machines of Unit Strength 2 (16 in all) with Random Movement
+		// (D6): a Disaster's six hits cannot slay all eight, but its lost die
+		// removes them (1/18 of trials), and their friends 5" away (twenty,
+		// which three bolts cannot thin by a quarter) fail Ld 2 on 35/36.
+		// With 2D6 and one Shooting phase no Disaster can take the last die.
+		name: "machines removed by a Disaster",
+		b: func() *Battle {
+			b := outOfControlAtFriends(OutOfControlInPlace)
+			b.Units[0].Models, b.Units[0].W, b.Units[0].US = 8, 1, 2
+			b.Units[0].Mover.Random = dice.Dice(1, 6)
+			b.Distance[2] = 5
+			return b
+		},
+		want: []bool{false, true},
+		seen: []int{2},
+	}, {
+		name: "machines that keep a die",
+		b: func() *Battle {
+			b := outOfControlAtFriends(OutOfControlInPlace)
+			b.Units[0].Models, b.Units[0].W, b.Units[0].US = 8, 1, 2
+			b.Units[0].Mover.Random = dice.Dice(2, 6)
+			b.Distance[2] = 5
+			return b
+		},
+		want: []bool{false, false},
+	}, {
 		// The block breaks (Ld 1, no Insane Courage) and its friend 5" away
 		// fails Ld 7 on 15/36 (TestPanicWhenAFriendBreaks).
 		name: "a friend breaks",
@@ -215,5 +241,79 @@ func TestMayPanic(t *testing.T) {
 				t.Errorf("%s: %s never fled in 20,000 trials", c.name, b.Units[i].Name)
 			}
 		}
+	}
+}
+
+// TestPanicAfterOutOfControlInCombatPhase: a unit that loses a quarter of
+// its Unit Strength while not in close combat takes a Panic test (WAP,
+// Panic, Heavy Casualties: losses to anything), in a combat phase too;
+// losses a unit takes in close combat never make it test.
+//
+// The battle: a Doomwheel-like machine (WS 3, T 6, W 5, 4+ armour, no
+// attacks, Impact Hits (1) at S 6, Random Movement 3D6, a standard, Loss
+// of Control judged at the end of the phase, Out of Control towards the
+// others) in combat from the start with one model (WS 10, S 10, A 1, Ld
+// 1), its four friends (T 3, no save, Ld 2) 3" away, no Insane Courage, no
+// pursuit, one combat phase. Nobody charged: no Impact Hits, and the
+// machine has no Grind Attack.
+//   - The one model hits on 3+ (WS 10 above 3), wounds on 2+ (S 10 against
+//     T 6), and S 10 leaves no armour: one wound with 2/3 * 5/6 = 5/9.
+//   - The machine scores +1 for the higher Unit Strength (5 against 1) and
+//     +1 for its standard: 2 to the model's 0 or 1. The model loses and
+//     tests on Ld 1 less 2 or 1, which 2D6 never passes: it always breaks.
+//   - Out of combat at the end of the phase, a wounded machine rolls a D6
+//     for its one wound: a 1 (1/6) sends it Out of Control, 3D6 (3 or
+//     more) towards the others. It catches the fleeing model at 0" first
+//     (ten wounds, no save: destroyed) and goes on into the friends 3"
+//     away: its Impact Hit wounds T 3 on 2+ (5/6), one of four models.
+//   - A quarter lost, the friends test on Ld 2: 2D6 <= 2 passes 1 in 36,
+//     so they flee with 35/36.
+//
+// So the friends flee with 5/9 * 1/6 * 5/6 * 35/36 = 875/11664; 40,000
+// trials (fixed seed), within 4 standard errors.
+//
+// Then, set by hand: four models that lose one model in close combat and
+// end the phase out of it do not test; the same loss out of combat makes
+// them test, and flee with 35/36 (every trial of 2,000 must agree with
+// the rule; the share within 4 standard errors).
+func TestPanicAfterOutOfControlInCombatPhase(t *testing.T) {
+	dw := chariot("1")
+	dw.LossOfControl, dw.Standard = true, true
+	b := &Battle{Units: []*Unit{dw, foot("Brute", 1, 1, 10, 10, 3, 3, 1, 1, NoSave), foot("Friends", 4, 4, 3, 3, 3, 3, 1, 2, NoSave)},
+		Enemy: []bool{false, true, false}, Distance: []int{0, 0, 3}, Phases: []Phase{PhaseCombat}, Options: DefaultOptions}
+	b.Options.InsaneCourage, b.Options.Pursue = false, false
+	b.Options.LossOfControl, b.Options.OutOfControl = LossOfControlEndOfPhase, OutOfControlTowards
+	s, r := b.NewState(), dice.New(43, 0)
+	const n = 40_000
+	fled := 0
+	for range n {
+		b.Run(r, s)
+		if s.Out.Panicked[2] {
+			fled++
+		}
+	}
+	within4SE(t, "friends run into at the end of a combat phase: fled", fled, n, 875.0/11664)
+
+	b.Phases = nil // Run places the units as they start; the phase is set by hand
+	for _, inCombat := range []bool{true, false} {
+		s, r := b.NewState(), dice.New(44, 0)
+		const n = 2_000
+		fled := 0
+		for range n {
+			b.Run(r, s)
+			fs := &s.Units[2]
+			fs.phaseAlive, fs.Engaged = fs.Alive, inCombat
+			fs.wound(b.Units[2], 1)
+			fs.Engaged = false // its enemy broke: out of combat at the end of the phase
+			b.afterPhase(r, s)
+			if s.Out.Panicked[2] {
+				fled++
+			}
+		}
+		want := 35.0 / 36
+		if inCombat {
+			want = 0
+		}
+		within4SE(t, "a quarter lost, in close combat "+map[bool]string{true: "yes", false: "no"}[inCombat], fled, n, want)
 	}
 }

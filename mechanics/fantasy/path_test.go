@@ -385,7 +385,7 @@ func TestLossOfControlMoves(t *testing.T) {
 	for range n {
 		b.Run(r, s)
 		s.Units[0].wound(dw, 2)
-		b.afterPhase(r, s, PhaseShooting)
+		b.afterPhase(r, s)
 		if s.Units[0].Engaged {
 			if !s.Out.LostControl || s.Units[1].Distance != 0 {
 				t.Fatalf("engaged with the enemy %d\" away, lost control %v", s.Units[1].Distance, s.Out.LostControl)

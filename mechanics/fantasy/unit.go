@@ -352,8 +352,10 @@ type UnitState struct {
 	phaseBroke, passedPanic bool
 	brokeUS                 int
 	// woundedFree: the unit took a wound this phase while neither in
-	// close combat nor fleeing (Options.LossOfControl).
+	// close combat nor fleeing (Options.LossOfControl); freeLost counts
+	// the models it lost so (the heavy casualties of afterPhase).
 	woundedFree bool
+	freeLost    int
 	Broke       bool
 	Caught      bool
 	// met: the acting unit charged this unit, other than its target, in
@@ -387,6 +389,7 @@ func (s *UnitState) remaining(u *Unit) int {
 // for ordinary wounds, and returns the wounds actually taken.
 func (s *UnitState) wound(u *Unit, n int) int {
 	n = min(n, s.remaining(u))
+	alive := s.Alive
 	if u.W == 1 { // one wound a model: no division
 		s.Alive -= n
 	} else {
@@ -396,7 +399,10 @@ func (s *UnitState) wound(u *Unit, n int) int {
 	}
 	s.Wounds += n
 	s.PhaseWound += n
-	s.woundedFree = s.woundedFree || n > 0 && !s.Engaged && !s.Fled
+	if n > 0 && !s.Engaged && !s.Fled {
+		s.woundedFree = true
+		s.freeLost += alive - s.Alive
+	}
 	return n
 }
 

@@ -301,6 +301,12 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 		at := spec.at(pt)
 		u, good := battleUnit(d, at)
 		ok = ok && good
+		if n, set := at.spec.nodes["flying"]; set && len(b.Units) > 0 {
+			// Only the acting unit charges; every unit flees and pursues on
+			// the ground (Fly unit card).
+			d.Errorf(n, "flying on unit %q: only the attacker charges in a battle, and flyers flee and pursue on the ground (Fly), so flying decides nothing for the target or the others", at.Name)
+			ok = false
+		}
 		if len(b.Units) > 1 {
 			// They place a unit against the one it fights from the start:
 			// only the acting unit and its target do.
@@ -322,6 +328,14 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 	}
 	if !ok {
 		return nil, false
+	}
+	if a := b.Units[0]; a.Zzzzap && slices.Contains(phases, rules.PhaseShooting) && !a.Mover.Random.IsZero() {
+		if _, plain := a.Mover.Random.PlainD6(); !plain {
+			// A Disaster on the Mishap chart takes away one D6 of it.
+			at := attacker.At(pt).at(pt)
+			d.Errorf(at.ruleNode(rules.RuleRandomMovement), "Random Movement (%s) on %q, which shoots with Zzzzap!: a Disaster takes one D6 from its movement, so it must be D6s alone, such as 3D6", a.Mover.Random.String(), a.Name)
+			return nil, false
+		}
 	}
 	names := map[string]bool{}
 	for _, u := range b.Units {

@@ -1,6 +1,8 @@
 package fantasy
 
 import (
+	"slices"
+
 	"hammersim/mechanics/dice"
 	rules "hammersim/mechanics/fantasy"
 	"hammersim/scenarios"
@@ -86,14 +88,18 @@ func (m pursuitModel) Run(r *dice.Rand, n int, t *sim.Tally) {
 //	  flying: true   # flyers make flying charges (the default)
 //	  table: wap     # or 8th, to compare with 8th edition's rolls
 //
+// flying may be given on the charge, for every unit, or on each unit, as
+// in a battle; not in both places.
+//
 // Metrics: charge_success (range >= distance) per point, charge_reach (the
 // range's distribution) per profile.
 func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 	var (
-		units    scenarios.Param[*unitSpec]
-		distance scenarios.Param[int]
-		flying   = scenarios.Fixed(true)
-		table    = scenarios.Fixed(rules.TableWAP)
+		units      scenarios.Param[*unitSpec]
+		distance   scenarios.Param[int]
+		flying     = scenarios.Fixed(true)
+		flyingNode *scenarios.Node // where the charge's own flying is written
+		table      = scenarios.Fixed(rules.TableWAP)
 	)
 	d.Object(n, "the charge", []scenarios.Field{
 		{Key: "unit", Required: true, Decode: func(n *scenarios.Node) { units = unitParam(d, n, "unit") }},
@@ -103,6 +109,7 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}},
 		{Key: "flying", Decode: func(n *scenarios.Node) {
 			flying = scenarios.Sweep(d, n, "flying", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "flying") }, scenarios.Identity)
+			flyingNode = n
 		}},
 		{Key: "table", Decode: func(n *scenarios.Node) {
 			table = scenarios.Sweep(d, n, "table", false, func(n *scenarios.Node) (rules.Table, bool) { return movementTable(d, n) },
@@ -113,10 +120,28 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		if !units.Set() || !distance.Set() {
 			return scenarios.Compiled{}
 		}
+		good := true
+		for _, u := range units.Values() {
+			good = refuseUnread(d, u, "a charge question", false) && good
+			if at, set := u.nodes["flying"]; set && flyingNode != nil {
+				// Both say whether the unit charges by flying: one would be
+				// ignored.
+				d.Errorf(at, "flying is given on unit %q and on the charge (line %d, column %d); give it in one place: on the charge for every unit, or on each unit", u.name, flyingNode.Line, flyingNode.Col)
+				good = false
+			}
+		}
+		if !good {
+			return scenarios.Compiled{}
+		}
 		models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
-			mover, ok := moverOf(d, units.At(pt).at(pt))
+			u := units.At(pt).at(pt)
+			mover, ok := moverOf(d, u)
 			mover.Table = table.At(pt)
-			mv := mover.Move(rules.Charge, flying.At(pt))
+			fly := flying.At(pt)
+			if f, set := u.flags["flying"]; set {
+				fly = f // the unit's own, as in a battle
+			}
+			mv := mover.Move(rules.Charge, fly)
 			return newReachModel(mv), ok
 		})
 		if !ok {
@@ -212,6 +237,13 @@ func decodePursuit(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		if !fleeing.Set() || !pursuing.Set() {
 			return scenarios.Compiled{}
 		}
+		good := true
+		for _, u := range append(fleeing.Values(), pursuing.Values()...) {
+			good = refuseUnread(d, u, "a pursuit question", true) && good
+		}
+		if !good {
+			return scenarios.Compiled{}
+		}
 		models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 			f, okF := moverOf(d, fleeing.At(pt).at(pt))
 			p, okP := moverOf(d, pursuing.At(pt).at(pt))
@@ -234,4 +266,24 @@ func decodePursuit(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		return c
 	}
+}
+
+// refuseUnread reports the keys of unit u that say how it stands or moves
+// in a fight that a charge or pursuit question does not have, which would
+// otherwise be read by nothing: flank, rear and higher_ground when true,
+// and, in a pursuit (flying), flying, since flyers flee and pursue on the
+// ground (Fly unit card). It returns false when it reported one.
+func refuseUnread(d *scenarios.Decoder, u *unitSpec, question string, flying bool) bool {
+	good := true
+	for _, k := range []string{"flank", "rear", "higher_ground"} {
+		if p, set := u.flags[k]; set && slices.Contains(p.Values(), true) {
+			d.Errorf(u.nodes[k], "%s: true on unit %q: %s fights no combat, so %s decides nothing there; only a battle's attacker and target take flank, rear and higher_ground", k, u.name, question, k)
+			good = false
+		}
+	}
+	if at, set := u.nodes["flying"]; set && flying {
+		d.Errorf(at, "flying on unit %q: %s reads no flying, since flyers flee and pursue on the ground (Fly); flying decides only how a unit charges", u.name, question)
+		good = false
+	}
+	return good
 }

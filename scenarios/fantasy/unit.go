@@ -323,15 +323,17 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 }
 
 // decodeProfile reads a crew profile, or a champion's (which strikes as
-// the first profile does, with its rules); withRules lets it give rules.
-func decodeProfile(d *scenarios.Decoder, n *scenarios.Node, what string, withRules bool) *profileSpec {
+// the first profile does, with its rules). crew gives it the keys of a
+// crew profile alone: count, and rules. A champion is one model, and
+// takes the first profile's rules, so it has neither.
+func decodeProfile(d *scenarios.Decoder, n *scenarios.Node, what string, crew bool) *profileSpec {
 	p := &profileSpec{node: n, count: 1, stats: map[string]int{}}
-	fields := []scenarios.Field{
-		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { p.name = d.Name(n, "the profile's name") }},
-		{Key: "count", Decode: func(n *scenarios.Node) { p.count, _ = d.IntIn(n, "count", 1, 20) }},
-		{Key: "A", Decode: func(n *scenarios.Node) { p.A, p.hasA = attacks(d, n, "A") }},
+	fields := []scenarios.Field{{Key: "name", Required: true, Decode: func(n *scenarios.Node) { p.name = d.Name(n, "the profile's name") }}}
+	if crew {
+		fields = append(fields, scenarios.Field{Key: "count", Decode: func(n *scenarios.Node) { p.count, _ = d.IntIn(n, "count", 1, 20) }})
 	}
-	if withRules {
+	fields = append(fields, scenarios.Field{Key: "A", Decode: func(n *scenarios.Node) { p.A, p.hasA = attacks(d, n, "A") }})
+	if crew {
 		fields = append(fields, scenarios.Field{Key: "rules", Decode: func(n *scenarios.Node) { p.rules = decodeProfileRules(d, n) }})
 	}
 	for _, k := range []string{"WS", "S", "I"} {

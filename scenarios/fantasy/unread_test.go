@@ -1,0 +1,108 @@
+package fantasy
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"hammersim/sim"
+)
+
+// TestChargeReadsTheUnitsFlying: a charge question reads the unit's own
+// flying key, as a battle does, when the charge gives none. Harpies (M 4,
+// Fly (9)) 12" away:
+//   - flying: a flying charge uses 9 as M with Swiftstride, M 7 or more:
+//     9 + 3D6 discard the lowest, which reaches 12 unless the highest two
+//     dice make 2 (three 1s): 215/216.
+//   - on the ground, M 4 without Swiftstride: 4 + the highest of 2D6, at
+//     most 10: never. Its mean reach is 4 + 161/36: the highest of 2D6 is
+//     at least k with 1 - ((k-1)/6)^2, which sums over k = 1..6 to
+//     6 - 55/36 = 161/36.
+func TestChargeReadsTheUnitsFlying(t *testing.T) {
+	for _, tc := range []struct {
+		name, flying  string
+		success, mean float64
+	}{
+		{"the unit's flying: false", "false", 0, 4 + 161.0/36},
+		{"the unit's flying: true", "true", 215.0 / 216, 0},
+		{"no flying anywhere (true)", "", 215.0 / 216, 0},
+	} {
+		unit := "{name: Harpies, M: 4, rules: [Fly (9)]}"
+		if tc.flying != "" {
+			unit = "{name: Harpies, M: 4, rules: [Fly (9)], flying: " + tc.flying + "}"
+		}
+		s, err := registry.Parse("t.yaml", []byte("name: t\nruleset: fantasy\ncharge: {unit: "+unit+", distance: 12}\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 100, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range s.Results(run) {
+			switch {
+			case e.Metric == "charge_success" && math.Abs(e.Exact-tc.success) > 1e-12:
+				t.Errorf("%s: charge_success exact %v, want %v", tc.name, e.Exact, tc.success)
+			case e.Metric == "charge_reach" && tc.mean > 0 && math.Abs(e.Exact-tc.mean) > 1e-12:
+				t.Errorf("%s: charge_reach exact %v, want %v", tc.name, e.Exact, tc.mean)
+			}
+		}
+	}
+}
+
+// TestUnreadKeysRefused: a key that a question accepts and that would
+// decide nothing there is an error at the key, saying what decides
+// instead: flying given on both the charge and its unit; flying in a
+// pursuit (flyers flee and pursue on the ground) and on a battle's target
+// or others (only the attacker charges); flank, rear and higher_ground
+// in a charge or pursuit question (no combat); a champion's count (a
+// champion is one model). A Zzzzap! machine that shoots must move by D6s
+// alone, which a Disaster takes one from.
+func TestUnreadKeysRefused(t *testing.T) {
+	head := "name: t\nruleset: fantasy\n"
+	rat := "M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7"
+	for _, tt := range []struct{ name, src, want string }{
+		{"flying on the charge and its unit",
+			"charge: {unit: {name: Harpies, M: 4, rules: [Fly (9)], flying: false}, distance: 12, flying: true}\n",
+			`t.yaml:3:64: flying is given on unit "Harpies" and on the charge (line 3, column 94); give it in one place`},
+		{"flying in a pursuit",
+			"pursuit: {fleeing: {name: Harpies, M: 4, rules: [Fly (9)], flying: true}, pursuing: {name: B, M: 5}}\n",
+			`t.yaml:3:68: flying on unit "Harpies": a pursuit question reads no flying, since flyers flee and pursue on the ground (Fly)`},
+		{"flank in a pursuit",
+			"pursuit: {fleeing: {name: A, M: 4}, pursuing: {name: B, M: 5, flank: true}}\n",
+			`t.yaml:3:70: flank: true on unit "B": a pursuit question fights no combat, so flank decides nothing there`},
+		{"rear swept in a charge",
+			"charge: {unit: {name: A, M: 4, rear: [false, true]}, distance: 5}\n",
+			`t.yaml:3:38: rear: true on unit "A": a charge question fights no combat`},
+		{"flying on the target",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + ", rules: [Fly (8)], flying: false}, distance: 6, phases: [charge, combat]}\n",
+			`t.yaml:3:163: flying on unit "B": only the attacker charges in a battle`},
+		{"flying on others",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: C, side: friend, distance: 3, " + rat + ", flying: true}], distance: 6, phases: [charge, combat]}\n",
+			`t.yaml:3:236: flying on unit "C": only the attacker charges in a battle`},
+		{"a champion's count",
+			"charge: {unit: {name: A, M: 4, models: 10, champion: {name: Champ, count: 3, A: 2}}, distance: 5}\n",
+			`t.yaml:3:68: unknown key "count" in the champion; expected one of: name, A, WS, S, I`},
+		{"a champion's count in a battle",
+			"battle: {attacker: {name: A, models: 10, " + rat + ", champion: {name: Champ, count: 3, A: 2}}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat]}\n",
+			`t.yaml:3:110: unknown key "count" in the champion`},
+		{"Zzzzap! with Random Movement not D6s alone",
+			"battle: {attacker: {name: D, troop: Chariot, S: 6, T: 6, W: 5, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 4, A: 1}], rules: [Random Movement (2D6+2), Zzzzap!]}, target: {name: B, " + rat + "}, distance: 6, phases: [shooting]}\n",
+			`t.yaml:3:123: Random Movement (2D6+2) on "D", which shoots with Zzzzap!: a Disaster takes one D6 from its movement`},
+	} {
+		wantError(t, tt.name, head+tt.src, tt.want)
+	}
+	// What a question does read, or what changes nothing (a false flank),
+	// loads.
+	for _, src := range []string{
+		"charge: {unit: {name: A, M: 4, higher_ground: false}, distance: 5}\n",
+		"charge: {unit: {name: Harpies, M: 4, rules: [Fly (9)], flying: [false, true]}, distance: 12}\n",
+		"battle: {attacker: {name: A, " + rat + ", rules: [Fly (8)], flying: false}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat]}\n",
+		"battle: {attacker: {name: D, troop: Chariot, S: 6, T: 6, W: 5, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 4, A: 1}], rules: [Random Movement (2D6+2), Zzzzap!]}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat]}\n",
+		"charge: {unit: {name: A, M: 4, models: 10, champion: {name: Champ, A: 2}, crew: [{name: C, count: 3, A: 1}]}, distance: 5}\n",
+	} {
+		if _, err := registry.Parse("t.yaml", []byte(head+src)); err != nil {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}
