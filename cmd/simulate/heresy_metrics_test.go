@@ -40,7 +40,7 @@ func TestHeresyMetricsFlag(t *testing.T) {
 		t.Fatalf("%s %v", body, err)
 	}
 	// Every shooting metric, in the question's order (docs/heresy.md).
-	want := "hits wounds unsaved_wounds mitigated casualties destroyed morale_failed pinned concussed reacted return_fire_casualties next_attack_casualties gets_hot chose_stupefied"
+	want := "hits wounds unsaved_wounds mitigated casualties destroyed morale_failed pinned concussed reacted return_fire_casualties return_fire_gets_hot next_attack_casualties next_attack_gets_hot gets_hot chose_stupefied"
 	if got := strings.Join(v.Metrics, " "); got != want {
 		t.Errorf("/api/validate metrics:\n got: %s\nwant: %s", got, want)
 	}

@@ -77,6 +77,10 @@ type Attack struct {
 	// counts the Wounds the target's models lost instead (Tally.Lost).
 	countSuffered, countLost bool
 	joint                    []float64
+	// steps counts the loop steps its exact computations have taken (see
+	// ShootingExactWork): one for each state or value a loop visits, and
+	// one for each packet applied to a state.
+	steps float64
 }
 
 // shotsMemo is the distribution of the shots one model fires with one
@@ -364,6 +368,7 @@ func (a *Attack) PConcussedAlive(target *Unit) float64 {
 	}
 	alive := 1 - a.Casualties(target).At(max(target.Models, 0))
 	aliveRest := 1 - rest.Casualties(target).At(max(target.Models, 0))
+	a.steps += rest.steps
 	return max(alive-none*aliveRest, 0)
 }
 
@@ -390,7 +395,9 @@ func (a *Attack) volleyDist(v *Volley, s Stage) dice.Dist {
 	for h := 0; h < lo+len(hits); h++ {
 		if h >= lo && hits[h-lo] != 0 {
 			acc = addScaled(acc, pow, hits[h-lo])
+			a.steps += float64(len(pow))
 		}
+		a.steps += float64(len(pow) * len(g))
 		pow = convolve(pow, g)
 	}
 	if len(acc) == 0 {
@@ -499,6 +506,32 @@ func (a *Attack) ExpectedCasualties(target *Unit) float64 {
 	return e
 }
 
+// casualtiesFrom is the exact expected number of models the attack
+// removes from target, the unit it was prepared against, starting from
+// the states in from rather than from target's own: from, indexed lost*W +
+// hurt over target's models and not normalised, weighs each state the
+// target may be in; the models lost before the attack are not counted.
+// The programme is linear in the states it starts from.
+func (a *Attack) casualtiesFrom(target *Unit, from []float64) float64 {
+	models, w := max(target.Models, 0), max(target.W, 1)
+	state := grow(a.st, (models+1)*w)
+	copy(state, from)
+	before := 0.0
+	for i, v := range state {
+		before += float64(i/w) * v
+	}
+	for i := range a.Volleys {
+		state = a.applyVolley(&a.Volleys[i], state, models, w)
+	}
+	a.st = state
+	after := 0.0
+	for i, v := range state {
+		after += float64(i/w) * v
+	}
+	a.steps += float64(2 * len(state))
+	return after - before
+}
+
 // FinalStates returns the exact distribution of the target's state after
 // the attack, indexed lost*W + hurt (models lost, wounds on the wounded
 // model), and W. The slice is scratch space, valid until the next call.
@@ -516,6 +549,7 @@ func (a *Attack) totalShots(v *Volley) (int, []float64) {
 	nxt := a.shotB
 	for range v.Models {
 		nxt = grow(nxt, len(cur)+len(m.p)-1)
+		a.steps += float64(len(cur) * len(m.p))
 		for i, x := range cur {
 			if x == 0 {
 				continue
@@ -575,6 +609,7 @@ func (a *Attack) totalHits(v *Volley) (int, []float64) {
 	nxt := a.shotB
 	for range v.Models {
 		nxt = grow(nxt, len(cur)+len(one)-1)
+		a.steps += float64(len(cur) * len(one))
 		for i, x := range cur {
 			if x == 0 {
 				continue
@@ -604,11 +639,13 @@ func (a *Attack) compound(lo int, pn, per []float64) []float64 {
 				for i := 0; i <= top; i++ {
 					out[i] += w * pw[i]
 				}
+				a.steps += float64(top + 1)
 			}
 		}
 		if n == hi {
 			break
 		}
+		a.steps += float64((top + 1) * len(per))
 		clear(tmp[:top+len(per)])
 		for i := 0; i <= top; i++ {
 			if pw[i] == 0 {
@@ -768,15 +805,16 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 					for j, x := range cur {
 						acc[j] += wk * x
 					}
+					a.steps += float64(len(cur))
 				}
 			}
 			if k >= hiHits {
 				break
 			}
 			if single {
-				woundStep(cur, nxt, q, slays, models, w)
+				a.steps += float64(woundStep(cur, nxt, q, slays, models, w))
 			} else {
-				hitStep(cur, nxt, law, n, models, w, a.countLost)
+				a.steps += float64(hitStep(cur, nxt, law, n, models, w, a.countLost))
 			}
 			cur, nxt = nxt, cur
 		}
@@ -787,7 +825,7 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 		return state
 	}
 	if slabs > 1 {
-		deflagrateSlabs(c, acc, nxt[:n], n, models, w)
+		a.steps += float64(deflagrateSlabs(c, acc, nxt[:n], n, models, w))
 	}
 	copy(state, acc[:n])
 	a.cur, a.nxt, a.acc = cur, nxt, acc
@@ -797,16 +835,18 @@ func (a *Attack) applyVolley(v *Volley, state []float64, models, w int) []float6
 // deflagrateSlabs applies the Deflagrate hits of chain c to the states in
 // acc, slab u of n states having u of them to come, leaving the result in
 // its first slab; tmp (n states) is scratch. From the top down, one hit is
-// applied to slab u and the result moved to slab u-1.
-func deflagrateSlabs(c *Chain, acc, tmp []float64, n, models, w int) {
+// applied to slab u and the result moved to slab u-1. It returns its
+// steps.
+func deflagrateSlabs(c *Chain, acc, tmp []float64, n, models, w int) (steps int) {
 	_, _, dq := c.deflagrateSteps()
 	one := [2]packet{{p: 1 - dq}, {p: dq, dmg: 1, slays: c.Defl.Slays}}
 	for u := len(acc)/n - 1; u > 0; u-- {
-		hitStep(acc[u*n:(u+1)*n], tmp, one[:], n, models, w, false)
+		steps += hitStep(acc[u*n:(u+1)*n], tmp, one[:], n, models, w, false) + n
 		for j := range n {
 			acc[(u-1)*n+j] += tmp[j]
 		}
 	}
+	return steps
 }
 
 // splitMurderous builds the packets of one shot (or hit, ph = 1) of chain
@@ -868,11 +908,11 @@ func (a *Attack) murderousFirst(lo int, hits, s0, tmp, acc []float64, n, models,
 	clear(acc)
 	for r := hi; r >= 0; r-- {
 		if r < hi {
-			hitStep(acc, tmp, a.lawR, n, models, w, a.countLost)
+			a.steps += float64(hitStep(acc, tmp, a.lawR, n, models, w, a.countLost))
 			acc, tmp = tmp, acc
 		}
 		for ; top < hi-r; top++ {
-			hitStep(slot(top), next, a.lawM, n, models, w, a.countLost)
+			a.steps += float64(hitStep(slot(top), next, a.lawM, n, models, w, a.countLost) + size)
 			copy(slot(top+1), next)
 		}
 		for m := max(0, lo-r); m <= hi-r; m++ {
@@ -883,6 +923,7 @@ func (a *Attack) murderousFirst(lo int, hits, s0, tmp, acc []float64, n, models,
 			for j, x := range slot(m) {
 				acc[j] += wt * x
 			}
+			a.steps += float64(size)
 		}
 	}
 	return acc, tmp, next
@@ -893,15 +934,18 @@ func (a *Attack) murderousFirst(lo int, hits, s0, tmp, acc []float64, n, models,
 // unsaved wounds so far; a packet's unsaved wounds move it up that many
 // slabs, or with lost the Wounds it takes off the model it lands on (all
 // the model had left when it removes it; none once every model is lost).
-// Once every model is lost the state stays put.
-func hitStep(cur, nxt []float64, law []packet, n, models, w int, lost bool) {
+// Once every model is lost the state stays put. It returns its steps:
+// the states visited and the packets applied.
+func hitStep(cur, nxt []float64, law []packet, n, models, w int, lost bool) (steps int) {
 	clear(nxt)
 	dead := models * w
 	slabs := len(cur) / n
+	steps = len(cur)
 	for i, x := range cur {
 		if x == 0 {
 			continue
 		}
+		steps += len(law)
 		s, u := i%n, i/n
 		for _, pk := range law {
 			j, up := s, pk.u
@@ -924,13 +968,14 @@ func hitStep(cur, nxt []float64, law []packet, n, models, w int, lost bool) {
 			nxt[min(u+up, slabs-1)*n+j] += x * pk.p
 		}
 	}
+	return steps
 }
 
 // woundStep advances the casualty states by one shot that inflicts a wound
 // with probability q. A wound goes onto the wounded model; it is removed when
 // its wounds run out, or at once by a slaying wound. Once every model is
-// lost the state stays put.
-func woundStep(cur, nxt []float64, q float64, slays bool, models, w int) {
+// lost the state stays put. It returns its steps, the states visited.
+func woundStep(cur, nxt []float64, q float64, slays bool, models, w int) int {
 	clear(nxt)
 	dead := models * w
 	for i, x := range cur {
@@ -948,6 +993,7 @@ func woundStep(cur, nxt []float64, q float64, slays bool, models, w int) {
 		}
 		nxt[j] += x * q
 	}
+	return len(cur)
 }
 
 // grow returns buf resized to n and cleared, reusing its storage.

@@ -38,6 +38,10 @@
 // distributions of hits, wounds, unsaved wounds, wounds suffered after
 // mitigation and casualties ([Chain.Dist], [Chain.Casualties],
 // [Attack.Dist], [Attack.Casualties]), so that every estimate can be checked.
+// [ExactShooting] and [ExactAssault] give every quantity of a Shooting
+// Attack and of a charge and combat; [ShootingExactWork] and
+// [AssaultExactWork] estimate beforehand the steps they take, so that a
+// caller can skip those past [MaxExactWork].
 //
 // Sources: the HH2 special rules texts this project implements (Automated
 // Artillery, Bulky, Sentry Protocols, Firing Protocols, Lords of

@@ -59,10 +59,11 @@ type ShootingExact struct {
 	// the Concussive test), Stupefied: chances.
 	Destroyed, Morale, Pinned, Concussed, Stupefied float64
 	// ReturnFire is the mean models Return Fire removes from the firer;
-	// Next the mean of the target's next attack; Hot the mean Gets Hot
-	// wounds the firer suffers; ReturnFireHot the mean Gets Hot wounds the
-	// target suffers firing Return Fire.
-	ReturnFire, Next, Hot, ReturnFireHot float64
+	// Next the mean of the target's next attack, at the firer as Return
+	// Fire and its own Gets Hot wounds left it; Hot the mean Gets Hot
+	// wounds the firer suffers; ReturnFireHot and NextHot the mean Gets Hot
+	// wounds the target suffers firing Return Fire and its next attack.
+	ReturnFire, Next, Hot, ReturnFireHot, NextHot float64
 	// MaxCount bounds any count of hits, wounds or unsaved wounds.
 	MaxCount int
 	// OverBudget is set when the exact values would cost more than
@@ -75,16 +76,20 @@ type ShootingExact struct {
 }
 
 // ExactShooting computes every quantity of x in closed form. Return
-// Fire's effect is an exact joint distribution of the firer's models it
-// removes and the Gets Hot wounds the target deals itself firing it (the
-// two come from the same To Hit rolls); for each outcome the firer's
-// attack, with the models left (all of them with
-// Options.ReturnFireAfterCasualties), at the target with the models left,
-// has exact counts and an exact casualty distribution, and the tests and
-// the target's next attack are summed over that distribution, since each
-// depends on the attack only through the models it removed (and, for a
-// Pinning test, whether any wound went unsaved, which removing a model
-// implies). A target its own Gets Hot wounds destroyed is not shot at.
+// Fire's effect is an exact joint distribution of the firer's state after
+// it (models lost, wounds on the wounded model) and the Gets Hot wounds
+// the target deals itself firing it (the two come from the same To Hit
+// rolls); for each outcome the firer's attack, with the models left (all
+// of them with Options.ReturnFireAfterCasualties), at the target with the
+// models left, has exact counts and an exact casualty distribution, and
+// the tests are summed over that distribution, since each depends on the
+// attack only through the models it removed (and, for a Pinning test,
+// whether any wound went unsaved, which removing a model implies). A
+// target its own Gets Hot wounds destroyed is not shot at. The target's
+// next attack is summed over the joint law of the models the attack left
+// it, the firer's own Gets Hot wounds (from the same To Hit rolls again)
+// and the tests, at the firer as Return Fire and those wounds left it
+// (nextStates).
 func ExactShooting(x *ShootingExchange) ShootingExact {
 	return ExactShootingWithin(x, MaxExactWork)
 }
@@ -92,46 +97,54 @@ func ExactShooting(x *ShootingExchange) ShootingExact {
 // ExactShootingWithin is ExactShooting within budget steps rather than
 // MaxExactWork: past it (ShootingExactWork) the result is OverBudget.
 func ExactShootingWithin(x *ShootingExchange, budget float64) ShootingExact {
+	ex, _ := exactShooting(x, budget)
+	return ex
+}
+
+// exactShooting is ExactShootingWithin, also returning the steps it took
+// (see ShootingExactWork).
+func exactShooting(x *ShootingExchange, budget float64) (ShootingExact, float64) {
 	var full Attack
 	full.PrepareAt(&x.Firer, x.Weapons, &x.Target, x.Situation, x.Options)
 	ex := ShootingExact{MaxCount: MaxCount(&full)}
 	if ShootingExactWork(x) > budget {
 		ex.OverBudget = true
-		return ex
+		return ex, 0
 	}
 	if x.Target.IsStupefied() {
 		ex.Stupefied = 1
 	}
-	// rf[g*(models+1) + cf]: Return Fire removes cf of the firer's models
-	// and the target suffers g Gets Hot wounds (hotCap or more in the last
-	// row).
-	models := max(x.Firer.Models, 0)
-	rf := make([]float64, models+1)
-	rf[0] = 1
+	steps := 0.0
+	// rf[g*nf + s]: Return Fire leaves the firer in state s (lost*W +
+	// hurt) and the target suffers g Gets Hot wounds (hotCap or more in
+	// the last row).
+	models, wf := max(x.Firer.Models, 0), max(x.Firer.W, 1)
+	nf := (models + 1) * wf
+	rf := make([]float64, nf)
+	if models > 0 {
+		rf[min(max(x.Firer.Hurt, 0), wf-1)] = 1
+	} else {
+		rf[0] = 1
+	}
 	hotCap := 0
 	if x.ReturnFire && len(x.Back) > 0 {
 		var a Attack
 		a.PrepareAt(&x.Target, x.Back, &x.Firer, x.ReturnFireSituation(), x.Options)
 		var st []float64
-		var n int
 		if a.GetsHot() {
 			hotCap = hotCapOf(&a, &x.Target)
-			st, n = a.HotStates(&x.Firer, hotCap)
+			st, _ = a.HotStates(&x.Firer, hotCap)
 			ex.ReturnFireHot = a.ExpectedHot()
 		} else {
 			st, _ = a.FinalStates(&x.Firer)
-			n = len(st)
 		}
-		w := max(x.Firer.W, 1)
-		rf = make([]float64, (hotCap+1)*(models+1))
-		lost := dice.Dist{P: make([]float64, models+1)}
-		for i, v := range st {
-			rf[i/n*(models+1)+i%n/w] += v
-			lost.P[i%n/w] += v
+		rf = append(rf[:0], st...)
+		for i, v := range rf {
+			ex.ReturnFire += v * float64(i%nf/wf)
 		}
-		ex.ReturnFire = lost.Mean()
+		steps += a.steps
 	}
-	next := x.nextAttack()
+	next := nextStates{x: x}
 	var a Attack
 	tg := x.Target
 	for g := 0; g <= hotCap; g++ {
@@ -139,7 +152,11 @@ func ExactShootingWithin(x *ShootingExchange, budget float64) ShootingExact {
 			tg.TakeWound(false)
 		}
 		for cf := 0; cf <= models; cf++ {
-			w := rf[g*(models+1)+cf]
+			hurt := rf[g*nf+cf*wf : g*nf+(cf+1)*wf]
+			w := 0.0
+			for _, v := range hurt {
+				w += v
+			}
 			if w == 0 {
 				continue
 			}
@@ -153,10 +170,158 @@ func ExactShootingWithin(x *ShootingExchange, budget float64) ShootingExact {
 			}
 			a.PrepareAt(&f, x.Weapons, &x.Target, x.Situation, x.Options)
 			a.Retarget(tg.Models, x.Options)
-			x.addAttack(&ex, &a, w, next, &tg)
+			x.addAttack(&ex, &a, w, &tg)
+			if len(x.Back) > 0 {
+				next.add(&a, hurt, cf, &tg)
+			}
+			steps += a.steps
+			a.steps = 0
 		}
 	}
-	return ex
+	if len(x.Back) > 0 {
+		ex.Next, ex.NextHot = next.expected()
+		steps += next.steps
+	}
+	return ex, steps
+}
+
+// nextStates gathers the law of what the target's own next Shooting
+// Attack depends on: the models the firer's attack left it, whether it
+// Fell Back or is Pinned (and so fires Snap Shots or none), and the
+// firer's state as it stands then, after Return Fire and its own Gets Hot
+// wounds. Given those, the next attack's dice are independent of what
+// came before, so its exact expectations are summed over them.
+type nextStates struct {
+	x *ShootingExchange
+	// d[k][left][s]: P(the target has left models, is broken (k = 1: Fell
+	// Back or Pinned) or not (k = 0), and the firer is in state s, lost*W
+	// + hurt).
+	d     [2][][]float64
+	joint []float64
+	steps float64
+}
+
+// add adds the outcomes of the firer's attack a, prepared at tg (the
+// target with the models it has when shot at), made after Return Fire
+// left the firer with cf models lost and the wounded model's wounds
+// distributed as hurt (unnormalised: their chance is Return Fire's). The
+// attack's casualties and the firer's own Gets Hot wounds have one joint
+// law (Attack.HotStates); each Gets Hot wound goes onto the firer as every
+// wound does.
+func (ns *nextStates) add(a *Attack, hurt []float64, cf int, tg *Unit) {
+	x := ns.x
+	models, wf := max(x.Firer.Models, 0), max(x.Firer.W, 1)
+	dead := models * wf
+	tm, wt := max(tg.Models, 0), max(tg.W, 1)
+	hc := 0
+	var none []float64 // P(no unsaved wound and g Gets Hot wounds)
+	var joint []float64
+	if a.GetsHot() {
+		left := x.Firer
+		left.Models, left.Hurt = models-cf, 0
+		hc = hotCapOf(a, &left)
+		if x.Pinning {
+			none = a.noUnsavedHot(hc)
+		}
+		joint, _ = a.HotStates(tg, hc)
+	} else {
+		if x.Pinning {
+			none = []float64{a.Dist(StageUnsaved).At(0)}
+		}
+		joint, _ = a.FinalStates(tg)
+	}
+	ns.joint = append(ns.joint[:0], joint...)
+	joint = ns.joint
+	nt := len(joint) / (hc + 1)
+	if ns.d[0] == nil {
+		for k := range ns.d {
+			ns.d[k] = make([][]float64, x.Target.Models+1)
+		}
+	}
+	for g := 0; g <= hc; g++ {
+		for c := range tm {
+			pc := 0.0
+			for _, v := range joint[g*nt+c*wt : g*nt+(c+1)*wt] {
+				pc += v
+			}
+			ns.steps += float64(wt)
+			if pc == 0 {
+				continue
+			}
+			// P(an unsaved wound | c casualties and g Gets Hot wounds):
+			// certain when a model was removed.
+			wounded := 1.0
+			if c == 0 && none != nil {
+				wounded = max(pc-none[g], 0) / pc
+			}
+			fell, pinned := x.breaks(tm-c, wounded)
+			broken := 1 - (1-fell)*(1-pinned)
+			left := tm - c
+			for k, pk := range [2]float64{1 - broken, broken} {
+				if pk == 0 {
+					continue
+				}
+				if ns.d[k][left] == nil {
+					ns.d[k][left] = make([]float64, (models+1)*wf)
+				}
+				dk := ns.d[k][left]
+				for h, ph := range hurt {
+					if ph != 0 {
+						dk[min(cf*wf+h+g, dead)] += ph * pc * pk
+					}
+				}
+				ns.steps += float64(len(hurt))
+			}
+		}
+	}
+	ns.steps += a.steps
+	a.steps = 0
+}
+
+// expected returns the exact expected models the target's next attack
+// removes from the firer and Gets Hot wounds it deals the target. A firer
+// with no models left is not shot at. A Blast or Template marker hits no
+// more models than the firer has left, so where that changes the hits the
+// firer's states are taken apart by its models left.
+func (ns *nextStates) expected() (casualties, hot float64) {
+	x := ns.x
+	models, wf := max(x.Firer.Models, 0), max(x.Firer.W, 1)
+	dead := models * wf
+	var b Attack
+	part := make([]float64, (models+1)*wf)
+	for k, snap := range []bool{false, true} {
+		if snap && !x.BrokenSnapShots {
+			continue
+		}
+		for left, d := range ns.d[k] {
+			if d == nil {
+				continue
+			}
+			u := x.Target
+			u.Models = left
+			b.PrepareAt(&u, x.Back, &x.Firer, x.NextSituation(snap), x.Options)
+			alive := 0.0
+			for _, v := range d[:dead] {
+				alive += v
+			}
+			hot += alive * b.ExpectedHot()
+			for lo := 0; lo < models; {
+				// Firer states with lo to hi-1 models lost take the same
+				// markers.
+				b.Retarget(models-lo, x.Options)
+				hi := lo + 1
+				for ; hi < models && b.sameMarkers(models-hi, x.Options); hi++ {
+				}
+				clear(part)
+				copy(part[lo*wf:hi*wf], d[lo*wf:hi*wf])
+				casualties += b.casualtiesFrom(&x.Firer, part)
+				ns.steps += float64(len(part))
+				lo = hi
+			}
+		}
+	}
+	ns.steps += b.steps
+	return casualties, hot
 }
 
 // woundsLeft is the Wounds a unit has left to lose.
@@ -176,100 +341,6 @@ func MaxShots(u *Unit, weapons []Weapon) int {
 		per += 2 * max(weapons[i].shots().Max(), 0)
 	}
 	return max(u.Models, 0) * per
-}
-
-// MaxExactWork bounds the work of one point's exact values, in the steps
-// ShootingExactWork and AssaultExactWork count: about a quarter of a
-// second on one core. The convolutions behind them grow with the square of
-// the hits or blows and, in an assault, with the states of both units, so
-// a hundred models firing forty shots each would take seconds per point.
-// A point past the budget gets no exact values; its estimates stand alone.
-const MaxExactWork = 1.5e8
-
-// MaxScenarioExactWork bounds the exact work of all a scenario's points
-// together, about a second on one core (every built-in needs under a
-// thousandth of it): points are worked out in the
-// scenario's order while what is left covers them, and a point past what
-// is left gets no exact values, as one past MaxExactWork does. A scenario
-// is read before it runs, where no interruption reaches, and a sweep of
-// many points each within MaxExactWork would otherwise make its reading
-// take minutes.
-const MaxScenarioExactWork = 4 * MaxExactWork
-
-// ShootingExactWork estimates the steps ExactShooting takes: ten for each
-// pair of counts an attack's distributions convolve (the square of its
-// MaxCount), once for each number of models Return Fire can leave the
-// firer and, when Return Fire Gets Hot, for each number of Wounds it can
-// cost the target (whose joint law with the firer's losses costs as many
-// of Return Fire's programmes), and the target's attacks back for each
-// number of its models left. An attack with Deflagrate counts sixteen
-// times: its casualties follow every count of unsaved wounds with the
-// Deflagrate hits they score, which measured twelve to fourteen times the
-// work of a plain attack's.
-func ShootingExactWork(x *ShootingExchange) float64 {
-	var a Attack
-	a.PrepareAt(&x.Firer, x.Weapons, &x.Target, x.Situation, x.Options)
-	outcomes, back := 1.0, 0.0
-	if len(x.Back) > 0 {
-		var b Attack
-		b.PrepareAt(&x.Target, x.Back, &x.Firer, x.ReturnFireSituation(), x.Options)
-		back = attackWork(&b) * float64(2*max(x.Target.Models, 0)+1)
-		if x.ReturnFire {
-			outcomes = float64(max(x.Firer.Models, 0) + 1)
-			if b.GetsHot() {
-				hot := float64(hotCapOf(&b, &x.Target) + 1)
-				outcomes *= hot
-				back += attackWork(&b) * hot
-			}
-		}
-	}
-	return attackWork(&a)*outcomes + back
-}
-
-// attackWork is ShootingExactWork's steps for one attack.
-func attackWork(a *Attack) float64 {
-	m := float64(MaxCount(a) + 1)
-	w := 10 * m * m
-	for _, v := range a.Volleys {
-		if v.Chain.Deflagrate {
-			return 16 * w
-		}
-	}
-	return w
-}
-
-// AssaultExactWork estimates the steps ExactAssault takes: the square of
-// the blows both sides can strike (Brutal's wounds counted), times the
-// states the two units can end in (models lost and wounds on the next),
-// once for each state Overwatch can leave the charger in; when the
-// Overwatch Gets Hot, that is summed over each number of Wounds it can
-// cost the defender, with the defender's models left.
-func AssaultExactWork(x *AssaultExchange) float64 {
-	e := newCombatEnum(x)
-	hotCap := 0
-	chargerStates := 1.0
-	if x.Overwatches() {
-		chargerStates = float64((max(x.Units[0].Models, 0) + 1) * max(x.Units[0].W, 1))
-		var a Attack
-		a.PrepareAt(&x.Units[1], x.OverwatchWeapons, &x.Units[0], x.OverwatchSituation(), x.Options)
-		if a.GetsHot() {
-			hotCap = hotCapOf(&a, &x.Units[1])
-		}
-	}
-	work := 0.0
-	def := x.Units[1]
-	for g := 0; g <= hotCap; g++ {
-		if g > 0 {
-			def.TakeWound(false)
-		}
-		blows, states := 1.0, 2.0
-		for i, u := range [2]*Unit{&x.Units[0], &def} {
-			blows += float64(e.blows(i, u.Models) * max(x.Weapons[i].Brutal, 1))
-			states += float64(max(u.Models, 0) * max(u.W, 1))
-		}
-		work += blows * blows * states
-	}
-	return work * chargerStates
 }
 
 // MaxCount bounds any count of hits, wounds or unsaved wounds an attack
@@ -296,32 +367,10 @@ func MaxCount(a *Attack) int {
 	return total
 }
 
-// nextAttack returns the exact expected casualties of the target's own
-// next Shooting Attack on the firer (as it stood before this attack) for
-// each number of target models left: [0] as the target stands, [1] with
-// Snap Shots after Falling Back or being Pinned.
-func (x *ShootingExchange) nextAttack() [2][]float64 {
-	var out [2][]float64
-	if len(x.Back) == 0 {
-		return out
-	}
-	var a Attack
-	for k, snap := range []bool{false, true} {
-		out[k] = make([]float64, x.Target.Models+1)
-		for left := 1; left <= x.Target.Models; left++ {
-			u := x.Target
-			u.Models = left
-			a.PrepareAt(&u, x.Back, &x.Firer, x.NextSituation(snap), x.Options)
-			out[k][left] = a.ExpectedCasualties(&x.Firer)
-		}
-	}
-	return out
-}
-
 // addAttack adds, with weight w, the exact quantities of the firer's
 // attack a (prepared with the models that fire) at tg, the target with the
 // models it has left when the attack is made, to ex.
-func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, next [2][]float64, tg *Unit) {
+func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, tg *Unit) {
 	ex.Hits += w * a.Expected(StageHits)
 	ex.Wounds += w * a.Expected(StageWounds)
 	ex.HitsDist = mixDist(ex.HitsDist, a.Dist(StageHits), w)
@@ -341,10 +390,39 @@ func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, ne
 	}
 	noUnsaved := a.Dist(StageUnsaved).At(0)
 	for c := range n {
-		if pc := cas.At(c); pc > 0 {
-			x.addAftermath(ex, c, w*pc, w*noUnsaved, next, tg)
+		pc := cas.At(c)
+		if pc == 0 {
+			continue
 		}
+		// P(an unsaved wound | c casualties): certain when a model was
+		// removed; with none removed, every trial but those with no
+		// unsaved wound at all.
+		wounded := 1.0
+		if c == 0 {
+			wounded = max(pc-noUnsaved, 0) / pc
+		}
+		fell, pinned := x.breaks(n-c, wounded)
+		ex.Morale += w * pc * fell
+		ex.Pinned += w * pc * pinned
 	}
+}
+
+// breaks returns the chances that the target, left with left models after
+// the attack, fails its Morale check (Falling Back) and its Pinning test,
+// given that the attack left an unsaved wound on it with chance wounded.
+// The Morale check counts every model the target lost in the phase, its
+// own Gets Hot wounds' too. The Pinning test comes as the attack ends, the
+// Morale check at the end of the phase, so a Pinned unit still takes its
+// Morale check: the two rolls are independent.
+func (x *ShootingExchange) breaks(left int, wounded float64) (fell, pinned float64) {
+	n := x.Target.Models
+	if x.MoraleCheck && 4*(n-left) >= n {
+		fell = 1 - x.Target.PassProbability(MoraleCheck, PhaseShooting, -x.Fear, x.Options)
+	}
+	if x.Pinning {
+		pinned = wounded * (1 - x.Target.PassProbability(PinningTest, PhaseShooting, -x.Fear, x.Options))
+	}
+	return fell, pinned
 }
 
 // addUnshot adds, with weight w, a target its own Gets Hot wounds
@@ -374,43 +452,6 @@ func mixDist(acc, d dice.Dist, w float64) dice.Dist {
 		acc.P[v] += w * p
 	}
 	return acc
-}
-
-// addAftermath adds to ex the tests and the next attack after an attack
-// that removed c models from tg (the target as the attack found it), which
-// it does with probability pc. The Morale check counts every model the
-// target lost in the phase, its own Gets Hot wounds' too.
-func (x *ShootingExchange) addAftermath(ex *ShootingExact, c int, pc, noUnsaved float64, next [2][]float64, tg *Unit) {
-	n := x.Target.Models
-	left := tg.Models - c
-	fell := 0.0
-	if x.MoraleCheck && 4*(n-left) >= n {
-		fell = 1 - x.Target.PassProbability(MoraleCheck, PhaseShooting, -x.Fear, x.Options)
-	}
-	// P(an unsaved wound | c casualties): certain when a model was removed;
-	// with none removed, every trial but those with no unsaved wound at all.
-	wounded := 1.0
-	if c == 0 {
-		wounded = max(pc-noUnsaved, 0) / pc
-	}
-	// The Pinning test comes as the attack ends, the Morale check at the
-	// end of the phase, so a Pinned unit still takes its Morale check: the
-	// two rolls are independent given c.
-	pinned := 0.0
-	if x.Pinning {
-		pinned = wounded * (1 - x.Target.PassProbability(PinningTest, PhaseShooting, -x.Fear, x.Options))
-	}
-	ex.Morale += pc * fell
-	ex.Pinned += pc * pinned
-	if len(x.Back) == 0 {
-		return
-	}
-	broken := 1 - (1-fell)*(1-pinned)
-	e := (1 - broken) * next[0][left]
-	if x.BrokenSnapShots {
-		e += broken * next[1][left]
-	}
-	ex.Next += pc * e
 }
 
 // AssaultExchange is a charge and the round of close combat it starts, or
@@ -504,6 +545,13 @@ func ExactAssault(x *AssaultExchange) [2]AssaultExact {
 // ExactAssaultWithin is ExactAssault within budget steps rather than
 // MaxExactWork: past it (AssaultExactWork) the result is OverBudget.
 func ExactAssaultWithin(x *AssaultExchange, budget float64) [2]AssaultExact {
+	ex, _ := exactAssault(x, budget)
+	return ex
+}
+
+// exactAssault is ExactAssaultWithin, also returning the steps it took
+// (see AssaultExactWork).
+func exactAssault(x *AssaultExchange, budget float64) ([2]AssaultExact, float64) {
 	maxHot := 0
 	if x.Overwatches() {
 		maxHot = MaxShots(&x.Units[1], x.OverwatchWeapons)
@@ -515,8 +563,9 @@ func ExactAssaultWithin(x *AssaultExchange, budget float64) [2]AssaultExact {
 			ex[1-i] = AssaultExact{MaxBlows: e.blows(i, x.Units[i].Models), OverBudget: true}
 		}
 		ex[1].MaxHot = maxHot
-		return ex
+		return ex, 0
 	}
+	steps := 0.0
 	att := x.Units[0]
 	w := max(att.W, 1)
 	states := []float64{1}
@@ -542,6 +591,7 @@ func ExactAssaultWithin(x *AssaultExchange, budget float64) [2]AssaultExact {
 		states = append(states[:0], st...)
 		ex[0].Overwatch = a.Casualties(&att).Mean()
 		fired = len(a.Volleys) > 0
+		steps += a.steps
 	}
 	reach := 1.0
 	if x.Distance > 0 {
@@ -577,7 +627,8 @@ func ExactAssaultWithin(x *AssaultExchange, budget float64) [2]AssaultExact {
 		if a, _ := sub.Sides(&sub.Units[0], &sub.Units[1]); a.Disorderly() {
 			ex[0].Disordered += p
 		}
-		c := exactCombat(&sub)
+		c, cs := exactCombat(&sub)
+		steps += cs
 		for i := range 2 {
 			ex[i].add(&c[i], p)
 		}
@@ -590,8 +641,14 @@ func ExactAssaultWithin(x *AssaultExchange, budget float64) [2]AssaultExact {
 		ex[1-i].MaxBlows = e.blows(i, x.Units[i].Models)
 	}
 	ex[1].MaxHot = maxHot
-	return ex
+	return ex, steps
 }
+
+// outcomeSteps is what one joint outcome of a combat costs, in steps:
+// settling the scores, the winner, the loser's Morale check and the
+// Sweeping Advance takes about as long as that many loop steps of a
+// programme.
+const outcomeSteps = 100
 
 // add adds c, weighted by p, to e.
 func (e *AssaultExact) add(c *AssaultExact, p float64) {
@@ -614,8 +671,9 @@ func (e *AssaultExact) add(c *AssaultExact, p float64) {
 // striking second strikes with the models left, so its distribution is
 // taken for each state the first leaves it in; sides striking together are
 // independent. Each joint outcome then settles the scores, the winner and,
-// with the loser's exact pass chance and SweepProbability, the rest.
-func exactCombat(x *AssaultExchange) [2]AssaultExact {
+// with the loser's exact pass chance and SweepProbability, the rest. It
+// also returns the steps it took (see AssaultExactWork).
+func exactCombat(x *AssaultExchange) ([2]AssaultExact, float64) {
 	e := newCombatEnum(x)
 	u := x.Units
 	if e.init[0] == e.init[1] {
@@ -626,7 +684,7 @@ func exactCombat(x *AssaultExchange) [2]AssaultExact {
 				e.outcome(o0.p*o1.p, [2]int{u[0].Models, u[1].Models}, [2]strike{o0, o1})
 			}
 		}
-		return e.ex
+		return e.ex, e.steps
 	}
 	first := 0
 	if e.init[1] > e.init[0] {
@@ -643,7 +701,7 @@ func exactCombat(x *AssaultExchange) [2]AssaultExact {
 			e.outcome(of.p*os.p, models, k)
 		}
 	}
-	return e.ex
+	return e.ex, e.steps
 }
 
 // strike is one outcome of a side's strikes: probability p, k wounds
@@ -665,6 +723,10 @@ type combatEnum struct {
 	joints        map[[2]int][]strike
 	expect        map[[2]int][4]float64
 	ex            [2]AssaultExact
+	// steps counts the steps taken (see AssaultExactWork); strikes holds
+	// strikeWork's estimates.
+	steps   float64
+	strikes map[[3]int][2]float64
 }
 
 func newCombatEnum(x *AssaultExchange) *combatEnum {
@@ -703,7 +765,8 @@ func (e *combatEnum) joint(i, models int) []strike {
 		return j
 	}
 	foe := e.x.Units[1-i]
-	p, n := e.chains[i].StrikeJoint(max(models, 0), e.attacks[i], &foe, e.x.Options.CombatScore)
+	p, n, steps := e.chains[i].strikeJoint(max(models, 0), e.attacks[i], &foe, e.x.Options.CombatScore)
+	e.steps += steps + float64(len(p))
 	var out []strike
 	for idx, v := range p {
 		if v > 0 {
@@ -726,6 +789,7 @@ func (e *combatEnum) expected(i, models int) [4]float64 {
 	for j, st := range []Stage{StageHits, StageWounds, StageUnsaved, StageSuffered} {
 		v[j] = a.Expected(st)
 	}
+	e.steps += a.steps
 	e.expect[key] = v
 	return v
 }
@@ -733,6 +797,7 @@ func (e *combatEnum) expected(i, models int) [4]float64 {
 // outcome adds the joint outcome where side i struck with models[i]
 // models, with strikes k[i], with probability p.
 func (e *combatEnum) outcome(p float64, models [2]int, k [2]strike) {
+	e.steps += outcomeSteps
 	o := e.x.Options
 	ex := &e.ex
 	var end [2]Unit

@@ -250,19 +250,21 @@ func TestBulkyNeedsABonus(t *testing.T) {
 }
 
 // TestExactWorkBudget: the exact values of an ordinary exchange (ten
-// bolters at ten marines: MaxCount 20, so 10 x 21^2 = 4,410 steps) are far
-// within MaxExactWork; a hundred models firing a hundred shots each
-// (10,000 hits: 10 x 10,001^2, about 1e9 steps) and a hundred models of
-// A 10 charging a hundred of W 10 (1,100 blows with the charge's extra
-// attack and 1,000 back, over 100 + 1,000 + 2 states: 2,101^2 x 1,102,
-// about 4.9e9 steps) are past it: they keep the bounds the tallies need
-// and get no exact values.
+// bolters at ten marines, a few thousand steps) are far within
+// MaxExactWork; a hundred models firing a hundred shots each (10,000
+// hits: the hits' law, a compound over 10,000 shots of about 10^8 steps,
+// is built eight times; 1.4 x 10^9 steps in all) and a hundred models of
+// A 10 charging a hundred of W 10 (1,100 blows, each visiting the
+// defender's 1,010 states in each of 1,001 slabs of Wounds lost: 1.1 x
+// 10^9 steps) are past it: they keep the
+// bounds the tallies need and get no exact values. How closely the
+// estimates follow the work is TestExactWorkTracksSteps' question.
 func TestExactWorkBudget(t *testing.T) {
 	p := Profile{WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Save: 3}
 	small := ShootingExchange{Firer: NewUnit(p, 10), Target: NewUnit(p, 10),
 		Weapons: []Weapon{{Name: "bolter", Shots: dice.Const(2), S: 4, AP: 5}}, Options: DefaultOptions}
-	if w := ShootingExactWork(&small); w != 10*21*21 || ExactShooting(&small).OverBudget {
-		t.Errorf("ten bolters: work %v, want 4410 and exact values", w)
+	if w := ShootingExactWork(&small); w > MaxExactWork/1000 || ExactShooting(&small).OverBudget {
+		t.Errorf("ten bolters: work %.3g, want far within the budget, and exact values", w)
 	}
 	big := small
 	big.Firer, big.Target = NewUnit(p, 100), NewUnit(p, 100)
@@ -271,15 +273,6 @@ func TestExactWorkBudget(t *testing.T) {
 	if ShootingExactWork(&big) <= MaxExactWork || !ex.OverBudget || ex.MaxCount != 10_000 || ex.Hits != 0 {
 		t.Errorf("a hundred guns of 100 shots: work %.3g, %+v; want past the budget with MaxCount 10000 alone",
 			ShootingExactWork(&big), ex)
-	}
-	// Deflagrate counts sixteen times: the same guns with it.
-	deflagrate := big
-	deflagrate.Weapons = []Weapon{{Name: "gun", Shots: dice.Const(100), S: 4, AP: 5, Deflagrate: true}}
-	var a, ad Attack
-	a.PrepareAt(&big.Firer, big.Weapons, &big.Target, big.Situation, big.Options)
-	ad.PrepareAt(&deflagrate.Firer, deflagrate.Weapons, &deflagrate.Target, deflagrate.Situation, deflagrate.Options)
-	if got, want := ShootingExactWork(&deflagrate), 16*10*math.Pow(float64(MaxCount(&ad)+1), 2); got != want || MaxCount(&ad) <= MaxCount(&a) {
-		t.Errorf("Deflagrate: work %.4g, want %.4g (16 x 10 x (MaxCount+1)^2, MaxCount %d above %d)", got, want, MaxCount(&ad), MaxCount(&a))
 	}
 	horde := p
 	horde.A = 10

@@ -47,6 +47,27 @@ func (a *Attack) Retarget(models int, o Options) {
 	}
 }
 
+// sameMarkers reports whether Retarget(models, o) would leave every
+// volley's hits per shot as they are.
+func (a *Attack) sameMarkers(models int, o Options) bool {
+	models = max(models, 1)
+	for i := range a.Volleys {
+		v := &a.Volleys[i]
+		switch {
+		case v.Chain.WallOfDeath:
+		case v.Weapon.Blast > 0:
+			if v.Chain.AutoHits != o.blastHits(v.Weapon.Blast, models) {
+				return false
+			}
+		case v.Weapon.Template:
+			if v.Chain.AutoHits != o.templateHits(models) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // GetsHot reports whether a weapon of the attack Gets Hot.
 func (a *Attack) GetsHot() bool {
 	for i := range a.Volleys {
@@ -144,15 +165,16 @@ func (a *Attack) applyVolleyHot(v *Volley, state []float64, models, w, hotCap in
 						for i, x := range cur {
 							ag[i] += wk * x
 						}
+						a.steps += float64(size)
 					}
 				}
 				if k >= hi {
 					break
 				}
 				if single {
-					woundStep(cur, nxt, q, slays, models, w)
+					a.steps += float64(woundStep(cur, nxt, q, slays, models, w))
 				} else {
-					hitStep(cur, nxt, law, n, models, w, false)
+					a.steps += float64(hitStep(cur, nxt, law, n, models, w, false))
 				}
 				cur, nxt = nxt, cur
 			}
@@ -161,12 +183,13 @@ func (a *Attack) applyVolleyHot(v *Volley, state []float64, models, w, hotCap in
 		for g := range rows {
 			ag := acc[g*size : (g+1)*size]
 			if slabs > 1 {
-				deflagrateSlabs(c, ag, tmp, n, models, w)
+				a.steps += float64(deflagrateSlabs(c, ag, tmp, n, models, w))
 			}
 			dst := out[min(g0+g, hotCap)*n:]
 			for i := range n {
 				dst[i] += ag[i]
 			}
+			a.steps += float64(n)
 		}
 	}
 	a.hotOut, a.hotAcc, a.hotTmp = state, acc, tmp
@@ -208,6 +231,7 @@ func (a *Attack) hotSteps(v *Volley, hotCap int) (j []float64, width int, law []
 			continue
 		}
 		ns := lo + i
+		a.steps += float64(ns + 1)
 		for g := 0; g <= ns; g++ {
 			if b := binomialPMF(ns, g, h); b != 0 {
 				j[min(g, hotCap)*width+ns-g] += pn * b
@@ -270,11 +294,13 @@ func (a *Attack) hotAutoHits(v *Volley, hotCap int) ([]float64, int) {
 			for k := 0; k <= top; k++ {
 				row[k] += wt * pw[k]
 			}
+			a.steps += float64(top + 1)
 		}
 		if m == hi {
 			break
 		}
 		clear(nx[:top+len(cond)])
+		a.steps += float64((top + 1) * len(cond))
 		for k := 0; k <= top; k++ {
 			if pw[k] == 0 {
 				continue
@@ -349,6 +375,7 @@ func (a *Attack) hotMasterCrafted(v *Volley, hotCap int) ([]float64, int) {
 	top := 0 // the highest hit count reached
 	for range max(v.Models, 0) {
 		clear(nx)
+		a.steps += float64(rows * (top + 1) * (hiShots + 1) * d)
 		for g0 := range rows {
 			for h0 := 0; h0 <= top; h0++ {
 				x := cur[g0*width+h0]
@@ -369,6 +396,49 @@ func (a *Attack) hotMasterCrafted(v *Volley, hotCap int) ([]float64, int) {
 	}
 	a.hotJ, a.hotOut, a.hotTmp = cur, nx, one
 	return cur, width
+}
+
+// noUnsavedHot returns, for g from 0 to hotCap (the last for hotCap or
+// more), the exact chance that the attack leaves no unsaved wound on the
+// target it was prepared against and the firing unit suffers g Gets Hot
+// wounds. The two come from the same To Hit rolls: of a volley's steps
+// (hotSteps' joint law with the wounds), each leaves no unsaved wound
+// independently, a hit with the chance its wound roll, saves and
+// Deflagrate leave none, a shot that gave no Gets Hot wound with 1 - ph(1
+// - that)/(1 - h), a Gets Hot wound being a miss. Volleys are convolved.
+// It allocates.
+func (a *Attack) noUnsavedHot(hotCap int) []float64 {
+	rows := max(hotCap, 0) + 1
+	out := make([]float64, rows)
+	out[0] = 1
+	for i := range a.Volleys {
+		v := &a.Volleys[i]
+		c := &v.Chain
+		j, width, _, ph, h := a.hotSteps(v, hotCap)
+		clean := c.hitCount(StageUnsaved)[0] // P(a hit leaves no unsaved wound)
+		step := clean
+		if !c.MasterCrafted && c.AutoHits == 0 && !c.WallOfDeath && h < 1 {
+			step = 1 - ph*(1-clean)/(1-h)
+		}
+		per := make([]float64, rows)
+		for g := range rows {
+			pw := 1.0
+			for k := range width {
+				per[g] += j[g*width+k] * pw
+				pw *= step
+			}
+		}
+		a.steps += float64(rows * width)
+		next := make([]float64, rows)
+		for g0, x := range out {
+			for g1, y := range per {
+				next[min(g0+g1, hotCap)] += x * y
+			}
+		}
+		a.steps += float64(rows * rows)
+		out = next
+	}
+	return out
 }
 
 // lessNoDamage takes x off the chance of law's packet that does nothing.

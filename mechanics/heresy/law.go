@@ -378,6 +378,13 @@ func (c *Chain) volleyOf(shots dice.Expr, bearers int) *Attack {
 // casualties come from s. It allocates; Deflagrate's hits are not counted
 // (no close-combat weapon has it).
 func (c *Chain) StrikeJoint(bearers, blows int, target *Unit, score CombatScore) (p []float64, n int) {
+	p, n, _ = c.strikeJoint(bearers, blows, target, score)
+	return p, n
+}
+
+// strikeJoint is StrikeJoint, also returning the steps it took (see
+// Attack.steps).
+func (c *Chain) strikeJoint(bearers, blows int, target *Unit, score CombatScore) (p []float64, n int, steps float64) {
 	a := c.volleyOf(dice.Const(blows), bearers)
 	a.countSuffered = true
 	a.countLost = score == ScoreWoundsLost
@@ -390,7 +397,7 @@ func (c *Chain) StrikeJoint(bearers, blows int, target *Unit, score CombatScore)
 		state[0] = 1
 	}
 	a.applyVolley(&a.Volleys[0], state, models, w)
-	return a.joint, n
+	return a.joint, n, a.steps
 }
 
 // maxLostPerHit bounds the Wounds one hit can take off models of w Wounds:

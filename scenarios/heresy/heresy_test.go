@@ -294,6 +294,21 @@ var exactCases = []string{
   reaction: return_fire
   pinning: true
 `),
+	// The firer's own Gets Hot wounds and Return Fire's go onto two-Wound
+	// firers, whose wounded state the target's next attack finds; its
+	// Blast marker hits no more models than the firer has left, and its
+	// own plasma Gets Hot too; Pinning ties the next attack to whether the
+	// firer's shots, which also Get Hot, left an unsaved wound.
+	scenario(`shooting:
+  firer: {name: Veterans, models: 3, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 1, Ld: 8, Sv: 3+,
+          weapons: [{name: plasma, type: "Rapid Fire, Gets Hot", range: 24, S: 7, AP: 2}]}
+  target: {name: Revellers, models: 4, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 1, Ld: 7, Sv: 3+, rules: [Firing Protocols (2)],
+           weapons: [{name: plasma, type: "Rapid Fire, Gets Hot", range: 24, S: 7, AP: 2},
+                     {name: missile, type: "Heavy 1, Blast (3\")", range: 48, S: 5, AP: 4}]}
+  distance: [10, 20]
+  reaction: [none, return_fire]
+  pinning: true
+`),
 	scenario(`assault:
   attacker: {name: Kakophoni, models: 4, WS: 5, BS: 4, S: 4, T: 4, W: 2, I: 5, A: 2, Ld: 9, Sv: 3+,
              melee: {name: blade, S: +1, AP: 3}}
@@ -466,6 +481,22 @@ func TestAllocateNothing(t *testing.T) {
 `)
 	s, err := registry.Parse("t.yaml", []byte(src))
 	if err != nil {
+		t.Fatal(err)
+	}
+	scenariotest.AllocateNothing(t, s)
+	// Gets Hot on both sides, Return Fire, and a Blast marker in the next
+	// attack that follows the firer's models left.
+	src = scenario(`shooting:
+  firer: {name: Veterans, models: 3, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 1, Ld: 8, Sv: 3+,
+          weapons: [{name: plasma, type: "Rapid Fire, Gets Hot", range: 24, S: 7, AP: 2}]}
+  target: {name: Revellers, models: 4, WS: 4, BS: 4, S: 4, T: 4, W: 2, I: 4, A: 1, Ld: 7, Sv: 3+, rules: [Firing Protocols (2)],
+           weapons: [{name: plasma, type: "Rapid Fire, Gets Hot", range: 24, S: 7, AP: 2},
+                     {name: missile, type: "Heavy 1, Blast (3\")", range: 48, S: 5, AP: 4}]}
+  distance: 10
+  reaction: return_fire
+  pinning: true
+`)
+	if s, err = registry.Parse("t.yaml", []byte(src)); err != nil {
 		t.Fatal(err)
 	}
 	scenariotest.AllocateNothing(t, s)
@@ -962,15 +993,16 @@ func farFromExact(e sim.Estimate, k float64) bool {
 
 // TestScenarioExactBudget: the exact values of a scenario's points share
 // one budget (rules.MaxScenarioExactWork), spent in the scenario's order.
-// Forty models with 90 shots each (3,600 hits) make every point cost
-// about 10 x 3600^2 = 1.3 x 10^8 steps, within one point's bound, so six
-// targets (T 3 to 5, Ld 7 and 8) would take 7.8 x 10^8 together, past the
-// 6 x 10^8 of the budget; the points are worked out while what is left
-// covers them (four), and the rest have no exact value, their estimates
-// standing alone.
+// Forty models with 75 shots each (3,000 hits) make every point cost
+// about 1.3 x 10^8 steps (rules.ShootingExactWork: mostly the hits' law, a
+// compound over 3,000 shots, built eight times), within one point's bound,
+// so six targets (T 3 to 5, Ld 7 and 8) would take 7.6 x 10^8 together,
+// past the 6 x 10^8 of the budget; the points are worked out while what is
+// left covers them (four), and the rest have no exact value, their
+// estimates standing alone.
 func TestScenarioExactBudget(t *testing.T) {
 	s, err := registry.Parse("t.yaml", []byte(scenario(`shooting:
-  firer: {name: Guns, models: 40, `+marine+`, weapons: [{name: gun, S: 4, AP: 5, shots: 90}]}
+  firer: {name: Guns, models: 40, `+marine+`, weapons: [{name: gun, S: 4, AP: 5, shots: 75}]}
   target: {name: Horde, models: 100, WS: 3, BS: 3, S: 3, T: [3, 4, 5], W: 1, I: 3, A: 1, Ld: [7, 8], Sv: 5+}
 `)))
 	if err != nil {
@@ -1095,7 +1127,7 @@ func assaultOption(t *testing.T, key string) option {
 // pistol's shot hits on 3+ (4/6) and wounds T4 on 2+ (5/6), unsaved
 // against AP2: 20/36 the firer falls and does not shoot; a 1 (1/6, a
 // miss) is a Gets Hot wound AP2 leaves unsaved, and the target falls to
-// its own pistol; 10/36 neither. Only then is it shot: the bolter hits
+// its own pistol (return_fire_gets_hot 1/6); 10/36 neither. Only then is it shot: the bolter hits
 // 4/6 and slays 4/6 * 3/6 * 2/6 = 1/9. So hits 10/36 * 4/6 = 5/27,
 // casualties 10/36 * 1/9 = 5/162, destroyed 6/36 + 5/162 = 16/81;
 // before Gets Hot went onto the target, 16/36 * 4/6 = 8/27 hits and
@@ -1121,7 +1153,8 @@ func TestReactionGetsHot(t *testing.T) {
 	for _, c := range []struct {
 		metric string
 		want   float64
-	}{{metricHits, 5.0 / 27}, {metricCasualties, 5.0 / 162}, {metricDestroyed, 16.0 / 81}, {metricReturnFire, 20.0 / 36}} {
+	}{{metricHits, 5.0 / 27}, {metricCasualties, 5.0 / 162}, {metricDestroyed, 16.0 / 81}, {metricReturnFire, 20.0 / 36},
+		{metricReturnFireHot, 1.0 / 6}} {
 		e := find(t, es, c.metric)
 		if math.Abs(e.Exact-c.want) > 1e-9 {
 			t.Errorf("shooting: exact %s %.6f, want %.6f", c.metric, e.Exact, c.want)
@@ -1152,4 +1185,102 @@ func TestReactionGetsHot(t *testing.T) {
 			t.Errorf("assault: %s of %s estimate %.4f, exact %.4f, z %.1f", c.metric, c.unit, e.Value, e.Exact, z)
 		}
 	}
+}
+
+// TestNextAttackAfterLosses: the target's own next Shooting Attack is made
+// at the firer as Return Fire and the firer's own Gets Hot wounds left it,
+// none at a firer with no models left, and its Gets Hot wounds are
+// counted. One Legionary (T4 W1 3+) fires a plasma gun (S7 AP2, Gets Hot)
+// at one Champion who Returns Fire with a plasma pistol (the same, BS 4):
+// each shot slays its target with 4/6 * 5/6 = 20/36 (AP2 leaves no save),
+// and ends on a 1 with 1/6, a Gets Hot wound that slays the model that
+// fired it. Return Fire: the Legionary falls with 20/36 (and does not
+// shoot: there is no one left to shoot at it later either), the Champion
+// with 1/6 (return_fire_gets_hot 1/6); 10/36 neither. Then the plasma gun:
+// gets_hot 10/36 * 1/6; the Champion falls with 10/36 * 20/36. Both are
+// left with (10/36)^2, and only then does the Champion's next attack
+// happen: next_attack_casualties (10/36)^2 * 20/36 = 125/2916 and
+// next_attack_gets_hot (10/36)^2 * 1/6 = 25/1944. Made at the firer as it
+// stood before the attack, the next attack would follow in every trial
+// the Champion lives, (20/36 + 10/36 * 16/36) of them: 0.377 casualties.
+func TestNextAttackAfterLosses(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Legionary, models: 1, ` + marine + `, weapons: [{name: plasma gun, S: 7, AP: 2, rules: [Gets Hot]}]}
+  target: {name: Champion, models: 1, ` + marine + `,
+           weapons: [{name: plasma pistol, type: "Pistol 1, Gets Hot", range: 12, S: 7, AP: 2}]}
+  distance: 12
+  reaction: return_fire
+  options: {morale_check: never}
+`)
+	_, es := runScenario(t, src, 200_000)
+	both := 10.0 / 36 * 10 / 36
+	for _, c := range []struct {
+		metric string
+		want   float64
+	}{
+		{metricReturnFire, 20.0 / 36}, {metricReturnFireHot, 1.0 / 6}, {metricGetsHot, 10.0 / 36 / 6},
+		{metricNextAttack, both * 20 / 36}, {metricNextAttackHot, both / 6},
+	} {
+		e := find(t, es, c.metric)
+		if math.Abs(e.Exact-c.want) > 1e-9 {
+			t.Errorf("exact %s %.6f, want %.6f", c.metric, e.Exact, c.want)
+		}
+		if z := e.Z(); farFromExact(e, 5) {
+			t.Errorf("%s estimate %.5f, exact %.5f, z %.1f", c.metric, e.Value, e.Exact, z)
+		}
+	}
+}
+
+// TestPinnedByShotsThatGetHot: whether the target is Pinned and how many
+// models the firer has left for its next attack come from the same To Hit
+// rolls, and the exact next attack follows both together. Two BS 4
+// Legionaries (W1 3+) fire three shots each (S7 AP4, Gets Hot) at one T4
+// W10 3+ model of Ld 5 (six wounds cannot slay it). Each shot is, by
+// hand, a Gets Hot wound with 1/6 * 2/6 = 1/18 (a 1, then a failed 3+
+// save: a miss), an unsaved wound on the target with 4/6 * 5/6 * 2/6 =
+// 5/27, else nothing (41/54). With g Gets Hot wounds (Bin(6, 1/18)) the
+// firer has max(2-g, 0) models left; the target is Pinned, and makes no
+// next attack (broken_return_fire: none), if it took an unsaved wound and
+// failed the test (2D6 > 5: 26/36). P(no unsaved wound and g) = C(6,g)
+// (1/18)^g (41/54)^(6-g). Its next attack, ten S8 AP2 shots slaying a W1
+// 3+ model with q = 4/6 * 5/6 = 20/36 each, removes min(m, Bin(10, q)) of
+// m models: 1 - (1-q)^10 of one, 2 - 2(1-q)^10 - 10q(1-q)^9 of two. The sum
+// is 0.7998; taking the Pinning test as independent of the Gets Hot
+// wounds would give 0.8152, 7 standard errors of 200,000 trials away.
+func TestPinnedByShotsThatGetHot(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Legionaries, models: 2, ` + marine + `, weapons: [{name: plasma, S: 7, AP: 4, shots: 3, rules: [Gets Hot]}]}
+  target: {name: Champion, models: 1, WS: 4, BS: 4, S: 4, T: 4, W: 10, I: 4, A: 1, Ld: 5, Sv: 3+,
+           weapons: [{name: cannon, S: 8, AP: 2, shots: 10}]}
+  pinning: true
+  options: {morale_check: never, broken_return_fire: none}
+`)
+	_, es := runScenario(t, src, 200_000)
+	hot, unsaved := 1.0/18, 5.0/27
+	pass := 10.0 / 36
+	q := 20.0 / 36
+	removes := []float64{0, 1 - math.Pow(1-q, 10), 2 - 2*math.Pow(1-q, 10) - 10*q*math.Pow(1-q, 9)}
+	want := 0.0
+	for g := 0; g <= 6; g++ {
+		c := float64(binomial(6, g)) * math.Pow(hot, float64(g))
+		pg := c * math.Pow(1-hot, float64(6-g))
+		clean := c * math.Pow(1-hot-unsaved, float64(6-g))
+		want += removes[max(2-g, 0)] * (clean + (pg-clean)*pass)
+	}
+	e := find(t, es, metricNextAttack)
+	if math.Abs(e.Exact-want) > 1e-9 {
+		t.Errorf("exact next_attack_casualties %.6f, want %.6f", e.Exact, want)
+	}
+	if z := e.Z(); farFromExact(e, 5) {
+		t.Errorf("next_attack_casualties estimate %.5f, exact %.5f, z %.1f", e.Value, e.Exact, z)
+	}
+}
+
+// binomial is n choose k.
+func binomial(n, k int) int {
+	c := 1
+	for i := range k {
+		c = c * (n - i) / (i + 1)
+	}
+	return c
 }

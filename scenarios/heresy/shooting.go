@@ -44,9 +44,11 @@ import (
 //     on a failure, Pinned or not; both at -X Ld for the firer's Fear (X)
 //     within 12". Fearless and Stupefied pass both without rolling. A target wounded by a
 //     Concussive weapon takes its Leadership test.
-//  5. The target's own next Shooting Attack at the firer as it stood
-//     before this attack: Snap Shots while Stupefied, and after Falling
-//     Back or being Pinned as broken_return_fire says.
+//  5. The target's own next Shooting Attack at the firer as Return Fire
+//     and its own Gets Hot wounds left it (none at a firer they
+//     destroyed): Snap Shots while Stupefied, and after Falling Back or
+//     being Pinned as broken_return_fire says. Its Gets Hot wounds are
+//     counted.
 
 // Shooting metrics, in the order reported by default.
 const (
@@ -61,13 +63,16 @@ const (
 	metricConcussed      = "concussed"
 	metricReacted        = "reacted"
 	metricReturnFire     = "return_fire_casualties"
+	metricReturnFireHot  = "return_fire_gets_hot"
 	metricNextAttack     = "next_attack_casualties"
+	metricNextAttackHot  = "next_attack_gets_hot"
 	metricGetsHot        = "gets_hot"
 	metricChoseStupefied = "chose_stupefied"
 )
 
 var shootingMetrics = []string{metricHits, metricWounds, metricUnsaved, metricMitigated, metricCasualties, metricDestroyed,
-	metricMorale, metricPinned, metricConcussed, metricReacted, metricReturnFire, metricNextAttack, metricGetsHot, metricChoseStupefied}
+	metricMorale, metricPinned, metricConcussed, metricReacted, metricReturnFire, metricReturnFireHot, metricNextAttack,
+	metricNextAttackHot, metricGetsHot, metricChoseStupefied}
 
 // shootingProbabilities are the shooting metrics that are probabilities.
 var shootingProbabilities = []string{metricDestroyed, metricMorale, metricPinned, metricConcussed, metricReacted, metricChoseStupefied}
@@ -86,7 +91,9 @@ const (
 	slotConcussed
 	slotReacted
 	slotReturnFire
+	slotReturnFireHot
 	slotNextAttack
+	slotNextAttackHot
 	slotGetsHot
 	slotStupefied
 	shootingSlots
@@ -221,14 +228,16 @@ func joinWords(words []string) string {
 
 // idle says which metrics cannot be non-zero in a question, and why:
 // pinned needs pinning, concussed a Concussive weapon, gets_hot a Gets Hot
-// one, the Reaction's metrics a Reaction, the next attack a target with
-// weapons. chose_stupefied, fixed by the policy but at when_it_pays
-// points, is idle without one.
+// one (the target's Gets Hot metrics one of the target's), the Reaction's
+// metrics a Reaction, the next attack a target with weapons.
+// chose_stupefied, fixed by the policy but at when_it_pays points, is idle
+// without one.
 func (q *shootingSpec) idle() map[string]string {
 	why := map[string]string{}
-	anyWeapon := func(f func(*weaponSpec) bool) bool {
-		return slices.ContainsFunc(q.firer.Values(), func(u *unitSpec) bool { return slices.ContainsFunc(u.weapons, f) })
+	weaponOf := func(units scenarios.Param[*unitSpec], f func(*weaponSpec) bool) bool {
+		return slices.ContainsFunc(units.Values(), func(u *unitSpec) bool { return slices.ContainsFunc(u.weapons, f) })
 	}
+	anyWeapon := func(f func(*weaponSpec) bool) bool { return weaponOf(q.firer, f) }
 	ruleNamed := func(name string) func(*weaponSpec) bool {
 		return func(w *weaponSpec) bool {
 			return slices.ContainsFunc(w.rules, func(p scenarios.Param[scenarios.RuleChoice]) bool { return p.Values()[0].Rule.Spec.Name == name })
@@ -251,8 +260,15 @@ func (q *shootingSpec) idle() map[string]string {
 	if !armed || !slices.Contains(q.reaction.Values(), reactReturnFire) {
 		why[metricReturnFire] = "needs reaction: return_fire and a target with weapons"
 	}
+	targetHot := weaponOf(q.target, ruleNamed(rules.RuleGetsHot))
+	if !targetHot || !slices.Contains(q.reaction.Values(), reactReturnFire) {
+		why[metricReturnFireHot] = "needs reaction: return_fire and a target weapon with Gets Hot"
+	}
 	if !armed {
 		why[metricNextAttack] = "needs a target with weapons to shoot with"
+	}
+	if !targetHot {
+		why[metricNextAttackHot] = "needs a target weapon with Gets Hot"
 	}
 	if !slices.Contains(q.policy.Values(), "when_it_pays") {
 		why[metricChoseStupefied] = "needs stupefied: when_it_pays (elsewhere the policy fixes it)"

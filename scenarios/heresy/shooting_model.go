@@ -9,13 +9,15 @@ import (
 func (m *shootingModel) Slots() []sim.Slot {
 	n, nf, ex := m.Target.Models, m.Firer.Models, &m.exact
 	mc := ex.MaxCount
+	back := rules.MaxShots(&m.Target, m.Back) // the target's Gets Hot wounds in one attack
 	return []sim.Slot{
 		slotHits: {Name: metricHits, Hi: mc}, slotWounds: {Name: metricWounds, Hi: mc},
 		slotUnsaved: {Name: metricUnsaved, Hi: mc}, slotMitigated: {Name: metricMitigated, Hi: mc},
 		slotCasualties: {Name: metricCasualties, Hi: n}, slotDestroyed: {Name: metricDestroyed, Hi: 1},
 		slotMorale: {Name: metricMorale, Hi: 1}, slotPinned: {Name: metricPinned, Hi: 1},
 		slotConcussed: {Name: metricConcussed, Hi: 1}, slotReacted: {Name: metricReacted, Hi: 1},
-		slotReturnFire: {Name: metricReturnFire, Hi: nf}, slotNextAttack: {Name: metricNextAttack, Hi: nf},
+		slotReturnFire: {Name: metricReturnFire, Hi: nf}, slotReturnFireHot: {Name: metricReturnFireHot, Hi: back},
+		slotNextAttack: {Name: metricNextAttack, Hi: nf}, slotNextAttackHot: {Name: metricNextAttackHot, Hi: back},
 		slotGetsHot: {Name: metricGetsHot, Hi: mc}, slotStupefied: {Name: metricChoseStupefied, Hi: 1},
 	}
 }
@@ -48,10 +50,10 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 	m, h := t.m, tally.H
 	for range n {
 		tg, f := m.Target, m.Firer
-		rfLost := 0
+		var rf rules.Tally
 		if m.ReturnFire {
 			// The target's own Gets Hot wounds go onto it before it is shot.
-			rfLost = t.rf.Fire(r, &tg, &f).Casualties
+			rf = t.rf.Fire(r, &tg, &f)
 		}
 		if m.Options.ReturnFireAfterCasualties {
 			setModels(&t.att, m.Firer.Models)
@@ -60,8 +62,10 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 		}
 		var res rules.Tally
 		if !tg.Destroyed() {
+			// The firer's own Gets Hot wounds go onto it: its state is what
+			// the target's next attack finds.
 			t.att.Retarget(tg.Models, m.Options)
-			res = t.att.Roll(r, &tg)
+			res = t.att.Fire(r, &f, &tg)
 		}
 		h[slotHits].Add(res.Hits)
 		h[slotWounds].Add(res.Wounds)
@@ -69,10 +73,12 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 		h[slotMitigated].Add(res.Unsaved - res.Suffered)
 		h[slotCasualties].Add(res.Casualties)
 		h[slotGetsHot].Add(res.Hot)
-		h[slotReturnFire].Add(rfLost)
+		h[slotReturnFire].Add(rf.Casualties)
+		h[slotReturnFireHot].Add(rf.Hot)
 		h[slotReacted].Add(b2i(m.reacted))
 		h[slotStupefied].Add(b2i(m.Target.IsStupefied()))
-		fell, pinned, concussed, next := false, false, false, 0
+		fell, pinned, concussed := false, false, false
+		var next rules.Tally
 		if !tg.Destroyed() {
 			// The Pinning test follows the attack at once; the Morale check
 			// for casualties comes at the end of the phase, Pinned or not,
@@ -87,32 +93,34 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 			if res.Concussive > 0 && m.ConcussionCounts() {
 				concussed = !rules.RollTest(r, tg.Ld, false) // a Leadership test, not a Morale check: no Insane Heroism
 			}
-			next = t.nextAttack(r, &tg, fell || pinned)
+			next = t.nextAttack(r, &tg, &f, fell || pinned)
 		}
 		h[slotDestroyed].Add(b2i(tg.Destroyed()))
 		h[slotMorale].Add(b2i(fell))
 		h[slotPinned].Add(b2i(pinned))
 		h[slotConcussed].Add(b2i(concussed))
-		h[slotNextAttack].Add(next)
+		h[slotNextAttack].Add(next.Casualties)
+		h[slotNextAttackHot].Add(next.Hot)
 	}
 }
 
-// nextAttack rolls the target's own next Shooting Attack on the firer as
-// it stood before this attack, with the target's models left. Its Gets
-// Hot wounds are rolled but not put on the target: nothing the question
-// asks comes after that attack.
-func (t *shootingTrial) nextAttack(r *dice.Rand, tg *rules.Unit, broken bool) int {
+// nextAttack rolls the target's own next Shooting Attack, with its models
+// left, on the firer as it stands after this attack (f: Return Fire's
+// casualties and its own Gets Hot wounds taken). A firer with no models
+// left is not shot at. The Tally counts the target's Gets Hot wounds
+// (Hot), which nothing later in the question reads.
+func (t *shootingTrial) nextAttack(r *dice.Rand, tg, f *rules.Unit, broken bool) rules.Tally {
 	m := t.m
-	if len(m.Back) == 0 || (broken && !m.BrokenSnapShots) {
-		return 0
+	if len(m.Back) == 0 || (broken && !m.BrokenSnapShots) || f.Destroyed() {
+		return rules.Tally{}
 	}
 	att := &t.next
 	if broken {
 		att = &t.snap
 	}
 	setModels(att, tg.Models)
-	f := m.Firer
-	return att.Roll(r, &f).Casualties
+	att.Retarget(f.Models, m.Options)
+	return att.Roll(r, f)
 }
 
 func b2i(b bool) int {
@@ -166,8 +174,12 @@ func (m *shootingModel) estimateWithExact(metric string, ps []sim.Param, t *sim.
 		return prob(slotReacted, float64(b2i(m.reacted)))
 	case metricReturnFire:
 		return mean(slotReturnFire, ex.ReturnFire)
+	case metricReturnFireHot:
+		return mean(slotReturnFireHot, ex.ReturnFireHot)
 	case metricNextAttack:
 		return mean(slotNextAttack, ex.Next)
+	case metricNextAttackHot:
+		return mean(slotNextAttackHot, ex.NextHot)
 	case metricGetsHot:
 		return mean(slotGetsHot, ex.Hot)
 	case metricChoseStupefied:
