@@ -646,20 +646,27 @@ func (a *Attack) compound(lo int, pn, per []float64) []float64 {
 			break
 		}
 		a.steps += float64((top + 1) * len(per))
-		clear(tmp[:top+len(per)])
-		for i := 0; i <= top; i++ {
-			if pw[i] == 0 {
-				continue
-			}
-			for j, y := range per {
-				tmp[i+j] += pw[i] * y
-			}
-		}
-		top += len(per) - 1
+		top = convolveOnce(tmp, pw, per, top)
 		pw, tmp = tmp, pw
 	}
 	a.hitA, a.cur, a.nxt = out, pw, tmp
 	return out
+}
+
+// convolveOnce sets out to the law pw (over 0..top) convolved with the law
+// per, and returns the new top, top + len(per) - 1. out must hold that
+// many entries and more; it may not be pw.
+func convolveOnce(out, pw, per []float64, top int) int {
+	clear(out[:top+len(per)])
+	for i := 0; i <= top; i++ {
+		if pw[i] == 0 {
+			continue
+		}
+		for j, y := range per {
+			out[i+j] += pw[i] * y
+		}
+	}
+	return top + len(per) - 1
 }
 
 // packet is one way a hit ends, as the casualty programme sees it: the

@@ -299,17 +299,8 @@ func (a *Attack) hotAutoHits(v *Volley, hotCap int) ([]float64, int) {
 		if m == hi {
 			break
 		}
-		clear(nx[:top+len(cond)])
 		a.steps += float64((top + 1) * len(cond))
-		for k := 0; k <= top; k++ {
-			if pw[k] == 0 {
-				continue
-			}
-			for d, y := range cond {
-				nx[k+d] += pw[k] * y
-			}
-		}
-		top += len(cond) - 1
+		top = convolveOnce(nx, pw, cond, top)
 		pw, nx = nx, pw
 	}
 	a.hotJ, a.hotTmp, a.hotPw, a.hotOut = j, cond, pw, nx
