@@ -157,6 +157,9 @@ func jointWork(a *Attack, vc []volleyCosts, x *ShootingExchange, cf int, tg *Uni
 			most := hi * v.Chain.maxHitsPerShot()
 			if hc > 0 {
 				work += float64((hc+1)*(most+1)+(hc+1)*(hc+1)) + hitsWork(v) + float64(hi+1)*float64(most+1)/2
+				if v.Chain.MasterCrafted {
+					work += hotMasterCraftedWork(v, hc+1)
+				}
 			} else {
 				work += hitsWork(v) + convolveWork(most, vc[i].widths[2])
 			}
@@ -592,6 +595,17 @@ func hitsWork(v *Volley) float64 {
 		}
 	}
 	return work
+}
+
+// hotMasterCraftedWork is the steps of hotMasterCrafted's joint law of a
+// Master-crafted volley's hits and Gets Hot wounds in rows rows: each
+// model's law, of d = h+2 Gets Hot counts for each of h+1 hit counts (h
+// the most shots a model fires), convolved into the rows of the hits the
+// models before it reached, k h + 1 for the k-th.
+func hotMasterCraftedWork(v *Volley, rows int) float64 {
+	h := float64(v.rolls() * max(v.Weapon.shots().Max(), 0))
+	m := float64(max(v.Models, 0))
+	return float64(rows) * (h + 1) * (h + 2) * (m + h*m*(m-1)/2)
 }
 
 // convolveWork estimates the steps of a compound of up to hits hits, each

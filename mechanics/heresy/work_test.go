@@ -58,6 +58,12 @@ func TestExactWorkTracksSteps(t *testing.T) {
 		addShoot(fmt.Sprintf("plasma on W2, Return Fire %v", rf), shooting(NewUnit(p2, 20), NewUnit(p2, 20), []Weapon{plasma}, []Weapon{plasma}, 12, rf))
 		addShoot(fmt.Sprintf("volkite at a flamer, Return Fire %v", rf), shooting(NewUnit(p1, 20), NewUnit(p2, 20), []Weapon{volkite}, []Weapon{flamer, plasma}, 8, rf))
 	}
+	// Master-crafted pistols that Get Hot, with Pinning and Return Fire:
+	// the chance of no unsaved wound with each number of Gets Hot wounds
+	// builds the pistols' joint law again for each Return Fire outcome.
+	p3x := p3
+	p3x.BS = 4
+	addShoot("Master-crafted pistols on W3, Return Fire", shooting(NewUnit(p3x, 25), NewUnit(p3x, 25), []Weapon{pistol}, []Weapon{pistol}, 12, true))
 	addShoot("forty guns of 75 shots", &ShootingExchange{Firer: NewUnit(p1, 40), Target: NewUnit(p1, 100),
 		Weapons: []Weapon{{Name: "gun", Shots: dice.Const(75), S: 4, AP: 5}}, Options: DefaultOptions})
 	ow := DefaultOptions
@@ -97,6 +103,7 @@ func TestExactWorkTracksSteps(t *testing.T) {
 			est = AssaultExactWork(c.fight)
 			_, steps = exactAssault(c.fight, 2*est)
 		}
+		t.Logf("%s: estimated %.3g steps, counted %.3g (%.2f)", c.name, est, steps, est/steps)
 		if steps == 0 || est > workFactor*steps || steps > workFactor*est {
 			t.Errorf("%s: estimated %.3g steps, counted %.3g", c.name, est, steps)
 		}
