@@ -361,6 +361,11 @@ type UnitState struct {
 	// met: the acting unit charged this unit, other than its target, in
 	// its pursuit or its Out of Control move (State.Won).
 	met bool
+	// told: the unit's friends have taken the Panic test that its break or
+	// destruction in this phase called for (friendPanic, annihilated).
+	told bool
+	// pursued: the unit made a pursuit move in this phase.
+	pursued bool
 	// fledThrough: a friend with Unit Strength enough fled through the
 	// unit this phase, and it is yet to take its Panic test (fleeThrough).
 	fledThrough bool
