@@ -868,20 +868,15 @@ func (b *Battle) panicTest(r *dice.Rand, s *State, i int) {
 // without Leadership (Ld 0) do not.
 func (u *Unit) TroopPanics() bool { return u.Ld > 0 }
 
-// Won reports whether unit i won its combat: its enemy broke or was
-// destroyed, and it did neither. The acting unit's enemy is its target; the
-// target's, and that of another unit its pursuit or its Out of Control
-// move charged, is the acting unit. A unit it never charged wins nothing.
-func (s *State) Won(i int) bool {
-	me, foe := &s.Units[i], &s.Units[0]
-	switch {
-	case i == 0:
-		foe = &s.Units[1]
-	case i > 1 && !me.met:
-		return false
-	}
-	return (foe.Broke || foe.Destroyed()) && !(me.Broke || me.Destroyed())
-}
+// Won reports whether unit i won a close combat in the battle: an enemy
+// it fought broke from that combat, or was destroyed by the blows of one
+// of its rounds while unit i stood (round). Only a combat fought counts,
+// and only its own result: an enemy destroyed by shooting, by its own
+// Disaster, or caught while fleeing by a charge, a pursuit or an Out of
+// Control move that no round of combat preceded gives no win; a combat
+// still undecided gives none. The acting unit may fight several enemies in
+// turn; winning against any of them counts, whatever a later combat does.
+func (s *State) Won(i int) bool { return s.Units[i].won }
 
 // combat fights the combat phase between the acting unit and the unit it
 // fights (its target, or another its pursuit or Out of Control move
@@ -930,7 +925,11 @@ func (b *Battle) round(r *dice.Rand, s *State, bt *bout, first bool) bool {
 		s.Out.CombatResult = cr[0] - cr[1]
 	}
 	if as.Alive == 0 || ts.Alive == 0 {
+		// A side the round's blows destroyed lost the combat; the other
+		// won it, if it still stands.
 		as.Engaged, ts.Engaged = false, false
+		as.won = as.won || as.Alive > 0
+		ts.won = ts.won || ts.Alive > 0
 		return false
 	}
 	if cr[0] == cr[1] {
@@ -957,6 +956,7 @@ func (b *Battle) round(r *dice.Rand, s *State, bt *bout, first bool) bool {
 	// once, where the loser stands (WAP, Caught!). Both move once the
 	// Panic tests for the break are taken (phase, placeFlights).
 	ls.Broke, ls.Fled, ls.phaseBroke, ls.brokeUS = true, true, true, us[loser]
+	states[winner].won = true
 	as.Engaged, ts.Engaged = false, false
 	flee := ls.Mover.Roll(r, Flee, false)
 	ls.flight = flee
@@ -1216,7 +1216,7 @@ func (b *Battle) advance(r *dice.Rand, s *State, reach, skip int, smash bool) {
 		}
 		if !js.Fled {
 			stop = js.Distance
-			as.Engaged, js.Engaged, as.Charged, js.met = true, true, true, true
+			as.Engaged, js.Engaged, as.Charged = true, true, true
 			s.opp, s.first = j, true
 			break
 		}

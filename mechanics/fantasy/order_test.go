@@ -84,6 +84,111 @@ func TestNextOnLineSkipsPendingFlights(t *testing.T) {
 	}
 }
 
+// TestWonPerCombat: a unit wins a close combat it fought: its enemy broke
+// from it, or the round's blows destroyed that enemy while it stood.
+// Nothing else is a win.
+//
+//   - Own Disaster: a Zzzzap! machine with Random Movement (D6), engaged
+//     with thirty Clanrats, Misfires (1/6) and rolls a Disaster (1-2 on the
+//     Mishap chart, 1/3), which takes its last die and removes it: destroyed
+//     with chance 1/18, yet the Clanrats never won.
+//   - Bolts: the same machine (3D6) with a single T 1 model engaged. The
+//     bolts (three at the Artillery dice's Strength) destroy it unless the
+//     dice Misfire or all three fail to wound: S 2 wounds T 1 on 3+ (2/3),
+//     S 4 and up on 2+ (5/6); 1/6 (1 - (1/3)^3) + 4/6 (1 - (1/6)^3) =
+//     89/108. The machine never won.
+//   - Out of Control into another enemy: a machine moving 5" Out of Control
+//     charges four models 3" away, not its target 20" away, and fights
+//     them. Its Impact Hit (one, from its one model in contact) and the
+//     charge score 1 or 2, with +1 for Unit Strength 5 against 4; the four
+//     score nothing (no attacks, one rank) and break on Ld 1 minus 2 or
+//     more: the machine won, every time; its target, never fought, did not.
+//   - Out of Control, beaten: the same against twenty with a standard, who
+//     score ranks +3, Unit Strength +1 and the standard +1, 5 against the
+//     machine's 2 at most; at Ld 1 it breaks: they won, and its target did
+//     not.
+//   - A charge that catches: a Terror-causer charges a unit 1" away at Ld 1
+//     without Insane Courage, which fails its Panic test and flees 2D6;
+//     the charge (M 20 plus 2D6) always reaches it and, with caught:
+//     destroyed, destroys it. No round was fought: no win.
+//
+// The chances are checked within 4 standard errors over 36,000 trials.
+func TestWonPerCombat(t *testing.T) {
+	const n = 36_000
+	t.Run("own Disaster", func(t *testing.T) {
+		zz := zzzzapper()
+		zz.Mover.Random = dice.MustParse("D6")
+		b := battle(zz, foot("Clanrats", 30, 6, 3, 3, 3, 4, 1, 5, NoSave), 0, PhaseShooting)
+		s, r := b.NewState(), dice.New(63, 0)
+		destroyed := 0
+		for range n {
+			b.Run(r, s)
+			if s.Won(1) || s.Won(0) {
+				t.Fatalf("won: machine %v, Clanrats %v; no combat was fought", s.Won(0), s.Won(1))
+			}
+			if s.Units[0].Destroyed() {
+				destroyed++
+			}
+		}
+		within4SE(t, "destroyed by its Disaster", destroyed, n, 1.0/18)
+	})
+	t.Run("bolts", func(t *testing.T) {
+		b := battle(zzzzapper(), foot("One", 1, 1, 3, 3, 1, 4, 1, 5, NoSave), 0, PhaseShooting)
+		s, r := b.NewState(), dice.New(64, 0)
+		destroyed := 0
+		for range n {
+			b.Run(r, s)
+			if s.Won(0) {
+				t.Fatal("the machine won a combat its bolts ended")
+			}
+			if s.Units[1].Destroyed() {
+				destroyed++
+			}
+		}
+		within4SE(t, "the target destroyed by bolts", destroyed, n, 89.0/108)
+	})
+	for _, beaten := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Out of Control, winning", true: "Out of Control, beaten"}[beaten], func(t *testing.T) {
+			dw := chariot("1")
+			dw.Mover = Mover{Random: dice.Const(5)}
+			other := foot("Four", 4, 4, 3, 3, 3, 3, 0, 1, NoSave)
+			if beaten {
+				dw.Ld = 1
+				other = foot("Twenty", 20, 5, 3, 3, 3, 3, 0, 10, NoSave)
+				other.Standard = true
+			}
+			b := &Battle{Units: []*Unit{dw, foot("Target", 10, 5, 3, 3, 3, 3, 1, 7, NoSave), other},
+				Enemy: []bool{false, true, true}, Distance: []int{0, 20, 3}, Options: DefaultOptions}
+			b.Options.InsaneCourage, b.Options.OutOfControl = false, OutOfControlTowards
+			s, r := b.NewState(), dice.New(65, 0)
+			for range 2000 { // the outcome is fixed
+				b.Run(r, s) // no phases: the units as they start
+				b.outOfControl(r, s)
+				b.phase(r, s, PhaseCombat)
+				if s.Out.Rounds != 1 || s.Units[2].Broke == beaten || s.Units[0].Broke != beaten {
+					t.Fatalf("rounds %d, the machine broke %v, the other enemy broke %v", s.Out.Rounds, s.Units[0].Broke, s.Units[2].Broke)
+				}
+				if s.Won(0) == beaten || s.Won(1) || s.Won(2) != beaten {
+					t.Fatalf("won: machine %v, its target %v, the other enemy %v", s.Won(0), s.Won(1), s.Won(2))
+				}
+			}
+		})
+	}
+	t.Run("a charge that catches", func(t *testing.T) {
+		a := foot("Horrors", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)
+		a.Terror, a.Mover = true, Mover{M: 20}
+		b := battle(a, foot("Timid", 10, 5, 3, 3, 3, 3, 1, 1, NoSave), 1, PhaseCharge)
+		b.Options.InsaneCourage, b.Options.Caught = false, CaughtDestroyed
+		s, r := b.NewState(), dice.New(66, 0)
+		for range 2000 { // the outcome is fixed
+			b.Run(r, s)
+			if !s.Units[1].Caught || !s.Units[1].Destroyed() || s.Won(0) || s.Won(1) {
+				t.Fatalf("caught %v, destroyed %v; won: charger %v, target %v", s.Units[1].Caught, s.Units[1].Destroyed(), s.Won(0), s.Won(1))
+			}
+		}
+	})
+}
+
 // TestFlightThroughUnits: the order of a flight from combat with
 // pursuit_path: line.
 //
