@@ -472,6 +472,12 @@ func (b *Battle) phase(r *dice.Rand, s *State, p Phase) {
 		b.combat(r, s, s.first)
 		s.first = false
 	}
+	// A close combat ends when either side is destroyed, whatever destroyed
+	// it (Zzzzap! bolts, a Disaster): the other is then no longer in close
+	// combat, and may be tested, move and go Out of Control as any unit.
+	if as, os := &s.Units[0], &s.Units[s.opp]; as.Engaged && (as.Alive == 0 || os.Alive == 0) {
+		as.Engaged, os.Engaged = false, false
+	}
 	if len(b.Units) > 2 { // the acting unit and its target are not friends
 		b.friendPanic(r, s)
 	}

@@ -251,3 +251,46 @@ func TestFlightThroughUnits(t *testing.T) {
 		within4SE(t, map[bool]string{true: "caught", false: "not pursued"}[pursue]+": the friend fled", fled, n, want)
 	}
 }
+
+// TestCombatEndsWhenASideIsDestroyed: a close combat ended by anything
+// but its rounds leaves the survivor out of close combat. A Zzzzap!
+// machine with Random Movement (D6), engaged with thirty Clanrats, is
+// removed by a Disaster with chance 1/18 (a Misfire, 1/6, then 1-2 on the
+// Mishap chart, 1/3, which takes its last die): the Clanrats are then no
+// longer engaged. With 3D6 and a single T 1 model engaged, its bolts
+// destroy that model with chance 89/108 (TestWonPerCombat); the machine is
+// then no longer engaged. Every trial must agree; the chances are checked
+// within 4 standard errors over 36,000 trials.
+func TestCombatEndsWhenASideIsDestroyed(t *testing.T) {
+	const n = 36_000
+	zz := zzzzapper()
+	zz.Mover.Random = dice.MustParse("D6")
+	b := battle(zz, foot("Clanrats", 30, 6, 3, 3, 3, 4, 1, 5, NoSave), 0, PhaseShooting)
+	s, r := b.NewState(), dice.New(69, 0)
+	removed := 0
+	for range n {
+		b.Run(r, s)
+		if gone := s.Units[0].Destroyed(); gone {
+			removed++
+			if s.Units[1].Engaged {
+				t.Fatal("the Clanrats are still engaged with a machine its Disaster removed")
+			}
+		}
+	}
+	within4SE(t, "removed by its Disaster", removed, n, 1.0/18)
+
+	b = battle(zzzzapper(), foot("One", 1, 1, 3, 3, 1, 4, 1, 5, NoSave), 0, PhaseShooting)
+	s, r = b.NewState(), dice.New(70, 0)
+	destroyed := 0
+	for range n {
+		b.Run(r, s)
+		if !s.Units[1].Destroyed() {
+			continue
+		}
+		destroyed++
+		if s.Units[0].Engaged {
+			t.Fatal("the machine is still engaged with the model its bolts destroyed")
+		}
+	}
+	within4SE(t, "the model destroyed by bolts", destroyed, n, 89.0/108)
+}
