@@ -442,23 +442,47 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 	s.Out = Outcome{Panicked: panicked}
 	s.opp, s.first = 1, false
 	for _, p := range b.Phases {
-		for i := range s.Units {
-			us := &s.Units[i]
-			us.PhaseWound, us.phaseAlive = 0, us.Alive
-			us.phaseBroke, us.passedPanic, us.woundedFree, us.freeLost = false, false, false, 0
-		}
-		switch p {
-		case PhaseCharge:
-			b.charge(r, s)
-		case PhaseShooting:
-			b.shoot(r, s)
-		case PhaseCombat:
-			b.combat(r, s, s.first)
-			s.first = false
-		}
-		b.afterPhase(r, s)
-		b.placeFlights(r, s)
+		b.phase(r, s, p)
 	}
+}
+
+// phase plays one phase of the battle, and closes it in the order the
+// rules give. A friend that broke from close combat makes the units within
+// 6" of it test for Panic at once, measured from where it stood before any
+// flee move (WAP, Panic: Nearby Friend Breaks), and a unit destroyed so far
+// makes them test from where it fell (WAP, Panic: Nearby Friend
+// Annihilated). Then the broken unit flees and its enemy pursues
+// (placeFlights), which ends the close combat. Only then is the phase
+// over, and the tests of its end are taken (afterPhase): Loss of Control,
+// which is set at the end of the phase, and the heavy casualties and
+// destroyed friends still untested.
+func (b *Battle) phase(r *dice.Rand, s *State, p Phase) {
+	for i := range s.Units {
+		us := &s.Units[i]
+		us.PhaseWound, us.phaseAlive = 0, us.Alive
+		us.phaseBroke, us.passedPanic, us.woundedFree, us.freeLost = false, false, false, 0
+		us.told, us.pursued = false, false
+	}
+	switch p {
+	case PhaseCharge:
+		b.charge(r, s)
+	case PhaseShooting:
+		b.shoot(r, s)
+	case PhaseCombat:
+		b.combat(r, s, s.first)
+		s.first = false
+	}
+	// A close combat ends when either side is destroyed, whatever destroyed
+	// it (Zzzzap! bolts, a Disaster): the other is then no longer in close
+	// combat, and may be tested, move and go Out of Control as any unit.
+	if as, os := &s.Units[0], &s.Units[s.opp]; as.Engaged && (as.Alive == 0 || os.Alive == 0) {
+		as.Engaged, os.Engaged = false, false
+	}
+	if len(b.Units) > 2 { // the acting unit and its target are not friends
+		b.friendPanic(r, s)
+	}
+	b.placeFlights(r, s)
+	b.afterPhase(r, s)
 }
 
 // charge plays the Movement phase of the acting unit.
@@ -714,14 +738,16 @@ var (
 	}()
 )
 
-// afterPhase takes the tests due at the end of a phase: Loss of Control
+// afterPhase takes the tests due at the end of a phase, once the flights
+// and pursuits of its close combat are made (phase): Loss of Control
 // for a Doomwheel wounded out of combat (Options.LossOfControl says how
 // that is judged), Panic for a unit that lost a quarter of its Unit
 // Strength in the phase while not in close combat, whatever the phase (a
 // friend an Out of Control move ran into at the end of a combat phase
 // too), and Panic for the friends within 6" of a unit that broke or was
-// destroyed in the phase. A unit destroyed or fleeing at the end of the
-// phase takes neither test.
+// destroyed in the phase and whose friends have not yet tested for it. A
+// unit destroyed or fleeing at the end of the phase takes neither of its
+// own tests.
 func (b *Battle) afterPhase(r *dice.Rand, s *State) {
 	for i, u := range b.Units {
 		us := &s.Units[i]
@@ -768,20 +794,38 @@ func (b *Battle) testsLossOfControl(us *UnitState) bool {
 
 // friendPanic makes the friends of a unit that broke or was destroyed in
 // this phase take a Panic test when they stand within 6" of it (WAP,
-// Panic: a friend breaks nearby; a friend is annihilated). The unit must
-// have had PanicFriendUS or more: its Unit Strength when it broke (before
-// the pursuit), or at the start of the phase for one destroyed.
+// Panic: a friend breaks nearby; a friend is annihilated), unless they
+// have tested for it already (told). The unit must have had PanicFriendUS
+// or more: its Unit Strength when it broke (before the pursuit), or at the
+// start of the phase for one destroyed.
 func (b *Battle) friendPanic(r *dice.Rand, s *State) {
 	for j, u := range b.Units {
 		sj := &s.Units[j]
 		destroyed := sj.phaseAlive > 0 && sj.Alive == 0
+		if sj.told || !(sj.phaseBroke || destroyed) {
+			continue
+		}
+		sj.told = true
 		us := sj.brokeUS
 		if destroyed {
 			us = u.TotalUS(sj.phaseAlive)
 		}
-		if (sj.phaseBroke || destroyed) && us >= b.Options.PanicFriendUS {
+		if us >= b.Options.PanicFriendUS {
 			b.panicAround(r, s, j)
 		}
+	}
+}
+
+// annihilated makes the friends within 6" of unit j, destroyed just now
+// where it stands, test for Panic at once (WAP, Panic: a friend is
+// annihilated, for any reason), when it had PanicFriendUS or more at the
+// start of the phase. Its break, if it broke in the phase, was told
+// before its flight; its destruction is told here, whatever the break did.
+func (b *Battle) annihilated(r *dice.Rand, s *State, j int) {
+	sj := &s.Units[j]
+	sj.told = true
+	if b.Units[j].TotalUS(sj.phaseAlive) >= b.Options.PanicFriendUS {
+		b.panicAround(r, s, j)
 	}
 }
 
@@ -830,20 +874,15 @@ func (b *Battle) panicTest(r *dice.Rand, s *State, i int) {
 // without Leadership (Ld 0) do not.
 func (u *Unit) TroopPanics() bool { return u.Ld > 0 }
 
-// Won reports whether unit i won its combat: its enemy broke or was
-// destroyed, and it did neither. The acting unit's enemy is its target; the
-// target's, and that of another unit its pursuit or its Out of Control
-// move charged, is the acting unit. A unit it never charged wins nothing.
-func (s *State) Won(i int) bool {
-	me, foe := &s.Units[i], &s.Units[0]
-	switch {
-	case i == 0:
-		foe = &s.Units[1]
-	case i > 1 && !me.met:
-		return false
-	}
-	return (foe.Broke || foe.Destroyed()) && !(me.Broke || me.Destroyed())
-}
+// Won reports whether unit i won a close combat in the battle: an enemy
+// it fought broke from that combat, or was destroyed by the blows of one
+// of its rounds while unit i stood (round). Only a combat fought counts,
+// and only its own result: an enemy destroyed by shooting, by its own
+// Disaster, or caught while fleeing by a charge, a pursuit or an Out of
+// Control move that no round of combat preceded gives no win; a combat
+// still undecided gives none. The acting unit may fight several enemies in
+// turn; winning against any of them counts, whatever a later combat does.
+func (s *State) Won(i int) bool { return s.Units[i].won }
 
 // combat fights the combat phase between the acting unit and the unit it
 // fights (its target, or another its pursuit or Out of Control move
@@ -892,7 +931,11 @@ func (b *Battle) round(r *dice.Rand, s *State, bt *bout, first bool) bool {
 		s.Out.CombatResult = cr[0] - cr[1]
 	}
 	if as.Alive == 0 || ts.Alive == 0 {
+		// A side the round's blows destroyed lost the combat; the other
+		// won it, if it still stands.
 		as.Engaged, ts.Engaged = false, false
+		as.won = as.won || as.Alive > 0
+		ts.won = ts.won || ts.Alive > 0
 		return false
 	}
 	if cr[0] == cr[1] {
@@ -915,9 +958,11 @@ func (b *Battle) round(r *dice.Rand, s *State, bt *bout, first bool) bool {
 		return true
 	}
 	// The loser breaks and flees; the winner pursues and catches it if its
-	// roll equals or beats the flee roll. Both move once the phase's Panic
-	// tests are taken (placeFlights).
+	// roll equals or beats the flee roll, and the Caught wounds fall at
+	// once, where the loser stands (WAP, Caught!). Both move once the
+	// Panic tests for the break are taken (phase, placeFlights).
 	ls.Broke, ls.Fled, ls.phaseBroke, ls.brokeUS = true, true, true, us[loser]
+	states[winner].won = true
 	as.Engaged, ts.Engaged = false, false
 	flee := ls.Mover.Roll(r, Flee, false)
 	ls.flight = flee
@@ -1034,9 +1079,13 @@ func (b *Battle) disruptRanks(e *Unit) int {
 }
 
 // placeFlights moves the unit that broke from combat this phase by its
-// flee roll, directly away from the enemy it fought, once the phase's Panic
-// tests have measured from where it broke; then its pursuer straight after
-// it (WAP, Move Fleeing Unit and Move Pursuers).
+// flee roll, directly away from the enemy it fought, once the Panic tests
+// for its break have measured from where it broke (phase); then its
+// pursuer straight after it (WAP, Move Fleeing Unit and Move Pursuers).
+// A caught unit took its Caught wounds before this, where it stood as it
+// turned to run (WAP, Caught!, which comes before Move Fleeing Unit): what
+// is left of it flees, and a unit the catch destroyed does not flee at all.
+// The pursuer moves either way.
 //
 // The acting unit flees away from the unit it fought, and so, as every
 // distance is kept from it along one line on which the others stand, away
@@ -1054,11 +1103,13 @@ func (b *Battle) placeFlights(r *dice.Rand, s *State) {
 	as, os := &s.Units[0], &s.Units[o]
 	if f := as.flight; f > 0 {
 		as.flight = 0
-		for j := 1; j < len(s.Units); j++ {
-			s.Units[j].Distance += f
+		if as.Alive > 0 {
+			for j := 1; j < len(s.Units); j++ {
+				s.Units[j].Distance += f
+			}
 		}
 		if m := os.pursuit; m > 0 {
-			os.pursuit = 0
+			os.pursuit, os.pursued = 0, true
 			if as.Alive > 0 {
 				m = min(m, os.Distance-1)
 			}
@@ -1067,18 +1118,20 @@ func (b *Battle) placeFlights(r *dice.Rand, s *State) {
 	}
 	if f := os.flight; f > 0 {
 		os.flight = 0
-		if b.Options.PursuitPath == PathLine {
+		switch {
+		case os.Alive == 0:
+		case b.Options.PursuitPath == PathLine:
 			b.fleeThrough(r, s, o, f)
-		} else {
+		default:
 			os.Distance += f
 		}
 		if m := as.pursuit; m > 0 {
-			as.pursuit = 0
+			as.pursuit, as.pursued = 0, true
 			if os.Alive > 0 {
 				m = min(m, os.Distance-1)
 			}
 			if b.Options.PursuitPath == PathLine {
-				b.advance(r, s, m, o, false, true)
+				b.advance(r, s, m, o, false)
 			} else {
 				os.Distance = max(os.Distance-m, 0)
 			}
@@ -1096,7 +1149,9 @@ func (b *Battle) placeFlights(r *dice.Rand, s *State) {
 // Options.PanicFriendUS or more, takes a Panic test once the move is made
 // (WAP, Panic: fleeing friends). Ending on a unit (distances are whole
 // inches, so within 1" of it is on it), it goes on to 1" beyond it, which
-// may take it through the next.
+// may take it through the next. Destroyed by an enemy it passes through,
+// it stops there, and its friends within 6" of that place test for Panic
+// at once (annihilated), before those it fled through.
 func (b *Battle) fleeThrough(r *dice.Rand, s *State, i, f int) {
 	u, us := b.Units[i], &s.Units[i]
 	start := us.Distance
@@ -1116,9 +1171,16 @@ func (b *Battle) fleeThrough(r *dice.Rand, s *State, i, f int) {
 		case u.TotalUS(us.Alive) >= b.Options.PanicFriendUS:
 			js.fledThrough = true
 		}
+		if us.Alive == 0 {
+			end = js.Distance
+			break
+		}
 		end = max(end, js.Distance+1)
 	}
 	us.Distance = end
+	if us.Alive == 0 {
+		b.annihilated(r, s, i)
+	}
 	for j := range s.Units {
 		if s.Units[j].fledThrough {
 			s.Units[j].fledThrough = false
@@ -1137,11 +1199,11 @@ func (b *Battle) fleeThrough(r *dice.Rand, s *State, i, f int) {
 // the next round of combat being the charge's. A fleeing enemy it reaches
 // is caught, as by a charge (WAP, Charging a Fleeing Enemy; it can make no
 // reaction), and the acting unit stops 1" behind what is left of it, or
-// goes on past one the catch destroyed; when panicNow is set (the phase's
-// tests are taken), that unit's friends within 6" test for its loss at
-// once. Unit skip (the unit it pursues) is no obstacle; a unit it charged
-// stands at 0. Every other distance then shrinks by the move.
-func (b *Battle) advance(r *dice.Rand, s *State, reach, skip int, smash, panicNow bool) {
+// goes on past one the catch destroyed, whose friends within 6" test for
+// its loss at once (annihilated). Unit skip (the unit it pursues) is no
+// obstacle; a unit it charged stands at 0. Every other distance then
+// shrinks by the move.
+func (b *Battle) advance(r *dice.Rand, s *State, reach, skip int, smash bool) {
 	as := &s.Units[0]
 	stop := max(reach, 0)
 	for last := -1; ; {
@@ -1160,7 +1222,7 @@ func (b *Battle) advance(r *dice.Rand, s *State, reach, skip int, smash, panicNo
 		}
 		if !js.Fled {
 			stop = js.Distance
-			as.Engaged, js.Engaged, as.Charged, js.met = true, true, true, true
+			as.Engaged, js.Engaged, as.Charged = true, true, true
 			s.opp, s.first = j, true
 			break
 		}
@@ -1169,9 +1231,7 @@ func (b *Battle) advance(r *dice.Rand, s *State, reach, skip int, smash, panicNo
 			stop = max(js.Distance-1, 0)
 			break
 		}
-		if panicNow && b.Units[j].TotalUS(js.phaseAlive) >= b.Options.PanicFriendUS {
-			b.panicAround(r, s, j)
-		}
+		b.annihilated(r, s, j)
 	}
 	for j := 1; j < len(s.Units); j++ {
 		s.Units[j].Distance = max(s.Units[j].Distance-stop, 0)
@@ -1188,11 +1248,14 @@ func (b *Battle) lineKey(s *State, j int) int {
 
 // nextOnLine returns the living unit, other than the acting unit and skip,
 // that comes next on the line after key last (lineKey; -1 for the start),
-// beyond from inches and no further than within; -1 when none does.
+// beyond from inches and no further than within; -1 when none does. A unit
+// whose flight from combat is yet to be made (placeFlights) is not on the
+// line: its distance is where it broke, not where it will stand, and its
+// pursuer alone may catch it.
 func (b *Battle) nextOnLine(s *State, last, from, within, skip int) int {
 	next, best := -1, 0
 	for j := 1; j < len(s.Units); j++ {
-		if d := s.Units[j].Distance; j == skip || s.Units[j].Alive == 0 || d <= from || d > within {
+		if d := s.Units[j].Distance; j == skip || s.Units[j].Alive == 0 || s.Units[j].flight > 0 || d <= from || d > within {
 			continue
 		}
 		if k := b.lineKey(s, j); k > last && (next < 0 || k < best) {
@@ -1229,10 +1292,13 @@ func (b *Battle) smash(r *dice.Rand, s *State, j int) {
 // The battle keeps no directions, so Options.OutOfControl says where it
 // goes: nowhere (in place), towards the other units along the line of the
 // distances (advance), or directly away from all of them. A fleeing unit
-// makes no move but its flight, so it is not moved.
+// makes no move but its flight, so it is not moved; nor is one that
+// pursued in this phase: its pursuit is the last step of its close combat
+// (WAP, close combat: break tests, flight, pursuit), and a Doomwheel in
+// close combat does nothing when it goes Out of Control (Mishap chart).
 func (b *Battle) outOfControl(r *dice.Rand, s *State) {
 	as := &s.Units[0]
-	if b.Options.OutOfControl == OutOfControlInPlace || as.Alive == 0 || as.Engaged || as.Fled {
+	if b.Options.OutOfControl == OutOfControlInPlace || as.Alive == 0 || as.Engaged || as.Fled || as.pursued {
 		return
 	}
 	roll := as.Mover.M
@@ -1245,7 +1311,7 @@ func (b *Battle) outOfControl(r *dice.Rand, s *State) {
 		}
 		return
 	}
-	b.advance(r, s, roll, 0, true, false)
+	b.advance(r, s, roll, 0, true)
 }
 
 // caught applies the Caught rule to fleeing unit i caught by unit by.

@@ -15,7 +15,7 @@ import "slices"
 //   - a loss of a quarter of the Unit Strength in one phase while not in
 //     close combat (afterPhase);
 //   - a friend of at least Options.PanicFriendUS Unit Strength within 6"
-//     breaking or being destroyed (friendPanic).
+//     breaking or being destroyed (friendPanic, annihilated).
 //
 // The last two pass through panicTest, whose exemptions (no Leadership,
 // Immunity (Psychology), Immunity (Panic)) close them for good. A unit in

@@ -201,9 +201,9 @@ func TestPursuitChargesAnEnemy(t *testing.T) {
 				}
 				caught++
 			}
-			if !s.Units[1].Broke || s.Out.Rounds != 2 || as.Broke || gs.Broke == standard || !gs.met {
-				t.Fatalf("standard %v: block broke %v, rounds %d, pursuer broke %v, guard broke %v, met %v",
-					standard, s.Units[1].Broke, s.Out.Rounds, as.Broke, gs.Broke, gs.met)
+			if !s.Units[1].Broke || s.Out.Rounds != 2 || as.Broke || gs.Broke == standard || s.opp != 2 {
+				t.Fatalf("standard %v: block broke %v, rounds %d, pursuer broke %v, guard broke %v, opponent %d",
+					standard, s.Units[1].Broke, s.Out.Rounds, as.Broke, gs.Broke, s.opp)
 			}
 			if standard && !(as.Engaged && gs.Engaged && gs.Distance == 0) {
 				t.Fatalf("after a drawn round: pursuer engaged %v, guard engaged %v at %d\"", as.Engaged, gs.Engaged, gs.Distance)

@@ -358,9 +358,13 @@ type UnitState struct {
 	freeLost    int
 	Broke       bool
 	Caught      bool
-	// met: the acting unit charged this unit, other than its target, in
-	// its pursuit or its Out of Control move (State.Won).
-	met bool
+	// won: the unit won a close combat in this battle (State.Won).
+	won bool
+	// told: the unit's friends have taken the Panic test that its break or
+	// destruction in this phase called for (friendPanic, annihilated).
+	told bool
+	// pursued: the unit made a pursuit move in this phase.
+	pursued bool
 	// fledThrough: a friend with Unit Strength enough fled through the
 	// unit this phase, and it is yet to take its Panic test (fleeThrough).
 	fledThrough bool
