@@ -874,14 +874,15 @@ func (b *Battle) panicTest(r *dice.Rand, s *State, i int) {
 // without Leadership (Ld 0) do not.
 func (u *Unit) TroopPanics() bool { return u.Ld > 0 }
 
-// Won reports whether unit i won a close combat in the battle: an enemy
-// it fought broke from that combat, or was destroyed by the blows of one
-// of its rounds while unit i stood (round). Only a combat fought counts,
-// and only its own result: an enemy destroyed by shooting, by its own
-// Disaster, or caught while fleeing by a charge, a pursuit or an Out of
-// Control move that no round of combat preceded gives no win; a combat
-// still undecided gives none. The acting unit may fight several enemies in
-// turn; winning against any of them counts, whatever a later combat does.
+// Won reports whether unit i beat an enemy in the battle: an enemy it
+// fought broke from that combat, or was destroyed by the blows of one of
+// its rounds while unit i stood (round), or a fleeing enemy was destroyed
+// by unit i's catch (caught: a pursuit, or a charge, a pursuit or an Out
+// of Control move that ran into it fleeing). An enemy destroyed by
+// shooting or by its own Disaster, one caught and left standing, and a
+// combat still undecided give no win. The acting unit may meet several
+// enemies in turn; beating any of them counts, whatever a later combat
+// does.
 func (s *State) Won(i int) bool { return s.Units[i].won }
 
 // combat fights the combat phase between the acting unit and the unit it
@@ -1314,7 +1315,9 @@ func (b *Battle) outOfControl(r *dice.Rand, s *State) {
 	b.advance(r, s, roll, 0, true)
 }
 
-// caught applies the Caught rule to fleeing unit i caught by unit by.
+// caught applies the Caught rule to fleeing unit i caught by unit by. A
+// catch that destroys the unit is a win for its catcher (Won), whether it
+// broke from a combat with it or fled from its charge.
 func (b *Battle) caught(i, by int, s *State) {
 	st := &s.Units[i]
 	st.Caught = true
@@ -1323,5 +1326,8 @@ func (b *Battle) caught(i, by int, s *State) {
 		st.wound(b.Units[i], st.remaining(b.Units[i]))
 	default:
 		st.wound(b.Units[i], 2*b.Units[by].TotalUS(s.Units[by].Alive))
+	}
+	if st.Alive == 0 && s.Units[by].Alive > 0 {
+		s.Units[by].won = true
 	}
 }
