@@ -242,6 +242,11 @@ type Options struct {
 	// OutOfControl is where an Out of Control move takes the acting unit
 	// (open: the battle keeps no directions).
 	OutOfControl OutOfControlMove
+	// PursuerOutOfControl lets a Doomwheel that pursued in the phase make
+	// its Out of Control move (open: the chart moves an unengaged
+	// Doomwheel; false reads the pursuit as the last step of its close
+	// combat, in which it does nothing).
+	PursuerOutOfControl bool
 }
 
 // DefaultOptions are the defaults for the open points (docs/fantasy.md).
@@ -795,9 +800,9 @@ func (b *Battle) testsLossOfControl(us *UnitState) bool {
 // friendPanic makes the friends of a unit that broke or was destroyed in
 // this phase take a Panic test when they stand within 6" of it (WAP,
 // Panic: a friend breaks nearby; a friend is annihilated), unless they
-// have tested for it already (told). The unit must have had PanicFriendUS
-// or more: its Unit Strength when it broke (before the pursuit), or at the
-// start of the phase for one destroyed.
+// have tested for it already (told). The unit must have started the phase
+// with PanicFriendUS or more, whatever it lost in the phase before it
+// broke or died.
 func (b *Battle) friendPanic(r *dice.Rand, s *State) {
 	for j, u := range b.Units {
 		sj := &s.Units[j]
@@ -806,11 +811,7 @@ func (b *Battle) friendPanic(r *dice.Rand, s *State) {
 			continue
 		}
 		sj.told = true
-		us := sj.brokeUS
-		if destroyed {
-			us = u.TotalUS(sj.phaseAlive)
-		}
-		if us >= b.Options.PanicFriendUS {
+		if u.TotalUS(sj.phaseAlive) >= b.Options.PanicFriendUS {
 			b.panicAround(r, s, j)
 		}
 	}
@@ -962,7 +963,7 @@ func (b *Battle) round(r *dice.Rand, s *State, bt *bout, first bool) bool {
 	// roll equals or beats the flee roll, and the Caught wounds fall at
 	// once, where the loser stands (WAP, Caught!). Both move once the
 	// Panic tests for the break are taken (phase, placeFlights).
-	ls.Broke, ls.Fled, ls.phaseBroke, ls.brokeUS = true, true, true, us[loser]
+	ls.Broke, ls.Fled, ls.phaseBroke = true, true, true
 	states[winner].won = true
 	as.Engaged, ts.Engaged = false, false
 	flee := ls.Mover.Roll(r, Flee, false)
@@ -1299,7 +1300,7 @@ func (b *Battle) smash(r *dice.Rand, s *State, j int) {
 // close combat does nothing when it goes Out of Control (Mishap chart).
 func (b *Battle) outOfControl(r *dice.Rand, s *State) {
 	as := &s.Units[0]
-	if b.Options.OutOfControl == OutOfControlInPlace || as.Alive == 0 || as.Engaged || as.Fled || as.pursued {
+	if b.Options.OutOfControl == OutOfControlInPlace || as.Alive == 0 || as.Engaged || as.Fled || as.pursued && !b.Options.PursuerOutOfControl {
 		return
 	}
 	roll := as.Mover.M

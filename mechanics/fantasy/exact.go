@@ -32,8 +32,8 @@ const (
 	BattleRounds
 	BattleRoundCap
 	// BattleBroke, BattleCaught and BattleWon are per unit (the acting unit
-	// and its target): the chance it broke, was caught, won a close combat
-	// it fought (State.Won).
+	// and its target): the chance it broke, was caught, beat an enemy
+	// (State.Won).
 	BattleBroke
 	BattleCaught
 	BattleWon

@@ -437,7 +437,8 @@ func TestParry(t *testing.T) {
 // Insane Courage, loses by 2 to a unit in its rear and cannot pass its break
 // test. Its friends test for Panic if within 6" (WAP, Panic): one 5" away
 // (Ld 7: flees on 2D6 > 7, 15/36), one 7" away (never), and a friend of
-// the winner (never).
+// the winner (never). What counts is the Unit Strength the block started
+// the phase with, not what the round left it.
 func TestPanicWhenAFriendBreaks(t *testing.T) {
 	a := foot("Rear", 10, 5, 3, 3, 3, 3, 0, 10, NoSave)
 	a.Rear = true
@@ -490,6 +491,33 @@ func TestPanicWhenAFriendBreaks(t *testing.T) {
 		if s.Out.Panicked[2] {
 			t.Fatal("a friend of US 9 breaking caused a Panic test")
 		}
+	}
+	// Ten again, now struck by the rear unit's ten attacks (each kills one
+	// in four: 4+ to hit, WS 3 against 3, and 4+ to wound, S 3 against T
+	// 3), so it breaks with fewer than ten models left 1 - (3/4)^10 = 94%
+	// of the time. It started the phase with Unit Strength 10, which is
+	// what counts (WAP: a unit that started the phase with US 10 or more
+	// breaks): the friend flees on the same 15/36.
+	d.Models = 10
+	a.Attackers[0].A = dice.Const(1)
+	fled, struck := 0, 0
+	for range n {
+		b.Run(r, s)
+		if !s.Units[1].Broke {
+			t.Fatal("the struck block passed a break test on Ld -1")
+		}
+		if s.Units[1].Alive < 10 {
+			struck++
+		}
+		if s.Out.Panicked[2] {
+			fled++
+		}
+	}
+	if z := zProb(struck, n, 1-math.Pow(0.75, 10)); math.Abs(z) > 5 {
+		t.Errorf("the block lost a model in %d of %d rounds, want 1 - (3/4)^10, z %.1f", struck, n, z)
+	}
+	if z := zProb(fled, n, 15.0/36); math.Abs(z) > 5 {
+		t.Errorf("struck: the friend 5\" away fled %d of %d, want 15/36, z %.1f", fled, n, z)
 	}
 }
 

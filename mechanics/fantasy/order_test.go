@@ -1,6 +1,7 @@
 package fantasy
 
 import (
+	"fmt"
 	"testing"
 
 	"hammersim/mechanics/dice"
@@ -30,9 +31,13 @@ import (
 // pursuit the two flee 2D6 (2 to 12, f) and stand f away; going Out of
 // Control (towards) it then moves 12", reaches them, catches them (10
 // wounds) and stops 1" behind them; else they are unwounded, f >= 2 away.
+// With pursuer_out_of_control: moves, a Doomwheel that pursued and caught
+// them goes Out of Control after all: its 12" reach them, fleeing 1" away,
+// and catch them a second time, 20 wounds in all, and it stops 1" behind.
 // The failed tests are checked within 4 standard errors over 20,000 trials.
 func TestWinnerMakesNoOutOfControlMove(t *testing.T) {
-	for _, pursue := range []bool{true, false} {
+	for _, c := range []struct{ pursue, moves bool }{{true, false}, {false, false}, {true, true}} {
+		pursue := c.pursue
 		dw := chariot("")
 		dw.LossOfControl, dw.Terror, dw.Rear, dw.W = true, true, true, 20
 		dw.Mover = Mover{Random: dice.Const(12)}
@@ -41,6 +46,7 @@ func TestWinnerMakesNoOutOfControlMove(t *testing.T) {
 		b := battle(dw, two, 0, PhaseCombat)
 		b.Options.InsaneCourage, b.Options.Pursue = false, pursue
 		b.Options.LossOfControl, b.Options.OutOfControl = LossOfControlEndOfPhase, OutOfControlTowards
+		b.Options.PursuerOutOfControl = c.moves
 		s, r := b.NewState(), dice.New(61, 0)
 		const n = 20_000
 		lost := 0
@@ -54,6 +60,9 @@ func TestWinnerMakesNoOutOfControlMove(t *testing.T) {
 			switch {
 			case s.Out.LostControl:
 				lost++
+				if c.moves {
+					wounds = 20
+				}
 			case !pursue:
 				wounds, distance = 0, max(ts.Distance, 2)
 			}
@@ -62,7 +71,7 @@ func TestWinnerMakesNoOutOfControlMove(t *testing.T) {
 					pursue, s.Out.LostControl, ts.Wounds, ts.Distance, wounds, distance)
 			}
 		}
-		within4SE(t, map[bool]string{true: "pursued", false: "no pursuit"}[pursue]+": Out of Control", lost, n, 695.0/5184)
+		within4SE(t, fmt.Sprintf("pursued %v, moves %v: Out of Control", pursue, c.moves), lost, n, 695.0/5184)
 	}
 }
 

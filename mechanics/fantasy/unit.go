@@ -346,11 +346,9 @@ type UnitState struct {
 	Wounds     int  // wounds suffered this trial
 	PhaseWound int  // wounds suffered this phase
 	phaseAlive int  // bodies at the start of this phase
-	// phaseBroke marks a break this phase, with the Unit Strength the unit
-	// had when it broke (before any pursuit); passedPanic a Panic test
-	// passed this phase (no second one is taken).
+	// phaseBroke marks a break this phase; passedPanic a Panic test passed
+	// this phase (no second one is taken).
 	phaseBroke, passedPanic bool
-	brokeUS                 int
 	// woundedFree: the unit took a wound this phase while neither in
 	// close combat nor fleeing (Options.LossOfControl); freeLost counts
 	// the models it lost so (the heavy casualties of afterPhase).
@@ -358,7 +356,7 @@ type UnitState struct {
 	freeLost    int
 	Broke       bool
 	Caught      bool
-	// won: the unit won a close combat in this battle (State.Won).
+	// won: the unit beat an enemy in this battle (State.Won).
 	won bool
 	// told: the unit's friends have taken the Panic test that its break or
 	// destruction in this phase called for (friendPanic, annihilated).
