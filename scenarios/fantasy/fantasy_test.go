@@ -357,6 +357,9 @@ func TestBattleErrors(t *testing.T) {
 			`t.yaml:7:27: unknown pursuit_path "sideways"; expected one of: clear, line`},
 		{"bad out of control", "  attacker: " + rat + "\n  options: {out_of_control: [in_place, off]}\n",
 			`t.yaml:7:40: unknown out_of_control "off"; expected one of: in_place, towards, away`},
+		// The value starts after "  options: {pursuer_out_of_control: ", 36 bytes.
+		{"bad pursuer out of control", "  attacker: " + rat + "\n  options: {pursuer_out_of_control: always}\n",
+			`t.yaml:7:37: unknown pursuer_out_of_control "always"; expected one of: stays, moves`},
 		{"flank in others", "  attacker: " + rat + "\n  others: [{name: B, side: enemy, distance: 3, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, flank: true}]\n",
 			`t.yaml:7:99: flank: true on "B" in others: only the attacker and the target take flank, rear and higher_ground`},
 		{"higher ground in others", "  attacker: " + rat + "\n  others: [{name: B, side: friend, distance: 3, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, higher_ground: [false, true]}]\n",
@@ -838,5 +841,51 @@ battle:
 		if reported["clear "+m] != (m == "wounds") {
 			t.Errorf("pursuit_path clear: %s for the Guard reported %v", m, reported["clear "+m])
 		}
+	}
+}
+
+// TestPursuerOutOfControlOption: the option reaches the battle. A
+// Doomwheel (Terror, in the rear, no attacks) breaks two models of W 20 at
+// Ld 1 and pursues; under loss_of_control: end_of_phase it then tests for
+// the wounds their two S 10 attacks dealt it, and fails with 695/5184
+// (mechanics/fantasy TestWinnerMakesNoOutOfControlMove), at both settings.
+// With moves, the failed test sends it on along the line, where it may
+// catch the two again (2 x 5 more wounds a catch): their wounds must rise
+// by more than 5 standard errors of the difference; with stays they
+// cannot.
+func TestPursuerOutOfControlOption(t *testing.T) {
+	src := `name: t
+ruleset: fantasy
+battle:
+  attacker: {name: DW, troop: Chariot, S: 6, T: 6, W: 20, I: 4, Ld: 7, armour: 4+, rear: true, crew: [{name: Crew, WS: 3, S: 2, I: 4, A: 0}], rules: [Random Movement (2D6), Terror, Loss of Control]}
+  target: {name: Two, models: 2, width: 2, M: 4, WS: 3, S: 10, T: 3, W: 20, I: 3, A: 1, Ld: 1}
+  distance: 0
+  phases: [combat]
+  options: {insane_courage: false, loss_of_control: end_of_phase, out_of_control: towards, pursuer_out_of_control: [stays, moves]}
+`
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 20_000
+	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: n, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wounds := map[any]sim.Estimate{}
+	for _, e := range s.Results(run) {
+		setting, unit := e.Param("pursuer_out_of_control"), e.Param("unit")
+		switch {
+		case e.Metric == "lost_control":
+			if z := (e.Value - 695.0/5184) / math.Sqrt(695.0/5184*(1-695.0/5184)/n); math.Abs(z) > 5 {
+				t.Errorf("%v: lost_control %.4f, want 695/5184 (z %.1f)", setting, e.Value, z)
+			}
+		case e.Metric == "wounds" && unit == "Two":
+			wounds[setting] = e
+		}
+	}
+	stays, moves := wounds["stays"], wounds["moves"]
+	if se := math.Hypot(stays.SE, moves.SE); moves.Value-stays.Value < 5*se {
+		t.Errorf("the two took %.3f wounds with stays, %.3f with moves: no second catch (5 SE = %.3f)", stays.Value, moves.Value, 5*se)
 	}
 }
