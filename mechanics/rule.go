@@ -25,9 +25,17 @@ type RuleText struct {
 type TextError struct {
 	Col int
 	Msg string
+	// Expected, when set, says what the place takes ("expected one of:
+	// ..."), in the rules' own words.
+	Expected string
 }
 
-func (e *TextError) Error() string { return fmt.Sprintf("column %d: %s", e.Col, e.Msg) }
+func (e *TextError) Error() string {
+	if e.Expected != "" {
+		return fmt.Sprintf("column %d: %s; %s", e.Col, e.Msg, e.Expected)
+	}
+	return fmt.Sprintf("column %d: %s", e.Col, e.Msg)
+}
 
 // ParseRuleText splits "Name (arg)" into its parts. Spaces inside the name
 // are normalised to single spaces; the argument is kept as written.
@@ -222,7 +230,7 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 	case WordsArg:
 		w := Canonical(rt.Arg)
 		if !slices.Contains(spec.Words, w) {
-			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) is not known; expected one of: %s", spec.Name, rt.Arg, strings.Join(spec.Words, ", "))}
+			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) is not known", spec.Name, rt.Arg), Expected: "expected one of: " + strings.Join(spec.Words, ", ")}
 		}
 		r.Words = w
 	}

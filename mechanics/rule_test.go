@@ -74,8 +74,12 @@ func TestParseRuleErrors(t *testing.T) {
 			t.Errorf("Parse(%q) = %v, want a *TextError", tt.in, err)
 			continue
 		}
-		if te.Col != tt.col || te.Msg != tt.msg {
-			t.Errorf("Parse(%q) = column %d %q, want column %d %q", tt.in, te.Col, te.Msg, tt.col, tt.msg)
+		msg := te.Msg
+		if te.Expected != "" {
+			msg += "; " + te.Expected
+		}
+		if te.Col != tt.col || msg != tt.msg {
+			t.Errorf("Parse(%q) = column %d %q, want column %d %q", tt.in, te.Col, msg, tt.col, tt.msg)
 		}
 	}
 }

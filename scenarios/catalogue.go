@@ -90,7 +90,7 @@ func parseCatalogue(file string, src []byte, r *Registry) ([]*UnitCard, error) {
 			v, ok := d.Scalar(n, "the catalogue's ruleset")
 			if ok && r != nil {
 				if _, known := r.rulesets[v]; !known {
-					d.Errorf(n, "unknown ruleset %q; expected one of: %s", v, strings.Join(r.Names(), ", "))
+					d.Expecting(n, "unknown ruleset "+Excerpt(v), "expected one of: "+strings.Join(r.Names(), ", "))
 					return
 				}
 			}
@@ -178,7 +178,7 @@ func (r *Registry) checkCards(cards []*UnitCard) ErrorList {
 		rs, ok := r.rulesets[c.Ruleset]
 		switch {
 		case !ok:
-			d.Errorf(c.Node, "card %q is of the unknown ruleset %q; expected one of: %s", c.Name, c.Ruleset, strings.Join(r.Names(), ", "))
+			d.Expecting(c.Node, fmt.Sprintf("card %s is of the unknown ruleset %s", Excerpt(c.Name), Excerpt(c.Ruleset)), "expected one of: "+strings.Join(r.Names(), ", "))
 		case rs.Card != nil:
 			d.ruleset = rs
 			// The card first, so that its own name finds it.

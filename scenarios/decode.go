@@ -73,6 +73,14 @@ func (d *Decoder) ErrAt(n *Node, col int, msg string) {
 	d.Errorf(&at, "%s", msg)
 }
 
+// Expecting reports msg at n's position, as Errorf does, followed by
+// expected: what the place takes, in the format's own words, printed whole
+// however long it is (msg, which may quote the input, is cut short when
+// long; quote the input with Excerpt).
+func (d *Decoder) Expecting(n *Node, msg, expected string) {
+	d.add(n, &Error{Msg: msg, Expected: expected})
+}
+
 // ErrExpecting reports msg at col of n's text, as ErrAt does, followed by
 // expected: what the place takes, in the format's own words, which is
 // printed whole however long it is (msg, which may quote the input, is cut

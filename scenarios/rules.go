@@ -98,7 +98,7 @@ func (d *Decoder) parseRule(n *Node, text string) (mechanics.Rule, bool) {
 	if err != nil {
 		var te *mechanics.TextError
 		if errors.As(err, &te) {
-			d.ErrAt(n, te.Col, te.Msg)
+			d.ErrExpecting(n, te.Col, te.Msg, te.Expected)
 		} else {
 			d.Errorf(n, "%v", err)
 		}
@@ -136,7 +136,7 @@ func (d *Decoder) sweptRule(key, val *Node) (Param[RuleChoice], bool) {
 			var te *mechanics.TextError
 			if errors.As(err, &te) {
 				// Point into the value: the argument starts after "Name (".
-				d.ErrAt(n, max(1, te.Col-len(spec.Name)-2), te.Msg)
+				d.ErrExpecting(n, max(1, te.Col-len(spec.Name)-2), te.Msg, te.Expected)
 			}
 			return RuleChoice{}, false
 		}

@@ -252,7 +252,7 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 	}
 	d.Object(root, "the scenario", fields)
 	if rs != nil && question == nil && root.Kind == MapNode {
-		d.Errorf(root, "the scenario asks no question; add one of: %s", strings.Join(rs.questionKeys(), ", "))
+		d.Expecting(root, "the scenario asks no question", "add one of: "+strings.Join(rs.questionKeys(), ", "))
 	}
 	d.finishAxes(root)
 	if len(d.errs) > 0 {
@@ -326,7 +326,7 @@ func (r *Registry) rulesetOf(d *Decoder, root *Node) *Ruleset {
 			return rs
 		}
 		if v != "" {
-			d.Errorf(root.Vals[i], "unknown ruleset %q; expected one of: %s", v, strings.Join(r.Names(), ", "))
+			d.Expecting(root.Vals[i], "unknown ruleset "+Excerpt(v), "expected one of: "+strings.Join(r.Names(), ", "))
 		}
 		return nil
 	}

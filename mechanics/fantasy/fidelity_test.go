@@ -470,7 +470,8 @@ func TestPanicWhenAFriendBreaks(t *testing.T) {
 	}
 	// A block of 25 (the same result: disrupted, it has no rank bonus)
 	// caught by its pursuer loses 2 x 10 = 20 wounds, leaving US 5; it had
-	// US 25 when it broke, so the friend still tests: the same 15/36.
+	// US 25 at the start of the phase, so the friend still tests: the same
+	// 15/36.
 	d.Models = 25
 	b.Options.Pursue, b.Options.Caught = true, CaughtWounds
 	fled = 0

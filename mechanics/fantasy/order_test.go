@@ -7,11 +7,12 @@ import (
 	"hammersim/mechanics/dice"
 )
 
-// TestWinnerMakesNoOutOfControlMove: with loss_of_control: end_of_phase, a
+// TestOutOfControlAfterAWin: with loss_of_control: end_of_phase, a
 // Doomwheel that won its combat tests for the wounds of that combat once
 // the combat's flight and pursuit are made; going Out of Control then, it
-// makes no move if it pursued (the pursuit ended its close combat), and its
-// move can only meet the fleeing unit where that unit has fled to.
+// makes no move if it pursued (the pursuit ended its close combat), unless
+// pursuer_out_of_control: moves, and its move can only meet the fleeing
+// unit where that unit has fled to.
 //
 // The Doomwheel (W 20, so it lives through anything here; Unit Strength 5;
 // Terror; in the rear; no attacks) fights two models of W 20 at Ld 1 with
@@ -35,7 +36,7 @@ import (
 // them goes Out of Control after all: its 12" reach them, fleeing 1" away,
 // and catch them a second time, 20 wounds in all, and it stops 1" behind.
 // The failed tests are checked within 4 standard errors over 20,000 trials.
-func TestWinnerMakesNoOutOfControlMove(t *testing.T) {
+func TestOutOfControlAfterAWin(t *testing.T) {
 	for _, c := range []struct{ pursue, moves bool }{{true, false}, {false, false}, {true, true}} {
 		pursue := c.pursue
 		dw := chariot("")

@@ -228,7 +228,7 @@ func decodePhases(d *scenarios.Decoder, n *scenarios.Node) []rules.Phase {
 		p, ok := rules.ParsePhase(w)
 		if !ok {
 			if w != "" {
-				d.Errorf(item, "unknown phase %q; expected one of: %s", w, strings.Join(rules.PhaseNames(), ", "))
+				d.Expecting(item, "unknown phase "+scenarios.Excerpt(w), "expected one of: "+strings.Join(rules.PhaseNames(), ", "))
 			}
 			return nil
 		}
@@ -255,7 +255,7 @@ func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[strin
 					w := d.Text(n, o.key)
 					if !slices.Contains(o.values, w) {
 						if w != "" {
-							d.Errorf(n, "unknown %s %q; expected one of: %s", o.key, w, strings.Join(o.values, ", "))
+							d.Expecting(n, "unknown "+o.key+" "+scenarios.Excerpt(w), "expected one of: "+strings.Join(o.values, ", "))
 						}
 						return optionValue{}, false
 					}

@@ -357,6 +357,10 @@ func TestBattleErrors(t *testing.T) {
 			`t.yaml:7:27: unknown pursuit_path "sideways"; expected one of: clear, line`},
 		{"bad out of control", "  attacker: " + rat + "\n  options: {out_of_control: [in_place, off]}\n",
 			`t.yaml:7:40: unknown out_of_control "off"; expected one of: in_place, towards, away`},
+		// A long value is quoted short, and what the option takes is still
+		// said whole.
+		{"long option value", "  attacker: " + rat + "\n  options: {pursuit_path: " + strings.Repeat("x", 420) + "}\n",
+			`... (420 bytes); expected one of: clear, line`},
 		// The value starts after "  options: {pursuer_out_of_control: ", 36 bytes.
 		{"bad pursuer out of control", "  attacker: " + rat + "\n  options: {pursuer_out_of_control: always}\n",
 			`t.yaml:7:37: unknown pursuer_out_of_control "always"; expected one of: stays, moves`},
@@ -848,7 +852,7 @@ battle:
 // Doomwheel (Terror, in the rear, no attacks) breaks two models of W 20 at
 // Ld 1 and pursues; under loss_of_control: end_of_phase it then tests for
 // the wounds their two S 10 attacks dealt it, and fails with 695/5184
-// (mechanics/fantasy TestWinnerMakesNoOutOfControlMove), at both settings.
+// (mechanics/fantasy TestOutOfControlAfterAWin), at both settings.
 // With moves, the failed test sends it on along the line, where it may
 // catch the two again (2 x 5 more wounds a catch): their wounds must rise
 // by more than 5 standard errors of the difference; with stays they

@@ -263,7 +263,7 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 				}
 				t, ok := rules.ParseTroopType(s)
 				if !ok {
-					d.Errorf(n, "unknown troop type %q; expected one of: %s", s, strings.Join(rules.TroopTypes(), ", "))
+					d.Expecting(n, "unknown troop type "+scenarios.Excerpt(s), "expected one of: "+strings.Join(rules.TroopTypes(), ", "))
 				}
 				return t, ok
 			}, func(t rules.TroopType) any { return t.String() })

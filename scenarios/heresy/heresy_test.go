@@ -155,7 +155,7 @@ func TestErrors(t *testing.T) {
 			`t.yaml:6:18: grid metric "casualties": expected a probability metric`},
 		{"grid axis", shoot(bolters, target, "  grid: {metric: destroyed, rows: shots, cols: T}\n"), `t.yaml:6:35: grid "shots": expected a swept parameter`},
 		{"unknown option", shoot(bolters, target, "  options: {outnumber_bonus: 1}\n"), `t.yaml:6:13: unknown key "outnumber_bonus" in the options`},
-		{"option word", shoot(bolters, target, "  options: {morale_check: half}\n"), `t.yaml:6:27: morale_check "half": expected one of: quarter, never`},
+		{"option word", shoot(bolters, target, "  options: {morale_check: half}\n"), `t.yaml:6:27: unknown morale_check "half"; expected one of: quarter, never`},
 		{"fantasy question", scenario("charge: {unit: {name: A, M: 5}, distance: 3}\n"),
 			`t.yaml:3:1: unknown key "charge" in the scenario; expected one of: name,`},
 		{"artillery charges", scenario("assault:\n  attacker: " + rapier + "\n  defender: " + assaultSquad + "\n"),

@@ -395,7 +395,7 @@ func decodeType(d *scenarios.Decoder, n *scenarios.Node, w *weaponSpec, melee bo
 		if err != nil {
 			var te *mechanics.TextError
 			if errors.As(err, &te) {
-				d.ErrAt(n, ra.Col+te.Col-1, te.Msg)
+				d.ErrExpecting(n, ra.Col+te.Col-1, te.Msg, te.Expected)
 			} else {
 				d.Errorf(n, "%v", err)
 			}
@@ -628,7 +628,7 @@ func decodeOptions(d *scenarios.Decoder, n *scenarios.Node, specs []option) *opt
 				case o.words != nil:
 					s, ok := d.Scalar(n, o.key)
 					if ok && !slices.Contains(o.words, s) {
-						d.Errorf(n, "%s %q: expected one of: %s", o.key, s, strings.Join(o.words, ", "))
+						d.Expecting(n, "unknown "+o.key+" "+scenarios.Excerpt(s), "expected one of: "+strings.Join(o.words, ", "))
 						return nil, false
 					}
 					return s, ok
