@@ -405,3 +405,24 @@ func TestReportOfOnePlot(t *testing.T) {
 		t.Errorf("stderr %q, want it to end with %q", stderr, want)
 	}
 }
+
+// TestMaxTrialsWithoutPrecision: a scenario's max_trials with no precision
+// target caps nothing on a plain run; the run says so, once, on standard
+// error, and runs its trials. With --precision it caps the rounds and the
+// note is not given.
+func TestMaxTrialsWithoutPrecision(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "mt.yaml")
+	src := "name: mt\nruleset: fantasy\nmax_trials: 100000\ncharge: {unit: {name: A, M: 4}, distance: 8}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const note = "caps only a precision run"
+	_, stderr, err := runCLI(t, "run", file, "--trials", "1000", "--progress", "never")
+	if err != nil || strings.Count(stderr, note) != 1 {
+		t.Errorf("a plain run: %v, stderr %q", err, stderr)
+	}
+	_, stderr, err = runCLI(t, "run", file, "--trials", "1000", "--precision", "0.01", "--progress", "never")
+	if err != nil || strings.Contains(stderr, note) {
+		t.Errorf("a precision run: %v, stderr %q", err, stderr)
+	}
+}

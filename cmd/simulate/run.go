@@ -571,6 +571,10 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if flagSet(fs, "max-trials") && !flagSet(fs, "precision") && s.Precision == 0 {
 		return flagUsagef("run", "--max-trials caps a --precision run; give --precision too (or precision in the scenario)")
 	}
+	if s.MaxTrials > 0 && s.Precision == 0 && !flagSet(fs, "precision") {
+		// Not an error: the key caps the run a --precision flag would make.
+		fmt.Fprintf(stderr, "simulate: note: the scenario's max_trials caps only a precision run (precision: in the scenario, or --precision); this run makes its fixed number of trials\n")
+	}
 	shards.shardOutputs(fs, f)
 	if err := f.checkOutputs(inputFiles(s), s); err != nil {
 		return err
