@@ -112,6 +112,27 @@ const (
 	OutOfControlAway
 )
 
+// ChargePath is where the other units of a battle stand relative to the
+// acting unit's charge at its target, declared or a Random Movement move.
+// A battle keeps distances, not places, so whether another unit stands in
+// the way is not in its state: it is this option.
+type ChargePath uint8
+
+const (
+	// ChargeClear: no other unit stands in the way of the charge; it
+	// changes the target's distance alone.
+	ChargeClear ChargePath = iota
+	// ChargeLine: every other unit stands on the line from the acting unit
+	// through its target, at its distance. A charging unit cannot move
+	// through other units, so a declared charge at a target with another
+	// unit nearer on the line fails, its failed-charge move stopping 1"
+	// short of that unit. A Random Movement move runs into the first unit
+	// it reaches (advance): it stops 1" short of a friend and charges an
+	// enemy, which need not be its target. The acting unit's move shrinks
+	// every distance by as much.
+	ChargeLine
+)
+
 // HoldFire is when the Warlock Engineer tries to stop Zzzzap! (a Leadership
 // test on the crew's Ld; passing stops the bolts this turn).
 type HoldFire uint8
@@ -247,6 +268,9 @@ type Options struct {
 	// Doomwheel; false reads the pursuit as the last step of its close
 	// combat, in which it does nothing).
 	PursuerOutOfControl bool
+	// ChargePath is where the other units stand relative to the acting
+	// unit's charge (open: the battle keeps no directions).
+	ChargePath ChargePath
 }
 
 // DefaultOptions are the defaults for the open points (docs/fantasy.md).
@@ -281,9 +305,9 @@ type Battle struct {
 	// (unused for unit 0); a target at 0 starts in combat. Distances of units
 	// other than the target change when a unit flees: the unit itself, or
 	// every one of them by as much when unit 0 flees from combat
-	// (placeFlights); and, with Options.PursuitPath or Options.OutOfControl
-	// placing them on the line of its move, when unit 0 pursues or goes Out
-	// of Control.
+	// (placeFlights); and, with Options.ChargePath, Options.PursuitPath or
+	// Options.OutOfControl placing them on the line of its move, when unit 0
+	// charges, pursues or goes Out of Control.
 	Distance []int
 	Phases   []Phase
 	Options  Options
@@ -504,7 +528,11 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		// the roll as the charge range (unit card, Random Movement).
 		roll := as.Mover.Random.Roll(r)
 		s.Out.ChargeDeclared = true
-		b.reachOrFall(s, as, ts, roll)
+		if opt.ChargePath == ChargeLine {
+			b.advance(r, s, roll, 0, false)
+		} else {
+			b.reachOrFall(s, as, ts, roll)
+		}
 		s.Out.ChargeSuccess = as.Engaged
 		return
 	}
@@ -529,6 +557,10 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		ts.Distance += ts.Mover.Roll(r, Flee, false)
 		ts.Fled = true
 		reach, fail := as.Mover.RollCharge(r, a.Flying)
+		if b.blocked(s, fail) {
+			return
+		}
+		d := ts.Distance
 		if reach >= ts.Distance {
 			// The charger reaches the fleeing unit: it is caught, and the
 			// charger stops 1" behind what is left of it
@@ -540,10 +572,26 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 			// Short of the fleeing unit: a failed charge.
 			ts.Distance = max(1, ts.Distance-fail)
 		}
+		if opt.ChargePath == ChargeLine {
+			b.shrink(s, d-ts.Distance, 1)
+		}
 		return
 	}
 	reach, fail := as.Mover.RollCharge(r, a.Flying)
+	if b.blocked(s, fail) {
+		return
+	}
+	d := ts.Distance
 	b.reachOrFall(s, as, ts, reach)
+	if opt.ChargePath == ChargeLine {
+		// Along the line the charger's move brings every other unit
+		// nearer by as much: the target's distance on a success, the
+		// failed-charge roll (never into contact) on a failure.
+		if !as.Engaged {
+			d = min(fail, d-1)
+		}
+		b.shrink(s, d, 1)
+	}
 	if !as.Engaged {
 		// The failed charge moves the unit its failed-charge roll, read
 		// from the charge's own dice, closer, never into contact.
@@ -551,6 +599,36 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		ts.Distance = max(1, ts.Distance-fail)
 	}
 	s.Out.ChargeSuccess = as.Engaged
+}
+
+// blocked reports whether, with Options.ChargePath ChargeLine, another unit
+// stands nearer on the line than the target (nextOnLine; a friend at the
+// target's distance too, as the line orders it), so that the declared
+// charge cannot reach the target: a charging unit cannot move through
+// other units. The charge then fails, and the failed-charge move fail
+// brings the acting unit towards the target no nearer than 1" short of
+// the unit in the way, every distance shrinking by the move.
+func (b *Battle) blocked(s *State, fail int) bool {
+	if b.Options.ChargePath != ChargeLine {
+		return false
+	}
+	j := b.nextOnLine(s, -1, -1, s.Units[1].Distance, 0)
+	if j < 0 || j == 1 {
+		return false
+	}
+	s.Units[0].Charged = false
+	b.shrink(s, min(fail, max(s.Units[j].Distance-1, 0)), 0)
+	return true
+}
+
+// shrink brings every unit but the acting unit and skip nearer by d
+// inches, as the acting unit moves d along the line on which they stand.
+func (b *Battle) shrink(s *State, d, skip int) {
+	for j := 1; j < len(s.Units); j++ {
+		if j != skip {
+			s.Units[j].Distance = max(s.Units[j].Distance-d, 0)
+		}
+	}
 }
 
 // reachOrFall compares a charge range with the target's distance: reaching

@@ -131,10 +131,14 @@ func thin(d dice.Dist, q float64) dice.Dist {
 // with closed forms, which fixes its rounds, result, breaks, catches and
 // wins, the acting unit's losses too (it flees away from every other unit);
 // but the fleeing unit may take wounds on its way, and a fleeing unit may
-// be caught, so no other unit keeps its losses.
+// be caught, so no other unit keeps its losses. A charge along the line
+// may be blocked, or meet a unit other than its target, and it moves every
+// unit's distance, so none hold.
 func ExactBattle(b *Battle) BattleExact {
 	ex := exactBattle(b)
 	switch {
+	case b.chargeMeets():
+		ex.drop(func(battleKey) bool { return true })
 	case b.outOfControlMeets():
 		ex.drop(func(k battleKey) bool {
 			return k.metric != BattleChargeSuccess && k.metric != BattleFriendlyWounds && k.metric != BattleLostControl

@@ -46,8 +46,16 @@ func (b *Battle) MayPanic(i int) bool {
 // unit's pursuit with Options.PursuitPath PathLine, when there are other
 // units and a combat phase; an Out of Control move with
 // OutOfControlTowards, when the acting unit can go Out of Control (Zzzzap!
-// with a Shooting phase, or Loss of Control).
-func (b *Battle) MeetsOthers() bool { return b.pursuitMeets() || b.outOfControlMeets() }
+// with a Shooting phase, or Loss of Control); the acting unit's charge with
+// Options.ChargePath ChargeLine, when there are other units and a Movement
+// phase.
+func (b *Battle) MeetsOthers() bool {
+	return b.pursuitMeets() || b.outOfControlMeets() || b.chargeMeets()
+}
+
+func (b *Battle) chargeMeets() bool {
+	return b.Options.ChargePath == ChargeLine && len(b.Units) > 2 && slices.Contains(b.Phases, PhaseCharge)
+}
 
 func (b *Battle) pursuitMeets() bool {
 	return b.Options.PursuitPath == PathLine && len(b.Units) > 2 && slices.Contains(b.Phases, PhaseCombat)
@@ -59,11 +67,13 @@ func (b *Battle) outOfControlMeets() bool {
 }
 
 // MayMeet reports whether unit i, other than the acting unit and its
-// target, may be charged or caught by a move of the acting unit
-// (MeetsOthers): an enemy of the acting unit, in a battle whose moves may
-// run into it.
+// target, may be charged or caught by a move of the acting unit: an enemy
+// of the acting unit, in a battle whose pursuits or Out of Control moves
+// may run into it, or whose charge along the line is a Random Movement
+// move (a declared charge along the line reaches its target or nothing).
 func (b *Battle) MayMeet(i int) bool {
-	return i > 1 && b.Enemy[i] && b.MeetsOthers()
+	return i > 1 && b.Enemy[i] &&
+		(b.pursuitMeets() || b.outOfControlMeets() || b.chargeMeets() && !b.Units[0].Mover.Random.IsZero())
 }
 
 // terrorOnCharge reports whether the acting unit can declare a charge that

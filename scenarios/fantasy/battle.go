@@ -68,6 +68,9 @@ var battleOptions = []struct {
 		o.OutOfControl = map[string]rules.OutOfControlMove{"in_place": rules.OutOfControlInPlace,
 			"towards": rules.OutOfControlTowards, "away": rules.OutOfControlAway}[w]
 	}},
+	{key: "charge_path", values: []string{"clear", "line"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.ChargePath = map[string]rules.ChargePath{"clear": rules.ChargeClear, "line": rules.ChargeLine}[w]
+	}},
 	{key: "pursuer_out_of_control", values: []string{"stays", "moves"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.PursuerOutOfControl = w == "moves"
 	}},

@@ -361,6 +361,9 @@ func TestBattleErrors(t *testing.T) {
 		// said whole.
 		{"long option value", "  attacker: " + rat + "\n  options: {pursuit_path: " + strings.Repeat("x", 420) + "}\n",
 			`... (420 bytes); expected one of: clear, line`},
+		// The value starts after "  options: {charge_path: ", 25 bytes.
+		{"bad charge path", "  attacker: " + rat + "\n  options: {charge_path: around}\n",
+			`t.yaml:7:26: unknown charge_path "around"; expected one of: clear, line`},
 		// The value starts after "  options: {pursuer_out_of_control: ", 36 bytes.
 		{"bad pursuer out of control", "  attacker: " + rat + "\n  options: {pursuer_out_of_control: always}\n",
 			`t.yaml:7:37: unknown pursuer_out_of_control "always"; expected one of: stays, moves`},
@@ -891,5 +894,59 @@ battle:
 	stays, moves := wounds["stays"], wounds["moves"]
 	if se := math.Hypot(stays.SE, moves.SE); moves.Value-stays.Value < 5*se {
 		t.Errorf("the two took %.3f wounds with stays, %.3f with moves: no second catch (5 SE = %.3f)", stays.Value, moves.Value, 5*se)
+	}
+}
+
+// TestChargePathOption: the option reaches the battle. Ten foot (M 5, a
+// charge of M plus the highest of 2D6) charge a target 9" away, reaching
+// it when that die is 4 or more: 3/4. A friend stands 3" away. With
+// charge_path: clear it stands aside, and charge_success keeps its exact
+// 3/4; with line it is in the way, every charge fails, and no exact value
+// is claimed, since the friend's place decides it.
+func TestChargePathOption(t *testing.T) {
+	src := `name: t
+ruleset: fantasy
+battle:
+  attacker: {name: A, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}
+  target: {name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}
+  distance: 9
+  others:
+    - {name: Friend, side: friend, distance: 3, models: 5, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 6}
+  phases: [charge]
+  options: {charge_path: [clear, line]}
+`
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 4000
+	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: n, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, e := range s.Results(run) {
+		if e.Metric != "charge_success" {
+			continue
+		}
+		seen++
+		switch path := e.Param("charge_path"); path {
+		case "clear":
+			if !e.HasExact || math.Abs(e.Exact-0.75) > 1e-12 {
+				t.Errorf("clear: exact %v (has %v), want 3/4", e.Exact, e.HasExact)
+			}
+			if z := (e.Value - 0.75) / math.Sqrt(0.75*0.25/n); math.Abs(z) > 5 {
+				t.Errorf("clear: charge_success %.4f, want 3/4 (z %.1f)", e.Value, z)
+			}
+		case "line":
+			if e.HasExact || e.Value != 0 {
+				t.Errorf("line: charge_success %v (exact claimed %v), want 0 and no exact value", e.Value, e.HasExact)
+			}
+		default:
+			t.Errorf("charge_path %v", path)
+		}
+	}
+	if seen != 2 {
+		t.Errorf("%d charge_success estimates, want 2", seen)
 	}
 }

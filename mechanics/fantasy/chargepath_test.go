@@ -1,0 +1,212 @@
+package fantasy
+
+import (
+	"testing"
+
+	"hammersim/mechanics/dice"
+)
+
+// TestRandomMovementMeetsTheLine: a machine whose Random Movement is a
+// fixed 5" moves at its target in the Movement phase. With charge_path:
+// line it runs into the first unit within 5" on the line of the distances:
+// a friend 3" away stops it 1" short, at 2", leaving the friend 1" and the
+// target 8 - 2 = 6" away, unharmed (no Impact Hits: it is no Out of
+// Control move); an enemy 4" away, nearer than the target, it charges
+// (engaged, the next round the charge's, that enemy its opponent), leaving
+// the target 8 - 4 = 4" away; a target 4" away it charges, the friend then
+// 10 - 4 = 6" away; a target 8" and a friend 10" away are beyond its 5":
+// it stops 3" and 5" short of them. With charge_path: clear only the
+// target's distance moves: it charges a target within 5" and stops 5"
+// nearer one beyond.
+func TestRandomMovementMeetsTheLine(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		path         ChargePath
+		target, unit int
+		enemy        bool
+		wantT, wantU int
+		engaged      int // the unit it fights; 0: none
+	}{
+		{"line, into a friend", ChargeLine, 8, 3, false, 6, 1, 0},
+		{"line, into another enemy", ChargeLine, 8, 4, true, 4, 0, 2},
+		{"line, into the target", ChargeLine, 4, 10, false, 0, 6, 1},
+		{"line, short of both", ChargeLine, 8, 10, false, 3, 5, 0},
+		{"clear, past a friend", ChargeClear, 8, 3, false, 3, 3, 0},
+		{"clear, past another enemy", ChargeClear, 8, 4, true, 3, 4, 0},
+		{"clear, into the target", ChargeClear, 4, 10, false, 0, 10, 1},
+	} {
+		b := doomwheelAmong(OutOfControlInPlace, 5, tc.target, tc.unit)
+		b.Enemy[2] = tc.enemy
+		b.Phases = []Phase{PhaseCharge}
+		b.Options.ChargePath = tc.path
+		s := b.NewState()
+		b.Run(dice.New(30, 0), s) // the moves are fixed: one run shows them
+		as, ts, us := &s.Units[0], &s.Units[1], &s.Units[2]
+		if ts.Distance != tc.wantT || us.Distance != tc.wantU {
+			t.Errorf("%s: target %d\", other unit %d\"; want %d\", %d\"", tc.name, ts.Distance, us.Distance, tc.wantT, tc.wantU)
+		}
+		if us.Wounds != 0 {
+			t.Errorf("%s: the other unit took %d wounds", tc.name, us.Wounds)
+		}
+		if tc.engaged == 0 {
+			if as.Engaged || s.Out.ChargeSuccess {
+				t.Errorf("%s: engaged %v, charge success %v; want neither", tc.name, as.Engaged, s.Out.ChargeSuccess)
+			}
+			continue
+		}
+		os := &s.Units[tc.engaged]
+		if !as.Engaged || !os.Engaged || !as.Charged || !s.first || s.opp != tc.engaged || !s.Out.ChargeSuccess {
+			t.Errorf("%s: engaged %v and %v, charged %v, first round %v, opponent %d, success %v; want a charge at unit %d",
+				tc.name, as.Engaged, os.Engaged, as.Charged, s.first, s.opp, s.Out.ChargeSuccess, tc.engaged)
+		}
+	}
+}
+
+// TestDeclaredChargeMeetsTheLine: ten foot (M 5, no Swiftstride, so the
+// charge is M plus the highest of 2D6, h, and a failed charge moves h)
+// declare a charge at a target 9" away, reached when h >= 4: chance
+// 1 - (3/6)^2 = 3/4. A third unit stands 3" away (a friend, or an enemy)
+// or 10" away (an enemy beyond the target).
+//
+// With charge_path: line a unit 3" away is in the way: the charge always
+// fails, and the failed-charge move stops 1" short of that unit, so it
+// moves min(h, 2): the unit ends 2" away when h = 1 (chance 1/36), else
+// 1", and the target 9 - min(h, 2), 6" further than the unit. An enemy 10"
+// away is beyond the target and blocks nothing: the charge succeeds with
+// chance 3/4, leaving that enemy 10 - 9 = 1" away; a failure moves h, which
+// keeps the two 1" apart. With charge_path: clear the third unit never
+// moves and the charge succeeds with chance 3/4. 20,000 trials each,
+// within 4 standard errors.
+func TestDeclaredChargeMeetsTheLine(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		path    ChargePath
+		unit    int
+		enemy   bool
+		success float64
+	}{
+		{"line, a friend in the way", ChargeLine, 3, false, 0},
+		{"line, an enemy in the way", ChargeLine, 3, true, 0},
+		{"line, an enemy beyond", ChargeLine, 10, true, 3.0 / 4},
+		{"clear, a friend in the way", ChargeClear, 3, false, 3.0 / 4},
+		{"clear, an enemy in the way", ChargeClear, 3, true, 3.0 / 4},
+	} {
+		other := foot("Other", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)
+		b := &Battle{Units: []*Unit{foot("Acting", 10, 5, 3, 3, 3, 3, 1, 7, NoSave), foot("Target", 10, 5, 3, 3, 3, 3, 1, 7, NoSave), other},
+			Enemy: []bool{false, true, tc.enemy}, Distance: []int{0, 9, tc.unit}, Phases: []Phase{PhaseCharge}, Options: DefaultOptions}
+		b.Options.ChargePath = tc.path
+		s, r := b.NewState(), dice.New(31, 0)
+		const n = 20_000
+		success, short := 0, 0
+		for range n {
+			b.Run(r, s)
+			ts, us := &s.Units[1], &s.Units[2]
+			if !s.Out.ChargeDeclared || s.Out.ChargeSuccess != s.Units[0].Engaged {
+				t.Fatalf("%s: declared %v, success %v, engaged %v", tc.name, s.Out.ChargeDeclared, s.Out.ChargeSuccess, s.Units[0].Engaged)
+			}
+			if s.Out.ChargeSuccess {
+				success++
+			}
+			switch {
+			case tc.path == ChargeClear:
+				if us.Distance != tc.unit {
+					t.Fatalf("%s: the other unit stands %d\" away, want %d", tc.name, us.Distance, tc.unit)
+				}
+			case tc.unit == 3:
+				if us.Distance == 2 {
+					short++
+				}
+				if us.Distance < 1 || us.Distance > 2 || ts.Distance-us.Distance != 6 {
+					t.Fatalf("%s: the other unit stands %d\" away, the target %d\"", tc.name, us.Distance, ts.Distance)
+				}
+			case s.Out.ChargeSuccess && (us.Distance != 1 || ts.Distance != 0), !s.Out.ChargeSuccess && us.Distance-ts.Distance != 1:
+				t.Fatalf("%s: success %v, the other unit stands %d\" away, the target %d\"", tc.name, s.Out.ChargeSuccess, us.Distance, ts.Distance)
+			}
+		}
+		within4SE(t, tc.name+": charges made", success, n, tc.success)
+		if tc.path == ChargeLine && tc.unit == 3 {
+			within4SE(t, tc.name+": failed-charge moves of 1\"", short, n, 1.0/36)
+		}
+	}
+}
+
+// TestChargeLineAllocatesNothing: charges along the line, declared and by
+// Random Movement, into units in the way, allocate nothing.
+func TestChargeLineAllocatesNothing(t *testing.T) {
+	for _, random := range []bool{false, true} {
+		b := doomwheelAmong(OutOfControlTowards, 5, 8, 4)
+		b.Enemy[2] = true
+		if !random {
+			b.Units[0] = foot("Acting", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)
+		}
+		b.Phases = []Phase{PhaseCharge, PhaseCombat}
+		b.Options.ChargePath = ChargeLine
+		s, r := b.NewState(), dice.New(32, 0)
+		if allocs := testing.AllocsPerRun(2000, func() { b.Run(r, s) }); allocs != 0 {
+			t.Fatalf("random %v: a charge along the line allocates %v times", random, allocs)
+		}
+	}
+}
+
+// TestChargeLineMayMeet: along the line a Random Movement move may charge
+// an enemy other than its target, so that enemy's combat is reported; a
+// declared charge reaches its target or nothing; with charge_path: clear
+// neither meets it.
+func TestChargeLineMayMeet(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		random bool
+		path   ChargePath
+		want   bool
+	}{
+		{"random, line", true, ChargeLine, true},
+		{"declared, line", false, ChargeLine, false},
+		{"random, clear", true, ChargeClear, false},
+	} {
+		b := doomwheelAmong(OutOfControlInPlace, 5, 8, 4)
+		b.Enemy[2] = true
+		if !tc.random {
+			b.Units[0] = foot("Acting", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)
+		}
+		b.Phases = []Phase{PhaseCharge}
+		b.Options.ChargePath = tc.path
+		if got := b.MayMeet(2); got != tc.want {
+			t.Errorf("%s: MayMeet = %v, want %v", tc.name, got, tc.want)
+		}
+		if got := b.MeetsOthers(); got != (tc.path == ChargeLine) {
+			t.Errorf("%s: MeetsOthers = %v", tc.name, got)
+		}
+	}
+}
+
+// TestFleeingTargetPastAUnit: the unit in the way is judged after the
+// target's flight. Ten foot (M 5, a charge of M plus the highest of 2D6,
+// h) charge a target 4" away that flees 2D6 (f), to 4 + f; an enemy
+// stands 5" away. With charge_path: clear the charge catches the target
+// when 5 + h >= 4 + f: 476 of the 6^4 rolls, 119/324. With line the
+// target always ends beyond the enemy (f >= 2), so the charge never
+// reaches it. 20,000 trials, within 4 standard errors.
+func TestFleeingTargetPastAUnit(t *testing.T) {
+	for _, tc := range []struct {
+		path ChargePath
+		want float64
+	}{{ChargeClear, 119.0 / 324}, {ChargeLine, 0}} {
+		b := &Battle{Units: []*Unit{foot("Acting", 10, 5, 3, 3, 3, 3, 1, 7, NoSave), foot("Target", 10, 5, 3, 3, 3, 3, 1, 7, NoSave),
+			foot("Other", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)},
+			Enemy: []bool{false, true, true}, Distance: []int{0, 4, 5}, Phases: []Phase{PhaseCharge}, Options: DefaultOptions}
+		b.Options.ChargePath, b.Options.TargetFlees = tc.path, true
+		s, r := b.NewState(), dice.New(33, 0)
+		const n = 20_000
+		caught := 0
+		for range n {
+			b.Run(r, s)
+			if s.Out.ChargeSuccess != s.Units[1].Caught {
+				t.Fatalf("path %d: success %v, caught %v", tc.path, s.Out.ChargeSuccess, s.Units[1].Caught)
+			}
+			if s.Out.ChargeSuccess {
+				caught++
+			}
+		}
+		within4SE(t, "fleeing targets caught", caught, n, tc.want)
+	}
+}
