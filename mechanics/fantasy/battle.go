@@ -536,6 +536,16 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		s.Out.ChargeSuccess = as.Engaged
 		return
 	}
+	// Along the line, a unit nearer than the target stands in the way, and
+	// nothing in the battle moves it aside before the charge: the charge is
+	// impossible, and an impossible charge is not declared (W9E, Can I
+	// Charge?). The target's own flight may still take it past a unit
+	// (blocked, below).
+	if opt.ChargePath == ChargeLine {
+		if j := b.nextOnLine(s, -1, -1, ts.Distance, 0); j >= 0 && j != 1 {
+			return
+		}
+	}
 	// A unit that wants to charge a Terror-causing enemy must pass a
 	// Psychology (Leadership) test first (unit card, Terror).
 	if testsToCharge(a, t) && !LdTest(r, a.Ld, opt.InsaneCourage) {
@@ -602,10 +612,11 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 }
 
 // blocked reports whether, with Options.ChargePath ChargeLine, another unit
-// stands nearer on the line than the target (nextOnLine; a friend at the
-// target's distance too, as the line orders it), so that the declared
-// charge cannot reach the target: a charging unit cannot move through
-// other units. The charge then fails, and the failed-charge move fail
+// stands nearer on the line than the target once the target has reacted
+// (nextOnLine; a friend at the target's distance too, as the line orders
+// it): a target that fled past another unit, since a charge with a unit in
+// its way from the start is not declared. A charging unit cannot move
+// through other units, so the declared charge cannot reach the target. The charge then fails, and the failed-charge move fail
 // brings the acting unit towards the target no nearer than 1" short of
 // the unit in the way, every distance shrinking by the move.
 func (b *Battle) blocked(s *State, fail int) bool {

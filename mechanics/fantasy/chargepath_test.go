@@ -1,6 +1,7 @@
 package fantasy
 
 import (
+	"math"
 	"testing"
 
 	"hammersim/mechanics/dice"
@@ -68,15 +69,13 @@ func TestRandomMovementMeetsTheLine(t *testing.T) {
 // 1 - (3/6)^2 = 3/4. A third unit stands 3" away (a friend, or an enemy)
 // or 10" away (an enemy beyond the target).
 //
-// With charge_path: line a unit 3" away is in the way: the charge always
-// fails, and the failed-charge move stops 1" short of that unit, so it
-// moves min(h, 2): the unit ends 2" away when h = 1 (chance 1/36), else
-// 1", and the target 9 - min(h, 2), 6" further than the unit. An enemy 10"
-// away is beyond the target and blocks nothing: the charge succeeds with
-// chance 3/4, leaving that enemy 10 - 9 = 1" away; a failure moves h, which
-// keeps the two 1" apart. With charge_path: clear the third unit never
-// moves and the charge succeeds with chance 3/4. 20,000 trials each,
-// within 4 standard errors.
+// With charge_path: line a unit 3" away is in the way, and nothing moves
+// it aside: the charge is impossible, so it is not declared (W9E, Can I
+// Charge?), and nobody moves. An enemy 10" away is beyond the target and
+// blocks nothing: the charge succeeds with chance 3/4, leaving that enemy
+// 10 - 9 = 1" away; a failure moves h, which keeps the two 1" apart. With
+// charge_path: clear the third unit never moves and the charge succeeds
+// with chance 3/4. 20,000 trials each, within 4 standard errors.
 func TestDeclaredChargeMeetsTheLine(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -97,11 +96,12 @@ func TestDeclaredChargeMeetsTheLine(t *testing.T) {
 		b.Options.ChargePath = tc.path
 		s, r := b.NewState(), dice.New(31, 0)
 		const n = 20_000
-		success, short := 0, 0
+		success := 0
+		blocked := tc.path == ChargeLine && tc.unit == 3
 		for range n {
 			b.Run(r, s)
 			ts, us := &s.Units[1], &s.Units[2]
-			if !s.Out.ChargeDeclared || s.Out.ChargeSuccess != s.Units[0].Engaged {
+			if s.Out.ChargeDeclared == blocked || s.Out.ChargeSuccess != s.Units[0].Engaged {
 				t.Fatalf("%s: declared %v, success %v, engaged %v", tc.name, s.Out.ChargeDeclared, s.Out.ChargeSuccess, s.Units[0].Engaged)
 			}
 			if s.Out.ChargeSuccess {
@@ -112,21 +112,15 @@ func TestDeclaredChargeMeetsTheLine(t *testing.T) {
 				if us.Distance != tc.unit {
 					t.Fatalf("%s: the other unit stands %d\" away, want %d", tc.name, us.Distance, tc.unit)
 				}
-			case tc.unit == 3:
-				if us.Distance == 2 {
-					short++
-				}
-				if us.Distance < 1 || us.Distance > 2 || ts.Distance-us.Distance != 6 {
-					t.Fatalf("%s: the other unit stands %d\" away, the target %d\"", tc.name, us.Distance, ts.Distance)
+			case blocked:
+				if us.Distance != 3 || ts.Distance != 9 {
+					t.Fatalf("%s: the other unit stands %d\" away, the target %d\"; nobody should move", tc.name, us.Distance, ts.Distance)
 				}
 			case s.Out.ChargeSuccess && (us.Distance != 1 || ts.Distance != 0), !s.Out.ChargeSuccess && us.Distance-ts.Distance != 1:
 				t.Fatalf("%s: success %v, the other unit stands %d\" away, the target %d\"", tc.name, s.Out.ChargeSuccess, us.Distance, ts.Distance)
 			}
 		}
 		within4SE(t, tc.name+": charges made", success, n, tc.success)
-		if tc.path == ChargeLine && tc.unit == 3 {
-			within4SE(t, tc.name+": failed-charge moves of 1\"", short, n, 1.0/36)
-		}
 	}
 }
 
@@ -208,5 +202,25 @@ func TestFleeingTargetPastAUnit(t *testing.T) {
 			}
 		}
 		within4SE(t, "fleeing targets caught", caught, n, tc.want)
+	}
+}
+
+// TestChargeLineDropsTheMishapChances: in a Doomwheel's turn (move, shoot,
+// one round) with friends 5" away, the Mishap chart's chances hold under
+// charge_path: clear, where the move reaches its target or not by its roll
+// alone; under line the move may stop 1" short of the friends, never
+// engaged, which changes whether and at what the bolts fire: no chance of
+// the chart may be claimed. Under clear a Disaster at 9" has (215 +
+// 15/36)/216/18 (TestExactZzzzapAfterTheMove).
+func TestChargeLineDropsTheMishapChances(t *testing.T) {
+	b := doomwheelTurn(9)
+	if p, has := ExactBattle(b).Mishap(0); !has || math.Abs(p-(215+15.0/36)/216/18) > 1e-12 {
+		t.Fatalf("clear: Disaster chance %v, %v; want one", p, has)
+	}
+	b.Options.ChargePath = ChargeLine
+	for k := range MishapNames() {
+		if p, has := ExactBattle(b).Mishap(k); has {
+			t.Errorf("line: Mishap result %d keeps the exact chance %v", k, p)
+		}
 	}
 }

@@ -138,7 +138,10 @@ func ExactBattle(b *Battle) BattleExact {
 	ex := exactBattle(b)
 	switch {
 	case b.chargeMeets():
+		// The charge decides whether the Doomwheel is engaged, and so
+		// whether it fires: the Mishap chart's chances go too.
 		ex.drop(func(battleKey) bool { return true })
+		clear(ex.mishap)
 	case b.outOfControlMeets():
 		ex.drop(func(k battleKey) bool {
 			return k.metric != BattleChargeSuccess && k.metric != BattleFriendlyWounds && k.metric != BattleLostControl
