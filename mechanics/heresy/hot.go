@@ -34,15 +34,10 @@ func (a *Attack) Fire(r *dice.Rand, firer, target *Unit) Tally {
 // Return Fire) offers the markers fewer. A target with no models left
 // counts as one: no attack is made at it. It does not allocate.
 func (a *Attack) Retarget(models int, o Options) {
-	models = max(models, 1)
 	for i := range a.Volleys {
 		v := &a.Volleys[i]
-		switch {
-		case v.Chain.WallOfDeath:
-		case v.Weapon.Blast > 0:
-			v.Chain.AutoHits = o.blastHits(v.Weapon.Blast, models)
-		case v.Weapon.Template:
-			v.Chain.AutoHits = o.templateHits(models)
+		if hits, marker := markerHits(v, models, o); marker {
+			v.Chain.AutoHits = hits
 		}
 	}
 }
@@ -50,22 +45,28 @@ func (a *Attack) Retarget(models int, o Options) {
 // sameMarkers reports whether Retarget(models, o) would leave every
 // volley's hits per shot as they are.
 func (a *Attack) sameMarkers(models int, o Options) bool {
-	models = max(models, 1)
 	for i := range a.Volleys {
 		v := &a.Volleys[i]
-		switch {
-		case v.Chain.WallOfDeath:
-		case v.Weapon.Blast > 0:
-			if v.Chain.AutoHits != o.blastHits(v.Weapon.Blast, models) {
-				return false
-			}
-		case v.Weapon.Template:
-			if v.Chain.AutoHits != o.templateHits(models) {
-				return false
-			}
+		if hits, marker := markerHits(v, models, o); marker && v.Chain.AutoHits != hits {
+			return false
 		}
 	}
 	return true
+}
+
+// markerHits returns the hits a Blast or Template marker of volley v
+// scores against a target of models models (at least one), and whether v
+// fires one (a Wall of Death keeps its own).
+func markerHits(v *Volley, models int, o Options) (int, bool) {
+	models = max(models, 1)
+	switch {
+	case v.Chain.WallOfDeath:
+	case v.Weapon.Blast > 0:
+		return o.blastHits(v.Weapon.Blast, models), true
+	case v.Weapon.Template:
+		return o.templateHits(models), true
+	}
+	return 0, false
 }
 
 // GetsHot reports whether a weapon of the attack Gets Hot.
