@@ -587,10 +587,9 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		}
 		return
 	}
+	// A target that holds has not moved: nothing can stand in the way
+	// now that did not at the declaration.
 	reach, fail := as.Mover.RollCharge(r, a.Flying)
-	if b.blocked(s, fail) {
-		return
-	}
 	d := ts.Distance
 	b.reachOrFall(s, as, ts, reach)
 	if opt.ChargePath == ChargeLine {
@@ -1324,9 +1323,7 @@ func (b *Battle) advance(r *dice.Rand, s *State, reach, skip int, smash bool) {
 		}
 		b.annihilated(r, s, j)
 	}
-	for j := 1; j < len(s.Units); j++ {
-		s.Units[j].Distance = max(s.Units[j].Distance-stop, 0)
-	}
+	b.shrink(s, stop, 0)
 }
 
 // lineKey orders the units on the line: by distance, a friend of the acting
