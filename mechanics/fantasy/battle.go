@@ -564,8 +564,16 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		}
 	}
 	if flee {
-		ts.Distance += ts.Mover.Roll(r, Flee, false)
+		// The target flees directly away from the charger, as any fleeing
+		// unit moves (WAP, Flee!): along the line it meets the units
+		// behind it (fleeThrough).
+		f := ts.Mover.Roll(r, Flee, false)
 		ts.Fled = true
+		if opt.ChargePath == ChargeLine {
+			b.fleeThrough(r, s, 1, f)
+		} else {
+			ts.Distance += f
+		}
 		reach, fail := as.Mover.RollCharge(r, a.Flying)
 		if b.blocked(s, fail) {
 			return
@@ -615,9 +623,14 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 // (nextOnLine; a friend at the target's distance too, as the line orders
 // it): a target that fled past another unit, since a charge with a unit in
 // its way from the start is not declared. A charging unit cannot move
-// through other units, so the declared charge cannot reach the target. The charge then fails, and the failed-charge move fail
-// brings the acting unit towards the target no nearer than 1" short of
-// the unit in the way, every distance shrinking by the move.
+// through other units, so the declared charge cannot reach the target. The
+// same holds for a target destroyed in its flight: it fell at the unit
+// that destroyed it, a friend of the acting unit, which now stands in the
+// way; a charge whose target is gone before the charger moves fails
+// (W9E/movement/unusual-situations-movement). The charge then fails, and
+// the failed-charge move fail brings the acting unit towards the target
+// no nearer than 1" short of the unit in the way, every distance
+// shrinking by the move.
 func (b *Battle) blocked(s *State, fail int) bool {
 	if b.Options.ChargePath != ChargeLine {
 		return false
@@ -1229,11 +1242,12 @@ func (b *Battle) placeFlights(r *dice.Rand, s *State) {
 	}
 }
 
-// fleeThrough moves unit i, which broke from combat with the acting unit,
-// its flee roll f directly away from it, along the line on which the other
-// units stand (PathLine), through the units it reaches, nearest first (WAP,
-// Move Fleeing Units, which a flight from combat follows: WAP, Move
-// Fleeing Unit). Each non-fleeing enemy it passes through inflicts one
+// fleeThrough moves unit i, which flees from the acting unit (it broke from
+// combat with it, PathLine, or it is the target fleeing from its charge,
+// ChargeLine), its flee roll f directly away from it, along the line on
+// which the other units stand, through the units it reaches, nearest
+// first (WAP, Move Fleeing Units, which a flight from combat follows: WAP,
+// Move Fleeing Unit; and a Flee! reaction too: WAP, Flee!). Each non-fleeing enemy it passes through inflicts one
 // wound on it for each point of its Unit Strength, with no save of any
 // kind; each friend it passes through, while its own Unit Strength is
 // Options.PanicFriendUS or more, takes a Panic test once the move is made

@@ -185,8 +185,12 @@ func TestFleeingTargetPastAUnit(t *testing.T) {
 		path ChargePath
 		want float64
 	}{{ChargeClear, 119.0 / 324}, {ChargeLine, 0}} {
+		// Immune to Psychology, the friend the target flees through takes
+		// no Panic test, so it stays in the way (TestTargetFleesThroughTheLine).
+		other := foot("Other", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)
+		other.ImmunePsychology = true
 		b := &Battle{Units: []*Unit{foot("Acting", 10, 5, 3, 3, 3, 3, 1, 7, NoSave), foot("Target", 10, 5, 3, 3, 3, 3, 1, 7, NoSave),
-			foot("Other", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)},
+			other},
 			Enemy: []bool{false, true, true}, Distance: []int{0, 4, 5}, Phases: []Phase{PhaseCharge}, Options: DefaultOptions}
 		b.Options.ChargePath, b.Options.TargetFlees = tc.path, true
 		s, r := b.NewState(), dice.New(33, 0)
@@ -202,6 +206,71 @@ func TestFleeingTargetPastAUnit(t *testing.T) {
 			}
 		}
 		within4SE(t, "fleeing targets caught", caught, n, tc.want)
+	}
+}
+
+// TestTargetFleesThroughTheLine: with charge_path: line, the target's
+// flight from the charge goes through the units behind it on the line, as
+// a flight from combat does (WAP, Flee!: the unit moves as Move Fleeing
+// Units says). The target stands 4" away and flees 2D6; another unit
+// stands 9" away, so the flight reaches it when the roll is 5 or more:
+// 1 - 6/36 = 30/36.
+//   - A wall of three (Unit Strength 3), a friend of the charger: the
+//     target of three one-Wound models takes 3 wounds with no save and is
+//     destroyed there, without being caught, with chance 30/36. The charge
+//     then fails (its target is gone), and the charger stops 1" short of
+//     the wall or sooner: the wall stands 1" or more from it.
+//   - A friend of the target at Ld 1, without Insane Courage, which fails
+//     any test: the target of ten (Unit Strength 10, panic_friend_us)
+//     flees through it with chance 30/36, and it flees from Panic. The
+//     charger is one model: a catch inflicts 2 wounds (twice its Unit
+//     Strength, caught: wounds) and never destroys the ten, whose loss
+//     within 6" would be another cause of Panic.
+//
+// With charge_path: clear the flight passes through nobody: the target
+// is destroyed only when caught, and the friend never tests. 20,000
+// trials each, within 4 standard errors.
+func TestTargetFleesThroughTheLine(t *testing.T) {
+	for _, path := range []ChargePath{ChargeLine, ChargeClear} {
+		want := 30.0 / 36
+		if path == ChargeClear {
+			want = 0
+		}
+		wall := foot("Wall", 3, 3, 3, 3, 3, 3, 0, 10, NoSave)
+		wall.ImmunePsychology = true
+		b := &Battle{Units: []*Unit{foot("Acting", 10, 5, 3, 3, 3, 3, 1, 7, NoSave), foot("Target", 3, 3, 3, 3, 3, 3, 1, 7, NoSave), wall},
+			Enemy: []bool{false, true, false}, Distance: []int{0, 4, 9}, Phases: []Phase{PhaseCharge}, Options: DefaultOptions}
+		b.Options.ChargePath, b.Options.TargetFlees = path, true
+		s, r := b.NewState(), dice.New(34, 0)
+		const n = 20_000
+		fell := 0
+		for range n {
+			b.Run(r, s)
+			ts := &s.Units[1]
+			if ts.Alive > 0 || ts.Caught {
+				continue
+			}
+			fell++
+			if s.Out.ChargeSuccess || s.Units[0].Engaged || s.Units[2].Distance < 1 {
+				t.Fatalf("path %d: target destroyed in its flight, yet charge success %v, engaged %v, wall at %d\"",
+					path, s.Out.ChargeSuccess, s.Units[0].Engaged, s.Units[2].Distance)
+			}
+		}
+		within4SE(t, "targets destroyed fleeing through the wall", fell, n, want)
+
+		friend := foot("Friend", 5, 5, 3, 3, 3, 3, 0, 1, NoSave)
+		b = &Battle{Units: []*Unit{foot("Acting", 1, 1, 3, 3, 3, 3, 1, 7, NoSave), foot("Target", 10, 5, 3, 3, 3, 3, 1, 7, NoSave), friend},
+			Enemy: []bool{false, true, true}, Distance: []int{0, 4, 9}, Phases: []Phase{PhaseCharge}, Options: DefaultOptions}
+		b.Options.ChargePath, b.Options.TargetFlees, b.Options.InsaneCourage = path, true, false
+		s, r = b.NewState(), dice.New(35, 0)
+		panicked := 0
+		for range n {
+			b.Run(r, s)
+			if s.Out.Panicked[2] {
+				panicked++
+			}
+		}
+		within4SE(t, "friends fled through that fled", panicked, n, want)
 	}
 }
 
