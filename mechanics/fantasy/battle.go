@@ -334,8 +334,12 @@ func (b *Battle) Validate() error {
 		}
 	}
 	for i, u := range b.Units {
-		if u.Models < 1 || u.W < 1 || u.Width < 1 || u.FrontMM < 1 || len(u.Attackers) > maxAttackers {
+		if u.Models < 1 || u.W < 1 || u.Width < 1 || u.FrontMM < 1 || u.DepthMM < 0 || len(u.Attackers) > maxAttackers {
 			return fmt.Errorf("fantasy: unit %q: models, wounds, width and base must be positive, with at most %d attack profiles", u.Name, maxAttackers)
+		}
+		if u.Flank && u.Rear {
+			// A unit fights one side of its enemy.
+			return fmt.Errorf("fantasy: unit %q: flank and rear together; a unit fights one side of its enemy", u.Name)
 		}
 		if i > 1 && (u.Flank || u.Rear || u.HigherGround) {
 			// They place a unit against the one it fights from the start;
@@ -343,6 +347,11 @@ func (b *Battle) Validate() error {
 			// that unit, from its front.
 			return fmt.Errorf("fantasy: unit %q: flank, rear and higher ground are for the acting unit and its target", u.Name)
 		}
+	}
+	if a, t := b.Units[0], b.Units[1]; (a.Flank || a.Rear) && (t.Flank || t.Rear) {
+		// Whichever side of the target the acting unit fights, its front
+		// meets it, so the target fights its front.
+		return fmt.Errorf("fantasy: units %q and %q: each in the other's flank or rear; only one of them can be", a.Name, t.Name)
 	}
 	return nil
 }
@@ -1376,12 +1385,12 @@ func (b *Battle) smash(r *dice.Rand, s *State, j int) {
 	if a.Impact.IsZero() {
 		return
 	}
-	models := min(as.Alive, a.Contact(f, fs.Alive))
+	models := Contact(a, FaceFront, as.Alive, f, FaceFront, fs.Alive)
 	hits := 0
 	for range models {
 		hits += a.Impact.Roll(r)
 	}
-	for range chariotsBehind(a, as.Alive, models) {
+	for range chariotsBehind(a, FaceFront, as.Alive, models) {
 		hits += r.D3()
 	}
 	bl := hitsOn(a.S, f)

@@ -185,15 +185,15 @@ const MaxAttackers = maxAttackers
 
 // fighting returns how many of u's bodies strike at e: those in base
 // contact, and (with supporting attacks, for rank-and-file types) as many
-// from the rank behind.
+// from the rank behind, when e fights u's front: supporting attacks are
+// not made to the side or rear (WAP/close-combat/supporting-attacks).
 func fighting(u *Unit, us *UnitState, e *Unit, es *UnitState, support bool, plan *roundPlan, side int) (front, behind int) {
 	if us.Alive == 0 || es.Alive == 0 || us.Fled {
 		return 0, 0
 	}
-	contact := plan.contact(side, u, e, es.Alive)
-	front = min(us.Alive, contact)
-	if support && u.Troop.FightsInRanks() && us.Alive > u.Width {
-		behind = min(us.Alive-u.Width, contact)
+	front = plan.contact(side, u, us.Alive, e, es.Alive)
+	if support && plan.face[side] == FaceFront && u.Troop.FightsInRanks() && us.Alive > u.Width {
+		behind = min(us.Alive-u.Width, front)
 	}
 	return front, behind
 }
@@ -319,13 +319,13 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 		if us.Alive == 0 || us.Fled || es.Alive == 0 {
 			continue
 		}
-		models := min(us.Alive, plan.contact(side, u, e, es.Alive))
+		models := plan.contact(side, u, us.Alive, e, es.Alive)
 		switch {
 		case first && us.Charged && !u.Impact.IsZero():
 			for range models {
 				hits[side] += u.Impact.Roll(r)
 			}
-			for range chariotsBehind(u, us.Alive, models) {
+			for range chariotsBehind(u, plan.face[side], us.Alive, models) {
 				hits[side] += r.D3()
 			}
 		case u.GrindAttack && !(first && us.Charged):
@@ -351,8 +351,8 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 // front touch the enemy, stand in its second rank behind those: each adds
 // D3 to the Impact Hits of the chariot in front of it (W9E, troop types,
 // Chariots). Other troop types add none.
-func chariotsBehind(u *Unit, alive, front int) int {
-	if u.Troop != Chariot || alive <= u.Width {
+func chariotsBehind(u *Unit, f Facing, alive, front int) int {
+	if u.Troop != Chariot || f != FaceFront || alive <= u.Width {
 		return 0
 	}
 	return min(alive-u.Width, u.Width, front)
@@ -508,22 +508,30 @@ type roundPlan struct {
 	hits   [2]blows
 	// score is what this kind of round fixes about each side's combat result.
 	score [2]scoring
-	// contacts[side][k] is how many of side's bodies touch the other side
-	// when k of its bodies stand in its front rank (Unit.Contact), for
-	// fronts up to maxPlannedFront.
-	contacts [2][maxPlannedFront + 1]int
+	// face[side] is the side of that unit the other fights (FacedBy).
+	face [2]Facing
+	// reaches[side][k] is how many of side's bodies would fit along the
+	// other's side when k bodies line it (reach, for Contact), for sides
+	// up to maxPlannedFront.
+	reaches [2][maxPlannedFront + 1]int
 }
 
-// maxPlannedFront is the widest front whose contacts a plan keeps; a wider
+// maxPlannedFront is the longest side whose reaches a plan keeps; a longer
 // one is worked out each time.
 const maxPlannedFront = 32
 
-// contact is u.Contact(e, alive), from the plan where it can be.
-func (p *roundPlan) contact(side int, u, e *Unit, alive int) int {
-	if k := min(e.Width, alive); k <= maxPlannedFront {
-		return p.contacts[side][k]
+// contact is Contact(u, p.face[side], alive, e, p.face[1-side], eAlive),
+// from the plan where it can be.
+func (p *roundPlan) contact(side int, u *Unit, alive int, e *Unit, eAlive int) int {
+	n, mm := u.Side(p.face[side], alive)
+	k, emm := e.Side(p.face[1-side], eAlive)
+	if n == 0 || k == 0 {
+		return 0
 	}
-	return u.Contact(e, alive)
+	if k <= maxPlannedFront {
+		return min(n, p.reaches[side][k])
+	}
+	return min(n, reach(mm, k, emm))
 }
 
 // plan returns s's plan for this kind of round against the unit the acting
@@ -557,11 +565,16 @@ func (b *Battle) planIn(plans *[4]roundPlan, units [2]*Unit, states [2]*UnitStat
 		}
 	}
 	for side := range 2 {
+		p.face[side] = FacedBy(units[1-side])
+	}
+	for side := range 2 {
 		u, e := units[side], units[1-side]
 		p.hits[side] = hitsOn(u.S, e)
 		p.score[side] = b.scoring(units, states, side, first)
-		for k := range min(e.Width, maxPlannedFront) + 1 {
-			p.contacts[side][k] = u.Contact(e, k)
+		_, mm := u.Side(p.face[side], 1)
+		_, emm := e.Side(p.face[1-side], 1)
+		for k := 1; k <= maxPlannedFront; k++ {
+			p.reaches[side][k] = reach(mm, k, emm)
 		}
 	}
 	p.built = true

@@ -261,17 +261,25 @@ func exactCharge(b *Battle) (pCharge, pCombat float64, known bool) {
 // one), if they are.
 func exactImpact(b *Battle, pCombat float64, lost int, ex BattleExact) (dice.Dist, bool) {
 	a, t := b.Units[0], b.Units[1]
-	models := min(a.Models, a.Contact(t, t.Models))
-	if a.Impact.IsZero() || (a.GrindAttack && b.Options.Rounds != 1) || t.Models <= lost ||
-		models != min(a.Models, a.Contact(t, t.Models-lost)) {
+	af, tf := FacedBy(t), FacedBy(a)
+	models := Contact(a, af, a.Models, t, tf, t.Models)
+	if a.Impact.IsZero() || (a.GrindAttack && b.Options.Rounds != 1) || t.Models <= lost {
 		return dice.Dist{}, false
+	}
+	// The side the target shows need not shrink steadily as it loses
+	// models (its last rank, fought in the rear, empties and refills), so
+	// every number it may have left is tried.
+	for alive := t.Models - lost; alive < t.Models; alive++ {
+		if Contact(a, af, a.Models, t, tf, alive) != models {
+			return dice.Dist{}, false
+		}
 	}
 	sum := dice.Point(0) // each model's Impact Hits, rolled independently
 	for range models {
 		sum = sum.Add(a.Impact.Dist())
 	}
 	d3 := dice.Dice(1, 3).Dist()
-	for range chariotsBehind(a, a.Models, models) {
+	for range chariotsBehind(a, af, a.Models, models) {
 		sum = sum.Add(d3)
 	}
 	ex.set(BattleImpactHits, 0, pCombat*sum.Mean())

@@ -230,9 +230,11 @@ type Unit struct {
 	Troop  TroopType
 	Models int // bodies: models that carry wounds
 	Width  int // models per rank
-	// FrontMM is the width of one model's base in millimetres; it decides
-	// how many models touch an enemy (see Contact).
-	FrontMM int
+	// FrontMM is the width of one model's base in millimetres, DepthMM its
+	// depth; they decide how many models touch an enemy (see Contact):
+	// along a rank, bases meet the enemy by their widths, along a flank by
+	// their depths. A DepthMM of 0 is a square base, as deep as wide.
+	FrontMM, DepthMM int
 	// Body: what is hit and wounded.
 	WS, S, T, W, I, Ld, BS int
 	Armour, Ward, Parry    int // saves, NoSave when none
@@ -281,14 +283,67 @@ type Missile struct {
 // TotalUS is the unit's Unit Strength with alive bodies.
 func (u *Unit) TotalUS(alive int) int { return alive * u.US }
 
-// Contact returns how many of u's models touch enemy e across e's frontage:
-// e's front is the narrower of its rank and its whole width, and as many of
-// u's bases fit along it as their widths allow (a 50 mm Doomwheel touches
-// three 20 mm Clanrats), at most u's rank width.
-func (u *Unit) Contact(e *Unit, eAlive int) int {
-	front := min(e.Width, eAlive) * e.FrontMM
-	n := (front + u.FrontMM - 1) / u.FrontMM
-	return max(1, min(n, u.Width))
+// Facing is the side of a unit that its enemy in close combat fights.
+type Facing uint8
+
+const (
+	FaceFront Facing = iota
+	FaceFlank
+	FaceRear
+)
+
+// FacedBy returns the side of the unit that e fights: its rear or flank
+// when e fights there (e.Rear, e.Flank), else its front.
+func FacedBy(e *Unit) Facing {
+	switch {
+	case e.Rear:
+		return FaceRear
+	case e.Flank:
+		return FaceFlank
+	}
+	return FaceFront
+}
+
+// Side returns how many of u's models, alive of them left, line its side
+// f, and the length in millimetres of each one's edge along it: the front
+// is its first rank (the narrower of its width and what is left), by base
+// widths; a flank is one model of each rank, by base depths; the rear is
+// its last rank, by base widths (casualties come from the back, so the
+// last rank is the part-filled one).
+func (u *Unit) Side(f Facing, alive int) (n, mm int) {
+	if alive <= 0 {
+		return 0, u.FrontMM
+	}
+	switch f {
+	case FaceFlank:
+		if u.DepthMM > 0 {
+			return (alive + u.Width - 1) / u.Width, u.DepthMM
+		}
+		return (alive + u.Width - 1) / u.Width, u.FrontMM
+	case FaceRear:
+		return alive - (alive-1)/u.Width*u.Width, u.FrontMM
+	}
+	return min(u.Width, alive), u.FrontMM
+}
+
+// reach returns how many of u's bases, each mm long along its side, fit
+// along k bases of e's side, each emm long, a part-base counting (a 50 mm
+// Doomwheel touches three 20 mm Clanrats); at least one.
+func reach(mm, k, emm int) int {
+	return max(1, (k*emm+mm-1)/mm)
+}
+
+// Contact returns how many of u's models touch enemy e, when u has uAlive
+// models and shows e its side uf, and e has eAlive and shows u its side
+// ef: as many of the models along u's side as fit along e's (reach),
+// never more than u's side holds.
+func Contact(u *Unit, uf Facing, uAlive int, e *Unit, ef Facing, eAlive int) int {
+	n, mm := u.Side(uf, uAlive)
+	k, emm := e.Side(ef, eAlive)
+	if n == 0 || k == 0 {
+		return 0
+	}
+	return min(n, reach(mm, k, emm))
 }
 
 // causesFearOf reports whether u's Fear (or Terror, which includes Fear)

@@ -313,6 +313,18 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 			d.Errorf(n, "flying on unit %q: only the attacker charges in a battle, and flyers flee and pursue on the ground (Fly), so flying decides nothing for the target or the others", at.Name)
 			ok = false
 		}
+		if at.flags["flank"] && at.flags["rear"] {
+			d.Errorf(at.keyNode("rear"), "rear: true on %q, which has flank: true too: a unit fights one side of its enemy, its flank or its rear", at.Name)
+			ok = false
+		}
+		if len(b.Units) == 1 && (u.Flank || u.Rear) && (b.Units[0].Flank || b.Units[0].Rear) {
+			k := "flank"
+			if u.Rear {
+				k = "rear"
+			}
+			d.Errorf(at.keyNode(k), "%s: true on the target %q, whose attacker %q is in its flank or rear already: the attacker's front then meets the target, which fights it in its front", k, at.Name, b.Units[0].Name)
+			ok = false
+		}
 		if len(b.Units) > 1 {
 			// They place a unit against the one it fights from the start:
 			// only the acting unit and its target do.

@@ -119,6 +119,7 @@ func profileOf(u *unit, mover rules.Mover) *rules.Unit {
 	// rank-and-file do (only its ranks count for nothing).
 	fu.Width = u.stat("width", min(fu.Models, 5))
 	fu.FrontMM = u.stat("base", defaultBase[fu.Troop])
+	fu.DepthMM = u.stat("base_depth", fu.FrontMM*baseDepthRatio(fu.Troop))
 	fu.US = u.stat("unit_strength", defaultUS(u, fu))
 	fu.Armour = u.saves["armour"]
 	if r, has := u.rule(rules.RuleNaturalArmour); has {
@@ -321,6 +322,17 @@ func applyRules(u *unit, fu *rules.Unit) {
 			fu.ImmuneFear, fu.ImmuneTerror = true, true
 		}
 	}
+}
+
+// baseDepthRatio is how many times its width a model's base is deep, by
+// troop type, when the card does not say: twice for Cavalry, War Beasts
+// and Chariots (25 by 50 mm, 50 by 100 mm), square for the rest.
+func baseDepthRatio(t rules.TroopType) int {
+	switch t {
+	case rules.Cavalry, rules.WarBeasts, rules.Chariot:
+		return 2
+	}
+	return 1
 }
 
 // defaultBase is a model's base width in millimetres by troop type, when

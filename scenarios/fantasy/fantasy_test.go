@@ -341,10 +341,20 @@ func TestBattleErrors(t *testing.T) {
 			`t.yaml:7:151: unit "A" is Cavalry with a rider and a mount: mounted models may not take a Parry save`},
 		{"parry on a chariot", "{name: A, troop: Chariot, M: 8, S: 5, T: 5, W: 4, Ld: 7, crew: [{name: C, WS: 3, S: 3, I: 3, A: 1}], parry: 6+}",
 			`t.yaml:7:121: unit "A" is Chariot: mounted models may not take a Parry save`},
+		{"flank and rear", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, flank: true, rear: true}",
+			`t.yaml:7:86: rear: true on "A", which has flank: true too: a unit fights one side of its enemy, its flank or its rear`},
+		{"shallow base", "{name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, base_depth: 5}",
+			"t.yaml:7:79: base_depth 5 is out of range; expected 10 to 600"},
 	}
 	for _, tt := range tests {
 		wantError(t, tt.name, head+"  attacker: "+tt.attacker+"\n", tt.want)
 	}
+	// Whichever side of the target the attacker is in, its front meets the
+	// target, which cannot be in the attacker's flank or rear as well.
+	wantError(t, "each in the other's flank",
+		"name: t\nruleset: fantasy\nbattle:\n  attacker: {name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, rear: true}\n"+
+			"  target: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, flank: true}\n  distance: 4\n  phases: [charge, combat]\n",
+		`t.yaml:5:72: flank: true on the target "B", whose attacker "A" is in its flank or rear already: the attacker's front then meets the target, which fights it in its front`)
 	for _, tt := range []struct{ name, extra, want string }{
 		{"unknown phase", "  attacker: " + rat + "\n  phases: [charge, melee]\n", `unknown phase "melee"`},
 		{"bad option", "  attacker: " + rat + "\n  options: {caught: eaten}\n", `unknown caught "eaten"; expected one of: wounds, destroyed`},

@@ -82,7 +82,7 @@ var unitStats = []struct {
 }{
 	{"M", 1, 20}, {"WS", 0, 10}, {"BS", 0, 10}, {"S", 0, 10}, {"T", 1, 10}, {"W", 1, 20},
 	{"I", 0, 10}, {"Ld", 0, 10},
-	{"models", 1, 1000}, {"width", 1, 100}, {"base", 10, 300}, {"unit_strength", 1, 100}, {"points", 0, 100_000},
+	{"models", 1, 1000}, {"width", 1, 100}, {"base", 10, 300}, {"base_depth", 10, 600}, {"unit_strength", 1, 100}, {"points", 0, 100_000},
 }
 
 var unitSaves = []string{"armour", "ward", "parry"}

@@ -1,0 +1,165 @@
+package fantasy
+
+import (
+	"math"
+	"testing"
+
+	"hammersim/mechanics/dice"
+)
+
+// facingBattle is the combat of the docs' examples (fantasy.md, Base
+// contact): ten Infantry (20 mm) five wide fight a block of twenty (20 mm)
+// ten wide, two deep, in the block's front, flank or rear; WS 3, S 3, T 3,
+// one Attack each, no saves, the same Initiative, one round.
+func facingBattle(face Facing) *Battle {
+	a := foot("Ten", 10, 5, 3, 3, 3, 3, 1, 10, NoSave)
+	t := foot("Block", 20, 10, 3, 3, 3, 3, 1, 10, NoSave)
+	a.Flank, a.Rear = face == FaceFlank, face == FaceRear
+	b := battle(a, t, 0, PhaseCombat)
+	b.Options.Rounds, b.Options.Pursue = 1, false
+	return b
+}
+
+// TestSidesInContact: the models in base contact and the supporting
+// attacks of each side, by the side of the block that the ten fight
+// (fantasy.md, Base contact, whose examples these are):
+//   - front: the block's front is 200 mm, which takes all five of the
+//     ten's front rank; the ten's 100 mm front takes five 20 mm bases of
+//     the block; each has five supporting attacks from its second rank;
+//   - flank: the block's flank is two ranks of 20 mm, 40 mm, which two of
+//     the ten touch, with two supporting behind them; along it two of the
+//     block (one each rank) touch the ten, and make no supporting attacks
+//     (WAP, Supporting Attacks: none to the side or rear);
+//   - rear: the block's last rank is ten 20 mm bases, which takes five of
+//     the ten, with five supporting; five of that rank touch the ten's
+//     100 mm front, and support nobody.
+func TestSidesInContact(t *testing.T) {
+	for _, tc := range []struct {
+		face                        Facing
+		front, behind, eFront, eBeh int
+	}{
+		{FaceFront, 5, 5, 5, 5},
+		{FaceFlank, 2, 2, 2, 0},
+		{FaceRear, 5, 5, 5, 0},
+	} {
+		b := facingBattle(tc.face)
+		s := b.NewState()
+		for i := range s.Units {
+			s.Units[i].reset(b.Units[i], b.Distance[i])
+		}
+		units := [2]*Unit{b.Units[0], b.Units[1]}
+		states := [2]*UnitState{&s.Units[0], &s.Units[1]}
+		plan := b.plan(s, units, states, false)
+		f, bh := fighting(units[0], states[0], units[1], states[1], true, plan, 0)
+		ef, eb := fighting(units[1], states[1], units[0], states[0], true, plan, 1)
+		if f != tc.front || bh != tc.behind || ef != tc.eFront || eb != tc.eBeh {
+			t.Errorf("face %d: the ten fight with %d+%d, the block with %d+%d; want %d+%d and %d+%d",
+				tc.face, f, bh, ef, eb, tc.front, tc.behind, tc.eFront, tc.eBeh)
+		}
+	}
+}
+
+// TestContactBySide: Contact along each side, by hand. Three chariots
+// (50 mm wide, 100 mm deep) in the flank of the block of twenty ten wide
+// (two ranks, 40 mm of flank): one chariot touches it, and two of the
+// block (one a rank) touch the chariots' 150 mm front. A block whose last
+// rank holds three (twenty-three, ten wide) shows 60 mm to its rear: the
+// five of a 20 mm unit behind it touch with three, and all three of that
+// rank fight. Twenty-five 25 by 50 mm Cavalry five wide show five ranks of
+// 50 mm, 250 mm, along a flank: a 20 mm unit ten wide touches it with
+// thirteen bases' worth, ten at most, and four of the Cavalry (one a rank,
+// 50 mm each) touch its 200 mm front.
+func TestContactBySide(t *testing.T) {
+	chariots := &Unit{Name: "Chariots", Troop: Chariot, Models: 3, Width: 3, FrontMM: 50, DepthMM: 100}
+	block := &Unit{Name: "Block", Troop: Infantry, Models: 20, Width: 10, FrontMM: 20}
+	five := &Unit{Name: "Five", Troop: Infantry, Models: 5, Width: 5, FrontMM: 20}
+	ten := &Unit{Name: "Ten", Troop: Infantry, Models: 10, Width: 10, FrontMM: 20}
+	horse := &Unit{Name: "Horse", Troop: Cavalry, Models: 25, Width: 5, FrontMM: 25, DepthMM: 50}
+	for _, tc := range []struct {
+		name   string
+		u      *Unit
+		uf     Facing
+		uAlive int
+		e      *Unit
+		ef     Facing
+		eAlive int
+		want   int
+	}{
+		{"chariots on the flank", chariots, FaceFront, 3, block, FaceFlank, 20, 1},
+		{"flank on the chariots", block, FaceFlank, 20, chariots, FaceFront, 3, 2},
+		{"five on a rear of three", five, FaceFront, 5, block, FaceRear, 23, 3},
+		{"rear of three on five", block, FaceRear, 23, five, FaceFront, 5, 3},
+		{"a full last rank", five, FaceFront, 5, block, FaceRear, 20, 5},
+		{"ten on the cavalry's flank", ten, FaceFront, 10, horse, FaceFlank, 25, 10},
+		{"cavalry's flank on ten", horse, FaceFlank, 25, ten, FaceFront, 10, 4},
+		{"nobody left", five, FaceFront, 5, block, FaceFlank, 0, 0},
+	} {
+		if got := Contact(tc.u, tc.uf, tc.uAlive, tc.e, tc.ef, tc.eAlive); got != tc.want {
+			t.Errorf("%s: %d in contact, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestFightBySide: the wounds of one round, against the counts of
+// TestSidesInContact. Each attack wounds with 1/2 to hit (WS 3 against
+// WS 3) times 1/2 to wound (S 3 against T 3), no save: the ten inflict
+// 10/4 (front), 4/4 (flank), 10/4 (rear); the block 10/4, 2/4, 5/4. The
+// blows are simultaneous (one Initiative), so no casualty cuts the other
+// side's attacks. 40,000 trials a side, within 4 standard errors of the
+// binomial (n attacks, 1/4).
+func TestFightBySide(t *testing.T) {
+	for _, tc := range []struct {
+		face       Facing
+		ten, block int // attacks
+	}{
+		{FaceFront, 10, 10},
+		{FaceFlank, 4, 2},
+		{FaceRear, 10, 5},
+	} {
+		b := facingBattle(tc.face)
+		s, r := b.NewState(), dice.New(41, 0)
+		const n = 40_000
+		var sum [2]float64
+		for range n {
+			for i := range s.Units {
+				s.Units[i].reset(b.Units[i], b.Distance[i])
+			}
+			res := b.fightRound(r, s, false)
+			sum[0] += float64(res.wounds[0])
+			sum[1] += float64(res.wounds[1])
+		}
+		for side, attacks := range [2]int{tc.ten, tc.block} {
+			mean := float64(attacks) / 4
+			se := math.Sqrt(float64(attacks)*3.0/16/n)
+			if got := sum[side] / n; math.Abs(got-mean) > 4*se {
+				t.Errorf("face %d, side %d: %.4f wounds a round, want %.4f ± %.4f", tc.face, side, got, mean, 4*se)
+			}
+		}
+	}
+}
+
+// TestExactImpactInTheFlank: a chariot's Impact Hits come from the models
+// in base contact with the side it charges. Three chariots (D6 hits each)
+// charge the flank of thirty Clanrats six wide, five ranks of 20 mm:
+// 100 mm, which two 50 mm chariots touch. The exact impact_hits of a
+// charge that always lands (the rats 2" away, the chariots' charge at
+// least 2") are 2 x 3.5 = 7; in the front (120 mm, three chariots),
+// 10.5.
+func TestExactImpactInTheFlank(t *testing.T) {
+	for _, tc := range []struct {
+		flank bool
+		want  float64
+	}{{false, 10.5}, {true, 7}} {
+		b := impactBattle("D6")
+		a := *b.Units[0]
+		a.Models, a.Width, a.Flank = 3, 3, tc.flank
+		b.Units[0] = &a
+		got, has := ExactBattle(b).Value(BattleImpactHits, 0)
+		if !has || math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("flank %v: impact hits %v, %v; want %v", tc.flank, got, has, tc.want)
+		}
+		matchesTrials(t, b, 43, 40_000, []exactProbe{
+			{"impact hits", BattleImpactHits, 0, func(s *State) float64 { return float64(s.Out.ImpactHits) }},
+		})
+	}
+}
