@@ -130,7 +130,7 @@ func TestFightBySide(t *testing.T) {
 		}
 		for side, attacks := range [2]int{tc.ten, tc.block} {
 			mean := float64(attacks) / 4
-			se := math.Sqrt(float64(attacks)*3.0/16/n)
+			se := math.Sqrt(float64(attacks) * 3.0 / 16 / n)
 			if got := sum[side] / n; math.Abs(got-mean) > 4*se {
 				t.Errorf("face %d, side %d: %.4f wounds a round, want %.4f ± %.4f", tc.face, side, got, mean, 4*se)
 			}
