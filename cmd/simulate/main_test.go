@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -379,6 +381,38 @@ func TestPrecision(t *testing.T) {
 	out, stderr, err := runCLI(t, "run", "flee-pursuit", "--precision", "0.0001", "--max-trials", "40000", "--format", "json")
 	if err != nil || !strings.Contains(out, `"precision_met": false`) || !strings.Contains(stderr, "was not reached") {
 		t.Errorf("a capped precision run: %v; stderr %q", err, stderr)
+	}
+}
+
+// TestPrecisionFirstRound: docs/reports.md's examples of a precision
+// run's first round ("`--trials 1000` runs 16,384 trials") are what a run
+// does. Each is --trials rounded up to whole chunks of 16,384 (1000 to 1
+// chunk, 20000 to 2, 50000 to 4), and swiftstride-charge's probabilities
+// reach a 0.01 half-width within the first round's 16,384 trials
+// (1.96 * sqrt(0.25 / 16384) = 0.0077), so the run stops there.
+func TestPrecisionFirstRound(t *testing.T) {
+	src, err := os.ReadFile("../../docs/reports.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := regexp.MustCompile("`--trials ([0-9]+)` runs ([0-9,]+)").FindAllStringSubmatch(string(src), -1)
+	if len(examples) < 2 {
+		t.Fatalf("docs/reports.md gives %d examples of a precision run's first round, want some", len(examples))
+	}
+	for _, ex := range examples {
+		out, _, err := runCLI(t, "run", "swiftstride-charge", "--precision", "0.01", "--trials", ex[1], "--format", "json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Trials int64 `json:"trials"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.ReplaceAll(ex[2], ",", ""); strconv.FormatInt(doc.Trials, 10) != want {
+			t.Errorf("--precision 0.01 --trials %s: %d trials, docs/reports.md says %s", ex[1], doc.Trials, ex[2])
+		}
 	}
 }
 
