@@ -10,7 +10,8 @@ import (
 // numberTicks labels an axis of numbers (averages, counts) at gonum's
 // default tick places, each label the tick's value written out in full
 // (tickLabels): gonum's own labels round to too few digits on a narrow
-// axis, so that ticks at 15.40, 15.45 and 15.50 read 15.4, 15.5, 15.5.
+// axis, so that ticks at 15.40, 15.42 and 15.44 read 15, 15, 15, and at
+// 15.4475, 15.4575 and 15.4675 read 15.4, 15.5, 15.5.
 type numberTicks struct{}
 
 func (numberTicks) Ticks(lo, hi float64) []plot.Tick {

@@ -208,8 +208,8 @@ func difference(a, b int, ea, eb Estimate, ba, bb [][]Estimate, ia, ib int) Diff
 	// further in every trial, yet its batch differences came out
 	// -0.9999999999999982 and -1.0000000000000018, an se of 2e-16 rather
 	// than 0. Differences within sameBatches of the values' size are the
-	// same; a true one between batches of k trials is at least 1/k, far
-	// above that below a billion trials a batch.
+	// same; a true one between batches of k trials is at least 1/k, above
+	// that for values under 1,000 in batches under a billion trials.
 	if tol := sameBatches * size; spread(ds) <= tol {
 		v := roundWithin(d.Value, tol)
 		d.Value, d.SE, d.CI95 = v, 0, [2]float64{v, v}
