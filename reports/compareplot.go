@@ -94,6 +94,9 @@ type errPoints struct {
 func comparisonPlot(c *sim.Comparison, m metricRows, title string) (*plot.Plot, error) {
 	p := newPlot("compare: "+title+" (95% intervals)", "", yLabel(m.kind, comparedTitle(m.metric, c)))
 	p.Title.Padding = 0.3 * vg.Centimeter
+	// Unlike a run's figures, whose y axis starts at 0, a comparison's
+	// fits the candidates' intervals (comparisonAxes): telling close
+	// candidates apart is what it is read for.
 	if m.kind == sim.Probability {
 		p.Y.Tick.Marker = cappedPercentTicks{}
 	}

@@ -75,11 +75,20 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 	}
 	fmt.Fprintf(ew, "exact: mean %.4f, sd %.4f%s\n", mean, math.Sqrt(varSum), note)
 	if d.Sim != nil {
-		m := sim.MeanOf("", nil, d.Sim).WithExact(mean)
+		m := simulatedMean(d)
 		fmt.Fprintf(ew, "simulated: mean %.4f (95%% CI %.4f to %.4f, z %s), sd %.4f; %s trials, seed %d\n",
 			m.Value, m.CI95[0], m.CI95[1], zString(m), m.StdDev, groupThousands(d.Trials), d.Seed)
 	}
 	return ew.Err
+}
+
+// simulatedMean is the simulation's mean, against the exact distribution:
+// its z takes the standard error under that distribution (its sd over the
+// root of the trials), as every other z does, so that a few trials that
+// happen to agree (two of 6D6 count 2+, both 6) are some standard errors
+// off rather than infinitely many.
+func simulatedMean(d Distribution) sim.Estimate {
+	return sim.MeanOf("", nil, d.Sim).WithExactPMF(sim.PMF{Min: d.Min, P: d.Exact})
 }
 
 func pct(p float64) string {

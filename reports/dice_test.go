@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -133,3 +134,67 @@ func TestConditionInfiniteZ(t *testing.T) {
 		}
 	}
 }
+
+// TestDistributionMeanZ: a simulated mean's z takes the standard error
+// under the exact distribution, sd / sqrt(trials), as each value's z does
+// (and a run's, scenarios.md, Results), not the simulation's own.
+func TestDistributionMeanZ(t *testing.T) {
+	binom6 := make([]float64, 7) // 6D6 count 2+: Binomial(6, 5/6)
+	for k := range binom6 {
+		binom6[k] = float64(binomial(6, k)) * math.Pow(5.0/6, float64(k)) * math.Pow(1.0/6, float64(6-k))
+	}
+	twoD6 := make([]float64, 11) // 2D6: 1..6..1 ways of 36, from 2
+	for v := 2; v <= 12; v++ {
+		twoD6[v-2] = float64(6-abs(v-7)) / 36
+	}
+	for _, tc := range []struct {
+		name  string
+		min   int
+		exact []float64
+		rolls []int
+		text  string
+		z     float64
+	}{
+		// Two rolls, both 6, against mean 5, sd sqrt(6 * 5/6 * 1/6) =
+		// sqrt(5/6): z = 1 / (sqrt(5/6) / sqrt 2) = sqrt(2.4) = 1.5492.
+		// The sample's sd is 0, which once gave z inf.
+		{"6D6 count 2+", 0, binom6, []int{6, 6}, "z 1.5)", math.Sqrt(2.4)},
+		// 7, 7, 10 against 2D6's mean 7, sd sqrt(35/6): z = 1 /
+		// (sqrt(35/6) / sqrt 3) = sqrt(18/35) = 0.7171. The sample's sd,
+		// sqrt((0+0+9 - 3*1) / 2) = sqrt 3, once gave z 1.0.
+		{"2D6", 2, twoD6, []int{7, 7, 10}, "z 0.7)", math.Sqrt(18.0 / 35)},
+	} {
+		h := sim.NewHistogram(0, 40)
+		for _, r := range tc.rolls {
+			h.Add(r)
+		}
+		d := Distribution{Title: tc.name, Min: tc.min, Exact: tc.exact, Sim: &h, Seed: 6, Trials: int64(len(tc.rolls))}
+		var text, js strings.Builder
+		if err := WriteDistribution(&text, d); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteDistributionAs(&js, d, "json"); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text.String(), tc.text) {
+			t.Errorf("%s: no %q in %q", tc.name, tc.text, text.String())
+		}
+		var got struct{ Simulated struct{ Z any } }
+		if err := json.Unmarshal([]byte(js.String()), &got); err != nil {
+			t.Fatal(err)
+		}
+		if z, ok := got.Simulated.Z.(float64); !ok || math.Abs(z-tc.z) > 1e-9 {
+			t.Errorf("%s: JSON z %v, want %.6f", tc.name, got.Simulated.Z, tc.z)
+		}
+	}
+}
+
+func binomial(n, k int) int {
+	c := 1
+	for i := range k {
+		c = c * (n - i) / (i + 1)
+	}
+	return c
+}
+
+func abs(x int) int { return max(x, -x) }

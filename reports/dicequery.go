@@ -286,7 +286,7 @@ func writeDistributionJSON(w io.Writer, d Distribution) error {
 	}
 	b.WriteString("\n]")
 	if d.Sim != nil {
-		m := sim.MeanOf("", nil, d.Sim).WithExact(mean)
+		m := simulatedMean(d)
 		o.n++
 		fmt.Fprintf(&b, `, "simulated": %s`, simulatedJSON(d.Trials, d.Seed, d.Partial, "mean", m))
 	}

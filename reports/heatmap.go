@@ -4,7 +4,6 @@ import (
 	"image/color"
 	"math"
 	"slices"
-	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -136,6 +135,7 @@ func heatmap(r *sim.Report, g *sim.Grid, s slice, lo, hi float64) (figure, error
 	if kind == sim.Probability {
 		bar.Y.Tick.Marker = percentTicks{}
 	} else {
+		bar.Y.Tick.Marker = numberTicks{}
 		bar.Y.Label.Text = "mean"
 	}
 	bar.Y.Min, bar.Y.Max = lo, hi
@@ -254,23 +254,6 @@ func slantIfCrowded(st *text.Style, names []string, width vg.Length) {
 		st.YAlign = draw.YTop
 	}
 }
-
-// percentTicks labels an axis of probabilities in percent.
-type percentTicks struct{}
-
-func (percentTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = trimFloat(100*ticks[i].Value) + "%"
-		}
-	}
-	return ticks
-}
-
-// trimFloat formats a tick value without float noise: 20, not
-// 20.000000000000004.
-func trimFloat(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 
 // colourBar draws a colour map's scale as a vertical stack of filled
 // bands. plotter.ColorBar draws a one-pixel-wide image instead, which

@@ -284,8 +284,11 @@ func (t tickLabelRoom) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
 	return boxes
 }
 
+// newPlot starts a figure whose numeric axes are labelled by numberTicks;
+// figures of probabilities, whole numbers or names set their own.
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
+	p.X.Tick.Marker, p.Y.Tick.Marker = numberTicks{}, numberTicks{}
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y

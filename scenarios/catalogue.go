@@ -291,11 +291,11 @@ func (d *Decoder) scenarioDir() string {
 // whose *.yaml files are catalogues, as a scenario's units key reads one.
 // It keeps the cards that could be read beside the problems found, each
 // at its file, line and column; err is a path that cannot be read.
-func (r *Registry) readUnits(path string) ([]*UnitCard, ErrorList, error) {
+func (r *Registry) readUnits(path string, read *fileSet) ([]*UnitCard, ErrorList, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, nil, fmt.Errorf("unit catalogue %s: %s", path, pathProblem(err))
 	}
-	d := &Decoder{file: path, registry: r}
+	d := &Decoder{file: path, registry: r, read: read}
 	cards := d.unitsKey(&Node{Kind: ScalarNode, Text: path, Line: 1, Col: 1, File: path}, "")
 	return cards, d.errs, nil
 }
@@ -307,7 +307,7 @@ func (r *Registry) readUnits(path string) ([]*UnitCard, ErrorList, error) {
 // cannot be read is an error naming it; problems inside the files come
 // back as an ErrorList, each at its file, line and column.
 func ScenarioUnits(path string) ([]*UnitCard, error) {
-	cards, errs, err := scenarioUnits(nil, path)
+	cards, errs, err := scenarioUnits(nil, path, nil)
 	switch {
 	case err != nil:
 		return nil, err
@@ -320,7 +320,8 @@ func ScenarioUnits(path string) ([]*UnitCard, error) {
 // scenarioUnits is ScenarioUnits keeping the cards that could be read
 // beside the problems found; err is a scenario that cannot be read. With
 // a registry, a catalogue of a ruleset it does not know is a problem.
-func scenarioUnits(r *Registry, path string) ([]*UnitCard, ErrorList, error) {
+// Files in read (nil: none) were read already and are passed over.
+func scenarioUnits(r *Registry, path string, read *fileSet) ([]*UnitCard, ErrorList, error) {
 	src, err := readLimited(path)
 	var positioned *Error
 	switch {
@@ -333,7 +334,7 @@ func scenarioUnits(r *Registry, path string) ([]*UnitCard, ErrorList, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	d := &Decoder{file: path, registry: r}
+	d := &Decoder{file: path, registry: r, read: read}
 	return d.ownCards(root), d.errs, nil
 }
 
@@ -351,13 +352,14 @@ func (r *Registry) UserCards(paths []string, scenario string) ([]*UnitCard, erro
 		cards, errs = append(cards, cs...), append(errs, es...)
 		return err
 	}
+	files := &fileSet{} // a file named twice is listed once, where first named
 	for _, p := range paths {
-		if err := read(r.readUnits(p)); err != nil {
+		if err := read(r.readUnits(p, files)); err != nil {
 			return nil, err
 		}
 	}
 	if scenario != "" {
-		if err := read(scenarioUnits(r, scenario)); err != nil {
+		if err := read(scenarioUnits(r, scenario, files)); err != nil {
 			return nil, err
 		}
 	}
@@ -505,6 +507,28 @@ func (d *Decoder) listedRegular(at *Node, path string) bool {
 	return false
 }
 
+// fileSet is a set of files, told apart as the operating system does
+// (os.SameFile), not by path: units.yaml, ./units.yaml, an absolute path
+// and a link to it are one file.
+type fileSet struct{ files []os.FileInfo }
+
+// add adds the file at path and reports whether it was not in the set. A
+// path that cannot be examined is reported as new, and its reader then
+// says why it cannot be read.
+func (s *fileSet) add(path string) bool {
+	info, err := os.Stat(path)
+	if err != nil {
+		return true
+	}
+	for _, f := range s.files {
+		if os.SameFile(f, info) {
+			return false
+		}
+	}
+	s.files = append(s.files, info)
+	return true
+}
+
 // readCatalogue reads at most a byte more than a catalogue may hold.
 func readCatalogue(path string) ([]byte, error) {
 	f, err := os.Open(path)
@@ -525,6 +549,15 @@ func pathProblem(err error) string {
 // catalogueFile reads one catalogue file, reporting its errors as the
 // scenario's (at, when set, is the units key that named it).
 func (d *Decoder) catalogueFile(at *Node, path string) []*UnitCard {
+	// A file found twice (named by the units key and lying beside the
+	// scenario as units.yaml, or named twice under other paths) is one
+	// catalogue: read, listed and hashed once, where first found.
+	if d.read == nil {
+		d.read = &fileSet{}
+	}
+	if !d.read.add(path) {
+		return nil
+	}
 	// Reading stops a byte past the limit: a file's size says nothing of
 	// /dev/zero or a FIFO, which would otherwise be read without end.
 	src, err := readCatalogue(path)

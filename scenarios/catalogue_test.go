@@ -442,6 +442,43 @@ func TestMisspeltCardOneError(t *testing.T) {
 	}
 }
 
+// TestCatalogueReadOnce: a catalogue the units key names that also lies
+// beside the scenario as units.yaml, or that the key names twice under
+// other paths, is one file: read once, recorded once, and hashed once, so
+// that the SHA-256 is the documented sha256sum my.yaml units.yaml | cut
+// -c1-64 | sha256sum (it was that of my.yaml units.yaml units.yaml), and
+// the listing of the cards a scenario may use shows its card once (the
+// second copy was marked replaced by the first).
+func TestCatalogueReadOnce(t *testing.T) {
+	card := "ruleset: fantasy\nunits:\n  - {name: My Rats, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n"
+	for _, units := range []string{"units.yaml", "[units.yaml, ./units.yaml]", "[./units.yaml, units.yaml]"} {
+		dir := t.TempDir()
+		src := "name: my\nruleset: fantasy\nunits: " + units + "\ncharge: {unit: {use: My Rats}, distance: 9}\n"
+		writeFiles(t, dir, map[string]string{"units.yaml": card, "my.yaml": src})
+		scen := filepath.Join(dir, "my.yaml")
+		s, err := both.Load(scen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Catalogues) != 1 {
+			t.Errorf("units: %s: %d catalogues recorded, want units.yaml once", units, len(s.Catalogues))
+		}
+		lines := fmt.Sprintf("%x\n%x\n", sha256.Sum256([]byte(src)), sha256.Sum256([]byte(card)))
+		if want := fmt.Sprintf("%x", sha256.Sum256([]byte(lines))); s.SHA256 != want {
+			t.Errorf("units: %s: SHA256 %s, want %s (my.yaml, units.yaml)", units, s.SHA256, want)
+		}
+		cards, err := scenarios.ScenarioUnits(scen)
+		if err != nil || len(cards) != 1 {
+			t.Errorf("units: %s: the scenario may use %d cards (%v), want My Rats once", units, len(cards), err)
+		}
+		// Named by --units too, under another path: still one card.
+		cards, err = both.UserCards([]string{filepath.Join(dir, ".", "units.yaml")}, scen)
+		if err != nil || len(cards) != 1 {
+			t.Errorf("units: %s, and --units units.yaml: %d cards (%v), want My Rats once", units, len(cards), err)
+		}
+	}
+}
+
 // writeFiles writes each file of files under dir, making its folders, and
 // returns dir.
 func writeFiles(t *testing.T, dir string, files map[string]string) string {

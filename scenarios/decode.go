@@ -32,6 +32,10 @@ type Decoder struct {
 	// folders and name patterns they were found by.
 	catalogues []Catalogue
 	places     []CataloguePlace
+	// read are the catalogue files read so far, shared by the decoders of
+	// one listing (Registry.UserCards), so that a file found twice is read
+	// once.
+	read *fileSet
 	// question is the question's mapping without its metrics key, which
 	// Parse reads itself: an unknown key in it names metrics among the
 	// keys allowed.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -183,6 +184,7 @@ func matchKeys(es []Estimate) []string {
 func difference(a, b int, ea, eb Estimate, ba, bb [][]Estimate, ia, ib int) Difference {
 	d := Difference{A: a, B: b, Value: ea.Value - eb.Value}
 	var ds []float64
+	size := max(math.Abs(ea.Value), math.Abs(eb.Value))
 	for k := range min(len(ba), len(bb)) {
 		if ia < 0 || ib < 0 || ia >= len(ba[k]) || ib >= len(bb[k]) {
 			continue
@@ -190,12 +192,35 @@ func difference(a, b int, ea, eb Estimate, ba, bb [][]Estimate, ia, ib int) Diff
 		x := ba[k][ia].Value - bb[k][ib].Value
 		if !math.IsNaN(x) {
 			ds = append(ds, x)
+			size = max(size, math.Abs(ba[k][ia].Value), math.Abs(bb[k][ib].Value))
 		}
 	}
 	d.Batches = len(ds)
 	if len(ds) < 2 || math.IsNaN(d.Value) {
 		d.SE, d.HigherA = math.NaN(), math.NaN()
 		d.CI95 = [2]float64{math.NaN(), math.NaN()}
+		return d
+	}
+	// A mean is a whole tally over a count of trials, so two batches'
+	// differences that are the same in truth differ in float64 by a few
+	// units in the last place of the values compared (about 1e-16 of
+	// them): one knight with M 8 against one with M 7 reaches exactly 1"
+	// further in every trial, yet its batch differences came out
+	// -0.9999999999999982 and -1.0000000000000018, an se of 2e-16 rather
+	// than 0. Differences within sameBatches of the values' size are the
+	// same; a true one between batches of k trials is at least 1/k, above
+	// that for values under 1,000 in batches under a billion trials.
+	if tol := sameBatches * size; spread(ds) <= tol {
+		v := roundWithin(d.Value, tol)
+		d.Value, d.SE, d.CI95 = v, 0, [2]float64{v, v}
+		switch {
+		case v > 0:
+			d.HigherA = 1
+		case v < 0:
+			d.HigherA = 0
+		default:
+			d.HigherA = 0.5
+		}
 		return d
 	}
 	mean := 0.0
@@ -222,6 +247,36 @@ func difference(a, b int, ea, eb Estimate, ba, bb [][]Estimate, ia, ib int) Diff
 		d.HigherA = 0.5
 	}
 	return d
+}
+
+// sameBatches is how close, relative to the values compared, two batches'
+// differences must be to count as the same: 1e-12 of their size, some
+// ten thousand times the float64 rounding of a mean (1.1e-16 of it).
+const sameBatches = 1e-12
+
+// spread is the largest gap between any two of xs.
+func spread(xs []float64) float64 {
+	lo, hi := xs[0], xs[0]
+	for _, x := range xs[1:] {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return hi - lo
+}
+
+// roundWithin writes v with the fewest decimals that keep it within tol
+// (-1 for -0.9999999999999982 beside values of about 15), so that a
+// difference known to rounding is shown as what it is; never -0.
+func roundWithin(v, tol float64) float64 {
+	for dec := 0; dec <= 20; dec++ {
+		r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'f', dec, 64), 64)
+		if err == nil && math.Abs(r-v) <= tol {
+			if r == 0 {
+				r = 0 // not -0
+			}
+			return r
+		}
+	}
+	return v
 }
 
 func sameParams(a, b []Param) bool {

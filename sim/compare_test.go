@@ -37,8 +37,8 @@ func TestCompareIdenticalAndShifted(t *testing.T) {
 	}
 	// Paired trial by trial, 2D6 - (2D6+1) is exactly -1 every time.
 	shifted := row.Diffs[1]
-	if math.Abs(shifted.Value+1) > 1e-12 || shifted.CI95[1] > -0.999 || shifted.HigherA != 0 {
-		t.Errorf("2D6 against 2D6+1: %+v, want -1 with all confidence on the second", shifted)
+	if shifted.Value != -1 || shifted.SE != 0 || shifted.CI95 != [2]float64{-1, -1} || shifted.HigherA != 0 {
+		t.Errorf("2D6 against 2D6+1: %+v, want -1, se 0, with all confidence on the second", shifted)
 	}
 	if shifted.Batches != 32 {
 		t.Errorf("%d batches, want 32", shifted.Batches)
@@ -86,5 +86,67 @@ func TestSplitBy(t *testing.T) {
 	out, err := SplitBy("attacker", []any{"A", "B"}, es)
 	if err != nil || len(out) != 2 || len(out[1]) != 1 || len(out[1][0].Params) != 1 || out[1][0].Param("target") != "T" {
 		t.Fatalf("SplitBy: %v %+v", err, out)
+	}
+}
+
+// TestCompareSameEveryBatch: B's trials are A's plus exactly 1 (A rolls
+// 14 or 16, B 15 or 17, in 32 batches of 625 trials with 3 to 34 low
+// rolls), so every batch's difference is -1. In float64 some batches'
+// means differ by -0.9999999999999982 or -1.0000000000000018 (15.9808 -
+// 16.9808, 15.9904 - 16.9904), which once gave an se of 2e-16: it is -1,
+// se 0, and an interval of -1 alone. One trial that differs by 2 in one batch is a real spread
+// (1/625 in that batch's difference) and keeps its se.
+func TestCompareSameEveryBatch(t *testing.T) {
+	for _, spread := range []bool{false, true} {
+		var batches [2][][]Estimate
+		fa, fb := NewHistogram(0, 40), NewHistogram(0, 40)
+		for k := range int64(32) {
+			a, b := NewHistogram(0, 40), NewHistogram(0, 40)
+			a.AddN(14, 3+k)
+			a.AddN(16, 625-3-k)
+			b.AddN(15, 3+k)
+			if spread && k == 5 {
+				b.AddN(17, 625-3-k-1)
+				b.AddN(18, 1)
+			} else {
+				b.AddN(17, 625-3-k)
+			}
+			fa.Merge(&a)
+			fb.Merge(&b)
+			batches[0] = append(batches[0], []Estimate{MeanOf("reach", nil, &a)})
+			batches[1] = append(batches[1], []Estimate{MeanOf("reach", nil, &b)})
+		}
+		full := [][]Estimate{{MeanOf("reach", nil, &fa)}, {MeanOf("reach", nil, &fb)}}
+		c, err := Compare([]string{"a", "b"}, full, batches[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := c.Rows[0].Diffs[0]
+		switch {
+		case !spread && (d.Value != -1 || d.SE != 0 || d.CI95 != [2]float64{-1, -1} || d.HigherA != 0 || d.Batches != 32):
+			t.Errorf("B = A + 1 in every trial: %+v, want -1, se 0, interval [-1, -1], 32 batches", d)
+		case spread && !(d.SE > 1e-6):
+			t.Errorf("one batch differs by 1/625 more: se %g, want a spread", d.SE)
+		}
+	}
+}
+
+// TestRoundWithin: a difference known to rounding is written with the
+// fewest decimals within the tolerance. The tolerances are sameBatches
+// (1e-12) times the size of the values compared: 16.63 for a knight's
+// charge reach, 1 for a probability.
+func TestRoundWithin(t *testing.T) {
+	for _, c := range []struct{ v, tol, want float64 }{
+		{-0.9999999999999982, 1.663e-11, -1}, // knights, M 7 against M 8
+		{-1.0000000000000018, 1.663e-11, -1},
+		{0.5250000000000001, 1e-12, 0.525},
+		{1.0 / 3, 1e-12, 0.333333333333}, // 12 decimals are within 1e-12
+		{-1e-17, 1e-12, 0},               // not -0
+		{7, 0, 7},
+	} {
+		got := roundWithin(c.v, c.tol)
+		if got != c.want || math.Signbit(got) != math.Signbit(c.want) {
+			t.Errorf("roundWithin(%v, %v) = %v, want %v", c.v, c.tol, got, c.want)
+		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -288,6 +290,51 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// TestCompareEveryBatch: knights with M 8 reach exactly 1" further than
+// with M 7 in every paired trial (the same 2D6 and Swiftstride dice, plus
+// 1), so every batch gives -1: the JSON says -1 with se 0, and the verdict
+// "every batch", where float64 rounding in the batch means once gave
+// -0.9999999999999982, se 2.3e-16 and ">99.9%".
+func TestCompareEveryBatch(t *testing.T) {
+	dir := t.TempDir()
+	for name, m := range map[string]int{"knights": 7, "knights8": 8} {
+		src := fmt.Sprintf("name: %s\nruleset: fantasy\ntrials: 20000\nseed: 3\ncharge:\n  unit: {name: Knights, M: %d, rules: [Swiftstride]}\n  distance: [10, 14, 18]\n", name, m)
+		os.WriteFile(filepath.Join(dir, name+".yaml"), []byte(src), 0o644)
+	}
+	out, _, err := runCLI(t, "compare", filepath.Join(dir, "knights.yaml"), filepath.Join(dir, "knights8.yaml"), "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Rows []struct {
+			Metric string `json:"metric"`
+			Diffs  []struct {
+				Value   float64    `json:"difference"`
+				SE      float64    `json:"se"`
+				CI95    [2]float64 `json:"ci95"`
+				Verdict string     `json:"verdict"`
+			} `json:"differences"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	found := false
+	for _, row := range doc.Rows {
+		if row.Metric != "charge_reach" {
+			continue
+		}
+		found = true
+		d := row.Diffs[0]
+		if d.Value != -1 || d.SE != 0 || d.CI95 != [2]float64{-1, -1} || d.Verdict != "knights8 higher (every batch)" {
+			t.Errorf("M 7 against M 8: %+v, want -1, se 0, [-1, -1], knights8 higher (every batch)", d)
+		}
+	}
+	if !found {
+		t.Fatalf("no charge_reach row in\n%s", out)
+	}
+}
+
 // TestPrecision: a precision run stops with every probability's half-width
 // within the target, says so, and its stamp's command reproduces it.
 func TestPrecision(t *testing.T) {
@@ -334,6 +381,38 @@ func TestPrecision(t *testing.T) {
 	out, stderr, err := runCLI(t, "run", "flee-pursuit", "--precision", "0.0001", "--max-trials", "40000", "--format", "json")
 	if err != nil || !strings.Contains(out, `"precision_met": false`) || !strings.Contains(stderr, "was not reached") {
 		t.Errorf("a capped precision run: %v; stderr %q", err, stderr)
+	}
+}
+
+// TestPrecisionFirstRound: docs/reports.md's examples of a precision
+// run's first round ("`--trials 1000` runs 16,384 trials") are what a run
+// does. Each is --trials rounded up to whole chunks of 16,384 (1000 to 1
+// chunk, 20000 to 2, 50000 to 4), and swiftstride-charge's probabilities
+// reach a 0.01 half-width within the first round's 16,384 trials
+// (1.96 * sqrt(0.25 / 16384) = 0.0077), so the run stops there.
+func TestPrecisionFirstRound(t *testing.T) {
+	src, err := os.ReadFile("../../docs/reports.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := regexp.MustCompile("`--trials ([0-9]+)` runs ([0-9,]+)").FindAllStringSubmatch(string(src), -1)
+	if len(examples) < 2 {
+		t.Fatalf("docs/reports.md gives %d examples of a precision run's first round, want some", len(examples))
+	}
+	for _, ex := range examples {
+		out, _, err := runCLI(t, "run", "swiftstride-charge", "--precision", "0.01", "--trials", ex[1], "--format", "json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Trials int64 `json:"trials"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.ReplaceAll(ex[2], ",", ""); strconv.FormatInt(doc.Trials, 10) != want {
+			t.Errorf("--precision 0.01 --trials %s: %d trials, docs/reports.md says %s", ex[1], doc.Trials, ex[2])
+		}
 	}
 }
 

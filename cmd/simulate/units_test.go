@@ -126,6 +126,35 @@ func TestUnitsUserCatalogue(t *testing.T) {
 // TestUnitsErrors: an unknown name lists the cards there are, the user's
 // included; a broken catalogue is reported at its file, line and column;
 // a path that is not there, or a folder without catalogues, is named.
+// TestUnitsCatalogueOnce: a catalogue the scenario's units key names
+// that also lies beside it as units.yaml is one file: `units --scenario`
+// lists its card once, not a second time "(replaced by the card of that
+// name above)", and a shard's header records it once.
+func TestUnitsCatalogueOnce(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "units.yaml"), []byte("ruleset: fantasy\nunits:\n  - {name: My Rats, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n"), 0o644)
+	scen := filepath.Join(dir, "my.yaml")
+	os.WriteFile(scen, []byte("name: my\nruleset: fantasy\ntrials: 100\nunits: units.yaml\ncharge: {unit: {use: My Rats}, distance: 9}\n"), 0o644)
+	out, _, err := runCLI(t, "units", "--scenario", scen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out, "My Rats"); n != 1 || strings.Contains(out, "replaced") {
+		t.Errorf("My Rats listed %d times:\n%s", n, out)
+	}
+	part := filepath.Join(dir, "part")
+	if _, _, err := runCLI(t, "run", scen, "--shard", "0/1", "-o", part); err != nil {
+		t.Fatal(err)
+	}
+	header, err := os.ReadFile(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(header), `units.yaml","sha256"`); n != 1 {
+		t.Errorf("the shard's header records units.yaml %d times", n)
+	}
+}
+
 func TestUnitsErrors(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.yaml")
