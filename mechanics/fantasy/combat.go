@@ -508,30 +508,37 @@ type roundPlan struct {
 	hits   [2]blows
 	// score is what this kind of round fixes about each side's combat result.
 	score [2]scoring
-	// face[side] is the side of that unit the other fights (FacedBy).
-	face [2]Facing
-	// reaches[side][k] is how many of side's bodies would fit along the
-	// other's side when k bodies line it (reach, for Contact), for sides
-	// up to maxPlannedFront.
-	reaches [2][maxPlannedFront + 1]int
+	// face[side] is the side of that unit the other fights (FacedBy);
+	// sided: either is not the front.
+	face  [2]Facing
+	sided bool
+	// contacts[side][k] is how many of side's bodies touch the other's
+	// front when k bodies stand in it and side has a full rank (reach, at
+	// most its width), for fronts up to maxPlannedFront.
+	contacts [2][maxPlannedFront + 1]int
 }
 
-// maxPlannedFront is the longest side whose reaches a plan keeps; a longer
-// one is worked out each time.
+// maxPlannedFront is the widest front whose contacts a plan keeps; a wider
+// one, or a flank or rear, is worked out each time.
 const maxPlannedFront = 32
 
 // contact is Contact(u, p.face[side], alive, e, p.face[1-side], eAlive),
 // from the plan where it can be.
 func (p *roundPlan) contact(side int, u *Unit, alive int, e *Unit, eAlive int) int {
-	n, mm := u.Side(p.face[side], alive)
-	k, emm := e.Side(p.face[1-side], eAlive)
-	if n == 0 || k == 0 {
-		return 0
+	// Front to front, the common case, from the plan (contacts[side][0] is
+	// 0, for an enemy gone); anything else worked out.
+	if k := min(e.Width, eAlive); !p.sided && k <= maxPlannedFront {
+		return min(alive, p.contacts[side][k])
 	}
-	if k <= maxPlannedFront {
-		return min(n, p.reaches[side][k])
-	}
-	return min(n, reach(mm, k, emm))
+	return p.contactAside(side, u, alive, e, eAlive)
+}
+
+// contactAside is contact's way for a flank, a rear or a wide front, kept
+// out of line so that contact's common case stays small enough to inline.
+//
+//go:noinline
+func (p *roundPlan) contactAside(side int, u *Unit, alive int, e *Unit, eAlive int) int {
+	return Contact(u, p.face[side], alive, e, p.face[1-side], eAlive)
 }
 
 // plan returns s's plan for this kind of round against the unit the acting
@@ -567,14 +574,13 @@ func (b *Battle) planIn(plans *[4]roundPlan, units [2]*Unit, states [2]*UnitStat
 	for side := range 2 {
 		p.face[side] = FacedBy(units[1-side])
 	}
+	p.sided = p.face != [2]Facing{}
 	for side := range 2 {
 		u, e := units[side], units[1-side]
 		p.hits[side] = hitsOn(u.S, e)
 		p.score[side] = b.scoring(units, states, side, first)
-		_, mm := u.Side(p.face[side], 1)
-		_, emm := e.Side(p.face[1-side], 1)
 		for k := 1; k <= maxPlannedFront; k++ {
-			p.reaches[side][k] = reach(mm, k, emm)
+			p.contacts[side][k] = min(u.Width, reach(u.FrontMM, k, e.FrontMM))
 		}
 	}
 	p.built = true
