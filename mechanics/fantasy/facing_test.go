@@ -163,3 +163,16 @@ func TestExactImpactInTheFlank(t *testing.T) {
 		})
 	}
 }
+
+// TestFlankAndRearAllocateNothing: a combat fought in a flank or rear works
+// its contacts out each time (Contact), without allocating.
+func TestFlankAndRearAllocateNothing(t *testing.T) {
+	for _, face := range []Facing{FaceFlank, FaceRear} {
+		b := facingBattle(face)
+		b.Options.Rounds = 0
+		s, r := b.NewState(), dice.New(44, 0)
+		if allocs := testing.AllocsPerRun(2000, func() { b.Run(r, s) }); allocs != 0 {
+			t.Errorf("face %d: %v allocations a trial", face, allocs)
+		}
+	}
+}
