@@ -352,6 +352,10 @@ func (b *Battle) Validate() error {
 		// Whichever side of the target the acting unit fights, its front
 		// meets it, so the target fights its front.
 		return fmt.Errorf("fantasy: units %q and %q: each in the other's flank or rear; only one of them can be", a.Name, t.Name)
+	} else if (t.Flank || t.Rear) && b.Distance[1] > 0 && slices.Contains(b.Phases, PhaseCharge) {
+		// A charger is moved into contact front first (WAP, Move
+		// Chargers).
+		return fmt.Errorf("fantasy: unit %q: in the flank or rear of %q, which charges it; a charger meets its target with its front", t.Name, a.Name)
 	}
 	return nil
 }
@@ -1269,8 +1273,10 @@ func (b *Battle) fleeThrough(r *dice.Rand, s *State, i, f int) {
 	u, us := b.Units[i], &s.Units[i]
 	start := us.Distance
 	end := start + f
-	for last := -1; us.Alive > 0; {
-		j := b.nextOnLine(s, last, start, end, i)
+	// The units behind it: those beyond it on the line, at its distance
+	// too when the line orders them after it (lineKey), as blocked does.
+	for last := b.lineKey(s, i); us.Alive > 0; {
+		j := b.nextOnLine(s, last, start-1, end, i)
 		if j < 0 {
 			break
 		}

@@ -274,6 +274,27 @@ func TestTargetFleesThroughTheLine(t *testing.T) {
 	}
 }
 
+// TestFleeingTargetPassesAUnitAtItsDistance: a friend of the target at the
+// target's own distance stands behind it on the line (lineKey orders it
+// after the target), so the target's flight passes through it, as it
+// would stand in the charger's way (blocked): at Ld 1 without Insane
+// Courage it fails the Panic test every time. The charger is one model,
+// whose catch (2 wounds) cannot destroy the ten, so no other Panic test
+// comes. 2,000 trials.
+func TestFleeingTargetPassesAUnitAtItsDistance(t *testing.T) {
+	friend := foot("Friend", 5, 5, 3, 3, 3, 3, 0, 1, NoSave)
+	b := &Battle{Units: []*Unit{foot("Acting", 1, 1, 3, 3, 3, 3, 1, 7, NoSave), foot("Target", 10, 5, 3, 3, 3, 3, 1, 7, NoSave), friend},
+		Enemy: []bool{false, true, true}, Distance: []int{0, 4, 4}, Phases: []Phase{PhaseCharge}, Options: DefaultOptions}
+	b.Options.ChargePath, b.Options.TargetFlees, b.Options.InsaneCourage = ChargeLine, true, false
+	s, r := b.NewState(), dice.New(36, 0)
+	for k := range 2000 {
+		b.Run(r, s)
+		if !s.Out.Panicked[2] {
+			t.Fatalf("trial %d: the friend behind the target was not fled through", k)
+		}
+	}
+}
+
 // TestChargeLineDropsTheMishapChances: in a Doomwheel's turn (move, shoot,
 // one round) with friends 5" away, the Mishap chart's chances hold under
 // charge_path: clear, where the move reaches its target or not by its roll

@@ -289,7 +289,18 @@ func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan 
 				g.attacks = stompCount(r, front, e, es)
 				continue
 			}
-			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, g.standsIn, g.capacity)
+			a, standsIn := &u.Attackers[g.attacker], g.standsIn
+			if plan.face[g.side] == FaceRear && us.Alive > u.Width {
+				// Fought in its rear, a unit of several ranks meets the
+				// enemy with its last rank; its champion stands in the
+				// front rank (W9E, Position within a Unit), out of contact.
+				if a.Champion {
+					g.attacks = 0
+					continue
+				}
+				standsIn = false
+			}
+			g.attacks = countAttacks(r, u, a, front, behind, standsIn, g.capacity)
 		}
 		for i := start; i < end; i++ {
 			g := &groups[i]

@@ -317,13 +317,21 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 			d.Errorf(at.keyNode("rear"), "rear: true on %q, which has flank: true too: a unit fights one side of its enemy, its flank or its rear", at.Name)
 			ok = false
 		}
-		if len(b.Units) == 1 && (u.Flank || u.Rear) && (b.Units[0].Flank || b.Units[0].Rear) {
+		if len(b.Units) == 1 && (u.Flank || u.Rear) {
 			k := "flank"
 			if u.Rear {
 				k = "rear"
 			}
-			d.Errorf(at.keyNode(k), "%s: true on the target %q, whose attacker %q is in its flank or rear already: the attacker's front then meets the target, which fights it in its front", k, at.Name, b.Units[0].Name)
-			ok = false
+			switch {
+			case b.Units[0].Flank || b.Units[0].Rear:
+				d.Errorf(at.keyNode(k), "%s: true on the target %q, whose attacker %q is in its flank or rear already: the attacker's front then meets the target, which fights it in its front", k, at.Name, b.Units[0].Name)
+				ok = false
+			case dist > 0 && slices.Contains(phases, rules.PhaseCharge):
+				// The charger is moved into contact front first (WAP, Move
+				// Chargers), so the target cannot be in its flank or rear.
+				d.Errorf(at.keyNode(k), "%s: true on the target %q, which the attacker charges from %d\": a charger meets its target with its front, so the target cannot be in its flank or rear", k, at.Name, dist)
+				ok = false
+			}
 		}
 		if len(b.Units) > 1 {
 			// They place a unit against the one it fights from the start:

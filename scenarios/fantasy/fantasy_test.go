@@ -351,6 +351,10 @@ func TestBattleErrors(t *testing.T) {
 	}
 	// Whichever side of the target the attacker is in, its front meets the
 	// target, which cannot be in the attacker's flank or rear as well.
+	wantError(t, "target in the charger's flank",
+		"name: t\nruleset: fantasy\nbattle:\n  attacker: {name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}\n"+
+			"  target: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, flank: true}\n  distance: 4\n  phases: [charge, combat]\n",
+		`t.yaml:5:72: flank: true on the target "B", which the attacker charges from 4": a charger meets its target with its front, so the target cannot be in its flank or rear`)
 	wantError(t, "each in the other's flank",
 		"name: t\nruleset: fantasy\nbattle:\n  attacker: {name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, rear: true}\n"+
 			"  target: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, flank: true}\n  distance: 4\n  phases: [charge, combat]\n",
