@@ -609,21 +609,34 @@ func expandUnits(d *Decoder, root *Node, rs *Ruleset) (units []string) {
 		if !loaded && usesCards(root.Vals[i], 0) {
 			cards, loaded = catalogueFor(d, root, rs.Name), true
 		}
+		names := cardNames(root.Vals[i])
 		root.Vals[i] = d.expand(root.Vals[i], cards, rs, 0)
-		units = append(units, cardNames(root.Vals[i])...)
+		units = append(units, names...)
 	}
 	return units
 }
 
-// cardNames lists the names of the named mappings a question's keys hold,
-// directly or in a list, each once.
+// cardNames lists the cards a question's keys hold, directly or in a list,
+// each once: the card a mapping uses (its use key, whatever name it is
+// then given), or the one it writes out (its name).
 func cardNames(q *Node) []string {
 	var out []string
 	add := func(m *Node) {
+		name := ""
 		for i, k := range m.Keys {
-			if k.Text == "name" && m.Vals[i].Kind == ScalarNode && !slices.Contains(out, m.Vals[i].Text) {
-				out = append(out, m.Vals[i].Text)
+			if m.Vals[i].Kind != ScalarNode {
+				continue
 			}
+			if k.Text == "use" {
+				name = m.Vals[i].Text
+				break
+			}
+			if k.Text == "name" {
+				name = m.Vals[i].Text
+			}
+		}
+		if name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
 		}
 	}
 	for _, v := range q.Vals {

@@ -94,6 +94,15 @@ func TestUseAndProfile(t *testing.T) {
 	if got := strings.Join(scenarios.UnitNames(s), ","); got != "Stormvermin,Clanrats" {
 		t.Errorf("units %q", got)
 	}
+	// A card used under another name is still the card used; a unit
+	// written out is its own.
+	src = "name: t\nruleset: fantasy\nbattle:\n  attacker: [{use: Knights, name: Knights in the flank, flank: true}, {name: Band, models: 5, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}]\n  target: {use: Clanrats}\n  distance: 0\n  phases: [combat]\n"
+	if s, err = both.Parse("t.yaml", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(scenarios.UnitNames(s), ","); got != "Knights,Band,Clanrats" {
+		t.Errorf("units %q", got)
+	}
 	head := "name: t\nruleset: fantasy\n"
 	for _, tc := range []struct{ name, src, want string }{
 		{"bad token", head + "charge: {unit: {name: A, profile: M5 WSx}, distance: 3}\n",
