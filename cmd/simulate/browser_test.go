@@ -118,6 +118,7 @@ func TestBrowser(t *testing.T) {
 		{"EditFixRun", browserEditFixRun},
 		{"Cancel", browserCancel},
 		{"CompareAndDice", browserCompareAndDice},
+		{"CompareError", browserCompareError},
 		{"UnitCard", browserUnitCard},
 		{"StaleCheck", browserStaleCheck},
 	} {
@@ -272,9 +273,46 @@ func browserCompareAndDice(t *testing.T, ctx context.Context, url, shots string)
 		chromedp.SendKeys("#expr", "2D6 >= 9"),
 		waitText(`document.querySelector("#dice-condition").innerText`, "exactly 27.78%, about 1 in 3.6", &row),
 		screenshotTo(t, shots, "view-8-condition.png"),
+		// What is possible but rounds to 0.00%, or is not certain but
+		// rounds to 100.00%, is written as simulate dice writes it. Of
+		// ten D6, exactly 8 sixes come C(10,8)*25 = 1125 times in 6^10,
+		// at least 8 1125 + 50 + 1 = 1176 times, at most 8 all but 51.
+		evalInto(`document.querySelector("#expr").value = ""`, &row),
+		chromedp.SendKeys("#expr", "10D6 count 6+"),
+		waitText(`document.querySelector("#dice-table tbody tr:nth-child(9)").innerText`, "8\t<0.01%\t<0.01%\t>99.99%", &row),
+		// At least 9 sixes: 51 in 6^10 = 8.434467561e-7, about 1 in
+		// 1,185,611, to three figures 1,190,000.
+		evalInto(`document.querySelector("#expr").value = ""`, &row),
+		chromedp.SendKeys("#expr", "10D6 count 6+ >= 9"),
+		waitText(`document.querySelector("#dice-condition").innerText`, "exactly <0.01% (8.434467561e-7), about 1 in 1,190,000", &row),
 	)
 	if err != nil {
 		t.Fatalf("%v (axes %q, status %q, dice row %q)", err, axes, status, row)
+	}
+}
+
+// browserCompareError: an error in scenario B of a comparison of two
+// files, clicked, puts the cursor in B at its line and column. The column
+// is counted in characters, and the line holds two emoji, each two UTF-16
+// units in a textarea: "four" starts at character 25 of line 5, which is
+// UTF-16 offset 26 of the line; lines 1 to 4 take 8 + 17 + 13 + 8 = 46.
+func browserCompareError(t *testing.T, ctx context.Context, url, _ string) {
+	var focus string
+	a := "name: a\nruleset: fantasy\ntrials: 2000\ncharge:\n  unit: {name: K, M: 5}\n  distance: 5\n"
+	b := "name: b\nruleset: fantasy\ntrials: 2000\ncharge:\n  unit: {name: \"😀😀\", M: four}\n  distance: 5\n"
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		chromedp.Click(`.tab[data-tab="compare"]`, chromedp.NodeVisible),
+		chromedp.Click(`input[name=mode][value=files]`, chromedp.NodeVisible),
+		evalInto(`(() => { const src = document.querySelectorAll(".candidate .src");
+			src[0].value = `+strconv.Quote(a)+`; src[1].value = `+strconv.Quote(b)+`; return "" })()`, &focus),
+		chromedp.Click("#c-run", chromedp.NodeVisible),
+		waitText(`document.querySelector("#c-error").innerText`, `b.yaml:5:25`, &focus),
+		chromedp.Click(`#c-error li[data-line="5"]`, chromedp.NodeVisible),
+		waitText(`document.activeElement.getAttribute("aria-label") + " " + document.activeElement.selectionStart`, "Scenario B 72", &focus),
+	)
+	if err != nil {
+		t.Fatalf("%v (focus %q)", err, focus)
 	}
 }
 

@@ -170,7 +170,7 @@ func checkQuery(r *http.Request, keys []string) error {
 			return fmt.Errorf("unknown parameter %s; %s takes %s", quoteKey(k), what, takes)
 		}
 		if n := len(q[k]); n > 1 {
-			return fmt.Errorf("parameter %s given %d times; %s takes each parameter once", quoteKey(k), n, what)
+			return fmt.Errorf("parameter %s given %d times; %s takes each parameter once, %s", quoteKey(k), n, what, takes)
 		}
 	}
 	return nil

@@ -329,7 +329,7 @@ func TestStrictRequests(t *testing.T) {
 		want                       string // in the error message
 	}{
 		{"misspelt trials", "POST", "/api/run?trails=100&format=json", "x", `unknown parameter "trails"; POST /api/run takes only file, trials, seed, metrics, format`},
-		{"trials twice", "POST", "/api/run?trials=20000&trials=5", "x", `parameter "trials" given 2 times`},
+		{"trials twice", "POST", "/api/run?trials=20000&trials=5", "x", `parameter "trials" given 2 times; POST /api/run takes each parameter once, only file, trials, seed, metrics, format`},
 		{"workers", "POST", "/api/run?workers=99999", "x", `unknown parameter "workers"`},
 		{"precision", "POST", "/api/run/events?precision=0.5", "x", `unknown parameter "precision"; POST /api/run/events takes only file, trials, seed, metrics`},
 		{"by on a run", "POST", "/api/run?by=unit", "x", `unknown parameter "by"`},

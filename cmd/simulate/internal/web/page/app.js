@@ -128,19 +128,22 @@ function syncScroll() {
   marks.style.transform = `translateY(${-yaml.scrollTop}px)`;
 }
 
-// goTo puts the cursor at a line and column of a textarea.
+// goTo puts the cursor at a line and column of a textarea. The server
+// counts columns in characters, a textarea in UTF-16 units, which differ
+// on a line with characters beyond the Basic Multilingual Plane (emoji).
 function goTo(area, line, col) {
   const lines = area.value.split("\n");
   let pos = 0;
   for (let i = 0; i < line - 1 && i < lines.length; i++) pos += lines[i].length + 1;
-  pos += Math.max(0, col - 1);
+  pos += Array.from(lines[line - 1] || "").slice(0, Math.max(0, col - 1)).join("").length;
   area.focus();
   area.setSelectionRange(pos, pos);
   area.scrollTop = Math.max(0, (line - 5) * lineHeight());
 }
 
 // showProblems lists positioned errors in the CLI's words; a click goes to
-// the place.
+// the place, in area, or in the textarea area(problem) gives when the
+// errors may be in several.
 function showProblems(box, area, problems, message) {
   box.replaceChildren();
   if (problems.length) {
@@ -148,7 +151,7 @@ function showProblems(box, area, problems, message) {
       const li = el("li", { textContent: p.text, title: "go to line " + p.line });
       li.dataset.line = p.line;
       li.dataset.col = p.col;
-      li.addEventListener("click", () => goTo(area, p.line, p.col));
+      li.addEventListener("click", () => goTo(typeof area === "function" ? area(p) : area, p.line, p.col));
       return li;
     })));
   } else if (message) {
@@ -362,14 +365,24 @@ runner({ run: "#c-run", cancel: "#c-cancel", progress: "#c-progress", error: "#c
   const by = mode() === "axis" ? axisSelect.value : "";
   return {
     url: "/api/compare/events?" + query({ trials: $("#c-trials").value, seed: $("#c-seed").value, by }),
-    body: JSON.stringify({ scenarios }), type: "application/json", area: $(".src", cands[0]),
+    body: JSON.stringify({ scenarios }), type: "application/json",
+    // An error names the file it is in: the candidate of that name.
+    area: p => $(".src", used.find(c => $(".file", c).value === p.file) || used[0]),
     base: used.map(c => baseName($(".file", c).value)).join("-vs-") + (by ? "-by-" + by : ""),
   };
 });
 
 // ---- dice
 let diceRows = [], diceTimer = 0;
-const pct = p => (100 * p).toFixed(2) + "%";
+// pct writes a probability as simulate dice does: to 0.01%, with "<0.01%"
+// and ">99.99%" for what is possible but rounds to 0, or not certain but
+// rounds to 100.
+const pct = p => {
+  const s = (100 * p).toFixed(2);
+  if (p > 0 && s === "0.00") return "<0.01%";
+  if (p < 1 && s === "100.00") return ">99.99%";
+  return s + "%";
+};
 
 // rollDice asks for `simulate dice QUERY` as JSON (for the chart and the
 // table) and as the command line's table.
@@ -394,7 +407,9 @@ async function rollDice() {
   $("#dice-condition").hidden = !cond;
   for (const id of ["#dice-views", "#dice-chart", "#dice-table"]) $(id).toggleAttribute("hidden", cond);
   if (cond) {
-    $("#dice-condition").textContent = `exactly ${pct(d.exact)}` + (d.exact > 0 && d.exact <= 0.5 ? `, about 1 in ${(1 / d.exact).toFixed(1)}` : "");
+    const rounded = pct(d.exact).startsWith("<") || pct(d.exact).startsWith(">");
+    $("#dice-condition").textContent = `exactly ${pct(d.exact)}` + (rounded ? ` (${d.exact.toPrecision(10)})` : "") +
+      (d.exact > 0 && d.exact <= 0.5 ? `, about 1 in ${Number((1 / d.exact).toPrecision(3)).toLocaleString("en")}` : "");
     diceRows = [];
     return;
   }
