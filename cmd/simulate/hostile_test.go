@@ -562,6 +562,39 @@ func inputCases() []hostile {
 			files: map[string]string{"s.yaml": strings.Replace(tinyScenario, "unit: {name: A, M: 5}", "unit: {use: Charger}", 1) + "units: cards.yaml\n"},
 			setup: func(t *testing.T, dir string) { writeFIFO(t, filepath.Join(dir, "cards.yaml"), 48<<20) },
 			code:  exitError, msg: "s.yaml:7:8: unit catalogue", within: 2 * time.Second, alloc: 32 << 20},
+		// A units list that names one 900 KB catalogue 3,000 times is
+		// refused at its second entry, line 7, column 9 + 10, having read
+		// nothing.
+		{name: "input/units-named-3000-times", args: []string{"run", "{dir}/s.yaml"},
+			files: map[string]string{
+				"s.yaml":   strings.Replace(tinyScenario, "unit: {name: A, M: 5}", "unit: {use: Charger}", 1) + "units: [" + strings.Repeat("big.yaml, ", 2999) + "big.yaml]\n",
+				"big.yaml": "ruleset: fantasy\ndescription: " + strings.Repeat("x", 900_000) + "\nunits: [{name: Big, M: 5}]\n",
+			},
+			code: exitError, msg: `s.yaml:7:19: "big.yaml" is named twice, here and at line 7, column 9; name each unit catalogue once`,
+			within: 2 * time.Second},
+		// The catalogues one scenario reads are bounded in number and in
+		// bytes, however many folders or files its units key names.
+		{name: "input/units-too-many-files", args: []string{"run", "{dir}/s.yaml"},
+			files: map[string]string{"s.yaml": strings.Replace(tinyScenario, "unit: {name: A, M: 5}", "unit: {use: Charger}", 1) + "units: cards\n"},
+			setup: func(t *testing.T, dir string) {
+				os.Mkdir(filepath.Join(dir, "cards"), 0o755)
+				for i := range 5000 {
+					os.WriteFile(filepath.Join(dir, "cards", fmt.Sprintf("c%04d.yaml", i)), fmt.Appendf(nil, "ruleset: fantasy\nunits: [{name: C%d, M: 5}]\n", i), 0o644)
+				}
+			},
+			code: exitError, msg: "s.yaml:7:8: unit catalogue {dir}/cards/c1000.yaml is one more than the 1000 catalogue files one scenario, or one simulate units, may read; name fewer",
+			within: 3 * time.Second},
+		{name: "input/units-too-many-bytes", args: []string{"units", "--units", "{dir}/cards"},
+			setup: func(t *testing.T, dir string) {
+				os.Mkdir(filepath.Join(dir, "cards"), 0o755)
+				for i := range 40 {
+					os.WriteFile(filepath.Join(dir, "cards", fmt.Sprintf("c%02d.yaml", i)), fmt.Appendf(nil, "ruleset: fantasy\ndescription: %s\nunits: [{name: C%d, M: 5}]\n", strings.Repeat("x", 1_000_000), i), 0o644)
+				}
+			},
+			// Four files of a million bytes and a little come to just over
+			// 4,000,000 bytes, within 4 MiB (4,194,304); the fifth passes it.
+			code: exitError, msg: "unit catalogue {dir}/cards/c04.yaml brings the catalogues read to more than 4194304 bytes (4 MiB)",
+			within: 2 * time.Second},
 		// Names and descriptions go to terminals and tables: an escape
 		// would be obeyed by the terminal (here: clear the screen), a
 		// newline would cut a table's row.
