@@ -689,3 +689,29 @@ func TestCatalogueValueLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogueProblemsCounted: 3 catalogues of 10 cards without a name
+// make 30 problems, whether a scenario reads them or simulate units lists
+// them: 20 lines are printed, then one that counts the other 10 (a
+// scenario printed all 30, and a listing cut them at 20 without a word).
+func TestCatalogueProblemsCounted(t *testing.T) {
+	files := map[string]string{"s.yaml": "name: t\nruleset: fantasy\nunits: cards\ncharge: {unit: {use: Clanrats}, distance: 3}\n"}
+	for i := range 3 {
+		files[fmt.Sprintf("cards/c%d.yaml", i)] = "ruleset: fantasy\nunits:\n" + strings.Repeat("  - {M: 5}\n", 10)
+	}
+	dir := writeFiles(t, t.TempDir(), files)
+	_, loadErr := both.Load(filepath.Join(dir, "s.yaml"))
+	_, listErr := both.UserCards([]string{filepath.Join(dir, "cards")}, "")
+	for name, err := range map[string]error{"a scenario": loadErr, "simulate units": listErr} {
+		var list scenarios.ErrorList
+		if !errors.As(err, &list) || len(list) != 30 {
+			t.Errorf("%s: %d problems, want 30: %v", name, len(list), err)
+			continue
+		}
+		lines := strings.Split(err.Error(), "\n")
+		// The 20th is c1.yaml's 10th card, on line 12.
+		if len(lines) != 21 || !strings.HasPrefix(lines[19], filepath.Join(dir, "cards", "c1.yaml")+":12:5: a unit card needs a name") || lines[20] != "... and 10 more problems" {
+			t.Errorf("%s: %d lines, ending:\n%s", name, len(lines), strings.Join(lines[max(0, len(lines)-2):], "\n"))
+		}
+	}
+}

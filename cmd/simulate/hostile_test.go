@@ -562,15 +562,25 @@ func inputCases() []hostile {
 			files: map[string]string{"s.yaml": strings.Replace(tinyScenario, "unit: {name: A, M: 5}", "unit: {use: Charger}", 1) + "units: cards.yaml\n"},
 			setup: func(t *testing.T, dir string) { writeFIFO(t, filepath.Join(dir, "cards.yaml"), 48<<20) },
 			code:  exitError, msg: "s.yaml:7:8: unit catalogue", within: 2 * time.Second, alloc: 32 << 20},
+		// Past 20 problems the rest are counted in a last line: 9,000
+		// unknown keys (18,000 values, within the 20,000 a file may hold;
+		// bogus0 on line 3, so bogus19 on line 22) print 21 lines. (The
+		// YAML library allocates some 360 MB over reading the file, so
+		// the case bounds its time only.)
+		{name: "input/nine-thousand-problems", args: []string{"run", "{dir}/k.yaml"},
+			files: map[string]string{"k.yaml": "name: x\nruleset: fantasy\n" + manyKeys(9_000) + "charge: {unit: {name: A, M: 5}, distance: 8}\n"},
+			code:  exitError, within: 2 * time.Second,
+			msg: "k.yaml:22:1: unknown key \"bogus19\" in the scenario; expected one of: name, description, ruleset, units, trials, precision, max_trials, seed, battle, charge, pursuit\n... and 8980 more problems\n"},
 		// A units list that names one 900 KB catalogue 3,000 times is
 		// refused at its second entry, line 7, column 9 + 10, having read
-		// nothing.
+		// nothing; 20 lines are printed, and a count of the other 2,979.
 		{name: "input/units-named-3000-times", args: []string{"run", "{dir}/s.yaml"},
 			files: map[string]string{
 				"s.yaml":   strings.Replace(tinyScenario, "unit: {name: A, M: 5}", "unit: {use: Charger}", 1) + "units: [" + strings.Repeat("big.yaml, ", 2999) + "big.yaml]\n",
 				"big.yaml": "ruleset: fantasy\ndescription: " + strings.Repeat("x", 900_000) + "\nunits: [{name: Big, M: 5}]\n",
 			},
-			code: exitError, msg: `s.yaml:7:19: "big.yaml" is named twice, here and at line 7, column 9; name each unit catalogue once`,
+			// The 20th line is of the 21st entry, at column 9 + 20 x 10.
+			code: exitError, msg: `s.yaml:7:209: "big.yaml" is named twice, here and at line 7, column 9; name each unit catalogue once` + "\n... and 2979 more problems\n",
 			within: 2 * time.Second},
 		// The catalogues one scenario reads are bounded in number and in
 		// bytes, however many folders or files its units key names.
@@ -627,6 +637,15 @@ func inputCases() []hostile {
 		fail("scenario-trials-past-limit", "t.yaml", strings.Replace(tinyScenario, "trials: 2000", "trials: 1000000000001", 1),
 			"t.yaml:3:9: trials 1000000000001 is out of range; expected 1 to 1000000000000"),
 	}
+}
+
+// manyKeys is n unknown keys, bogus0 to bogus(n-1), a line each.
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "bogus%d: 1\n", i)
+	}
+	return b.String()
 }
 
 func exactCases() []hostile {

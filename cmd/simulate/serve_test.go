@@ -526,6 +526,34 @@ func TestServeValidateInFileOrder(t *testing.T) {
 	}
 }
 
+// TestServeProblemsCounted: a scenario with 30 unknown keys is answered,
+// by /api/validate and by a run alike, with the 20 problems the command
+// line prints, more: 10 for the others, and the command line's text, which
+// ends with the line that counts them.
+func TestServeProblemsCounted(t *testing.T) {
+	ts := newTestServer(t, web.Config{})
+	var keys strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&keys, "bogus%d: 1\n", i)
+	}
+	src := []byte("name: x\nruleset: fantasy\n" + keys.String() + "charge: {unit: {name: A, M: 5}, distance: 8}\n")
+	for _, target := range []string{"/api/validate?file=mine.yaml", "/api/run?trials=1000&file=mine.yaml"} {
+		_, body := post(t, ts.URL+target, "application/yaml", src)
+		var v struct {
+			Error  string
+			Errors []struct{ Line int }
+			More   int
+		}
+		if err := json.Unmarshal(body, &v); err != nil {
+			t.Fatalf("%s: %s %v", target, body, err)
+		}
+		// The 20th unknown key, bogus19, is on line 22.
+		if len(v.Errors) != 20 || v.Errors[19].Line != 22 || v.More != 10 || !strings.HasSuffix(v.Error, "\n... and 10 more problems") {
+			t.Errorf("%s: %d errors, more %d, error ending %q", target, len(v.Errors), v.More, v.Error[max(0, len(v.Error)-40):])
+		}
+	}
+}
+
 func TestServeValidateAndBuiltins(t *testing.T) {
 	ts := newTestServer(t, web.Config{})
 	// Line 3, column 1: the misspelt key; the scenarios package's own tests
