@@ -360,6 +360,16 @@ func (r *Registry) Load(nameOrPath string) (*Scenario, error) {
 
 // headerFields are the keys every scenario may have, whatever its ruleset.
 func headerFields(d *Decoder, s *Scenario) []Field {
+	// A precision run's first round is the trials key's, and max_trials
+	// caps its total: a cap below the first round would cut it short, so
+	// it is refused at max_trials, whichever key comes first.
+	var trialsAt, maxTrialsAt *Node
+	rounds := func() {
+		if trialsAt != nil && maxTrialsAt != nil && s.MaxTrials < s.Trials {
+			d.Errorf(maxTrialsAt, "max_trials %d is below trials %d (line %d): a precision run starts with a round of trials and never runs more than max_trials; give max_trials at least %d, or fewer trials",
+				s.MaxTrials, s.Trials, trialsAt.Line, s.Trials)
+		}
+	}
 	return []Field{
 		{Key: "name", Required: true, Decode: func(n *Node) {
 			s.Name = d.Name(n, "the scenario's name")
@@ -383,7 +393,8 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 		}},
 		{Key: "trials", Decode: func(n *Node) {
 			if v, ok := d.trialsIn(n, "trials", sim.MaxTrials); ok {
-				s.Trials = v
+				s.Trials, trialsAt = v, n
+				rounds()
 			}
 		}},
 		{Key: "precision", Decode: func(n *Node) {
@@ -396,7 +407,8 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 		}},
 		{Key: "max_trials", Decode: func(n *Node) {
 			if v, ok := d.trialsIn(n, "max_trials", sim.MaxTrials); ok {
-				s.MaxTrials = v
+				s.MaxTrials, maxTrialsAt = v, n
+				rounds()
 			}
 		}},
 		{Key: "seed", Decode: func(n *Node) {

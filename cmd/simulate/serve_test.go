@@ -554,6 +554,19 @@ func TestServeProblemsCounted(t *testing.T) {
 	}
 }
 
+// TestServePrecisionCap: a served run of a scenario whose max_trials is
+// below the trials the request asks for is refused as the command line
+// refuses it (TestPrecisionCapBelowFirstRound), with 400, rather than run
+// fewer trials than asked.
+func TestServePrecisionCap(t *testing.T) {
+	ts := newTestServer(t, web.Config{})
+	src := []byte("name: p\nruleset: fantasy\nprecision: 0.01\nmax_trials: 1000\ncharge: {unit: {name: A, M: 4}, distance: 8}\n")
+	status, body := post(t, ts.URL+"/api/run?trials=5000&file=p.yaml", "application/yaml", src)
+	if want := "the scenario's max_trials (1000) is below --trials 5000"; status != 400 || !strings.Contains(string(body), want) {
+		t.Errorf("%d %s, want 400 and %q", status, body, want)
+	}
+}
+
 func TestServeValidateAndBuiltins(t *testing.T) {
 	ts := newTestServer(t, web.Config{})
 	// Line 3, column 1: the misspelt key; the scenarios package's own tests
