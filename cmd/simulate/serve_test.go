@@ -767,3 +767,35 @@ func TestServeHostList(t *testing.T) {
 		}
 	}
 }
+
+// TestServeAddr: a malformed --addr is a bad command line (exit status 2,
+// one line naming --addr and what it takes, then serve's hint), where it
+// was an error of listening (exit 1); an address that is well formed but
+// taken stays an error, status 1.
+func TestServeAddr(t *testing.T) {
+	for _, tc := range []struct{ addr, want string }{
+		{"nonsense", `--addr "nonsense": expected HOST:PORT, such as 127.0.0.1:8080, :8080 or [::1]:8080 (missing port in address)`},
+		{"::1:8080", `--addr "::1:8080": expected HOST:PORT, such as 127.0.0.1:8080, :8080 or [::1]:8080 (too many colons in address)`},
+		{"127.0.0.1:99999", `--addr "127.0.0.1:99999": port 99999 is out of range; expected a port from 0 to 65535, as in 127.0.0.1:8080`},
+		{"127.0.0.1:no-such-service", `--addr "127.0.0.1:no-such-service": unknown port "no-such-service"; expected a port from 0 to 65535 (or a service name such as http), as in 127.0.0.1:8080`},
+	} {
+		out, _, err := runCLI(t, "serve", "--addr", tc.addr)
+		var stderr strings.Builder
+		if code := exitCode(err, &stderr); code != 2 || err.Error() != tc.want || out != "" {
+			t.Errorf("--addr %s: exit %d, %v\nwant exit 2, %s", tc.addr, code, err, tc.want)
+		}
+		if want := "simulate: " + tc.want + "\nRun 'simulate serve -h' for its flags.\n"; stderr.String() != want {
+			t.Errorf("--addr %s: stderr %q, want %q", tc.addr, stderr.String(), want)
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, _, err = runCLI(t, "serve", "--addr", ln.Addr().String())
+	var stderr strings.Builder
+	if code := exitCode(err, &stderr); code != 1 || !strings.Contains(err.Error(), "address already in use") && !strings.Contains(err.Error(), "bind") {
+		t.Errorf("--addr %s, taken: exit %d, %v; want exit 1, the address in use", ln.Addr(), code, err)
+	}
+}
