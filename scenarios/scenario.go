@@ -1,8 +1,6 @@
 package scenarios
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -276,21 +274,14 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 	return s, nil
 }
 
-// inputsSHA256 is the hex SHA-256 of a scenario's text src alone, or,
-// when it read unit catalogues, of the lines that give the hex SHA-256 of
-// src and of each catalogue in order: what `sha256sum FILE CATALOGUE...
-// | cut -c1-64 | sha256sum` prints.
+// inputsSHA256 is the hex SHA-256 of a scenario's text src with the unit
+// catalogues it read (sim.InputsSHA256).
 func inputsSHA256(src []byte, cats []Catalogue) string {
-	sum := sha256.Sum256(src)
-	if len(cats) == 0 {
-		return hex.EncodeToString(sum[:])
+	texts := make([][]byte, len(cats))
+	for i, c := range cats {
+		texts[i] = c.Source
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%x\n", sum)
-	for _, c := range cats {
-		fmt.Fprintf(h, "%x\n", sha256.Sum256(c.Source))
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return sim.InputsSHA256(src, texts...)
 }
 
 // unreadQuestions are the question keys of every registered ruleset, for a
