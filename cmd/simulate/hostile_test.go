@@ -421,6 +421,15 @@ func flagCases() []hostile {
 		usage("precision-inf", "--precision +Inf", "run", "--precision", "Inf"),
 		usage("max-trials-alone", "--max-trials caps a --precision run", "run", "--max-trials", "1000"),
 		usage("max-trials-zero", "--max-trials 0 is out of range", "run", "--precision", "0.01", "--max-trials", "0"),
+		// A cap below the first round would cut it short without a word.
+		usage("max-trials-below-trials", "--max-trials 1000 is below --trials 1000000", "run", "--precision", "0.001", "--trials", "1e6", "--max-trials", "1000"),
+		// --seed and --workers roll nothing for a query answered exactly.
+		usage("dice-seed-alone", "simulate: --seed 5 changes nothing here: 2D6 is answered exactly and nothing is rolled", "dice", "2D6", "--seed", "5"),
+		usage("dice-workers-alone", "simulate: --workers 3 changes nothing here", "dice", "2D6", "--workers", "3"),
+		// A malformed listening address is a bad command line; one taken
+		// is an error of listening.
+		usage("serve-addr-no-port", `simulate: --addr "nonsense": expected HOST:PORT, such as 127.0.0.1:8080, :8080 or [::1]:8080 (missing port in address)`+"\nRun 'simulate serve -h' for its flags.\n", "serve", "--addr", "nonsense"),
+		usage("serve-addr-port-range", `--addr "127.0.0.1:99999": port 99999 is out of range`, "serve", "--addr", "127.0.0.1:99999"),
 		usage("dice-workers-negative", "--workers -5 is out of range", "dice", "2D6", "--trials", "100", "--workers", "-5"),
 		usage("dice-trials-maxint", "--trials 9223372036854775807 is out of range", "dice", "2D6", "--trials", "9223372036854775807"),
 		usage("dice-trials-negative", "--trials -3 is out of range", "dice", "2D6", "--trials", "-3"),
