@@ -69,6 +69,19 @@ type UnitCard struct {
 // bounded: the YAML reader refuses more (MaxFileSize).
 const maxCatalogueFile = MaxFileSize
 
+// Bounds on the unit catalogues one scenario reads (its units key and its
+// folder together), and on those one listing of cards reads (Registry.
+// UserCards). A catalogue is a few dozen kilobytes; a file of 20,000
+// values (MaxNodes) takes about 50 ms and 5 MB to read and check, so the
+// bounds keep the worst a scenario can ask for to a second or two and a
+// few hundred megabytes, however many folders or files it names.
+const (
+	// MaxCatalogueFiles is how many catalogue files may be read.
+	MaxCatalogueFiles = 1000
+	// MaxCatalogueBytes is how many bytes they may hold in all (4 MiB).
+	MaxCatalogueBytes = 4 << 20
+)
+
 // parseCatalogue reads a catalogue file's cards. A card with a problem
 // that hides what it is (no name, a use key, a name taken) is reported and
 // left out; the others are returned even beside errors, so that their own
@@ -244,8 +257,13 @@ func (d *Decoder) ownCards(root *Node) []*UnitCard {
 	case files.sealed:
 		return nil
 	case files.recorded:
+		// A part's catalogues were read within the bounds when it was
+		// run; one that carries more was not made by a run.
 		var cards []*UnitCard
 		for _, c := range files.catalogues {
+			if !d.withinBounds(nil, c.Path, 1, len(c.Source)) {
+				break
+			}
 			cards = append(cards, d.catalogueText(nil, c.Path, c.Source)...)
 		}
 		return cards
@@ -403,6 +421,12 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 		}
 	}
 	var files []unitsFile
+	type entry struct {
+		at   *Node
+		path string
+		info os.FileInfo
+	}
+	var named []entry
 	for _, it := range items {
 		p, ok := d.Scalar(it, "a unit catalogue's path")
 		if !ok {
@@ -420,6 +444,26 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 			d.Errorf(it, "unit catalogue %s: %v", p, pathProblem(err))
 			continue
 		}
+		// As a list of metrics or hosts refuses a name given twice: a
+		// second mention reads nothing new, and is a slip for another
+		// catalogue, or one named under two paths (./units.yaml and
+		// units.yaml, a link to it). A file inside a folder the list
+		// also names is read once, where first found.
+		if i := slices.IndexFunc(named, func(e entry) bool { return e.path == filepath.Clean(p) || os.SameFile(e.info, info) }); i >= 0 {
+			first, kind := named[i].at, "file"
+			if info.IsDir() {
+				kind = "folder"
+			}
+			if it.Text == first.Text {
+				d.Errorf(it, "%s is named twice, here and at line %d, column %d; name each unit catalogue once",
+					Excerpt(it.Text), first.Line, first.Col)
+			} else {
+				d.Errorf(it, "%s names the same unit catalogue %s as %s at line %d, column %d; name each catalogue once",
+					Excerpt(it.Text), kind, Excerpt(first.Text), first.Line, first.Col)
+			}
+			continue
+		}
+		named = append(named, entry{it, filepath.Clean(p), info})
 		if !info.IsDir() {
 			files = append(files, unitsFile{it, p})
 			continue
@@ -434,6 +478,9 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 			d.Errorf(it, "unit catalogue folder %s holds no catalogue file (*.yaml)", p)
 		}
 		for _, f := range paths {
+			if len(files) > MaxCatalogueFiles {
+				break // more than may be read, which reading reports
+			}
 			if d.listedRegular(it, f) {
 				files = append(files, unitsFile{it, f})
 			}
@@ -507,10 +554,19 @@ func (d *Decoder) listedRegular(at *Node, path string) bool {
 	return false
 }
 
-// fileSet is a set of files, told apart as the operating system does
-// (os.SameFile), not by path: units.yaml, ./units.yaml, an absolute path
-// and a link to it are one file.
-type fileSet struct{ files []os.FileInfo }
+// fileSet is the unit catalogue files one scenario, or one listing of
+// cards, has read: a set of files told apart as the operating system does
+// (os.SameFile), not by path (units.yaml, ./units.yaml, an absolute path
+// and a link to it are one file), and their bytes in all, which
+// MaxCatalogueFiles and MaxCatalogueBytes bound.
+type fileSet struct {
+	files []os.FileInfo
+	// n and bytes count the files read and their bytes.
+	n, bytes int
+	// full is set once a bound was passed and reported: nothing more is
+	// read.
+	full bool
+}
 
 // add adds the file at path and reports whether it was not in the set. A
 // path that cannot be examined is reported as new, and its reader then
@@ -555,7 +611,10 @@ func (d *Decoder) catalogueFile(at *Node, path string) []*UnitCard {
 	if d.read == nil {
 		d.read = &fileSet{}
 	}
-	if !d.read.add(path) {
+	if d.read.full || !d.read.add(path) {
+		return nil
+	}
+	if !d.withinBounds(at, path, 1, 0) {
 		return nil
 	}
 	// Reading stops a byte past the limit: a file's size says nothing of
@@ -569,7 +628,36 @@ func (d *Decoder) catalogueFile(at *Node, path string) []*UnitCard {
 		d.Errorf(at, "unit catalogue %s is larger than %d bytes (1 MiB), the most a catalogue may be", path, maxCatalogueFile)
 		return nil
 	}
+	if !d.withinBounds(at, path, 0, len(src)) {
+		return nil
+	}
 	return d.catalogueText(at, path, src)
+}
+
+// withinBounds counts files more catalogue files read and size more
+// bytes, those of the file at path, and reports whether the catalogues
+// read are still within MaxCatalogueFiles and MaxCatalogueBytes. Past
+// either, it reports the problem once, at at, and nothing more is read:
+// a scenario reads the first catalogues it names, and a list of folders
+// or a few large files must not make it read without end.
+func (d *Decoder) withinBounds(at *Node, path string, files, size int) bool {
+	if d.read == nil {
+		d.read = &fileSet{}
+	}
+	r := d.read
+	r.n, r.bytes = r.n+files, r.bytes+size
+	switch {
+	case r.full:
+		return false
+	case r.n > MaxCatalogueFiles:
+		d.Errorf(at, "unit catalogue %s is one more than the %d catalogue files one scenario, or one simulate units, may read; name fewer", path, MaxCatalogueFiles)
+	case r.bytes > MaxCatalogueBytes:
+		d.Errorf(at, "unit catalogue %s brings the catalogues read to more than %d bytes (%d MiB), the most one scenario, or one simulate units, may read; name fewer or smaller catalogues", path, MaxCatalogueBytes, MaxCatalogueBytes>>20)
+	default:
+		return true
+	}
+	r.full = true
+	return false
 }
 
 // catalogueText reads the cards of the catalogue text src, read at path,

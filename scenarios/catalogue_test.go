@@ -452,18 +452,23 @@ func TestMisspeltCardOneError(t *testing.T) {
 }
 
 // TestCatalogueReadOnce: a catalogue the units key names that also lies
-// beside the scenario as units.yaml, or that the key names twice under
-// other paths, is one file: read once, recorded once, and hashed once, so
-// that the SHA-256 is the documented sha256sum my.yaml units.yaml | cut
-// -c1-64 | sha256sum (it was that of my.yaml units.yaml units.yaml), and
-// the listing of the cards a scenario may use shows its card once (the
-// second copy was marked replaced by the first).
+// beside the scenario as units.yaml, or that lies in a folder the key
+// names as well, is one file: read once, recorded once, and hashed once,
+// so that the SHA-256 is the documented sha256sum my.yaml units.yaml |
+// cut -c1-64 | sha256sum (it was that of my.yaml units.yaml units.yaml),
+// and the listing of the cards a scenario may use shows its card once
+// (the second copy was marked replaced by the first).
 func TestCatalogueReadOnce(t *testing.T) {
 	card := "ruleset: fantasy\nunits:\n  - {name: My Rats, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n"
-	for _, units := range []string{"units.yaml", "[units.yaml, ./units.yaml]", "[./units.yaml, units.yaml]"} {
+	for _, tc := range []struct{ units, file string }{
+		{"units.yaml", "units.yaml"},
+		{"[cards, cards/rats.yaml]", "cards/rats.yaml"},
+		{"[cards/rats.yaml, ./cards]", "cards/rats.yaml"},
+	} {
+		units := tc.units
 		dir := t.TempDir()
 		src := "name: my\nruleset: fantasy\nunits: " + units + "\ncharge: {unit: {use: My Rats}, distance: 9}\n"
-		writeFiles(t, dir, map[string]string{"units.yaml": card, "my.yaml": src})
+		writeFiles(t, dir, map[string]string{tc.file: card, "my.yaml": src})
 		scen := filepath.Join(dir, "my.yaml")
 		s, err := both.Load(scen)
 		if err != nil {
@@ -481,7 +486,7 @@ func TestCatalogueReadOnce(t *testing.T) {
 			t.Errorf("units: %s: the scenario may use %d cards (%v), want My Rats once", units, len(cards), err)
 		}
 		// Named by --units too, under another path: still one card.
-		cards, err = both.UserCards([]string{filepath.Join(dir, ".", "units.yaml")}, scen)
+		cards, err = both.UserCards([]string{filepath.Join(dir, ".", tc.file)}, scen)
 		if err != nil || len(cards) != 1 {
 			t.Errorf("units: %s, and --units units.yaml: %d cards (%v), want My Rats once", units, len(cards), err)
 		}
@@ -577,5 +582,136 @@ func TestCatalogueFileProblems(t *testing.T) {
 	_, err := both.Load(filepath.Join(dir, "s.yaml"))
 	if want := filepath.Join(dir, "units.yaml") + `:1:10: unknown ruleset "40k"; expected one of: fantasy, heresy`; err == nil || err.Error() != want {
 		t.Errorf("a scenario beside it:\n got: %v\nwant: %s", err, want)
+	}
+}
+
+// TestCatalogueNamedTwice: a units list that names one catalogue twice,
+// by the same path or by two that lead to the same file or folder, is
+// refused at the second entry, as a list of metrics refuses a name given
+// twice: the second reads nothing new. The columns are those of the
+// entries in the line "units: [...]".
+func TestCatalogueNamedTwice(t *testing.T) {
+	card := "ruleset: fantasy\nunits:\n  - {name: My Rats, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n"
+	for _, tc := range []struct{ units, want string }{
+		{"[units.yaml, units.yaml]", `:3:21: "units.yaml" is named twice, here and at line 3, column 9; name each unit catalogue once`},
+		{"[units.yaml, ./units.yaml]", `:3:21: "./units.yaml" names the same unit catalogue file as "units.yaml" at line 3, column 9; name each catalogue once`},
+		{"[cards, cards/]", `:3:16: "cards/" names the same unit catalogue folder as "cards" at line 3, column 9; name each catalogue once`},
+		{"[cards, ../" + "x/cards]", `:3:16: "../x/cards" names the same unit catalogue folder as "cards" at line 3, column 9; name each catalogue once`},
+	} {
+		for _, use := range []string{"{use: My Rats}", "{name: Own, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}"} {
+			dir := filepath.Join(t.TempDir(), "x")
+			src := "name: my\nruleset: fantasy\nunits: " + tc.units + "\ncharge: {unit: " + use + ", distance: 9}\n"
+			writeFiles(t, dir, map[string]string{"units.yaml": card, "cards/rats.yaml": card, "my.yaml": src})
+			scen := filepath.Join(dir, "my.yaml")
+			_, err := both.Load(scen)
+			if want := scen + tc.want; err == nil || err.Error() != want {
+				t.Errorf("units: %s, unit %s:\n got: %v\nwant: %s", tc.units, use, err, want)
+			}
+		}
+	}
+}
+
+// TestCatalogueBounds: the catalogues one scenario reads are bounded in
+// number (MaxCatalogueFiles) and in bytes (MaxCatalogueBytes), its units
+// key and its folder together; past either, the first catalogue over is
+// named, and nothing more is read. A part's recorded catalogues are held
+// to the same bounds.
+func TestCatalogueBounds(t *testing.T) {
+	card := func(i int, pad int) string {
+		return fmt.Sprintf("ruleset: fantasy\ndescription: d%s\nunits:\n  - {name: R%d, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n", strings.Repeat("x", pad), i)
+	}
+	scen := "name: my\nruleset: fantasy\nunits: cards\ncharge: {unit: {use: R0}, distance: 9}\n"
+
+	// One file more than the bound: the last, by name, is refused.
+	files := map[string]string{"my.yaml": scen}
+	for i := range scenarios.MaxCatalogueFiles + 1 {
+		files[fmt.Sprintf("cards/c%04d.yaml", i)] = card(i, 0)
+	}
+	dir := writeFiles(t, t.TempDir(), files)
+	_, err := both.Load(filepath.Join(dir, "my.yaml"))
+	last := filepath.Join(dir, "cards", fmt.Sprintf("c%04d.yaml", scenarios.MaxCatalogueFiles))
+	if want := fmt.Sprintf("%s:3:8: unit catalogue %s is one more than the 1000 catalogue files one scenario, or one simulate units, may read; name fewer", filepath.Join(dir, "my.yaml"), last); err == nil || err.Error() != want {
+		t.Errorf("%d catalogues:\n got: %.500v\nwant: %s", scenarios.MaxCatalogueFiles+1, err, want)
+	}
+	if err := os.Remove(last); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := both.Load(filepath.Join(dir, "my.yaml")); err != nil {
+		t.Errorf("%d catalogues: %.500v", scenarios.MaxCatalogueFiles, err)
+	}
+
+	// Five files of a million bytes: four come to 4,000,000 bytes, within
+	// 4 MiB (4,194,304); the fifth passes it.
+	const size = 1_000_000
+	files = map[string]string{"my.yaml": scen}
+	var recorded []scenarios.Catalogue
+	for i := range 5 {
+		text := card(i, 0)
+		text = card(i, size-len(text))
+		files[fmt.Sprintf("cards/c%d.yaml", i)] = text
+		recorded = append(recorded, scenarios.Catalogue{Path: fmt.Sprintf("cards/c%d.yaml", i), Source: []byte(text)})
+	}
+	dir = writeFiles(t, t.TempDir(), files)
+	_, err = both.Load(filepath.Join(dir, "my.yaml"))
+	if want := fmt.Sprintf("%s:3:8: unit catalogue %s brings the catalogues read to more than 4194304 bytes (4 MiB), the most one scenario, or one simulate units, may read; name fewer or smaller catalogues", filepath.Join(dir, "my.yaml"), filepath.Join(dir, "cards", "c4.yaml")); err == nil || err.Error() != want {
+		t.Errorf("5 MB of catalogues:\n got: %.500v\nwant: %s", err, want)
+	}
+	_, err = both.WithCatalogues(recorded).Parse("my.yaml", []byte(scen))
+	if want := "my.yaml:1:1: unit catalogue cards/c4.yaml brings the catalogues read to more than 4194304 bytes"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("5 MB of recorded catalogues:\n got: %.500v\nwant: %s...", err, want)
+	}
+	if _, err := both.WithCatalogues(recorded[:4]).Parse("my.yaml", []byte(scen)); err != nil {
+		t.Errorf("4 MB of recorded catalogues: %.500v", err)
+	}
+	// simulate units lists the cards of every file it is given within the
+	// same bounds, the files of its --units and --scenario together.
+	_, err = both.UserCards([]string{filepath.Join(dir, "cards", "c0.yaml")}, filepath.Join(dir, "my.yaml"))
+	if want := "brings the catalogues read to more than 4194304 bytes"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("simulate units, 5 MB of catalogues: %.500v", err)
+	}
+}
+
+// TestCatalogueValueLimit: a catalogue over the number of values a file
+// may hold is told so as a catalogue, not as a scenario, whether the
+// values are written out (counted before the YAML library reads the file)
+// or repeated by aliases (counted as it is read).
+func TestCatalogueValueLimit(t *testing.T) {
+	written := "ruleset: fantasy\nunits: [" + strings.Repeat("{name: a}, ", scenarios.MaxNodes/4) + "]\n"
+	aliased := "ruleset: fantasy\ndescription: &a [x, x, x, x, x, x, x, x, x, x]\nunits: [" + strings.Repeat("*a, ", scenarios.MaxNodes/10) + "]\n"
+	for name, src := range map[string]string{"written out": written, "aliased": aliased} {
+		p := filepath.Join(t.TempDir(), "cards.yaml")
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := both.UserCards([]string{p}, "")
+		if want := "more than 20000 values in one file"; err == nil || !strings.Contains(err.Error(), want) || !strings.HasSuffix(err.Error(), "; a unit catalogue needs far fewer") {
+			t.Errorf("%s: got %.300v, want ...%s...; a unit catalogue needs far fewer", name, err, want)
+		}
+	}
+}
+
+// TestCatalogueProblemsCounted: 3 catalogues of 10 cards without a name
+// make 30 problems, whether a scenario reads them or simulate units lists
+// them: 20 lines are printed, then one that counts the other 10 (a
+// scenario printed all 30, and a listing cut them at 20 without a word).
+func TestCatalogueProblemsCounted(t *testing.T) {
+	files := map[string]string{"s.yaml": "name: t\nruleset: fantasy\nunits: cards\ncharge: {unit: {use: Clanrats}, distance: 3}\n"}
+	for i := range 3 {
+		files[fmt.Sprintf("cards/c%d.yaml", i)] = "ruleset: fantasy\nunits:\n" + strings.Repeat("  - {M: 5}\n", 10)
+	}
+	dir := writeFiles(t, t.TempDir(), files)
+	_, loadErr := both.Load(filepath.Join(dir, "s.yaml"))
+	_, listErr := both.UserCards([]string{filepath.Join(dir, "cards")}, "")
+	for name, err := range map[string]error{"a scenario": loadErr, "simulate units": listErr} {
+		var list scenarios.ErrorList
+		if !errors.As(err, &list) || len(list) != 30 {
+			t.Errorf("%s: %d problems, want 30: %v", name, len(list), err)
+			continue
+		}
+		lines := strings.Split(err.Error(), "\n")
+		// The 20th is c1.yaml's 10th card, on line 12.
+		if len(lines) != 21 || !strings.HasPrefix(lines[19], filepath.Join(dir, "cards", "c1.yaml")+":12:5: a unit card needs a name") || lines[20] != "... and 10 more problems" {
+			t.Errorf("%s: %d lines, ending:\n%s", name, len(lines), strings.Join(lines[max(0, len(lines)-2):], "\n"))
+		}
 	}
 }

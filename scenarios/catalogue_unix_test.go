@@ -69,3 +69,22 @@ func mkfifo(t *testing.T, path string) {
 		}
 	})
 }
+
+// TestCatalogueLinkNamedTwice: a units list that names a catalogue and a
+// link to it names one file twice, and is refused at the link, as a list
+// naming the same path twice is (TestCatalogueNamedTwice).
+func TestCatalogueLinkNamedTwice(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"units.yaml": "ruleset: fantasy\nunits: [{name: A, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}]\n",
+		"my.yaml":    "name: t\nruleset: fantasy\nunits: [units.yaml, link.yaml]\ncharge: {unit: {use: A}, distance: 3}\n",
+	})
+	if err := os.Symlink("units.yaml", filepath.Join(dir, "link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	scen := filepath.Join(dir, "my.yaml")
+	_, err := both.Load(scen)
+	// link.yaml starts at column 21 of "units: [units.yaml, link.yaml]".
+	if want := scen + `:3:21: "link.yaml" names the same unit catalogue file as "units.yaml" at line 3, column 9; name each catalogue once`; err == nil || err.Error() != want {
+		t.Errorf("got: %v\nwant: %s", err, want)
+	}
+}

@@ -49,7 +49,8 @@ func (d *Decoder) Errorf(n *Node, format string, args ...any) {
 }
 
 // add records e at n's place (or the file's start), unless the same
-// problem is already recorded or there are too many.
+// problem is already recorded. Every problem is kept, however many: an
+// ErrorList prints the first maxErrors and counts the rest.
 func (d *Decoder) add(n *Node, e *Error) {
 	e.File, e.Line, e.Col = d.file, 1, 1
 	if n != nil {
@@ -62,7 +63,7 @@ func (d *Decoder) add(n *Node, e *Error) {
 	if d.seen == nil {
 		d.seen = map[string]bool{}
 	}
-	if d.seen[key] || len(d.errs) >= maxErrors {
+	if d.seen[key] {
 		return
 	}
 	d.seen[key] = true

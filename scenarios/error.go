@@ -51,17 +51,40 @@ const maxMsg = 400
 // (inFileOrder).
 type ErrorList []*Error
 
+// Error is the problems shown, a line each, then a line that counts
+// those left out, if any: "... and 11 more problems".
 func (l ErrorList) Error() string {
-	lines := make([]string, len(l))
-	for i, e := range l {
+	shown, more := l.Shown()
+	lines := make([]string, len(shown), len(shown)+1)
+	for i, e := range shown {
 		lines[i] = e.Error()
+	}
+	if more > 0 {
+		lines = append(lines, MoreProblems(more))
 	}
 	return strings.Join(lines, "\n")
 }
 
+// Shown returns the problems a report shows, the first maxErrors, and how
+// many more there are: past that many, the rest are usually echoes of the
+// first, and a screenful is enough to start fixing.
+func (l ErrorList) Shown() (shown ErrorList, more int) {
+	n := min(len(l), maxErrors)
+	return l[:n:n], len(l) - n
+}
+
+// MoreProblems is the line that ends a list of problems cut short: how
+// many more were found and not shown.
+func MoreProblems(n int) string {
+	if n == 1 {
+		return "... and 1 more problem"
+	}
+	return fmt.Sprintf("... and %d more problems", n)
+}
+
 // inFileOrder returns the problems found by separate passes over the same
 // files (reading them, then checking what they hold) as one list: files in
-// the order first met, each by line and column, at most maxErrors of them.
+// the order first met, each by line and column.
 func (l ErrorList) inFileOrder() ErrorList {
 	var files []string
 	for _, e := range l {
@@ -76,9 +99,8 @@ func (l ErrorList) inFileOrder() ErrorList {
 			cmp.Compare(a.Line, b.Line),
 			cmp.Compare(a.Col, b.Col))
 	})
-	return out[:min(len(out), maxErrors)]
+	return out
 }
 
-// maxErrors caps how many problems one load reports: past that, the rest
-// are usually echoes of the first.
+// maxErrors is how many problems an ErrorList shows (Shown).
 const maxErrors = 20

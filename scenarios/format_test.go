@@ -181,3 +181,34 @@ func TestLongKeyListsPrintedWhole(t *testing.T) {
 		t.Errorf("a long unknown key: %s", got)
 	}
 }
+
+// TestProblemsCounted: a scenario with 30 unknown keys prints the first
+// 20 problems, a line each, then a line counting the other 10; the list
+// itself keeps all 30 (TestCatalogueProblemsCounted does the same for
+// catalogues).
+func TestProblemsCounted(t *testing.T) {
+	var keys strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&keys, "bogus%d: 1\n", i)
+	}
+	_, err := toys.Parse("t.yaml", []byte("name: t\nruleset: toy\n"+keys.String()+"roll: {unit: {name: A, die: 6}}\n"))
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 30 {
+		t.Fatalf("got %d problems (%v), want 30", len(list), err)
+	}
+	lines := strings.Split(err.Error(), "\n")
+	// bogus19 is the 20th key, on line 22 (the keys start on line 3).
+	if len(lines) != 21 || !strings.HasPrefix(lines[19], `t.yaml:22:1: unknown key "bogus19"`) || lines[20] != "... and 10 more problems" {
+		t.Errorf("%d lines, ending:\n%s", len(lines), strings.Join(lines[max(0, len(lines)-2):], "\n"))
+	}
+	shown, more := list.Shown()
+	if len(shown) != 20 || more != 10 {
+		t.Errorf("Shown: %d and %d more, want 20 and 10 more", len(shown), more)
+	}
+	if got := (ErrorList{list[0]}).Error(); strings.Contains(got, "more") {
+		t.Errorf("one problem: %q", got)
+	}
+	if got := list[:21].Error(); !strings.HasSuffix(got, "\n... and 1 more problem") {
+		t.Errorf("21 problems end: %q", got[max(0, len(got)-40):])
+	}
+}

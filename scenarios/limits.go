@@ -39,13 +39,15 @@ func readLimited(path string) ([]byte, error) {
 		return nil, err
 	}
 	if len(src) > MaxFileSize {
-		return nil, tooLarge(path)
+		return nil, tooLarge(path, scenarioYAML)
 	}
 	return src, nil
 }
 
-func tooLarge(file string) error {
-	return &Error{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the file is larger than %d bytes (1 MiB), the most a scenario may be; is it a scenario file?", MaxFileSize)}
+// tooLarge refuses a file of more than MaxFileSize bytes, as the kind of
+// file it was read as.
+func tooLarge(file string, kind yamlFile) error {
+	return &Error{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the file is larger than %d bytes (1 MiB), the most %s may be; is it %s?", MaxFileSize, kind.one, kind.called)}
 }
 
 // bom is the UTF-8 byte-order mark some editors put at the start of a file.
@@ -58,6 +60,7 @@ var bom = []byte("\xEF\xBB\xBF")
 // than under-counts.
 type yamlScan struct {
 	file    string
+	kind    yamlFile
 	nodes   int
 	flow    int   // flow collections open
 	indents []int // block indentation levels open
@@ -67,10 +70,10 @@ type yamlScan struct {
 	quote byte // the quote of a quoted scalar open across lines, or 0
 }
 
-// scanLimits checks src's nesting depth and number of values before the
-// YAML library reads it.
-func scanLimits(file string, src []byte) error {
-	s := yamlScan{file: file, block: -1}
+// scanLimits checks the nesting depth and number of values of src, a file
+// of the kind given, before the YAML library reads it.
+func scanLimits(file string, src []byte, kind yamlFile) error {
+	s := yamlScan{file: file, kind: kind, block: -1}
 	for n := 1; len(src) > 0; n++ {
 		line := src
 		if i := bytes.IndexByte(src, '\n'); i >= 0 {
@@ -206,7 +209,7 @@ func blockHeader(rest []byte) bool {
 
 func (s *yamlScan) count(n int, line []byte, p int) error {
 	if s.nodes > MaxNodes {
-		return s.fail(n, line, p, "more than %d values in one file; a scenario needs far fewer", MaxNodes)
+		return s.fail(n, line, p, "more than %d values in one file; %s needs far fewer", MaxNodes, s.kind.one)
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ func TestScanLimits(t *testing.T) {
 		{"apostrophe in plain text", "a: don't [1]\nb: 2", ""},
 	}
 	for _, tt := range tests {
-		err := scanLimits("t.yaml", []byte(tt.src))
+		err := scanLimits("t.yaml", []byte(tt.src), scenarioYAML)
 		switch {
 		case tt.err == "" && err != nil:
 			t.Errorf("%s: refused: %v", tt.name, err)

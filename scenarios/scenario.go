@@ -1,8 +1,6 @@
 package scenarios
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -276,21 +274,14 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 	return s, nil
 }
 
-// inputsSHA256 is the hex SHA-256 of a scenario's text src alone, or,
-// when it read unit catalogues, of the lines that give the hex SHA-256 of
-// src and of each catalogue in order: what `sha256sum FILE CATALOGUE...
-// | cut -c1-64 | sha256sum` prints.
+// inputsSHA256 is the hex SHA-256 of a scenario's text src with the unit
+// catalogues it read (sim.InputsSHA256).
 func inputsSHA256(src []byte, cats []Catalogue) string {
-	sum := sha256.Sum256(src)
-	if len(cats) == 0 {
-		return hex.EncodeToString(sum[:])
+	texts := make([][]byte, len(cats))
+	for i, c := range cats {
+		texts[i] = c.Source
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%x\n", sum)
-	for _, c := range cats {
-		fmt.Fprintf(h, "%x\n", sha256.Sum256(c.Source))
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return sim.InputsSHA256(src, texts...)
 }
 
 // unreadQuestions are the question keys of every registered ruleset, for a
@@ -360,6 +351,16 @@ func (r *Registry) Load(nameOrPath string) (*Scenario, error) {
 
 // headerFields are the keys every scenario may have, whatever its ruleset.
 func headerFields(d *Decoder, s *Scenario) []Field {
+	// A precision run's first round is the trials key's, and max_trials
+	// caps its total: a cap below the first round would cut it short, so
+	// it is refused at max_trials, whichever key comes first.
+	var trialsAt, maxTrialsAt *Node
+	rounds := func() {
+		if trialsAt != nil && maxTrialsAt != nil && s.MaxTrials < s.Trials {
+			d.Errorf(maxTrialsAt, "max_trials %d is below trials %d (line %d): a precision run starts with a round of trials and never runs more than max_trials; give max_trials at least %d, or fewer trials",
+				s.MaxTrials, s.Trials, trialsAt.Line, s.Trials)
+		}
+	}
 	return []Field{
 		{Key: "name", Required: true, Decode: func(n *Node) {
 			s.Name = d.Name(n, "the scenario's name")
@@ -383,7 +384,8 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 		}},
 		{Key: "trials", Decode: func(n *Node) {
 			if v, ok := d.trialsIn(n, "trials", sim.MaxTrials); ok {
-				s.Trials = v
+				s.Trials, trialsAt = v, n
+				rounds()
 			}
 		}},
 		{Key: "precision", Decode: func(n *Node) {
@@ -396,7 +398,8 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 		}},
 		{Key: "max_trials", Decode: func(n *Node) {
 			if v, ok := d.trialsIn(n, "max_trials", sim.MaxTrials); ok {
-				s.MaxTrials = v
+				s.MaxTrials, maxTrialsAt = v, n
+				rounds()
 			}
 		}},
 		{Key: "seed", Decode: func(n *Node) {

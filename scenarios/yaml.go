@@ -115,11 +115,14 @@ func checkUTF8(file string, src []byte) error {
 type yamlFile struct {
 	called string
 	expect string
+	// one is what the file is, for the limits it may pass: "a scenario
+	// needs far fewer".
+	one string
 }
 
 var (
-	scenarioYAML  = yamlFile{"a scenario file", "a scenario mapping with name, ruleset and a question such as charge"}
-	catalogueYAML = yamlFile{"a unit catalogue", "a unit catalogue mapping with ruleset and units"}
+	scenarioYAML  = yamlFile{"a scenario file", "a scenario mapping with name, ruleset and a question such as charge", "a scenario"}
+	catalogueYAML = yamlFile{"a unit catalogue", "a unit catalogue mapping with ruleset and units", "a unit catalogue"}
 )
 
 // parseYAML reads one YAML document, a scenario or a catalogue as kind
@@ -128,7 +131,7 @@ var (
 // byte-order mark at its start is skipped.
 func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 	if len(src) > MaxFileSize {
-		return nil, tooLarge(file)
+		return nil, tooLarge(file, kind)
 	}
 	src = bytes.TrimPrefix(src, bom)
 	if err := checkUTF8(file, src); err != nil {
@@ -139,7 +142,7 @@ func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 	// LF one into a space. Lines and columns do not move (the CR ends its
 	// line).
 	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
-	if err := scanLimits(file, src); err != nil {
+	if err := scanLimits(file, src, kind); err != nil {
 		return nil, err
 	}
 	f, err := parser.ParseBytes(src, 0)
@@ -162,7 +165,7 @@ func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 			return nil, &Error{File: file, Line: line, Col: 1, Msg: "a second YAML document; " + kind.called + " holds one"}
 		}
 	}
-	c := converter{file: file, anchors: map[string]anchor{}}
+	c := converter{file: file, kind: kind, anchors: map[string]anchor{}}
 	n := c.convert(docs[0].Body, 0)
 	if c.err != nil {
 		return nil, c.err
@@ -216,6 +219,7 @@ func yamlMessage(msg string, tk *token.Token) string {
 
 type converter struct {
 	file    string
+	kind    yamlFile
 	anchors map[string]anchor
 	err     *Error
 	// nodes counts the values converted, an alias counting as many as its
@@ -259,7 +263,7 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 		return c.fail(n, "nested more than %d levels deep", maxDepth)
 	}
 	if c.nodes++; c.nodes > MaxNodes {
-		return c.fail(n, "more than %d values in one file, aliases counted at each use; a scenario needs far fewer", MaxNodes)
+		return c.fail(n, "more than %d values in one file, aliases counted at each use; %s needs far fewer", MaxNodes, c.kind.one)
 	}
 	line, col := pos(n)
 	out := &Node{Line: line, Col: col}
@@ -307,7 +311,7 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 			return c.fail(n, "alias *%s names no anchor defined before it", Excerpt(name))
 		}
 		if c.nodes += target.nodes; c.nodes > MaxNodes {
-			return c.fail(n, "more than %d values in one file, aliases counted at each use; a scenario needs far fewer", MaxNodes)
+			return c.fail(n, "more than %d values in one file, aliases counted at each use; %s needs far fewer", MaxNodes, c.kind.one)
 		}
 		return target.node
 	case *ast.TagNode:

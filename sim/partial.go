@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -103,6 +104,41 @@ type InputFile struct {
 	File   string `json:"file"`
 	SHA256 string `json:"sha256"`
 	Source string `json:"source"`
+}
+
+// InputsSHA256 is the hex SHA-256 that identifies a scenario's text src
+// with the unit catalogues it read, in order: that of src alone when it
+// read none, else that of the lines giving the hex SHA-256 of src and of
+// each catalogue, which is what `sha256sum FILE CATALOGUE... | cut -c1-64
+// | sha256sum` prints. Stamps and parts give it (Input.SHA256).
+func InputsSHA256(src []byte, catalogues ...[]byte) string {
+	sum := sha256.Sum256(src)
+	if len(catalogues) == 0 {
+		return hex.EncodeToString(sum[:])
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%x\n", sum)
+	for _, c := range catalogues {
+		fmt.Fprintf(h, "%x\n", sha256.Sum256(c))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// tampered says which text of in does not match its SHA-256, or "": a
+// unit catalogue whose text is not that of its own SHA-256, or the
+// scenario whose text and catalogues are not those of in.SHA256.
+func (in Input) tampered() string {
+	var cats [][]byte
+	for _, c := range in.Catalogues {
+		if sum := sha256.Sum256([]byte(c.Source)); hex.EncodeToString(sum[:]) != c.SHA256 {
+			return "the unit catalogue " + c.File
+		}
+		cats = append(cats, []byte(c.Source))
+	}
+	if InputsSHA256([]byte(in.Source), cats...) != in.SHA256 {
+		return "the scenario " + in.Name
+	}
+	return ""
 }
 
 // InputBytes is the size of the texts h carries: every scenario's and
@@ -352,7 +388,7 @@ func sameRun(a, b NamedPart) error {
 	case ha.Command != hb.Command || !slices.Equal(ha.Args, hb.Args):
 		return differ("command", hb.Command+" "+strings.Join(hb.Args, " "), ha.Command+" "+strings.Join(ha.Args, " "))
 	case !equalInputs(ha.Inputs, hb.Inputs):
-		return differ("scenario sha256", inputSums(hb.Inputs), inputSums(ha.Inputs))
+		return inputsDiffer(a, b, differ)
 	case ha.Seed != hb.Seed:
 		return differ("seed", hb.Seed, ha.Seed)
 	case ha.Trials != hb.Trials:
@@ -365,6 +401,40 @@ func sameRun(a, b NamedPart) error {
 		return fmt.Errorf("%s is of a run cut into %d shards, %s of one cut into %d: merge the parts of one split", b.Name, hb.Shards, a.Name, ha.Shards)
 	}
 	return nil
+}
+
+// inputsDiffer says how the inputs of b's run differ from a's. A part
+// whose texts do not match their SHA-256 was changed after it was
+// written: that is said of it first, since its SHA-256 may then equal the
+// other part's and tell nothing.
+func inputsDiffer(a, b NamedPart, differ func(what string, vb, va any) error) error {
+	for _, p := range []NamedPart{b, a} {
+		for _, in := range p.Header.Inputs {
+			if what := in.tampered(); what != "" {
+				return fmt.Errorf("%s: %s it carries does not match its SHA-256; the part was changed after it was written", p.Name, what)
+			}
+		}
+	}
+	ia, ib := a.Header.Inputs, b.Header.Inputs
+	if inputSums(ia) != inputSums(ib) {
+		return differ("scenario sha256", inputSums(ib), inputSums(ia))
+	}
+	// The same texts, read under other names.
+	for i := range ia {
+		x, y := ia[i], ib[i]
+		switch {
+		case x.File != y.File:
+			return differ("scenario file", y.File, x.File)
+		case x.Name != y.Name:
+			return differ("scenario name", y.Name, x.Name)
+		}
+		for j := range x.Catalogues {
+			if x.Catalogues[j].File != y.Catalogues[j].File {
+				return differ("unit catalogue file", y.Catalogues[j].File, x.Catalogues[j].File)
+			}
+		}
+	}
+	return differ("inputs", ib, ia) // not reached: equal sums hold equal texts
 }
 
 func inputSums(in []Input) string {

@@ -478,3 +478,56 @@ func sameRunTallies(a, b Run) bool {
 	}
 	return true
 }
+
+// TestMergeSaysWhichInputDiffers: parts whose inputs differ are told
+// apart by what differs. A part whose scenario text, or a catalogue's,
+// was changed with its SHA-256 kept (and its file's checksum line
+// recomputed) is named as changed, where the message gave the two equal
+// SHA-256s as different; a scenario of other texts gives its other
+// SHA-256; the same texts under another file name give the names.
+func TestMergeSaysWhichInputDiffers(t *testing.T) {
+	src, cat := "name: x\n", "ruleset: fantasy\nunits: []\n"
+	catSum := sha256.Sum256([]byte(cat))
+	in := Input{Name: "x", File: "x.yaml", Source: src,
+		Catalogues: []InputFile{{File: "units.yaml", SHA256: fmt.Sprintf("%x", catSum), Source: cat}}}
+	in.SHA256 = InputsSHA256([]byte(src), []byte(cat))
+	// The documented sum: sha256sum x.yaml units.yaml | cut -c1-64 | sha256sum.
+	if want := fmt.Sprintf("%x", sha256.Sum256(fmt.Appendf(nil, "%x\n%x\n", sha256.Sum256([]byte(src)), catSum))); in.SHA256 != want {
+		t.Fatalf("InputsSHA256 %s, want %s", in.SHA256, want)
+	}
+	part := func(name string, change func(*Input)) NamedPart {
+		h := testHeader()
+		i := in
+		i.Catalogues = slices.Clone(in.Catalogues)
+		change(&i)
+		h.Inputs = []Input{i}
+		return NamedPart{name, &Part{Header: h}}
+	}
+	good := part("good", func(*Input) {})
+	other := InputsSHA256([]byte("name: y\n"), []byte(cat))
+	for _, tt := range []struct {
+		name   string
+		change func(*Input)
+		want   string
+	}{
+		{"scenario text changed", func(i *Input) { i.Source = "name: y\n" },
+			"changed: the scenario x it carries does not match its SHA-256; the part was changed after it was written"},
+		{"catalogue text changed", func(i *Input) { i.Catalogues[0].Source = "ruleset: heresy\nunits: []\n" },
+			"changed: the unit catalogue units.yaml it carries does not match its SHA-256; the part was changed after it was written"},
+		{"another scenario", func(i *Input) { i.Source, i.SHA256 = "name: y\n", other },
+			"changed is not a part of the same run as good: scenario sha256 " + other + ", not " + in.SHA256},
+		{"another file name", func(i *Input) { i.File = "y.yaml" },
+			"changed is not a part of the same run as good: scenario file y.yaml, not x.yaml"},
+		{"another catalogue name", func(i *Input) { i.Catalogues[0].File = "cards.yaml" },
+			"changed is not a part of the same run as good: unit catalogue file cards.yaml, not units.yaml"},
+	} {
+		changed := part("changed", tt.change)
+		if err := sameRun(good, changed); err == nil || err.Error() != tt.want {
+			t.Errorf("%s:\n got: %v\nwant: %s", tt.name, err, tt.want)
+		}
+		// Either way round, the changed part is the one named.
+		if err := sameRun(changed, good); strings.Contains(tt.want, "changed: ") && (err == nil || !strings.HasPrefix(err.Error(), "changed: ")) {
+			t.Errorf("%s, the changed part first: %v", tt.name, err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,6 +122,7 @@ func TestBrowser(t *testing.T) {
 		{"CompareError", browserCompareError},
 		{"UnitCard", browserUnitCard},
 		{"StaleCheck", browserStaleCheck},
+		{"ManyProblems", browserManyProblems},
 	} {
 		t.Run(part.name, func(t *testing.T) {
 			tab, cancel := chromedp.NewContext(ctx)
@@ -388,5 +390,32 @@ func browserStaleCheck(t *testing.T, ctx context.Context, url, shots string) {
 	}
 	if !strings.Contains(shown, `unknown key "chrge"`) {
 		t.Errorf("after the earlier text's answer came in, the editor shows %q, not the error of its text", shown)
+	}
+}
+
+// browserManyProblems: a scenario with 30 unknown keys shows the 20
+// problems the command line prints, then the line that counts the other
+// 10, as the command line ends its list.
+func browserManyProblems(t *testing.T, ctx context.Context, url, shots string) {
+	var shown, items, ignore string
+	var keys strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&keys, "bogus%d: 1\n", i)
+	}
+	src := "name: many\nruleset: fantasy\n" + keys.String() + "charge: {unit: {name: A, M: 5}, distance: 8}\n"
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		waitText(`document.querySelector("#yaml").value`, "swiftstride-charge", &ignore),
+		evalInto(`(() => { const a = document.querySelector("#yaml"); a.value = `+strconv.Quote(src)+`;
+			a.dispatchEvent(new Event("input")); return "" })()`, &ignore),
+		waitText(`document.querySelector("#problems").innerText`, "... and 10 more problems", &shown),
+		evalInto(`document.querySelectorAll("#problems li").length + ""`, &items),
+		screenshotTo(t, shots, "many-problems.png"),
+	)
+	if err != nil {
+		t.Fatalf("%v (shown %q)", err, shown)
+	}
+	if items != "21" {
+		t.Errorf("%s items listed, want 20 problems and the count of the rest", items)
 	}
 }

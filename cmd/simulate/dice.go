@@ -24,6 +24,9 @@ type diceFlags struct {
 	// exactOnly refuses a question with no exact answer instead of
 	// simulating it (the web server's dice answers are exact only).
 	exactOnly bool
+	// rollFlags are the flags given that only a simulation reads
+	// (--seed, --workers), as written: refused where nothing is rolled.
+	rollFlags []string
 }
 
 func runDice(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -39,6 +42,16 @@ func answerDice(ctx context.Context, text string, f diceFlags, stdout, stderr io
 	dq, err := readDiceQuestion(ctx, text, &f)
 	if err != nil {
 		return err
+	}
+	if f.trials == 0 && len(f.rollFlags) > 0 {
+		// As --max-trials without a precision target is refused: a flag
+		// that changes nothing would let a script believe it did.
+		changes, them := "changes", "it"
+		if len(f.rollFlags) > 1 {
+			changes, them = "change", "them"
+		}
+		return flagUsagef("dice", "%s %s nothing here: %s is answered exactly and nothing is rolled; add --trials N to roll it too, or leave %s out",
+			strings.Join(f.rollFlags, " and "), changes, text, them)
 	}
 	if err := (&runFlags{output: f.output, plotDir: f.plotDir}).checkOutputs(nil); err != nil {
 		return err
@@ -106,6 +119,12 @@ func parseDiceArgs(args []string, stdout io.Writer) (f diceFlags, text string, a
 	}
 	if err := checkTrialsWorkers(fs, f.trials, f.workers); err != nil {
 		return f, "", false, err
+	}
+	if flagSet(fs, "seed") {
+		f.rollFlags = append(f.rollFlags, fmt.Sprintf("--seed %d", f.seed))
+	}
+	if flagSet(fs, "workers") {
+		f.rollFlags = append(f.rollFlags, fmt.Sprintf("--workers %d", f.workers))
 	}
 	return f, strings.Join(pos, " "), true, nil
 }

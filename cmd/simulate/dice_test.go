@@ -245,3 +245,39 @@ func TestDicePastBudgetD66(t *testing.T) {
 		t.Errorf("D66 + 32D1000kl1: simulated mean %.3f, want %.3f", d.Sim.Mean, mean)
 	}
 }
+
+// TestDiceRollFlagsAlone: --seed and --workers go with a simulation; given
+// for a query answered exactly with no --trials, where nothing is rolled,
+// they are a bad command line (exit status 2), as --max-trials without a
+// precision target is. A query past the exact budget is simulated without
+// --trials, so they are taken there.
+func TestDiceRollFlagsAlone(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"dice", "2D6", "--seed", "5"}, "--seed 5 changes nothing here: 2D6 is answered exactly and nothing is rolled; add --trials N to roll it too, or leave it out"},
+		{[]string{"dice", "2D6 >= 9", "--workers", "3"}, "--workers 3 changes nothing here: 2D6 >= 9 is answered exactly and nothing is rolled; add --trials N to roll it too, or leave it out"},
+		{[]string{"dice", "--workers", "3", "D6", "--seed", "0"}, "--seed 0 and --workers 3 change nothing here: D6 is answered exactly and nothing is rolled; add --trials N to roll it too, or leave them out"},
+	} {
+		out, _, err := runCLI(t, tc.args...)
+		var stderr strings.Builder
+		if code := exitCode(err, &stderr); code != 2 || err.Error() != tc.want || out != "" {
+			t.Errorf("%v: exit %d, %v, stdout %q\nwant exit 2, %s", tc.args, code, err, out, tc.want)
+		}
+		if !strings.HasSuffix(stderr.String(), "Run 'simulate dice -h' for its flags.\n") {
+			t.Errorf("%v: stderr %q", tc.args, stderr.String())
+		}
+	}
+	for _, args := range [][]string{
+		{"dice", "2D6", "--seed", "5", "--workers", "3", "--trials", "1000", "--format", "json"},
+		// 20D1000 has no exact distribution within the budget: it is
+		// simulated, of the default trials, with the seed given.
+		{"dice", "20D1000", "--seed", "5", "--workers", "3", "--format", "json"},
+	} {
+		out, _, err := runCLI(t, args...)
+		if err != nil || !strings.Contains(out, `"seed": 5`) {
+			t.Errorf("%v: %v\n%.300s", args, err, out)
+		}
+	}
+}

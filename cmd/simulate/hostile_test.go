@@ -421,6 +421,15 @@ func flagCases() []hostile {
 		usage("precision-inf", "--precision +Inf", "run", "--precision", "Inf"),
 		usage("max-trials-alone", "--max-trials caps a --precision run", "run", "--max-trials", "1000"),
 		usage("max-trials-zero", "--max-trials 0 is out of range", "run", "--precision", "0.01", "--max-trials", "0"),
+		// A cap below the first round would cut it short without a word.
+		usage("max-trials-below-trials", "--max-trials 1000 is below --trials 1000000", "run", "--precision", "0.001", "--trials", "1e6", "--max-trials", "1000"),
+		// --seed and --workers roll nothing for a query answered exactly.
+		usage("dice-seed-alone", "simulate: --seed 5 changes nothing here: 2D6 is answered exactly and nothing is rolled", "dice", "2D6", "--seed", "5"),
+		usage("dice-workers-alone", "simulate: --workers 3 changes nothing here", "dice", "2D6", "--workers", "3"),
+		// A malformed listening address is a bad command line; one taken
+		// is an error of listening.
+		usage("serve-addr-no-port", `simulate: --addr "nonsense": expected HOST:PORT, such as 127.0.0.1:8080, :8080 or [::1]:8080 (missing port in address)`+"\nRun 'simulate serve -h' for its flags.\n", "serve", "--addr", "nonsense"),
+		usage("serve-addr-port-range", `--addr "127.0.0.1:99999": port 99999 is out of range`, "serve", "--addr", "127.0.0.1:99999"),
 		usage("dice-workers-negative", "--workers -5 is out of range", "dice", "2D6", "--trials", "100", "--workers", "-5"),
 		usage("dice-trials-maxint", "--trials 9223372036854775807 is out of range", "dice", "2D6", "--trials", "9223372036854775807"),
 		usage("dice-trials-negative", "--trials -3 is out of range", "dice", "2D6", "--trials", "-3"),
@@ -562,6 +571,49 @@ func inputCases() []hostile {
 			files: map[string]string{"s.yaml": strings.Replace(tinyScenario, "unit: {name: A, M: 5}", "unit: {use: Charger}", 1) + "units: cards.yaml\n"},
 			setup: func(t *testing.T, dir string) { writeFIFO(t, filepath.Join(dir, "cards.yaml"), 48<<20) },
 			code:  exitError, msg: "s.yaml:7:8: unit catalogue", within: 2 * time.Second, alloc: 32 << 20},
+		// Past 20 problems the rest are counted in a last line: 9,000
+		// unknown keys (18,000 values, within the 20,000 a file may hold;
+		// bogus0 on line 3, so bogus19 on line 22) print 21 lines. (The
+		// YAML library allocates some 360 MB over reading the file, so
+		// the case bounds its time only.)
+		{name: "input/nine-thousand-problems", args: []string{"run", "{dir}/k.yaml"},
+			files: map[string]string{"k.yaml": "name: x\nruleset: fantasy\n" + manyKeys(9_000) + "charge: {unit: {name: A, M: 5}, distance: 8}\n"},
+			code:  exitError, within: 2 * time.Second,
+			msg: "k.yaml:22:1: unknown key \"bogus19\" in the scenario; expected one of: name, description, ruleset, units, trials, precision, max_trials, seed, battle, charge, pursuit\n... and 8980 more problems\n"},
+		// A units list that names one 900 KB catalogue 3,000 times is
+		// refused at its second entry, line 7, column 9 + 10, having read
+		// nothing; 20 lines are printed, and a count of the other 2,979.
+		{name: "input/units-named-3000-times", args: []string{"run", "{dir}/s.yaml"},
+			files: map[string]string{
+				"s.yaml":   strings.Replace(tinyScenario, "unit: {name: A, M: 5}", "unit: {use: Charger}", 1) + "units: [" + strings.Repeat("big.yaml, ", 2999) + "big.yaml]\n",
+				"big.yaml": "ruleset: fantasy\ndescription: " + strings.Repeat("x", 900_000) + "\nunits: [{name: Big, M: 5}]\n",
+			},
+			// The 20th line is of the 21st entry, at column 9 + 20 x 10.
+			code: exitError, msg: `s.yaml:7:209: "big.yaml" is named twice, here and at line 7, column 9; name each unit catalogue once` + "\n... and 2979 more problems\n",
+			within: 2 * time.Second},
+		// The catalogues one scenario reads are bounded in number and in
+		// bytes, however many folders or files its units key names.
+		{name: "input/units-too-many-files", args: []string{"run", "{dir}/s.yaml"},
+			files: map[string]string{"s.yaml": strings.Replace(tinyScenario, "unit: {name: A, M: 5}", "unit: {use: Charger}", 1) + "units: cards\n"},
+			setup: func(t *testing.T, dir string) {
+				os.Mkdir(filepath.Join(dir, "cards"), 0o755)
+				for i := range 5000 {
+					os.WriteFile(filepath.Join(dir, "cards", fmt.Sprintf("c%04d.yaml", i)), fmt.Appendf(nil, "ruleset: fantasy\nunits: [{name: C%d, M: 5}]\n", i), 0o644)
+				}
+			},
+			code: exitError, msg: "s.yaml:7:8: unit catalogue {dir}/cards/c1000.yaml is one more than the 1000 catalogue files one scenario, or one simulate units, may read; name fewer",
+			within: 3 * time.Second},
+		{name: "input/units-too-many-bytes", args: []string{"units", "--units", "{dir}/cards"},
+			setup: func(t *testing.T, dir string) {
+				os.Mkdir(filepath.Join(dir, "cards"), 0o755)
+				for i := range 40 {
+					os.WriteFile(filepath.Join(dir, "cards", fmt.Sprintf("c%02d.yaml", i)), fmt.Appendf(nil, "ruleset: fantasy\ndescription: %s\nunits: [{name: C%d, M: 5}]\n", strings.Repeat("x", 1_000_000), i), 0o644)
+				}
+			},
+			// Four files of a million bytes and a little come to just over
+			// 4,000,000 bytes, within 4 MiB (4,194,304); the fifth passes it.
+			code: exitError, msg: "unit catalogue {dir}/cards/c04.yaml brings the catalogues read to more than 4194304 bytes (4 MiB)",
+			within: 2 * time.Second},
 		// Names and descriptions go to terminals and tables: an escape
 		// would be obeyed by the terminal (here: clear the screen), a
 		// newline would cut a table's row.
@@ -594,6 +646,15 @@ func inputCases() []hostile {
 		fail("scenario-trials-past-limit", "t.yaml", strings.Replace(tinyScenario, "trials: 2000", "trials: 1000000000001", 1),
 			"t.yaml:3:9: trials 1000000000001 is out of range; expected 1 to 1000000000000"),
 	}
+}
+
+// manyKeys is n unknown keys, bogus0 to bogus(n-1), a line each.
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "bogus%d: 1\n", i)
+	}
+	return b.String()
 }
 
 func exactCases() []hostile {

@@ -336,9 +336,11 @@ func TestCompareEveryBatch(t *testing.T) {
 }
 
 // TestPrecision: a precision run stops with every probability's half-width
-// within the target, says so, and its stamp's command reproduces it.
+// within the target, says so, and its stamp's command reproduces it. Its
+// first round is set to 4 chunks, 65,536: flee-pursuit's own trials,
+// 1,000,000, would be the first round otherwise.
 func TestPrecision(t *testing.T) {
-	out, _, err := runCLI(t, "run", "flee-pursuit", "--precision", "0.004", "--format", "json")
+	out, _, err := runCLI(t, "run", "flee-pursuit", "--precision", "0.004", "--trials", "65536", "--format", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +380,7 @@ func TestPrecision(t *testing.T) {
 	if strings.Split(again, `"results"`)[1] != strings.Split(out, `"results"`)[1] {
 		t.Error("the stamp's command line does not reproduce the results")
 	}
-	out, stderr, err := runCLI(t, "run", "flee-pursuit", "--precision", "0.0001", "--max-trials", "40000", "--format", "json")
+	out, stderr, err := runCLI(t, "run", "flee-pursuit", "--precision", "0.0001", "--trials", "16384", "--max-trials", "40000", "--format", "json")
 	if err != nil || !strings.Contains(out, `"precision_met": false`) || !strings.Contains(stderr, "was not reached") {
 		t.Errorf("a capped precision run: %v; stderr %q", err, stderr)
 	}
@@ -413,6 +415,92 @@ func TestPrecisionFirstRound(t *testing.T) {
 		if want := strings.ReplaceAll(ex[2], ",", ""); strconv.FormatInt(doc.Trials, 10) != want {
 			t.Errorf("--precision 0.01 --trials %s: %d trials, docs/reports.md says %s", ex[1], doc.Trials, ex[2])
 		}
+	}
+}
+
+// TestPrecisionScenarioTrials: a precision run's first round is --trials,
+// else the scenario's trials, else 4 chunks (65,536), each rounded up to
+// whole chunks of 16,384 as docs/reports.md says: trials: 20000 runs 2
+// chunks, 32,768 (it ran 65,536, as if not given). The scenario's charge
+// (M4 over 8", 2D6 + 4 >= 8, 30/36) reaches a 0.01 half-width within any
+// first round here (1.96 * sqrt(0.25 / 16384) = 0.0077), so every run
+// stops after its first.
+func TestPrecisionScenarioTrials(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		keys  string
+		flags []string
+		want  int64
+	}{
+		{"precision: 0.01\ntrials: 20000\n", nil, 32768},
+		{"precision: 0.01\ntrials: 300000\n", nil, 311296}, // 19 chunks
+		{"precision: 0.01\ntrials: 20000\n", []string{"--trials", "1000"}, 16384},
+		{"precision: 0.01\n", nil, 65536},
+		{"trials: 20000\n", []string{"--precision", "0.01"}, 32768},
+		{"precision: 0.01\nmax_trials: 20000\ntrials: 20000\n", nil, 20000}, // the round cut at the cap
+	} {
+		file := filepath.Join(dir, "p.yaml")
+		src := "name: p\nruleset: fantasy\n" + tc.keys + "charge: {unit: {name: A, M: 4}, distance: 8}\n"
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := runCLI(t, append([]string{"run", file, "--format", "json"}, tc.flags...)...)
+		if err != nil {
+			t.Fatalf("%q %v: %v", tc.keys, tc.flags, err)
+		}
+		var doc struct {
+			Trials int64 `json:"trials"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc.Trials != tc.want {
+			t.Errorf("%q %v: %d trials, want %d", tc.keys, tc.flags, doc.Trials, tc.want)
+		}
+	}
+}
+
+// TestPrecisionCapBelowFirstRound: a precision run whose cap is below the
+// first round it was asked for would run fewer trials than asked and say
+// nothing (--trials 1e6 --max-trials 1000 ran 1,000). Where a flag gives
+// either it is a bad command line; where the scenario gives both, a bad
+// scenario, at max_trials (line 4, column 13).
+func TestPrecisionCapBelowFirstRound(t *testing.T) {
+	dir := t.TempDir()
+	n := 0
+	write := func(keys string) string {
+		n++
+		file := filepath.Join(dir, fmt.Sprintf("p%d.yaml", n))
+		src := "name: p\nruleset: fantasy\n" + keys + "charge: {unit: {name: A, M: 4}, distance: 8}\n"
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return file
+	}
+	const why = ": a precision run starts with a round of that many trials and never runs more than its cap; give a cap of at least "
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run", "swiftstride-charge", "--precision", "0.001", "--trials", "1e6", "--max-trials", "1000"}, 2,
+			"--max-trials 1000 is below --trials 1000000" + why + "1000000 (--max-trials), or fewer trials"},
+		{[]string{"run", write("precision: 0.01\ntrials: 300000\n"), "--max-trials", "1000"}, 2,
+			"--max-trials 1000 is below the scenario's trials (300000)" + why + "300000 (--max-trials), or fewer trials"},
+		{[]string{"run", write("precision: 0.01\nmax_trials: 1000\n"), "--trials", "5000"}, 2,
+			"the scenario's max_trials (1000) is below --trials 5000" + why + "5000 (--max-trials), or fewer trials"},
+		{[]string{"run", write("max_trials: 1000\ntrials: 300000\n"), "--precision", "0.01"}, 1,
+			filepath.Join(dir, "p3.yaml") + ":3:13: max_trials 1000 is below trials 300000 (line 4): a precision run starts with a round of trials and never runs more than max_trials; give max_trials at least 300000, or fewer trials"},
+	} {
+		_, _, err := runCLI(t, tc.args...)
+		var stderr strings.Builder
+		if code := exitCode(err, &stderr); code != tc.code || err.Error() != tc.want {
+			t.Errorf("%v: exit %d, %v\nwant exit %d, %s", tc.args, code, err, tc.code, tc.want)
+		}
+	}
+	// A cap equal to the first round is taken: one round of 1,000.
+	if _, _, err := runCLI(t, "run", "swiftstride-charge", "--precision", "0.01", "--trials", "1000", "--max-trials", "1000"); err != nil {
+		t.Errorf("--trials 1000 --max-trials 1000: %v", err)
 	}
 }
 

@@ -25,7 +25,7 @@ import (
 // probabilities over ±8 standard deviations (the mass left out is below
 // 1e-14).
 func TestPrecisionRunCoverage(t *testing.T) {
-	const n0 = 4 * sim.ChunkSize // a precision run's first round, unless --trials is given
+	const n0 = 4 * sim.ChunkSize // a precision run's first round, unless --trials or the scenario's trials give it
 	for _, tt := range []struct {
 		p        float64
 		min, max float64 // the worst coverage found over the targets tried

@@ -571,6 +571,9 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if flagSet(fs, "max-trials") && !flagSet(fs, "precision") && s.Precision == 0 {
 		return flagUsagef("run", "--max-trials caps a --precision run; give --precision too (or precision in the scenario)")
 	}
+	if err := f.checkRounds(fs, s); err != nil {
+		return err
+	}
 	if s.MaxTrials > 0 && s.Precision == 0 && !flagSet(fs, "precision") {
 		// Not an error: the key caps the run a --precision flag would make.
 		fmt.Fprintf(stderr, "simulate: note: the scenario's max_trials caps only a precision run (precision: in the scenario, or --precision); this run makes its fixed number of trials\n")
@@ -648,21 +651,49 @@ func (f *runFlags) job(fs *flag.FlagSet, name string, s *scenarios.Scenario) run
 	if flagSet(fs, "max-trials") {
 		j.maxTrials = f.maxTrials
 	}
-	if j.maxTrials == 0 {
-		j.maxTrials = defaultMaxTrials
-	}
-	if j.precision > 0 && !flagSet(fs, "trials") {
-		// Rounds: a first one of --trials (4 chunks unless given), then the
-		// total doubles until every probability is precise enough.
+	if j.precision > 0 && !flagSet(fs, "trials") && s.Trials == 0 {
+		// Rounds: a first one of --trials, else of the scenario's trials,
+		// else of 4 chunks; then the total doubles until every
+		// probability is precise enough.
 		j.cfg.Trials = 4 * sim.ChunkSize
+	}
+	if j.maxTrials == 0 {
+		// A first round asked for that is larger than the default cap
+		// runs whole: the cap is the user's only when given
+		// (checkRounds).
+		j.maxTrials = max(defaultMaxTrials, j.cfg.Trials)
 	}
 	return j
 }
 
-// mostTrials is the most trials per point the job may run.
+// checkRounds refuses a precision run whose first round, asked for by
+// --trials or the scenario's trials, is larger than its cap, --max-trials
+// or the scenario's max_trials, where either is a flag: the rounds never
+// pass the cap, so the run would make fewer trials than asked for and say
+// nothing. The scenario's own two keys are checked as it is read.
+func (f *runFlags) checkRounds(fs *flag.FlagSet, s *scenarios.Scenario) error {
+	if !flagSet(fs, "precision") && s.Precision == 0 || !flagSet(fs, "trials") && !flagSet(fs, "max-trials") {
+		return nil
+	}
+	trials, trialsBy := s.Trials, fmt.Sprintf("the scenario's trials (%d)", s.Trials)
+	if flagSet(fs, "trials") {
+		trials, trialsBy = f.trials, fmt.Sprintf("--trials %d", f.trials)
+	}
+	most, mostBy := s.MaxTrials, fmt.Sprintf("the scenario's max_trials (%d)", s.MaxTrials)
+	if flagSet(fs, "max-trials") {
+		most, mostBy = f.maxTrials, fmt.Sprintf("--max-trials %d", f.maxTrials)
+	}
+	if trials == 0 || most == 0 || trials <= most {
+		return nil
+	}
+	return flagUsagef(fs.Name(), "%s is below %s: a precision run starts with a round of that many trials and never runs more than its cap; give a cap of at least %d (--max-trials), or fewer trials", mostBy, trialsBy, trials)
+}
+
+// mostTrials is the most trials per point the job may run: a precision
+// run's rounds stop at its cap.
 func (j runJob) mostTrials() int64 {
 	if j.precision > 0 {
-		return max(j.maxTrials, j.cfg.Trials)
+		return j.maxTrials
 	}
 	return j.cfg.Trials
 }

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,9 +56,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usagef("%v", err)
 		}
 	}
+	if err := checkAddr(*addr); err != nil {
+		return usagef("%v", err)
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		return err
+		return err // the address is taken, or not this machine's
 	}
 	handler := web.New(cfg, serveEngine(cfg.MaxPoints))
 	srv := &http.Server{
@@ -85,6 +90,35 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		stopped.cutOff = true
 	}
 	return stopped
+}
+
+// checkAddr checks that addr is written as --addr takes it, HOST:PORT,
+// so that a malformed one is a bad command line, not an error of
+// listening; whether the host is this machine's and the port free is
+// found by listening.
+func checkAddr(addr string) error {
+	const expected = "expected HOST:PORT, such as 127.0.0.1:8080, :8080 or [::1]:8080"
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		why := err.Error()
+		if ae, ok := errors.AsType[*net.AddrError](err); ok {
+			why = ae.Err
+		}
+		return fmt.Errorf("--addr %q: %s (%s)", addr, expected, why)
+	}
+	if port == "" {
+		return nil // any free port, as Listen takes it
+	}
+	if strings.Trim(port, "0123456789") == "" {
+		if n, err := strconv.ParseUint(port, 10, 64); err != nil || n > 65535 {
+			return fmt.Errorf("--addr %q: port %s is out of range; expected a port from 0 to 65535, as in 127.0.0.1:8080", addr, port)
+		}
+		return nil
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("--addr %q: unknown port %q; expected a port from 0 to 65535 (or a service name such as http), as in 127.0.0.1:8080", addr, port)
+	}
+	return nil
 }
 
 // runTime is serve --max-run-time: a duration as Go writes one, refused
@@ -196,6 +230,9 @@ func (sv served) run(file string, src []byte, args []string) (web.Job, error) {
 		return nil, err
 	}
 	if err := f.selectMetrics(s); err != nil {
+		return nil, err
+	}
+	if err := f.checkRounds(fs, s); err != nil {
 		return nil, err
 	}
 	return runServed{f.job(fs, file, s)}, nil

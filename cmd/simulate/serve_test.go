@@ -526,6 +526,47 @@ func TestServeValidateInFileOrder(t *testing.T) {
 	}
 }
 
+// TestServeProblemsCounted: a scenario with 30 unknown keys is answered,
+// by /api/validate and by a run alike, with the 20 problems the command
+// line prints, more: 10 for the others, and the command line's text, which
+// ends with the line that counts them.
+func TestServeProblemsCounted(t *testing.T) {
+	ts := newTestServer(t, web.Config{})
+	var keys strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&keys, "bogus%d: 1\n", i)
+	}
+	src := []byte("name: x\nruleset: fantasy\n" + keys.String() + "charge: {unit: {name: A, M: 5}, distance: 8}\n")
+	for _, target := range []string{"/api/validate?file=mine.yaml", "/api/run?trials=1000&file=mine.yaml"} {
+		_, body := post(t, ts.URL+target, "application/yaml", src)
+		var v struct {
+			Error  string
+			Errors []struct{ Line int }
+			More   int
+		}
+		if err := json.Unmarshal(body, &v); err != nil {
+			t.Fatalf("%s: %s %v", target, body, err)
+		}
+		// The 20th unknown key, bogus19, is on line 22.
+		if len(v.Errors) != 20 || v.Errors[19].Line != 22 || v.More != 10 || !strings.HasSuffix(v.Error, "\n... and 10 more problems") {
+			t.Errorf("%s: %d errors, more %d, error ending %q", target, len(v.Errors), v.More, v.Error[max(0, len(v.Error)-40):])
+		}
+	}
+}
+
+// TestServePrecisionCap: a served run of a scenario whose max_trials is
+// below the trials the request asks for is refused as the command line
+// refuses it (TestPrecisionCapBelowFirstRound), with 400, rather than run
+// fewer trials than asked.
+func TestServePrecisionCap(t *testing.T) {
+	ts := newTestServer(t, web.Config{})
+	src := []byte("name: p\nruleset: fantasy\nprecision: 0.01\nmax_trials: 1000\ncharge: {unit: {name: A, M: 4}, distance: 8}\n")
+	status, body := post(t, ts.URL+"/api/run?trials=5000&file=p.yaml", "application/yaml", src)
+	if want := "the scenario's max_trials (1000) is below --trials 5000"; status != 400 || !strings.Contains(string(body), want) {
+		t.Errorf("%d %s, want 400 and %q", status, body, want)
+	}
+}
+
 func TestServeValidateAndBuiltins(t *testing.T) {
 	ts := newTestServer(t, web.Config{})
 	// Line 3, column 1: the misspelt key; the scenarios package's own tests
@@ -724,5 +765,37 @@ func TestServeHostList(t *testing.T) {
 		if resp.StatusCode != want {
 			t.Errorf("Host %q: %d, want %d", host, resp.StatusCode, want)
 		}
+	}
+}
+
+// TestServeAddr: a malformed --addr is a bad command line (exit status 2,
+// one line naming --addr and what it takes, then serve's hint), where it
+// was an error of listening (exit 1); an address that is well formed but
+// taken stays an error, status 1.
+func TestServeAddr(t *testing.T) {
+	for _, tc := range []struct{ addr, want string }{
+		{"nonsense", `--addr "nonsense": expected HOST:PORT, such as 127.0.0.1:8080, :8080 or [::1]:8080 (missing port in address)`},
+		{"::1:8080", `--addr "::1:8080": expected HOST:PORT, such as 127.0.0.1:8080, :8080 or [::1]:8080 (too many colons in address)`},
+		{"127.0.0.1:99999", `--addr "127.0.0.1:99999": port 99999 is out of range; expected a port from 0 to 65535, as in 127.0.0.1:8080`},
+		{"127.0.0.1:no-such-service", `--addr "127.0.0.1:no-such-service": unknown port "no-such-service"; expected a port from 0 to 65535 (or a service name such as http), as in 127.0.0.1:8080`},
+	} {
+		out, _, err := runCLI(t, "serve", "--addr", tc.addr)
+		var stderr strings.Builder
+		if code := exitCode(err, &stderr); code != 2 || err.Error() != tc.want || out != "" {
+			t.Errorf("--addr %s: exit %d, %v\nwant exit 2, %s", tc.addr, code, err, tc.want)
+		}
+		if want := "simulate: " + tc.want + "\nRun 'simulate serve -h' for its flags.\n"; stderr.String() != want {
+			t.Errorf("--addr %s: stderr %q, want %q", tc.addr, stderr.String(), want)
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, _, err = runCLI(t, "serve", "--addr", ln.Addr().String())
+	var stderr strings.Builder
+	if code := exitCode(err, &stderr); code != 1 || !strings.Contains(err.Error(), "address already in use") && !strings.Contains(err.Error(), "bind") {
+		t.Errorf("--addr %s, taken: exit %d, %v; want exit 1, the address in use", ln.Addr(), code, err)
 	}
 }

@@ -236,6 +236,13 @@ func TestShardAndMergeErrors(t *testing.T) {
 	// input (exit 1), not a bad command line.
 	badMetrics := filepath.Join(dir, "bad-metrics")
 	editedPart(badMetrics, parts, func(h *sim.PartHeader) { h.Flags = []sim.Flag{{Name: "metrics", Value: "no_such_metric"}} })
+	// A part whose scenario text was changed with its SHA-256 kept and
+	// its checksum line recomputed: named as changed, where the message
+	// gave the two equal SHA-256s as different.
+	editedSource := filepath.Join(dir, "edited-source")
+	editedPart(editedSource, parts[1:2], func(h *sim.PartHeader) {
+		h.Inputs[0].Source = strings.Replace(h.Inputs[0].Source, "distance:", "distance: ", 1)
+	})
 	good, _ := os.ReadFile(parts[1])
 	truncated, corrupted := filepath.Join(dir, "truncated"), filepath.Join(dir, "corrupted")
 	os.WriteFile(truncated, good[:len(good)-30], 0o644)
@@ -258,6 +265,8 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"merge", allOtherVersion}, false, "the parts were written by hammersim 0.0.9, this is " + hammersim.Version},
 		{[]string{"merge", parts[0], otherBuild}, false, otherBuild + " is not a part of the same run as " + parts[0] + ": written by another build of hammersim " + hammersim.Version + ": commit 0123abc, not " + buildID()},
 		{[]string{"merge", allOtherBuild}, false, "the parts were written by another build of hammersim " + hammersim.Version + " (commit 0123abc), this is " + buildID() + ": merge with the binary that ran the shards"},
+		{[]string{"merge", parts[0], editedSource}, false, editedSource + ": the scenario swiftstride-charge it carries does not match its SHA-256; the part was changed after it was written"},
+		{[]string{"merge", editedSource, parts[0]}, false, editedSource + ": the scenario swiftstride-charge it carries does not match its SHA-256"},
 		{[]string{"merge", parts[0], truncated}, false, truncated + ": truncated"},
 		{[]string{"merge", badMetrics}, false, "the parts' metrics: "},
 		{[]string{"merge", parts[0], corrupted}, false, corrupted + ": corrupted"},

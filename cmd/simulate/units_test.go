@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,5 +219,33 @@ func TestUnitsErrors(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "units", "list"); err == nil || !strings.Contains(err.Error(), "units takes no arguments, or show") {
 		t.Errorf("a bad argument: %v", err)
+	}
+}
+
+// TestUnitsGivenTwice: --units naming one catalogue twice, by one path or
+// two, is a bad command line (exit status 2), as a scenario's units key
+// naming it twice is a bad scenario: the second reads nothing new.
+func TestUnitsGivenTwice(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	os.WriteFile(good, []byte(myRats), 0o644)
+	other := dir + "/sub/../good.yaml" // unjoined: Join would clean it
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--units", good, "--units", good}, "--units " + good + " names the catalogue that --units " + good + " names (values 1 and 2); give each once"},
+		{[]string{"--units", dir, "--units", good, "--units", dir + "/"}, "--units " + dir + "/ names the catalogue that --units " + dir + " names (values 1 and 3); give each once"},
+		{[]string{"--units", good, "--units", other}, "--units " + other + " names the catalogue that --units " + good + " names (values 1 and 2); give each once"},
+	} {
+		_, stderr, err := runCLI(t, append([]string{"units"}, tc.args...)...)
+		var errb bytes.Buffer
+		if code := exitCode(err, &errb); code != 2 || err.Error() != tc.want {
+			t.Errorf("%v: exit %d, %v\nwant exit 2, %s", tc.args, code, err, tc.want)
+		}
+		if stderr != "" || !strings.HasSuffix(errb.String(), "Run 'simulate units -h' for its flags.\n") {
+			t.Errorf("%v: stderr %q", tc.args, errb.String())
+		}
 	}
 }

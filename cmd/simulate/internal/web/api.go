@@ -20,9 +20,12 @@ import (
 // apiError is the body of every error answer: the command line's words,
 // and each positioned problem apart when there are any.
 type apiError struct {
-	Error  string     `json:"error"`
-	Errors []problem  `json:"errors,omitempty"`
-	Limit  *limitNote `json:"limit,omitempty"`
+	Error  string    `json:"error"`
+	Errors []problem `json:"errors,omitempty"`
+	// More counts the problems found past those Errors lists, which are
+	// the command line's first 20.
+	More  int        `json:"more,omitempty"`
+	Limit *limitNote `json:"limit,omitempty"`
 }
 
 // problem is one positioned error in a scenario file.
@@ -50,8 +53,9 @@ type limitError struct {
 
 func (e *limitError) Error() string { return e.msg }
 
-// problems lists the positioned errors inside err.
-func problems(err error) []problem {
+// problems lists the positioned errors inside err that the command line
+// shows, and counts those it leaves out.
+func problems(err error) (ps []problem, more int) {
 	var list scenarios.ErrorList
 	var one *scenarios.Error
 	switch {
@@ -59,9 +63,10 @@ func problems(err error) []problem {
 	case errors.As(err, &one):
 		list = scenarios.ErrorList{one}
 	default:
-		return nil
+		return nil, 0
 	}
-	ps := make([]problem, len(list))
+	list, more = list.Shown()
+	ps = make([]problem, len(list))
 	var files []string
 	for i, e := range list {
 		ps[i] = problem{File: e.File, Line: e.Line, Col: e.Col, Message: e.Message(), Text: e.Error()}
@@ -79,13 +84,19 @@ func problems(err error) []problem {
 			cmp.Compare(a.Line, b.Line),
 			cmp.Compare(a.Col, b.Col))
 	})
-	return ps
+	return ps, more
+}
+
+// failure is the body of an error answer for err.
+func failure(err error) apiError {
+	ps, more := problems(err)
+	return apiError{Error: err.Error(), Errors: ps, More: more}
 }
 
 // fail answers with an error; its message is what the command line would
 // print after "simulate: ".
 func fail(w http.ResponseWriter, status int, err error) {
-	body := apiError{Error: err.Error(), Errors: problems(err)}
+	body := failure(err)
 	var le *limitError
 	if errors.As(err, &le) {
 		status, body.Limit = le.status, &le.limit
@@ -282,6 +293,7 @@ type validation struct {
 	Axes        []string  `json:"axes,omitempty"`
 	Metrics     []string  `json:"metrics,omitempty"`
 	Errors      []problem `json:"errors,omitempty"`
+	More        int       `json:"more,omitempty"`
 	Error       string    `json:"error,omitempty"`
 }
 
@@ -303,7 +315,8 @@ func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
 	sc, err := s.eng.Scenarios.Parse(file, src)
 	done()
 	if err != nil {
-		writeJSON(w, http.StatusOK, validation{Errors: problems(err), Error: err.Error()})
+		f := failure(err)
+		writeJSON(w, http.StatusOK, validation{Errors: f.Errors, More: f.More, Error: f.Error})
 		return
 	}
 	v := validation{OK: true, Name: sc.Name, Description: sc.Description}

@@ -338,7 +338,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 	}
 	if err != nil {
 		err = stoppedBy(ctx, err)
-		ev.send("error", apiError{Error: err.Error(), Errors: problems(err)})
+		ev.send("error", failure(err))
 		return
 	}
 	out := resultEvent{Partial: res.Partial(), Outputs: map[string]string{}}

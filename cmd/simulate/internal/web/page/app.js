@@ -24,6 +24,7 @@ async function apiError(resp) {
   try { body = await resp.json(); } catch { body = { error: `${resp.status} ${resp.statusText}` }; }
   const err = new Error(body.error || `${resp.status} ${resp.statusText}`);
   err.problems = body.errors || [];
+  err.more = body.more || 0;
   return err;
 }
 
@@ -61,6 +62,7 @@ async function streamRun(url, body, contentType, onStart, onProgress) {
       else if (name === "error") {
         const err = new Error(ev.error);
         err.problems = ev.errors || [];
+        err.more = ev.more || 0;
         throw err;
       }
     }
@@ -141,19 +143,22 @@ function goTo(area, line, col) {
   area.scrollTop = Math.max(0, (line - 5) * lineHeight());
 }
 
-// showProblems lists positioned errors in the CLI's words; a click goes to
-// the place, in area, or in the textarea area(problem) gives when the
-// errors may be in several.
-function showProblems(box, area, problems, message) {
+// showProblems lists positioned errors in the CLI's words, and as it does
+// counts those past the first 20 (more); a click goes to the place, in
+// area, or in the textarea area(problem) gives when the errors may be in
+// several.
+function showProblems(box, area, problems, message, more) {
   box.replaceChildren();
   if (problems.length) {
-    box.append(el("ul", {}, ...problems.map(p => {
+    const items = problems.map(p => {
       const li = el("li", { textContent: p.text, title: "go to line " + p.line });
       li.dataset.line = p.line;
       li.dataset.col = p.col;
       li.addEventListener("click", () => goTo(typeof area === "function" ? area(p) : area, p.line, p.col));
       return li;
-    })));
+    });
+    if (more > 0) items.push(el("li", { textContent: `... and ${more} more problem${more === 1 ? "" : "s"}` }));
+    box.append(el("ul", {}, ...items));
   } else if (message) {
     box.append(el("div", { className: "fail", textContent: message }));
   }
@@ -176,7 +181,7 @@ async function validate(area, file, box, onValid) {
   if (v.ok) {
     box.replaceChildren(el("div", { className: "ok", textContent: `✓ ${v.name}${v.description ? " — " + v.description : ""}` }));
   } else {
-    showProblems(box, area, v.errors || [], v.error);
+    showProblems(box, area, v.errors || [], v.error, v.more || 0);
   }
   if (onValid) onValid(v);
   return v;
@@ -286,7 +291,7 @@ function runner(ids, request) {
       });
       showResults(box, res, req.base);
     } catch (e) {
-      showProblems(errBox, req.area, e.problems || [], e.message);
+      showProblems(errBox, req.area, e.problems || [], e.message, e.more || 0);
       box.hidden = true;
     } finally {
       runId = null;
