@@ -159,6 +159,10 @@ type strikeGroup struct {
 	// standsIn: the unit's champion takes the place of one model of this
 	// profile (its first), so one fewer strikes (countAttacks).
 	standsIn bool
+	// rearChampion: the unit is fought in its rear and this profile is its
+	// champion's or the one he stands in for, so it changes while the
+	// unit has ranks behind its first (fight).
+	rearChampion bool
 	// capacity is how many attacks a supporting model of this profile
 	// makes at most (supportCap).
 	capacity int
@@ -289,18 +293,18 @@ func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan 
 				g.attacks = stompCount(r, front, e, es)
 				continue
 			}
-			a, standsIn := &u.Attackers[g.attacker], g.standsIn
-			if plan.face[g.side] == FaceRear && us.Alive > u.Width {
+			standsIn := g.standsIn
+			if g.rearChampion && us.Alive > u.Width {
 				// Fought in its rear, a unit of several ranks meets the
 				// enemy with its last rank; its champion stands in the
 				// front rank (W9E, Position within a Unit), out of contact.
-				if a.Champion {
+				if u.Attackers[g.attacker].Champion {
 					g.attacks = 0
 					continue
 				}
 				standsIn = false
 			}
-			g.attacks = countAttacks(r, u, a, front, behind, standsIn, g.capacity)
+			g.attacks = countAttacks(r, u, &u.Attackers[g.attacker], front, behind, standsIn, g.capacity)
 		}
 		for i := start; i < end; i++ {
 			g := &groups[i]
@@ -572,6 +576,10 @@ func (b *Battle) planIn(plans *[4]roundPlan, units [2]*Unit, states [2]*UnitStat
 	if p.built {
 		return p
 	}
+	for side := range 2 {
+		p.face[side] = FacedBy(units[1-side])
+	}
+	p.sided = p.face != [2]Facing{}
 	p.n = strikeOrder(&p.groups, units, states, first, b.Options.ChargerInitiative)
 	for i := range p.n {
 		g := &p.groups[i]
@@ -580,12 +588,9 @@ func (b *Battle) planIn(plans *[4]roundPlan, units [2]*Unit, states [2]*UnitStat
 		g.standsIn = g.attacker == 0 && hasChampion(units[g.side])
 		if g.attacker >= 0 {
 			g.capacity = supportCap(units[g.side], g.attacker, b.Options.MonstrousSupport)
+			g.rearChampion = p.face[g.side] == FaceRear && (g.standsIn || units[g.side].Attackers[g.attacker].Champion)
 		}
 	}
-	for side := range 2 {
-		p.face[side] = FacedBy(units[1-side])
-	}
-	p.sided = p.face != [2]Facing{}
 	for side := range 2 {
 		u, e := units[side], units[1-side]
 		p.hits[side] = hitsOn(u.S, e)
