@@ -88,7 +88,11 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 // happen to agree (two of 6D6 count 2+, both 6) are some standard errors
 // off rather than infinitely many.
 func simulatedMean(d Distribution) sim.Estimate {
-	return sim.MeanOf("", nil, d.Sim).WithExactPMF(sim.PMF{Min: d.Min, P: d.Exact})
+	e := sim.MeanOf("", nil, d.Sim)
+	if len(d.Exact) == 0 {
+		return e // simulated only: no exact value to set it against
+	}
+	return e.WithExactPMF(sim.PMF{Min: d.Min, P: d.Exact})
 }
 
 func pct(p float64) string {

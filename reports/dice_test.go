@@ -187,6 +187,22 @@ func TestDistributionMeanZ(t *testing.T) {
 			t.Errorf("%s: JSON z %v, want %.6f", tc.name, got.Simulated.Z, tc.z)
 		}
 	}
+	// A query past the exact-work budget is simulated only: with no exact
+	// value there is no z, in JSON null (not an infinite gap from 0).
+	h := sim.NewHistogram(0, 40)
+	h.Add(7)
+	h.Add(9)
+	var js strings.Builder
+	if err := WriteDistributionAs(&js, Distribution{Title: "simulated only", Sim: &h, Seed: 6, Trials: 2}, "json"); err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Simulated struct{ Z any } }
+	if err := json.Unmarshal([]byte(js.String()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Simulated.Z != nil {
+		t.Errorf("simulated only: JSON z %v, want null", got.Simulated.Z)
+	}
 }
 
 func binomial(n, k int) int {

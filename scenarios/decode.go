@@ -48,6 +48,15 @@ func (d *Decoder) Errorf(n *Node, format string, args ...any) {
 	d.add(n, &Error{Msg: fmt.Sprintf(format, args...)})
 }
 
+// Place is where n stands, as an error names it: FILE:LINE:COL.
+func (d *Decoder) Place(n *Node) string {
+	e := Error{File: d.file, Line: n.Line, Col: n.Col}
+	if n.File != "" {
+		e.File = n.File
+	}
+	return fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
+}
+
 // add records e at n's place (or the file's start), unless the same
 // problem is already recorded. Every problem is kept, however many: an
 // ErrorList prints the first maxErrors and counts the rest.

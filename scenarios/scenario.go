@@ -33,6 +33,9 @@ type Scenario struct {
 	// should reach; MaxTrials caps the trials per point spent on it.
 	Precision float64
 	MaxTrials int64
+	// MaxTrialsAt is where max_trials is written, as FILE:LINE:COL; empty
+	// when it is not.
+	MaxTrialsAt string
 	// Catalogues are the unit catalogue files the scenario read, in the
 	// order it read them: inputs of a run as much as the file is.
 	Catalogues []Catalogue
@@ -353,10 +356,12 @@ func (r *Registry) Load(nameOrPath string) (*Scenario, error) {
 func headerFields(d *Decoder, s *Scenario) []Field {
 	// A precision run's first round is the trials key's, and max_trials
 	// caps its total: a cap below the first round would cut it short, so
-	// it is refused at max_trials, whichever key comes first.
-	var trialsAt, maxTrialsAt *Node
+	// in a scenario with its own precision target it is refused at
+	// max_trials, whichever of the three keys comes last. Without one the
+	// two keys meet only in a run given --precision, which checks them.
+	var trialsAt, maxTrialsAt, precisionAt *Node
 	rounds := func() {
-		if trialsAt != nil && maxTrialsAt != nil && s.MaxTrials < s.Trials {
+		if trialsAt != nil && maxTrialsAt != nil && precisionAt != nil && s.MaxTrials < s.Trials {
 			d.Errorf(maxTrialsAt, "max_trials %d is below trials %d (line %d): a precision run starts with a round of trials and never runs more than max_trials; give max_trials at least %d, or fewer trials",
 				s.MaxTrials, s.Trials, trialsAt.Line, s.Trials)
 		}
@@ -394,11 +399,13 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 				d.Errorf(n, "expected precision as a 95%% half-width between 0 and 0.5, such as 0.005")
 				return
 			}
-			s.Precision = v
+			s.Precision, precisionAt = v, n
+			rounds()
 		}},
 		{Key: "max_trials", Decode: func(n *Node) {
 			if v, ok := d.trialsIn(n, "max_trials", sim.MaxTrials); ok {
 				s.MaxTrials, maxTrialsAt = v, n
+				s.MaxTrialsAt = d.Place(n)
 				rounds()
 			}
 		}},

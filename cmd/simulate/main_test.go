@@ -487,10 +487,16 @@ func TestPrecisionCapBelowFirstRound(t *testing.T) {
 			"--max-trials 1000 is below --trials 1000000" + why + "1000000 (--max-trials), or fewer trials"},
 		{[]string{"run", write("precision: 0.01\ntrials: 300000\n"), "--max-trials", "1000"}, 2,
 			"--max-trials 1000 is below the scenario's trials (300000)" + why + "300000 (--max-trials), or fewer trials"},
+		// The scenario's cap is named where it is written (line 4, after
+		// "max_trials: ", column 13).
 		{[]string{"run", write("precision: 0.01\nmax_trials: 1000\n"), "--trials", "5000"}, 2,
-			"the scenario's max_trials (1000) is below --trials 5000" + why + "5000 (--max-trials), or fewer trials"},
-		{[]string{"run", write("max_trials: 1000\ntrials: 300000\n"), "--precision", "0.01"}, 1,
-			filepath.Join(dir, "p3.yaml") + ":3:13: max_trials 1000 is below trials 300000 (line 4): a precision run starts with a round of trials and never runs more than max_trials; give max_trials at least 300000, or fewer trials"},
+			filepath.Join(dir, "p2.yaml") + ":4:13: max_trials 1000 is below --trials 5000: a precision run starts with a round of that many trials and never runs more than max_trials; raise max_trials to at least 5000, or ask for fewer trials"},
+		{[]string{"run", write("max_trials: 1000\ntrials: 300000\n"), "--precision", "0.01"}, 2,
+			filepath.Join(dir, "p3.yaml") + ":3:13: max_trials 1000 is below the scenario's trials (300000): a precision run starts with a round of that many trials and never runs more than max_trials; raise max_trials to at least 300000, or ask for fewer trials"},
+		// A scenario with a precision target of its own has the two keys
+		// checked as it is read.
+		{[]string{"run", write("precision: 0.01\nmax_trials: 1000\ntrials: 300000\n")}, 1,
+			filepath.Join(dir, "p4.yaml") + ":4:13: max_trials 1000 is below trials 300000 (line 5): a precision run starts with a round of trials and never runs more than max_trials; give max_trials at least 300000, or fewer trials"},
 	} {
 		_, _, err := runCLI(t, tc.args...)
 		var stderr strings.Builder
@@ -501,6 +507,15 @@ func TestPrecisionCapBelowFirstRound(t *testing.T) {
 	// A cap equal to the first round is taken: one round of 1,000.
 	if _, _, err := runCLI(t, "run", "swiftstride-charge", "--precision", "0.01", "--trials", "1000", "--max-trials", "1000"); err != nil {
 		t.Errorf("--trials 1000 --max-trials 1000: %v", err)
+	}
+	// Without a precision target the two keys never meet: a fixed run, and
+	// a precision run whose flags give both, are taken.
+	fixed := write("max_trials: 1000\ntrials: 300000\n")
+	if _, _, err := runCLI(t, "run", fixed, "--trials", "2000"); err != nil {
+		t.Errorf("a fixed run of a scenario with max_trials below trials: %v", err)
+	}
+	if _, _, err := runCLI(t, "run", fixed, "--precision", "0.2", "--trials", "2000", "--max-trials", "4000"); err != nil {
+		t.Errorf("a precision run whose flags give trials and cap: %v", err)
 	}
 }
 

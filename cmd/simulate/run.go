@@ -668,11 +668,12 @@ func (f *runFlags) job(fs *flag.FlagSet, name string, s *scenarios.Scenario) run
 
 // checkRounds refuses a precision run whose first round, asked for by
 // --trials or the scenario's trials, is larger than its cap, --max-trials
-// or the scenario's max_trials, where either is a flag: the rounds never
-// pass the cap, so the run would make fewer trials than asked for and say
-// nothing. The scenario's own two keys are checked as it is read.
+// or the scenario's max_trials: the rounds never pass the cap, so the run
+// would make fewer trials than asked for and say nothing. A scenario with
+// a precision target of its own has its two keys checked as it is read;
+// here they meet a flag, or a --precision the scenario did not ask for.
 func (f *runFlags) checkRounds(fs *flag.FlagSet, s *scenarios.Scenario) error {
-	if !flagSet(fs, "precision") && s.Precision == 0 || !flagSet(fs, "trials") && !flagSet(fs, "max-trials") {
+	if !flagSet(fs, "precision") && s.Precision == 0 {
 		return nil
 	}
 	trials, trialsBy := s.Trials, fmt.Sprintf("the scenario's trials (%d)", s.Trials)
@@ -685,6 +686,11 @@ func (f *runFlags) checkRounds(fs *flag.FlagSet, s *scenarios.Scenario) error {
 	}
 	if trials == 0 || most == 0 || trials <= most {
 		return nil
+	}
+	if !flagSet(fs, "max-trials") {
+		// The scenario's cap: say where it is written.
+		return flagUsagef(fs.Name(), "%s: max_trials %d is below %s: a precision run starts with a round of that many trials and never runs more than max_trials; raise max_trials to at least %d, or ask for fewer trials",
+			s.MaxTrialsAt, most, trialsBy, trials)
 	}
 	return flagUsagef(fs.Name(), "%s is below %s: a precision run starts with a round of that many trials and never runs more than its cap; give a cap of at least %d (--max-trials), or fewer trials", mostBy, trialsBy, trials)
 }

@@ -562,7 +562,7 @@ func TestServePrecisionCap(t *testing.T) {
 	ts := newTestServer(t, web.Config{})
 	src := []byte("name: p\nruleset: fantasy\nprecision: 0.01\nmax_trials: 1000\ncharge: {unit: {name: A, M: 4}, distance: 8}\n")
 	status, body := post(t, ts.URL+"/api/run?trials=5000&file=p.yaml", "application/yaml", src)
-	if want := "the scenario's max_trials (1000) is below --trials 5000"; status != 400 || !strings.Contains(string(body), want) {
+	if want := "p.yaml:4:13: max_trials 1000 is below --trials 5000"; status != 400 || !strings.Contains(string(body), want) {
 		t.Errorf("%d %s, want 400 and %q", status, body, want)
 	}
 }
