@@ -579,7 +579,7 @@ func inputCases() []hostile {
 		{name: "input/nine-thousand-problems", args: []string{"run", "{dir}/k.yaml"},
 			files: map[string]string{"k.yaml": "name: x\nruleset: fantasy\n" + manyKeys(9_000) + "charge: {unit: {name: A, M: 5}, distance: 8}\n"},
 			code:  exitError,
-			msg: "k.yaml:22:1: unknown key \"bogus19\" in the scenario; expected one of: name, description, ruleset, units, trials, precision, max_trials, seed, battle, charge, pursuit\n... and 8980 more problems\n"},
+			msg:   "k.yaml:22:1: unknown key \"bogus19\" in the scenario; expected one of: name, description, ruleset, units, trials, precision, max_trials, seed, battle, charge, pursuit\n... and 8980 more problems\n"},
 		// A units list that names one 900 KB catalogue 3,000 times is
 		// refused at its second entry, line 7, column 9 + 10, having read
 		// nothing; 20 lines are printed, and a count of the other 2,979.
