@@ -312,6 +312,13 @@ func browserCompareError(t *testing.T, ctx context.Context, url, _ string) {
 		waitText(`document.querySelector("#c-error").innerText`, `b.yaml:5:25`, &focus),
 		chromedp.Click(`#c-error li[data-line="5"]`, chromedp.NodeVisible),
 		waitText(`document.activeElement.getAttribute("aria-label") + " " + document.activeElement.selectionStart`, "Scenario B 72", &focus),
+		// B's file name left blank: the server calls it scenario-2.yaml,
+		// and the page still finds B.
+		evalInto(`(() => { document.querySelectorAll(".candidate .file")[1].value = ""; document.querySelector(".candidate .src").focus(); return "" })()`, &focus),
+		chromedp.Click("#c-run", chromedp.NodeVisible),
+		waitText(`document.querySelector("#c-error").innerText`, `scenario-2.yaml:5:25`, &focus),
+		chromedp.Click(`#c-error li[data-line="5"]`, chromedp.NodeVisible),
+		waitText(`document.activeElement.getAttribute("aria-label") + " " + document.activeElement.selectionStart`, "Scenario B 72", &focus),
 	)
 	if err != nil {
 		t.Fatalf("%v (focus %q)", err, focus)

@@ -158,6 +158,10 @@ func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, er
 		if err := checkFileName(fmt.Sprintf("scenarios[%d].file", i), sc.File); err != nil {
 			return nil, err
 		}
+		if j := slices.Index(files, sc.File); j >= 0 {
+			// Errors and results name a scenario by its file.
+			return nil, fmt.Errorf("scenarios[%d].file %q is the name of scenarios[%d] too; give each scenario a name of its own, as errors and results name them by it", i, sc.File, j)
+		}
 		files, srcs = append(files, sc.File), append(srcs, []byte(sc.Text))
 	}
 	done, err := s.wait(r)

@@ -371,8 +371,9 @@ runner({ run: "#c-run", cancel: "#c-cancel", progress: "#c-progress", error: "#c
   return {
     url: "/api/compare/events?" + query({ trials: $("#c-trials").value, seed: $("#c-seed").value, by }),
     body: JSON.stringify({ scenarios }), type: "application/json",
-    // An error names the file it is in: the candidate of that name.
-    area: p => $(".src", used.find(c => $(".file", c).value === p.file) || used[0]),
+    // An error names the file it is in: the candidate of that name, the
+    // server naming one left blank scenario-N.yaml (N from 1).
+    area: p => $(".src", used.find((c, i) => ($(".file", c).value || `scenario-${i + 1}.yaml`) === p.file) || used[0]),
     base: used.map(c => baseName($(".file", c).value)).join("-vs-") + (by ? "-by-" + by : ""),
   };
 });
