@@ -33,9 +33,9 @@ type Scenario struct {
 	// should reach; MaxTrials caps the trials per point spent on it.
 	Precision float64
 	MaxTrials int64
-	// MaxTrialsAt is where max_trials is written, as FILE:LINE:COL; empty
-	// when it is not.
-	MaxTrialsAt string
+	// TrialsAt and MaxTrialsAt are where trials and max_trials are
+	// written, as FILE:LINE:COL; empty when they are not.
+	TrialsAt, MaxTrialsAt string
 	// Catalogues are the unit catalogue files the scenario read, in the
 	// order it read them: inputs of a run as much as the file is.
 	Catalogues []Catalogue
@@ -390,6 +390,7 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 		{Key: "trials", Decode: func(n *Node) {
 			if v, ok := d.trialsIn(n, "trials", sim.MaxTrials); ok {
 				s.Trials, trialsAt = v, n
+				s.TrialsAt = d.Place(n)
 				rounds()
 			}
 		}},

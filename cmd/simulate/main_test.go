@@ -485,8 +485,10 @@ func TestPrecisionCapBelowFirstRound(t *testing.T) {
 	}{
 		{[]string{"run", "swiftstride-charge", "--precision", "0.001", "--trials", "1e6", "--max-trials", "1000"}, 2,
 			"--max-trials 1000 is below --trials 1000000" + why + "1000000 (--max-trials), or fewer trials"},
+		// The scenario's trials are named where they are written (line 4,
+		// after "trials: ", column 9).
 		{[]string{"run", write("precision: 0.01\ntrials: 300000\n"), "--max-trials", "1000"}, 2,
-			"--max-trials 1000 is below the scenario's trials (300000)" + why + "300000 (--max-trials), or fewer trials"},
+			filepath.Join(dir, "p1.yaml") + ":4:9: trials 300000 is above --max-trials 1000" + why + "300000 (--max-trials), or fewer trials"},
 		// The scenario's cap is named where it is written (line 4, after
 		// "max_trials: ", column 13).
 		{[]string{"run", write("precision: 0.01\nmax_trials: 1000\n"), "--trials", "5000"}, 2,

@@ -352,12 +352,21 @@ func (b *Battle) Validate() error {
 		// Whichever side of the target the acting unit fights, its front
 		// meets it, so the target fights its front.
 		return fmt.Errorf("fantasy: units %q and %q: each in the other's flank or rear; only one of them can be", a.Name, t.Name)
-	} else if (t.Flank || t.Rear) && b.Distance[1] > 0 && slices.Contains(b.Phases, PhaseCharge) {
+	} else if (t.Flank || t.Rear) && b.Distance[1] > 0 && b.ChargesFromAfar() {
 		// A charger is moved into contact front first (WAP, Move
 		// Chargers).
 		return fmt.Errorf("fantasy: unit %q: in the flank or rear of %q, which charges it; a charger meets its target with its front", t.Name, a.Name)
 	}
 	return nil
+}
+
+// ChargesFromAfar reports whether the acting unit may come into contact
+// with a unit it stands apart from by charging it: in a charge phase, or
+// by an Out of Control move towards the others (OutOfControlTowards), an
+// enemy it runs into being charged. It needs only the acting unit, the
+// phases and the options.
+func (b *Battle) ChargesFromAfar() bool {
+	return slices.Contains(b.Phases, PhaseCharge) || b.outOfControlMeets()
 }
 
 // Mishap is a result of the Doomwheel Mishap chart.

@@ -228,6 +228,7 @@ func TestValidateSides(t *testing.T) {
 		{"each in the other's", false, true, true, 0, []Phase{PhaseCombat}, false},
 		{"target in the charger's flank", false, false, true, 4, []Phase{PhaseCharge, PhaseCombat}, false},
 		{"target in the flank, engaged", false, false, true, 0, []Phase{PhaseCharge, PhaseCombat}, true},
+		{"target in the flank, no charge", false, false, true, 4, []Phase{PhaseCombat}, true},
 	} {
 		b := facingBattle(FaceFront)
 		a, tg := *b.Units[0], *b.Units[1]
@@ -237,5 +238,15 @@ func TestValidateSides(t *testing.T) {
 		if err := b.Validate(); (err == nil) != tc.ok {
 			t.Errorf("%s: %v", tc.name, err)
 		}
+	}
+	// An Out of Control move towards the others charges the target it
+	// runs into, so it meets it front first too.
+	b := facingBattle(FaceFront)
+	a, tg := *b.Units[0], *b.Units[1]
+	a.LossOfControl, tg.Flank = true, true
+	b.Units[0], b.Units[1] = &a, &tg
+	b.Distance[1], b.Options.OutOfControl = 4, OutOfControlTowards
+	if err := b.Validate(); err == nil {
+		t.Error("a target in the flank of a Doomwheel that may run into it Out of Control was accepted")
 	}
 }

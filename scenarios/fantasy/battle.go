@@ -326,10 +326,12 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 			case b.Units[0].Flank || b.Units[0].Rear:
 				d.Errorf(at.keyNode(k), "%s: true on the target %q, whose attacker %q is in its flank or rear already: the attacker's front then meets the target, which fights it in its front", k, at.Name, b.Units[0].Name)
 				ok = false
-			case dist > 0 && slices.Contains(phases, rules.PhaseCharge):
-				// The charger is moved into contact front first (WAP, Move
-				// Chargers), so the target cannot be in its flank or rear.
-				d.Errorf(at.keyNode(k), "%s: true on the target %q, which the attacker charges from %d\": a charger meets its target with its front, so the target cannot be in its flank or rear", k, at.Name, dist)
+			case dist > 0 && b.ChargesFromAfar():
+				// The charger (by a charge, or an Out of Control move that
+				// runs into it) is moved into contact front first (WAP,
+				// Move Chargers), so the target cannot be in its flank or
+				// rear.
+				d.Errorf(at.keyNode(k), "%s: true on the target %q, which the attacker may charge from %d\" (a charge phase, or an Out of Control move towards it): a charger meets its target with its front, so the target cannot be in its flank or rear", k, at.Name, dist)
 				ok = false
 			}
 		}

@@ -354,7 +354,13 @@ func TestBattleErrors(t *testing.T) {
 	wantError(t, "target in the charger's flank",
 		"name: t\nruleset: fantasy\nbattle:\n  attacker: {name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}\n"+
 			"  target: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, flank: true}\n  distance: 4\n  phases: [charge, combat]\n",
-		`t.yaml:5:72: flank: true on the target "B", which the attacker charges from 4": a charger meets its target with its front, so the target cannot be in its flank or rear`)
+		`t.yaml:5:72: flank: true on the target "B", which the attacker may charge from 4" (a charge phase, or an Out of Control move towards it): a charger meets its target with its front, so the target cannot be in its flank or rear`)
+	// A Doomwheel's Out of Control move towards the others charges an
+	// enemy it runs into: the same holds without a charge phase.
+	wantError(t, "target in an Out of Control move's way",
+		"name: t\nruleset: fantasy\nbattle:\n  attacker: {use: Doomwheel}\n"+
+			"  target: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, rear: true}\n  distance: 6\n  phases: [shooting, combat]\n  options: {out_of_control: towards}\n",
+		`t.yaml:5:71: rear: true on the target "B", which the attacker may charge from 6" (a charge phase, or an Out of Control move towards it)`)
 	wantError(t, "each in the other's flank",
 		"name: t\nruleset: fantasy\nbattle:\n  attacker: {name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, rear: true}\n"+
 			"  target: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, flank: true}\n  distance: 4\n  phases: [charge, combat]\n",
