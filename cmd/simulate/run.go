@@ -540,7 +540,7 @@ func newRunFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags) {
 	var f runFlags
 	f.register(fs)
 	fs.Float64Var(&f.precision, "precision", 0, "run until every probability's 95% interval half-width is at most this (e.g. 0.005), in deterministic rounds")
-	fs.Var((*trialCount)(&f.maxTrials), "max-trials", "with --precision, stop at `N` trials per point (default: the scenario's max_trials, else 100000000)")
+	fs.Var((*trialCount)(&f.maxTrials), "max-trials", "with --precision, stop at `N` trials per point (default: the scenario's max_trials, else 100000000 or the first round if larger)")
 	return fs, &f
 }
 
