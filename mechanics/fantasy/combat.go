@@ -524,9 +524,11 @@ type roundPlan struct {
 	// score is what this kind of round fixes about each side's combat result.
 	score [2]scoring
 	// face[side] is the side of that unit the other fights (FacedBy);
-	// sided: either is not the front.
+	// aside: contacts are worked out each time, not read from contacts,
+	// since a side other than the front is fought or a front is wider
+	// than maxPlannedFront.
 	face  [2]Facing
-	sided bool
+	aside bool
 	// contacts[side][k] is how many of side's bodies touch the other's
 	// front when k bodies stand in it and side has a full rank (reach, at
 	// most its width), for fronts up to maxPlannedFront.
@@ -542,10 +544,10 @@ const maxPlannedFront = 32
 func (p *roundPlan) contact(side int, u *Unit, alive int, e *Unit, eAlive int) int {
 	// Front to front, the common case, from the plan (contacts[side][0] is
 	// 0, for an enemy gone); anything else worked out.
-	if k := min(e.Width, eAlive); !p.sided && k <= maxPlannedFront {
-		return min(alive, p.contacts[side][k])
+	if p.aside {
+		return p.contactAside(side, u, alive, e, eAlive)
 	}
-	return p.contactAside(side, u, alive, e, eAlive)
+	return min(alive, p.contacts[side][min(e.Width, eAlive)])
 }
 
 // contactAside is contact's way for a flank, a rear or a wide front, kept
@@ -579,7 +581,7 @@ func (b *Battle) planIn(plans *[4]roundPlan, units [2]*Unit, states [2]*UnitStat
 	for side := range 2 {
 		p.face[side] = FacedBy(units[1-side])
 	}
-	p.sided = p.face != [2]Facing{}
+	p.aside = p.face != [2]Facing{} || units[0].Width > maxPlannedFront || units[1].Width > maxPlannedFront
 	p.n = strikeOrder(&p.groups, units, states, first, b.Options.ChargerInitiative)
 	for i := range p.n {
 		g := &p.groups[i]
