@@ -286,6 +286,8 @@ func (u *Unit) TotalUS(alive int) int { return alive * u.US }
 // Facing is the side of a unit that its enemy in close combat fights.
 type Facing uint8
 
+// The sides of a unit: its first rank, a flank (one model of each rank),
+// its last rank.
 const (
 	FaceFront Facing = iota
 	FaceFlank
@@ -326,9 +328,9 @@ func (u *Unit) Side(f Facing, alive int) (n, mm int) {
 	return min(u.Width, alive), u.FrontMM
 }
 
-// reach returns how many of u's bases, each mm long along its side, fit
-// along k bases of e's side, each emm long, a part-base counting (a 50 mm
-// Doomwheel touches three 20 mm Clanrats); at least one.
+// reach returns how many bases, each mm long along their unit's side, fit
+// along k bases of the enemy's side, each emm long, a part-base counting
+// (a 50 mm Doomwheel touches three 20 mm Clanrats); at least one.
 func reach(mm, k, emm int) int {
 	return max(1, (k*emm+mm-1)/mm)
 }
