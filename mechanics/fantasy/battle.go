@@ -586,35 +586,7 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		}
 	}
 	if flee {
-		// The target flees directly away from the charger, as any fleeing
-		// unit moves (WAP, Flee!): along the line it meets the units
-		// behind it (fleeThrough).
-		f := ts.Mover.Roll(r, Flee, false)
-		ts.Fled = true
-		if opt.ChargePath == ChargeLine {
-			b.fleeThrough(r, s, 1, f)
-		} else {
-			ts.Distance += f
-		}
-		reach, fail := as.Mover.RollCharge(r, a.Flying)
-		if b.blocked(s, fail) {
-			return
-		}
-		d := ts.Distance
-		if reach >= ts.Distance {
-			// The charger reaches the fleeing unit: it is caught, and the
-			// charger stops 1" behind what is left of it
-			// (WAP/movement/charging-a-fleeing-enemy).
-			s.Out.ChargeSuccess = true
-			b.caught(1, 0, s)
-			ts.Distance = min(ts.Alive, 1)
-		} else {
-			// Short of the fleeing unit: a failed charge.
-			ts.Distance = max(1, ts.Distance-fail)
-		}
-		if opt.ChargePath == ChargeLine {
-			b.shrink(s, d-ts.Distance, 1)
-		}
+		b.chargeFleeing(r, s)
 		return
 	}
 	// A target that holds has not moved: nothing can stand in the way
@@ -638,6 +610,40 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		ts.Distance = max(1, ts.Distance-fail)
 	}
 	s.Out.ChargeSuccess = as.Engaged
+}
+
+// chargeFleeing plays the declared charge at a target that flees as its
+// reaction. It flees directly away from the charger, as any fleeing unit
+// moves (WAP, Flee!): along the line it meets the units behind it
+// (fleeThrough). Then the charger rolls: a unit now in its way stops it
+// (blocked); reaching the fleeing unit catches it, and the charger stops
+// 1" behind what is left of it (WAP/movement/charging-a-fleeing-enemy);
+// falling short is a failed charge.
+func (b *Battle) chargeFleeing(r *dice.Rand, s *State) {
+	a, as, ts := b.Units[0], &s.Units[0], &s.Units[1]
+	line := b.Options.ChargePath == ChargeLine
+	f := ts.Mover.Roll(r, Flee, false)
+	ts.Fled = true
+	if line {
+		b.fleeThrough(r, s, 1, f)
+	} else {
+		ts.Distance += f
+	}
+	reach, fail := as.Mover.RollCharge(r, a.Flying)
+	if b.blocked(s, fail) {
+		return
+	}
+	d := ts.Distance
+	if reach >= ts.Distance {
+		s.Out.ChargeSuccess = true
+		b.caught(1, 0, s)
+		ts.Distance = min(ts.Alive, 1)
+	} else {
+		ts.Distance = max(1, ts.Distance-fail)
+	}
+	if line {
+		b.shrink(s, d-ts.Distance, 1)
+	}
 }
 
 // blocked reports whether, with Options.ChargePath ChargeLine, another unit
