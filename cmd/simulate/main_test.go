@@ -231,6 +231,23 @@ battle:
 `, name, strength)
 }
 
+// compareJSON is what the tests read of compare's JSON.
+type compareJSON struct {
+	Candidates []string `json:"candidates"`
+	Rows       []struct {
+		Metric string         `json:"metric"`
+		Params map[string]any `json:"params"`
+		Diffs  []struct {
+			A, B    string
+			Value   float64    `json:"difference"`
+			SE      float64    `json:"se"`
+			CI95    [2]float64 `json:"ci95"`
+			HigherA float64    `json:"higher_a"`
+			Verdict string     `json:"verdict"`
+		} `json:"differences"`
+	} `json:"rows"`
+}
+
 // TestCompare: two identical units differ by an interval that holds zero;
 // a unit with +1 Strength is ahead with high confidence.
 func TestCompare(t *testing.T) {
@@ -243,19 +260,7 @@ func TestCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Candidates []string `json:"candidates"`
-		Rows       []struct {
-			Metric string         `json:"metric"`
-			Params map[string]any `json:"params"`
-			Diffs  []struct {
-				A, B    string
-				Value   float64    `json:"difference"`
-				CI95    [2]float64 `json:"ci95"`
-				HigherA float64    `json:"higher_a"`
-			} `json:"differences"`
-		} `json:"rows"`
-	}
+	var doc compareJSON
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -305,17 +310,7 @@ func TestCompareEveryBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Rows []struct {
-			Metric string `json:"metric"`
-			Diffs  []struct {
-				Value   float64    `json:"difference"`
-				SE      float64    `json:"se"`
-				CI95    [2]float64 `json:"ci95"`
-				Verdict string     `json:"verdict"`
-			} `json:"differences"`
-		} `json:"rows"`
-	}
+	var doc compareJSON
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
