@@ -427,6 +427,41 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 		info os.FileInfo
 	}
 	var named []entry
+	// read are the files the entries so far read, each with the entry
+	// that reads it and whether that entry is a folder: a file one entry
+	// names and a folder another names holds is one catalogue named twice.
+	type readBy struct {
+		at     *Node
+		info   os.FileInfo
+		folder bool
+	}
+	var read []readBy
+	readBefore := func(it *Node, path string, folder bool) bool {
+		info, err := os.Stat(path)
+		if err != nil {
+			return false // its reader says why it cannot be read
+		}
+		i := slices.IndexFunc(read, func(r readBy) bool { return os.SameFile(r.info, info) })
+		if i < 0 {
+			read = append(read, readBy{it, info, folder})
+			return false
+		}
+		first := read[i]
+		switch {
+		case first.at == it:
+			return true // one folder's two links to a file: read once
+		case !folder:
+			d.Errorf(it, "%s is a catalogue of the folder %s at line %d, column %d, which reads it already; name each catalogue once",
+				Excerpt(it.Text), Excerpt(first.at.Text), first.at.Line, first.at.Col)
+		case first.folder:
+			d.Errorf(it, "the folder %s holds %s, which the folder %s at line %d, column %d reads already; name each catalogue once",
+				Excerpt(it.Text), Excerpt(filepath.Join(it.Text, filepath.Base(path))), Excerpt(first.at.Text), first.at.Line, first.at.Col)
+		default:
+			d.Errorf(it, "the folder %s holds %s, which %s at line %d, column %d names already; name each catalogue once",
+				Excerpt(it.Text), Excerpt(filepath.Join(it.Text, filepath.Base(path))), Excerpt(first.at.Text), first.at.Line, first.at.Col)
+		}
+		return true
+	}
 	for _, it := range items {
 		p, ok := d.Scalar(it, "a unit catalogue's path")
 		if !ok {
@@ -447,8 +482,8 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 		// As a list of metrics or hosts refuses a name given twice: a
 		// second mention reads nothing new, and is a slip for another
 		// catalogue, or one named under two paths (./units.yaml and
-		// units.yaml, a link to it). A file inside a folder the list
-		// also names is read once, where first found.
+		// units.yaml, a link to it). So is a file the list names that a
+		// folder it names holds (readBefore).
 		if i := slices.IndexFunc(named, func(e entry) bool { return e.path == filepath.Clean(p) || os.SameFile(e.info, info) }); i >= 0 {
 			first, kind := named[i].at, "file"
 			if info.IsDir() {
@@ -465,7 +500,9 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 		}
 		named = append(named, entry{it, filepath.Clean(p), info})
 		if !info.IsDir() {
-			files = append(files, unitsFile{it, p})
+			if !readBefore(it, p, false) {
+				files = append(files, unitsFile{it, p})
+			}
 			continue
 		}
 		d.places = append(d.places, CataloguePlace{p, "*.yaml"})
@@ -481,7 +518,7 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 			if len(files) > MaxCatalogueFiles {
 				break // more than may be read, which reading reports
 			}
-			if d.listedRegular(it, f) {
+			if d.listedRegular(it, f) && !readBefore(it, f, true) {
 				files = append(files, unitsFile{it, f})
 			}
 		}

@@ -60,9 +60,29 @@ func onceEach(paths []string) error {
 			if clean[i] == clean[j] || infos[i] != nil && infos[j] != nil && os.SameFile(infos[i], infos[j]) {
 				return fmt.Errorf("--units %s names the catalogue that --units %s names (values %d and %d); give each once", shellQuote(p), shellQuote(paths[j]), j+1, i+1)
 			}
+			if folder, file := infos[j], i; inFolder(paths[file], folder) {
+				return fmt.Errorf("--units %s is a catalogue of the folder --units %s reads (values %d and %d); give each once", shellQuote(p), shellQuote(paths[j]), j+1, i+1)
+			}
+			if folder, file := infos[i], j; inFolder(paths[file], folder) {
+				return fmt.Errorf("--units %s holds the catalogue --units %s names (values %d and %d); give each once", shellQuote(p), shellQuote(paths[j]), j+1, i+1)
+			}
 		}
 	}
 	return nil
+}
+
+// inFolder reports whether the file at path is one a folder of
+// catalogues reads: a *.yaml file directly in the folder, which may be
+// nil (a path that is not there) or no folder.
+func inFolder(path string, folder os.FileInfo) bool {
+	if folder == nil || !folder.IsDir() {
+		return false
+	}
+	if ok, _ := filepath.Match("*.yaml", filepath.Base(path)); !ok {
+		return false
+	}
+	parent, err := os.Stat(filepath.Dir(path))
+	return err == nil && os.SameFile(parent, folder)
 }
 
 // unitCards gathers the cards of the catalogues at paths, then those the

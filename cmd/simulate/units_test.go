@@ -223,7 +223,7 @@ func TestUnitsErrors(t *testing.T) {
 }
 
 // TestUnitsGivenTwice: --units naming one catalogue twice, by one path or
-// two, is a bad command line (exit status 2), as a scenario's units key
+// two, or naming a folder and a catalogue in it, is a bad command line (exit status 2), as a scenario's units key
 // naming it twice is a bad scenario: the second reads nothing new.
 func TestUnitsGivenTwice(t *testing.T) {
 	dir := t.TempDir()
@@ -236,7 +236,11 @@ func TestUnitsGivenTwice(t *testing.T) {
 		want string
 	}{
 		{[]string{"--units", good, "--units", good}, "--units " + good + " names the catalogue that --units " + good + " names (values 1 and 2); give each once"},
-		{[]string{"--units", dir, "--units", good, "--units", dir + "/"}, "--units " + dir + "/ names the catalogue that --units " + dir + " names (values 1 and 3); give each once"},
+		{[]string{"--units", dir, "--units", filepath.Join(dir, "sub"), "--units", dir + "/"}, "--units " + dir + "/ names the catalogue that --units " + dir + " names (values 1 and 3); give each once"},
+		// A file of a folder also given is read by the folder already,
+		// given before it or after.
+		{[]string{"--units", dir, "--units", good}, "--units " + good + " is a catalogue of the folder --units " + dir + " reads (values 1 and 2); give each once"},
+		{[]string{"--units", good, "--units", dir}, "--units " + dir + " holds the catalogue --units " + good + " names (values 1 and 2); give each once"},
 		{[]string{"--units", good, "--units", other}, "--units " + other + " names the catalogue that --units " + good + " names (values 1 and 2); give each once"},
 	} {
 		_, stderr, err := runCLI(t, append([]string{"units"}, tc.args...)...)
