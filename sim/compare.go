@@ -183,6 +183,14 @@ func matchKeys(es []Estimate) []string {
 
 func difference(a, b int, ea, eb Estimate, ba, bb [][]Estimate, ia, ib int) Difference {
 	d := Difference{A: a, B: b, Value: ea.Value - eb.Value}
+	if ea.Kind == Probability && eb.Kind == Probability && ea.Trials == eb.Trials && ea.Trials > 0 {
+		// Two probabilities over the same trials differ by a whole count:
+		// the difference of the counts, divided once, is the nearest
+		// float64 to the difference, where subtracting the two quotients
+		// leaves the rounding of both (-0.005249999999999977 for 10,475
+		// and 10,580 successes in 20,000 trials, against -0.00525).
+		d.Value = float64(ea.Successes-eb.Successes) / float64(ea.Trials)
+	}
 	var ds []float64
 	size := max(math.Abs(ea.Value), math.Abs(eb.Value))
 	for k := range min(len(ba), len(bb)) {

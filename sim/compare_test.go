@@ -150,3 +150,24 @@ func TestRoundWithin(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareProbabilityDifference: two probabilities over the same
+// trials differ by their counts over the trials, the nearest float64 to
+// it: 10,475 and 10,580 successes in 20,000 trials differ by -105/20,000
+// = -0.00525, where the quotients' difference is -0.005249999999999977.
+func TestCompareProbabilityDifference(t *testing.T) {
+	est := func(successes, trials int64) Estimate { return ProbabilityOf("reaches", nil, successes, trials) }
+	full := [][]Estimate{{est(10_475, 20_000)}, {est(10_580, 20_000)}}
+	var batches [2][][]Estimate
+	for k := range int64(2) {
+		batches[0] = append(batches[0], []Estimate{est(5_235+5*k, 10_000)})
+		batches[1] = append(batches[1], []Estimate{est(5_300-20*k, 10_000)})
+	}
+	c, err := Compare([]string{"a", "b"}, full, batches[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := c.Rows[0].Diffs[0]; d.Value != -0.00525 {
+		t.Errorf("difference %v, want -0.00525", d.Value)
+	}
+}
