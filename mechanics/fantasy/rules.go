@@ -55,7 +55,7 @@ var Catalogue = mechanics.Catalogue{
 		"charging it needs a Psychology test unless immune to Terror or causing Fear; immune to Fear and Terror."},
 	{Name: RuleFear, Summary: "+1 combat result (+2 with double the enemy's Unit Strength) against units not immune to Fear."},
 	{Name: RuleImmunity, Arg: mechanics.WordsArg, Words: []string{"psychology", "fear", "terror", "panic", "fear/terror"},
-		Summary: "Ignores the rules in brackets; Immunity (Psychology) passes every psychology test and never flees as a charge reaction."},
+		Summary: "Ignores the rules in brackets; Immunity (Psychology), or immunity to Fear, Terror and Panic all three, passes every psychology test and never flees as a charge reaction."},
 	{Name: RuleStubborn, Summary: "Always Steadfast: takes break tests on its unmodified Leadership."},
 	{Name: RuleUnbreakable, Summary: "Never takes break tests, and has Immunity (Psychology): no Fear, Terror or Panic, and never flees as a charge reaction."},
 	{Name: RuleKillingBlow, Summary: "A natural 6 to wound slays an infantry, cavalry or war beast model outright, with no armour save; " +

@@ -322,6 +322,12 @@ func applyRules(u *unit, fu *rules.Unit) {
 			fu.ImmuneFear, fu.ImmuneTerror = true, true
 		}
 	}
+	// Immune to all three of Fear, Terror and Panic is Immunity
+	// (Psychology), however the three are written (WAP, Immunity
+	// (Psychology)): every psychology test passed, and no Flee! reaction.
+	if fu.ImmuneFear && fu.ImmuneTerror && fu.ImmunePanic {
+		fu.ImmunePsychology = true
+	}
 }
 
 // baseDepthRatio is how many times its width a model's base is deep, by

@@ -734,6 +734,29 @@ func TestUnbreakableIsImmuneToPsychology(t *testing.T) {
 	}
 }
 
+// TestImmuneToAllThree: a card immune to Fear, Terror and Panic has
+// Immunity (Psychology) however the three are written (WAP, Immunity
+// (Psychology)), so it never flees as a charge reaction; two of the three
+// are not enough.
+func TestImmuneToAllThree(t *testing.T) {
+	for _, tt := range []struct {
+		rules string
+		want  bool
+	}{
+		{"[Immunity (Fear), Immunity (Terror), Immunity (Panic)]", true},
+		{"[Immunity (Fear/Terror), Immunity (Panic)]", true},
+		{"[Immunity (Panic), Immunity (Fear/Terror)]", true},
+		{"[Immunity (Fear), Immunity (Terror)]", false},
+		{"[Immunity (Fear/Terror)]", false},
+		{"[Immunity (Terror), Immunity (Panic)]", false},
+	} {
+		u := attackers(t, "M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 5, models: 10, rules: "+tt.rules)[0]
+		if u.ImmunePsychology != tt.want {
+			t.Errorf("rules %s: immune to psychology %v, want %v", tt.rules, u.ImmunePsychology, tt.want)
+		}
+	}
+}
+
 // TestCrewProfileRules: a crew profile may give its own attacks Killing
 // Blow, Multiple Wounds, Always Strikes First or Always Strikes Last, which
 // the other profiles lack (a knight's lance, not his warhorse's hooves); the
