@@ -562,8 +562,9 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 	// nothing in the battle moves it aside before the charge: the charge is
 	// impossible, and an impossible charge is not declared (W9E, Can I
 	// Charge?). The target's own flight may still take it past a unit
-	// (blocked, below).
-	if opt.ChargePath == ChargeLine {
+	// (blocked, below). A flying charge goes over the units in its way
+	// (WAP, Fly; a Dread Maw moves as a flyer does).
+	if opt.ChargePath == ChargeLine && !a.Flying {
 		if j := b.nextOnLine(s, -1, -1, ts.Distance, 0); j >= 0 && j != 1 {
 			return
 		}
@@ -594,20 +595,17 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 	reach, fail := as.Mover.RollCharge(r, a.Flying)
 	d := ts.Distance
 	b.reachOrFall(s, as, ts, reach)
-	if opt.ChargePath == ChargeLine {
-		// Along the line the charger's move brings every other unit
-		// nearer by as much: the target's distance on a success, the
-		// failed-charge roll (never into contact) on a failure.
-		if !as.Engaged {
-			d = min(fail, d-1)
-		}
-		b.shrink(s, d, 1)
-	}
 	if !as.Engaged {
 		// The failed charge moves the unit its failed-charge roll, read
 		// from the charge's own dice, closer, never into contact.
 		as.Charged = false
 		ts.Distance = max(1, ts.Distance-fail)
+	}
+	if opt.ChargePath == ChargeLine {
+		// Along the line the charger's move brings every other unit
+		// nearer by as much: the target's distance on a success, the
+		// failed-charge roll (never into contact) on a failure.
+		ts.Distance = d - b.moveOnLine(s, a, d-ts.Distance, !as.Engaged)
 	}
 	s.Out.ChargeSuccess = as.Engaged
 }
@@ -634,15 +632,16 @@ func (b *Battle) chargeFleeing(r *dice.Rand, s *State) {
 		return
 	}
 	d := ts.Distance
-	if reach >= ts.Distance {
+	landing := reach < ts.Distance
+	if landing {
+		ts.Distance = max(1, ts.Distance-fail)
+	} else {
 		s.Out.ChargeSuccess = true
 		b.caught(1, 0, s)
 		ts.Distance = min(ts.Alive, 1)
-	} else {
-		ts.Distance = max(1, ts.Distance-fail)
 	}
 	if line {
-		b.shrink(s, d-ts.Distance, 1)
+		ts.Distance = d - b.moveOnLine(s, a, d-ts.Distance, landing)
 	}
 }
 
@@ -659,11 +658,25 @@ func (b *Battle) chargeFleeing(r *dice.Rand, s *State) {
 // the failed-charge move fail brings the acting unit towards the target
 // no nearer than 1" short of the unit in the way, every distance
 // shrinking by the move.
+//
+// A flying charge goes over the units in its way, and only a target
+// destroyed in its flight stops it: the failed-charge move then flies
+// towards the place where the target fell, 1" short of the unit there at
+// the most (moveOnLine).
 func (b *Battle) blocked(s *State, fail int) bool {
 	if b.Options.ChargePath != ChargeLine {
 		return false
 	}
-	j := b.nextOnLine(s, -1, -1, s.Units[1].Distance, 0)
+	a, ts := b.Units[0], &s.Units[1]
+	if a.Flying {
+		if ts.Alive > 0 {
+			return false
+		}
+		s.Units[0].Charged = false
+		b.moveOnLine(s, a, min(fail, max(ts.Distance-1, 0)), true)
+		return true
+	}
+	j := b.nextOnLine(s, -1, -1, ts.Distance, 0)
 	if j < 0 || j == 1 {
 		return false
 	}
@@ -672,11 +685,48 @@ func (b *Battle) blocked(s *State, fail int) bool {
 	return true
 }
 
+// moveOnLine moves the acting unit a, charging along the line, m inches
+// towards its target (unit 1) and returns how far it went. On the
+// ground, the units in its way were judged before (charge, blocked): every
+// other unit's distance shrinks by m (shrink). A flying charge goes over
+// the units in its way (WAP, Fly: a flyer may move over other units but
+// may not end its move on one), so a move that ends off its target, a
+// failed charge (landing), stops 1" short of a unit it would end on
+// (distances are whole inches, so ending at a unit's distance is ending on
+// it), which may put it on the unit before, and so on. Every unit nearer
+// than its landing place it has flown over: that unit now stands behind
+// it, the difference of the two distances away (UnitState.behind); the
+// others shrink by the move.
+func (b *Battle) moveOnLine(s *State, a *Unit, m int, landing bool) int {
+	if !a.Flying {
+		b.shrink(s, m, 1)
+		return m
+	}
+	for on := landing; on && m > 0; {
+		on = false
+		for j := 2; j < len(s.Units); j++ {
+			if js := &s.Units[j]; js.Alive > 0 && !js.behind && js.Distance == m {
+				m, on = m-1, true
+			}
+		}
+	}
+	for j := 2; j < len(s.Units); j++ {
+		switch js := &s.Units[j]; {
+		case js.behind:
+		case js.Distance < m:
+			js.behind, js.Distance = true, m-js.Distance
+		default:
+			js.Distance -= m
+		}
+	}
+	return m
+}
+
 // shrink brings every unit but the acting unit and skip nearer by d
 // inches, as the acting unit moves d along the line on which they stand.
 func (b *Battle) shrink(s *State, d, skip int) {
 	for j := 1; j < len(s.Units); j++ {
-		if j != skip {
+		if j != skip && !s.Units[j].behind {
 			s.Units[j].Distance = max(s.Units[j].Distance-d, 0)
 		}
 	}
@@ -971,13 +1021,16 @@ func (b *Battle) panicAround(r *dice.Rand, s *State, j int) {
 
 // apart is the distance between units i and j. Distances are kept from the
 // acting unit only, so two other units are placed on one line through it,
-// on the same side: they stand the difference of their distances apart.
+// on the same side: they stand the difference of their distances apart;
+// one that it flew over (UnitState.behind) stands on the other side.
 func (b *Battle) apart(s *State, i, j int) int {
 	switch {
 	case i == 0:
 		return s.Units[j].Distance
 	case j == 0:
 		return s.Units[i].Distance
+	case s.Units[i].behind != s.Units[j].behind:
+		return s.Units[i].Distance + s.Units[j].Distance
 	}
 	d := s.Units[i].Distance - s.Units[j].Distance
 	return max(d, -d)
@@ -1236,7 +1289,9 @@ func (b *Battle) placeFlights(r *dice.Rand, s *State) {
 		as.flight = 0
 		if as.Alive > 0 {
 			for j := 1; j < len(s.Units); j++ {
-				s.Units[j].Distance += f
+				if !s.Units[j].behind {
+					s.Units[j].Distance += f
+				}
 			}
 		}
 		if m := os.pursuit; m > 0 {
@@ -1387,7 +1442,7 @@ func (b *Battle) lineKey(s *State, j int) int {
 func (b *Battle) nextOnLine(s *State, last, from, within, skip int) int {
 	next, best := -1, 0
 	for j := 1; j < len(s.Units); j++ {
-		if d := s.Units[j].Distance; j == skip || s.Units[j].Alive == 0 || s.Units[j].flight > 0 || d <= from || d > within {
+		if d := s.Units[j].Distance; j == skip || s.Units[j].Alive == 0 || s.Units[j].flight > 0 || s.Units[j].behind || d <= from || d > within {
 			continue
 		}
 		if k := b.lineKey(s, j); k > last && (next < 0 || k < best) {
@@ -1439,7 +1494,9 @@ func (b *Battle) outOfControl(r *dice.Rand, s *State) {
 	}
 	if b.Options.OutOfControl == OutOfControlAway {
 		for j := 1; j < len(s.Units); j++ {
-			s.Units[j].Distance += roll
+			if !s.Units[j].behind {
+				s.Units[j].Distance += roll
+			}
 		}
 		return
 	}

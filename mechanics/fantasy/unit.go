@@ -423,6 +423,11 @@ type UnitState struct {
 	// fledThrough: a friend with Unit Strength enough fled through the
 	// unit this phase, and it is yet to take its Panic test (fleeThrough).
 	fledThrough bool
+	// behind: the acting unit flew over the unit along the line
+	// (Battle.flyOver). It stands Distance behind the acting unit, off
+	// the line ahead that the acting unit's later moves take, and those
+	// moves leave its distance as it is.
+	behind bool
 	// flight is the flee roll of a break from combat this phase, not yet
 	// placed (Battle.placeFlights); pursuit the pursuit roll of the unit
 	// that pursued it, not yet moved.
