@@ -440,6 +440,9 @@ type State struct {
 	// mishapMover is the acting unit's movement once the Mishap chart has
 	// changed it; its UnitState points here from then on.
 	mishapMover Mover
+	// catches counts the catches of fleeing units (Battle.caught) made
+	// in the trial so far.
+	catches int
 }
 
 // NewState returns scratch for running b. The State keeps what the units'
@@ -491,7 +494,7 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 	panicked := s.Out.Panicked
 	clear(panicked)
 	s.Out = Outcome{Panicked: panicked}
-	s.opp, s.first = 1, false
+	s.opp, s.first, s.catches = 1, false, 0
 	for _, p := range b.Phases {
 		b.phase(r, s, p)
 	}
@@ -540,22 +543,26 @@ func (b *Battle) phase(r *dice.Rand, s *State, p Phase) {
 func (b *Battle) charge(r *dice.Rand, s *State) {
 	a, as := b.Units[0], &s.Units[0]
 	t, ts := b.Units[1], &s.Units[1]
-	if as.Alive == 0 || as.Fled || as.Engaged || ts.Alive == 0 || ts.Fled {
+	if as.Alive == 0 || as.Fled || as.Engaged || ts.Alive == 0 {
 		return
 	}
 	opt := &b.Options
 	if !as.Mover.Random.IsZero() {
 		// Random Movement: no charge is declared, so the target neither
 		// reacts nor tests for Terror; reaching it counts as charging, with
-		// the roll as the charge range (unit card, Random Movement).
+		// the roll as the charge range (unit card, Random Movement). The
+		// move is compulsory, at a fleeing target too, which it catches
+		// when it reaches it, as a charge does (WAP, Charging a Fleeing
+		// Enemy).
 		roll := as.Mover.Random.Roll(r)
 		s.Out.ChargeDeclared = true
+		catches := s.catches
 		if opt.ChargePath == ChargeLine {
 			b.advance(r, s, roll, 0, false)
 		} else {
 			b.reachOrFall(s, as, ts, roll)
 		}
-		s.Out.ChargeSuccess = as.Engaged
+		s.Out.ChargeSuccess = as.Engaged || s.catches > catches
 		return
 	}
 	// Along the line, a unit nearer than the target stands in the way, and
@@ -577,8 +584,12 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 	s.Out.ChargeDeclared = true
 	flee := opt.TargetFlees && !t.ImmunePsychology
 	// Run for Your Lives!: a Terror-causer's charge makes the target take a
-	// Panic test; failing it, the target must flee.
-	if a.terrifies(t) {
+	// Panic test; failing it, the target must flee. A target already
+	// fleeing (from a Panic test or Zzzzap! in an earlier phase) must
+	// flee again, and takes no test (WAP, Flee!).
+	if ts.Fled {
+		flee = true
+	} else if a.terrifies(t) {
 		if LdTest(r, t.Ld, opt.InsaneCourage) {
 			ts.passedPanic = true
 		} else {
@@ -736,6 +747,13 @@ func (b *Battle) shrink(s *State, d, skip int) {
 // engages both units; a Random Movement unit that falls short has still
 // moved its whole roll towards the target.
 func (b *Battle) reachOrFall(s *State, as, ts *UnitState, reach int) {
+	if reach >= ts.Distance && ts.Fled {
+		// A fleeing target is caught, and the charger stops 1" behind
+		// what is left of it (WAP, Charging a Fleeing Enemy).
+		b.caught(1, 0, s)
+		ts.Distance = min(ts.Alive, 1)
+		return
+	}
 	if reach >= ts.Distance {
 		as.Engaged, ts.Engaged, as.Charged = true, true, true
 		ts.Distance = 0
@@ -1509,6 +1527,7 @@ func (b *Battle) outOfControl(r *dice.Rand, s *State) {
 func (b *Battle) caught(i, by int, s *State) {
 	st := &s.Units[i]
 	st.Caught = true
+	s.catches++
 	switch b.Options.Caught {
 	case CaughtDestroyed:
 		st.wound(b.Units[i], st.remaining(b.Units[i]))

@@ -91,6 +91,25 @@ func (b *Battle) targetMayFlee() bool {
 		b.Options.TargetFlees && !t.ImmunePsychology
 }
 
+// targetMayFleeBeforeCharge reports whether the target can be fleeing
+// already when a charge phase comes, and so be caught by the charge: a
+// phase before it may have made it flee, from a Panic test (any unit that
+// can take one) or from a break in combat (any but an Unbreakable one).
+// It is conservative, as MayPanic is, and asks nothing that MayPanic
+// asks in turn.
+func (b *Battle) targetMayFleeBeforeCharge() bool {
+	t := b.Units[1]
+	for k, p := range b.Phases {
+		if p != PhaseCharge || k == 0 {
+			continue
+		}
+		if slices.Contains(b.Phases[:k], PhaseCombat) && !t.Unbreakable || t.TroopPanics() && !t.ImmunePsychology && !t.ImmunePanic {
+			return true
+		}
+	}
+	return false
+}
+
 // mayLoseQuarter reports whether unit i can lose a quarter of its Unit
 // Strength in one phase while not in close combat. The losses of a close
 // combat never count, and in a combat phase only a move that runs into
@@ -117,7 +136,8 @@ func (b *Battle) mayLoseQuarter(i int) bool {
 
 // maxModelsLost bounds the models unit i can lose in one phase p (0 when it
 // cannot be wounded in it). The acting unit and its target may lose every
-// model in close combat, and the target when caught fleeing a charge. In
+// model in close combat, and the target when caught fleeing a charge (as
+// its reaction, or fleeing already). In
 // the Shooting phase a Zzzzap! bolt slays at most one model (one wound, or
 // D6 capped at the wounds of the model it strikes), a missile hit does one
 // wound, and a Misfire's Disaster strikes the Doomwheel itself with at most
@@ -132,7 +152,7 @@ func (b *Battle) maxModelsLost(i int, p Phase) int {
 			n = u.Models
 		}
 	case PhaseCharge:
-		if i == 1 && b.targetMayFlee() {
+		if i == 1 && (b.targetMayFlee() || b.targetMayFleeBeforeCharge()) {
 			n = u.Models
 		}
 	case PhaseShooting:

@@ -198,6 +198,29 @@ func TestMayPanic(t *testing.T) {
 		b:    func() *Battle { return blockBreaks(9) },
 		want: []bool{false, false},
 	}, {
+		// Nine archers (one S 3 shot each, half hitting, half wounding T 3)
+		// shoot sixteen foot 1" away: 4 to 6 of them fall, a quarter that
+		// leaves them the Unit Strength of 10 a friend's test needs
+		// (panic_friend_us), in about 16% of trials, and at Ld 1 the foot
+		// then flee. Already fleeing, they are charged all the same, flee
+		// again, and are caught and destroyed (caught: destroyed) when the
+		// archers' 5 + the highest of 2D6 reaches them. Their friend 3"
+		// away (Ld 2) then tests for the loss of a unit within 6" and
+		// mostly flees. Nine shots cannot destroy sixteen foot: only the
+		// catch in the charge phase makes the friend's test possible.
+		name: "fleeing target caught by the charge",
+		b: func() *Battle {
+			a := foot("Archers", 9, 9, 3, 3, 3, 3, 1, 8, NoSave)
+			a.BS, a.Missile = 3, Missile{S: 3, Range: 24, Shots: dice.Const(1)}
+			b := &Battle{Units: []*Unit{a, foot("Foot", 16, 5, 3, 3, 3, 3, 1, 1, NoSave), foot("Friend", 10, 5, 3, 3, 3, 3, 1, 2, NoSave)},
+				Enemy: []bool{false, true, true}, Distance: []int{0, 1, 3},
+				Phases: []Phase{PhaseShooting, PhaseCharge}, Options: DefaultOptions}
+			b.Options.InsaneCourage, b.Options.Caught = false, CaughtDestroyed
+			return b
+		},
+		want: []bool{true, true},
+		seen: []int{1, 2},
+	}, {
 		// Three bolts slay at most 3 of 20 friends 3" away, under a quarter
 		// (5); the Doomwheel's Unit Strength (5) is too small for its fall
 		// to matter; an Out of Control move left in place strikes nobody.
