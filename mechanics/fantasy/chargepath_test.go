@@ -315,6 +315,13 @@ func TestChargeLineDropsTheMishapChances(t *testing.T) {
 	}
 }
 
+// flyer6 is one foot model (M 5) with Fly (6), which charges by flying.
+func flyer6() *Unit {
+	u := foot("Flyer", 1, 1, 3, 3, 3, 3, 1, 7, NoSave)
+	u.Mover.Fly, u.Flying = 6, true
+	return u
+}
+
 // TestFlyingChargeOverTheLine: a flying charge goes over the units in its
 // way (WAP, Fly), so with charge_path: line it is declared through them.
 // One flyer with Fly (6) charges on 6 + 2D6 (its Fly value as M, with
@@ -343,8 +350,7 @@ func TestFlyingChargeOverTheLine(t *testing.T) {
 		{"clear, flying", ChargeClear, true, 26.0 / 36},
 		{"line, on foot", ChargeLine, false, 0},
 	} {
-		flyer := foot("Flyer", 1, 1, 3, 3, 3, 3, 1, 7, NoSave)
-		flyer.Mover.Fly, flyer.Flying = 6, true
+		flyer := flyer6()
 		if !tc.flying {
 			flyer.Mover.M = 6 // on foot, it charges 6 + the highest of 2D6
 			flyer.Flying = false
@@ -392,8 +398,7 @@ func TestFlyingChargeOverTheLine(t *testing.T) {
 // clear. 20,000 trials each, within 4 standard errors.
 func TestFlyingChargeAtAFleeingTarget(t *testing.T) {
 	for _, path := range []ChargePath{ChargeLine, ChargeClear} {
-		flyer := foot("Flyer", 1, 1, 3, 3, 3, 3, 1, 7, NoSave)
-		flyer.Mover.Fly, flyer.Flying = 6, true
+		flyer := flyer6()
 		other := foot("Other", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)
 		other.ImmunePsychology = true
 		b := &Battle{Units: []*Unit{flyer, foot("Target", 10, 5, 3, 3, 3, 3, 1, 7, NoSave), other},
@@ -416,8 +421,7 @@ func TestFlyingChargeAtAFleeingTarget(t *testing.T) {
 	// fleeing 2D6 from 4" through a wall of three 9" away, destroyed with
 	// chance 30/36). The failed charge flies towards where the target
 	// fell, at the wall, and lands 1" short of it or sooner.
-	flyer := foot("Flyer", 1, 1, 3, 3, 3, 3, 1, 7, NoSave)
-	flyer.Mover.Fly, flyer.Flying = 6, true
+	flyer := flyer6()
 	wall := foot("Wall", 3, 3, 3, 3, 3, 3, 0, 10, NoSave)
 	wall.ImmunePsychology = true
 	b := &Battle{Units: []*Unit{flyer, foot("Target", 3, 3, 3, 3, 3, 3, 1, 7, NoSave), wall},
