@@ -202,16 +202,13 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 		}
 		r.Int = v
 	case DiceArg:
-		e, err := dice.Parse(rt.Arg)
+		e, err := dice.ParseSum(rt.Arg)
 		if err != nil {
 			var se *dice.SyntaxError
 			if errors.As(err, &se) {
 				return Rule{}, &TextError{Col: rt.ArgCol + se.Col - 1, Msg: fmt.Sprintf("%s: %s", spec.Name, se.Msg)}
 			}
 			return Rule{}, &TextError{Col: rt.ArgCol, Msg: err.Error()}
-		}
-		if e.IsArtillery() || e.IsScatter() {
-			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s needs a number or dice such as D6, not the %s", spec.Name, e)}
 		}
 		if e.Min() < 0 {
 			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) can roll below zero", spec.Name, e)}

@@ -44,6 +44,9 @@ func TestParseRule(t *testing.T) {
 	}
 }
 
+// onlyDice ends the message for dice that only simulate dice reads.
+const onlyDice = ", which only simulate dice reads; a profile's or a rule's dice are added up, such as D6, 2D6, D3+1 or 3D6kh2"
+
 func TestParseRuleErrors(t *testing.T) {
 	tests := []struct {
 		in  string
@@ -60,7 +63,19 @@ func TestParseRuleErrors(t *testing.T) {
 		{"Fly (-99999999999999999999)", 6, "Fly (-99999999999999999999) is out of range; expected 1 to 30"},
 		{"Swiftstride (2)", 14, "Swiftstride takes no value in brackets"},
 		{"Random Movement (3D)", 20, `Random Movement: expected the number of sides after "D", found end of expression`},
-		{"Random Movement (artillery)", 18, "Random Movement needs a number or dice such as D6, not the artillery"},
+		// What only simulate dice reads is named, at the column where it
+		// starts in the rule's text.
+		{"Random Movement (artillery)", 18, `Random Movement: "artillery" is the Artillery dice` + onlyDice},
+		{"Random Movement (scatter)", 18, `Random Movement: "scatter" is the Scatter dice` + onlyDice},
+		{"Random Movement (2D6r1)", 21, `Random Movement: "r1" re-rolls dice` + onlyDice},
+		{"Random Movement (D6 reroll 1s)", 21, `Random Movement: "reroll 1s" re-rolls dice` + onlyDice},
+		{"Random Movement (D6r<3)", 20, `Random Movement: "r<3" re-rolls dice` + onlyDice},
+		{"Random Movement (2D6 explode)", 22, `Random Movement: "explode" makes exploding dice` + onlyDice},
+		{"Random Movement (D6!)", 20, `Random Movement: "!" makes exploding dice` + onlyDice},
+		{"Random Movement (10D6 count 4+)", 23, `Random Movement: "count 4+" counts successes` + onlyDice},
+		{"Random Movement (2D6 >= 5)", 22, `Random Movement: "2D6 >= 5" is a condition` + onlyDice},
+		// A typo is told what was expected where it stands.
+		{"Random Movement (2D6r7)", 21, `Random Movement: unknown word "r"; expected kh, kl, discard, + or -`},
 		{"Fly (9", 7, `missing ")" after the rule's value`},
 		{"Fly (9) x", 9, `unexpected "x" after ")"`},
 		{"Fly ()", 5, "empty brackets; expected the rule's value, such as (3D6) or (9)"},

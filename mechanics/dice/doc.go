@@ -11,7 +11,9 @@
 // A [Query] is a question about dice as `simulate dice` takes it: a number
 // ("10D6 count 4+ reroll failures", "D66", "D6!") or a condition ("2D6 >= 9
 // and 3D6kh2 >= 10") over independent rolls, with an exact answer.
-// [ParseQuery] documents its syntax.
+// [ParseQuery] documents its syntax. [Parse] names what only a Query reads
+// when it refuses it, and [ParseSum] the Artillery and Scatter dice too,
+// for places that add dice up.
 //
 // [Rand] is the random number generator every roll draws from. It is
 // xoshiro256** seeded through SplitMix64 (see [Rand.Seed]); D6 results are cut

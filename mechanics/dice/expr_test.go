@@ -108,6 +108,63 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestParseQueryOnly: what only a dice question reads (ParseQuery) is
+// refused by name, where it starts, and marked QueryOnly; ParseSum refuses
+// the Artillery and Scatter dice so too. A typo that no question reads
+// either keeps the message of the first token Parse cannot read.
+func TestParseQueryOnly(t *testing.T) {
+	const tail = ", which only simulate dice reads; a profile's or a rule's dice are added up, such as D6, 2D6, D3+1 or 3D6kh2"
+	tests := []struct {
+		in   string
+		col  int // 1-based, where the part starts
+		msg  string
+		only bool
+	}{
+		{"2D6r1", 4, `"r1" re-rolls dice` + tail, true},
+		{"D6 reroll 1s", 4, `"reroll 1s" re-rolls dice` + tail, true},
+		{"D6r<3", 3, `"r<3" re-rolls dice` + tail, true},
+		{"2D6 explode", 5, `"explode" makes exploding dice` + tail, true},
+		{"D6!", 3, `"!" makes exploding dice` + tail, true},
+		{"10D6 count 4+", 6, `"count 4+" counts successes` + tail, true},
+		{"10D6 count 4+ reroll failures", 6, `"count 4+ reroll failures" counts successes` + tail, true},
+		// A condition is named whole, at its comparison.
+		{"2D6 >= 5", 5, `"2D6 >= 5" is a condition` + tail, true},
+		{"not D6 >= 4", 1, `"not" negates a condition` + tail, true},
+		{"(D6 >= 4 or D6 = 6)", 1, `"(" groups conditions` + tail, true},
+		{"-D3 + 4", 1, `"-D3" starts with a minus` + tail, true},
+		// The first such part, by column, is the one named.
+		{"D6 + 3D6! >= 2D6r1", 9, `"!" makes exploding dice` + tail, true},
+		{"D6r1 >= 3", 3, `"r1" re-rolls dice` + tail, true},
+		{"D66", 1, "D66 is a tens die and a units die (11 to 66)" + tail, true},
+		{"artillery", 1, `"artillery" is the Artillery dice` + tail, true},
+		{"Artillery dice", 1, `"Artillery dice" is the Artillery dice` + tail, true},
+		{"scatter", 1, `"scatter" is the Scatter dice` + tail, true},
+		{" scatter(1)", 2, `"scatter(1)" is the Scatter dice` + tail, true},
+		// Not a dice question either: the messages Parse always gave.
+		{"2D6r7", 4, `unknown word "r"; expected kh, kl, discard, + or -`, false},
+		{"D6 reroll", 4, `unknown word "reroll"; expected kh, kl, discard, + or -`, false},
+		{"2D6x", 4, `unknown word "x"; expected kh, kl, discard, + or -`, false},
+		{"D6 >=", 4, `unexpected character '>'; expected a number, D, +, - or a word such as "discard"`, false},
+		{"D6 ? 2", 4, `unexpected character '?'; expected a number, D, +, - or a word such as "discard"`, false},
+		{"3D6kh2 r1", 8, `unexpected "r"; expected +, - or the end of the expression`, false},
+	}
+	for _, tt := range tests {
+		_, err := ParseSum(tt.in)
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("ParseSum(%q) error = %v, want a *SyntaxError", tt.in, err)
+			continue
+		}
+		if se.Col != tt.col || se.Msg != tt.msg || se.QueryOnly != tt.only {
+			t.Errorf("ParseSum(%q) = column %d %q (query only %v), want column %d %q (%v)", tt.in, se.Col, se.Msg, se.QueryOnly, tt.col, tt.msg, tt.only)
+		}
+		// Parse refuses all but the Artillery and Scatter dice the same way.
+		if _, perr := Parse(tt.in); !strings.Contains(strings.ToLower(tt.in), "artillery") && !strings.Contains(tt.in, "scatter") && perr.Error() != err.Error() {
+			t.Errorf("Parse(%q) = %v, want %v", tt.in, perr, err)
+		}
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"D6", "2D6+1", "3D6 discard lowest", "highest of 2D6", "artillery", "scatter(1)", "5D6kl3-2", "(discard"} {
 		f.Add(s)

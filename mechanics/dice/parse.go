@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,6 +14,11 @@ type SyntaxError struct {
 	Expr string
 	Col  int
 	Msg  string
+	// QueryOnly is set where Expr is something only a dice question
+	// (ParseQuery) reads: a condition, a re-roll, exploding dice, a count
+	// of successes, D66, a leading minus, or (from ParseSum) the Artillery
+	// and Scatter dice. Col is then where that part starts.
+	QueryOnly bool
 }
 
 func (e *SyntaxError) Error() string {
@@ -49,20 +55,61 @@ const maxQuoted = 40
 // is 3D6kh2 and "highest of 2D6" is 2D6kh1. The Artillery and Scatter dice
 // stand alone: their faces are not numbers to add to. "scatter(1)" is a
 // Scatter dice with one Hit! face (DefaultScatterHits otherwise).
+//
+// A whole dice question that Parse cannot read (a condition, a re-roll,
+// exploding dice, a count of successes, a leading minus, D66) is refused
+// by name, at the column where the first such part starts, with
+// SyntaxError.QueryOnly set; anything else is refused at the first token
+// the grammar above cannot read.
 func Parse(s string) (Expr, error) {
+	e, err := parse(s)
+	if err == nil {
+		return e, nil
+	}
+	var se *SyntaxError
+	if errors.As(err, &se) && !se.QueryOnly {
+		// What a dice question reads is named as such, rather than by the
+		// first token this grammar cannot read.
+		if f, ok := queryFormOf(s); ok {
+			return Expr{}, &SyntaxError{Expr: s, Col: f.col, Msg: f.what + onlyQueries, QueryOnly: true}
+		}
+	}
+	return Expr{}, err
+}
+
+// onlyQueries ends the message for what only a dice question reads.
+const onlyQueries = ", which only simulate dice reads; a profile's or a rule's dice are added up, such as D6, 2D6, D3+1 or 3D6kh2"
+
+func parse(s string) (Expr, error) {
 	p := parser{src: s}
 	p.toks, p.err = lex(s)
 	if p.err != nil {
 		return Expr{}, p.err
 	}
 	if t, ok := d66At(p.toks); ok {
-		return Expr{}, p.errorf(t, "D66 is a tens die and a units die (11 to 66), which only simulate dice reads; a profile's or a rule's dice are added up, such as D6, 2D6 or D3+1")
+		return Expr{}, &SyntaxError{Expr: s, Col: t.col, Msg: "D66 is a tens die and a units die (11 to 66)" + onlyQueries, QueryOnly: true}
 	}
 	e, err := p.expr()
 	if err != nil {
 		return Expr{}, err
 	}
 	return e.build(), nil
+}
+
+// ParseSum is Parse for dice whose roll is a number, as a profile's or a
+// rule's dice are: it refuses the Artillery and Scatter dice, whose faces
+// are not numbers, as what only a dice question reads.
+func ParseSum(s string) (Expr, error) {
+	e, err := Parse(s)
+	if err == nil && (e.IsArtillery() || e.IsScatter()) {
+		name := "Artillery"
+		if e.IsScatter() {
+			name = "Scatter"
+		}
+		text := strings.Trim(s, " \t")
+		return Expr{}, &SyntaxError{Expr: s, Col: strings.Index(s, text) + 1, Msg: fmt.Sprintf("%q is the %s dice", text, name) + onlyQueries, QueryOnly: true}
+	}
+	return e, err
 }
 
 // d66At finds dice of 66 among toks ("D66", "1D66", "2D66"): the wargames'

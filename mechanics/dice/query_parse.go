@@ -35,33 +35,58 @@ import (
 //     Other dice of 66 ("2D66", "highest of 2D66") are refused: several
 //     D66s are written as a sum.
 func ParseQuery(s string) (*Query, error) {
+	q, _, err := parseQuery(s, false)
+	return q, err
+}
+
+// queryForm is a part of a dice question that Parse does not read.
+type queryForm struct {
+	col  int    // where it starts in the question, 1-based
+	what string // what it is, as written: "\"r1\" re-rolls dice"
+}
+
+// queryFormOf reports whether s is a whole dice question, and if so the
+// first of its parts, by column, that Parse does not read. The question
+// is only read, not answered: no distribution is worked out.
+func queryFormOf(s string) (queryForm, bool) {
+	_, p, err := parseQuery(s, true)
+	if err != nil || p.form.what == "" {
+		return queryForm{}, false
+	}
+	return p.form, true
+}
+
+// parseQuery reads s as ParseQuery does, and returns its parser too;
+// readOnly (for queryFormOf) leaves the exact answer unworked, as past
+// the budget.
+func parseQuery(s string, readOnly bool) (*Query, *qparser, error) {
 	toks, err := qlex(s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	p := &qparser{parser: parser{src: s, toks: toks}}
+	p := &qparser{parser: parser{src: s, toks: toks}, noExact: readOnly}
 	if t := p.peek(); t.kind == tokWord && (t.text == "artillery" || t.text == "scatter") {
 		e, err := p.special() // from the query's tokens, so that "artillery > 4" is told it stands alone
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		n := &sum{parts: []part{{kind: exprPart, expr: e}}, dist: e.Dist()}
-		return &Query{text: e.String(), num: n}, nil
+		return &Query{text: e.String(), num: n}, p, nil
 	}
 	if p.peek().kind == tokEOF {
-		return nil, p.errorf(p.peek(), "empty query; expected dice such as 2D6, or a condition such as \"2D6 >= 9\"")
+		return nil, nil, p.errorf(p.peek(), "empty query; expected dice such as 2D6, or a condition such as \"2D6 >= 9\"")
 	}
 	c, n, err := p.or()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if t := p.peek(); t.kind != tokEOF {
-		return nil, p.unexpected(t, c != nil)
+		return nil, nil, p.unexpected(t, c != nil)
 	}
 	if c != nil {
-		return &Query{text: c.String(), cond: c, noExact: p.noExact}, nil
+		return &Query{text: c.String(), cond: c, noExact: p.noExact}, p, nil
 	}
-	return &Query{text: n.String(), num: n, noExact: p.noExact}, nil
+	return &Query{text: n.String(), num: n, noExact: p.noExact}, p, nil
 }
 
 // unexpected is the error for a token left over after a whole query: a
@@ -150,6 +175,19 @@ type qparser struct {
 	noExact bool
 	terms   int
 	depth   int
+	// form is the first part read, by column, that Parse does not read.
+	form queryForm
+}
+
+// saw notes a part that Parse does not read, starting at column col;
+// from is the index of its first token and what says what it is, with a
+// %q for the part as written, from that token to the current one.
+func (p *qparser) saw(col, from int, what string) {
+	if p.form.what != "" && p.form.col <= col {
+		return
+	}
+	text := strings.TrimRight(p.src[p.toks[from].col-1:p.toks[p.pos].col-1], " \t")
+	p.form = queryForm{col: col, what: fmt.Sprintf(what, text)}
 }
 
 // maxQueryDepth bounds nesting of brackets and "not".
@@ -211,6 +249,7 @@ func (p *qparser) not() (*cond, *sum, error) {
 	}
 	if p.isWord("not") {
 		p.next()
+		p.saw(p.toks[p.pos-1].col, p.pos-1, "%q negates a condition")
 		a, err := p.condition("not", p.not)
 		if err != nil {
 			return nil, nil, err
@@ -219,6 +258,7 @@ func (p *qparser) not() (*cond, *sum, error) {
 	}
 	if open := p.peek(); open.kind == tokOpen {
 		p.next()
+		p.saw(open.col, p.pos-1, "%q groups conditions")
 		c, n, err := p.or()
 		if err != nil {
 			return nil, nil, err
@@ -235,6 +275,7 @@ func (p *qparser) not() (*cond, *sum, error) {
 }
 
 func (p *qparser) compare() (*cond, *sum, error) {
+	from := p.pos
 	l, err := p.sum()
 	if err != nil {
 		return nil, nil, err
@@ -248,6 +289,7 @@ func (p *qparser) compare() (*cond, *sum, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	p.saw(op.col, from, "%q is a condition")
 	c := &cond{kind: cmpCond, l: l, r: r}
 	for i, t := range opText {
 		if t == op.text {
@@ -309,9 +351,9 @@ func (p *qparser) spend(work int64) bool {
 
 func (p *qparser) sum() (*sum, error) {
 	s := &sum{dist: Point(0)}
-	neg := false
+	neg, lead := false, -1
 	if p.peek().kind == tokMinus { // a leading minus: "D6 >= -1", "-D3 + 4"
-		neg = true
+		neg, lead = true, p.pos
 		p.next()
 	}
 	for {
@@ -319,6 +361,10 @@ func (p *qparser) sum() (*sum, error) {
 		pt, err := p.part()
 		if err != nil {
 			return nil, err
+		}
+		if lead >= 0 {
+			p.saw(p.toks[lead].col, lead, "%q starts with a minus")
+			lead = -1
 		}
 		if p.terms++; p.terms > 4*MaxTerms {
 			return nil, p.errorf(start, "too many terms; at most %d in a query", 4*MaxTerms)
@@ -417,10 +463,12 @@ func (p *qparser) modifiers(pt part, tm term) (part, error) {
 		if p.at(1).kind == tokWord && (p.at(1).text == "failures" || p.at(1).text == "failure") {
 			return part{}, p.errorf(p.at(1), "re-rolling failures needs a target: write it after count, such as 10D6 count 4+ reroll failures")
 		}
+		from := p.pos
 		lo, hi, err := p.rerollRange(tm.sides)
 		if err != nil {
 			return part{}, err
 		}
+		p.saw(at.col, from, "%q re-rolls dice")
 		pt.kind, pt.reroll, pt.rerollLo, pt.rerollHi = poolPart, true, lo, hi
 	}
 	if at := p.peek(); at.kind == tokBang || p.isWord("explode") || p.isWord("exploding") {
@@ -428,6 +476,7 @@ func (p *qparser) modifiers(pt part, tm term) (part, error) {
 			return part{}, err
 		}
 		p.next()
+		p.saw(at.col, p.pos-1, "%q makes exploding dice")
 		pt.kind, pt.explode = poolPart, true
 	}
 	if at := p.peek(); p.isWord("count") {
@@ -440,8 +489,13 @@ func (p *qparser) modifiers(pt part, tm term) (part, error) {
 		if pt.kind == poolPart {
 			return part{}, p.errorf(at, "write re-rolls after the target when counting, such as 10D6 count 4+ reroll 1s")
 		}
+		from := p.pos
 		p.next()
-		return p.count(pt)
+		pt, err := p.count(pt)
+		if err == nil {
+			p.saw(at.col, from, "%q counts successes")
+		}
+		return pt, err
 	}
 	return pt, nil
 }

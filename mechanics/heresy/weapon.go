@@ -1,6 +1,7 @@
 package heresy
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -297,8 +298,12 @@ func ParseType(s string) (TypeText, error) {
 	case tt.Type == Melee:
 		return tt, &TypeError{Col: xCol, Msg: "Melee takes no number of shots (models strike their Attacks)"}
 	default:
-		e, err := dice.Parse(x)
-		if err != nil || e.IsArtillery() || e.IsScatter() || e.Min() < 1 {
+		e, err := dice.ParseSum(x)
+		var se *dice.SyntaxError
+		if errors.As(err, &se) && se.QueryOnly {
+			return tt, &TypeError{Col: xCol + se.Col - 1, Msg: fmt.Sprintf("%s %s: %s", tt.Type, x, se.Msg)}
+		}
+		if err != nil || e.Min() < 1 {
 			return tt, &TypeError{Col: xCol, Msg: fmt.Sprintf("%s %s: expected a number of shots of at least 1, or dice such as D3", tt.Type, x)}
 		}
 		tt.Shots = e

@@ -50,6 +50,8 @@ func TestParseType(t *testing.T) {
 		{"Assault 0", 9},
 		{"Assault 1,, Shred", 11},
 		{"  Lance 1", 3},
+		// Re-rolled shots, which only simulate dice reads: at the "r1".
+		{"Assault D6r1", 11},
 	}
 	for _, tt := range bad {
 		_, err := ParseType(tt.text)

@@ -203,6 +203,39 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestQueryOnlyDice: dice that only simulate dice reads, in a rule's
+// argument or as Random Attacks, are refused by name, with the file, line
+// and column where the part that only it reads starts.
+func TestQueryOnlyDice(t *testing.T) {
+	const tail = ", which only simulate dice reads; a profile's or a rule's dice are added up, such as D6, 2D6, D3+1 or 3D6kh2"
+	tests := []struct {
+		arg  string
+		col  int // of the part, in line 3, whose argument starts at column 51
+		want string
+	}{
+		{"2D6r1", 54, `"r1" re-rolls dice` + tail},
+		{"D6 reroll 1s", 54, `"reroll 1s" re-rolls dice` + tail},
+		{"2D6 explode", 55, `"explode" makes exploding dice` + tail},
+		{"10D6 count 4+", 56, `"count 4+" counts successes` + tail},
+		{"D6!", 53, `"!" makes exploding dice` + tail},
+		{"2D6 >= 5", 55, `"2D6 >= 5" is a condition` + tail},
+		{"D6r<3", 53, `"r<3" re-rolls dice` + tail},
+		{"artillery", 51, `"artillery" is the Artillery dice` + tail},
+		{"scatter", 51, `"scatter" is the Scatter dice` + tail},
+		// A typo that simulate dice does not read either keeps its message.
+		{"2D6r7", 54, `unknown word "r"; expected kh, kl, discard, + or -`},
+	}
+	for _, tt := range tests {
+		src := "name: t\nruleset: fantasy\ncharge: {unit: {name: A, rules: [Random Movement (" + tt.arg + ")]}, distance: 3}\n"
+		wantError(t, tt.arg, src, fmt.Sprintf("t.yaml:3:%d: Random Movement: %s", tt.col, tt.want))
+	}
+	// Random Attacks: the value "2D6r1" starts at column 58 of line 7 (its
+	// quote at 57), so its "r1" at 61.
+	battle := "name: t\nruleset: fantasy\nbattle:\n  target: {name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}\n  distance: 4\n  phases: [charge, combat]\n"
+	wantError(t, "A: 2D6r1", battle+`  attacker: {name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: "2D6r1", Ld: 7}`+"\n",
+		`t.yaml:7:61: A: "r1" re-rolls dice`+tail)
+}
+
 func wantError(t *testing.T, name, src, want string) {
 	t.Helper()
 	scenariotest.WantError(t, registry, name, src, want)

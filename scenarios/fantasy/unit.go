@@ -231,7 +231,7 @@ func attacks(d *scenarios.Decoder, n *scenarios.Node, what string) (dice.Expr, b
 	if s == "-" {
 		return dice.Const(0), true
 	}
-	e, err := dice.Parse(s)
+	e, err := dice.ParseSum(s)
 	if err != nil {
 		var se *dice.SyntaxError
 		if errors.As(err, &se) {
@@ -241,7 +241,7 @@ func attacks(d *scenarios.Decoder, n *scenarios.Node, what string) (dice.Expr, b
 		}
 		return dice.Expr{}, false
 	}
-	if e.IsArtillery() || e.IsScatter() || e.Min() < 0 || e.Max() > 100 {
+	if e.Min() < 0 || e.Max() > 100 {
 		d.Errorf(n, "%s %s: expected 0 to 100 attacks", what, e)
 		return dice.Expr{}, false
 	}

@@ -108,6 +108,9 @@ func TestBuiltins(t *testing.T) {
 	}
 }
 
+// onlyDice ends the message for dice that only simulate dice reads.
+const onlyDice = ", which only simulate dice reads; a profile's or a rule's dice are added up, such as D6, 2D6, D3+1 or 3D6kh2"
+
 func TestErrors(t *testing.T) {
 	shoot := func(firer, target, extra string) string {
 		return scenario("shooting:\n  firer: " + firer + "\n  target: " + target + "\n" + extra)
@@ -190,6 +193,21 @@ func TestErrors(t *testing.T) {
 		{"Stupefied charger without the rule", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  stupefied: attacker\n"), `t.yaml:6:14: stupefied: attacker, but a unit without Lords of Profligacy cannot become Stupefied`},
 		{"charge distance without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  distance: 6\n"), `t.yaml:4:3: distance and hold_the_line need charged: true`},
 		{"charge dice", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  options: {charge_dice: 2D6-5}\n"), `t.yaml:6:26: charge_dice "2D6-5": expected dice that roll 1 or more`},
+		// What only simulate dice reads is named where its part starts: the
+		// quoted shots at column 132 are read from 133, so "r1" is at 135;
+		// the type's shots start after "Assault " at 127 (its quote at 118);
+		// charge_dice's at 26.
+		{"shots re-rolled", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5, shots: \"D6r1\"}]}", target, ""),
+			`t.yaml:4:135: shots "D6r1": "r1" re-rolls dice` + onlyDice},
+		{"shots of the artillery dice", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5, shots: artillery}]}", target, ""),
+			`t.yaml:4:132: shots "artillery": "artillery" is the Artillery dice` + onlyDice},
+		{"type's shots re-rolled", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault D6r1\", S: 4, AP: 5}]}", target, ""),
+			`t.yaml:4:129: type: Assault D6r1: "r1" re-rolls dice` + onlyDice},
+		{"charge dice re-rolled", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  options: {charge_dice: 2D6r1}\n"),
+			`t.yaml:6:29: charge_dice "2D6r1": "r1" re-rolls dice` + onlyDice},
+		// A typo keeps its message.
+		{"shots typo", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5, shots: D6x}]}", target, ""),
+			`t.yaml:4:132: shots "D6x": dice expression "D6x", column 3: unknown word "x"; expected kh, kl, discard, + or -`},
 	}
 	for _, tt := range tests {
 		wantError(t, tt.name, tt.src, tt.want)

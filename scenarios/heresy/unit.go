@@ -2,6 +2,7 @@ package heresy
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -447,12 +448,13 @@ func decodeShots(d *scenarios.Decoder, n *scenarios.Node) (dice.Expr, bool) {
 	if !ok {
 		return dice.Expr{}, false
 	}
-	e, err := dice.Parse(s)
+	e, err := dice.ParseSum(s)
+	var se *dice.SyntaxError
 	switch {
+	case errors.As(err, &se) && se.QueryOnly:
+		d.ErrAt(n, se.Col, fmt.Sprintf("shots %q: %s", s, se.Msg))
 	case err != nil:
 		d.Errorf(n, "shots %q: %v", s, err)
-	case e.IsArtillery() || e.IsScatter():
-		d.Errorf(n, "shots %q: expected a number or dice such as D3, not the %s", s, e)
 	case e.Min() < 0:
 		d.Errorf(n, "shots %q can roll below zero", s)
 	case e.Max() > maxShots || e.Max() < 1:
@@ -647,11 +649,14 @@ func optionDice(d *scenarios.Decoder, n *scenarios.Node, key string) (any, bool)
 	if !ok {
 		return nil, false
 	}
-	e, err := dice.Parse(s)
+	e, err := dice.ParseSum(s)
+	var se *dice.SyntaxError
 	switch {
+	case errors.As(err, &se) && se.QueryOnly:
+		d.ErrAt(n, se.Col, fmt.Sprintf("%s %q: %s", key, s, se.Msg))
 	case err != nil:
 		d.Errorf(n, "%s %q: %v", key, s, err)
-	case e.IsArtillery() || e.IsScatter() || e.Min() < 1:
+	case e.Min() < 1:
 		d.Errorf(n, "%s %q: expected dice that roll 1 or more, such as 2D6", key, s)
 	default:
 		return e, true
