@@ -611,16 +611,8 @@ var sufferedTitles = map[string]string{
 }
 
 // per100Points scales a damage estimate to 100 of the attacker's points.
-// The scaled value is no longer a count, so it keeps no histogram.
 func per100Points(e sim.Estimate, metric string, ps []sim.Param, points int) sim.Estimate {
-	f := 100 / float64(points)
-	e.Metric, e.Title, e.Params = metric, "", ps
-	e.Value, e.SE, e.StdDev = e.Value*f, e.SE*f, e.StdDev*f
-	e.CI95 = [2]float64{e.CI95[0] * f, e.CI95[1] * f}
-	e.Median, e.P05, e.P95 = e.Median*f, e.P05*f, e.P95*f
-	e.Exact *= f
-	e.Hist, e.ExactPMF = nil, nil
-	return e
+	return e.Scaled(metric, ps, 100/float64(points))
 }
 
 // balanceGrid lays out models killed per 100 points as attackers by
