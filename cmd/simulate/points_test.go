@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 )
 
@@ -64,5 +65,45 @@ battle:
 	}
 	if !found {
 		t.Fatalf("no models_killed_per_100_points row in\n%s", out)
+	}
+}
+
+// TestBalanceGridEitherOrder: two chariots against two targets, only one
+// chariot with points. Whichever is listed first, the per-100-points
+// table is the attackers-by-targets grid, the chariot without points a
+// row of "-" and the other a row of figures.
+func TestBalanceGridEitherOrder(t *testing.T) {
+	chariot := "troop: Chariot, profile: M8 WS3 S5 T5 W4 I3 A0 Ld7, rules: [Impact Hits (D6)]"
+	for _, order := range [][2]string{{", points: 50", ""}, {"", ", points: 50"}} {
+		path := writeScenario(t, "grid.yaml", `name: grid
+ruleset: fantasy
+battle:
+  attacker:
+    - {name: A1, `+chariot+order[0]+`}
+    - {name: A2, `+chariot+order[1]+`}
+  target:
+    - {name: T1, models: 30, width: 6, profile: M5 WS3 S3 T3 I4 A0 Ld5}
+    - {name: T2, models: 30, width: 6, profile: M5 WS3 S3 T4 I4 A0 Ld5}
+  distance: 2
+  phases: [charge, combat]
+  options: {rounds: 1, pursue: false}
+`)
+		out, _, err := runCLI(t, "run", path, "--trials", "200", "--metrics", "models_killed_per_100_points")
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, with := "A2", "A1"
+		if order[0] == "" {
+			without, with = "A1", "A2"
+		}
+		for _, re := range []string{
+			`\| attacker \\ target \| +T1 \| +T2 \|`,
+			`\| ` + without + ` +\| +- \| +- \|`,
+			`\| ` + with + ` +\| +\d+\.\d\d \| +\d+\.\d\d \|`,
+		} {
+			if !regexp.MustCompile(re).MatchString(out) {
+				t.Errorf("points on %s: no line matching %s in\n%s", with, re, out)
+			}
+		}
 	}
 }

@@ -143,7 +143,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		var c scenarios.Compiled
 		c.Models = models
-		c.Grid = balanceGrid(axes, built[0].b)
+		c.Grid = balanceGrid(axes, slices.ContainsFunc(built, func(g group) bool { return g.b.Units[0].Points > 0 }))
 		if !slices.ContainsFunc(built, func(g group) bool { return hasFriend(g.b) }) {
 			// Zzzzap! can only wound a friend that is on the table.
 			c.Idle = append(c.Idle, recNames[recFriendlyWounds])
@@ -616,14 +616,15 @@ func per100Points(e sim.Estimate, metric string, ps []sim.Param, points int) sim
 }
 
 // balanceGrid lays out models killed per 100 points as attackers by
-// targets, when a battle sweeps both and the attackers have points.
-func balanceGrid(axes scenarios.Axes, b *rules.Battle) *sim.Grid {
+// targets, when a battle sweeps both and some attacker has points (one
+// without has no such metric, and its row stays empty).
+func balanceGrid(axes scenarios.Axes, pointed bool) *sim.Grid {
 	var att, tgt bool
 	for _, a := range axes {
 		att = att || a.Name == "attacker"
 		tgt = tgt || a.Name == "target"
 	}
-	if !att || !tgt || b.Units[0].Points == 0 {
+	if !att || !tgt || !pointed {
 		return nil
 	}
 	return &sim.Grid{Metric: "models_killed_per_100_points", Rows: "attacker", Cols: "target"}

@@ -69,3 +69,46 @@ battle:
 		t.Errorf("per 100 points: %v, exact %v; want twice %v and %v", per100.Value, per100.Exact, kills.Value, 3.5*p)
 	}
 }
+
+// TestBalanceGridAnyAttackerWithPoints: a battle that sweeps attackers and
+// targets is laid out as an attackers-by-targets grid of models killed per
+// 100 points when any attacker has points, whichever comes first; with
+// none it has no such metric, and no grid.
+func TestBalanceGridAnyAttackerWithPoints(t *testing.T) {
+	battle := func(a1, a2 string) string {
+		chariot := "troop: Chariot, profile: M8 WS3 S5 T5 W4 I3 A0 Ld7, rules: [Impact Hits (D6)]"
+		return `name: grid
+ruleset: fantasy
+battle:
+  attacker:
+    - {name: A1, ` + chariot + a1 + `}
+    - {name: A2, ` + chariot + a2 + `}
+  target:
+    - {name: T1, models: 30, width: 6, profile: M5 WS3 S3 T3 I4 A0 Ld5}
+    - {name: T2, models: 30, width: 6, profile: M5 WS3 S3 T4 I4 A0 Ld5}
+  distance: 2
+  phases: [charge, combat]
+  options: {rounds: 1, pursue: false}
+`
+	}
+	for _, tc := range []struct {
+		name, a1, a2 string
+		grid         bool
+	}{
+		{"first with points", ", points: 50", "", true},
+		{"second with points", "", ", points: 50", true},
+		{"both", ", points: 50", ", points: 60", true},
+		{"neither", "", "", false},
+	} {
+		s, err := registry.Parse("grid.yaml", []byte(battle(tc.a1, tc.a2)))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		switch g := s.Grid; {
+		case !tc.grid && g != nil:
+			t.Errorf("%s: grid %+v, want none", tc.name, g)
+		case tc.grid && (g == nil || g.Metric != "models_killed_per_100_points" || g.Rows != "attacker" || g.Cols != "target"):
+			t.Errorf("%s: grid %+v, want models_killed_per_100_points, attacker by target", tc.name, g)
+		}
+	}
+}
