@@ -3,6 +3,9 @@ package fantasy
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"hammersim/sim"
@@ -110,5 +113,127 @@ battle:
 		case tc.grid && (g == nil || g.Metric != "models_killed_per_100_points" || g.Rows != "attacker" || g.Cols != "target"):
 			t.Errorf("%s: grid %+v, want models_killed_per_100_points, attacker by target", tc.name, g)
 		}
+	}
+}
+
+// TestCardPointsPerModel: a card's points are what its models cost, so a
+// use of it with other models, and no points of its own, pays them per
+// model. Clanrats: 175 points for 30 models (the built-in card), 35/6 a
+// model: 10 cost 1750/30 = 58.333..., 40 cost 7000/30 = 233.333.... Rat
+// Ogres: 152 for 4, so 6 cost 228. The Dread Maw's card writes no models,
+// so its 300 points are for one, and two cost 600. Points beside models
+// are taken as written.
+func TestCardPointsPerModel(t *testing.T) {
+	for _, tt := range []struct {
+		unit string
+		want []float64
+	}{
+		{"{use: Clanrats}", []float64{175}},
+		{"{use: Clanrats, models: 30}", []float64{175}},
+		{"{use: Clanrats, models: 10}", []float64{1750.0 / 30}},
+		{"{use: Clanrats, models: [10, 40]}", []float64{1750.0 / 30, 7000.0 / 30}},
+		{"{use: Clanrats, models: 10, points: 60}", []float64{60}},
+		{"{use: Clanrats, models: 10, points: [60, 70]}", []float64{60, 70}},
+		{"{use: Clanrats, models: [10, 40], points: [60, 240]}", []float64{60, 240, 60, 240}},
+		{"{use: Rat Ogres, models: 6}", []float64{228}},
+		{"{use: Dread Maw, models: 2}", []float64{600}},
+		{"{use: Clanrats, profile: Ld6}", []float64{175}},
+	} {
+		src := "name: t\nruleset: fantasy\nbattle:\n  attacker: " + tt.unit +
+			"\n  target: {use: Halberdiers}\n  distance: 0\n  phases: [combat]\n"
+		s, err := registry.Parse("t.yaml", []byte(src))
+		if err != nil {
+			t.Errorf("%s: %v", tt.unit, err)
+			continue
+		}
+		var got []float64
+		for _, m := range s.Models {
+			got = append(got, m.(*battleModel).b.Units[0].Points)
+		}
+		if len(got) != len(tt.want) {
+			t.Errorf("%s: points %v, want %v", tt.unit, got, tt.want)
+			continue
+		}
+		for i := range got {
+			if math.Abs(got[i]-tt.want[i]) > 1e-12*tt.want[i] {
+				t.Errorf("%s: points %v, want %v", tt.unit, got, tt.want)
+				break
+			}
+		}
+	}
+}
+
+// TestCardPointsPer100: 10 Clanrats from the card cost 175/30 x 10 =
+// 58.333 points, so their models killed per 100 points are the models
+// they kill times 100/58.333 = 12/7; 40 cost 233.333, a factor of 3/7.
+// (At the card's 175 points for either size the factors were 4/7 and
+// 4/7.)
+func TestCardPointsPer100(t *testing.T) {
+	src := "name: t\nruleset: fantasy\nbattle:\n  attacker: {use: Clanrats, models: [10, 40]}\n" +
+		"  target: {use: Halberdiers}\n  distance: 0\n  phases: [combat]\n"
+	es := runFantasy(t, src, 2000, 1)
+	kills := map[any]float64{}
+	per100 := map[any]float64{}
+	for _, e := range es {
+		switch {
+		case e.Metric == "models_killed" && e.Param("unit") == "Halberdiers":
+			kills[e.Param("models")] = e.Value
+		case e.Metric == "models_killed_per_100_points":
+			per100[e.Param("models")] = e.Value
+		}
+	}
+	for models, factor := range map[int]float64{10: 12.0 / 7, 40: 3.0 / 7} {
+		k, p := kills[models], per100[models]
+		if k == 0 || math.Abs(p-k*factor) > 1e-12*p {
+			t.Errorf("%d Clanrats: %v killed, %v per 100 points; want %v", models, k, p, k*factor)
+		}
+	}
+}
+
+// TestPointsWithSweptModels: one points cost written beside a swept
+// models would price every size alike, and is refused, inline or beside
+// a card's use; points swept as well are a question of their own.
+func TestPointsWithSweptModels(t *testing.T) {
+	head := "name: t\nruleset: fantasy\nbattle:\n  target: {use: Halberdiers}\n  distance: 0\n  phases: [combat]\n"
+	wantError(t, "inline", head+"  attacker: {name: Rats, models: [10, 20], profile: M5 WS3 S3 T3 I4 A1 Ld5, points: 60}\n",
+		`t.yaml:7:85: points 60 on "Rats" would be the cost of every size its models sweep (10 to 20 models)`)
+	wantError(t, "beside a use", head+"  attacker: {use: Clanrats, models: [10, 40], points: 100}\n",
+		`t.yaml:7:55: points 100 on "Clanrats" would be the cost of every size its models sweep (10 to 40 models)`)
+	for _, unit := range []string{
+		"{name: Rats, models: [10, 20], profile: M5 WS3 S3 T3 I4 A1 Ld5, points: [60, 120]}",
+		"{name: Rats, models: [10, 20], profile: M5 WS3 S3 T3 I4 A1 Ld5}",
+	} {
+		if _, err := registry.Parse("t.yaml", []byte(head+"  attacker: "+unit+"\n")); err != nil {
+			t.Errorf("%s: %v", unit, err)
+		}
+	}
+}
+
+// TestPointsPerModelOfASweptCard: a card that sweeps its own models (and
+// its points with them) has no one number of models its points are for;
+// a use that changes its models without points of its own is refused.
+func TestPointsPerModelOfASweptCard(t *testing.T) {
+	dir := t.TempDir()
+	cards := "ruleset: fantasy\nunits:\n  - {name: Horde, models: [10, 20], profile: M5 WS3 S3 T3 I4 A1 Ld5, points: [60, 120]}\n"
+	scenario := "name: t\nruleset: fantasy\nbattle:\n  attacker: {use: Horde, models: 15}\n  target: {use: Halberdiers}\n  distance: 0\n  phases: [combat]\n"
+	if err := os.WriteFile(filepath.Join(dir, "units.yaml"), []byte(cards), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "t.yaml")
+	if err := os.WriteFile(path, []byte(scenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := registry.Load(path)
+	want := path + `:4:34: models on "Horde" changes its card's, which are a list, not one number for its points to be priced per model by; give points beside models`
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	// With points beside models, the use is priced as written.
+	scenario = strings.Replace(scenario, "models: 15}", "models: 15, points: 90}", 1)
+	if err := os.WriteFile(path, []byte(scenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := registry.Load(path); err != nil {
+		t.Error(err)
 	}
 }
