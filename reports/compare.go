@@ -144,9 +144,20 @@ func verdict(d sim.Difference, row sim.ComparisonRow, names []string) string {
 	case d.HigherA == 0.5: // the estimate leans to neither
 		return "unclear (even)"
 	case d.HigherA > 0.5:
-		return "unclear (" + a + " " + confidence(d.HigherA) + ")"
+		return "unclear (" + a + " " + leaning(d.HigherA) + ")"
 	}
-	return "unclear (" + b + " " + confidence(1-d.HigherA) + ")"
+	return "unclear (" + b + " " + leaning(1-d.HigherA) + ")"
+}
+
+// leaning formats the confidence of an unclear verdict as confidence does,
+// but never as the threshold it fell short of: rounded to a tenth, 97.496%
+// would read 97.5%, the figure of a clear verdict, so it reads the tenth
+// below, 97.4%, the figure cut rather than rounded.
+func leaning(p float64) string {
+	if s := confidence(p); s != confidence(ClearConfidence) {
+		return s
+	}
+	return strconv.FormatFloat(math.Floor(1000*p)/10, 'f', 1, 64) + "%"
 }
 
 // confidence formats a one-sided confidence in percent: to a tenth near the

@@ -151,6 +151,13 @@ func TestVerdict(t *testing.T) {
 		{1, "A higher (>99.9%)", 0}, // a t probability that rounds to 1 is not certainty
 		{0.975, "A higher (97.5%)", 0},
 		{0.974, "unclear (A 97.4%)", -1},
+		// Just short of the threshold, on either side: rounded to a tenth
+		// the figure would be the threshold's, 97.5%; an unclear verdict
+		// reads the tenth below. Just over it, the verdict is clear.
+		{0.97496, "unclear (A 97.4%)", -1},
+		{0.02504, "unclear (B 97.4%)", -1},
+		{0.97504, "A higher (97.5%)", 0},
+		{0.02496, "B higher (97.5%)", 1},
 		{0.96, "unclear (A 96.0%)", -1},
 		{0.62, "unclear (A 62%)", -1},
 		{0.5, "unclear (even)", -1}, // a difference of exactly 0 leans to neither

@@ -846,11 +846,12 @@ func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node
 		return &out
 	}
 	card := d.spreadProfile(cards[i].Node)
-	out := &Node{Kind: MapNode, Line: n.Line, Col: n.Col, File: n.File, Keys: slices.Clone(card.Keys), Vals: slices.Clone(card.Vals)}
+	out := &Node{Kind: MapNode, Line: n.Line, Col: n.Col, File: n.File, Keys: slices.Clone(card.Keys), Vals: slices.Clone(card.Vals), card: card}
 	for j, k := range n.Keys {
 		if j == at {
 			continue
 		}
+		out.changed = append(out.changed, k.Text)
 		if c := slices.IndexFunc(out.Keys, func(ck *Node) bool { return ck.Text == k.Text }); c >= 0 {
 			out.Keys[c], out.Vals[c] = k, n.Vals[j]
 			continue
@@ -859,6 +860,21 @@ func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node
 		out.Vals = append(out.Vals, n.Vals[j])
 	}
 	return out
+}
+
+// CardKey tells how a mapping that uses a unit card came by key: the
+// value the card itself writes for it (nil where the card writes none),
+// and whether the use writes key beside the card, changing it. used is
+// false for a mapping that uses no card. A ruleset reads it where a key's
+// meaning hangs on another's (a card's points are for its models).
+func (n *Node) CardKey(key string) (card *Node, changed, used bool) {
+	if n.card == nil {
+		return nil, false, false
+	}
+	if i := slices.IndexFunc(n.card.Keys, func(k *Node) bool { return k.Text == key }); i >= 0 {
+		card = n.card.Vals[i]
+	}
+	return card, slices.Contains(n.changed, key), true
 }
 
 // spreadProfile returns m with a "profile: M5 WS3 ..." line replaced by its

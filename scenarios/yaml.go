@@ -45,6 +45,11 @@ type Node struct {
 	// use of a card that does not exist): Decoder.Object reads it as
 	// nothing, so that it raises no further errors.
 	reported bool
+	// card, for a mapping that uses a unit card, is the card as its
+	// catalogue writes it (its profile spread), and changed the keys the
+	// use writes beside it (Node.CardKey).
+	card    *Node
+	changed []string
 	// textOff is how many columns after Col a scalar's Text starts (1
 	// past a quote), or -1 where Text is not the file's bytes on one line
 	// (a block scalar, a quoted escape, a value folded over lines).

@@ -148,10 +148,13 @@ func Compare(names []string, full [][]Estimate, batches [][][]Estimate) (Compari
 	return out, nil
 }
 
-// missing stands for a candidate that has no such estimate.
+// missing stands for a candidate that has no such estimate: no trials,
+// and every number it would report not a number, so that none reads as a
+// measured 0.
 func missing(row ComparisonRow) Estimate {
 	nan := math.NaN()
-	return Estimate{Metric: row.Metric, Params: row.Params, Kind: row.Kind, Value: nan, SE: nan, CI95: [2]float64{nan, nan}}
+	return Estimate{Metric: row.Metric, Params: row.Params, Kind: row.Kind, Value: nan, SE: nan, CI95: [2]float64{nan, nan},
+		StdDev: nan, Median: nan, P05: nan, P95: nan}
 }
 
 // matchKeys names each estimate for matching across candidates: its metric

@@ -78,6 +78,34 @@ func TestCompareMismatch(t *testing.T) {
 	}
 }
 
+// TestCompareMissingIsNaN: a candidate that does not report a mean has
+// no number of it at all, its spread and quantiles included, where a 0
+// would read as measured.
+func TestCompareMissingIsNaN(t *testing.T) {
+	var h Histogram
+	h.AddN(2, 10)
+	kept := MeanOf("x", nil, &h)
+	extra := MeanOf("only a", nil, &h)
+	c, err := Compare([]string{"a", "b"}, [][]Estimate{{kept, extra}, {kept}}, [][][]Estimate{nil, nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := c.Rows[1]
+	if row.Metric != "only a" || !row.Reported[0] || row.Reported[1] {
+		t.Fatalf("row %s, reported %v: want only a, reported by a alone", row.Metric, row.Reported)
+	}
+	e := row.Estimates[1]
+	if e.Trials != 0 {
+		t.Errorf("missing estimate has %d trials, want 0", e.Trials)
+	}
+	for name, v := range map[string]float64{"value": e.Value, "se": e.SE, "ci95 low": e.CI95[0], "ci95 high": e.CI95[1],
+		"sd": e.StdDev, "median": e.Median, "p05": e.P05, "p95": e.P95} {
+		if !math.IsNaN(v) {
+			t.Errorf("missing estimate's %s is %v, want NaN", name, v)
+		}
+	}
+}
+
 func TestSplitBy(t *testing.T) {
 	es := []Estimate{
 		{Metric: "w", Params: []Param{{"attacker", "A"}, {"target", "T"}}},

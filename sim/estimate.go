@@ -85,6 +85,12 @@ type Estimate struct {
 	HasExact bool
 	// ExactPMF, when set, is the exact distribution behind a mean.
 	ExactPMF *PMF
+	// ExactSD, when HasExactSD is set, is the exact standard deviation of
+	// one trial's value: the spread under the exact value, which Z reads.
+	// WithExactPMF sets it from the distribution, and Scaled scales it
+	// where the distribution itself cannot follow.
+	ExactSD    float64
+	HasExactSD bool
 	// Successes is the count behind a probability.
 	Successes int64
 	// Hist is the distribution behind a mean, with its summary.
@@ -143,13 +149,32 @@ func (e Estimate) WithExact(v float64) Estimate {
 // whose exact values were not worked out (a work budget).
 func (e Estimate) WithoutExact() Estimate {
 	e.Exact, e.HasExact, e.ExactPMF = 0, false, nil
+	e.ExactSD, e.HasExactSD = 0, false
+	return e
+}
+
+// Scaled returns e with every number it reports multiplied by f > 0, under
+// another metric and parameters: a mean per some unit of cost. A value
+// times f is no longer a whole count, so the scaled estimate keeps neither
+// the histogram nor the exact distribution, but it keeps the exact
+// distribution's standard deviation, scaled: the estimate and the exact
+// value then lie as many standard errors apart as before scaling.
+func (e Estimate) Scaled(metric string, params []Param, f float64) Estimate {
+	e.Metric, e.Title, e.Params = metric, "", params
+	e.Value, e.SE, e.StdDev = e.Value*f, e.SE*f, e.StdDev*f
+	e.CI95 = [2]float64{e.CI95[0] * f, e.CI95[1] * f}
+	e.Median, e.P05, e.P95 = e.Median*f, e.P05*f, e.P95*f
+	e.Exact *= f
+	e.ExactSD *= f
+	e.Hist, e.ExactPMF = nil, nil
 	return e
 }
 
 // Z returns how many standard errors the estimate lies from the exact
 // value, or NaN when there is no exact value or no spread. The standard
 // error is the one under the exact value where that is known (always for
-// a probability, and for a mean with its exact distribution), which stays
+// a probability, and for a mean with its exact distribution's standard
+// deviation), which stays
 // positive when every trial happened to give the same value: a rare count
 // never seen in a few hundred trials is a likely outcome, not an infinite
 // gap.
@@ -161,8 +186,8 @@ func (e Estimate) Z() float64 {
 	switch {
 	case e.Kind == Probability:
 		se = math.Sqrt(e.Exact * (1 - e.Exact) / float64(e.Trials))
-	case e.ExactPMF != nil && e.Trials > 0:
-		se = e.ExactPMF.StdDev() / math.Sqrt(float64(e.Trials))
+	case e.HasExactSD && e.Trials > 0:
+		se = e.ExactSD / math.Sqrt(float64(e.Trials))
 	}
 	d := e.Value - e.Exact
 	if se == 0 {

@@ -49,8 +49,9 @@ func (p *PMF) StdDev() float64 {
 }
 
 // WithExactPMF returns e with its exact distribution set, and its exact
-// value set to that distribution's mean.
+// value and standard deviation set to that distribution's.
 func (e Estimate) WithExactPMF(p PMF) Estimate {
 	e.ExactPMF = &p
+	e.ExactSD, e.HasExactSD = p.StdDev(), true
 	return e.WithExact(p.Mean())
 }

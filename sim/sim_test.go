@@ -339,3 +339,27 @@ func TestZOfAMeanUnderItsExactDistribution(t *testing.T) {
 		t.Errorf("z without the exact distribution %v, want -Inf", z)
 	}
 }
+
+// TestScaledKeepsZ: a mean scaled by f (models killed per 100 points of a
+// 72-point unit, f = 100/72) moves its estimate and its exact value by the
+// same factor, so it lies as many standard errors from it as the count it
+// scales: the same 0.74 below as in TestZOfAMeanUnderItsExactDistribution,
+// not an infinite gap. Every number it reports is scaled, the exact
+// standard deviation included.
+func TestScaledKeepsZ(t *testing.T) {
+	var h Histogram
+	h.AddN(0, 200)
+	m := MeanOf("models_killed", nil, &h).WithExactPMF(PMF{Min: 0, P: []float64{0.9973, 0.0027}})
+	f := 100.0 / 72
+	s := m.Scaled("models_killed_per_100_points", nil, f)
+	want := -0.0027 / (math.Sqrt(0.0027*0.9973) / math.Sqrt(200))
+	if z := s.Z(); math.Abs(z-want) > 1e-9 {
+		t.Errorf("scaled z %v, want %v (the unscaled z %v)", z, want, m.Z())
+	}
+	if math.Abs(s.Exact-0.0027*f) > 1e-12 || math.Abs(s.ExactSD-math.Sqrt(0.0027*0.9973)*f) > 1e-12 {
+		t.Errorf("scaled exact %v sd %v, want %v and %v", s.Exact, s.ExactSD, 0.0027*f, math.Sqrt(0.0027*0.9973)*f)
+	}
+	if s.Metric != "models_killed_per_100_points" || s.Hist != nil || s.ExactPMF != nil {
+		t.Errorf("scaled %q keeps histogram %v, distribution %v; want neither", s.Metric, s.Hist, s.ExactPMF)
+	}
+}

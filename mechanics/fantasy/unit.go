@@ -264,7 +264,9 @@ type Unit struct {
 	DreadMaw           bool
 	Standard, Musician bool
 	BattleStandard     bool
-	Points             int
+	// Points is the unit's points cost, which the scenario reads (points
+	// efficiency); a card's cost priced per model need not be whole.
+	Points float64
 	// Missile is the unit's shooting weapon; Shots is zero when it has none.
 	Missile Missile
 	// Flank, Rear and HigherGround give their combat result bonuses.

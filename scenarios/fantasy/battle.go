@@ -143,7 +143,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		var c scenarios.Compiled
 		c.Models = models
-		c.Grid = balanceGrid(axes, built[0].b)
+		c.Grid = balanceGrid(axes, slices.ContainsFunc(built, func(g group) bool { return g.b.Units[0].Points > 0 }))
 		if !slices.ContainsFunc(built, func(g group) bool { return hasFriend(g.b) }) {
 			// Zzzzap! can only wound a friend that is on the table.
 			c.Idle = append(c.Idle, recNames[recFriendlyWounds])
@@ -611,27 +611,20 @@ var sufferedTitles = map[string]string{
 }
 
 // per100Points scales a damage estimate to 100 of the attacker's points.
-// The scaled value is no longer a count, so it keeps no histogram.
-func per100Points(e sim.Estimate, metric string, ps []sim.Param, points int) sim.Estimate {
-	f := 100 / float64(points)
-	e.Metric, e.Title, e.Params = metric, "", ps
-	e.Value, e.SE, e.StdDev = e.Value*f, e.SE*f, e.StdDev*f
-	e.CI95 = [2]float64{e.CI95[0] * f, e.CI95[1] * f}
-	e.Median, e.P05, e.P95 = e.Median*f, e.P05*f, e.P95*f
-	e.Exact *= f
-	e.Hist, e.ExactPMF = nil, nil
-	return e
+func per100Points(e sim.Estimate, metric string, ps []sim.Param, points float64) sim.Estimate {
+	return e.Scaled(metric, ps, 100/points)
 }
 
 // balanceGrid lays out models killed per 100 points as attackers by
-// targets, when a battle sweeps both and the attackers have points.
-func balanceGrid(axes scenarios.Axes, b *rules.Battle) *sim.Grid {
+// targets, when a battle sweeps both and some attacker has points (one
+// without has no such metric, and its row stays empty).
+func balanceGrid(axes scenarios.Axes, pointed bool) *sim.Grid {
 	var att, tgt bool
 	for _, a := range axes {
 		att = att || a.Name == "attacker"
 		tgt = tgt || a.Name == "target"
 	}
-	if !att || !tgt || b.Units[0].Points == 0 {
+	if !att || !tgt || !pointed {
 		return nil
 	}
 	return &sim.Grid{Metric: "models_killed_per_100_points", Rows: "attacker", Cols: "target"}

@@ -108,7 +108,7 @@ func profileOf(u *unit, mover rules.Mover) *rules.Unit {
 		Flank:          u.flags["flank"],
 		Rear:           u.flags["rear"],
 		HigherGround:   u.flags["higher_ground"],
-		Points:         u.stat("points", 0),
+		Points:         u.points,
 	}
 	fu.Flying = mover.Fly > 0
 	if f, set := u.flags["flying"]; set {

@@ -31,6 +31,10 @@ type unitSpec struct {
 	crew     []*profileSpec
 	missile  *missileSpec
 	rules    []scenarios.Param[scenarios.RuleChoice]
+	// perModelOf, when above 0, is the number of models a card's points
+	// are for, which a use of the card with other models pays per model
+	// (priceUnit).
+	perModelOf int
 }
 
 // profileSpec is a champion's or a crew member's attack profile.
@@ -69,7 +73,10 @@ type unit struct {
 	saves map[string]int
 	flags map[string]bool
 	troop rules.TroopType
-	Rules []mechanics.Rule
+	// points is the unit's points cost: as written, or a card's priced
+	// per model (priceUnit), which need not be whole.
+	points float64
+	Rules  []mechanics.Rule
 	// ruleNodes holds where each rule was written, for errors.
 	ruleNodes []*scenarios.Node
 }
@@ -135,6 +142,11 @@ func (s *unitSpec) at(pt scenarios.Point) *unit {
 		u.stats[k], u.has[k] = p.At(pt), true
 	}
 	u.M, u.HasM = u.stats["M"], u.has["M"]
+	u.points = float64(u.stats["points"])
+	if s.perModelOf > 0 {
+		// One division of whole numbers: the nearest float64 to the price.
+		u.points = float64(u.stats["points"]*u.stats["models"]) / float64(s.perModelOf)
+	}
 	if s.A.Set() {
 		u.A, u.HasA = s.A.At(pt), true
 	}
@@ -319,7 +331,40 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 		}})
 	}
 	d.Object(n, "a unit", append(fields, extra...))
+	u.priceUnit(d, n)
 	return u
+}
+
+// priceUnit decides how the unit's points are read (docs/scenarios.md,
+// Points per model). A card's points are what its models cost: a use of
+// the card that changes its models, and writes no points of its own, pays
+// the card's points per model (card points x models / card models, not
+// rounded). Points written in the same mapping as a swept models would be
+// one cost for units of every size, and are refused.
+func (u *unitSpec) priceUnit(d *scenarios.Decoder, n *scenarios.Node) {
+	models, points := u.stats["models"], u.stats["points"]
+	if !points.Set() || !models.Set() {
+		return
+	}
+	_, pointsChanged, used := n.CardKey("points")
+	cardModels, modelsChanged, _ := n.CardKey("models")
+	if used && modelsChanged && !pointsChanged {
+		if cardModels == nil { // the card is one model, by default
+			u.perModelOf = 1
+			return
+		}
+		if v, err := strconv.Atoi(cardModels.Text); err == nil && cardModels.Kind == scenarios.ScalarNode && v >= 1 {
+			u.perModelOf = v
+			return
+		}
+		d.Errorf(u.nodes["models"], "models on %q changes its card's, which are %s, not one number for its points to be priced per model by; give points beside models",
+			u.name, cardModels.Describe())
+		return
+	}
+	if sizes := models.Values(); len(sizes) > 1 && len(points.Values()) == 1 {
+		d.Errorf(u.nodes["points"], "points %d on %q would be the cost of every size its models sweep (%d to %d models); give each size a unit of its own with its points, or sweep models on a use of a card, which prices the card's points per model",
+			points.Values()[0], u.name, slices.Min(sizes), slices.Max(sizes))
+	}
 }
 
 // decodeProfile reads a crew profile, or a champion's (which strikes as
