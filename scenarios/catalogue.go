@@ -187,7 +187,7 @@ func (r *Registry) checkCards(cards []*UnitCard) ErrorList {
 		if strings.HasPrefix(c.File, "builtin:") {
 			continue
 		}
-		d := &Decoder{file: c.File, registry: r}
+		d := &Decoder{file: c.File, registry: r, card: true}
 		rs, ok := r.rulesets[c.Ruleset]
 		switch {
 		case !ok:

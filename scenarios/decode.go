@@ -40,7 +40,17 @@ type Decoder struct {
 	// Parse reads itself: an unknown key in it names metrics among the
 	// keys allowed.
 	question *Node
+	// card is set while a catalogue's card is checked by itself, as a use
+	// of it that changes nothing (Registry.checkCards): what only a
+	// scenario's use of it settles is not judged then.
+	card bool
 }
+
+// CheckingCard reports whether the decoder is checking a catalogue's card
+// by itself, as a use of it that changes nothing, rather than reading a
+// scenario: a ruleset then leaves alone what only a real use settles (the
+// points of a card whose models are swept, which a use must give).
+func (d *Decoder) CheckingCard() bool { return d.card }
 
 // Errorf reports a problem at n's position (the top of the file when n is
 // nil). Repeats of one message at one place are reported once.

@@ -236,4 +236,32 @@ func TestPointsPerModelOfASweptCard(t *testing.T) {
 	if _, err := registry.Load(path); err != nil {
 		t.Error(err)
 	}
+
+	// A card of swept models and one price is listed and shown, as a use
+	// that gives points beside models may use it; a use that takes both
+	// from the card is refused, at the card's points.
+	cards = "ruleset: fantasy\nunits:\n  - {name: Swept, models: [10, 20], profile: M5 WS3 S3 T3 I4 A1 Ld5, points: 100}\n"
+	if err := os.WriteFile(filepath.Join(dir, "units.yaml"), []byte(cards), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if listed, err := registry.UserCards([]string{filepath.Join(dir, "units.yaml")}, ""); err != nil || len(listed) != 1 {
+		t.Errorf("listing a card of swept models and one price: %d cards, %v", len(listed), err)
+	}
+	for _, tc := range []struct{ use, want string }{
+		{"{use: Swept, models: 15, points: 50}", ""},
+		// "  - {name: Swept, models: [10, 20], profile: M5 WS3 S3 T3 I4 A1 Ld5, points: " is 77 columns.
+		{"{use: Swept}", filepath.Join(dir, "units.yaml") + `:3:78: points 100 on "Swept" would be the cost of every size its models sweep (10 to 20 models)`},
+	} {
+		src := strings.Replace(scenario, "{use: Horde, models: 15, points: 90}", tc.use, 1)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := registry.Load(path)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.use, err)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("%s:\n got  %v\nwant %s...", tc.use, err, tc.want)
+		}
+	}
 }

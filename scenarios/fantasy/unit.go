@@ -361,6 +361,11 @@ func (u *unitSpec) priceUnit(d *scenarios.Decoder, n *scenarios.Node) {
 			u.name, cardModels.Describe())
 		return
 	}
+	if used && !modelsChanged && !pointsChanged && d.CheckingCard() {
+		// A card checked by itself: one whose models are swept is usable
+		// with points given beside them, which only a use settles.
+		return
+	}
 	if sizes := models.Values(); len(sizes) > 1 && len(points.Values()) == 1 {
 		d.Errorf(u.nodes["points"], "points %d on %q would be the cost of every size its models sweep (%d to %d models); give each size a unit of its own with its points, or sweep models on a use of a card, which prices the card's points per model",
 			points.Values()[0], u.name, slices.Min(sizes), slices.Max(sizes))
