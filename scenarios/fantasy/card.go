@@ -323,9 +323,13 @@ func applyRules(u *unit, fu *rules.Unit) {
 		}
 	}
 	// Immune to all three of Fear, Terror and Panic is Immunity
-	// (Psychology), however the three are written (WAP, Immunity
+	// (Psychology), however the immunities come (WAP, Immunity
 	// (Psychology)): every psychology test passed, and no Flee! reaction.
-	if fu.ImmuneFear && fu.ImmuneTerror && fu.ImmunePanic {
+	// A Terror-causer has Immunity (Fear/Terror), and a Fear-causer is
+	// immune to Fear (unit card, Terror; WAP, Fear).
+	immuneFear := fu.ImmuneFear || fu.Fear || fu.Terror
+	immuneTerror := fu.ImmuneTerror || fu.Terror
+	if immuneFear && immuneTerror && fu.ImmunePanic {
 		fu.ImmunePsychology = true
 	}
 }
