@@ -643,8 +643,7 @@ func (b *Battle) chargeFleeing(r *dice.Rand, s *State) {
 		return
 	}
 	d := ts.Distance
-	landing := reach < ts.Distance
-	if landing {
+	if reach < ts.Distance {
 		ts.Distance = max(1, ts.Distance-fail)
 	} else {
 		s.Out.ChargeSuccess = true
@@ -652,7 +651,9 @@ func (b *Battle) chargeFleeing(r *dice.Rand, s *State) {
 		ts.Distance = min(ts.Alive, 1)
 	}
 	if line {
-		ts.Distance = d - b.moveOnLine(s, a, d-ts.Distance, landing)
+		// Whether it catches the target or falls short, the charger ends
+		// in contact with nothing: a flyer lands as a failed charge does.
+		ts.Distance = d - b.moveOnLine(s, a, d-ts.Distance, true)
 	}
 }
 
@@ -701,8 +702,9 @@ func (b *Battle) blocked(s *State, fail int) bool {
 // ground, the units in its way were judged before (charge, blocked): every
 // other unit's distance shrinks by m (shrink). A flying charge goes over
 // the units in its way (WAP, Fly: a flyer may move over other units but
-// may not end its move on one), so a move that ends off its target, a
-// failed charge (landing), stops 1" short of a unit it would end on
+// may not end its move on one), so a move that ends off its target
+// (landing: a failed charge, or the catch of a fleeing target) stops 1"
+// short of a unit it would end on
 // (distances are whole inches, so ending at a unit's distance is ending on
 // it), which may put it on the unit before, and so on. Every unit nearer
 // than its landing place it has flown over: that unit now stands behind

@@ -395,7 +395,8 @@ func TestFlyingChargeOverTheLine(t *testing.T) {
 // a friend of its own 5" away (immune to Psychology: it stays), to 4 + f;
 // the flyer (Fly (6): 6 + 2D6, S) catches it when 6 + S >= 4 + f, f - S
 // <= 2: 986 of the 1,296 rolls, 493/648, with charge_path: line as with
-// clear. 20,000 trials each, within 4 standard errors.
+// clear, and never lands on the unit it flies over. 20,000 trials each,
+// within 4 standard errors.
 func TestFlyingChargeAtAFleeingTarget(t *testing.T) {
 	for _, path := range []ChargePath{ChargeLine, ChargeClear} {
 		flyer := flyer6()
@@ -411,6 +412,13 @@ func TestFlyingChargeAtAFleeingTarget(t *testing.T) {
 			b.Run(r, s)
 			if s.Out.ChargeSuccess {
 				caught++
+			}
+			// A flyer never lands on a unit: a target that fled 2, to 1"
+			// past the other unit (6"), is caught, and the flyer, 1"
+			// behind it, would stand on the unit at 5": it stops 1" short
+			// of it, 2" from the target.
+			if us, ts := &s.Units[2], &s.Units[1]; path == ChargeLine && !us.behind && us.Distance == 0 {
+				t.Fatalf("the flyer landed on the other unit (target %d\" away, caught %v)", ts.Distance, ts.Caught)
 			}
 		}
 		within4SE(t, "fleeing targets caught by a flyer", caught, n, 493.0/648)
