@@ -60,10 +60,10 @@ func onceEach(paths []string) error {
 			if clean[i] == clean[j] || infos[i] != nil && infos[j] != nil && os.SameFile(infos[i], infos[j]) {
 				return fmt.Errorf("--units %s names the catalogue that --units %s names (values %d and %d); give each once", shellQuote(p), shellQuote(paths[j]), j+1, i+1)
 			}
-			if folder, file := infos[j], i; inFolder(paths[file], folder) {
+			if inFolder(infos[i], paths[j], infos[j]) {
 				return fmt.Errorf("--units %s is a catalogue of the folder --units %s reads (values %d and %d); give each once", shellQuote(p), shellQuote(paths[j]), j+1, i+1)
 			}
-			if folder, file := infos[i], j; inFolder(paths[file], folder) {
+			if inFolder(infos[j], p, infos[i]) {
 				return fmt.Errorf("--units %s holds the catalogue --units %s names (values %d and %d); give each once", shellQuote(p), shellQuote(paths[j]), j+1, i+1)
 			}
 		}
@@ -71,18 +71,28 @@ func onceEach(paths []string) error {
 	return nil
 }
 
-// inFolder reports whether the file at path is one a folder of
-// catalogues reads: a *.yaml file directly in the folder, which may be
-// nil (a path that is not there) or no folder.
-func inFolder(path string, folder os.FileInfo) bool {
-	if folder == nil || !folder.IsDir() {
+// inFolder reports whether file, a named catalogue file, is one that the
+// folder at dir (with folder its FileInfo) reads: one of its *.yaml
+// files, by itself or through a link, told apart as the operating system
+// does (os.SameFile). Either FileInfo may be nil (a path that is not
+// there), and folder need not be a folder.
+func inFolder(file os.FileInfo, dir string, folder os.FileInfo) bool {
+	if file == nil || file.IsDir() || folder == nil || !folder.IsDir() {
 		return false
 	}
-	if ok, _ := filepath.Match("*.yaml", filepath.Base(path)); !ok {
-		return false
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false // reading the folder reports it
 	}
-	parent, err := os.Stat(filepath.Dir(path))
-	return err == nil && os.SameFile(parent, folder)
+	for _, e := range entries {
+		if ok, _ := filepath.Match("*.yaml", e.Name()); !ok {
+			continue
+		}
+		if info, err := os.Stat(filepath.Join(dir, e.Name())); err == nil && os.SameFile(info, file) {
+			return true
+		}
+	}
+	return false
 }
 
 // unitCards gathers the cards of the catalogues at paths, then those the

@@ -243,13 +243,28 @@ func TestUnitsGivenTwice(t *testing.T) {
 		{[]string{"--units", good, "--units", dir}, "--units " + dir + " holds the catalogue --units " + good + " names (values 1 and 2); give each once"},
 		{[]string{"--units", good, "--units", other}, "--units " + other + " names the catalogue that --units " + good + " names (values 1 and 2); give each once"},
 	} {
-		_, stderr, err := runCLI(t, append([]string{"units"}, tc.args...)...)
-		var errb bytes.Buffer
-		if code := exitCode(err, &errb); code != 2 || err.Error() != tc.want {
-			t.Errorf("%v: exit %d, %v\nwant exit 2, %s", tc.args, code, err, tc.want)
-		}
-		if stderr != "" || !strings.HasSuffix(errb.String(), "Run 'simulate units -h' for its flags.\n") {
-			t.Errorf("%v: stderr %q", tc.args, errb.String())
-		}
+		checkUnitsRefused(t, tc.args, tc.want)
+	}
+	// A link to a file of the folder is that file.
+	link := filepath.Join(t.TempDir(), "link.yaml")
+	if err := os.Symlink(good, link); err != nil {
+		t.Skip("no links here:", err)
+	}
+	checkUnitsRefused(t, []string{"--units", dir, "--units", link}, "--units "+link+" is a catalogue of the folder --units "+dir+" reads (values 1 and 2); give each once")
+	checkUnitsRefused(t, []string{"--units", link, "--units", dir}, "--units "+dir+" holds the catalogue --units "+link+" names (values 1 and 2); give each once")
+}
+
+// checkUnitsRefused runs simulate units with args, which must be refused
+// as a bad command line (exit status 2) with the message want, and a hint
+// to the command's help on stderr.
+func checkUnitsRefused(t *testing.T, args []string, want string) {
+	t.Helper()
+	_, stderr, err := runCLI(t, append([]string{"units"}, args...)...)
+	var errb bytes.Buffer
+	if code := exitCode(err, &errb); code != 2 || err.Error() != want {
+		t.Errorf("%v: exit %d, %v\nwant exit 2, %s", args, code, err, want)
+	}
+	if stderr != "" || !strings.HasSuffix(errb.String(), "Run 'simulate units -h' for its flags.\n") {
+		t.Errorf("%v: stderr %q", args, errb.String())
 	}
 }
