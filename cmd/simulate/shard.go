@@ -45,10 +45,12 @@ func (s *shardFlags) resolve(fs *flag.FlagSet) (sh sim.Shard, ok bool, err error
 		if !set {
 			return sh, false, usagef("--shard-index-env: %s is not set; the batch engine sets it in each task (or give --shard I/N)", s.indexEnv)
 		}
-		if i, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || i < 0 {
+		// Digits alone: an engine sets the index so, and a value with a
+		// sign or spaces around it was written by something else.
+		if _, err := strconv.Atoi(v); err != nil || strings.TrimLeft(v, "0123456789") != "" {
 			return sh, false, usagef("--shard-index-env: %s is %q, not a shard index; expected a whole number from 0 (the first shard), as the batch engine sets it in each task", s.indexEnv, v)
 		}
-		spec, from = strings.TrimSpace(v)+"/"+spec, fmt.Sprintf(" (the index from %s)", s.indexEnv)
+		spec, from = v+"/"+spec, fmt.Sprintf(" (the index from %s)", s.indexEnv)
 	}
 	i, n, found := strings.Cut(spec, "/")
 	sh.Index, err = strconv.Atoi(i)
