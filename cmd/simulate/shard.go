@@ -83,10 +83,12 @@ func shardRefusals(fs *flag.FlagSet, f runFlags, precision float64, h sim.PartHe
 
 // checkPartInputs refuses a part whose inputs would not fit it: a part
 // carries its inputs whole, a merge reads parts of at most MaxPartBytes,
-// and the tallies need room beside the texts.
+// and the tallies need room beside the texts. The texts are measured as
+// the part writes them, JSON strings, where a quote or a backslash takes
+// two bytes.
 func checkPartInputs(h sim.PartHeader) error {
 	if n := h.InputBytes(); n > sim.MaxPartBytes/2 {
-		return fmt.Errorf("the scenarios and unit catalogues come to %d MiB; a shard's part carries them whole, and a merge reads parts of at most %d MiB: name fewer or smaller catalogues", n>>20, sim.MaxPartBytes>>20)
+		return fmt.Errorf("the scenarios and unit catalogues come to %d MiB as a part writes them (JSON text); a shard's part carries them whole, and a merge reads parts of at most %d MiB: name fewer or smaller catalogues", n>>20, sim.MaxPartBytes>>20)
 	}
 	return nil
 }
