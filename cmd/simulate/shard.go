@@ -178,7 +178,9 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups 
 		return shardInterrupted{sh}
 	}
 	f.output = shardOutput(f.output, sh)
-	return writeResults(stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, part) })
+	// A signal after the last trial does not stop the writing: the part
+	// is whole.
+	return writeResults(nil, stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, part) })
 }
 
 // shardOutput is -o for shard sh: {shard} stands for its index, for

@@ -209,7 +209,7 @@ func TestShardAndMergeErrors(t *testing.T) {
 	editedPart := func(path string, parts []string, edit func(*sim.PartHeader)) {
 		var ps []sim.NamedPart
 		for _, p := range parts {
-			part, err := readPart(p)
+			part, err := readPart(context.Background(), p)
 			if err != nil {
 				t.Fatal(err)
 			}
