@@ -165,7 +165,7 @@ func (f *runFlags) write(stop context.Context, stdout, stderr io.Writer, o outpu
 
 // writeResults writes to -o (whole or not at all, saying so on stderr) or
 // to standard output. Once stop is done it writes nothing and returns
-// reports.ErrStopped, as runFlags.write does; a nil stop never stops it.
+// reports.ErrStopped, as runFlags.write does.
 func writeResults(stop context.Context, stdout, stderr io.Writer, f runFlags, write func(io.Writer) error) error {
 	if f.output != "" {
 		files := reports.Files{Stop: stop}
@@ -179,7 +179,7 @@ func writeResults(stop context.Context, stdout, stderr io.Writer, f runFlags, wr
 		fmt.Fprintf(stderr, "simulate: wrote the results to %s\n", visible(f.output))
 		return nil
 	}
-	if stop != nil && stop.Err() != nil {
+	if stop.Err() != nil {
 		return reports.ErrStopped
 	}
 	return write(stdout)

@@ -180,7 +180,7 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups 
 	f.output = shardOutput(f.output, sh)
 	// A signal after the last trial does not stop the writing: the part
 	// is whole.
-	return writeResults(nil, stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, part) })
+	return writeResults(context.Background(), stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, part) })
 }
 
 // shardOutput is -o for shard sh: {shard} stands for its index, for
