@@ -31,6 +31,10 @@ import (
 // directories it made when they are left empty, so that a set of files
 // that fails leaves no trace.
 //
+// Add (and CheckFile, before the work is done) refuses an existing file
+// the user could not replace: one a shell's redirect could not write, or
+// another user's in a folder with the sticky bit (see readOnly).
+//
 // Add refuses a file that one of Inputs names, and a regular file that an
 // earlier Add already prepared with other contents: a plot whose name is
 // that of the scenario beside it, or of the -o file, would otherwise
@@ -340,14 +344,22 @@ func CheckFile(path string) error {
 	return nil
 }
 
-// readOnly refuses target, the file path names, when its owner made it
-// read-only: the rename that writes a file whole would otherwise pass over
-// the protection a shell's redirect respects.
+// readOnly refuses target, the existing file path names, when a shell's
+// redirect could not write it, or when the rename that writes a file
+// whole could not replace it. Its owner made it read-only (for root too);
+// or, where the system says so (see notReplaceable), the user may not
+// write it, or may not replace it in its folder. The rename would
+// otherwise pass over the protection a redirect respects, or fail only
+// once the run is done.
 func readOnly(path, target string) error {
-	if fi, err := os.Stat(target); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o222 == 0 {
+	fi, err := os.Stat(target)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	if fi.Mode().Perm()&0o222 == 0 {
 		return fmt.Errorf("cannot write %s: it is read-only (mode %04o); make it writable or choose another file", shortPath(path), fi.Mode().Perm())
 	}
-	return nil
+	return notReplaceable(path, target, fi)
 }
 
 // CheckDir reports whether files can be written into the directory dir,

@@ -74,10 +74,6 @@ func WritePart(w io.Writer, p *Part) error {
 	if h.Flags == nil {
 		h.Flags = []Flag{}
 	}
-	header, err := json.Marshal(h)
-	if err != nil {
-		return err
-	}
 	d := partData{Chunks: [][2]int64{}, Workers: p.Workers}
 	for _, c := range p.Chunks {
 		d.Chunks = append(d.Chunks, [2]int64{c.Lo, c.Hi})
@@ -89,18 +85,25 @@ func WritePart(w io.Writer, p *Part) error {
 		}
 		d.Runs = append(d.Runs, rd)
 	}
-	data, err := json.Marshal(d)
-	if err != nil {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s%d\n", partMagic, PartFormat)
+	// The texts are written as they are, not with <, > and & escaped for
+	// HTML (six bytes each): a part is no web page, and InputBytes, which
+	// a shard checks before it runs, counts them so. Encode ends each line.
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(h); err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s%d\n%s\n%s\n", partMagic, PartFormat, header, data)
+	if err := enc.Encode(d); err != nil {
+		return err
+	}
 	sum := sha256.Sum256(b.Bytes())
 	fmt.Fprintf(&b, "sha256 %s\n", hex.EncodeToString(sum[:]))
 	if b.Len() > MaxPartBytes {
 		return fmt.Errorf("sim: the part would be %d MiB, more than the %d MiB a merge reads", b.Len()>>20, MaxPartBytes>>20)
 	}
-	_, err = w.Write(b.Bytes())
+	_, err := w.Write(b.Bytes())
 	return err
 }
 

@@ -12,6 +12,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxShards bounds a split: more shards than this gains nothing but
@@ -141,15 +142,50 @@ func (in Input) tampered() string {
 	return ""
 }
 
-// InputBytes is the size of the texts h carries: every scenario's and
-// every catalogue's, which a part holds whole.
+// InputBytes is the size of the texts h carries, every scenario's and
+// every catalogue's, as a part holds them: JSON strings (without their
+// quotes), exactly as WritePart writes them.
 func (h *PartHeader) InputBytes() int {
 	n := 0
 	for _, in := range h.Inputs {
-		n += len(in.Source)
+		n += jsonTextLen(in.Source)
 		for _, c := range in.Catalogues {
-			n += len(c.Source)
+			n += jsonTextLen(c.Source)
 		}
+	}
+	return n
+}
+
+// jsonTextLen is the length of s as encoding/json writes it inside a
+// string, HTML escaping off: a quote, a backslash and the control
+// characters \b, \f, \n, \r and \t take two bytes; the other control
+// characters, a byte that is not UTF-8 (written \ufffd), and U+2028 and
+// U+2029 (which JavaScript reads as line ends) take six; the rest is
+// written as it is.
+func jsonTextLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+				n += 2
+			case c < 0x20:
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1, r == '\u2028', r == '\u2029':
+			n += 6
+		default:
+			n += size
+		}
+		i += size
 	}
 	return n
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -529,5 +531,139 @@ func TestMergeSaysWhichInputDiffers(t *testing.T) {
 		if err := sameRun(changed, good); strings.Contains(tt.want, "changed: ") && (err == nil || !strings.HasPrefix(err.Error(), "changed: ")) {
 			t.Errorf("%s, the changed part first: %v", tt.name, err)
 		}
+	}
+}
+
+// TestJSONTextLen: the size InputBytes counts for a text is the size
+// encoding/json writes it in, HTML escaping off. Each expected length is
+// counted by hand from the rules in jsonTextLen's comment; every byte
+// alone and a few mixed texts are also checked against the encoder itself.
+func TestJSONTextLen(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"", 0},
+		{"name: x", 7},           // 7 plain bytes
+		{"<>&", 3},               // as they are: no HTML escaping
+		{`"\`, 4},                // \" and \\, two bytes each
+		{"\b\f\n\r\t", 10},       // five two-byte escapes
+		{"\x00\x1f", 12},         // \u0000 and \u001f, six bytes each
+		{"\x7f", 1},              // DEL is written as it is
+		{"é", 2},                 // U+00E9, two bytes of UTF-8
+		{"\u2028\u2029", 12},     // \u2028 and \u2029, six bytes each
+		{"\xff", 6},              // not UTF-8: \ufffd
+		{"a\"b\n\x01<é\xe2", 21}, // 1+2+1+2+6+1+2+6
+	} {
+		if got := jsonTextLen(tc.text); got != tc.want {
+			t.Errorf("jsonTextLen(%q) = %d, want %d", tc.text, got, tc.want)
+		}
+	}
+	encoded := func(s string) int {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		return b.Len() - len(`""`+"\n")
+	}
+	texts := []string{"name: x\n# <b> & \"c\" \\ \u2028\n", "\xe2\x80", "\xe2\x80\xa8x", "日本\t"}
+	for c := range 256 {
+		texts = append(texts, string([]byte{byte(c)}))
+	}
+	for _, s := range texts {
+		if got, want := jsonTextLen(s), encoded(s); got != want {
+			t.Errorf("jsonTextLen(%q) = %d; encoding/json writes %d bytes", s, got, want)
+		}
+	}
+}
+
+// TestWritePartTextsAsTheyAre: a part holds its texts as InputBytes
+// counts them. A scenario of 16 MiB of "<" fits a part (16 MiB of text in
+// it, under the 64 MiB a merge reads), where with HTML escaping (\u003c,
+// six bytes each) it would be 96 MiB and refused; and the header line of
+// a part is that of the same header with empty texts, plus InputBytes.
+func TestWritePartTextsAsTheyAre(t *testing.T) {
+	h := testHeader()
+	h.Inputs[0].Source = strings.Repeat("<", 16<<20)
+	h.Trials, h.ChunkSize, h.Shards = ChunkSize, ChunkSize, 1 // an empty shard: no chunks, no trials
+	run := Run{Tallies: []*Tally{{H: []Histogram{NewHistogram(0, 0)}}}, Completed: []int64{0}}
+	p := &Part{Header: h, Runs: []Run{run}}
+	var b bytes.Buffer
+	if err := WritePart(&b, p); err != nil {
+		t.Fatalf("a part of 16 MiB of text: %v", err)
+	}
+	back, err := ReadPart("p", bytes.NewReader(b.Bytes()))
+	if err != nil || back.Header.Inputs[0].Source != h.Inputs[0].Source {
+		t.Fatalf("read back: %v", err)
+	}
+	headerLine := func(h PartHeader) int {
+		var b bytes.Buffer
+		if err := WritePart(&b, &Part{Header: h, Runs: []Run{run}}); err != nil {
+			t.Fatal(err)
+		}
+		return len(strings.Split(b.String(), "\n")[1])
+	}
+	h.Inputs[0].Source = "name: x\n# <b> & \"c\" \\ \u2028 \x01\t\xff"
+	h.Inputs[0].Catalogues = []InputFile{{File: "u.yaml", Source: "units: [] # \"<>\""}}
+	empty := h
+	empty.Inputs = []Input{h.Inputs[0]}
+	empty.Inputs[0].Source = ""
+	empty.Inputs[0].Catalogues = []InputFile{{File: "u.yaml"}}
+	if got, want := headerLine(h), headerLine(empty)+h.InputBytes(); got != want {
+		t.Errorf("header line of %d bytes; InputBytes says %d", got, want)
+	}
+}
+
+// TestOldPartsMerge: testdata/part-html-escaped is shard 0 of 2 as
+// hammersim wrote parts before it stopped escaping <, > and & for HTML
+// (\u003c, \u0026); a part written now of the same run, shard 1, merges
+// with it to the whole run: their texts are the same once read.
+func TestOldPartsMerge(t *testing.T) {
+	old, err := os.ReadFile("testdata/part-html-escaped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(old, []byte(`\u003cb\u003e \u0026`)) {
+		t.Fatal("the fixture does not hold HTML-escaped text")
+	}
+	src := "name: x\n# <b> & \"c\" \\ \u2028\n"
+	h := testHeader()
+	h.Inputs[0].Source, h.Inputs[0].SHA256 = src, InputsSHA256([]byte(src))
+	cfg := Config{Trials: 2 * ChunkSize, Seed: 7, Workers: 1, Aligned: true, Batches: 2}
+	p1, err := RunShard(context.Background(), testGroups(), cfg, Shard{1, 2}, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WritePart(&b, p1); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b.Bytes(), []byte(`# <b> & \"c\"`)) {
+		t.Errorf("a part written now escapes its text: %.300s", b.String())
+	}
+	var m Merger
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"old", old}, {"new", b.Bytes()}} {
+		p, err := ReadPart(f.name, bytes.NewReader(f.data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Header.Inputs[0].Source != src {
+			t.Errorf("%s part: text %q, want %q", f.name, p.Header.Inputs[0].Source, src)
+		}
+		if err := m.Add(NamedPart{f.name, p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	merged, err := m.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := merged.Complete(); err != nil {
+		t.Errorf("old and new parts: %v", err)
 	}
 }

@@ -56,7 +56,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return checked(stderr, "merge")
 	}
-	paths, err := partPaths(pos, stderr)
+	paths, err := partPaths(ctx, pos, stderr)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	merger, err := readParts(paths)
+	merger, err := readParts(ctx, paths)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *check {
 			return checked(stderr, "merge")
 		}
-		return writeResults(stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, merged) })
+		return writeResults(ctx, stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, merged) })
 	}
 	if err := merged.Complete(); err != nil {
 		return err
@@ -118,8 +118,8 @@ func sameBuild(h sim.PartHeader) error {
 // a report, a log beside the parts), and entries that cannot be read as
 // files (a FIFO, which would block the merge for ever, a dangling link, a
 // file without read permission). A file named on the command line is read
-// as a part whatever it is.
-func partPaths(args []string, stderr io.Writer) ([]string, error) {
+// as a part whatever it is. Once ctx is done it stops, as readParts does.
+func partPaths(ctx context.Context, args []string, stderr io.Writer) ([]string, error) {
 	var paths []string
 	for _, a := range args {
 		entries, err := os.ReadDir(a)
@@ -130,6 +130,9 @@ func partPaths(args []string, stderr io.Writer) ([]string, error) {
 		n := len(paths)
 		var others, unreadable []string
 		for _, e := range entries {
+			if ctx.Err() != nil {
+				return nil, errMergeStopped
+			}
 			if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
@@ -215,30 +218,63 @@ func checkPartialOutside(output string, args []string) error {
 	return nil
 }
 
+// errMergeStopped is a merge that a signal stopped while it read the
+// parts: it has no result, and writes nothing.
+var errMergeStopped = fmt.Errorf("%w: the merge was stopped while it read the parts", errCancelled)
+
+// testHookPartRead, when a test sets it, is called after each part
+// readParts adds, with the number added so far.
+var testHookPartRead func(read int)
+
 // readParts reads the parts at paths into a merger one at a time: it
 // holds their sum, not the parts, so that a merge of thousands of parts
-// takes the memory of one part and the sum, not of every part.
-func readParts(paths []string) (*sim.Merger, error) {
+// takes the memory of one part and the sum, not of every part. Once ctx
+// is done (Ctrl-C, SIGTERM) it stops, between parts or while it reads
+// one, with errMergeStopped.
+func readParts(ctx context.Context, paths []string) (*sim.Merger, error) {
 	var m sim.Merger
-	for _, path := range paths {
-		p, err := readPart(path)
+	for i, path := range paths {
+		if ctx.Err() != nil {
+			return nil, errMergeStopped
+		}
+		p, err := readPart(ctx, path)
+		if ctx.Err() != nil {
+			return nil, errMergeStopped // whatever reading a part cut short says
+		}
 		if err != nil {
 			return nil, err
 		}
 		if err := m.Add(sim.NamedPart{Name: path, Part: p}); err != nil {
 			return nil, err
 		}
+		if testHookPartRead != nil {
+			testHookPartRead(i + 1)
+		}
 	}
 	return &m, nil
 }
 
-func readPart(path string) (*sim.Part, error) {
+func readPart(ctx context.Context, path string) (*sim.Part, error) {
 	file, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer file.Close()
-	return sim.ReadPart(path, file)
+	return sim.ReadPart(path, ctxReader{ctx, file})
+}
+
+// ctxReader reads r until ctx is done, then fails: reading a part of
+// tens of megabytes from a slow disk stops at a signal.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // carriedCatalogues are the unit catalogues the parts carry for input in:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,7 +40,7 @@ func TestMergeHoldsOnePartAtATime(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	merger, err := readParts(append(parts, parts...))
+	merger, err := readParts(context.Background(), append(parts, parts...))
 	if err != nil {
 		t.Fatal(err)
 	}

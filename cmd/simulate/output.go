@@ -164,14 +164,23 @@ func (f *runFlags) write(stop context.Context, stdout, stderr io.Writer, o outpu
 }
 
 // writeResults writes to -o (whole or not at all, saying so on stderr) or
-// to standard output.
-func writeResults(stdout, stderr io.Writer, f runFlags, write func(io.Writer) error) error {
+// to standard output. Once stop is done it writes nothing and returns
+// reports.ErrStopped, as runFlags.write does.
+func writeResults(stop context.Context, stdout, stderr io.Writer, f runFlags, write func(io.Writer) error) error {
 	if f.output != "" {
-		if err := reports.WriteFile(f.output, write); err != nil {
+		files := reports.Files{Stop: stop}
+		defer files.Discard()
+		if err := files.Add(f.output, write); err != nil {
+			return err
+		}
+		if err := files.Commit(); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "simulate: wrote the results to %s\n", visible(f.output))
 		return nil
+	}
+	if stop.Err() != nil {
+		return reports.ErrStopped
 	}
 	return write(stdout)
 }

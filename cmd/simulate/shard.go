@@ -45,10 +45,12 @@ func (s *shardFlags) resolve(fs *flag.FlagSet) (sh sim.Shard, ok bool, err error
 		if !set {
 			return sh, false, usagef("--shard-index-env: %s is not set; the batch engine sets it in each task (or give --shard I/N)", s.indexEnv)
 		}
-		if i, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || i < 0 {
+		// Digits alone: an engine sets the index so, and a value with a
+		// sign or spaces around it was written by something else.
+		if _, err := strconv.Atoi(v); err != nil || strings.TrimLeft(v, "0123456789") != "" {
 			return sh, false, usagef("--shard-index-env: %s is %q, not a shard index; expected a whole number from 0 (the first shard), as the batch engine sets it in each task", s.indexEnv, v)
 		}
-		spec, from = strings.TrimSpace(v)+"/"+spec, fmt.Sprintf(" (the index from %s)", s.indexEnv)
+		spec, from = v+"/"+spec, fmt.Sprintf(" (the index from %s)", s.indexEnv)
 	}
 	i, n, found := strings.Cut(spec, "/")
 	sh.Index, err = strconv.Atoi(i)
@@ -81,10 +83,12 @@ func shardRefusals(fs *flag.FlagSet, f runFlags, precision float64, h sim.PartHe
 
 // checkPartInputs refuses a part whose inputs would not fit it: a part
 // carries its inputs whole, a merge reads parts of at most MaxPartBytes,
-// and the tallies need room beside the texts.
+// and the tallies need room beside the texts. The texts are measured as
+// the part writes them, JSON strings, where a quote or a backslash takes
+// two bytes.
 func checkPartInputs(h sim.PartHeader) error {
 	if n := h.InputBytes(); n > sim.MaxPartBytes/2 {
-		return fmt.Errorf("the scenarios and unit catalogues come to %d MiB; a shard's part carries them whole, and a merge reads parts of at most %d MiB: name fewer or smaller catalogues", n>>20, sim.MaxPartBytes>>20)
+		return fmt.Errorf("the scenarios and unit catalogues come to %d MiB as a part writes them (JSON text); a shard's part carries them whole, and a merge reads parts of at most %d MiB: name fewer or smaller catalogues", n>>20, sim.MaxPartBytes>>20)
 	}
 	return nil
 }
@@ -174,7 +178,9 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups 
 		return shardInterrupted{sh}
 	}
 	f.output = shardOutput(f.output, sh)
-	return writeResults(stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, part) })
+	// A signal after the last trial does not stop the writing: the part
+	// is whole.
+	return writeResults(context.Background(), stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, part) })
 }
 
 // shardOutput is -o for shard sh: {shard} stands for its index, for

@@ -209,7 +209,7 @@ func TestShardAndMergeErrors(t *testing.T) {
 	editedPart := func(path string, parts []string, edit func(*sim.PartHeader)) {
 		var ps []sim.NamedPart
 		for _, p := range parts {
-			part, err := readPart(p)
+			part, err := readPart(context.Background(), p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -490,13 +490,25 @@ func TestShardsCarryTheirCatalogues(t *testing.T) {
 }
 
 // TestShardRefusesOversizedInputs: a shard whose scenario texts alone
-// would fill half of what a merge reads (MaxPartBytes/2 + 1 bytes here) is
-// refused before it runs a trial.
+// would fill more than half of what a merge reads (MaxPartBytes/2 + 1
+// bytes here) is refused before it runs a trial. The texts are measured
+// as the part writes them: a quote is two bytes there (\"), so 8 MiB of
+// quotes in a scenario and 8 MiB in its catalogue fill 32 MiB, the most
+// that passes, and one quote more does not.
 func TestShardRefusesOversizedInputs(t *testing.T) {
 	h := sim.PartHeader{Inputs: []sim.Input{{Source: strings.Repeat("x", sim.MaxPartBytes/2+1)}}}
 	err := runShard(context.Background(), io.Discard, io.Discard, runFlags{}, nil, sim.Config{}, sim.Shard{Count: 1}, h)
-	if err == nil || !strings.Contains(err.Error(), "come to 32 MiB; a shard's part carries them whole") {
+	if err == nil || !strings.Contains(err.Error(), "come to 32 MiB as a part writes them (JSON text); a shard's part carries them whole") {
 		t.Errorf("got %v", err)
+	}
+	quotes := strings.Repeat(`"`, 8<<20)
+	h = sim.PartHeader{Inputs: []sim.Input{{Source: quotes, Catalogues: []sim.InputFile{{Source: quotes}}}}}
+	if err := checkPartInputs(h); err != nil {
+		t.Errorf("32 MiB as written: %v", err)
+	}
+	h.Inputs[0].Source += `"`
+	if err := checkPartInputs(h); err == nil || !strings.Contains(err.Error(), "come to 32 MiB as a part writes them") {
+		t.Errorf("32 MiB and 2 bytes as written, 16 MiB and 1 byte as read: %v", err)
 	}
 }
 

@@ -173,6 +173,13 @@ func TestShardIndexEnvErrors(t *testing.T) {
 		{"/root", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "/root", not a shard index; expected a whole number from 0 (the first shard), as the batch engine sets it in each task`},
 		{"-1", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "-1", not a shard index`},
 		{"", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "", not a shard index`},
+		// Digits alone: spaces around them, a sign, or a digit too many
+		// for an int are refused as the empty value is, not read as 1.
+		{" 1", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is " 1", not a shard index; expected a whole number from 0`},
+		{"1 ", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "1 ", not a shard index`},
+		{"1\n", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "1\n", not a shard index`},
+		{"+1", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "+1", not a shard index`},
+		{"99999999999999999999", "3", `--shard-index-env: HAMMERSIM_TEST_SHARD_INDEX is "99999999999999999999", not a shard index`},
 		{"3", "3", `--shard "3/3" (the index from HAMMERSIM_TEST_SHARD_INDEX): expected I/N, shard I of N with 0 <= I < N <= 65536`},
 		{"0", "x", `--shard "0/x" (the index from HAMMERSIM_TEST_SHARD_INDEX): expected I/N`},
 	} {
