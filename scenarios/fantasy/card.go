@@ -325,9 +325,11 @@ func applyRules(u *unit, fu *rules.Unit) {
 	// Immune to all three of Fear, Terror and Panic is Immunity
 	// (Psychology), however the immunities come (WAP, Immunity
 	// (Psychology)): every psychology test passed, and no Flee! reaction.
-	// A Terror-causer has Immunity (Fear/Terror), and a Fear-causer is
-	// immune to Fear (unit card, Terror; WAP, Fear).
-	immuneFear := fu.ImmuneFear || fu.Fear || fu.Terror
+	// A Terror-causer has Immunity (Fear/Terror) (unit card, Terror). A
+	// Fear-causer is not immune to Fear in full: it treats a
+	// Terror-causer as causing Fear (the exception the Terror card makes
+	// to its immunity), so its own Fear does not count here.
+	immuneFear := fu.ImmuneFear || fu.Terror
 	immuneTerror := fu.ImmuneTerror || fu.Terror
 	if immuneFear && immuneTerror && fu.ImmunePanic {
 		fu.ImmunePsychology = true

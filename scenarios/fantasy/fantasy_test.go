@@ -770,8 +770,8 @@ func TestUnbreakableIsImmuneToPsychology(t *testing.T) {
 // TestImmuneToAllThree: a card immune to Fear, Terror and Panic has
 // Immunity (Psychology) however the three come (WAP, Immunity
 // (Psychology)), written as immunities or by causing Terror (Immunity
-// (Fear/Terror)) or Fear (immune to Fear), so it never flees as a charge
-// reaction; two of the three are not enough.
+// (Fear/Terror)), so it never flees as a charge reaction; two of the three
+// are not enough.
 func TestImmuneToAllThree(t *testing.T) {
 	for _, tt := range []struct {
 		rules string
@@ -783,11 +783,12 @@ func TestImmuneToAllThree(t *testing.T) {
 		{"[Immunity (Fear), Immunity (Terror)]", false},
 		{"[Immunity (Fear/Terror)]", false},
 		{"[Immunity (Terror), Immunity (Panic)]", false},
-		// A Terror-causer has Immunity (Fear/Terror); a Fear-causer is
-		// immune to Fear, but not to Terror.
+		// A Terror-causer has Immunity (Fear/Terror). A Fear-causer
+		// still feels a Terror-causer's Fear (the Terror card's exception
+		// to its immunity), so it is not immune to Fear in full.
 		{"[Terror, Immunity (Panic)]", true},
-		{"[Fear, Immunity (Terror), Immunity (Panic)]", true},
-		{"[Fear, Immunity (Panic)]", false},
+		{"[Fear, Immunity (Terror), Immunity (Panic)]", false},
+		{"[Fear, Immunity (Fear), Immunity (Terror), Immunity (Panic)]", true},
 		{"[Terror]", false},
 	} {
 		u := attackers(t, "M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 5, models: 10, rules: "+tt.rules)[0]

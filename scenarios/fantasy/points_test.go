@@ -239,7 +239,7 @@ func TestPointsPerModelOfASweptCard(t *testing.T) {
 
 	// A card of swept models and one price is listed and shown, as a use
 	// that gives points beside models may use it; a use that takes both
-	// from the card is refused, at the card's points.
+	// from the card is refused, where it is written.
 	cards = "ruleset: fantasy\nunits:\n  - {name: Swept, models: [10, 20], profile: M5 WS3 S3 T3 I4 A1 Ld5, points: 100}\n"
 	if err := os.WriteFile(filepath.Join(dir, "units.yaml"), []byte(cards), 0o644); err != nil {
 		t.Fatal(err)
@@ -249,8 +249,8 @@ func TestPointsPerModelOfASweptCard(t *testing.T) {
 	}
 	for _, tc := range []struct{ use, want string }{
 		{"{use: Swept, models: 15, points: 50}", ""},
-		// "  - {name: Swept, models: [10, 20], profile: M5 WS3 S3 T3 I4 A1 Ld5, points: " is 77 columns.
-		{"{use: Swept}", filepath.Join(dir, "units.yaml") + `:3:78: points 100 on "Swept" would be the cost of every size its models sweep (10 to 20 models)`},
+		// The use stands at column 13 of line 4, after "  attacker: ".
+		{"{use: Swept}", path + `:4:13: "Swept" takes its card's models, swept (10 to 20), at the card's one price, 100 points, which would be the cost of every size; give models and points beside use, one size at a time`},
 	} {
 		src := strings.Replace(scenario, "{use: Horde, models: 15, points: 90}", tc.use, 1)
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {

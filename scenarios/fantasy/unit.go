@@ -361,12 +361,19 @@ func (u *unitSpec) priceUnit(d *scenarios.Decoder, n *scenarios.Node) {
 			u.name, cardModels.Describe())
 		return
 	}
-	if used && !modelsChanged && !pointsChanged && d.CheckingCard() {
-		// A card checked by itself: one whose models are swept is usable
-		// with points given beside them, which only a use settles.
+	sizes := models.Values()
+	if used && !modelsChanged && !pointsChanged {
+		// Both from the card. Checked by itself, a card whose models are
+		// swept at one price is usable with points given beside models,
+		// which only a use settles; a use that gives neither is refused
+		// where it is written.
+		if !d.CheckingCard() && len(sizes) > 1 && len(points.Values()) == 1 {
+			d.Errorf(n, "%q takes its card's models, swept (%d to %d), at the card's one price, %d points, which would be the cost of every size; give models and points beside use, one size at a time",
+				u.name, slices.Min(sizes), slices.Max(sizes), points.Values()[0])
+		}
 		return
 	}
-	if sizes := models.Values(); len(sizes) > 1 && len(points.Values()) == 1 {
+	if len(sizes) > 1 && len(points.Values()) == 1 {
 		d.Errorf(u.nodes["points"], "points %d on %q would be the cost of every size its models sweep (%d to %d models); give each size a unit of its own with its points, or sweep models on a use of a card, which prices the card's points per model",
 			points.Values()[0], u.name, slices.Min(sizes), slices.Max(sizes))
 	}
