@@ -846,6 +846,9 @@ func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node
 		return &out
 	}
 	card := d.spreadProfile(cards[i].Node)
+	if strings.HasPrefix(card.File, builtinPrefix) && !strings.HasPrefix(n.File, builtinPrefix) {
+		card = copiedVia(card, n, name)
+	}
 	out := &Node{Kind: MapNode, Line: n.Line, Col: n.Col, File: n.File, Keys: slices.Clone(card.Keys), Vals: slices.Clone(card.Vals), card: card}
 	for j, k := range n.Keys {
 		if j == at {
@@ -860,6 +863,29 @@ func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node
 		out.Vals = append(out.Vals, n.Vals[j])
 	}
 	return out
+}
+
+// builtinPrefix begins the file name of every built-in unit catalogue.
+const builtinPrefix = "builtin:"
+
+// copiedVia returns a deep copy of n, a built-in card's text, whose every
+// node names use, the mapping that uses the card named name, as the place
+// where its problems are reported (Node.via).
+func copiedVia(n, use *Node, name string) *Node {
+	out := *n
+	out.via, out.viaCard = use, name
+	copyAll := func(ns []*Node) []*Node {
+		if ns == nil {
+			return nil
+		}
+		c := make([]*Node, len(ns))
+		for i, x := range ns {
+			c[i] = copiedVia(x, use, name)
+		}
+		return c
+	}
+	out.Items, out.Keys, out.Vals = copyAll(n.Items), copyAll(n.Keys), copyAll(n.Vals)
+	return &out
 }
 
 // CardKey tells how a mapping that uses a unit card came by key: the

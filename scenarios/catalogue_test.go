@@ -719,3 +719,22 @@ func TestCatalogueProblemsCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinCardProblemAtTheUse: a problem that a use makes in a built-in
+// card's text (Clanrats made Chariots keep the card's Parry save, which
+// mounted models may not take) is placed at the use in the scenario, which
+// the user can edit, naming the card; the built-in catalogue is no file of
+// the user's. The use stands at column 13 of line 4, after "  attacker: ".
+func TestBuiltinCardProblemAtTheUse(t *testing.T) {
+	src := "name: t\nruleset: fantasy\nbattle:\n  attacker: {use: Clanrats, troop: Chariot}\n  target: {use: Halberdiers}\n  distance: 6\n  phases: [charge, combat]\n"
+	_, err := both.Parse("t.yaml", []byte(src))
+	want := `t.yaml:4:13: unit "Clanrats" is Chariot: mounted models may not take a Parry save (docs/fantasy.md, Parry) (in the built-in card Clanrats as this use changes it; simulate units show Clanrats prints the card)`
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	// A card of two words is quoted as the shell needs it.
+	e := scenarios.Error{File: "t.yaml", Line: 4, Col: 13, Msg: "m", Card: "Rat Ogres"}
+	if want := `t.yaml:4:13: m (in the built-in card Rat Ogres as this use changes it; simulate units show "Rat Ogres" prints the card)`; e.Error() != want {
+		t.Errorf("got  %s\nwant %s", e.Error(), want)
+	}
+}

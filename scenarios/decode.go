@@ -72,6 +72,11 @@ func (d *Decoder) Place(n *Node) string {
 // ErrorList prints the first maxErrors and counts the rest.
 func (d *Decoder) add(n *Node, e *Error) {
 	e.File, e.Line, e.Col = d.file, 1, 1
+	if n != nil && n.via != nil {
+		// In a built-in card's text, which the user has no file of: at
+		// the use that made the problem, naming the card.
+		e.Card, n = n.viaCard, n.via
+	}
 	if n != nil {
 		e.Line, e.Col = n.Line, n.Col
 		if n.File != "" {

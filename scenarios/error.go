@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -17,6 +18,10 @@ type Error struct {
 	// ..."). It holds the format's own words, never the input's, so it is
 	// printed whole however long it is, after Msg.
 	Expected string
+	// Card, when set, is the built-in unit card whose text holds the
+	// problem: the place is then the scenario's use of the card, which
+	// made it, and the message says which card and how to see it.
+	Card string
 }
 
 func (e *Error) Error() string {
@@ -37,6 +42,13 @@ func (e *Error) Message() string {
 	}
 	if e.Expected != "" {
 		msg += "; " + e.Expected
+	}
+	if e.Card != "" {
+		show := e.Card
+		if strings.ContainsAny(show, " '\"") {
+			show = strconv.Quote(show)
+		}
+		msg += fmt.Sprintf(" (in the built-in card %s as this use changes it; simulate units show %s prints the card)", e.Card, show)
 	}
 	return msg
 }

@@ -50,6 +50,12 @@ type Node struct {
 	// use writes beside it (Node.CardKey).
 	card    *Node
 	changed []string
+	// via, on a node of a built-in unit card's text that a use copied,
+	// is the use's mapping, and viaCard the card's name: the user has no
+	// file of the built-in cards, so a problem found in that text is
+	// placed at the use, which is what made it (Decoder.add).
+	via     *Node
+	viaCard string
 	// textOff is how many columns after Col a scalar's Text starts (1
 	// past a quote), or -1 where Text is not the file's bytes on one line
 	// (a block scalar, a quoted escape, a value folded over lines).
