@@ -283,10 +283,23 @@ func browserCompareAndDice(t *testing.T, ctx context.Context, url, shots string)
 		chromedp.SendKeys("#expr", "10D6 count 6+"),
 		waitText(`document.querySelector("#dice-table tbody tr:nth-child(9)").innerText`, "8\t<0.01%\t<0.01%\t>99.99%", &row),
 		// At least 9 sixes: 51 in 6^10 = 8.434467561e-7, about 1 in
-		// 1,185,611, to three figures 1,190,000.
+		// 1,185,611, to three figures 1.19e+06, written as simulate dice
+		// writes them.
 		evalInto(`document.querySelector("#expr").value = ""`, &row),
 		chromedp.SendKeys("#expr", "10D6 count 6+ >= 9"),
-		waitText(`document.querySelector("#dice-condition").innerText`, "exactly <0.01% (8.434467561e-7), about 1 in 1,190,000", &row),
+		waitText(`document.querySelector("#dice-condition").innerText`, "exactly <0.01% (8.434467561e-07), about 1 in 1.19e+06", &row),
+		// A tie in rounding: 208 of the 512 rolls of 3D8 come to 12 or
+		// less (by enumeration), 0.40625 exactly, which simulate dice
+		// writes 40.62% (a tie to the even digit), and 1/0.40625 =
+		// 2.46, about 1 in 2.5. The table's at-most column for 12 is the
+		// same 40.62%.
+		evalInto(`document.querySelector("#expr").value = ""`, &row),
+		chromedp.SendKeys("#expr", "3D8 <= 12"),
+		waitText(`document.querySelector("#dice-condition").innerText`, "exactly 40.62%, about 1 in 2.5", &row),
+		evalInto(`document.querySelector("#expr").value = ""`, &row),
+		chromedp.SendKeys("#expr", "3D8"),
+		waitText(`document.querySelector("#dice-table tbody tr:nth-child(10)").innerText`, "12\t", &row),
+		waitText(`document.querySelector("#dice-table tbody tr:nth-child(10)").innerText.split("\t")[3]`, "40.62%", &row),
 	)
 	if err != nil {
 		t.Fatalf("%v (axes %q, status %q, dice row %q)", err, axes, status, row)

@@ -380,14 +380,47 @@ runner({ run: "#c-run", cancel: "#c-cancel", progress: "#c-progress", error: "#c
 
 // ---- dice
 let diceRows = [], diceTimer = 0;
+// fixed writes x >= 0 with f decimals as Go's strconv.FormatFloat(x, 'f',
+// f, 64) does: to the nearest, and a tie to the even last digit, where
+// toFixed rounds a tie up. Only a number exact in binary can be a tie
+// (0.40625 is 40.625%, which Go writes 40.62 and toFixed 40.63); its
+// exact decimal digits, which toFixed(100) gives, tell it.
+const fixed = (x, f) => {
+  const s = x.toFixed(f);
+  if (!(x >= 0 && x < 1e21)) return s;
+  const exact = x.toFixed(100), dot = exact.indexOf(".");
+  if (!/^50*$/.test(exact.slice(dot + 1 + f))) return s;
+  const down = f > 0 ? exact.slice(0, dot + 1 + f) : exact.slice(0, dot);
+  return Number(down.at(-1)) % 2 === 0 ? down : s;
+};
+
+// general writes x > 0 to n significant figures as Go's
+// strconv.FormatFloat(x, 'g', n, 64) does: no trailing zeros, and an
+// exponent of two digits at least (8.434467561e-07).
+const general = (x, n) => {
+  let [m, e] = x.toPrecision(n).split("e");
+  if (m.includes(".")) m = m.replace(/0+$/, "").replace(/\.$/, "");
+  if (e === undefined) return m;
+  const sign = e[0] === "-" ? "-" : "+", digits = e.replace(/^[+-]/, "");
+  return `${m}e${sign}${digits.padStart(2, "0")}`;
+};
+
 // pct writes a probability as simulate dice does: to 0.01%, with "<0.01%"
 // and ">99.99%" for what is possible but rounds to 0, or not certain but
 // rounds to 100.
 const pct = p => {
-  const s = (100 * p).toFixed(2);
+  const s = fixed(100 * p, 2);
   if (p > 0 && s === "0.00") return "<0.01%";
   if (p < 1 && s === "100.00") return ">99.99%";
   return s + "%";
+};
+
+// oneIn phrases a chance of one half or less as simulate dice does: "1 in
+// 3.6", to three figures past a million ("1 in 1.19e+06").
+const oneIn = p => {
+  if (!(p > 0 && p <= 0.5)) return "";
+  const n = 1 / p;
+  return `, about 1 in ${n >= 1e6 ? general(n, 3) : fixed(n, 1)}`;
 };
 
 // rollDice asks for `simulate dice QUERY` as JSON (for the chart and the
@@ -414,8 +447,7 @@ async function rollDice() {
   for (const id of ["#dice-views", "#dice-chart", "#dice-table"]) $(id).toggleAttribute("hidden", cond);
   if (cond) {
     const rounded = pct(d.exact).startsWith("<") || pct(d.exact).startsWith(">");
-    $("#dice-condition").textContent = `exactly ${pct(d.exact)}` + (rounded ? ` (${d.exact.toPrecision(10)})` : "") +
-      (d.exact > 0 && d.exact <= 0.5 ? `, about 1 in ${Number((1 / d.exact).toPrecision(3)).toLocaleString("en")}` : "");
+    $("#dice-condition").textContent = `exactly ${pct(d.exact)}` + (rounded ? ` (${general(d.exact, 10)})` : "") + oneIn(d.exact);
     diceRows = [];
     return;
   }
