@@ -98,19 +98,34 @@ func Compare(names []string, full [][]Estimate, batches [][][]Estimate) (Compari
 			}
 		}
 	}
-	shared := 0
-	for _, k := range order {
-		all := true
-		for c := range names {
-			_, has := index[c][k]
-			all = all && has
+	// Candidates ask the same question when each that reports anything
+	// shares a result with another. One that reports nothing here (its
+	// unit has no points for a per-100-points metric that --metrics kept
+	// alone) is shown as not reporting it, as a missing row is.
+	reports := 0
+	for c := range names {
+		if len(full[c]) == 0 {
+			continue
 		}
-		if all {
-			shared++
+		reports++
+		shares := false
+		for k := range index[c] {
+			for o := range names {
+				if _, has := index[o][k]; has && o != c {
+					shares = true
+					break
+				}
+			}
+			if shares {
+				break
+			}
+		}
+		if !shares {
+			return Comparison{}, fmt.Errorf("%s and the other candidates share no result: candidates must ask the same question over the same points", names[c])
 		}
 	}
-	if shared == 0 {
-		return Comparison{}, fmt.Errorf("%s and the other candidates share no result: candidates must ask the same question over the same points", names[0])
+	if reports == 0 {
+		return Comparison{}, fmt.Errorf("%s and the other candidates share no result: none of them reports anything", names[0])
 	}
 	out := Comparison{Candidates: names}
 	for _, k := range order {

@@ -66,7 +66,8 @@ func TestCompareUnpairedCovers(t *testing.T) {
 }
 
 // TestCompareMismatch: candidates that share no result, or one that
-// reports a result twice for the same point, cannot be compared.
+// reports a result twice for the same point, cannot be compared; one that
+// reports nothing at all can be, beside two that share.
 func TestCompareMismatch(t *testing.T) {
 	a := []Estimate{{Metric: "x"}}
 	b := []Estimate{{Metric: "y"}}
@@ -75,6 +76,18 @@ func TestCompareMismatch(t *testing.T) {
 	}
 	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, append(a, a...)}, [][][]Estimate{nil, nil}); err == nil || !strings.Contains(err.Error(), "b reports x twice") {
 		t.Errorf("a metric reported twice compared: %v", err)
+	}
+	// A third candidate that reports nothing (an attacker without points,
+	// narrowed to a per-100-points metric) is shown as not reporting it;
+	// one that reports only results of its own asks another question.
+	if c, err := Compare([]string{"a", "a again", "none"}, [][]Estimate{a, a, nil}, [][][]Estimate{nil, nil, nil}); err != nil || len(c.Rows) != 1 || c.Rows[0].Reported[2] {
+		t.Errorf("a candidate reporting nothing: %v, %+v", err, c)
+	}
+	if _, err := Compare([]string{"a", "a again", "other"}, [][]Estimate{a, a, b}, [][][]Estimate{nil, nil, nil}); err == nil || !strings.Contains(err.Error(), "other and the other candidates share no result") {
+		t.Errorf("a candidate of another question among two of one: %v", err)
+	}
+	if _, err := Compare([]string{"a", "b"}, [][]Estimate{nil, nil}, [][][]Estimate{nil, nil}); err == nil || !strings.Contains(err.Error(), "none of them reports anything") {
+		t.Errorf("two candidates reporting nothing: %v", err)
 	}
 }
 
