@@ -185,15 +185,9 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 	rows, cols := axisValues(r, g.Rows), axisValues(r, g.Cols)
 	for _, s := range slices {
 		fmt.Fprintf(w, "\n%s\n", gridTitle(g, s))
-		unit := "in percent"
-		if len(s.estimates) > 0 && s.estimates[0].Kind == sim.Mean {
-			unit = "are means"
-		}
-		fmt.Fprintf(w, "estimates %s; intervals in the JSON and CSV outputs\n", unit)
-		corner, colNames := gridHeader(g, cols)
-		t := newTable(w, append([]string{corner}, colNames...), 1)
 		at := s.cells(g)
 		var zero []string
+		var kept [][]string
 		for _, rv := range rows {
 			line := []string{paramString(rv)}
 			exactZero := true // no cell's exact value, where known, is above 0
@@ -206,6 +200,21 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 				zero = append(zero, line[0])
 				continue
 			}
+			kept = append(kept, line)
+		}
+		if len(kept) == 0 {
+			// As a metric's table does (writeLong): no rows, no table.
+			fmt.Fprintln(w, "0 at every point.")
+			continue
+		}
+		unit := "in percent"
+		if len(s.estimates) > 0 && s.estimates[0].Kind == sim.Mean {
+			unit = "are means"
+		}
+		fmt.Fprintf(w, "estimates %s; intervals in the JSON and CSV outputs\n", unit)
+		corner, colNames := gridHeader(g, cols)
+		t := newTable(w, append([]string{corner}, colNames...), 1)
+		for _, line := range kept {
 			if err := t.Append(line); err != nil {
 				return nil, err
 			}
