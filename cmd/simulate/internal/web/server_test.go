@@ -756,6 +756,15 @@ func TestStalledClientCutOff(t *testing.T) {
 	}
 	defer conn.Close()
 	fmt.Fprintf(conn, "POST /api/run?trials=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\n\r\nx")
+	// The stalled run must hold the slot before the next run asks for it:
+	// its answer has begun once its status line comes. (Otherwise the next
+	// run could take the slot first, and the stalled request be answered
+	// 429 on a connection kept open.)
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	stalled := bufio.NewReader(conn)
+	if status, err := stalled.ReadString('\n'); err != nil || !strings.HasPrefix(status, "HTTP/1.1 200") {
+		t.Fatalf("the stalled run's answer begins %q (%v), want 200", status, err)
+	}
 	client := &http.Client{Timeout: 5 * time.Second}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -775,7 +784,7 @@ func TestStalledClientCutOff(t *testing.T) {
 	}
 	time.Sleep(4 * writeTimeout)
 	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	got, err := io.Copy(io.Discard, conn)
+	got, err := io.Copy(io.Discard, stalled)
 	if got >= size || err != nil && !errors.Is(err, syscall.ECONNRESET) {
 		t.Errorf("the stalled client read %d bytes of %d (%v); want it cut off", got, size, err)
 	}
