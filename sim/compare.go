@@ -98,34 +98,32 @@ func Compare(names []string, full [][]Estimate, batches [][][]Estimate) (Compari
 			}
 		}
 	}
-	// Candidates ask the same question when each that reports anything
-	// shares a result with another. One that reports nothing here (its
-	// unit has no points for a per-100-points metric that --metrics kept
-	// alone) is shown as not reporting it, as a missing row is.
-	reports := 0
+	// Candidates ask the same question when every two of them that report
+	// anything share a result. One that reports nothing here (its unit
+	// has no points for a per-100-points metric that --metrics kept alone)
+	// is shown as not reporting it, as a missing row is.
+	var reporting []int
 	for c := range names {
-		if len(full[c]) == 0 {
-			continue
+		if len(full[c]) > 0 {
+			reporting = append(reporting, c)
 		}
-		reports++
-		shares := false
-		for k := range index[c] {
-			for o := range names {
-				if _, has := index[o][k]; has && o != c {
+	}
+	if len(reporting) == 0 {
+		return Comparison{}, fmt.Errorf("%s and the other candidates share no result: none of them reports anything", names[0])
+	}
+	for i, a := range reporting {
+		for _, b := range reporting[i+1:] {
+			shares := false
+			for k := range index[a] {
+				if _, has := index[b][k]; has {
 					shares = true
 					break
 				}
 			}
-			if shares {
-				break
+			if !shares {
+				return Comparison{}, fmt.Errorf("%s and %s share no result: candidates must ask the same question over the same points", names[a], names[b])
 			}
 		}
-		if !shares {
-			return Comparison{}, fmt.Errorf("%s and the other candidates share no result: candidates must ask the same question over the same points", names[c])
-		}
-	}
-	if reports == 0 {
-		return Comparison{}, fmt.Errorf("%s and the other candidates share no result: none of them reports anything", names[0])
 	}
 	out := Comparison{Candidates: names}
 	for _, k := range order {

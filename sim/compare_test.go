@@ -83,8 +83,16 @@ func TestCompareMismatch(t *testing.T) {
 	if c, err := Compare([]string{"a", "a again", "none"}, [][]Estimate{a, a, nil}, [][][]Estimate{nil, nil, nil}); err != nil || len(c.Rows) != 1 || c.Rows[0].Reported[2] {
 		t.Errorf("a candidate reporting nothing: %v, %+v", err, c)
 	}
-	if _, err := Compare([]string{"a", "a again", "other"}, [][]Estimate{a, a, b}, [][][]Estimate{nil, nil, nil}); err == nil || !strings.Contains(err.Error(), "other and the other candidates share no result") {
+	if _, err := Compare([]string{"a", "a again", "other"}, [][]Estimate{a, a, b}, [][][]Estimate{nil, nil, nil}); err == nil || !strings.Contains(err.Error(), "a and other share no result") {
 		t.Errorf("a candidate of another question among two of one: %v", err)
+	}
+	// Two pairs, each of one question: every two candidates must share.
+	if _, err := Compare([]string{"a", "a again", "b", "b again"}, [][]Estimate{a, a, b, b}, [][][]Estimate{nil, nil, nil, nil}); err == nil || !strings.Contains(err.Error(), "a and b share no result") {
+		t.Errorf("two questions, two candidates each: %v", err)
+	}
+	// One candidate reporting, the other nothing.
+	if c, err := Compare([]string{"a", "none"}, [][]Estimate{a, nil}, [][][]Estimate{nil, nil}); err != nil || len(c.Rows) != 1 || !c.Rows[0].Reported[0] || c.Rows[0].Reported[1] {
+		t.Errorf("one candidate reporting, one not: %v, %+v", err, c)
 	}
 	if _, err := Compare([]string{"a", "b"}, [][]Estimate{nil, nil}, [][][]Estimate{nil, nil}); err == nil || !strings.Contains(err.Error(), "none of them reports anything") {
 		t.Errorf("two candidates reporting nothing: %v", err)
