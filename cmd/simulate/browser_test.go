@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,6 +126,7 @@ func TestBrowser(t *testing.T) {
 		{"UnitCard", browserUnitCard},
 		{"StaleCheck", browserStaleCheck},
 		{"ManyProblems", browserManyProblems},
+		{"NumbersAsGo", browserNumbersAsGo},
 	} {
 		t.Run(part.name, func(t *testing.T) {
 			tab, cancel := chromedp.NewContext(ctx)
@@ -288,6 +292,16 @@ func browserCompareAndDice(t *testing.T, ctx context.Context, url, shots string)
 		evalInto(`document.querySelector("#expr").value = ""`, &row),
 		chromedp.SendKeys("#expr", "10D6 count 6+ >= 9"),
 		waitText(`document.querySelector("#dice-condition").innerText`, "exactly <0.01% (8.434467561e-07), about 1 in 1.19e+06", &row),
+		// Go writes 1/6^6 = 2.143347051e-05 with an exponent below 1e-4,
+		// where JavaScript's toPrecision would not; and a tie at three
+		// figures, 1/(1000 * 209 * 5) = 1/1,045,000, to the even digit:
+		// 1.04e+06 (by hand).
+		evalInto(`document.querySelector("#expr").value = ""`, &row),
+		chromedp.SendKeys("#expr", "6D6 = 6"),
+		waitText(`document.querySelector("#dice-condition").innerText`, "exactly <0.01% (2.143347051e-05), about 1 in 46656.0", &row),
+		evalInto(`document.querySelector("#expr").value = ""`, &row),
+		chromedp.SendKeys("#expr", "D1000 = 1 and D209 = 1 and D5 = 1"),
+		waitText(`document.querySelector("#dice-condition").innerText`, "(9.56937799e-07), about 1 in 1.04e+06", &row),
 		// A tie in rounding: 208 of the 512 rolls of 3D8 come to 12 or
 		// less (by enumeration), 0.40625 exactly, which simulate dice
 		// writes 40.62% (a tie to the even digit), and 1/0.40625 =
@@ -437,5 +451,58 @@ func browserManyProblems(t *testing.T, ctx context.Context, url, shots string) {
 	}
 	if items != "21" {
 		t.Errorf("%s items listed, want 20 problems and the count of the rest", items)
+	}
+}
+
+// browserNumbersAsGo: the page writes the dice figures as simulate dice
+// does, to the digit, so its formatting functions must give what Go's
+// strconv.FormatFloat gives: 'f' with 1 and 2 decimals, 'g' with 3 and 10
+// figures. The values are the ties a float64 can hold (odd multiples of
+// 2^-n, n <= 30, where JavaScript's toFixed and toPrecision round up and
+// Go to the even digit) and 2,000 values spread over 10^-25 to 10^6, where
+// the two choose exponent notation at different sizes.
+func browserNumbersAsGo(t *testing.T, ctx context.Context, url, _ string) {
+	var xs []float64
+	for n := 0; n <= 30; n++ {
+		for k := 1; k < 200; k += 2 {
+			xs = append(xs, float64(k)/math.Ldexp(1, n))
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		xs = append(xs, math.Pow(10, r.Float64()*31-25))
+	}
+	var want []string
+	for _, x := range xs {
+		want = append(want, strings.Join([]string{strconv.FormatFloat(x, 'f', 1, 64), strconv.FormatFloat(x, 'f', 2, 64),
+			strconv.FormatFloat(x, 'g', 3, 64), strconv.FormatFloat(x, 'g', 10, 64)}, " "))
+	}
+	arg, err := json.Marshal(xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		waitText(`typeof general`, "function", &got),
+		evalInto(`JSON.stringify(`+string(arg)+`.map(x => [fixed(x, 1), fixed(x, 2), general(x, 3), general(x, 10)].join(" ")))`, &got),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	if err := json.Unmarshal([]byte(got), &lines); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d values written, want %d", len(lines), len(want))
+	}
+	bad := 0
+	for i := range want {
+		if lines[i] != want[i] {
+			if bad++; bad <= 10 {
+				t.Errorf("%v: the page writes %q, Go %q", xs[i], lines[i], want[i])
+			}
+		}
 	}
 }

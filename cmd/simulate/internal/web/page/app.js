@@ -394,15 +394,49 @@ const fixed = (x, f) => {
   return Number(down.at(-1)) % 2 === 0 ? down : s;
 };
 
+// exactDigits returns the decimal digits of x > 0, finite, without
+// trailing zeros, and where its decimal point stands: x = 0.DIGITS x
+// 10^point, exactly. A float64 is a whole number times a power of two,
+// whose decimal expansion ends; BigInt writes it out.
+const exactDigits = x => {
+  const v = new DataView(new ArrayBuffer(8));
+  v.setFloat64(0, x);
+  const hi = v.getUint32(0), biased = (hi >>> 20) & 0x7ff;
+  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(v.getUint32(4)), e = -1074;
+  if (biased > 0) m |= 1n << 52n, e = biased - 1075;
+  // x = m * 2^e = m * 5^-e / 10^-e when e < 0
+  const s = (e >= 0 ? m << BigInt(e) : m * 5n ** BigInt(-e)).toString();
+  const digits = s.replace(/0+$/, "");
+  return { digits, point: s.length - Math.max(0, -e) };
+};
+
 // general writes x > 0 to n significant figures as Go's
-// strconv.FormatFloat(x, 'g', n, 64) does: no trailing zeros, and an
-// exponent of two digits at least (8.434467561e-07).
+// strconv.FormatFloat(x, 'g', n, 64) does: rounded to the nearest, a tie
+// to the even digit; no trailing zeros; an exponent below 1e-4 or from
+// 10^n up, of two digits at least (8.434467561e-07, 1.04e+06).
 const general = (x, n) => {
-  let [m, e] = x.toPrecision(n).split("e");
-  if (m.includes(".")) m = m.replace(/0+$/, "").replace(/\.$/, "");
-  if (e === undefined) return m;
-  const sign = e[0] === "-" ? "-" : "+", digits = e.replace(/^[+-]/, "");
-  return `${m}e${sign}${digits.padStart(2, "0")}`;
+  let { digits: d, point } = exactDigits(x);
+  if (d.length > n) {
+    const rest = d.slice(n), last = Number(d[n - 1]);
+    const up = rest[0] > "5" || (rest[0] === "5" && (rest.length > 1 || last % 2 === 1));
+    d = d.slice(0, n);
+    if (up) {
+      const r = (BigInt(d) + 1n).toString();
+      if (r.length > d.length) point++;
+      d = r.slice(0, n);
+    }
+    d = d.replace(/0+$/, "");
+  }
+  const exp = point - 1;
+  let eprec = n;
+  if (eprec > d.length && d.length >= point) eprec = d.length;
+  if (exp < -4 || exp >= eprec) {
+    const e = Math.abs(exp);
+    return `${d[0]}${d.length > 1 ? "." + d.slice(1) : ""}e${exp < 0 ? "-" : "+"}${String(e).padStart(2, "0")}`;
+  }
+  if (point <= 0) return "0." + "0".repeat(-point) + d;
+  if (d.length <= point) return d + "0".repeat(point - d.length);
+  return d.slice(0, point) + "." + d.slice(point);
 };
 
 // pct writes a probability as simulate dice does: to 0.01%, with "<0.01%"
