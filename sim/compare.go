@@ -80,7 +80,27 @@ type Difference struct {
 // unit, its target, ...), so candidates may name their units differently.
 // A row that some candidate lacks (a metric only one of them has, such as
 // Impact Hits) shows that candidate's estimate as missing (NaN, 0 trials).
+//
+// The candidates are separate scenarios, which must ask the same question:
+// every two of them that report results share one. CompareSplit compares
+// the values of one scenario's parameter, which ask one question however
+// their results fall.
 func Compare(names []string, full [][]Estimate, batches [][][]Estimate) (Comparison, error) {
+	return compare(names, full, batches, false)
+}
+
+// CompareSplit is Compare for candidates that are the values of one swept
+// parameter of one scenario (SplitBy): they ask its question by
+// construction, so a candidate may report any part of its results (a
+// Doomwheel at 0 points only its Impact Hits, Rat Ogres without Impact
+// Hits only their kills per 100 points), each row showing the candidates
+// that lack it as missing; only a comparison in which no candidate
+// reports anything is refused.
+func CompareSplit(names []string, full [][]Estimate, batches [][][]Estimate) (Comparison, error) {
+	return compare(names, full, batches, true)
+}
+
+func compare(names []string, full [][]Estimate, batches [][][]Estimate, oneQuestion bool) (Comparison, error) {
 	if len(names) < 2 || len(full) != len(names) || len(batches) != len(names) {
 		return Comparison{}, fmt.Errorf("sim: a comparison needs two or more candidates, each with estimates and batches")
 	}
@@ -112,6 +132,9 @@ func Compare(names []string, full [][]Estimate, batches [][][]Estimate) (Compari
 		return Comparison{}, fmt.Errorf("%s and the other candidates share no result: none of them reports anything", names[0])
 	}
 	for i, a := range reporting {
+		if oneQuestion {
+			break
+		}
 		for _, b := range reporting[i+1:] {
 			shares := false
 			for k := range index[a] {

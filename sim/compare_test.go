@@ -90,6 +90,15 @@ func TestCompareMismatch(t *testing.T) {
 	if _, err := Compare([]string{"a", "a again", "b", "b again"}, [][]Estimate{a, a, b, b}, [][][]Estimate{nil, nil, nil, nil}); err == nil || !strings.Contains(err.Error(), "a and b share no result") {
 		t.Errorf("two questions, two candidates each: %v", err)
 	}
+	// The values of one scenario's parameter ask one question, however
+	// their results fall: each shares with a third, not with each other.
+	ab := []Estimate{{Metric: "x"}, {Metric: "y"}}
+	if c, err := CompareSplit([]string{"only x", "only y", "both"}, [][]Estimate{a, b, ab}, [][][]Estimate{nil, nil, nil}); err != nil || len(c.Rows) != 2 {
+		t.Errorf("one scenario's values, each reporting part: %v, %+v", err, c)
+	}
+	if _, err := CompareSplit([]string{"a", "b"}, [][]Estimate{nil, nil}, [][][]Estimate{nil, nil}); err == nil || !strings.Contains(err.Error(), "none of them reports anything") {
+		t.Errorf("one scenario's values reporting nothing: %v", err)
+	}
 	// One candidate reporting, the other nothing.
 	if c, err := Compare([]string{"a", "none"}, [][]Estimate{a, nil}, [][][]Estimate{nil, nil}); err != nil || len(c.Rows) != 1 || !c.Rows[0].Reported[0] || c.Rows[0].Reported[1] {
 		t.Errorf("one candidate reporting, one not: %v, %+v", err, c)

@@ -370,7 +370,11 @@ func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, s
 		return sim.Comparison{}, sim.Stamp{}, errNothingCompared
 	}
 	names = uniqueNames(names, j.args)
-	c, err := sim.Compare(names, full, batches)
+	comparison := sim.Compare
+	if len(ss) == 1 {
+		comparison = sim.CompareSplit // one scenario's values: one question
+	}
+	c, err := comparison(names, full, batches)
 	if err != nil {
 		return sim.Comparison{}, sim.Stamp{}, err
 	}

@@ -122,3 +122,26 @@ func TestCompareByNamesTheParameter(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareByPartResults: the values of one scenario's attackers ask
+// one question, so each may report part of the metrics asked for: the
+// Doomwheel at 0 points only its Impact Hits, Rat Ogres without their
+// troop rules (no Impact Hits) only their kills per 100 points, Knights
+// both. The comparison shows "-" where a candidate has no figure.
+func TestCompareByPartResults(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mix.yaml")
+	src := "name: mix\nruleset: fantasy\nbattle:\n  attacker:\n    - {use: Doomwheel, points: 0}\n    - {use: Rat Ogres, troop_rules: false}\n    - {use: Knights}\n" +
+		"  target: {use: Halberdiers}\n  distance: 6\n  phases: [charge, combat]\n  options: {rounds: 1}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := runCLI(t, "compare", path, "--metrics", "impact_hits,models_killed_per_100_points", "--trials", "960", "--progress", "never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"not reported for Rat Ogres", "not reported for Doomwheel", "Doomwheel - Knights", "Rat Ogres - Knights"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the comparison lacks %q:\n%s", want, stdout)
+		}
+	}
+}
