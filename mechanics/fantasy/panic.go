@@ -91,6 +91,14 @@ func (b *Battle) targetMayFlee() bool {
 		b.Options.TargetFlees && !t.ImmunePsychology
 }
 
+// ChargeMayCatch reports whether the acting unit's charge may catch its
+// target fleeing: a target that may flee as its reaction (Run for Your
+// Lives!, Options.TargetFlees), or that may be fleeing already when the
+// charge phase comes. It is conservative, as MayPanic is.
+func (b *Battle) ChargeMayCatch() bool {
+	return slices.Contains(b.Phases, PhaseCharge) && (b.targetMayFlee() || b.targetMayFleeBeforeCharge())
+}
+
 // targetMayFleeBeforeCharge reports whether the target can be fleeing
 // already when a charge phase comes, and so be caught by the charge: a
 // phase before it may have made it flee, from a Panic test (any unit that

@@ -459,8 +459,12 @@ func newBattleModel(b *rules.Battle) *battleModel {
 	}
 	for i := range b.Units {
 		m.recs = append(m.recs, recorder{recWounds, i}, recorder{recKilled, i}, recorder{recDestroyed, i})
-		if i < 2 && has(rules.PhaseCombat) || b.MayMeet(i) {
+		switch {
+		case i < 2 && has(rules.PhaseCombat) || b.MayMeet(i):
 			m.recs = append(m.recs, recorder{recBroke, i}, recorder{recCaught, i}, recorder{recWon, i})
+		case i == 1 && b.ChargeMayCatch():
+			// No combat, but the charge may catch the target fleeing.
+			m.recs = append(m.recs, recorder{recCaught, i})
 		}
 		if i > 0 {
 			m.recs = append(m.recs, recorder{recFled, i})

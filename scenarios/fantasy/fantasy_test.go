@@ -1034,3 +1034,43 @@ battle:
 		t.Errorf("%d charge_success estimates, want 2", seen)
 	}
 }
+
+// TestCaughtWithoutCombat: a battle with a charge phase and no combat
+// reports its target's caught when the charge may catch it fleeing (here
+// with target_flees), and not when it cannot. Ten foot (M 5: 5 plus the
+// highest of 2D6) charge ten 6" away that flee 2D6: caught when 5 + h >=
+// 6 + f, 190 of the 6^4 rolls (95/648, by enumeration), and a catch by
+// ten (2 wounds for each point of their Unit Strength, 20) destroys the
+// ten. 20,000 trials, within 4 standard errors.
+func TestCaughtWithoutCombat(t *testing.T) {
+	src := "name: t\nruleset: fantasy\nbattle:\n  attacker: {name: A, models: 10, width: 5, profile: M5 WS3 S3 T3 W1 I3 A1 Ld7}\n" +
+		"  target: {name: T, models: 10, width: 5, profile: M5 WS3 S3 T3 W1 I3 A1 Ld7}\n  distance: 6\n  phases: [charge]\n"
+	for _, tc := range []struct {
+		options string
+		caught  bool
+	}{{"  options: {target_flees: true}\n", true}, {"", false}} {
+		s, err := registry.Parse("t.yaml", []byte(src+tc.options))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Contains(s.Metrics(), "caught"); got != tc.caught {
+			t.Errorf("options %q: caught among the metrics %v, want %v", tc.options, got, tc.caught)
+			continue
+		}
+		if !tc.caught {
+			continue
+		}
+		if err := s.SelectMetrics([]string{"caught"}); err != nil {
+			t.Fatal(err)
+		}
+		run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 20_000, Seed: 6})
+		if err != nil {
+			t.Fatal(err)
+		}
+		es := s.Results(run)
+		const p = 95.0 / 648
+		if se := math.Sqrt(p * (1 - p) / 20_000); len(es) != 1 || math.Abs(es[0].Value-p) > 4*se {
+			t.Errorf("caught: %v, want %.4f within 4 standard errors (%.4f)", es, p, 4*se)
+		}
+	}
+}
