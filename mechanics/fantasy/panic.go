@@ -77,18 +77,21 @@ func (b *Battle) MayMeet(i int) bool {
 }
 
 // terrorOnCharge reports whether the acting unit can declare a charge that
-// makes its target take the Panic test of Run for Your Lives!.
+// makes its target take the Panic test of Run for Your Lives!. A battle
+// that starts in combat declares none: a charge comes only once the two
+// are apart, when the target is fleeing already, which takes no test.
 func (b *Battle) terrorOnCharge() bool {
 	a := b.Units[0]
-	return slices.Contains(b.Phases, PhaseCharge) && a.Mover.Random.IsZero() && a.terrifies(b.Units[1])
+	return slices.Contains(b.Phases, PhaseCharge) && a.Mover.Random.IsZero() && b.Distance[1] > 0 && a.terrifies(b.Units[1])
 }
 
 // targetMayFlee reports whether the target can flee as its charge reaction,
-// and so be caught in the charge phase.
+// and so be caught in the charge phase (none in a battle that starts in
+// combat: terrorOnCharge).
 func (b *Battle) targetMayFlee() bool {
 	t := b.Units[1]
 	return b.terrorOnCharge() || slices.Contains(b.Phases, PhaseCharge) && b.Units[0].Mover.Random.IsZero() &&
-		b.Options.TargetFlees && !t.ImmunePsychology
+		b.Distance[1] > 0 && b.Options.TargetFlees && !t.ImmunePsychology
 }
 
 // ChargeMayCatch reports whether the acting unit's charge may catch its
@@ -100,22 +103,34 @@ func (b *Battle) ChargeMayCatch() bool {
 }
 
 // targetMayFleeBeforeCharge reports whether the target can be fleeing
-// already when a charge phase comes, and so be caught by the charge: a
-// phase before it may have made it flee, from a Panic test (any unit that
-// can take one) or from a break in combat (any but an Unbreakable one).
-// It is conservative, as MayPanic is, and asks nothing that MayPanic
-// asks in turn.
+// already when a charge phase comes, and so be caught by the charge
+// (targetMayFleeBefore).
 func (b *Battle) targetMayFleeBeforeCharge() bool {
-	t := b.Units[1]
 	for k, p := range b.Phases {
-		if p != PhaseCharge || k == 0 {
-			continue
-		}
-		if slices.Contains(b.Phases[:k], PhaseCombat) && !t.Unbreakable || t.TroopPanics() && !t.ImmunePsychology && !t.ImmunePanic {
+		if p == PhaseCharge && b.targetMayFleeBefore(k) {
 			return true
 		}
 	}
 	return false
+}
+
+// targetMayFleeBefore reports whether the target can be fleeing when
+// phase k begins: the phases before it may have broken it in combat (any
+// but an Unbreakable one), made it flee from an earlier charge, or made
+// it fail a Panic test, by the paths MayPanic follows within those
+// phases. It is conservative, as MayPanic is, and asks only about phases
+// before k, so that the losses of phase k (maxModelsLost) may ask it.
+func (b *Battle) targetMayFleeBefore(k int) bool {
+	t, before := b.Units[1], b.Phases[:k]
+	switch {
+	case slices.Contains(before, PhaseCombat) && !t.Unbreakable:
+		return true
+	case slices.Contains(before, PhaseCharge) && b.targetMayFlee():
+		return true
+	case !t.TroopPanics() || t.ImmunePsychology || t.ImmunePanic:
+		return false
+	}
+	return b.MeetsOthers() || b.mayLoseQuarterBefore(1, k) || b.mayLoseFriend(1)
 }
 
 // mayLoseQuarter reports whether unit i can lose a quarter of its Unit
@@ -129,10 +144,15 @@ func (b *Battle) targetMayFleeBeforeCharge() bool {
 // can leave (never below one). A Unit Strength of 0 makes any wound a
 // quarter.
 func (b *Battle) mayLoseQuarter(i int) bool {
+	return b.mayLoseQuarterBefore(i, len(b.Phases))
+}
+
+// mayLoseQuarterBefore is mayLoseQuarter over the phases before phase k.
+func (b *Battle) mayLoseQuarterBefore(i, k int) bool {
 	u := b.Units[i]
 	lostBefore := 0
-	for _, p := range b.Phases {
-		n := b.maxModelsLost(i, p)
+	for j, p := range b.Phases[:k] {
+		n := b.maxModelsLost(i, j)
 		fewest := max(1, u.Models-lostBefore)
 		if n > 0 && p != PhaseCombat && (u.US <= 0 || 4*min(n, fewest) >= fewest) {
 			return true
@@ -151,16 +171,16 @@ func (b *Battle) mayLoseQuarter(i int) bool {
 // wound, and a Misfire's Disaster strikes the Doomwheel itself with at most
 // 6 hits of one wound each, or removes it when it takes its last movement
 // die (mayLoseLastDie).
-func (b *Battle) maxModelsLost(i int, p Phase) int {
+func (b *Battle) maxModelsLost(i, k int) int {
 	a, u := b.Units[0], b.Units[i]
 	n := 0
-	switch p {
+	switch b.Phases[k] {
 	case PhaseCombat:
 		if i <= 1 {
 			n = u.Models
 		}
 	case PhaseCharge:
-		if i == 1 && (b.targetMayFlee() || b.targetMayFleeBeforeCharge()) {
+		if i == 1 && (b.targetMayFlee() || b.targetMayFleeBefore(k)) {
 			n = u.Models
 		}
 	case PhaseShooting:
@@ -224,8 +244,8 @@ func (b *Battle) mayLoseFriend(i int) bool {
 // destroyed only if its losses over the phases can add up to all of it.
 func (b *Battle) mayFall(j int) bool {
 	lost := 0
-	for _, p := range b.Phases {
-		lost += b.maxModelsLost(j, p)
+	for k := range b.Phases {
+		lost += b.maxModelsLost(j, k)
 	}
 	return lost >= b.Units[j].Models
 }

@@ -1036,28 +1036,40 @@ battle:
 }
 
 // TestCaughtWithoutCombat: a battle with a charge phase and no combat
-// reports its target's caught when the charge may catch it fleeing (here
-// with target_flees), and not when it cannot. Ten foot (M 5: 5 plus the
+// reports its target's caught when the charge may catch it fleeing (with
+// target_flees, or after it was shot at), and not when it cannot. Ten foot (M 5: 5 plus the
 // highest of 2D6) charge ten 6" away that flee 2D6: caught when 5 + h >=
 // 6 + f, 190 of the 6^4 rolls (95/648, by enumeration), and a catch by
 // ten (2 wounds for each point of their Unit Strength, 20) destroys the
 // ten. 20,000 trials, within 4 standard errors.
 func TestCaughtWithoutCombat(t *testing.T) {
-	src := "name: t\nruleset: fantasy\nbattle:\n  attacker: {name: A, models: 10, width: 5, profile: M5 WS3 S3 T3 W1 I3 A1 Ld7}\n" +
-		"  target: {name: T, models: 10, width: 5, profile: M5 WS3 S3 T3 W1 I3 A1 Ld7}\n  distance: 6\n  phases: [charge]\n"
-	for _, tc := range []struct {
-		options string
-		caught  bool
-	}{{"  options: {target_flees: true}\n", true}, {"", false}} {
-		s, err := registry.Parse("t.yaml", []byte(src+tc.options))
+	head := "name: t\nruleset: fantasy\nbattle:\n  attacker: {name: A, models: 10, width: 5, profile: M5 WS3 S3 T3 W1 I3 A1 Ld7"
+	target := "}\n  target: {name: T, models: 10, width: 5, profile: M5 WS3 S3 T3 W1 I3 A1 Ld7}\n"
+	for i, tc := range []struct {
+		attacker, rest string
+		caught         bool
+	}{
+		{"", "  distance: 6\n  phases: [charge]\n  options: {target_flees: true}\n", true},
+		// The target holds: nothing makes it flee.
+		{"", "  distance: 6\n  phases: [charge]\n", false},
+		// Engaged from the start: no charge is declared at it.
+		{"", "  distance: 0\n  phases: [charge]\n  options: {target_flees: true}\n", false},
+		// A shooting phase first, with nothing to shoot: it cannot flee
+		// before the charge.
+		{"", "  distance: 6\n  phases: [shooting, charge]\n", false},
+		// Bows at it: a quarter lost, it may flee from Panic, and the
+		// charge may catch it.
+		{", BS: 3, missile: {S: 3, range: 24}", "  distance: 6\n  phases: [shooting, charge]\n", true},
+	} {
+		s, err := registry.Parse("t.yaml", []byte(head+tc.attacker+target+tc.rest))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := slices.Contains(s.Metrics(), "caught"); got != tc.caught {
-			t.Errorf("options %q: caught among the metrics %v, want %v", tc.options, got, tc.caught)
+			t.Errorf("case %d: caught among the metrics %v, want %v", i, got, tc.caught)
 			continue
 		}
-		if !tc.caught {
+		if i > 0 {
 			continue
 		}
 		if err := s.SelectMetrics([]string{"caught"}); err != nil {
