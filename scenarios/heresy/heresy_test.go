@@ -142,6 +142,13 @@ func TestErrors(t *testing.T) {
 		{"shots below zero", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5, shots: D6-3}]}", target, ""),
 			`t.yaml:4:132: shots "D6-3" can roll below zero`},
 		{"no weapons", shoot("{name: B, models: 1, "+marine+"}", target, ""), `t.yaml:4:10: a unit is missing the key "weapons"`},
+		// A Template weapon reaches as far as its template, and hits by it:
+		// a range in inches (at column 100 + 61) or Blast beside it (the
+		// weapon at column 100) would be read for nothing.
+		{"template with a range", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5, type: \"Assault 1, Template\", range: 6}]}", target, ""),
+			`t.yaml:4:161: range 6 on weapon "gun": a Template weapon reaches as far as its template, 8"; write range: Template, or leave range out`},
+		{"template and blast", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5, type: \"Assault 1, Blast (3), Template\"}]}", target, ""),
+			`t.yaml:4:100: weapon "gun" has both Blast and Template`},
 		{"two weapons one name", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5}, {name: gun, S: 5, AP: 5}]}", target, ""),
 			`t.yaml:4:126: two weapons named "gun"`},
 		{"weapon rule on a unit", shoot(bolters, "{"+reveller+", rules: [Instant Death]}", ""),

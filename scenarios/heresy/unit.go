@@ -85,6 +85,8 @@ type weaponSpec struct {
 	typ      rules.WeaponType
 	rng      int
 	template bool
+	// rngNode is where range is written (nil without one).
+	rngNode *scenarios.Node
 }
 
 // strength is a weapon's Strength as printed: a number, "User" (the
@@ -331,7 +333,7 @@ func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSp
 				shotsAt = n
 				w.shots = scenarios.Sweep(d, n, "shots", true, func(n *scenarios.Node) (dice.Expr, bool) { return decodeShots(d, n) }, shotsParam)
 			}},
-			scenarios.Field{Key: "range", Decode: func(n *scenarios.Node) { w.rng, w.template = decodeRange(d, n) }},
+			scenarios.Field{Key: "range", Decode: func(n *scenarios.Node) { w.rng, w.template, w.rngNode = decodeRange(d, n) }},
 		)
 	}
 	what := "a weapon"
@@ -487,20 +489,20 @@ func weaponStrength(d *scenarios.Decoder, n *scenarios.Node) (strength, bool) {
 }
 
 // decodeRange reads a weapon's printed range: inches, or Template.
-func decodeRange(d *scenarios.Decoder, n *scenarios.Node) (int, bool) {
+func decodeRange(d *scenarios.Decoder, n *scenarios.Node) (int, bool, *scenarios.Node) {
 	s, ok := d.Scalar(n, "range (inches, such as 24, or Template)")
 	if !ok {
-		return 0, false
+		return 0, false, n
 	}
 	if strings.EqualFold(s, "template") {
-		return 0, true
+		return 0, true, n
 	}
 	v, err := strconv.Atoi(strings.TrimSuffix(s, "\""))
 	if err != nil || v < 1 || v > 240 {
 		d.Errorf(n, "expected range as inches from 1 to 240, or Template, found %q", s)
-		return 0, false
+		return 0, false, n
 	}
-	return v, false
+	return v, false, n
 }
 
 // unitParam reads one unit, or a list of units to sweep, for a role.
@@ -563,6 +565,17 @@ func (s *weaponSpec) at(d *scenarios.Decoder, pt scenarios.Point) (rules.Weapon,
 			d.Errorf(c.Node, "%v (weapon %q)", err, s.name)
 			ok = false
 		}
+	}
+	// A Template weapon reaches as far as its template (TemplateReach),
+	// and resolves its hits by the template, not by Blast markers: a range
+	// in inches, or Blast beside it, would be read for nothing.
+	switch {
+	case w.Template && s.rng > 0:
+		d.Errorf(s.rngNode, "range %d on weapon %q: a Template weapon reaches as far as its template, %d\"; write range: Template, or leave range out", s.rng, s.name, rules.TemplateReach)
+		ok = false
+	case w.Template && w.Blast > 0:
+		d.Errorf(s.node, "weapon %q has both Blast and Template: a weapon's hits come from a Blast marker or from a template, not both; keep one", s.name)
+		ok = false
 	}
 	return w, ok
 }
