@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -1308,4 +1309,31 @@ func binomial(n, k int) int {
 		c = c * (n - i) / (i + 1)
 	}
 	return c
+}
+
+// TestTemplateChecks: a Template weapon with a range in inches, or with
+// Blast, is refused when its catalogue is read, as any other weapon
+// error on a card is, not first when a scenario uses the card; a Rapid
+// Fire Template weapon needs no range beside the template's.
+func TestTemplateChecks(t *testing.T) {
+	card := func(weapon string) string {
+		return "ruleset: heresy\nunits:\n  - {name: Flamers, models: 5, " + marine + ", weapons: [" + weapon + "]}\n"
+	}
+	for _, tc := range []struct{ weapon, want string }{
+		{`{name: flamer, S: 4, AP: 5, type: "Assault 1, Template", range: 8}`, `range 8 on weapon "flamer": a Template weapon reaches as far as its template`},
+		{`{name: pie, S: 4, AP: 5, type: "Assault 1, Blast (3)", range: Template}`, `weapon "pie" has both Blast and Template`},
+		{`{name: flamer, S: 4, AP: 5, type: "Rapid Fire, Template"}`, ""},
+	} {
+		path := filepath.Join(t.TempDir(), "units.yaml")
+		if err := os.WriteFile(path, []byte(card(tc.weapon)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := registry.UserCards([]string{path}, "")
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.weapon, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want %q", tc.weapon, err, tc.want)
+		}
+	}
 }

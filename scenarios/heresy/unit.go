@@ -345,7 +345,28 @@ func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSp
 	} else {
 		d.Object(n, what, fields)
 	}
-	if w.typ == rules.RapidFire && w.rng == 0 && !w.template && typeAt != nil {
+	// Template, from range, the type or the rules, at any point of a
+	// sweep; and Blast.
+	template, blast := w.template, false
+	for _, rp := range append(slices.Clone(w.rules), typeRules...) {
+		for _, c := range rp.Values() {
+			if c.On && c.Rule.Spec != nil {
+				template = template || c.Rule.Spec.Name == rules.RuleTemplate
+				blast = blast || c.Rule.Spec.Name == rules.RuleBlast
+			}
+		}
+	}
+	// A Template weapon reaches as far as its template (TemplateReach),
+	// and resolves its hits by the template, not by Blast markers: a range
+	// in inches, or Blast beside it, would be read for nothing. (at checks
+	// each point of a sweep again, in the same words.)
+	switch {
+	case template && w.rng > 0:
+		d.Errorf(w.rngNode, templateRange, w.rng, w.name, rules.TemplateReach)
+	case template && blast:
+		d.Errorf(w.node, templateBlast, w.name)
+	}
+	if w.typ == rules.RapidFire && w.rng == 0 && !template && typeAt != nil {
 		// Without a range it would never be within half of it, and fire
 		// once at every distance.
 		d.Errorf(typeAt, "a Rapid Fire weapon needs its range: it fires twice within half of it; add range, such as range: 24")
@@ -571,14 +592,20 @@ func (s *weaponSpec) at(d *scenarios.Decoder, pt scenarios.Point) (rules.Weapon,
 	// in inches, or Blast beside it, would be read for nothing.
 	switch {
 	case w.Template && s.rng > 0:
-		d.Errorf(s.rngNode, "range %d on weapon %q: a Template weapon reaches as far as its template, %d\"; write range: Template, or leave range out", s.rng, s.name, rules.TemplateReach)
+		d.Errorf(s.rngNode, templateRange, s.rng, s.name, rules.TemplateReach)
 		ok = false
 	case w.Template && w.Blast > 0:
-		d.Errorf(s.node, "weapon %q has both Blast and Template: a weapon's hits come from a Blast marker or from a template, not both; keep one", s.name)
+		d.Errorf(s.node, templateBlast, s.name)
 		ok = false
 	}
 	return w, ok
 }
+
+// The refusals of a Template weapon with a range in inches, or with Blast.
+const (
+	templateRange = "range %d on weapon %q: a Template weapon reaches as far as its template, %d\"; write range: Template, or leave range out"
+	templateBlast = "weapon %q has both Blast and Template: a weapon's hits come from a Blast marker or from a template, not both; keep one"
+)
 
 // specsReady reports whether every unit of a question was read: a unit
 // whose mapping had errors is missing required values, and building it
