@@ -94,12 +94,16 @@ func (b *Battle) targetMayFlee() bool {
 		b.Distance[1] > 0 && b.Options.TargetFlees && !t.ImmunePsychology
 }
 
-// ChargeMayCatch reports whether the acting unit's charge may catch its
-// target fleeing: a target that may flee as its reaction (Run for Your
-// Lives!, Options.TargetFlees), or that may be fleeing already when the
-// charge phase comes. It is conservative, as MayPanic is.
-func (b *Battle) ChargeMayCatch() bool {
-	return slices.Contains(b.Phases, PhaseCharge) && (b.targetMayFlee() || b.targetMayFleeBeforeCharge())
+// TargetMayBeCaught reports whether a move of the acting unit outside
+// close combat may catch its target fleeing: its charge, at a target that
+// may flee as its reaction (Run for Your Lives!, Options.TargetFlees) or
+// may be fleeing already when the charge phase comes; or an Out of
+// Control move that runs into the units on the line (outOfControlMeets).
+// It is conservative, as MayPanic is. (A pursuit, the other catch, needs
+// a combat phase.)
+func (b *Battle) TargetMayBeCaught() bool {
+	return slices.Contains(b.Phases, PhaseCharge) && (b.targetMayFlee() || b.targetMayFleeBeforeCharge()) ||
+		b.outOfControlMeets()
 }
 
 // targetMayFleeBeforeCharge reports whether the target can be fleeing

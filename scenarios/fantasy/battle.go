@@ -462,8 +462,11 @@ func newBattleModel(b *rules.Battle) *battleModel {
 		switch {
 		case i < 2 && has(rules.PhaseCombat) || b.MayMeet(i):
 			m.recs = append(m.recs, recorder{recBroke, i}, recorder{recCaught, i}, recorder{recWon, i})
-		case i == 1 && b.ChargeMayCatch():
-			// No combat, but the charge may catch the target fleeing.
+		case i == 0 && b.TargetMayBeCaught():
+			// No combat, but a charge or an Out of Control move may catch
+			// the target fleeing, and destroy it: a win.
+			m.recs = append(m.recs, recorder{recWon, i})
+		case i == 1 && b.TargetMayBeCaught():
 			m.recs = append(m.recs, recorder{recCaught, i})
 		}
 		if i > 0 {

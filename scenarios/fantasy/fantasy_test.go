@@ -1069,6 +1069,10 @@ func TestCaughtWithoutCombat(t *testing.T) {
 			t.Errorf("case %d: caught among the metrics %v, want %v", i, got, tc.caught)
 			continue
 		}
+		// A catch may destroy the target, a win for the acting unit.
+		if got := slices.Contains(s.Metrics(), "won"); got != tc.caught {
+			t.Errorf("case %d: won among the metrics %v, want %v", i, got, tc.caught)
+		}
 		if i > 0 {
 			continue
 		}
@@ -1084,5 +1088,16 @@ func TestCaughtWithoutCombat(t *testing.T) {
 		if se := math.Sqrt(p * (1 - p) / 20_000); len(es) != 1 || math.Abs(es[0].Value-p) > 4*se {
 			t.Errorf("caught: %v, want %.4f within 4 standard errors (%.4f)", es, p, 4*se)
 		}
+	}
+	// With no charge and no combat, a Doomwheel's Out of Control move
+	// towards the others may still catch its target fleeing from Zzzzap!.
+	s, err := registry.Parse("t.yaml", []byte("name: t\nruleset: fantasy\nbattle:\n  attacker: {use: Doomwheel}\n"+
+		"  target: {name: Goblins, models: 8, width: 4, profile: M4 WS2 S3 T1 W1 I2 A1 Ld2}\n  distance: 6\n"+
+		"  phases: [shooting, shooting]\n  options: {out_of_control: towards}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(s.Metrics(), "caught") || !slices.Contains(s.Metrics(), "won") {
+		t.Errorf("an Out of Control move that may catch the target: metrics %v, want caught and won", s.Metrics())
 	}
 }
