@@ -165,6 +165,17 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 	}
 }
 
+// mayMeetOther reports whether a move of the acting unit may charge or
+// catch an enemy other than its target (Battle.MayMeet).
+func mayMeetOther(b *rules.Battle) bool {
+	for j := 2; j < len(b.Units); j++ {
+		if b.MayMeet(j) {
+			return true
+		}
+	}
+	return false
+}
+
 // hasFriend reports whether a unit other than the acting one is on its
 // side.
 func hasFriend(b *rules.Battle) bool {
@@ -462,9 +473,9 @@ func newBattleModel(b *rules.Battle) *battleModel {
 		switch {
 		case i < 2 && has(rules.PhaseCombat) || b.MayMeet(i):
 			m.recs = append(m.recs, recorder{recBroke, i}, recorder{recCaught, i}, recorder{recWon, i})
-		case i == 0 && b.TargetMayBeCaught():
+		case i == 0 && (b.TargetMayBeCaught() || mayMeetOther(b)):
 			// No combat, but a charge or an Out of Control move may catch
-			// the target fleeing, and destroy it: a win.
+			// the target, or another enemy, fleeing, and destroy it: a win.
 			m.recs = append(m.recs, recorder{recWon, i})
 		case i == 1 && b.TargetMayBeCaught():
 			m.recs = append(m.recs, recorder{recCaught, i})

@@ -1100,4 +1100,34 @@ func TestCaughtWithoutCombat(t *testing.T) {
 	if !slices.Contains(s.Metrics(), "caught") || !slices.Contains(s.Metrics(), "won") {
 		t.Errorf("an Out of Control move that may catch the target: metrics %v, want caught and won", s.Metrics())
 	}
+	// A Random Movement move along the line may catch another enemy, three
+	// Goblins that Zzzzap! made flee, which its catch (2
+	// wounds for each point of the Doomwheel's Unit Strength) destroys: a
+	// win, in every trial in which they are caught, and only then.
+	s, err = registry.Parse("t.yaml", []byte("name: t\nruleset: fantasy\nbattle:\n  attacker: {use: Doomwheel}\n"+
+		"  target: {name: Skeletons, models: 20, width: 5, profile: M4 WS2 S3 T3 W1 I2 A1 Ld3, rules: [Immunity (Psychology)]}\n  distance: 24\n"+
+		"  others:\n    - {name: Goblins, side: enemy, distance: 4, models: 3, width: 3, profile: M4 WS2 S3 T3 W1 I2 A1 Ld2}\n"+
+		"  phases: [shooting, charge]\n  options: {charge_path: line}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SelectMetrics([]string{"won", "caught"}); err != nil {
+		t.Fatal(err)
+	}
+	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 4000, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var won, caught float64
+	for _, e := range s.Results(run) {
+		switch {
+		case e.Metric == "won" && e.Param("unit") == "Doomwheel":
+			won = e.Value
+		case e.Metric == "caught" && e.Param("unit") == "Goblins":
+			caught = e.Value
+		}
+	}
+	if won == 0 || won != caught {
+		t.Errorf("the Doomwheel won %v, the Goblins were caught %v; want the same, above 0", won, caught)
+	}
 }

@@ -196,6 +196,9 @@ func TestErrors(t *testing.T) {
 		{"Rapid Fire without a range", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Rapid Fire, S: 4, AP: 5}]}", target, ""), `t.yaml:4:118: a Rapid Fire weapon needs its range: it fires twice within half of it`},
 		{"Melee fired", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Melee, S: 4, AP: 5}]}", target, ""), `t.yaml:4:118: a Melee weapon is not fired`},
 		{"Deflagrate in melee", scenario("assault:\n  attacker: {name: A, models: 5, " + marine + ", melee: {name: fist, S: 8, AP: 2, rules: [Deflagrate]}}\n  defender: " + assaultSquad + "\n"), `t.yaml:4:100: melee weapon "fist": Deflagrate, Blast, Template and Gets Hot are ranged weapons' rules`},
+		// Template and Blast on a melee weapon: the one refusal that applies,
+		// not that of a ranged weapon with both.
+		{"Template and Blast in melee", scenario("assault:\n  attacker: {name: A, models: 5, " + marine + ", melee: {name: fist, S: 8, AP: 2, rules: [Template, Blast (3)]}}\n  defender: " + assaultSquad + "\n"), `t.yaml:4:100: melee weapon "fist": Deflagrate, Blast, Template and Gets Hot are ranged weapons' rules, not modelled in close combat`},
 		{"Overwatch guns without Overwatch", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {name: D, models: 5, " + marine + ", weapons: [{name: gun, S: 4, AP: 5}]}\n"), `t.yaml:5:13: the defender's weapons are fired only in Overwatch; set options: {overwatch: true}`},
 		{"Overwatch guns on Automated Artillery", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {name: D, models: 5, " + marine + ", rules: [Automated Artillery], weapons: [{name: gun, S: 4, AP: 5}]}\n  options: {overwatch: true}\n"), `t.yaml:5:13: the defender's weapons are fired only in Overwatch, which Automated Artillery may not make (its one Reaction is Interceptor); remove them`},
 		{"Stupefied charger without the rule", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  stupefied: attacker\n"), `t.yaml:6:14: stupefied: attacker, but a unit without Lords of Profligacy cannot become Stupefied`},
@@ -1323,6 +1326,9 @@ func TestTemplateChecks(t *testing.T) {
 		{`{name: flamer, S: 4, AP: 5, type: "Assault 1, Template", range: 8}`, `range 8 on weapon "flamer": a Template weapon reaches as far as its template`},
 		{`{name: pie, S: 4, AP: 5, type: "Assault 1, Blast (3)", range: Template}`, `weapon "pie" has both Blast and Template`},
 		{`{name: flamer, S: 4, AP: 5, type: "Rapid Fire, Template"}`, ""},
+		// Template swept: where it is off, a plain Rapid Fire weapon,
+		// which needs its range.
+		{`{name: flamer, S: 4, AP: 5, type: Rapid Fire, rules: [{Template: [false, true]}]}`, "a Rapid Fire weapon needs its range"},
 	} {
 		path := filepath.Join(t.TempDir(), "units.yaml")
 		if err := os.WriteFile(path, []byte(card(tc.weapon)), 0o644); err != nil {

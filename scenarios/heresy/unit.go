@@ -87,6 +87,9 @@ type weaponSpec struct {
 	template bool
 	// rngNode is where range is written (nil without one).
 	rngNode *scenarios.Node
+	// melee: a close combat weapon, which takes no ranged weapon's rules
+	// (checkMelee).
+	melee bool
 }
 
 // strength is a weapon's Strength as printed: a number, "User" (the
@@ -309,7 +312,7 @@ func decodeWeapons(d *scenarios.Decoder, n *scenarios.Node) []*weaponSpec {
 // decodeWeapon reads a weapon profile: name, type, S, AP, shots and range
 // (ranged only) and rules.
 func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSpec {
-	w := &weaponSpec{node: n, shots: scenarios.Fixed(dice.Const(1)), s: scenarios.Fixed(strength{}), ap: scenarios.Fixed(rules.APNone)}
+	w := &weaponSpec{node: n, shots: scenarios.Fixed(dice.Const(1)), s: scenarios.Fixed(strength{}), ap: scenarios.Fixed(rules.APNone), melee: melee}
 	var typeAt, shotsAt, rulesAt *scenarios.Node
 	var typeShots dice.Expr
 	var typeRules []scenarios.Param[scenarios.RuleChoice]
@@ -345,28 +348,36 @@ func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSp
 	} else {
 		d.Object(n, what, fields)
 	}
-	// Template, from range, the type or the rules, at any point of a
-	// sweep; and Blast.
-	template, blast := w.template, false
+	// Template, from range, the type or the rules: at some point of a
+	// sweep (template), or at every point (always); and Blast.
+	template, always, blast := w.template, w.template, false
 	for _, rp := range append(slices.Clone(w.rules), typeRules...) {
+		on := 0
 		for _, c := range rp.Values() {
 			if c.On && c.Rule.Spec != nil {
-				template = template || c.Rule.Spec.Name == rules.RuleTemplate
+				if c.Rule.Spec.Name == rules.RuleTemplate {
+					template, on = true, on+1
+				}
 				blast = blast || c.Rule.Spec.Name == rules.RuleBlast
 			}
 		}
+		always = always || on > 0 && on == len(rp.Values())
 	}
 	// A Template weapon reaches as far as its template (TemplateReach),
 	// and resolves its hits by the template, not by Blast markers: a range
 	// in inches, or Blast beside it, would be read for nothing. (at checks
-	// each point of a sweep again, in the same words.)
+	// each point of a sweep again, in the same words.) A melee weapon may
+	// take neither (checkMelee says so).
 	switch {
+	case melee:
 	case template && w.rng > 0:
 		d.Errorf(w.rngNode, templateRange, w.rng, w.name, rules.TemplateReach)
 	case template && blast:
 		d.Errorf(w.node, templateBlast, w.name)
 	}
-	if w.typ == rules.RapidFire && w.rng == 0 && !template && typeAt != nil {
+	// A Template weapon reaches as far as its template at every point, or
+	// it needs its range where it is a plain Rapid Fire weapon.
+	if w.typ == rules.RapidFire && w.rng == 0 && !always && typeAt != nil {
 		// Without a range it would never be within half of it, and fire
 		// once at every distance.
 		d.Errorf(typeAt, "a Rapid Fire weapon needs its range: it fires twice within half of it; add range, such as range: 24")
@@ -591,6 +602,7 @@ func (s *weaponSpec) at(d *scenarios.Decoder, pt scenarios.Point) (rules.Weapon,
 	// and resolves its hits by the template, not by Blast markers: a range
 	// in inches, or Blast beside it, would be read for nothing.
 	switch {
+	case s.melee:
 	case w.Template && s.rng > 0:
 		d.Errorf(s.rngNode, templateRange, s.rng, s.name, rules.TemplateReach)
 		ok = false
