@@ -421,47 +421,7 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 		}
 	}
 	var files []unitsFile
-	type entry struct {
-		at   *Node
-		path string
-		info os.FileInfo
-	}
-	var named []entry
-	// read are the files the entries so far read, each with the entry
-	// that reads it and whether that entry is a folder: a file one entry
-	// names and a folder another names holds is one catalogue named twice.
-	type readBy struct {
-		at     *Node
-		info   os.FileInfo
-		folder bool
-	}
-	var read []readBy
-	readBefore := func(it *Node, path string, folder bool) bool {
-		info, err := os.Stat(path)
-		if err != nil {
-			return false // its reader says why it cannot be read
-		}
-		i := slices.IndexFunc(read, func(r readBy) bool { return os.SameFile(r.info, info) })
-		if i < 0 {
-			read = append(read, readBy{it, info, folder})
-			return false
-		}
-		first := read[i]
-		switch {
-		case first.at == it:
-			return true // one folder's two links to a file: read once
-		case !folder:
-			d.Errorf(it, "%s is a catalogue of the folder %s at line %d, column %d, which reads it already; name each catalogue once",
-				Excerpt(it.Text), Excerpt(first.at.Text), first.at.Line, first.at.Col)
-		case first.folder:
-			d.Errorf(it, "the folder %s holds %s, which the folder %s at line %d, column %d reads already; name each catalogue once",
-				Excerpt(it.Text), Excerpt(filepath.Join(it.Text, filepath.Base(path))), Excerpt(first.at.Text), first.at.Line, first.at.Col)
-		default:
-			d.Errorf(it, "the folder %s holds %s, which %s at line %d, column %d names already; name each catalogue once",
-				Excerpt(it.Text), Excerpt(filepath.Join(it.Text, filepath.Base(path))), Excerpt(first.at.Text), first.at.Line, first.at.Col)
-		}
-		return true
-	}
+	seen := unitsSeen{d: d}
 	for _, it := range items {
 		p, ok := d.Scalar(it, "a unit catalogue's path")
 		if !ok {
@@ -479,28 +439,11 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 			d.Errorf(it, "unit catalogue %s: %v", p, pathProblem(err))
 			continue
 		}
-		// As a list of metrics or hosts refuses a name given twice: a
-		// second mention reads nothing new, and is a slip for another
-		// catalogue, or one named under two paths (./units.yaml and
-		// units.yaml, a link to it). So is a file the list names that a
-		// folder it names holds (readBefore).
-		if i := slices.IndexFunc(named, func(e entry) bool { return e.path == filepath.Clean(p) || os.SameFile(e.info, info) }); i >= 0 {
-			first, kind := named[i].at, "file"
-			if info.IsDir() {
-				kind = "folder"
-			}
-			if it.Text == first.Text {
-				d.Errorf(it, "%s is named twice, here and at line %d, column %d; name each unit catalogue once",
-					Excerpt(it.Text), first.Line, first.Col)
-			} else {
-				d.Errorf(it, "%s names the same unit catalogue %s as %s at line %d, column %d; name each catalogue once",
-					Excerpt(it.Text), kind, Excerpt(first.Text), first.Line, first.Col)
-			}
+		if seen.namedBefore(it, p, info) {
 			continue
 		}
-		named = append(named, entry{it, filepath.Clean(p), info})
 		if !info.IsDir() {
-			if !readBefore(it, p, false) {
+			if !seen.readBefore(it, p, false) {
 				files = append(files, unitsFile{it, p})
 			}
 			continue
@@ -518,12 +461,89 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 			if len(files) > MaxCatalogueFiles {
 				break // more than may be read, which reading reports
 			}
-			if d.listedRegular(it, f) && !readBefore(it, f, true) {
+			if d.listedRegular(it, f) && !seen.readBefore(it, f, true) {
 				files = append(files, unitsFile{it, f})
 			}
 		}
 	}
 	return files
+}
+
+// unitsSeen is what the entries of one units key have named and read so
+// far, to refuse a catalogue named twice. As a list of metrics or hosts
+// refuses a name given twice: a second mention reads nothing new, and is
+// a slip for another catalogue, or one named under two paths.
+type unitsSeen struct {
+	d *Decoder
+	// named are the entries, by clean path and by file.
+	named []unitsEntry
+	// read are the catalogue files the entries read, each with the entry
+	// that reads it (folder: a folder that lists it).
+	read []unitsEntry
+}
+
+type unitsEntry struct {
+	at     *Node
+	path   string
+	info   os.FileInfo
+	folder bool
+}
+
+// namedBefore reports, and refuses at it, an entry that names the file or
+// folder at path (info) that an earlier entry named: by the same path, or
+// by another that leads to it (./units.yaml and units.yaml, a link).
+func (s *unitsSeen) namedBefore(it *Node, path string, info os.FileInfo) bool {
+	clean := filepath.Clean(path)
+	i := slices.IndexFunc(s.named, func(e unitsEntry) bool { return e.path == clean || os.SameFile(e.info, info) })
+	if i < 0 {
+		s.named = append(s.named, unitsEntry{it, clean, info, info.IsDir()})
+		return false
+	}
+	first, kind := s.named[i].at, "file"
+	if info.IsDir() {
+		kind = "folder"
+	}
+	if it.Text == first.Text {
+		s.d.Errorf(it, "%s is named twice, here and at line %d, column %d; name each unit catalogue once",
+			Excerpt(it.Text), first.Line, first.Col)
+	} else {
+		s.d.Errorf(it, "%s names the same unit catalogue %s as %s at line %d, column %d; name each catalogue once",
+			Excerpt(it.Text), kind, Excerpt(first.Text), first.Line, first.Col)
+	}
+	return true
+}
+
+// readBefore reports whether the catalogue file at path, which entry it
+// names (folder false) or lists (a folder), was read by an earlier entry,
+// and refuses it at it when so: a file one entry names and a folder
+// another names holds is one catalogue named twice. Two links to one
+// file in one folder are read once, without a word.
+func (s *unitsSeen) readBefore(it *Node, path string, folder bool) bool {
+	info, err := os.Stat(path)
+	if err != nil {
+		return false // its reader says why it cannot be read
+	}
+	i := slices.IndexFunc(s.read, func(r unitsEntry) bool { return os.SameFile(r.info, info) })
+	if i < 0 {
+		s.read = append(s.read, unitsEntry{it, path, info, folder})
+		return false
+	}
+	first := s.read[i]
+	held := Excerpt(filepath.Join(it.Text, filepath.Base(path))) // as the user would write it
+	switch {
+	case first.at == it:
+		return true
+	case !folder:
+		s.d.Errorf(it, "%s is a catalogue of the folder %s at line %d, column %d, which reads it already; name each catalogue once",
+			Excerpt(it.Text), Excerpt(first.at.Text), first.at.Line, first.at.Col)
+	case first.folder:
+		s.d.Errorf(it, "the folder %s holds %s, which the folder %s at line %d, column %d reads already; name each catalogue once",
+			Excerpt(it.Text), held, Excerpt(first.at.Text), first.at.Line, first.at.Col)
+	default:
+		s.d.Errorf(it, "the folder %s holds %s, which %s at line %d, column %d names already; name each catalogue once",
+			Excerpt(it.Text), held, Excerpt(first.at.Text), first.at.Line, first.at.Col)
+	}
+	return true
 }
 
 // CataloguePlace is a folder a scenario lists for unit catalogues, and the
