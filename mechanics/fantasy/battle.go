@@ -698,18 +698,17 @@ func (b *Battle) blocked(s *State, fail int) bool {
 }
 
 // moveOnLine moves the acting unit a, charging along the line, m inches
-// towards its target (unit 1) and returns how far it went. On the
-// ground, the units in its way were judged before (charge, blocked): every
-// other unit's distance shrinks by m (shrink). A flying charge goes over
-// the units in its way (WAP, Fly: a flyer may move over other units but
-// may not end its move on one), so a move that ends off its target
-// (landing: a failed charge, or the catch of a fleeing target) stops 1"
-// short of a unit it would end on
-// (distances are whole inches, so ending at a unit's distance is ending on
-// it), which may put it on the unit before, and so on. Every unit nearer
-// than its landing place it has flown over: that unit now stands behind
-// it, the difference of the two distances away (UnitState.behind); the
-// others shrink by the move.
+// towards its target (unit 1) and returns how far it went. On the ground,
+// the units in its way were judged before (charge, blocked): every other
+// unit's distance shrinks by m (shrink). A flying charge goes over the
+// units in its way (WAP, Fly: a flyer may move over other units but may
+// not end its move on one), so a move that ends off its target (landing:
+// a failed charge, or the catch of a fleeing target) stops 1" short of a
+// unit it would end on (distances are whole inches, so ending at a unit's
+// distance is ending on it), which may put it on the unit before, and so
+// on. Every unit nearer than its landing place it has flown over: that
+// unit now stands behind it, the difference of the two distances away
+// (UnitState.behind); the others shrink by the move.
 func (b *Battle) moveOnLine(s *State, a *Unit, m int, landing bool) int {
 	if !a.Flying {
 		b.shrink(s, m, 1)
@@ -1350,11 +1349,12 @@ func (b *Battle) placeFlights(r *dice.Rand, s *State) {
 // ChargeLine), its flee roll f directly away from it, along the line on
 // which the other units stand, through the units it reaches, nearest
 // first (WAP, Move Fleeing Units, which a flight from combat follows: WAP,
-// Move Fleeing Unit; and a Flee! reaction too: WAP, Flee!). Each non-fleeing enemy it passes through inflicts one
-// wound on it for each point of its Unit Strength, with no save of any
-// kind; each friend it passes through, while its own Unit Strength is
-// Options.PanicFriendUS or more, takes a Panic test once the move is made
-// (WAP, Panic: fleeing friends). Ending on a unit (distances are whole
+// Move Fleeing Unit; and a Flee! reaction too: WAP, Flee!). Each
+// non-fleeing enemy it passes through inflicts one wound on it for each
+// point of its Unit Strength, with no save of any kind; each friend it
+// passes through, while its own Unit Strength is Options.PanicFriendUS or
+// more, takes a Panic test once the move is made (WAP, Panic: fleeing
+// friends). Ending on a unit (distances are whole
 // inches, so within 1" of it is on it), it goes on to 1" beyond it, which
 // may take it through the next. Destroyed by an enemy it passes through,
 // it stops there, and its friends within 6" of that place test for Panic

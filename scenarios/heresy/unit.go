@@ -87,9 +87,6 @@ type weaponSpec struct {
 	template bool
 	// rngNode is where range is written (nil without one).
 	rngNode *scenarios.Node
-	// melee: a close combat weapon, which takes no ranged weapon's rules
-	// (checkMelee).
-	melee bool
 }
 
 // strength is a weapon's Strength as printed: a number, "User" (the
@@ -312,7 +309,7 @@ func decodeWeapons(d *scenarios.Decoder, n *scenarios.Node) []*weaponSpec {
 // decodeWeapon reads a weapon profile: name, type, S, AP, shots and range
 // (ranged only) and rules.
 func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSpec {
-	w := &weaponSpec{node: n, shots: scenarios.Fixed(dice.Const(1)), s: scenarios.Fixed(strength{}), ap: scenarios.Fixed(rules.APNone), melee: melee}
+	w := &weaponSpec{node: n, shots: scenarios.Fixed(dice.Const(1)), s: scenarios.Fixed(strength{}), ap: scenarios.Fixed(rules.APNone)}
 	var typeAt, shotsAt, rulesAt *scenarios.Node
 	var typeShots dice.Expr
 	var typeRules []scenarios.Param[scenarios.RuleChoice]
@@ -365,15 +362,15 @@ func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSp
 	}
 	// A Template weapon reaches as far as its template (TemplateReach),
 	// and resolves its hits by the template, not by Blast markers: a range
-	// in inches, or Blast beside it, would be read for nothing. (at checks
-	// each point of a sweep again, in the same words.) A melee weapon may
-	// take neither (checkMelee says so).
+	// in inches, or Blast beside it, at any point of a sweep, would be read
+	// for nothing there. A melee weapon may take neither (checkMelee says
+	// so).
 	switch {
 	case melee:
 	case template && w.rng > 0:
-		d.Errorf(w.rngNode, templateRange, w.rng, w.name, rules.TemplateReach)
+		d.Errorf(w.rngNode, "range %d on weapon %q: a Template weapon reaches as far as its template, %d\"; write range: Template, or leave range out", w.rng, w.name, rules.TemplateReach)
 	case template && blast:
-		d.Errorf(w.node, templateBlast, w.name)
+		d.Errorf(w.node, "weapon %q has both Blast and Template: a weapon's hits come from a Blast marker or from a template, not both; keep one", w.name)
 	}
 	// A Template weapon reaches as far as its template at every point, or
 	// it needs its range where it is a plain Rapid Fire weapon.
@@ -598,26 +595,8 @@ func (s *weaponSpec) at(d *scenarios.Decoder, pt scenarios.Point) (rules.Weapon,
 			ok = false
 		}
 	}
-	// A Template weapon reaches as far as its template (TemplateReach),
-	// and resolves its hits by the template, not by Blast markers: a range
-	// in inches, or Blast beside it, would be read for nothing.
-	switch {
-	case s.melee:
-	case w.Template && s.rng > 0:
-		d.Errorf(s.rngNode, templateRange, s.rng, s.name, rules.TemplateReach)
-		ok = false
-	case w.Template && w.Blast > 0:
-		d.Errorf(s.node, templateBlast, s.name)
-		ok = false
-	}
 	return w, ok
 }
-
-// The refusals of a Template weapon with a range in inches, or with Blast.
-const (
-	templateRange = "range %d on weapon %q: a Template weapon reaches as far as its template, %d\"; write range: Template, or leave range out"
-	templateBlast = "weapon %q has both Blast and Template: a weapon's hits come from a Blast marker or from a template, not both; keep one"
-)
 
 // specsReady reports whether every unit of a question was read: a unit
 // whose mapping had errors is missing required values, and building it
