@@ -121,7 +121,7 @@ battle:
 // model. Clanrats: 175 points for 30 models (the built-in card), 35/6 a
 // model: 10 cost 1750/30 = 58.333..., 40 cost 7000/30 = 233.333.... Rat
 // Ogres: 152 for 4, so 6 cost 228. The Dread Maw's card writes no models,
-// so its 300 points are for one, and two cost 600. Points beside models
+// so its 225 points are for one, and two cost 450. Points beside models
 // are taken as written.
 func TestCardPointsPerModel(t *testing.T) {
 	for _, tt := range []struct {
@@ -136,7 +136,7 @@ func TestCardPointsPerModel(t *testing.T) {
 		{"{use: Clanrats, models: 10, points: [60, 70]}", []float64{60, 70}},
 		{"{use: Clanrats, models: [10, 40], points: [60, 240]}", []float64{60, 240, 60, 240}},
 		{"{use: Rat Ogres, models: 6}", []float64{228}},
-		{"{use: Dread Maw, models: 2}", []float64{600}},
+		{"{use: Dread Maw, models: 2}", []float64{450}},
 		{"{use: Clanrats, profile: Ld6}", []float64{175}},
 	} {
 		src := "name: t\nruleset: fantasy\nbattle:\n  attacker: " + tt.unit +
