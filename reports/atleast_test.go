@@ -38,6 +38,22 @@ func TestAtLeastCells(t *testing.T) {
 	if !counted(e) {
 		t.Error("hits 0..3 is a counted outcome")
 	}
+	// A D6's hits are at least 1 for certain: the exact value reads 100.0,
+	// not ">99.9" (its six sixths add up to 0.9999999999999999). Ten
+	// trials of 1 to 6 hits, one each and 6 five times: at least 1 is 10/10,
+	// at least 6 is 5/10 against the exact 1/6.
+	d6 := sim.NewHistogram(0, 6)
+	for v := 1; v <= 5; v++ {
+		d6.AddN(v, 1)
+	}
+	d6.AddN(6, 5)
+	sixth := 1.0 / 6
+	e6 := sim.MeanOf("hits", nil, &d6).WithExactPMF(sim.PMF{Min: 0, P: []float64{0, sixth, sixth, sixth, sixth, sixth, sixth}})
+	for n, want := range map[int]string{1: "100.0 (100.0)", 6: "50.0 (16.7)"} {
+		if got := atLeastCell(e6, n); got != want {
+			t.Errorf("D6 at least %d: got %q, want %q", n, got, want)
+		}
+	}
 	// A 0-or-1 count's "at least 1" is its mean: no view.
 	h := sim.NewHistogram(0, 1)
 	h.AddN(0, 3)
