@@ -60,6 +60,11 @@ func TestCheck(t *testing.T) {
 		{"unwritable report", []string{"run", "flee-pursuit", "--report", noDir + "/r.html"}, 1,
 			"cannot write " + noDir + "/r.html: the directory " + noDir + " does not exist"},
 		{"unwritable shard output", []string{"run", "flee-pursuit", "--shard", "1/2", "-o", noDir + "/part-1"}, 1, "the directory " + noDir + " does not exist"},
+		// {shard} names one file a shard; a run, comparison or merge that
+		// runs no shard would write the whole result under that name.
+		{"{shard} without --shard", []string{"run", "flee-pursuit", "-o", out + "/part-{shard}"}, 2, "{shard} stands for the shard index, and only a sharded run"},
+		{"compare {shard} without --shard", []string{"compare", a, b, "-o", out + "/c-{shard}"}, 2, "{shard} stands for the shard index"},
+		{"merge {shard}", []string{"merge", "-o", out + "/m-{shard}"}, 2, "{shard} stands for the shard index"},
 		{"shard of a precision run", []string{"run", "flee-pursuit", "--precision", "0.01", "--shard", "0/2"}, 2, "--shard runs a fixed number of trials"},
 		{"format on a shard", []string{"compare", a, b, "--format", "json", "--shard", "0/2"}, 2, "--format with --shard: a shard writes a partial result"},
 		{"merge format twice", []string{"merge", "--format", "json", "--format", "csv"}, 2, `-format "csv": given twice`},

@@ -96,6 +96,7 @@ func newCompareFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags, *string) {
 	fs := newFlagSet("compare", "compare A B ... [flags] | compare FILE [--by AXIS] [flags]", stdout)
 	var f runFlags
 	f.register(fs)
+	fs.Lookup("report").Usage = "also write a report document: FILE.html (self-contained, plots inline); a comparison has no Markdown report"
 	by := fs.String("by", "", "with one scenario, compare the values of this swept parameter (default: attacker)")
 	return fs, &f, by
 }
@@ -144,7 +145,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := checkCompareScenarios(fs, f, ss, pos); err != nil {
 		return err
 	}
-	shards.shardOutputs(fs, f)
+	if err := shards.shardOutputs(fs, f); err != nil {
+		return err
+	}
 	if err := f.checkOutputs(inputFiles(ss...), ss...); err != nil {
 		return err
 	}

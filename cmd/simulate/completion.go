@@ -13,9 +13,10 @@ import (
 	"hammersim/scenarios"
 )
 
-// completionCommands are the sub-commands a shell completes, in the order
-// simulate -h lists them (a test holds the two together).
-var completionCommands = []string{"run", "compare", "merge", "dice", "list", "show", "units", "completion", "serve", "version"}
+// commandNames are the sub-commands, in the order simulate -h lists them
+// (a test holds the two together): those a shell completes, and those
+// help COMMAND takes.
+var commandNames = []string{"run", "compare", "merge", "dice", "list", "show", "units", "completion", "serve", "version"}
 
 // completionShells are the shells runCompletion writes a script for.
 var completionShells = []string{"bash", "zsh", "fish"}
@@ -94,7 +95,7 @@ func runCompletion(args []string, stdout io.Writer) error {
 		return usagef("completion takes one shell: bash, zsh or fish (such as: source <(simulate completion bash))")
 	}
 	flags := map[string][]*flag.Flag{}
-	for _, c := range completionCommands {
+	for _, c := range commandNames {
 		flags[c] = commandFlags(c)
 	}
 	names := scenarios.BuiltinNames()
@@ -137,8 +138,8 @@ _simulate() {
     return
   fi
   case "$cmd:$prev" in
-`, strings.Join(completionCommands, " "))
-	for _, c := range completionCommands {
+`, strings.Join(commandNames, " "))
+	for _, c := range commandNames {
 		var files, free []string
 		for _, f := range flags[c] {
 			if !takesValue(f) {
@@ -165,7 +166,7 @@ _simulate() {
   if [[ "$cur" == -* ]]; then
     case "$cmd" in
 `)
-	for _, c := range completionCommands {
+	for _, c := range commandNames {
 		var words []string
 		for _, f := range flags[c] {
 			words = append(words, dashed(f.Name))
@@ -207,12 +208,12 @@ func fishCompletion(flags map[string][]*flag.Flag, names []string) string {
 	var b strings.Builder
 	b.WriteString("# simulate completion for fish. Load it with:\n#   simulate completion fish | source\n")
 	b.WriteString("complete -c simulate -f\n")
-	fmt.Fprintf(&b, "complete -c simulate -n __fish_use_subcommand -a '%s'\n", strings.Join(completionCommands, " "))
+	fmt.Fprintf(&b, "complete -c simulate -n __fish_use_subcommand -a '%s'\n", strings.Join(commandNames, " "))
 	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from run compare show' -a '%s'\n", strings.Join(names, " "))
 	b.WriteString("complete -c simulate -n '__fish_seen_subcommand_from run compare merge' -F\n")
 	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from completion' -a '%s'\n", strings.Join(completionShells, " "))
 	b.WriteString("complete -c simulate -n '__fish_seen_subcommand_from units' -a 'show'\n")
-	for _, c := range completionCommands {
+	for _, c := range commandNames {
 		for _, f := range flags[c] {
 			opt := "-l " + f.Name
 			if len(f.Name) == 1 {

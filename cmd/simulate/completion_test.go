@@ -45,7 +45,7 @@ func TestCompletion(t *testing.T) {
 // names, and no other.
 func TestCompletionCommands(t *testing.T) {
 	_, want := usageCommands(t) // sorted
-	got := slices.Sorted(slices.Values(completionCommands))
+	got := slices.Sorted(slices.Values(commandNames))
 	if !slices.Equal(got, want) {
 		t.Errorf("completion offers %v; simulate -h names %v", got, want)
 	}
@@ -57,7 +57,7 @@ func TestCompletionCommands(t *testing.T) {
 // words being ones its usage names.
 func TestCompletionFlagSets(t *testing.T) {
 	flagLine := regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`)
-	for _, cmd := range completionCommands {
+	for _, cmd := range commandNames {
 		help, _, err := runCLI(t, cmd, "-h")
 		if err != nil {
 			t.Fatal(err)
@@ -98,7 +98,7 @@ func TestCompletionEveryFlag(t *testing.T) {
 			t.Fatal(err)
 		}
 		lines := strings.Split(out, "\n")
-		for _, cmd := range completionCommands {
+		for _, cmd := range commandNames {
 			var bashFlags []string
 			for _, l := range lines {
 				// The flags' case comes first; the arguments' one after it.

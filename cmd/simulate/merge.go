@@ -29,7 +29,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown, or partial (one partial result holding every part, to merge again later)")
 	fs.StringVar(&f.plotDir, "plot", "", "write plots (PNG and SVG) into this directory")
 	fs.Var((*outputFile)(&f.output), "o", "write the results to this `FILE` instead of standard output (- for standard output)")
-	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or FILE.md (PNG plots beside it)")
+	fs.StringVar(&f.report, "report", "", "also write a report document: FILE.html (self-contained, plots inline) or, for a run's parts, FILE.md (PNG plots beside it); a comparison's report is HTML only")
 	f.progress = "never"
 	check := checkFlag(fs, "its flags, every output destination and the parts given")
 	pos, err := parseInterleaved(fs, args)
@@ -49,6 +49,9 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := f.check(fs); err != nil {
 			return err
 		}
+	}
+	if err := unshardedOutput(f.output); err != nil {
+		return err
 	}
 	if len(pos) == 0 { // --check before the shards have run
 		if err := f.checkOutputs(nil); err != nil {

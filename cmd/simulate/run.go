@@ -88,7 +88,8 @@ Usage:
 Every command prints its usage with -h: 'simulate run -h', 'simulate compare -h',
 'simulate merge -h', 'simulate dice -h', 'simulate units -h' and 'simulate serve -h'
 give their flags; 'simulate list -h', 'simulate show -h', 'simulate completion -h'
-and 'simulate version -h' say what they take.
+and 'simulate version -h' say what they take. 'simulate help COMMAND' is the same
+as 'simulate COMMAND -h'.
 
 Exit status: 0 success, 1 error (bad scenario, unwritable file), 2 bad command
 line, 130 interrupted (partial results, marked as such, were written, or sent
@@ -136,9 +137,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runScenario(ctx, nil, stdout, stderr)
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
-	case "-h", "--h", "-help", "--help", "help":
+	case "-h", "--h", "-help", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err
+	case "help":
+		switch {
+		case len(rest) == 0:
+			_, err := io.WriteString(stdout, usage)
+			return err
+		case len(rest) == 1 && slices.Contains(commandNames, rest[0]):
+			return run(ctx, []string{rest[0], "-h"}, stdout, stderr)
+		}
+		return usagef("help takes one command name (%s), got %s", strings.Join(commandNames, ", "), strings.Join(rest, " "))
 	case "run":
 		return ofCommand(cmd, runScenario(ctx, rest, stdout, stderr))
 	case "compare":
@@ -578,7 +588,9 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		// Not an error: the key caps the run a --precision flag would make.
 		fmt.Fprintf(stderr, "simulate: note: the scenario's max_trials caps only a precision run (precision: in the scenario, or --precision); this run makes its fixed number of trials\n")
 	}
-	shards.shardOutputs(fs, f)
+	if err := shards.shardOutputs(fs, f); err != nil {
+		return err
+	}
 	if err := f.checkOutputs(inputFiles(s), s); err != nil {
 		return err
 	}

@@ -192,11 +192,28 @@ func shardOutput(output string, sh sim.Shard) string {
 
 // shardOutputs gives -o its shard's name before the outputs are checked,
 // so that a refusal names the file the shard would write. A --shard that
-// cannot be read is left for the run to refuse.
-func (s *shardFlags) shardOutputs(fs *flag.FlagSet, f *runFlags) {
-	if sh, ok, err := s.resolve(fs); err == nil && ok {
+// cannot be read is left for the run to refuse; a {shard} in the -o of a
+// run that is not sharded is refused (unshardedOutput).
+func (s *shardFlags) shardOutputs(fs *flag.FlagSet, f *runFlags) error {
+	sh, ok, err := s.resolve(fs)
+	switch {
+	case err != nil:
+		return nil
+	case ok:
 		f.output = shardOutput(f.output, sh)
+		return nil
 	}
+	return unshardedOutput(f.output)
+}
+
+// unshardedOutput refuses a {shard} in the -o of a command that runs no
+// shard: it would name a file "part-{shard}" holding the whole result, where
+// a job script meant one part of it and left out --shard.
+func unshardedOutput(output string) error {
+	if strings.Contains(output, "{shard}") {
+		return usagef("-o %q: {shard} stands for the shard index, and only a sharded run (--shard I/N) writes one file a shard", output)
+	}
+	return nil
 }
 
 // mergeOne puts a run made on one machine through the merge every sharded

@@ -207,3 +207,40 @@ func TestHelpNotWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpCommand: simulate help COMMAND prints what simulate COMMAND -h
+// prints, for every command simulate -h lists; help with anything else
+// after it is a bad command line (exit 2), not the general usage.
+func TestHelpCommand(t *testing.T) {
+	_, commands := usageCommands(t)
+	for _, cmd := range commands {
+		want, _, err := runCLI(t, cmd, "-h")
+		if err != nil {
+			t.Fatalf("%s -h: %v", cmd, err)
+		}
+		if got, stderr, err := runCLI(t, "help", cmd); err != nil || got != want || stderr != "" {
+			t.Errorf("help %s: %v, stderr %q, stdout %q; want %s -h's usage", cmd, err, stderr, got, cmd)
+		}
+	}
+	for _, args := range [][]string{{"help", "nosuch"}, {"help", "run", "x"}, {"help", "-x"}} {
+		stdout, _, err := runCLI(t, args...)
+		var msg bytes.Buffer
+		if code := exitCode(err, &msg); code != exitUsage || stdout != "" || !strings.Contains(msg.String(), "help takes one command name") {
+			t.Errorf("simulate %s: exit %d, stdout %q, %s", strings.Join(args, " "), code, stdout, msg.String())
+		}
+	}
+}
+
+// TestReportHelpSaysHTMLForCompare: compare writes its report as HTML
+// alone, so its -h offers no Markdown report; merge's says a Markdown
+// report is for a run's parts.
+func TestReportHelpSaysHTMLForCompare(t *testing.T) {
+	out, _, err := runCLI(t, "compare", "-h")
+	if err != nil || strings.Contains(out, "FILE.md") || !strings.Contains(out, "a comparison has no Markdown report") {
+		t.Errorf("compare -h: %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "merge", "-h")
+	if err != nil || !strings.Contains(out, "for a run's parts, FILE.md") {
+		t.Errorf("merge -h: %v\n%s", err, out)
+	}
+}
