@@ -449,6 +449,11 @@ func flagCases() []hostile {
 		usage("metrics-twice", `--metrics "charge_success, charge_success": charge_success is named twice, as entries 1 and 2`, "run", "swiftstride-charge", "--metrics", "charge_success, charge_success"),
 		usage("host-empty-entry", `--host "pi.local,,pi": entry 2 of 3 is empty; expected names separated by single commas, such as pi.local,pi`, "serve", "--addr", "127.0.0.1:0", "--host", "pi.local,,pi"),
 		usage("host-empty", `--host "": entry 1 of 1 is empty`, "serve", "--addr", "127.0.0.1:0", "--host", ""),
+		// A request's Host is compared without its port: an entry with a
+		// port or a scheme would match none, and refuse every request.
+		usage("host-port", `--host "pi.local:8080": "pi.local:8080" is not a host name; expected a bare name such as pi.local, without a scheme, port or path`, "serve", "--addr", "127.0.0.1:0", "--host", "pi.local:8080"),
+		usage("host-scheme", `--host "pi,http://pi.local": "http://pi.local" is not a host name`, "serve", "--addr", "127.0.0.1:0", "--host", "pi,http://pi.local"),
+		usage("host-dots", `--host "..": ".." is not a host name`, "serve", "--addr", "127.0.0.1:0", "--host", ".."),
 		usage("trials-bad-commas", `"1,00" is not a number of trials`, "run", "--trials", "1,00"),
 		{name: "flags/report-upper-case", args: []string{"run", "flee-pursuit", "--trials", "1000", "-o", "/dev/null", "--report", "{dir}/r.HTML"},
 			check: func(t *testing.T, dir, _ string) {

@@ -55,6 +55,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if cfg.Hosts, err = commaList("host", *hosts); err != nil {
 			return usagef("%v", err)
 		}
+		if err := checkHostNames(*hosts, cfg.Hosts); err != nil {
+			return usagef("%v", err)
+		}
 	}
 	if err := checkAddr(*addr); err != nil {
 		return usagef("%v", err)
@@ -410,4 +413,16 @@ func serveUnits() []web.Unit {
 		out = append(out, web.Unit{Name: c.Name, Ruleset: c.Ruleset, Summary: cardSummary(c), YAML: notes.String() + c.YAML()})
 	}
 	return out
+}
+
+// checkHostNames refuses a --host entry that is not a bare host name: a
+// request's Host is compared without its port, so an entry with a port, a
+// scheme or a path would match no request, and every one would be refused.
+func checkHostNames(value string, names []string) error {
+	for _, n := range names {
+		if strings.Trim(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") != "" || strings.Trim(n, ".") == "" {
+			return fmt.Errorf("--host %q: %q is not a host name; expected a bare name such as pi.local, without a scheme, port or path (the page is served on the port of --addr, and IP addresses without --host)", value, n)
+		}
+	}
+	return nil
 }

@@ -215,13 +215,19 @@ func (s *Server) acquire() (release func(), err error) {
 }
 
 // start prepares a job and takes a run slot for it, or answers with why
-// it cannot; the caller releases the slot.
+// it cannot; the caller releases the slot. A server that began to stop
+// while the request was read and prepared (its body can take seconds to
+// arrive, a large scenario seconds to compile) answers 503 as it does
+// before: the run would start cancelled, and its client is told to try
+// again elsewhere, not that its scenario was bad.
 func (s *Server) start(w http.ResponseWriter, r *http.Request, prepare func(http.ResponseWriter, *http.Request) (Job, error)) (Job, func(), bool) {
-	if s.halt.Err() != nil {
-		fail(w, http.StatusServiceUnavailable, errors.New("the server is stopping and takes no more runs"))
+	if s.stopping(w) {
 		return nil, nil, false
 	}
 	job, err := prepare(w, r)
+	if s.stopping(w) {
+		return nil, nil, false
+	}
 	if err != nil {
 		fail(w, http.StatusBadRequest, err)
 		return nil, nil, false
@@ -231,7 +237,20 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, prepare func(http
 		fail(w, http.StatusTooManyRequests, err)
 		return nil, nil, false
 	}
+	if s.stopping(w) {
+		release()
+		return nil, nil, false
+	}
 	return job, release, true
+}
+
+// stopping answers 503 once the server has begun to stop (CancelRuns).
+func (s *Server) stopping(w http.ResponseWriter) bool {
+	if s.halt.Err() == nil {
+		return false
+	}
+	fail(w, http.StatusServiceUnavailable, errors.New("the server is stopping and takes no more runs"))
+	return true
 }
 
 func (s *Server) run(w http.ResponseWriter, r *http.Request) {

@@ -544,6 +544,51 @@ func TestCancelRuns(t *testing.T) {
 	}
 }
 
+// slowBody is a request body that arrives in two parts: the first Read
+// says so on read, and the rest waits for more to be closed.
+type slowBody struct {
+	first, rest string
+	read, more  chan struct{}
+	n           int
+}
+
+func (b *slowBody) Read(p []byte) (int, error) {
+	b.n++
+	switch b.n {
+	case 1:
+		close(b.read)
+		return copy(p, b.first), nil
+	case 2:
+		<-b.more
+		return copy(p, b.rest), nil
+	}
+	return 0, io.EOF
+}
+
+// TestStopWhileReading: a run whose body is still arriving when the server
+// begins to stop is answered 503, as one that starts after it is (docs: a
+// request already being read when the signal came), not 400 or a run that
+// starts cancelled; the plain and the streaming run alike.
+func TestStopWhileReading(t *testing.T) {
+	for _, path := range []string{"/api/run", "/api/run/events"} {
+		s := New(Config{}, fakeEngine(&fakeJob{trials: 1000}))
+		body := &slowBody{first: "blo", rest: "ck", read: make(chan struct{}), more: make(chan struct{})}
+		r := httptest.NewRequest("POST", "http://127.0.0.1:8080"+path, body)
+		w := httptest.NewRecorder()
+		done := make(chan struct{})
+		go func() { s.ServeHTTP(w, r); close(done) }()
+		<-body.read
+		if n := s.CancelRuns(); n != 0 {
+			t.Errorf("%s: CancelRuns says %d runs were going while one was read", path, n)
+		}
+		close(body.more)
+		<-done
+		if e := errorOf(t, w); w.Code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "stopping") {
+			t.Errorf("%s: a run read as the server stopped: %d %+v", path, w.Code, e)
+		}
+	}
+}
+
 // TestClientGoneStopsRun drops the connection of a run that would never
 // end and checks that the run saw its context end.
 func TestClientGoneStopsRun(t *testing.T) {
