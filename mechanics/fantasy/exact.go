@@ -657,10 +657,11 @@ func exactStaticCombat(b *Battle, ex BattleExact) {
 		ex.set(BattleWounds, side, pick(mine, caught*float64(lost)))
 		ex.setDist(BattleWounds, side, wounds)
 		ex.set(BattleDestroyed, side, pick(mine && lost == u.Models*u.W, caught))
-		if u.W == 1 {
-			ex.set(BattleKilled, side, pick(mine, caught*float64(lost)))
-			ex.setDist(BattleKilled, side, wounds)
-		}
+		// No blow was struck before, so no model was wounded: the
+		// Caught wounds remove whole models, the rest of them wounding one.
+		killed := lost / u.W
+		ex.set(BattleKilled, side, pick(mine, caught*float64(killed)))
+		ex.setDist(BattleKilled, side, orZero(dice.Point(killed), pick(mine, caught)))
 	}
 	for i := 2; i < len(b.Units); i++ { // only the two sides fight
 		ex.unharmed(b, i)
