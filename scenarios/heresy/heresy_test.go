@@ -2,6 +2,7 @@ package heresy
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -106,6 +107,57 @@ func TestBuiltins(t *testing.T) {
 			t.Errorf("%s: no estimate has an exact value", name)
 		}
 		scenariotest.AllocateNothing(t, s)
+	}
+}
+
+// TestBuiltinProfilesAsHH2 pins the built-ins' numbers that follow from
+// the HH2 profiles they use, each worked out by hand.
+//
+// plasma-gets-hot, 12", not Twin-linked: 10 shots at BS 4 hit 20/3 times;
+// S7 wounds T4 on 2+; a roll of 4+ is AP2 (Breaching (4+)), unsaved, and a
+// roll of 2 or 3 is AP4, which the 3+ save fails 1/3 of the time: 1/2 +
+// 1/3 x 1/3 = 11/18 a hit, 220/54 casualties. Each 1 to hit (10/6) wounds
+// the firer at AP4, saved on 3+: 5/9 Gets Hot wounds.
+//
+// automated-artillery-assault, 5 chargers: 10 attacks (A1, +1 charging),
+// WS4 against WS1 hits on 3+ (2/3), S4 against T5 wounds on 5+ with Shred
+// re-rolling the misses (1/3 + 2/3 x 1/3 = 5/9), and the 3+ save fails
+// 1/3: 10/81 an attack. The guns strike no blow, so any unsaved wound wins:
+// 1 - (71/81)^10.
+//
+// bulky-outnumber: automata are Fearless and never fail a Morale check.
+func TestBuiltinProfilesAsHH2(t *testing.T) {
+	results := func(name string) []sim.Estimate {
+		s, err := registry.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 100, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Results(run)
+	}
+	near := func(what string, e sim.Estimate, want float64) {
+		t.Helper()
+		if !e.HasExact || math.Abs(e.Exact-want) > 1e-12 {
+			t.Errorf("%s: exact %v (%v), want %v", what, e.Exact, e.HasExact, want)
+		}
+	}
+	es := results("plasma-gets-hot")
+	near("plasma casualties", find(t, es, "casualties", "distance", 12, "twin_linked", false), 20.0/3*11/18)
+	near("plasma gets_hot", find(t, es, "gets_hot", "distance", 12, "twin_linked", false), 10.0/6/3)
+	es = results("automated-artillery-assault")
+	near("assault won", find(t, es, "won", "models", 5, "unit", "Assault Squad", "automated_artillery", false), 1-math.Pow(71.0/81, 10))
+	checked := 0
+	for _, e := range results("bulky-outnumber") {
+		if e.Metric == "morale_failed" && e.Param("unit") == "Battle-automata" {
+			near(fmt.Sprintf("automata morale_failed %v", e.Params), e, 0)
+			checked++
+		}
+	}
+	if checked != 12 { // Bulky 4 x outnumber_bonus 3
+		t.Errorf("%d morale_failed estimates of the automata, want 12", checked)
 	}
 }
 
