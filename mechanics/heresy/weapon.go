@@ -237,8 +237,10 @@ func (w *Weapon) Fire(firer *Unit, s Situation) Firing {
 // TypeText is a weapon's Type column as printed, read by ParseType.
 type TypeText struct {
 	Type WeaponType
-	// Shots is the X after the type, when printed.
-	Shots dice.Expr
+	// Shots is the X after the type, when printed, and ShotsCol its 1-based
+	// byte column in the text.
+	Shots    dice.Expr
+	ShotsCol int
 	// Rules are the special rules that follow the type, each with its
 	// 1-based byte column in the text.
 	Rules []RuleAt
@@ -306,7 +308,7 @@ func ParseType(s string) (TypeText, error) {
 		if err != nil || e.Min() < 1 {
 			return tt, &TypeError{Col: xCol, Msg: fmt.Sprintf("%s %s: expected a number of shots of at least 1, or dice such as D3", tt.Type, x)}
 		}
-		tt.Shots = e
+		tt.Shots, tt.ShotsCol = e, xCol
 	}
 	for _, it := range items[1:] {
 		text := strings.TrimSpace(it.Text)

@@ -241,6 +241,12 @@ func TestErrors(t *testing.T) {
 			"t.yaml:4:3: difficult_terrain: true needs charged: true"},
 		{"Salvo", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Salvo 2, S: 4, AP: 5}]}", target, ""), `t.yaml:4:118: type: Salvo is not a Horus Heresy 2nd edition weapon type`},
 		{"rule in a type", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 1, Rendng (6+)\", S: 4, AP: 5}]}", target, ""), `t.yaml:4:130: unknown rule "Rendng"; did you mean "Rending"?`},
+		// The X of a type is bounded as shots are: 1000 shots from each of
+		// a hundred models ran for minutes and gigabytes.
+		{"type shots over 100", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Heavy 101, S: 4, AP: 5}]}", target, ""),
+			"t.yaml:4:124: type: Heavy 101: expected 1 to 100 shots per model"},
+		{"type dice over 100", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 100D1000, Rending (6+)\", S: 4, AP: 5}]}", target, ""),
+			"t.yaml:4:127: type: Assault 100D1000: expected 1 to 100 shots per model"},
 		{"shots twice", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Heavy 2, S: 4, AP: 5, shots: 3}]}", target, ""), `t.yaml:4:147: shots are given twice: the type "Heavy 2" prints them already`},
 		{"rule twice", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 1, Shred\", S: 4, AP: 5, rules: [Shred]}]}", target, ""), `t.yaml:4:158: Shred is in both the type and the rules list`},
 		{"reaction word", shoot(bolters, target, "  reaction: dodge\n"), `t.yaml:6:13: reaction "dodge": expected none, return_fire or evade`},

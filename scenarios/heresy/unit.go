@@ -421,6 +421,10 @@ func decodeType(d *scenarios.Decoder, n *scenarios.Node, w *weaponSpec, melee bo
 		return dice.Expr{}, nil
 	}
 	w.typ = tt.Type
+	if tt.Shots.Max() > maxShots {
+		d.ErrAt(n, tt.ShotsCol, fmt.Sprintf("type: %s %s: expected 1 to %d shots per model", tt.Type, tt.Shots, maxShots))
+		return dice.Expr{}, nil
+	}
 	var out []scenarios.Param[scenarios.RuleChoice]
 	for _, ra := range tt.Rules {
 		r, err := rules.Catalogue.Parse(ra.Text)
