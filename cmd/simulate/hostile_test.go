@@ -894,3 +894,46 @@ func noDashFile(t *testing.T) {
 		t.Error(`-o - wrote a file named "-" instead of standard output`)
 	}
 }
+
+// TestOutputNotTheStdinFile: a scenario read from standard input that
+// redirects a file is an input like any other: -o naming that file, by
+// its path or through a link, is refused before the run and leaves it
+// whole, for run and compare alike.
+func TestOutputNotTheStdinFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "in.yaml")
+	if err := os.WriteFile(path, []byte(tinyScenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	old := stdin
+	defer func() { stdin = old }()
+	for _, args := range [][]string{
+		{"run", "-", "-o", path},
+		{"run", "-", "-o", link},
+		{"compare", "-", "{dir}/b.yaml", "--trials", "960", "-o", path},
+	} {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdin = f
+		b := filepath.Join(dir, "b.yaml")
+		if err := os.WriteFile(b, []byte(strings.Replace(tinyScenario, "tiny", "tiny-b", 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range args {
+			args[i] = strings.ReplaceAll(a, "{dir}", dir)
+		}
+		_, _, err = runCLI(t, args...)
+		f.Close()
+		var msg bytes.Buffer
+		if code := exitCode(err, &msg); code != exitError || !strings.Contains(msg.String(), "is the file standard input reads") {
+			t.Errorf("simulate %s: exit %d, %s", strings.Join(args, " "), code, msg.String())
+		}
+		fileIs(t, path, tinyScenario)
+	}
+}

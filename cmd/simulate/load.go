@@ -13,6 +13,24 @@ import (
 // stdin is where `simulate run -` reads its scenario; tests replace it.
 var stdin io.Reader = os.Stdin
 
+// stdinName is the file name of a scenario read from standard input.
+const stdinName = "<stdin>"
+
+// stdinFile is the file standard input reads, when it is a regular file
+// (a redirect, simulate run - < my.yaml): an output naming it would
+// overwrite the scenario being run.
+func stdinFile() (os.FileInfo, bool) {
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return nil, false
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	return fi, true
+}
+
 // load reads a scenario by path or built-in name, or from standard input
 // when name is "-", and keeps the metrics --metrics names.
 func (f *runFlags) load(name string) (*scenarios.Scenario, error) {
@@ -25,7 +43,7 @@ func (f *runFlags) load(name string) (*scenarios.Scenario, error) {
 		if rerr != nil {
 			return nil, fmt.Errorf("reading the scenario from standard input: %w", rerr)
 		}
-		s, err = registry.Parse("<stdin>", src)
+		s, err = registry.Parse(stdinName, src)
 	} else {
 		s, err = registry.Load(name)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -52,6 +53,14 @@ func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) erro
 			}
 		}
 		for _, in := range inputs {
+			if in == stdinName {
+				if fi, ok := stdinFile(); ok {
+					if ofi, err := os.Stat(o.path); err == nil && os.SameFile(fi, ofi) {
+						return fmt.Errorf("%s %s is the file standard input reads, the scenario being run; choose another file", o.flag, o.path)
+					}
+				}
+				continue
+			}
 			if reports.SameFile(o.path, in) {
 				return fmt.Errorf("%s %s names the input %s; choose another file", o.flag, o.path, in)
 			}
