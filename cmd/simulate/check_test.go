@@ -65,6 +65,10 @@ func TestCheck(t *testing.T) {
 		{"{shard} without --shard", []string{"run", "flee-pursuit", "-o", out + "/part-{shard}"}, 2, "{shard} stands for the shard index, and only a sharded run"},
 		{"compare {shard} without --shard", []string{"compare", a, b, "-o", out + "/c-{shard}"}, 2, "{shard} stands for the shard index"},
 		{"merge {shard}", []string{"merge", "-o", out + "/m-{shard}"}, 2, "{shard} stands for the shard index"},
+		// A seed is decimal, as the scenario's seed key is read: the flag
+		// package's own reading took 0x10 as 16 and 010 as 8.
+		{"hexadecimal seed", []string{"run", "flee-pursuit", "--seed", "0x10"}, 2, "--seed 0x10: expected a whole number from 0 to 18446744073709551615"},
+		{"binary seed", []string{"dice", "2D6", "--trials", "10", "--seed", "0b11"}, 2, "--seed 0b11: expected a whole number"},
 		{"shard of a precision run", []string{"run", "flee-pursuit", "--precision", "0.01", "--shard", "0/2"}, 2, "--shard runs a fixed number of trials"},
 		{"format on a shard", []string{"compare", a, b, "--format", "json", "--shard", "0/2"}, 2, "--format with --shard: a shard writes a partial result"},
 		{"merge format twice", []string{"merge", "--format", "json", "--format", "csv"}, 2, `-format "csv": given twice`},

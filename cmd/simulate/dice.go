@@ -96,7 +96,8 @@ func answerDice(ctx context.Context, text string, f diceFlags, stdout, stderr io
 func parseDiceArgs(args []string, stdout io.Writer) (f diceFlags, text string, asked bool, err error) {
 	fs := newFlagSet("dice", "dice QUERY [--trials N] [--seed S] [--format F] [-o FILE] [--plot DIR]", stdout)
 	fs.Var((*trialCount)(&f.trials), "trials", "also roll it `N` times (such as 1e6) and show the simulated answer beside the exact one")
-	fs.Uint64Var(&f.seed, "seed", 1, "random seed for --trials")
+	f.seed = 1
+	fs.Var((*seedValue)(&f.seed), "seed", "random seed for --trials, a whole `number`")
 	fs.IntVar(&f.workers, "workers", 0, "worker goroutines for --trials (default: GOMAXPROCS); results do not depend on it")
 	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown")
 	fs.Var((*outputFile)(&f.output), "o", "write the answer to this `FILE` instead of standard output (- for standard output)")

@@ -423,7 +423,7 @@ type runFlags struct {
 
 func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var((*trialCount)(&f.trials), "trials", "`N` trials per point, written 1000000, 1_000_000 or 1e6 (default: the scenario's, else 1000000)")
-	fs.Uint64Var(&f.seed, "seed", 0, "random seed (default: the scenario's, else 1)")
+	fs.Var((*seedValue)(&f.seed), "seed", "random seed, a whole `number` (default: the scenario's, else 1)")
 	fs.IntVar(&f.workers, "workers", 0, "worker goroutines (default: GOMAXPROCS); results do not depend on it")
 	fs.StringVar(&f.format, "format", "table", "output format: table, json, csv or markdown")
 	fs.StringVar(&f.plotDir, "plot", "", "write plots (PNG and SVG) into this directory")

@@ -244,3 +244,15 @@ func TestReportHelpSaysHTMLForCompare(t *testing.T) {
 		t.Errorf("merge -h: %v\n%s", err, out)
 	}
 }
+
+// TestSeedIsDecimal: --seed 010 is seed 10, as seed: 010 in a scenario is,
+// not the octal 8; 09, which octal cannot read, is 9. The reproduce line
+// names the seed run.
+func TestSeedIsDecimal(t *testing.T) {
+	for seed, want := range map[string]string{"010": "--seed 10 ", "09": "--seed 9 ", "0": "--seed 0 "} {
+		out, _, err := runCLI(t, "run", "flee-pursuit", "--trials", "100", "--seed", seed)
+		if err != nil || !strings.Contains(out, want) {
+			t.Errorf("--seed %s: %v, want %q in\n%s", seed, err, want, out)
+		}
+	}
+}
