@@ -931,12 +931,22 @@ func (d *Decoder) spreadProfile(m *Node) *Node {
 		return m
 	}
 	line := m.Vals[i]
-	if line.Kind != ScalarNode {
-		d.Errorf(line, "expected profile as one line of characteristics, such as \"M5 WS3 S3 T3 W1 I4 A1 Ld5\", found %s", line.Describe())
-		return m
+	tokens := profileTokens(line.Text)
+	if line.Kind != ScalarNode || len(tokens) == 0 {
+		found := line.Describe()
+		if line.Kind == ScalarNode {
+			found = "a blank line"
+		}
+		d.Errorf(line, "expected profile as one line of characteristics, such as \"M5 WS3 S3 T3 W1 I4 A1 Ld5\", found %s", found)
+		// The key is known: without it the unit's other keys are read
+		// and checked, and none is reported for it twice.
+		out := *m
+		out.Keys = slices.Delete(slices.Clone(m.Keys), i, i+1)
+		out.Vals = slices.Delete(slices.Clone(m.Vals), i, i+1)
+		return &out
 	}
 	var keys, vals []*Node
-	for _, tok := range profileTokens(line.Text) {
+	for _, tok := range tokens {
 		name, value := splitCharacteristic(tok.text)
 		at := func(off int) *Node {
 			n := line.at(tok.col + off + 1)

@@ -139,6 +139,29 @@ func TestUseAndProfile(t *testing.T) {
 	}
 }
 
+// TestProfileNotALine: a profile that is no line of characteristics
+// (nothing, a list, a blank line) is one error, at the value; the key is
+// not reported again as unknown, in either ruleset.
+func TestProfileNotALine(t *testing.T) {
+	for _, tc := range []struct{ ruleset, value, found string }{
+		{"fantasy", "~", "nothing"},
+		{"fantasy", "[]", "a list"},
+		{"fantasy", `"   "`, "a blank line"},
+		{"heresy", "[]", "a list"},
+		{"heresy", `""`, "a blank line"},
+	} {
+		src := "name: t\nruleset: " + tc.ruleset + "\ncharge: {unit: {name: A, M: 5, profile: " + tc.value + "}, distance: 3}\n"
+		if tc.ruleset == "heresy" {
+			src = "name: t\nruleset: heresy\nshooting:\n  firer: {name: AAA, profile: " + tc.value + "}\n  target: {name: B}\n"
+		}
+		_, err := both.Parse("t.yaml", []byte(src))
+		want := "expected profile as one line of characteristics, such as \"M5 WS3 S3 T3 W1 I4 A1 Ld5\", found " + tc.found
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), `unknown key "profile"`) {
+			t.Errorf("%s profile %s: %v", tc.ruleset, tc.value, err)
+		}
+	}
+}
+
 // TestLocalCatalogue reads cards from the scenario's folder and from a
 // units path; a local card shadows a built-in of the same name, and an
 // error inside a card names the catalogue file.
