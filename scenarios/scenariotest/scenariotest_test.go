@@ -1,8 +1,13 @@
 package scenariotest
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
+
+	"hammersim/sim"
 )
 
 // TestBinomialTail pins the tail chances by hand: 2 or more of 20,000
@@ -27,5 +32,38 @@ func TestBinomialTail(t *testing.T) {
 	if BinomialTail(100, 1, 0) != 0 || BinomialTail(100, 0, 0) != 1 ||
 		BinomialTail(100, 99, 1) != 0 || BinomialTail(100, 100, 1) != 1 {
 		t.Error("a chance of 0 or 1 should allow its one count only")
+	}
+}
+
+// reported records what a check reports.
+type reported []string
+
+func (e *reported) Helper() {}
+func (e *reported) Errorf(format string, args ...any) {
+	*e = append(*e, fmt.Sprintf(format, args...))
+}
+
+// TestMatchAtLeastTotal: an exact distribution that sums to 0.9 is
+// reported whatever the counts, and one that sums to 1 and matches them is
+// not. The counts are 300 trials of 0 and 700 of 1: against 0.2 and 0.7,
+// the at-least-1 chance 0.7 matches the count of 700 exactly.
+func TestMatchAtLeastTotal(t *testing.T) {
+	h := sim.NewHistogram(0, 1)
+	h.AddN(0, 300)
+	h.AddN(1, 700)
+	for _, tc := range []struct {
+		p    []float64
+		fail bool
+	}{
+		{[]float64{0.2, 0.7}, true},
+		{[]float64{0.3, 0.7}, false},
+	} {
+		e := sim.MeanOf("x", nil, &h).WithExactPMF(sim.PMF{Min: 0, P: tc.p})
+		var got reported
+		MatchAtLeast(&got, "t", e)
+		sums := slices.ContainsFunc(got, func(m string) bool { return strings.Contains(m, "exact distribution sums to 0.9") })
+		if sums != tc.fail || (!tc.fail && len(got) > 0) {
+			t.Errorf("%v: reported %q", tc.p, got)
+		}
 	}
 }
