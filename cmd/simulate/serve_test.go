@@ -722,6 +722,21 @@ func TestServeMaxPoints(t *testing.T) {
 	if status, body := post(t, ts.URL+"/api/run?trials=1000&file=x.yaml", "application/yaml", half); status != 200 {
 		t.Errorf("70 points: %d %s", status, body)
 	}
+	// The bound is for runs: the built-ins are all listed (charge-benchmark
+	// sweeps 644 points), and one over it is refused when it is run.
+	resp, err := http.Get(ts.URL + "/api/scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []struct{ Name string }
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || resp.StatusCode != 200 || len(list) != len(scenarios.BuiltinNames()) {
+		t.Errorf("the built-ins under --max-points 139: %d, %v, %d listed", resp.StatusCode, err, len(list))
+	}
+	resp.Body.Close()
+	src, _ := scenarios.Builtin("charge-benchmark")
+	if status, raw := post(t, ts.URL+"/api/run?trials=1000&file=charge-benchmark.yaml", "application/yaml", src); status != 400 || !strings.Contains(string(raw), "at most 139") {
+		t.Errorf("charge-benchmark under --max-points 139: %d %.300s", status, raw)
+	}
 	// A comparison reads each scenario within what those before it left:
 	// the second of two of 70 points finds 69 left of 139.
 	req, _ := json.Marshal(map[string]any{"scenarios": []map[string]string{{"file": "a.yaml", "text": string(half)}, {"file": "b.yaml", "text": string(half)}}})

@@ -258,16 +258,20 @@ func (s *Server) scenarios(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// readBuiltins lists the built-ins, each read once. The server's bound on
+// points is for runs: a built-in over it is listed, and refused when it is
+// run, as any scenario over it is.
 func (s *Server) readBuiltins() ([]scenarioInfo, error) {
-	var out []scenarioInfo
+	reader := s.eng.Scenarios.WithMaxPoints(scenarios.MaxPoints, "")
+	var list []scenarioInfo
 	for _, name := range scenarios.BuiltinNames() {
-		sc, err := s.eng.Scenarios.Load(name)
+		sc, err := reader.Load(name)
 		if err != nil {
 			return nil, fmt.Errorf("built-in scenario %s: %w", name, err)
 		}
-		out = append(out, scenarioInfo{sc.Name, sc.Description, sc.Ruleset, name == scenarios.DefaultScenario})
+		list = append(list, scenarioInfo{sc.Name, sc.Description, sc.Ruleset, name == scenarios.DefaultScenario})
 	}
-	return out, nil
+	return list, nil
 }
 
 func (s *Server) units(w http.ResponseWriter, r *http.Request) {
