@@ -142,7 +142,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	case "help":
 		switch {
-		case len(rest) == 0:
+		case len(rest) == 0, len(rest) == 1 && (isHelp(rest[0]) || rest[0] == "help"):
 			_, err := io.WriteString(stdout, usage)
 			return err
 		case len(rest) == 1 && slices.Contains(commandNames, rest[0]):

@@ -209,8 +209,9 @@ func TestHelpNotWritten(t *testing.T) {
 }
 
 // TestHelpCommand: simulate help COMMAND prints what simulate COMMAND -h
-// prints, for every command simulate -h lists; help with anything else
-// after it is a bad command line (exit 2), not the general usage.
+// prints, for every command simulate -h lists; help alone, help -h and
+// help help print the general usage; help with anything else after it is
+// a bad command line (exit 2), not the general usage.
 func TestHelpCommand(t *testing.T) {
 	_, commands := usageCommands(t)
 	for _, cmd := range commands {
@@ -220,6 +221,13 @@ func TestHelpCommand(t *testing.T) {
 		}
 		if got, stderr, err := runCLI(t, "help", cmd); err != nil || got != want || stderr != "" {
 			t.Errorf("help %s: %v, stderr %q, stdout %q; want %s -h's usage", cmd, err, stderr, got, cmd)
+		}
+	}
+	// help's own help is the general usage.
+	top, _, _ := runCLI(t, "-h")
+	for _, args := range [][]string{{"help"}, {"help", "-h"}, {"help", "--help"}, {"help", "help"}} {
+		if out, _, err := runCLI(t, args...); err != nil || out != top {
+			t.Errorf("simulate %s: %v, want the general usage", strings.Join(args, " "), err)
 		}
 	}
 	for _, args := range [][]string{{"help", "nosuch"}, {"help", "run", "x"}, {"help", "-x"}} {
