@@ -937,12 +937,14 @@ func (d *Decoder) spreadProfile(m *Node) *Node {
 		if line.Kind == ScalarNode {
 			found = "a blank line"
 		}
-		d.Errorf(line, "expected profile as one line of characteristics, such as \"M5 WS3 S3 T3 W1 I4 A1 Ld5\", found %s", found)
+		d.Errorf(line, "expected profile as one line of characteristics, such as %q, found %s", d.profileExample(), found)
 		// The key is known: without it the unit's other keys are read
-		// and checked, and none is reported for it twice.
+		// and checked, and none is reported for it twice, nor the keys it
+		// would have given as missing.
 		out := *m
 		out.Keys = slices.Delete(slices.Clone(m.Keys), i, i+1)
 		out.Vals = slices.Delete(slices.Clone(m.Vals), i, i+1)
+		out.noMissing = true
 		return &out
 	}
 	var keys, vals []*Node
@@ -968,6 +970,14 @@ func (d *Decoder) spreadProfile(m *Node) *Node {
 	out.Keys = slices.Concat(m.Keys[:i:i], keys, m.Keys[i+1:])
 	out.Vals = slices.Concat(m.Vals[:i:i], vals, m.Vals[i+1:])
 	return &out
+}
+
+// profileExample is a profile line of the ruleset being read.
+func (d *Decoder) profileExample() string {
+	if d.ruleset != nil && d.ruleset.ProfileExample != "" {
+		return d.ruleset.ProfileExample
+	}
+	return "M5 WS3 S3 T3 W1 I4 A1 Ld5"
 }
 
 type profileToken struct {

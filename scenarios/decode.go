@@ -153,7 +153,7 @@ func (d *Decoder) Object(n *Node, what string, fields []Field) bool {
 		d.path = d.path[:len(d.path)-1]
 	}
 	for j, f := range fields {
-		if f.Required && !found[j] {
+		if f.Required && !found[j] && !n.noMissing {
 			d.Errorf(n, "%s is missing the key %q", what, f.Key)
 		}
 	}

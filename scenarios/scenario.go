@@ -101,6 +101,9 @@ type Ruleset struct {
 	Name string
 	// Title names the game in messages, "Warhammer Fantasy".
 	Title string
+	// ProfileExample is a one-line profile of the ruleset's units, for the
+	// messages that ask for one, "M5 WS3 S3 T3 W1 I4 A1 Ld5".
+	ProfileExample string
 	// Catalogue is the special rules a unit or weapon may list.
 	Catalogue mechanics.Catalogue
 	// Repeatable names the rules a list may hold more than once (one entry

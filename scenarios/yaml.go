@@ -45,6 +45,10 @@ type Node struct {
 	// use of a card that does not exist): Decoder.Object reads it as
 	// nothing, so that it raises no further errors.
 	reported bool
+	// noMissing marks a mapping whose profile line could not be read,
+	// which would have given some of its keys: Decoder.Object reports none
+	// of its keys as missing.
+	noMissing bool
 	// card, for a mapping that uses a unit card, is the card as its
 	// catalogue writes it (its profile spread), and changed the keys the
 	// use writes beside it (Node.CardKey).

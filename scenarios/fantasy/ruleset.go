@@ -13,9 +13,10 @@ import (
 // battle questions. docs/scenarios.md documents the format.
 func Ruleset() *scenarios.Ruleset {
 	return &scenarios.Ruleset{
-		Name:      "fantasy",
-		Title:     "Warhammer Fantasy",
-		Catalogue: rules.Catalogue,
+		Name:           "fantasy",
+		Title:          "Warhammer Fantasy",
+		ProfileExample: "M5 WS3 S3 T3 W1 I4 A1 Ld5",
+		Catalogue:      rules.Catalogue,
 		// Impact Hits may come from several sources (each model rolls the
 		// highest); Immunity is listed once per thing it is immune to.
 		Repeatable: []string{rules.RuleImpactHits, rules.RuleImmunity},

@@ -11,9 +11,10 @@ import (
 // format.
 func Ruleset() *scenarios.Ruleset {
 	return &scenarios.Ruleset{
-		Name:      "heresy",
-		Title:     "Horus Heresy",
-		Catalogue: rules.Catalogue,
+		Name:           "heresy",
+		Title:          "Horus Heresy",
+		ProfileExample: "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+",
+		Catalogue:      rules.Catalogue,
 		Questions: map[string]scenarios.Question{
 			"shooting": decodeShooting,
 			"assault":  decodeAssault,
