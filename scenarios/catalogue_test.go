@@ -272,7 +272,7 @@ func TestUserCardsReportsEverything(t *testing.T) {
 		}
 		return p
 	}
-	const fantasyKeys = "name, troop, A, rules, champion, crew, missile, M, WS, BS, S, T, W, I, Ld, models, width, base, base_depth, unit_strength, points, armour, ward, parry, standard, musician, battle_standard, flank, rear, higher_ground, flying, troop_rules"
+	const fantasyKeys = "name, troop, A, rules, champion, crew, missile, M, WS, BS, S, T, W, I, Ld, models, width, base, base_depth, unit_strength, points, armour, ward, parry, standard, musician, battle_standard, flank, rear, higher_ground, flying, troop_rules, profile"
 	three := write("three.yaml", "ruleset: fantasy\nunits:\n"+
 		"  - name: Rats\n    modls: 10\n    profile: M5 WS3 BS3 S3 T3 W1 I4 A1 Ld5\n"+
 		"  - name: Odd\n    profile: M5 Foo7 WS3\n"+

@@ -160,6 +160,20 @@ func (d *Decoder) Object(n *Node, what string, fields []Field) bool {
 	return true
 }
 
+// UnitKeys are the keys of a unit that the reader resolves before a
+// ruleset reads the unit: use, which takes a unit card (not in a card
+// itself), and profile, a line of characteristics spread into their keys.
+// A ruleset lists them among a unit's fields, so that an unknown key's
+// message names every key a unit takes; they never reach Object
+// themselves.
+func (d *Decoder) UnitKeys() []Field {
+	resolved := func(n *Node) { d.Errorf(n, "this key is read before the unit, where it is written") }
+	if d.card {
+		return []Field{{Key: "profile", Decode: resolved}}
+	}
+	return []Field{{Key: "use", Decode: resolved}, {Key: "profile", Decode: resolved}}
+}
+
 func (d *Decoder) unknownKey(k *Node, what string, fields []Field) {
 	keys := make([]string, len(fields))
 	for i, f := range fields {

@@ -254,7 +254,11 @@ func attacks(d *scenarios.Decoder, n *scenarios.Node, what string) (dice.Expr, b
 		return dice.Expr{}, false
 	}
 	if e.Min() < 0 || e.Max() > 100 {
-		d.Errorf(n, "%s %s: expected 0 to 100 attacks", what, e)
+		noun := "attacks"
+		if what == "shots" {
+			noun = "shots"
+		}
+		d.Errorf(n, "%s %s: expected 0 to 100 %s", what, e, noun)
 		return dice.Expr{}, false
 	}
 	return e, true
@@ -330,7 +334,7 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 			u.nodes[k] = n
 		}})
 	}
-	d.Object(n, "a unit", append(fields, extra...))
+	d.Object(n, "a unit", slices.Concat(fields, extra, d.UnitKeys()))
 	u.priceUnit(d, n)
 	return u
 }

@@ -166,7 +166,7 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 			scenarios.Field{Key: "cover", Decode: func(n *scenarios.Node) { u.cover = saveParam(d, n, "cover") }},
 			scenarios.Field{Key: "melee", Decode: func(n *scenarios.Node) { u.melee = decodeWeapon(d, n, true) }})
 	}
-	d.Object(dropMovement(d, n), "a unit", fields)
+	d.Object(dropMovement(d, n), "a unit", append(fields, d.UnitKeys()...))
 	if u.melee != nil {
 		u.melee.checkMelee(d)
 	}
