@@ -381,9 +381,8 @@ func (r *Registry) UserCards(paths []string, scenario string) ([]*UnitCard, erro
 			return nil, err
 		}
 	}
-	errs = append(errs, r.checkCards(cards)...)
-	if len(errs) > 0 {
-		return nil, errs.inFileOrder()
+	if checked := r.checkCards(cards); len(errs)+len(checked) > 0 {
+		return nil, inFileOrder(errs, checked)
 	}
 	return cards, nil
 }

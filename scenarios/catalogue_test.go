@@ -237,6 +237,30 @@ func FuzzProfile(f *testing.F) {
 	})
 }
 
+// TestUserCardsMisspeltBeforeMissing: in a listing of a catalogue's
+// cards, as in a scenario, a misspelt key comes before the key it leaves
+// missing, though the missing key is reported at the card, before it on
+// the line; the problems of the file's reading keep their place by line.
+func TestUserCardsMisspeltBeforeMissing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hc.yaml")
+	src := "ruleset: heresy\nunits:\n  - {name: X, modles: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+}\n  - {name: X, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := both.UserCards([]string{path}, "")
+	var list scenarios.ErrorList
+	if !errors.As(err, &list) || len(list) != 3 {
+		t.Fatalf("%v", err)
+	}
+	want := []string{`3:15: unknown key "modles"`, `3:5: a unit is missing the key "models"`, "4:5: "}
+	for i, w := range want {
+		if !strings.Contains(list[i].Error(), w) {
+			t.Errorf("problem %d: %v, want %q", i+1, list[i], w)
+		}
+	}
+}
+
 // FuzzCatalogue feeds catalogue files to a scenario that uses a card from
 // them: nothing may panic, and every error is positioned.
 func FuzzCatalogue(f *testing.F) {

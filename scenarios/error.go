@@ -59,8 +59,8 @@ const maxMsg = 400
 // ErrorList is every problem found in one scenario file, in the order the
 // checks found them: a key's own problem (a misspelt key) before what it
 // leaves missing in the mapping that holds it, which is its cause. Problems
-// found by separate passes over several files are put in file order
-// (inFileOrder).
+// found by two passes over several files are put in file order, each
+// pass's own order kept (inFileOrder).
 type ErrorList []*Error
 
 // Error is the problems shown, a line each, then a line that counts
@@ -94,24 +94,36 @@ func MoreProblems(n int) string {
 	return fmt.Sprintf("... and %d more problems", n)
 }
 
-// inFileOrder returns the problems found by separate passes over the same
-// files (reading them, then checking what they hold) as one list: files in
-// the order first met, each by line and column.
-func (l ErrorList) inFileOrder() ErrorList {
+// inFileOrder returns the problems found by two passes over the same
+// files, reading them (read) and then checking what they hold (checked),
+// as one list: files in the order first met, each by line and column. The
+// problems of the check keep the order it found them in, which already
+// follows the files: within a mapping, a misspelt key comes before the key
+// it leaves missing, which is reported at the mapping, before the key.
+func inFileOrder(read, checked ErrorList) ErrorList {
 	var files []string
-	for _, e := range l {
+	for _, e := range slices.Concat(read, checked) {
 		if !slices.Contains(files, e.File) {
 			files = append(files, e.File)
 		}
 	}
-	out := slices.Clone(l)
-	slices.SortStableFunc(out, func(a, b *Error) int {
+	pos := func(a, b *Error) int {
 		return cmp.Or(
 			cmp.Compare(slices.Index(files, a.File), slices.Index(files, b.File)),
 			cmp.Compare(a.Line, b.Line),
 			cmp.Compare(a.Col, b.Col))
-	})
-	return out
+	}
+	read = slices.Clone(read)
+	slices.SortStableFunc(read, pos)
+	out := make(ErrorList, 0, len(read)+len(checked))
+	for len(read) > 0 && len(checked) > 0 {
+		if pos(checked[0], read[0]) < 0 {
+			out, checked = append(out, checked[0]), checked[1:]
+		} else {
+			out, read = append(out, read[0]), read[1:]
+		}
+	}
+	return slices.Concat(out, read, checked)
 }
 
 // maxErrors is how many problems an ErrorList shows (Shown).
