@@ -217,11 +217,17 @@ func fileName(metric, label string) string {
 }
 
 // render draws a figure at the plot size in a format gonum/plot knows
-// ("png", "svg").
+// ("png", "svg"), its title wrapped to the width it is drawn across.
 func render(f figure, format string) ([]byte, error) {
 	c, err := draw.NewFormattedCanvas(plotW, plotH, format)
 	if err != nil {
 		return nil, err
+	}
+	switch f := f.(type) {
+	case *plot.Plot:
+		defer fitTitle(f, plotW)()
+	case withColourBar:
+		defer fitTitle(f.main, plotW-colourBarWidth)()
 	}
 	f.Draw(draw.New(c))
 	var b bytes.Buffer
@@ -229,6 +235,42 @@ func render(f figure, format string) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// titleMargin is the room left at each side of a title.
+const titleMargin = 0.3 * vg.Centimeter
+
+// fitTitle wraps p's title at spaces into lines that fit width, less a
+// margin at each side, as it is drawn: gonum/plot draws a title on one
+// line, centred, and cuts off at both ends one wider than the figure (a
+// long scenario and unit name, the note of a figure split into several).
+// A word longer than a line stands alone on its own. It returns what puts
+// the title back as it was, which captions and file names read.
+func fitTitle(p *plot.Plot, width vg.Length) (restore func()) {
+	title := p.Title.Text
+	p.Title.Text = wrapTo(p.Title.TextStyle, title, width-2*titleMargin)
+	return func() { p.Title.Text = title }
+}
+
+// wrapTo breaks s at spaces into lines no wider than width in style st,
+// but where one word is wider.
+func wrapTo(st text.Style, s string, width vg.Length) string {
+	if st.Width(s) <= width {
+		return s
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case st.Width(line+" "+w) <= width:
+			line += " " + w
+		default:
+			lines, line = append(lines, line), w
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
 }
 
 // saveAll prepares each figure in files, in dir (made if missing) and in

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -638,5 +639,50 @@ func TestLongFileNames(t *testing.T) {
 	}
 	if short := fileName("charge_success", "M=7, swiftstride=true"); short != "charge_success_M=7_swiftstride=true" {
 		t.Errorf("a short name changed: %q", short)
+	}
+}
+
+// TestTitleFits: a title wider than the figure is drawn on lines that each
+// fit it, less the margins, with every word kept in order, and the figure's
+// title is as it was once drawn (captions and file names read it). The
+// SVG then holds no title text starting left of the figure, where
+// gonum/plot would have drawn the one line of 150-odd characters.
+func TestTitleFits(t *testing.T) {
+	title := "impact-hits: impact hits (attacker D6 and Scythes, armour none, models 10 to 17, figure 13 of 36, the last 20 left to the tables)"
+	p := newPlot(title, "x", "y")
+	if w := p.Title.TextStyle.Width(title); w <= plotW {
+		t.Fatalf("the title is %v wide, within the figure's %v: no test", w, plotW)
+	}
+	restore := fitTitle(p, plotW)
+	lines := strings.Split(p.Title.Text, "\n")
+	if len(lines) < 2 || strings.Join(lines, " ") != title {
+		t.Errorf("wrapped into %q", lines)
+	}
+	for _, l := range lines {
+		if w := p.Title.TextStyle.Width(l); w > plotW-2*titleMargin {
+			t.Errorf("line %q is %v wide, over %v", l, w, plotW-2*titleMargin)
+		}
+	}
+	restore()
+	if p.Title.Text != title {
+		t.Errorf("title after drawing %q", p.Title.Text)
+	}
+	svg, err := render(p, "svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Title.Text != title {
+		t.Errorf("title after render %q", p.Title.Text)
+	}
+	if m := regexp.MustCompile(`<text x="-`).Find(svg); m != nil {
+		t.Errorf("text drawn left of the figure: %s", m)
+	}
+	// A short title stays one line; a word wider than a line stands alone.
+	if got := wrapTo(p.Title.TextStyle, "short", plotW); got != "short" {
+		t.Errorf("short title %q", got)
+	}
+	long := strings.Repeat("x", 200)
+	if got := wrapTo(p.Title.TextStyle, "a "+long+" b", plotW); got != "a\n"+long+"\nb" {
+		t.Errorf("a long word: %q", got)
 	}
 }
