@@ -86,6 +86,9 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 	}
 	if group != "" {
 		p.NominalX(groups...)
+		// Long names (units of a sweep) would print over each other.
+		slantIfCrowded(&p.X.Tick.Label, groups, plotW-2*vg.Centimeter)
+		roomForTickLabels(p, groups)
 	} else {
 		p.NominalX("")
 	}

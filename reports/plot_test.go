@@ -686,3 +686,32 @@ func TestTitleFits(t *testing.T) {
 		t.Errorf("a long word: %q", got)
 	}
 }
+
+// TestBarGroupNamesSlanted: a bar chart's group names that would print
+// over each other (three of about 40 characters across the figure) are
+// slanted, as a heatmap's and a comparison's are, with room kept for the
+// first; three short ones stay level.
+func TestBarGroupNamesSlanted(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		slanted bool
+	}{
+		{"Skaven Doom-Chariot with Impact Hits (D6) %d", true},
+		{"g%d", false},
+	} {
+		var rows []sim.Estimate
+		for g := range 3 {
+			for _, armour := range []string{"none", "5+", "3+"} {
+				ps := []sim.Param{{Name: "attacker", Value: fmt.Sprintf(tc.name, g)}, {Name: "armour", Value: armour}}
+				rows = append(rows, sim.ProbabilityOf("charge_success", ps, 90, 100))
+			}
+		}
+		bars, err := barFigure("bars", "charge_success", rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slanted := bars.X.Tick.Label.Rotation != 0; slanted != tc.slanted {
+			t.Errorf("%q: slanted %v, want %v", tc.name, slanted, tc.slanted)
+		}
+	}
+}
