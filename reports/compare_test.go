@@ -613,3 +613,39 @@ func TestVerdictNoTrials(t *testing.T) {
 		}
 	}
 }
+
+// TestComparisonPlotSaysWhyMissing: a candidate with nothing to draw is
+// named in the legend with why, as the table says it: "not reported" for
+// one that does not report the metric (Rat Ogres make no Impact Hits),
+// "no trials" for one that reports it but had no trial it applies to (a
+// combat result where its charge never came home), both for a candidate
+// missing at some points each way.
+func TestComparisonPlotSaysWhyMissing(t *testing.T) {
+	nan := math.NaN()
+	missing := sim.Estimate{Value: nan, CI95: [2]float64{nan, nan}}
+	none := sim.Difference{HigherA: nan, SE: nan, Value: nan, CI95: [2]float64{nan, nan}}
+	c := &sim.Comparison{Candidates: []string{"Knights", "Rat Ogres", "Slow", "Mixed"}}
+	for p := range 2 {
+		row := sim.ComparisonRow{Metric: "combat_result", Kind: sim.Mean, Params: []sim.Param{{Name: "x", Value: p}}}
+		row.Estimates = []sim.Estimate{sim.ProbabilityOf("", nil, 5, 10), missing, missing, missing}
+		row.Reported = []bool{true, false, true, p == 0}
+		for a := range 4 {
+			for b := a + 1; b < 4; b++ {
+				d := none
+				d.A, d.B = a, b
+				row.Diffs = append(row.Diffs, d)
+			}
+		}
+		c.Rows = append(c.Rows, row)
+	}
+	figs, _, err := comparisonFigures(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := svgText(t, figs[0].fig)
+	for _, want := range []string{">Rat Ogres: not reported<", ">Slow: no trials<", ">Mixed: not reported, or no trials<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("no %q in the figure", want)
+		}
+	}
+}

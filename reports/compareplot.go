@@ -106,13 +106,14 @@ func comparisonPlot(c *sim.Comparison, m metricRows, title string) (*plot.Plot, 
 	p.X.Label.Text = xlabel
 	for k, name := range c.Candidates {
 		pts := candidatePoints(m, k, len(c.Candidates), single)
-		// A candidate that does not report the metric has nothing to
-		// draw; the figure says so rather than leave it out unsaid.
-		switch {
+		// A candidate that does not report the metric, or reports it but
+		// had no trial it applies to, has nothing to draw; the figure says
+		// which, as the table does, rather than leave it out unsaid.
+		switch why := missingWhy(m, k); {
 		case len(pts.XYs) == 0 && single:
-			ticks[k] += " (not reported)"
+			ticks[k] += " (" + why + ")"
 		case len(pts.XYs) == 0:
-			p.Legend.Add(name + ": not reported")
+			p.Legend.Add(name + ": " + why)
 		case len(pts.XYs) < len(m.rows):
 			name += " (not at every point)"
 		}
@@ -227,6 +228,31 @@ func slotX(i, k, n int, single bool) float64 {
 		return float64(i) - 0.25 + 0.5*float64(k)/float64(n-1)
 	}
 	return float64(i)
+}
+
+// missingWhy says why candidate k has no estimate to draw at the points
+// where it has none: it does not report the metric there, or it reports
+// it but had no trial it applies to (a combat result where its charge
+// never came home), or some of each.
+func missingWhy(m metricRows, k int) string {
+	var unrep, noTrials bool
+	for _, row := range m.rows {
+		if k >= len(row.Estimates) || !math.IsNaN(row.Estimates[k].Value) {
+			continue
+		}
+		if unreported(row, k) {
+			unrep = true
+		} else {
+			noTrials = true
+		}
+	}
+	switch {
+	case noTrials && unrep:
+		return "not reported, or no trials"
+	case noTrials:
+		return "no trials"
+	}
+	return "not reported"
 }
 
 // candidatePoints are candidate k's estimates with their 95% intervals.
