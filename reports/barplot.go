@@ -55,16 +55,19 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 		vals := make(plotter.Values, len(groups))
 		for j, g := range groups {
 			e, ok := at[[2]string{g, s}]
+			// A point with no trial to count (a combat result where no
+			// combat was fought) has no bar, but keeps its exact value's
+			// mark, as the table keeps the exact value.
+			ex := math.NaN()
+			if ok && e.HasExact {
+				ex, exact = e.Exact, true
+			}
 			if !ok || math.IsNaN(e.Value) {
 				e = sim.Estimate{Value: math.NaN(), CI95: [2]float64{math.NaN(), math.NaN()}}
 			}
 			vals[j] = e.Value
 			if math.IsNaN(vals[j]) {
 				vals[j] = 0
-			}
-			ex := math.NaN()
-			if e.HasExact {
-				ex, exact = e.Exact, true
 			}
 			marks.lo, marks.hi, marks.exact = append(marks.lo, e.CI95[0]), append(marks.hi, e.CI95[1]), append(marks.exact, ex)
 		}

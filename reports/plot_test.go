@@ -715,3 +715,22 @@ func TestBarGroupNamesSlanted(t *testing.T) {
 		}
 	}
 }
+
+// TestBarNoTrialsKeepsExact: a point no trial counted (a combat result
+// where the charge never came home) draws no bar but keeps its exact
+// value's mark and the legend's entry for it, as the table keeps the exact
+// value beside "-".
+func TestBarNoTrialsKeepsExact(t *testing.T) {
+	h := sim.NewHistogram(-3, 3)
+	none := sim.MeanOf("combat_result", []sim.Param{{Name: "attacker", Value: "Slow"}, {Name: "armour", Value: "none"}}, &h).WithExact(-1.056)
+	if !math.IsNaN(none.Value) {
+		t.Fatalf("an estimate of no trials: %v", none.Value)
+	}
+	bars, err := barFigure("bars", "combat_result", []sim.Estimate{none})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svg := svgText(t, bars); !strings.Contains(svg, ">exact value<") {
+		t.Error("the exact value of a point with no trials is not drawn")
+	}
+}
