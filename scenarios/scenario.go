@@ -33,9 +33,9 @@ type Scenario struct {
 	// should reach; MaxTrials caps the trials per point spent on it.
 	Precision float64
 	MaxTrials int64
-	// TrialsAt and MaxTrialsAt are where trials and max_trials are
-	// written, as FILE:LINE:COL; empty when they are not.
-	TrialsAt, MaxTrialsAt string
+	// TrialsAt, MaxTrialsAt and PrecisionAt are where trials, max_trials
+	// and precision are written, as FILE:LINE:COL; empty when they are not.
+	TrialsAt, MaxTrialsAt, PrecisionAt string
 	// Catalogues are the unit catalogue files the scenario read, in the
 	// order it read them: inputs of a run as much as the file is.
 	Catalogues []Catalogue
@@ -404,6 +404,7 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 				return
 			}
 			s.Precision, precisionAt = v, n
+			s.PrecisionAt = d.Place(n)
 			rounds()
 		}},
 		{Key: "max_trials", Decode: func(n *Node) {

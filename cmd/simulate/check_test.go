@@ -65,6 +65,11 @@ func TestCheck(t *testing.T) {
 		{"{shard} without --shard", []string{"run", "flee-pursuit", "-o", out + "/part-{shard}"}, 2, "{shard} stands for the shard index, and only a sharded run"},
 		{"compare {shard} without --shard", []string{"compare", a, b, "-o", out + "/c-{shard}"}, 2, "{shard} stands for the shard index"},
 		{"merge {shard}", []string{"merge", "-o", out + "/m-{shard}"}, 2, "{shard} stands for the shard index"},
+		// Only probabilities are held to a precision target: a run that
+		// reports none would stop at once and call it met.
+		{"precision with only averages", []string{"run", "firing-protocols", "--precision", "0.01"}, 2,
+			"--precision 0.01: a precision target holds every probability the run reports to its half-width, and this run reports none, only averages (hits, unsaved_wounds, casualties)"},
+		{"precision with only averages kept", []string{"run", "random-movement", "--precision", "0.01", "--metrics", "charge_reach"}, 2, "only averages (charge_reach)"},
 		// A seed is decimal, as the scenario's seed key is read: the flag
 		// package's own reading took 0x10 as 16 and 010 as 8.
 		{"hexadecimal seed", []string{"run", "flee-pursuit", "--seed", "0x10"}, 2, "--seed 0x10: expected a whole number from 0 to 18446744073709551615"},

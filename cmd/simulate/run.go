@@ -584,6 +584,9 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := f.checkRounds(fs, s); err != nil {
 		return err
 	}
+	if err := f.checkPrecision(fs, s); err != nil {
+		return err
+	}
 	if s.MaxTrials > 0 && s.Precision == 0 && !flagSet(fs, "precision") {
 		// Not an error: the key caps the run a --precision flag would make.
 		fmt.Fprintf(stderr, "simulate: note: the scenario's max_trials caps only a precision run (precision: in the scenario, or --precision); this run makes its fixed number of trials\n")
@@ -710,6 +713,30 @@ func (f *runFlags) checkRounds(fs *flag.FlagSet, s *scenarios.Scenario) error {
 			s.MaxTrialsAt, most, trialsBy, trials)
 	}
 	return flagUsagef(fs.Name(), "%s is below %s: a precision run starts with a round of that many trials and never runs more than its cap; give a cap of at least %d (--max-trials), or fewer trials", mostBy, trialsBy, trials)
+}
+
+// checkPrecision refuses a precision target that holds nothing: only
+// probabilities are held to it (preciseEnough), and a run that reports
+// none would stop after its first round and call the target met. What the
+// run reports is read from its results on no trials, --metrics applied.
+func (f *runFlags) checkPrecision(fs *flag.FlagSet, s *scenarios.Scenario) error {
+	if !flagSet(fs, "precision") && s.Precision == 0 {
+		return nil
+	}
+	var means []string
+	for _, e := range s.Results(emptyRun(s.Models, 0)) {
+		if e.Kind == sim.Probability {
+			return nil
+		}
+		if !slices.Contains(means, e.Metric) {
+			means = append(means, e.Metric)
+		}
+	}
+	why := fmt.Sprintf("a precision target holds every probability the run reports to its half-width, and this run reports none, only averages (%s); run a fixed number of trials, or report a probability", strings.Join(means, ", "))
+	if flagSet(fs, "precision") {
+		return flagUsagef(fs.Name(), "--precision %g: %s", f.precision, why)
+	}
+	return fmt.Errorf("%s: precision %g: %s", s.PrecisionAt, s.Precision, why)
 }
 
 // mostTrials is the most trials per point the job may run: a precision

@@ -238,6 +238,9 @@ func (sv served) run(file string, src []byte, args []string) (web.Job, error) {
 	if err := f.checkRounds(fs, s); err != nil {
 		return nil, err
 	}
+	if err := f.checkPrecision(fs, s); err != nil {
+		return nil, err
+	}
 	return runServed{f.job(fs, file, s)}, nil
 }
 

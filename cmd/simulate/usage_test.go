@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"hammersim/scenarios"
 )
 
 // TestUsageHints: a bad command line prints one line naming the problem
@@ -262,5 +267,24 @@ func TestSeedIsDecimal(t *testing.T) {
 		if err != nil || !strings.Contains(out, want) {
 			t.Errorf("--seed %s: %v, want %q in\n%s", seed, err, want, out)
 		}
+	}
+}
+
+// TestPrecisionKeyWithOnlyAverages: a scenario's precision key that no
+// probability of its results is held to is refused where it is written
+// (firing-protocols reports averages alone), and the run makes no trial.
+func TestPrecisionKeyWithOnlyAverages(t *testing.T) {
+	src, _ := scenarios.Builtin("firing-protocols")
+	src = bytes.Replace(src, []byte("trials: 200000\n"), []byte("trials: 20000\nprecision: 0.01\n"), 1)
+	path := filepath.Join(t.TempDir(), "fp.yaml")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := 1 + bytes.Count(src[:bytes.Index(src, []byte("precision:"))], []byte("\n"))
+	stdout, _, err := runCLI(t, "run", path)
+	var msg bytes.Buffer
+	want := fmt.Sprintf("%s:%d:12: precision 0.01: a precision target holds every probability", path, line)
+	if code := exitCode(err, &msg); code != exitError || stdout != "" || !strings.Contains(msg.String(), want) {
+		t.Errorf("exit %d, stdout %q, %s; want %q", code, stdout, msg.String(), want)
 	}
 }
