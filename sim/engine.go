@@ -394,7 +394,9 @@ func (p *partial) settle(slots [][]Slot, models int) {
 // up to whole chunks), then doubling the total each round. Each round
 // continues the one before (Config.Start), so the result equals one RunAll
 // of the final number of trials, which Run.Completed reports. It stops early
-// on cancellation or a panic, returning what finished.
+// on cancellation or a panic, returning what finished. Config.Progress sees
+// the whole run: trials done in every round so far, out of the total the
+// current round runs to, which grows with each round.
 func RunRounds(ctx context.Context, models []Model, cfg Config, maxTrials int64, done func(Run) bool) (Run, error) {
 	roundUp := func(n int64) int64 { return (n + ChunkSize - 1) / ChunkSize * ChunkSize }
 	next := roundUp(max(cfg.Trials, 1))
@@ -406,6 +408,12 @@ func RunRounds(ctx context.Context, models []Model, cfg Config, maxTrials int64,
 		round.Start, round.Trials = ran, next-ran
 		if round.Trials <= 0 {
 			return total, nil
+		}
+		if cfg.Progress != nil {
+			// Progress counts the whole run: the rounds before this one
+			// done, out of the total this round brings the run to.
+			before, upTo, m := ran, next, int64(len(models))
+			round.Progress = func(done, _ int64) { cfg.Progress(before*m+done, upTo*m) }
 		}
 		r, err := RunAll(ctx, models, round)
 		total.Merge(r)

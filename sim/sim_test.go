@@ -3,6 +3,8 @@ package sim
 import (
 	"context"
 	"math"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -316,6 +318,39 @@ func TestRunRounds(t *testing.T) {
 	capped, _ := RunRounds(context.Background(), m, Config{Trials: 1000, Seed: 4}, 3*ChunkSize+5, func(Run) bool { return false })
 	if capped.Completed[0] != 3*ChunkSize+5 {
 		t.Fatalf("the cap gave %d trials", capped.Completed[0])
+	}
+}
+
+// TestRunRoundsProgress: the progress of a run in rounds counts the whole
+// run: done never falls back as a new round starts, and the total is what
+// the round under way brings the run to, for every model. Two models, 1
+// chunk then 2 and 4: the last round reports 8 chunks of 2 models done of
+// 8, and every report before the last round's first has a total of 2 or 4
+// chunks of 2 models.
+func TestRunRoundsProgress(t *testing.T) {
+	m := []Model{rollModel{dice.MustParse("2D6")}, rollModel{dice.MustParse("3D6")}}
+	var mu sync.Mutex
+	var dones, totals []int64
+	cfg := Config{Trials: 1000, Seed: 4, Progress: func(done, total int64) {
+		mu.Lock()
+		dones, totals = append(dones, done), append(totals, total)
+		mu.Unlock()
+	}}
+	r, err := RunRounds(context.Background(), m, cfg, 1<<30, func(r Run) bool { return r.Completed[0] >= 8*ChunkSize })
+	if err != nil || r.Completed[0] != 8*ChunkSize {
+		t.Fatalf("%v, %d trials", err, r.Completed[0])
+	}
+	last := int64(2 * 8 * ChunkSize)
+	if n := len(dones); n == 0 || dones[n-1] != last || totals[n-1] != last {
+		t.Fatalf("last report %d of %d, want %d of %d", dones[len(dones)-1], totals[len(totals)-1], last, last)
+	}
+	for i := range dones {
+		if i > 0 && (dones[i] < dones[i-1] || totals[i] < totals[i-1]) {
+			t.Errorf("report %d: %d of %d after %d of %d", i, dones[i], totals[i], dones[i-1], totals[i-1])
+		}
+		if dones[i] > totals[i] || !slices.Contains([]int64{2 * ChunkSize, 2 * 2 * ChunkSize, 2 * 4 * ChunkSize, last}, totals[i]) {
+			t.Errorf("report %d: %d of %d", i, dones[i], totals[i])
+		}
 	}
 }
 

@@ -926,6 +926,8 @@ type progress struct {
 	w     io.Writer
 	mode  string
 	label string
+	// total is the bar's: the run's, or a precision run's so far.
+	total int64
 }
 
 func newProgress(stderr io.Writer, mode, label string) *progress {
@@ -935,14 +937,27 @@ func newProgress(stderr io.Writer, mode, label string) *progress {
 // update is sim's progress callback. The bar appears only after half a
 // second, so quick runs print nothing, and only when stderr is a terminal
 // (or --progress always).
+//
+// A precision run's total grows with each round: a bar that reached the
+// last total has finished, and one drawn anew takes the next, counting
+// from the trials already done.
 func (p *progress) update(done, total int64) {
 	if p.mode == "never" || (p.mode == "auto" && !isTerminal(p.w)) {
 		return
+	}
+	if p.bar != nil && total != p.total {
+		if p.bar.IsFinished() {
+			p.bar = nil
+		} else {
+			p.bar.ChangeMax64(total)
+			p.total = total
+		}
 	}
 	if p.bar == nil {
 		if time.Since(p.start) < 500*time.Millisecond || done >= total {
 			return
 		}
+		p.total = total
 		p.bar = progressbar.NewOptions64(total,
 			progressbar.OptionSetWriter(p.w),
 			progressbar.OptionSetDescription(p.label),

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"hammersim/scenarios"
 )
@@ -287,4 +288,24 @@ func TestPrecisionKeyWithOnlyAverages(t *testing.T) {
 	if code := exitCode(err, &msg); code != exitError || stdout != "" || !strings.Contains(msg.String(), want) {
 		t.Errorf("exit %d, stdout %q, %s; want %q", code, stdout, msg.String(), want)
 	}
+}
+
+// TestProgressAcrossRounds: a precision run's progress total grows with
+// each round (sim.RunRounds); the bar goes on drawing after a round's
+// total is reached, where it once finished, cleared itself and drew
+// nothing more for the rest of the run.
+func TestProgressAcrossRounds(t *testing.T) {
+	var w bytes.Buffer
+	p := newProgress(&w, "always", "run")
+	p.start = p.start.Add(-time.Second)
+	p.update(10, 100)
+	p.update(100, 100) // the first round done: the bar finishes
+	w.Reset()
+	p.update(150, 200) // the next round, to 200
+	time.Sleep(150 * time.Millisecond)
+	p.update(180, 200)
+	if !strings.Contains(w.String(), "180/200") {
+		t.Errorf("after the first round's total the bar drew %q", w.String())
+	}
+	p.finish()
 }
