@@ -13,6 +13,10 @@ import (
 	"hammersim/sim"
 )
 
+// maxGroupLabel is the widest line of a bar chart's group name: a longer
+// name is wrapped onto lines of a few words.
+const maxGroupLabel = 4.5 * vg.Centimeter
+
 // barFigure draws the estimates as grouped bars: a group per value of the
 // first varying parameter, a bar per combination of the others, each with
 // its 95% interval and, where there is one, its exact value.
@@ -44,7 +48,24 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 		}
 		at[[2]string{g, s}] = e
 	}
-	width := vg.Length(float64(plotW) * 0.7 / float64(len(groups)*len(series)+len(groups)))
+	// The axis first: the room its group names take is the room the bars
+	// do not have, so the bars share what is left of the figure's width.
+	if group != "" {
+		// Long names (units of a sweep) go on lines of a few words, and
+		// slant where they would still print over each other.
+		labels := make([]string, len(groups))
+		for i, g := range groups {
+			labels[i] = wrapTo(p.X.Tick.Label, g, maxGroupLabel)
+		}
+		p.NominalX(labels...)
+		slantIfCrowded(&p.X.Tick.Label, labels, plotW-2*vg.Centimeter)
+		roomForTickLabels(p, labels)
+	} else {
+		p.NominalX("")
+	}
+	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
+	area := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}})
+	width := vg.Length(float64(area.Size().X) * 0.7 / float64(len(groups)*len(series)+len(groups)))
 	fill := colour
 	if pairedSeries(rows, varying, series) {
 		fill = pairColour
@@ -87,15 +108,6 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 	if exact {
 		p.Legend.Add("exact value", barMarks{width: width, exact: []float64{0}})
 	}
-	if group != "" {
-		p.NominalX(groups...)
-		// Long names (units of a sweep) would print over each other.
-		slantIfCrowded(&p.X.Tick.Label, groups, plotW-2*vg.Centimeter)
-		roomForTickLabels(p, groups)
-	} else {
-		p.NominalX("")
-	}
-	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
 	legendInside(p)
 	yRange(p, kind, top)
 	return p, nil

@@ -687,20 +687,24 @@ func TestTitleFits(t *testing.T) {
 	}
 }
 
-// TestBarGroupNamesSlanted: a bar chart's group names that would print
-// over each other (three of about 40 characters across the figure) are
-// slanted, as a heatmap's and a comparison's are, with room kept for the
-// first; three short ones stay level.
-func TestBarGroupNamesSlanted(t *testing.T) {
+// TestBarGroupNames: a bar chart's long group names go on lines of a few
+// words, each at most maxGroupLabel wide, level where they then fit (three
+// names of 80-odd characters); names that would still print over each
+// other (twelve) are slanted, as a heatmap's are; short ones stay one
+// level line each.
+func TestBarGroupNames(t *testing.T) {
+	long := "Skaven Doom-Chariot of the Under-Empire with Impact Hits (D6) and a long banner %d"
 	for _, tc := range []struct {
-		name    string
-		slanted bool
+		name            string
+		groups          int
+		wrapped, slants bool
 	}{
-		{"Skaven Doom-Chariot with Impact Hits (D6) %d", true},
-		{"g%d", false},
+		{long, 3, true, false},
+		{"Skaven Doom-Chariot %d", 12, false, true},
+		{"g%d", 3, false, false},
 	} {
 		var rows []sim.Estimate
-		for g := range 3 {
+		for g := range tc.groups {
 			for _, armour := range []string{"none", "5+", "3+"} {
 				ps := []sim.Param{{Name: "attacker", Value: fmt.Sprintf(tc.name, g)}, {Name: "armour", Value: armour}}
 				rows = append(rows, sim.ProbabilityOf("charge_success", ps, 90, 100))
@@ -710,8 +714,18 @@ func TestBarGroupNamesSlanted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if slanted := bars.X.Tick.Label.Rotation != 0; slanted != tc.slanted {
-			t.Errorf("%q: slanted %v, want %v", tc.name, slanted, tc.slanted)
+		ticks := bars.X.Tick.Marker.Ticks(bars.X.Min, bars.X.Max)
+		wrapped := false
+		for _, tk := range ticks {
+			for _, line := range strings.Split(tk.Label, "\n") {
+				if w := bars.X.Tick.Label.Width(line); w > maxGroupLabel {
+					t.Errorf("%q: a line %q %v wide, over %v", tc.name, line, w, maxGroupLabel)
+				}
+			}
+			wrapped = wrapped || strings.Contains(tk.Label, "\n")
+		}
+		if slants := bars.X.Tick.Label.Rotation != 0; wrapped != tc.wrapped || slants != tc.slants {
+			t.Errorf("%q: wrapped %v, slanted %v; want %v, %v", tc.name, wrapped, slants, tc.wrapped, tc.slants)
 		}
 	}
 }
