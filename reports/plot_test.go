@@ -677,6 +677,22 @@ func TestTitleFits(t *testing.T) {
 	if m := regexp.MustCompile(`<text x="-`).Find(svg); m != nil {
 		t.Errorf("text drawn left of the figure: %s", m)
 	}
+	// A heatmap's title is wrapped to its main plot's width, left of the
+	// colour bar.
+	hm := withColourBar{main: newPlot(title, "x", "y"), bar: plot.New()}
+	restore = fitTitle(hm.main, plotW-colourBarWidth)
+	wrappedHeat := hm.main.Title.Text
+	restore()
+	if strings.Count(wrappedHeat, "\n") < strings.Count(p.Title.Text, "\n") {
+		t.Errorf("the heatmap's title %q wraps no narrower than the plot's", wrappedHeat)
+	}
+	svg, err = render(hm, "svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`<text x="-`).Find(svg); m != nil || hm.main.Title.Text != title {
+		t.Errorf("heatmap: text drawn left of the figure (%s), title after render %q", m, hm.main.Title.Text)
+	}
 	// A short title stays one line; a word wider than a line stands alone.
 	if got := wrapTo(p.Title.TextStyle, "short", plotW); got != "short" {
 		t.Errorf("short title %q", got)

@@ -382,7 +382,7 @@ func (r *Registry) UserCards(paths []string, scenario string) ([]*UnitCard, erro
 		}
 	}
 	if checked := r.checkCards(cards); len(errs)+len(checked) > 0 {
-		return nil, inFileOrder(errs, checked)
+		return nil, inFileOrder(files.paths, errs, checked)
 	}
 	return cards, nil
 }
@@ -617,6 +617,8 @@ func (d *Decoder) listedRegular(at *Node, path string) bool {
 // MaxCatalogueFiles and MaxCatalogueBytes bound.
 type fileSet struct {
 	files []os.FileInfo
+	// paths are the files added, in the order they were, as named.
+	paths []string
 	// n and bytes count the files read and their bytes.
 	n, bytes int
 	// full is set once a bound was passed and reported: nothing more is
@@ -630,6 +632,7 @@ type fileSet struct {
 func (s *fileSet) add(path string) bool {
 	info, err := os.Stat(path)
 	if err != nil {
+		s.paths = append(s.paths, path)
 		return true
 	}
 	for _, f := range s.files {
@@ -637,7 +640,7 @@ func (s *fileSet) add(path string) bool {
 			return false
 		}
 	}
-	s.files = append(s.files, info)
+	s.files, s.paths = append(s.files, info), append(s.paths, path)
 	return true
 }
 
@@ -868,7 +871,8 @@ func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node
 	if strings.HasPrefix(card.File, builtinPrefix) && !strings.HasPrefix(n.File, builtinPrefix) {
 		card = copiedVia(card, n, name)
 	}
-	out := &Node{Kind: MapNode, Line: n.Line, Col: n.Col, File: n.File, Keys: slices.Clone(card.Keys), Vals: slices.Clone(card.Vals), card: card}
+	out := &Node{Kind: MapNode, Line: n.Line, Col: n.Col, File: n.File, Keys: slices.Clone(card.Keys), Vals: slices.Clone(card.Vals), card: card,
+		noMissing: card.noMissing || n.noMissing}
 	for j, k := range n.Keys {
 		if j == at {
 			continue

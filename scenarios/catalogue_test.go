@@ -261,6 +261,81 @@ func TestUserCardsMisspeltBeforeMissing(t *testing.T) {
 	}
 }
 
+// TestUserCardsFileByFile: the problems of several catalogues come file by
+// file, in the order the files were named: a.yaml, which has a problem of
+// its cards' check alone, before b.yaml, which has one of its reading (a
+// card with no name, line 3) before one of its check (line 4).
+func TestUserCardsFileByFile(t *testing.T) {
+	dir := t.TempDir()
+	card := "{name: X, modles: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+}"
+	a, b := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml")
+	if err := os.WriteFile(a, []byte("ruleset: heresy\nunits:\n  - "+card+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte("ruleset: heresy\nunits:\n  - {models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+}\n  - "+card+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := both.UserCards([]string{a, b}, "")
+	var list scenarios.ErrorList
+	if !errors.As(err, &list) || len(list) != 5 {
+		t.Fatalf("%v", err)
+	}
+	want := []string{a + ":3:15: unknown key", a + ":3:5: a unit is missing", b + ":3:5: a unit card needs a name", b + ":4:15: unknown key", b + ":4:5: a unit is missing"}
+	for i, w := range want {
+		if !strings.HasPrefix(list[i].Error(), w) {
+			t.Errorf("problem %d: %v, want %q", i+1, list[i], w)
+		}
+	}
+}
+
+// TestProfileNotALineInACard: a card whose profile cannot be read is one
+// error where it is used too, and a unit whose profile cannot be read is
+// still told it lacks its name, which no profile gives.
+func TestProfileNotALineInACard(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "units.yaml"), []byte("ruleset: heresy\nunits:\n  - {name: Q, models: 2, profile: ~, weapons: [{name: g, S: 4, AP: 5}]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scen := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(scen, []byte("name: t\nruleset: heresy\nshooting:\n  firer: {use: Q}\n  target: {name: B, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := both.Load(scen)
+	if err == nil || strings.Count(err.Error(), "\n") > 0 || !strings.Contains(err.Error(), "expected profile as one line") {
+		t.Errorf("a card's unreadable profile, used: %v", err)
+	}
+	_, err = both.Parse("t.yaml", []byte("name: t\nruleset: fantasy\ncharge: {unit: {M: 5, profile: ~}, distance: 3}\n"))
+	if err == nil || !strings.Contains(err.Error(), "expected profile as one line") || !strings.Contains(err.Error(), `missing the key "name"`) {
+		t.Errorf("a unit with no name and an unreadable profile: %v", err)
+	}
+}
+
+// TestUnknownKeyNamesUseAndProfile: a misspelt key in a unit a scenario
+// writes names use and profile among the keys a unit takes, in either
+// ruleset; one in a catalogue's card, which takes no use, names profile
+// alone.
+func TestUnknownKeyNamesUseAndProfile(t *testing.T) {
+	for _, src := range []string{
+		"name: t\nruleset: fantasy\ncharge: {unit: {name: A, M: 5, profil: M5}, distance: 3}\n",
+		"name: t\nruleset: heresy\nshooting:\n  firer: {name: A, models: 1, profil: x, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+, weapons: [{name: g, S: 4, AP: 5}]}\n  target: {name: B, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+}\n",
+	} {
+		if _, err := both.Parse("t.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), `unknown key "profil" in a unit; expected one of: `) || !strings.Contains(err.Error(), ", use, profile") {
+			t.Errorf("%v", err)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "units.yaml"), []byte("ruleset: heresy\nunits:\n  - {name: Q, modles: 2, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+, weapons: [{name: g, S: 4, AP: 5}]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scen := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(scen, []byte("name: t\nruleset: heresy\nshooting:\n  firer: {use: Q}\n  target: {name: B, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := both.Load(scen); err == nil || !strings.Contains(err.Error(), `unknown key "modles"`) || strings.Contains(err.Error(), "use, profile") || !strings.Contains(err.Error(), ", profile") {
+		t.Errorf("a card's misspelt key: %v", err)
+	}
+}
+
 // FuzzCatalogue feeds catalogue files to a scenario that uses a card from
 // them: nothing may panic, and every error is positioned.
 func FuzzCatalogue(f *testing.F) {

@@ -153,7 +153,7 @@ func (d *Decoder) Object(n *Node, what string, fields []Field) bool {
 		d.path = d.path[:len(d.path)-1]
 	}
 	for j, f := range fields {
-		if f.Required && !found[j] && !n.noMissing {
+		if f.Required && !found[j] && !(n.noMissing && characteristic(f.Key)) {
 			d.Errorf(n, "%s is missing the key %q", what, f.Key)
 		}
 	}
@@ -174,7 +174,16 @@ func (d *Decoder) UnitKeys() []Field {
 	return []Field{{Key: "use", Decode: resolved}, {Key: "profile", Decode: resolved}}
 }
 
+// characteristic reports whether key is one a profile line may give: a
+// characteristic's name starts with a capital (M, WS, Ld, Sv), where other
+// keys (name, models) are lower case.
+func characteristic(key string) bool { return key != "" && unicode.IsUpper(rune(key[0])) }
+
 func (d *Decoder) unknownKey(k *Node, what string, fields []Field) {
+	if k.File != "" {
+		// A key written in a catalogue's card: a card takes no use.
+		fields = slices.DeleteFunc(slices.Clone(fields), func(f Field) bool { return f.Key == "use" })
+	}
 	keys := make([]string, len(fields))
 	for i, f := range fields {
 		keys[i] = f.Key

@@ -94,36 +94,38 @@ func MoreProblems(n int) string {
 	return fmt.Sprintf("... and %d more problems", n)
 }
 
-// inFileOrder returns the problems found by two passes over the same
-// files, reading them (read) and then checking what they hold (checked),
-// as one list: files in the order first met, each by line and column. The
-// problems of the check keep the order it found them in, which already
-// follows the files: within a mapping, a misspelt key comes before the key
-// it leaves missing, which is reported at the mapping, before the key.
-func inFileOrder(read, checked ErrorList) ErrorList {
-	var files []string
+// inFileOrder returns the problems found by two passes over the files
+// read, in order, reading them (read) and then checking what they hold
+// (checked), as one list: each file's problems together, the files in the
+// order they were read (any other file after them, as first met), each
+// file's by line and column. The problems of the check keep the order it
+// found them in, which already follows the file: within a mapping, a
+// misspelt key comes before the key it leaves missing, which is reported
+// at the mapping, before the key.
+func inFileOrder(files []string, read, checked ErrorList) ErrorList {
+	files = slices.Clone(files)
 	for _, e := range slices.Concat(read, checked) {
 		if !slices.Contains(files, e.File) {
 			files = append(files, e.File)
 		}
 	}
-	pos := func(a, b *Error) int {
-		return cmp.Or(
-			cmp.Compare(slices.Index(files, a.File), slices.Index(files, b.File)),
-			cmp.Compare(a.Line, b.Line),
-			cmp.Compare(a.Col, b.Col))
-	}
-	read = slices.Clone(read)
-	slices.SortStableFunc(read, pos)
-	out := make(ErrorList, 0, len(read)+len(checked))
-	for len(read) > 0 && len(checked) > 0 {
-		if pos(checked[0], read[0]) < 0 {
-			out, checked = append(out, checked[0]), checked[1:]
-		} else {
-			out, read = append(out, read[0]), read[1:]
+	pos := func(a, b *Error) int { return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col)) }
+	var out ErrorList
+	for _, f := range files {
+		elsewhere := func(e *Error) bool { return e.File != f }
+		r := slices.DeleteFunc(slices.Clone(read), elsewhere)
+		c := slices.DeleteFunc(slices.Clone(checked), elsewhere)
+		slices.SortStableFunc(r, pos)
+		for len(r) > 0 && len(c) > 0 {
+			if pos(c[0], r[0]) < 0 {
+				out, c = append(out, c[0]), c[1:]
+			} else {
+				out, r = append(out, r[0]), r[1:]
+			}
 		}
+		out = slices.Concat(out, r, c)
 	}
-	return slices.Concat(out, read, checked)
+	return out
 }
 
 // maxErrors is how many problems an ErrorList shows (Shown).

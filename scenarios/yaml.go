@@ -46,8 +46,8 @@ type Node struct {
 	// nothing, so that it raises no further errors.
 	reported bool
 	// noMissing marks a mapping whose profile line could not be read,
-	// which would have given some of its keys: Decoder.Object reports none
-	// of its keys as missing.
+	// which would have given its characteristics: Decoder.Object reports
+	// none of those as missing (it still reports a missing name).
 	noMissing bool
 	// card, for a mapping that uses a unit card, is the card as its
 	// catalogue writes it (its profile spread), and changed the keys the
