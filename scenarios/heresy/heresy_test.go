@@ -1401,3 +1401,19 @@ func TestTemplateChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestCardKeysForOtherQuestions: a card holds weapons, melee and cover for
+// whichever question reads each; a use of it takes what its question reads
+// (the built-in Assault Squad, with a chainsword, fires in a shooting
+// question), but a melee the use writes itself in a shooting question is
+// refused as a key that question does not read.
+func TestCardKeysForOtherQuestions(t *testing.T) {
+	pistol := `weapons: [{name: bolt pistol, type: Pistol 1, range: 12, S: 4, AP: 5}]`
+	if _, err := registry.Parse("t.yaml", []byte(scenario("shooting:\n  firer: {use: Assault Squad, "+pistol+"}\n  target: {use: Assault Squad}\n"))); err != nil {
+		t.Errorf("the Assault Squad card in a shooting question: %v", err)
+	}
+	_, err := registry.Parse("t.yaml", []byte(scenario("shooting:\n  firer: {use: Assault Squad, melee: {name: x, S: User, AP: \"-\"}, "+pistol+"}\n  target: {use: Assault Squad}\n")))
+	if err == nil || !strings.Contains(err.Error(), `unknown key "melee" in a unit`) {
+		t.Errorf("a melee written in a shooting question: %v", err)
+	}
+}

@@ -166,7 +166,7 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 			scenarios.Field{Key: "cover", Decode: func(n *scenarios.Node) { u.cover = saveParam(d, n, "cover") }},
 			scenarios.Field{Key: "melee", Decode: func(n *scenarios.Node) { u.melee = decodeWeapon(d, n, true) }})
 	}
-	d.Object(dropMovement(d, n), "a unit", append(fields, d.UnitKeys()...))
+	d.Object(dropCardOnly(dropMovement(d, n), fields), "a unit", append(fields, d.UnitKeys()...))
 	if u.melee != nil {
 		u.melee.checkMelee(d)
 	}
@@ -226,6 +226,31 @@ func gives(c scenarios.RuleChoice, name string) bool {
 
 // dropMovement reports an M key, printed on datasheets but read by no
 // heresy question, and returns the unit's mapping without it.
+// cardOnly are the keys a card may hold for some question but not every
+// one: a shooting question reads no melee, an assault no cover.
+var cardOnly = []string{"weapons", "cover", "melee"}
+
+// dropCardOnly returns n without the keys of cardOnly that a use of a card
+// took from the card (not written beside the use) and that its question
+// does not read (not among fields): the card holds them for the questions
+// that do. A use that writes such a key itself is told it is not read.
+func dropCardOnly(n *scenarios.Node, fields []scenarios.Field) *scenarios.Node {
+	if n.Kind != scenarios.MapNode {
+		return n
+	}
+	c := *n
+	c.Keys, c.Vals = nil, nil
+	for i, k := range n.Keys {
+		if slices.Contains(cardOnly, k.Text) && !slices.ContainsFunc(fields, func(f scenarios.Field) bool { return f.Key == k.Text }) {
+			if card, changed, used := n.CardKey(k.Text); used && card != nil && !changed {
+				continue
+			}
+		}
+		c.Keys, c.Vals = append(c.Keys, k), append(c.Vals, n.Vals[i])
+	}
+	return &c
+}
+
 func dropMovement(d *scenarios.Decoder, n *scenarios.Node) *scenarios.Node {
 	if n.Kind != scenarios.MapNode {
 		return n
