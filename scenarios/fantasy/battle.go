@@ -314,7 +314,9 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 		}
 	}
 	ok := true
+	var written []*scenarios.Node // each unit's mapping, in b.Units' order
 	add := func(spec *unitSpec, enemy bool, dist int) {
+		written = append(written, spec.node)
 		at := spec.at(pt)
 		u, good := battleUnit(d, at)
 		ok = ok && good
@@ -377,9 +379,9 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 		}
 	}
 	names := map[string]bool{}
-	for _, u := range b.Units {
+	for i, u := range b.Units {
 		if names[u.Name] {
-			d.Errorf(attacker.At(pt).node, "two units of the battle are named %q; results name units, so names must differ", u.Name)
+			d.Errorf(written[i], "two units of the battle are named %q; results name units, so names must differ", u.Name)
 			return nil, false
 		}
 		names[u.Name] = true

@@ -176,6 +176,9 @@ func TestErrors(t *testing.T) {
 		{"no question", head, "t.yaml:1:1: the scenario asks no question; add one of: battle, charge, pursuit"},
 		{"two questions", head + "charge: {unit: {name: A, M: 5}, distance: 3}\npursuit: {fleeing: {name: A, M: 5}, pursuing: {name: B, M: 5}}\n", `t.yaml:4:1: "pursuit": a scenario asks one question; "charge" already asks one at line 3`},
 		{"case hint", head + "charge: {unit: {name: A, m: 5}, distance: 3}\n", `t.yaml:3:26: unknown key "m" in a unit; did you mean "M"?`},
+		// The unit that repeats a name is the one named, not the attacker.
+		{"units named twice", head + "battle:\n  attacker: {name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}\n  target: {name: Tgt, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}\n  distance: 5\n  others:\n    - {name: Tgt, side: friend, distance: 4, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}\n  phases: [charge, combat]\n",
+			`t.yaml:8:7: two units of the battle are named "Tgt"`},
 		{"too many shots", head + "charge: {unit: {name: A, M: 5, BS: 3, missile: {S: 3, range: 24, shots: 101}}, distance: 3}\n", "t.yaml:3:73: shots 101: expected 0 to 100 shots"},
 		{"too many attacks", head + "charge: {unit: {name: A, M: 5, A: 2D100}, distance: 3}\n", "t.yaml:3:35: A 2D100: expected 0 to 100 attacks"},
 		{"M out of range", head + "charge: {unit: {name: A, M: 0}, distance: 3}\n", "t.yaml:3:29: M 0 is out of range; expected 1 to 20"},
