@@ -182,10 +182,10 @@ func hasFriend(b *rules.Battle) bool {
 	return slices.Contains(b.Enemy[1:], false)
 }
 
-// mayFlee reports whether a unit the fled metric counts (every unit but
-// the acting one) can flee from a failed Panic test.
+// mayFlee reports whether any unit of the battle can flee from a failed
+// Panic test.
 func mayFlee(b *rules.Battle) bool {
-	for i := 1; i < len(b.Units); i++ {
+	for i := range b.Units {
 		if b.MayPanic(i) {
 			return true
 		}
@@ -482,7 +482,9 @@ func newBattleModel(b *rules.Battle) *battleModel {
 		case i == 1 && b.TargetMayBeCaught():
 			m.recs = append(m.recs, recorder{recCaught, i})
 		}
-		if i > 0 {
+		if i > 0 || b.MayPanic(0) {
+			// The acting unit flees from Panic too (heavy casualties from
+			// its own Disaster, a friend lost nearby), where it may.
 			m.recs = append(m.recs, recorder{recFled, i})
 		}
 	}

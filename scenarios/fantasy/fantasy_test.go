@@ -1136,3 +1136,43 @@ func TestCaughtWithoutCombat(t *testing.T) {
 		t.Errorf("the Doomwheel won %v, the Goblins were caught %v; want the same, above 0", won, caught)
 	}
 }
+
+// TestActingUnitFled: the acting unit flees from Panic too, and fled
+// reports it where it may: four Zzzzap! war machines (Ld 7) lose a quarter
+// of their models to their own Disasters in some trials and flee when they
+// then fail the test, in about 1.4% of trials. Their fled row is offered
+// and counts those flights; a Doomwheel, immune to psychology, has none.
+func TestActingUnitFled(t *testing.T) {
+	src := `name: a1
+ruleset: fantasy
+battle:
+  attacker: {name: Wheels, troop: War Machine, models: 4, width: 4, profile: M5 WS3 S3 T3 W1 I3 A1 Ld7, rules: ["Zzzzap!"]}
+  target: {name: Tgt, models: 20, width: 5, profile: M4 WS2 S2 T3 I2 A1 Ld7}
+  distance: 10
+  phases: [shooting, charge]
+  options: {zzzzap_hold_fire: never}
+`
+	fled := func(src, unit string) (sim.Estimate, bool) {
+		s, err := registry.Parse("t.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 20_000, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range s.Results(run) {
+			if e.Metric == "fled" && e.Param("unit") == unit {
+				return e, true
+			}
+		}
+		return sim.Estimate{}, false
+	}
+	if e, ok := fled(src, "Wheels"); !ok || e.Successes == 0 {
+		t.Errorf("the acting unit's fled: offered %v, %d flights", ok, e.Successes)
+	}
+	doomwheel := strings.Replace(src, `{name: Wheels, troop: War Machine, models: 4, width: 4, profile: M5 WS3 S3 T3 W1 I3 A1 Ld7, rules: ["Zzzzap!"]}`, "{use: Doomwheel}", 1)
+	if _, ok := fled(doomwheel, "Doomwheel"); ok {
+		t.Error("a Doomwheel, immune to psychology, has a fled row")
+	}
+}
