@@ -68,12 +68,13 @@ func (b *Battle) outOfControlMeets() bool {
 
 // MayMeet reports whether unit i, other than the acting unit and its
 // target, may be charged or caught by a move of the acting unit: an enemy
-// of the acting unit, in a battle whose pursuits or Out of Control moves
-// may run into it, or whose charge along the line is a Random Movement
-// move (a declared charge along the line reaches its target or nothing).
+// of the acting unit, in a battle whose pursuits (when the winner pursues,
+// Options.Pursue) or Out of Control moves may run into it, or whose charge
+// along the line is a Random Movement move (a declared charge along the
+// line reaches its target or nothing).
 func (b *Battle) MayMeet(i int) bool {
 	return i > 1 && b.Enemy[i] &&
-		(b.pursuitMeets() || b.outOfControlMeets() || b.chargeMeets() && !b.Units[0].Mover.Random.IsZero())
+		(b.Options.Pursue && b.pursuitMeets() || b.outOfControlMeets() || b.chargeMeets() && !b.Units[0].Mover.Random.IsZero())
 }
 
 // terrorOnCharge reports whether the acting unit can declare a charge that

@@ -473,8 +473,12 @@ func newBattleModel(b *rules.Battle) *battleModel {
 	for i := range b.Units {
 		m.recs = append(m.recs, recorder{recWounds, i}, recorder{recKilled, i}, recorder{recDestroyed, i})
 		switch {
-		case i < 2 && has(rules.PhaseCombat) || b.MayMeet(i):
+		case i < 2 && has(rules.PhaseCombat) || b.MayMeet(i) && has(rules.PhaseCombat):
 			m.recs = append(m.recs, recorder{recBroke, i}, recorder{recCaught, i}, recorder{recWon, i})
+		case b.MayMeet(i):
+			// No combat: a unit the acting unit's move runs into cannot
+			// break or win, but it may be caught if it was fleeing.
+			m.recs = append(m.recs, recorder{recCaught, i})
 		case i == 0 && (b.TargetMayBeCaught() || mayMeetOther(b)):
 			// No combat, but a charge or an Out of Control move may catch
 			// the target, or another enemy, fleeing, and destroy it: a win.

@@ -1176,3 +1176,42 @@ battle:
 		t.Error("a Doomwheel, immune to psychology, has a fled row")
 	}
 }
+
+// TestOthersMetricsWhereTheyMayVary: an enemy the acting unit's move may
+// run into is offered broke, caught and won only where they may be other
+// than 0. A Random Movement chariot's move along the line may run into Far,
+// but with no combat phase Far can neither break nor win, only be caught
+// (were it fleeing); with pursue: false no pursuit runs into Far, so it is
+// offered none of the three.
+func TestOthersMetricsWhereTheyMayVary(t *testing.T) {
+	far := "\n  others:\n    - {name: Far, side: enemy, distance: 8, models: 10, width: 5, profile: M4 WS3 S3 T3 I3 A1 Ld7}\n"
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"no combat", "name: m1\nruleset: fantasy\nbattle:\n  attacker: {name: Wheel, troop: Chariot, profile: WS3 S5 T5 W4 I3 A2 Ld7, rules: [Random Movement (3D6), Immunity (Psychology)]}\n" +
+			"  target: {name: Tgt, models: 20, width: 5, profile: M4 WS2 S2 T3 I2 A1 Ld7}\n  distance: 12" + far + "  phases: [charge]\n  options: {charge_path: line}\n", []string{"caught"}},
+		{"no pursuit", "name: p2\nruleset: fantasy\nbattle:\n  attacker: {name: Big, models: 30, width: 5, profile: M4 WS4 S4 T3 I3 A0 Ld8}\n" +
+			"  target: {name: Tgt, models: 20, width: 20, profile: M4 WS2 S2 T3 I2 A0 Ld7}\n  distance: 0" + far + "  phases: [combat]\n  options: {pursue: false, pursuit_path: line}\n", nil},
+		{"pursuit", "name: p3\nruleset: fantasy\nbattle:\n  attacker: {name: Big, models: 30, width: 5, profile: M4 WS4 S4 T3 I3 A0 Ld8}\n" +
+			"  target: {name: Tgt, models: 20, width: 20, profile: M4 WS2 S2 T3 I2 A0 Ld7}\n  distance: 0" + far + "  phases: [combat]\n  options: {pursuit_path: line}\n", []string{"broke", "caught", "won"}},
+	} {
+		s, err := registry.Parse("t.yaml", []byte(tc.src))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 100, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range s.Results(run) {
+			if e.Param("unit") == "Far" && slices.Contains([]string{"broke", "caught", "won"}, e.Metric) {
+				got = append(got, e.Metric)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: Far is offered %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
