@@ -51,14 +51,18 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 	// The axis first: the room its group names take is the room the bars
 	// do not have, so the bars share what is left of the figure's width.
 	if group != "" {
-		// Long names (units of a sweep) go on lines of a few words, and
-		// slant where they would still print over each other.
+		// Long names (units of a sweep) go on lines of a few words; where
+		// they would still print over each other, they slant instead, each
+		// on one line (slanted lines of several lines would overlap).
 		labels := make([]string, len(groups))
 		for i, g := range groups {
 			labels[i] = wrapTo(p.X.Tick.Label, g, maxGroupLabel)
 		}
+		if crowded(p.X.Tick.Label, labels, plotW-2*vg.Centimeter) {
+			labels = groups
+			slantIfCrowded(&p.X.Tick.Label, labels, plotW-2*vg.Centimeter)
+		}
 		p.NominalX(labels...)
-		slantIfCrowded(&p.X.Tick.Label, labels, plotW-2*vg.Centimeter)
 		roomForTickLabels(p, labels)
 	} else {
 		p.NominalX("")

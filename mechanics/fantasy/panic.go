@@ -41,6 +41,20 @@ func (b *Battle) MayPanic(i int) bool {
 	return b.MeetsOthers() || b.mayLoseQuarter(i) || b.mayLoseFriend(i)
 }
 
+// ActingMayFlee reports whether the acting unit may flee from a failed
+// Panic test: MayPanic's question for it, narrowed by what its own moves
+// can do. A pursuit or a charge along the line never costs it models out
+// of combat nor wounds its friends; an Out of Control move towards the
+// others may destroy a friend near it. A quarter of a unit of one model
+// lost is the whole of it, which takes no test.
+func (b *Battle) ActingMayFlee() bool {
+	u := b.Units[0]
+	if !u.TroopPanics() || u.ImmunePsychology || u.ImmunePanic {
+		return false
+	}
+	return b.outOfControlMeets() || u.Models > 1 && b.mayLoseQuarter(0) || b.mayLoseFriend(0)
+}
+
 // MeetsOthers reports whether a move of the battle may run into units
 // other than the one it is made at: a flight from combat and the acting
 // unit's pursuit with Options.PursuitPath PathLine, when there are other

@@ -185,12 +185,12 @@ func hasFriend(b *rules.Battle) bool {
 // mayFlee reports whether any unit of the battle can flee from a failed
 // Panic test.
 func mayFlee(b *rules.Battle) bool {
-	for i := range b.Units {
+	for i := 1; i < len(b.Units); i++ {
 		if b.MayPanic(i) {
 			return true
 		}
 	}
-	return false
+	return b.ActingMayFlee()
 }
 
 func decodeBystanders(d *scenarios.Decoder, n *scenarios.Node) []bystander {
@@ -486,7 +486,7 @@ func newBattleModel(b *rules.Battle) *battleModel {
 		case i == 1 && b.TargetMayBeCaught():
 			m.recs = append(m.recs, recorder{recCaught, i})
 		}
-		if i > 0 || b.MayPanic(0) {
+		if i > 0 || b.ActingMayFlee() {
 			// The acting unit flees from Panic too (heavy casualties from
 			// its own Disaster, a friend lost nearby), where it may.
 			m.recs = append(m.recs, recorder{recFled, i})

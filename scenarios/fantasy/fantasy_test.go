@@ -1141,7 +1141,8 @@ func TestCaughtWithoutCombat(t *testing.T) {
 // reports it where it may: four Zzzzap! war machines (Ld 7) lose a quarter
 // of their models to their own Disasters in some trials and flee when they
 // then fail the test, in about 1.4% of trials. Their fled row is offered
-// and counts those flights; a Doomwheel, immune to psychology, has none.
+// and counts those flights; a Doomwheel, immune to psychology, has none,
+// nor has a single war machine.
 func TestActingUnitFled(t *testing.T) {
 	src := `name: a1
 ruleset: fantasy
@@ -1174,6 +1175,14 @@ battle:
 	doomwheel := strings.Replace(src, `{name: Wheels, troop: War Machine, models: 4, width: 4, profile: M5 WS3 S3 T3 W1 I3 A1 Ld7, rules: ["Zzzzap!"]}`, "{use: Doomwheel}", 1)
 	if _, ok := fled(doomwheel, "Doomwheel"); ok {
 		t.Error("a Doomwheel, immune to psychology, has a fled row")
+	}
+	// One war machine: the quarter it loses is all of it, which takes no
+	// test; nor does a charge or a pursuit along the line cost it models
+	// or friends.
+	one := strings.Replace(src, "models: 4, width: 4", "models: 1, width: 1", 1)
+	one = strings.Replace(one, "  options: {zzzzap_hold_fire: never}\n", "  options: {zzzzap_hold_fire: never, charge_path: line, pursuit_path: line}\n", 1)
+	if _, ok := fled(one, "Wheels"); ok {
+		t.Error("a unit of one model, which dies where it would lose a quarter, has a fled row")
 	}
 }
 

@@ -224,8 +224,6 @@ func gives(c scenarios.RuleChoice, name string) bool {
 	return c.On && c.Rule.Spec != nil && c.Rule.Spec.Name == name
 }
 
-// dropMovement reports an M key, printed on datasheets but read by no
-// heresy question, and returns the unit's mapping without it.
 // cardOnly are the keys a card may hold for some question but not every
 // one: a shooting question reads no melee, an assault no cover.
 var cardOnly = []string{"weapons", "cover", "melee"}
@@ -251,6 +249,8 @@ func dropCardOnly(n *scenarios.Node, fields []scenarios.Field) *scenarios.Node {
 	return &c
 }
 
+// dropMovement reports an M key, printed on datasheets but read by no
+// heresy question, and returns the unit's mapping without it.
 func dropMovement(d *scenarios.Decoder, n *scenarios.Node) *scenarios.Node {
 	if n.Kind != scenarios.MapNode {
 		return n
