@@ -320,6 +320,10 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 		at := spec.at(pt)
 		u, good := battleUnit(d, at)
 		ok = ok && good
+		if n, why := flyingUnread(at, u.Mover); why != "" && len(b.Units) == 0 {
+			d.Errorf(n, "%s", why)
+			ok = false
+		}
 		if n, set := at.spec.nodes["flying"]; set && len(b.Units) > 0 {
 			// Only the acting unit charges; every unit flees and pursues on
 			// the ground (Fly unit card).

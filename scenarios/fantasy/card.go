@@ -1,6 +1,7 @@
 package fantasy
 
 import (
+	"fmt"
 	"strings"
 
 	"hammersim/mechanics"
@@ -83,6 +84,24 @@ func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 		}
 	}
 	return fu, c.ok
+}
+
+// flyingUnread says why a unit's flying key decides nothing, with where it
+// is written: a unit that moves by Random Movement (its roll is the whole
+// of every move), or one with no Fly or Tunneller (it charges on the
+// ground whatever the key says). It returns "" where the key is read, or
+// not written.
+func flyingUnread(u *unit, mover rules.Mover) (*scenarios.Node, string) {
+	n, set := u.spec.nodes["flying"]
+	switch {
+	case !set:
+		return nil, ""
+	case !mover.Random.IsZero():
+		return n, fmt.Sprintf("flying on unit %q, which moves by Random Movement: its roll is the whole of every move, so flying decides nothing; remove it", u.Name)
+	case mover.Fly == 0:
+		return n, fmt.Sprintf("flying on unit %q, which has no Fly or Tunneller: it charges on the ground, so flying decides nothing; remove it", u.Name)
+	}
+	return nil, ""
 }
 
 // stat returns the card's value of key k, or def when it has none.

@@ -136,6 +136,10 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 			u := units.At(pt).at(pt)
 			mover, ok := moverOf(d, u)
+			if n, why := flyingUnread(u, mover); why != "" {
+				d.Errorf(n, "%s", why)
+				ok = false
+			}
 			mover.Table = table.At(pt)
 			fly := flying.At(pt)
 			if f, set := u.flags["flying"]; set {

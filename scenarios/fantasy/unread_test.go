@@ -80,6 +80,18 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"flying on others",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: C, side: friend, distance: 3, " + rat + ", flying: true}], distance: 6, phases: [charge, combat]}\n",
 			`t.yaml:3:236: flying on unit "C": only the attacker charges in a battle`},
+		// The attacker's flying is read only where it flies: not with
+		// Random Movement, whose roll is the whole move, nor without Fly or
+		// Tunneller; in a charge question as in a battle.
+		{"flying with Random Movement",
+			"battle: {attacker: {name: A, " + rat + ", rules: [Random Movement (3D6), Fly (9)], flying: true}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat]}\n",
+			`t.yaml:3:123: flying on unit "A", which moves by Random Movement: its roll is the whole of every move, so flying decides nothing`},
+		{"flying without Fly",
+			"battle: {attacker: {name: A, " + rat + ", flying: false}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat]}\n",
+			`t.yaml:3:82: flying on unit "A", which has no Fly or Tunneller`},
+		{"flying with Random Movement in a charge",
+			"charge: {unit: {name: A, rules: [Random Movement (3D6), Fly (9)], flying: [true, false]}, distance: 6}\n",
+			`t.yaml:3:75: flying on unit "A", which moves by Random Movement`},
 		{"a champion's count",
 			"charge: {unit: {name: A, M: 4, models: 10, champion: {name: Champ, count: 3, A: 2}}, distance: 5}\n",
 			`t.yaml:3:68: unknown key "count" in the champion; expected one of: name, A, WS, S, I`},
