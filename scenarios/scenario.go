@@ -36,6 +36,8 @@ type Scenario struct {
 	// TrialsAt, MaxTrialsAt and PrecisionAt are where trials, max_trials
 	// and precision are written, as FILE:LINE:COL; empty when they are not.
 	TrialsAt, MaxTrialsAt, PrecisionAt string
+	// keyAt holds the same places as positions, by key (KeyError).
+	keyAt map[string]Error
 	// Catalogues are the unit catalogue files the scenario read, in the
 	// order it read them: inputs of a run as much as the file is.
 	Catalogues []Catalogue
@@ -195,6 +197,19 @@ func (r *Registry) WithCatalogues(cs []Catalogue) *Registry {
 	return &Registry{rulesets: r.rulesets, files: catalogueFiles{recorded: true, catalogues: cs}}
 }
 
+// KeyError is a problem with the scenario's key, one of trials,
+// max_trials and precision, that a caller finds once the file is read (a
+// flag it meets, what the run reports): an *Error at the key, as a
+// problem found while reading it is, or an error naming the scenario's
+// file where the key is not written.
+func (s *Scenario) KeyError(key, msg string) error {
+	if e, ok := s.keyAt[key]; ok {
+		e.Msg = msg
+		return &e
+	}
+	return fmt.Errorf("%s: %s", s.File, msg)
+}
+
 // NewRegistry makes a registry of the given rulesets. Two rulesets of one
 // name are a programming error, and panic.
 func NewRegistry(rulesets ...*Ruleset) *Registry {
@@ -224,7 +239,7 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 		return nil, err
 	}
 	d := &Decoder{file: file, registry: r}
-	s := &Scenario{File: file, Source: src}
+	s := &Scenario{File: file, Source: src, keyAt: map[string]Error{}}
 	rs := r.rulesetOf(d, root)
 	d.ruleset = rs
 	s.units = expandUnits(d, root, rs)
@@ -394,6 +409,7 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 			if v, ok := d.trialsIn(n, "trials", sim.MaxTrials); ok {
 				s.Trials, trialsAt = v, n
 				s.TrialsAt = d.Place(n)
+				s.keyAt["trials"] = d.at(n)
 				rounds()
 			}
 		}},
@@ -405,12 +421,14 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 			}
 			s.Precision, precisionAt = v, n
 			s.PrecisionAt = d.Place(n)
+			s.keyAt["precision"] = d.at(n)
 			rounds()
 		}},
 		{Key: "max_trials", Decode: func(n *Node) {
 			if v, ok := d.trialsIn(n, "max_trials", sim.MaxTrials); ok {
 				s.MaxTrials, maxTrialsAt = v, n
 				s.MaxTrialsAt = d.Place(n)
+				s.keyAt["max_trials"] = d.at(n)
 				rounds()
 			}
 		}},

@@ -736,7 +736,7 @@ func (f *runFlags) checkPrecision(fs *flag.FlagSet, s *scenarios.Scenario) error
 	if flagSet(fs, "precision") {
 		return flagUsagef(fs.Name(), "--precision %g: %s", f.precision, why)
 	}
-	return fmt.Errorf("%s: precision %g: %s", s.PrecisionAt, s.Precision, why)
+	return s.KeyError("precision", fmt.Sprintf("precision %g: %s", s.Precision, why))
 }
 
 // mostTrials is the most trials per point the job may run: a precision

@@ -207,8 +207,12 @@ func serveEngine(maxPoints int) web.Engine {
 	}
 	sv := served{registry.WithoutFiles().WithMaxPoints(maxPoints, "simulate serve --max-points"), maxPoints}
 	return web.Engine{
-		Formats:     []string{"table", "json", "csv", "markdown", "html"},
-		Scenarios:   sv.Registry,
+		Formats:   []string{"table", "json", "csv", "markdown", "html"},
+		Scenarios: sv.Registry,
+		Check: func(s *scenarios.Scenario) error {
+			fs, f := newRunFlagSet(io.Discard)
+			return f.checkPrecision(fs, s)
+		},
 		Run:         sv.run,
 		Compare:     sv.compare,
 		Dice:        serveDice,

@@ -814,3 +814,26 @@ func TestServeAddr(t *testing.T) {
 		t.Errorf("--addr %s, taken: exit %d, %v; want exit 1, the address in use", ln.Addr(), code, err)
 	}
 }
+
+// TestServePrecisionKeyPlaced: a scenario whose precision key holds
+// nothing (firing-protocols reports averages alone) is refused by
+// /api/validate and /api/run with the problem placed at the key, line 15
+// column 12 of this text, so that the page marks it, as simulate run does.
+func TestServePrecisionKeyPlaced(t *testing.T) {
+	ts := newTestServer(t, web.Config{})
+	src, _ := scenarios.Builtin("firing-protocols")
+	src = bytes.Replace(src, []byte("trials: 200000\n"), []byte("trials: 20000\nprecision: 0.01\n"), 1)
+	if line := 1 + bytes.Count(src[:bytes.Index(src, []byte("precision:"))], []byte("\n")); line != 15 {
+		t.Fatalf("the precision key is on line %d", line)
+	}
+	for _, target := range []string{"/api/validate?file=fp.yaml", "/api/run?file=fp.yaml"} {
+		_, raw := post(t, ts.URL+target, "application/yaml", src)
+		var v struct {
+			OK     bool
+			Errors []struct{ Line, Col int }
+		}
+		if err := json.Unmarshal(raw, &v); err != nil || v.OK || len(v.Errors) != 1 || v.Errors[0].Line != 15 || v.Errors[0].Col != 12 {
+			t.Errorf("%s: %s", target, raw)
+		}
+	}
+}

@@ -317,6 +317,9 @@ func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
 		return // the client went away
 	}
 	sc, err := s.eng.Scenarios.Parse(file, src)
+	if err == nil && s.eng.Check != nil {
+		err = s.eng.Check(sc)
+	}
 	done()
 	if err != nil {
 		f := failure(err)

@@ -68,6 +68,10 @@ type Engine struct {
 	// Scenarios reads scenario texts, with the command line's rulesets,
 	// refusing one over the Config's MaxPoints before compiling it.
 	Scenarios *scenarios.Registry
+	// Check, when set, checks a scenario read whole as a run of it with no
+	// flags would, for what only the whole settles (a precision target
+	// that holds nothing): /api/validate reports its problem as a run's.
+	Check func(*scenarios.Scenario) error
 	// Run prepares `simulate run FILE ARGS...` with FILE's text given.
 	Run func(file string, src []byte, args []string) (Job, error)
 	// Compare prepares `simulate compare FILES... ARGS...` with the files'
