@@ -54,13 +54,18 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 		// Long names (units of a sweep) go on lines of a few words; where
 		// they would still print over each other, they slant instead, each
 		// on one line (slanted lines of several lines would overlap).
+		// The names share the axis' width: the figure's less the y axis
+		// and its labels, whose tick labels (set once the bars are drawn,
+		// "100%") take up to 2 cm more.
+		p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
+		axis := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}}).Size().X - 2*vg.Centimeter
 		labels := make([]string, len(groups))
 		for i, g := range groups {
 			labels[i] = wrapTo(p.X.Tick.Label, g, maxGroupLabel)
 		}
-		if crowded(p.X.Tick.Label, labels, plotW-2*vg.Centimeter) {
+		if crowded(p.X.Tick.Label, labels, axis) {
 			labels = groups
-			slantIfCrowded(&p.X.Tick.Label, labels, plotW-2*vg.Centimeter)
+			slantIfCrowded(&p.X.Tick.Label, labels, axis)
 		}
 		p.NominalX(labels...)
 		roomForTickLabels(p, labels)

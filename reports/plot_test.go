@@ -718,6 +718,11 @@ func TestBarGroupNames(t *testing.T) {
 		{long, 3, true, false},
 		{"Skaven Doom-Chariot %d", 12, false, true},
 		{long, 12, false, true}, // wrapped, they would still crowd: one line each, slanted
+		// Four of 50-odd characters: wrapped onto two lines each they are
+		// wider than the axis gives each group, once the y axis has its
+		// room (the figure's width alone would have let them stand level,
+		// over each other).
+		{"Slowpokes of the Extremely Long Regiment of Foot %d", 4, false, true},
 		{"g%d", 3, false, false},
 	} {
 		var rows []sim.Estimate
