@@ -314,6 +314,13 @@ func browserCompareAndDice(t *testing.T, ctx context.Context, url, shots string)
 		chromedp.SendKeys("#expr", "3D8"),
 		waitText(`document.querySelector("#dice-table tbody tr:nth-child(10)").innerText`, "12\t", &row),
 		waitText(`document.querySelector("#dice-table tbody tr:nth-child(10)").innerText.split("\t")[3]`, "40.62%", &row),
+		// With the server gone (every request fails), a new query says so,
+		// and the last query's answer does not stand under it.
+		evalInto(`(() => { window.fetch = () => Promise.reject(new TypeError("Failed to fetch")); return "" })()`, &row),
+		evalInto(`document.querySelector("#expr").value = ""`, &row),
+		chromedp.SendKeys("#expr", "4D6"),
+		waitText(`document.querySelector("#dice-error").innerText`, "the server cannot be reached: Failed to fetch", &row),
+		waitText(`String(document.querySelector("#dice-out").hidden)`, "true", &row),
 	)
 	if err != nil {
 		t.Fatalf("%v (axes %q, status %q, dice row %q)", err, axes, status, row)

@@ -388,11 +388,15 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 // MaxRunTime. Only the first means nobody is listening; the others still
 // answer, with the partial results.
 func (s *Server) runContext(r *http.Request) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(r.Context())
-	stop := context.AfterFunc(s.halt, cancel)
+	ctx, cancel := context.WithCancelCause(r.Context())
+	stop := context.AfterFunc(s.halt, func() { cancel(errServerStopped) })
 	timed, stopTimer := context.WithTimeoutCause(ctx, s.cfg.MaxRunTime, &runTimeError{s.cfg.MaxRunTime})
-	return timed, func() { stop(); stopTimer(); cancel() }
+	return timed, func() { stop(); stopTimer(); cancel(nil) }
 }
+
+// errServerStopped is why the runs going stopped when the server was
+// stopped (CancelRuns: a signal to simulate serve).
+var errServerStopped = errors.New("the server was stopped while the run went on")
 
 // runTimeError is why a run that took the server's MaxRunTime stopped.
 type runTimeError struct{ limit time.Duration }
@@ -402,11 +406,15 @@ func (e *runTimeError) Error() string {
 }
 
 // partialReason says why a run stopped short when the client did not ask
-// it to: the server's time limit. It is empty otherwise.
+// it to: the server's time limit, or the server stopping. It is empty
+// otherwise.
 func partialReason(ctx context.Context) string {
 	var te *runTimeError
-	if errors.As(context.Cause(ctx), &te) {
+	switch cause := context.Cause(ctx); {
+	case errors.As(cause, &te):
 		return te.Error()
+	case errors.Is(cause, errServerStopped):
+		return cause.Error()
 	}
 	return ""
 }
@@ -470,7 +478,7 @@ type progressEvent struct {
 type resultEvent struct {
 	Partial bool `json:"partial"`
 	// Reason says why a partial run stopped when it was not cancelled:
-	// the server's time limit.
+	// the server's time limit, or the server stopping.
 	Reason  string            `json:"reason,omitempty"`
 	Outputs map[string]string `json:"outputs"`
 }

@@ -511,7 +511,7 @@ func TestCancelRuns(t *testing.T) {
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		plain <- answer{string(b), resp.Header.Get("Hammersim-Partial")}
+		plain <- answer{string(b), resp.Header.Get("Hammersim-Partial") + " " + resp.Header.Get("Hammersim-Partial-Reason")}
 	}()
 	<-started
 	resp, err := http.Post(ts.URL+"/api/run/events", "application/yaml", strings.NewReader("block"))
@@ -532,10 +532,12 @@ func TestCancelRuns(t *testing.T) {
 			_ = json.Unmarshal([]byte(data), &result)
 		}
 	})
-	if !result.Partial || !strings.Contains(result.Outputs["json"], "partial true") || events[len(events)-1] != "result" {
+	// Both say the server stopped them, not that their client cancelled.
+	stopped := "the server was stopped while the run went on"
+	if !result.Partial || result.Reason != stopped || !strings.Contains(result.Outputs["json"], "partial true") || events[len(events)-1] != "result" {
 		t.Errorf("stream: events %v, result %+v", events, result)
 	}
-	if a := <-plain; a.partial != "true" || !strings.HasSuffix(a.body, "partial true\n") {
+	if a := <-plain; a.partial != "true "+stopped || !strings.HasSuffix(a.body, "partial true\n") {
 		t.Errorf("/api/run: %+v", a)
 	}
 	w := do(t, s, "POST", "/api/run?trials=1", "x")

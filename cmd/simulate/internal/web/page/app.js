@@ -37,7 +37,12 @@ function query(params) {
 // streamRun posts a run and reads its server-sent events: start (the id
 // Cancel needs), progress, then result or error.
 async function streamRun(url, body, contentType, onStart, onProgress) {
-  const resp = await fetch(url, { method: "POST", body, headers: { "Content-Type": contentType } });
+  let resp;
+  try {
+    resp = await fetch(url, { method: "POST", body, headers: { "Content-Type": contentType } });
+  } catch (e) {
+    throw new Error("the server cannot be reached: " + e.message);
+  }
   if (!resp.ok) throw await apiError(resp);
   const reader = resp.body.getReader();
   const dec = new TextDecoder();
@@ -461,10 +466,19 @@ const oneIn = p => {
 // table) and as the command line's table.
 async function rollDice() {
   const q = $("#expr").value, errBox = $("#dice-error");
-  const [resp, text] = await Promise.all([
-    fetch("/api/dice?" + query({ q, format: "json" })),
-    fetch("/api/dice?" + query({ q, format: "table" })),
-  ]);
+  let resp, text;
+  try {
+    [resp, text] = await Promise.all([
+      fetch("/api/dice?" + query({ q, format: "json" })),
+      fetch("/api/dice?" + query({ q, format: "table" })),
+    ]);
+  } catch (e) {
+    // No answer: the last query's answer must not stand under this one.
+    if (q !== $("#expr").value) return;
+    errBox.replaceChildren(el("div", { className: "fail", textContent: "the server cannot be reached: " + e.message }));
+    $("#dice-out").hidden = true;
+    return;
+  }
   if (q !== $("#expr").value) return; // typed on since
   if (!resp.ok) {
     errBox.replaceChildren(el("div", { className: "fail", textContent: (await apiError(resp)).message }));
