@@ -42,17 +42,16 @@ func (b *Battle) MayPanic(i int) bool {
 }
 
 // ActingMayFlee reports whether the acting unit may flee from a failed
-// Panic test: MayPanic's question for it, narrowed by what its own moves
-// can do. A pursuit or a charge along the line never costs it models out
-// of combat nor wounds its friends; an Out of Control move towards the
-// others may destroy a friend near it. A quarter of a unit of one model
-// lost is the whole of it, which takes no test.
+// Panic test: MayPanic's question for it, narrowed where a unit of one
+// model loses a quarter of itself, which is the whole of it and takes no
+// test. A move along the line (MeetsOthers) still counts: it brings the
+// acting unit nearer friends that may then fall within 6" of it.
 func (b *Battle) ActingMayFlee() bool {
 	u := b.Units[0]
 	if !u.TroopPanics() || u.ImmunePsychology || u.ImmunePanic {
 		return false
 	}
-	return b.outOfControlMeets() || u.Models > 1 && b.mayLoseQuarter(0) || b.mayLoseFriend(0)
+	return b.MeetsOthers() || u.Models > 1 && b.mayLoseQuarter(0) || b.mayLoseFriend(0)
 }
 
 // MeetsOthers reports whether a move of the battle may run into units

@@ -1177,12 +1177,20 @@ battle:
 		t.Error("a Doomwheel, immune to psychology, has a fled row")
 	}
 	// One war machine: the quarter it loses is all of it, which takes no
-	// test; nor does a charge or a pursuit along the line cost it models
-	// or friends.
+	// test.
 	one := strings.Replace(src, "models: 4, width: 4", "models: 1, width: 1", 1)
-	one = strings.Replace(one, "  options: {zzzzap_hold_fire: never}\n", "  options: {zzzzap_hold_fire: never, charge_path: line, pursuit_path: line}\n", 1)
 	if _, ok := fled(one, "Wheels"); ok {
 		t.Error("a unit of one model, which dies where it would lose a quarter, has a fled row")
+	}
+	// But its charge along the line brings it within 6" of a friend 8"
+	// away (the target 3" off, one model, which it reaches), whom its
+	// bolts may then destroy: a Panic test, failed on Ld 7 with 15/36.
+	near := strings.Replace(one, "  target: {name: Tgt, models: 20, width: 5, profile: M4 WS2 S2 T3 I2 A1 Ld7}\n  distance: 10\n",
+		"  target: {name: Tgt, models: 1, width: 1, profile: M4 WS2 S2 T1 I2 A1 Ld7}\n  distance: 3\n  others:\n    - {name: Pal, side: friend, distance: 8, models: 1, width: 1, unit_strength: 10, profile: M4 WS2 S2 T1 I2 A1 Ld7}\n", 1)
+	near = strings.Replace(near, "phases: [shooting, charge]", "phases: [charge, shooting]", 1)
+	near = strings.Replace(near, "  options: {zzzzap_hold_fire: never}\n", "  options: {zzzzap_hold_fire: never, charge_path: line}\n", 1)
+	if e, ok := fled(near, "Wheels"); !ok || e.Successes == 0 {
+		t.Errorf("the acting unit near a friend its bolts destroy: fled offered %v, %d flights", ok, e.Successes)
 	}
 }
 
