@@ -4,9 +4,11 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -14,8 +16,48 @@ import (
 )
 
 // maxGroupLabel is the widest line of a bar chart's group name: a longer
-// name is wrapped onto lines of a few words.
-const maxGroupLabel = 4.5 * vg.Centimeter
+// name is wrapped onto lines of a few words, at most maxGroupLines of them;
+// a slanted name is at most maxSlantedLabel long. A name past these is
+// shortened, ending in "…": the tables carry it whole, and a name of any
+// length must leave the bars their room.
+const (
+	maxGroupLabel   = 4.5 * vg.Centimeter
+	maxGroupLines   = 3
+	maxSlantedLabel = 6 * vg.Centimeter
+)
+
+// groupLabel is a bar chart's group name on lines of a few words, at most
+// maxGroupLines of them.
+func groupLabel(st text.Style, name string) string {
+	lines := strings.Split(wrapTo(st, name, maxGroupLabel), "\n")
+	for i, l := range lines {
+		lines[i] = shorten(st, l, maxGroupLabel)
+	}
+	if len(lines) > maxGroupLines {
+		// The start and the end: names of one sweep often differ at the end.
+		last := lines[len(lines)-1]
+		lines = append(lines[:maxGroupLines-1], shorten(st, "… "+last, maxGroupLabel))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// shorten returns s if it is at most width wide in st, else as much of
+// its start and of its end as fits, with "…" between them: names of one
+// sweep often differ only at the end.
+func shorten(st text.Style, s string, width vg.Length) string {
+	if st.Width(s) <= width {
+		return s
+	}
+	rs := []rune(s)
+	for n := len(rs) - 1; n > 0; n-- {
+		head, tail := n-n/3, n/3 // two thirds of what is kept from the start
+		t := strings.TrimRight(string(rs[:head]), " ") + "…" + strings.TrimLeft(string(rs[len(rs)-tail:]), " ")
+		if st.Width(t) <= width {
+			return t
+		}
+	}
+	return "…"
+}
 
 // barFigure draws the estimates as grouped bars: a group per value of the
 // first varying parameter, a bar per combination of the others, each with
@@ -61,10 +103,12 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 		axis := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}}).Size().X - 2*vg.Centimeter
 		labels := make([]string, len(groups))
 		for i, g := range groups {
-			labels[i] = wrapTo(p.X.Tick.Label, g, maxGroupLabel)
+			labels[i] = groupLabel(p.X.Tick.Label, g)
 		}
 		if crowded(p.X.Tick.Label, labels, axis) {
-			labels = groups
+			for i, g := range groups {
+				labels[i] = shorten(p.X.Tick.Label, g, maxSlantedLabel)
+			}
 			slantIfCrowded(&p.X.Tick.Label, labels, axis)
 		}
 		p.NominalX(labels...)
@@ -74,7 +118,7 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 	}
 	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
 	area := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}})
-	width := vg.Length(float64(area.Size().X) * 0.7 / float64(len(groups)*len(series)+len(groups)))
+	width := max(vg.Length(float64(area.Size().X)*0.7/float64(len(groups)*len(series)+len(groups))), vg.Points(1))
 	fill := colour
 	if pairedSeries(rows, varying, series) {
 		fill = pairColour

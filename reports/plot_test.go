@@ -752,6 +752,54 @@ func TestBarGroupNames(t *testing.T) {
 	}
 }
 
+// TestBarGroupNamesOfAnyLength: names of any length leave the bars their
+// room: four of 88 characters that differ only at the end, two of 206
+// characters with no space, and three of 600 characters all build a
+// figure whose data area is at least half its width, with group labels
+// that stay apart (no two alike), each no wider than its limit, the first
+// two shortened in the middle, keeping the ends that tell them apart.
+func TestBarGroupNamesOfAnyLength(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		groups int
+	}{
+		{"Skaven Doom-Chariot of the Under-Empire with Impact Hits and banner Skaven Doom-Chariot %c", 4},
+		{strings.Repeat("x", 205) + "%c", 2},
+		{strings.Repeat("a long name ", 50) + "%c", 3},
+	} {
+		var rows []sim.Estimate
+		for g := range tc.groups {
+			for _, armour := range []string{"none", "5+"} {
+				ps := []sim.Param{{Name: "attacker", Value: fmt.Sprintf(tc.name, 'A'+g)}, {Name: "armour", Value: armour}}
+				rows = append(rows, sim.ProbabilityOf("charge_success", ps, 90, 100))
+			}
+		}
+		bars, err := barFigure("bars", "charge_success", rows)
+		if err != nil {
+			t.Fatalf("%.20q: %v", tc.name, err)
+		}
+		if w := bars.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}}).Size().X; w < plotW/2 {
+			t.Errorf("%.20q: the data area is %v wide, of the figure's %v", tc.name, w, plotW)
+		}
+		seen := map[string]bool{}
+		for _, tk := range bars.X.Tick.Marker.Ticks(bars.X.Min, bars.X.Max) {
+			if seen[tk.Label] || !strings.HasSuffix(tk.Label, string(rune('A'+len(seen)))) {
+				t.Errorf("%.20q: label %q (alike another, or not ending as its name)", tc.name, tk.Label)
+			}
+			seen[tk.Label] = true
+			limit := maxGroupLabel
+			if bars.X.Tick.Label.Rotation != 0 {
+				limit = maxSlantedLabel
+			}
+			for _, line := range strings.Split(tk.Label, "\n") {
+				if w := bars.X.Tick.Label.Width(line); w > limit {
+					t.Errorf("%.20q: a line %q %v wide, over %v", tc.name, line, w, limit)
+				}
+			}
+		}
+	}
+}
+
 // TestBarNoTrialsKeepsExact: a point no trial counted (a combat result
 // where the charge never came home) draws no bar but keeps its exact
 // value's mark and the legend's entry for it, as the table keeps the exact
