@@ -323,6 +323,9 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 		if n, why := flyingUnread(at, u.Mover); why != "" && len(b.Units) == 0 {
 			d.Errorf(n, "%s", why)
 			ok = false
+		} else if n, set := at.spec.nodes["flying"]; set && len(b.Units) == 0 && !slices.Contains(phases, rules.PhaseCharge) {
+			d.Errorf(n, "flying on unit %q: the battle has no charge phase, and flying decides only how the attacker charges; remove it", at.Name)
+			ok = false
 		}
 		if n, set := at.spec.nodes["flying"]; set && len(b.Units) > 0 {
 			// Only the acting unit charges; every unit flees and pursues on

@@ -133,9 +133,11 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		if !good {
 			return scenarios.Compiled{}
 		}
+		anyFlies := false
 		models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 			u := units.At(pt).at(pt)
 			mover, ok := moverOf(d, u)
+			anyFlies = anyFlies || mover.Fly > 0
 			if n, why := flyingUnread(u, mover); why != "" {
 				d.Errorf(n, "%s", why)
 				ok = false
@@ -148,6 +150,10 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			mv := mover.Move(rules.Charge, fly)
 			return newReachModel(mv), ok
 		})
+		if ok && flyingNode != nil && !anyFlies {
+			d.Errorf(flyingNode, "flying on the charge, whose units have no Fly or Tunneller: they charge on the ground, so flying decides nothing; remove it")
+			ok = false
+		}
 		if !ok {
 			return scenarios.Compiled{}
 		}
