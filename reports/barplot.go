@@ -26,6 +26,36 @@ const (
 	maxSlantedLabel = 6 * vg.Centimeter
 )
 
+// groupAxis sets a bar chart's x axis: a group per name, from -0.6 to
+// 0.4 past the last. Long names (units of a sweep) go on lines of a few
+// words; where they would still print over each other, they slant instead,
+// each on one line (slanted names of several lines would overlap). The
+// names share the axis' width: the figure's less the y axis and its
+// labels, whose tick labels (set once the bars are drawn, "100%") take up
+// to 2 cm more. A chart of no parameter has one unnamed group.
+func groupAxis(p *plot.Plot, group string, groups []string) {
+	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
+	if group == "" {
+		p.NominalX("")
+		p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
+		return
+	}
+	axis := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}}).Size().X - 2*vg.Centimeter
+	labels := make([]string, len(groups))
+	for i, g := range groups {
+		labels[i] = groupLabel(p.X.Tick.Label, g)
+	}
+	if crowded(p.X.Tick.Label, labels, axis) {
+		for i, g := range groups {
+			labels[i] = shorten(p.X.Tick.Label, g, maxSlantedLabel)
+		}
+		slantIfCrowded(&p.X.Tick.Label, labels, axis)
+	}
+	p.NominalX(labels...)
+	roomForTickLabels(p, labels)
+	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
+}
+
 // groupLabel is a bar chart's group name on lines of a few words, at most
 // maxGroupLines of them.
 func groupLabel(st text.Style, name string) string {
@@ -92,31 +122,7 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 	}
 	// The axis first: the room its group names take is the room the bars
 	// do not have, so the bars share what is left of the figure's width.
-	if group != "" {
-		// Long names (units of a sweep) go on lines of a few words; where
-		// they would still print over each other, they slant instead, each
-		// on one line (slanted lines of several lines would overlap).
-		// The names share the axis' width: the figure's less the y axis
-		// and its labels, whose tick labels (set once the bars are drawn,
-		// "100%") take up to 2 cm more.
-		p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
-		axis := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}}).Size().X - 2*vg.Centimeter
-		labels := make([]string, len(groups))
-		for i, g := range groups {
-			labels[i] = groupLabel(p.X.Tick.Label, g)
-		}
-		if crowded(p.X.Tick.Label, labels, axis) {
-			for i, g := range groups {
-				labels[i] = shorten(p.X.Tick.Label, g, maxSlantedLabel)
-			}
-			slantIfCrowded(&p.X.Tick.Label, labels, axis)
-		}
-		p.NominalX(labels...)
-		roomForTickLabels(p, labels)
-	} else {
-		p.NominalX("")
-	}
-	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
+	groupAxis(p, group, groups)
 	area := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}})
 	width := max(vg.Length(float64(area.Size().X)*0.7/float64(len(groups)*len(series)+len(groups))), vg.Points(1))
 	fill := colour
