@@ -454,6 +454,15 @@ func (d *Decoder) finishAxes(root *Node) {
 			break
 		}
 	}
+	// Axes at one key path (two unnamed units of a list sweeping one key)
+	// are told apart by their order: "Ld", "Ld#2".
+	seen := map[string]int{}
+	for _, a := range d.axes {
+		seen[a.Name]++
+		if n := seen[a.Name]; n > 1 {
+			a.Name = fmt.Sprintf("%s#%d", a.Name, n)
+		}
+	}
 	points := 1.0
 	for _, a := range d.axes {
 		points *= float64(len(a.Values))

@@ -208,22 +208,26 @@ func decodeBystanders(d *scenarios.Decoder, n *scenarios.Node) []bystander {
 		}
 		var by bystander
 		sideSet := false
-		by.spec = decodeUnit(d, item,
-			scenarios.Field{Key: "side", Required: true, Decode: func(n *scenarios.Node) {
-				switch d.Text(n, "side (friend or enemy)") {
-				case "friend":
-					sideSet = true
-				case "enemy":
-					by.enemy, sideSet = true, true
-				default:
-					d.Errorf(n, "expected side as friend or enemy, found %s", n.Describe())
-				}
-			}},
-			scenarios.Field{Key: "distance", Required: true, Decode: func(n *scenarios.Node) {
-				// Named after its unit, "Stormvermin.distance", so that it is
-				// never mistaken for the target's distance.
-				by.distance = scenarios.Sweep(d, n, name+".distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance", 1, 100) }, scenarios.Identity)
-			}})
+		// Under its name, so that a sweep of it is told apart from the
+		// same key swept on another unit of the list ("Slaves.Ld").
+		d.Within(name, func() {
+			by.spec = decodeUnit(d, item,
+				scenarios.Field{Key: "side", Required: true, Decode: func(n *scenarios.Node) {
+					switch d.Text(n, "side (friend or enemy)") {
+					case "friend":
+						sideSet = true
+					case "enemy":
+						by.enemy, sideSet = true, true
+					default:
+						d.Errorf(n, "expected side as friend or enemy, found %s", n.Describe())
+					}
+				}},
+				scenarios.Field{Key: "distance", Required: true, Decode: func(n *scenarios.Node) {
+					// Named after its unit, "Stormvermin.distance", so that it is
+					// never mistaken for the target's distance.
+					by.distance = scenarios.Sweep(d, n, name+".distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance", 1, 100) }, scenarios.Identity)
+				}})
+		})
 		if sideSet && by.distance.Set() {
 			out = append(out, by)
 		}

@@ -1232,3 +1232,33 @@ func TestOthersMetricsWhereTheyMayVary(t *testing.T) {
 		}
 	}
 }
+
+// TestAxesOfListedUnitsApart: two units of a battle's others sweeping one
+// key are two axes named after their units (Stormvermin.Ld, Slaves.Ld), so
+// that each point's values are told apart, where both were named
+// battle.others.Ld and one hid the other in every output. (Crew profiles
+// are named alike, after their profiles.)
+func TestAxesOfListedUnitsApart(t *testing.T) {
+	src := `name: b1
+ruleset: fantasy
+battle:
+  attacker: {use: Doomwheel}
+  target: {use: Clanrats}
+  distance: 8
+  others:
+    - {use: Stormvermin, side: friend, distance: 4, Ld: [7, 8]}
+    - {name: Slaves, side: friend, distance: 5, models: 10, width: 5, profile: M5 WS2 S3 T3 I3 A1, Ld: [2, 3]}
+  phases: [shooting]
+`
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, a := range s.Axes {
+		names = append(names, a.Name)
+	}
+	if !slices.Equal(names, []string{"Stormvermin.Ld", "Slaves.Ld"}) {
+		t.Errorf("axes %q", names)
+	}
+}

@@ -303,7 +303,8 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 				return
 			}
 			for _, item := range n.Items {
-				u.crew = append(u.crew, decodeProfile(d, item, "a crew profile", true))
+				// Under its name: two profiles may sweep one key.
+				d.Within(mappingName(item), func() { u.crew = append(u.crew, decodeProfile(d, item, "a crew profile", true)) })
 			}
 		}},
 		{Key: "missile", Decode: func(n *scenarios.Node) { u.missile = decodeMissile(d, n) }},
@@ -451,4 +452,14 @@ func decodeMissile(d *scenarios.Decoder, n *scenarios.Node) *missileSpec {
 func unitParam(d *scenarios.Decoder, n *scenarios.Node, name string) scenarios.Param[*unitSpec] {
 	return scenarios.SweepUnits(d, n, name, func(item *scenarios.Node) *unitSpec { return decodeUnit(d, item) },
 		func(u *unitSpec) string { return u.name })
+}
+
+// mappingName is the name a mapping writes, or "" when it writes none.
+func mappingName(n *scenarios.Node) string {
+	for i, k := range n.Keys {
+		if k.Text == "name" && n.Vals[i].Kind == scenarios.ScalarNode {
+			return n.Vals[i].Text
+		}
+	}
+	return ""
 }
