@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"image/color"
 	"math"
 	"slices"
@@ -324,6 +325,10 @@ func lineFigure(title, metric string, rows []sim.Estimate, x string) (*plot.Plot
 // the line, for the legend.
 func addSeriesLine(p *plot.Plot, es []sim.Estimate, x string, i int) (*plotter.Line, error) {
 	c := colour(i)
+	// A curve against a number is joined in its order, whatever the order
+	// its values were listed in (distance: [12, 5, 9]).
+	es = slices.Clone(es)
+	slices.SortStableFunc(es, func(a, b sim.Estimate) int { return cmp.Compare(a.Param(x).(int), b.Param(x).(int)) })
 	var line, lo, hi, exact plotter.XYs
 	for _, e := range es {
 		xv := float64(e.Param(x).(int))

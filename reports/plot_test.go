@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -816,5 +817,34 @@ func TestBarNoTrialsKeepsExact(t *testing.T) {
 	}
 	if svg := svgText(t, bars); !strings.Contains(svg, ">exact value<") {
 		t.Error("the exact value of a point with no trials is not drawn")
+	}
+}
+
+// TestLineJoinsInXOrder: a curve against a swept number is joined in the
+// number's order, whatever the order the values were listed in: distances
+// written 12, 5, 9 draw the line 5, 9, 12, not 12, 5, 9, which passed far
+// from the value at 9 on its way from 5 to 12.
+func TestLineJoinsInXOrder(t *testing.T) {
+	var rows []sim.Estimate
+	for _, d := range []int{12, 5, 9} {
+		rows = append(rows, sim.ProbabilityOf("charge_success", []sim.Param{{Name: "distance", Value: d}}, int64(100-5*d), 100))
+	}
+	p, err := lineFigure("line", "charge_success", rows, "distance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := svgText(t, p)
+	// The polyline's points, in the order drawn, come out with rising x.
+	m := regexp.MustCompile(`<path d="M([-0-9.]+),[-0-9.]+L([-0-9.]+),[-0-9.]+L([-0-9.]+),[-0-9.]+"`).FindStringSubmatch(svg)
+	if m == nil {
+		t.Fatal("no three-point line in the figure")
+	}
+	var xs []float64
+	for _, v := range m[1:] {
+		f, _ := strconv.ParseFloat(v, 64)
+		xs = append(xs, f)
+	}
+	if !(xs[0] < xs[1] && xs[1] < xs[2]) {
+		t.Errorf("the line is drawn through x %v", xs)
 	}
 }
