@@ -290,6 +290,26 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 	if stands && (slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 }) || slices.Contains(q.held.Values(), true)) {
 		d.Errorf(q.node, "distance and hold_the_line need charged: true (they are about the attacker's charge)")
 	}
+	// What only a charge reads, where no point has one, would be read by
+	// nothing.
+	never := !slices.Contains(q.charged.Values(), true)
+	rolls := slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 })
+	if slices.ContainsFunc(q.bonus.Values(), func(v int) bool { return v > 0 }) && (never || !rolls) {
+		d.Errorf(q.node, "charge_bonus needs a charge roll: charged: true and a distance (without a distance the charge reaches, and no roll is made)")
+	}
+	if never && slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 }) {
+		d.Errorf(q.node, "the defender's weapons are fired only in Overwatch at a charge, and charged: false makes none; remove them, or set charged: true")
+	}
+	// Hold the Line from a defender that makes no Reaction at any point of
+	// the sweep (where some points may react, the others simply do not).
+	if slices.Contains(q.held.Values(), true) && !slices.Contains(q.held.Values(), false) {
+		if !slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return !u.mayHave(rules.RuleAutomatedArtillery) }) {
+			d.Errorf(q.node, "hold_the_line: true, but the defender is Automated Artillery, whose one Reaction is Interceptor")
+		}
+		if !slices.ContainsFunc(q.stupefied.Values(), func(st string) bool { return !stupefiedUnits[st][1] }) {
+			d.Errorf(q.stupefyAt, "hold_the_line: true with a Stupefied defender, which makes no Reaction")
+		}
+	}
 	lacks := func(units scenarios.Param[*unitSpec]) bool {
 		return slices.ContainsFunc(units.Values(), func(u *unitSpec) bool { return u.mayLack(rules.RuleLordsOfProfligacy) })
 	}

@@ -1417,3 +1417,39 @@ func TestCardKeysForOtherQuestions(t *testing.T) {
 		t.Errorf("a melee written in a shooting question: %v", err)
 	}
 }
+
+// TestAssaultKeysReadByNothing: what only a charge reads is refused where
+// no point has one to read it: a charge_bonus with no charge roll (no
+// distance, or charged: false), defender weapons with charged: false (no
+// Overwatch), and hold_the_line from a defender that makes no Reaction
+// (Automated Artillery, whose one Reaction is Interceptor; a Stupefied
+// unit).
+func TestAssaultKeysReadByNothing(t *testing.T) {
+	one := "{name: A, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-}"
+	def := "{name: D, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-}"
+	gun := "{name: D, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-, weapons: [{name: g, S: 4, AP: 5, range: 24}]}"
+	lord := "{name: D, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-, rules: [Lords of Profligacy]}"
+	for _, tc := range []struct{ name, assault, want string }{
+		{"bonus without distance", "attacker: " + one + ", defender: " + def + ", charge_bonus: 3", "charge_bonus needs a charge roll"},
+		{"bonus without a charge", "attacker: " + one + ", defender: " + def + ", charged: false, charge_bonus: 3", "charge_bonus needs a charge roll"},
+		{"weapons without a charge", "attacker: " + one + ", defender: " + gun + ", charged: false", "the defender's weapons are fired only in Overwatch at a charge"},
+		{"hold the line from artillery", "attacker: " + one + ", defender: " + rapier + ", distance: 6, hold_the_line: true", "the defender is Automated Artillery, whose one Reaction is Interceptor"},
+		{"hold the line when Stupefied", "attacker: " + one + ", defender: " + lord + ", distance: 6, hold_the_line: true, stupefied: defender", "hold_the_line: true with a Stupefied defender"},
+	} {
+		_, err := registry.Parse("t.yaml", []byte(scenario("assault: {"+tc.assault+"}\n")))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	// Read where a charge rolls: a bonus with a distance, weapons fired in
+	// Overwatch, Hold the Line from a unit that may react.
+	for _, assault := range []string{
+		"attacker: " + one + ", defender: " + def + ", distance: 8, charge_bonus: 3",
+		"attacker: " + one + ", defender: " + gun + ", options: {overwatch: true}",
+		"attacker: " + one + ", defender: " + def + ", distance: 6, hold_the_line: true",
+	} {
+		if _, err := registry.Parse("t.yaml", []byte(scenario("assault: {"+assault+"}\n"))); err != nil {
+			t.Errorf("%s: %v", assault, err)
+		}
+	}
+}
