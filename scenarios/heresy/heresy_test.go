@@ -1435,6 +1435,8 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 		{"weapons without a charge", "attacker: " + one + ", defender: " + gun + ", charged: false", "the defender's weapons are fired only in Overwatch at a charge"},
 		{"hold the line from artillery", "attacker: " + one + ", defender: " + rapier + ", distance: 6, hold_the_line: true", "the defender is Automated Artillery, whose one Reaction is Interceptor"},
 		{"hold the line when Stupefied", "attacker: " + one + ", defender: " + lord + ", distance: 6, hold_the_line: true, stupefied: defender", "hold_the_line: true with a Stupefied defender"},
+		// Concussive's test is rolled for a shooting attack alone.
+		{"Concussive in melee", "attacker: {name: A, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-, melee: {name: m, type: \"Melee, Concussive (1)\", S: User, AP: \"-\"}}, defender: " + def, `melee weapon "m": Concussive is rolled only for a shooting attack`},
 	} {
 		_, err := registry.Parse("t.yaml", []byte(scenario("assault: {"+tc.assault+"}\n")))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -200,6 +200,13 @@ func (w *weaponSpec) checkMelee(d *scenarios.Decoder) {
 				d.Errorf(w.node, "melee weapon %q: Deflagrate, Blast, Template and Gets Hot are ranged weapons' rules, not modelled in close combat", w.name)
 				return
 			}
+			if c.On && rw.Apply(c.Rule) == nil && rw.Concussive > 0 {
+				// Its test is rolled for a shooting attack (concussed); an
+				// assault rolls none, so on a melee weapon it is read by
+				// nothing.
+				d.Errorf(w.node, "melee weapon %q: Concussive is rolled only for a shooting attack (the concussed metric); an assault does not model it", w.name)
+				return
+			}
 		}
 	}
 }
