@@ -353,6 +353,7 @@ var rangeRE = regexp.MustCompile(`^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$`)
 // name; toParam turns a value into what results show for it.
 func Sweep[T any](d *Decoder, n *Node, name string, ranges bool, one func(*Node) (T, bool), toParam func(T) any) Param[T] {
 	var vals []T
+	var at []*Node // where each of vals is written, for a list
 	switch {
 	case n.Kind == SeqNode:
 		if len(n.Items) == 0 {
@@ -361,7 +362,7 @@ func Sweep[T any](d *Decoder, n *Node, name string, ranges bool, one func(*Node)
 		}
 		for _, item := range n.Items {
 			if v, ok := one(item); ok {
-				vals = append(vals, v)
+				vals, at = append(vals, v), append(at, item)
 			}
 		}
 	case ranges && n.Kind == ScalarNode && rangeRE.MatchString(n.Text):
@@ -421,7 +422,11 @@ func Sweep[T any](d *Decoder, n *Node, name string, ranges bool, one func(*Node)
 	for i, v := range vals {
 		pv := toParam(v)
 		if slices.Contains(a.Values, pv) {
-			d.Errorf(n.Items[min(i, len(n.Items)-1)], "%s lists %v twice", name, pv)
+			where := n // a range names no value twice; a list does, at its item
+			if i < len(at) {
+				where = at[i]
+			}
+			d.Errorf(where, "%s lists %v twice", name, pv)
 			return Param[T]{}
 		}
 		a.Values = append(a.Values, pv)

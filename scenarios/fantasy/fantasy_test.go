@@ -192,6 +192,9 @@ func TestErrors(t *testing.T) {
 		{"empty sweep", head + "charge: {unit: {name: A, M: []}, distance: 3}\n", "t.yaml:3:29: empty list for M"},
 		{"backwards range", head + "charge: {unit: {name: A, M: 5}, distance: 9..3}\n", `t.yaml:3:43: range "9..3" for distance`},
 		{"repeated value", head + "charge: {unit: {name: A, M: [5, 5]}, distance: 3}\n", "t.yaml:3:33: M lists 5 twice"},
+		// After a value that cannot be read, the repeat is still the one
+		// named: 99 at column 30, its repeated 6 at 40.
+		{"repeated value after a bad one", head + "charge: {unit: {name: A, M: [99, 5, 6, 6]}, distance: 3}\n", "t.yaml:3:30: M 99 is out of range; expected 1 to 20\nt.yaml:3:40: M lists 6 twice"},
 		{"nested sweep", head + "pursuit:\n  fleeing: [{name: A, M: [4, 5]}, {name: B, M: 6}]\n  pursuing: {name: C, M: 5}\n", "t.yaml:4:26: M sweeps inside a swept list"},
 		{"same unit names", head + "pursuit:\n  fleeing: [{name: A, M: 4}, {name: A, M: 6}]\n  pursuing: {name: C, M: 5}\n", `t.yaml:4:30: two units named "A" in one list`},
 		{"fly and tunneller", head + "charge: {unit: {name: A, M: 5, rules: [Fly (9), Tunneller (9)]}, distance: 3}\n", "t.yaml:3:49: A has both Fly and Tunneller"},
