@@ -29,30 +29,29 @@ const (
 // groupAxis sets a bar chart's x axis: a group per name, from -0.6 to
 // 0.4 past the last. Long names (units of a sweep) go on lines of a few
 // words; where they would still print over each other, they slant instead,
-// each on one line (slanted names of several lines would overlap). The
-// names share the axis' width: the figure's less the y axis and its
+// each on one line (slanted names of several lines would overlap); past
+// their limits they are shortened in the middle. The names share the
+// axis' width: the figure's less the y axis and its
 // labels, whose tick labels (set once the bars are drawn, "100%") take up
 // to 2 cm more. A chart of no parameter has one unnamed group.
 func groupAxis(p *plot.Plot, group string, groups []string) {
 	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
-	if group == "" {
-		p.NominalX("")
-		p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
-		return
-	}
-	axis := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}}).Size().X - 2*vg.Centimeter
-	labels := make([]string, len(groups))
-	for i, g := range groups {
-		labels[i] = groupLabel(p.X.Tick.Label, g)
-	}
-	if crowded(p.X.Tick.Label, labels, axis) {
+	labels := []string{""}
+	if group != "" {
+		axis := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}}).Size().X - 2*vg.Centimeter
+		labels = make([]string, len(groups))
 		for i, g := range groups {
-			labels[i] = shorten(p.X.Tick.Label, g, maxSlantedLabel)
+			labels[i] = groupLabel(p.X.Tick.Label, g)
 		}
-		slantIfCrowded(&p.X.Tick.Label, labels, axis)
+		if crowded(p.X.Tick.Label, labels, axis) {
+			for i, g := range groups {
+				labels[i] = shorten(p.X.Tick.Label, g, maxSlantedLabel)
+			}
+			slantIfCrowded(&p.X.Tick.Label, labels, axis)
+		}
 	}
 	p.NominalX(labels...)
-	roomForTickLabels(p, labels)
+	roomForTickLabels(p, labels) // only slanted labels need room
 	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
 }
 

@@ -58,12 +58,6 @@ func (d *Decoder) Errorf(n *Node, format string, args ...any) {
 	d.add(n, &Error{Msg: fmt.Sprintf(format, args...)})
 }
 
-// Place is where n stands, as an error names it: FILE:LINE:COL.
-func (d *Decoder) Place(n *Node) string {
-	e := d.at(n)
-	return fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
-}
-
 // at is n's place as an Error with no message.
 func (d *Decoder) at(n *Node) Error {
 	e := Error{File: d.file, Line: n.Line, Col: n.Col}

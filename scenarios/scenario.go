@@ -33,10 +33,8 @@ type Scenario struct {
 	// should reach; MaxTrials caps the trials per point spent on it.
 	Precision float64
 	MaxTrials int64
-	// TrialsAt, MaxTrialsAt and PrecisionAt are where trials, max_trials
-	// and precision are written, as FILE:LINE:COL; empty when they are not.
-	TrialsAt, MaxTrialsAt, PrecisionAt string
-	// keyAt holds the same places as positions, by key (KeyError).
+	// keyAt is where trials, max_trials and precision are written, by key
+	// (KeyPlace, KeyError).
 	keyAt map[string]Error
 	// Catalogues are the unit catalogue files the scenario read, in the
 	// order it read them: inputs of a run as much as the file is.
@@ -195,6 +193,16 @@ func (r *Registry) WithMaxPoints(n int, why string) *Registry {
 // names no file.
 func (r *Registry) WithCatalogues(cs []Catalogue) *Registry {
 	return &Registry{rulesets: r.rulesets, files: catalogueFiles{recorded: true, catalogues: cs}}
+}
+
+// KeyPlace is where the scenario writes key, one of trials, max_trials
+// and precision, as FILE:LINE:COL; "" where it does not.
+func (s *Scenario) KeyPlace(key string) string {
+	e, ok := s.keyAt[key]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
 }
 
 // KeyError is a problem with the scenario's key, one of trials,
@@ -408,7 +416,6 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 		{Key: "trials", Decode: func(n *Node) {
 			if v, ok := d.trialsIn(n, "trials", sim.MaxTrials); ok {
 				s.Trials, trialsAt = v, n
-				s.TrialsAt = d.Place(n)
 				s.keyAt["trials"] = d.at(n)
 				rounds()
 			}
@@ -420,14 +427,12 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 				return
 			}
 			s.Precision, precisionAt = v, n
-			s.PrecisionAt = d.Place(n)
 			s.keyAt["precision"] = d.at(n)
 			rounds()
 		}},
 		{Key: "max_trials", Decode: func(n *Node) {
 			if v, ok := d.trialsIn(n, "max_trials", sim.MaxTrials); ok {
 				s.MaxTrials, maxTrialsAt = v, n
-				s.MaxTrialsAt = d.Place(n)
 				s.keyAt["max_trials"] = d.at(n)
 				rounds()
 			}

@@ -705,12 +705,12 @@ func (f *runFlags) checkRounds(fs *flag.FlagSet, s *scenarios.Scenario) error {
 	if flagSet(fs, "max-trials") && !flagSet(fs, "trials") {
 		// The scenario's first round: say where it is written.
 		return flagUsagef(fs.Name(), "%s: trials %d is above --max-trials %d: a precision run starts with a round of that many trials and never runs more than its cap; give a cap of at least %d (--max-trials), or fewer trials",
-			s.TrialsAt, trials, most, trials)
+			s.KeyPlace("trials"), trials, most, trials)
 	}
 	if !flagSet(fs, "max-trials") {
 		// The scenario's cap: say where it is written.
 		return flagUsagef(fs.Name(), "%s: max_trials %d is below %s: a precision run starts with a round of that many trials and never runs more than max_trials; raise max_trials to at least %d, or ask for fewer trials",
-			s.MaxTrialsAt, most, trialsBy, trials)
+			s.KeyPlace("max_trials"), most, trialsBy, trials)
 	}
 	return flagUsagef(fs.Name(), "%s is below %s: a precision run starts with a round of that many trials and never runs more than its cap; give a cap of at least %d (--max-trials), or fewer trials", mostBy, trialsBy, trials)
 }
