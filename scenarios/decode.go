@@ -471,8 +471,38 @@ func (d *Decoder) finishAxes(root *Node) {
 		most, why = r.maxPoints, " ("+r.pointsWhy+")"
 	}
 	if points > float64(most) {
-		d.Errorf(root, "the sweeps make %.0f points; at most %d%s", math.Min(points, 1e18), most, why)
+		d.Errorf(root, "the sweeps make %s points (%s); at most %s%s", digits(math.Min(points, 1e18)), sweepSizes(d.axes), digits(float64(most)), why)
 	}
+}
+
+// sweepSizes names the axes of a sweep with their sizes, "distance 100 ×
+// Ld 4", so that a sweep over the bound says which axes to shorten; past
+// eight axes the rest are counted.
+func sweepSizes(axes Axes) string {
+	const most = 8
+	parts := make([]string, 0, min(len(axes), most)+1)
+	for i, a := range axes {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("and %d more axes", len(axes)-most))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", a.Name, len(a.Values)))
+	}
+	return strings.Join(parts, " × ")
+}
+
+// digits writes a whole number below 1e19 with its thousands grouped:
+// 1,000,000.
+func digits(x float64) string {
+	s := strconv.FormatUint(uint64(x), 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // Within decodes under an extra key path element, so that the sweeps f

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -75,5 +76,27 @@ func TestParseLimits(t *testing.T) {
 	var e *Error
 	if _, err := r.Parse("t.yaml", []byte(laughs)); !errors.As(err, &e) || !strings.Contains(e.Msg, "aliases counted at each use") {
 		t.Errorf("alias bomb: %v", err)
+	}
+}
+
+// TestSweepSizes: a sweep over the bound names each axis with its number
+// of values, eight at the most and the rest counted, and writes its
+// numbers with their thousands grouped.
+func TestSweepSizes(t *testing.T) {
+	var axes Axes
+	for i := range 10 {
+		axes = append(axes, &Axis{Name: fmt.Sprintf("k%d", i), Values: make([]any, i+2)})
+	}
+	want := "k0 2 × k1 3 × k2 4 × k3 5 × k4 6 × k5 7 × k6 8 × k7 9 × and 2 more axes"
+	if got := sweepSizes(axes); got != want {
+		t.Errorf("ten axes: got %q, want %q", got, want)
+	}
+	if got := sweepSizes(axes[:1]); got != "k0 2" {
+		t.Errorf("one axis: got %q", got)
+	}
+	for x, want := range map[float64]string{0: "0", 999: "999", 1000: "1,000", 600_000: "600,000", 1e18: "1,000,000,000,000,000,000"} {
+		if got := digits(x); got != want {
+			t.Errorf("digits(%g) = %q, want %q", x, got, want)
+		}
 	}
 }

@@ -10,7 +10,7 @@ func TestWithMaxPoints(t *testing.T) {
 	src := []byte("name: sweep\nruleset: fantasy\ncharge:\n  unit: {name: C, M: 4..10}\n  distance: 1..20\n")
 	low := both.WithMaxPoints(139, "simulate serve --max-points").WithoutFiles()
 	_, err := low.Parse("x.yaml", src)
-	want := "x.yaml:1:1: the sweeps make 140 points; at most 139 (simulate serve --max-points)"
+	want := "x.yaml:1:1: the sweeps make 140 points (M 7 × distance 20); at most 139 (simulate serve --max-points)"
 	if err == nil || err.Error() != want {
 		t.Errorf("over the bound: got %v, want %s", err, want)
 	}

@@ -562,7 +562,7 @@ func inputCases() []hostile {
 		fail("scenario-dice-non-ascii", "a.yaml", battleWith("2D6×"), `unexpected character '×'`),
 		fail("range-overflow", "r.yaml", strings.Replace(tinyScenario, "distance: 8", "distance: 9223372036854775806..9223372036854775807", 1), "distance 9223372036854775806 is out of range; expected 1 to 100 (as is 1 more value of 9223372036854775806..9223372036854775807)"),
 		fail("range-span-overflow", "r.yaml", strings.Replace(tinyScenario, "distance: 8", "distance: -9223372036854775808..9223372036854775807", 1), "at most 10000 values"),
-		fail("sweep-too-large", "s.yaml", strings.Replace(scenarioWith("{name: A, M: 1..20, rules: [{Random Movement: [D6, 2D6, 3D6, 4D6, 5D6, 6D6, 7D6, 8D6, 9D6, 10D6]}, {Fly: 1..30}]}"), "distance: 8", "distance: 1..100", 1), "the sweeps make 600000 points; at most 100000"),
+		fail("sweep-too-large", "s.yaml", strings.Replace(scenarioWith("{name: A, M: 1..20, rules: [{Random Movement: [D6, 2D6, 3D6, 4D6, 5D6, 6D6, 7D6, 8D6, 9D6, 10D6]}, {Fly: 1..30}]}"), "distance: 8", "distance: 1..100", 1), "the sweeps make 600,000 points (M 20 × random_movement 10 × fly 30 × distance 100); at most 100,000"),
 		fail("empty-scenario-name", "e.yaml", strings.Replace(tinyScenario, "name: tiny", `name: ""`, 1), "e.yaml:1:7: the scenario's name is empty"),
 		fail("empty-unit-name", "e.yaml", scenarioWith(`{name: " ", M: 5}`), "e.yaml:5:16: the unit's name is empty"),
 		// A unit catalogue is read a byte past its 1 MiB and no further,

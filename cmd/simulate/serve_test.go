@@ -712,7 +712,7 @@ func TestServeMaxPoints(t *testing.T) {
 	// M 4..10 by distance 1..20: 7 * 20 = 140 points; 1..10: 70.
 	over := []byte("name: sweep\nruleset: fantasy\ncharge:\n  unit: {name: C, M: 4..10}\n  distance: 1..20\n")
 	half := bytes.Replace(over, []byte("1..20"), []byte("1..10"), 1)
-	want := "x.yaml:1:1: the sweeps make 140 points; at most 139 (simulate serve --max-points)"
+	want := "x.yaml:1:1: the sweeps make 140 points (M 7 × distance 20); at most 139 (simulate serve --max-points)"
 	for _, target := range []string{"/api/validate?file=x.yaml", "/api/run?trials=1000&file=x.yaml", "/api/run/events?trials=1000&file=x.yaml"} {
 		_, raw := post(t, ts.URL+target, "application/yaml", over)
 		if body := strings.ReplaceAll(string(raw), `\"`, `"`); !strings.Contains(body, want) {
@@ -741,7 +741,7 @@ func TestServeMaxPoints(t *testing.T) {
 	// the second of two of 70 points finds 69 left of 139.
 	req, _ := json.Marshal(map[string]any{"scenarios": []map[string]string{{"file": "a.yaml", "text": string(half)}, {"file": "b.yaml", "text": string(half)}}})
 	status, raw := post(t, ts.URL+"/api/compare?trials=1000", "application/json", req)
-	want = "b.yaml:1:1: the sweeps make 70 points; at most 69 (simulate serve --max-points 139, less the 70 points of the scenarios before it)"
+	want = "b.yaml:1:1: the sweeps make 70 points (M 7 × distance 10); at most 69 (simulate serve --max-points 139, less the 70 points of the scenarios before it)"
 	if body := strings.ReplaceAll(string(raw), `\"`, `"`); status != 400 || !strings.Contains(body, want) {
 		t.Errorf("two scenarios of 70 points: %d %s", status, raw)
 	}

@@ -202,7 +202,7 @@ func TestErrors(t *testing.T) {
 		{"tag", head + "charge: !!map {unit: {name: A, M: 5}, distance: 3}\n", "t.yaml:3:"},
 		{"seed", head + "seed: -1\ncharge: {unit: {name: A, M: 5}, distance: 3}\n", "t.yaml:3:7: expected seed as a whole number"},
 		{"trials", head + "trials: 0\ncharge: {unit: {name: A, M: 5}, distance: 3}\n", "t.yaml:3:9: trials 0 is out of range"},
-		{"too many points", head + "charge: {unit: {name: A, M: 1..20, rules: [{Random Movement: [D6, 2D6, 3D6, 4D6, 5D6, 6D6, 7D6, 8D6, 9D6, 10D6]}, {Fly: 1..30}]}, distance: 1..100}\n", "t.yaml:1:1: the sweeps make 600000 points; at most 100000"},
+		{"too many points", head + "charge: {unit: {name: A, M: 1..20, rules: [{Random Movement: [D6, 2D6, 3D6, 4D6, 5D6, 6D6, 7D6, 8D6, 9D6, 10D6]}, {Fly: 1..30}]}, distance: 1..100}\n", "t.yaml:1:1: the sweeps make 600,000 points (M 20 × random_movement 10 × fly 30 × distance 100); at most 100,000"},
 		{"two documents", head + "charge: {unit: {name: A, M: 5}, distance: 3}\n---\nname: u\n", "t.yaml:5:1: a second YAML document"},
 		{"alias", head + "charge: {unit: *u, distance: 3}\n", "t.yaml:3:"},
 	}
