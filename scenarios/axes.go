@@ -21,8 +21,9 @@ type Axis struct {
 	// runs one model for every value of a readout axis.
 	Readout bool
 
-	path []string // keys from the root down to it, naming it when short names collide
-	node *Node
+	names bool     // its values are units' names (SweepUnits)
+	path  []string // keys from the root down to it, naming it when short names collide
+	node  *Node
 }
 
 // Axes are a scenario's swept parameters, outermost first. A question's

@@ -522,7 +522,7 @@ func (d *Decoder) Within(name string, f func()) {
 func SweepUnits[T any](d *Decoder, n *Node, name string, decode func(*Node) T, nameOf func(T) string) Param[T] {
 	swept := n.Kind == SeqNode
 	names := map[string]*Node{}
-	return Sweep(d, n, name, false, func(item *Node) (T, bool) {
+	p := Sweep(d, n, name, false, func(item *Node) (T, bool) {
 		if swept {
 			outer := d.inSweep
 			d.inSweep = true
@@ -538,4 +538,8 @@ func SweepUnits[T any](d *Decoder, n *Node, name string, decode func(*Node) T, n
 		names[un] = item
 		return u, un != ""
 	}, func(u T) any { return nameOf(u) })
+	if p.axis > 0 {
+		d.axes[p.axis-1].names = true
+	}
+	return p
 }

@@ -286,7 +286,7 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 		return nil, d.errs
 	}
 	for _, a := range d.axes {
-		s.Axes = append(s.Axes, sim.Axis{Name: a.Name, Values: a.Values})
+		s.Axes = append(s.Axes, sim.Axis{Name: a.Name, Values: a.Values, Names: a.names})
 	}
 	c := compile(d, d.axes)
 	if len(d.errs) > 0 {

@@ -57,6 +57,10 @@ type Stamp struct {
 type Axis struct {
 	Name   string
 	Values []any
+	// Names marks values that say what they are without the parameter's
+	// name: the names of swept units ("Doomwheel"), where a number, a
+	// switch or a word of a rule ("3+", "wap") needs it ("save=3+").
+	Names bool
 }
 
 // Grid names the metric and the two parameters of a two-way layout.

@@ -154,7 +154,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(ss) == 1 {
 		// Before any trial, and before a shard's: a merge would find it
 		// only once every shard had run.
-		if _, _, err := compareAxis(ss[0], *by); err != nil {
+		if _, err := compareAxis(ss[0], *by); err != nil {
 			return err
 		}
 	}
@@ -341,10 +341,11 @@ func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, s
 	}
 
 	if len(ss) == 1 {
-		axis, values, err := compareAxis(ss[0], j.by)
+		axis, err := compareAxis(ss[0], j.by)
 		if err != nil {
 			return sim.Comparison{}, sim.Stamp{}, err
 		}
+		values := axis.Values
 		names = names[:0]
 		for _, v := range values {
 			names = append(names, candidateName(axis, v))
@@ -352,14 +353,14 @@ func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, s
 		// A parameter that only changes how results are read (a charge's
 		// distance) is missing from the per-profile results: such a
 		// parameter cannot split candidates.
-		split, err := sim.SplitBy(axis, values, full[0])
+		split, err := sim.SplitBy(axis.Name, values, full[0])
 		if err != nil {
-			return sim.Comparison{}, sim.Stamp{}, fmt.Errorf("%s: %s does not tell every result apart (%v); compare by a parameter of the units", ss[0].Name, axis, err)
+			return sim.Comparison{}, sim.Stamp{}, fmt.Errorf("%s: %s does not tell every result apart (%v); compare by a parameter of the units", ss[0].Name, axis.Name, err)
 		}
 		perBatch := batches[0]
 		full, batches = split, make([][][]sim.Estimate, len(values))
 		for _, b := range perBatch {
-			sb, err := sim.SplitBy(axis, values, b)
+			sb, err := sim.SplitBy(axis.Name, values, b)
 			if err != nil {
 				return sim.Comparison{}, sim.Stamp{}, err
 			}
@@ -428,13 +429,14 @@ func uniqueNames(names, args []string) []string {
 }
 
 // candidateName names the candidate of value v of the swept parameter
-// axis: a name (an attacker, a table) stands alone; a number or a switch
-// says which parameter it is, as in M=5 or twin_linked=true.
-func candidateName(axis string, v any) string {
-	if s, ok := v.(string); ok {
+// axis: a unit's name (an attacker) stands alone; any other value says
+// which parameter it is, as in M=5, twin_linked=true, save=3+ or
+// table=8th.
+func candidateName(axis sim.Axis, v any) string {
+	if s, ok := v.(string); ok && axis.Names {
 		return s
 	}
-	return fmt.Sprintf("%s=%v", axis, v)
+	return fmt.Sprintf("%s=%v", axis.Name, v)
 }
 
 func compareStamp(ss []*scenarios.Scenario, args []string, by, metrics string, cfg sim.Config) sim.Stamp {
@@ -461,19 +463,15 @@ func compareStamp(ss []*scenarios.Scenario, args []string, by, metrics string, c
 // compareAxis is the parameter a comparison of one scenario's values
 // splits by (by, or "attacker"), and its values: two or more, or an error
 // naming the parameters the scenario has.
-func compareAxis(s *scenarios.Scenario, by string) (string, []any, error) {
-	axis := by
-	if axis == "" {
-		axis = "attacker"
+func compareAxis(s *scenarios.Scenario, by string) (sim.Axis, error) {
+	name := by
+	if name == "" {
+		name = "attacker"
 	}
-	var values []any
 	for _, a := range s.Axes {
-		if a.Name == axis {
-			values = a.Values
+		if a.Name == name && len(a.Values) >= 2 {
+			return a, nil
 		}
 	}
-	if len(values) < 2 {
-		return axis, nil, fmt.Errorf("%s has no swept parameter %q with two or more values to compare (its parameters: %s)", s.Name, axis, axisNames(s))
-	}
-	return axis, values, nil
+	return sim.Axis{}, fmt.Errorf("%s has no swept parameter %q with two or more values to compare (its parameters: %s)", s.Name, name, axisNames(s))
 }

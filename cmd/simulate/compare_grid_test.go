@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"hammersim/reports"
+	"hammersim/sim"
 )
 
 // TestCompareGridFits: five candidates, whose estimates with intervals
@@ -98,8 +99,9 @@ func TestCompareLongNames(t *testing.T) {
 	}
 }
 
-// TestCompareByNamesTheParameter: candidates that are values of a number
-// or a switch say which parameter they set; names stand alone.
+// TestCompareByNamesTheParameter: candidates that are values of a number,
+// a switch or a word of a rule say which parameter they set; swept units'
+// names stand alone, and the scenario marks which axes sweep units.
 func TestCompareByNamesTheParameter(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "s.yaml")
 	src := strings.Replace(swordsmen("by-strength", 3), "S: 3,", "S: [3, 4],", 1)
@@ -113,12 +115,34 @@ func TestCompareByNamesTheParameter(t *testing.T) {
 	if !strings.Contains(out, "S=3") || !strings.Contains(out, "S=4") {
 		t.Errorf("candidates not named S=3 and S=4:\n%s", out)
 	}
+	// A save is written as a word ("4+"), which alone would not say what
+	// it is.
+	src = strings.Replace(swordsmen("by-armour", 3), "armour: 5+, points", "armour: [5+, 4+], points", 1)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = runCLI(t, "compare", p, "--by", "armour", "--trials", "2000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "armour=5+") || !strings.Contains(out, "armour=4+") {
+		t.Errorf("candidates not named armour=5+ and armour=4+:\n%s", out)
+	}
+	units := sim.Axis{Name: "attacker", Names: true}
 	for _, tc := range []struct {
+		axis sim.Axis
 		v    any
 		want string
-	}{{"Doomwheel", "Doomwheel"}, {5, "M=5"}, {true, "M=true"}} {
-		if got := candidateName("M", tc.v); got != tc.want {
-			t.Errorf("candidateName(M, %v) = %q, want %q", tc.v, got, tc.want)
+	}{
+		{units, "Doomwheel", "Doomwheel"},
+		{sim.Axis{Name: "M"}, 5, "M=5"},
+		{sim.Axis{Name: "M"}, true, "M=true"},
+		{sim.Axis{Name: "save"}, "3+", "save=3+"},
+		{sim.Axis{Name: "A"}, "-", "A=-"},
+		{sim.Axis{Name: "table"}, "8th", "table=8th"},
+	} {
+		if got := candidateName(tc.axis, tc.v); got != tc.want {
+			t.Errorf("candidateName(%s, %v) = %q, want %q", tc.axis.Name, tc.v, got, tc.want)
 		}
 	}
 }
