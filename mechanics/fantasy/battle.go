@@ -405,7 +405,8 @@ type Outcome struct {
 	Fought       bool
 	CombatResult int
 	// Rounds is how many rounds of combat were fought; RoundCap is set when
-	// a combat fought until it ends was stopped by MaxRounds.
+	// a combat fought until it ends was stopped by MaxRounds in the last
+	// combat phase, and still goes on (a later combat phase fights on).
 	Rounds   int
 	RoundCap bool
 	// FriendlyWounds are wounds Zzzzap! caused on the acting unit's side.
@@ -1098,6 +1099,9 @@ func (b *Battle) combat(r *dice.Rand, s *State, first bool) {
 	if limit <= 0 || limit > MaxRounds {
 		limit = MaxRounds
 	}
+	// A combat an earlier phase left at the cap is fought on here, so the
+	// cap is judged again at this phase's end.
+	s.Out.RoundCap = false
 	bt := b.bout(s)
 	for k := range limit {
 		if !b.round(r, s, &bt, first && k == 0) {

@@ -30,6 +30,38 @@ func TestRoundsStopAtTheCap(t *testing.T) {
 	}
 }
 
+// TestRoundCapAtTheBattlesEnd: a combat that a first combat phase leaves
+// at the cap is fought on by a second, and counts as stopped only if that
+// one stops too. Neither side strikes; the attacker's standard wins each
+// round by 1, and the Stubborn loser tests on its Ld 10 unmodified,
+// passing with p = 33/36. The first phase reaches the cap with chance
+// p^50 (1.3%, about 260 of 20,000 trials); the combat is still going
+// after both with p^100 (0.02%). In every trial the cap is reported
+// exactly when 100 rounds were fought and the loser stands.
+func TestRoundCapAtTheBattlesEnd(t *testing.T) {
+	a := foot("Banner", 5, 5, 3, 3, 3, 3, 0, 7, NoSave)
+	a.Standard = true
+	d := foot("Stubborn", 5, 5, 3, 3, 3, 3, 0, 10, NoSave)
+	d.Stubborn = true
+	b := battle(a, d, 0, PhaseCombat, PhaseCombat)
+	b.Options.Rounds = 0
+	s := b.NewState()
+	r := dice.New(4, 0)
+	long := 0
+	for range 20_000 {
+		b.Run(r, s)
+		if s.Out.Rounds > MaxRounds {
+			long++
+		}
+		if want := s.Out.Rounds == 2*MaxRounds && !s.Units[1].Broke; s.Out.RoundCap != want {
+			t.Fatalf("rounds %d, loser broke %v: cap %v, want %v", s.Out.Rounds, s.Units[1].Broke, s.Out.RoundCap, want)
+		}
+	}
+	if long == 0 {
+		t.Error("no trial fought past the first phase's cap: the test checks nothing")
+	}
+}
+
 // TestChargeBonusOnlyInTheFirstRound: five charge five (M 10 from 1"),
 // nobody strikes, the target is unbreakable and has a musician. Round 1:
 // charge +1 against 0, the target loses. Round 2: 0 against 0, a draw the
