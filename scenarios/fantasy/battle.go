@@ -1,6 +1,7 @@
 package fantasy
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -18,63 +19,73 @@ var battleOptions = []struct {
 	lo, hi int      // range of a number
 	orWord string   // a word allowed instead of a number
 	isBool bool
-	set    func(o *rules.Options, word string, n int, b bool)
+	// only, when set, is the one phase the option changes anything in: a
+	// battle without it refuses the option rather than ignore it.
+	only *rules.Phase
+	set  func(o *rules.Options, word string, n int, b bool)
 }{
-	{key: "rounds", lo: 1, hi: rules.MaxRounds, orWord: "all", set: func(o *rules.Options, w string, n int, _ bool) {
+	{key: "rounds", only: inCombat, lo: 1, hi: rules.MaxRounds, orWord: "all", set: func(o *rules.Options, w string, n int, _ bool) {
 		o.Rounds = n
 		if w == "all" {
 			o.Rounds = 0
 		}
 	}},
-	{key: "killing_blow", values: []string{"one_wound", "multiple_wounds", "none"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+	{key: "killing_blow", only: inCombat, values: []string{"one_wound", "multiple_wounds", "none"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.KillingBlow = map[string]rules.KillingBlowRule{"one_wound": rules.KillingBlowOneWound,
 			"multiple_wounds": rules.KillingBlowMultiple, "none": rules.KillingBlowNone}[w]
 	}},
 	{key: "wards", values: []string{"combine", "best"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.Wards = map[string]rules.WardRule{"combine": rules.WardsCombine, "best": rules.WardsBest}[w]
 	}},
-	{key: "disrupt_ranks", lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.DisruptRanks = n }},
-	{key: "skirmishers_disrupt", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SkirmishersDisrupt = b }},
-	{key: "skirmishers_ranks", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SkirmishersRanks = b }},
-	{key: "terror_vs_immune_fear", values: []string{"ignored", "fear"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+	{key: "disrupt_ranks", only: inCombat, lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.DisruptRanks = n }},
+	{key: "skirmishers_disrupt", only: inCombat, isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SkirmishersDisrupt = b }},
+	{key: "skirmishers_ranks", only: inCombat, isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SkirmishersRanks = b }},
+	{key: "terror_vs_immune_fear", only: inCombat, values: []string{"ignored", "fear"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.TerrorVsImmuneFear = w == "fear"
 	}},
-	{key: "monstrous_support", lo: 1, hi: 3, set: func(o *rules.Options, _ string, n int, _ bool) { o.MonstrousSupport = n }},
+	{key: "monstrous_support", only: inCombat, lo: 1, hi: 3, set: func(o *rules.Options, _ string, n int, _ bool) { o.MonstrousSupport = n }},
 	{key: "panic_friend_us", lo: 1, hi: 100, set: func(o *rules.Options, _ string, n int, _ bool) { o.PanicFriendUS = n }},
 	{key: "insane_courage", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.InsaneCourage = b }},
 	{key: "caught", values: []string{"wounds", "destroyed"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.Caught = map[string]rules.CaughtRule{"wounds": rules.CaughtWounds, "destroyed": rules.CaughtDestroyed}[w]
 	}},
-	{key: "zzzzap_bolts", lo: 1, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.ZzzzapBolts = n }},
-	{key: "zzzzap_range", lo: 1, hi: 48, set: func(o *rules.Options, _ string, n int, _ bool) { o.ZzzzapRange = n }},
-	{key: "zzzzap_d6_wounds", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.ZzzzapD6Wounds = b }},
-	{key: "zzzzap_hold_fire", values: []string{"never", "friends", "always"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+	{key: "zzzzap_bolts", only: inShooting, lo: 1, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.ZzzzapBolts = n }},
+	{key: "zzzzap_range", only: inShooting, lo: 1, hi: 48, set: func(o *rules.Options, _ string, n int, _ bool) { o.ZzzzapRange = n }},
+	{key: "zzzzap_d6_wounds", only: inShooting, isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.ZzzzapD6Wounds = b }},
+	{key: "zzzzap_hold_fire", only: inShooting, values: []string{"never", "friends", "always"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.ZzzzapHoldFire = map[string]rules.HoldFire{"never": rules.HoldFireNever, "friends": rules.HoldFireFriends, "always": rules.HoldFireAlways}[w]
 	}},
-	{key: "zzzzap_ties", values: []string{"enemy", "friend"}, set: func(o *rules.Options, w string, _ int, _ bool) { o.ZzzzapPreferFriends = w == "friend" }},
-	{key: "charger_initiative", lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.ChargerInitiative = n }},
-	{key: "supporting_attacks", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SupportingAttacks = b }},
-	{key: "pursue", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.Pursue = b }},
-	{key: "target_flees", isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.TargetFlees = b }},
-	{key: "firing_ranks", lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.FiringRanks = n }},
+	{key: "zzzzap_ties", only: inShooting, values: []string{"enemy", "friend"}, set: func(o *rules.Options, w string, _ int, _ bool) { o.ZzzzapPreferFriends = w == "friend" }},
+	{key: "charger_initiative", only: inCombat, lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.ChargerInitiative = n }},
+	{key: "supporting_attacks", only: inCombat, isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SupportingAttacks = b }},
+	{key: "pursue", only: inCombat, isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.Pursue = b }},
+	{key: "target_flees", only: inCharge, isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.TargetFlees = b }},
+	{key: "firing_ranks", only: inShooting, lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.FiringRanks = n }},
 	{key: "loss_of_control", values: []string{"when_wounded", "end_of_phase"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.LossOfControl = map[string]rules.LossOfControlRule{"when_wounded": rules.LossOfControlWhenWounded,
 			"end_of_phase": rules.LossOfControlEndOfPhase}[w]
 	}},
-	{key: "pursuit_path", values: []string{"clear", "line"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+	{key: "pursuit_path", only: inCombat, values: []string{"clear", "line"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.PursuitPath = map[string]rules.PursuitPath{"clear": rules.PathClear, "line": rules.PathLine}[w]
 	}},
 	{key: "out_of_control", values: []string{"in_place", "towards", "away"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.OutOfControl = map[string]rules.OutOfControlMove{"in_place": rules.OutOfControlInPlace,
 			"towards": rules.OutOfControlTowards, "away": rules.OutOfControlAway}[w]
 	}},
-	{key: "charge_path", values: []string{"clear", "line"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+	{key: "charge_path", only: inCharge, values: []string{"clear", "line"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.ChargePath = map[string]rules.ChargePath{"clear": rules.ChargeClear, "line": rules.ChargeLine}[w]
 	}},
-	{key: "pursuer_out_of_control", values: []string{"stays", "moves"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+	{key: "pursuer_out_of_control", only: inCombat, values: []string{"stays", "moves"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.PursuerOutOfControl = w == "moves"
 	}},
 }
+
+// The phases an option may be bound to (battleOptions' only).
+var (
+	inCharge   = new(rules.PhaseCharge)
+	inShooting = new(rules.PhaseShooting)
+	inCombat   = new(rules.PhaseCombat)
+)
 
 // optionValue is one value of a battle option.
 type optionValue struct {
@@ -110,6 +121,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		others           []bystander
 		phases           []rules.Phase
 		options          = map[string]scenarios.Param[optionValue]{}
+		optionAt         = map[string]*scenarios.Node{}
 	)
 	d.Object(n, "the battle", []scenarios.Field{
 		{Key: "attacker", Required: true, Decode: func(n *scenarios.Node) { attacker = unitParam(d, n, "attacker") }},
@@ -119,10 +131,10 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}},
 		{Key: "others", Decode: func(n *scenarios.Node) { others = decodeBystanders(d, n) }},
 		{Key: "phases", Required: true, Decode: func(n *scenarios.Node) { phases = decodePhases(d, n) }},
-		{Key: "options", Decode: func(n *scenarios.Node) { decodeBattleOptions(d, n, options) }},
+		{Key: "options", Decode: func(n *scenarios.Node) { decodeBattleOptions(d, n, options, optionAt) }},
 	})
 	return func(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
-		if !attacker.Set() || !target.Set() || !distance.Set() || len(phases) == 0 {
+		if !attacker.Set() || !target.Set() || !distance.Set() || len(phases) == 0 || !optionsRead(d, phases, optionAt) {
 			return scenarios.Compiled{}
 		}
 		type group struct {
@@ -259,11 +271,36 @@ func decodePhases(d *scenarios.Decoder, n *scenarios.Node) []rules.Phase {
 	return out
 }
 
-func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[string]scenarios.Param[optionValue]) {
+// optionsRead refuses each option written (at) that changes only a phase
+// the battle does not have, in the order they are written, and reports
+// whether none was.
+func optionsRead(d *scenarios.Decoder, phases []rules.Phase, at map[string]*scenarios.Node) bool {
+	type unread struct {
+		key   string
+		n     *scenarios.Node
+		phase rules.Phase
+	}
+	var refused []unread
+	for _, o := range battleOptions {
+		if n, set := at[o.key]; set && o.only != nil && !slices.Contains(phases, *o.only) {
+			refused = append(refused, unread{o.key, n, *o.only})
+		}
+	}
+	slices.SortFunc(refused, func(a, b unread) int { return cmp.Or(cmp.Compare(a.n.Line, b.n.Line), cmp.Compare(a.n.Col, b.n.Col)) })
+	for _, u := range refused {
+		d.Errorf(u.n, "%s: the battle has no %s phase, the only one this option changes; remove it or add the phase", u.key, u.phase)
+	}
+	return len(refused) == 0
+}
+
+// decodeBattleOptions reads the battle's options into into, and where each
+// is written into at.
+func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[string]scenarios.Param[optionValue], at map[string]*scenarios.Node) {
 	var fields []scenarios.Field
 	for _, o := range battleOptions {
 		o := o
 		fields = append(fields, scenarios.Field{Key: o.key, Decode: func(n *scenarios.Node) {
+			at[o.key] = n
 			into[o.key] = scenarios.Sweep(d, n, o.key, o.values == nil && !o.isBool, func(n *scenarios.Node) (optionValue, bool) {
 				switch {
 				case o.isBool:

@@ -862,7 +862,7 @@ func TestCrewProfileRules(t *testing.T) {
 func TestBattleFiringRanksOption(t *testing.T) {
 	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
 	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  attacker: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}" +
-		"\n  distance: 0\n  phases: [combat]\n"
+		"\n  distance: 0\n  phases: [shooting, combat]\n"
 	for _, tt := range []struct {
 		options string
 		want    []int

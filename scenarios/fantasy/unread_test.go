@@ -104,6 +104,16 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"a champion's count in a battle",
 			"battle: {attacker: {name: A, models: 10, " + rat + ", champion: {name: Champ, count: 3, A: 2}}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat]}\n",
 			`t.yaml:3:110: unknown key "count" in the champion`},
+		// An option that changes one phase only, in a battle without it,
+		// is refused at its value, in the order written.
+		{"options of phases the battle lacks",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge], options: {zzzzap_bolts: 2, target_flees: true, rounds: [1, all], pursue: false}}\n",
+			"t.yaml:3:193: zzzzap_bolts: the battle has no shooting phase, the only one this option changes; remove it or add the phase\n" +
+				"t.yaml:3:224: rounds: the battle has no combat phase, the only one this option changes; remove it or add the phase\n" +
+				"t.yaml:3:242: pursue: the battle has no combat phase"},
+		{"target_flees with no charge phase",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [shooting, combat], options: {target_flees: true}}\n",
+			"t.yaml:3:203: target_flees: the battle has no charge phase"},
 		{"Zzzzap! with Random Movement not D6s alone",
 			"battle: {attacker: {name: D, troop: Chariot, S: 6, T: 6, W: 5, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 4, A: 1}], rules: [Random Movement (2D6+2), Zzzzap!]}, target: {name: B, " + rat + "}, distance: 6, phases: [shooting]}\n",
 			`t.yaml:3:123: Random Movement (2D6+2) on "D", which shoots with Zzzzap!: a Disaster takes one D6 from its movement`},
