@@ -106,7 +106,8 @@ type RuleSpec struct {
 	// Aliases are other spellings accepted for Name.
 	Aliases []string
 	Arg     ArgKind
-	// Min and Max bound an IntArg.
+	// Min and Max bound an IntArg; Min is also the least a DiceArg may
+	// roll (0 unless set: no rule rolls below zero).
 	Min, Max int
 	// Words lists the accepted values of a WordsArg, in canonical form.
 	Words []string
@@ -210,8 +211,11 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 			}
 			return Rule{}, &TextError{Col: rt.ArgCol, Msg: err.Error()}
 		}
-		if e.Min() < 0 {
+		if e.Min() < 0 && spec.Min <= 0 {
 			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) can roll below zero", spec.Name, e)}
+		}
+		if e.Min() < spec.Min {
+			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) can roll %d; it must roll at least %d", spec.Name, e, e.Min(), spec.Min)}
 		}
 		if e.ExactWork() > dice.MaxExactWork {
 			// Scenarios show the exact value of what they roll.

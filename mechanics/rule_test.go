@@ -12,6 +12,7 @@ var testCatalogue = Catalogue{
 	{Name: "Tunneller", Aliases: []string{"Tunneler"}, Arg: IntArg, Min: 1, Max: 30},
 	{Name: "Immunity", Arg: WordsArg, Words: []string{"psychology", "fear"}},
 	{Name: "Poisoned", Arg: SaveArg, Bare: "4+"},
+	{Name: "Multiple Wounds", Arg: DiceArg, Min: 1},
 }
 
 func TestParseRule(t *testing.T) {
@@ -31,6 +32,8 @@ func TestParseRule(t *testing.T) {
 		{"Immunity (Psychology)", "Immunity", 0, "0"},
 		{"Poisoned (3+)", "Poisoned", 3, "0"},
 		{"Poisoned", "Poisoned", 4, "0"}, // its Bare value
+		{"Random Movement (D6-1)", "Random Movement", 0, "D6-1"},
+		{"Multiple Wounds (D3)", "Multiple Wounds", 0, "D3"},
 	}
 	for _, tt := range tests {
 		r, err := testCatalogue.Parse(tt.in)
@@ -76,6 +79,11 @@ func TestParseRuleErrors(t *testing.T) {
 		{"Random Movement (2D6 >= 5)", 22, `Random Movement: "2D6 >= 5" is a condition` + onlyDice},
 		// A typo is told what was expected where it stands.
 		{"Random Movement (2D6r7)", 21, `Random Movement: unknown word "r"; expected kh, kl, discard, + or -`},
+		// No dice roll below zero; a DiceArg with a Min rolls no less.
+		{"Random Movement (D6-3)", 18, "Random Movement (D6-3) can roll below zero"},
+		{"Multiple Wounds (0)", 18, "Multiple Wounds (0) can roll 0; it must roll at least 1"},
+		{"Multiple Wounds (D3-1)", 18, "Multiple Wounds (D3-1) can roll 0; it must roll at least 1"},
+		{"Multiple Wounds (D3-3)", 18, "Multiple Wounds (D3-3) can roll -2; it must roll at least 1"},
 		{"Fly (9", 7, `missing ")" after the rule's value`},
 		{"Fly (9) x", 9, `unexpected "x" after ")"`},
 		{"Fly ()", 5, "empty brackets; expected the rule's value, such as (3D6) or (9)"},

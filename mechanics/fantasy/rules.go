@@ -60,7 +60,7 @@ var Catalogue = mechanics.Catalogue{
 	{Name: RuleUnbreakable, Summary: "Never takes break tests, and has Immunity (Psychology): no Fear, Terror or Panic, and never flees as a charge reaction."},
 	{Name: RuleKillingBlow, Summary: "A natural 6 to wound slays an infantry, cavalry or war beast model outright, with no armour save; " +
 		"against other types, by the killing_blow option: one wound ignoring armour (default), that wound multiplied, or nothing."},
-	{Name: RuleMultipleWounds, Arg: mechanics.DiceArg, Summary: "Each unsaved wound becomes the number in brackets of wounds, no more than the model has left."},
+	{Name: RuleMultipleWounds, Arg: mechanics.DiceArg, Min: 1, Summary: "Each unsaved wound becomes the number in brackets of wounds, no more than the model has left."},
 	{Name: RuleRandomAttacks, Arg: mechanics.DiceArg, Summary: "The model's Attacks are the roll in brackets, rolled for each model each time it strikes."},
 	{Name: RuleStrikesFirst, Summary: "Strikes before Initiative order; re-rolls failed hits when its Initiative is higher than the enemy's."},
 	{Name: RuleStrikesLast, Summary: "Strikes after everything else; re-rolls successful hits when its Initiative is lower than the enemy's."},
