@@ -156,7 +156,11 @@ func comparisonTicks(c *sim.Comparison, m metricRows, single bool) (ticks []stri
 		}
 		ticks = append(ticks, strings.Join(vals, ", "))
 	}
-	xlabel = strings.Join(m.params, ", ")
+	names := make([]string, len(m.params))
+	for i, name := range m.params {
+		names[i] = axisWords(name)
+	}
+	xlabel = strings.Join(names, ", ")
 	if starred {
 		xlabel += " (* " + c.Candidates[0] + "'s; the candidates' differ)"
 	}

@@ -325,6 +325,25 @@ func TestComparisonPlotLabels(t *testing.T) {
 	legendClear(t, p, 1)
 }
 
+// TestComparisonAxisWords: a comparison's x axis names its parameters as
+// a run's plots do, in words and with the unit of a length, "distance
+// (inches, ")".
+func TestComparisonAxisWords(t *testing.T) {
+	c := &sim.Comparison{Candidates: []string{"A", "B"}, Trials: 1000}
+	for _, d := range []int{12, 24} {
+		ps := []sim.Param{{Name: "charge_reach", Value: 1}, {Name: "distance", Value: d}}
+		row := sim.ComparisonRow{Metric: "casualties", Kind: sim.Probability, Params: ps}
+		for range 2 {
+			row.Estimates = append(row.Estimates, sim.ProbabilityOf("casualties", ps, 500, 1000))
+		}
+		c.Rows = append(c.Rows, row)
+	}
+	_, xlabel := comparisonTicks(c, byMetric(c)[0], false)
+	if want := `charge reach (inches, "), distance (inches, ")`; xlabel != want {
+		t.Errorf("x label %q, want %q", xlabel, want)
+	}
+}
+
 // TestComparisonTickLabelsWhole: slanted tick labels are drawn whole. The
 // first one, slanted to end at its tick, once lost its start at the left
 // edge where the y axis' labels are narrow ("0", "5", "10", as for
