@@ -864,7 +864,9 @@ func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node
 			d.Errorf(n.Vals[at], "no %s unit card named %q; the catalogue has: %s (simulate units lists them)", rs.Name, name, strings.Join(names, ", "))
 		}
 		out := *n
-		out.reported = true
+		out.Keys = slices.Delete(slices.Clone(n.Keys), at, at+1)
+		out.Vals = slices.Delete(slices.Clone(n.Vals), at, at+1)
+		out.cardless = true
 		return &out
 	}
 	card := d.spreadProfile(cards[i].Node)

@@ -116,6 +116,8 @@ func TestUseAndProfile(t *testing.T) {
 			`t.yaml:3:22: no fantasy unit card named "Clanrat"; did you mean "Clanrats"?`},
 		{"unknown card, nothing near", head + "charge: {unit: {use: Goblin Wolf Riders}, distance: 3}\n",
 			`t.yaml:3:22: no fantasy unit card named "Goblin Wolf Riders"; the catalogue has: `},
+		// The unit's own keys are still read and checked, and none is
+		// missing: the card would have given it.
 		{"other game's card", head + "charge: {unit: {use: Legionaries}, distance: 3}\n",
 			`t.yaml:3:22: no fantasy unit card named "Legionaries"`},
 		{"missing units path", head + "units: nowhere.yaml\ncharge: {unit: {use: A}, distance: 3}\n",
@@ -136,6 +138,15 @@ func TestUseAndProfile(t *testing.T) {
 			`t.yaml:3:6: byte 0xE9 is not UTF-8 text; save the file as UTF-8`},
 	} {
 		scenariotest.WantError(t, both, tc.name, tc.src, tc.want)
+	}
+	// With a card that does not exist, the unit's own keys are still read
+	// and checked, and none is missing: the card would have given it.
+	_, err = both.Parse("t.yaml", []byte(head+"charge: {unit: {use: Clanrat, modls: 3, rules: [Swiftstrid]}, distance: 3}\n"))
+	want := "t.yaml:3:22: no fantasy unit card named \"Clanrat\"; did you mean \"Clanrats\"? (simulate units lists them)\n" +
+		"t.yaml:3:31: unknown key \"modls\" in a unit; expected one of: name, troop, A, rules, champion, crew, missile, M, WS, BS, S, T, W, I, Ld, models, width, base, base_depth, unit_strength, points, armour, ward, parry, standard, musician, battle_standard, flank, rear, higher_ground, flying, troop_rules, use, profile\n" +
+		"t.yaml:3:49: unknown rule \"Swiftstrid\"; did you mean \"Swiftstride\"?"
+	if err == nil || err.Error() != want {
+		t.Errorf("unknown card beside other problems:\n got: %v\nwant: %s", err, want)
 	}
 }
 

@@ -129,9 +129,6 @@ type Field struct {
 // Object decodes the mapping n with the given fields. Unknown and missing
 // keys are errors naming the keys that are allowed.
 func (d *Decoder) Object(n *Node, what string, fields []Field) bool {
-	if n.reported {
-		return false
-	}
 	if n.Kind != MapNode {
 		d.Errorf(n, "expected %s as a mapping of keys, found %s", what, n.Describe())
 		return false
@@ -153,7 +150,7 @@ func (d *Decoder) Object(n *Node, what string, fields []Field) bool {
 		d.path = d.path[:len(d.path)-1]
 	}
 	for j, f := range fields {
-		if f.Required && !found[j] && !(n.noMissing && characteristic(f.Key)) {
+		if f.Required && !found[j] && !n.cardless && !(n.noMissing && characteristic(f.Key)) {
 			d.Errorf(n, "%s is missing the key %q", what, f.Key)
 		}
 	}

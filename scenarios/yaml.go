@@ -41,10 +41,11 @@ type Node struct {
 	// File, when set, is the file the node was read from, when that is
 	// not the scenario's own (a unit card from a catalogue).
 	File string
-	// reported marks a mapping whose problem has been reported already (a
-	// use of a card that does not exist): Decoder.Object reads it as
-	// nothing, so that it raises no further errors.
-	reported bool
+	// cardless marks a mapping that uses a card that does not exist (its
+	// use key, reported, taken out): Decoder.Object reads and checks its
+	// other keys, but reports none as missing, since the card would have
+	// given them.
+	cardless bool
 	// noMissing marks a mapping whose profile line could not be read,
 	// which would have given its characteristics: Decoder.Object reports
 	// none of those as missing (it still reports a missing name).
