@@ -104,20 +104,19 @@ func compare(names []string, full [][]Estimate, batches [][][]Estimate, oneQuest
 	if len(names) < 2 || len(full) != len(names) || len(batches) != len(names) {
 		return Comparison{}, fmt.Errorf("sim: a comparison needs two or more candidates, each with estimates and batches")
 	}
-	var order []string
 	index := make([]map[string]int, len(names)) // candidate -> key -> position in full[c]
+	keys := make([][]string, len(names))
 	for c := range names {
 		index[c] = map[string]int{}
-		for i, k := range matchKeys(full[c]) {
+		keys[c] = matchKeys(full[c])
+		for i, k := range keys[c] {
 			if _, seen := index[c][k]; seen {
 				return Comparison{}, fmt.Errorf("sim: %s reports %s twice for the same point", names[c], full[c][i].Metric)
 			}
 			index[c][k] = i
-			if !slices.Contains(order, k) {
-				order = append(order, k)
-			}
 		}
 	}
+	order := rowOrder(keys)
 	// Candidates ask the same question when every two of them that report
 	// anything share a result. One that reports nothing here (its unit
 	// has no points for a per-100-points metric that --metrics kept alone)
@@ -195,6 +194,107 @@ func missing(row ComparisonRow) Estimate {
 
 // matchKeys names each estimate for matching across candidates: its metric
 // and parameters, with a unit named by its place instead of its name.
+// rowOrder lays out a comparison's rows from each candidate's match keys,
+// in the candidates' own orders: the first candidate's keys as they come,
+// and the keys a later candidate adds placed where that candidate has
+// them. Such a key goes just before the next key the candidate shares with
+// those placed already, unless that key is of another metric and the
+// candidate shared one of its own metric before it: then just after that
+// one. Keys after the last shared go after the last shared of their
+// metric, or at the end. Two sweeps that overlap in part so keep one
+// order: a distance of 7..13 beside one of [10, 14] gives 7, 8, ..., 13,
+// 14, not 10, 14, 7, 8, ...; a metric's points stay together where the
+// candidates list metric by metric, and a point's metrics where they list
+// point by point.
+func rowOrder(keys [][]string) []string {
+	metric := func(k string) string { m, _, _ := strings.Cut(k, "|"); return m }
+	// A later key sits in a slot: just before or just after a key of the
+	// first candidate, or at the end (the zero slot).
+	type slot struct {
+		at     string
+		before bool
+	}
+	slots := map[slot][]string{}
+	in := map[string]slot{} // the slot of each later key
+	placed := map[string]bool{}
+	var base []string
+	// put places ks before (or after) the placed key k; k "" is the end.
+	put := func(ks []string, k string, after bool) {
+		s, later := in[k]
+		at := 0
+		switch {
+		case k == "":
+			s, at = slot{}, len(slots[slot{}])
+		case !later:
+			s = slot{at: k, before: !after}
+			at = len(slots[s])
+		default:
+			at = slices.Index(slots[s], k)
+			if after {
+				at++
+			}
+		}
+		slots[s] = slices.Insert(slots[s], at, ks...)
+		for _, x := range ks {
+			in[x] = s
+		}
+	}
+	for c, ks := range keys {
+		if c == 0 {
+			base = ks
+			for _, k := range ks {
+				placed[k] = true
+			}
+			continue
+		}
+		last := map[string]string{} // the last shared key of each metric
+		var waiting []string        // keys not placed since the last shared
+		// flush places the waiting keys at the shared key k ("" at the end).
+		flush := func(k string) {
+			var before []string
+			for i := 0; i < len(waiting); {
+				w := waiting[i]
+				m := metric(w)
+				j := i + 1 // a run of one metric goes in one piece
+				for j < len(waiting) && metric(waiting[j]) == m {
+					j++
+				}
+				run := waiting[i:j]
+				switch l, shared := last[m]; {
+				case k != "" && metric(k) == m || !shared && k != "":
+					before = append(before, run...)
+				case shared:
+					put(slices.Clone(run), l, true)
+					last[m] = run[len(run)-1]
+				default:
+					put(slices.Clone(run), "", false)
+				}
+				i = j
+			}
+			if len(before) > 0 {
+				put(before, k, false)
+			}
+			waiting = waiting[:0]
+		}
+		for _, k := range ks {
+			if placed[k] {
+				flush(k)
+				last[metric(k)] = k
+				continue
+			}
+			waiting, placed[k] = append(waiting, k), true
+		}
+		flush("")
+	}
+	out := make([]string, 0, len(placed))
+	for _, k := range base {
+		out = append(out, slots[slot{at: k, before: true}]...)
+		out = append(out, k)
+		out = append(out, slots[slot{at: k}]...)
+	}
+	return append(out, slots[slot{}]...)
+}
+
 func matchKeys(es []Estimate) []string {
 	keys := make([]string, len(es))
 	count := map[string]int{}

@@ -229,3 +229,56 @@ func TestCompareProbabilityDifference(t *testing.T) {
 		t.Errorf("difference %v, want -0.00525", d.Value)
 	}
 }
+
+// TestRowOrder: a comparison's rows keep each candidate's own order, a
+// key that only a later candidate has placed where that candidate has it.
+// Two sweeps of a distance that overlap in part ([10, 14] beside 7..13)
+// give one order, 7 to 14, where listing keys as first met gave 10, 14,
+// 7, 8, 9, 11, 12, 13.
+func TestRowOrder(t *testing.T) {
+	split := func(s string) []string {
+		if s == "" {
+			return nil
+		}
+		return strings.Split(s, " ")
+	}
+	for _, tc := range []struct {
+		keys []string // each candidate's keys, space-separated
+		want string
+	}{
+		{[]string{"10 14", "7 8 9 10 11 12 13"}, "7 8 9 10 11 12 13 14"},
+		{[]string{"a b c", "a b c"}, "a b c"},
+		{[]string{"a c", "a b c", "a c d"}, "a b c d"},
+		// Keys a candidate has before any shared one go before the first
+		// it shares; with none shared, at the end.
+		{[]string{"c d", "a b c"}, "a b c d"},
+		{[]string{"a b", "x y"}, "a b x y"},
+		// Two metrics, each over its points: the added points stay with
+		// their metric, after its last shared point where none follows
+		// (c|11 before c|14, not after it as the key before m2|10); a
+		// metric no one shared goes to the end.
+		{[]string{"m1|10 m1|14 m2|10 m2|14", "m1|7 m1|10 m2|7 m2|10"}, "m1|7 m1|10 m1|14 m2|7 m2|10 m2|14"},
+		{[]string{"c|10 c|14 m2|10 m2|14", "c|7 c|10 c|11 m2|7 m2|10 m2|11 m3|10"}, "c|7 c|10 c|11 c|14 m2|7 m2|10 m2|11 m2|14 m3|10"},
+		// Point by point, as a battle lists its units' metrics: a point
+		// added goes before the next shared one, metric by metric.
+		{[]string{"a|10 b|10 a|14 b|14", "a|7 b|7 a|10 b|10"}, "a|7 b|7 a|10 b|10 a|14 b|14"},
+		// A key placed by a later candidate anchors the next one's.
+		{[]string{"a d", "a b d", "a b c d", "x c"}, "a b x c d"},
+		{[]string{"", "a b"}, "a b"},
+	} {
+		// A key with no metric of its own is of metric "m".
+		var keys [][]string
+		for _, k := range tc.keys {
+			ks := split(k)
+			for i := range ks {
+				if !strings.Contains(ks[i], "|") {
+					ks[i] = "m|" + ks[i]
+				}
+			}
+			keys = append(keys, ks)
+		}
+		if got := strings.ReplaceAll(strings.Join(rowOrder(keys), " "), "m|", ""); got != tc.want {
+			t.Errorf("rowOrder(%q) = %q, want %q", tc.keys, got, tc.want)
+		}
+	}
+}
