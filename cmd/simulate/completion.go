@@ -138,7 +138,7 @@ _simulate() {
     return
   fi
   case "$cmd:$prev" in
-`, strings.Join(commandNames, " "))
+`, strings.Join(append(slices.Clone(commandNames), "help"), " "))
 	for _, c := range commandNames {
 		var files, free []string
 		for _, f := range flags[c] {
@@ -183,10 +183,11 @@ _simulate() {
     merge) _simulate_files ;;
     completion) COMPREPLY=( $(compgen -W "%[2]s" -- "$cur") ) ;;
     units) COMPREPLY=( $(compgen -W "show" -- "$cur") ) ;;
+    help) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=( $(compgen -W "%[3]s" -- "$cur") ) ;;
   esac
 }
 complete -F _simulate simulate
-`, strings.Join(names, " "), strings.Join(completionShells, " "))
+`, strings.Join(names, " "), strings.Join(completionShells, " "), strings.Join(commandNames, " "))
 	return b.String()
 }
 
@@ -208,7 +209,8 @@ func fishCompletion(flags map[string][]*flag.Flag, names []string) string {
 	var b strings.Builder
 	b.WriteString("# simulate completion for fish. Load it with:\n#   simulate completion fish | source\n")
 	b.WriteString("complete -c simulate -f\n")
-	fmt.Fprintf(&b, "complete -c simulate -n __fish_use_subcommand -a '%s'\n", strings.Join(commandNames, " "))
+	fmt.Fprintf(&b, "complete -c simulate -n __fish_use_subcommand -a '%s help'\n", strings.Join(commandNames, " "))
+	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from help' -a '%s'\n", strings.Join(commandNames, " "))
 	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from run compare show' -a '%s'\n", strings.Join(names, " "))
 	b.WriteString("complete -c simulate -n '__fish_seen_subcommand_from run compare merge' -F\n")
 	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from completion' -a '%s'\n", strings.Join(completionShells, " "))

@@ -162,6 +162,10 @@ func TestBashCompletionBehaviour(t *testing.T) {
 		{"simulate run --trials ", ""},
 		{"simulate completion z", "zsh"},
 		{"simulate list -", "-h"},
+		// help is offered beside the commands, and takes one of them.
+		{"simulate he", "help"},
+		{"simulate help co", "compare completion"},
+		{"simulate help run ", ""},
 	} {
 		words := strings.Split(tc.line, " ")
 		quoted := make([]string, len(words))
