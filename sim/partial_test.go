@@ -212,6 +212,16 @@ func TestMergeErrors(t *testing.T) {
 	if err := merged.Complete(); err == nil || !strings.Contains(err.Error(), "shards 1, 3 (rerun with --shard 1/4, --shard 3/4)") {
 		t.Errorf("missing shards: %v", err)
 	}
+	// Four chunks over six shards: shards 0 and 3 run none (chunks
+	// floor(I*4/6) to floor((I+1)*4/6)-1), and their parts are not needed;
+	// without shard 5's, it alone is missing, of all six.
+	six, _ := shardParts(t, cfg, 6)
+	if m, err := Merge([]NamedPart{six[1], six[2], six[4], six[5]}); err != nil || m.Complete() != nil {
+		t.Errorf("the parts of the shards that hold chunks: %v, %v", err, m.Complete())
+	}
+	if m, err := Merge([]NamedPart{six[1], six[2], six[4]}); err != nil || m.Complete() == nil || m.Complete().Error() != "1 of 6 shards missing: shard 5 (rerun with --shard 5/6)" {
+		t.Errorf("shard 5 left out: %v, %v", err, m.Complete())
+	}
 	for _, tt := range []struct {
 		name  string
 		parts []NamedPart
