@@ -1,6 +1,10 @@
 package heresy
 
-import "hammersim/mechanics/dice"
+import (
+	"math"
+
+	"hammersim/mechanics/dice"
+)
 
 // Volley is one weapon fired by every firing model of a unit in a Shooting
 // Attack.
@@ -94,6 +98,16 @@ type shotsMemo struct {
 	mean  float64
 }
 
+// allHit is the chance that every shot of one model hits when each hits
+// with chance p: E[p^N] over its shots N.
+func (m *shotsMemo) allHit(p float64) float64 {
+	sum := 0.0
+	for i, q := range m.p {
+		sum += q * math.Pow(p, float64(m.min+i))
+	}
+	return sum
+}
+
 // perModel returns the memo of the shots one model fires with rolls rolls
 // of expression e.
 func (a *Attack) perModel(e dice.Expr, rolls int) int {
@@ -126,7 +140,9 @@ func (a *Attack) perModel(e dice.Expr, rolls int) int {
 // still fires both). Which weapons is the player's choice, which the rules
 // leave to them; the choice made here is the set with the highest exact
 // score against target, ties going to the earlier weapons. The score is
-// the mean shots times what one shot is worth by Options.WeaponChoice: by
+// the mean shots times what one shot is worth by Options.WeaponChoice (a
+// Master-crafted weapon's re-roll of one miss adds a shot's worth times
+// the chance that the model misses at all, 1 - E[p^N]): by
 // default the models' worth of damage it does (see Chain.ModelsPerShot),
 // else its expected unsaved wounds; scores add up across weapons. A weapon
 // that scores nothing, or that is not fired in the situation (out of
@@ -153,7 +169,13 @@ func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situati
 		a.fire = append(a.fire, f)
 		score := 0.0
 		if f.Fires() {
-			score = a.memo[m].mean * c.choiceScore(target, o)
+			s := c.choiceScore(target, o)
+			score = a.memo[m].mean * s
+			if c.MasterCrafted {
+				// Each bearer re-rolls one miss, when it has one: 1 -
+				// E[p^N] more rolls, each worth a shot.
+				score += (1 - a.memo[m].allHit(c.Hit.P())) * s
+			}
 		}
 		a.score = append(a.score, score)
 	}

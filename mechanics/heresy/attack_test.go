@@ -287,3 +287,36 @@ func rolledCasualties(a *Attack, target Unit, seed uint64, n int) (mean, se floa
 	mean = sum / float64(n)
 	return mean, math.Sqrt((sum2/float64(n) - mean*mean) / float64(n))
 }
+
+// TestSelectMasterCrafted: a Master-crafted weapon's re-roll of one miss
+// counts in its score. A BS2 model hits on 5+ (p = 1/3); with one shot its
+// Master-crafted S4 gun hits 1/3 + 2/3 × 1/3 = 5/9 of the time, and wounds
+// T4 on 4+: 5/18 unsaved wounds, against 1/3 × 2/3 = 2/9 for a plain S5
+// gun, which the model used to fire instead. With three shots each, a BS4
+// model (p = 2/3) misses at all with chance 1 - (2/3)^3 = 19/27: the S4
+// gun scores (3 + 19/27) × 2/3 × 1/2 = 100/81, below the S5 gun's
+// 3 × 2/3 × 2/3 = 108/81, which is fired there.
+func TestSelectMasterCrafted(t *testing.T) {
+	target := NewUnit(Profile{WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Save: 7}, 10)
+	for _, tc := range []struct {
+		bs, shots int
+		want      int
+		score     float64 // the Master-crafted gun's, exact
+	}{
+		{2, 1, 0, 5.0 / 18},
+		{4, 3, 1, 100.0 / 81},
+	} {
+		firer := NewUnit(Profile{WS: 4, BS: tc.bs, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Save: 3}, 1)
+		weapons := []Weapon{
+			{Name: "master-crafted", Type: Assault, Shots: dice.Const(tc.shots), Range: 24, S: 4, AP: 7, MasterCrafted: true},
+			{Name: "plain", Type: Assault, Shots: dice.Const(tc.shots), Range: 24, S: 5, AP: 7},
+		}
+		var a Attack
+		if got := a.Select(&firer, weapons, &target, DefaultOptions); !slices.Equal(got, []int{tc.want}) {
+			t.Errorf("BS%d, %d shots: fired %v, want [%d]", tc.bs, tc.shots, got, tc.want)
+		}
+		if !near(a.score[0], tc.score) {
+			t.Errorf("BS%d, %d shots: the Master-crafted gun scores %.6f, want %.6f", tc.bs, tc.shots, a.score[0], tc.score)
+		}
+	}
+}
