@@ -116,7 +116,7 @@ func compare(names []string, full [][]Estimate, batches [][][]Estimate, oneQuest
 			index[c][k] = i
 		}
 	}
-	order := rowOrder(keys)
+	order := rowOrder(full, keys)
 	// Candidates ask the same question when every two of them that report
 	// anything share a result. One that reports nothing here (its unit
 	// has no points for a per-100-points metric that --metrics kept alone)
@@ -192,109 +192,149 @@ func missing(row ComparisonRow) Estimate {
 		StdDev: nan, Median: nan, P05: nan, P95: nan}
 }
 
-// matchKeys names each estimate for matching across candidates: its metric
-// and parameters, with a unit named by its place instead of its name.
-// rowOrder lays out a comparison's rows from each candidate's match keys,
-// in the candidates' own orders: the first candidate's keys as they come,
-// and the keys a later candidate adds placed where that candidate has
-// them. Such a key goes just before the next key the candidate shares with
-// those placed already, unless that key is of another metric and the
-// candidate shared one of its own metric before it: then just after that
-// one. Keys after the last shared go after the last shared of their
-// metric, or at the end. Two sweeps that overlap in part so keep one
-// order: a distance of 7..13 beside one of [10, 14] gives 7, 8, ..., 13,
-// 14, not 10, 14, 7, 8, ...; a metric's points stay together where the
-// candidates list metric by metric, and a point's metrics where they list
-// point by point.
-func rowOrder(keys [][]string) []string {
-	metric := func(k string) string { m, _, _ := strings.Cut(k, "|"); return m }
-	// A later key sits in a slot: just before or just after a key of the
-	// first candidate, or at the end (the zero slot).
-	type slot struct {
-		at     string
-		before bool
+// rowOrder lays out a comparison's rows: the first candidate's, in its
+// order, and among them the rows only later candidates have, each before
+// the first row of its metric whose point comes after its own (pointLess),
+// else just after the metric's last row; a metric the first candidate
+// lacks goes last. Two sweeps that overlap in part so give one order: a
+// distance of 7..13 beside one of [10, 14] gives 7, 8, ..., 13, 14,
+// whichever is given first. keys[c] are the match keys of full[c].
+func rowOrder(full [][]Estimate, keys [][]string) []string {
+	type row struct {
+		key   string
+		point []Param
 	}
-	slots := map[slot][]string{}
-	in := map[string]slot{} // the slot of each later key
+	var first []row
+	var newMetrics []string
+	metricOf := map[string]string{}
+	last := map[string]int{}    // the index in first of each metric's last row
+	added := map[string][]row{} // the later candidates' rows, by metric
 	placed := map[string]bool{}
-	var base []string
-	// put places ks before (or after) the placed key k; k "" is the end.
-	put := func(ks []string, k string, after bool) {
-		s, later := in[k]
-		at := 0
-		switch {
-		case k == "":
-			s, at = slot{}, len(slots[slot{}])
-		case !later:
-			s = slot{at: k, before: !after}
-			at = len(slots[s])
-		default:
-			at = slices.Index(slots[s], k)
-			if after {
-				at++
-			}
-		}
-		slots[s] = slices.Insert(slots[s], at, ks...)
-		for _, x := range ks {
-			in[x] = s
-		}
-	}
-	for c, ks := range keys {
-		if c == 0 {
-			base = ks
-			for _, k := range ks {
-				placed[k] = true
-			}
-			continue
-		}
-		last := map[string]string{} // the last shared key of each metric
-		var waiting []string        // keys not placed since the last shared
-		// flush places the waiting keys at the shared key k ("" at the end).
-		flush := func(k string) {
-			var before []string
-			for i := 0; i < len(waiting); {
-				w := waiting[i]
-				m := metric(w)
-				j := i + 1 // a run of one metric goes in one piece
-				for j < len(waiting) && metric(waiting[j]) == m {
-					j++
-				}
-				run := waiting[i:j]
-				switch l, shared := last[m]; {
-				case k != "" && metric(k) == m || !shared && k != "":
-					before = append(before, run...)
-				case shared:
-					put(slices.Clone(run), l, true)
-					last[m] = run[len(run)-1]
-				default:
-					put(slices.Clone(run), "", false)
-				}
-				i = j
-			}
-			if len(before) > 0 {
-				put(before, k, false)
-			}
-			waiting = waiting[:0]
-		}
-		for _, k := range ks {
+	for c, es := range full {
+		for i, e := range es {
+			k := keys[c][i]
 			if placed[k] {
-				flush(k)
-				last[metric(k)] = k
 				continue
 			}
-			waiting, placed[k] = append(waiting, k), true
+			placed[k] = true
+			r := row{k, unitPlaced(e.Params, k)}
+			switch _, known := last[e.Metric]; {
+			case c == 0:
+				last[e.Metric] = len(first)
+				first = append(first, r)
+				metricOf[k] = e.Metric
+			case !known && len(added[e.Metric]) == 0:
+				newMetrics = append(newMetrics, e.Metric)
+				fallthrough
+			default:
+				added[e.Metric] = append(added[e.Metric], r)
+			}
 		}
-		flush("")
+	}
+	less := pointLess(full)
+	for _, rs := range added {
+		slices.SortStableFunc(rs, func(a, b row) int {
+			switch {
+			case less(a.point, b.point):
+				return -1
+			case less(b.point, a.point):
+				return 1
+			}
+			return 0
+		})
 	}
 	out := make([]string, 0, len(placed))
-	for _, k := range base {
-		out = append(out, slots[slot{at: k, before: true}]...)
-		out = append(out, k)
-		out = append(out, slots[slot{at: k}]...)
+	for i, r := range first {
+		m := metricOf[r.key]
+		more := added[m]
+		for len(more) > 0 && less(more[0].point, r.point) {
+			out, more = append(out, more[0].key), more[1:]
+		}
+		out = append(out, r.key)
+		if i == last[m] {
+			for _, x := range more {
+				out = append(out, x.key)
+			}
+			more = nil
+		}
+		added[m] = more
 	}
-	return append(out, slots[slot{}]...)
+	for _, m := range newMetrics {
+		for _, x := range added[m] {
+			out = append(out, x.key)
+		}
+	}
+	return out
 }
 
+// unitPlaced returns a row's parameters with a "unit" named by its place
+// among the units of its metric, as its match key k has it ("unit#1"), so
+// that candidates' rows compare by the part a unit plays.
+func unitPlaced(ps []Param, k string) []Param {
+	i := slices.IndexFunc(ps, func(p Param) bool { return p.Name == "unit" })
+	if i < 0 {
+		return ps
+	}
+	n, _ := strconv.Atoi(k[strings.LastIndex(k, "#")+1:])
+	out := slices.Clone(ps)
+	out[i].Value = n
+	return out
+}
+
+// pointLess orders two points of one metric: parameter by parameter in
+// the order they are listed, a number against a number by value, and any
+// other two values (or parameters of two names) by the order in which the
+// candidates first give them.
+func pointLess(full [][]Estimate) func(a, b []Param) bool {
+	rank := map[string]int{}
+	for _, es := range full {
+		for _, e := range es {
+			for _, p := range e.Params {
+				for _, k := range []string{"name " + p.Name, p.Name + "=" + paramText(p.Value)} {
+					if _, seen := rank[k]; !seen {
+						rank[k] = len(rank)
+					}
+				}
+			}
+		}
+	}
+	return func(a, b []Param) bool {
+		for i := range min(len(a), len(b)) {
+			x, y := a[i], b[i]
+			if x.Name != y.Name {
+				return rank["name "+x.Name] < rank["name "+y.Name]
+			}
+			fx, okx := number(x.Value)
+			fy, oky := number(y.Value)
+			switch {
+			case okx && oky && fx != fy:
+				return fx < fy
+			case okx && oky:
+			case x.Value != y.Value:
+				return rank[x.Name+"="+paramText(x.Value)] < rank[y.Name+"="+paramText(y.Value)]
+			}
+		}
+		return len(a) < len(b)
+	}
+}
+
+// number reads a parameter's value as a number, where it is one.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+func paramText(v any) string { return fmt.Sprint(v) }
+
+// matchKeys names each estimate for matching across candidates: its metric
+// and parameters, with a unit named by its place instead of its name.
 func matchKeys(es []Estimate) []string {
 	keys := make([]string, len(es))
 	count := map[string]int{}

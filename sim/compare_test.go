@@ -2,6 +2,8 @@ package sim
 
 import (
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -230,55 +232,77 @@ func TestCompareProbabilityDifference(t *testing.T) {
 	}
 }
 
-// TestRowOrder: a comparison's rows keep each candidate's own order, a
-// key that only a later candidate has placed where that candidate has it.
-// Two sweeps of a distance that overlap in part ([10, 14] beside 7..13)
-// give one order, 7 to 14, where listing keys as first met gave 10, 14,
-// 7, 8, 9, 11, 12, 13.
+// TestRowOrder: a comparison's rows are the first candidate's, in its
+// order, with the points only later candidates have placed among those of
+// their metric by value. Two sweeps of a distance that overlap in part
+// give 7 to 14 whichever comes first, where listing keys as first met gave
+// 10, 14, 7, 8, 9, 11, 12, 13.
 func TestRowOrder(t *testing.T) {
-	split := func(s string) []string {
-		if s == "" {
-			return nil
+	// Each candidate's rows, space-separated: metric|distance, the
+	// distance a number where it reads as one, "m|" left out.
+	est := func(spec string) []Estimate {
+		var es []Estimate
+		for _, k := range strings.Fields(spec) {
+			m, v, found := strings.Cut(k, "|")
+			if !found {
+				m, v = "m", k
+			}
+			var value any = v
+			if n, err := strconv.Atoi(v); err == nil {
+				value = n
+			}
+			es = append(es, Estimate{Metric: m, Params: []Param{{Name: "distance", Value: value}}})
 		}
-		return strings.Split(s, " ")
+		return es
 	}
 	for _, tc := range []struct {
-		keys []string // each candidate's keys, space-separated
+		rows []string
 		want string
 	}{
 		{[]string{"10 14", "7 8 9 10 11 12 13"}, "7 8 9 10 11 12 13 14"},
+		{[]string{"7 8 9 10 11 12 13", "10 14"}, "7 8 9 10 11 12 13 14"},
+		{[]string{"1 2 3", "1 4", "1 2 4"}, "1 2 3 4"},
 		{[]string{"a b c", "a b c"}, "a b c"},
-		{[]string{"a c", "a b c", "a c d"}, "a b c d"},
-		// Keys a candidate has before any shared one go before the first
-		// it shares; with none shared, at the end.
-		{[]string{"c d", "a b c"}, "a b c d"},
-		{[]string{"a b", "x y"}, "a b x y"},
-		// Two metrics, each over its points: the added points stay with
-		// their metric, after its last shared point where none follows
-		// (c|11 before c|14, not after it as the key before m2|10); a
-		// metric no one shared goes to the end.
+		// Words are ordered as first given, by any candidate.
+		{[]string{"a c", "a b c", "a c d"}, "a c b d"},
+		// The first candidate's order stands, even unsorted; a point
+		// added goes before the first that comes after it.
+		{[]string{"14 10", "12 14 10"}, "12 14 10"},
+		// Metric by metric, each over its points; a metric only a later
+		// candidate has goes last.
 		{[]string{"m1|10 m1|14 m2|10 m2|14", "m1|7 m1|10 m2|7 m2|10"}, "m1|7 m1|10 m1|14 m2|7 m2|10 m2|14"},
 		{[]string{"c|10 c|14 m2|10 m2|14", "c|7 c|10 c|11 m2|7 m2|10 m2|11 m3|10"}, "c|7 c|10 c|11 c|14 m2|7 m2|10 m2|11 m2|14 m3|10"},
-		// Point by point, as a battle lists its units' metrics: a point
-		// added goes before the next shared one, metric by metric.
-		{[]string{"a|10 b|10 a|14 b|14", "a|7 b|7 a|10 b|10"}, "a|7 b|7 a|10 b|10 a|14 b|14"},
-		// A key placed by a later candidate anchors the next one's.
-		{[]string{"a d", "a b d", "a b c d", "x c"}, "a b x c d"},
-		{[]string{"", "a b"}, "a b"},
+		// Point by point, as a battle lists its units' metrics: the
+		// first candidate's order stands.
+		{[]string{"a|10 b|10 a|14 b|14", "a|10 b|10 a|14 b|14"}, "a|10 b|10 a|14 b|14"},
+		{[]string{"", "2 1"}, "1 2"},
 	} {
-		// A key with no metric of its own is of metric "m".
+		var full [][]Estimate
 		var keys [][]string
-		for _, k := range tc.keys {
-			ks := split(k)
-			for i := range ks {
-				if !strings.Contains(ks[i], "|") {
-					ks[i] = "m|" + ks[i]
-				}
-			}
-			keys = append(keys, ks)
+		for _, r := range tc.rows {
+			es := est(r)
+			full, keys = append(full, es), append(keys, matchKeys(es))
 		}
-		if got := strings.ReplaceAll(strings.Join(rowOrder(keys), " "), "m|", ""); got != tc.want {
-			t.Errorf("rowOrder(%q) = %q, want %q", tc.keys, got, tc.want)
+		var got []string
+		for _, k := range rowOrder(full, keys) {
+			k = strings.Replace(k, "|distance=", "|", 1)
+			got = append(got, strings.TrimPrefix(k, "m|"))
 		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("rowOrder(%q) = %q, want %q", tc.rows, g, tc.want)
+		}
+	}
+	// Units are compared by their place among their metric's units, not
+	// by name: each candidate names its own.
+	a := []Estimate{{Metric: "w", Params: []Param{{Name: "distance", Value: 10}, {Name: "unit", Value: "Knights"}}},
+		{Metric: "w", Params: []Param{{Name: "distance", Value: 10}, {Name: "unit", Value: "Orcs"}}}}
+	b := []Estimate{{Metric: "w", Params: []Param{{Name: "distance", Value: 7}, {Name: "unit", Value: "Rats"}}},
+		{Metric: "w", Params: []Param{{Name: "distance", Value: 7}, {Name: "unit", Value: "Orcs"}}},
+		{Metric: "w", Params: []Param{{Name: "distance", Value: 10}, {Name: "unit", Value: "Rats"}}},
+		{Metric: "w", Params: []Param{{Name: "distance", Value: 10}, {Name: "unit", Value: "Orcs"}}}}
+	got := rowOrder([][]Estimate{a, b}, [][]string{matchKeys(a), matchKeys(b)})
+	want := []string{"w|distance=7|unit#0", "w|distance=7|unit#1", "w|distance=10|unit#0", "w|distance=10|unit#1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("units by place: %q, want %q", got, want)
 	}
 }
