@@ -34,7 +34,7 @@ var battleOptions = []struct {
 		o.KillingBlow = map[string]rules.KillingBlowRule{"one_wound": rules.KillingBlowOneWound,
 			"multiple_wounds": rules.KillingBlowMultiple, "none": rules.KillingBlowNone}[w]
 	}},
-	{key: "wards", values: []string{"combine", "best"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+	{key: "wards", only: inCombat, values: []string{"combine", "best"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.Wards = map[string]rules.WardRule{"combine": rules.WardsCombine, "best": rules.WardsBest}[w]
 	}},
 	{key: "disrupt_ranks", only: inCombat, lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.DisruptRanks = n }},

@@ -111,6 +111,10 @@ func TestUnreadKeysRefused(t *testing.T) {
 			"t.yaml:3:193: zzzzap_bolts: the battle has no shooting phase, the only one this option changes; remove it or add the phase\n" +
 				"t.yaml:3:224: rounds: the battle has no combat phase, the only one this option changes; remove it or add the phase\n" +
 				"t.yaml:3:242: pursue: the battle has no combat phase"},
+		// wards joins a ward to Parry, a save in close combat only.
+		{"wards with no combat phase",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + ", ward: 6+, parry: 6+}, distance: 6, phases: [shooting], options: {wards: [combine, best]}}\n",
+			"t.yaml:3:209: wards: the battle has no combat phase"},
 		{"target_flees with no charge phase",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [shooting, combat], options: {target_flees: true}}\n",
 			"t.yaml:3:203: target_flees: the battle has no charge phase"},
