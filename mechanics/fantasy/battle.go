@@ -406,7 +406,8 @@ type Outcome struct {
 	CombatResult int
 	// Rounds is how many rounds of combat were fought; RoundCap is set when
 	// a combat fought until it ends was stopped by MaxRounds in the last
-	// combat phase, and still goes on (a later combat phase fights on).
+	// combat phase, and still goes on at the battle's end (a later combat
+	// phase fights on; a later phase may end it).
 	Rounds   int
 	RoundCap bool
 	// FriendlyWounds are wounds Zzzzap! caused on the acting unit's side.
@@ -538,6 +539,11 @@ func (b *Battle) phase(r *dice.Rand, s *State, p Phase) {
 	}
 	b.placeFlights(r, s)
 	b.afterPhase(r, s)
+	// A combat stopped at the cap that this phase ended (bolts destroyed a
+	// side, a move took the acting unit out) was not stopped by the cap.
+	if !s.Units[0].Engaged {
+		s.Out.RoundCap = false
+	}
 }
 
 // charge plays the Movement phase of the acting unit.

@@ -62,6 +62,35 @@ func TestRoundCapAtTheBattlesEnd(t *testing.T) {
 	}
 }
 
+// TestRoundCapEndedByBolts: a combat stopped at the cap and then ended by
+// a later shooting phase (Zzzzap! bolts destroy the lone, unbreakable
+// target that nothing could hurt in combat) is not reported as stopped at
+// the cap. The crew have no attacks, so every combat reaches the cap; it
+// is reported exactly when the target still stands at the end.
+func TestRoundCapEndedByBolts(t *testing.T) {
+	a := chariot("")
+	a.Zzzzap = true
+	d := foot("Lone", 1, 1, 3, 3, 3, 3, 0, 7, NoSave)
+	d.Unbreakable = true
+	b := battle(a, d, 0, PhaseCombat, PhaseShooting)
+	b.Options.Rounds = 0
+	s := b.NewState()
+	r := dice.New(6, 0)
+	destroyed := 0
+	for range 4000 {
+		b.Run(r, s)
+		if s.Units[1].Alive == 0 {
+			destroyed++
+		}
+		if want := s.Units[1].Alive > 0 && s.Units[0].Alive > 0; s.Out.RoundCap != want {
+			t.Fatalf("target alive %d, chariot alive %d: cap %v, want %v", s.Units[1].Alive, s.Units[0].Alive, s.Out.RoundCap, want)
+		}
+	}
+	if destroyed == 0 {
+		t.Error("the bolts never destroyed the target: the test checks nothing")
+	}
+}
+
 // TestChargeBonusOnlyInTheFirstRound: five charge five (M 10 from 1"),
 // nobody strikes, the target is unbreakable and has a musician. Round 1:
 // charge +1 against 0, the target loses. Round 2: 0 against 0, a draw the
