@@ -186,6 +186,9 @@ func TestErrors(t *testing.T) {
 		{"missing M", head + "charge: {unit: {name: A}, distance: 3}\n", `t.yaml:3:16: unit "A" needs M (its Movement), unless it has Random Movement`},
 		{"missing distance", head + "charge: {unit: {name: A, M: 5}}\n", `t.yaml:3:9: the charge is missing the key "distance"`},
 		{"unknown rule", head + "charge: {unit: {name: A, M: 5, rules: [Swiftstrde]}, distance: 3}\n", `t.yaml:3:40: unknown rule "Swiftstrde"; did you mean "Swiftstride"?`},
+		// A Multiple Wounds that can roll 0 would turn a wound into none.
+		{"multiple wounds of none", head + "battle: {attacker: {name: A, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, rules: [Multiple Wounds (D3-1)]}, target: {name: B, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}, distance: 0, phases: [combat]}\n",
+			`t.yaml:3:99: Multiple Wounds (D3-1) can roll 0; it must roll at least 1`},
 		{"bad rule value", head + "charge:\n  unit:\n    name: A\n    rules: [Random Movement (3D)]\n  distance: 3\n", `t.yaml:6:32: Random Movement: expected the number of sides after "D"`},
 		{"rule twice", head + "charge: {unit: {name: A, M: 5, rules: [Swiftstride, Swiftstride]}, distance: 3}\n", "t.yaml:3:53: Swiftstride is listed twice"},
 		{"bad toggle", head + "charge: {unit: {name: A, M: 5, rules: [{Swiftstride: maybe}]}, distance: 3}\n", `t.yaml:3:54: expected Swiftstride as true or false, found "maybe"`},
