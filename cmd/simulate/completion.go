@@ -209,12 +209,18 @@ func fishCompletion(flags map[string][]*flag.Flag, names []string) string {
 	var b strings.Builder
 	b.WriteString("# simulate completion for fish. Load it with:\n#   simulate completion fish | source\n")
 	b.WriteString("complete -c simulate -f\n")
-	fmt.Fprintf(&b, "complete -c simulate -n __fish_use_subcommand -a '%s help'\n", strings.Join(commandNames, " "))
-	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from help' -a '%s'\n", strings.Join(commandNames, " "))
-	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from run compare show' -a '%s'\n", strings.Join(names, " "))
-	b.WriteString("complete -c simulate -n '__fish_seen_subcommand_from run compare merge' -F\n")
-	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from completion' -a '%s'\n", strings.Join(completionShells, " "))
-	b.WriteString("complete -c simulate -n '__fish_seen_subcommand_from units' -a 'show'\n")
+	commands := strings.Join(commandNames, " ")
+	// after is the condition that the words so far are command's: help
+	// COMMAND takes nothing more.
+	after := func(command string) string {
+		return fmt.Sprintf("'__fish_seen_subcommand_from %s; and not __fish_seen_subcommand_from help'", command)
+	}
+	fmt.Fprintf(&b, "complete -c simulate -n __fish_use_subcommand -a '%s help'\n", commands)
+	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from %s' -a '%s'\n", commands, commands)
+	fmt.Fprintf(&b, "complete -c simulate -n %s -a '%s'\n", after("run compare show"), strings.Join(names, " "))
+	fmt.Fprintf(&b, "complete -c simulate -n %s -F\n", after("run compare merge"))
+	fmt.Fprintf(&b, "complete -c simulate -n %s -a '%s'\n", after("completion"), strings.Join(completionShells, " "))
+	fmt.Fprintf(&b, "complete -c simulate -n %s -a 'show'\n", after("units"))
 	for _, c := range commandNames {
 		for _, f := range flags[c] {
 			opt := "-l " + f.Name
@@ -230,7 +236,7 @@ func fishCompletion(flags map[string][]*flag.Flag, names []string) string {
 			default: // a file flag, or one not yet sorted
 				opt += " -r -F"
 			}
-			fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from %s' %s\n", c, opt)
+			fmt.Fprintf(&b, "complete -c simulate -n %s %s\n", after(c), opt)
 		}
 	}
 	return b.String()

@@ -113,7 +113,7 @@ func TestCompletionEveryFlag(t *testing.T) {
 					if len(f.Name) == 1 {
 						opt = "-s " + f.Name
 					}
-					if !strings.Contains(out, "'__fish_seen_subcommand_from "+cmd+"' "+opt) {
+					if !strings.Contains(out, "'__fish_seen_subcommand_from "+cmd+"; and not __fish_seen_subcommand_from help' "+opt) {
 						t.Errorf("fish: %s lacks %s", cmd, opt)
 					}
 				default:
@@ -211,6 +211,46 @@ func TestBashCompletionSpaces(t *testing.T) {
 		got, err := bashComplete(dir, words, n, `printf '[%s]' "${COMPREPLY[@]}"`)
 		if err != nil || got != "[my scenario.yaml]" {
 			t.Errorf("%s: %s (%v), want [my scenario.yaml]", words, got, err)
+		}
+	}
+}
+
+// TestFishCompletionBehaviour runs the fish script as fish completes a
+// line, where fish is installed: help offers the commands, and nothing
+// once it has one, where run's own completions (a built-in, a file) would
+// otherwise match the word "run".
+func TestFishCompletionBehaviour(t *testing.T) {
+	if _, err := exec.LookPath("fish"); err != nil {
+		t.Skip("no fish")
+	}
+	script, _, err := runCLI(t, "completion", "fish")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, data := range map[string]string{"swift.yaml": "", "c.fish": script} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ line, want string }{
+		{"simulate he", "help"},
+		{"simulate help co", "compare completion"},
+		{"simulate help run ", ""},
+		{"simulate help run --t", ""},
+		{"simulate run swift", "swift.yaml swiftstride-charge"},
+		{"simulate units ", "show"},
+	} {
+		cmd := exec.Command("fish", "--no-config", "-c", "source c.fish; complete -C '"+tc.line+"'")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		var words []string
+		for line := range strings.Lines(string(out)) {
+			words = append(words, strings.Fields(line)[0])
+		}
+		slices.Sort(words)
+		if got := strings.Join(words, " "); err != nil || got != tc.want {
+			t.Errorf("%q: %q (%v), want %q", tc.line, got, err, tc.want)
 		}
 	}
 }
