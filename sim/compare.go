@@ -290,7 +290,7 @@ func pointLess(full [][]Estimate) func(a, b []Param) bool {
 	for _, es := range full {
 		for _, e := range es {
 			for _, p := range e.Params {
-				for _, k := range []string{"name " + p.Name, p.Name + "=" + paramText(p.Value)} {
+				for _, k := range []string{"name " + p.Name, p.Name + "=" + fmt.Sprint(p.Value)} {
 					if _, seen := rank[k]; !seen {
 						rank[k] = len(rank)
 					}
@@ -311,7 +311,7 @@ func pointLess(full [][]Estimate) func(a, b []Param) bool {
 				return fx < fy
 			case okx && oky:
 			case x.Value != y.Value:
-				return rank[x.Name+"="+paramText(x.Value)] < rank[y.Name+"="+paramText(y.Value)]
+				return rank[x.Name+"="+fmt.Sprint(x.Value)] < rank[y.Name+"="+fmt.Sprint(y.Value)]
 			}
 		}
 		return len(a) < len(b)
@@ -330,8 +330,6 @@ func number(v any) (float64, bool) {
 	}
 	return 0, false
 }
-
-func paramText(v any) string { return fmt.Sprint(v) }
 
 // matchKeys names each estimate for matching across candidates: its metric
 // and parameters, with a unit named by its place instead of its name.
