@@ -48,9 +48,9 @@ const (
 	// TableWAP is the Swiftstride unit card's table.
 	TableWAP Table = iota
 	// Table8th is 8th edition's: every charge, flee and pursuit rolls 2D6,
-	// and Swiftstride adds a die and discards the lowest (3D6 discard
-	// lowest), whatever M. A failed charge moves the highest die the
-	// charge rolled (RollCharge).
+	// and Swiftstride, which every flyer has on the ground too, adds a die
+	// and discards the lowest (3D6 discard lowest), whatever M. A failed
+	// charge moves the highest die the charge rolled (RollCharge).
 	Table8th
 )
 
@@ -195,7 +195,9 @@ func (m *Mover) roll(kind MoveKind, flying bool) (int, *dice.Expr, bracket, move
 		base = mv
 	}
 	if m.Table == Table8th {
-		if swift {
+		// 8th edition gives every flyer Swiftstride, flying or on the
+		// ground (8E/special-rules/fly); a Tunneller still never has it.
+		if swift || m.Fly > 0 && !m.Tunneller {
 			return base, &eighthSwift, swiftstride8th, moveUse{flying: use.flying}
 		}
 		return base, &eighthPlain, noSwiftstride8th, moveUse{flying: use.flying}

@@ -135,7 +135,8 @@ func TestMoveRollMatchesDist(t *testing.T) {
 }
 
 // TestEighthEditionTable: 8th edition rolls 2D6 for every charge, flee and
-// pursuit, and 3D6 discarding the lowest with Swiftstride, whatever M.
+// pursuit, and 3D6 discarding the lowest with Swiftstride, whatever M; a
+// flyer has Swiftstride on the ground.
 func TestEighthEditionTable(t *testing.T) {
 	for _, tt := range []struct {
 		m    Mover
@@ -147,6 +148,11 @@ func TestEighthEditionTable(t *testing.T) {
 		{Mover{M: 5, Swiftstride: true, Table: Table8th}, Flee, "3D6kh2"},
 		{Mover{M: 5, Table: Table8th}, Pursue, "2D6"},
 		{Mover{M: 3, Swiftstride: true, Table: Table8th}, Charge, "3+3D6kh2"},
+		// Every flyer has Swiftstride, on the ground too (8E/special-rules/fly),
+		// but not a Tunneller.
+		{Mover{M: 4, Fly: 10, Table: Table8th}, Charge, "4+3D6kh2"},
+		{Mover{M: 4, Fly: 10, Table: Table8th}, Flee, "3D6kh2"},
+		{Mover{M: 3, Fly: 9, Tunneller: true, Table: Table8th}, Charge, "3+2D6"},
 	} {
 		if got := tt.m.Move(tt.kind, false).String(); got != tt.want {
 			t.Errorf("%+v %v: %s, want %s", tt.m, tt.kind, got, tt.want)
