@@ -99,6 +99,7 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		distance   scenarios.Param[int]
 		flying     = scenarios.Fixed(true)
 		flyingNode *scenarios.Node // where the charge's own flying is written
+		tableNode  *scenarios.Node // and its table
 		table      = scenarios.Fixed(rules.TableWAP)
 	)
 	d.Object(n, "the charge", []scenarios.Field{
@@ -114,6 +115,7 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		{Key: "table", Decode: func(n *scenarios.Node) {
 			table = scenarios.Sweep(d, n, "table", false, func(n *scenarios.Node) (rules.Table, bool) { return movementTable(d, n) },
 				func(t rules.Table) any { return [...]string{"wap", "8th"}[t] })
+			tableNode = n
 		}},
 	})
 	return func(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
@@ -133,11 +135,12 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		if !good {
 			return scenarios.Compiled{}
 		}
-		anyFlies := false
+		anyFlies, anyRolls := false, false
 		models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 			u := units.At(pt).at(pt)
 			mover, ok := moverOf(d, u)
 			anyFlies = anyFlies || mover.Fly > 0
+			anyRolls = anyRolls || mover.Random.IsZero()
 			if n, why := flyingUnread(u, mover); why != "" {
 				d.Errorf(n, "%s", why)
 				ok = false
@@ -152,6 +155,10 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		})
 		if ok && flyingNode != nil && !anyFlies {
 			d.Errorf(flyingNode, "flying on the charge, whose units have no Fly or Tunneller: they charge on the ground, so flying decides nothing; remove it")
+			ok = false
+		}
+		if ok && tableNode != nil && !anyRolls {
+			d.Errorf(tableNode, "table on the charge, whose units move by Random Movement: its roll is the whole of the move on either table, so table decides nothing; remove it")
 			ok = false
 		}
 		if !ok {
