@@ -150,6 +150,12 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			built = append(built, group{b: b, exact: rules.ExactBattle(b)})
 			return newBattleModel(b), true
 		})
+		if n, set := optionAt["target_flees"]; ok && set && !slices.ContainsFunc(built, func(g group) bool { return g.b.Units[0].Mover.Random.IsZero() }) {
+			// No charge reaction is declared against a move by Random
+			// Movement (Random Movement): the target never flees from it.
+			d.Errorf(n, "target_flees: the attacker moves by Random Movement, against which no charge reaction is declared, so target_flees decides nothing; remove it")
+			ok = false
+		}
 		if !ok {
 			return scenarios.Compiled{}
 		}

@@ -92,6 +92,9 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"flying with Random Movement in a charge",
 			"charge: {unit: {name: A, rules: [Random Movement (3D6), Fly (9)], flying: [true, false]}, distance: 6}\n",
 			`t.yaml:3:75: flying on unit "A", which moves by Random Movement`},
+		{"target_flees from Random Movement",
+			"battle: {attacker: {name: A, " + rat + ", rules: [Random Movement (3D6)]}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat], options: {target_flees: true}}\n",
+			`t.yaml:3:233: target_flees: the attacker moves by Random Movement`},
 		{"table on a charge by Random Movement",
 			"charge: {unit: {name: A, rules: [Random Movement (3D6)]}, distance: 6, table: [wap, 8th]}\n",
 			`t.yaml:3:79: table on the charge, whose units move by Random Movement`},
@@ -132,6 +135,7 @@ func TestUnreadKeysRefused(t *testing.T) {
 	for _, src := range []string{
 		"charge: {unit: {name: A, M: 4, higher_ground: false}, distance: 5}\n",
 		"charge: {unit: [{name: A, rules: [Random Movement (3D6)]}, {name: B, M: 5}], distance: 6, table: [wap, 8th]}\n",
+		"battle: {attacker: [{name: A, " + rat + ", rules: [Random Movement (3D6)]}, {name: C, " + rat + "}], target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat], options: {target_flees: true}}\n",
 		"charge: {unit: {name: Harpies, M: 4, rules: [Fly (9)], flying: [false, true]}, distance: 12}\n",
 		"battle: {attacker: {name: A, " + rat + ", rules: [Fly (8)], flying: false}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat]}\n",
 		"battle: {attacker: {name: D, troop: Chariot, S: 6, T: 6, W: 5, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 4, A: 1}], rules: [Random Movement (2D6+2), Zzzzap!]}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat]}\n",
