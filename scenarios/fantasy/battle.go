@@ -231,10 +231,12 @@ func decodeBystanders(d *scenarios.Decoder, n *scenarios.Node) []bystander {
 		d.Within(name, func() {
 			by.spec = decodeUnit(d, item,
 				scenarios.Field{Key: "side", Required: true, Decode: func(n *scenarios.Node) {
-					switch d.Text(n, "side (friend or enemy)") {
-					case "friend":
+					w, ok := d.Scalar(n, "side (friend or enemy)")
+					switch {
+					case !ok: // reported, as not one word
+					case w == "friend":
 						sideSet = true
-					case "enemy":
+					case w == "enemy":
 						by.enemy, sideSet = true, true
 					default:
 						d.Errorf(n, "expected side as friend or enemy, found %s", n.Describe())

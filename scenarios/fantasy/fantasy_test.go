@@ -409,6 +409,13 @@ func TestBattleErrors(t *testing.T) {
 		"name: t\nruleset: fantasy\nbattle:\n  attacker: {name: A, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, rear: true}\n"+
 			"  target: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, flank: true}\n  distance: 4\n  phases: [charge, combat]\n",
 		`t.yaml:5:72: flank: true on the target "B", whose attacker "A" is in its flank or rear already: the attacker's front then meets the target, which fights it in its front`)
+	// A side written as a list is not a word: said once, not a second time
+	// as neither friend nor enemy.
+	side := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 4\n  attacker: " + rat +
+		"\n  others: [{name: B, side: [friend, enemy], distance: 3, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}]\n  phases: [combat]\n"
+	if _, err := registry.Parse("t.yaml", []byte(side)); err == nil || err.Error() != "t.yaml:7:28: expected side (friend or enemy), found a list" {
+		t.Errorf("side as a list: %v", err)
+	}
 	for _, tt := range []struct{ name, extra, want string }{
 		{"unknown phase", "  attacker: " + rat + "\n  phases: [charge, melee]\n", `unknown phase "melee"`},
 		{"bad option", "  attacker: " + rat + "\n  options: {caught: eaten}\n", `unknown caught "eaten"; expected one of: wounds, destroyed`},
