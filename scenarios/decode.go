@@ -3,7 +3,6 @@ package scenarios
 import (
 	"errors"
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -468,7 +467,11 @@ func (d *Decoder) finishAxes(root *Node) {
 		most, why = r.maxPoints, " ("+r.pointsWhy+")"
 	}
 	if points > float64(most) {
-		d.Errorf(root, "the sweeps make %s points (%s); at most %s%s", digits(math.Min(points, 1e18)), sweepSizes(d.axes), digits(float64(most)), why)
+		count := digits(points)
+		if points > 1e18 { // past what a count is written exactly in
+			count = "more than " + digits(1e18)
+		}
+		d.Errorf(root, "the sweeps make %s points (%s); at most %s%s", count, sweepSizes(d.axes), digits(float64(most)), why)
 	}
 }
 

@@ -94,6 +94,15 @@ func TestSweepSizes(t *testing.T) {
 	if got := sweepSizes(axes[:1]); got != "k0 2" {
 		t.Errorf("one axis: got %q", got)
 	}
+	// Past 10^18 the count is not exact, and not written as if it were.
+	d := &Decoder{}
+	for _, k := range []string{"a", "b", "c", "d"} {
+		d.axes = append(d.axes, &Axis{Name: k, path: []string{k}, Values: make([]any, 40_000)})
+	}
+	d.finishAxes(&Node{Line: 1, Col: 1}) // 40,000^4 = 2.56 × 10^18
+	if len(d.errs) != 1 || d.errs[0].Msg != "the sweeps make more than 1,000,000,000,000,000,000 points (a 40000 × b 40000 × c 40000 × d 40000); at most 100,000" {
+		t.Errorf("a sweep of 10^18 points: %v", d.errs)
+	}
 	for x, want := range map[float64]string{0: "0", 999: "999", 1000: "1,000", 600_000: "600,000", 1e18: "1,000,000,000,000,000,000"} {
 		if got := digits(x); got != want {
 			t.Errorf("digits(%g) = %q, want %q", x, got, want)
