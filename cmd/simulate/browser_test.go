@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -127,6 +129,7 @@ func TestBrowser(t *testing.T) {
 		{"StaleCheck", browserStaleCheck},
 		{"ManyProblems", browserManyProblems},
 		{"NumbersAsGo", browserNumbersAsGo},
+		{"OpenedFileAndBoxes", browserOpenedFileAndBoxes},
 	} {
 		t.Run(part.name, func(t *testing.T) {
 			tab, cancel := chromedp.NewContext(ctx)
@@ -511,5 +514,49 @@ func browserNumbersAsGo(t *testing.T, ctx context.Context, url, _ string) {
 				t.Errorf("%v: the page writes %q, Go %q", xs[i], lines[i], want[i])
 			}
 		}
+	}
+}
+
+// browserOpenedFileAndBoxes opens a file with a byte order mark and CRLF
+// line ends, which the editor shows without either, and runs it unedited:
+// the report's stamp holds sha256sum's hash of the file's bytes. Then a
+// Trials box holding "5e", which a browser reads as empty, stops the run
+// with an error naming the box, where it used to run the scenario's own
+// trials.
+func browserOpenedFileAndBoxes(t *testing.T, ctx context.Context, url, _ string) {
+	src := []byte("\ufeffname: crlf\r\nruleset: fantasy\r\ntrials: 1000\r\ncharge:\r\n  unit: {name: x, M: 5}\r\n  distance: 6\r\n")
+	path := filepath.Join(t.TempDir(), "crlf.yaml")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(src)
+	want := hex.EncodeToString(sum[:])
+	var valid, status, stamp, errText string
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		waitText(`document.querySelector("#problems").innerText`, "✓ swiftstride-charge", &valid),
+		chromedp.SetUploadFiles("#open", []string{path}),
+		waitText(`document.querySelector("#problems").innerText`, "✓ crlf", &valid),
+		chromedp.Click("#run", chromedp.NodeVisible),
+		waitText(`document.querySelector("#results .status").innerText`, "Finished", &status),
+		waitText(`document.querySelector("#results iframe").contentDocument.body.innerText`, "SHA-256", &stamp),
+	)
+	if err != nil {
+		t.Fatalf("opening and running the file: %v (problems %q, status %q)", err, valid, status)
+	}
+	if !strings.Contains(stamp, want) {
+		t.Errorf("the stamp does not hold the file's SHA-256 %s:\n%s", want, stamp)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Focus("#trials"),
+		chromedp.SendKeys("#trials", "5e"),
+		chromedp.Click("#run", chromedp.NodeVisible),
+		waitText(`document.querySelector("#run-error").innerText`, "Trials per point", &errText),
+	)
+	if err != nil {
+		t.Fatalf("a Trials box of 5e: %v (error shown %q)", err, errText)
+	}
+	if !strings.Contains(errText, "Trials per point: not a number") {
+		t.Errorf("a Trials box of 5e: %q", errText)
 	}
 }

@@ -34,6 +34,16 @@ function query(params) {
   return q.toString();
 }
 
+// numberBox is what a number box holds, "" when it is empty (the
+// scenario's own value then). A browser gives "" too for text it cannot
+// read as a number ("5e", "2--3"), which would run the scenario's value
+// instead of the one typed: that is an error naming the box.
+function numberBox(sel, label) {
+  const box = $(sel);
+  if (box.validity.badInput) throw new Error(`${label}: not a number; write a whole number, or leave the box empty for the scenario's own`);
+  return box.value;
+}
+
 // streamRun posts a run and reads its server-sent events: start (the id
 // Cancel needs), progress, then result or error.
 async function streamRun(url, body, contentType, onStart, onProgress) {
@@ -248,10 +258,19 @@ $("#units").addEventListener("change", e => {
   card.hidden = false;
 });
 
+// opened holds the bytes of the file last opened, and the editor's text
+// of them: while the text is unchanged, a run sends the file's own bytes,
+// so that the stamp's SHA-256 is the file's (a text area turns CRLF line
+// ends into LF, and reading drops a byte order mark).
+let opened = null;
+const scenarioBytes = () => (opened && opened.text === yaml.value ? opened.bytes : yaml.value);
+
 $("#open").addEventListener("change", async e => {
   const f = e.target.files[0];
   if (!f) return;
-  yaml.value = await f.text(); // read by the browser: the server never opens a path
+  const bytes = await f.arrayBuffer(); // read by the browser: the server never opens a path
+  yaml.value = new TextDecoder().decode(bytes);
+  opened = { bytes, text: yaml.value };
   fileInput.value = f.name;
   drawGutter();
   checkEditor();
@@ -281,7 +300,14 @@ function runner(ids, request) {
     await fetch("/api/cancel?" + query({ id: runId }), { method: "POST" });
   });
   runBtn.addEventListener("click", async () => {
-    const req = request();
+    let req;
+    try {
+      req = request();
+    } catch (e) {
+      showProblems(errBox, null, [], e.message, 0);
+      box.hidden = true;
+      return;
+    }
     if (!req) return;
     runBtn.disabled = true;
     errBox.replaceChildren();
@@ -331,8 +357,8 @@ function showResults(box, res, base) {
 const baseName = f => (f || "scenario").replace(/^.*\//, "").replace(/\.ya?ml$/i, "");
 
 runner({ run: "#run", cancel: "#cancel", progress: "#progress", error: "#run-error", results: "#results" }, () => ({
-  url: "/api/run/events?" + query({ file: fileInput.value, trials: $("#trials").value, seed: $("#seed").value, metrics: checkedMetrics() }),
-  body: yaml.value, type: "application/yaml", area: yaml, base: baseName(fileInput.value),
+  url: "/api/run/events?" + query({ file: fileInput.value, trials: numberBox("#trials", "Trials per point"), seed: numberBox("#seed", "Seed"), metrics: checkedMetrics() }),
+  body: scenarioBytes(), type: "application/yaml", area: yaml, base: baseName(fileInput.value),
 }));
 
 // ---- compare
@@ -374,7 +400,7 @@ runner({ run: "#c-run", cancel: "#c-cancel", progress: "#c-progress", error: "#c
   const scenarios = used.map(c => ({ file: $(".file", c).value, text: $(".src", c).value }));
   const by = mode() === "axis" ? axisSelect.value : "";
   return {
-    url: "/api/compare/events?" + query({ trials: $("#c-trials").value, seed: $("#c-seed").value, by }),
+    url: "/api/compare/events?" + query({ trials: numberBox("#c-trials", "Trials per point"), seed: numberBox("#c-seed", "Seed"), by }),
     body: JSON.stringify({ scenarios }), type: "application/json",
     // An error names the file it is in: the candidate of that name, the
     // server naming one left blank scenario-N.yaml (N from 1).
