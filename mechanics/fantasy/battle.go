@@ -1075,7 +1075,19 @@ func (b *Battle) panicTest(r *dice.Rand, s *State, i int) {
 		return
 	}
 	us.Fled = true
-	us.Distance += us.Mover.Roll(r, Flee, false)
+	f := us.Mover.Roll(r, Flee, false)
+	if i > 0 {
+		us.Distance += f
+	} else {
+		// The acting unit, from which distances are kept, flees away from
+		// its cause along the line on which the others stand: away from
+		// every other unit by as much, as from combat (placeFlights).
+		for j := 1; j < len(s.Units); j++ {
+			if !s.Units[j].behind {
+				s.Units[j].Distance += f
+			}
+		}
+	}
 	s.Out.Panicked[i] = true
 }
 

@@ -340,3 +340,42 @@ func TestPanicAfterOutOfControlInCombatPhase(t *testing.T) {
 		within4SE(t, "a quarter lost, in close combat "+map[bool]string{true: "yes", false: "no"}[inCombat], fled, n, want)
 	}
 }
+
+// TestActingUnitPanicFlight: the acting unit, from which every distance is
+// kept, flees from a failed Panic test away from the others along their
+// line, so each of them stands its flee roll (3D6, its Random Movement)
+// further off; before, its flight moved nothing. A Doomwheel without Immunity
+// (Psychology) zaps a lone friend 2" away; the friend's destruction within
+// 6" makes the Doomwheel test on Ld 7 and flee 15/36 of the time.
+func TestActingUnitPanicFlight(t *testing.T) {
+	a := zzzzapper()
+	a.ImmunePsychology, a.Terror = false, false
+	lone := foot("Lone", 1, 1, 2, 3, 1, 2, 1, 7, NoSave)
+	block := foot("Block", 40, 10, 3, 3, 3, 3, 1, 7, NoSave)
+	block.ImmunePanic = true
+	far := foot("Far", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)
+	b := &Battle{Units: []*Unit{a, far, lone, block}, Enemy: []bool{false, true, false, false},
+		Distance: []int{0, 30, 2, 5}, Phases: []Phase{PhaseShooting}, Options: DefaultOptions}
+	b.Options.ZzzzapHoldFire, b.Options.ZzzzapRange, b.Options.PanicFriendUS = HoldFireNever, 6, 1
+	s := b.NewState()
+	r := dice.New(8, 0)
+	fled := 0
+	for range 4000 {
+		b.Run(r, s)
+		moved := s.Units[1].Distance - 30
+		if s.Units[3].Distance-5 != moved {
+			t.Fatalf("the target moved %d\", the block %d\": the acting unit's flight moves them alike", moved, s.Units[3].Distance-5)
+		}
+		if s.Out.Panicked[0] {
+			fled++
+			if moved < 3 || moved > 18 {
+				t.Fatalf("the acting unit fled and the others stand %d\" further: want its 3D6 flee roll", moved)
+			}
+		} else if moved != 0 {
+			t.Fatalf("the acting unit did not flee, and the others moved %d\"", moved)
+		}
+	}
+	if fled == 0 {
+		t.Error("the acting unit never fled: the test checks nothing")
+	}
+}
