@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -194,21 +195,13 @@ func missing(row ComparisonRow) Estimate {
 
 // rowOrder lays out a comparison's rows: the first candidate's, in its
 // order, and among them the rows only later candidates have, each before
-// the first row of its metric whose point comes after its own (pointLess),
-// else just after the metric's last row; a metric the first candidate
-// lacks goes last. Two sweeps that overlap in part so give one order: a
-// distance of 7..13 beside one of [10, 14] gives 7, 8, ..., 13, 14,
-// whichever is given first. keys[c] are the match keys of full[c].
+// the first of those that comes after it (rowLess), the rest at the end.
+// Two sweeps that overlap in part so give one order: a distance of 7..13
+// beside one of [10, 14] gives 7, 8, ..., 13, 14, whichever is given
+// first; [14, 10, 6] beside [12, 8] gives 14, 12, 10, 8, 6. keys[c] are the
+// match keys of full[c].
 func rowOrder(full [][]Estimate, keys [][]string) []string {
-	type row struct {
-		key   string
-		point []Param
-	}
-	var first []row
-	var newMetrics []string
-	metricOf := map[string]string{}
-	last := map[string]int{}    // the index in first of each metric's last row
-	added := map[string][]row{} // the later candidates' rows, by metric
+	var first, more []row
 	placed := map[string]bool{}
 	for c, es := range full {
 		for i, e := range es {
@@ -217,75 +210,139 @@ func rowOrder(full [][]Estimate, keys [][]string) []string {
 				continue
 			}
 			placed[k] = true
-			r := row{k, unitPlaced(e.Params, k)}
-			switch _, known := last[e.Metric]; {
-			case c == 0:
-				last[e.Metric] = len(first)
+			r := newRow(e, k)
+			if c == 0 {
 				first = append(first, r)
-				metricOf[k] = e.Metric
-			case !known && len(added[e.Metric]) == 0:
-				newMetrics = append(newMetrics, e.Metric)
-				fallthrough
-			default:
-				added[e.Metric] = append(added[e.Metric], r)
+			} else {
+				more = append(more, r)
 			}
 		}
 	}
-	less := pointLess(full)
-	for _, rs := range added {
-		slices.SortStableFunc(rs, func(a, b row) int {
-			switch {
-			case less(a.point, b.point):
-				return -1
-			case less(b.point, a.point):
-				return 1
-			}
-			return 0
-		})
-	}
+	less := rowLess(full, first)
+	slices.SortStableFunc(more, func(a, b row) int {
+		switch {
+		case less(a, b):
+			return -1
+		case less(b, a):
+			return 1
+		}
+		return 0
+	})
 	out := make([]string, 0, len(placed))
-	for i, r := range first {
-		m := metricOf[r.key]
-		more := added[m]
-		for len(more) > 0 && less(more[0].point, r.point) {
+	for _, r := range first {
+		for len(more) > 0 && less(more[0], r) {
 			out, more = append(out, more[0].key), more[1:]
 		}
 		out = append(out, r.key)
-		if i == last[m] {
-			for _, x := range more {
-				out = append(out, x.key)
+	}
+	for _, r := range more {
+		out = append(out, r.key)
+	}
+	return out
+}
+
+// row is a comparison row as rowOrder places it: its match key, metric,
+// point (its parameters other than "unit") and unit, by its place among
+// the units of its metric ("unit#1": 1; -1 for none).
+type row struct {
+	key, metric string
+	point       []Param
+	unit        int
+}
+
+func newRow(e Estimate, key string) row {
+	r := row{key: key, metric: e.Metric, unit: -1}
+	for _, p := range e.Params {
+		if p.Name == "unit" {
+			r.unit, _ = strconv.Atoi(key[strings.LastIndex(key, "#")+1:])
+			continue
+		}
+		r.point = append(r.point, p)
+	}
+	return r
+}
+
+// rowLess orders rows as the first candidate's are laid out: metric by
+// metric, each over its points (as a question's metrics are listed), or
+// point by point, each point's metrics and units together (as a battle's
+// are), whichever keeps each metric's rows, or else each point's,
+// together there. Points are compared parameter by parameter in the order
+// they are listed (pointLess); metrics, and a point's metric and unit
+// pairs, in the order in which the candidates first give them.
+func rowLess(full [][]Estimate, first []row) func(a, b row) bool {
+	metricRank, partRank := map[string]int{}, map[string]int{}
+	part := func(r row) string { return r.metric + "#" + strconv.Itoa(r.unit) }
+	for _, es := range full {
+		for _, e := range es {
+			if _, seen := metricRank[e.Metric]; !seen {
+				metricRank[e.Metric] = len(metricRank)
 			}
-			more = nil
-		}
-		added[m] = more
-	}
-	for _, m := range newMetrics {
-		for _, x := range added[m] {
-			out = append(out, x.key)
 		}
 	}
-	return out
-}
-
-// unitPlaced returns a row's parameters with a "unit" named by its place
-// among the units of its metric, as its match key k has it ("unit#1"), so
-// that candidates' rows compare by the part a unit plays.
-func unitPlaced(ps []Param, k string) []Param {
-	i := slices.IndexFunc(ps, func(p Param) bool { return p.Name == "unit" })
-	if i < 0 {
-		return ps
+	for _, r := range first {
+		if _, seen := partRank[part(r)]; !seen {
+			partRank[part(r)] = len(partRank)
+		}
 	}
-	n, _ := strconv.Atoi(k[strings.LastIndex(k, "#")+1:])
-	out := slices.Clone(ps)
-	out[i].Value = n
-	return out
+	rank := func(m map[string]int, k string) int {
+		if v, ok := m[k]; ok {
+			return v
+		}
+		return len(m) // after those the first candidate has
+	}
+	pointLess := pointLess(full, first)
+	if !together(first, func(r row) string { return r.metric }) && together(first, func(r row) string { return fmt.Sprint(r.point) }) {
+		return func(a, b row) bool {
+			switch {
+			case pointLess(a.point, b.point):
+				return true
+			case pointLess(b.point, a.point):
+				return false
+			}
+			if pa, pb := rank(partRank, part(a)), rank(partRank, part(b)); pa != pb {
+				return pa < pb
+			}
+			return a.metric == b.metric && a.unit < b.unit || a.metric != b.metric && metricRank[a.metric] < metricRank[b.metric]
+		}
+	}
+	return func(a, b row) bool {
+		if ma, mb := metricRank[a.metric], metricRank[b.metric]; ma != mb {
+			return ma < mb
+		}
+		switch {
+		case pointLess(a.point, b.point):
+			return true
+		case pointLess(b.point, a.point):
+			return false
+		}
+		return a.unit < b.unit
+	}
 }
 
-// pointLess orders two points of one metric: parameter by parameter in
-// the order they are listed, a number against a number by value, and any
-// other two values (or parameters of two names) by the order in which the
-// candidates first give them.
-func pointLess(full [][]Estimate) func(a, b []Param) bool {
+// together reports whether the rows of each group (by key) stand together
+// in rows, each group in one run.
+func together(rows []row, key func(row) string) bool {
+	done := map[string]bool{}
+	prev := ""
+	for i, r := range rows {
+		k := key(r)
+		if i > 0 && k == prev {
+			continue
+		}
+		if done[k] {
+			return false
+		}
+		done[k], prev = true, k
+	}
+	return true
+}
+
+// pointLess orders two points: parameter by parameter in the order they
+// are listed, a number against a number by value (falling where the first
+// candidate's values of that parameter fall: from high to low where it
+// lists them so), and any other two values (or parameters of two names)
+// by the order in which the candidates first give them.
+func pointLess(full [][]Estimate, first []row) func(a, b []Param) bool {
 	rank := map[string]int{}
 	for _, es := range full {
 		for _, e := range es {
@@ -298,6 +355,7 @@ func pointLess(full [][]Estimate) func(a, b []Param) bool {
 			}
 		}
 	}
+	descending := descendingParams(first)
 	return func(a, b []Param) bool {
 		for i := range min(len(a), len(b)) {
 			x, y := a[i], b[i]
@@ -308,7 +366,7 @@ func pointLess(full [][]Estimate) func(a, b []Param) bool {
 			fy, oky := number(y.Value)
 			switch {
 			case okx && oky && fx != fy:
-				return fx < fy
+				return fx < fy != descending[x.Name]
 			case okx && oky:
 			case x.Value != y.Value:
 				return rank[x.Name+"="+fmt.Sprint(x.Value)] < rank[y.Name+"="+fmt.Sprint(y.Value)]
@@ -316,6 +374,24 @@ func pointLess(full [][]Estimate) func(a, b []Param) bool {
 		}
 		return len(a) < len(b)
 	}
+}
+
+// descendingParams names the numeric parameters whose values the rows
+// give from high to low: each value, as first met, below the one before.
+func descendingParams(rows []row) map[string]bool {
+	seen := map[string][]float64{}
+	for _, r := range rows {
+		for _, p := range r.point {
+			if v, ok := number(p.Value); ok && !slices.Contains(seen[p.Name], v) {
+				seen[p.Name] = append(seen[p.Name], v)
+			}
+		}
+	}
+	out := map[string]bool{}
+	for name, vs := range seen {
+		out[name] = len(vs) > 1 && slices.IsSortedFunc(vs, func(a, b float64) int { return -cmp.Compare(a, b) })
+	}
+	return out
 }
 
 // number reads a parameter's value as a number, where it is one.

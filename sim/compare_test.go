@@ -265,16 +265,22 @@ func TestRowOrder(t *testing.T) {
 		{[]string{"a b c", "a b c"}, "a b c"},
 		// Words are ordered as first given, by any candidate.
 		{[]string{"a c", "a b c", "a c d"}, "a c b d"},
-		// The first candidate's order stands, even unsorted; a point
-		// added goes before the first that comes after it.
-		{[]string{"14 10", "12 14 10"}, "12 14 10"},
+		// Values the first candidate lists from high to low are placed so.
+		{[]string{"14 10", "12 14 10"}, "14 12 10"},
+		{[]string{"14 10 6", "12 8"}, "14 12 10 8 6"},
+		{[]string{"12 8", "14 10 6"}, "14 12 10 8 6"},
+		// Unsorted, the first candidate's order stands; a point added goes
+		// before the first that is larger.
+		{[]string{"14 6 10", "8"}, "8 14 6 10"},
 		// Metric by metric, each over its points; a metric only a later
 		// candidate has goes last.
 		{[]string{"m1|10 m1|14 m2|10 m2|14", "m1|7 m1|10 m2|7 m2|10"}, "m1|7 m1|10 m1|14 m2|7 m2|10 m2|14"},
 		{[]string{"c|10 c|14 m2|10 m2|14", "c|7 c|10 c|11 m2|7 m2|10 m2|11 m3|10"}, "c|7 c|10 c|11 c|14 m2|7 m2|10 m2|11 m2|14 m3|10"},
-		// Point by point, as a battle lists its units' metrics: the
-		// first candidate's order stands.
+		// Point by point, as a battle lists its units' metrics: an added
+		// point's rows stay together, among the points by value.
 		{[]string{"a|10 b|10 a|14 b|14", "a|10 b|10 a|14 b|14"}, "a|10 b|10 a|14 b|14"},
+		{[]string{"a|10 b|10 a|14 b|14", "a|7 b|7 a|10 b|10"}, "a|7 b|7 a|10 b|10 a|14 b|14"},
+		{[]string{"a|10 b|10 a|14 b|14", "a|10 b|10 a|12 b|12 a|14 b|14 a|16 b|16"}, "a|10 b|10 a|12 b|12 a|14 b|14 a|16 b|16"},
 		{[]string{"", "2 1"}, "1 2"},
 	} {
 		var full [][]Estimate
