@@ -519,7 +519,8 @@ func browserNumbersAsGo(t *testing.T, ctx context.Context, url, _ string) {
 
 // browserOpenedFileAndBoxes opens a file with a byte order mark and CRLF
 // line ends, which the editor shows without either, and runs it unedited:
-// the report's stamp holds sha256sum's hash of the file's bytes. Then a
+// the report's stamp holds sha256sum's hash of the file's bytes. A file
+// that is not UTF-8 is checked as its bytes, and refused. Then a
 // Trials box holding "5e", which a browser reads as empty, stops the run
 // with an error naming the box, where it used to run the scenario's own
 // trials.
@@ -546,6 +547,19 @@ func browserOpenedFileAndBoxes(t *testing.T, ctx context.Context, url, _ string)
 	}
 	if !strings.Contains(stamp, want) {
 		t.Errorf("the stamp does not hold the file's SHA-256 %s:\n%s", want, stamp)
+	}
+	// A byte that is not UTF-8, which the editor shows replaced, is checked
+	// as the run will read it: the file's bytes, refused.
+	latin := filepath.Join(t.TempDir(), "latin.yaml")
+	if err := os.WriteFile(latin, []byte("# caf\xe9\nname: latin\nruleset: fantasy\ncharge: {unit: {name: x, M: 5}, distance: 6}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.SetUploadFiles("#open", []string{latin}),
+		waitText(`document.querySelector("#problems").innerText`, "latin.yaml:1:6: byte 0xE9 is not UTF-8", &valid),
+	)
+	if err != nil {
+		t.Fatalf("opening a file that is not UTF-8: %v (problems %q)", err, valid)
 	}
 	err = chromedp.Do(ctx,
 		chromedp.Focus("#trials"),

@@ -187,7 +187,10 @@ async function validate(area, file, box, onValid) {
   const seq = area.validateSeq = (area.validateSeq || 0) + 1;
   let v;
   try {
-    const resp = await fetch("/api/validate?" + query({ file }), { method: "POST", body: area.value, headers: { "Content-Type": "application/yaml" } });
+    // The scenario editor is checked as it will run: an opened file,
+    // unedited, as its own bytes (a byte that is not UTF-8 is an error).
+    const body = area === yaml ? scenarioBytes() : area.value;
+    const resp = await fetch("/api/validate?" + query({ file }), { method: "POST", body, headers: { "Content-Type": "application/yaml" } });
     v = resp.ok ? await resp.json() : { ok: false, errors: [], error: (await apiError(resp)).message };
   } catch (e) {
     v = { ok: false, errors: [], error: "the server cannot be reached: " + e.message };
