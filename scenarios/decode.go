@@ -458,20 +458,26 @@ func (d *Decoder) finishAxes(root *Node) {
 			a.Name = fmt.Sprintf("%s#%d", a.Name, n)
 		}
 	}
-	points := 1.0
+	// The count in whole numbers, stopped just past 10^18.
+	const huge = 1_000_000_000_000_000_000
+	points := uint64(1)
 	for _, a := range d.axes {
-		points *= float64(len(a.Values))
+		if n := uint64(len(a.Values)); n > 0 && points > huge/n {
+			points = huge + 1
+		} else {
+			points *= n
+		}
 	}
 	most, why := MaxPoints, ""
 	if r := d.registry; r != nil && r.maxPoints > 0 && r.maxPoints < MaxPoints {
 		most, why = r.maxPoints, " ("+r.pointsWhy+")"
 	}
-	if points > float64(most) {
+	if points > uint64(most) {
 		count := digits(points)
-		if points > 1e18 { // past what a count is written exactly in
-			count = "more than " + digits(1e18)
+		if points > huge {
+			count = "more than " + digits(huge)
 		}
-		d.Errorf(root, "the sweeps make %s points (%s); at most %s%s", count, sweepSizes(d.axes), digits(float64(most)), why)
+		d.Errorf(root, "the sweeps make %s points (%s); at most %s%s", count, sweepSizes(d.axes), digits(uint64(most)), why)
 	}
 }
 
@@ -491,10 +497,9 @@ func sweepSizes(axes Axes) string {
 	return strings.Join(parts, " × ")
 }
 
-// digits writes a whole number below 1e19 with its thousands grouped:
-// 1,000,000.
-func digits(x float64) string {
-	s := strconv.FormatUint(uint64(x), 10)
+// digits writes a whole number with its thousands grouped: 1,000,000.
+func digits(x uint64) string {
+	s := strconv.FormatUint(x, 10)
 	var b strings.Builder
 	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {

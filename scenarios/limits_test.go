@@ -103,9 +103,24 @@ func TestSweepSizes(t *testing.T) {
 	if len(d.errs) != 1 || d.errs[0].Msg != "the sweeps make more than 1,000,000,000,000,000,000 points (a 40000 × b 40000 × c 40000 × d 40000); at most 100,000" {
 		t.Errorf("a sweep of 10^18 points: %v", d.errs)
 	}
-	for x, want := range map[float64]string{0: "0", 999: "999", 1000: "1,000", 600_000: "600,000", 1e18: "1,000,000,000,000,000,000"} {
+	// Below it, the count is exact, past what a float64 holds (2^53):
+	// 99 × 9^16.
+	d = &Decoder{}
+	for i := range 17 {
+		n := 9
+		if i == 16 {
+			n = 99
+		}
+		k := fmt.Sprintf("k%d", i)
+		d.axes = append(d.axes, &Axis{Name: k, path: []string{k}, Values: make([]any, n)})
+	}
+	d.finishAxes(&Node{Line: 1, Col: 1})
+	if len(d.errs) != 1 || !strings.HasPrefix(d.errs[0].Msg, "the sweeps make 183,448,998,696,332,259 points (") {
+		t.Errorf("a sweep of 99 × 9^16 points: %v", d.errs)
+	}
+	for x, want := range map[uint64]string{0: "0", 999: "999", 1000: "1,000", 600_000: "600,000", 1e18: "1,000,000,000,000,000,000", 183_448_998_696_332_259: "183,448,998,696,332,259"} {
 		if got := digits(x); got != want {
-			t.Errorf("digits(%g) = %q, want %q", x, got, want)
+			t.Errorf("digits(%d) = %q, want %q", x, got, want)
 		}
 	}
 }
