@@ -182,7 +182,7 @@ _simulate() {
     show) COMPREPLY=( $(compgen -W "%[1]s" -- "$cur") ) ;;
     merge) _simulate_files ;;
     completion) COMPREPLY=( $(compgen -W "%[2]s" -- "$cur") ) ;;
-    units) COMPREPLY=( $(compgen -W "show" -- "$cur") ) ;;
+    units) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=( $(compgen -W "show" -- "$cur") ) ;;
     help) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=( $(compgen -W "%[3]s" -- "$cur") ) ;;
   esac
 }
@@ -211,16 +211,21 @@ func fishCompletion(flags map[string][]*flag.Flag, names []string) string {
 	b.WriteString("complete -c simulate -f\n")
 	commands := strings.Join(commandNames, " ")
 	// after is the condition that the words so far are command's: help
-	// COMMAND takes nothing more.
+	// COMMAND takes nothing more, and the show of units show is not the
+	// command show.
 	after := func(command string) string {
-		return fmt.Sprintf("'__fish_seen_subcommand_from %s; and not __fish_seen_subcommand_from help'", command)
+		not := "help"
+		if command != "units" {
+			not += " units"
+		}
+		return fmt.Sprintf("'__fish_seen_subcommand_from %s; and not __fish_seen_subcommand_from %s'", command, not)
 	}
 	fmt.Fprintf(&b, "complete -c simulate -n __fish_use_subcommand -a '%s help'\n", commands)
 	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from %s' -a '%s'\n", commands, commands)
 	fmt.Fprintf(&b, "complete -c simulate -n %s -a '%s'\n", after("run compare show"), strings.Join(names, " "))
 	fmt.Fprintf(&b, "complete -c simulate -n %s -F\n", after("run compare merge"))
 	fmt.Fprintf(&b, "complete -c simulate -n %s -a '%s'\n", after("completion"), strings.Join(completionShells, " "))
-	fmt.Fprintf(&b, "complete -c simulate -n %s -a 'show'\n", after("units"))
+	b.WriteString("complete -c simulate -n '__fish_seen_subcommand_from units; and not __fish_seen_subcommand_from help show' -a 'show'\n")
 	for _, c := range commandNames {
 		for _, f := range flags[c] {
 			opt := "-l " + f.Name
