@@ -257,6 +257,25 @@ func (q *assaultSpec) model(a, b *unit, pt scenarios.Point) *assaultModel {
 	return m
 }
 
+// noOverwatch says why the defender fires Overwatch at no point of the
+// sweep, "" where it may at some: Overwatch off, no charge, Hold the Line
+// (its one Reaction) or a Stupefied defender (which makes none), at every
+// point. The keys are swept independently, so one value of each that
+// allows it meets the others at some point.
+func (q *assaultSpec) noOverwatch() string {
+	switch {
+	case !slices.Contains(q.opts.values("overwatch"), any(true)):
+		return "the defender's weapons are fired only in Overwatch; set options: {overwatch: true}, or remove them"
+	case !slices.Contains(q.charged.Values(), true):
+		return "the defender's weapons are fired only in Overwatch at a charge, and charged: false makes none; remove them, or set charged: true"
+	case !slices.Contains(q.held.Values(), false):
+		return "the defender's weapons are fired only in Overwatch, and hold_the_line: true takes the one Reaction it has; remove them"
+	case !slices.ContainsFunc(q.stupefied.Values(), func(st string) bool { return !stupefiedUnits[st][1] }):
+		return "the defender's weapons are fired only in Overwatch, and a Stupefied defender makes no Reaction; remove them"
+	}
+	return ""
+}
+
 // check reports the combinations of the assault's values that cannot be
 // played, as the question is read. The keys are swept independently of
 // each other (and a unit's rules of its other keys), so two values that
@@ -269,10 +288,21 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 				d.Errorf(b.node, "attacker and defender are both named %q; results tell the units apart by name", a.name)
 			}
 		}
-		if len(b.weapons) > 0 && slices.Contains(q.opts.values("overwatch"), any(false)) {
-			d.Errorf(b.node, "the defender's weapons are fired only in Overwatch; set options: {overwatch: true}, or remove them")
-		} else if len(b.weapons) > 0 && !b.mayLack(rules.RuleAutomatedArtillery) {
-			d.Errorf(b.node, "the defender's weapons are fired only in Overwatch, which Automated Artillery may not make (its one Reaction is Interceptor); remove them")
+		if len(b.weapons) == 0 {
+			continue
+		}
+		why := q.noOverwatch()
+		if why == "" && !b.mayLack(rules.RuleAutomatedArtillery) {
+			why = "the defender's weapons are fired only in Overwatch, which Automated Artillery may not make (its one Reaction is Interceptor); remove them"
+		}
+		switch card, changed, used := b.node.CardKey("weapons"); {
+		case why == "":
+		case used && card != nil && !changed:
+			// The card holds them for the questions that fire them; this
+			// one never does.
+			b.weapons = nil
+		default:
+			d.Errorf(b.node, "%s", why)
 		}
 	}
 	for _, a := range q.attacker.Values() {
@@ -296,9 +326,6 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 	rolls := slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 })
 	if slices.ContainsFunc(q.bonus.Values(), func(v int) bool { return v > 0 }) && (never || !rolls) {
 		d.Errorf(q.node, "charge_bonus needs a charge roll: charged: true and a distance (without a distance the charge reaches, and no roll is made)")
-	}
-	if never && slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 }) {
-		d.Errorf(q.node, "the defender's weapons are fired only in Overwatch at a charge, and charged: false makes none; remove them, or set charged: true")
 	}
 	// Hold the Line from a defender that makes no Reaction at any point of
 	// the sweep (where some points may react, the others simply do not).

@@ -1429,10 +1429,17 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 	def := "{name: D, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-}"
 	gun := "{name: D, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-, weapons: [{name: g, S: 4, AP: 5, range: 24}]}"
 	lord := "{name: D, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-, rules: [Lords of Profligacy]}"
+	lordGun := "{name: D, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-, rules: [Lords of Profligacy], weapons: [{name: g, S: 4, AP: 5, range: 24}]}"
 	for _, tc := range []struct{ name, assault, want string }{
 		{"bonus without distance", "attacker: " + one + ", defender: " + def + ", charge_bonus: 3", "charge_bonus needs a charge roll"},
 		{"bonus without a charge", "attacker: " + one + ", defender: " + def + ", charged: false, charge_bonus: 3", "charge_bonus needs a charge roll"},
-		{"weapons without a charge", "attacker: " + one + ", defender: " + gun + ", charged: false", "the defender's weapons are fired only in Overwatch at a charge"},
+		{"weapons without Overwatch", "attacker: " + one + ", defender: " + gun, "the defender's weapons are fired only in Overwatch; set options: {overwatch: true}"},
+		{"weapons without a charge", "attacker: " + one + ", defender: " + gun + ", charged: false, options: {overwatch: true}", "the defender's weapons are fired only in Overwatch at a charge"},
+		// Hold the Line and a Stupefied defender make no Overwatch.
+		{"weapons while holding the line", "attacker: " + one + ", defender: " + gun + ", distance: 6, hold_the_line: true, options: {overwatch: true}",
+			"hold_the_line: true takes the one Reaction it has"},
+		{"weapons of a Stupefied defender", "attacker: " + one + ", defender: " + lordGun + ", stupefied: [defender, both], options: {overwatch: true}",
+			"a Stupefied defender makes no Reaction"},
 		{"hold the line from artillery", "attacker: " + one + ", defender: " + rapier + ", distance: 6, hold_the_line: true", "the defender is Automated Artillery, whose one Reaction is Interceptor"},
 		{"hold the line when Stupefied", "attacker: " + one + ", defender: " + lord + ", distance: 6, hold_the_line: true, stupefied: defender", "hold_the_line: true with a Stupefied defender"},
 		// Concussive's test is rolled for a shooting attack alone.
@@ -1444,11 +1451,17 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 		}
 	}
 	// Read where a charge rolls: a bonus with a distance, weapons fired in
-	// Overwatch, Hold the Line from a unit that may react.
+	// Overwatch, at some point of a sweep too, Hold the Line from a unit
+	// that may react; and a card's weapons where no Overwatch is fired,
+	// which the card holds for the questions that fire them.
 	for _, assault := range []string{
 		"attacker: " + one + ", defender: " + def + ", distance: 8, charge_bonus: 3",
 		"attacker: " + one + ", defender: " + gun + ", options: {overwatch: true}",
+		"attacker: " + one + ", defender: " + gun + ", options: {overwatch: [false, true]}",
+		"attacker: " + one + ", defender: " + gun + ", distance: 6, hold_the_line: [false, true], options: {overwatch: true}",
 		"attacker: " + one + ", defender: " + def + ", distance: 6, hold_the_line: true",
+		"attacker: " + one + ", defender: {use: Volkite Squad, models: 5}",
+		"attacker: " + one + ", defender: {use: Volkite Squad, models: 5}, charged: false",
 	} {
 		if _, err := registry.Parse("t.yaml", []byte(scenario("assault: {"+assault+"}\n"))); err != nil {
 			t.Errorf("%s: %v", assault, err)
