@@ -164,37 +164,42 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		if !ok {
 			return scenarios.Compiled{}
 		}
-		dists := make([]dice.Dist, len(models))
-		for i, m := range models {
-			dists[i] = m.(reachModel).move.Dist()
-		}
-		reach := func(g int) dice.Dist { return dists[g] }
 		var c scenarios.Compiled
 		c.Models = models
 		c.Grid = chargeGrid(axes)
-		c.Results = func(run sim.Run) []sim.Estimate {
-			var out []sim.Estimate
-			axes.Each(func(pt scenarios.Point) {
-				g := group(pt)
-				h := &run.Tallies[g].H[0]
-				dist := distance.At(pt)
-				e := sim.ProbabilityOf("charge_success", axes.Params(pt), h.CountAtLeast(dist), run.Completed[g])
-				out = append(out, e.WithExact(reach(g).AtLeast(dist)))
-			})
-			done := map[int]bool{}
-			axes.Each(func(pt scenarios.Point) {
-				g := group(pt)
-				if done[g] {
-					return
-				}
-				done[g] = true
-				e := sim.MeanOf("charge_reach", axes.TrialParams(pt), &run.Tallies[g].H[0])
-				d := reach(g)
-				out = append(out, e.WithExactPMF(sim.PMF{Min: d.Min, P: d.P}))
-			})
-			return out
-		}
+		c.Results = chargeResults(axes, models, group, distance)
 		return c
+	}
+}
+
+// chargeResults reports a charge question's run: charge_success at each
+// point, and charge_reach once for each model (the distance is read off
+// it), each with its exact value from the move's distribution.
+func chargeResults(axes scenarios.Axes, models []sim.Model, group func(scenarios.Point) int, distance scenarios.Param[int]) func(sim.Run) []sim.Estimate {
+	reach := make([]dice.Dist, len(models))
+	for i, m := range models {
+		reach[i] = m.(reachModel).move.Dist()
+	}
+	return func(run sim.Run) []sim.Estimate {
+		var out []sim.Estimate
+		axes.Each(func(pt scenarios.Point) {
+			g := group(pt)
+			h := &run.Tallies[g].H[0]
+			dist := distance.At(pt)
+			e := sim.ProbabilityOf("charge_success", axes.Params(pt), h.CountAtLeast(dist), run.Completed[g])
+			out = append(out, e.WithExact(reach[g].AtLeast(dist)))
+		})
+		done := map[int]bool{}
+		axes.Each(func(pt scenarios.Point) {
+			g := group(pt)
+			if done[g] {
+				return
+			}
+			done[g] = true
+			e := sim.MeanOf("charge_reach", axes.TrialParams(pt), &run.Tallies[g].H[0])
+			out = append(out, e.WithExactPMF(sim.PMF{Min: reach[g].Min, P: reach[g].P}))
+		})
+		return out
 	}
 }
 
