@@ -676,8 +676,8 @@ func TestParryOnSingleProfileCavalry(t *testing.T) {
 }
 
 // TestCardNotes: the note names the troop type's rules the card does not
-// list, fixed or swept, and nothing with troop_rules: false, a swept troop
-// type, or a troop type that gives none.
+// list, fixed or swept, for each value of a swept troop type, and nothing
+// with troop_rules: false or swept, or a troop type that gives none.
 func TestCardNotes(t *testing.T) {
 	for _, tt := range []struct{ card, want string }{
 		{"{name: A, troop: Monster}", "Its troop type, Monster, also gives it Stomp, Swiftstride, Terror (troop_rules: false turns them off)."},
@@ -686,7 +686,9 @@ func TestCardNotes(t *testing.T) {
 		{"{name: A, troop: Monster, troop_rules: false}", ""},
 		{"{name: A, troop: Monster, troop_rules: [true, false]}", ""},
 		{"{name: A, troop: Monster, troop_rules: true}", "Its troop type, Monster, also gives it Stomp, Swiftstride, Terror (troop_rules: false turns them off)."},
-		{"{name: A, troop: [Infantry, Monster]}", ""},
+		{"{name: A, troop: [Infantry, Monster]}", "Where its troop type is Monster, that also gives it Stomp, Swiftstride, Terror (troop_rules: false turns them off)."},
+		{"{name: A, troop: [Swarm, Monster], rules: [Terror]}", "Where its troop type is Swarm, that also gives it Skirmishers (troop_rules: false turns them off).\n" +
+			"Where its troop type is Monster, that also gives it Stomp, Swiftstride (troop_rules: false turns them off)."},
 		{"{name: A, troop: Infantry}", ""},
 		{"{name: A}", ""},
 		{"{name: A, troop: Monster, rules: [Stomp, Swiftstride, Terror]}", ""},

@@ -31,24 +31,31 @@ func Ruleset() *scenarios.Ruleset {
 }
 
 // cardNotes names the rules a card's troop type gives it and its rules do
-// not name (TroopType.Rules), unless troop_rules is false. A swept troop
-// type or troop_rules is left unsaid: it differs from point to point.
+// not name (TroopType.Rules), unless troop_rules is false; a swept troop
+// type, for each of its values that gives any. A swept troop_rules is left
+// unsaid: it differs from point to point.
 func cardNotes(n *scenarios.Node) []string {
-	troop, on := "", "true"
+	var troops []string
+	on := "true"
 	var listed *scenarios.Node
 	for i, k := range n.Keys {
 		v := n.Vals[i]
 		switch k.Text {
 		case "troop":
-			troop = v.Text
+			troops = []string{v.Text}
+			if v.Kind == scenarios.SeqNode {
+				troops = nil
+				for _, item := range v.Items {
+					troops = append(troops, item.Text)
+				}
+			}
 		case "troop_rules":
 			on = v.Text // empty when swept
 		case "rules":
 			listed = v
 		}
 	}
-	t, ok := rules.ParseTroopType(troop)
-	if !ok || on != "true" {
+	if on != "true" {
 		return nil
 	}
 	names := map[string]bool{}
@@ -63,14 +70,25 @@ func cardNotes(n *scenarios.Node) []string {
 			}
 		}
 	}
-	var gives []string
-	for _, text := range t.Rules() {
-		if r, err := rules.Catalogue.Parse(text); err == nil && !names[r.Spec.Name] {
-			gives = append(gives, text)
+	var notes []string
+	for _, troop := range troops {
+		t, ok := rules.ParseTroopType(troop)
+		if !ok {
+			continue
+		}
+		var gives []string
+		for _, text := range t.Rules() {
+			if r, err := rules.Catalogue.Parse(text); err == nil && !names[r.Spec.Name] {
+				gives = append(gives, text)
+			}
+		}
+		switch {
+		case len(gives) == 0:
+		case len(troops) == 1:
+			notes = append(notes, fmt.Sprintf("Its troop type, %s, also gives it %s (troop_rules: false turns them off).", t, strings.Join(gives, ", ")))
+		default:
+			notes = append(notes, fmt.Sprintf("Where its troop type is %s, that also gives it %s (troop_rules: false turns them off).", t, strings.Join(gives, ", ")))
 		}
 	}
-	if len(gives) == 0 {
-		return nil
-	}
-	return []string{fmt.Sprintf("Its troop type, %s, also gives it %s (troop_rules: false turns them off).", t, strings.Join(gives, ", "))}
+	return notes
 }
