@@ -591,7 +591,7 @@ func TestVerdictNoTrials(t *testing.T) {
 	}
 	full := [][]sim.Estimate{reported(&empty), reported(&some), {hits}}
 	batches := [][][]sim.Estimate{{full[0], full[0]}, {full[1], full[1]}, {full[2], full[2]}}
-	c, err := sim.Compare(names, full, batches)
+	c, err := sim.Compare(names, full, batches, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -86,8 +85,12 @@ type Difference struct {
 // every two of them that report results share one. CompareSplit compares
 // the values of one scenario's parameter, which ask one question however
 // their results fall.
-func Compare(names []string, full [][]Estimate, batches [][][]Estimate) (Comparison, error) {
-	return compare(names, full, batches, false)
+//
+// axes names the swept parameters, which make the points: the rows are
+// laid out as the first candidate's, and a point only later candidates
+// have is placed among its points (rowOrder).
+func Compare(names []string, full [][]Estimate, batches [][][]Estimate, axes []string) (Comparison, error) {
+	return compare(names, full, batches, axes, false)
 }
 
 // CompareSplit is Compare for candidates that are the values of one swept
@@ -97,11 +100,11 @@ func Compare(names []string, full [][]Estimate, batches [][][]Estimate) (Compari
 // Hits only their kills per 100 points), each row showing the candidates
 // that lack it as missing; only a comparison in which no candidate
 // reports anything is refused.
-func CompareSplit(names []string, full [][]Estimate, batches [][][]Estimate) (Comparison, error) {
-	return compare(names, full, batches, true)
+func CompareSplit(names []string, full [][]Estimate, batches [][][]Estimate, axes []string) (Comparison, error) {
+	return compare(names, full, batches, axes, true)
 }
 
-func compare(names []string, full [][]Estimate, batches [][][]Estimate, oneQuestion bool) (Comparison, error) {
+func compare(names []string, full [][]Estimate, batches [][][]Estimate, axes []string, oneQuestion bool) (Comparison, error) {
 	if len(names) < 2 || len(full) != len(names) || len(batches) != len(names) {
 		return Comparison{}, fmt.Errorf("sim: a comparison needs two or more candidates, each with estimates and batches")
 	}
@@ -117,7 +120,7 @@ func compare(names []string, full [][]Estimate, batches [][][]Estimate, oneQuest
 			index[c][k] = i
 		}
 	}
-	order := rowOrder(full, keys)
+	order := rowOrder(full, keys, axes)
 	// Candidates ask the same question when every two of them that report
 	// anything share a result. One that reports nothing here (its unit
 	// has no points for a per-100-points metric that --metrics kept alone)
@@ -196,21 +199,28 @@ func missing(row ComparisonRow) Estimate {
 // rowOrder lays out a comparison's rows: the first candidate's, in its
 // order, and among them the rows only later candidates have, each before
 // the first of those that comes after it (rowLess), the rest at the end.
-// Two sweeps that overlap in part so give one order: a distance of 7..13
-// beside one of [10, 14] gives 7, 8, ..., 13, 14, whichever is given
-// first; [14, 10, 6] beside [12, 8] gives 14, 12, 10, 8, 6. keys[c] are the
-// match keys of full[c].
-func rowOrder(full [][]Estimate, keys [][]string) []string {
+// A row's point is its values of the swept parameters (axes); its other
+// parameters (a unit, by its place; a Mishap's result) tell the rows of a
+// point apart. Two sweeps that overlap in part so give one order: a
+// distance of 7..13 beside one of [10, 14] gives 7, 8, ..., 13, 14,
+// whichever is given first; [14, 10, 6] beside [12, 8] gives 14, 12, 10,
+// 8, 6. keys[c] are the match keys of full[c].
+func rowOrder(full [][]Estimate, keys [][]string, axes []string) []string {
+	swept := map[string]bool{}
+	for _, a := range axes {
+		swept[a] = true
+	}
+	rows := make([][]row, len(full))
 	var first, more []row
 	placed := map[string]bool{}
 	for c, es := range full {
 		for i, e := range es {
-			k := keys[c][i]
-			if placed[k] {
+			r := newRow(e, keys[c][i], swept)
+			rows[c] = append(rows[c], r)
+			if placed[r.key] {
 				continue
 			}
-			placed[k] = true
-			r := newRow(e, k)
+			placed[r.key] = true
 			if c == 0 {
 				first = append(first, r)
 			} else {
@@ -218,7 +228,7 @@ func rowOrder(full [][]Estimate, keys [][]string) []string {
 			}
 		}
 	}
-	less := rowLess(full, first)
+	less := rowLess(rows)
 	slices.SortStableFunc(more, func(a, b row) int {
 		switch {
 		case less(a, b):
@@ -242,81 +252,91 @@ func rowOrder(full [][]Estimate, keys [][]string) []string {
 }
 
 // row is a comparison row as rowOrder places it: its match key, metric,
-// point (its parameters other than "unit") and unit, by its place among
-// the units of its metric ("unit#1": 1; -1 for none).
+// point (its values of the swept parameters), and slot (its metric and
+// other parameters, a unit by its place: what it is at its point).
 type row struct {
-	key, metric string
-	point       []Param
-	unit        int
+	key, metric, slot string
+	point             []Param
 }
 
-func newRow(e Estimate, key string) row {
-	r := row{key: key, metric: e.Metric, unit: -1}
+func newRow(e Estimate, key string, swept map[string]bool) row {
+	r := row{key: key, metric: e.Metric}
+	slot := []string{e.Metric}
 	for _, p := range e.Params {
-		if p.Name == "unit" {
-			r.unit, _ = strconv.Atoi(key[strings.LastIndex(key, "#")+1:])
-			continue
+		switch {
+		case swept[p.Name]:
+			r.point = append(r.point, p)
+		case p.Name == "unit":
+			slot = append(slot, key[strings.LastIndex(key, "|unit#"):])
+		default:
+			slot = append(slot, p.Name+"="+fmt.Sprint(p.Value))
 		}
-		r.point = append(r.point, p)
 	}
+	r.slot = strings.Join(slot, "|")
 	return r
 }
 
-// rowLess orders rows as the first candidate's are laid out: metric by
-// metric, each over its points (as a question's metrics are listed), or
-// point by point, each point's metrics and units together (as a battle's
-// are), whichever keeps each metric's rows, or else each point's,
-// together there. Points are compared parameter by parameter in the order
-// they are listed (pointLess); metrics, and a point's metric and unit
-// pairs, in the order in which the candidates first give them.
-func rowLess(full [][]Estimate, first []row) func(a, b row) bool {
-	metricRank, partRank := map[string]int{}, map[string]int{}
-	part := func(r row) string { return r.metric + "#" + strconv.Itoa(r.unit) }
-	for _, es := range full {
-		for _, e := range es {
-			if _, seen := metricRank[e.Metric]; !seen {
-				metricRank[e.Metric] = len(metricRank)
+// rowLess orders rows as the candidates lay theirs out: metric by metric,
+// each over its points (as a question lists its metrics), or point by
+// point, each point's rows together (as a battle lists its units'),
+// whichever the first candidate with two points and two metrics keeps
+// together. Points are compared by pointLess; metrics, and the slots of a
+// point, in the order in which the candidates first give them.
+func rowLess(rows [][]row) func(a, b row) bool {
+	metricRank, slotRank := map[string]int{}, map[string]int{}
+	for _, rs := range rows {
+		for _, r := range rs {
+			if _, seen := metricRank[r.metric]; !seen {
+				metricRank[r.metric] = len(metricRank)
+			}
+			if _, seen := slotRank[r.slot]; !seen {
+				slotRank[r.slot] = len(slotRank)
 			}
 		}
 	}
-	for _, r := range first {
-		if _, seen := partRank[part(r)]; !seen {
-			partRank[part(r)] = len(partRank)
+	byPoint := false
+	for _, rs := range rows {
+		point := func(r row) string { return fmt.Sprint(r.point) }
+		metric := func(r row) string { return r.metric }
+		if distinct(rs, point) > 1 && distinct(rs, metric) > 1 {
+			byPoint = together(rs, point)
+			break
 		}
 	}
-	rank := func(m map[string]int, k string) int {
-		if v, ok := m[k]; ok {
-			return v
+	pointLess := pointLess(rows)
+	samePoint := func(a, b row) int {
+		switch {
+		case pointLess(a.point, b.point):
+			return -1
+		case pointLess(b.point, a.point):
+			return 1
 		}
-		return len(m) // after those the first candidate has
-	}
-	pointLess := pointLess(full, first)
-	if !together(first, func(r row) string { return r.metric }) && together(first, func(r row) string { return fmt.Sprint(r.point) }) {
-		return func(a, b row) bool {
-			switch {
-			case pointLess(a.point, b.point):
-				return true
-			case pointLess(b.point, a.point):
-				return false
-			}
-			if pa, pb := rank(partRank, part(a)), rank(partRank, part(b)); pa != pb {
-				return pa < pb
-			}
-			return a.metric == b.metric && a.unit < b.unit || a.metric != b.metric && metricRank[a.metric] < metricRank[b.metric]
-		}
+		return 0
 	}
 	return func(a, b row) bool {
+		if byPoint {
+			if c := samePoint(a, b); c != 0 {
+				return c < 0
+			}
+			return slotRank[a.slot] < slotRank[b.slot]
+		}
 		if ma, mb := metricRank[a.metric], metricRank[b.metric]; ma != mb {
 			return ma < mb
 		}
-		switch {
-		case pointLess(a.point, b.point):
-			return true
-		case pointLess(b.point, a.point):
-			return false
+		if c := samePoint(a, b); c != 0 {
+			return c < 0
 		}
-		return a.unit < b.unit
+		return slotRank[a.slot] < slotRank[b.slot]
 	}
+}
+
+// distinct counts the groups (by key) of rows.
+func distinct(rows []row, key func(row) string) int {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		seen[key(r)] = true
+	}
+	return len(seen)
 }
 
 // together reports whether the rows of each group (by key) stand together
@@ -338,15 +358,15 @@ func together(rows []row, key func(row) string) bool {
 }
 
 // pointLess orders two points: parameter by parameter in the order they
-// are listed, a number against a number by value (falling where the first
-// candidate's values of that parameter fall: from high to low where it
-// lists them so), and any other two values (or parameters of two names)
-// by the order in which the candidates first give them.
-func pointLess(full [][]Estimate, first []row) func(a, b []Param) bool {
+// are listed, a number against a number by value (from high to low where
+// the first candidate lists that parameter's values so), and any other
+// two values (or parameters of two names) by the order in which the
+// candidates first give them.
+func pointLess(rows [][]row) func(a, b []Param) bool {
 	rank := map[string]int{}
-	for _, es := range full {
-		for _, e := range es {
-			for _, p := range e.Params {
+	for _, rs := range rows {
+		for _, r := range rs {
+			for _, p := range r.point {
 				for _, k := range []string{"name " + p.Name, p.Name + "=" + fmt.Sprint(p.Value)} {
 					if _, seen := rank[k]; !seen {
 						rank[k] = len(rank)
@@ -355,7 +375,10 @@ func pointLess(full [][]Estimate, first []row) func(a, b []Param) bool {
 			}
 		}
 	}
-	descending := descendingParams(first)
+	var descending map[string]bool
+	if len(rows) > 0 {
+		descending = descendingParams(rows[0])
+	}
 	return func(a, b []Param) bool {
 		for i := range min(len(a), len(b)) {
 			x, y := a[i], b[i]
@@ -379,17 +402,26 @@ func pointLess(full [][]Estimate, first []row) func(a, b []Param) bool {
 // descendingParams names the numeric parameters whose values the rows
 // give from high to low: each value, as first met, below the one before.
 func descendingParams(rows []row) map[string]bool {
-	seen := map[string][]float64{}
+	last := map[string]float64{}
+	seen := map[string]map[float64]bool{}
+	out := map[string]bool{}
 	for _, r := range rows {
 		for _, p := range r.point {
-			if v, ok := number(p.Value); ok && !slices.Contains(seen[p.Name], v) {
-				seen[p.Name] = append(seen[p.Name], v)
+			v, ok := number(p.Value)
+			if !ok || seen[p.Name][v] {
+				continue
 			}
+			if seen[p.Name] == nil {
+				seen[p.Name] = map[float64]bool{}
+				out[p.Name] = true // until a value rises, or none follows
+			} else if v > last[p.Name] {
+				out[p.Name] = false
+			}
+			seen[p.Name][v], last[p.Name] = true, v
 		}
 	}
-	out := map[string]bool{}
-	for name, vs := range seen {
-		out[name] = len(vs) > 1 && slices.IsSortedFunc(vs, func(a, b float64) int { return -cmp.Compare(a, b) })
+	for name, s := range seen {
+		out[name] = out[name] && len(s) > 1
 	}
 	return out
 }

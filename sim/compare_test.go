@@ -28,7 +28,7 @@ func TestCompareIdenticalAndShifted(t *testing.T) {
 	models := []Model{rollModel{dice.MustParse("2D6")}, rollModel{dice.MustParse("2D6")}, rollModel{dice.MustParse("2D6+1")}}
 	r := run(t, Config{Trials: 20_000, Seed: 1, Aligned: true, Batches: 32}, models...)
 	full, batches := estimatesOf(r)
-	c, err := Compare([]string{"a", "a again", "plus one"}, full, batches)
+	c, err := Compare([]string{"a", "a again", "plus one"}, full, batches, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestCompareUnpairedCovers(t *testing.T) {
 	models := []Model{rollModel{dice.MustParse("2D6")}, rollModel{dice.MustParse("3D6")}}
 	r := run(t, Config{Trials: 40 * ChunkSize, Seed: 3, Batches: 20}, models...)
 	full, batches := estimatesOf(r)
-	c, err := Compare([]string{"2D6", "3D6"}, full, batches)
+	c, err := Compare([]string{"2D6", "3D6"}, full, batches, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,39 +73,39 @@ func TestCompareUnpairedCovers(t *testing.T) {
 func TestCompareMismatch(t *testing.T) {
 	a := []Estimate{{Metric: "x"}}
 	b := []Estimate{{Metric: "y"}}
-	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, b}, [][][]Estimate{nil, nil}); err == nil || !strings.Contains(err.Error(), "share no result") {
+	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, b}, [][][]Estimate{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "share no result") {
 		t.Errorf("different metrics compared: %v", err)
 	}
-	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, append(a, a...)}, [][][]Estimate{nil, nil}); err == nil || !strings.Contains(err.Error(), "b reports x twice") {
+	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, append(a, a...)}, [][][]Estimate{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "b reports x twice") {
 		t.Errorf("a metric reported twice compared: %v", err)
 	}
 	// A third candidate that reports nothing (an attacker without points,
 	// narrowed to a per-100-points metric) is shown as not reporting it;
 	// one that reports only results of its own asks another question.
-	if c, err := Compare([]string{"a", "a again", "none"}, [][]Estimate{a, a, nil}, [][][]Estimate{nil, nil, nil}); err != nil || len(c.Rows) != 1 || c.Rows[0].Reported[2] {
+	if c, err := Compare([]string{"a", "a again", "none"}, [][]Estimate{a, a, nil}, [][][]Estimate{nil, nil, nil}, nil); err != nil || len(c.Rows) != 1 || c.Rows[0].Reported[2] {
 		t.Errorf("a candidate reporting nothing: %v, %+v", err, c)
 	}
-	if _, err := Compare([]string{"a", "a again", "other"}, [][]Estimate{a, a, b}, [][][]Estimate{nil, nil, nil}); err == nil || !strings.Contains(err.Error(), "a and other share no result") {
+	if _, err := Compare([]string{"a", "a again", "other"}, [][]Estimate{a, a, b}, [][][]Estimate{nil, nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "a and other share no result") {
 		t.Errorf("a candidate of another question among two of one: %v", err)
 	}
 	// Two pairs, each of one question: every two candidates must share.
-	if _, err := Compare([]string{"a", "a again", "b", "b again"}, [][]Estimate{a, a, b, b}, [][][]Estimate{nil, nil, nil, nil}); err == nil || !strings.Contains(err.Error(), "a and b share no result") {
+	if _, err := Compare([]string{"a", "a again", "b", "b again"}, [][]Estimate{a, a, b, b}, [][][]Estimate{nil, nil, nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "a and b share no result") {
 		t.Errorf("two questions, two candidates each: %v", err)
 	}
 	// The values of one scenario's parameter ask one question, however
 	// their results fall: each shares with a third, not with each other.
 	ab := []Estimate{{Metric: "x"}, {Metric: "y"}}
-	if c, err := CompareSplit([]string{"only x", "only y", "both"}, [][]Estimate{a, b, ab}, [][][]Estimate{nil, nil, nil}); err != nil || len(c.Rows) != 2 {
+	if c, err := CompareSplit([]string{"only x", "only y", "both"}, [][]Estimate{a, b, ab}, [][][]Estimate{nil, nil, nil}, nil); err != nil || len(c.Rows) != 2 {
 		t.Errorf("one scenario's values, each reporting part: %v, %+v", err, c)
 	}
-	if _, err := CompareSplit([]string{"a", "b"}, [][]Estimate{nil, nil}, [][][]Estimate{nil, nil}); err == nil || !strings.Contains(err.Error(), "none of them reports anything") {
+	if _, err := CompareSplit([]string{"a", "b"}, [][]Estimate{nil, nil}, [][][]Estimate{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "none of them reports anything") {
 		t.Errorf("one scenario's values reporting nothing: %v", err)
 	}
 	// One candidate reporting, the other nothing.
-	if c, err := Compare([]string{"a", "none"}, [][]Estimate{a, nil}, [][][]Estimate{nil, nil}); err != nil || len(c.Rows) != 1 || !c.Rows[0].Reported[0] || c.Rows[0].Reported[1] {
+	if c, err := Compare([]string{"a", "none"}, [][]Estimate{a, nil}, [][][]Estimate{nil, nil}, nil); err != nil || len(c.Rows) != 1 || !c.Rows[0].Reported[0] || c.Rows[0].Reported[1] {
 		t.Errorf("one candidate reporting, one not: %v, %+v", err, c)
 	}
-	if _, err := Compare([]string{"a", "b"}, [][]Estimate{nil, nil}, [][][]Estimate{nil, nil}); err == nil || !strings.Contains(err.Error(), "none of them reports anything") {
+	if _, err := Compare([]string{"a", "b"}, [][]Estimate{nil, nil}, [][][]Estimate{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "none of them reports anything") {
 		t.Errorf("two candidates reporting nothing: %v", err)
 	}
 }
@@ -118,7 +118,7 @@ func TestCompareMissingIsNaN(t *testing.T) {
 	h.AddN(2, 10)
 	kept := MeanOf("x", nil, &h)
 	extra := MeanOf("only a", nil, &h)
-	c, err := Compare([]string{"a", "b"}, [][]Estimate{{kept, extra}, {kept}}, [][][]Estimate{nil, nil})
+	c, err := Compare([]string{"a", "b"}, [][]Estimate{{kept, extra}, {kept}}, [][][]Estimate{nil, nil}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestCompareSameEveryBatch(t *testing.T) {
 			batches[1] = append(batches[1], []Estimate{MeanOf("reach", nil, &b)})
 		}
 		full := [][]Estimate{{MeanOf("reach", nil, &fa)}, {MeanOf("reach", nil, &fb)}}
-		c, err := Compare([]string{"a", "b"}, full, batches[:])
+		c, err := Compare([]string{"a", "b"}, full, batches[:], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -223,7 +223,7 @@ func TestCompareProbabilityDifference(t *testing.T) {
 		batches[0] = append(batches[0], []Estimate{est(5_235+5*k, 10_000)})
 		batches[1] = append(batches[1], []Estimate{est(5_300-20*k, 10_000)})
 	}
-	c, err := Compare([]string{"a", "b"}, full, batches[:])
+	c, err := Compare([]string{"a", "b"}, full, batches[:], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func TestRowOrder(t *testing.T) {
 			full, keys = append(full, es), append(keys, matchKeys(es))
 		}
 		var got []string
-		for _, k := range rowOrder(full, keys) {
+		for _, k := range rowOrder(full, keys, []string{"distance"}) {
 			k = strings.Replace(k, "|distance=", "|", 1)
 			got = append(got, strings.TrimPrefix(k, "m|"))
 		}
@@ -306,9 +306,65 @@ func TestRowOrder(t *testing.T) {
 		{Metric: "w", Params: []Param{{Name: "distance", Value: 7}, {Name: "unit", Value: "Orcs"}}},
 		{Metric: "w", Params: []Param{{Name: "distance", Value: 10}, {Name: "unit", Value: "Rats"}}},
 		{Metric: "w", Params: []Param{{Name: "distance", Value: 10}, {Name: "unit", Value: "Orcs"}}}}
-	got := rowOrder([][]Estimate{a, b}, [][]string{matchKeys(a), matchKeys(b)})
+	got := rowOrder([][]Estimate{a, b}, [][]string{matchKeys(a), matchKeys(b)}, []string{"distance"})
 	want := []string{"w|distance=7|unit#0", "w|distance=7|unit#1", "w|distance=10|unit#0", "w|distance=10|unit#1"}
 	if !slices.Equal(got, want) {
 		t.Errorf("units by place: %q, want %q", got, want)
+	}
+}
+
+// TestRowOrderOfBattles: a battle lists its rows point by point, and a
+// point only a later candidate has keeps its rows together, even where
+// some rows carry a parameter that is not swept (a Mishap's result), and
+// where the first candidate has one point only.
+func TestRowOrderOfBattles(t *testing.T) {
+	// rows writes a battle's rows at each distance: metric|result or
+	// metric|unit, as "fw", "mishap=disaster", "wounds#0".
+	rows := func(distances []int, slots ...string) []Estimate {
+		var es []Estimate
+		for _, d := range distances {
+			for _, sl := range slots {
+				ps := []Param{{Name: "distance", Value: d}}
+				m, extra, _ := strings.Cut(sl, "=")
+				if name, unit, ok := strings.Cut(sl, "#"); ok {
+					m = name
+					ps = append(ps, Param{Name: "unit", Value: "U" + unit})
+				} else if extra != "" {
+					ps = append(ps, Param{Name: "result", Value: extra})
+				}
+				es = append(es, Estimate{Metric: m, Params: ps})
+			}
+		}
+		return es
+	}
+	show := func(full [][]Estimate) string {
+		var keys [][]string
+		for _, es := range full {
+			keys = append(keys, matchKeys(es))
+		}
+		var out []string
+		for _, k := range rowOrder(full, keys, []string{"distance"}) {
+			k = strings.ReplaceAll(strings.ReplaceAll(k, "|distance=", "@"), "|result=", "=")
+			out = append(out, strings.ReplaceAll(k, "|unit", ""))
+		}
+		return strings.Join(out, " ")
+	}
+	slots := []string{"fw", "mishap=disaster", "mishap=ok", "wounds#0", "wounds#1"}
+	a, b := rows([]int{4, 8}, slots...), rows([]int{6, 8}, slots...)
+	want := "fw@4 mishap@4=disaster mishap@4=ok wounds@4#0 wounds@4#1 " +
+		"fw@6 mishap@6=disaster mishap@6=ok wounds@6#0 wounds@6#1 " +
+		"fw@8 mishap@8=disaster mishap@8=ok wounds@8#0 wounds@8#1"
+	for _, full := range [][][]Estimate{{a, b}, {b, a}} {
+		if got := show(full); got != want {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+	}
+	// One point in the first candidate: the layout is the other's.
+	one, three := rows([]int{10}, "cs", "ih"), rows([]int{6, 10, 14}, "cs", "ih")
+	want = "cs@6 ih@6 cs@10 ih@10 cs@14 ih@14"
+	for _, full := range [][][]Estimate{{one, three}, {three, one}} {
+		if got := show(full); got != want {
+			t.Errorf("one point against three: got %s, want %s", got, want)
+		}
 	}
 }

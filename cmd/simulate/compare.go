@@ -378,7 +378,15 @@ func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, s
 	if len(ss) == 1 {
 		comparison = sim.CompareSplit // one scenario's values: one question
 	}
-	c, err := comparison(names, full, batches)
+	var axes []string // every candidate's swept parameters: the points
+	for _, s := range ss {
+		for _, a := range s.Axes {
+			if !slices.Contains(axes, a.Name) {
+				axes = append(axes, a.Name)
+			}
+		}
+	}
+	c, err := comparison(names, full, batches, axes)
 	if err != nil {
 		return sim.Comparison{}, sim.Stamp{}, err
 	}
