@@ -268,12 +268,28 @@ func (q *assaultSpec) noOverwatch() string {
 		return "the defender's weapons are fired only in Overwatch; set options: {overwatch: true}, or remove them"
 	case !slices.Contains(q.charged.Values(), true):
 		return "the defender's weapons are fired only in Overwatch at a charge, and charged: false makes none; remove them, or set charged: true"
+	case !q.declarable():
+		return "the defender's weapons are fired only in Overwatch at a charge, and a distance beyond max_charge at every point is charged at no point; remove them"
 	case !slices.Contains(q.held.Values(), false):
 		return "the defender's weapons are fired only in Overwatch, and hold_the_line: true takes the one Reaction it has; remove them"
 	case !slices.ContainsFunc(q.stupefied.Values(), func(st string) bool { return !stupefiedUnits[st][1] }):
 		return "the defender's weapons are fired only in Overwatch, and a Stupefied defender makes no Reaction; remove them"
 	}
 	return ""
+}
+
+// declarable reports whether a charge is declared at some point of the
+// sweep: its distance (0: no roll, it reaches) within max_charge, or no
+// maximum (rules.CanDeclareCharge).
+func (q *assaultSpec) declarable() bool {
+	for _, d := range q.distance.Values() {
+		for _, m := range q.opts.values("max_charge") {
+			if m, ok := m.(int); ok && (m <= 0 || d <= m) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // check reports the combinations of the assault's values that cannot be
@@ -330,6 +346,9 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 	// Hold the Line from a defender that makes no Reaction at any point of
 	// the sweep (where some points may react, the others simply do not).
 	if slices.Contains(q.held.Values(), true) && !slices.Contains(q.held.Values(), false) {
+		if !q.declarable() {
+			d.Errorf(q.node, "hold_the_line: true, but a distance beyond max_charge at every point is charged at no point, so no Reaction is made")
+		}
 		if !slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return !u.mayHave(rules.RuleAutomatedArtillery) }) {
 			d.Errorf(q.node, "hold_the_line: true, but the defender is Automated Artillery, whose one Reaction is Interceptor")
 		}

@@ -1438,6 +1438,11 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 		// Hold the Line and a Stupefied defender make no Overwatch.
 		{"weapons while holding the line", "attacker: " + one + ", defender: " + gun + ", distance: 6, hold_the_line: true, options: {overwatch: true}",
 			"hold_the_line: true takes the one Reaction it has"},
+		// Beyond max_charge (12" by default) no charge is declared.
+		{"weapons beyond the longest charge", "attacker: " + one + ", defender: " + gun + ", distance: 20, options: {overwatch: true}",
+			"a distance beyond max_charge at every point is charged at no point"},
+		{"hold the line beyond the longest charge", "attacker: " + one + ", defender: " + def + ", distance: [14, 20], hold_the_line: true",
+			"hold_the_line: true, but a distance beyond max_charge at every point"},
 		{"weapons of a Stupefied defender", "attacker: " + one + ", defender: " + lordGun + ", stupefied: [defender, both], options: {overwatch: true}",
 			"a Stupefied defender makes no Reaction"},
 		{"hold the line from artillery", "attacker: " + one + ", defender: " + rapier + ", distance: 6, hold_the_line: true", "the defender is Automated Artillery, whose one Reaction is Interceptor"},
@@ -1458,6 +1463,8 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 		"attacker: " + one + ", defender: " + def + ", distance: 8, charge_bonus: 3",
 		"attacker: " + one + ", defender: " + gun + ", options: {overwatch: true}",
 		"attacker: " + one + ", defender: " + gun + ", options: {overwatch: [false, true]}",
+		"attacker: " + one + ", defender: " + gun + ", distance: [6, 20], options: {overwatch: true}",
+		"attacker: " + one + ", defender: " + gun + ", distance: 20, options: {overwatch: true, max_charge: [12, 24]}",
 		"attacker: " + one + ", defender: " + gun + ", distance: 6, hold_the_line: [false, true], options: {overwatch: true}",
 		"attacker: " + one + ", defender: " + def + ", distance: 6, hold_the_line: true",
 		"attacker: " + one + ", defender: {use: Volkite Squad, models: 5}",
