@@ -171,6 +171,8 @@ func TestBashCompletionBehaviour(t *testing.T) {
 		{"simulate help co", "compare completion"},
 		{"simulate help run ", ""},
 		{"simulate units show ", ""},
+		// units takes show after its flags too.
+		{"simulate units --units swift.yaml sh", "show"},
 	} {
 		words := strings.Split(tc.line, " ")
 		quoted := make([]string, len(words))
@@ -247,6 +249,7 @@ func TestFishCompletionBehaviour(t *testing.T) {
 		{"simulate units ", "show"},
 		// units show takes a card's name, not a built-in scenario's.
 		{"simulate units show ", ""},
+		{"simulate units --units swift.yaml sh", "show"},
 	} {
 		cmd := exec.Command("fish", "--no-config", "-c", "source c.fish; complete -C '"+tc.line+"'")
 		cmd.Dir = dir
