@@ -1075,20 +1075,24 @@ func (b *Battle) panicTest(r *dice.Rand, s *State, i int) {
 		return
 	}
 	us.Fled = true
+	s.Out.Panicked[i] = true
 	f := us.Mover.Roll(r, Flee, false)
 	if i > 0 {
 		us.Distance += f
-	} else {
-		// The acting unit, from which distances are kept, flees away from
-		// its cause along the line on which the others stand: away from
-		// every other unit by as much, as from combat (placeFlights).
-		for j := 1; j < len(s.Units); j++ {
-			if !s.Units[j].behind {
-				s.Units[j].Distance += f
-			}
+		return
+	}
+	s.awayFromAll(f)
+}
+
+// awayFromAll moves the acting unit, from which distances are kept, f
+// inches away from every other unit: its flight from its cause along the
+// line on which the others stand (a Panic test; from combat, placeFlights).
+func (s *State) awayFromAll(f int) {
+	for j := 1; j < len(s.Units); j++ {
+		if !s.Units[j].behind {
+			s.Units[j].Distance += f
 		}
 	}
-	s.Out.Panicked[i] = true
 }
 
 // TroopPanics reports whether the unit takes Panic tests at all: machines
@@ -1329,11 +1333,7 @@ func (b *Battle) placeFlights(r *dice.Rand, s *State) {
 	if f := as.flight; f > 0 {
 		as.flight = 0
 		if as.Alive > 0 {
-			for j := 1; j < len(s.Units); j++ {
-				if !s.Units[j].behind {
-					s.Units[j].Distance += f
-				}
-			}
+			s.awayFromAll(f)
 		}
 		if m := os.pursuit; m > 0 {
 			os.pursuit, os.pursued = 0, true
