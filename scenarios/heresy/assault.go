@@ -114,6 +114,7 @@ type assaultSpec struct {
 	distance, bonus            scenarios.Param[int]
 	stupefied                  scenarios.Param[string]
 	node, chargedAt, stupefyAt *scenarios.Node
+	at                         map[string]*scenarios.Node // where a key's value is written
 	opts                       *optionValues
 	grid                       *gridSpec
 }
@@ -122,15 +123,17 @@ func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 	q := &assaultSpec{
 		charged: scenarios.Fixed(true), terrain: scenarios.Fixed(false), held: scenarios.Fixed(false),
 		distance: scenarios.Fixed(0), bonus: scenarios.Fixed(0), stupefied: scenarios.Fixed("none"),
-		node: n, stupefyAt: n, opts: decodeOptions(d, nil, assaultOptions),
+		node: n, stupefyAt: n, at: map[string]*scenarios.Node{}, opts: decodeOptions(d, nil, assaultOptions),
 	}
 	boolKey := func(key string, p *scenarios.Param[bool]) scenarios.Field {
 		return scenarios.Field{Key: key, Decode: func(n *scenarios.Node) {
+			q.at[key] = n
 			*p = scenarios.Sweep(d, n, key, false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, key) }, scenarios.Identity)
 		}}
 	}
 	intKey := func(key, what string, lo, hi int, p *scenarios.Param[int]) scenarios.Field {
 		return scenarios.Field{Key: key, Decode: func(n *scenarios.Node) {
+			q.at[key] = n
 			*p = scenarios.Sweep(d, n, key, true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, what, lo, hi) }, scenarios.Identity)
 		}}
 	}
@@ -278,6 +281,18 @@ func (q *assaultSpec) noOverwatch() string {
 	return ""
 }
 
+// where is the value of key as written, or the assault's mapping where it
+// is not.
+func (q *assaultSpec) where(key string) *scenarios.Node {
+	if key == "charged" && q.chargedAt != nil {
+		return q.chargedAt
+	}
+	if n, ok := q.at[key]; ok {
+		return n
+	}
+	return q.node
+}
+
 // declarable reports whether a charge is declared at some point of the
 // sweep: its distance (0: no roll, it reaches) within max_charge, or no
 // maximum (rules.CanDeclareCharge).
@@ -331,26 +346,26 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 		}
 	}
 	if stands && slices.Contains(q.terrain.Values(), true) {
-		d.Errorf(q.node, "difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)")
+		d.Errorf(q.where("difficult_terrain"), "difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)")
 	}
 	if stands && (slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 }) || slices.Contains(q.held.Values(), true)) {
-		d.Errorf(q.node, "distance and hold_the_line need charged: true (they are about the attacker's charge)")
+		d.Errorf(q.where("charged"), "distance and hold_the_line need charged: true (they are about the attacker's charge)")
 	}
 	// What only a charge reads, where no point has one, would be read by
 	// nothing.
 	never := !slices.Contains(q.charged.Values(), true)
 	rolls := slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 })
 	if slices.ContainsFunc(q.bonus.Values(), func(v int) bool { return v > 0 }) && (never || !rolls) {
-		d.Errorf(q.node, "charge_bonus needs a charge roll: charged: true and a distance (without a distance the charge reaches, and no roll is made)")
+		d.Errorf(q.where("charge_bonus"), "charge_bonus needs a charge roll: charged: true and a distance (without a distance the charge reaches, and no roll is made)")
 	}
 	// Hold the Line from a defender that makes no Reaction at any point of
 	// the sweep (where some points may react, the others simply do not).
 	if slices.Contains(q.held.Values(), true) && !slices.Contains(q.held.Values(), false) {
 		if !q.declarable() {
-			d.Errorf(q.node, "hold_the_line: true, but a distance beyond max_charge at every point is charged at no point, so no Reaction is made")
+			d.Errorf(q.where("hold_the_line"), "hold_the_line: true, but a distance beyond max_charge at every point is charged at no point, so no Reaction is made")
 		}
 		if !slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return !u.mayHave(rules.RuleAutomatedArtillery) }) {
-			d.Errorf(q.node, "hold_the_line: true, but the defender is Automated Artillery, whose one Reaction is Interceptor")
+			d.Errorf(q.where("hold_the_line"), "hold_the_line: true, but the defender is Automated Artillery, whose one Reaction is Interceptor")
 		}
 		if !slices.ContainsFunc(q.stupefied.Values(), func(st string) bool { return !stupefiedUnits[st][1] }) {
 			d.Errorf(q.stupefyAt, "hold_the_line: true with a Stupefied defender, which makes no Reaction")

@@ -238,7 +238,7 @@ func TestErrors(t *testing.T) {
 		{"same names", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + assaultSquad + "\n"),
 			`t.yaml:5:13: attacker and defender are both named "Assault Squad"`},
 		{"terrain without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  difficult_terrain: true\n"),
-			"t.yaml:4:3: difficult_terrain: true needs charged: true"},
+			"t.yaml:7:22: difficult_terrain: true needs charged: true"},
 		{"Salvo", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Salvo 2, S: 4, AP: 5}]}", target, ""), `t.yaml:4:118: type: Salvo is not a Horus Heresy 2nd edition weapon type`},
 		{"rule in a type", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 1, Rendng (6+)\", S: 4, AP: 5}]}", target, ""), `t.yaml:4:130: unknown rule "Rendng"; did you mean "Rending"?`},
 		// The X of a type is bounded as shots are: 1000 shots from each of
@@ -260,7 +260,10 @@ func TestErrors(t *testing.T) {
 		{"Overwatch guns without Overwatch", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {name: D, models: 5, " + marine + ", weapons: [{name: gun, S: 4, AP: 5}]}\n"), `t.yaml:5:13: the defender's weapons are fired only in Overwatch; set options: {overwatch: true}`},
 		{"Overwatch guns on Automated Artillery", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {name: D, models: 5, " + marine + ", rules: [Automated Artillery], weapons: [{name: gun, S: 4, AP: 5}]}\n  options: {overwatch: true}\n"), `t.yaml:5:13: the defender's weapons are fired only in Overwatch, which Automated Artillery may not make (its one Reaction is Interceptor); remove them`},
 		{"Stupefied charger without the rule", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  stupefied: attacker\n"), `t.yaml:6:14: stupefied: attacker, but a unit without Lords of Profligacy cannot become Stupefied`},
-		{"charge distance without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  distance: 6\n"), `t.yaml:4:3: distance and hold_the_line need charged: true`},
+		{"charge distance without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  distance: 6\n"), `t.yaml:6:12: distance and hold_the_line need charged: true`},
+		// Each at the key at fault, not the assault's first.
+		{"charge bonus without a roll", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charge_bonus: 2\n"), `t.yaml:6:17: charge_bonus needs a charge roll`},
+		{"holding the line beyond the longest charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {use: Legionaries}\n  distance: 13\n  hold_the_line: true\n"), `t.yaml:7:18: hold_the_line: true, but a distance beyond max_charge`},
 		{"charge dice", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  options: {charge_dice: 2D6-5}\n"), `t.yaml:6:26: charge_dice "2D6-5": expected dice that roll 1 or more`},
 		// What only simulate dice reads is named where its part starts: the
 		// quoted shots at column 132 are read from 133, so "r1" is at 135;
@@ -784,7 +787,7 @@ func TestEveryProblemAtOnce(t *testing.T) {
 				`t.yaml:19:5: the defender's weapons are fired only in Overwatch; set options: {overwatch: true}, or remove them` + "\n" +
 				`t.yaml:31:12: attacker "Guns" is Automated Artillery, which may not charge; set charged: false to have it fight without charging` + "\n" +
 				// The assault's mapping, at its first key.
-				`t.yaml:4:3: difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)` + "\n" +
+				`t.yaml:32:22: difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)` + "\n" +
 				`t.yaml:33:14: stupefied: both, but a unit without Lords of Profligacy cannot become Stupefied`},
 	} {
 		_, err := registry.Parse("t.yaml", []byte(tc.src))
