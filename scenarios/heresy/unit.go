@@ -903,7 +903,11 @@ func (g *gridSpec) check(d *scenarios.Decoder, axes scenarios.Axes, idle map[str
 		names = append(names, a.Name)
 	}
 	for _, at := range []*scenarios.Node{g.rowsAt, g.colAt} {
-		if !slices.Contains(names, at.Text) {
+		switch {
+		case len(names) == 0:
+			d.Errorf(at, "grid %q: the scenario sweeps no parameter; a grid lays out two swept ones", at.Text)
+			ok = false
+		case !slices.Contains(names, at.Text):
 			d.Errorf(at, "grid %q: expected a swept parameter: %s", at.Text, strings.Join(names, ", "))
 			ok = false
 		}
