@@ -2,6 +2,7 @@ package fantasy
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -150,6 +151,11 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			built = append(built, group{b: b, exact: rules.ExactBattle(b)})
 			return newBattleModel(b), true
 		})
+		battles := make([]*rules.Battle, len(built))
+		for i, g := range built {
+			battles[i] = g.b
+		}
+		ok = ok && optionsOfRules(d, optionAt, battles)
 		if n, set := optionAt["target_flees"]; ok && set && !slices.ContainsFunc(built, func(g group) bool { return g.b.Units[0].Mover.Random.IsZero() }) {
 			// No charge reaction is declared against a move by Random
 			// Movement (Random Movement): the target never flees from it.
@@ -283,20 +289,60 @@ func decodePhases(d *scenarios.Decoder, n *scenarios.Node) []rules.Phase {
 // the battle does not have, in the order they are written, and reports
 // whether none was.
 func optionsRead(d *scenarios.Decoder, phases []rules.Phase, at map[string]*scenarios.Node) bool {
-	type unread struct {
-		key   string
-		n     *scenarios.Node
-		phase rules.Phase
-	}
 	var refused []unread
 	for _, o := range battleOptions {
 		if n, set := at[o.key]; set && o.only != nil && !slices.Contains(phases, *o.only) {
-			refused = append(refused, unread{o.key, n, *o.only})
+			refused = append(refused, unread{n, fmt.Sprintf("%s: the battle has no %s phase, the only one this option changes; remove it or add the phase", o.key, *o.only)})
 		}
 	}
+	return report(d, refused)
+}
+
+// optionsOfRules refuses the options of a Doomwheel's rules (at, where
+// written) in a battle none of whose units has them at any point: the
+// zzzzap_ options without an acting unit that shoots Zzzzap!, the Out of
+// Control moves without one that can go Out of Control (Loss of Control,
+// or the Zzzzap! Mishap chart), loss_of_control without a unit that tests
+// it. It reports whether none was.
+func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles []*rules.Battle) bool {
+	any := func(has func(b *rules.Battle) bool) bool { return slices.ContainsFunc(battles, has) }
+	zaps := any(func(b *rules.Battle) bool { return b.Units[0].Zzzzap })
+	loses := any(func(b *rules.Battle) bool {
+		return slices.ContainsFunc(b.Units, func(u *rules.Unit) bool { return u.LossOfControl })
+	})
+	moves := any(func(b *rules.Battle) bool { return b.Units[0].Zzzzap || b.Units[0].LossOfControl })
+	var refused []unread
+	for _, o := range battleOptions {
+		n, set := at[o.key]
+		var why string
+		switch {
+		case !set:
+		case strings.HasPrefix(o.key, "zzzzap_") && !zaps:
+			why = "the attacker has no Zzzzap!, the only rule it changes"
+		case o.key == "loss_of_control" && !loses:
+			why = "no unit has Loss of Control, the only rule it changes"
+		case (o.key == "out_of_control" || o.key == "pursuer_out_of_control") && !moves:
+			why = "the attacker has neither Loss of Control nor Zzzzap! (whose Mishap chart may send it Out of Control), so it never goes Out of Control"
+		}
+		if why != "" {
+			refused = append(refused, unread{n, o.key + ": " + why + "; remove it"})
+		}
+	}
+	return report(d, refused)
+}
+
+// unread is an option refused, where it is written, and why.
+type unread struct {
+	n   *scenarios.Node
+	msg string
+}
+
+// report reports the options refused in the order they are written, and
+// whether there were none.
+func report(d *scenarios.Decoder, refused []unread) bool {
 	slices.SortFunc(refused, func(a, b unread) int { return cmp.Or(cmp.Compare(a.n.Line, b.n.Line), cmp.Compare(a.n.Col, b.n.Col)) })
 	for _, u := range refused {
-		d.Errorf(u.n, "%s: the battle has no %s phase, the only one this option changes; remove it or add the phase", u.key, u.phase)
+		d.Errorf(u.n, "%s", u.msg)
 	}
 	return len(refused) == 0
 }

@@ -308,7 +308,7 @@ func TestTrialsAllocateNothing(t *testing.T) {
 func TestBattleRoundsOption(t *testing.T) {
 	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
 	src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  attacker: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}" +
-		"\n  distance: 0\n  phases: [combat]\n  options: {rounds: [1, 3, all], wards: best, killing_blow: none, loss_of_control: end_of_phase}\n"
+		"\n  distance: 0\n  phases: [combat]\n  options: {rounds: [1, 3, all], wards: best, killing_blow: none}\n"
 	s, err := registry.Parse("t.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -317,7 +317,7 @@ func TestBattleRoundsOption(t *testing.T) {
 	for _, m := range s.Models {
 		b := m.(*battleModel).b
 		got = append(got, b.Options.Rounds)
-		if b.Options.Wards != rules.WardsBest || b.Options.KillingBlow != rules.KillingBlowNone || b.Options.LossOfControl != rules.LossOfControlEndOfPhase {
+		if b.Options.Wards != rules.WardsBest || b.Options.KillingBlow != rules.KillingBlowNone {
 			t.Errorf("options %+v", b.Options)
 		}
 	}

@@ -95,6 +95,11 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"target_flees from Random Movement",
 			"battle: {attacker: {name: A, " + rat + ", rules: [Random Movement (3D6)]}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat], options: {target_flees: true}}\n",
 			`t.yaml:3:233: target_flees: the attacker moves by Random Movement`},
+		// The options of a Doomwheel's rules, without them.
+		{"Doomwheel options without its rules",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting, combat], options: {zzzzap_bolts: 5, out_of_control: towards, loss_of_control: end_of_phase}}\n",
+			"t.yaml:3:211: zzzzap_bolts: the attacker has no Zzzzap!, the only rule it changes; remove it\n" +
+				"t.yaml:3:230: out_of_control: the attacker has neither Loss of Control nor Zzzzap!"},
 		{"table on a charge by Random Movement",
 			"charge: {unit: {name: A, rules: [Random Movement (3D6)]}, distance: 6, table: [wap, 8th]}\n",
 			`t.yaml:3:79: table on the charge, whose units move by Random Movement`},
@@ -135,6 +140,7 @@ func TestUnreadKeysRefused(t *testing.T) {
 	for _, src := range []string{
 		"charge: {unit: {name: A, M: 4, higher_ground: false}, distance: 5}\n",
 		"charge: {unit: [{name: A, rules: [Random Movement (3D6)]}, {name: B, M: 5}], distance: 6, table: [wap, 8th]}\n",
+		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting, combat], options: {zzzzap_bolts: 5, out_of_control: towards, loss_of_control: end_of_phase}}\n",
 		"battle: {attacker: [{name: A, " + rat + ", rules: [Random Movement (3D6)]}, {name: C, " + rat + "}], target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat], options: {target_flees: true}}\n",
 		"charge: {unit: {name: Harpies, M: 4, rules: [Fly (9)], flying: [false, true]}, distance: 12}\n",
 		"battle: {attacker: {name: A, " + rat + ", rules: [Fly (8)], flying: false}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat]}\n",
