@@ -299,7 +299,7 @@ func rowLess(rows [][]row) func(a, b row) bool {
 		point := func(r row) string { return fmt.Sprint(r.point) }
 		metric := func(r row) string { return r.metric }
 		if distinct(rs, point) > 1 && distinct(rs, metric) > 1 {
-			byPoint = together(rs, point)
+			byPoint = !together(rs, metric) && together(rs, point)
 			break
 		}
 	}

@@ -359,6 +359,20 @@ func TestRowOrderOfBattles(t *testing.T) {
 			t.Errorf("got  %s\nwant %s", got, want)
 		}
 	}
+	// A charge question: charge_success at each distance, then
+	// charge_reach, which has no distance; metric by metric, whichever
+	// file comes first.
+	charge := func(ds ...int) []Estimate {
+		es := rows(ds, "cs")
+		return append(es, Estimate{Metric: "reach"})
+	}
+	c7, c10 := charge(7, 8, 9, 10, 11, 12, 13), charge(10, 14)
+	want = "cs@7 cs@8 cs@9 cs@10 cs@11 cs@12 cs@13 cs@14 reach"
+	for _, full := range [][][]Estimate{{c7, c10}, {c10, c7}} {
+		if got := show(full); got != want {
+			t.Errorf("a charge question: got %s, want %s", got, want)
+		}
+	}
 	// One point in the first candidate: the layout is the other's.
 	one, three := rows([]int{10}, "cs", "ih"), rows([]int{6, 10, 14}, "cs", "ih")
 	want = "cs@6 ih@6 cs@10 ih@10 cs@14 ih@14"
