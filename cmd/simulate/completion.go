@@ -182,7 +182,7 @@ _simulate() {
     show) COMPREPLY=( $(compgen -W "%[1]s" -- "$cur") ) ;;
     merge) _simulate_files ;;
     completion) COMPREPLY=( $(compgen -W "%[2]s" -- "$cur") ) ;;
-    units) [[ " ${COMP_WORDS[*]:2:COMP_CWORD-2} " != *" show "* ]] && COMPREPLY=( $(compgen -W "show" -- "$cur") ) ;;
+    units) [[ " ${COMP_WORDS[*]:2:$((COMP_CWORD-2))} " != *" show "* ]] && COMPREPLY=( $(compgen -W "show" -- "$cur") ) ;;
     help) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=( $(compgen -W "%[3]s" -- "$cur") ) ;;
   esac
 }

@@ -264,3 +264,40 @@ func TestFishCompletionBehaviour(t *testing.T) {
 		}
 	}
 }
+
+// TestZshCompletionUnits runs the zsh script's completion function as
+// zsh's bash emulation calls it, where zsh is installed: units offers show
+// after its flags too, and nothing after show. zsh reads a slice length
+// that starts with a name as a history modifier (${a[*]:2:N-2}), which
+// broke the function there.
+func TestZshCompletionUnits(t *testing.T) {
+	if _, err := exec.LookPath("zsh"); err != nil {
+		t.Skip("no zsh")
+	}
+	script, _, err := runCLI(t, "completion", "zsh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "c.zsh"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		words string
+		cword int
+		want  string
+	}{
+		{"simulate units sh", 2, "show"},
+		{"simulate units --units x.yaml sh", 4, "show"},
+		{"simulate units show ''", 3, ""},
+	} {
+		prog := fmt.Sprintf(`autoload -U +X compinit && compinit -u; source c.zsh; emulate -L sh; setopt kshglob noshglob braceexpand
+COMP_WORDS=(%s); COMP_CWORD=%d; _simulate; echo "[${COMPREPLY[*]}]"`, tc.words, tc.cword)
+		cmd := exec.Command("zsh", "-f", "-c", prog)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if got := strings.TrimSpace(string(out)); err != nil || got != "["+tc.want+"]" {
+			t.Errorf("%s: %q (%v), want [%s]", tc.words, got, err, tc.want)
+		}
+	}
+}
