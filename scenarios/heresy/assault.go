@@ -297,9 +297,13 @@ func (q *assaultSpec) where(key string) *scenarios.Node {
 // sweep: its distance (0: no roll, it reaches) within max_charge, or no
 // maximum (rules.CanDeclareCharge).
 func (q *assaultSpec) declarable() bool {
+	maxes := q.opts.values("max_charge")
+	if len(maxes) == 0 || len(q.distance.Values()) == 0 {
+		return true // a value that could not be read is reported already
+	}
 	for _, d := range q.distance.Values() {
-		for _, m := range q.opts.values("max_charge") {
-			if m, ok := m.(int); ok && (m <= 0 || d <= m) {
+		for _, m := range maxes {
+			if m, ok := m.(int); !ok || m <= 0 || d <= m {
 				return true
 			}
 		}
