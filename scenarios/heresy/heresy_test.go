@@ -216,6 +216,11 @@ func TestErrors(t *testing.T) {
 			`t.yaml:7:18: grid metric "pinned" needs pinning: true`},
 		{"grid of a mean", shoot(bolters, "{name: Revellers, models: [5, 10], "+marine+"}", "  grid: {metric: casualties, rows: models, cols: models}\n"),
 			`t.yaml:6:18: grid metric "casualties": expected a probability metric`},
+		// An option about Blast markers or templates no weapon has.
+		{"blast hits of a marker no weapon has", shoot("{name: F, models: 5, "+marine+", weapons: [{name: b, S: 4, AP: 5, range: 24, rules: [Blast (3\")]}]}", target, "  options: {blast_hits_3: 4, blast_hits_5: 8}\n"),
+			`t.yaml:6:44: blast_hits_5: no weapon has Blast (5"), the only rule it changes; remove it`},
+		{"template hits with no template", shoot(bolters, target, "  options: {template_hits: 6}\n"),
+			`t.yaml:6:28: template_hits: no weapon is a Template`},
 		{"grid with no sweep", shoot(bolters, target, "  grid: {metric: destroyed, rows: shots, cols: T}\n"), `t.yaml:6:35: grid "shots": the scenario sweeps no parameter; a grid lays out two swept ones`},
 		{"grid axis", shoot(bolters, target, "  distance: [12, 24]\n  grid: {metric: destroyed, rows: shots, cols: distance}\n"), `t.yaml:7:35: grid "shots": expected a swept parameter: distance`},
 		{"unknown option", shoot(bolters, target, "  options: {outnumber_bonus: 1}\n"), `t.yaml:6:13: unknown key "outnumber_bonus" in the options`},

@@ -2,6 +2,7 @@ package heresy
 
 import (
 	"slices"
+	"strings"
 
 	rules "hammersim/mechanics/heresy"
 	"hammersim/scenarios"
@@ -180,7 +181,36 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n, shootingProbabilities) }},
 	})
 	q.checkStupefy(d)
+	q.checkMarkers(d)
 	return q.compile
+}
+
+// checkMarkers refuses a blast_hits_ option for a marker no weapon of the
+// question has at any point (the firer's, or the target's in its Return
+// Fire or next attack), and template_hits without a Template weapon: each
+// changes those weapons' hits alone.
+func (q *shootingSpec) checkMarkers(d *scenarios.Decoder) {
+	blasts, template := map[string]bool{}, false
+	for _, u := range slices.Concat(q.firer.Values(), q.target.Values()) {
+		for _, w := range u.weapons {
+			b, t := w.markers()
+			for size := range b {
+				blasts[size] = true
+			}
+			template = template || t
+		}
+	}
+	for _, o := range shootingOptions {
+		n, set := q.opts.where[o.key]
+		size, isBlast := strings.CutPrefix(o.key, "blast_hits_")
+		switch {
+		case !set:
+		case isBlast && !blasts[size]:
+			d.Errorf(n, "%s: no weapon has Blast (%s\"), the only rule it changes; remove it", o.key, size)
+		case o.key == "template_hits" && !template:
+			d.Errorf(n, "template_hits: no weapon is a Template, the only kind it changes; remove it")
+		}
+	}
 }
 
 // checkStupefy reports a Stupefied policy for a target that cannot become

@@ -89,6 +89,24 @@ type weaponSpec struct {
 	rngNode *scenarios.Node
 }
 
+// markers reports the sizes of the Blast markers ("3", "5", "7", "10")
+// and whether a template, by which the weapon hits at some point.
+func (w *weaponSpec) markers() (blasts map[string]bool, template bool) {
+	blasts, template = map[string]bool{}, w.template
+	for _, rp := range w.rules {
+		for _, c := range rp.Values() {
+			switch {
+			case !c.On || c.Rule.Spec == nil:
+			case c.Rule.Spec.Name == rules.RuleBlast:
+				blasts[strings.TrimSuffix(c.Rule.Words, "\"")] = true
+			case c.Rule.Spec.Name == rules.RuleTemplate:
+				template = true
+			}
+		}
+	}
+	return blasts, template
+}
+
 // strength is a weapon's Strength as printed: a number, "User" (the
 // wielder's Strength) or "+N" (the wielder's plus N).
 type strength struct {
@@ -678,16 +696,18 @@ type option struct {
 type optionValues struct {
 	specs []option
 	vals  map[string]scenarios.Param[any]
+	where map[string]*scenarios.Node // where each option written is
 }
 
 func decodeOptions(d *scenarios.Decoder, n *scenarios.Node, specs []option) *optionValues {
-	ov := &optionValues{specs: specs, vals: map[string]scenarios.Param[any]{}}
+	ov := &optionValues{specs: specs, vals: map[string]scenarios.Param[any]{}, where: map[string]*scenarios.Node{}}
 	if n == nil {
 		return ov
 	}
 	var fields []scenarios.Field
 	for _, o := range specs {
 		fields = append(fields, scenarios.Field{Key: o.key, Decode: func(n *scenarios.Node) {
+			ov.where[o.key] = n
 			ov.vals[o.key] = scenarios.Sweep(d, n, o.key, o.words == nil && !o.boolean && !o.dice, func(n *scenarios.Node) (any, bool) {
 				switch {
 				case o.boolean:
