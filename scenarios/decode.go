@@ -51,6 +51,12 @@ type Decoder struct {
 // points of a card whose models are swept, which a use must give).
 func (d *Decoder) CheckingCard() bool { return d.card }
 
+// Failed reports whether a problem has been reported. A check that weighs
+// values against each other (a charge's distance against the longest
+// charge) waits for every value to be read: one left out would make it
+// report a problem that is not there.
+func (d *Decoder) Failed() bool { return len(d.errs) > 0 }
+
 // Errorf reports a problem at n's position (the top of the file when n is
 // nil). Repeats of one message at one place are reported once.
 func (d *Decoder) Errorf(n *Node, format string, args ...any) {

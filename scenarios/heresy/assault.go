@@ -115,8 +115,11 @@ type assaultSpec struct {
 	stupefied                  scenarios.Param[string]
 	node, chargedAt, stupefyAt *scenarios.Node
 	at                         map[string]*scenarios.Node // where a key's value is written
-	opts                       *optionValues
-	grid                       *gridSpec
+	// partial is set where a value could not be read: the checks that
+	// weigh a charge's distance (declarable, charge_bonus) wait for it.
+	partial bool
+	opts    *optionValues
+	grid    *gridSpec
 }
 
 func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
@@ -298,8 +301,8 @@ func (q *assaultSpec) where(key string) *scenarios.Node {
 // maximum (rules.CanDeclareCharge).
 func (q *assaultSpec) declarable() bool {
 	maxes := q.opts.values("max_charge")
-	if len(maxes) == 0 || len(q.distance.Values()) == 0 {
-		return true // a value that could not be read is reported already
+	if q.partial || len(maxes) == 0 || len(q.distance.Values()) == 0 {
+		return true
 	}
 	for _, d := range q.distance.Values() {
 		for _, m := range maxes {
@@ -316,6 +319,7 @@ func (q *assaultSpec) declarable() bool {
 // each other (and a unit's rules of its other keys), so two values that
 // cannot meet always meet at some point.
 func (q *assaultSpec) check(d *scenarios.Decoder) {
+	q.partial = d.Failed()
 	stands := slices.Contains(q.charged.Values(), false)
 	for _, b := range q.defender.Values() {
 		for _, a := range q.attacker.Values() {
@@ -359,7 +363,7 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 	// nothing.
 	never := !slices.Contains(q.charged.Values(), true)
 	rolls := slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 })
-	if slices.ContainsFunc(q.bonus.Values(), func(v int) bool { return v > 0 }) && (never || !rolls) {
+	if slices.ContainsFunc(q.bonus.Values(), func(v int) bool { return v > 0 }) && (never || !rolls) && !q.partial {
 		d.Errorf(q.where("charge_bonus"), "charge_bonus needs a charge roll: charged: true and a distance (without a distance the charge reaches, and no roll is made)")
 	}
 	// Hold the Line from a defender that makes no Reaction at any point of

@@ -1,6 +1,8 @@
 package heresy
 
 import (
+	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -190,6 +192,9 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 // Fire or next attack), and template_hits without a Template weapon: each
 // changes those weapons' hits alone.
 func (q *shootingSpec) checkMarkers(d *scenarios.Decoder) {
+	if d.Failed() {
+		return // a rule or range that could not be read may be the marker
+	}
 	blasts, template := map[string]bool{}, false
 	for _, u := range slices.Concat(q.firer.Values(), q.target.Values()) {
 		for _, w := range u.weapons {
@@ -200,16 +205,23 @@ func (q *shootingSpec) checkMarkers(d *scenarios.Decoder) {
 			template = template || t
 		}
 	}
+	var refused []*scenarios.Node
+	msgs := map[*scenarios.Node]string{}
 	for _, o := range shootingOptions {
 		n, set := q.opts.where[o.key]
 		size, isBlast := strings.CutPrefix(o.key, "blast_hits_")
 		switch {
 		case !set:
 		case isBlast && !blasts[size]:
-			d.Errorf(n, "%s: no weapon has Blast (%s\"), the only rule it changes; remove it", o.key, size)
+			refused, msgs[n] = append(refused, n), fmt.Sprintf("%s: no weapon has Blast (%s\"), the only rule it changes; remove it", o.key, size)
 		case o.key == "template_hits" && !template:
-			d.Errorf(n, "template_hits: no weapon is a Template, the only kind it changes; remove it")
+			refused, msgs[n] = append(refused, n), "template_hits: no weapon is a Template, the only kind it changes; remove it"
 		}
+	}
+	// In the order written.
+	slices.SortFunc(refused, func(a, b *scenarios.Node) int { return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col)) })
+	for _, n := range refused {
+		d.Errorf(n, "%s", msgs[n])
 	}
 }
 
