@@ -135,9 +135,10 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		{Key: "options", Decode: func(n *scenarios.Node) { decodeBattleOptions(d, n, options, optionAt) }},
 	})
 	return func(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
-		if !attacker.Set() || !target.Set() || !distance.Set() || len(phases) == 0 || !optionsRead(d, phases, optionAt) {
+		if !attacker.Set() || !target.Set() || !distance.Set() || len(phases) == 0 {
 			return scenarios.Compiled{}
 		}
+		read := optionsRead(d, phases, optionAt)
 		type group struct {
 			b     *rules.Battle
 			exact rules.BattleExact
@@ -155,14 +156,14 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		for i, g := range built {
 			battles[i] = g.b
 		}
-		ok = ok && optionsOfRules(d, optionAt, battles)
-		if n, set := optionAt["target_flees"]; ok && set && !slices.ContainsFunc(built, func(g group) bool { return g.b.Units[0].Mover.Random.IsZero() }) {
+		ok = ok && optionsOfRules(d, optionAt, battles, phases)
+		if n, set := optionAt["target_flees"]; ok && set && slices.Contains(phases, rules.PhaseCharge) && !slices.ContainsFunc(built, func(g group) bool { return g.b.Units[0].Mover.Random.IsZero() }) {
 			// No charge reaction is declared against a move by Random
 			// Movement (Random Movement): the target never flees from it.
 			d.Errorf(n, "target_flees: the attacker moves by Random Movement, against which no charge reaction is declared, so target_flees decides nothing; remove it")
 			ok = false
 		}
-		if !ok {
+		if !ok || !read {
 			return scenarios.Compiled{}
 		}
 		var c scenarios.Compiled
@@ -302,27 +303,33 @@ func optionsRead(d *scenarios.Decoder, phases []rules.Phase, at map[string]*scen
 // written) in a battle none of whose units has them at any point: the
 // zzzzap_ options without an acting unit that shoots Zzzzap!, the Out of
 // Control moves without one that can go Out of Control (Loss of Control,
-// or the Zzzzap! Mishap chart), loss_of_control without a unit that tests
-// it. It reports whether none was.
-func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles []*rules.Battle) bool {
-	any := func(has func(b *rules.Battle) bool) bool { return slices.ContainsFunc(battles, has) }
-	zaps := any(func(b *rules.Battle) bool { return b.Units[0].Zzzzap })
-	loses := any(func(b *rules.Battle) bool {
+// or Zzzzap!'s Mishap chart in a shooting phase), pursuer_out_of_control
+// without one that can after its pursuit (Loss of Control, tested at the
+// end of the combat phase), loss_of_control without a unit that tests it.
+// An option the battle's phases refuse already (optionsRead) is passed
+// over. It reports whether none was refused.
+func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles []*rules.Battle, phases []rules.Phase) bool {
+	some := func(has func(b *rules.Battle) bool) bool { return slices.ContainsFunc(battles, has) }
+	zaps := some(func(b *rules.Battle) bool { return b.Units[0].Zzzzap })
+	loses := some(func(b *rules.Battle) bool {
 		return slices.ContainsFunc(b.Units, func(u *rules.Unit) bool { return u.LossOfControl })
 	})
-	moves := any(func(b *rules.Battle) bool { return b.Units[0].Zzzzap || b.Units[0].LossOfControl })
+	actingLoses := some(func(b *rules.Battle) bool { return b.Units[0].LossOfControl })
+	moves := actingLoses || zaps && slices.Contains(phases, rules.PhaseShooting)
 	var refused []unread
 	for _, o := range battleOptions {
 		n, set := at[o.key]
 		var why string
 		switch {
-		case !set:
+		case !set || o.only != nil && !slices.Contains(phases, *o.only):
 		case strings.HasPrefix(o.key, "zzzzap_") && !zaps:
 			why = "the attacker has no Zzzzap!, the only rule it changes"
 		case o.key == "loss_of_control" && !loses:
 			why = "no unit has Loss of Control, the only rule it changes"
-		case (o.key == "out_of_control" || o.key == "pursuer_out_of_control") && !moves:
-			why = "the attacker has neither Loss of Control nor Zzzzap! (whose Mishap chart may send it Out of Control), so it never goes Out of Control"
+		case o.key == "out_of_control" && !moves:
+			why = "the attacker never goes Out of Control: it has no Loss of Control, nor Zzzzap! with a shooting phase (whose Mishap chart may send it)"
+		case o.key == "pursuer_out_of_control" && !actingLoses:
+			why = "the attacker has no Loss of Control, which alone sends it Out of Control after a pursuit"
 		}
 		if why != "" {
 			refused = append(refused, unread{n, o.key + ": " + why + "; remove it"})

@@ -99,7 +99,19 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"Doomwheel options without its rules",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting, combat], options: {zzzzap_bolts: 5, out_of_control: towards, loss_of_control: end_of_phase}}\n",
 			"t.yaml:3:211: zzzzap_bolts: the attacker has no Zzzzap!, the only rule it changes; remove it\n" +
-				"t.yaml:3:230: out_of_control: the attacker has neither Loss of Control nor Zzzzap!"},
+				"t.yaml:3:230: out_of_control: the attacker never goes Out of Control"},
+		// A Zzzzap! machine without Loss of Control goes Out of Control by
+		// its Mishap chart alone, in a shooting phase; never after a pursuit.
+		{"Out of Control without a shooting phase",
+			"battle: {attacker: {name: D, troop: Chariot, S: 6, T: 6, W: 5, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 4, A: 1}], rules: [Random Movement (3D6), Zzzzap!]}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat], options: {out_of_control: towards}}\n",
+			"t.yaml:3:285: out_of_control: the attacker never goes Out of Control"},
+		{"pursuer Out of Control without Loss of Control",
+			"battle: {attacker: {name: D, troop: Chariot, S: 6, T: 6, W: 5, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 4, A: 1}], rules: [Random Movement (3D6), Zzzzap!]}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting, combat], options: {out_of_control: towards, pursuer_out_of_control: moves}}\n",
+			"t.yaml:3:328: pursuer_out_of_control: the attacker has no Loss of Control"},
+		// A phase's refusal and a rule's come in one run.
+		{"a phase's refusal beside a rule's",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat], options: {zzzzap_bolts: 5, out_of_control: away}}\n",
+			"t.yaml:3:201: zzzzap_bolts: the battle has no shooting phase, the only one this option changes; remove it or add the phase\nt.yaml:3:220: out_of_control: the attacker never goes Out of Control"},
 		{"table on a charge by Random Movement",
 			"charge: {unit: {name: A, rules: [Random Movement (3D6)]}, distance: 6, table: [wap, 8th]}\n",
 			`t.yaml:3:79: table on the charge, whose units move by Random Movement`},
