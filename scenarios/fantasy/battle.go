@@ -316,6 +316,11 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 	})
 	actingLoses := some(func(b *rules.Battle) bool { return b.Units[0].LossOfControl })
 	moves := actingLoses || zaps && slices.Contains(phases, rules.PhaseShooting)
+	// A pursuer goes Out of Control only by the test at the end of the
+	// combat phase, and moves only where out_of_control moves it.
+	pursuerMoves := some(func(b *rules.Battle) bool {
+		return b.Units[0].LossOfControl && b.Options.LossOfControl == rules.LossOfControlEndOfPhase && b.Options.OutOfControl != rules.OutOfControlInPlace
+	})
 	var refused []unread
 	for _, o := range battleOptions {
 		n, set := at[o.key]
@@ -330,6 +335,8 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			why = "the attacker never goes Out of Control: it has no Loss of Control, nor Zzzzap! with a shooting phase (whose Mishap chart may send it)"
 		case o.key == "pursuer_out_of_control" && !actingLoses:
 			why = "the attacker has no Loss of Control, which alone sends it Out of Control after a pursuit"
+		case o.key == "pursuer_out_of_control" && !pursuerMoves:
+			why = "a pursuer goes Out of Control only with loss_of_control: end_of_phase, and moves only where out_of_control is not in_place; no point has both"
 		}
 		if why != "" {
 			refused = append(refused, unread{n, o.key + ": " + why + "; remove it"})

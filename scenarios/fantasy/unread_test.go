@@ -108,6 +108,11 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"pursuer Out of Control without Loss of Control",
 			"battle: {attacker: {name: D, troop: Chariot, S: 6, T: 6, W: 5, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 4, A: 1}], rules: [Random Movement (3D6), Zzzzap!]}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting, combat], options: {out_of_control: towards, pursuer_out_of_control: moves}}\n",
 			"t.yaml:3:328: pursuer_out_of_control: the attacker has no Loss of Control"},
+		// A pursuer goes Out of Control at the end of the combat phase
+		// only, and moves only where out_of_control moves it.
+		{"pursuer Out of Control by the defaults",
+			"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat], options: {pursuer_out_of_control: moves}}\n",
+			"t.yaml:3:174: pursuer_out_of_control: a pursuer goes Out of Control only with loss_of_control: end_of_phase"},
 		// A phase's refusal and a rule's come in one run.
 		{"a phase's refusal beside a rule's",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat], options: {zzzzap_bolts: 5, out_of_control: away}}\n",
@@ -153,6 +158,7 @@ func TestUnreadKeysRefused(t *testing.T) {
 		"charge: {unit: {name: A, M: 4, higher_ground: false}, distance: 5}\n",
 		"charge: {unit: [{name: A, rules: [Random Movement (3D6)]}, {name: B, M: 5}], distance: 6, table: [wap, 8th]}\n",
 		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting, combat], options: {zzzzap_bolts: 5, out_of_control: towards, loss_of_control: end_of_phase}}\n",
+		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat], options: {pursuer_out_of_control: moves, out_of_control: [in_place, away], loss_of_control: end_of_phase}}\n",
 		"battle: {attacker: [{name: A, " + rat + ", rules: [Random Movement (3D6)]}, {name: C, " + rat + "}], target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat], options: {target_flees: true}}\n",
 		"charge: {unit: {name: Harpies, M: 4, rules: [Fly (9)], flying: [false, true]}, distance: 12}\n",
 		"battle: {attacker: {name: A, " + rat + ", rules: [Fly (8)], flying: false}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat]}\n",

@@ -270,6 +270,8 @@ func (q *assaultSpec) model(a, b *unit, pt scenarios.Point) *assaultModel {
 // allows it meets the others at some point.
 func (q *assaultSpec) noOverwatch() string {
 	switch {
+	case !allRead(q.opts.where["overwatch"], len(q.opts.values("overwatch"))) || !allRead(q.chargedAt, len(q.charged.Values())):
+		// A value not read may be the one that allows it.
 	case !slices.Contains(q.opts.values("overwatch"), any(true)):
 		return "the defender's weapons are fired only in Overwatch; set options: {overwatch: true}, or remove them"
 	case !slices.Contains(q.charged.Values(), true):
@@ -294,6 +296,18 @@ func (q *assaultSpec) where(key string) *scenarios.Node {
 		return n
 	}
 	return q.node
+}
+
+// allRead reports whether every value written at n (nil: none written)
+// was read: count of them, one a list item.
+func allRead(n *scenarios.Node, count int) bool {
+	switch {
+	case n == nil:
+		return true
+	case n.Kind == scenarios.SeqNode:
+		return count == len(n.Items)
+	}
+	return count > 0
 }
 
 // declarable reports whether a charge is declared at some point of the

@@ -1459,6 +1459,10 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 		// a charge beyond it.
 		{"an unread max_charge", "attacker: " + one + ", defender: " + gun + ", distance: 7, options: {overwatch: true, max_charge: 99}",
 			"max_charge 99 is out of range; expected 0 to 48"},
+		{"an unread overwatch", "attacker: " + one + ", defender: " + gun + ", options: {overwatch: yes}",
+			"expected overwatch as true or false"},
+		{"an unread charged", "attacker: " + one + ", defender: " + gun + ", charged: maybe, options: {overwatch: true}",
+			"expected charged as true or false"},
 		{"an unread max_charge in a sweep", "attacker: " + one + ", defender: " + gun + ", distance: 13, options: {overwatch: true, max_charge: [12, 99]}",
 			"max_charge 99 is out of range; expected 0 to 48"},
 		{"weapons of a Stupefied defender", "attacker: " + one + ", defender: " + lordGun + ", stupefied: [defender, both], options: {overwatch: true}",
