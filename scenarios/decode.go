@@ -51,11 +51,38 @@ type Decoder struct {
 // points of a card whose models are swept, which a use must give).
 func (d *Decoder) CheckingCard() bool { return d.card }
 
-// Failed reports whether a problem has been reported. A check that weighs
+// FailedWithin reports whether a problem has been reported inside n (nil:
+// none): at n or at a node below it, in its file. A check that weighs
 // values against each other (a charge's distance against the longest
-// charge) waits for every value to be read: one left out would make it
-// report a problem that is not there.
-func (d *Decoder) Failed() bool { return len(d.errs) > 0 }
+// charge) waits for the values it reads to be read: one left out would
+// make it report a problem that is not there.
+func (d *Decoder) FailedWithin(n *Node) bool {
+	if n == nil {
+		return false
+	}
+	file := d.file
+	if n.File != "" {
+		file = n.File
+	}
+	before := func(a, b [2]int) bool { return a[0] < b[0] || a[0] == b[0] && a[1] < b[1] }
+	lo, hi := [2]int{n.Line, n.Col}, [2]int{n.Line, n.Col + len(n.Text)}
+	var walk func(*Node)
+	walk = func(x *Node) {
+		if end := [2]int{x.Line, x.Col + len(x.Text)}; before(hi, end) {
+			hi = end
+		}
+		for _, c := range slices.Concat(x.Items, x.Keys, x.Vals) {
+			walk(c)
+		}
+	}
+	walk(n)
+	for _, e := range d.errs {
+		if at := [2]int{e.Line, e.Col}; e.File == file && !before(at, lo) && !before(hi, at) {
+			return true
+		}
+	}
+	return false
+}
 
 // Errorf reports a problem at n's position (the top of the file when n is
 // nil). Repeats of one message at one place are reported once.

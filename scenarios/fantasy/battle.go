@@ -315,7 +315,14 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		return slices.ContainsFunc(b.Units, func(u *rules.Unit) bool { return u.LossOfControl })
 	})
 	actingLoses := some(func(b *rules.Battle) bool { return b.Units[0].LossOfControl })
-	moves := actingLoses || zaps && slices.Contains(phases, rules.PhaseShooting)
+	// Nothing but its own Zzzzap! wounds the acting unit out of combat, so
+	// it goes Out of Control by the Mishap chart or a Loss of Control test
+	// in a shooting phase, or by a test at the end of a phase it fought in
+	// (loss_of_control: end_of_phase).
+	shoots := zaps && slices.Contains(phases, rules.PhaseShooting)
+	moves := shoots || some(func(b *rules.Battle) bool {
+		return b.Units[0].LossOfControl && b.Options.LossOfControl == rules.LossOfControlEndOfPhase
+	})
 	// A pursuer goes Out of Control only by the test at the end of the
 	// combat phase, and moves only where out_of_control moves it.
 	pursuerMoves := some(func(b *rules.Battle) bool {
@@ -332,7 +339,7 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		case o.key == "loss_of_control" && !loses:
 			why = "no unit has Loss of Control, the only rule it changes"
 		case o.key == "out_of_control" && !moves:
-			why = "the attacker never goes Out of Control: it has no Loss of Control, nor Zzzzap! with a shooting phase (whose Mishap chart may send it)"
+			why = "the attacker never goes Out of Control: that takes Zzzzap! and a shooting phase (its Mishap chart, or the wounds of a Disaster), or Loss of Control tested at the end of a phase (loss_of_control: end_of_phase)"
 		case o.key == "pursuer_out_of_control" && !actingLoses:
 			why = "the attacker has no Loss of Control, which alone sends it Out of Control after a pursuit"
 		case o.key == "pursuer_out_of_control" && !pursuerMoves:

@@ -115,8 +115,9 @@ type assaultSpec struct {
 	stupefied                  scenarios.Param[string]
 	node, chargedAt, stupefyAt *scenarios.Node
 	at                         map[string]*scenarios.Node // where a key's value is written
-	// partial is set where a value could not be read: the checks that
-	// weigh a charge's distance (declarable, charge_bonus) wait for it.
+	// partial is set where a distance or max_charge could not be read:
+	// the checks that weigh a charge's distance (declarable,
+	// charge_bonus) wait for it.
 	partial bool
 	opts    *optionValues
 	grid    *gridSpec
@@ -270,7 +271,8 @@ func (q *assaultSpec) model(a, b *unit, pt scenarios.Point) *assaultModel {
 // allows it meets the others at some point.
 func (q *assaultSpec) noOverwatch() string {
 	switch {
-	case !allRead(q.opts.where["overwatch"], len(q.opts.values("overwatch"))) || !allRead(q.chargedAt, len(q.charged.Values())):
+	case !allRead(q.opts.where["overwatch"], len(q.opts.values("overwatch"))) || !allRead(q.chargedAt, len(q.charged.Values())) ||
+		!allRead(q.at["hold_the_line"], len(q.held.Values())) || !allRead(q.stupefyAt, len(q.stupefied.Values())):
 		// A value not read may be the one that allows it.
 	case !slices.Contains(q.opts.values("overwatch"), any(true)):
 		return "the defender's weapons are fired only in Overwatch; set options: {overwatch: true}, or remove them"
@@ -333,7 +335,7 @@ func (q *assaultSpec) declarable() bool {
 // each other (and a unit's rules of its other keys), so two values that
 // cannot meet always meet at some point.
 func (q *assaultSpec) check(d *scenarios.Decoder) {
-	q.partial = d.Failed()
+	q.partial = d.FailedWithin(q.at["distance"]) || d.FailedWithin(q.opts.where["max_charge"])
 	stands := slices.Contains(q.charged.Values(), false)
 	for _, b := range q.defender.Values() {
 		for _, a := range q.attacker.Values() {
@@ -389,7 +391,7 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 		if !slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return !u.mayHave(rules.RuleAutomatedArtillery) }) {
 			d.Errorf(q.where("hold_the_line"), "hold_the_line: true, but the defender is Automated Artillery, whose one Reaction is Interceptor")
 		}
-		if !slices.ContainsFunc(q.stupefied.Values(), func(st string) bool { return !stupefiedUnits[st][1] }) {
+		if !slices.ContainsFunc(q.stupefied.Values(), func(st string) bool { return !stupefiedUnits[st][1] }) && allRead(q.stupefyAt, len(q.stupefied.Values())) {
 			d.Errorf(q.stupefyAt, "hold_the_line: true with a Stupefied defender, which makes no Reaction")
 		}
 	}

@@ -1463,6 +1463,10 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 			"expected overwatch as true or false"},
 		{"an unread charged", "attacker: " + one + ", defender: " + gun + ", charged: maybe, options: {overwatch: true}",
 			"expected charged as true or false"},
+		{"an unread hold_the_line", "attacker: " + one + ", defender: " + gun + ", distance: 6, hold_the_line: [true, yes], options: {overwatch: true}",
+			"expected hold_the_line as true or false"},
+		{"an unread stupefied", "attacker: " + one + ", defender: " + lordGun + ", stupefied: [defender, nobody], options: {overwatch: true}",
+			`stupefied "nobody"`},
 		{"an unread max_charge in a sweep", "attacker: " + one + ", defender: " + gun + ", distance: 13, options: {overwatch: true, max_charge: [12, 99]}",
 			"max_charge 99 is out of range; expected 0 to 48"},
 		{"weapons of a Stupefied defender", "attacker: " + one + ", defender: " + lordGun + ", stupefied: [defender, both], options: {overwatch: true}",
@@ -1507,5 +1511,17 @@ func TestMarkerOptionsWaitForTheRules(t *testing.T) {
 	_, err := registry.Parse("t.yaml", []byte(src))
 	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "Blast (4) is not known") {
 		t.Errorf("got %v, want the Blast (4) error alone", err)
+	}
+}
+
+// TestRefusalsBesideAnUnrelatedError: a refusal that weighs values waits
+// only for the values it reads, so an error elsewhere in the file (a
+// trials key written before the question) does not hold it back.
+func TestRefusalsBesideAnUnrelatedError(t *testing.T) {
+	src := "name: t\nruleset: heresy\ntrials: lots\nshooting:\n  firer: {name: F, models: 5, " + marine + ", weapons: [{name: b, S: 4, AP: 5, range: 24}]}\n" +
+		"  target: {name: T, models: 5, " + marine + "}\n  options: {template_hits: 6}\n"
+	_, err := registry.Parse("t.yaml", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), "expected trials") || !strings.Contains(err.Error(), "template_hits: no weapon is a Template") {
+		t.Errorf("got %v, want the trials error and the template_hits refusal", err)
 	}
 }

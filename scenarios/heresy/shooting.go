@@ -192,12 +192,12 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 // Fire or next attack), and template_hits without a Template weapon: each
 // changes those weapons' hits alone.
 func (q *shootingSpec) checkMarkers(d *scenarios.Decoder) {
-	if d.Failed() {
-		return // a rule or range that could not be read may be the marker
-	}
 	blasts, template := map[string]bool{}, false
 	for _, u := range slices.Concat(q.firer.Values(), q.target.Values()) {
 		for _, w := range u.weapons {
+			if d.FailedWithin(w.node) {
+				return // a rule or range that could not be read may be the marker
+			}
 			b, t := w.markers()
 			for size := range b {
 				blasts[size] = true
