@@ -379,8 +379,13 @@ func TestPrecision(t *testing.T) {
 		t.Error("the stamp's command line does not reproduce the results")
 	}
 	out, stderr, err := runCLI(t, "run", "flee-pursuit", "--precision", "0.0001", "--trials", "16384", "--max-trials", "40000", "--format", "json")
-	if err != nil || !strings.Contains(out, `"precision_met": false`) || !strings.Contains(stderr, "was not reached") {
+	if err != nil || !strings.Contains(out, `"precision_met": false`) || !strings.Contains(stderr, "was not reached within 40000 trials per point; the results say so") {
 		t.Errorf("a capped precision run: %v; stderr %q", err, stderr)
+	}
+	// A CSV has no place for the stamp: the note says it does not say so.
+	_, stderr, err = runCLI(t, "run", "flee-pursuit", "--precision", "0.0001", "--trials", "16384", "--max-trials", "40000", "--format", "csv")
+	if err != nil || !strings.Contains(stderr, "was not reached within 40000 trials per point; the CSV, one row an estimate, does not say so") {
+		t.Errorf("a capped precision run as CSV: %v; stderr %q", err, stderr)
 	}
 }
 

@@ -620,7 +620,12 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	if st := report.Stamp; st.Precision > 0 && !st.PrecisionMet && !report.Partial {
-		fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; the results say so\n", st.Precision, st.MaxTrials)
+		// A CSV row holds an estimate, with no place for the run's stamp.
+		says := "the results say so"
+		if f.format == "csv" {
+			says = "the CSV, one row an estimate, does not say so (the other formats' stamps do)"
+		}
+		fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; %s\n", st.Precision, st.MaxTrials, says)
 	}
 	return writeRunOutputs(ctx, stdout, stderr, *f, &report, s.Source)
 }
