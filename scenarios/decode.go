@@ -52,36 +52,29 @@ type Decoder struct {
 func (d *Decoder) CheckingCard() bool { return d.card }
 
 // FailedWithin reports whether a problem has been reported inside n (nil:
-// none): at n or at a node below it, in its file. A check that weighs
-// values against each other (a charge's distance against the longest
-// charge) waits for the values it reads to be read: one left out would
-// make it report a problem that is not there.
+// none): at n or a node below it, or within a scalar's text, in the node's
+// own file (a catalogue card's nodes are in the catalogue's). A check that
+// weighs values against each other (a charge's distance against the
+// longest charge) waits for the values it reads to be read: one left out
+// would make it report a problem that is not there.
 func (d *Decoder) FailedWithin(n *Node) bool {
-	if n == nil {
+	if n == nil || len(d.errs) == 0 {
 		return false
 	}
-	file := d.file
-	if n.File != "" {
-		file = n.File
-	}
-	before := func(a, b [2]int) bool { return a[0] < b[0] || a[0] == b[0] && a[1] < b[1] }
-	lo, hi := [2]int{n.Line, n.Col}, [2]int{n.Line, n.Col + len(n.Text)}
-	var walk func(*Node)
-	walk = func(x *Node) {
-		if end := [2]int{x.Line, x.Col + len(x.Text)}; before(hi, end) {
-			hi = end
+	var within func(x *Node) bool
+	within = func(x *Node) bool {
+		file := d.file
+		if x.File != "" {
+			file = x.File
 		}
-		for _, c := range slices.Concat(x.Items, x.Keys, x.Vals) {
-			walk(c)
+		for _, e := range d.errs {
+			if e.File == file && e.Line == x.Line && e.Col >= x.Col && e.Col <= x.Col+max(len(x.Text), 1) {
+				return true
+			}
 		}
+		return slices.ContainsFunc(slices.Concat(x.Items, x.Keys, x.Vals), within)
 	}
-	walk(n)
-	for _, e := range d.errs {
-		if at := [2]int{e.Line, e.Col}; e.File == file && !before(at, lo) && !before(hi, at) {
-			return true
-		}
-	}
-	return false
+	return within(n)
 }
 
 // Errorf reports a problem at n's position (the top of the file when n is

@@ -379,12 +379,12 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 	// nothing.
 	never := !slices.Contains(q.charged.Values(), true)
 	rolls := slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 })
-	if slices.ContainsFunc(q.bonus.Values(), func(v int) bool { return v > 0 }) && (never || !rolls) && !q.partial {
+	if slices.ContainsFunc(q.bonus.Values(), func(v int) bool { return v > 0 }) && (never || !rolls) && !q.partial && allRead(q.chargedAt, len(q.charged.Values())) {
 		d.Errorf(q.where("charge_bonus"), "charge_bonus needs a charge roll: charged: true and a distance (without a distance the charge reaches, and no roll is made)")
 	}
 	// Hold the Line from a defender that makes no Reaction at any point of
 	// the sweep (where some points may react, the others simply do not).
-	if slices.Contains(q.held.Values(), true) && !slices.Contains(q.held.Values(), false) {
+	if slices.Contains(q.held.Values(), true) && !slices.Contains(q.held.Values(), false) && allRead(q.at["hold_the_line"], len(q.held.Values())) {
 		if !q.declarable() {
 			d.Errorf(q.where("hold_the_line"), "hold_the_line: true, but a distance beyond max_charge at every point is charged at no point, so no Reaction is made")
 		}

@@ -1467,6 +1467,10 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 			"expected hold_the_line as true or false"},
 		{"an unread stupefied", "attacker: " + one + ", defender: " + lordGun + ", stupefied: [defender, nobody], options: {overwatch: true}",
 			`stupefied "nobody"`},
+		{"an unread charged beside a bonus", "attacker: " + one + ", defender: " + def + ", charged: maybe, distance: 6, charge_bonus: 1",
+			"expected charged as true or false"},
+		{"an unread hold_the_line beyond the longest charge", "attacker: " + one + ", defender: " + def + ", distance: [14, 20], hold_the_line: [true, yes]",
+			"expected hold_the_line as true or false"},
 		{"an unread max_charge in a sweep", "attacker: " + one + ", defender: " + gun + ", distance: 13, options: {overwatch: true, max_charge: [12, 99]}",
 			"max_charge 99 is out of range; expected 0 to 48"},
 		{"weapons of a Stupefied defender", "attacker: " + one + ", defender: " + lordGun + ", stupefied: [defender, both], options: {overwatch: true}",
@@ -1502,15 +1506,21 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 	}
 }
 
-// TestMarkerOptionsWaitForTheRules: a Blast size that cannot be read is
-// reported alone, not again as an option about a marker no weapon has:
-// the size the writer meant may be the option's.
+// TestMarkerOptionsWaitForTheRules: a Blast size that cannot be read, or
+// a Template weapon left out for its name, is reported alone, not again as
+// an option about a marker no weapon has: the weapon the writer meant may
+// be the option's.
 func TestMarkerOptionsWaitForTheRules(t *testing.T) {
-	src := scenario("shooting:\n  firer: {name: F, models: 5, " + marine + ", weapons: [{name: b, S: 4, AP: 5, range: 24, rules: [Blast (4)]}]}\n" +
-		"  target: {name: T, models: 5, " + marine + "}\n  options: {blast_hits_3: 4}\n")
-	_, err := registry.Parse("t.yaml", []byte(src))
-	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "Blast (4) is not known") {
-		t.Errorf("got %v, want the Blast (4) error alone", err)
+	for _, tc := range []struct{ weapons, option, want string }{
+		{"[{name: b, S: 4, AP: 5, range: 24, rules: [Blast (4)]}]", "blast_hits_3: 4", "Blast (4) is not known"},
+		{"[{name: b, S: 4, AP: 5, range: 24}, {name: b, S: 4, AP: 5, rules: [Template]}]", "template_hits: 6", `two weapons named "b"`},
+	} {
+		src := scenario("shooting:\n  firer: {name: F, models: 5, " + marine + ", weapons: " + tc.weapons + "}\n" +
+			"  target: {name: T, models: 5, " + marine + "}\n  options: {" + tc.option + "}\n")
+		_, err := registry.Parse("t.yaml", []byte(src))
+		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want the %q error alone", tc.option, err, tc.want)
+		}
 	}
 }
 

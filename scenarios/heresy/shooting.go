@@ -194,10 +194,10 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 func (q *shootingSpec) checkMarkers(d *scenarios.Decoder) {
 	blasts, template := map[string]bool{}, false
 	for _, u := range slices.Concat(q.firer.Values(), q.target.Values()) {
+		if d.FailedWithin(u.node) {
+			return // a weapon, rule or range that could not be read may be the marker
+		}
 		for _, w := range u.weapons {
-			if d.FailedWithin(w.node) {
-				return // a rule or range that could not be read may be the marker
-			}
 			b, t := w.markers()
 			for size := range b {
 				blasts[size] = true
