@@ -265,10 +265,12 @@ func (q *assaultSpec) model(a, b *unit, pt scenarios.Point) *assaultModel {
 }
 
 // noOverwatch says why the defender fires Overwatch at no point of the
-// sweep, "" where it may at some: Overwatch off, no charge, Hold the Line
-// (its one Reaction) or a Stupefied defender (which makes none), at every
-// point. The keys are swept independently, so one value of each that
-// allows it meets the others at some point.
+// sweep, "" where it may at some: Overwatch off, no charge, no charge
+// within max_charge, Hold the Line (its one Reaction) or a Stupefied
+// defender (which makes none), at every point. The keys are swept
+// independently, so one value of each that allows it meets the others at
+// some point. Where a value it weighs could not be read, it says nothing:
+// that value may be the one that allows it.
 func (q *assaultSpec) noOverwatch() string {
 	switch {
 	case !allRead(q.opts.where["overwatch"], len(q.opts.values("overwatch"))) || !allRead(q.chargedAt, len(q.charged.Values())) ||
