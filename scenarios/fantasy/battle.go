@@ -157,12 +157,6 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			battles[i] = g.b
 		}
 		ok = ok && optionsOfRules(d, optionAt, battles, phases)
-		if n, set := optionAt["target_flees"]; ok && set && slices.Contains(phases, rules.PhaseCharge) && !slices.ContainsFunc(built, func(g group) bool { return g.b.Units[0].Mover.Random.IsZero() }) {
-			// No charge reaction is declared against a move by Random
-			// Movement (Random Movement): the target never flees from it.
-			d.Errorf(n, "target_flees: the attacker moves by Random Movement, against which no charge reaction is declared, so target_flees decides nothing; remove it")
-			ok = false
-		}
 		if !ok || !read {
 			return scenarios.Compiled{}
 		}
@@ -299,13 +293,14 @@ func optionsRead(d *scenarios.Decoder, phases []rules.Phase, at map[string]*scen
 	return report(d, refused)
 }
 
-// optionsOfRules refuses the options of a Doomwheel's rules (at, where
-// written) in a battle none of whose units has them at any point: the
-// zzzzap_ options without an acting unit that shoots Zzzzap!, the Out of
-// Control moves without one that can go Out of Control (Loss of Control,
-// or Zzzzap!'s Mishap chart in a shooting phase), pursuer_out_of_control
-// without one that can after its pursuit (Loss of Control, tested at the
-// end of the combat phase), loss_of_control without a unit that tests it.
+// optionsOfRules refuses the options (at, where written) that the battle's
+// units leave nothing to change at any point: the zzzzap_ options without
+// an acting unit that shoots Zzzzap!; out_of_control without one that can
+// go Out of Control (Zzzzap! with a shooting phase, or Loss of Control
+// tested at the end of a phase); pursuer_out_of_control without a point
+// where a pursuer can (that test) and moves (out_of_control not in_place);
+// loss_of_control without a unit that tests it; target_flees against an
+// attacker that moves by Random Movement, which meets no charge reaction.
 // An option the battle's phases refuse already (optionsRead) is passed
 // over. It reports whether none was refused.
 func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles []*rules.Battle, phases []rules.Phase) bool {
@@ -344,6 +339,8 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			why = "the attacker has no Loss of Control, which alone sends it Out of Control after a pursuit"
 		case o.key == "pursuer_out_of_control" && !pursuerMoves:
 			why = "a pursuer goes Out of Control only with loss_of_control: end_of_phase, and moves only where out_of_control is not in_place; no point has both"
+		case o.key == "target_flees" && !some(func(b *rules.Battle) bool { return b.Units[0].Mover.Random.IsZero() }):
+			why = "the attacker moves by Random Movement, against which no charge reaction is declared, so target_flees decides nothing"
 		}
 		if why != "" {
 			refused = append(refused, unread{n, o.key + ": " + why + "; remove it"})
