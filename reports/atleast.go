@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"hammersim/sim"
 )
@@ -301,7 +300,7 @@ func columnChunks(t plainTable, width int) [][]int {
 func cellWidth(c string) int {
 	n := 0
 	for l := range strings.SplitSeq(c, "\n") {
-		n = max(n, utf8.RuneCountInString(l))
+		n = max(n, textWidth(l))
 	}
 	return n
 }
@@ -367,7 +366,7 @@ func wrapText(s string, width int) string {
 	var b strings.Builder
 	n := 0
 	for i, word := range longWordsCut(strings.Fields(s), width) {
-		l := utf8.RuneCountInString(word)
+		l := textWidth(word)
 		if i > 0 {
 			if n+1+l > width {
 				b.WriteByte('\n')
@@ -383,17 +382,20 @@ func wrapText(s string, width int) string {
 	return b.String()
 }
 
-// longWordsCut cuts each word longer than width into pieces of width
-// characters.
+// longWordsCut cuts each word wider than width into pieces at most width
+// terminal columns wide (a piece holds at least one letter).
 func longWordsCut(words []string, width int) []string {
 	out := words[:0:0]
 	for _, w := range words {
-		r := []rune(w)
-		for width > 0 && len(r) > width {
-			out = append(out, string(r[:width]))
-			r = r[width:]
+		for width > 0 && textWidth(w) > width {
+			cut := widthPrefix(w, width)
+			if cut == 0 || cut == len(w) {
+				break
+			}
+			out = append(out, w[:cut])
+			w = w[cut:]
 		}
-		out = append(out, string(r))
+		out = append(out, w)
 	}
 	return out
 }

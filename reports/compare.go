@@ -10,9 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
-
-	"github.com/olekukonko/tablewriter/tw"
 
 	"hammersim/sim"
 )
@@ -535,7 +532,7 @@ func candidateLegend(names, letters []string) []string {
 	}
 	for i, n := range names {
 		head := "  " + letters[i] + " = "
-		indent := strings.Repeat(" ", utf8.RuneCountInString(head))
+		indent := strings.Repeat(" ", textWidth(head))
 		for k, part := range strings.Split(wrapText(n, TerminalWidth-len(indent)), "\n") {
 			if k == 0 {
 				lines = append(lines, head+part)
@@ -626,13 +623,11 @@ func comparisonExactSummary(m metricRows, names []string) string {
 func writeChunked(w io.Writer, t plainTable) error {
 	for _, chunk := range columnChunks(t, TerminalWidth) {
 		cols := append(seq(t.left), chunk...)
-		tw := newTable(w, pick(t.head, cols), t.left)
-		for _, r := range t.rows {
-			if err := tw.Append(pick(r, cols)); err != nil {
-				return err
-			}
+		rows := make([][]string, len(t.rows))
+		for i, r := range t.rows {
+			rows[i] = pick(r, cols)
 		}
-		if err := tw.Render(); err != nil {
+		if err := writeASCII(w, pick(t.head, cols), alignment(t.left, len(chunk), 0), rows); err != nil {
 			return err
 		}
 	}
@@ -643,11 +638,8 @@ func writeChunked(w io.Writer, t plainTable) error {
 // wide for the terminal says its verdicts in fewer words.
 func writePairTable(w io.Writer, m metricRows, names []string) error {
 	header := append(slices.Clone(m.params), "pair", "difference [95% CI]", "verdict")
-	align := make([]tw.Align, len(header))
-	for i := range align {
-		align[i] = tw.AlignLeft
-	}
-	align[len(align)-2] = tw.AlignRight
+	// Every column on the left but the differences.
+	align := alignment(len(header)-2, 1, 1)
 	lines := func(short bool) [][]string {
 		var out [][]string
 		for _, row := range m.rows {
@@ -665,15 +657,9 @@ func writePairTable(w io.Writer, m metricRows, names []string) error {
 		}
 		return out
 	}
-	render := func(head []string, align []tw.Align, rows [][]string) ([]byte, error) {
+	render := func(head []string, align string, rows [][]string) ([]byte, error) {
 		var b bytes.Buffer
-		t := newAlignedTable(&b, head, align)
-		for _, r := range rows {
-			if err := t.Append(r); err != nil {
-				return nil, err
-			}
-		}
-		err := t.Render()
+		err := writeASCII(&b, head, align, rows)
 		return b.Bytes(), err
 	}
 	var out []byte

@@ -46,7 +46,7 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 	if d.Sim != nil {
 		header = append(header, "simulated", "95% CI", "z")
 	}
-	t := newTable(ew, header, 0)
+	var rows [][]string
 	mean, varSum := 0.0, 0.0
 	for i, p := range d.Exact {
 		mean += p * float64(d.Min+i)
@@ -58,11 +58,9 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 		if d.Sim != nil {
 			row = append(row, pct(r.sim.Value), pct(r.sim.CI95[0])+" to "+pct(r.sim.CI95[1]), zString(r.sim))
 		}
-		if err := t.Append(row); err != nil {
-			return err
-		}
+		rows = append(rows, row)
 	}
-	if err := t.Render(); err != nil {
+	if err := writeASCII(ew, header, alignment(0, len(header), 0), rows); err != nil {
 		return err
 	}
 	for i, p := range d.Exact {

@@ -30,7 +30,8 @@ func writeSimulated(ew *ErrWriter, d Distribution) error {
 		fmt.Fprintln(ew, wrapText(fmt.Sprintf("%s different values were rolled: the table groups them %d at a time (JSON and CSV list each).",
 			groupThousands(int64(distinct(d.Sim, lo, hi))), width), TerminalWidth))
 	}
-	t := newTable(ew, []string{first, "simulated", "95% CI", "at least", "at most"}, 0)
+	header := []string{first, "simulated", "95% CI", "at least", "at most"}
+	var rows [][]string
 	atMost := int64(0)
 	for start := floorTo(lo, width); ok && start <= hi; start += width {
 		k := int64(0)
@@ -51,11 +52,9 @@ func writeSimulated(ew *ErrWriter, d Distribution) error {
 		}
 		e := sim.ProbabilityOf("", nil, k, n)
 		row := []string{label, pct(e.Value), pct(e.CI95[0]) + " to " + pct(e.CI95[1]), pct(float64(atLeast) / float64(n)), pct(float64(atMost) / float64(n))}
-		if err := t.Append(row); err != nil {
-			return err
-		}
+		rows = append(rows, row)
 	}
-	if err := t.Render(); err != nil {
+	if err := writeASCII(ew, header, alignment(0, len(header), 0), rows); err != nil {
 		return err
 	}
 	if n > 0 {

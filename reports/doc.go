@@ -1,5 +1,5 @@
 // Package reports renders results: a sim.Report as terminal tables
-// (tablewriter), JSON, CSV and Markdown, plots (gonum/plot, PNG and SVG),
+// (drawn by the package itself, the same in every environment), JSON, CSV and Markdown, plots (gonum/plot, PNG and SVG),
 // and report documents (one self-contained HTML page; a Markdown file with
 // its PNG plots in a folder beside it); a sim.Comparison of candidates in
 // the same formats, with each pair's difference and a verdict. It never

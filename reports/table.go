@@ -7,11 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 
 	"hammersim/sim"
 )
@@ -19,38 +14,6 @@ import (
 // Tables are laid out to fit a 100-column terminal for the built-in
 // scenarios; cells are never wrapped, so long unit names widen a table
 // rather than break its rows.
-
-// newTable returns an ASCII table (copyable into forums and issues) whose
-// first `left` columns are left-aligned and the rest right-aligned.
-func newTable(w io.Writer, header []string, left int) *tablewriter.Table {
-	align := make([]tw.Align, len(header))
-	for i := range align {
-		align[i] = tw.AlignRight
-		if i < left {
-			align[i] = tw.AlignLeft
-		}
-	}
-	return newAlignedTable(w, header, align)
-}
-
-// newAlignedTable returns an ASCII table with the given column alignments.
-func newAlignedTable(w io.Writer, header []string, align []tw.Align) *tablewriter.Table {
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
-		tablewriter.WithConfig(tablewriter.Config{
-			Header: tw.CellConfig{
-				Formatting: tw.CellFormatting{AutoFormat: tw.Off},
-				Alignment:  tw.CellAlignment{PerColumn: align},
-			},
-			Row: tw.CellConfig{
-				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
-				Alignment:  tw.CellAlignment{PerColumn: align},
-			},
-		}),
-	)
-	t.Header(header)
-	return t
-}
 
 // WriteTable writes the report as terminal tables: the grid metric as
 // grids, every other metric as a table with one row per point.
@@ -213,13 +176,8 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 		}
 		fmt.Fprintf(w, "estimates %s; intervals in the JSON and CSV outputs\n", unit)
 		corner, colNames := gridHeader(g, cols)
-		t := newTable(w, append([]string{corner}, colNames...), 1)
-		for _, line := range kept {
-			if err := t.Append(line); err != nil {
-				return nil, err
-			}
-		}
-		if err := t.Render(); err != nil {
+		head := append([]string{corner}, colNames...)
+		if err := writeASCII(w, head, alignment(1, len(colNames), 0), kept); err != nil {
 			return nil, err
 		}
 		if len(zero) > 0 {
@@ -394,20 +352,15 @@ func longTable(rows []sim.Estimate, names []string, compactCI, noSD bool) plainT
 
 // renderASCII renders t as one ASCII table, however wide.
 func renderASCII(w io.Writer, t plainTable) error {
-	tw := newTable(w, t.head, t.left)
-	for _, r := range t.rows {
-		if err := tw.Append(r); err != nil {
-			return err
-		}
-	}
-	return tw.Render()
+	return writeASCII(w, t.head, alignment(t.left, len(t.head)-t.left, 0), t.rows)
 }
 
-// widest returns the length in characters of the longest line of text.
+// widest returns the width in terminal columns of the longest line of
+// text.
 func widest(text []byte) int {
 	n := 0
 	for line := range strings.SplitSeq(string(text), "\n") {
-		n = max(n, utf8.RuneCountInString(line))
+		n = max(n, textWidth(line))
 	}
 	return n
 }
