@@ -822,11 +822,11 @@ func (u *Unit) Shooters(alive, ranks int) int {
 func (b *Battle) zzzzap(r *dice.Rand, s *State) {
 	opt := &b.Options
 	a := b.Units[0]
+	// The bolts are unleashed, and the Artillery dice rolled, in every
+	// Shooting phase (unit card): with no unit within range they strike
+	// nothing, but a Misfire still rolls on the Mishap chart.
 	nearest := b.nearest(s, 0)
-	if nearest < 0 {
-		return
-	}
-	test := opt.ZzzzapHoldFire == HoldFireAlways || (opt.ZzzzapHoldFire == HoldFireFriends && !b.Enemy[nearest])
+	test := opt.ZzzzapHoldFire == HoldFireAlways || (opt.ZzzzapHoldFire == HoldFireFriends && nearest >= 0 && !b.Enemy[nearest])
 	if test && LdTest(r, a.Ld, opt.InsaneCourage) {
 		return
 	}

@@ -499,17 +499,18 @@ func exactZzzzap(b *Battle, ex BattleExact) (survive float64, known bool) {
 	return 1 - fireEngaged/18*destroyed, true
 }
 
-// boltWounds is the chance that the bolts are fired at unit near (none when
-// it is -1, after any test to hold fire), and the mean and distribution of
-// the wounds they do it: no bolts (held, or a Misfire), or Binomial(bolts,
+// boltWounds is the chance that the bolts are fired, after any test to
+// hold fire, at unit near (at nothing when it is -1: the Artillery dice is
+// rolled all the same), and the mean and distribution of the wounds they
+// do it: no bolts (held, or a Misfire), or Binomial(bolts,
 // P(wound) at S) for each numbered face S of the Artillery dice, each 1/6.
 func boltWounds(b *Battle, near int) (pFire, mean float64, wounds dice.Dist) {
-	if near < 0 {
-		return 0, 0, dice.Point(0)
-	}
 	pFire = 1
-	if hold := b.Options.ZzzzapHoldFire; hold == HoldFireAlways || (hold == HoldFireFriends && !b.Enemy[near]) {
+	if hold := b.Options.ZzzzapHoldFire; hold == HoldFireAlways || (hold == HoldFireFriends && near >= 0 && !b.Enemy[near]) {
 		pFire = 1 - Ld2D6Pass(b.Units[0].Ld, b.Options.InsaneCourage)
+	}
+	if near < 0 {
+		return pFire, 0, dice.Point(0) // fired at nothing, the dice still rolled
 	}
 	wounds = dice.Dist{P: []float64{1 - pFire*5/6}}
 	for _, s := range []int{2, 4, 6, 8, 10} { // the Artillery dice's numbered faces

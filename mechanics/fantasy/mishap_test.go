@@ -1,6 +1,7 @@
 package fantasy
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -117,6 +118,44 @@ func TestDisasterNeedsPlainD6(t *testing.T) {
 		}
 		if err := b.Validate(); (err == nil) != tc.ok {
 			t.Errorf("Random Movement %q, phases %v: error %v, want ok %v", tc.random, tc.phases, err, tc.ok)
+		}
+	}
+}
+
+// TestMishapWithNothingInRange: the bolts are unleashed and the Artillery
+// dice rolled in every Shooting phase (unit card), so a Doomwheel with no
+// unit within zzzzap_range still Misfires on 1 in 6 and rolls on the
+// Mishap chart: Disaster 1-2, Out of Control 3-5, Burst of Speed 6, so
+// 1/18, 1/12 and 1/36, and its bolts strike nobody. With hold fire
+// `always` the Warlock Engineer tests first (Ld 7 on 2D6 passes 21 times
+// in 36): the chances are 15/36 of those. With `friends` no friend is
+// nearest, so no test. 36,000 trials a case (fixed seeds), held within 4
+// standard errors.
+func TestMishapWithNothingInRange(t *testing.T) {
+	for _, tc := range []struct {
+		hold HoldFire
+		fire float64
+	}{{HoldFireFriends, 1}, {HoldFireAlways, 15.0 / 36}} {
+		b := zzzzapBattle(tc.hold, 19, 30) // both beyond the 18" range
+		want := map[Mishap]float64{Disaster: tc.fire / 18, OutOfControl: tc.fire / 12, BurstOfSpeed: tc.fire / 36}
+		ex := ExactBattle(b)
+		for k, m := range []Mishap{Disaster, OutOfControl, BurstOfSpeed} {
+			if got, has := ex.Mishap(k); !has || math.Abs(got-want[m]) > 1e-12 {
+				t.Errorf("hold %v, %v: exact %v (%v), want %v", tc.hold, m, got, has, want[m])
+			}
+		}
+		s, r := b.NewState(), dice.New(43, uint64(tc.hold))
+		const n = 36_000
+		count := map[Mishap]int{}
+		for range n {
+			b.Run(r, s)
+			count[s.Out.Mishap]++
+			if s.Units[1].Wounds+s.Units[2].Wounds != 0 {
+				t.Fatalf("hold %v: a bolt struck a unit out of range", tc.hold)
+			}
+		}
+		for m, p := range want {
+			within4SE(t, fmt.Sprintf("hold %v, %v", tc.hold, m), count[m], n, p)
 		}
 	}
 }
