@@ -375,7 +375,8 @@ func chariotsBehind(u *Unit, f Facing, alive, front int) int {
 
 // strikeOrder puts the round's strike groups in order: Always Strikes
 // First, then Initiative order (a charger adds chargerI in the first round),
-// then Always Strikes Last and Stomps. A Dread Maw gets Always Strikes
+// then Always Strikes Last and Stomps, in Initiative order among themselves
+// (a Stomp at its model's Initiative, the charger's bonus included). A Dread Maw gets Always Strikes
 // First only for the turn of its charge, so from the second round it
 // strikes in Initiative order. The re-rolls of Always Strikes First and
 // Last compare Initiatives as they stand this round, the charger's bonus
@@ -410,7 +411,7 @@ func strikeOrder(groups *[maxGroups]strikeGroup, units [2]*Unit, states [2]*Unit
 			n = insertGroup(groups, n, g)
 		}
 		if u.Stomp && e.Troop.Stompable() {
-			n = insertGroup(groups, n, strikeGroup{side: side, attacker: -1, band: bandLast, init: u.I})
+			n = insertGroup(groups, n, strikeGroup{side: side, attacker: -1, band: bandLast, init: u.I + bonus[side]})
 		}
 	}
 	return n

@@ -670,3 +670,45 @@ func TestLossOfControl(t *testing.T) {
 		}
 	}
 }
+
+// TestStompStrikesWithTheChargeBonus: a Stomp strikes in the Always Strikes
+// Last band at its model's Initiative, and a charger's +1 in the first
+// round counts there as everywhere (W9E/close-combat/striking-order). A
+// monster of I3 with Stomp charges three halberdiers of I3 with Always
+// Strikes Last: at I4 this round its Stomp lands before their blows, D6
+// hits at S5 on T3 (2+, 5/6) killing K = min(Binomial(D6, 5/6), 3); each
+// survivor then hits on 4+ (WS3 against WS3) re-rolling its hits (its I3
+// below the charger's 4: 1/2 x 1/2) and wounds T6 on 6+: 1/24 a blow.
+// E[3 - K] = 16319/23328 (an enumeration over the D6 and the binomial),
+// so the monster takes 16319/559872 = 0.0291 wounds a round. Not charging,
+// the two I3 bands strike together and the halberdiers do not re-roll:
+// three blows at 1/2 x 1/6, 0.25. 200,000 rounds each (fixed seeds),
+// within 4 standard errors.
+func TestStompStrikesWithTheChargeBonus(t *testing.T) {
+	for _, tc := range []struct {
+		charged bool
+		want    float64
+	}{{true, 16319.0 / 559872}, {false, 0.25}} {
+		m := monster("Beast", 50)
+		m.I, m.Attackers[0].I, m.Stomp = 3, 3, true
+		h := foot("Halberds", 3, 3, 3, 3, 3, 3, 1, 7, NoSave)
+		h.Attackers[0].ASL = true
+		b := battle(m, h, 0)
+		s := b.NewState()
+		r := dice.New(5, 0)
+		const n = 200_000
+		total := 0
+		for range n {
+			b.Run(r, s)
+			s.Units[0].Engaged, s.Units[1].Engaged = true, true
+			s.Units[0].Charged = tc.charged
+			total += b.fightRound(r, s, true).wounds[1]
+		}
+		// Between 0 and 3 wounds a round, whose variance is then at most
+		// mean x (3 - mean) (the Bhatia-Davis inequality).
+		se := math.Sqrt(tc.want * (3 - tc.want) / n)
+		if got := float64(total) / n; math.Abs(got-tc.want) > 4*se {
+			t.Errorf("charged %v: %.4f wounds on the monster a round, want %.4f ± %.4f (4 SE)", tc.charged, got, tc.want, 4*se)
+		}
+	}
+}
