@@ -165,11 +165,11 @@ func (u *Unit) SnapShotsOnly() bool { return u.IsStupefied() || u.pinned() }
 // ignored, whatever Options.StupefiedIgnoresLater says).
 func (u *Unit) pinned() bool { return u.Suffers(Pinned, Options{}) }
 
-// ShootingBS is the Ballistic Skill the unit shoots at: SnapShotBS when it
-// may fire Snap Shots only.
+// ShootingBS is the Ballistic Skill the unit shoots at: at most SnapShotBS
+// when it may fire Snap Shots only (a unit of BS 0, "-", still cannot hit).
 func (u *Unit) ShootingBS() int {
 	if u.SnapShotsOnly() {
-		return SnapShotBS
+		return min(u.BS, SnapShotBS)
 	}
 	return u.BS
 }

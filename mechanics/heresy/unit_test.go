@@ -83,6 +83,15 @@ func TestStupefiedEffects(t *testing.T) {
 	if !u.SnapShotsOnly() || u.ShootingBS() != SnapShotBS {
 		t.Errorf("Stupefied: Snap Shots only at BS %d", u.ShootingBS())
 	}
+	// Snap Shots lower a Ballistic Skill to 1, never raise one: a unit of
+	// BS "-" (0) still cannot hit.
+	none := reveller
+	none.BS = 0
+	blind := NewUnit(none, 5)
+	blind.Stupefy(false, DefaultOptions)
+	if !blind.SnapShotsOnly() || blind.ShootingBS() != 0 {
+		t.Errorf("Stupefied, BS 0: shoots at BS %d, want 0", blind.ShootingBS())
+	}
 	if u.Strength() != reveller.S+1 {
 		t.Errorf("Stupefied Strength %d, want %d", u.Strength(), reveller.S+1)
 	}
