@@ -3,6 +3,7 @@ package dice
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // ParseQuery reads a dice question. The grammar, case-insensitive, with
@@ -470,6 +471,11 @@ func (p *qparser) modifiers(pt part, tm term) (part, error) {
 		}
 		p.saw(at.col, from, "%q re-rolls dice")
 		pt.kind, pt.reroll, pt.rerollLo, pt.rerollHi = poolPart, true, lo, hi
+	}
+	if at := p.peek(); at.kind == tokCmp && at.text == "!=" && at.col >= 2 && !unicode.IsSpace(rune(p.src[at.col-2])) && plain(at, "") == nil {
+		// D6!=7 may be D6 != 7 or D6! = 7: spaces being optional, the
+		// query does not say which.
+		return part{}, p.errorf(at, "\"!=\" straight after dice reads two ways; write \" != \" for not equal, or \"! =\" for exploding dice equal to a number")
 	}
 	if at := p.peek(); at.kind == tokBang || p.isWord("explode") || p.isWord("exploding") {
 		if err := plain(at, "exploding"); err != nil {

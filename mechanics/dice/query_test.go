@@ -38,6 +38,8 @@ func TestQueryProbabilities(t *testing.T) {
 		{"D6! >= 7", 1.0 / 6},                                      // a 6 then anything
 		{"D6! >= 13", 1.0 / 36},                                    // 6, 6, then anything
 		{"D6! >= 19", 0},                                           // the explosion stops after two extra dice
+		{"D6! = 7", 1.0 / 36},                                      // a 6 then a 1
+		{"D6 != 7", 1},                                             // a D6 is never 7
 		{"3D6 discard lowest >= 10", 77.0 / 216},                   // the same as 3D6kh2
 		{"highest of 2D6 >= 5", 20.0 / 36},                         // 1 - (4/6)^2
 		{"D6 = 6 or D6 >= 4 and D6 >= 4", 3.0 / 8},                 // and binds tighter: 1/6 + 1/4 - 1/24 = 9/24
@@ -252,6 +254,10 @@ func TestQueryErrors(t *testing.T) {
 		{"D6 reroll failures", 11, "needs a target"},
 		{"2D6 >= artillery", 8, "must stand alone"},
 		{"2D6 ? 3", 5, "unexpected character"},
+		// Spaces are optional, so "!=" touching dice that may explode could
+		// be "! =" as well as "!=": refused, at the "!".
+		{"D6!=7", 3, `"!=" straight after dice reads two ways`},
+		{"3D6r1!=12", 6, `"!=" straight after dice reads two ways`},
 		{"2D6 >= 9 9", 10, "unexpected number 9; expected +, -, and, or, or the end"},
 		// Where a term was expected, the word or sign found there is named.
 		{"D6 =< 4", 5, `expected dice such as D6, 2D6 or a number, found "<"`},
