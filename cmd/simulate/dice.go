@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -105,7 +106,7 @@ func parseDiceArgs(args []string, stdout io.Writer) (f diceFlags, text string, a
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && startsLikeDice(name) {
-			return f, "", false, usagef("dice: %q reads as a flag; a query that starts with a minus goes after --, such as simulate dice -- %q", "-"+name, "-"+name)
+			return f, "", false, usagef("dice: %q reads as a flag; a query with a word that starts with a minus goes after --, such as simulate dice -- %q", "-"+name, strings.Join(queryArgs(fs, args), " "))
 		}
 		return f, "", false, flagError(fs, err)
 	}
@@ -271,6 +272,28 @@ func queryDistribution(q *dice.Query, title string) *reports.Distribution {
 // startsLikeDice reports whether what follows a query's leading minus
 // reads as dice or a number ("-D3 + 4", "-2D6 < -6"), not as a flag's
 // name.
+// queryArgs returns the arguments of `simulate dice` that are not flags or
+// their values: the words of the query, in order.
+func queryArgs(fs *flag.FlagSet, args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i+1:]...)
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		fl := fs.Lookup(name)
+		if !strings.HasPrefix(a, "-") || fl == nil {
+			out = append(out, a)
+			continue
+		}
+		if b, ok := fl.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) {
+			i++ // the flag's value
+		}
+	}
+	return out
+}
+
 func startsLikeDice(s string) bool {
 	s = strings.TrimLeft(s, " ")
 	return s != "" && (s[0] >= '0' && s[0] <= '9' || (s[0] == 'd' || s[0] == 'D') && len(s) > 1 && s[1] >= '0' && s[1] <= '9')

@@ -165,7 +165,11 @@ func TestDiceErrors(t *testing.T) {
 		{[]string{"dice", ""}, "column 1: empty query"},
 		// A query that starts with a minus reads as a flag; the error says
 		// to put it after --, and an unknown flag is still one.
-		{[]string{"dice", "-D3 + 4"}, `"-D3 + 4" reads as a flag; a query that starts with a minus goes after --`},
+		{[]string{"dice", "-D3 + 4"}, `"-D3 + 4" reads as a flag; a query with a word that starts with a minus goes after --, such as simulate dice -- "-D3 + 4"`},
+		// The whole query goes after --, not the word that starts with a
+		// minus alone, and the flags stay before it.
+		{[]string{"dice", "2D6", ">=", "-3", "--format", "csv"}, `such as simulate dice -- "2D6 >= -3"`},
+		{[]string{"dice", "--trials=100", "-D3", "+", "4", "--seed", "3"}, `such as simulate dice -- "-D3 + 4"`},
 		{[]string{"dice", "-x"}, "flag provided but not defined: -x"},
 	} {
 		_, _, err := runCLI(t, tc.args...)
