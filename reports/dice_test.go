@@ -98,6 +98,35 @@ func TestSimulatedOnlyMarkdown(t *testing.T) {
 	}
 }
 
+// TestMarkdownSaysWhatTheTableSays: a distribution in Markdown carries
+// the mean's note and the simulated mean the table gives. Values 2, 3 and
+// 4 at 1/3 each (D3+1): mean 3; rolled four times each, the simulated
+// mean is 3 (z 0.0) with sd sqrt(8/11) = 0.8528 (the sample sd of 12
+// rolls).
+func TestMarkdownSaysWhatTheTableSays(t *testing.T) {
+	h := sim.NewHistogram(2, 4)
+	for v := 2; v <= 4; v++ {
+		h.AddN(v, 4)
+	}
+	d := Distribution{Title: "D3 + 1", Min: 2, Exact: []float64{1.0 / 3, 1.0 / 3, 1.0 / 3}, MeanNote: "a note",
+		Sim: &h, Seed: 1, Trials: 12}
+	for _, format := range []string{"table", "markdown"} {
+		var b strings.Builder
+		if err := WriteDistributionAs(&b, d, format); err != nil {
+			t.Fatal(err)
+		}
+		out := strings.ToLower(b.String())
+		for _, want := range []string{"mean 3.0000, sd 0.8165 (a note)", "simulated: mean 3.0000 (", "z 0.0), sd 0.8528; 12 trials, seed 1"} {
+			if format == "markdown" {
+				want = strings.Replace(want, "simulated:", "simulated", 1)
+			}
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: no %q in\n%s", format, want, b.String())
+			}
+		}
+	}
+}
+
 // TestSimulatedOnlyCSV: a distribution past the exact budget leaves its
 // exact cells empty in CSV, as a condition's CSV and every other CSV of
 // the project do, rather than writing JSON's "null".

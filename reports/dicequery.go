@@ -364,7 +364,17 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 		return ew.Err
 	}
 	mean, sd := distMoments(d)
-	fmt.Fprintf(ew, "\nExact mean %.4f, sd %.4f.\n", mean, sd)
+	note := ""
+	if d.MeanNote != "" {
+		note = " (" + d.MeanNote + ")"
+	}
+	fmt.Fprintf(ew, "\nExact mean %.4f, sd %.4f%s.\n", mean, sd, note)
+	if d.Sim != nil {
+		// As the table format gives it.
+		m := simulatedMean(d)
+		fmt.Fprintf(ew, "\nSimulated mean %.4f (95%% CI %.4f to %.4f, z %s), sd %.4f; %s trials, seed %d.\n",
+			m.Value, m.CI95[0], m.CI95[1], zString(m), m.StdDev, groupThousands(d.Trials), d.Seed)
+	}
 	return ew.Err
 }
 
