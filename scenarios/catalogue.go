@@ -145,8 +145,11 @@ func cardName(d *Decoder, card *Node) string {
 		d.Errorf(card, "expected a unit card as a mapping of keys, found %s", card.Describe())
 		return ""
 	}
-	if i := slices.IndexFunc(card.Keys, func(k *Node) bool { return k.Text == "use" }); i >= 0 {
-		d.Errorf(card.Keys[i], "a catalogue's card is written out in full; use belongs in scenarios")
+	// Anywhere in it, a crew's or a champion's profile too: a card that
+	// used cards would be expanded again at each use, as often as its
+	// uses multiply.
+	if k := useKey(card, 0); k != nil {
+		d.Errorf(k, "a catalogue's card is written out in full; use belongs in scenarios")
 		return ""
 	}
 	for i, k := range card.Keys {
@@ -795,23 +798,30 @@ func cardNames(q *Node) []string {
 	return out
 }
 
-// usesCards reports whether any mapping under n has a use key.
-func usesCards(n *Node, depth int) bool {
+// useKey returns the first use key of a mapping in n, n itself included,
+// or nil.
+func useKey(n *Node, depth int) *Node {
 	if depth > maxDepth {
-		return false
+		return nil
 	}
 	for i, k := range n.Keys {
-		if k.Text == "use" || usesCards(n.Vals[i], depth+1) {
-			return true
+		if k.Text == "use" {
+			return k
+		}
+		if u := useKey(n.Vals[i], depth+1); u != nil {
+			return u
 		}
 	}
 	for _, it := range n.Items {
-		if usesCards(it, depth+1) {
-			return true
+		if u := useKey(it, depth+1); u != nil {
+			return u
 		}
 	}
-	return false
+	return nil
 }
+
+// usesCards reports whether any mapping under n has a use key.
+func usesCards(n *Node, depth int) bool { return useKey(n, depth) != nil }
 
 // expand returns n with its uses resolved and its profiles spread, sharing
 // nothing it changes with n.

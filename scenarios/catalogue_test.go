@@ -874,3 +874,26 @@ func TestBuiltinCardProblemAtTheUse(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", e.Error(), want)
 	}
 }
+
+// TestCatalogueCardsUseNothing: a catalogue's card is written out in full,
+// its crews and champion too: a use anywhere in it is refused at that use
+// (in "    crew: [{use: Rats}]", the key is at column 13). A card whose crew
+// used itself twice was expanded again at each use, doubling without end.
+func TestCatalogueCardsUseNothing(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, cards string }{
+		{"a crew that uses another card", "  - {name: Rats, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n" +
+			"  - name: Cart\n    troop: Chariot\n    crew: [{use: Rats}]\n"},
+		{"a crew that uses its own card", "  - {name: Rats, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n" +
+			"  - name: Cart\n    troop: Chariot\n    crew: [{use: Cart}, {use: Cart}]\n"},
+	} {
+		p := filepath.Join(dir, "units.yaml")
+		if err := os.WriteFile(p, []byte("ruleset: fantasy\nunits:\n"+tc.cards), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := both.UserCards([]string{p}, "")
+		if want := p + ":6:13: a catalogue's card is written out in full; use belongs in scenarios"; err == nil || err.Error() != want {
+			t.Fatalf("%s:\n got: %v\nwant: %s", tc.name, err, want)
+		}
+	}
+}
