@@ -71,6 +71,11 @@ func flowText(n *Node) string {
 	return "null"
 }
 
+// QuoteScalar writes s as a YAML scalar that reads back as s, in a
+// mapping written on one line ({use: NAME}) as in a block: quoted when
+// YAML would read it otherwise.
+func QuoteScalar(s string) string { return plainScalar(s) }
+
 // plainScalar quotes a value when YAML would read it otherwise.
 func plainScalar(s string) string {
 	if s == "" || strings.ContainsAny(s, ":#,[]{}&*!|>'\"%@`") || strings.ContainsAny(s[:1], "-?+ ") || strings.HasSuffix(s, " ") {

@@ -186,9 +186,9 @@ func showUnit(w io.Writer, cards []*scenarios.UnitCard, name string) error {
 			fmt.Fprintln(&ew)
 		}
 		if builtin(c) {
-			fmt.Fprintf(&ew, "# The built-in %s unit card %q. In a %s scenario, write {use: %s}\n", c.Ruleset, c.Name, c.Ruleset, c.Name)
+			fmt.Fprintf(&ew, "# The built-in %s unit card %q. In a %s scenario, write {use: %s}\n", c.Ruleset, c.Name, c.Ruleset, scenarios.QuoteScalar(c.Name))
 		} else {
-			fmt.Fprintf(&ew, "# The %s unit card %q of %s. In a %s scenario that reads it\n# (its units key, or a catalogue in its folder), write {use: %s}\n", c.Ruleset, c.Name, c.File, c.Ruleset, c.Name)
+			fmt.Fprintf(&ew, "# The %s unit card %q of %s. In a %s scenario that reads it\n# (its units key, or a catalogue in its folder), write {use: %s}\n", c.Ruleset, c.Name, c.File, c.Ruleset, scenarios.QuoteScalar(c.Name))
 		}
 		fmt.Fprintf(&ew, "# and change what differs, or copy it and edit it.\n")
 		for _, note := range registry.CardNotes(c) {

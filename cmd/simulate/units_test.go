@@ -113,6 +113,13 @@ func TestUnitsUserCatalogue(t *testing.T) {
 	if card, _, err = runCLI(t, "units", "--units", lower, "show", "CLANRATS"); err != nil || strings.Contains(card, "built-in") || !strings.Contains(card, "{use: clanrats}") {
 		t.Errorf("units show CLANRATS: the first card in any case, named as it is written: %v\n%s", err, card)
 	}
+	// The use it suggests reads back as the card's name: quoted where
+	// YAML would read the name otherwise (a colon and a # here).
+	odd := filepath.Join(dir, "odd.yaml")
+	os.WriteFile(odd, []byte("ruleset: fantasy\nunits:\n  - name: \"Knights: of #1\"\n    profile: M9 WS3 BS3 S3 T3 W1 I4 A1 Ld5\n"), 0o644)
+	if card, _, err = runCLI(t, "units", "--units", odd, "show", "Knights: of #1"); err != nil || !strings.Contains(card, `{use: "Knights: of #1"}`) {
+		t.Errorf("units show of a name YAML must quote: %v\n%s", err, card)
+	}
 	// A scenario's folder holds units.yaml; --scenario reads it.
 	sub := filepath.Join(dir, "army")
 	os.Mkdir(sub, 0o755)
