@@ -221,6 +221,16 @@ func TestErrors(t *testing.T) {
 			`t.yaml:6:44: blast_hits_5: no weapon has Blast (5"), the only rule it changes; remove it`},
 		{"template hits with no template", shoot(bolters, target, "  options: {template_hits: 6}\n"),
 			`t.yaml:6:28: template_hits: no weapon is a Template`},
+		// The options of one Reaction where the target never makes it,
+		// refused at their values: in "  options: {evade_save: 4,
+		// return_fire_after_casualties: true}" the 4 is at column 25 and
+		// true at 58; in the other order true is at 43 and 4 at 61.
+		{"evade_save without Evade", shoot(bolters, target, "  reaction: [none, return_fire]\n  options: {evade_save: 4, return_fire_after_casualties: true}\n"),
+			"t.yaml:7:25: evade_save: the target never Evades (reaction: evade), the only Reaction it changes; remove it"},
+		{"return fire option without Return Fire", shoot(bolters, target, "  reaction: evade\n  options: {evade_save: 4, return_fire_after_casualties: true}\n"),
+			"t.yaml:7:58: return_fire_after_casualties: the target never Returns Fire (reaction: return_fire), the only Reaction it changes; remove it"},
+		{"both without a Reaction", shoot(bolters, target, "  options: {return_fire_after_casualties: true, evade_save: 4}\n"),
+			"t.yaml:6:43: return_fire_after_casualties: the target never Returns Fire (reaction: return_fire), the only Reaction it changes; remove it\nt.yaml:6:61: evade_save: the target never Evades"},
 		// In the order written.
 		{"marker options in order", shoot(bolters, target, "  options: {template_hits: 6, blast_hits_5: 4}\n"),
 			"t.yaml:6:28: template_hits: no weapon is a Template, the only kind it changes; remove it\nt.yaml:6:45: blast_hits_5"},

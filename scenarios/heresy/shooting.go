@@ -148,6 +148,7 @@ type shootingSpec struct {
 	policy         scenarios.Param[string]
 	policyAt       *scenarios.Node
 	reaction       scenarios.Param[string]
+	reactionAt     *scenarios.Node
 	pinning, moved scenarios.Param[bool]
 	distance       scenarios.Param[int]
 	opts           *optionValues
@@ -174,6 +175,7 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			q.policy = wordsParam(d, n, "stupefied", "the Stupefied policy", []string{"never", "always", "when_it_pays"})
 		}},
 		{Key: "reaction", Decode: func(n *scenarios.Node) {
+			q.reactionAt = n
 			q.reaction = wordsParam(d, n, "reaction", "the target's Reaction", []string{reactNone, reactReturnFire, reactEvade})
 		}},
 		{Key: "pinning", Decode: func(n *scenarios.Node) {
@@ -183,15 +185,17 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n, shootingProbabilities) }},
 	})
 	q.checkStupefy(d)
-	q.checkMarkers(d)
+	q.checkUnread(d)
 	return q.compile
 }
 
-// checkMarkers refuses a blast_hits_ option for a marker no weapon of the
-// question has at any point (the firer's, or the target's in its Return
-// Fire or next attack), and template_hits without a Template weapon: each
-// changes those weapons' hits alone.
-func (q *shootingSpec) checkMarkers(d *scenarios.Decoder) {
+// checkUnread refuses the options no point of the question reads: a
+// blast_hits_ option for a marker no weapon has at any point (the
+// firer's, or the target's in its Return Fire or next attack), and
+// template_hits without a Template weapon, each changing those weapons'
+// hits alone; evade_save where the target never Evades, and
+// return_fire_after_casualties where it never Returns Fire.
+func (q *shootingSpec) checkUnread(d *scenarios.Decoder) {
 	blasts, template := map[string]bool{}, false
 	for _, u := range slices.Concat(q.firer.Values(), q.target.Values()) {
 		if d.FailedWithin(u.node) {
@@ -205,6 +209,14 @@ func (q *shootingSpec) checkMarkers(d *scenarios.Decoder) {
 			template = template || t
 		}
 	}
+	// A reaction that could not be read may be the one an option needs.
+	reactions := map[string]bool{reactEvade: true, reactReturnFire: true}
+	if q.reactionAt == nil || !d.FailedWithin(q.reactionAt) {
+		clear(reactions)
+		for _, r := range q.reaction.Values() {
+			reactions[r] = true
+		}
+	}
 	var refused []*scenarios.Node
 	msgs := map[*scenarios.Node]string{}
 	for _, o := range shootingOptions {
@@ -216,6 +228,10 @@ func (q *shootingSpec) checkMarkers(d *scenarios.Decoder) {
 			refused, msgs[n] = append(refused, n), fmt.Sprintf("%s: no weapon has Blast (%s\"), the only rule it changes; remove it", o.key, size)
 		case o.key == "template_hits" && !template:
 			refused, msgs[n] = append(refused, n), "template_hits: no weapon is a Template, the only kind it changes; remove it"
+		case o.key == "evade_save" && !reactions[reactEvade]:
+			refused, msgs[n] = append(refused, n), "evade_save: the target never Evades (reaction: evade), the only Reaction it changes; remove it"
+		case o.key == "return_fire_after_casualties" && !reactions[reactReturnFire]:
+			refused, msgs[n] = append(refused, n), "return_fire_after_casualties: the target never Returns Fire (reaction: return_fire), the only Reaction it changes; remove it"
 		}
 	}
 	// In the order written.
