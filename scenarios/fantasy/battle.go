@@ -323,12 +323,30 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 	pursuerMoves := some(func(b *rules.Battle) bool {
 		return b.Units[0].LossOfControl && b.Options.LossOfControl == rules.LossOfControlEndOfPhase && b.Options.OutOfControl != rules.OutOfControlInPlace
 	})
+	anyUnit := func(has func(u *rules.Unit) bool) bool {
+		return some(func(b *rules.Battle) bool { return slices.ContainsFunc(b.Units, has) })
+	}
+	skirmishers := anyUnit(func(u *rules.Unit) bool { return u.Skirmishers })
+	// Only a unit in an enemy's flank or rear disrupts it.
+	disrupts := anyUnit(func(u *rules.Unit) bool { return u.Flank || u.Rear })
+	skirmishersDisrupt := anyUnit(func(u *rules.Unit) bool { return u.Skirmishers && (u.Flank || u.Rear) })
+	monstrous := anyUnit(func(u *rules.Unit) bool {
+		return u.Troop == rules.MonstrousInfantry || u.Troop == rules.MonstrousCavalry || u.Troop == rules.MonstrousBeast
+	})
 	var refused []unread
 	for _, o := range battleOptions {
 		n, set := at[o.key]
 		var why string
 		switch {
 		case !set || o.only != nil && !slices.Contains(phases, *o.only):
+		case o.key == "skirmishers_ranks" && !skirmishers:
+			why = "no unit is Skirmishers, the only units it changes"
+		case o.key == "skirmishers_disrupt" && !skirmishersDisrupt:
+			why = "no Skirmishers fight in a flank or rear, the only units it changes"
+		case o.key == "disrupt_ranks" && !disrupts:
+			why = "no unit fights in a flank or rear (flank or rear), which alone disrupts"
+		case o.key == "monstrous_support" && !monstrous:
+			why = "no unit is Monstrous Infantry, Monstrous Cavalry or a Monstrous Beast, the only troop types it changes"
 		case strings.HasPrefix(o.key, "zzzzap_") && !zaps:
 			why = "the attacker has no Zzzzap!, the only rule it changes"
 		case o.key == "loss_of_control" && !loses:

@@ -328,10 +328,12 @@ func TestBattleRoundsOption(t *testing.T) {
 
 // TestBattleSupportAndSkirmishOptions: monstrous_support sweeps 1 to 3 and
 // defaults to 3, skirmishers_ranks defaults to false, and both reach the
-// battle's options; a monstrous_support of 4 is refused at its value.
+// battle's options; a monstrous_support of 4 is refused at its value. The
+// attacker is Monstrous Infantry and the target flies, ten models, so
+// Skirmishers: each option has a unit it changes.
 func TestBattleSupportAndSkirmishOptions(t *testing.T) {
-	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
-	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  attacker: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}" +
+	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5, rules: [Fly (10)]}"
+	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  attacker: {name: B, troop: Monstrous Infantry, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}" +
 		"\n  distance: 0\n  phases: [combat]\n"
 	for _, tt := range []struct {
 		options   string

@@ -151,6 +151,14 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"target_flees with no charge phase",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [shooting, combat], options: {target_flees: true}}\n",
 			"t.yaml:3:203: target_flees: the battle has no charge phase"},
+		// Options of troop types and places no unit has, at their values
+		// (columns counted on the line as written).
+		{"options of Skirmishers, flanks and monstrous types none has",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {skirmishers_ranks: true, skirmishers_disrupt: true, disrupt_ranks: 3, monstrous_support: 2}}\n",
+			"t.yaml:3:198: skirmishers_ranks: no unit is Skirmishers, the only units it changes; remove it\n" +
+				"t.yaml:3:225: skirmishers_disrupt: no Skirmishers fight in a flank or rear, the only units it changes; remove it\n" +
+				"t.yaml:3:246: disrupt_ranks: no unit fights in a flank or rear (flank or rear), which alone disrupts; remove it\n" +
+				"t.yaml:3:268: monstrous_support: no unit is Monstrous Infantry, Monstrous Cavalry or a Monstrous Beast, the only troop types it changes; remove it"},
 		{"Zzzzap! with Random Movement not D6s alone",
 			"battle: {attacker: {name: D, troop: Chariot, S: 6, T: 6, W: 5, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 4, A: 1}], rules: [Random Movement (2D6+2), Zzzzap!]}, target: {name: B, " + rat + "}, distance: 6, phases: [shooting]}\n",
 			`t.yaml:3:123: Random Movement (2D6+2) on "D", which shoots with Zzzzap!: a Disaster takes one D6 from its movement`},
@@ -170,6 +178,8 @@ func TestUnreadKeysRefused(t *testing.T) {
 		"battle: {attacker: {name: A, " + rat + ", rules: [Fly (8)], flying: false}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat]}\n",
 		"battle: {attacker: {name: D, troop: Chariot, S: 6, T: 6, W: 5, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 4, A: 1}], rules: [Random Movement (2D6+2), Zzzzap!]}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat]}\n",
 		"charge: {unit: {name: A, M: 4, models: 10, champion: {name: Champ, A: 2}, crew: [{name: C, count: 3, A: 1}]}, distance: 5}\n",
+		"battle: {attacker: {name: A, models: 10, " + rat + ", rules: [Fly (8)], rear: true}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {skirmishers_ranks: true, skirmishers_disrupt: true, disrupt_ranks: 3}}\n",
+		"battle: {attacker: {name: A, troop: Monstrous Infantry, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {monstrous_support: 2}}\n",
 	} {
 		if _, err := registry.Parse("t.yaml", []byte(head+src)); err != nil {
 			t.Errorf("%s: %v", src, err)
