@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"hammersim/sim"
@@ -72,6 +73,9 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 		note = " (" + d.MeanNote + ")"
 	}
 	fmt.Fprintf(ew, "exact: mean %.4f, sd %.4f%s\n", mean, math.Sqrt(varSum), note)
+	if n := rareNote(d); n != "" {
+		fmt.Fprintln(ew, wrapText(n, TerminalWidth))
+	}
 	if d.Sim != nil {
 		m := simulatedMean(d)
 		fmt.Fprintf(ew, "simulated: mean %.4f (95%% CI %.4f to %.4f, z %s), sd %.4f; %s trials, seed %d\n",
@@ -91,6 +95,17 @@ func simulatedMean(d Distribution) sim.Estimate {
 		return e // simulated only: no exact value to set it against
 	}
 	return e.WithExactPMF(sim.PMF{Min: d.Min, P: d.Exact})
+}
+
+// rareNote warns when the distribution holds chances below the smallest
+// normal float64 (about 2.2e-308): values rarer still have underflowed to
+// 0 and are left out (600D6's sum of 600 is 6^-600, 1.3e-467), and those
+// just above keep fewer digits.
+func rareNote(d Distribution) string {
+	if slices.ContainsFunc(d.Exact, func(p float64) bool { return p > 0 && p < 0x1p-1022 }) {
+		return "Some values are rarer than about 1e-308, the smallest chance these numbers hold: the rarest are left out as if they could not come up, and the rarest shown lose digits."
+	}
+	return ""
 }
 
 func pct(p float64) string {

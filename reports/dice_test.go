@@ -127,6 +127,28 @@ func TestMarkdownSaysWhatTheTableSays(t *testing.T) {
 	}
 }
 
+// TestRareNote: chances below the smallest normal float64 (2^-1022, about
+// 2.2e-308) mean rarer ones have underflowed to 0 and been left out; the
+// table, Markdown and JSON say so, and say nothing for 2D6.
+func TestRareNote(t *testing.T) {
+	rare := Distribution{Title: "many dice", Min: 1, Exact: []float64{0x1p-1070, 0.5, 0.5}}
+	plain := Distribution{Title: "2D6", Min: 2, Exact: []float64{1.0 / 36, 2.0 / 36, 3.0 / 36, 4.0 / 36, 5.0 / 36, 6.0 / 36, 5.0 / 36, 4.0 / 36, 3.0 / 36, 2.0 / 36, 1.0 / 36}}
+	for _, format := range []string{"table", "markdown", "json"} {
+		for _, tc := range []struct {
+			d    Distribution
+			note bool
+		}{{rare, true}, {plain, false}} {
+			var b strings.Builder
+			if err := WriteDistributionAs(&b, tc.d, format); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(b.String(), "rarer than about 1e-308"); got != tc.note {
+				t.Errorf("%s, %s: note %v, want %v\n%s", format, tc.d.Title, got, tc.note, b.String())
+			}
+		}
+	}
+}
+
 // TestSimulatedOnlyCSV: a distribution past the exact budget leaves its
 // exact cells empty in CSV, as a condition's CSV and every other CSV of
 // the project do, rather than writing JSON's "null".

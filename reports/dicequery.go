@@ -254,7 +254,8 @@ func distRows(d Distribution) []distRow {
 //	   "mean": 7.001, "ci95": [...]}}
 //
 // values hold only what can come up; "simulated" keys are there only when
-// a simulation ran.
+// a simulation ran; "note" (after "kind") only when some chances are too
+// small to hold (rareNote).
 func writeDistributionJSON(w io.Writer, d Distribution) error {
 	var b bytes.Buffer
 	o := object{b: &b}
@@ -262,6 +263,9 @@ func writeDistributionJSON(w io.Writer, d Distribution) error {
 	o.put("kind", str("distribution"))
 	if d.NoExact != "" {
 		o.put("no_exact", str(d.NoExact))
+	}
+	if n := rareNote(d); n != "" {
+		o.put("note", str(n))
 	}
 	mean, sd := distMoments(d)
 	o.put("mean", num(mean))
@@ -369,6 +373,9 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 		note = " (" + d.MeanNote + ")"
 	}
 	fmt.Fprintf(ew, "\nExact mean %.4f, sd %.4f%s.\n", mean, sd, note)
+	if n := rareNote(d); n != "" {
+		fmt.Fprintf(ew, "\n%s\n", mdParagraph(n))
+	}
 	if d.Sim != nil {
 		// As the table format gives it.
 		m := simulatedMean(d)
