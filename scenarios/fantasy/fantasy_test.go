@@ -686,7 +686,8 @@ func TestCardNotes(t *testing.T) {
 		{"{name: A, troop: Monster, rules: [Terror, {Swiftstride: [true, false]}]}", "Its troop type, Monster, also gives it Stomp (troop_rules: false turns them off)."},
 		{"{name: A, troop: Cavalry, rules: [Impact Hits (D3)]}", "Its troop type, Cavalry, also gives it Swiftstride (troop_rules: false turns them off)."},
 		{"{name: A, troop: Monster, troop_rules: false}", ""},
-		{"{name: A, troop: Monster, troop_rules: [true, false]}", ""},
+		{"{name: A, troop: Monster, troop_rules: [true, false]}", "Where troop_rules is true, its troop type, Monster, also gives it Stomp, Swiftstride, Terror."},
+		{"{name: A, troop: [Infantry, Monster], troop_rules: [false, true]}", "Where troop_rules is true and its troop type is Monster, that also gives it Stomp, Swiftstride, Terror."},
 		{"{name: A, troop: Monster, troop_rules: true}", "Its troop type, Monster, also gives it Stomp, Swiftstride, Terror (troop_rules: false turns them off)."},
 		{"{name: A, troop: [Infantry, Monster]}", "Where its troop type is Monster, that also gives it Stomp, Swiftstride, Terror (troop_rules: false turns them off)."},
 		{"{name: A, troop: [Swarm, Monster], rules: [Terror]}", "Where its troop type is Swarm, that also gives it Skirmishers (troop_rules: false turns them off).\n" +

@@ -2,6 +2,7 @@ package fantasy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	rules "hammersim/mechanics/fantasy"
@@ -32,11 +33,11 @@ func Ruleset() *scenarios.Ruleset {
 
 // cardNotes names the rules a card's troop type gives it and its rules do
 // not name (TroopType.Rules), unless troop_rules is false; a swept troop
-// type, for each of its values that gives any. A swept troop_rules is left
-// unsaid: it differs from point to point.
+// type, for each of its values that gives any; a swept troop_rules, where
+// it is true.
 func cardNotes(n *scenarios.Node) []string {
 	var troops []string
-	on := "true"
+	on, swept := "true", false
 	var listed *scenarios.Node
 	for i, k := range n.Keys {
 		v := n.Vals[i]
@@ -50,7 +51,13 @@ func cardNotes(n *scenarios.Node) []string {
 				}
 			}
 		case "troop_rules":
-			on = v.Text // empty when swept
+			on = v.Text
+			if v.Kind == scenarios.SeqNode {
+				on, swept = "true", slices.ContainsFunc(v.Items, func(it *scenarios.Node) bool { return it.Text == "true" })
+				if !swept {
+					on = "false"
+				}
+			}
 		case "rules":
 			listed = v
 		}
@@ -84,8 +91,12 @@ func cardNotes(n *scenarios.Node) []string {
 		}
 		switch {
 		case len(gives) == 0:
+		case len(troops) == 1 && swept:
+			notes = append(notes, fmt.Sprintf("Where troop_rules is true, its troop type, %s, also gives it %s.", t, strings.Join(gives, ", ")))
 		case len(troops) == 1:
 			notes = append(notes, fmt.Sprintf("Its troop type, %s, also gives it %s (troop_rules: false turns them off).", t, strings.Join(gives, ", ")))
+		case swept:
+			notes = append(notes, fmt.Sprintf("Where troop_rules is true and its troop type is %s, that also gives it %s.", t, strings.Join(gives, ", ")))
 		default:
 			notes = append(notes, fmt.Sprintf("Where its troop type is %s, that also gives it %s (troop_rules: false turns them off).", t, strings.Join(gives, ", ")))
 		}
