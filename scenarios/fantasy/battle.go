@@ -121,6 +121,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		distance         scenarios.Param[int]
 		others           []bystander
 		phases           []rules.Phase
+		shootingAt       *scenarios.Node // the first shooting phase listed
 		options          = map[string]scenarios.Param[optionValue]{}
 		optionAt         = map[string]*scenarios.Node{}
 	)
@@ -131,7 +132,12 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			distance = scenarios.Sweep(d, n, "distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance", 0, 100) }, scenarios.Identity)
 		}},
 		{Key: "others", Decode: func(n *scenarios.Node) { others = decodeBystanders(d, n) }},
-		{Key: "phases", Required: true, Decode: func(n *scenarios.Node) { phases = decodePhases(d, n) }},
+		{Key: "phases", Required: true, Decode: func(n *scenarios.Node) {
+			phases = decodePhases(d, n)
+			if i := slices.Index(phases, rules.PhaseShooting); i >= 0 {
+				shootingAt = n.Items[i]
+			}
+		}},
 		{Key: "options", Decode: func(n *scenarios.Node) { decodeBattleOptions(d, n, options, optionAt) }},
 	})
 	return func(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
@@ -157,6 +163,10 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			battles[i] = g.b
 		}
 		ok = ok && optionsOfRules(d, optionAt, battles, phases)
+		if ok && shootingAt != nil && !slices.ContainsFunc(battles, shoots) {
+			d.Errorf(shootingAt, "shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it")
+			ok = false
+		}
 		if !ok || !read {
 			return scenarios.Compiled{}
 		}
@@ -306,6 +316,7 @@ func optionsRead(d *scenarios.Decoder, phases []rules.Phase, at map[string]*scen
 func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles []*rules.Battle, phases []rules.Phase) bool {
 	some := func(has func(b *rules.Battle) bool) bool { return slices.ContainsFunc(battles, has) }
 	zaps := some(func(b *rules.Battle) bool { return b.Units[0].Zzzzap })
+	fires := some(func(b *rules.Battle) bool { return !b.Units[0].Missile.Shots.IsZero() })
 	loses := some(func(b *rules.Battle) bool {
 		return slices.ContainsFunc(b.Units, func(u *rules.Unit) bool { return u.LossOfControl })
 	})
@@ -339,6 +350,8 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		var why string
 		switch {
 		case !set || o.only != nil && !slices.Contains(phases, *o.only):
+		case o.key == "firing_ranks" && !fires:
+			why = "the attacker has no missile weapon, the only one it changes"
 		case o.key == "skirmishers_ranks" && !skirmishers:
 			why = "no unit is Skirmishers, the only units it changes"
 		case o.key == "skirmishers_disrupt" && !skirmishersDisrupt:
@@ -359,6 +372,13 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			why = "a pursuer goes Out of Control only with loss_of_control: end_of_phase, and moves only where out_of_control is not in_place; no point has both"
 		case o.key == "target_flees" && !some(func(b *rules.Battle) bool { return b.Units[0].Mover.Random.IsZero() }):
 			why = "the attacker moves by Random Movement, against which no charge reaction is declared, so target_flees decides nothing"
+		case o.key == "target_flees" && !some(func(b *rules.Battle) bool { return b.Distance[1] > 0 }):
+			why = "the target is in combat from the start (distance 0), so no charge is declared at it and target_flees decides nothing"
+		case o.key == "target_flees" && !some(func(b *rules.Battle) bool {
+			return b.Units[0].Mover.Random.IsZero() && b.Distance[1] > 0 && !b.Units[1].ImmunePsychology
+		}):
+			// Immune to psychology, it holds (Run for Your Lives!).
+			why = "no point has a target that may flee as its charge reaction: one charged from afar, by an attacker without Random Movement, and not immune to psychology; so target_flees decides nothing"
 		}
 		if why != "" {
 			refused = append(refused, unread{n, o.key + ": " + why + "; remove it"})
@@ -366,6 +386,10 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 	}
 	return report(d, refused)
 }
+
+// shoots reports whether b's acting unit shoots in a shooting phase: a
+// missile weapon, or Zzzzap!. Nothing else does.
+func shoots(b *rules.Battle) bool { return b.Units[0].Zzzzap || !b.Units[0].Missile.Shots.IsZero() }
 
 // unread is an option refused, where it is written, and why.
 type unread struct {
@@ -463,6 +487,17 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 			// the ground (Fly unit card).
 			d.Errorf(n, "flying on unit %q: only the attacker charges in a battle, and flyers flee and pursue on the ground (Fly), so flying decides nothing for the target or the others", at.Name)
 			ok = false
+		}
+		if m := at.spec.missileWritten(); m != nil {
+			switch {
+			case len(b.Units) > 0:
+				// The charged unit's Stand and Shoot is not simulated.
+				d.Errorf(m, "missile on unit %q: only the attacker shoots in a battle, so missile decides nothing for the target or the others; remove it", at.Name)
+				ok = false
+			case !slices.Contains(phases, rules.PhaseShooting):
+				d.Errorf(m, "missile on unit %q: the battle has no shooting phase, the only one it shoots in; remove it or add the phase", at.Name)
+				ok = false
+			}
 		}
 		if at.flags["flank"] && at.flags["rear"] {
 			d.Errorf(at.keyNode("rear"), "rear: true on %q, which has flank: true too: a unit fights one side of its enemy, its flank or its rear", at.Name)

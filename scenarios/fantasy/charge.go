@@ -293,8 +293,9 @@ func decodePursuit(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 // refuseUnread reports the keys of unit u that say how it stands or moves
 // in a fight that a charge or pursuit question does not have, which would
 // otherwise be read by nothing: flank, rear and higher_ground when true,
-// and, in a pursuit (flying), flying, since flyers flee and pursue on the
-// ground (Fly unit card). It returns false when it reported one.
+// a missile weapon the scenario writes (neither question shoots), and, in
+// a pursuit (flying), flying, since flyers flee and pursue on the ground
+// (Fly unit card). It returns false when it reported one.
 func refuseUnread(d *scenarios.Decoder, u *unitSpec, question string, flying bool) bool {
 	good := true
 	for _, k := range []string{"flank", "rear", "higher_ground"} {
@@ -302,6 +303,10 @@ func refuseUnread(d *scenarios.Decoder, u *unitSpec, question string, flying boo
 			d.Errorf(u.nodes[k], "%s: true on unit %q: %s fights no combat, so %s decides nothing there; only a battle's attacker and target take flank, rear and higher_ground", k, u.name, question, k)
 			good = false
 		}
+	}
+	if at := u.missileWritten(); at != nil {
+		d.Errorf(at, "missile on unit %q: %s shoots nothing, so missile decides nothing there; only a battle's attacker shoots, in its shooting phase; remove it", u.name, question)
+		good = false
 	}
 	if at, set := u.nodes["flying"]; set && flying {
 		d.Errorf(at, "flying on unit %q: %s reads no flying, since flyers flee and pursue on the ground (Fly); flying decides only how a unit charges", u.name, question)

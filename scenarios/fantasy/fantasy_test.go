@@ -876,7 +876,7 @@ func TestCrewProfileRules(t *testing.T) {
 // value.
 func TestBattleFiringRanksOption(t *testing.T) {
 	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
-	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  attacker: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}" +
+	head := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  attacker: {name: B, M: 5, WS: 3, BS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5, missile: {S: 3, range: 24}}" +
 		"\n  distance: 0\n  phases: [shooting, combat]\n"
 	for _, tt := range []struct {
 		options string
@@ -1076,10 +1076,7 @@ func TestCaughtWithoutCombat(t *testing.T) {
 		// The target holds: nothing makes it flee.
 		{"", "  distance: 6\n  phases: [charge]\n", false},
 		// Engaged from the start: no charge is declared at it.
-		{"", "  distance: 0\n  phases: [charge]\n  options: {target_flees: true}\n", false},
-		// A shooting phase first, with nothing to shoot: it cannot flee
-		// before the charge.
-		{"", "  distance: 6\n  phases: [shooting, charge]\n", false},
+		{"", "  distance: 0\n  phases: [charge]\n", false},
 		// Bows at it: a quarter lost, it may flee from Panic, and the
 		// charge may catch it.
 		{", BS: 3, missile: {S: 3, range: 24}", "  distance: 6\n  phases: [shooting, charge]\n", true},

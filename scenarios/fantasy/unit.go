@@ -432,6 +432,20 @@ func decodeProfileRules(d *scenarios.Decoder, n *scenarios.Node) []mechanics.Rul
 	return out
 }
 
+// missileWritten returns where the scenario writes the unit's missile
+// weapon, or nil: none, or the one of a card its use leaves as it is,
+// which a question that shoots nothing leaves unused rather than refuses
+// (the card is written for every question).
+func (u *unitSpec) missileWritten() *scenarios.Node {
+	if u.missile == nil {
+		return nil
+	}
+	if _, changed, used := u.node.CardKey("missile"); used && !changed {
+		return nil
+	}
+	return u.missile.node
+}
+
 func decodeMissile(d *scenarios.Decoder, n *scenarios.Node) *missileSpec {
 	m := &missileSpec{node: n, shots: dice.Const(1)}
 	d.Object(n, "a missile weapon", []scenarios.Field{

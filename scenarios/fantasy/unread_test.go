@@ -2,7 +2,12 @@ package fantasy
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"hammersim/sim"
@@ -151,6 +156,22 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"target_flees with no charge phase",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [shooting, combat], options: {target_flees: true}}\n",
 			"t.yaml:3:203: target_flees: the battle has no charge phase"},
+		// firing_ranks without a missile weapon; a shooting phase in which
+		// nothing shoots, at the phase.
+		{"firing_ranks without a missile weapon",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting], options: {firing_ranks: 3}}\n",
+			"t.yaml:3:203: firing_ranks: the attacker has no missile weapon, the only one it changes; remove it"},
+		{"a shooting phase with nothing to shoot",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting, combat]}\n",
+			"t.yaml:3:168: shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it"},
+		// target_flees where the target never may flee as its reaction:
+		// engaged from the start, or immune to psychology (it holds).
+		{"target_flees engaged from the start",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [charge, combat], options: {target_flees: true}}\n",
+			"t.yaml:3:201: target_flees: the target is in combat from the start (distance 0)"},
+		{"target_flees from a unit immune to psychology",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + ", rules: [Immunity (Psychology)]}, distance: [0, 6], phases: [charge, combat], options: {target_flees: true}}\n",
+			"t.yaml:3:238: target_flees: no point has a target that may flee as its charge reaction"},
 		// Options of troop types and places no unit has, at their values
 		// (columns counted on the line as written).
 		{"options of Skirmishers, flanks and monstrous types none has",
@@ -185,4 +206,59 @@ func TestUnreadKeysRefused(t *testing.T) {
 			t.Errorf("%s: %v", src, err)
 		}
 	}
+}
+
+// TestMissileReadOnlyWhereItShoots: only a battle's attacker shoots, in a
+// shooting phase. A missile weapon a scenario writes on a unit of a
+// charge or pursuit question, on a battle's target or others, or on an
+// attacker in a battle without a shooting phase, is refused at its
+// mapping; one a card carries and its use leaves alone is left unused, the
+// card being written for every question. A missile beside BS - (which
+// hits nothing) is refused at the BS.
+func TestMissileReadOnlyWhereItShoots(t *testing.T) {
+	head := "name: t\nruleset: fantasy\n"
+	rat := "M: 4, WS: 3, BS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7"
+	bow := "missile: {S: 3, range: 24}"
+	at := func(line, key string) string { // the column after "key: "
+		return strconv.Itoa(strings.Index(line, key) + len(key) + 3)
+	}
+	for _, tt := range []struct{ name, src, want string }{
+		{"a charge", "charge: {unit: {name: A, " + rat + ", " + bow + "}, distance: 8}",
+			`missile on unit "A": a charge question shoots nothing`},
+		{"a pursuit", "pursuit: {pursuing: {name: A, " + rat + ", " + bow + "}, fleeing: {name: B, M: 5}}",
+			`missile on unit "A": a pursuit question shoots nothing`},
+		{"the target", "battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + ", " + bow + "}, distance: 10, phases: [charge, combat]}",
+			`missile on unit "B": only the attacker shoots in a battle`},
+		{"others", "battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: C, side: enemy, distance: 9, " + rat + ", " + bow + "}], distance: 10, phases: [shooting]}",
+			`missile on unit "C": only the attacker shoots in a battle`},
+		{"no shooting phase", "battle: {attacker: {name: A, " + rat + ", " + bow + "}, target: {name: B, " + rat + "}, distance: 10, phases: [charge, combat]}",
+			`missile on unit "A": the battle has no shooting phase`},
+	} {
+		want := "t.yaml:3:" + at(tt.src, "missile") + ": " + tt.want
+		wantError(t, tt.name, head+tt.src+"\n", want)
+	}
+	noBS := "battle: {attacker: {name: A, M: 4, WS: 3, BS: \"-\", S: 3, T: 3, I: 3, A: 1, Ld: 7, " + bow + "}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting]}"
+	wantError(t, "BS -", head+noBS+"\n", "t.yaml:3:"+at(noBS, "BS")+`: unit "A" has a missile weapon but BS -, with which nothing hits`)
+
+	// A card's bow, used where nothing shoots, loads.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "units.yaml"), []byte("ruleset: fantasy\nunits:\n  - {name: Archers, models: 10, "+rat+", "+bow+"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, src := range []string{
+		"charge: {unit: {use: Archers}, distance: 8}\n",
+		"battle: {attacker: {use: Archers}, target: {use: Archers, name: Bowmen}, others: [{use: Archers, name: Skirmish Line, side: enemy, distance: 9}], distance: 10, phases: [charge, combat]}\n",
+		"battle: {attacker: {name: A, " + rat + ", " + bow + "}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting]}\n",
+	} {
+		path := filepath.Join(dir, fmt.Sprintf("s%d.yaml", i))
+		if err := os.WriteFile(path, []byte(head+src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := registry.Load(path); err != nil {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+	// A use that writes a missile of its own is the scenario's.
+	own := "battle: {attacker: {use: Clanrats}, target: {use: Clanrats, BS: 3, " + bow + "}, distance: 10, phases: [charge, combat]}"
+	wantError(t, "a use's own missile", head+own+"\n", "t.yaml:3:"+at(own, "missile")+`: missile on unit "Clanrats": only the attacker shoots in a battle`)
 }
