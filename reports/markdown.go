@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode"
 
 	"hammersim/sim"
 )
@@ -99,12 +100,28 @@ func mdCode(s string) string {
 // Above all, renderers such as GitHub's show inline HTML and decode
 // entities, so <, > and & are escaped: `<img src=x onerror=...>` is text,
 // never an element. A line break would end a table row or a heading, and
-// a paragraph shows it as a space, so it becomes one. Underscores are left
-// alone: inside a word (charge_success) they are never emphasis.
+// a paragraph shows it as a space, so it becomes one. An underscore is
+// escaped at a word's edge ("_it_"), where it may open or close emphasis,
+// and left alone inside a word (charge_success), where it never does. What
+// GitHub would turn into a link ("www.", "://", an address's "@") has its
+// punctuation escaped, so a name stays text.
 func mdText(s string) string {
 	var b strings.Builder
-	for _, c := range oneLine(s) {
-		if strings.ContainsRune("\\`*[]<>|#&~", c) {
+	rs := []rune(oneLine(s))
+	word := func(i int) bool {
+		return i >= 0 && i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i]))
+	}
+	for i, c := range rs {
+		esc := strings.ContainsRune("\\`*[]<>|#&~@", c)
+		switch c {
+		case '_':
+			esc = !word(i-1) || !word(i+1)
+		case '.':
+			esc = i >= 3 && strings.EqualFold(string(rs[i-3:i]), "www")
+		case ':':
+			esc = i+2 < len(rs) && rs[i+1] == '/' && rs[i+2] == '/'
+		}
+		if esc {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(c)

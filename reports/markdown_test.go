@@ -22,7 +22,7 @@ const (
 	hostileDescription = "<img src=x onerror=alert(1)> &lt;b&gt;\n- not a list\n---\n    not code <script>alert(2)</script>"
 )
 
-var hostileValues = []any{"A|B", "line\nbreak", "<i>x</i>", "~~struck~~ &#60;"}
+var hostileValues = []any{"A|B", "line\nbreak", "<i>x</i>", "~~struck~~ &#60;", "_it_ and __bold__ charge_success", "www.evil.example/x https://e.example a@b.example"}
 
 func hostileReport() *sim.Report {
 	r := &sim.Report{Scenario: hostileName, Description: hostileDescription, Version: "test", Seed: 1, Trials: 10,
@@ -80,6 +80,7 @@ func TestMarkdownEscapesUserText(t *testing.T) {
 		{"results", results.Bytes(), []string{
 			"&lt;img src=x onerror=alert(1)&gt; &amp;lt;b&amp;gt; - not a list ---     not code &lt;script&gt;alert(2)&lt;/script&gt;",
 			"&lt;b&gt;bold&lt;/b&gt; | &amp;amp; name", "A|B", "line break", "&lt;i&gt;x&lt;/i&gt;", "~~struck~~ &amp;#60;", "unit &lt;u&gt;",
+			"_it_ and __bold__ charge_success", "www.evil.example/x https://e.example a@b.example",
 			"<code>simulate run '&lt;b&gt;x y&lt;/b&gt;.yaml' --seed 1 --trials 10</code>"}},
 		{"report", report.Bytes(), []string{
 			"<p>&lt;img src=x onerror=alert(1)&gt; &amp;lt;b&amp;gt; - not a list",
@@ -88,7 +89,7 @@ func TestMarkdownEscapesUserText(t *testing.T) {
 		{"comparison", comparison.Bytes(), []string{"&lt;b&gt;bold&lt;/b&gt; | &amp;amp; name"}},
 	} {
 		html := renderGitHub(t, tc.md)
-		for _, tag := range []string{"<img", "<script", "<b>", "<i>", "<u>", "<del>", "<li>not a list", "<hr"} {
+		for _, tag := range []string{"<img", "<script", "<b>", "<i>", "<u>", "<del>", "<li>not a list", "<hr", "<em>", "<strong>", "<a "} {
 			if strings.Contains(html, tag) {
 				t.Errorf("%s: %s became an element:\n%s\n---\n%s", tc.name, tag, tc.md, html)
 			}
@@ -121,7 +122,7 @@ func TestMdParagraph(t *testing.T) {
 		{"Who hurts whom.", "Who hurts whom."},
 		{"- a", `\- a`},
 		{"+ a", `\+ a`},
-		{"___", `\___`},
+		{"___", `\_\_\_`},
 		{"=== a", `\=== a`},
 		{"12. a", `12\. a`},
 		{"3) a", `3\) a`},
