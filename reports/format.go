@@ -199,15 +199,19 @@ func stamped(st sim.Stamp) bool {
 }
 
 // stampLines says how to check and reproduce a run: the scenario file's
-// hash (abbreviated to 12 digits unless full is set), the command line, and
-// whether a precision target was reached. An unstamped report gets none.
+// hash (abbreviated to 12 digits unless full is set; a comparison of
+// several files has one each, in order), the command line, and whether a
+// precision target was reached. An unstamped report gets none.
 func stampLines(st sim.Stamp, full bool) []string {
 	var parts []string
-	if sha := st.ScenarioSHA256; sha != "" {
-		if !full && len(sha) > 12 {
-			sha = sha[:12] + "..."
+	if st.ScenarioSHA256 != "" {
+		sums := strings.Split(st.ScenarioSHA256, ",")
+		for i, sha := range sums {
+			if !full && len(sha) > 12 {
+				sums[i] = sha[:12] + "..."
+			}
 		}
-		parts = append(parts, "scenario sha256 "+sha)
+		parts = append(parts, "scenario sha256 "+strings.Join(sums, ", "))
 	}
 	if st.Command != "" {
 		parts = append(parts, "reproduce: "+st.Command)

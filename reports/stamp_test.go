@@ -82,6 +82,9 @@ func TestStampLines(t *testing.T) {
 	met.PrecisionMet, met.Trials, met.MaxTrials = true, 250_000, 1_000_000
 	noTarget := sampleStamp()
 	noTarget.Precision = 0
+	// A comparison of two files stamps each file's hash, in order.
+	two := noTarget
+	two.ScenarioSHA256 = strings.Repeat("a", 64) + "," + strings.Repeat("b", 64)
 	for _, tc := range []struct {
 		name      string
 		st        sim.Stamp
@@ -91,6 +94,7 @@ func TestStampLines(t *testing.T) {
 		{"zero", sim.Stamp{}, nil, []string{"sha256", "reproduce", "precision"}},
 		{"workers only", sim.Stamp{Workers: 8}, nil, []string{"sha256", "reproduce", "precision"}},
 		{"no target", noTarget, []string{"scenario sha256 1a2b3c4d5e6f..., reproduce: simulate run matchups --seed 7 --trials 1000"}, []string{"precision", "1a2b3c4d5e6f7"}},
+		{"two files", two, []string{"scenario sha256 aaaaaaaaaaaa..., bbbbbbbbbbbb..."}, []string{"aaaaaaaaaaaaa", ",bbb"}},
 		{"met", met, []string{"0.5 percentage points (0.005)", "MET with 250,000 trials per point"}, []string{"NOT MET"}},
 		{"not met", sampleStamp(), []string{"NOT MET", "cap of 1,000 trials per point"}, nil},
 	} {
