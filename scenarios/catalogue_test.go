@@ -897,3 +897,31 @@ func TestCatalogueCardsUseNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteScalarReadsBack: a name written by QuoteScalar, as units show
+// prints a card and its use, reads back as the same name, in a block and
+// on one line ({use: NAME}); YAML reads null, Null, NULL and ~ as nothing
+// unless quoted.
+func TestQuoteScalarReadsBack(t *testing.T) {
+	dir := t.TempDir()
+	for i, name := range []string{"null", "Null", "NULL", "~", "Knights: of #1", "a, b", "[x]", "4+", "Clanrats", "true"} {
+		p := filepath.Join(dir, fmt.Sprintf("u%d.yaml", i))
+		text := "ruleset: fantasy\nunits:\n  - name: " + scenarios.QuoteScalar(name) + "\n    profile: M5 WS3 BS3 S3 T3 W1 I4 A1 Ld5\n"
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cards, err := both.UserCards([]string{p}, "")
+		if err != nil || len(cards) != 1 || cards[0].Name != name {
+			t.Errorf("%q written %s: %v", name, scenarios.QuoteScalar(name), err)
+			continue
+		}
+		s := filepath.Join(dir, fmt.Sprintf("s%d.yaml", i))
+		src := "name: t\nruleset: fantasy\nunits: " + filepath.Base(p) + "\ncharge: {unit: {use: " + scenarios.QuoteScalar(name) + "}, distance: 8}\n"
+		if err := os.WriteFile(s, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := both.Load(s); err != nil {
+			t.Errorf("{use: %s}: %v", scenarios.QuoteScalar(name), err)
+		}
+	}
+}

@@ -78,6 +78,10 @@ func QuoteScalar(s string) string { return plainScalar(s) }
 
 // plainScalar quotes a value when YAML would read it otherwise.
 func plainScalar(s string) string {
+	switch s {
+	case "null", "Null", "NULL", "~": // YAML's words for nothing
+		return strconv.Quote(s)
+	}
 	if s == "" || strings.ContainsAny(s, ":#,[]{}&*!|>'\"%@`") || strings.ContainsAny(s[:1], "-?+ ") || strings.HasSuffix(s, " ") {
 		if !strings.ContainsAny(s, ",[]{}:#'\"") && strings.HasSuffix(s, "+") && s[0] >= '0' && s[0] <= '9' {
 			return s // 4+, 3+: plain in YAML
