@@ -90,12 +90,18 @@ const (
 // key, and no card is read; without one (the built-in catalogue, which
 // tests check, and ScenarioUnits) any ruleset is taken.
 func parseCatalogue(file string, src []byte, r *Registry) ([]*UnitCard, error) {
+	cards, _, err := parseCatalogueRefused(file, src, r)
+	return cards, err
+}
+
+// parseCatalogueRefused is parseCatalogue, which also names the cards it
+// refused for a use in them.
+func parseCatalogueRefused(file string, src []byte, r *Registry) (cards []*UnitCard, refused []string, err error) {
 	root, err := parseYAML(file, src, catalogueYAML)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d := &Decoder{file: file}
-	var cards []*UnitCard
 	ruleset := ""
 	var units *Node
 	d.Object(root, "a unit catalogue", []Field{
@@ -123,6 +129,9 @@ func parseCatalogue(file string, src []byte, r *Registry) ([]*UnitCard, error) {
 		for _, item := range units.Items {
 			name := cardName(d, item)
 			if name == "" {
+				if useKey(item, 0) != nil {
+					refused = append(refused, mappingText(item, "name"))
+				}
 				continue
 			}
 			if i := slices.IndexFunc(cards, func(c *UnitCard) bool { return c.Name == name }); i >= 0 {
@@ -134,9 +143,20 @@ func parseCatalogue(file string, src []byte, r *Registry) ([]*UnitCard, error) {
 		}
 	}
 	if len(d.errs) > 0 {
-		return cards, d.errs
+		return cards, refused, d.errs
 	}
-	return cards, nil
+	return cards, refused, nil
+}
+
+// mappingText is the text of n's key, where n is a mapping that writes it
+// as a plain value, or "".
+func mappingText(n *Node, key string) string {
+	for i, k := range n.Keys {
+		if k.Text == key && n.Vals[i].Kind == ScalarNode {
+			return n.Vals[i].Text
+		}
+	}
+	return ""
 }
 
 // cardName returns a card's name, reporting a card without one.
@@ -726,7 +746,8 @@ func (d *Decoder) withinBounds(at *Node, path string, files, size int) bool {
 // and records the file among those the scenario read.
 func (d *Decoder) catalogueText(at *Node, path string, src []byte) []*UnitCard {
 	d.catalogues = append(d.catalogues, Catalogue{Path: path, Source: src})
-	cards, err := parseCatalogue(path, src, d.registry)
+	cards, refused, err := parseCatalogueRefused(path, src, d.registry)
+	d.refusedCards = append(d.refusedCards, refused...)
 	if err != nil {
 		var list ErrorList
 		var one *Error
@@ -854,12 +875,26 @@ func (d *Decoder) expand(n *Node, cards []*UnitCard, rs *Ruleset, depth int) *No
 	return n
 }
 
+// withoutUse is n without its use key (at), marked as a unit whose card
+// could not be had: its other keys are still read and checked, and none is
+// reported missing.
+func withoutUse(n *Node, at int) *Node {
+	out := *n
+	out.Keys = slices.Delete(slices.Clone(n.Keys), at, at+1)
+	out.Vals = slices.Delete(slices.Clone(n.Vals), at, at+1)
+	out.cardless = true
+	return &out
+}
+
 // useCard returns the card n's use key names with n's other keys written
 // over it: a key n shares with the card replaces the card's, in place; a
 // key the card lacks is added after the card's.
 func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node {
 	name := d.Text(n.Vals[at], "a unit card's name")
 	i := slices.IndexFunc(cards, func(c *UnitCard) bool { return c.Name == name })
+	if i < 0 && slices.Contains(d.refusedCards, name) {
+		return withoutUse(n, at) // the card's own error says what is wrong with it
+	}
 	if i < 0 {
 		var names []string
 		for _, c := range cards {
@@ -873,11 +908,7 @@ func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node
 		} else {
 			d.Errorf(n.Vals[at], "no %s unit card named %q; the catalogue has: %s (simulate units lists them)", rs.Name, name, strings.Join(names, ", "))
 		}
-		out := *n
-		out.Keys = slices.Delete(slices.Clone(n.Keys), at, at+1)
-		out.Vals = slices.Delete(slices.Clone(n.Vals), at, at+1)
-		out.cardless = true
-		return &out
+		return withoutUse(n, at)
 	}
 	card := d.spreadProfile(cards[i].Node)
 	if strings.HasPrefix(card.File, builtinPrefix) && !strings.HasPrefix(n.File, builtinPrefix) {

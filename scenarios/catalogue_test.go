@@ -925,3 +925,23 @@ func TestQuoteScalarReadsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedCardsUseIsNotReportedAgain: a scenario that uses a card its
+// catalogue refused (a use inside it) gets the card's error alone, not a
+// second one saying no card has that name.
+func TestRefusedCardsUseIsNotReportedAgain(t *testing.T) {
+	dir := t.TempDir()
+	units := filepath.Join(dir, "units.yaml")
+	// The crew's use is at line 4, column 56.
+	if err := os.WriteFile(units, []byte("ruleset: fantasy\nunits:\n  - {name: Rats, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n  - {name: Rider, troop: Chariot, profile: M5, crew: [{use: Rats}]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(s, []byte("name: t\nruleset: fantasy\ncharge: {unit: {use: Rider}, distance: 8}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := both.Load(s)
+	if want := units + ":4:56: a catalogue's card is written out in full; use belongs in scenarios"; err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}

@@ -31,6 +31,10 @@ type Decoder struct {
 	// folders and name patterns they were found by.
 	catalogues []Catalogue
 	places     []CataloguePlace
+	// refusedCards are the names of the catalogue cards refused as they
+	// were read (a use in them): a use of one is not reported again as a
+	// card that does not exist.
+	refusedCards []string
 	// read are the catalogue files read so far, shared by the decoders of
 	// one listing (Registry.UserCards), so that a file found twice is read
 	// once.
