@@ -162,8 +162,12 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		for i, g := range built {
 			battles[i] = g.b
 		}
+		// Weighed only where every point was built, so that a unit that
+		// could not be read hides nothing the checks need; then all in one
+		// run.
+		allBuilt := ok
 		ok = ok && optionsOfRules(d, optionAt, battles, phases)
-		if ok && shootingAt != nil && !slices.ContainsFunc(battles, shoots) {
+		if allBuilt && shootingAt != nil && !slices.ContainsFunc(battles, shoots) {
 			d.Errorf(shootingAt, "shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it")
 			ok = false
 		}
@@ -498,6 +502,11 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 				d.Errorf(m, "missile on unit %q: the battle has no shooting phase, the only one it shoots in; remove it or add the phase", at.Name)
 				ok = false
 			}
+		}
+		if len(b.Units) == 0 && u.BS == 0 && !u.Missile.Shots.IsZero() && slices.Contains(phases, rules.PhaseShooting) {
+			// Where it would shoot: elsewhere a card's bow is left unused.
+			d.Errorf(at.keyNode("BS"), "unit %q shoots a missile weapon at BS -, with which nothing hits; give it a BS, or leave the shooting phase out", at.Name)
+			ok = false
 		}
 		if at.flags["flank"] && at.flags["rear"] {
 			d.Errorf(at.keyNode("rear"), "rear: true on %q, which has flank: true too: a unit fights one side of its enemy, its flank or its rear", at.Name)

@@ -69,11 +69,8 @@ func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 		c.fail(u.spec.node, "unit %q has %d attack profiles; at most %d", u.Name, len(fu.Attackers), rules.MaxAttackers)
 	}
 	if m := u.spec.missile; m != nil {
-		switch {
-		case !u.has["BS"]:
+		if !u.has["BS"] {
 			c.fail(m.node, "unit %q has a missile weapon but no BS", u.Name)
-		case fu.BS == 0:
-			c.fail(u.keyNode("BS"), "unit %q has a missile weapon but BS -, with which nothing hits; give it a BS or remove the missile", u.Name)
 		}
 		fu.Missile = rules.Missile{S: m.S, Range: m.rangeIn, Shots: m.shots, HitMod: m.hitMod}
 	}

@@ -164,6 +164,11 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"a shooting phase with nothing to shoot",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting, combat]}\n",
 			"t.yaml:3:168: shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it"},
+		// Both at once: an option's refusal does not hold the phase's back.
+		{"firing_ranks and a shooting phase with nothing to shoot",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting], options: {firing_ranks: 3}}\n",
+			"t.yaml:3:203: firing_ranks: the attacker has no missile weapon, the only one it changes; remove it\n" +
+				"t.yaml:3:168: shooting: the attacker has no missile weapon and no Zzzzap!"},
 		// target_flees where the target never may flee as its reaction:
 		// engaged from the start, or immune to psychology (it holds).
 		{"target_flees engaged from the start",
@@ -213,8 +218,9 @@ func TestUnreadKeysRefused(t *testing.T) {
 // charge or pursuit question, on a battle's target or others, or on an
 // attacker in a battle without a shooting phase, is refused at its
 // mapping; one a card carries and its use leaves alone is left unused, the
-// card being written for every question. A missile beside BS - (which
-// hits nothing) is refused at the BS.
+// card being written for every question. An attacker that would shoot a
+// missile at BS - (which hits nothing) is refused at the BS; a card's bow
+// with BS - on a unit that does not shoot is left unused too.
 func TestMissileReadOnlyWhereItShoots(t *testing.T) {
 	head := "name: t\nruleset: fantasy\n"
 	rat := "M: 4, WS: 3, BS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7"
@@ -238,7 +244,7 @@ func TestMissileReadOnlyWhereItShoots(t *testing.T) {
 		wantError(t, tt.name, head+tt.src+"\n", want)
 	}
 	noBS := "battle: {attacker: {name: A, M: 4, WS: 3, BS: \"-\", S: 3, T: 3, I: 3, A: 1, Ld: 7, " + bow + "}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting]}"
-	wantError(t, "BS -", head+noBS+"\n", "t.yaml:3:"+at(noBS, "BS")+`: unit "A" has a missile weapon but BS -, with which nothing hits`)
+	wantError(t, "BS -", head+noBS+"\n", "t.yaml:3:"+at(noBS, "BS")+`: unit "A" shoots a missile weapon at BS -, with which nothing hits`)
 
 	// A card's bow, used where nothing shoots, loads.
 	dir := t.TempDir()
@@ -249,6 +255,8 @@ func TestMissileReadOnlyWhereItShoots(t *testing.T) {
 		"charge: {unit: {use: Archers}, distance: 8}\n",
 		"battle: {attacker: {use: Archers}, target: {use: Archers, name: Bowmen}, others: [{use: Archers, name: Skirmish Line, side: enemy, distance: 9}], distance: 10, phases: [charge, combat]}\n",
 		"battle: {attacker: {name: A, " + rat + ", " + bow + "}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting]}\n",
+		"battle: {attacker: {use: Archers}, target: {use: Archers, name: Bowmen, BS: \"-\"}, distance: 10, phases: [shooting, combat]}\n",
+		"charge: {unit: {use: Archers, BS: \"-\"}, distance: 8}\n",
 	} {
 		path := filepath.Join(dir, fmt.Sprintf("s%d.yaml", i))
 		if err := os.WriteFile(path, []byte(head+src), 0o644); err != nil {
