@@ -244,8 +244,8 @@ type Options struct {
 	// reference chart: 2); a Monstrous Cavalry model of one profile makes
 	// one more (supportCap).
 	MonstrousSupport int
-	// Pursue: a unit whose enemy breaks pursues it.
-	Pursue bool
+	// Pursue is what the winner of a combat does when its enemy breaks.
+	Pursue PursuitChoice
 	// TargetFlees: the target flees as its charge reaction even when it
 	// passes (or need not take) a Terror test. Units that cannot flee
 	// (Immunity (Psychology)) hold.
@@ -288,7 +288,7 @@ var DefaultOptions = Options{
 	ChargerInitiative: 1,
 	SupportingAttacks: true,
 	MonstrousSupport:  3,
-	Pursue:            true,
+	Pursue:            PursueAlways,
 	LossOfControl:     LossOfControlWhenWounded,
 	FiringRanks:       2,
 }
@@ -1195,7 +1195,7 @@ func (b *Battle) round(r *dice.Rand, s *State, bt *bout, first bool) bool {
 	as.Engaged, ts.Engaged = false, false
 	flee := ls.Mover.Roll(r, Flee, false)
 	ls.flight = flee
-	if b.Options.Pursue {
+	if b.pursues(r, units[winner]) {
 		ws := states[winner]
 		ws.pursuit = ws.Mover.Roll(r, Pursue, false)
 		if ws.pursuit >= flee {
@@ -1204,6 +1204,46 @@ func (b *Battle) round(r *dice.Rand, s *State, bt *bout, first bool) bool {
 		}
 	}
 	return false
+}
+
+// PursuitChoice is what the winner of a combat does when its enemy
+// breaks.
+type PursuitChoice uint8
+
+const (
+	// PursueAlways: it pursues (its player's wish; the default).
+	PursueAlways PursuitChoice = iota
+	// PursueRestrain: its player would restrain it, and it takes a
+	// Leadership test to hold; failed, it pursues all the same (WAP,
+	// Restrain or Pursue).
+	PursueRestrain
+	// PursueNever: it never pursues, which no rule offers; it keeps a
+	// combat's pursuit out of a question.
+	PursueNever
+)
+
+// pursues reports whether winner pursues the enemy it broke
+// (Options.Pursue), taking the Leadership test to restrain it when its
+// player would.
+func (b *Battle) pursues(r *dice.Rand, winner *Unit) bool {
+	switch b.Options.Pursue {
+	case PursueAlways:
+		return true
+	case PursueRestrain:
+		return !LdTest(r, winner.Ld, b.Options.InsaneCourage)
+	}
+	return false
+}
+
+// pursuesChance is the chance that winner pursues the enemy it broke.
+func (b *Battle) pursuesChance(winner *Unit) float64 {
+	switch b.Options.Pursue {
+	case PursueAlways:
+		return 1
+	case PursueRestrain:
+		return 1 - Ld2D6Pass(winner.Ld, b.Options.InsaneCourage)
+	}
+	return 0
 }
 
 // scoring is what one kind of round of combat (roundPlan) fixes about one

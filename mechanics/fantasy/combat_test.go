@@ -319,7 +319,7 @@ func TestBreakTestExact(t *testing.T) {
 	a.Mover = Mover{M: 10}
 	d := foot("Defenders", 5, 5, 3, 3, 3, 3, 0, 8, NoSave)
 	b := battle(a, d, 1, PhaseCharge, PhaseCombat)
-	b.Options.Pursue = false
+	b.Options.Pursue = PursueNever
 	const n = 100_000
 	broke := brokeIn(t, "the defenders", b, 8, n, 5)
 	p := 1 - 3.0/36
@@ -490,7 +490,7 @@ func TestImpactHitsComeFirst(t *testing.T) {
 	a.S = 10
 	duelist := foot("Duelist", 1, 1, 10, 10, 1, 10, 10, 10, NoSave) // T1, I10, A10
 	b := battle(a, duelist, 1, PhaseCharge, PhaseCombat)
-	b.Options.Pursue = false
+	b.Options.Pursue = PursueNever
 	s := b.NewState()
 	r := dice.New(9, 0)
 	for range 2000 {

@@ -346,10 +346,7 @@ func exactImpactCombat(b *Battle, pCombat float64, wounds dice.Dist, ex BattleEx
 		}
 		broke[loser] += pw * pBreak
 		won[1-loser] += pw * pBreak
-		pCaught := 0.0
-		if b.Options.Pursue {
-			pCaught = pBreak * CaughtProbability(units[loser].Mover.Move(Flee, false), units[1-loser].Mover.Move(Pursue, false))
-		}
+		pCaught := pBreak * b.pursuesChance(units[1-loser]) * CaughtProbability(units[loser].Mover.Move(Flee, false), units[1-loser].Mover.Move(Pursue, false))
 		caught[loser] += pw * pCaught
 		// Wounds taken: w by the target; a caught loser adds its Caught
 		// wounds, up to what it has left.
@@ -640,10 +637,7 @@ func exactStaticCombat(b *Battle, ex BattleExact) {
 		ex.set(BattleRoundCap, 0, pN)
 	}
 	broke := 1 - pN
-	caught := 0.0
-	if b.Options.Pursue {
-		caught = broke * CaughtProbability(units[loser].Mover.Move(Flee, false), units[1-loser].Mover.Move(Pursue, false))
-	}
+	caught := broke * b.pursuesChance(units[1-loser]) * CaughtProbability(units[loser].Mover.Move(Flee, false), units[1-loser].Mover.Move(Pursue, false))
 	lost := min(2*us[1-loser], units[loser].Models*units[loser].W)
 	if b.Options.Caught == CaughtDestroyed {
 		lost = units[loser].Models * units[loser].W

@@ -161,7 +161,7 @@ func TestExactDisaster(t *testing.T) {
 // wide (no attacks, Ld 5), one round.
 func impactBattle(impact string) *Battle {
 	b := battle(chariot(impact), foot("Clanrats", 30, 6, 3, 3, 3, 4, 0, 5, NoSave), 2, PhaseCharge, PhaseCombat)
-	b.Options.Rounds, b.Options.Pursue = 1, false
+	b.Options.Rounds, b.Options.Pursue = 1, PursueNever
 	return b
 }
 
@@ -316,7 +316,7 @@ func TestExactNewFormsMatchRun(t *testing.T) {
 	check(towards, []exactProbe{{"lost_control, towards", BattleLostControl, 0, func(s *State) float64 { return f(s.Out.LostControl) }}})
 	line := impactBattle("D6")
 	line.Units, line.Enemy, line.Distance = append(line.Units, foot("Wall", 3, 3, 3, 3, 3, 3, 0, 10, NoSave)), append(line.Enemy, false), append(line.Distance, 2)
-	line.Options.PursuitPath, line.Options.Pursue = PathLine, true
+	line.Options.PursuitPath, line.Options.Pursue = PathLine, PursueAlways
 	check(line, []exactProbe{
 		{"combat_result, line", BattleCombatResult, 0, func(s *State) float64 { return float64(s.Out.CombatResult) }},
 		{"Clanrats broke, line", BattleBroke, 1, func(s *State) float64 { return f(s.Units[1].Broke) }},

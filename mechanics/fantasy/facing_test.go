@@ -16,7 +16,7 @@ func facingBattle(face Facing) *Battle {
 	t := foot("Block", 20, 10, 3, 3, 3, 3, 1, 10, NoSave)
 	a.Flank, a.Rear = face == FaceFlank, face == FaceRear
 	b := battle(a, t, 0, PhaseCombat)
-	b.Options.Rounds, b.Options.Pursue = 1, false
+	b.Options.Rounds, b.Options.Pursue = 1, PursueNever
 	return b
 }
 

@@ -143,7 +143,7 @@ func TestDisrupted(t *testing.T) {
 		d := foot("Block", 30, 5, 3, 3, 3, 3, 0, 8, NoSave)
 		d.Stubborn = tt.stubborn
 		b := battle(a, d, 0, PhaseCombat)
-		b.Options.Pursue = false
+		b.Options.Pursue = PursueNever
 		const n = 60_000
 		broke := brokeIn(t, fmt.Sprintf("%d in the rear", tt.rear), b, 4, n, tt.cr)
 		if tt.broke == 0 {
@@ -303,7 +303,7 @@ func TestDreadMawDeniesSteadfast(t *testing.T) {
 	maw.DreadMaw, maw.Standard = true, true
 	wall := foot("Wall", 25, 5, 3, 3, 3, 3, 0, 7, NoSave)
 	b := battle(maw, wall, 1, PhaseCharge, PhaseCombat)
-	b.Options.Pursue = false
+	b.Options.Pursue = PursueNever
 	const n = 60_000
 	broke := brokeIn(t, "the wall", b, 8, n, 2-1)
 	if z := zProb(broke, n, 21.0/36); math.Abs(z) > 5 {
@@ -448,7 +448,7 @@ func TestPanicWhenAFriendBreaks(t *testing.T) {
 	mine := foot("Mine", 10, 5, 3, 3, 3, 3, 0, 2, NoSave)
 	b := &Battle{Units: []*Unit{a, d, near, far, mine}, Enemy: []bool{false, true, true, true, false},
 		Distance: []int{0, 0, 5, 7, 3}, Phases: []Phase{PhaseCombat}, Options: DefaultOptions}
-	b.Options.InsaneCourage, b.Options.Pursue = false, false
+	b.Options.InsaneCourage, b.Options.Pursue = false, PursueNever
 	s := b.NewState()
 	r := dice.New(10, 0)
 	const n = 60_000
@@ -473,7 +473,7 @@ func TestPanicWhenAFriendBreaks(t *testing.T) {
 	// US 25 at the start of the phase, so the friend still tests: the same
 	// 15/36.
 	d.Models = 25
-	b.Options.Pursue, b.Options.Caught = true, CaughtWounds
+	b.Options.Pursue, b.Options.Caught = PursueAlways, CaughtWounds
 	fled = 0
 	for range n {
 		b.Run(r, s)
@@ -484,7 +484,7 @@ func TestPanicWhenAFriendBreaks(t *testing.T) {
 	if z := zProb(fled, n, 15.0/36); math.Abs(z) > 5 {
 		t.Errorf("with pursuit: the friend 5\" away fled %d of %d, want 15/36, z %.1f", fled, n, z)
 	}
-	b.Options.Pursue = false
+	b.Options.Pursue = PursueNever
 	// A friend of Unit Strength 9 breaking panics nobody.
 	d.Models = 9
 	for range 1000 {

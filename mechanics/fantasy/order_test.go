@@ -45,7 +45,7 @@ func TestOutOfControlAfterAWin(t *testing.T) {
 		two := foot("Two", 2, 2, 3, 10, 3, 3, 1, 1, NoSave)
 		two.W = 20
 		b := battle(dw, two, 0, PhaseCombat)
-		b.Options.InsaneCourage, b.Options.Pursue = false, pursue
+		b.Options.InsaneCourage, b.Options.Pursue = false, pursuit(pursue)
 		b.Options.LossOfControl, b.Options.OutOfControl = LossOfControlEndOfPhase, OutOfControlTowards
 		b.Options.PursuerOutOfControl = c.moves
 		s, r := b.NewState(), dice.New(61, 0)

@@ -87,7 +87,7 @@ func (b *Battle) outOfControlMeets() bool {
 // line reaches its target or nothing).
 func (b *Battle) MayMeet(i int) bool {
 	return i > 1 && b.Enemy[i] &&
-		(b.Options.Pursue && b.pursuitMeets() || b.outOfControlMeets() || b.chargeMeets() && !b.Units[0].Mover.Random.IsZero())
+		(b.Options.Pursue != PursueNever && b.pursuitMeets() || b.outOfControlMeets() || b.chargeMeets() && !b.Units[0].Mover.Random.IsZero())
 }
 
 // terrorOnCharge reports whether the acting unit can declare a charge that

@@ -31,7 +31,7 @@ func blockBreaks(models int) *Battle {
 	a.Rear = true
 	b := &Battle{Units: []*Unit{a, foot("Block", models, 5, 3, 3, 3, 3, 0, 1, NoSave), foot("Near", 10, 5, 3, 3, 3, 3, 0, 7, NoSave)},
 		Enemy: []bool{false, true, true}, Distance: []int{0, 0, 5}, Phases: []Phase{PhaseCombat}, Options: DefaultOptions}
-	b.Options.InsaneCourage, b.Options.Pursue = false, false
+	b.Options.InsaneCourage, b.Options.Pursue = false, PursueNever
 	return b
 }
 
@@ -304,7 +304,7 @@ func TestPanicAfterOutOfControlInCombatPhase(t *testing.T) {
 	dw.LossOfControl, dw.Standard = true, true
 	b := &Battle{Units: []*Unit{dw, foot("Brute", 1, 1, 10, 10, 3, 3, 1, 1, NoSave), foot("Friends", 4, 4, 3, 3, 3, 3, 1, 2, NoSave)},
 		Enemy: []bool{false, true, false}, Distance: []int{0, 0, 3}, Phases: []Phase{PhaseCombat}, Options: DefaultOptions}
-	b.Options.InsaneCourage, b.Options.Pursue = false, false
+	b.Options.InsaneCourage, b.Options.Pursue = false, PursueNever
 	b.Options.LossOfControl, b.Options.OutOfControl = LossOfControlEndOfPhase, OutOfControlTowards
 	s, r := b.NewState(), dice.New(43, 0)
 	const n = 40_000

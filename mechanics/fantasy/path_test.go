@@ -1,6 +1,7 @@
 package fantasy
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -29,7 +30,7 @@ func breakingBlock(path PursuitPath, pursue bool, others []*Unit, enemy []bool, 
 	b := &Battle{Units: append([]*Unit{a, foot("Block", 10, 5, 3, 3, 3, 3, 0, 1, NoSave)}, others...),
 		Enemy: append([]bool{false, true}, enemy...), Distance: append([]int{0, 0}, distance...),
 		Phases: phases, Options: DefaultOptions}
-	b.Options.InsaneCourage, b.Options.Pursue, b.Options.PursuitPath = false, pursue, path
+	b.Options.InsaneCourage, b.Options.Pursue, b.Options.PursuitPath = false, pursuit(pursue), path
 	return b
 }
 
@@ -426,5 +427,53 @@ func TestValidateOthersInPlace(t *testing.T) {
 	other.Flank = true
 	if err := b.Validate(); err == nil {
 		t.Error("a unit standing by in a flank passed validation")
+	}
+}
+
+// pursuit is the choice a test's pursue flag names: always or never.
+func pursuit(pursue bool) PursuitChoice {
+	if pursue {
+		return PursueAlways
+	}
+	return PursueNever
+}
+
+// TestRestrainPursuit: a winner whose player would restrain pursuit takes
+// a Leadership test to hold, and pursues all the same when it fails it
+// (WAP, Restrain or Pursue). Twenty models five wide with Fear, A 0, Ld 7,
+// fight ten models ten wide, A 0, Ld 10: nobody strikes, and the combat
+// result is 6 to 0 (three ranks behind the first +3, Fear at twice the
+// enemy's Unit Strength +2, the higher Unit Strength +1). The ten test
+// on Ld 10 - 6 = 4 and break on 7 or more: 30/36. The winner restrains
+// on Ld 7, failing on 8 or more: 15/36; its 2D6 pursuit then catches the
+// 2D6 flight when it is at least as long: (1 + 146/1296)/2 (146/1296 the
+// chance of a tie). Caught: 30/36 x 15/36 x 1442/2592 = 0.19316. With
+// pursue true the factor 15/36 goes, and with pursue false the catch.
+// The exact value is pinned to 1e-12, and 40,000 trials (a fixed seed)
+// within 4 standard errors.
+func TestRestrainPursuit(t *testing.T) {
+	catch := 1442.0 / 2592
+	for _, tc := range []struct {
+		choice PursuitChoice
+		want   float64
+	}{{PursueRestrain, 30.0 / 36 * 15 / 36 * catch}, {PursueAlways, 30.0 / 36 * catch}, {PursueNever, 0}} {
+		big := foot("Big", 20, 5, 3, 3, 3, 3, 0, 7, NoSave)
+		big.Fear = true
+		ten := foot("Ten", 10, 10, 3, 3, 3, 3, 0, 10, NoSave)
+		b := battle(big, ten, 0, PhaseCombat)
+		b.Options.Pursue = tc.choice
+		if got, has := ExactBattle(b).Value(BattleCaught, 1); !has || math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("pursue %d: exact caught %v (%v), want %v", tc.choice, got, has, tc.want)
+		}
+		s, r := b.NewState(), dice.New(29, 0)
+		const n = 40_000
+		caught := 0
+		for range n {
+			b.Run(r, s)
+			if s.Units[1].Caught {
+				caught++
+			}
+		}
+		within4SE(t, fmt.Sprintf("pursue %d: caught", tc.choice), caught, n, tc.want)
 	}
 }

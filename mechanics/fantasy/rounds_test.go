@@ -103,7 +103,7 @@ func TestChargeBonusOnlyInTheFirstRound(t *testing.T) {
 	d := foot("Holders", 5, 5, 3, 3, 3, 3, 0, 8, NoSave)
 	d.Unbreakable, d.Musician = true, true
 	b := battle(a, d, 1, PhaseCharge, PhaseCombat)
-	b.Options.Rounds, b.Options.InsaneCourage, b.Options.Pursue = 0, false, false
+	b.Options.Rounds, b.Options.InsaneCourage, b.Options.Pursue = 0, false, PursueNever
 	s := b.NewState()
 	b.Run(dice.New(2, 0), s)
 	if s.Out.CombatResult != 1 || s.Out.Rounds != 2 || !s.Units[0].Broke || !s.Won(1) || s.Won(0) {
@@ -537,7 +537,7 @@ func TestFlightIsPlaced(t *testing.T) {
 		other.ImmunePsychology = true
 		b := &Battle{Units: []*Unit{a, d, other}, Enemy: []bool{false, true, true},
 			Distance: []int{0, 0, 5}, Phases: []Phase{PhaseCombat, PhaseShooting}, Options: DefaultOptions}
-		b.Options.InsaneCourage, b.Options.Pursue = false, false
+		b.Options.InsaneCourage, b.Options.Pursue = false, PursueNever
 		s := b.NewState()
 		r := dice.New(12, 0)
 		const n = 20_000

@@ -59,7 +59,12 @@ var battleOptions = []struct {
 	{key: "zzzzap_ties", only: inShooting, values: []string{"enemy", "friend"}, set: func(o *rules.Options, w string, _ int, _ bool) { o.ZzzzapPreferFriends = w == "friend" }},
 	{key: "charger_initiative", only: inCombat, lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.ChargerInitiative = n }},
 	{key: "supporting_attacks", only: inCombat, isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.SupportingAttacks = b }},
-	{key: "pursue", only: inCombat, isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.Pursue = b }},
+	// true: the winner pursues; restrain: its player would hold it, which
+	// takes a Leadership test (WAP, Restrain or Pursue); false: it never
+	// pursues, which no rule offers.
+	{key: "pursue", only: inCombat, values: []string{"true", "false", "restrain"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.Pursue = map[string]rules.PursuitChoice{"true": rules.PursueAlways, "false": rules.PursueNever, "restrain": rules.PursueRestrain}[w]
+	}},
 	{key: "target_flees", only: inCharge, isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.TargetFlees = b }},
 	{key: "firing_ranks", only: inShooting, lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.FiringRanks = n }},
 	{key: "loss_of_control", values: []string{"when_wounded", "end_of_phase"}, set: func(o *rules.Options, w string, _ int, _ bool) {
