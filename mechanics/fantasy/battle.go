@@ -597,7 +597,7 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 	if ts.Fled {
 		flee = true
 	} else if a.terrifies(t) {
-		if LdTest(r, t.Ld, opt.InsaneCourage) {
+		if b.holdTest(r, s, 1, t.Ld) {
 			ts.passedPanic = true
 		} else {
 			flee = true
@@ -1062,6 +1062,33 @@ func (b *Battle) apart(s *State, i, j int) int {
 	return max(d, -d)
 }
 
+// heartened reports whether unit i re-rolls a failed Panic or Break test:
+// it, or a friend within 12" of it that stands and is not fleeing, carries
+// the battle standard (WAP, Hold Your Ground!).
+func (b *Battle) heartened(s *State, i int) bool {
+	for j, u := range b.Units {
+		if u.BattleStandard && b.Enemy[j] == b.Enemy[i] && s.Units[j].Alive > 0 && !s.Units[j].Fled && (j == i || b.apart(s, i, j) <= 12) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdTest is unit i's Panic or Break test on ld, taken again once when it
+// fails and the battle standard heartens the unit.
+func (b *Battle) holdTest(r *dice.Rand, s *State, i, ld int) bool {
+	return LdTest(r, ld, b.Options.InsaneCourage) || b.heartened(s, i) && LdTest(r, ld, b.Options.InsaneCourage)
+}
+
+// holdPass is the chance that unit i passes holdTest on ld, as s stands.
+func (b *Battle) holdPass(s *State, i, ld int) float64 {
+	p := Ld2D6Pass(ld, b.Options.InsaneCourage)
+	if b.heartened(s, i) {
+		return 1 - (1-p)*(1-p)
+	}
+	return p
+}
+
 // panicTest makes unit i take a Panic test, unless it is exempt: destroyed,
 // fleeing, in combat, without Leadership, immune to Panic or Psychology, or
 // having passed one this phase (WAP, Panic). Failing, it flees.
@@ -1070,7 +1097,7 @@ func (b *Battle) panicTest(r *dice.Rand, s *State, i int) {
 	if us.Alive == 0 || us.Fled || us.Engaged || us.passedPanic || !u.TroopPanics() || u.ImmunePsychology || u.ImmunePanic {
 		return
 	}
-	if LdTest(r, u.Ld, b.Options.InsaneCourage) {
+	if b.holdTest(r, s, i, u.Ld) {
 		us.passedPanic = true
 		return
 	}
@@ -1183,7 +1210,8 @@ func (b *Battle) round(r *dice.Rand, s *State, bt *bout, first bool) bool {
 	if !steadfast(lu, ls, us[winner], disrupted[loser], plan.score[loser].denied) {
 		ld -= cr[winner] - cr[loser]
 	}
-	if LdTest(r, ld, b.Options.InsaneCourage) {
+	index := [2]int{0, bt.opp}
+	if b.holdTest(r, s, index[loser], ld) {
 		return true
 	}
 	// The loser breaks and flees; the winner pursues and catches it if its
@@ -1199,7 +1227,6 @@ func (b *Battle) round(r *dice.Rand, s *State, bt *bout, first bool) bool {
 		ws := states[winner]
 		ws.pursuit = ws.Mover.Roll(r, Pursue, false)
 		if ws.pursuit >= flee {
-			index := [2]int{0, bt.opp}
 			b.caught(index[loser], index[winner], s)
 		}
 	}

@@ -237,7 +237,11 @@ func exactCharge(b *Battle) (pCharge, pCombat float64, known bool) {
 	pCharge = reach.AtLeast(b.Distance[1])
 	pCombat = pCharge
 	if Terrifies(a, t) {
-		pass := Ld2D6Pass(t.Ld, b.Options.InsaneCourage)
+		s := b.NewState()
+		for i, u := range b.Units {
+			s.Units[i].reset(u, b.Distance[i])
+		}
+		pass := b.holdPass(s, 1, t.Ld)
 		flee := t.Mover.Move(Flee, false).Dist().Shift(b.Distance[1])
 		pCombat = pass * pCharge
 		pCharge = pCombat + (1-pass)*reach.ProbGE(flee)
@@ -316,6 +320,9 @@ func exactImpactCombat(b *Battle, pCombat float64, wounds dice.Dist, ex BattleEx
 		return
 	}
 	s := b.NewState()
+	for i := 2; i < len(b.Units); i++ { // where the charge leaves them
+		s.Units[i].reset(b.Units[i], b.Distance[i])
+	}
 	units := [2]*Unit{a, t}
 	states := [2]*UnitState{&s.Units[0], &s.Units[1]}
 	var broke, won, caught [2]float64
@@ -339,7 +346,7 @@ func exactImpactCombat(b *Battle, pCombat float64, wounds dice.Dist, ex BattleEx
 			if !steadfast(lu, states[loser], us[1-loser], disrupted[loser], plan.score[loser].denied) {
 				ld -= cr[1-loser] - cr[loser]
 			}
-			pBreak = 1 - Ld2D6Pass(ld, b.Options.InsaneCourage)
+			pBreak = 1 - b.holdPass(s, loser, ld)
 		}
 		if states[1].Alive == 0 { // destroyed by the Impact Hits: the charger won
 			won[0] += pw
@@ -620,7 +627,7 @@ func exactStaticCombat(b *Battle, ex BattleExact) {
 		if !steadfast(lu, states[loser], us[1-loser], disrupted[loser], false) {
 			ld -= cr[1-loser] - cr[loser]
 		}
-		p = Ld2D6Pass(ld, b.Options.InsaneCourage)
+		p = b.holdPass(s, loser, ld)
 	}
 	// Round k is the last when the loser passed k-1 tests and then broke,
 	// or k is the cap.
