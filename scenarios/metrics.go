@@ -37,9 +37,16 @@ func metricNames(c Compiled) []string {
 	if c.Results == nil {
 		return nil
 	}
+	// A run of no trials, each slot's histogram of one bin: the names need
+	// no counts, and a large sweep's histograms (thousands of bins at each
+	// of its points) would take gigabytes to copy into estimates.
 	run := sim.Run{}
 	for _, m := range c.Models {
-		run.Tallies = append(run.Tallies, sim.NewTally(m.Slots()))
+		slots := slices.Clone(m.Slots())
+		for i := range slots {
+			slots[i].Hi = slots[i].Lo
+		}
+		run.Tallies = append(run.Tallies, sim.NewTally(slots))
 		run.Completed = append(run.Completed, 0)
 	}
 	var names []string
