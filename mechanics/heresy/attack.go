@@ -2,6 +2,7 @@ package heresy
 
 import (
 	"math"
+	"slices"
 
 	"hammersim/mechanics/dice"
 )
@@ -413,14 +414,22 @@ func (a *Attack) volleyDist(v *Volley, s Stage) dice.Dist {
 	lo, hits := a.totalHits(v)
 	g := v.Chain.hitCount(s)
 	acc := []float64{}
-	pow := []float64{1} // g convolved h times
+	// g convolved h times, in two buffers of the largest power's length
+	// taken in turn: a volley of thousands of hits would otherwise make
+	// as many slices, each longer than the last.
+	most := (lo+len(hits))*(len(g)-1) + 1
+	pow, next := make([]float64, 1, most), make([]float64, 0, most)
+	pow[0] = 1
 	for h := 0; h < lo+len(hits); h++ {
 		if h >= lo && hits[h-lo] != 0 {
 			acc = addScaled(acc, pow, hits[h-lo])
 			a.steps += float64(len(pow))
 		}
 		a.steps += float64(len(pow) * len(g))
-		pow = convolve(pow, g)
+		if h+1 < lo+len(hits) {
+			next = convolveInto(next, pow, g)
+			pow, next = next, pow
+		}
 	}
 	if len(acc) == 0 {
 		return dice.Point(0)
@@ -446,7 +455,13 @@ func addScaled(acc, d []float64, w float64) []float64 {
 }
 
 func convolve(a, b []float64) []float64 {
-	out := make([]float64, len(a)+len(b)-1)
+	return convolveInto(nil, a, b)
+}
+
+// convolveInto is convolve written into dst's memory where it has room.
+func convolveInto(dst, a, b []float64) []float64 {
+	out := slices.Grow(dst[:0], len(a)+len(b)-1)[:len(a)+len(b)-1]
+	clear(out)
 	for i, x := range a {
 		if x == 0 {
 			continue
