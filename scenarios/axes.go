@@ -24,6 +24,10 @@ type Axis struct {
 	names bool     // its values are units' names (SweepUnits)
 	path  []string // keys from the root down to it, naming it when short names collide
 	node  *Node
+	// stop, set on the first axis while the scenario is read, ends Each
+	// early once the reading is stopped (Decoder.Stopped): a question's
+	// compile step walks every point, a large sweep's for seconds.
+	stop func() bool
 }
 
 // Axes are a scenario's swept parameters, outermost first. A question's
@@ -35,6 +39,9 @@ type Axes []*Axis
 func (axes Axes) Each(f func(Point)) {
 	pt := make(Point, len(axes))
 	for {
+		if len(axes) > 0 && axes[0].stop != nil && axes[0].stop() {
+			return
+		}
 		f(slices.Clone(pt))
 		i := len(axes) - 1
 		for ; i >= 0; i-- {
@@ -48,6 +55,15 @@ func (axes Axes) Each(f func(Point)) {
 			return
 		}
 	}
+}
+
+// Len is the number of points of the axes (1 for none).
+func (axes Axes) Len() int {
+	n := 1
+	for _, a := range axes {
+		n *= len(a.Values)
+	}
+	return n
 }
 
 // groupKey identifies the trial model for a point: the indices of the axes

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -15,11 +16,14 @@ import (
 // One Decoder reads one scenario file; a ruleset's questions receive it and
 // report every problem through it, so that a load lists them all.
 type Decoder struct {
-	file string
-	errs ErrorList
-	seen map[string]bool // errors already reported, by text
-	axes Axes
-	path []string
+	// ctx stops the reading (Stopped); nil never does.
+	ctx     context.Context
+	stopped bool
+	file    string
+	errs    ErrorList
+	seen    map[string]bool // errors already reported, by text
+	axes    Axes
+	path    []string
 	// inSweep is set while decoding the items of a swept list of mappings,
 	// where a further sweep would make the axes depend on each other.
 	inSweep bool
@@ -53,6 +57,22 @@ type Decoder struct {
 // by itself, as a use of it that changes nothing, rather than reading a
 // scenario: a ruleset then leaves alone what only a real use settles (the
 // points of a card whose models are swept, which a use must give).
+
+// Stopped reports whether the reading was stopped by its context, once it
+// is done. A question's compile step asks it before each model it builds,
+// so that a large sweep stops soon after Ctrl-C; Parse then returns
+// ErrStopped.
+func (d *Decoder) Stopped() bool {
+	if !d.stopped && d.ctx != nil {
+		select {
+		case <-d.ctx.Done():
+			d.stopped = true
+		default:
+		}
+	}
+	return d.stopped
+}
+
 func (d *Decoder) CheckingCard() bool { return d.card }
 
 // FailedWithin reports whether a problem has been reported inside n (nil:

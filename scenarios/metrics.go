@@ -38,15 +38,10 @@ func metricNames(c Compiled) []string {
 		return nil
 	}
 	// A run of no trials, each slot's histogram of one bin: the names need
-	// no counts, and a large sweep's histograms (thousands of bins at each
-	// of its points) would take gigabytes to copy into estimates.
+	// no counts.
 	run := sim.Run{}
 	for _, m := range c.Models {
-		slots := slices.Clone(m.Slots())
-		for i := range slots {
-			slots[i].Hi = slots[i].Lo
-		}
-		run.Tallies = append(run.Tallies, sim.NewTally(slots))
+		run.Tallies = append(run.Tallies, sim.NewShapeTally(m.Slots()))
 		run.Completed = append(run.Completed, 0)
 	}
 	var names []string
@@ -131,12 +126,13 @@ func (s *Scenario) SelectMetrics(names []string) error {
 }
 
 // kept filters estimates to the chosen metrics: those selected, or every
-// one but the idle ones.
+// one but the idle ones. es is the question's results, made for this call:
+// it is filtered in place.
 func (s *Scenario) kept(es []sim.Estimate) []sim.Estimate {
 	if s.selected == nil && len(s.idle) == 0 {
 		return es
 	}
-	out := es[:0:0]
+	out := es[:0]
 	for _, e := range es {
 		if s.selected != nil && slices.Contains(s.selected, e.Metric) ||
 			s.selected == nil && !slices.Contains(s.idle, e.Metric) {

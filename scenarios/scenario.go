@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -54,6 +55,8 @@ type Scenario struct {
 	Grid *sim.Grid
 
 	results func(run sim.Run) []sim.Estimate
+	// axes are the decoder's, which results walks (ResultsUntil stops it).
+	axes Axes
 	// metrics are every metric the question reports; selected, when set,
 	// those chosen; idle those left out unless chosen (see metrics.go).
 	metrics, selected, idle []string
@@ -67,6 +70,19 @@ type Scenario struct {
 // Results reads the estimates of every point of the scenario from a run of
 // its Models.
 func (s *Scenario) Results(run sim.Run) []sim.Estimate { return s.kept(s.results(run)) }
+
+// ResultsUntil is Results, cut short once stop reports true, which it then
+// reports as false: a large sweep's results take a second or more to read,
+// and a comparison reads them for every batch of trials before it runs.
+// It must not be called from two goroutines at once.
+func (s *Scenario) ResultsUntil(run sim.Run, stop func() bool) ([]sim.Estimate, bool) {
+	if len(s.axes) > 0 {
+		s.axes[0].stop = stop
+		defer func() { s.axes[0].stop = nil }()
+	}
+	es := s.Results(run)
+	return es, !stop()
+}
 
 // Report gathers a run into the report every output format shows, with
 // the stamp filled in but for the command line, which the caller knows.
@@ -242,11 +258,21 @@ var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 // Every problem found is reported, as an ErrorList of *Error with file,
 // line and column.
 func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
+	return r.ParseContext(context.Background(), file, src)
+}
+
+// ErrStopped is the error of a scenario whose reading was stopped by its
+// context: a large sweep builds a model at each of its points, which can
+// take seconds.
+var ErrStopped = errors.New("stopped while the scenario was read")
+
+// ParseContext is Parse, stopped (with ErrStopped) soon after ctx is done.
+func (r *Registry) ParseContext(ctx context.Context, file string, src []byte) (*Scenario, error) {
 	root, err := parseYAML(file, src, scenarioYAML)
 	if err != nil {
 		return nil, err
 	}
-	d := &Decoder{file: file, registry: r}
+	d := &Decoder{file: file, registry: r, ctx: ctx}
 	s := &Scenario{File: file, Source: src, keyAt: map[string]Error{}}
 	rs := r.rulesetOf(d, root)
 	d.ruleset = rs
@@ -288,12 +314,24 @@ func (r *Registry) Parse(file string, src []byte) (*Scenario, error) {
 	for _, a := range d.axes {
 		s.Axes = append(s.Axes, sim.Axis{Name: a.Name, Values: a.Values, Names: a.names})
 	}
+	if len(d.axes) > 0 {
+		// Only while it is read: the results of a run stopped later are
+		// still written, point by point.
+		d.axes[0].stop = d.Stopped
+		defer func() { d.axes[0].stop = nil }()
+	}
 	c := compile(d, d.axes)
+	if d.Stopped() {
+		return nil, ErrStopped
+	}
 	if len(d.errs) > 0 {
 		return nil, d.errs
 	}
-	s.Models, s.Grid, s.results = c.Models, c.Grid, c.Results
+	s.Models, s.Grid, s.results, s.axes = c.Models, c.Grid, c.Results, d.axes
 	s.metrics, s.idle = metricNames(c), c.Idle
+	if d.Stopped() {
+		return nil, ErrStopped
+	}
 	if metricsKey != nil {
 		s.selected = d.decodeMetrics(metricsKey, s.metrics)
 		if len(d.errs) > 0 {
@@ -356,15 +394,20 @@ func (r *Registry) rulesetOf(d *Decoder, root *Node) *Ruleset {
 // Load reads a scenario from a file path or, when no such file exists, from
 // the built-in library by name.
 func (r *Registry) Load(nameOrPath string) (*Scenario, error) {
+	return r.LoadContext(context.Background(), nameOrPath)
+}
+
+// LoadContext is Load, stopped (with ErrStopped) soon after ctx is done.
+func (r *Registry) LoadContext(ctx context.Context, nameOrPath string) (*Scenario, error) {
 	if r.files.sealed {
 		if src, ok := Builtin(nameOrPath); ok {
-			return r.Parse("builtin:"+nameOrPath, src)
+			return r.ParseContext(ctx, "builtin:"+nameOrPath, src)
 		}
 		return nil, fmt.Errorf("no built-in scenario named %q (simulate list shows them)", nameOrPath)
 	}
 	src, err := readLimited(nameOrPath)
 	if err == nil {
-		return r.Parse(nameOrPath, src)
+		return r.ParseContext(ctx, nameOrPath, src)
 	}
 	if fi, serr := os.Stat(nameOrPath); serr == nil && fi.IsDir() {
 		return nil, fmt.Errorf("%s is a folder; expected a scenario file (YAML) or a built-in scenario's name", nameOrPath)
@@ -373,7 +416,7 @@ func (r *Registry) Load(nameOrPath string) (*Scenario, error) {
 		return nil, err
 	}
 	if src, ok := Builtin(nameOrPath); ok {
-		return r.Parse("builtin:"+nameOrPath, src)
+		return r.ParseContext(ctx, "builtin:"+nameOrPath, src)
 	}
 	return nil, fmt.Errorf("no scenario file or built-in scenario named %q (simulate list shows the built-ins)", nameOrPath)
 }

@@ -182,6 +182,18 @@ type Slot struct {
 	Lo, Hi int
 }
 
+// NewShapeTally returns empty histograms of one bin each for the given
+// slots: what a run of no trials needs, whose results are read for their
+// shape alone (which metrics, at which points), never for their counts. A
+// large sweep's full histograms would cost gigabytes to copy into them.
+func NewShapeTally(slots []Slot) *Tally {
+	t := &Tally{H: make([]Histogram, len(slots))}
+	for i, s := range slots {
+		t.H[i] = NewHistogram(s.Lo, s.Lo)
+	}
+	return t
+}
+
 // NewTally returns empty histograms for the given slots.
 func NewTally(slots []Slot) *Tally {
 	t := &Tally{H: make([]Histogram, len(slots))}

@@ -156,6 +156,9 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		var built []group
 		models, groupOf, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
+			if d.Stopped() {
+				return nil, false
+			}
 			b, good := buildBattle(d, pt, attacker, target, distance, others, phases, options)
 			if !good {
 				return nil, false
@@ -192,10 +195,18 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		c.Results = func(run sim.Run) []sim.Estimate {
 			var out []sim.Estimate
+			first := true
 			axes.Each(func(pt scenarios.Point) {
 				g := groupOf(pt)
 				m := models[g].(*battleModel)
 				out = append(out, m.estimates(axes.Params(pt), run.Tallies[g], run.Completed[g], built[g].exact)...)
+				if first {
+					// Room for as many at every point as at the first, so
+					// that a large sweep's estimates are not copied at
+					// every growth.
+					first = false
+					out = slices.Grow(out, len(out)*(axes.Len()-1))
+				}
 			})
 			return out
 		}

@@ -137,6 +137,9 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		anyFlies, anyRolls := false, false
 		models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
+			if d.Stopped() {
+				return nil, false
+			}
 			u := units.At(pt).at(pt)
 			mover, ok := moverOf(d, u)
 			anyFlies = anyFlies || mover.Fly > 0
@@ -267,6 +270,9 @@ func decodePursuit(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			return scenarios.Compiled{}
 		}
 		models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
+			if d.Stopped() {
+				return nil, false
+			}
 			f, okF := moverOf(d, fleeing.At(pt).at(pt))
 			p, okP := moverOf(d, pursuing.At(pt).at(pt))
 			return pursuitModel{flee: f.Move(rules.Flee, false), pursue: p.Move(rules.Pursue, false)}, okF && okP

@@ -196,6 +196,9 @@ func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenari
 	why := q.idle()
 	work := exactWork{left: rules.MaxScenarioExactWork}
 	models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
+		if d.Stopped() {
+			return nil, false
+		}
 		a, okA := q.attacker.At(pt).at(d, pt)
 		b, okB := q.defender.At(pt).at(d, pt)
 		if !okA || !okB {
@@ -216,7 +219,8 @@ func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenari
 	c.Models = models
 	c.Idle = idleOf(assaultMetrics, why)
 	c.Results = func(run sim.Run) []sim.Estimate {
-		var out []sim.Estimate
+		// At most one a unit, metric and point (as shooting's).
+		out := make([]sim.Estimate, 0, 2*len(assaultMetrics)*axes.Len())
 		for _, mt := range assaultMetrics {
 			axes.Each(func(pt scenarios.Point) {
 				g := group(pt)

@@ -341,6 +341,9 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 	why := q.idle()
 	work := exactWork{left: rules.MaxScenarioExactWork}
 	models, group, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
+		if d.Stopped() {
+			return nil, false
+		}
 		f, okF := q.firer.At(pt).at(d, pt)
 		t, okT := q.target.At(pt).at(d, pt)
 		if !okF || !okT {
@@ -363,7 +366,9 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 	c.Models = models
 	c.Idle = idleOf(shootingMetrics, why)
 	c.Results = func(run sim.Run) []sim.Estimate {
-		var out []sim.Estimate
+		// One a metric and point, made in place: a large sweep's million
+		// estimates would otherwise be copied at every growth.
+		out := make([]sim.Estimate, 0, len(shootingMetrics)*axes.Len())
 		for _, mt := range shootingMetrics {
 			axes.Each(func(pt scenarios.Point) {
 				g := group(pt)
