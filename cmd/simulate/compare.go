@@ -136,7 +136,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var ss []*scenarios.Scenario
 	for _, name := range pos {
-		s, err := f.load(name)
+		s, err := f.load(ctx, name)
 		if err != nil {
 			return err
 		}
@@ -162,7 +162,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := checkCompareTrials(job.cfg.Trials); err != nil {
 		return err
 	}
-	if err := job.shape(); err != nil {
+	if err := job.shape(ctx); err != nil {
 		return err
 	}
 	if sh, ok, err := shards.resolve(fs); err != nil || ok {
@@ -230,6 +230,25 @@ type compareJob struct {
 	// metrics is --metrics as given: it changes what is reported.
 	metrics string
 	cfg     sim.Config
+	// stop, when set, ends compare early with errShapeStopped: the shape
+	// of a large sweep's comparison takes seconds to work out.
+	stop func() bool
+}
+
+// errShapeStopped is a comparison stopped while its shape was worked out,
+// before any trial.
+var errShapeStopped = fmt.Errorf("%w: the comparison was stopped while it was set up", errCancelled)
+
+// stopped reports whether the job's stop has come.
+func (j compareJob) stopped() bool { return j.stop != nil && j.stop() }
+
+// results are s's results from run, and false when the job's stop came
+// while they were read.
+func (j compareJob) results(s *scenarios.Scenario, run sim.Run) ([]sim.Estimate, bool) {
+	if j.stop == nil {
+		return s.Results(run), true
+	}
+	return s.ResultsUntil(run, j.stop)
 }
 
 // run runs the candidates together, with the progress callbacks bars
@@ -273,29 +292,36 @@ func (j compareJob) run(ctx context.Context, bars func(name string) (update func
 // that share no result, a parameter that does not tell results apart) is
 // so refused before any trial, and before any shard, whose merge would
 // refuse it.
-func (j compareJob) shape() error {
+func (j compareJob) shape(ctx context.Context) error {
+	j.stop = func() bool { return ctx.Err() != nil }
 	cfg := j.config()
 	var runs []sim.Run
 	for _, s := range j.ss {
+		if j.stopped() {
+			return errShapeStopped
+		}
 		runs = append(runs, emptyRun(s.Models, cfg.Batches))
 	}
-	merged, err := mergeOne(j.header(), cfg, runs...)
-	if err != nil {
-		return err
-	}
-	_, _, err = j.compare(merged, cfg)
+	// With no trials to add up, the runs are already what a merge of them
+	// would be.
+	_, _, err := j.compare(sim.WholeRun(j.header(), cfg, runs...), cfg)
 	return err
 }
 
 // emptyRun is a run of models that holds no trial, with batches empty
-// runs of its own.
+// runs of its own; its histograms have one bin (sim.NewShapeTally). The
+// batches share its tallies: a run of no trials is only read.
 func emptyRun(models []sim.Model, batches int) sim.Run {
 	r := sim.Run{Completed: make([]int64, len(models))}
 	for _, m := range models {
-		r.Tallies = append(r.Tallies, sim.NewTally(m.Slots()))
+		r.Tallies = append(r.Tallies, sim.NewShapeTally(m.Slots()))
 	}
-	for range batches {
-		r.Batches = append(r.Batches, emptyRun(models, 0))
+	if batches > 0 {
+		empty := r
+		r.Batches = make([]sim.Run, batches)
+		for i := range r.Batches {
+			r.Batches[i] = empty
+		}
 	}
 	return r
 }
@@ -325,53 +351,13 @@ func (j compareJob) header() sim.PartHeader {
 // merged shards alike.
 func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, sim.Stamp, error) {
 	ss := j.ss
-	var names []string
-	var full [][]sim.Estimate
-	var batches [][][]sim.Estimate
-	partial := merged.Interrupted
-	for i, run := range merged.Runs {
-		s := ss[i]
-		var bs [][]sim.Estimate
-		for _, b := range run.Batches {
-			bs = append(bs, s.Results(b))
-		}
-		names = append(names, s.Name)
-		full = append(full, s.Results(run))
-		batches = append(batches, bs)
-	}
-
-	if len(ss) == 1 {
-		axis, err := compareAxis(ss[0], j.by)
-		if err != nil {
-			return sim.Comparison{}, sim.Stamp{}, err
-		}
-		values := axis.Values
-		names = names[:0]
-		for _, v := range values {
-			names = append(names, candidateName(axis, v))
-		}
-		// A parameter that only changes how results are read (a charge's
-		// distance) is missing from the per-profile results: such a
-		// parameter cannot split candidates.
-		split, err := sim.SplitBy(axis.Name, values, full[0])
-		if err != nil {
-			return sim.Comparison{}, sim.Stamp{}, fmt.Errorf("%s: %s does not tell every result apart (%v); compare by a parameter of the units", ss[0].Name, axis.Name, err)
-		}
-		perBatch := batches[0]
-		full, batches = split, make([][][]sim.Estimate, len(values))
-		for _, b := range perBatch {
-			sb, err := sim.SplitBy(axis.Name, values, b)
-			if err != nil {
-				return sim.Comparison{}, sim.Stamp{}, err
-			}
-			for c, es := range sb {
-				batches[c] = append(batches[c], es)
-			}
-		}
+	names, full, batches, err := j.candidates(merged)
+	if err != nil {
+		return sim.Comparison{}, sim.Stamp{}, err
 	}
 	trials := commonTrials(merged)
-	if partial && trials == 0 {
-		return sim.Comparison{}, sim.Stamp{}, errNothingCompared
+	if merged.Interrupted && trials == 0 {
+		return sim.Comparison{}, sim.Stamp{}, errNothingCompared(cfg.Trials)
 	}
 	names = uniqueNames(names, j.args)
 	comparison := sim.Compare
@@ -390,13 +376,85 @@ func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, s
 	if err != nil {
 		return sim.Comparison{}, sim.Stamp{}, err
 	}
-	c.Partial, c.Trials = partial, trials
+	c.Partial, c.Trials = merged.Interrupted, trials
 	return c, compareStamp(ss, j.args, j.by, j.metrics, cfg), nil
+}
+
+// candidates reads each candidate's results, in all and batch by batch:
+// a scenario each, or the values of one scenario's parameter (--by).
+func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.Estimate, batches [][][]sim.Estimate, err error) {
+	for i, run := range merged.Runs {
+		s := j.ss[i]
+		var bs [][]sim.Estimate
+		for k, b := range run.Batches {
+			if j.stop != nil && k > 0 {
+				// Working out the shape, every batch is the same empty
+				// run (emptyRun): its results are read once.
+				bs = append(bs, bs[0])
+				continue
+			}
+			es, ok := j.results(s, b)
+			if !ok {
+				return nil, nil, nil, errShapeStopped
+			}
+			bs = append(bs, es)
+		}
+		es, ok := j.results(s, run)
+		if !ok {
+			return nil, nil, nil, errShapeStopped
+		}
+		names, full, batches = append(names, s.Name), append(full, es), append(batches, bs)
+	}
+	if len(j.ss) > 1 {
+		return names, full, batches, nil
+	}
+	return j.splitCandidates(full[0], batches[0])
+}
+
+// splitCandidates splits one scenario's results, in all and batch by
+// batch, into the candidates of the compared parameter's values.
+func (j compareJob) splitCandidates(all []sim.Estimate, perBatch [][]sim.Estimate) (names []string, full [][]sim.Estimate, batches [][][]sim.Estimate, err error) {
+	s := j.ss[0]
+	axis, err := compareAxis(s, j.by)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	values := axis.Values
+	for _, v := range values {
+		names = append(names, candidateName(axis, v))
+	}
+	// A parameter that only changes how results are read (a charge's
+	// distance) is missing from the per-profile results: such a parameter
+	// cannot split candidates.
+	full, err = sim.SplitBy(axis.Name, values, all)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %s does not tell every result apart (%v); compare by a parameter of the units", s.Name, axis.Name, err)
+	}
+	batches = make([][][]sim.Estimate, len(values))
+	var first [][]sim.Estimate
+	for k, b := range perBatch {
+		if j.stopped() {
+			return nil, nil, nil, errShapeStopped
+		}
+		sb := first
+		if j.stop == nil || k == 0 { // working out the shape, the batches are alike
+			if sb, err = sim.SplitBy(axis.Name, values, b); err != nil {
+				return nil, nil, nil, err
+			}
+			first = sb
+		}
+		for c, es := range sb {
+			batches[c] = append(batches[c], es)
+		}
+	}
+	return names, full, batches, nil
 }
 
 // errNothingCompared is an interruption before every candidate had run a
 // chunk of trials: there is nothing to compare, and nothing is written.
-var errNothingCompared = fmt.Errorf("%w: the comparison was stopped before every candidate had completed its first %d trials", errCancelled, sim.ChunkSize)
+func errNothingCompared(trials int64) error {
+	return fmt.Errorf("%w: the comparison was stopped before every candidate had completed its first %d trials", errCancelled, firstChunk(trials))
+}
 
 // commonTrials is the trials per model every candidate's estimates rest
 // on. The engine cuts a cancelled run to the chunks every model completed,

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,8 +34,9 @@ func stdinFile() (os.FileInfo, bool) {
 }
 
 // load reads a scenario by path or built-in name, or from standard input
-// when name is "-", and keeps the metrics --metrics names.
-func (f *runFlags) load(name string) (*scenarios.Scenario, error) {
+// when name is "-", and keeps the metrics --metrics names. A large sweep
+// takes seconds to read; a signal (ctx) stops it with errCancelled.
+func (f *runFlags) load(ctx context.Context, name string) (*scenarios.Scenario, error) {
 	var s *scenarios.Scenario
 	var err error
 	if name == "-" {
@@ -43,9 +46,12 @@ func (f *runFlags) load(name string) (*scenarios.Scenario, error) {
 		if rerr != nil {
 			return nil, fmt.Errorf("reading the scenario from standard input: %w", rerr)
 		}
-		s, err = registry.Parse(stdinName, src)
+		s, err = registry.ParseContext(ctx, stdinName, src)
 	} else {
-		s, err = registry.Load(name)
+		s, err = registry.LoadContext(ctx, name)
+	}
+	if errors.Is(err, scenarios.ErrStopped) {
+		return nil, fmt.Errorf("%w (%v)", errCancelled, err)
 	}
 	if err != nil {
 		return nil, err

@@ -307,7 +307,10 @@ func renderMerged(ctx context.Context, stdout, stderr io.Writer, f runFlags, mer
 		if err != nil {
 			return err
 		}
-		s, err := registry.WithCatalogues(cats).Parse(in.File, []byte(in.Source))
+		s, err := registry.WithCatalogues(cats).ParseContext(ctx, in.File, []byte(in.Source))
+		if errors.Is(err, scenarios.ErrStopped) {
+			return fmt.Errorf("%w: the merge was stopped while it read the scenario the parts carry", errCancelled)
+		}
 		if err != nil {
 			return fmt.Errorf("the scenario the parts carry: %w", err)
 		}

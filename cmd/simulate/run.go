@@ -574,7 +574,7 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := f.check(fs); err != nil {
 		return err
 	}
-	s, err := f.load(name)
+	s, err := f.load(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -754,8 +754,20 @@ func (j runJob) mostTrials() int64 {
 }
 
 // errNothingRun is an interruption before any point completed a chunk of
-// trials: there are no numbers to report, and nothing is written.
-var errNothingRun = fmt.Errorf("%w: the run was stopped before any point had completed its first %d trials", errCancelled, sim.ChunkSize)
+// trials (of at most ChunkSize; fewer when the run asks for fewer): there
+// are no numbers to report, and nothing is written.
+func errNothingRun(trials int64) error {
+	return fmt.Errorf("%w: the run was stopped before any point had completed its first %d trials", errCancelled, firstChunk(trials))
+}
+
+// firstChunk is how many trials a point runs before its results can show:
+// a chunk, or every trial asked for when they are fewer.
+func firstChunk(trials int64) int64 {
+	if trials > 0 {
+		return min(trials, sim.ChunkSize)
+	}
+	return sim.ChunkSize
+}
 
 // run runs the job and gathers its report. A cancelled run returns its
 // report, marked partial, and no error; one cancelled before any trial
@@ -778,7 +790,7 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 		return sim.Report{}, err
 	}
 	if result.Partial && len(result.Completed) > 0 && slices.Max(result.Completed) == 0 {
-		return sim.Report{}, errNothingRun
+		return sim.Report{}, errNothingRun(cfg.Trials)
 	}
 	if j.precision > 0 && len(result.Completed) > 0 {
 		// The trials the rounds ran: every point's when they finished, the

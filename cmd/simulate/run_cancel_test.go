@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"hammersim/reports"
 )
@@ -53,5 +55,84 @@ func TestSignalWhileWriting(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 0 {
 		t.Errorf("the stopped outputs left %d entries behind, the first %s", len(entries), entries[0].Name())
+	}
+}
+
+// TestSignalWhileReading: a signal while a large sweep is still being read
+// (100,000 points: seconds) stops it within a second, writing nothing,
+// with the interrupted status.
+func TestSignalWhileReading(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.yaml")
+	src := `name: big
+ruleset: fantasy
+battle:
+  attacker: {name: A, models: 10, M: 5, WS: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], S: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], T: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], I: 3, A: 1, Ld: 7}
+  target: {name: B, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}
+  distance: 1..100
+  phases: [charge, combat]
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, []string{"run", path, "--trials", "1", "-o", out}, &stdout, &stderr)
+	if !errors.Is(err, errCancelled) || !strings.Contains(err.Error(), "stopped while the scenario was read") || exitCode(err, io.Discard) != exitInterrupted {
+		t.Errorf("err %v; want the reading stopped, status %d", err, exitInterrupted)
+	}
+	if took := time.Since(start) - 200*time.Millisecond; took > time.Second {
+		t.Errorf("stopped %v after the signal; want within a second", took)
+	}
+	if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
+		t.Errorf("-o %s was written: %v", out, statErr)
+	}
+}
+
+// TestNothingRunNamesItsChunk: a run stopped before its first results says
+// how many trials those needed: a chunk of 16,384, or every trial asked
+// for when they are fewer.
+func TestNothingRunNamesItsChunk(t *testing.T) {
+	for trials, want := range map[int64]string{1: "its first 1 trials", 1e9: "its first 16384 trials"} {
+		if err := errNothingRun(trials); !errors.Is(err, errCancelled) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%d trials: %v; want %q", trials, err, want)
+		}
+		if err := errNothingCompared(trials); !strings.Contains(err.Error(), want) {
+			t.Errorf("compare, %d trials: %v; want %q", trials, err, want)
+		}
+	}
+}
+
+// TestCompareStopsWhileSettingUp: a comparison of a large sweep's values
+// works out its shape before any trial (every batch's results, split by
+// the compared parameter: about half a minute for 10,000 points); a signal
+// then, or while the sweep is read, stops it within a second.
+func TestCompareStopsWhileSettingUp(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.yaml")
+	src := `name: big
+ruleset: fantasy
+battle:
+  attacker: {name: A, models: 10, M: 5, WS: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], S: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], T: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], I: 3, A: 1, Ld: 7}
+  target: {name: B, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}
+  distance: 1..10
+  phases: [charge, combat]
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const after = 1500 * time.Millisecond // the sweep read, most likely
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(after, cancel)
+	start := time.Now()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, []string{"compare", path, "--by", "distance", "--trials", "1e8", "--format", "json"}, &stdout, &stderr)
+	if !errors.Is(err, errCancelled) || stdout.Len() != 0 {
+		t.Errorf("err %v, stdout %d bytes; want stopped before any trial, nothing written", err, stdout.Len())
+	}
+	if took := time.Since(start) - after; took > time.Second {
+		t.Errorf("stopped %v after the signal (%v); want within a second", took, err)
 	}
 }

@@ -223,7 +223,7 @@ func serveEngine(maxPoints int) web.Engine {
 
 // run is `simulate run FILE ARGS...` with FILE's text given. Flags that
 // write files are refused: the server writes none.
-func (sv served) run(file string, src []byte, args []string) (web.Job, error) {
+func (sv served) run(ctx context.Context, file string, src []byte, args []string) (web.Job, error) {
 	fs, f := newRunFlagSet(io.Discard)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -232,7 +232,7 @@ func (sv served) run(file string, src []byte, args []string) (web.Job, error) {
 	if err := serveFlags(fs, f, pos); err != nil {
 		return nil, err
 	}
-	s, err := sv.Parse(file, src)
+	s, err := sv.ParseContext(ctx, file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -306,7 +306,7 @@ func (r runResult) Render(format string) ([]byte, error) {
 
 // compare is `simulate compare FILES... ARGS...` with the files' texts
 // given.
-func (sv served) compare(files []string, srcs [][]byte, args []string) (web.Job, error) {
+func (sv served) compare(ctx context.Context, files []string, srcs [][]byte, args []string) (web.Job, error) {
 	fs, f, by := newCompareFlagSet(io.Discard)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -326,7 +326,7 @@ func (sv served) compare(files []string, srcs [][]byte, args []string) (web.Job,
 		}
 		// Each is read within what the ones before it left of the bound,
 		// so that a comparison's reading costs no more than its bound.
-		s, err := reader.Parse(file, srcs[i])
+		s, err := reader.ParseContext(ctx, file, srcs[i])
 		if err != nil {
 			return nil, err
 		}
@@ -344,7 +344,7 @@ func (sv served) compare(files []string, srcs [][]byte, args []string) (web.Job,
 	if err := checkCompareTrials(job.cfg.Trials); err != nil {
 		return nil, err
 	}
-	if err := job.shape(); err != nil {
+	if err := job.shape(ctx); err != nil {
 		return nil, err
 	}
 	return compareServed{job}, nil

@@ -316,7 +316,13 @@ func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the client went away
 	}
-	sc, err := s.eng.Scenarios.Parse(file, src)
+	ctx, cancel := s.preparing(r)
+	sc, err := s.eng.Scenarios.ParseContext(ctx, file, src)
+	cancel()
+	if errors.Is(err, scenarios.ErrStopped) {
+		done()
+		return // the client went away, or the server is stopping
+	}
 	if err == nil && s.eng.Check != nil {
 		err = s.eng.Check(sc)
 	}

@@ -36,7 +36,9 @@ func (s *Server) prepareRun(w http.ResponseWriter, r *http.Request) (Job, error)
 	if err != nil {
 		return nil, err
 	}
-	job, err := s.eng.Run(file, src, args)
+	ctx, cancel := s.preparing(r)
+	job, err := s.eng.Run(ctx, file, src, args)
+	cancel()
 	done()
 	if err != nil {
 		return nil, err
@@ -168,12 +170,22 @@ func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, er
 	if err != nil {
 		return nil, err
 	}
-	job, err := s.eng.Compare(files, srcs, args)
+	ctx, cancel := s.preparing(r)
+	job, err := s.eng.Compare(ctx, files, srcs, args)
+	cancel()
 	done()
 	if err != nil {
 		return nil, err
 	}
 	return job, s.checkLimits(job)
+}
+
+// preparing is the context of reading a request's scenarios: done when
+// its client goes away or the server begins to stop.
+func (s *Server) preparing(r *http.Request) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(r.Context())
+	stop := context.AfterFunc(s.halt, cancel)
+	return ctx, func() { stop(); cancel() }
 }
 
 // checkLimits refuses a job over the server's trials or points.

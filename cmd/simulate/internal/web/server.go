@@ -73,10 +73,12 @@ type Engine struct {
 	// that holds nothing): /api/validate reports its problem as a run's.
 	Check func(*scenarios.Scenario) error
 	// Run prepares `simulate run FILE ARGS...` with FILE's text given.
-	Run func(file string, src []byte, args []string) (Job, error)
+	// Reading a large scenario takes seconds: ctx is done when the client
+	// goes away or the server stops, and should stop it.
+	Run func(ctx context.Context, file string, src []byte, args []string) (Job, error)
 	// Compare prepares `simulate compare FILES... ARGS...` with the files'
-	// texts given.
-	Compare func(files []string, srcs [][]byte, args []string) (Job, error)
+	// texts given, as Run does.
+	Compare func(ctx context.Context, files []string, srcs [][]byte, args []string) (Job, error)
 	// Dice is `simulate dice QUERY --format F`: its output.
 	Dice func(query, format string) ([]byte, error)
 	// DiceFormats lists the formats Dice writes, the default first.

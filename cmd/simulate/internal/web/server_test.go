@@ -113,13 +113,15 @@ func fakeEngine(job *fakeJob) Engine {
 	}
 	return Engine{
 		Formats: []string{"table", "json", "html"},
-		Run: func(file string, src []byte, args []string) (Job, error) {
+		Run: func(_ context.Context, file string, src []byte, args []string) (Job, error) {
 			if strings.Contains(string(src), "bad") {
 				return nil, errors.New(file + ": bad scenario")
 			}
 			return prepare(args, string(src) == "block", src)
 		},
-		Compare: func(files []string, srcs [][]byte, args []string) (Job, error) { return prepare(args, false, srcs...) },
+		Compare: func(_ context.Context, files []string, srcs [][]byte, args []string) (Job, error) {
+			return prepare(args, false, srcs...)
+		},
 		Dice: func(query, format string) ([]byte, error) {
 			if query == "2D6" {
 				return []byte("2D6 " + format + "\n"), nil
@@ -165,13 +167,13 @@ func TestReadingBounded(t *testing.T) {
 	release := make(chan struct{})
 	eng := fakeEngine(&fakeJob{})
 	run := eng.Run
-	eng.Run = func(file string, src []byte, args []string) (Job, error) {
+	eng.Run = func(ctx context.Context, file string, src []byte, args []string) (Job, error) {
 		n := now.Add(1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 		}
 		<-release
 		now.Add(-1)
-		return run(file, src, args)
+		return run(ctx, file, src, args)
 	}
 	cpus := runtime.GOMAXPROCS(0)
 	ts := httptest.NewServer(New(Config{MaxRuns: 100}, eng))
@@ -879,5 +881,41 @@ func TestStalledStreamStopsRun(t *testing.T) {
 	}
 	if ctx.Err() == nil || !ev.gone() {
 		t.Errorf("the run was not stopped (%v) or the client not cut off (%v)", ctx.Err(), ev.gone())
+	}
+}
+
+// TestStopWhilePreparing: a scenario still being read (a large sweep takes
+// seconds) when the server begins to stop is told so through its context,
+// and its request is answered 503 at once, for a run and a comparison.
+func TestStopWhilePreparing(t *testing.T) {
+	for _, path := range []string{"/api/run", "/api/compare"} {
+		reading := make(chan struct{})
+		eng := fakeEngine(&fakeJob{trials: 1000})
+		wait := func(ctx context.Context) (Job, error) {
+			close(reading)
+			<-ctx.Done() // as a decoder that stops at its context
+			return nil, ctx.Err()
+		}
+		eng.Run = func(ctx context.Context, _ string, _ []byte, _ []string) (Job, error) { return wait(ctx) }
+		eng.Compare = func(ctx context.Context, _ []string, _ [][]byte, _ []string) (Job, error) { return wait(ctx) }
+		s := New(Config{}, eng)
+		body := "block"
+		if path == "/api/compare" {
+			body = `{"scenarios": [{"file": "a.yaml", "text": "x"}, {"file": "b.yaml", "text": "y"}]}`
+		}
+		r := httptest.NewRequest("POST", "http://127.0.0.1:8080"+path, strings.NewReader(body))
+		w := httptest.NewRecorder()
+		done := make(chan struct{})
+		go func() { s.ServeHTTP(w, r); close(done) }()
+		<-reading
+		s.CancelRuns()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the request went on 5 s after the server began to stop", path)
+		}
+		if e := errorOf(t, w); w.Code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "stopping") {
+			t.Errorf("%s: %d %+v; want 503, stopping", path, w.Code, e)
+		}
 	}
 }
