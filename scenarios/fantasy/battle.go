@@ -521,7 +521,13 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 		}
 		if len(b.Units) == 0 && u.BS == 0 && !u.Missile.Shots.IsZero() && slices.Contains(phases, rules.PhaseShooting) {
 			// Where it would shoot: elsewhere a card's bow is left unused.
-			d.Errorf(at.keyNode("BS"), "unit %q shoots a missile weapon at BS -, with which nothing hits; give it a BS, or leave the shooting phase out", at.Name)
+			// A card's BS is not wrong in itself: the use that makes it
+			// shoot is what is refused.
+			n, whose := at.keyNode("BS"), ""
+			if _, changed, used := at.spec.node.CardKey("BS"); used && !changed {
+				n, whose = at.spec.node, " (its card's)"
+			}
+			d.Errorf(n, "unit %q shoots a missile weapon at BS -%s, with which nothing hits; give it a BS, or leave the shooting phase out", at.Name, whose)
 			ok = false
 		}
 		if at.flags["flank"] && at.flags["rear"] {

@@ -266,6 +266,18 @@ func TestMissileReadOnlyWhereItShoots(t *testing.T) {
 			t.Errorf("%s: %v", src, err)
 		}
 	}
+	// A card's BS - shooting: refused at the use that makes it shoot, the
+	// card being right for every question that does not.
+	if err := os.WriteFile(filepath.Join(dir, "units.yaml"), []byte("ruleset: fantasy\nunits:\n  - {name: Archers, models: 10, "+rat+", "+bow+"}\n  - {name: Bowmen, models: 10, M: 4, WS: 3, BS: \"-\", S: 3, T: 3, I: 3, A: 1, Ld: 7, "+bow+"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shooter := filepath.Join(dir, "shooter.yaml")
+	if err := os.WriteFile(shooter, []byte(head+"battle:\n  attacker: {use: Bowmen}\n  target: {use: Archers}\n  distance: 10\n  phases: [shooting]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := registry.Load(shooter); err == nil || !strings.HasPrefix(err.Error(), shooter+":4:13: unit \"Bowmen\" shoots a missile weapon at BS - (its card's)") {
+		t.Errorf("a card's BS - made to shoot: %v", err)
+	}
 	// A use that writes a missile of its own is the scenario's.
 	own := "battle: {attacker: {use: Clanrats}, target: {use: Clanrats, BS: 3, " + bow + "}, distance: 10, phases: [charge, combat]}"
 	wantError(t, "a use's own missile", head+own+"\n", "t.yaml:3:"+at(own, "missile")+`: missile on unit "Clanrats": only the attacker shoots in a battle`)
