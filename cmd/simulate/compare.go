@@ -397,7 +397,7 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 			if !ok {
 				return nil, nil, nil, errShapeStopped
 			}
-			bs = append(bs, es)
+			bs = append(bs, lean(es))
 		}
 		es, ok := j.results(s, run)
 		if !ok {
@@ -409,6 +409,17 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 		return names, full, batches, nil
 	}
 	return j.splitCandidates(full[0], batches[0])
+}
+
+// lean drops what a batch's estimates carry that a comparison never reads
+// there (only their values and parameters): their histograms and exact
+// distributions, which a large sweep's twenty batches would otherwise
+// hold all at once.
+func lean(es []sim.Estimate) []sim.Estimate {
+	for i := range es {
+		es[i].Hist, es[i].ExactPMF = nil, nil
+	}
+	return es
 }
 
 // splitCandidates splits one scenario's results, in all and batch by
