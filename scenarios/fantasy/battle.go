@@ -478,6 +478,51 @@ func isWholeNumber(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
+// unitKeysRead refuses the keys of unit at, the battle's unit i (0 the
+// attacker) built as u, that nothing reads there: flying, except on an
+// attacker that charges with Fly or Tunneller; a missile weapon the
+// scenario writes, except on an attacker with a shooting phase; and BS -
+// where that attacker would shoot. It returns false when it refused one.
+func unitKeysRead(d *scenarios.Decoder, at *unit, u *rules.Unit, i int, phases []rules.Phase) bool {
+	good := true
+	if n, why := flyingUnread(at, u.Mover); why != "" && i == 0 {
+		d.Errorf(n, "%s", why)
+		good = false
+	} else if n, set := at.spec.nodes["flying"]; set && i == 0 && !slices.Contains(phases, rules.PhaseCharge) {
+		d.Errorf(n, "flying on unit %q: the battle has no charge phase, and flying decides only how the attacker charges; remove it", at.Name)
+		good = false
+	}
+	if n, set := at.spec.nodes["flying"]; set && i > 0 {
+		// Only the acting unit charges; every unit flees and pursues on
+		// the ground (Fly unit card).
+		d.Errorf(n, "flying on unit %q: only the attacker charges in a battle, and flyers flee and pursue on the ground (Fly), so flying decides nothing for the target or the others", at.Name)
+		good = false
+	}
+	if m := at.spec.missileWritten(); m != nil {
+		switch {
+		case i > 0:
+			// The charged unit's Stand and Shoot is not simulated.
+			d.Errorf(m, "missile on unit %q: only the attacker shoots in a battle, so missile decides nothing for the target or the others; remove it", at.Name)
+			good = false
+		case !slices.Contains(phases, rules.PhaseShooting):
+			d.Errorf(m, "missile on unit %q: the battle has no shooting phase, the only one it shoots in; remove it or add the phase", at.Name)
+			good = false
+		}
+	}
+	if i == 0 && u.BS == 0 && !u.Missile.Shots.IsZero() && slices.Contains(phases, rules.PhaseShooting) {
+		// Where it would shoot: elsewhere a card's bow is left unused.
+		// A card's BS is not wrong in itself: the use that makes it
+		// shoot is what is refused.
+		n, whose := at.keyNode("BS"), ""
+		if _, changed, used := at.spec.node.CardKey("BS"); used && !changed {
+			n, whose = at.spec.node, " (its card's)"
+		}
+		d.Errorf(n, "unit %q shoots a missile weapon at BS -%s, with which nothing hits; give it a BS, or leave the shooting phase out", at.Name, whose)
+		good = false
+	}
+	return good
+}
+
 // buildBattle assembles the battle at one point of the sweep.
 func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scenarios.Param[*unitSpec], distance scenarios.Param[int],
 	others []bystander, phases []rules.Phase, options map[string]scenarios.Param[optionValue]) (*rules.Battle, bool) {
@@ -495,41 +540,7 @@ func buildBattle(d *scenarios.Decoder, pt scenarios.Point, attacker, target scen
 		at := spec.at(pt)
 		u, good := battleUnit(d, at)
 		ok = ok && good
-		if n, why := flyingUnread(at, u.Mover); why != "" && len(b.Units) == 0 {
-			d.Errorf(n, "%s", why)
-			ok = false
-		} else if n, set := at.spec.nodes["flying"]; set && len(b.Units) == 0 && !slices.Contains(phases, rules.PhaseCharge) {
-			d.Errorf(n, "flying on unit %q: the battle has no charge phase, and flying decides only how the attacker charges; remove it", at.Name)
-			ok = false
-		}
-		if n, set := at.spec.nodes["flying"]; set && len(b.Units) > 0 {
-			// Only the acting unit charges; every unit flees and pursues on
-			// the ground (Fly unit card).
-			d.Errorf(n, "flying on unit %q: only the attacker charges in a battle, and flyers flee and pursue on the ground (Fly), so flying decides nothing for the target or the others", at.Name)
-			ok = false
-		}
-		if m := at.spec.missileWritten(); m != nil {
-			switch {
-			case len(b.Units) > 0:
-				// The charged unit's Stand and Shoot is not simulated.
-				d.Errorf(m, "missile on unit %q: only the attacker shoots in a battle, so missile decides nothing for the target or the others; remove it", at.Name)
-				ok = false
-			case !slices.Contains(phases, rules.PhaseShooting):
-				d.Errorf(m, "missile on unit %q: the battle has no shooting phase, the only one it shoots in; remove it or add the phase", at.Name)
-				ok = false
-			}
-		}
-		if len(b.Units) == 0 && u.BS == 0 && !u.Missile.Shots.IsZero() && slices.Contains(phases, rules.PhaseShooting) {
-			// Where it would shoot: elsewhere a card's bow is left unused.
-			// A card's BS is not wrong in itself: the use that makes it
-			// shoot is what is refused.
-			n, whose := at.keyNode("BS"), ""
-			if _, changed, used := at.spec.node.CardKey("BS"); used && !changed {
-				n, whose = at.spec.node, " (its card's)"
-			}
-			d.Errorf(n, "unit %q shoots a missile weapon at BS -%s, with which nothing hits; give it a BS, or leave the shooting phase out", at.Name, whose)
-			ok = false
-		}
+		ok = unitKeysRead(d, at, u, len(b.Units), phases) && ok
 		if at.flags["flank"] && at.flags["rear"] {
 			d.Errorf(at.keyNode("rear"), "rear: true on %q, which has flank: true too: a unit fights one side of its enemy, its flank or its rear", at.Name)
 			ok = false
