@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -321,6 +322,9 @@ func (p *pool) gather(parts []partial) Run {
 			parts[w].settle(p.slots, models)
 		}
 	}
+	if !slices.ContainsFunc(parts, func(pt partial) bool { return slices.ContainsFunc(pt.completed, func(n int64) bool { return n > 0 }) }) {
+		return p.nothing()
+	}
 	batchRuns := make([]Run, p.batches)
 	for b := range batchRuns {
 		br := Run{Tallies: make([]*Tally, models), Completed: make([]int64, models)}
@@ -350,6 +354,26 @@ func (p *pool) gather(parts []partial) Run {
 		out.Batches = batchRuns
 		for b := range out.Batches {
 			out.Batches[b].Partial = out.Partial
+		}
+	}
+	return out
+}
+
+// nothing is the run of a pool stopped before any item was done: partial,
+// no trials, and histograms of one bin each (NewShapeTally), shared by its
+// batches, since no count will go into them; a large sweep's full ones,
+// for every batch, took seconds and gigabytes to make for nothing.
+func (p *pool) nothing() Run {
+	models := len(p.models)
+	empty := Run{Tallies: make([]*Tally, models), Completed: make([]int64, models), Partial: p.cfg.Trials > 0}
+	for m := range models {
+		empty.Tallies[m] = NewShapeTally(p.slots[m])
+	}
+	out := empty
+	if p.cfg.Batches > 0 {
+		out.Batches = make([]Run, p.batches)
+		for b := range out.Batches {
+			out.Batches[b] = empty
 		}
 	}
 	return out

@@ -398,3 +398,28 @@ func TestScaledKeepsZ(t *testing.T) {
 		t.Errorf("scaled %q keeps histogram %v, distribution %v; want neither", s.Metric, s.Hist, s.ExactPMF)
 	}
 }
+
+// TestStoppedBeforeAnyTrial: a pool stopped before any item was done
+// returns a partial run of no trials, its batches too, with histograms of
+// one bin: nothing will be counted in them, and a large sweep's full ones
+// for every batch took seconds to make for nothing.
+func TestStoppedBeforeAnyTrial(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	models := []Model{rollModel{dice.MustParse("100D6")}, rollModel{dice.MustParse("2D6")}}
+	r, err := RunAll(ctx, models, Config{Trials: 10 * ChunkSize, Seed: 1, Batches: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Partial || slices.Max(r.Completed) != 0 || len(r.Batches) != 4 {
+		t.Fatalf("partial %v, completed %v, %d batches; want a partial run of no trials with 4 batches", r.Partial, r.Completed, len(r.Batches))
+	}
+	for _, run := range append([]Run{r}, r.Batches...) {
+		for m, tl := range run.Tallies {
+			// 100D6 would span 100 to 600: 501 bins.
+			if n := len(tl.H[0].counts); n != 1 {
+				t.Errorf("model %d: a histogram of %d bins for no trials", m, n)
+			}
+		}
+	}
+}

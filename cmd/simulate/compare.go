@@ -271,6 +271,13 @@ func (j compareJob) run(ctx context.Context, bars func(name string) (update func
 	if err != nil {
 		return sim.Comparison{}, sim.Stamp{}, err
 	}
+	// A point of some candidate with no trial done leaves the candidates
+	// no whole round of chunks in common (commonTrials): nothing to
+	// compare, found before the runs are merged, which copies every
+	// batch's histograms.
+	if slices.ContainsFunc(runs, func(r sim.Run) bool { return r.Partial && slices.Contains(r.Completed, 0) }) {
+		return sim.Comparison{}, sim.Stamp{}, errNothingCompared(cfg.Trials)
+	}
 	merged, err := mergeOne(j.header(), cfg, runs...)
 	if err != nil {
 		return sim.Comparison{}, sim.Stamp{}, err
@@ -351,13 +358,15 @@ func (j compareJob) header() sim.PartHeader {
 // merged shards alike.
 func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, sim.Stamp, error) {
 	ss := j.ss
-	names, full, batches, err := j.candidates(merged)
-	if err != nil {
-		return sim.Comparison{}, sim.Stamp{}, err
-	}
+	// Before the results are read: an interruption that left nothing to
+	// compare would have every batch's read for nothing.
 	trials := commonTrials(merged)
 	if merged.Interrupted && trials == 0 {
 		return sim.Comparison{}, sim.Stamp{}, errNothingCompared(cfg.Trials)
+	}
+	names, full, batches, err := j.candidates(merged)
+	if err != nil {
+		return sim.Comparison{}, sim.Stamp{}, err
 	}
 	names = uniqueNames(names, j.args)
 	comparison := sim.Compare

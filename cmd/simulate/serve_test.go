@@ -837,3 +837,30 @@ func TestServePrecisionKeyPlaced(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateWhenStopping: a scenario still being validated when the
+// server begins to stop (a large sweep takes seconds to read) is answered
+// 503, the server is stopping, at once: not an empty 200.
+func TestValidateWhenStopping(t *testing.T) {
+	h := web.New(web.Config{MaxPoints: 100_000}, serveEngine(100_000))
+	src := `name: big
+ruleset: fantasy
+battle:
+  attacker: {name: A, models: 10, M: 5, WS: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], S: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], T: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], I: 3, A: 1, Ld: 7}
+  target: {name: B, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}
+  distance: 1..100
+  phases: [charge, combat]
+`
+	r := httptest.NewRequest("POST", "http://127.0.0.1:8080/api/validate?file=big.yaml", strings.NewReader(src))
+	r.Header.Set("Content-Type", "application/yaml")
+	w := httptest.NewRecorder()
+	time.AfterFunc(300*time.Millisecond, func() { h.CancelRuns() })
+	start := time.Now()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "stopping") {
+		t.Errorf("%d %q; want 503, the server is stopping", w.Code, w.Body.String())
+	}
+	if took := time.Since(start); took > 300*time.Millisecond+time.Second {
+		t.Errorf("answered %v after it began, want within a second of the stop", took)
+	}
+}

@@ -321,7 +321,10 @@ func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
 	cancel()
 	if errors.Is(err, scenarios.ErrStopped) {
 		done()
-		return // the client went away, or the server is stopping
+		// The client went away, or the server is stopping: this answers
+		// the one that is still there.
+		s.stopping(w)
+		return
 	}
 	if err == nil && s.eng.Check != nil {
 		err = s.eng.Check(sc)
