@@ -338,7 +338,7 @@ func plural(n int, one, many string) string {
 func comparisonHeader(c *sim.Comparison, st sim.Stamp) []string {
 	lines := []string{"Comparison of " + joinNames(c.Candidates)}
 	if stamped(st) {
-		run := fmt.Sprintf("seed %d, %s trials per point", st.Seed, groupThousands(st.Trials))
+		run := fmt.Sprintf("seed %d, %s trials per point", st.Seed, GroupThousands(st.Trials))
 		if st.Scenario != "" {
 			run = st.Scenario + ": " + run
 		}
@@ -358,7 +358,7 @@ func comparisonHeader(c *sim.Comparison, st sim.Stamp) []string {
 // which all of them were cut so that they stay paired.
 func comparisonPartialLine(c *sim.Comparison, st sim.Stamp) string {
 	return fmt.Sprintf("PARTIAL RESULTS: the comparison was interrupted; every candidate was cut to the %s trials all of them completed, of the %s asked for, so that each difference is still over the same trials.",
-		groupThousands(c.Trials), groupThousands(st.Trials))
+		GroupThousands(c.Trials), GroupThousands(st.Trials))
 }
 
 // joinNames lists names as prose: "A, B and C".

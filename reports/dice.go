@@ -79,7 +79,7 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 	if d.Sim != nil {
 		m := simulatedMean(d)
 		fmt.Fprintf(ew, "simulated: mean %.4f (95%% CI %.4f to %.4f, z %s), sd %.4f; %s trials, seed %d\n",
-			m.Value, m.CI95[0], m.CI95[1], zString(m), m.StdDev, groupThousands(d.Trials), d.Seed)
+			m.Value, m.CI95[0], m.CI95[1], zString(m), m.StdDev, GroupThousands(d.Trials), d.Seed)
 	}
 	return ew.Err
 }

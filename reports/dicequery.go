@@ -78,12 +78,12 @@ func WriteCondition(w io.Writer, c Condition, format string) error {
 		e := c.estimate()
 		if c.NoExact != "" {
 			fmt.Fprintf(ew, "simulated: %s (95%% CI %s to %s)%s; %s trials, seed %d\n",
-				pct(e.Value), pct(e.CI95[0]), pct(e.CI95[1]), oneIn(e.Value), groupThousands(c.Trials), c.Seed)
+				pct(e.Value), pct(e.CI95[0]), pct(e.CI95[1]), oneIn(e.Value), GroupThousands(c.Trials), c.Seed)
 			fmt.Fprintln(ew, wrapText("The true chance lies within the 95% interval about 19 times in 20.", TerminalWidth))
 			return ew.Err
 		}
 		fmt.Fprintf(ew, "simulated: %s (95%% CI %s to %s, z %s); %s trials, seed %d\n",
-			pct(e.Value), pct(e.CI95[0]), pct(e.CI95[1]), zString(e), groupThousands(c.Trials), c.Seed)
+			pct(e.Value), pct(e.CI95[0]), pct(e.CI95[1]), zString(e), GroupThousands(c.Trials), c.Seed)
 		fmt.Fprintln(ew, wrapText("The exact value lies within the 95% interval about 19 times in 20; z counts the standard errors between them.", TerminalWidth))
 	}
 	return ew.Err
@@ -167,7 +167,7 @@ func writeConditionMarkdown(w io.Writer, c Condition) error {
 	if c.Sim != nil {
 		e := c.estimate()
 		head = append(head, "simulated", "95% CI", "z", "trials", "seed")
-		row = append(row, pct(e.Value), pct(e.CI95[0])+" to "+pct(e.CI95[1]), zString(e), groupThousands(c.Trials), strconv.FormatUint(c.Seed, 10))
+		row = append(row, pct(e.Value), pct(e.CI95[0])+" to "+pct(e.CI95[1]), zString(e), GroupThousands(c.Trials), strconv.FormatUint(c.Seed, 10))
 	}
 	mdTable(ew, head, alignment(0, len(head), 0), [][]string{row})
 	return ew.Err
@@ -363,7 +363,7 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 		if d.Sim != nil && d.Sim.N() > 0 {
 			m := sim.MeanOf("", nil, d.Sim)
 			fmt.Fprintf(ew, "\nSimulated mean %.4f (95%% CI %.4f to %.4f), sd %.4f; %s trials, seed %d.\n",
-				m.Value, m.CI95[0], m.CI95[1], m.StdDev, groupThousands(d.Trials), d.Seed)
+				m.Value, m.CI95[0], m.CI95[1], m.StdDev, GroupThousands(d.Trials), d.Seed)
 		}
 		return ew.Err
 	}
@@ -380,7 +380,7 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 		// As the table format gives it.
 		m := simulatedMean(d)
 		fmt.Fprintf(ew, "\nSimulated mean %.4f (95%% CI %.4f to %.4f, z %s), sd %.4f; %s trials, seed %d.\n",
-			m.Value, m.CI95[0], m.CI95[1], zString(m), m.StdDev, groupThousands(d.Trials), d.Seed)
+			m.Value, m.CI95[0], m.CI95[1], zString(m), m.StdDev, GroupThousands(d.Trials), d.Seed)
 	}
 	return ew.Err
 }

@@ -28,7 +28,7 @@ func writeSimulated(ew *ErrWriter, d Distribution) error {
 	if width > 1 {
 		first = "values"
 		fmt.Fprintln(ew, wrapText(fmt.Sprintf("%s different values were rolled: the table groups them %d at a time (JSON and CSV list each).",
-			groupThousands(int64(distinct(d.Sim, lo, hi))), width), TerminalWidth))
+			GroupThousands(int64(distinct(d.Sim, lo, hi))), width), TerminalWidth))
 	}
 	header := []string{first, "simulated", "95% CI", "at least", "at most"}
 	var rows [][]string
@@ -60,7 +60,7 @@ func writeSimulated(ew *ErrWriter, d Distribution) error {
 	if n > 0 {
 		m := sim.MeanOf("", nil, d.Sim)
 		fmt.Fprintf(ew, "simulated: mean %.4f (95%% CI %.4f to %.4f), sd %.4f; %s trials, seed %d\n",
-			m.Value, m.CI95[0], m.CI95[1], m.StdDev, groupThousands(d.Trials), d.Seed)
+			m.Value, m.CI95[0], m.CI95[1], m.StdDev, GroupThousands(d.Trials), d.Seed)
 	}
 	return ew.Err
 }

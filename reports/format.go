@@ -116,8 +116,8 @@ func infWord(z float64) string {
 	return "inf"
 }
 
-// groupThousands writes n with commas: 1,000,000.
-func groupThousands(n int64) string {
+// GroupThousands writes n with commas: 1,000,000, as every output does.
+func GroupThousands(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
@@ -163,7 +163,7 @@ func header(r *sim.Report) []string {
 	if r.Description != "" {
 		lines[0] += ": " + r.Description
 	}
-	lines = append(lines, fmt.Sprintf("seed %d, %s trials per point, hammersim %s", r.Seed, groupThousands(r.Trials), r.Version))
+	lines = append(lines, fmt.Sprintf("seed %d, %s trials per point, hammersim %s", r.Seed, GroupThousands(r.Trials), r.Version))
 	if r.Partial {
 		lines = append(lines, partialLine(r))
 	}
@@ -175,9 +175,9 @@ func header(r *sim.Report) []string {
 // trialSpan writes a range of trial counts: "1,000" or "900 to 1,000".
 func trialSpan(lo, hi int64) string {
 	if lo == hi {
-		return groupThousands(lo)
+		return GroupThousands(lo)
 	}
-	return groupThousands(lo) + " to " + groupThousands(hi)
+	return GroupThousands(lo) + " to " + GroupThousands(hi)
 }
 
 func partialLine(r *sim.Report) string {
@@ -188,7 +188,7 @@ func partialLine(r *sim.Report) string {
 		// until its target is met.
 		return fmt.Sprintf("PARTIAL RESULTS: the run was interrupted before its precision target was met; each point rests on %s trials.", got)
 	}
-	return fmt.Sprintf("PARTIAL RESULTS: the run was interrupted; each point rests on %s of the %s trials asked for.", got, groupThousands(r.Trials))
+	return fmt.Sprintf("PARTIAL RESULTS: the run was interrupted; each point rests on %s of the %s trials asked for.", got, GroupThousands(r.Trials))
 }
 
 // stamped reports whether st says anything about a run. Workers alone does
@@ -235,15 +235,15 @@ func precisionLine(st sim.Stamp) string {
 	target := fmt.Sprintf("precision target: a 95%% half-width of %s percentage points (%s) on every probability",
 		strconv.FormatFloat(100*st.Precision, 'g', 6, 64), strconv.FormatFloat(st.Precision, 'g', 6, 64))
 	if st.PrecisionMet {
-		return fmt.Sprintf("%s: MET with %s trials per point.", target, groupThousands(st.Trials))
+		return fmt.Sprintf("%s: MET with %s trials per point.", target, GroupThousands(st.Trials))
 	}
 	if st.Trials < st.MaxTrials {
 		// Short of its cap and not met: the run was interrupted.
 		return fmt.Sprintf("%s: NOT MET. The run was interrupted after %s trials per point, before the target was met.",
-			target, groupThousands(st.Trials))
+			target, GroupThousands(st.Trials))
 	}
 	return fmt.Sprintf("%s: NOT MET. The run stopped at its cap of %s trials per point (max-trials), so some intervals are wider than asked.",
-		target, groupThousands(max(st.MaxTrials, st.Trials)))
+		target, GroupThousands(max(st.MaxTrials, st.Trials)))
 }
 
 // paramNames lists the parameter names of the estimates in order of first

@@ -244,7 +244,7 @@ func WriteComparisonHTML(w io.Writer, c *sim.Comparison, st sim.Stamp, sources m
 				if withExact && !absent(e) {
 					cell.Sub = append(cell.Sub, exactZ(e))
 				}
-				cell.Sub = append(cell.Sub, groupThousands(e.Trials)+" trials")
+				cell.Sub = append(cell.Sub, GroupThousands(e.Trials)+" trials")
 				line = append(line, cell)
 			}
 			est.Rows = append(est.Rows, line)
@@ -327,7 +327,7 @@ func stampFields(st sim.Stamp, workers int) []htmlField {
 	add("hammersim", st.Version, false)
 	add("seed", strconv.FormatUint(st.Seed, 10), false)
 	if st.Trials > 0 {
-		add("trials per point", groupThousands(st.Trials), false)
+		add("trials per point", GroupThousands(st.Trials), false)
 	}
 	if st.Workers == 0 {
 		st.Workers = workers
@@ -407,7 +407,7 @@ func htmlLong(metric string, es []sim.Estimate) htmlSection {
 		if math.Abs(e.Z()) > 3 {
 			z.Class = "warn"
 		}
-		line = append(line, htmlCell{Text: number(e.Kind, e.Value)}, htmlCell{Text: interval(e)}, htmlCell{Text: exact(e)}, z, htmlCell{Text: groupThousands(e.Trials)})
+		line = append(line, htmlCell{Text: number(e.Kind, e.Value)}, htmlCell{Text: interval(e)}, htmlCell{Text: exact(e)}, z, htmlCell{Text: GroupThousands(e.Trials)})
 		if kind == sim.Mean {
 			line = append(line, htmlCell{Text: number(sim.Mean, e.StdDev)}, htmlCell{Text: plainNumber(e.Median)}, htmlCell{Text: plainNumber(e.P05)}, htmlCell{Text: plainNumber(e.P95)})
 		}

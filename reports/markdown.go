@@ -18,7 +18,7 @@ func WriteMarkdown(w io.Writer, r *sim.Report) error {
 	if r.Description != "" {
 		fmt.Fprintf(ew, "%s\n\n", mdParagraph(r.Description))
 	}
-	fmt.Fprintf(ew, "Seed %d, %s trials per point, hammersim %s.\n", r.Seed, groupThousands(r.Trials), r.Version)
+	fmt.Fprintf(ew, "Seed %d, %s trials per point, hammersim %s.\n", r.Seed, GroupThousands(r.Trials), r.Version)
 	writeMarkdownStamp(ew, r.Stamp)
 	if r.Partial {
 		fmt.Fprintf(ew, "\n**%s**\n", partialLine(r))
@@ -62,7 +62,7 @@ func writeMarkdownLong(w io.Writer, metric string, es []sim.Estimate) {
 				cells = append(cells, "")
 			}
 		}
-		cells = append(cells, number(e.Kind, e.Value), interval(e), exact(e), zString(e), groupThousands(e.Trials))
+		cells = append(cells, number(e.Kind, e.Value), interval(e), exact(e), zString(e), GroupThousands(e.Trials))
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
 }

@@ -414,11 +414,29 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 		}
 		names, full, batches = append(names, s.Name), append(full, es), append(batches, bs)
 	}
+	if j.stop != nil {
+		// Working out the shape, before any trial: a comparison too large
+		// to hold is refused now, not once its trials are done.
+		n := 0
+		for _, es := range full {
+			n += len(es)
+		}
+		if n > maxCompareEstimates {
+			return nil, nil, nil, fmt.Errorf("the comparison has %s estimates (its candidates' metrics at their points), and holds each %d times (in all, and in each batch of trials): at most %s, about 5 GB; compare fewer points or metrics (--metrics), or run the sweep with simulate run", reports.GroupThousands(int64(n)), compareBatches+1, reports.GroupThousands(maxCompareEstimates))
+		}
+	}
 	if len(j.ss) > 1 {
 		return names, full, batches, nil
 	}
 	return j.splitCandidates(full[0], batches[0])
 }
+
+// maxCompareEstimates bounds the estimates a comparison reports (in all,
+// its candidates together). It holds them once in all and once in each of
+// its compareBatches batches, with their parameters and their split by
+// value: a --by comparison of a 10,000-point battle, 150,000 estimates,
+// took 7 GB, about 47 KB an estimate, so 100,000 come to about 5 GB.
+const maxCompareEstimates = 100_000
 
 // lean drops what a batch's estimates carry that a comparison never reads
 // there (only their values and parameters): their histograms and exact

@@ -136,3 +136,31 @@ battle:
 		t.Errorf("stopped %v after the signal (%v); want within a second", took, err)
 	}
 }
+
+// TestCompareTooLargeIsRefused: a comparison holds each of its estimates
+// 33 times (in all and in each of its 32 batches): one of more than
+// 100,000 estimates is refused before any trial, with what to do, and
+// the same comparison of fewer metrics runs. This battle sweeps 10,000
+// points of 15 estimates each: 150,000; won and broke alone, 40,000.
+func TestCompareTooLargeIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.yaml")
+	src := `name: big
+ruleset: fantasy
+battle:
+  attacker: {name: A, models: 10, M: 5, WS: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], S: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], T: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], I: 3, A: 1, Ld: 7}
+  target: {name: B, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}
+  distance: 1..10
+  phases: [charge, combat]
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"compare", path, "--by", "distance", "--check"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "the comparison has 150,000 estimates") || !strings.Contains(err.Error(), "at most 100,000") {
+		t.Errorf("got %v; want the comparison refused for its size", err)
+	}
+	if err := run(context.Background(), []string{"compare", path, "--by", "distance", "--metrics", "won,broke", "--check"}, &stdout, &stderr); err != nil {
+		t.Errorf("won and broke alone: %v", err)
+	}
+}
