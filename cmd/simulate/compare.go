@@ -440,7 +440,7 @@ const maxCompareEstimates = 100_000
 
 // lean drops what a batch's estimates carry that a comparison never reads
 // there (only their values and parameters): their histograms and exact
-// distributions, which a large sweep's twenty batches would otherwise
+// distributions, which a large sweep's 32 batches would otherwise
 // hold all at once.
 func lean(es []sim.Estimate) []sim.Estimate {
 	for i := range es {
