@@ -63,6 +63,21 @@ var ErrStopped = errors.New("interrupted while the outputs were written; none wa
 // stopped reports whether the set's Stop is done.
 func (files *Files) stopped() bool { return files.Stop != nil && files.Stop.Err() != nil }
 
+// stopWriter refuses every write once its set's Stop is done, so that one
+// long output (a large sweep's table: tens of seconds) stops within it,
+// not only before the next.
+type stopWriter struct {
+	files *Files
+	w     io.Writer
+}
+
+func (s stopWriter) Write(p []byte) (int, error) {
+	if s.files.stopped() {
+		return 0, ErrStopped
+	}
+	return s.w.Write(p)
+}
+
 // WriteFile writes one file whole or not at all (a Files of one).
 func WriteFile(path string, write func(io.Writer) error) error {
 	var files Files
@@ -97,7 +112,7 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 			// Markdown report whose plot folder is DIR) is written once;
 			// two different contents for one file are refused.
 			var b bytes.Buffer
-			if err := write(&b); err != nil {
+			if err := write(stopWriter{files, &b}); err != nil {
 				return fmt.Errorf("writing %s: %w", path, err)
 			}
 			if prepared, err := os.ReadFile(p.temp); err == nil && bytes.Equal(prepared, b.Bytes()) {
@@ -108,7 +123,7 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 	}
 	if direct {
 		var b bytes.Buffer
-		if err := write(&b); err != nil {
+		if err := write(stopWriter{files, &b}); err != nil {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
 		files.pending = append(files.pending, pendingFile{name: path, target: target, data: b.Bytes()})
@@ -125,7 +140,7 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 			err = fmt.Errorf("writing %s: %w", path, err)
 		}
 	}()
-	if err = write(f); err != nil {
+	if err = write(stopWriter{files, f}); err != nil {
 		return err
 	}
 	if err = f.Sync(); err != nil {

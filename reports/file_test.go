@@ -195,6 +195,42 @@ func TestFilesStop(t *testing.T) {
 	}
 }
 
+// TestFilesStopWithinAnOutput: a stop that comes while one output is
+// being written (a large sweep's table takes tens of seconds) stops that
+// output at its next write, not after it: Add returns ErrStopped, and
+// neither the file nor a temporary one is left, for a file and for
+// standard output (-) alike.
+func TestFilesStopWithinAnOutput(t *testing.T) {
+	for _, name := range []string{"out.txt", "-"} {
+		dir := t.TempDir()
+		path := name
+		if name != "-" {
+			path = filepath.Join(dir, name)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		files := Files{Stop: ctx}
+		writes := 0
+		err := files.Add(path, func(w io.Writer) error {
+			for range 1000 {
+				if _, err := io.WriteString(w, "row\n"); err != nil {
+					return err
+				}
+				if writes++; writes == 10 {
+					cancel() // the signal, ten rows in
+				}
+			}
+			return nil
+		})
+		if !errors.Is(err, ErrStopped) || writes != 10 {
+			t.Errorf("%s: %v after %d writes; want ErrStopped at the eleventh", name, err, writes)
+		}
+		files.Discard()
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("%s: the stopped output left %d entries", name, len(entries))
+		}
+	}
+}
+
 // TestFilesCommitDevicesFirst: a target that is written into rather than
 // replaced (here /dev/full, which refuses every write for want of room)
 // fails before any regular file of the set is replaced, whatever order the
