@@ -57,6 +57,7 @@ type Decoder struct {
 // by itself, as a use of it that changes nothing, rather than reading a
 // scenario: a ruleset then leaves alone what only a real use settles (the
 // points of a card whose models are swept, which a use must give).
+func (d *Decoder) CheckingCard() bool { return d.card }
 
 // Stopped reports whether the reading was stopped by its context, once it
 // is done. A question's compile step asks it before each model it builds,
@@ -72,8 +73,6 @@ func (d *Decoder) Stopped() bool {
 	}
 	return d.stopped
 }
-
-func (d *Decoder) CheckingCard() bool { return d.card }
 
 // FailedWithin reports whether a problem has been reported inside n (nil:
 // none): at n or a node below it, or within a scalar's text, in the node's

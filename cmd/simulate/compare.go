@@ -242,6 +242,10 @@ var errShapeStopped = fmt.Errorf("%w: the comparison was stopped while it was se
 // stopped reports whether the job's stop has come.
 func (j compareJob) stopped() bool { return j.stop != nil && j.stop() }
 
+// shaping reports whether the job is working out its shape on runs of no
+// trials (shape, the one place that sets stop): their batches are alike.
+func (j compareJob) shaping() bool { return j.stop != nil }
+
 // results are s's results from run, and false when the job's stop came
 // while they were read.
 func (j compareJob) results(s *scenarios.Scenario, run sim.Run) ([]sim.Estimate, bool) {
@@ -396,9 +400,9 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 		s := j.ss[i]
 		var bs [][]sim.Estimate
 		for k, b := range run.Batches {
-			if j.stop != nil && k > 0 {
-				// Working out the shape, every batch is the same empty
-				// run (emptyRun): its results are read once.
+			if j.shaping() && k > 0 {
+				// Every batch is the same empty run (emptyRun): its
+				// results are read once.
 				bs = append(bs, bs[0])
 				continue
 			}
@@ -414,9 +418,9 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 		}
 		names, full, batches = append(names, s.Name), append(full, es), append(batches, bs)
 	}
-	if j.stop != nil {
-		// Working out the shape, before any trial: a comparison too large
-		// to hold is refused now, not once its trials are done.
+	if j.shaping() {
+		// Before any trial: a comparison too large to hold is refused
+		// now, not once its trials are done.
 		n := 0
 		for _, es := range full {
 			n += len(es)
@@ -475,7 +479,7 @@ func (j compareJob) splitCandidates(all []sim.Estimate, perBatch [][]sim.Estimat
 			return nil, nil, nil, errShapeStopped
 		}
 		sb := first
-		if j.stop == nil || k == 0 { // working out the shape, the batches are alike
+		if !j.shaping() || k == 0 { // working out the shape, the batches are alike
 			if sb, err = sim.SplitBy(axis.Name, values, b); err != nil {
 				return nil, nil, nil, err
 			}

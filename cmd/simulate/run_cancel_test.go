@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -64,14 +65,7 @@ func TestSignalWhileWriting(t *testing.T) {
 func TestSignalWhileReading(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "big.yaml")
-	src := `name: big
-ruleset: fantasy
-battle:
-  attacker: {name: A, models: 10, M: 5, WS: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], S: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], T: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], I: 3, A: 1, Ld: 7}
-  target: {name: B, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}
-  distance: 1..100
-  phases: [charge, combat]
-`
+	src := battleSweep(100)
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -112,14 +106,7 @@ func TestNothingRunNamesItsChunk(t *testing.T) {
 // then, or while the sweep is read, stops it within a second.
 func TestCompareStopsWhileSettingUp(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.yaml")
-	src := `name: big
-ruleset: fantasy
-battle:
-  attacker: {name: A, models: 10, M: 5, WS: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], S: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], T: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], I: 3, A: 1, Ld: 7}
-  target: {name: B, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}
-  distance: 1..10
-  phases: [charge, combat]
-`
+	src := battleSweep(10)
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -145,14 +132,7 @@ battle:
 // points of 15 estimates each: 150,000; won and broke alone, 40,000.
 func TestCompareTooLargeIsRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.yaml")
-	src := `name: big
-ruleset: fantasy
-battle:
-  attacker: {name: A, models: 10, M: 5, WS: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], S: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], T: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], I: 3, A: 1, Ld: 7}
-  target: {name: B, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}
-  distance: 1..10
-  phases: [charge, combat]
-`
+	src := battleSweep(10)
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -164,4 +144,18 @@ battle:
 	if err := run(context.Background(), []string{"compare", path, "--by", "distance", "--metrics", "won,broke", "--check"}, &stdout, &stderr); err != nil {
 		t.Errorf("won and broke alone: %v", err)
 	}
+}
+
+// battleSweep is a Fantasy battle of 1,000 profiles (WS, S and T of the
+// attacker, 1 to 10 each) at distances 1 to n: 1,000 n points, 15
+// estimates each. At n = 100 it is the most a scenario may sweep.
+func battleSweep(n int) string {
+	return `name: big
+ruleset: fantasy
+battle:
+  attacker: {name: A, models: 10, M: 5, WS: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], S: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], T: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], I: 3, A: 1, Ld: 7}
+  target: {name: B, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}
+  distance: 1..` + strconv.Itoa(n) + `
+  phases: [charge, combat]
+`
 }

@@ -843,14 +843,7 @@ func TestServePrecisionKeyPlaced(t *testing.T) {
 // 503, the server is stopping, at once: not an empty 200.
 func TestValidateWhenStopping(t *testing.T) {
 	h := web.New(web.Config{MaxPoints: 100_000}, serveEngine(100_000))
-	src := `name: big
-ruleset: fantasy
-battle:
-  attacker: {name: A, models: 10, M: 5, WS: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], S: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], T: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], I: 3, A: 1, Ld: 7}
-  target: {name: B, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}
-  distance: 1..100
-  phases: [charge, combat]
-`
+	src := battleSweep(100)
 	r := httptest.NewRequest("POST", "http://127.0.0.1:8080/api/validate?file=big.yaml", strings.NewReader(src))
 	r.Header.Set("Content-Type", "application/yaml")
 	w := httptest.NewRecorder()
