@@ -86,7 +86,18 @@ func (s *Scenario) ResultsUntil(run sim.Run, stop func() bool) ([]sim.Estimate, 
 
 // Report gathers a run into the report every output format shows, with
 // the stamp filled in but for the command line, which the caller knows.
-func (s *Scenario) Report(run sim.Run, cfg sim.Config, version string) sim.Report {
+// Gathering a large sweep takes seconds: once stop (when not nil) reports
+// true, Report gives up and reports false. It must not be called from two
+// goroutines at once.
+func (s *Scenario) Report(run sim.Run, cfg sim.Config, version string, stop func() bool) (sim.Report, bool) {
+	var results []sim.Estimate
+	if stop == nil {
+		results = s.Results(run)
+	} else if es, whole := s.ResultsUntil(run, stop); whole {
+		results = es
+	} else {
+		return sim.Report{}, false
+	}
 	trials := cfg.Trials
 	if len(run.Completed) > 0 && !run.Partial {
 		trials = run.Completed[0]
@@ -102,10 +113,10 @@ func (s *Scenario) Report(run sim.Run, cfg sim.Config, version string) sim.Repor
 		Workers:     cfg.Workers,
 		Partial:     run.Partial,
 		Completed:   run.Completed,
-		Results:     s.Results(run),
+		Results:     results,
 		Axes:        s.Axes,
 		Grid:        s.Grid,
-	}
+	}, true
 }
 
 // Ruleset is the vocabulary one game brings to scenario files: the rules

@@ -60,3 +60,38 @@ charge: {unit: {name: A, M: [4, 5, 6]}, distance: 1..10}
 		t.Errorf("%d estimates after the context was done; want every point's", got)
 	}
 }
+
+// TestReportStops: gathering a run into a report asks its stop at every
+// point, so that a signal after a large sweep's last trial need not wait
+// for every point's results (seconds at 100,000 points); a stop that
+// never comes leaves the report as Results makes it.
+func TestReportStops(t *testing.T) {
+	src := `name: small
+ruleset: fantasy
+charge: {unit: {name: A, M: [4, 5, 6]}, distance: 1..10}
+`
+	s, err := both.Parse("small.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := sim.Run{}
+	for _, m := range s.Models {
+		run.Tallies = append(run.Tallies, sim.NewTally(m.Slots()))
+		run.Completed = append(run.Completed, 0)
+	}
+	// Asked at every point: at least once at each of the 3 x 10.
+	asked := 0
+	never, whole := s.Report(run, sim.Config{}, "test", func() bool { asked++; return false })
+	plain, _ := s.Report(run, sim.Config{}, "test", nil)
+	if !whole || len(never.Results) != len(plain.Results) || asked < 30 {
+		t.Fatalf("with a stop that never came: whole %v, %d results against %d without one, the stop asked %d times; want whole, the same results, asked at least 30 times", whole, len(never.Results), len(plain.Results), asked)
+	}
+	all := asked
+	asked = 0
+	if _, whole := s.Report(run, sim.Config{}, "test", func() bool { asked++; return asked >= 2 }); whole {
+		t.Error("a report whose stop came was reported whole")
+	}
+	if asked > all/2 {
+		t.Errorf("the stop, come at its second asking, was asked %d times of %d; want the gathering ended there", asked, all)
+	}
+}

@@ -191,14 +191,14 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	return writeCompareOutputs(ctx, stdout, stderr, *f, ss, &c, stamp)
+	return writeCompareOutputs(stopUnless(ctx, c.Partial), stdout, stderr, *f, ss, &c, stamp)
 }
 
 // writeCompareOutputs writes a comparison in every output its flags ask
-// for; a signal (ctx) stops the writing of one that is not already partial.
-func writeCompareOutputs(ctx context.Context, stdout, stderr io.Writer, f runFlags, ss []*scenarios.Scenario, c *sim.Comparison, stamp sim.Stamp) error {
+// for; stop (see runFlags.write) stops the writing.
+func writeCompareOutputs(stop context.Context, stdout, stderr io.Writer, f runFlags, ss []*scenarios.Scenario, c *sim.Comparison, stamp sim.Stamp) error {
 	partial := c.Partial
-	err := f.write(stopUnless(ctx, partial), stdout, stderr, outputs{
+	err := f.write(stop, stdout, stderr, outputs{
 		results: func(w io.Writer) error { return compareFormats[f.format](w, c, stamp) },
 		plots: func(files *reports.Files, dir string) (reports.Plots, error) {
 			return reports.StageComparisonPlots(files, dir, c)
@@ -230,21 +230,33 @@ type compareJob struct {
 	// metrics is --metrics as given: it changes what is reported.
 	metrics string
 	cfg     sim.Config
-	// stop, when set, ends compare early with errShapeStopped: the shape
-	// of a large sweep's comparison takes seconds to work out.
+	// stop, when set, ends compare early with j.stoppedErr(): reading a
+	// large sweep's results, once in all and once for each batch, takes
+	// seconds.
 	stop func() bool
+	// shaping is set while the job works out its shape on runs of no
+	// trials (shape): their batches are alike.
+	shaping bool
 }
 
 // errShapeStopped is a comparison stopped while its shape was worked out,
 // before any trial.
 var errShapeStopped = fmt.Errorf("%w: the comparison was stopped while it was set up", errCancelled)
 
+// errCompareGatheringStopped is a comparison stopped after its last trial,
+// while its results were gathered.
+var errCompareGatheringStopped = fmt.Errorf("%w: the comparison was stopped while its results were gathered", errCancelled)
+
 // stopped reports whether the job's stop has come.
 func (j compareJob) stopped() bool { return j.stop != nil && j.stop() }
 
-// shaping reports whether the job is working out its shape on runs of no
-// trials (shape, the one place that sets stop): their batches are alike.
-func (j compareJob) shaping() bool { return j.stop != nil }
+// stoppedErr is what compare returns once the job's stop has come.
+func (j compareJob) stoppedErr() error {
+	if j.shaping {
+		return errShapeStopped
+	}
+	return errCompareGatheringStopped
+}
 
 // results are s's results from run, and false when the job's stop came
 // while they were read.
@@ -286,6 +298,11 @@ func (j compareJob) run(ctx context.Context, bars func(name string) (update func
 	if err != nil {
 		return sim.Comparison{}, sim.Stamp{}, err
 	}
+	// A signal once every trial has run stops the gathering of the
+	// results; one that cut the runs short asked for what they hold.
+	if !merged.Interrupted {
+		j.stop = func() bool { return ctx.Err() != nil }
+	}
 	c, stamp, err := j.compare(merged, cfg)
 	if err == nil && c.Partial && c.Trials > 0 {
 		// Cut to the first whole rounds of chunks, on this machine: a
@@ -304,7 +321,7 @@ func (j compareJob) run(ctx context.Context, bars func(name string) (update func
 // so refused before any trial, and before any shard, whose merge would
 // refuse it.
 func (j compareJob) shape(ctx context.Context) error {
-	j.stop = func() bool { return ctx.Err() != nil }
+	j.stop, j.shaping = func() bool { return ctx.Err() != nil }, true
 	cfg := j.config()
 	var runs []sim.Run
 	for _, s := range j.ss {
@@ -400,7 +417,7 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 		s := j.ss[i]
 		var bs [][]sim.Estimate
 		for k, b := range run.Batches {
-			if j.shaping() && k > 0 {
+			if j.shaping && k > 0 {
 				// Every batch is the same empty run (emptyRun): its
 				// results are read once.
 				bs = append(bs, bs[0])
@@ -408,17 +425,17 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 			}
 			es, ok := j.results(s, b)
 			if !ok {
-				return nil, nil, nil, errShapeStopped
+				return nil, nil, nil, j.stoppedErr()
 			}
 			bs = append(bs, lean(es))
 		}
 		es, ok := j.results(s, run)
 		if !ok {
-			return nil, nil, nil, errShapeStopped
+			return nil, nil, nil, j.stoppedErr()
 		}
 		names, full, batches = append(names, s.Name), append(full, es), append(batches, bs)
 	}
-	if j.shaping() {
+	if j.shaping {
 		// Before any trial: a comparison too large to hold is refused
 		// now, not once its trials are done.
 		n := 0
@@ -476,10 +493,10 @@ func (j compareJob) splitCandidates(all []sim.Estimate, perBatch [][]sim.Estimat
 	var first [][]sim.Estimate
 	for k, b := range perBatch {
 		if j.stopped() {
-			return nil, nil, nil, errShapeStopped
+			return nil, nil, nil, j.stoppedErr()
 		}
 		sb := first
-		if !j.shaping() || k == 0 { // working out the shape, the batches are alike
+		if !j.shaping || k == 0 { // working out the shape, the batches are alike
 			if sb, err = sim.SplitBy(axis.Name, values, b); err != nil {
 				return nil, nil, nil, err
 			}

@@ -336,7 +336,12 @@ func renderMerged(ctx context.Context, stdout, stderr io.Writer, f runFlags, mer
 		if err := (&runFlags{metrics: job.metrics}).selectMetrics(ss[0]); err != nil {
 			return fmt.Errorf("the parts' metrics: %v", err) // bad input, not a bad command line
 		}
-		report := job.report(merged, cfg, false)
+		report, whole := job.report(merged, cfg, false, func() bool { return ctx.Err() != nil })
+		if !whole {
+			return fmt.Errorf("%w: the merge was stopped while it gathered the results", errCancelled)
+		}
+		// The parts' own interruptions made them partial: a signal to the
+		// merge stops its writing all the same.
 		return writeRunOutputs(ctx, stdout, stderr, f, &report, ss[0].Source)
 	case h.Command == "compare" && len(ss) == len(h.Args):
 		job := compareJob{ss: ss, args: h.Args, cfg: cfg}
@@ -358,11 +363,12 @@ func renderMerged(ctx context.Context, stdout, stderr io.Writer, f runFlags, mer
 		if c := job.config(); c.Aligned != h.Aligned || c.Batches != h.Batches {
 			return fmt.Errorf("the parts were run with %d batches; this hammersim compares with %d", h.Batches, c.Batches)
 		}
+		job.stop = func() bool { return ctx.Err() != nil }
 		c, stamp, err := job.compare(merged, job.config())
 		if err != nil {
 			return err
 		}
-		return writeCompareOutputs(ctx, stdout, stderr, f, ss, &c, stamp)
+		return writeCompareOutputs(ctx, stdout, stderr, f, ss, &c, stamp) // a signal stops it, as a run's merge
 	}
 	return fmt.Errorf("the parts are of a command this hammersim cannot merge: %s with %d scenarios", h.Command, len(ss))
 }

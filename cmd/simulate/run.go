@@ -65,6 +65,10 @@ var errInterrupted = errors.New("interrupted: the results written are partial, a
 // ready to write.
 var errCancelled = errors.New("interrupted before any result was ready; nothing was written")
 
+// errGatheringStopped is returned when a signal came after a run's last
+// trial but before its results were gathered into a report.
+var errGatheringStopped = fmt.Errorf("%w: the run was stopped while its results were gathered", errCancelled)
+
 // usage is simulate -h: every command, and where each one's own usage is.
 var usage = `simulate: Monte Carlo odds for tabletop wargames, with exact values beside the estimates.
 
@@ -627,13 +631,13 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		fmt.Fprintf(stderr, "simulate: the precision target %g was not reached within %d trials per point; %s\n", st.Precision, st.MaxTrials, says)
 	}
-	return writeRunOutputs(ctx, stdout, stderr, *f, &report, s.Source)
+	return writeRunOutputs(stopUnless(ctx, report.Partial), stdout, stderr, *f, &report, s.Source)
 }
 
 // writeRunOutputs writes a run's report in every output its flags ask for;
-// a signal (ctx) stops the writing of a report that is not already partial.
-func writeRunOutputs(ctx context.Context, stdout, stderr io.Writer, f runFlags, report *sim.Report, source []byte) error {
-	err := f.write(stopUnless(ctx, report.Partial), stdout, stderr, outputs{
+// stop (see runFlags.write) stops the writing.
+func writeRunOutputs(stop context.Context, stdout, stderr io.Writer, f runFlags, report *sim.Report, source []byte) error {
+	err := f.write(stop, stdout, stderr, outputs{
 		results: func(w io.Writer) error { return formats[f.format](w, report) },
 		plots: func(files *reports.Files, dir string) (reports.Plots, error) {
 			return reports.StagePlots(files, dir, report)
@@ -780,7 +784,10 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 	met := false
 	if j.precision > 0 {
 		result, err = sim.RunRounds(ctx, j.s.Models, cfg, j.maxTrials, func(r sim.Run) bool {
-			met = preciseEnough(j.s.Results(r), j.precision)
+			// A signal while a round's results are read ends the run
+			// after that round, as one while its trials run would.
+			es, whole := j.s.ResultsUntil(r, func() bool { return ctx.Err() != nil })
+			met = whole && preciseEnough(es, j.precision)
 			return met
 		})
 	} else {
@@ -802,7 +809,13 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 	if err != nil {
 		return sim.Report{}, err
 	}
-	report := j.report(merged, cfg, met)
+	// A signal once every trial has run stops the gathering of the results,
+	// which takes seconds for a large sweep; one that cut the run short
+	// asked for the partial results, which are gathered whatever follows.
+	report, whole := j.report(merged, cfg, met, func() bool { return !result.Partial && ctx.Err() != nil })
+	if !whole {
+		return sim.Report{}, errGatheringStopped
+	}
 	if n := result.Completed; result.Partial && j.precision == 0 && len(n) > 0 && slices.Min(n) == slices.Max(n) {
 		// A run on one machine cut by an interruption keeps the first
 		// whole rounds of chunks, the same trials of every point: a run of
@@ -817,16 +830,20 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 
 // report renders a run's merged tallies: the one path from tallies to a
 // report, for runs made on one machine and merged shards alike. met says
-// whether a precision target was reached.
-func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool) sim.Report {
+// whether a precision target was reached. Once stop reports true it gives
+// up and reports false.
+func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool, stop func() bool) (sim.Report, bool) {
 	result := merged.Runs[0]
 	result.Partial = merged.Interrupted
-	report := j.s.Report(result, cfg, hammersim.Version)
+	report, whole := j.s.Report(result, cfg, hammersim.Version, stop)
+	if !whole {
+		return sim.Report{}, false
+	}
 	report.Stamp.Command = reproduce("run", fileArgs(j.name), cfg, j.flags()...)
 	if j.precision > 0 {
 		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = j.precision, met, j.maxTrials
 	}
-	return report
+	return report, true
 }
 
 // header is what every part of the job's run carries.

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"hammersim/reports"
+	"hammersim/scenarios"
+	"hammersim/sim"
 )
 
 // TestRunCancelledBeforeAnyTrial: a run cancelled before any point has
@@ -46,10 +48,18 @@ func (signalAfterRun) Err() error            { return context.Canceled }
 // the interrupted one. The results of an interrupted run, partial, are
 // written whatever the signal (TestHostileInput's interrupt cases).
 func TestSignalWhileWriting(t *testing.T) {
+	s, err := registry.Load("swiftstride-charge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	report, err := runJob{name: s.Name, s: s, cfg: sim.Config{Trials: 2000, Seed: 1}}.run(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
-	out, plots := filepath.Join(dir, "r.json"), filepath.Join(dir, "plots")
+	f := runFlags{format: "json", output: filepath.Join(dir, "r.json"), plotDir: filepath.Join(dir, "plots")}
 	var stdout, stderr bytes.Buffer
-	err := run(signalAfterRun{context.Background()}, []string{"run", "swiftstride-charge", "--trials", "2000", "-o", out, "--plot", plots}, &stdout, &stderr)
+	err = writeRunOutputs(signalAfterRun{context.Background()}, &stdout, &stderr, f, &report, s.Source)
 	if !errors.Is(err, reports.ErrStopped) || exitCode(err, io.Discard) != exitInterrupted || stdout.Len() != 0 {
 		t.Fatalf("err %v, stdout %q; want the outputs stopped, status %d", err, stdout.String(), exitInterrupted)
 	}
@@ -57,6 +67,54 @@ func TestSignalWhileWriting(t *testing.T) {
 	if len(entries) != 0 {
 		t.Errorf("the stopped outputs left %d entries behind, the first %s", len(entries), entries[0].Name())
 	}
+}
+
+// TestSignalWhileGathering: a signal after a finished run's last trial
+// stops the gathering of its results into a report (seconds for a large
+// sweep), for run and compare alike: nothing is written, with the
+// interrupted status. A run whose signal cut it short gathers its
+// partial results all the same (a precision run's rounds here).
+func TestSignalWhileGathering(t *testing.T) {
+	s, err := registry.Load("doomwheel-balance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sim.Config{Trials: 2000, Seed: 3, Workers: 2}
+	// The engine's last progress report comes once every trial is done.
+	atTheEnd := func(cancel func()) func(done, total int64) {
+		return func(done, total int64) {
+			if done == total {
+				cancel()
+			}
+		}
+	}
+	t.Run("run", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		_, err := runJob{name: s.Name, s: s, cfg: cfg}.run(ctx, atTheEnd(cancel))
+		if !errors.Is(err, errGatheringStopped) || exitCode(err, io.Discard) != exitInterrupted {
+			t.Errorf("err %v; want the gathering stopped, status %d", err, exitInterrupted)
+		}
+	})
+	t.Run("compare", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		job := compareJob{ss: []*scenarios.Scenario{s}, args: []string{s.Name}, by: "attacker", cfg: cfg}
+		_, _, err := job.run(ctx, func(string) (func(done, total int64), func()) { return atTheEnd(cancel), func() {} })
+		if !errors.Is(err, errCompareGatheringStopped) || exitCode(err, io.Discard) != exitInterrupted {
+			t.Errorf("err %v; want the gathering stopped, status %d", err, exitInterrupted)
+		}
+	})
+	t.Run("precision rounds", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		// 10^-6 is out of reach: the run would go on to max trials.
+		job := runJob{name: s.Name, s: s, cfg: cfg, precision: 1e-6, maxTrials: 1e9}
+		report, err := job.run(ctx, atTheEnd(cancel))
+		if err != nil || !report.Partial || len(report.Results) == 0 {
+			t.Errorf("err %v, partial %v, %d results; want the rounds run so far gathered, marked partial", err, report.Partial, len(report.Results))
+		}
+	})
 }
 
 // TestSignalWhileReading: a signal while a large sweep is still being read
