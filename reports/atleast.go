@@ -436,11 +436,12 @@ func trimNote(param string, labels []string) string {
 
 // readingNote explains the statistical columns in a player's words.
 func readingNote(es []sim.Estimate) string {
-	var probs, means, exacts bool
+	var probs, means, exacts, unmeasured bool
 	for _, e := range es {
 		probs = probs || e.Kind == sim.Probability
 		means = means || e.Kind == sim.Mean
 		exacts = exacts || e.HasExact
+		unmeasured = unmeasured || e.HasExact && math.IsNaN(e.Z())
 	}
 	var parts []string
 	switch {
@@ -455,6 +456,9 @@ func readingNote(es []sim.Estimate) string {
 	if exacts {
 		parts = append(parts, "exact is worked out from the dice without simulating; it lies within the interval about 19 times in 20.",
 			"z is the distance from the estimate to the exact value in standard errors: between -2 and 2 is normal, beyond 3 is worth a look; none means no closed form is known.")
+		if unmeasured {
+			parts = append(parts, "A z of - beside an exact value: every trial gave the same value and the exact spread is not known, so there is nothing to measure the gap by; run more trials.")
+		}
 	}
 	if means {
 		parts = append(parts, "sd is how much single trials spread around the average.")

@@ -107,8 +107,8 @@ func zString(e sim.Estimate) string {
 
 // infWord names an infinite z, with its sign: an estimate off its exact
 // value where there is no spread to measure the gap by (a probability
-// whose exact value is 0 or 1, a mean whose distribution, exact where
-// known, takes one value) is "inf" above it and "-inf" below it.
+// whose exact value is 0 or 1, a mean whose exact spread is 0) is "inf"
+// above it and "-inf" below it.
 func infWord(z float64) string {
 	if z < 0 {
 		return "-inf"

@@ -13,8 +13,10 @@ import (
 
 // zEstimates are estimates whose z covers every case the outputs must
 // carry: finite for a probability and a mean with an exact value, none
-// without one, and infinite either way where the exact value leaves no
-// spread.
+// without one, infinite either way where the exact value leaves no
+// spread, and none for a mean with an exact value whose run has no
+// spread and whose exact spread is not known (but 0 when its run gave the
+// exact value).
 func zEstimates() []sim.Estimate {
 	// 6, 7, 8, 9 in 10, 30, 40, 20 of 100 trials: mean 7.7 (sampleReport's
 	// charge_reach), here against an exact 7.5.
@@ -22,7 +24,8 @@ func zEstimates() []sim.Estimate {
 	for v, c := range map[int]int64{6: 10, 7: 30, 8: 40, 9: 20} {
 		spread.AddN(v, c)
 	}
-	// Every trial a 3: sd 0, so a z of +inf against an exact 2.
+	// Every trial a 3: sd 0, so a z of +inf against an exact 2 of no
+	// spread, and none against one whose spread is not known.
 	one := sim.NewHistogram(0, 5)
 	one.AddN(3, 100)
 	return []sim.Estimate{
@@ -34,7 +37,9 @@ func zEstimates() []sim.Estimate {
 		// 999 of 1,000 against a certainty: no spread under the exact
 		// value, the estimate below it.
 		sim.ProbabilityOf("p", nil, 999, 1000).WithExact(1),
+		sim.MeanOf("m", nil, &one).WithExact(2).WithExactSD(0),
 		sim.MeanOf("m", nil, &one).WithExact(2),
+		sim.MeanOf("m", nil, &one).WithExact(3), // on the exact value: z 0
 	}
 }
 
@@ -45,7 +50,7 @@ func checkZ(t *testing.T, where string, e sim.Estimate, got string, csv bool) {
 	t.Helper()
 	z := e.Z()
 	switch {
-	case !e.HasExact:
+	case !e.HasExact || math.IsNaN(z):
 		if want := map[bool]string{false: "null", true: ""}[csv]; got != want {
 			t.Errorf("%s: z %q without an exact value, want %q", where, got, want)
 		}
@@ -76,6 +81,9 @@ func TestJSONZ(t *testing.T) {
 	}
 	if !math.IsInf(es[4].Z(), -1) || !math.IsInf(es[5].Z(), 1) {
 		t.Fatalf("the infinite cases are not: %v, %v", es[4].Z(), es[5].Z())
+	}
+	if !math.IsNaN(es[6].Z()) {
+		t.Fatalf("a mean with no spread in its run or known exactly has z %v, want none", es[6].Z())
 	}
 	var b bytes.Buffer
 	if err := WriteJSON(&b, &sim.Report{Scenario: "z", Trials: 1000, Results: es}); err != nil {
@@ -153,9 +161,9 @@ func TestCSVZ(t *testing.T) {
 }
 
 // zComparison sets zEstimates side by side: candidate A's estimates are
-// the first of each pair, B's the second, at three points (a
+// the first of each pair, B's the second, at four points (a
 // probability and a mean with exact values; neither with one; infinite
-// either way).
+// either way; none and 0 for means of unknown exact spread).
 func zComparison() *sim.Comparison {
 	es := zEstimates()
 	c := &sim.Comparison{Candidates: []string{"A", "B"}, Trials: 1000}
@@ -229,6 +237,26 @@ func TestComparisonCSVZ(t *testing.T) {
 			if got := r[col["exact_"+side]]; got != want {
 				t.Errorf("%s: exact %q, want %q", where, got, want)
 			}
+		}
+	}
+}
+
+// TestUnmeasuredZNote: a table with an exact value whose z is none (a
+// mean whose run has no spread and whose exact spread is not known) says
+// why, and one without such a value does not.
+func TestUnmeasuredZNote(t *testing.T) {
+	const note = "A z of - beside an exact value"
+	es := zEstimates()
+	for _, c := range []struct {
+		results []sim.Estimate
+		want    bool
+	}{{es, true}, {es[:6], false}} {
+		var b bytes.Buffer
+		if err := WriteTable(&b, &sim.Report{Scenario: "z", Trials: 1000, Results: c.results}); err != nil {
+			t.Fatal(err)
+		}
+		if got := bytes.Contains(bytes.Join(bytes.Fields(b.Bytes()), []byte(" ")), []byte(note)); got != c.want {
+			t.Errorf("with %d estimates: the note is there %v, want %v:\n%s", len(c.results), got, c.want, b.String())
 		}
 	}
 }

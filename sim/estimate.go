@@ -145,6 +145,14 @@ func (e Estimate) WithExact(v float64) Estimate {
 	return e
 }
 
+// WithExactSD returns e with the exact standard deviation of one trial's
+// value set (see ExactSD): for a mean whose exact spread is known without
+// its distribution.
+func (e Estimate) WithExactSD(sd float64) Estimate {
+	e.ExactSD, e.HasExactSD = sd, true
+	return e
+}
+
 // WithoutExact returns e with no exact value or distribution: for a point
 // whose exact values were not worked out (a work budget).
 func (e Estimate) WithoutExact() Estimate {
@@ -171,13 +179,14 @@ func (e Estimate) Scaled(metric string, params []Param, f float64) Estimate {
 }
 
 // Z returns how many standard errors the estimate lies from the exact
-// value, or NaN when there is no exact value or no spread. The standard
-// error is the one under the exact value where that is known (always for
-// a probability, and for a mean with its exact distribution's standard
-// deviation), which stays
-// positive when every trial happened to give the same value: a rare count
-// never seen in a few hundred trials is a likely outcome, not an infinite
-// gap.
+// value, or NaN when there is no exact value. The standard error is the
+// one under the exact value where that is known (always for a probability,
+// and for a mean with its exact standard deviation), which stays positive
+// when every trial happened to give the same value: a rare count never
+// seen in a few hundred trials is a likely outcome, not an infinite gap.
+// Otherwise it is the run's own; where every trial gave the same value,
+// that spread of 0 says nothing of the gap to the exact value, and Z is
+// NaN. It is infinite only when the exact spread is known to be 0.
 func (e Estimate) Z() float64 {
 	if !e.HasExact {
 		return math.NaN()
@@ -193,6 +202,9 @@ func (e Estimate) Z() float64 {
 	if se == 0 {
 		if math.Abs(d) < 1e-12 {
 			return 0
+		}
+		if e.Kind == Mean && !e.HasExactSD {
+			return math.NaN()
 		}
 		return math.Inf(int(math.Copysign(1, d)))
 	}

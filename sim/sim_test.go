@@ -359,9 +359,10 @@ func TestRunRoundsProgress(t *testing.T) {
 // is 0 in all of 200 trials with chance 0.9973^200 = 58%: a likely
 // outcome, 0.0027 / (0.05189 / sqrt(200)) = 0.74 standard errors below the
 // exact mean, not an infinite gap. The sample has no spread, so z takes
-// the standard error under the exact distribution. Without one, a sample
-// with no spread that misses the exact value is infinitely far, with its
-// sign.
+// the standard error under the exact distribution, or under its exact
+// spread given alone (WithExactSD). With neither, the sample's spread of 0
+// measures no gap: z is NaN, not infinite. With an exact spread of 0, a
+// sample that misses the exact value is infinitely far, with its sign.
 func TestZOfAMeanUnderItsExactDistribution(t *testing.T) {
 	var h Histogram
 	h.AddN(0, 200)
@@ -370,8 +371,14 @@ func TestZOfAMeanUnderItsExactDistribution(t *testing.T) {
 	if z := m.Z(); math.Abs(z-want) > 1e-9 {
 		t.Errorf("z %v, want %v", z, want)
 	}
-	if z := MeanOf("wounds", nil, &h).WithExact(0.0027).Z(); !math.IsInf(z, -1) {
-		t.Errorf("z without the exact distribution %v, want -Inf", z)
+	if z := MeanOf("wounds", nil, &h).WithExact(0.0027).WithExactSD(math.Sqrt(0.0027 * 0.9973)).Z(); math.Abs(z-want) > 1e-9 {
+		t.Errorf("z under the exact spread alone %v, want %v", z, want)
+	}
+	if z := MeanOf("wounds", nil, &h).WithExact(0.0027).Z(); !math.IsNaN(z) {
+		t.Errorf("z with no exact spread %v, want NaN", z)
+	}
+	if z := MeanOf("wounds", nil, &h).WithExact(1).WithExactSD(0).Z(); !math.IsInf(z, -1) {
+		t.Errorf("z off an exact value of no spread %v, want -Inf", z)
 	}
 }
 

@@ -73,6 +73,8 @@ type ShootingExact struct {
 	// distributions behind Hits, Wounds, Unsaved and Casualties, mixed
 	// over Return Fire's losses like the means.
 	HitsDist, WoundsDist, UnsavedDist, CasualtiesDist dice.Dist
+	// ReturnFireDist is the exact distribution behind ReturnFire.
+	ReturnFireDist dice.Dist
 }
 
 // ExactShooting computes every quantity of x in closed form. Return
@@ -106,7 +108,7 @@ func ExactShootingWithin(x *ShootingExchange, budget float64) ShootingExact {
 func exactShooting(x *ShootingExchange, budget float64) (ShootingExact, float64) {
 	var full Attack
 	full.PrepareAt(&x.Firer, x.Weapons, &x.Target, x.Situation, x.Options)
-	ex := ShootingExact{MaxCount: MaxCount(&full)}
+	ex := ShootingExact{MaxCount: MaxCount(&full), ReturnFireDist: dice.Point(0)}
 	if ShootingExactWork(x) > budget {
 		ex.OverBudget = true
 		return ex, 0
@@ -139,9 +141,12 @@ func exactShooting(x *ShootingExchange, budget float64) (ShootingExact, float64)
 			st, _ = a.FinalStates(&x.Firer)
 		}
 		rf = append(rf[:0], st...)
+		lost := make([]float64, models+1)
 		for i, v := range rf {
-			ex.ReturnFire += v * float64(i%nf/wf)
+			lost[i%nf/wf] += v
 		}
+		ex.ReturnFireDist = dice.Dist{P: lost}
+		ex.ReturnFire = ex.ReturnFireDist.Mean()
 		steps += a.steps
 	}
 	next := nextStates{x: x}
@@ -513,6 +518,9 @@ func (x *AssaultExchange) OverwatchSituation() Situation {
 // the attacker, the charge's.
 type AssaultExact struct {
 	Hits, Wounds, Unsaved, Mitigated, Casualties float64
+	// Hits2, Wounds2, Unsaved2 and Casualties2 are the means of the
+	// squares of those counts: with the means, their exact spread.
+	Hits2, Wounds2, Unsaved2, Casualties2 float64
 	// Won, Morale (failed and Fell Back), Swept, Destroyed: chances.
 	Won, Morale, Swept, Destroyed float64
 	// Reached: the charge reached its target; Disordered: it reached and
@@ -520,6 +528,8 @@ type AssaultExact struct {
 	// only); OverwatchHot: mean Gets Hot wounds the defender suffered
 	// firing it (defender only).
 	Reached, Disordered, Overwatch, OverwatchHot float64
+	// OverwatchDist is the exact distribution behind Overwatch.
+	OverwatchDist dice.Dist
 	// MaxBlows is the most blows it can suffer.
 	MaxBlows int
 	// MaxHot bounds the Gets Hot wounds it can suffer firing Overwatch
@@ -575,6 +585,7 @@ func exactAssault(x *AssaultExchange, budget float64) ([2]AssaultExact, float64)
 	}
 	n := len(states)
 	var ex [2]AssaultExact
+	ex[0].OverwatchDist = dice.Point(0)
 	overwatch := x.Overwatches()
 	fired := false // a weapon was fired in Overwatch: a Shooting Attack against the charger
 	if overwatch {
@@ -589,7 +600,8 @@ func exactAssault(x *AssaultExchange, budget float64) ([2]AssaultExact, float64)
 			n = len(st)
 		}
 		states = append(states[:0], st...)
-		ex[0].Overwatch = a.Casualties(&att).Mean()
+		ex[0].OverwatchDist = a.Casualties(&att)
+		ex[0].Overwatch = ex[0].OverwatchDist.Mean()
 		fired = len(a.Volleys) > 0
 		steps += a.steps
 	}
@@ -657,6 +669,10 @@ func (e *AssaultExact) add(c *AssaultExact, p float64) {
 	e.Unsaved += p * c.Unsaved
 	e.Mitigated += p * c.Mitigated
 	e.Casualties += p * c.Casualties
+	e.Hits2 += p * c.Hits2
+	e.Wounds2 += p * c.Wounds2
+	e.Unsaved2 += p * c.Unsaved2
+	e.Casualties2 += p * c.Casualties2
 	e.Won += p * c.Won
 	e.Morale += p * c.Morale
 	e.Swept += p * c.Swept
@@ -721,7 +737,7 @@ type combatEnum struct {
 	init, attacks [2]int
 	chains        [2]Chain
 	joints        map[[2]int][]strike
-	expect        map[[2]int][4]float64
+	expect        map[[2]int]strikeMeans
 	ex            [2]AssaultExact
 	// steps counts the steps taken (see AssaultExactWork); strikes holds
 	// strikeWork's estimates.
@@ -731,7 +747,7 @@ type combatEnum struct {
 
 func newCombatEnum(x *AssaultExchange) *combatEnum {
 	o := x.Options
-	e := &combatEnum{x: x, units: x.Units, joints: map[[2]int][]strike{}, expect: map[[2]int][4]float64{}}
+	e := &combatEnum{x: x, units: x.Units, joints: map[[2]int][]strike{}, expect: map[[2]int]strikeMeans{}}
 	e.sides[0], e.sides[1] = x.Sides(&e.units[0], &e.units[1])
 	for i := range e.sides {
 		e.sides[i].Ready()
@@ -777,21 +793,38 @@ func (e *combatEnum) joint(i, models int) []strike {
 	return out
 }
 
-// expected is the mean hits, wounds, unsaved wounds and wounds suffered
-// of side i's strikes with models models.
-func (e *combatEnum) expected(i, models int) [4]float64 {
+// strikeMeans are the mean hits, wounds, unsaved wounds and wounds
+// suffered of a side's strikes, and the means of the squares of the first
+// three.
+type strikeMeans struct{ mean, square [4]float64 }
+
+// expected is strikeMeans of side i's strikes with models models.
+func (e *combatEnum) expected(i, models int) strikeMeans {
 	key := [2]int{i, models}
 	if v, ok := e.expect[key]; ok {
 		return v
 	}
 	a := e.chains[i].volleyOf(dice.Const(e.attacks[i]), max(models, 0))
-	var v [4]float64
+	var v strikeMeans
 	for j, st := range []Stage{StageHits, StageWounds, StageUnsaved, StageSuffered} {
-		v[j] = a.Expected(st)
+		v.mean[j] = a.Expected(st)
+		if st != StageSuffered {
+			v.square[j] = meanSquare(a.Dist(st))
+		}
 	}
 	e.steps += a.steps
 	e.expect[key] = v
 	return v
+}
+
+// meanSquare is the mean of the square of a value of law d.
+func meanSquare(d dice.Dist) float64 {
+	m := 0.0
+	for k, p := range d.P {
+		v := float64(d.Min + k)
+		m += p * v * v
+	}
+	return m
 }
 
 // outcome adds the joint outcome where side i struck with models[i]
@@ -803,12 +836,17 @@ func (e *combatEnum) outcome(p float64, models [2]int, k [2]strike) {
 	var end [2]Unit
 	for i := range 2 {
 		m := e.expected(i, models[i])
-		ex[1-i].Hits += p * m[0]
-		ex[1-i].Wounds += p * m[1]
-		ex[1-i].Unsaved += p * m[2]
-		ex[1-i].Mitigated += p * (m[2] - m[3])
+		ex[1-i].Hits += p * m.mean[0]
+		ex[1-i].Wounds += p * m.mean[1]
+		ex[1-i].Unsaved += p * m.mean[2]
+		ex[1-i].Mitigated += p * (m.mean[2] - m.mean[3])
+		ex[1-i].Hits2 += p * m.square[0]
+		ex[1-i].Wounds2 += p * m.square[1]
+		ex[1-i].Unsaved2 += p * m.square[2]
 		end[1-i] = e.end(1-i, k[i].s)
-		ex[1-i].Casualties += p * float64(e.x.Units[1-i].Models-end[1-i].Models)
+		lost := float64(e.x.Units[1-i].Models - end[1-i].Models)
+		ex[1-i].Casualties += p * lost
+		ex[1-i].Casualties2 += p * lost * lost
 	}
 	var score [2]int
 	for i := range 2 {

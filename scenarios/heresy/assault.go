@@ -1,6 +1,7 @@
 package heresy
 
 import (
+	"math"
 	"slices"
 
 	"hammersim/mechanics/dice"
@@ -534,6 +535,10 @@ func (m *assaultModel) estimateWithExact(metric string, i int, ps []sim.Param, t
 	ex := &m.exact[i]
 	h := t.H[i*sideSlots : (i+1)*sideSlots]
 	mean := func(slot int, v float64) sim.Estimate { return sim.MeanOf(metric, ps, &h[slot]).WithExact(v) }
+	// spread is mean with the exact spread its mean square v2 gives.
+	spread := func(slot int, v, v2 float64) sim.Estimate {
+		return mean(slot, v).WithExactSD(math.Sqrt(max(v2-v*v, 0)))
+	}
 	prob := func(slot int, v float64) sim.Estimate {
 		return sim.ProbabilityOf(metric, ps, h[slot].Count(1), n).WithExact(clamp01(v))
 	}
@@ -543,19 +548,20 @@ func (m *assaultModel) estimateWithExact(metric string, i int, ps []sim.Param, t
 	case metricDisordered:
 		return sim.ProbabilityOf(metric, ps, t.H[chargeDisordered].Count(1), n).WithExact(clamp01(ex.Disordered))
 	case metricOverwatch:
-		return sim.MeanOf(metric, ps, &t.H[chargeOverwatch]).WithExact(ex.Overwatch)
+		d := ex.OverwatchDist
+		return sim.MeanOf(metric, ps, &t.H[chargeOverwatch]).WithExactPMF(sim.PMF{Min: d.Min, P: d.P}).WithExact(ex.Overwatch)
 	case metricOverHot:
 		return sim.MeanOf(metric, ps, &t.H[chargeOverHot]).WithExact(ex.OverwatchHot)
 	case metricHits:
-		return mean(sideHits, ex.Hits)
+		return spread(sideHits, ex.Hits, ex.Hits2)
 	case metricWounds:
-		return mean(sideWounds, ex.Wounds)
+		return spread(sideWounds, ex.Wounds, ex.Wounds2)
 	case metricUnsaved:
-		return mean(sideUnsaved, ex.Unsaved)
+		return spread(sideUnsaved, ex.Unsaved, ex.Unsaved2)
 	case metricMitigated:
 		return mean(sideMitigated, ex.Mitigated)
 	case metricCasualties:
-		return mean(sideCasualties, ex.Casualties)
+		return spread(sideCasualties, ex.Casualties, ex.Casualties2)
 	case metricWon:
 		return prob(sideWon, ex.Won)
 	case metricMorale:

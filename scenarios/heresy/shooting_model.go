@@ -173,7 +173,7 @@ func (m *shootingModel) estimateWithExact(metric string, ps []sim.Param, t *sim.
 	case metricReacted:
 		return prob(slotReacted, float64(b2i(m.reacted)))
 	case metricReturnFire:
-		return mean(slotReturnFire, ex.ReturnFire)
+		return counted(slotReturnFire, ex.ReturnFire, ex.ReturnFireDist)
 	case metricReturnFireHot:
 		return mean(slotReturnFireHot, ex.ReturnFireHot)
 	case metricNextAttack:

@@ -1,0 +1,67 @@
+package heresy
+
+import (
+	"math"
+	"testing"
+)
+
+// TestAssaultExactSpread: the assault's counts carry their exact spread,
+// which z reads. One model of A2 at WS4 against WS4 (4+ to hit), S4
+// against T4 (4+ to wound), against five W1 models with no save that
+// cannot strike back, with no charge (no extra Attack): its hits are
+// Binomial(2, 1/2), standard deviation sqrt(2 x 1/2 x 1/2) = sqrt(1/2);
+// its wounds, and so its unsaved wounds and the models they slay,
+// Binomial(2, 1/4), sqrt(2 x 1/4 x 3/4) = sqrt(3/8).
+func TestAssaultExactSpread(t *testing.T) {
+	src := scenario(`assault:
+  attacker: {name: One, models: 1, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 2, Ld: 8, Sv: 3+}
+  defender: {name: Five, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 1, A: "-", Ld: 8, Sv: none}
+  charged: false
+`)
+	_, es := runScenario(t, src, 20_000)
+	for _, c := range []struct {
+		metric string
+		mean   float64
+		sd     float64
+	}{
+		{metricHits, 1, math.Sqrt(0.5)},
+		{metricWounds, 0.5, math.Sqrt(3.0 / 8)},
+		{metricUnsaved, 0.5, math.Sqrt(3.0 / 8)},
+		{metricCasualties, 0.5, math.Sqrt(3.0 / 8)},
+	} {
+		e := find(t, es, c.metric, "unit", "Five")
+		if math.Abs(e.Exact-c.mean) > 1e-12 || !e.HasExactSD || math.Abs(e.ExactSD-c.sd) > 1e-12 {
+			t.Errorf("%s: exact %v, spread %v (known %v); want %v and %v", c.metric, e.Exact, e.ExactSD, e.HasExactSD, c.mean, c.sd)
+		}
+		if farFromExact(e, 4) {
+			t.Errorf("%s: estimate %.4f, exact %.4f, z %.1f", c.metric, e.Value, e.Exact, e.Z())
+		}
+	}
+}
+
+// TestExactSpreadsMatchTheRuns: every exact spread of the exact cases
+// (mixtures over Overwatch, Return Fire, charges that fail and both
+// sides' strikes) agrees with the spread of its simulated values. At
+// 20,000 trials the sample standard deviation of a count whose kurtosis
+// is below 20 has a relative standard error under
+// sqrt((20 - 1) / (4 x 20,000)) = 1.5%, so 6% is four of them; counts
+// rarer than a mean of 0.2, whose kurtosis may be far higher, are left to
+// z.
+func TestExactSpreadsMatchTheRuns(t *testing.T) {
+	checked := 0
+	for _, src := range exactCases {
+		_, es := runScenario(t, src, 20_000)
+		for _, e := range es {
+			if !e.HasExactSD || e.Exact < 0.2 {
+				continue
+			}
+			checked++
+			if math.Abs(e.StdDev-e.ExactSD) > 0.06*e.ExactSD+1e-9 {
+				t.Errorf("%s %v: simulated spread %.4f, exact %.4f", e.Metric, e.Params, e.StdDev, e.ExactSD)
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("%d spreads checked; want the exact cases' counts, at least 10", checked)
+	}
+}
