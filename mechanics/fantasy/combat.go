@@ -411,7 +411,7 @@ func strikeOrder(groups *[maxGroups]strikeGroup, units [2]*Unit, states [2]*Unit
 			n = insertGroup(groups, n, g)
 		}
 		if u.Stomp && e.Troop.Stompable() {
-			n = insertGroup(groups, n, strikeGroup{side: side, attacker: -1, band: bandLast, init: u.I + bonus[side]})
+			n = insertGroup(groups, n, strikeGroup{side: side, attacker: -1, band: bandLast, init: u.StompInitiative() + bonus[side]})
 		}
 	}
 	return n

@@ -682,15 +682,20 @@ func TestLossOfControl(t *testing.T) {
 // E[3 - K] = 16319/23328 (an enumeration over the D6 and the binomial),
 // so the monster takes 16319/559872 = 0.0291 wounds a round. Not charging,
 // the two I3 bands strike together and the halberdiers do not re-roll:
-// three blows at 1/2 x 1/6, 0.25. 200,000 rounds each (fixed seeds),
-// within 4 standard errors.
+// three blows at 1/2 x 1/6, 0.25. A monster of I6 ridden by its rider
+// (the unit's I) whose own I is 3 (StompI) stomps at 3: not charging, the
+// halberdiers strike with it, all three, re-rolling their hits against the
+// unit's I6: 3 x 1/4 x 1/6 = 0.125 (at the rider's I6 the Stomp would land
+// first, 0.0291 as above). 200,000 rounds each (fixed seeds), within 4
+// standard errors.
 func TestStompStrikesWithTheChargeBonus(t *testing.T) {
 	for _, tc := range []struct {
-		charged bool
-		want    float64
-	}{{true, 16319.0 / 559872}, {false, 0.25}} {
+		charged   bool
+		i, stompI int
+		want      float64
+	}{{true, 3, 0, 16319.0 / 559872}, {false, 3, 0, 0.25}, {false, 6, 3, 0.125}} {
 		m := monster("Beast", 50)
-		m.I, m.Attackers[0].I, m.Stomp = 3, 3, true
+		m.I, m.Attackers[0].I, m.StompI, m.Stomp = tc.i, tc.i, tc.stompI, true
 		h := foot("Halberds", 3, 3, 3, 3, 3, 3, 1, 7, NoSave)
 		h.Attackers[0].ASL = true
 		b := battle(m, h, 0)
@@ -708,7 +713,7 @@ func TestStompStrikesWithTheChargeBonus(t *testing.T) {
 		// mean x (3 - mean) (the Bhatia-Davis inequality).
 		se := math.Sqrt(tc.want * (3 - tc.want) / n)
 		if got := float64(total) / n; math.Abs(got-tc.want) > 4*se {
-			t.Errorf("charged %v: %.4f wounds on the monster a round, want %.4f ± %.4f (4 SE)", tc.charged, got, tc.want, 4*se)
+			t.Errorf("charged %v, I %d, Stomp at %d: %.4f wounds on the monster a round, want %.4f ± %.4f (4 SE)", tc.charged, tc.i, tc.stompI, got, tc.want, 4*se)
 		}
 	}
 }

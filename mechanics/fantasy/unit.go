@@ -123,6 +123,15 @@ func (t TroopType) KillingBlowSlays() bool {
 	return t.infantry() || t == Cavalry || t == WarBeasts
 }
 
+// StompInitiative is the Initiative the unit's Stomps strike at: the
+// stomping model's (StompI), else the unit's.
+func (u *Unit) StompInitiative() int {
+	if u.StompI > 0 {
+		return u.StompI
+	}
+	return u.I
+}
+
 // Stompable reports whether Stomps can hit this type: the Stomp unit card
 // allows Infantry (Large Infantry too), War Beasts and Swarms.
 func (t TroopType) Stompable() bool {
@@ -244,16 +253,19 @@ type Unit struct {
 	Flying                 bool // charges by flying when it can
 	Impact                 dice.Expr
 	Stomp                  bool
-	GrindAttack            bool
-	Zzzzap                 bool
-	LossOfControl          bool
-	Terror, Fear           bool
-	ImmunePsychology       bool
-	ImmuneFear             bool
-	ImmuneTerror           bool
-	ImmunePanic            bool
-	Stubborn               bool
-	Unbreakable            bool
+	// StompI is the Initiative its Stomps strike at, the stomping model's
+	// (a ridden monster's own, not its rider's); 0 for the unit's I.
+	StompI           int
+	GrindAttack      bool
+	Zzzzap           bool
+	LossOfControl    bool
+	Terror, Fear     bool
+	ImmunePsychology bool
+	ImmuneFear       bool
+	ImmuneTerror     bool
+	ImmunePanic      bool
+	Stubborn         bool
+	Unbreakable      bool
 	// Skirmishers (every flying unit of more than one model, unit card, Fly):
 	// never Steadfast unless Stubborn, and Stomps on them inflict D3 hits;
 	// by default no rank bonus and they cannot disrupt

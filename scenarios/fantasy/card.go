@@ -226,6 +226,10 @@ func attackersOf(c *cardCheck, u *unit, fu *rules.Unit) {
 	}
 	if fu.I == 0 {
 		fu.I = fu.Attackers[0].I
+		// The stomping model is the last profile, the monster or mount
+		// its riders sit on, as it is the mount's S that strikes the
+		// Impact Hits of riders.
+		fu.StompI = fu.Attackers[len(u.spec.crew)-1].I
 	}
 }
 

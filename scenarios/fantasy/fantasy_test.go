@@ -601,6 +601,28 @@ func TestCrewWeaponSkill(t *testing.T) {
 	}
 }
 
+// TestStompAtTheMonstersInitiative: a Stomp is the stomping model's, so a
+// ridden Monster that gives no I of its own stomps at its last crew
+// profile's, the monster's (here 1), while enemies weigh their re-rolls
+// against the unit's, its first profile's (the rider's 6); a card's own I
+// is both.
+func TestStompAtTheMonstersInitiative(t *testing.T) {
+	crew := "crew: [{name: Rider, WS: 5, S: 4, I: 6, A: 1}, {name: Wyvern, WS: 5, S: 6, I: 1, A: 3}]"
+	for _, tt := range []struct {
+		card          string
+		unitI, stompI int
+	}{
+		{"troop: Monster, " + crew, 6, 1},
+		{"troop: Monster, I: 4, " + crew, 4, 4},
+		{"troop: Monster, WS: 5, I: 2, A: 3", 2, 2},
+	} {
+		u := attackers(t, "M: 6, S: 6, T: 5, W: 6, Ld: 8, "+tt.card)[0]
+		if u.I != tt.unitI || u.StompInitiative() != tt.stompI {
+			t.Errorf("%s: I %d, Stomp at %d; want %d and %d", tt.card, u.I, u.StompInitiative(), tt.unitI, tt.stompI)
+		}
+	}
+}
+
 // TestTroopRules: a unit has its troop type's rules (WAP troop-type
 // pages) unless its card names the rule itself, fixed or swept, or turns
 // them off with troop_rules: false.
