@@ -96,7 +96,8 @@ const (
 	DiceArg
 	// WordsArg: free words checked by the ruleset, "Immunity (Psychology)".
 	WordsArg
-	// SaveArg: a save such as "5+", read as 5.
+	// SaveArg: a score such as "5+" (a save, or the roll a rule needs), read
+	// as 5.
 	SaveArg
 )
 
@@ -225,7 +226,7 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 	case SaveArg:
 		v, err := strconv.Atoi(strings.TrimSuffix(rt.Arg, "+"))
 		if err != nil || !strings.HasSuffix(rt.Arg, "+") || v < 1 || v > 6 {
-			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s needs a save from 1+ to 6+ in brackets, found %q", spec.Name, rt.Arg)}
+			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s needs a score from 1+ to 6+ in brackets, found %q", spec.Name, rt.Arg)}
 		}
 		r.Int = v
 	case WordsArg:

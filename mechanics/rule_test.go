@@ -88,6 +88,8 @@ func TestParseRuleErrors(t *testing.T) {
 		{"Fly (9) x", 9, `unexpected "x" after ")"`},
 		{"Fly ()", 5, "empty brackets; expected the rule's value, such as (3D6) or (9)"},
 		{"Immunity (Poison)", 11, "Immunity (Poison) is not known; expected one of: psychology, fear"},
+		// A score, which is a roll a rule needs as often as a save.
+		{"Poisoned (7+)", 11, `Poisoned needs a score from 1+ to 6+ in brackets, found "7+"`},
 		{"", 1, "expected a rule name"},
 	}
 	for _, tt := range tests {

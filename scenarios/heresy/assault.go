@@ -1,6 +1,7 @@
 package heresy
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -161,7 +162,60 @@ func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n, assaultProbabilities) }},
 	})
 	q.check(d)
+	q.checkUnread(d)
 	return q.compile
+}
+
+// checkUnread refuses the options no point of the assault reads: what
+// only a charge reads where no point charges (charge_bonus_attacks), what
+// only the charge roll reads where none is rolled (charge_dice), max_charge
+// where nothing weighs a charge's length (no roll, no Overwatch),
+// terrain_charge_initiative and disordered_by_hold_the_line without
+// difficult terrain or Hold the Line at any point, and what only Overwatch
+// reads (overwatch, weapon_choice, pistol_pair) where the defender has no
+// weapons to fire it with at any point. Values that could not be read wait
+// for their own errors.
+func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
+	if d.FailedWithin(q.node) && (q.partial || !allRead(q.chargedAt, len(q.charged.Values())) ||
+		!allRead(q.at["difficult_terrain"], len(q.terrain.Values())) || !allRead(q.at["hold_the_line"], len(q.held.Values())) ||
+		slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return d.FailedWithin(u.node) })) {
+		return
+	}
+	charges := slices.Contains(q.charged.Values(), true)
+	rolls := charges && slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 })
+	armed := charges && slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 })
+	unread := map[string]string{
+		"charge_bonus_attacks":        "no point charges (charged: true), the only time its Attacks are made",
+		"charge_dice":                 "no point rolls a charge (charged: true and a distance), the only roll it changes",
+		"max_charge":                  "no point rolls a charge or fires Overwatch at one, the only things it limits",
+		"terrain_charge_initiative":   "no point charges through difficult terrain (difficult_terrain: true), the only charge it slows",
+		"disordered_by_hold_the_line": "no point has the defender Hold the Line (hold_the_line: true), the only Reaction it weighs",
+		"overwatch":                   "the defender has no weapons to fire Overwatch with at any point that charges",
+		"weapon_choice":               "the defender has no weapons to fire Overwatch with at any point that charges, its only Shooting Attack",
+		"pistol_pair":                 "the defender has no weapons to fire Overwatch with at any point that charges, its only Shooting Attack",
+	}
+	read := map[string]bool{
+		"charge_bonus_attacks":        charges,
+		"charge_dice":                 rolls,
+		"max_charge":                  rolls || armed,
+		"terrain_charge_initiative":   slices.Contains(q.terrain.Values(), true),
+		"disordered_by_hold_the_line": slices.Contains(q.held.Values(), true),
+		"overwatch":                   armed,
+		"weapon_choice":               armed,
+		"pistol_pair":                 armed,
+	}
+	var refused []*scenarios.Node
+	msgs := map[*scenarios.Node]string{}
+	for key, why := range unread {
+		if n, set := q.opts.where[key]; set && !read[key] {
+			refused, msgs[n] = append(refused, n), key+": "+why+"; remove it"
+		}
+	}
+	// In the order written.
+	slices.SortFunc(refused, func(a, b *scenarios.Node) int { return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col)) })
+	for _, n := range refused {
+		d.Errorf(n, "%s", msgs[n])
+	}
 }
 
 // assaultProbabilities are the assault metrics that are probabilities.
@@ -379,8 +433,21 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 	if stands && slices.Contains(q.terrain.Values(), true) {
 		d.Errorf(q.where("difficult_terrain"), "difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)")
 	}
-	if stands && (slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 }) || slices.Contains(q.held.Values(), true)) {
-		d.Errorf(q.where("charged"), "distance and hold_the_line need charged: true (they are about the attacker's charge)")
+	if stands {
+		// Only the keys written with a value about a charge are named.
+		var keys []string
+		if slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 }) {
+			keys = append(keys, "distance")
+		}
+		if slices.Contains(q.held.Values(), true) {
+			keys = append(keys, "hold_the_line")
+		}
+		switch len(keys) {
+		case 1:
+			d.Errorf(q.where("charged"), "%s needs charged: true (it is about the attacker's charge)", keys[0])
+		case 2:
+			d.Errorf(q.where("charged"), "distance and hold_the_line need charged: true (they are about the attacker's charge)")
+		}
 	}
 	// What only a charge reads, where no point has one, would be read by
 	// nothing.

@@ -279,7 +279,9 @@ func TestErrors(t *testing.T) {
 		{"Overwatch guns without Overwatch", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {name: D, models: 5, " + marine + ", weapons: [{name: gun, S: 4, AP: 5}]}\n"), `t.yaml:5:13: the defender's weapons are fired only in Overwatch; set options: {overwatch: true}`},
 		{"Overwatch guns on Automated Artillery", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {name: D, models: 5, " + marine + ", rules: [Automated Artillery], weapons: [{name: gun, S: 4, AP: 5}]}\n  options: {overwatch: true}\n"), `t.yaml:5:13: the defender's weapons are fired only in Overwatch, which Automated Artillery may not make (its one Reaction is Interceptor); remove them`},
 		{"Stupefied charger without the rule", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  stupefied: attacker\n"), `t.yaml:6:14: stupefied: attacker, but a unit without Lords of Profligacy cannot become Stupefied`},
-		{"charge distance without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  distance: 6\n"), `t.yaml:6:12: distance and hold_the_line need charged: true`},
+		{"charge distance without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  distance: 6\n"), `t.yaml:6:12: distance needs charged: true`},
+		{"Hold the Line without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {name: Guard, models: 10, " + marine + "}\n  charged: false\n  hold_the_line: true\n"), `t.yaml:6:12: hold_the_line needs charged: true`},
+		{"both without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {name: Guard, models: 10, " + marine + "}\n  charged: false\n  distance: 6\n  hold_the_line: true\n"), `t.yaml:6:12: distance and hold_the_line need charged: true`},
 		// Each at the key at fault, not the assault's first.
 		{"charge bonus without a roll", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charge_bonus: 2\n"), `t.yaml:6:17: charge_bonus needs a charge roll`},
 		{"holding the line beyond the longest charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: {use: Legionaries}\n  distance: 13\n  hold_the_line: true\n"), `t.yaml:7:18: hold_the_line: true, but a distance beyond max_charge`},
@@ -1445,7 +1447,8 @@ func TestCardKeysForOtherQuestions(t *testing.T) {
 // distance, or charged: false), defender weapons with charged: false (no
 // Overwatch), and hold_the_line from a defender that makes no Reaction
 // (Automated Artillery, whose one Reaction is Interceptor; a Stupefied
-// unit).
+// unit); and the options only a charge, its roll, difficult terrain, Hold
+// the Line or Overwatch read, where no point has them.
 func TestAssaultKeysReadByNothing(t *testing.T) {
 	one := "{name: A, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-}"
 	def := "{name: D, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-}"
@@ -1487,6 +1490,14 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 			"a Stupefied defender makes no Reaction"},
 		{"hold the line from artillery", "attacker: " + one + ", defender: " + rapier + ", distance: 6, hold_the_line: true", "the defender is Automated Artillery, whose one Reaction is Interceptor"},
 		{"hold the line when Stupefied", "attacker: " + one + ", defender: " + lord + ", distance: 6, hold_the_line: true, stupefied: defender", "hold_the_line: true with a Stupefied defender"},
+		{"charge dice without a roll", "attacker: " + one + ", defender: " + def + ", options: {charge_dice: 3D6}", "charge_dice: no point rolls a charge"},
+		{"max charge without a roll or Overwatch", "attacker: " + one + ", defender: " + def + ", options: {max_charge: 5}", "max_charge: no point rolls a charge or fires Overwatch"},
+		{"charge attacks without a charge", "attacker: " + one + ", defender: " + def + ", charged: false, options: {charge_bonus_attacks: 2}", "charge_bonus_attacks: no point charges"},
+		{"terrain Initiative without terrain", "attacker: " + one + ", defender: " + def + ", options: {terrain_charge_initiative: 0}", "terrain_charge_initiative: no point charges through difficult terrain"},
+		{"Hold the Line's disorder without it", "attacker: " + one + ", defender: " + def + ", distance: 6, options: {disordered_by_hold_the_line: false}", "disordered_by_hold_the_line: no point has the defender Hold the Line"},
+		{"Overwatch without weapons", "attacker: " + one + ", defender: " + def + ", options: {overwatch: true}", "overwatch: the defender has no weapons"},
+		{"weapon choice without weapons", "attacker: " + one + ", defender: " + def + ", options: {weapon_choice: unsaved_wounds}", "weapon_choice: the defender has no weapons"},
+		{"pistols without weapons", "attacker: " + one + ", defender: " + def + ", options: {pistol_pair: two_weapons}", "pistol_pair: the defender has no weapons"},
 		// Concussive's test is rolled for a shooting attack alone.
 		{"Concussive in melee", "attacker: {name: A, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-, melee: {name: m, type: \"Melee, Concussive (1)\", S: User, AP: \"-\"}}, defender: " + def, `melee weapon "m": Concussive is rolled only for a shooting attack`},
 	} {
@@ -1509,6 +1520,11 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 		"attacker: " + one + ", defender: " + def + ", distance: 6, hold_the_line: true",
 		"attacker: " + one + ", defender: {use: Volkite Squad, models: 5}",
 		"attacker: " + one + ", defender: {use: Volkite Squad, models: 5}, charged: false",
+		"attacker: " + one + ", defender: " + def + ", distance: 8, options: {charge_dice: 3D6, max_charge: 18}",
+		"attacker: " + one + ", defender: " + gun + ", options: {overwatch: true, max_charge: 18, weapon_choice: unsaved_wounds, pistol_pair: two_weapons}",
+		"attacker: " + one + ", defender: " + def + ", charged: [false, true], options: {charge_bonus_attacks: 2}",
+		"attacker: " + one + ", defender: " + def + ", difficult_terrain: [false, true], options: {terrain_charge_initiative: 0}",
+		"attacker: " + one + ", defender: " + def + ", distance: 6, hold_the_line: [false, true], options: {disordered_by_hold_the_line: false}",
 	} {
 		if _, err := registry.Parse("t.yaml", []byte(scenario("assault: {"+assault+"}\n"))); err != nil {
 			t.Errorf("%s: %v", assault, err)
