@@ -364,6 +364,33 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 	monstrous := anyUnit(func(u *rules.Unit) bool {
 		return u.Troop == rules.MonstrousInfantry || u.Troop == rules.MonstrousCavalry || u.Troop == rules.MonstrousBeast
 	})
+	// pair reports whether some battle has a unit u and another unit e
+	// such that both(u, e).
+	pair := func(both func(u, e *rules.Unit) bool) bool {
+		return some(func(b *rules.Battle) bool {
+			for i, u := range b.Units {
+				for j, e := range b.Units {
+					if i != j && both(u, e) {
+						return true
+					}
+				}
+			}
+			return false
+		})
+	}
+	// Killing Blow against a model it cannot slay: what killing_blow
+	// decides.
+	unslain := pair(func(u, e *rules.Unit) bool {
+		return slices.ContainsFunc(u.Attackers, func(a rules.Attacker) bool { return a.Killing }) && !e.Troop.KillingBlowSlays()
+	})
+	// A ward joined with a Parry save the model may take: what wards
+	// decides.
+	joined := anyUnit(func(u *rules.Unit) bool { return u.Ward < rules.NoSave && u.Parry < rules.NoSave && !u.Mounted() })
+	// Terror against a unit with Immunity (Fear) and no other shield from
+	// it: what terror_vs_immune_fear decides.
+	feared := pair(func(u, e *rules.Unit) bool {
+		return u.Terror && e.ImmuneFear && !e.ImmuneTerror && !e.ImmunePsychology && !e.Terror
+	})
 	var refused []unread
 	for _, o := range battleOptions {
 		n, set := at[o.key]
@@ -378,6 +405,12 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			why = "no Skirmishers fight in a flank or rear, the only units it changes"
 		case o.key == "disrupt_ranks" && !disrupts:
 			why = "no unit fights in a flank or rear (flank or rear), which alone disrupts"
+		case o.key == "killing_blow" && !unslain:
+			why = "no unit strikes with Killing Blow at a unit of a type it cannot slay (Infantry, Cavalry and War Beasts it slays), the only blows it changes"
+		case o.key == "wards" && !joined:
+			why = "no unit has both a ward save and a Parry save it may take (mounted models take none), the only saves it joins"
+		case o.key == "terror_vs_immune_fear" && !feared:
+			why = "no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Terror), the only units it changes"
 		case o.key == "monstrous_support" && !monstrous:
 			why = "no unit is Monstrous Infantry, Monstrous Cavalry or a Monstrous Beast, the only troop types it changes"
 		case strings.HasPrefix(o.key, "zzzzap_") && !zaps:

@@ -304,10 +304,12 @@ func TestTrialsAllocateNothing(t *testing.T) {
 }
 
 // TestBattleRoundsOption: rounds takes a number, all, or a sweep of both,
-// and sets the battle's rounds (0 for all).
+// and sets the battle's rounds (0 for all); wards and killing_blow, here
+// with a ward and a Parry save to join and Killing Blow against a type it
+// cannot slay, reach the battle too.
 func TestBattleRoundsOption(t *testing.T) {
-	rat := "{name: Rats, models: 10, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}"
-	src := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  attacker: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5}" +
+	ogres := "{name: Ogres, troop: Monstrous Infantry, models: 6, M: 6, WS: 3, S: 4, T: 4, W: 3, I: 2, A: 3, Ld: 7, ward: 5+, parry: 6+}"
+	src := "name: t\nruleset: fantasy\nbattle:\n  target: " + ogres + "\n  attacker: {name: B, M: 5, WS: 3, S: 3, T: 3, I: 4, A: 1, Ld: 5, rules: [Killing Blow]}" +
 		"\n  distance: 0\n  phases: [combat]\n  options: {rounds: [1, 3, all], wards: best, killing_blow: none}\n"
 	s, err := registry.Parse("t.yaml", []byte(src))
 	if err != nil {

@@ -185,6 +185,18 @@ func TestUnreadKeysRefused(t *testing.T) {
 				"t.yaml:3:225: skirmishers_disrupt: no Skirmishers fight in a flank or rear, the only units it changes; remove it\n" +
 				"t.yaml:3:246: disrupt_ranks: no unit fights in a flank or rear (flank or rear), which alone disrupts; remove it\n" +
 				"t.yaml:3:268: monstrous_support: no unit is Monstrous Infantry, Monstrous Cavalry or a Monstrous Beast, the only troop types it changes; remove it"},
+		// Blow and save options for blows and saves no unit has: Killing
+		// Blow only against Infantry, which it slays; a ward with no Parry
+		// (Parry with no ward, and a mounted unit's Parry, which it never
+		// takes); Terror where no unit has Immunity (Fear).
+		{"blow and save options none reads",
+			"battle: {attacker: {name: A, " + rat + ", rules: [Killing Blow, Terror]}, target: {name: B, " + rat + ", ward: 5+}, distance: 0, phases: [combat], options: {killing_blow: none, wards: best, terror_vs_immune_fear: fear}}\n",
+			"t.yaml:3:234: killing_blow: no unit strikes with Killing Blow at a unit of a type it cannot slay (Infantry, Cavalry and War Beasts it slays), the only blows it changes; remove it\n" +
+				"t.yaml:3:247: wards: no unit has both a ward save and a Parry save it may take (mounted models take none), the only saves it joins; remove it\n" +
+				"t.yaml:3:276: terror_vs_immune_fear: no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Terror), the only units it changes; remove it"},
+		{"Terror against a unit immune to it",
+			"battle: {attacker: {name: A, " + rat + ", rules: [Terror]}, target: {name: B, " + rat + ", rules: [Immunity (Fear), Immunity (Terror)]}, distance: 0, phases: [combat], options: {terror_vs_immune_fear: fear}}\n",
+			"t.yaml:3:264: terror_vs_immune_fear: no Terror-causer faces"},
 		{"Zzzzap! with Random Movement not D6s alone",
 			"battle: {attacker: {name: D, troop: Chariot, S: 6, T: 6, W: 5, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 4, A: 1}], rules: [Random Movement (2D6+2), Zzzzap!]}, target: {name: B, " + rat + "}, distance: 6, phases: [shooting]}\n",
 			`t.yaml:3:123: Random Movement (2D6+2) on "D", which shoots with Zzzzap!: a Disaster takes one D6 from its movement`},
@@ -206,6 +218,9 @@ func TestUnreadKeysRefused(t *testing.T) {
 		"charge: {unit: {name: A, M: 4, models: 10, champion: {name: Champ, A: 2}, crew: [{name: C, count: 3, A: 1}]}, distance: 5}\n",
 		"battle: {attacker: {name: A, models: 10, " + rat + ", rules: [Fly (8)], rear: true}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {skirmishers_ranks: true, skirmishers_disrupt: true, disrupt_ranks: 3}}\n",
 		"battle: {attacker: {name: A, troop: Monstrous Infantry, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {monstrous_support: 2}}\n",
+		"battle: {attacker: {name: A, " + rat + ", rules: [Killing Blow]}, target: {name: B, troop: Monster, W: 6, " + rat + "}, distance: 0, phases: [combat], options: {killing_blow: none}}\n",
+		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + ", ward: 5+, parry: 6+}, distance: 0, phases: [combat], options: {wards: best}}\n",
+		"battle: {attacker: {name: A, " + rat + ", rules: [Terror]}, target: {name: B, " + rat + ", rules: [Immunity (Fear)]}, distance: 0, phases: [combat], options: {terror_vs_immune_fear: fear}}\n",
 	} {
 		if _, err := registry.Parse("t.yaml", []byte(head+src)); err != nil {
 			t.Errorf("%s: %v", src, err)
