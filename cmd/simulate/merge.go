@@ -79,6 +79,11 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	// A partial merge is checked as the final one will be: a stage of
+	// racks merged by another binary would pass only to be refused there.
+	if err := sameBuild(merged.Header); err != nil {
+		return err
+	}
 	if f.format == "partial" {
 		if *check {
 			return checked(stderr, "merge")
@@ -86,9 +91,6 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return writeResults(ctx, stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, merged) })
 	}
 	if err := merged.Complete(); err != nil {
-		return err
-	}
-	if err := sameBuild(merged.Header); err != nil {
 		return err
 	}
 	if merged.Header.Command == "compare" && f.report != "" && reportKind(f.report) != ".html" {

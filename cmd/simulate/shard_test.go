@@ -265,6 +265,10 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"merge", allOtherVersion}, false, "the parts were written by hammersim 0.0.9, this is " + hammersim.Version},
 		{[]string{"merge", parts[0], otherBuild}, false, otherBuild + " is not a part of the same run as " + parts[0] + ": written by another build of hammersim " + hammersim.Version + ": commit 0123abc, not " + buildID()},
 		{[]string{"merge", allOtherBuild}, false, "the parts were written by another build of hammersim " + hammersim.Version + " (commit 0123abc), this is " + buildID() + ": merge with the binary that ran the shards"},
+		// A partial merge, a stage of a larger one, too: the final merge
+		// would refuse it.
+		{[]string{"merge", "--format", "partial", "-o", filepath.Join(t.TempDir(), "p"), allOtherVersion}, false, "the parts were written by hammersim 0.0.9, this is " + hammersim.Version},
+		{[]string{"merge", "--format", "partial", "--check", allOtherBuild}, false, "the parts were written by another build of hammersim " + hammersim.Version},
 		{[]string{"merge", parts[0], editedSource}, false, editedSource + ": the scenario swiftstride-charge it carries does not match its SHA-256; the part was changed after it was written"},
 		{[]string{"merge", editedSource, parts[0]}, false, editedSource + ": the scenario swiftstride-charge it carries does not match its SHA-256"},
 		{[]string{"merge", parts[0], truncated}, false, truncated + ": truncated"},
