@@ -118,7 +118,8 @@ func sameBuild(h sim.PartHeader) error {
 // hold, in name order, for engines that start the merge without a shell to
 // expand a pattern. Names starting with a dot are left out: they are files
 // still being written (see reports.WriteFile) or not parts at all. So are
-// folders, and the entries that are not parts, each named on stderr:
+// folders, which are not read (give each as an argument), and the entries
+// that are not parts, each named on stderr:
 // files that do not begin as a partial result does (a merge's own result,
 // a report, a log beside the parts), and entries that cannot be read as
 // files (a FIFO, which would block the merge for ever, a dangling link, a
@@ -133,12 +134,16 @@ func partPaths(ctx context.Context, args []string, stderr io.Writer) ([]string, 
 			continue
 		}
 		n := len(paths)
-		var others, unreadable []string
+		var others, unreadable, folders []string
 		for _, e := range entries {
 			if ctx.Err() != nil {
 				return nil, errMergeStopped
 			}
-			if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			if strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			if e.IsDir() {
+				folders = append(folders, e.Name())
 				continue
 			}
 			path := filepath.Join(a, e.Name())
@@ -156,6 +161,9 @@ func partPaths(ctx context.Context, args []string, stderr io.Writer) ([]string, 
 		}
 		if len(unreadable) > 0 {
 			fmt.Fprintf(stderr, "simulate: left out of the merge, as not readable files: %s in %s\n", listNames(unreadable), a)
+		}
+		if len(folders) > 0 {
+			fmt.Fprintf(stderr, "simulate: left out of the merge, as folders, which are not read (give each as an argument): %s in %s\n", listNames(folders), a)
 		}
 		if len(paths) == n {
 			return nil, fmt.Errorf("%s holds no partial results", a)

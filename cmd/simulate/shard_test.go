@@ -361,6 +361,15 @@ func TestShardAndMergeErrors(t *testing.T) {
 		os.Remove(fifo)
 		os.Remove(stale)
 	}
+	// A folder in the folder is not read, and named: parts one level
+	// down would otherwise be reported missing with no word of where.
+	rack := filepath.Join(partsDir, "rack-2")
+	os.Mkdir(rack, 0o755)
+	if again, stderr, err := runCLI(t, "merge", "--format", "json", partsDir); err != nil || again != single ||
+		!strings.Contains(stderr, "left out of the merge, as folders, which are not read (give each as an argument): rack-2 in "+partsDir) {
+		t.Errorf("merge DIR with a folder in it: %v, same bytes as the single run %v, stderr %q", err, again == single, stderr)
+	}
+	os.Remove(rack)
 	// An empty file in the folder is a shard stopped while its output was
 	// redirected: an error, not a file to leave out.
 	os.WriteFile(filepath.Join(partsDir, "part-9"), nil, 0o644)
