@@ -99,7 +99,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *check {
 		return checked(stderr, "merge")
 	}
-	return renderMerged(ctx, stdout, stderr, f, merged)
+	return renderMerged(ctx, stdout, stderr, f, merged, paths)
 }
 
 // sameBuild refuses parts that this binary did not write: exact values
@@ -291,29 +291,43 @@ func (c ctxReader) Read(p []byte) (int, error) {
 }
 
 // carriedCatalogues are the unit catalogues the parts carry for input in:
-// its scenario reads them, not the files at those paths now.
-func carriedCatalogues(in sim.Input) ([]scenarios.Catalogue, error) {
+// its scenario reads them, not the files at those paths now. parts name
+// the parts in errors.
+func carriedCatalogues(in sim.Input, parts []string) ([]scenarios.Catalogue, error) {
 	var cats []scenarios.Catalogue
 	for _, c := range in.Catalogues {
 		if fmt.Sprintf("%x", sha256.Sum256([]byte(c.Source))) != c.SHA256 {
-			return nil, fmt.Errorf("the unit catalogue %s the parts carry does not match its SHA-256", c.File)
+			return nil, tampered(parts, "the unit catalogue "+c.File)
 		}
 		cats = append(cats, scenarios.Catalogue{Path: c.File, Source: []byte(c.Source)})
 	}
 	return cats, nil
 }
 
-// renderMerged rebuilds the run's scenarios from the parts and renders the
-// merged tallies through the same code as a run on one machine.
-func renderMerged(ctx context.Context, stdout, stderr io.Writer, f runFlags, merged *sim.Part) error {
-	h := merged.Header
-	if err := sameBuild(h); err != nil {
-		return err
+// tampered is the error of a text every part carries alike (what, "the
+// scenario x") that does not match its SHA-256: each part was changed, so
+// the parts are named, the first and how many more. (A text that differs
+// between parts is found as the parts are read, sim.Merger.)
+func tampered(parts []string, what string) error {
+	if len(parts) == 1 {
+		return fmt.Errorf("%s: %s it carries does not match its SHA-256; the part was changed after it was written", parts[0], what)
 	}
+	others := fmt.Sprintf("the %d other parts", len(parts)-1)
+	if len(parts) == 2 {
+		others = "the other part"
+	}
+	return fmt.Errorf("%s and %s: %s they carry does not match its SHA-256; they were changed after they were written", parts[0], others, what)
+}
+
+// renderMerged rebuilds the run's scenarios from the parts (read from
+// paths, which errors name) and renders the merged tallies through the
+// same code as a run on one machine.
+func renderMerged(ctx context.Context, stdout, stderr io.Writer, f runFlags, merged *sim.Part, paths []string) error {
+	h := merged.Header
 	var ss []*scenarios.Scenario
 	var groups [][]sim.Model
 	for _, in := range h.Inputs {
-		cats, err := carriedCatalogues(in)
+		cats, err := carriedCatalogues(in, paths)
 		if err != nil {
 			return err
 		}
@@ -325,7 +339,7 @@ func renderMerged(ctx context.Context, stdout, stderr io.Writer, f runFlags, mer
 			return fmt.Errorf("the scenario the parts carry: %w", err)
 		}
 		if s.SHA256 != in.SHA256 {
-			return fmt.Errorf("the scenario %s the parts carry does not match its SHA-256", in.Name)
+			return tampered(paths, "the scenario "+in.Name)
 		}
 		ss = append(ss, s)
 		groups = append(groups, s.Models)

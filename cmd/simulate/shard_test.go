@@ -240,9 +240,15 @@ func TestShardAndMergeErrors(t *testing.T) {
 	// its checksum line recomputed: named as changed, where the message
 	// gave the two equal SHA-256s as different.
 	editedSource := filepath.Join(dir, "edited-source")
-	editedPart(editedSource, parts[1:2], func(h *sim.PartHeader) {
+	editSource := func(h *sim.PartHeader) {
 		h.Inputs[0].Source = strings.Replace(h.Inputs[0].Source, "distance:", "distance: ", 1)
-	})
+	}
+	editedPart(editedSource, parts[1:2], editSource)
+	// The same text changed alike in every part: the parts agree, and
+	// the merge names them when it checks the text before rendering.
+	editedHalves := []string{filepath.Join(dir, "edited-a"), filepath.Join(dir, "edited-b")}
+	editedPart(editedHalves[0], parts[:2], editSource)
+	editedPart(editedHalves[1], parts[2:], editSource)
 	good, _ := os.ReadFile(parts[1])
 	truncated, corrupted := filepath.Join(dir, "truncated"), filepath.Join(dir, "corrupted")
 	os.WriteFile(truncated, good[:len(good)-30], 0o644)
@@ -271,6 +277,7 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"merge", "--format", "partial", "--check", allOtherBuild}, false, "the parts were written by another build of hammersim " + hammersim.Version},
 		{[]string{"merge", parts[0], editedSource}, false, editedSource + ": the scenario swiftstride-charge it carries does not match its SHA-256; the part was changed after it was written"},
 		{[]string{"merge", editedSource, parts[0]}, false, editedSource + ": the scenario swiftstride-charge it carries does not match its SHA-256"},
+		{[]string{"merge", editedHalves[0], editedHalves[1]}, false, editedHalves[0] + " and the other part: the scenario swiftstride-charge they carry does not match its SHA-256; they were changed after they were written"},
 		{[]string{"merge", parts[0], truncated}, false, truncated + ": truncated"},
 		{[]string{"merge", badMetrics}, false, "the parts' metrics: "},
 		{[]string{"merge", parts[0], corrupted}, false, corrupted + ": corrupted"},
