@@ -54,8 +54,9 @@ func metricNames(c Compiled) []string {
 }
 
 // decodeMetrics reads a metrics key: a list of names, or one string of
-// names separated by commas. Each must be one of have.
-func (d *Decoder) decodeMetrics(n *Node, have []string) []string {
+// names separated by commas. Each must be one of have; one of absent's is
+// told what it needs.
+func (d *Decoder) decodeMetrics(n *Node, have []string, absent map[string]string) []string {
 	var items []*Node
 	switch n.Kind {
 	case SeqNode:
@@ -80,6 +81,10 @@ func (d *Decoder) decodeMetrics(n *Node, have []string) []string {
 			col += len(name) + 1
 			if trimmed == "" {
 				d.ErrExpecting(it, at, "empty metric name", "expected one of: "+strings.Join(have, ", "))
+				continue
+			}
+			if why, ok := absent[trimmed]; ok {
+				d.ErrExpecting(it, at, fmt.Sprintf("metric %q is not reported here: it needs %s", trimmed, why), "this question has: "+strings.Join(have, ", "))
 				continue
 			}
 			if !slices.Contains(have, trimmed) {
@@ -109,6 +114,9 @@ func (s *Scenario) SelectMetrics(names []string) error {
 		n = strings.TrimSpace(n)
 		if n == "" {
 			return fmt.Errorf("name %d of %d is empty; %s has: %s", i+1, len(names), s.Name, strings.Join(s.metrics, ", "))
+		}
+		if why, ok := s.absent[n]; ok {
+			return fmt.Errorf("metric %q is not reported in %s: it needs %s; its question has: %s", n, s.Name, why, strings.Join(s.metrics, ", "))
 		}
 		if !slices.Contains(s.metrics, n) {
 			return fmt.Errorf("unknown metric %q in %s; its question has: %s", n, s.Name, strings.Join(s.metrics, ", "))

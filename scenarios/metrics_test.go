@@ -10,13 +10,15 @@ import (
 )
 
 // decodeToyThree is a question with three metrics, of which "quiet" can
-// never be non-zero: it is idle.
+// never be non-zero: it is idle. A fourth, "sevens", is absent: it would
+// need a die of more sides.
 func decodeToyThree(d *Decoder, n *Node) Compile {
 	d.Object(n, "the question", []Field{{Key: "die", Decode: func(n *Node) { d.IntIn(n, "die", 2, 20) }}})
 	return func(d *Decoder, axes Axes) Compiled {
 		return Compiled{
 			Models: []sim.Model{DiceModel(dice.MustParse("D6"))},
 			Idle:   []string{"quiet"},
+			Absent: map[string]string{"sevens": "a die of 7 or more sides"},
 			Results: func(run sim.Run) []sim.Estimate {
 				h := &run.Tallies[0].H[0]
 				return []sim.Estimate{
@@ -70,6 +72,8 @@ func TestMetricsKey(t *testing.T) {
 		{"ask: {die: 6, metrics: [sixes]}", `t.yaml:3:25: unknown metric "sixes"; this question has: roll, six, quiet`},
 		{"ask:\n  die: 6\n  metrics: six, rol", `t.yaml:5:17: unknown metric "rol"`},
 		{"ask: {die: 6, metrics: []}", `t.yaml:3:24: an empty metrics list keeps nothing`},
+		// An absent metric is told what it needs, not called unknown.
+		{"ask: {die: 6, metrics: [six, sevens]}", `t.yaml:3:30: metric "sevens" is not reported here: it needs a die of 7 or more sides; this question has: roll, six, quiet`},
 		// A name given twice is refused where it is given the second time:
 		// the bracket is at column 24, so the second "six" is at 30.
 		{"ask: {die: 6, metrics: [six, six]}", `t.yaml:3:30: metric "six" is named twice`},
@@ -116,6 +120,10 @@ func TestSelectMetrics(t *testing.T) {
 	err = s.SelectMetrics([]string{"rolls"})
 	if err == nil || !strings.Contains(err.Error(), `unknown metric "rolls" in t; its question has: roll, six, quiet`) {
 		t.Errorf("unknown metric: %v", err)
+	}
+	err = s.SelectMetrics([]string{"sevens"})
+	if err == nil || err.Error() != `metric "sevens" is not reported in t: it needs a die of 7 or more sides; its question has: roll, six, quiet` {
+		t.Errorf("absent metric: %v", err)
 	}
 }
 

@@ -58,8 +58,10 @@ type Scenario struct {
 	// axes are the decoder's, which results walks (ResultsUntil stops it).
 	axes Axes
 	// metrics are every metric the question reports; selected, when set,
-	// those chosen; idle those left out unless chosen (see metrics.go).
+	// those chosen; idle those left out unless chosen; absent those the
+	// question would report given what they need (see metrics.go).
 	metrics, selected, idle []string
+	absent                  map[string]string
 	// units are the names of the unit cards the question holds.
 	units []string
 	// places are where the scenario looked for unit catalogues
@@ -173,6 +175,10 @@ type Compiled struct {
 	// on a friendly unit when none is near): they are left out unless
 	// chosen with a metrics key or --metrics.
 	Idle []string
+	// Absent names metrics the question reports where a scenario gives
+	// what they need, and says what that is ("points on the attacker"): a
+	// metrics key or --metrics that asks for one here is told so.
+	Absent map[string]string
 }
 
 func (rs *Ruleset) questionKeys() []string {
@@ -339,12 +345,12 @@ func (r *Registry) ParseContext(ctx context.Context, file string, src []byte) (*
 		return nil, d.errs
 	}
 	s.Models, s.Grid, s.results, s.axes = c.Models, c.Grid, c.Results, d.axes
-	s.metrics, s.idle = metricNames(c), c.Idle
+	s.metrics, s.idle, s.absent = metricNames(c), c.Idle, c.Absent
 	if d.Stopped() {
 		return nil, ErrStopped
 	}
 	if metricsKey != nil {
-		s.selected = d.decodeMetrics(metricsKey, s.metrics)
+		s.selected = d.decodeMetrics(metricsKey, s.metrics, s.absent)
 		if len(d.errs) > 0 {
 			return nil, d.errs
 		}

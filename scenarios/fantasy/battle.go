@@ -184,7 +184,12 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		var c scenarios.Compiled
 		c.Models = models
-		c.Grid = balanceGrid(axes, slices.ContainsFunc(built, func(g group) bool { return g.b.Units[0].Points > 0 }))
+		pointed := slices.ContainsFunc(built, func(g group) bool { return g.b.Units[0].Points > 0 })
+		c.Grid = balanceGrid(axes, pointed)
+		if !pointed {
+			why := "points on the attacker, at some point (its card's or its own points key)"
+			c.Absent = map[string]string{"wounds_per_100_points": why, "models_killed_per_100_points": why}
+		}
 		if !slices.ContainsFunc(built, func(g group) bool { return hasFriend(g.b) }) {
 			// Zzzzap! can only wound a friend that is on the table.
 			c.Idle = append(c.Idle, recNames[recFriendlyWounds])

@@ -265,3 +265,25 @@ func TestPointsPerModelOfASweptCard(t *testing.T) {
 		}
 	}
 }
+
+// TestPer100PointsNeedPoints: a battle whose attacker has no points at any
+// point reports no _per_100_points metrics, and asking for one says what
+// it needs rather than calling it unknown; with points it is reported.
+func TestPer100PointsNeedPoints(t *testing.T) {
+	rat := "M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7"
+	for _, tc := range []struct{ points, want string }{
+		{"", `metric "models_killed_per_100_points" is not reported in t: it needs points on the attacker`},
+		{", points: 0", `metric "models_killed_per_100_points" is not reported in t: it needs points on the attacker`},
+		{", points: 60", ""},
+	} {
+		src := "name: t\nruleset: fantasy\nbattle: {attacker: {name: A, " + rat + tc.points + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat]}\n"
+		s, err := registry.Parse("t.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.SelectMetrics([]string{"models_killed_per_100_points"})
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+			t.Errorf("points %q: %v, want %q", tc.points, err, tc.want)
+		}
+	}
+}
