@@ -538,7 +538,11 @@ func sweepSizes(axes Axes) string {
 	parts := make([]string, 0, min(len(axes), most)+1)
 	for i, a := range axes {
 		if i == most {
-			parts = append(parts, fmt.Sprintf("and %d more axes", len(axes)-most))
+			more := "axes"
+			if len(axes)-most == 1 {
+				more = "axis"
+			}
+			parts = append(parts, fmt.Sprintf("and %d more %s", len(axes)-most, more))
 			break
 		}
 		parts = append(parts, fmt.Sprintf("%s %d", a.Name, len(a.Values)))

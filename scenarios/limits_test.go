@@ -91,6 +91,9 @@ func TestSweepSizes(t *testing.T) {
 	if got := sweepSizes(axes); got != want {
 		t.Errorf("ten axes: got %q, want %q", got, want)
 	}
+	if got := sweepSizes(axes[:9]); !strings.HasSuffix(got, "× and 1 more axis") {
+		t.Errorf("nine axes: got %q, want it to end \"and 1 more axis\"", got)
+	}
 	if got := sweepSizes(axes[:1]); got != "k0 2" {
 		t.Errorf("one axis: got %q", got)
 	}

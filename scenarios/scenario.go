@@ -498,9 +498,13 @@ func headerFields(d *Decoder, s *Scenario) []Field {
 			}
 		}},
 		{Key: "seed", Decode: func(n *Node) {
-			v, err := strconv.ParseUint(d.Text(n, "seed"), 10, 64)
+			text, ok := d.Scalar(n, "seed")
+			if !ok {
+				return
+			}
+			v, err := strconv.ParseUint(text, 10, 64)
 			if err != nil {
-				d.Errorf(n, "expected seed as a whole number from 0 to %d", uint64(1<<64-1))
+				d.Errorf(n, "expected seed as a whole number from 0 to %d, found %s", uint64(1<<64-1), Excerpt(text))
 				return
 			}
 			s.Seed, s.HasSeed = v, true
