@@ -321,7 +321,17 @@ func (a *Attack) Expected(s Stage) float64 {
 // ExpectedHot is the exact expected number of Gets Hot wounds the firing
 // unit suffers in the attack.
 func (a *Attack) ExpectedHot() float64 {
-	e := 0.0
+	e, _ := a.hotMoments()
+	return e
+}
+
+// hotMoments is the mean and the variance of the Gets Hot wounds the
+// firing unit suffers in the attack, summed over its bearers, whose To Hit
+// rolls are independent. Without
+// Master-crafted each of a bearer's N rolls (its shots) gives a wound with
+// chance q = PHot, so the bearer's count has variance E[N]q(1-q) +
+// q^2 Var N.
+func (a *Attack) hotMoments() (mean, variance float64) {
 	for i := range a.Volleys {
 		v := &a.Volleys[i]
 		c := &v.Chain
@@ -329,22 +339,51 @@ func (a *Attack) ExpectedHot() float64 {
 			continue // no Gets Hot, or no shot rolled
 		}
 		m := &a.memo[a.perModel(v.Weapon.shots(), v.rolls())]
+		models := float64(v.Models)
 		if !c.MasterCrafted {
-			e += float64(v.Models) * m.mean * c.PHot()
+			q := c.PHot()
+			mean += models * m.mean * q
+			shots2 := 0.0 // E[N^2]
+			for j, ps := range m.p {
+				n := float64(m.min + j)
+				shots2 += ps * n * n
+			}
+			variance += models * (m.mean*q*(1-q) + q*q*(shots2-m.mean*m.mean))
 			continue
 		}
-		// Master-crafted re-rolls one miss per bearer, a 1 when there is
-		// one: with s shots the 1s it ends with are s/6, less one when any
-		// shot rolled a 1, plus 1/6 when any shot missed.
-		p := c.Hit.P()
-		per := 0.0
-		for j, ps := range m.p {
-			n := float64(m.min + j)
-			per += ps * (n/6 - (1 - pow(5.0/6, m.min+j)) + (1-pow(p, m.min+j))/6)
-		}
-		e += float64(v.Models) * per * c.hotThrough()
+		ones, ones2 := masterCraftedOnes(m, c.Hit.P())
+		h := c.hotThrough()
+		mean += models * ones * h
+		// Each 1 it ends with is a wound with chance h: given K ones, a
+		// Binomial(K, h).
+		variance += models * (h*(1-h)*ones + h*h*(ones2-ones*ones))
 	}
-	return e
+	return mean, variance
+}
+
+// masterCraftedOnes is the mean and the mean square of the 1s a
+// Master-crafted bearer's To Hit rolls end with, its shots of law m and
+// each hitting with chance p. Its re-roll takes one miss, a 1 when there is
+// one: with O 1s among s shots (Binomial(s, 1/6)) it ends with O - 1 + B
+// when O > 0, B when O = 0 and some shot missed (chance (5/6)^s - p^s),
+// and none otherwise, B being the re-roll's own 1 (chance 1/6). So the
+// mean is s/6 - P(O > 0) + P(a miss)/6, as its square's follows.
+func masterCraftedOnes(m *shotsMemo, p float64) (mean, square float64) {
+	for j, ps := range m.p {
+		s := m.min + j
+		n := float64(s)
+		mean += ps * (n/6 - (1 - pow(5.0/6, s)) + (1-pow(p, s))/6)
+		// E[(O-1+B)^2; O > 0] = E[(O-1)^2 + (O-1)/3 + 1/6; O > 0], and
+		// the O = 0 case adds P(O = 0, a miss)/6.
+		sq := (pow(5.0/6, s) - pow(p, s)) / 6
+		for o := 1; o <= s; o++ {
+			po := binomialPMF(s, o, 1.0/6)
+			k := float64(o - 1)
+			sq += po * (k*k + k/3 + 1.0/6)
+		}
+		square += ps * sq
+	}
+	return mean, square
 }
 
 func pow(x float64, n int) float64 {

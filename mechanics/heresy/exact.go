@@ -64,6 +64,9 @@ type ShootingExact struct {
 	// wounds the firer suffers; ReturnFireHot and NextHot the mean Gets Hot
 	// wounds the target suffers firing Return Fire and its next attack.
 	ReturnFire, Next, Hot, ReturnFireHot, NextHot float64
+	// Hot2, ReturnFireHot2 and NextHot2 are the means of the squares of
+	// those Gets Hot counts: with the means, their exact spread.
+	Hot2, ReturnFireHot2, NextHot2 float64
 	// MaxCount bounds any count of hits, wounds or unsaved wounds.
 	MaxCount int
 	// OverBudget is set when the exact values would cost more than
@@ -137,6 +140,7 @@ func exactShooting(x *ShootingExchange, budget float64) (ShootingExact, float64)
 			hotCap = hotCapOf(&a, &x.Target)
 			st, _ = a.HotStates(&x.Firer, hotCap)
 			ex.ReturnFireHot = a.ExpectedHot()
+			ex.ReturnFireHot2 = hotSquare(&a)
 		} else {
 			st, _ = a.FinalStates(&x.Firer)
 		}
@@ -184,7 +188,7 @@ func exactShooting(x *ShootingExchange, budget float64) (ShootingExact, float64)
 		}
 	}
 	if len(x.Back) > 0 {
-		ex.Next, ex.NextHot = next.expected()
+		ex.Next, ex.NextHot, ex.NextHot2 = next.expected()
 		steps += next.steps
 	}
 	return ex, steps
@@ -284,11 +288,12 @@ func (ns *nextStates) add(a *Attack, hurt []float64, cf int, tg *Unit) {
 }
 
 // expected returns the exact expected models the target's next attack
-// removes from the firer and Gets Hot wounds it deals the target. A firer
+// removes from the firer and Gets Hot wounds it deals the target, and the
+// mean square of the latter. A firer
 // with no models left is not shot at. A Blast or Template marker hits no
 // more models than the firer has left, so where that changes the hits the
 // firer's states are taken apart by its models left.
-func (ns *nextStates) expected() (casualties, hot float64) {
+func (ns *nextStates) expected() (casualties, hot, hot2 float64) {
 	x := ns.x
 	models, wf := max(x.Firer.Models, 0), max(x.Firer.W, 1)
 	dead := models * wf
@@ -310,6 +315,7 @@ func (ns *nextStates) expected() (casualties, hot float64) {
 				alive += v
 			}
 			hot += alive * b.ExpectedHot()
+			hot2 += alive * hotSquare(&b)
 			for lo := 0; lo < models; {
 				// Firer states with lo to hi-1 models lost take the same
 				// markers.
@@ -326,7 +332,13 @@ func (ns *nextStates) expected() (casualties, hot float64) {
 		}
 	}
 	ns.steps += b.steps
-	return casualties, hot
+	return casualties, hot, hot2
+}
+
+// hotSquare is the mean square of the Gets Hot wounds a's firer suffers.
+func hotSquare(a *Attack) float64 {
+	m, v := a.hotMoments()
+	return v + m*m
 }
 
 // woundsLeft is the Wounds a unit has left to lose.
@@ -385,6 +397,7 @@ func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, tg
 	ex.Unsaved += w * unsaved
 	ex.Mitigated += w * (unsaved - a.Expected(StageSuffered))
 	ex.Hot += w * a.ExpectedHot()
+	ex.Hot2 += w * hotSquare(a)
 	cas := a.Casualties(tg)
 	ex.Casualties += w * cas.Mean()
 	ex.CasualtiesDist = mixDist(ex.CasualtiesDist, cas, w)
@@ -528,6 +541,8 @@ type AssaultExact struct {
 	// only); OverwatchHot: mean Gets Hot wounds the defender suffered
 	// firing it (defender only).
 	Reached, Disordered, Overwatch, OverwatchHot float64
+	// OverwatchHot2 is the mean square of OverwatchHot's count.
+	OverwatchHot2 float64
 	// OverwatchDist is the exact distribution behind Overwatch.
 	OverwatchDist dice.Dist
 	// MaxBlows is the most blows it can suffer.
@@ -595,6 +610,7 @@ func exactAssault(x *AssaultExchange, budget float64) ([2]AssaultExact, float64)
 		if a.GetsHot() {
 			st, n = a.HotStates(&att, hotCapOf(&a, &x.Units[1]))
 			ex[1].OverwatchHot = a.ExpectedHot()
+			ex[1].OverwatchHot2 = hotSquare(&a)
 		} else {
 			st, _ = a.FinalStates(&att)
 			n = len(st)

@@ -9,7 +9,7 @@ import (
 
 // hotCases are attacks whose firing unit Gets Hot, one for each way the
 // casualty programme resolves a volley: shot by shot (plain, Twin-linked,
-// BS 6's re-roll of 1s), hit by hit (Blast, Wall of Death, Master-crafted),
+// BS 6's re-roll of 1s, a random number of shots), hit by hit (Blast, Wall of Death, Master-crafted),
 // with Deflagrate's slabs, with Murderous Strike's wounds first against
 // multi-wound models, and two volleys.
 var hotCases = []struct {
@@ -35,6 +35,8 @@ var hotCases = []struct {
 		NewUnit(marine, 8), 0},
 	{"Master-crafted, D3 shots", Profile{BS: 4, S: 4, T: 4, W: 3, Save: 3}, 2, []Weapon{{Name: "pistol", Shots: dice.MustParse("D3"), S: 7, AP: 2, GetsHot: true, MasterCrafted: true}}, Situation{},
 		Unit{Profile: Profile{T: 4, W: 2, Save: 4}, Models: 4}, 0},
+	{"D3 shots", marine, 3, []Weapon{{Name: "plasma", Shots: dice.MustParse("D3"), S: 7, AP: 2, GetsHot: true}}, Situation{},
+		NewUnit(marine, 8), 0},
 	{"Deflagrate", marine, 3, []Weapon{{Name: "volkite", Shots: dice.Const(2), S: 5, AP: 5, GetsHot: true, Deflagrate: true}}, Situation{},
 		Unit{Profile: Profile{T: 4, W: 2, Save: 4}, Models: 4}, 0},
 	{"Murderous Strike, Rending", marine, 3, []Weapon{{Name: "axe", Shots: dice.Const(2), S: 5, AP: 3, GetsHot: true, MurderousStrike: 5, Rending: 6}}, Situation{},
@@ -46,7 +48,8 @@ var hotCases = []struct {
 
 // TestHotStatesMarginals: HotStates summed over the Gets Hot wounds is
 // the casualty programme's FinalStates, and its mean of the wounds (with
-// the cap past every possible wound) is ExpectedHot's.
+// the cap past every possible wound) is ExpectedHot's, and their mean
+// square hotSquare's, worked out without the programme.
 func TestHotStatesMarginals(t *testing.T) {
 	for _, c := range hotCases {
 		firer := NewUnit(c.firer, c.models)
@@ -62,12 +65,16 @@ func TestHotStatesMarginals(t *testing.T) {
 		if n*(hotCap+1) != len(joint) || n != len(final) || n%w != 0 {
 			t.Fatalf("%s: %d states and %d joint states for cap %d", c.name, len(final), len(joint), hotCap)
 		}
-		mean, total := 0.0, 0.0
+		mean, square, total := 0.0, 0.0, 0.0
 		for g := 0; g <= hotCap; g++ {
 			for s := range n {
 				mean += float64(g) * joint[g*n+s]
+				square += float64(g*g) * joint[g*n+s]
 				total += joint[g*n+s]
 			}
+		}
+		if !near(square, hotSquare(&a)) {
+			t.Errorf("%s: mean square of the Gets Hot wounds %.12f, hotSquare %.12f", c.name, square, hotSquare(&a))
 		}
 		for s := range n {
 			sum := 0.0

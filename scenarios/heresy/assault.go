@@ -618,7 +618,7 @@ func (m *assaultModel) estimateWithExact(metric string, i int, ps []sim.Param, t
 		d := ex.OverwatchDist
 		return sim.MeanOf(metric, ps, &t.H[chargeOverwatch]).WithExactPMF(sim.PMF{Min: d.Min, P: d.P}).WithExact(ex.Overwatch)
 	case metricOverHot:
-		return sim.MeanOf(metric, ps, &t.H[chargeOverHot]).WithExact(ex.OverwatchHot)
+		return sim.MeanOf(metric, ps, &t.H[chargeOverHot]).WithExact(ex.OverwatchHot).WithExactSD(math.Sqrt(max(ex.OverwatchHot2-ex.OverwatchHot*ex.OverwatchHot, 0)))
 	case metricHits:
 		return spread(sideHits, ex.Hits, ex.Hits2)
 	case metricWounds:

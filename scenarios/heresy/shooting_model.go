@@ -4,6 +4,7 @@ import (
 	"hammersim/mechanics/dice"
 	rules "hammersim/mechanics/heresy"
 	"hammersim/sim"
+	"math"
 )
 
 func (m *shootingModel) Slots() []sim.Slot {
@@ -142,6 +143,10 @@ func (m *shootingModel) estimate(metric string, ps []sim.Param, t *sim.Tally, n 
 func (m *shootingModel) estimateWithExact(metric string, ps []sim.Param, t *sim.Tally, n int64) sim.Estimate {
 	ex := &m.exact
 	mean := func(slot int, v float64) sim.Estimate { return sim.MeanOf(metric, ps, &t.H[slot]).WithExact(v) }
+	// spread is mean with the exact spread its mean square v2 gives.
+	spread := func(slot int, v, v2 float64) sim.Estimate {
+		return mean(slot, v).WithExactSD(math.Sqrt(max(v2-v*v, 0)))
+	}
 	// counted attaches the exact distribution behind a count, keeping the
 	// closed-form mean as the exact value (rounding may part the two in
 	// the last digits).
@@ -175,13 +180,13 @@ func (m *shootingModel) estimateWithExact(metric string, ps []sim.Param, t *sim.
 	case metricReturnFire:
 		return counted(slotReturnFire, ex.ReturnFire, ex.ReturnFireDist)
 	case metricReturnFireHot:
-		return mean(slotReturnFireHot, ex.ReturnFireHot)
+		return spread(slotReturnFireHot, ex.ReturnFireHot, ex.ReturnFireHot2)
 	case metricNextAttack:
 		return mean(slotNextAttack, ex.Next)
 	case metricNextAttackHot:
-		return mean(slotNextAttackHot, ex.NextHot)
+		return spread(slotNextAttackHot, ex.NextHot, ex.NextHot2)
 	case metricGetsHot:
-		return mean(slotGetsHot, ex.Hot)
+		return spread(slotGetsHot, ex.Hot, ex.Hot2)
 	case metricChoseStupefied:
 		return prob(slotStupefied, ex.Stupefied)
 	}
