@@ -445,6 +445,11 @@ type State struct {
 	// catches counts the catches of fleeing units (Battle.caught) made
 	// in the trial so far.
 	catches int
+	// declared: the acting unit declared a charge (a Random Movement move
+	// declares none). turnOfCharge: the phase being played is the one
+	// right after the charge phase, so in its turn (a turn's phases come
+	// Movement, Shooting, Close Combat).
+	declared, turnOfCharge bool
 }
 
 // NewState returns scratch for running b. The State keeps what the units'
@@ -496,8 +501,9 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 	panicked := s.Out.Panicked
 	clear(panicked)
 	s.Out = Outcome{Panicked: panicked}
-	s.opp, s.first, s.catches = 1, false, 0
-	for _, p := range b.Phases {
+	s.opp, s.first, s.catches, s.declared = 1, false, 0, false
+	for i, p := range b.Phases {
+		s.turnOfCharge = i > 0 && b.Phases[i-1] == PhaseCharge
 		b.phase(r, s, p)
 	}
 }
@@ -588,7 +594,7 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 	if testsToCharge(a, t) && !LdTest(r, a.Ld, opt.InsaneCourage) {
 		return
 	}
-	s.Out.ChargeDeclared = true
+	s.Out.ChargeDeclared, s.declared = true, true
 	flee := opt.TargetFlees && !t.ImmunePsychology
 	// Run for Your Lives!: a Terror-causer's charge makes the target take a
 	// Panic test; failing it, the target must flee. A target already
@@ -785,7 +791,11 @@ func (b *Battle) shoot(r *dice.Rand, s *State) {
 		b.zzzzap(r, s)
 	}
 	t, ts := b.Units[1], &s.Units[1]
-	if m := a.Missile; !m.Shots.IsZero() && !as.Engaged && !as.Fled && ts.Alive > 0 && ts.Distance <= m.Range {
+	// A unit that declared a charge this turn does not shoot in its
+	// Shooting phase, whether the charge fell short or caught a unit that
+	// fled (WAP/shooting/who-can-shoot). Zzzzap! fires all the same.
+	charged := s.declared && s.turnOfCharge
+	if m := a.Missile; !m.Shots.IsZero() && !charged && !as.Engaged && !as.Fled && ts.Alive > 0 && ts.Distance <= m.Range {
 		mod := m.HitMod
 		if 2*ts.Distance > m.Range {
 			mod-- // long range
@@ -800,6 +810,24 @@ func (b *Battle) shoot(r *dice.Rand, s *State) {
 			}
 		}
 	}
+}
+
+// MissileMayFire reports whether the acting unit's missile weapon may be
+// fired in some Shooting phase of the battle: one that does not follow the
+// charge phase, or one that does where the charge may go undeclared (a
+// Random Movement move declares none; a Terror test may stop it; along
+// the line another unit may stand in the way), since a unit that declared
+// a charge does not shoot that turn. A battle that starts in combat is
+// left to its other checks.
+func (b *Battle) MissileMayFire() bool {
+	for i, p := range b.Phases {
+		if p == PhaseShooting && (i == 0 || b.Phases[i-1] != PhaseCharge) {
+			return true
+		}
+	}
+	a, t := b.Units[0], b.Units[1]
+	return !a.Mover.Random.IsZero() || testsToCharge(a, t) || b.Distance[1] == 0 ||
+		b.Options.ChargePath == ChargeLine && len(b.Units) > 2
 }
 
 // Shooters is how many of u's alive models shoot when ranks of them

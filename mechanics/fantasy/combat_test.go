@@ -860,6 +860,60 @@ func TestFiringRanks(t *testing.T) {
 	}
 }
 
+// TestNoShootingAfterADeclaredCharge: a unit that declared a charge does
+// not shoot in the Shooting phase of that turn (WAP/shooting/who-can-
+// shoot). Ten archers (M4, BS4: 3+ to hit, 4+ beyond half of their 24"
+// range; S3 on T3 4+ to wound) declare a charge 20" away, beyond their
+// reach (4 + the higher of 2D6, at most 10"), and fall short: no shot. Had
+// they not declared one (a target causing Terror that they test to charge
+// on Ld 2, passing 1/36), they shoot from 20", beyond half range: 35/36 x
+// 10 x 1/2 x 1/2. A shooting phase with no charge phase before it shoots
+// as ever, here from 12": 10 x 2/3 x 1/2. Random Movement declares no
+// charge: its 2D6 roll takes them to within half range on 8 or more
+// (15/36), so 10 x (15/36 x 2/3 + 21/36 x 1/2) x 1/2 = 10 x 41/144.
+func TestNoShootingAfterADeclaredCharge(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		ld     int
+		terror bool
+		random bool
+		phases []Phase
+		want   float64
+	}{
+		{"a charge that falls short", 7, false, false, []Phase{PhaseCharge, PhaseShooting}, 0},
+		{"a charge not declared", 2, true, false, []Phase{PhaseCharge, PhaseShooting}, 35.0 / 36 * 10 / 4},
+		{"no charge phase", 7, false, false, []Phase{PhaseShooting}, 10.0 / 3},
+		{"Random Movement", 7, false, true, []Phase{PhaseCharge, PhaseShooting}, 10 * 41.0 / 144},
+	} {
+		a := foot("Archers", 10, 5, 3, 3, 3, 3, 1, tc.ld, NoSave)
+		a.BS, a.Missile = 4, Missile{S: 3, Range: 24, Shots: dice.Const(1)}
+		a.Mover = Mover{M: 4}
+		if tc.random {
+			a.Mover = Mover{Random: dice.MustParse("2D6")}
+		}
+		d := foot("Spearmen", 40, 5, 3, 3, 3, 3, 1, 7, NoSave)
+		d.ImmunePsychology, d.Terror = true, tc.terror
+		b := battle(a, d, 20, tc.phases...)
+		if tc.phases[0] == PhaseShooting {
+			b.Distance[1] = 12 // within half range
+		}
+		s := b.NewState()
+		r := dice.New(23, 0)
+		const n = 20_000
+		sum := 0.0
+		for range n {
+			b.Run(r, s)
+			sum += float64(s.Units[1].Wounds)
+		}
+		// At most 10 wounds a trial: variance at most want x (10 - want)
+		// (the Bhatia-Davis inequality).
+		se := math.Sqrt(tc.want*(10-tc.want)/n) + 1e-12
+		if got := sum / n; math.Abs(got-tc.want) > 5*se {
+			t.Errorf("%s: %.4f wounds a trial, want %.4f ± %.4f (5 SE)", tc.name, got, tc.want, 5*se)
+		}
+	}
+}
+
 // TestValidateOneCharge: a battle has one charge phase at most. A second
 // would find the units engaged and leave the first's Charged standing, so
 // the combat after it would fight as a charge round again (Impact Hits

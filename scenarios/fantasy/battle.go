@@ -176,7 +176,11 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		allBuilt := ok
 		ok = ok && optionsOfRules(d, optionAt, battles, phases)
 		if allBuilt && shootingAt != nil && !slices.ContainsFunc(battles, shoots) {
-			d.Errorf(shootingAt, "shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it")
+			if slices.ContainsFunc(battles, func(b *rules.Battle) bool { return !b.Units[0].Missile.Shots.IsZero() }) {
+				d.Errorf(shootingAt, "shooting: the attacker declares a charge in the charge phase before it at every point, and a unit that declared a charge does not shoot that turn, so nothing shoots in this phase; remove it, or shoot before the charge")
+			} else {
+				d.Errorf(shootingAt, "shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it")
+			}
 			ok = false
 		}
 		if !ok || !read {
@@ -341,7 +345,7 @@ func optionsRead(d *scenarios.Decoder, phases []rules.Phase, at map[string]*scen
 func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles []*rules.Battle, phases []rules.Phase) bool {
 	some := func(has func(b *rules.Battle) bool) bool { return slices.ContainsFunc(battles, has) }
 	zaps := some(func(b *rules.Battle) bool { return b.Units[0].Zzzzap })
-	fires := some(func(b *rules.Battle) bool { return !b.Units[0].Missile.Shots.IsZero() })
+	fires := some(func(b *rules.Battle) bool { return !b.Units[0].Missile.Shots.IsZero() && b.MissileMayFire() })
 	loses := some(func(b *rules.Battle) bool {
 		return slices.ContainsFunc(b.Units, func(u *rules.Unit) bool { return u.LossOfControl })
 	})
@@ -359,25 +363,46 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 	pursuerMoves := some(func(b *rules.Battle) bool {
 		return b.Units[0].LossOfControl && b.Options.LossOfControl == rules.LossOfControlEndOfPhase && b.Options.OutOfControl != rules.OutOfControlInPlace
 	})
+	// Only the acting unit and its enemies fight: its friends stand by.
 	anyUnit := func(has func(u *rules.Unit) bool) bool {
-		return some(func(b *rules.Battle) bool { return slices.ContainsFunc(b.Units, has) })
-	}
-	skirmishers := anyUnit(func(u *rules.Unit) bool { return u.Skirmishers })
-	// Only a unit in an enemy's flank or rear disrupts it.
-	disrupts := anyUnit(func(u *rules.Unit) bool { return u.Flank || u.Rear })
-	skirmishersDisrupt := anyUnit(func(u *rules.Unit) bool { return u.Skirmishers && (u.Flank || u.Rear) })
-	monstrous := anyUnit(func(u *rules.Unit) bool {
-		return u.Troop == rules.MonstrousInfantry || u.Troop == rules.MonstrousCavalry || u.Troop == rules.MonstrousBeast
-	})
-	// pair reports whether some battle has a unit u and another unit e
-	// such that both(u, e).
-	pair := func(both func(u, e *rules.Unit) bool) bool {
 		return some(func(b *rules.Battle) bool {
 			for i, u := range b.Units {
-				for j, e := range b.Units {
-					if i != j && both(u, e) {
-						return true
-					}
+				if (i == 0 || b.Enemy[i]) && has(u) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	// Skirmishers with ranks to count or to disrupt with (a Swarm has
+	// none).
+	skirmishers := anyUnit(func(u *rules.Unit) bool { return u.Skirmishers && u.Troop.FightsInRanks() })
+	// Only a unit in an enemy's flank or rear disrupts it.
+	disrupts := anyUnit(func(u *rules.Unit) bool { return u.Flank || u.Rear })
+	skirmishersDisrupt := anyUnit(func(u *rules.Unit) bool {
+		return u.Skirmishers && u.Troop.FightsInRanks() && (u.Flank || u.Rear)
+	})
+	// Monstrous types that support, at a point where supporting attacks
+	// are made.
+	monstrous := some(func(b *rules.Battle) bool {
+		if !b.Options.SupportingAttacks {
+			return false
+		}
+		for i, u := range b.Units {
+			if (i == 0 || b.Enemy[i]) && (u.Troop == rules.MonstrousInfantry || u.Troop == rules.MonstrousCavalry || u.Troop == rules.MonstrousBeast) {
+				return true
+			}
+		}
+		return false
+	})
+	// pair reports whether some battle has the acting unit and an enemy of
+	// it, one u and the other e, such that both(u, e): the units that
+	// fight each other.
+	pair := func(both func(u, e *rules.Unit) bool) bool {
+		return some(func(b *rules.Battle) bool {
+			for j := 1; j < len(b.Units); j++ {
+				if b.Enemy[j] && (both(b.Units[0], b.Units[j]) || both(b.Units[j], b.Units[0])) {
+					return true
 				}
 			}
 			return false
@@ -404,10 +429,13 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		case !set || o.only != nil && !slices.Contains(phases, *o.only):
 		case o.key == "firing_ranks" && !fires:
 			why = "the attacker has no missile weapon, the only one it changes"
+			if some(func(b *rules.Battle) bool { return !b.Units[0].Missile.Shots.IsZero() }) {
+				why = "the attacker never fires its missile weapon, the only one it changes (it declares a charge in the charge phase before every shooting phase, and does not shoot that turn)"
+			}
 		case o.key == "skirmishers_ranks" && !skirmishers:
-			why = "no unit is Skirmishers, the only units it changes"
+			why = "no unit is Skirmishers that fights in ranks (a Swarm has none), the only units it changes"
 		case o.key == "skirmishers_disrupt" && !skirmishersDisrupt:
-			why = "no Skirmishers fight in a flank or rear, the only units it changes"
+			why = "no Skirmishers that fight in ranks (a Swarm has none) fight in a flank or rear, the only units it changes"
 		case o.key == "disrupt_ranks" && !disrupts:
 			why = "no unit fights in a flank or rear (flank or rear), which alone disrupts"
 		case o.key == "killing_blow" && !unslain:
@@ -417,7 +445,7 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		case o.key == "terror_vs_immune_fear" && !feared:
 			why = "no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Terror), the only units it changes"
 		case o.key == "monstrous_support" && !monstrous:
-			why = "no unit is Monstrous Infantry, Monstrous Cavalry or a Monstrous Beast, the only troop types it changes"
+			why = "no unit is Monstrous Infantry, Monstrous Cavalry or a Monstrous Beast at a point with supporting attacks (supporting_attacks: true), the only attacks it caps"
 		case strings.HasPrefix(o.key, "zzzzap_") && !zaps:
 			why = "the attacker has no Zzzzap!, the only rule it changes"
 		case o.key == "loss_of_control" && !loses:
@@ -447,7 +475,9 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 
 // shoots reports whether b's acting unit shoots in a shooting phase: a
 // missile weapon, or Zzzzap!. Nothing else does.
-func shoots(b *rules.Battle) bool { return b.Units[0].Zzzzap || !b.Units[0].Missile.Shots.IsZero() }
+func shoots(b *rules.Battle) bool {
+	return b.Units[0].Zzzzap || !b.Units[0].Missile.Shots.IsZero() && b.MissileMayFire()
+}
 
 // unread is an option refused, where it is written, and why.
 type unread struct {

@@ -181,10 +181,35 @@ func TestUnreadKeysRefused(t *testing.T) {
 		// (columns counted on the line as written).
 		{"options of Skirmishers, flanks and monstrous types none has",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {skirmishers_ranks: true, skirmishers_disrupt: true, disrupt_ranks: 3, monstrous_support: 2}}\n",
-			"t.yaml:3:198: skirmishers_ranks: no unit is Skirmishers, the only units it changes; remove it\n" +
-				"t.yaml:3:225: skirmishers_disrupt: no Skirmishers fight in a flank or rear, the only units it changes; remove it\n" +
+			"t.yaml:3:198: skirmishers_ranks: no unit is Skirmishers that fights in ranks (a Swarm has none), the only units it changes; remove it\n" +
+				"t.yaml:3:225: skirmishers_disrupt: no Skirmishers that fight in ranks (a Swarm has none) fight in a flank or rear, the only units it changes; remove it\n" +
 				"t.yaml:3:246: disrupt_ranks: no unit fights in a flank or rear (flank or rear), which alone disrupts; remove it\n" +
-				"t.yaml:3:268: monstrous_support: no unit is Monstrous Infantry, Monstrous Cavalry or a Monstrous Beast, the only troop types it changes; remove it"},
+				"t.yaml:3:268: monstrous_support: no unit is Monstrous Infantry, Monstrous Cavalry or a Monstrous Beast at a point with supporting attacks (supporting_attacks: true), the only attacks it caps; remove it"},
+		// An attacker that declares a charge right before every shooting
+		// phase never shoots: a unit that declared a charge does not
+		// shoot that turn.
+		{"a missile after a declared charge",
+			"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, distance: 20, phases: [charge, shooting], options: {firing_ranks: 1}}\n",
+			"t.yaml:3:239: firing_ranks: the attacker never fires its missile weapon, the only one it changes (it declares a charge in the charge phase before every shooting phase, and does not shoot that turn); remove it\n" +
+				"t.yaml:3:204: shooting: the attacker declares a charge in the charge phase before it at every point"},
+		// A Swarm is Skirmishers with no ranks; supporting attacks turned
+		// off leave nothing to cap; a friend of the acting unit never
+		// fights, so its types, saves and immunities decide nothing.
+		{"Skirmishers options with a Swarm",
+			"battle: {attacker: {name: A, troop: Swarm, models: 10, width: 3, " + rat + ", flank: true}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {skirmishers_ranks: true, skirmishers_disrupt: true}}\n",
+			"t.yaml:3:247: skirmishers_ranks: no unit is Skirmishers that fights in ranks"},
+		{"monstrous support without supporting attacks",
+			"battle: {attacker: {name: A, troop: Monstrous Infantry, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {supporting_attacks: false, monstrous_support: 2}}\n",
+			"t.yaml:3:252: monstrous_support: no unit is Monstrous Infantry"},
+		{"Killing Blow against a friend's type",
+			"battle: {attacker: {name: A, " + rat + ", rules: [Killing Blow]}, target: {name: B, " + rat + "}, others: [{name: F, side: friend, distance: 30, troop: Monster, W: 4, " + rat + "}], distance: 0, phases: [combat], options: {killing_blow: none}}\n",
+			"t.yaml:3:331: killing_blow: no unit strikes with Killing Blow"},
+		{"wards of a friend",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: F, side: friend, distance: 30, " + rat + ", ward: 5+, parry: 6+}], distance: 0, phases: [combat], options: {wards: best}}\n",
+			"t.yaml:3:300: wards: no unit has both"},
+		{"Terror of a friend",
+			"battle: {attacker: {name: A, " + rat + ", rules: [Immunity (Fear)]}, target: {name: B, " + rat + "}, others: [{name: F, side: friend, distance: 30, troop: Monster, W: 4, " + rat + "}], distance: 0, phases: [combat], options: {terror_vs_immune_fear: fear}}\n",
+			"t.yaml:3:343: terror_vs_immune_fear: no Terror-causer faces"},
 		// Blow and save options for blows and saves no unit has: Killing
 		// Blow only against Infantry, which it slays; a ward with no Parry
 		// (Parry with no ward, and a mounted unit's Parry, which it never
@@ -221,6 +246,13 @@ func TestUnreadKeysRefused(t *testing.T) {
 		"battle: {attacker: {name: A, " + rat + ", rules: [Killing Blow]}, target: {name: B, troop: Monster, W: 6, " + rat + "}, distance: 0, phases: [combat], options: {killing_blow: none}}\n",
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + ", ward: 5+, parry: 6+}, distance: 0, phases: [combat], options: {wards: best}}\n",
 		"battle: {attacker: {name: A, " + rat + ", rules: [Terror]}, target: {name: B, " + rat + ", rules: [Immunity (Fear)]}, distance: 0, phases: [combat], options: {terror_vs_immune_fear: fear}}\n",
+		"battle: {attacker: {name: A, troop: Monstrous Infantry, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {supporting_attacks: [false, true], monstrous_support: 2}}\n",
+		// A shooting phase of another turn, a charge that may go
+		// undeclared (a Terror test, Random Movement): the missile fires.
+		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, distance: 20, phases: [shooting, charge, shooting], options: {firing_ranks: 1}}\n",
+		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + ", rules: [Terror]}, distance: 20, phases: [charge, shooting], options: {firing_ranks: 1}}\n",
+		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}, rules: [Random Movement (2D6)]}, target: {name: B, " + rat + "}, distance: 20, phases: [charge, shooting], options: {firing_ranks: 1}}\n",
+		"battle: {attacker: {name: A, " + rat + ", rules: [Killing Blow]}, target: {name: B, " + rat + "}, others: [{name: E, side: enemy, distance: 30, troop: Monster, W: 4, " + rat + "}], distance: 0, phases: [combat], options: {killing_blow: none}}\n",
 	} {
 		if _, err := registry.Parse("t.yaml", []byte(head+src)); err != nil {
 			t.Errorf("%s: %v", src, err)
