@@ -176,11 +176,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		allBuilt := ok
 		ok = ok && optionsOfRules(d, optionAt, battles, phases)
 		if allBuilt && shootingAt != nil && !slices.ContainsFunc(battles, shoots) {
-			if slices.ContainsFunc(battles, func(b *rules.Battle) bool { return !b.Units[0].Missile.Shots.IsZero() }) {
-				d.Errorf(shootingAt, "shooting: the attacker declares a charge in the charge phase before it at every point, and a unit that declared a charge does not shoot that turn, so nothing shoots in this phase; remove it, or shoot before the charge")
-			} else {
-				d.Errorf(shootingAt, "shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it")
-			}
+			refuseIdleShooting(d, shootingAt, battles)
 			ok = false
 		}
 		if !ok || !read {
@@ -363,64 +359,7 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 	pursuerMoves := some(func(b *rules.Battle) bool {
 		return b.Units[0].LossOfControl && b.Options.LossOfControl == rules.LossOfControlEndOfPhase && b.Options.OutOfControl != rules.OutOfControlInPlace
 	})
-	// Only the acting unit and its enemies fight: its friends stand by.
-	anyUnit := func(has func(u *rules.Unit) bool) bool {
-		return some(func(b *rules.Battle) bool {
-			for i, u := range b.Units {
-				if (i == 0 || b.Enemy[i]) && has(u) {
-					return true
-				}
-			}
-			return false
-		})
-	}
-	// Skirmishers with ranks to count or to disrupt with (a Swarm has
-	// none).
-	skirmishers := anyUnit(func(u *rules.Unit) bool { return u.Skirmishers && u.Troop.FightsInRanks() })
-	// Only a unit in an enemy's flank or rear disrupts it.
-	disrupts := anyUnit(func(u *rules.Unit) bool { return u.Flank || u.Rear })
-	skirmishersDisrupt := anyUnit(func(u *rules.Unit) bool {
-		return u.Skirmishers && u.Troop.FightsInRanks() && (u.Flank || u.Rear)
-	})
-	// Monstrous types that support, at a point where supporting attacks
-	// are made.
-	monstrous := some(func(b *rules.Battle) bool {
-		if !b.Options.SupportingAttacks {
-			return false
-		}
-		for i, u := range b.Units {
-			if (i == 0 || b.Enemy[i]) && (u.Troop == rules.MonstrousInfantry || u.Troop == rules.MonstrousCavalry || u.Troop == rules.MonstrousBeast) {
-				return true
-			}
-		}
-		return false
-	})
-	// pair reports whether some battle has the acting unit and an enemy of
-	// it, one u and the other e, such that both(u, e): the units that
-	// fight each other.
-	pair := func(both func(u, e *rules.Unit) bool) bool {
-		return some(func(b *rules.Battle) bool {
-			for j := 1; j < len(b.Units); j++ {
-				if b.Enemy[j] && (both(b.Units[0], b.Units[j]) || both(b.Units[j], b.Units[0])) {
-					return true
-				}
-			}
-			return false
-		})
-	}
-	// Killing Blow against a model it cannot slay: what killing_blow
-	// decides.
-	unslain := pair(func(u, e *rules.Unit) bool {
-		return slices.ContainsFunc(u.Attackers, func(a rules.Attacker) bool { return a.Killing }) && !e.Troop.KillingBlowSlays()
-	})
-	// A ward joined with a Parry save the model may take: what wards
-	// decides.
-	joined := anyUnit(func(u *rules.Unit) bool { return u.Ward < rules.NoSave && u.Parry < rules.NoSave && !u.Mounted() })
-	// Terror against a unit with Immunity (Fear) and no other shield from
-	// it: what terror_vs_immune_fear decides.
-	feared := pair(func(u, e *rules.Unit) bool {
-		return u.Terror && e.ImmuneFear && !e.ImmuneTerror && !e.ImmunePsychology && !e.Terror
-	})
+	f := fightingOf(battles)
 	var refused []unread
 	for _, o := range battleOptions {
 		n, set := at[o.key]
@@ -432,19 +371,19 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			if some(func(b *rules.Battle) bool { return !b.Units[0].Missile.Shots.IsZero() }) {
 				why = "the attacker never fires its missile weapon, the only one it changes (it declares a charge in the charge phase before every shooting phase, and does not shoot that turn)"
 			}
-		case o.key == "skirmishers_ranks" && !skirmishers:
+		case o.key == "skirmishers_ranks" && !f.skirmishers:
 			why = "no unit is Skirmishers that fights in ranks (a Swarm has none), the only units it changes"
-		case o.key == "skirmishers_disrupt" && !skirmishersDisrupt:
+		case o.key == "skirmishers_disrupt" && !f.skirmishersDisrupt:
 			why = "no Skirmishers that fight in ranks (a Swarm has none) fight in a flank or rear, the only units it changes"
-		case o.key == "disrupt_ranks" && !disrupts:
+		case o.key == "disrupt_ranks" && !f.disrupts:
 			why = "no unit fights in a flank or rear (flank or rear), which alone disrupts"
-		case o.key == "killing_blow" && !unslain:
+		case o.key == "killing_blow" && !f.unslain:
 			why = "no unit strikes with Killing Blow at a unit of a type it cannot slay (Infantry, Cavalry and War Beasts it slays), the only blows it changes"
-		case o.key == "wards" && !joined:
+		case o.key == "wards" && !f.joined:
 			why = "no unit has both a ward save and a Parry save it may take (mounted models take none), the only saves it joins"
-		case o.key == "terror_vs_immune_fear" && !feared:
+		case o.key == "terror_vs_immune_fear" && !f.feared:
 			why = "no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Terror), the only units it changes"
-		case o.key == "monstrous_support" && !monstrous:
+		case o.key == "monstrous_support" && !f.monstrous:
 			why = "no unit is Monstrous Infantry, Monstrous Cavalry or a Monstrous Beast at a point with supporting attacks (supporting_attacks: true), the only attacks it caps"
 		case strings.HasPrefix(o.key, "zzzzap_") && !zaps:
 			why = "the attacker has no Zzzzap!, the only rule it changes"
@@ -471,6 +410,99 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		}
 	}
 	return report(d, refused)
+}
+
+// fighting is what the units that fight in some battle of a sweep have,
+// for the options of blows, saves and troop types: the acting unit and its
+// enemies fight, its friends stand by and fight no one.
+type fighting struct {
+	// skirmishers: Skirmishers with ranks to count or to disrupt with (a
+	// Swarm has none); skirmishersDisrupt: such Skirmishers in a flank or
+	// rear; disrupts: a unit in a flank or rear, which alone disrupts.
+	skirmishers, skirmishersDisrupt, disrupts bool
+	// monstrous: monstrous types that support, at a point where supporting
+	// attacks are made.
+	monstrous bool
+	// unslain: Killing Blow against a type it cannot slay (killing_blow);
+	// joined: a ward joined with a Parry save the model may take (wards);
+	// feared: Terror against a unit whose only shield from it is Immunity
+	// (Fear) (terror_vs_immune_fear).
+	unslain, joined, feared bool
+}
+
+// fightingOf is fighting for battles.
+func fightingOf(battles []*rules.Battle) fighting {
+	some := func(has func(b *rules.Battle) bool) bool { return slices.ContainsFunc(battles, has) }
+	var f fighting
+	// Only the acting unit and its enemies fight: its friends stand by.
+	anyUnit := func(has func(u *rules.Unit) bool) bool {
+		return some(func(b *rules.Battle) bool {
+			for i, u := range b.Units {
+				if (i == 0 || b.Enemy[i]) && has(u) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	// Skirmishers with ranks to count or to disrupt with (a Swarm has
+	// none).
+	f.skirmishers = anyUnit(func(u *rules.Unit) bool { return u.Skirmishers && u.Troop.FightsInRanks() })
+	// Only a unit in an enemy's flank or rear disrupts it.
+	f.disrupts = anyUnit(func(u *rules.Unit) bool { return u.Flank || u.Rear })
+	f.skirmishersDisrupt = anyUnit(func(u *rules.Unit) bool {
+		return u.Skirmishers && u.Troop.FightsInRanks() && (u.Flank || u.Rear)
+	})
+	// Monstrous types that support, at a point where supporting attacks
+	// are made.
+	f.monstrous = some(func(b *rules.Battle) bool {
+		if !b.Options.SupportingAttacks {
+			return false
+		}
+		for i, u := range b.Units {
+			if (i == 0 || b.Enemy[i]) && (u.Troop == rules.MonstrousInfantry || u.Troop == rules.MonstrousCavalry || u.Troop == rules.MonstrousBeast) {
+				return true
+			}
+		}
+		return false
+	})
+	// pair reports whether some battle has the acting unit and an enemy of
+	// it, one u and the other e, such that both(u, e): the units that
+	// fight each other.
+	pair := func(both func(u, e *rules.Unit) bool) bool {
+		return some(func(b *rules.Battle) bool {
+			for j := 1; j < len(b.Units); j++ {
+				if b.Enemy[j] && (both(b.Units[0], b.Units[j]) || both(b.Units[j], b.Units[0])) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	// Killing Blow against a model it cannot slay: what killing_blow
+	// decides.
+	f.unslain = pair(func(u, e *rules.Unit) bool {
+		return slices.ContainsFunc(u.Attackers, func(a rules.Attacker) bool { return a.Killing }) && !e.Troop.KillingBlowSlays()
+	})
+	// A ward joined with a Parry save the model may take: what wards
+	// decides.
+	f.joined = anyUnit(func(u *rules.Unit) bool { return u.Ward < rules.NoSave && u.Parry < rules.NoSave && !u.Mounted() })
+	// Terror against a unit with Immunity (Fear) and no other shield from
+	// it: what terror_vs_immune_fear decides.
+	f.feared = pair(func(u, e *rules.Unit) bool {
+		return u.Terror && e.ImmuneFear && !e.ImmuneTerror && !e.ImmunePsychology && !e.Terror
+	})
+	return f
+}
+
+// refuseIdleShooting refuses a shooting phase (at) in which nothing shoots
+// at any of the battles, saying why.
+func refuseIdleShooting(d *scenarios.Decoder, at *scenarios.Node, battles []*rules.Battle) {
+	if slices.ContainsFunc(battles, func(b *rules.Battle) bool { return !b.Units[0].Missile.Shots.IsZero() }) {
+		d.Errorf(at, "shooting: the attacker declares a charge in the charge phase before it at every point, and a unit that declared a charge does not shoot that turn, so nothing shoots in this phase; remove it, or shoot before the charge")
+		return
+	}
+	d.Errorf(at, "shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it")
 }
 
 // shoots reports whether b's acting unit shoots in a shooting phase: a
