@@ -158,7 +158,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	job := compareJob{ss: ss, args: pos, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}
+	job := compareJob{ss: ss, args: pos, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0]), signals: true}
 	if err := checkCompareTrials(job.cfg.Trials); err != nil {
 		return err
 	}
@@ -237,6 +237,8 @@ type compareJob struct {
 	// shaping is set while the job works out its shape on runs of no
 	// trials (shape): their batches are alike.
 	shaping bool
+	// signals: run's ctx is the command line's signals (runJob.signals).
+	signals bool
 }
 
 // errShapeStopped is a comparison stopped while its shape was worked out,
@@ -300,7 +302,7 @@ func (j compareJob) run(ctx context.Context, bars func(name string) (update func
 	}
 	// A signal once every trial has run stops the gathering of the
 	// results; one that cut the runs short asked for what they hold.
-	if !merged.Interrupted {
+	if !merged.Interrupted && j.signals {
 		j.stop = func() bool { return ctx.Err() != nil }
 	}
 	c, stamp, err := j.compare(merged, cfg)

@@ -618,6 +618,7 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return checked(stderr, "run")
 	}
 	bar := newProgress(stderr, f.progress, s.Name)
+	job.signals = true
 	report, err := job.run(ctx, bar.update)
 	bar.finish()
 	if err != nil {
@@ -663,6 +664,11 @@ type runJob struct {
 	precision float64
 	maxTrials int64
 	metrics   string // --metrics as given: it changes what is reported
+	// signals says that run's ctx is the command line's signals, which
+	// once every trial has run stop the gathering of the results too. A
+	// server's run context also ends at its time limit and as it stops,
+	// and the results of trials all run are answered then.
+	signals bool
 }
 
 // job resolves a run's configuration: flags over the scenario's own values
@@ -786,7 +792,7 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 		result, err = sim.RunRounds(ctx, j.s.Models, cfg, j.maxTrials, func(r sim.Run) bool {
 			// A signal while a round's results are read ends the run
 			// after that round, as one while its trials run would.
-			es, whole := j.s.ResultsUntil(r, func() bool { return ctx.Err() != nil })
+			es, whole := j.s.ResultsUntil(r, func() bool { return j.signals && ctx.Err() != nil })
 			met = whole && preciseEnough(es, j.precision)
 			return met
 		})
@@ -812,7 +818,7 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 	// A signal once every trial has run stops the gathering of the results,
 	// which takes seconds for a large sweep; one that cut the run short
 	// asked for the partial results, which are gathered whatever follows.
-	report, whole := j.report(merged, cfg, met, func() bool { return !result.Partial && ctx.Err() != nil })
+	report, whole := j.report(merged, cfg, met, func() bool { return j.signals && !result.Partial && ctx.Err() != nil })
 	if !whole {
 		return sim.Report{}, errGatheringStopped
 	}

@@ -73,7 +73,10 @@ func TestSignalWhileWriting(t *testing.T) {
 // stops the gathering of its results into a report (seconds for a large
 // sweep), for run and compare alike: nothing is written, with the
 // interrupted status. A run whose signal cut it short gathers its
-// partial results all the same (a precision run's rounds here).
+// partial results all the same (a precision run's rounds here). A
+// server's run context, which also ends at the server's time limit and as
+// it stops, leaves the gathering of trials all run alone: they are
+// answered whole.
 func TestSignalWhileGathering(t *testing.T) {
 	s, err := registry.Load("doomwheel-balance")
 	if err != nil {
@@ -91,7 +94,7 @@ func TestSignalWhileGathering(t *testing.T) {
 	t.Run("run", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		_, err := runJob{name: s.Name, s: s, cfg: cfg}.run(ctx, atTheEnd(cancel))
+		_, err := runJob{name: s.Name, s: s, cfg: cfg, signals: true}.run(ctx, atTheEnd(cancel))
 		if !errors.Is(err, errGatheringStopped) || exitCode(err, io.Discard) != exitInterrupted {
 			t.Errorf("err %v; want the gathering stopped, status %d", err, exitInterrupted)
 		}
@@ -99,7 +102,7 @@ func TestSignalWhileGathering(t *testing.T) {
 	t.Run("compare", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		job := compareJob{ss: []*scenarios.Scenario{s}, args: []string{s.Name}, by: "attacker", cfg: cfg}
+		job := compareJob{ss: []*scenarios.Scenario{s}, args: []string{s.Name}, by: "attacker", cfg: cfg, signals: true}
 		_, _, err := job.run(ctx, func(string) (func(done, total int64), func()) { return atTheEnd(cancel), func() {} })
 		if !errors.Is(err, errCompareGatheringStopped) || exitCode(err, io.Discard) != exitInterrupted {
 			t.Errorf("err %v; want the gathering stopped, status %d", err, exitInterrupted)
@@ -109,10 +112,25 @@ func TestSignalWhileGathering(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		// 10^-6 is out of reach: the run would go on to max trials.
-		job := runJob{name: s.Name, s: s, cfg: cfg, precision: 1e-6, maxTrials: 1e9}
+		job := runJob{name: s.Name, s: s, cfg: cfg, precision: 1e-6, maxTrials: 1e9, signals: true}
 		report, err := job.run(ctx, atTheEnd(cancel))
 		if err != nil || !report.Partial || len(report.Results) == 0 {
 			t.Errorf("err %v, partial %v, %d results; want the rounds run so far gathered, marked partial", err, report.Partial, len(report.Results))
+		}
+	})
+	t.Run("a server's run", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		report, err := runJob{name: s.Name, s: s, cfg: cfg}.run(ctx, atTheEnd(cancel))
+		if err != nil || report.Partial || len(report.Results) == 0 {
+			t.Errorf("err %v, partial %v, %d results; want the whole results", err, report.Partial, len(report.Results))
+		}
+		ctx, cancel = context.WithCancel(context.Background())
+		defer cancel()
+		job := compareJob{ss: []*scenarios.Scenario{s}, args: []string{s.Name}, by: "attacker", cfg: cfg}
+		c, _, err := job.run(ctx, func(string) (func(done, total int64), func()) { return atTheEnd(cancel), func() {} })
+		if err != nil || c.Partial || len(c.Rows) == 0 {
+			t.Errorf("compare: err %v, partial %v, %d rows; want the whole comparison", err, c.Partial, len(c.Rows))
 		}
 	})
 }
