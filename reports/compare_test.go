@@ -590,7 +590,8 @@ func TestVerdictNoTrials(t *testing.T) {
 		return []sim.Estimate{sim.MeanOf("combat_result", nil, h), hits}
 	}
 	full := [][]sim.Estimate{reported(&empty), reported(&some), {hits}}
-	batches := [][][]sim.Estimate{{full[0], full[0]}, {full[1], full[1]}, {full[2], full[2]}}
+	v := func(es []sim.Estimate) []float64 { return sim.Values(es) }
+	batches := [][][]float64{{v(full[0]), v(full[0])}, {v(full[1]), v(full[1])}, {v(full[2]), v(full[2])}}
 	c, err := sim.Compare(names, full, batches, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -71,7 +71,10 @@ type Difference struct {
 
 // Compare sets candidates' estimates side by side and works out each
 // pair's difference. full[c] are candidate c's estimates from all its
-// trials; batches[c][b] those from batch b alone, in the same order. The
+// trials; batches[c][b] the values of the same estimates from batch b
+// alone, in the same order (Values): a batch's other numbers are never
+// read, and a large sweep's estimates held for every batch took gigabytes.
+// The
 // candidates must have run the same trials, and each batch should hold
 // MinBatchTrials or more of them.
 //
@@ -89,7 +92,7 @@ type Difference struct {
 // axes names the swept parameters, which make the points: the rows are
 // laid out as the first candidate's, and a point only later candidates
 // have is placed among its points (rowOrder).
-func Compare(names []string, full [][]Estimate, batches [][][]Estimate, axes []string) (Comparison, error) {
+func Compare(names []string, full [][]Estimate, batches [][][]float64, axes []string) (Comparison, error) {
 	return compare(names, full, batches, axes, false)
 }
 
@@ -100,11 +103,11 @@ func Compare(names []string, full [][]Estimate, batches [][][]Estimate, axes []s
 // Hits only their kills per 100 points), each row showing the candidates
 // that lack it as missing; only a comparison in which no candidate
 // reports anything is refused.
-func CompareSplit(names []string, full [][]Estimate, batches [][][]Estimate, axes []string) (Comparison, error) {
+func CompareSplit(names []string, full [][]Estimate, batches [][][]float64, axes []string) (Comparison, error) {
 	return compare(names, full, batches, axes, true)
 }
 
-func compare(names []string, full [][]Estimate, batches [][][]Estimate, axes []string, oneQuestion bool) (Comparison, error) {
+func compare(names []string, full [][]Estimate, batches [][][]float64, axes []string, oneQuestion bool) (Comparison, error) {
 	if len(names) < 2 || len(full) != len(names) || len(batches) != len(names) {
 		return Comparison{}, fmt.Errorf("sim: a comparison needs two or more candidates, each with estimates and batches")
 	}
@@ -466,7 +469,7 @@ func matchKeys(es []Estimate) []string {
 	return keys
 }
 
-func difference(a, b int, ea, eb Estimate, ba, bb [][]Estimate, ia, ib int) Difference {
+func difference(a, b int, ea, eb Estimate, ba, bb [][]float64, ia, ib int) Difference {
 	d := Difference{A: a, B: b, Value: ea.Value - eb.Value}
 	if ea.Kind == Probability && eb.Kind == Probability && ea.Trials == eb.Trials && ea.Trials > 0 {
 		// Two probabilities over the same trials differ by a whole count:
@@ -482,10 +485,10 @@ func difference(a, b int, ea, eb Estimate, ba, bb [][]Estimate, ia, ib int) Diff
 		if ia < 0 || ib < 0 || ia >= len(ba[k]) || ib >= len(bb[k]) {
 			continue
 		}
-		x := ba[k][ia].Value - bb[k][ib].Value
+		x := ba[k][ia] - bb[k][ib]
 		if !math.IsNaN(x) {
 			ds = append(ds, x)
-			size = max(size, math.Abs(ba[k][ia].Value), math.Abs(bb[k][ib].Value))
+			size = max(size, math.Abs(ba[k][ia]), math.Abs(bb[k][ib]))
 		}
 	}
 	d.Batches = len(ds)
@@ -584,12 +587,24 @@ func sameParams(a, b []Param) bool {
 	return true
 }
 
+// Values are the values of estimates, in order: what a batch of a
+// comparison keeps of its estimates.
+func Values(es []Estimate) []float64 {
+	out := make([]float64, len(es))
+	for i, e := range es {
+		out[i] = e.Value
+	}
+	return out
+}
+
 // SplitBy turns one scenario's estimates into candidates: those whose
 // parameter axis has each of values, with that parameter removed, in order.
-// It is how one scenario that sweeps several attackers compares them.
-func SplitBy(axis string, values []any, es []Estimate) ([][]Estimate, error) {
-	out := make([][]Estimate, len(values))
-	for _, e := range es {
+// It is how one scenario that sweeps several attackers compares them. at[c]
+// are the positions in es of candidate c's estimates, by which the values
+// of a batch's estimates, in the same order, are split alike (SplitValues).
+func SplitBy(axis string, values []any, es []Estimate) (out [][]Estimate, at [][]int, err error) {
+	out, at = make([][]Estimate, len(values)), make([][]int, len(values))
+	for i, e := range es {
 		v := e.Param(axis)
 		found := false
 		for c, want := range values {
@@ -602,12 +617,25 @@ func SplitBy(axis string, values []any, es []Estimate) ([][]Estimate, error) {
 					}
 				}
 				e.Params = rest
-				out[c] = append(out[c], e)
+				out[c], at[c] = append(out[c], e), append(at[c], i)
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("sim: estimate %s has no value of %s", e.Metric, axis)
+			return nil, nil, fmt.Errorf("sim: estimate %s has no value of %s", e.Metric, axis)
 		}
 	}
-	return out, nil
+	return out, at, nil
+}
+
+// SplitValues splits values as SplitBy split the estimates they are the
+// values of: candidate c's are those at at[c].
+func SplitValues(values []float64, at [][]int) [][]float64 {
+	out := make([][]float64, len(at))
+	for c, is := range at {
+		out[c] = make([]float64, len(is))
+		for k, i := range is {
+			out[c][k] = values[i]
+		}
+	}
+	return out
 }

@@ -12,12 +12,12 @@ import (
 
 // estimatesOf reads the mean of slot 0 of each model, from a run and from
 // each of its batches: the shape Compare takes.
-func estimatesOf(r Run) (full [][]Estimate, batches [][][]Estimate) {
+func estimatesOf(r Run) (full [][]Estimate, batches [][][]float64) {
 	for m := range r.Tallies {
 		full = append(full, []Estimate{MeanOf("roll", nil, &r.Tallies[m].H[0])})
-		var bs [][]Estimate
+		var bs [][]float64
 		for _, b := range r.Batches {
-			bs = append(bs, []Estimate{MeanOf("roll", nil, &b.Tallies[m].H[0])})
+			bs = append(bs, Values([]Estimate{MeanOf("roll", nil, &b.Tallies[m].H[0])}))
 		}
 		batches = append(batches, bs)
 	}
@@ -73,39 +73,39 @@ func TestCompareUnpairedCovers(t *testing.T) {
 func TestCompareMismatch(t *testing.T) {
 	a := []Estimate{{Metric: "x"}}
 	b := []Estimate{{Metric: "y"}}
-	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, b}, [][][]Estimate{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "share no result") {
+	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, b}, [][][]float64{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "share no result") {
 		t.Errorf("different metrics compared: %v", err)
 	}
-	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, append(a, a...)}, [][][]Estimate{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "b reports x twice") {
+	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, append(a, a...)}, [][][]float64{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "b reports x twice") {
 		t.Errorf("a metric reported twice compared: %v", err)
 	}
 	// A third candidate that reports nothing (an attacker without points,
 	// narrowed to a per-100-points metric) is shown as not reporting it;
 	// one that reports only results of its own asks another question.
-	if c, err := Compare([]string{"a", "a again", "none"}, [][]Estimate{a, a, nil}, [][][]Estimate{nil, nil, nil}, nil); err != nil || len(c.Rows) != 1 || c.Rows[0].Reported[2] {
+	if c, err := Compare([]string{"a", "a again", "none"}, [][]Estimate{a, a, nil}, [][][]float64{nil, nil, nil}, nil); err != nil || len(c.Rows) != 1 || c.Rows[0].Reported[2] {
 		t.Errorf("a candidate reporting nothing: %v, %+v", err, c)
 	}
-	if _, err := Compare([]string{"a", "a again", "other"}, [][]Estimate{a, a, b}, [][][]Estimate{nil, nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "a and other share no result") {
+	if _, err := Compare([]string{"a", "a again", "other"}, [][]Estimate{a, a, b}, [][][]float64{nil, nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "a and other share no result") {
 		t.Errorf("a candidate of another question among two of one: %v", err)
 	}
 	// Two pairs, each of one question: every two candidates must share.
-	if _, err := Compare([]string{"a", "a again", "b", "b again"}, [][]Estimate{a, a, b, b}, [][][]Estimate{nil, nil, nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "a and b share no result") {
+	if _, err := Compare([]string{"a", "a again", "b", "b again"}, [][]Estimate{a, a, b, b}, [][][]float64{nil, nil, nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "a and b share no result") {
 		t.Errorf("two questions, two candidates each: %v", err)
 	}
 	// The values of one scenario's parameter ask one question, however
 	// their results fall: each shares with a third, not with each other.
 	ab := []Estimate{{Metric: "x"}, {Metric: "y"}}
-	if c, err := CompareSplit([]string{"only x", "only y", "both"}, [][]Estimate{a, b, ab}, [][][]Estimate{nil, nil, nil}, nil); err != nil || len(c.Rows) != 2 {
+	if c, err := CompareSplit([]string{"only x", "only y", "both"}, [][]Estimate{a, b, ab}, [][][]float64{nil, nil, nil}, nil); err != nil || len(c.Rows) != 2 {
 		t.Errorf("one scenario's values, each reporting part: %v, %+v", err, c)
 	}
-	if _, err := CompareSplit([]string{"a", "b"}, [][]Estimate{nil, nil}, [][][]Estimate{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "none of them reports anything") {
+	if _, err := CompareSplit([]string{"a", "b"}, [][]Estimate{nil, nil}, [][][]float64{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "none of them reports anything") {
 		t.Errorf("one scenario's values reporting nothing: %v", err)
 	}
 	// One candidate reporting, the other nothing.
-	if c, err := Compare([]string{"a", "none"}, [][]Estimate{a, nil}, [][][]Estimate{nil, nil}, nil); err != nil || len(c.Rows) != 1 || !c.Rows[0].Reported[0] || c.Rows[0].Reported[1] {
+	if c, err := Compare([]string{"a", "none"}, [][]Estimate{a, nil}, [][][]float64{nil, nil}, nil); err != nil || len(c.Rows) != 1 || !c.Rows[0].Reported[0] || c.Rows[0].Reported[1] {
 		t.Errorf("one candidate reporting, one not: %v, %+v", err, c)
 	}
-	if _, err := Compare([]string{"a", "b"}, [][]Estimate{nil, nil}, [][][]Estimate{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "none of them reports anything") {
+	if _, err := Compare([]string{"a", "b"}, [][]Estimate{nil, nil}, [][][]float64{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "none of them reports anything") {
 		t.Errorf("two candidates reporting nothing: %v", err)
 	}
 }
@@ -118,7 +118,7 @@ func TestCompareMissingIsNaN(t *testing.T) {
 	h.AddN(2, 10)
 	kept := MeanOf("x", nil, &h)
 	extra := MeanOf("only a", nil, &h)
-	c, err := Compare([]string{"a", "b"}, [][]Estimate{{kept, extra}, {kept}}, [][][]Estimate{nil, nil}, nil)
+	c, err := Compare([]string{"a", "b"}, [][]Estimate{{kept, extra}, {kept}}, [][][]float64{nil, nil}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,9 +143,13 @@ func TestSplitBy(t *testing.T) {
 		{Metric: "w", Params: []Param{{"attacker", "A"}, {"target", "T"}}},
 		{Metric: "w", Params: []Param{{"attacker", "B"}, {"target", "T"}}},
 	}
-	out, err := SplitBy("attacker", []any{"A", "B"}, es)
+	out, at, err := SplitBy("attacker", []any{"A", "B"}, es)
 	if err != nil || len(out) != 2 || len(out[1]) != 1 || len(out[1][0].Params) != 1 || out[1][0].Param("target") != "T" {
 		t.Fatalf("SplitBy: %v %+v", err, out)
+	}
+	// A batch's values, in the estimates' order, split alike.
+	if vs := SplitValues([]float64{1.5, 2.5}, at); len(vs) != 2 || len(vs[0]) != 1 || vs[0][0] != 1.5 || vs[1][0] != 2.5 {
+		t.Errorf("SplitValues: %v (positions %v), want [[1.5] [2.5]]", vs, at)
 	}
 }
 
@@ -158,7 +162,7 @@ func TestSplitBy(t *testing.T) {
 // (1/625 in that batch's difference) and keeps its se.
 func TestCompareSameEveryBatch(t *testing.T) {
 	for _, spread := range []bool{false, true} {
-		var batches [2][][]Estimate
+		var batches [2][][]float64
 		fa, fb := NewHistogram(0, 40), NewHistogram(0, 40)
 		for k := range int64(32) {
 			a, b := NewHistogram(0, 40), NewHistogram(0, 40)
@@ -173,8 +177,8 @@ func TestCompareSameEveryBatch(t *testing.T) {
 			}
 			fa.Merge(&a)
 			fb.Merge(&b)
-			batches[0] = append(batches[0], []Estimate{MeanOf("reach", nil, &a)})
-			batches[1] = append(batches[1], []Estimate{MeanOf("reach", nil, &b)})
+			batches[0] = append(batches[0], Values([]Estimate{MeanOf("reach", nil, &a)}))
+			batches[1] = append(batches[1], Values([]Estimate{MeanOf("reach", nil, &b)}))
 		}
 		full := [][]Estimate{{MeanOf("reach", nil, &fa)}, {MeanOf("reach", nil, &fb)}}
 		c, err := Compare([]string{"a", "b"}, full, batches[:], nil)
@@ -218,10 +222,10 @@ func TestRoundWithin(t *testing.T) {
 func TestCompareProbabilityDifference(t *testing.T) {
 	est := func(successes, trials int64) Estimate { return ProbabilityOf("reaches", nil, successes, trials) }
 	full := [][]Estimate{{est(10_475, 20_000)}, {est(10_580, 20_000)}}
-	var batches [2][][]Estimate
+	var batches [2][][]float64
 	for k := range int64(2) {
-		batches[0] = append(batches[0], []Estimate{est(5_235+5*k, 10_000)})
-		batches[1] = append(batches[1], []Estimate{est(5_300-20*k, 10_000)})
+		batches[0] = append(batches[0], Values([]Estimate{est(5_235+5*k, 10_000)}))
+		batches[1] = append(batches[1], Values([]Estimate{est(5_300-20*k, 10_000)}))
 	}
 	c, err := Compare([]string{"a", "b"}, full, batches[:], nil)
 	if err != nil {

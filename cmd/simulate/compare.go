@@ -412,12 +412,13 @@ func (j compareJob) compare(merged *sim.Part, cfg sim.Config) (sim.Comparison, s
 	return c, compareStamp(ss, j.args, j.by, j.metrics, cfg), nil
 }
 
-// candidates reads each candidate's results, in all and batch by batch:
-// a scenario each, or the values of one scenario's parameter (--by).
-func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.Estimate, batches [][][]sim.Estimate, err error) {
+// candidates reads each candidate's results, in all and batch by batch
+// (a batch's values alone, sim.Values): a scenario each, or the values of
+// one scenario's parameter (--by).
+func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.Estimate, batches [][][]float64, err error) {
 	for i, run := range merged.Runs {
 		s := j.ss[i]
-		var bs [][]sim.Estimate
+		var bs [][]float64
 		for k, b := range run.Batches {
 			if j.shaping && k > 0 {
 				// Every batch is the same empty run (emptyRun): its
@@ -429,7 +430,7 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 			if !ok {
 				return nil, nil, nil, j.stoppedErr()
 			}
-			bs = append(bs, lean(es))
+			bs = append(bs, sim.Values(es))
 		}
 		es, ok := j.results(s, run)
 		if !ok {
@@ -445,7 +446,7 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 			n += len(es)
 		}
 		if n > maxCompareEstimates {
-			return nil, nil, nil, fmt.Errorf("the comparison has %s estimates (its candidates' metrics at their points), and holds each %d times (in all, and in each batch of trials): at most %s, about 5 GB; compare fewer points or metrics (--metrics), or run the sweep with simulate run", reports.GroupThousands(int64(n)), compareBatches+1, reports.GroupThousands(maxCompareEstimates))
+			return nil, nil, nil, fmt.Errorf("the comparison has %s estimates (its candidates' metrics at their points), and keeps the trials behind each in %d batches as well as in all: at most %s, about 4.5 GB; compare fewer points or metrics (--metrics), or run the sweep with simulate run", reports.GroupThousands(int64(n)), compareBatches, reports.GroupThousands(maxCompareEstimates))
 		}
 	}
 	if len(j.ss) > 1 {
@@ -455,26 +456,15 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 }
 
 // maxCompareEstimates bounds the estimates a comparison reports (in all,
-// its candidates together). It holds them once in all and once in each of
-// its compareBatches batches, with their parameters and their split by
-// value: a --by comparison of a 10,000-point battle, 150,000 estimates,
-// took 7 GB, about 47 KB an estimate, so 100,000 come to about 5 GB.
-const maxCompareEstimates = 100_000
-
-// lean drops what a batch's estimates carry that a comparison never reads
-// there (only their values and parameters): their histograms and exact
-// distributions, which a large sweep's 32 batches would otherwise
-// hold all at once.
-func lean(es []sim.Estimate) []sim.Estimate {
-	for i := range es {
-		es[i].Hist, es[i].ExactPMF = nil, nil
-	}
-	return es
-}
+// its candidates together). It holds them once in all, with the tallies
+// of each of its compareBatches batches and each batch's values: a --by
+// comparison of a 10,000-point battle, 150,000 estimates, took 2.1 GB
+// (14 KB an estimate), so 300,000 come to about 4.5 GB.
+const maxCompareEstimates = 300_000
 
 // splitCandidates splits one scenario's results, in all and batch by
 // batch, into the candidates of the compared parameter's values.
-func (j compareJob) splitCandidates(all []sim.Estimate, perBatch [][]sim.Estimate) (names []string, full [][]sim.Estimate, batches [][][]sim.Estimate, err error) {
+func (j compareJob) splitCandidates(all []sim.Estimate, perBatch [][]float64) (names []string, full [][]sim.Estimate, batches [][][]float64, err error) {
 	s := j.ss[0]
 	axis, err := compareAxis(s, j.by)
 	if err != nil {
@@ -487,21 +477,19 @@ func (j compareJob) splitCandidates(all []sim.Estimate, perBatch [][]sim.Estimat
 	// A parameter that only changes how results are read (a charge's
 	// distance) is missing from the per-profile results: such a parameter
 	// cannot split candidates.
-	full, err = sim.SplitBy(axis.Name, values, all)
+	full, at, err := sim.SplitBy(axis.Name, values, all)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %s does not tell every result apart (%v); compare by a parameter of the units", s.Name, axis.Name, err)
 	}
-	batches = make([][][]sim.Estimate, len(values))
-	var first [][]sim.Estimate
+	batches = make([][][]float64, len(values))
+	var first [][]float64
 	for k, b := range perBatch {
 		if j.stopped() {
 			return nil, nil, nil, j.stoppedErr()
 		}
 		sb := first
 		if !j.shaping || k == 0 { // working out the shape, the batches are alike
-			if sb, err = sim.SplitBy(axis.Name, values, b); err != nil {
-				return nil, nil, nil, err
-			}
+			sb = sim.SplitValues(b, at)
 			first = sb
 		}
 		for c, es := range sb {

@@ -201,20 +201,21 @@ func TestCompareStopsWhileSettingUp(t *testing.T) {
 	}
 }
 
-// TestCompareTooLargeIsRefused: a comparison holds each of its estimates
-// 33 times (in all and in each of its 32 batches): one of more than
-// 100,000 estimates is refused before any trial, with what to do, and
-// the same comparison of fewer metrics runs. This battle sweeps 10,000
-// points of 15 estimates each: 150,000; won and broke alone, 40,000.
+// TestCompareTooLargeIsRefused: a comparison keeps the trials behind each
+// of its estimates in each of its 32 batches as well as in all: one of
+// more than 300,000 estimates is refused before any trial, with what to
+// do, and the same comparison of fewer metrics runs. This battle sweeps
+// 30,000 points of 15 estimates each: 450,000; won and broke alone,
+// 120,000.
 func TestCompareTooLargeIsRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.yaml")
-	src := battleSweep(10)
+	src := battleSweep(30)
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), []string{"compare", path, "--by", "distance", "--check"}, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "the comparison has 150,000 estimates") || !strings.Contains(err.Error(), "at most 100,000") {
+	if err == nil || !strings.Contains(err.Error(), "the comparison has 450,000 estimates") || !strings.Contains(err.Error(), "at most 300,000") {
 		t.Errorf("got %v; want the comparison refused for its size", err)
 	}
 	if err := run(context.Background(), []string{"compare", path, "--by", "distance", "--metrics", "won,broke", "--check"}, &stdout, &stderr); err != nil {
