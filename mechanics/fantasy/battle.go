@@ -589,6 +589,12 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 			return
 		}
 	}
+	// A charge that cannot be completed, the target beyond the longest
+	// charge the unit can roll, cannot be declared (W9E, Can I Charge?):
+	// no test to charge, no reaction, no Terror, no failed-charge move.
+	if ts.Distance > as.Mover.LongestCharge(a.Flying) {
+		return
+	}
 	// A unit that wants to charge a Terror-causing enemy must pass a
 	// Psychology (Leadership) test first (unit card, Terror).
 	if testsToCharge(a, t) && !LdTest(r, a.Ld, opt.InsaneCourage) {
@@ -815,8 +821,9 @@ func (b *Battle) shoot(r *dice.Rand, s *State) {
 // MissileMayFire reports whether the acting unit's missile weapon may be
 // fired in some Shooting phase of the battle: one that does not follow the
 // charge phase, or one that does where the charge may go undeclared (a
-// Random Movement move declares none; a Terror test may stop it; along
-// the line another unit may stand in the way), since a unit that declared
+// Random Movement move declares none; a Terror test may stop it; a target
+// beyond the longest charge cannot be charged; along the line another
+// unit may stand in the way), since a unit that declared
 // a charge does not shoot that turn. A battle that starts in combat is
 // left to its other checks.
 func (b *Battle) MissileMayFire() bool {
@@ -827,7 +834,7 @@ func (b *Battle) MissileMayFire() bool {
 	}
 	a, t := b.Units[0], b.Units[1]
 	return !a.Mover.Random.IsZero() || testsToCharge(a, t) || b.Distance[1] == 0 ||
-		b.Options.ChargePath == ChargeLine && len(b.Units) > 2
+		b.Distance[1] > a.Mover.LongestCharge(a.Flying) || b.Options.ChargePath == ChargeLine && len(b.Units) > 2
 }
 
 // Shooters is how many of u's alive models shoot when ranks of them

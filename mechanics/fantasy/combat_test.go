@@ -348,13 +348,14 @@ func TestCaughtWAP(t *testing.T) {
 }
 
 // TestTerror: a Terror-causer's declared charge makes the target test for
-// panic; a Random Movement charge does not (no charge is declared).
+// panic (10" away, within its longest charge of 6 + 6); a Random Movement
+// charge does not (no charge is declared).
 func TestTerror(t *testing.T) {
 	maw := &Unit{Name: "Maw", Troop: Monster, Models: 1, Width: 1, FrontMM: 50, WS: 3, S: 6, T: 6, W: 6, I: 1, Ld: 10,
 		Armour: NoSave, Ward: NoSave, Parry: NoSave, US: 6, Terror: true, Attackers: []Attacker{{Name: "m", WS: 3, S: 6, I: 1, A: dice.Const(0), PerBody: 1}},
 		Mover: Mover{M: 6}}
 	timid := foot("Timid", 10, 5, 3, 3, 3, 3, 0, 4, NoSave)
-	b := battle(maw, timid, 30, PhaseCharge)
+	b := battle(maw, timid, 10, PhaseCharge)
 	s := b.NewState()
 	r := dice.New(2, 0)
 	const n = 50_000
@@ -863,27 +864,32 @@ func TestFiringRanks(t *testing.T) {
 // TestNoShootingAfterADeclaredCharge: a unit that declared a charge does
 // not shoot in the Shooting phase of that turn (WAP/shooting/who-can-
 // shoot). Ten archers (M4, BS4: 3+ to hit, 4+ beyond half of their 24"
-// range; S3 on T3 4+ to wound) declare a charge 20" away, beyond their
-// reach (4 + the higher of 2D6, at most 10"), and fall short: no shot. Had
-// they not declared one (a target causing Terror that they test to charge
-// on Ld 2, passing 1/36), they shoot from 20", beyond half range: 35/36 x
-// 10 x 1/2 x 1/2. A shooting phase with no charge phase before it shoots
-// as ever, here from 12": 10 x 2/3 x 1/2. Random Movement declares no
-// charge: its 2D6 roll takes them to within half range on 8 or more
-// (15/36), so 10 x (15/36 x 2/3 + 21/36 x 1/2) x 1/2 = 10 x 41/144.
+// range; S3 on T3 4+ to wound) declare a charge 10" away, at the longest
+// they can roll (4 + the higher of 2D6): reaching it or falling short,
+// they do not shoot. Had they not declared one (a target causing Terror
+// that they test to charge on Ld 2, passing 1/36), they shoot from 10",
+// within half range: 35/36 x 10 x 2/3 x 1/2. A target 20" away, beyond
+// their longest charge, cannot be charged (W9E/movement/can-i-charge), so
+// no charge is declared and they shoot at long range: 10 x 1/2 x 1/2. A
+// shooting phase with no charge phase before it shoots as ever, here from
+// 12": 10 x 2/3 x 1/2. Random Movement declares no charge: its 2D6 roll
+// takes them from 20" to within half range on 8 or more (15/36), so 10 x
+// (15/36 x 2/3 + 21/36 x 1/2) x 1/2 = 10 x 41/144.
 func TestNoShootingAfterADeclaredCharge(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		ld     int
-		terror bool
-		random bool
-		phases []Phase
-		want   float64
+		name     string
+		ld       int
+		terror   bool
+		random   bool
+		distance int
+		phases   []Phase
+		want     float64
 	}{
-		{"a charge that falls short", 7, false, false, []Phase{PhaseCharge, PhaseShooting}, 0},
-		{"a charge not declared", 2, true, false, []Phase{PhaseCharge, PhaseShooting}, 35.0 / 36 * 10 / 4},
-		{"no charge phase", 7, false, false, []Phase{PhaseShooting}, 10.0 / 3},
-		{"Random Movement", 7, false, true, []Phase{PhaseCharge, PhaseShooting}, 10 * 41.0 / 144},
+		{"a charge declared", 7, false, false, 10, []Phase{PhaseCharge, PhaseShooting}, 0},
+		{"a charge not declared", 2, true, false, 10, []Phase{PhaseCharge, PhaseShooting}, 35.0 / 36 * 10 / 3},
+		{"a target beyond the longest charge", 7, false, false, 20, []Phase{PhaseCharge, PhaseShooting}, 10.0 / 4},
+		{"no charge phase", 7, false, false, 12, []Phase{PhaseShooting}, 10.0 / 3},
+		{"Random Movement", 7, false, true, 20, []Phase{PhaseCharge, PhaseShooting}, 10 * 41.0 / 144},
 	} {
 		a := foot("Archers", 10, 5, 3, 3, 3, 3, 1, tc.ld, NoSave)
 		a.BS, a.Missile = 4, Missile{S: 3, Range: 24, Shots: dice.Const(1)}
@@ -893,10 +899,7 @@ func TestNoShootingAfterADeclaredCharge(t *testing.T) {
 		}
 		d := foot("Spearmen", 40, 5, 3, 3, 3, 3, 1, 7, NoSave)
 		d.ImmunePsychology, d.Terror = true, tc.terror
-		b := battle(a, d, 20, tc.phases...)
-		if tc.phases[0] == PhaseShooting {
-			b.Distance[1] = 12 // within half range
-		}
+		b := battle(a, d, tc.distance, tc.phases...)
 		s := b.NewState()
 		r := dice.New(23, 0)
 		const n = 20_000

@@ -717,3 +717,44 @@ func TestStompStrikesWithTheChargeBonus(t *testing.T) {
 		}
 	}
 }
+
+// TestNoChargeBeyondTheLongest: a charge that cannot be completed cannot
+// be declared (W9E/movement/can-i-charge): a Terror-causing monster of M 6
+// without Swiftstride reaches at most 6 + 6 = 12". At 12" it declares its
+// charge and its Ld 8 target takes the Panic test of Run for Your Lives!,
+// fleeing on 9 or more, 10/36; at 13" nothing is declared, so nothing
+// flees and the monster stays where it stood.
+func TestNoChargeBeyondTheLongest(t *testing.T) {
+	for _, tc := range []struct {
+		distance int
+		fled     float64
+	}{{12, 10.0 / 36}, {13, 0}} {
+		m := monster("Beast", 50)
+		m.Mover, m.Terror = Mover{M: 6}, true
+		if got := m.Mover.LongestCharge(false); got != 12 {
+			t.Fatalf("longest charge %d, want 12", got)
+		}
+		h := foot("Halberds", 20, 5, 3, 3, 3, 3, 1, 8, NoSave)
+		b := battle(m, h, tc.distance, PhaseCharge)
+		s := b.NewState()
+		r := dice.New(29, 0)
+		const n = 36_000
+		fled, declared := 0, 0
+		for range n {
+			b.Run(r, s)
+			if s.Units[1].Fled {
+				fled++
+			}
+			if s.Out.ChargeDeclared {
+				declared++
+			}
+		}
+		se := math.Sqrt(tc.fled * (1 - tc.fled) / n)
+		if got := float64(fled) / n; math.Abs(got-tc.fled) > 4*se+1e-12 {
+			t.Errorf("%d\": fled %.4f, want %.4f ± %.4f (4 SE)", tc.distance, got, tc.fled, 4*se)
+		}
+		if want := tc.distance <= 12; (declared == n) != want || (declared == 0) == want {
+			t.Errorf("%d\": a charge declared in %d of %d trials, want it declared %v", tc.distance, declared, n, want)
+		}
+	}
+}

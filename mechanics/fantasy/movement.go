@@ -166,6 +166,13 @@ func (m *Mover) RollCharge(r *dice.Rand, flying bool) (reach, failed int) {
 	return base + sum, hi
 }
 
+// LongestCharge is the farthest a charge can reach (flying, as Roll reads
+// it): beyond it a charge cannot be completed, so it is not declared.
+func (m *Mover) LongestCharge(flying bool) int {
+	base, e, _, _ := m.roll(Charge, flying)
+	return base + e.Max()
+}
+
 type moveUse struct{ flying, voidSwift bool }
 
 // roll decides the base and dice of a move, and the table row (-1 for

@@ -189,9 +189,9 @@ func TestUnreadKeysRefused(t *testing.T) {
 		// phase never shoots: a unit that declared a charge does not
 		// shoot that turn.
 		{"a missile after a declared charge",
-			"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, distance: 20, phases: [charge, shooting], options: {firing_ranks: 1}}\n",
-			"t.yaml:3:239: firing_ranks: the attacker never fires its missile weapon, the only one it changes (it declares a charge in the charge phase before every shooting phase, and does not shoot that turn); remove it\n" +
-				"t.yaml:3:204: shooting: the attacker declares a charge in the charge phase before it at every point"},
+			"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, distance: 8, phases: [charge, shooting], options: {firing_ranks: 1}}\n",
+			"t.yaml:3:238: firing_ranks: the attacker never fires its missile weapon, the only one it changes (it declares a charge in the charge phase before every shooting phase, and does not shoot that turn); remove it\n" +
+				"t.yaml:3:203: shooting: the attacker declares a charge in the charge phase before it at every point"},
 		// A Swarm is Skirmishers with no ranks; supporting attacks turned
 		// off leave nothing to cap; a friend of the acting unit never
 		// fights, so its types, saves and immunities decide nothing.
@@ -248,7 +248,9 @@ func TestUnreadKeysRefused(t *testing.T) {
 		"battle: {attacker: {name: A, " + rat + ", rules: [Terror]}, target: {name: B, " + rat + ", rules: [Immunity (Fear)]}, distance: 0, phases: [combat], options: {terror_vs_immune_fear: fear}}\n",
 		"battle: {attacker: {name: A, troop: Monstrous Infantry, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {supporting_attacks: [false, true], monstrous_support: 2}}\n",
 		// A shooting phase of another turn, a charge that may go
-		// undeclared (a Terror test, Random Movement): the missile fires.
+		// undeclared (a Terror test, Random Movement, a target beyond the
+		// longest charge, 4 + 6 here): the missile fires.
+		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, distance: [8, 11], phases: [charge, shooting], options: {firing_ranks: 1}}\n",
 		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, distance: 20, phases: [shooting, charge, shooting], options: {firing_ranks: 1}}\n",
 		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + ", rules: [Terror]}, distance: 20, phases: [charge, shooting], options: {firing_ranks: 1}}\n",
 		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}, rules: [Random Movement (2D6)]}, target: {name: B, " + rat + "}, distance: 20, phases: [charge, shooting], options: {firing_ranks: 1}}\n",
