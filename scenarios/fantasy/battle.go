@@ -400,10 +400,12 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		case o.key == "target_flees" && !some(func(b *rules.Battle) bool { return b.Distance[1] > 0 }):
 			why = "the target is in combat from the start (distance 0), so no charge is declared at it and target_flees decides nothing"
 		case o.key == "target_flees" && !some(func(b *rules.Battle) bool {
-			return b.Units[0].Mover.Random.IsZero() && b.Distance[1] > 0 && !b.Units[1].ImmunePsychology
+			a := b.Units[0]
+			return a.Mover.Random.IsZero() && b.Distance[1] > 0 && b.Distance[1] <= a.Mover.LongestCharge(a.Flying) && !b.Units[1].ImmunePsychology
 		}):
-			// Immune to psychology, it holds (Run for Your Lives!).
-			why = "no point has a target that may flee as its charge reaction: one charged from afar, by an attacker without Random Movement, and not immune to psychology; so target_flees decides nothing"
+			// Immune to psychology, it holds (Run for Your Lives!); beyond
+			// the longest charge, none is declared.
+			why = "no point has a target that may flee as its charge reaction: one charged from afar but within the attacker's longest charge, by an attacker without Random Movement, and not immune to psychology; so target_flees decides nothing"
 		}
 		if why != "" {
 			refused = append(refused, unread{n, o.key + ": " + why + "; remove it"})
