@@ -181,12 +181,14 @@ func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
 		slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return d.FailedWithin(u.node) })) {
 		return
 	}
-	charges := slices.Contains(q.charged.Values(), true)
+	// A charge at a distance beyond max_charge at every point is declared
+	// at none (declarable).
+	charges := slices.Contains(q.charged.Values(), true) && q.declarable()
 	rolls := charges && slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 })
 	armed := charges && slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 })
 	unread := map[string]string{
-		"charge_bonus_attacks":        "no point charges (charged: true), the only time its Attacks are made",
-		"charge_dice":                 "no point rolls a charge (charged: true and a distance), the only roll it changes",
+		"charge_bonus_attacks":        "no point charges (charged: true, and a distance within max_charge), the only time its Attacks are made",
+		"charge_dice":                 "no point rolls a charge (charged: true and a distance within max_charge), the only roll it changes",
 		"max_charge":                  "no point rolls a charge or fires Overwatch at one, the only things it limits",
 		"terrain_charge_initiative":   "no point charges through difficult terrain (difficult_terrain: true), the only charge it slows",
 		"disordered_by_hold_the_line": "no point has the defender Hold the Line (hold_the_line: true), the only Reaction it weighs",
@@ -453,8 +455,8 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 	// nothing.
 	never := !slices.Contains(q.charged.Values(), true)
 	rolls := slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 })
-	if slices.ContainsFunc(q.bonus.Values(), func(v int) bool { return v > 0 }) && (never || !rolls) && !q.partial && allRead(q.chargedAt, len(q.charged.Values())) {
-		d.Errorf(q.where("charge_bonus"), "charge_bonus needs a charge roll: charged: true and a distance (without a distance the charge reaches, and no roll is made)")
+	if slices.ContainsFunc(q.bonus.Values(), func(v int) bool { return v > 0 }) && (never || !rolls || !q.declarable()) && !q.partial && allRead(q.chargedAt, len(q.charged.Values())) {
+		d.Errorf(q.where("charge_bonus"), "charge_bonus needs a charge roll: charged: true and a distance within max_charge (without a distance the charge reaches, and no roll is made; beyond max_charge no charge is declared)")
 	}
 	// Hold the Line from a defender that makes no Reaction at any point of
 	// the sweep (where some points may react, the others simply do not).

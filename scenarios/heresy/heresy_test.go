@@ -1491,6 +1491,11 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 		{"hold the line from artillery", "attacker: " + one + ", defender: " + rapier + ", distance: 6, hold_the_line: true", "the defender is Automated Artillery, whose one Reaction is Interceptor"},
 		{"hold the line when Stupefied", "attacker: " + one + ", defender: " + lord + ", distance: 6, hold_the_line: true, stupefied: defender", "hold_the_line: true with a Stupefied defender"},
 		{"charge dice without a roll", "attacker: " + one + ", defender: " + def + ", options: {charge_dice: 3D6}", "charge_dice: no point rolls a charge"},
+		// Beyond max_charge (12" by default) at every point, no charge is
+		// declared, so none is rolled and none is made.
+		{"charge dice beyond the longest charge", "attacker: " + one + ", defender: " + def + ", distance: 13, options: {charge_dice: 3D6}", "charge_dice: no point rolls a charge"},
+		{"charge attacks beyond the longest charge", "attacker: " + one + ", defender: " + def + ", distance: [13, 20], options: {charge_bonus_attacks: 2}", "charge_bonus_attacks: no point charges"},
+		{"charge bonus beyond the longest charge", "attacker: " + one + ", defender: " + def + ", distance: 13, charge_bonus: 1", "charge_bonus needs a charge roll"},
 		{"max charge without a roll or Overwatch", "attacker: " + one + ", defender: " + def + ", options: {max_charge: 5}", "max_charge: no point rolls a charge or fires Overwatch"},
 		{"charge attacks without a charge", "attacker: " + one + ", defender: " + def + ", charged: false, options: {charge_bonus_attacks: 2}", "charge_bonus_attacks: no point charges"},
 		{"terrain Initiative without terrain", "attacker: " + one + ", defender: " + def + ", options: {terrain_charge_initiative: 0}", "terrain_charge_initiative: no point charges through difficult terrain"},
@@ -1521,6 +1526,7 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 		"attacker: " + one + ", defender: {use: Volkite Squad, models: 5}",
 		"attacker: " + one + ", defender: {use: Volkite Squad, models: 5}, charged: false",
 		"attacker: " + one + ", defender: " + def + ", distance: 8, options: {charge_dice: 3D6, max_charge: 18}",
+		"attacker: " + one + ", defender: " + def + ", distance: [8, 13], charge_bonus: 1, options: {charge_dice: 3D6, charge_bonus_attacks: 2}",
 		"attacker: " + one + ", defender: " + gun + ", options: {overwatch: true, max_charge: 18, weapon_choice: unsaved_wounds, pistol_pair: two_weapons}",
 		"attacker: " + one + ", defender: " + def + ", charged: [false, true], options: {charge_bonus_attacks: 2}",
 		"attacker: " + one + ", defender: " + def + ", difficult_terrain: [false, true], options: {terrain_charge_initiative: 0}",
