@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -325,6 +326,9 @@ func (j compareJob) run(ctx context.Context, bars func(name string) (update func
 func (j compareJob) shape(ctx context.Context) error {
 	j.stop, j.shaping = func() bool { return ctx.Err() != nil }, true
 	cfg := j.config()
+	if err := j.checkTallies(cfg); err != nil {
+		return err
+	}
 	var runs []sim.Run
 	for _, s := range j.ss {
 		if j.stopped() {
@@ -455,11 +459,50 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 	return j.splitCandidates(full[0], batches[0])
 }
 
+// checkTallies refuses, before any trial, a comparison whose tallies would
+// take more memory than maxCompareBytes: each of its models' histograms
+// (one count of 8 bytes for each value a slot can take) kept in each of
+// its compareBatches batches and in all, by each worker and again as the
+// workers' parts are merged (compareMemory).
+func (j compareJob) checkTallies(cfg sim.Config) error {
+	counts := 0
+	for _, s := range j.ss {
+		for _, m := range s.Models {
+			for _, sl := range m.Slots() {
+				counts += sl.Hi - sl.Lo + 1
+			}
+		}
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if need := compareMemory(counts, workers); need > maxCompareBytes {
+		return fmt.Errorf("the comparison would hold about %.1f GB of tallies (its candidates' %s histogram counts, kept in each of its %d batches and in all, by each of %d workers): at most %.1f GB; compare fewer points, or smaller units (a count for every number of models lost), or use fewer workers (--workers), or run the sweep with simulate run",
+			need/1e9, reports.GroupThousands(int64(counts)), compareBatches, workers, maxCompareBytes/1e9)
+	}
+	return nil
+}
+
+// compareMemory is the memory a comparison's tallies of counts histogram
+// counts take with workers workers, in bytes: 8 bytes a count, in all and
+// in each batch, held by each worker as it runs and by about four more
+// sets as the parts are merged and the results gathered. Measured on 2
+// workers (about 6 copies of every batch's tallies): 1,360,000 counts
+// took 2.1 GB, 4,040,000 took 6.6 GB.
+func compareMemory(counts, workers int) float64 {
+	return 8 * float64(counts) * float64(compareBatches+1) * float64(workers+4)
+}
+
+// maxCompareBytes bounds compareMemory.
+const maxCompareBytes = 4.5e9
+
 // maxCompareEstimates bounds the estimates a comparison reports (in all,
-// its candidates together). It holds them once in all, with the tallies
-// of each of its compareBatches batches and each batch's values: a --by
-// comparison of a 10,000-point battle, 150,000 estimates, took 2.1 GB
-// (14 KB an estimate), so 300,000 come to about 4.5 GB.
+// its candidates together), which it holds once in all, with their
+// parameters, histograms and split by value, and as one value in each
+// batch; its tallies are bounded apart (checkTallies). 300,000 estimates
+// of a battle of ten-model units take about a gigabyte beside their
+// tallies.
 const maxCompareEstimates = 300_000
 
 // splitCandidates splits one scenario's results, in all and batch by

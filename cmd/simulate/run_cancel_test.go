@@ -191,8 +191,9 @@ func TestCompareStopsWhileSettingUp(t *testing.T) {
 	time.AfterFunc(after, cancel)
 	start := time.Now()
 	var stdout, stderr bytes.Buffer
-	// Two metrics: 40,000 estimates, under the bound a comparison holds.
-	err := run(ctx, []string{"compare", path, "--by", "distance", "--metrics", "won,broke", "--trials", "1e8", "--format", "json"}, &stdout, &stderr)
+	// Two metrics: 40,000 estimates, under the bound a comparison holds;
+	// two workers keep its tallies under theirs on any machine.
+	err := run(ctx, []string{"compare", path, "--by", "distance", "--metrics", "won,broke", "--trials", "1e8", "--format", "json", "--workers", "2"}, &stdout, &stderr)
 	if !errors.Is(err, errCancelled) || stdout.Len() != 0 {
 		t.Errorf("err %v, stdout %d bytes; want stopped before any trial, nothing written", err, stdout.Len())
 	}
@@ -206,20 +207,35 @@ func TestCompareStopsWhileSettingUp(t *testing.T) {
 // more than 300,000 estimates is refused before any trial, with what to
 // do, and the same comparison of fewer metrics runs. This battle sweeps
 // 30,000 points of 15 estimates each: 450,000; won and broke alone,
-// 120,000.
+// 120,000 (its units are of one model, so its tallies are small). A
+// comparison whose tallies would take more than 4.5 GB is refused too:
+// battleSweep(10), 1,360,000 histogram counts, takes 8 x 1,360,000 x 33 x
+// (16 + 4) bytes, 7.2 GB, on 16 workers, and 1.8 GB on 1.
 func TestCompareTooLargeIsRefused(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "big.yaml")
-	src := battleSweep(30)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.yaml")
+	src := strings.ReplaceAll(battleSweep(30), "models: 10", "models: 1")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"compare", path, "--by", "distance", "--check"}, &stdout, &stderr)
+	err := run(context.Background(), []string{"compare", path, "--by", "distance", "--check", "--workers", "1"}, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "the comparison has 450,000 estimates") || !strings.Contains(err.Error(), "at most 300,000") {
 		t.Errorf("got %v; want the comparison refused for its size", err)
 	}
-	if err := run(context.Background(), []string{"compare", path, "--by", "distance", "--metrics", "won,broke", "--check"}, &stdout, &stderr); err != nil {
+	if err := run(context.Background(), []string{"compare", path, "--by", "distance", "--metrics", "won,broke", "--check", "--workers", "1"}, &stdout, &stderr); err != nil {
 		t.Errorf("won and broke alone: %v", err)
+	}
+	tallied := filepath.Join(dir, "tallied.yaml")
+	if err := os.WriteFile(tallied, []byte(battleSweep(10)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = run(context.Background(), []string{"compare", tallied, "--by", "distance", "--check", "--workers", "16"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "would hold about 7.2 GB of tallies (its candidates' 1,360,000 histogram counts") {
+		t.Errorf("16 workers: got %v; want the comparison refused for its tallies", err)
+	}
+	if err := run(context.Background(), []string{"compare", tallied, "--by", "distance", "--check", "--workers", "1"}, &stdout, &stderr); err != nil {
+		t.Errorf("1 worker: %v", err)
 	}
 }
 
