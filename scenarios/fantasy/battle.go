@@ -401,7 +401,11 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			why = "the target is in combat from the start (distance 0), so no charge is declared at it and target_flees decides nothing"
 		case o.key == "target_flees" && !some(func(b *rules.Battle) bool {
 			a := b.Units[0]
-			return a.Mover.Random.IsZero() && b.Distance[1] > 0 && b.Distance[1] <= a.Mover.LongestCharge(a.Flying) && !b.Units[1].ImmunePsychology
+			// A phase before the charge may bring the units nearer (an
+			// Out of Control move towards them), so the distance as
+			// written decides only where the charge comes first.
+			reach := b.Phases[0] != rules.PhaseCharge || b.Distance[1] <= a.Mover.LongestCharge(a.Flying)
+			return a.Mover.Random.IsZero() && b.Distance[1] > 0 && reach && !b.Units[1].ImmunePsychology
 		}):
 			// Immune to psychology, it holds (Run for Your Lives!); beyond
 			// the longest charge, none is declared.

@@ -250,6 +250,9 @@ func TestUnreadKeysRefused(t *testing.T) {
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + ", ward: 5+, parry: 6+}, distance: 0, phases: [combat], options: {wards: best}}\n",
 		"battle: {attacker: {name: A, " + rat + ", rules: [Terror]}, target: {name: B, " + rat + ", rules: [Immunity (Fear)]}, distance: 0, phases: [combat], options: {terror_vs_immune_fear: fear}}\n",
 		"battle: {attacker: {name: A, troop: Monstrous Infantry, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {supporting_attacks: [false, true], monstrous_support: 2}}\n",
+		// An Out of Control move towards the target before the charge may
+		// bring it within the longest charge (4 + 6 here).
+		"battle: {attacker: {name: W, troop: Chariot, M: 4, WS: 3, S: 5, T: 5, W: 5, I: 3, A: 3, Ld: 7, rules: [Zzzzap!]}, target: {name: B, " + rat + "}, distance: 12, phases: [shooting, charge], options: {out_of_control: towards, target_flees: true}}\n",
 		// A shooting phase of another turn, a charge that may go
 		// undeclared (a Terror test, Random Movement, a target beyond the
 		// longest charge, 4 + 6 here): the missile fires.
