@@ -463,7 +463,8 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 // take more memory than maxCompareBytes: each of its models' histograms
 // (one count of 8 bytes for each value a slot can take) kept in each of
 // its compareBatches batches and in all, by each worker and again as the
-// workers' parts are merged (compareMemory).
+// workers' parts are merged (compareMemory). On the command line (signals)
+// it suggests --workers, which a server's clients cannot give.
 func (j compareJob) checkTallies(cfg sim.Config) error {
 	counts := 0
 	for _, s := range j.ss {
@@ -478,20 +479,25 @@ func (j compareJob) checkTallies(cfg sim.Config) error {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	if need := compareMemory(counts, workers); need > maxCompareBytes {
-		return fmt.Errorf("the comparison would hold about %.1f GB of tallies (its candidates' %s histogram counts, kept in each of its %d batches and in all, by each of %d workers): at most %.1f GB; compare fewer points, or smaller units (a count for every number of models lost), or use fewer workers (--workers), or run the sweep with simulate run",
-			need/1e9, reports.GroupThousands(int64(counts)), compareBatches, workers, maxCompareBytes/1e9)
+		fewer := ""
+		if j.signals {
+			fewer = ", or use fewer workers (--workers)"
+		}
+		return fmt.Errorf("the comparison would hold about %.1f GB of tallies (its candidates' %s histogram counts, kept in each of its %d batches and in all, by each of %d workers): at most %.1f GB; compare fewer points, or smaller units (a count for every number of models lost)%s, or run the sweep with simulate run",
+			need/1e9, reports.GroupThousands(int64(counts)), compareBatches, workers, maxCompareBytes/1e9, fewer)
 	}
 	return nil
 }
 
 // compareMemory is the memory a comparison's tallies of counts histogram
 // counts take with workers workers, in bytes: 8 bytes a count, in all and
-// in each batch, held by each worker as it runs and by about four more
-// sets as the parts are merged and the results gathered. Measured on 2
-// workers (about 6 copies of every batch's tallies): 1,360,000 counts
-// took 2.1 GB, 4,040,000 took 6.6 GB.
+// in each batch, held twice by each worker as it runs (its own and the
+// row it fills) and by about four more sets as the parts are merged and
+// the results gathered. Measured, in sets of every batch's tallies: 5.9
+// and 6.2 on 2 workers (1,360,000 counts took 2.1 GB, 4,040,000 took
+// 6.6 GB), 3.9, 8.2 and 18.7 on 1, 2 and 8 workers (163,840 counts).
 func compareMemory(counts, workers int) float64 {
-	return 8 * float64(counts) * float64(compareBatches+1) * float64(workers+4)
+	return 8 * float64(counts) * float64(compareBatches+1) * float64(2*workers+4)
 }
 
 // maxCompareBytes bounds compareMemory.

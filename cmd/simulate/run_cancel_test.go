@@ -206,21 +206,23 @@ func TestCompareStopsWhileSettingUp(t *testing.T) {
 // of its estimates in each of its 32 batches as well as in all: one of
 // more than 300,000 estimates is refused before any trial, with what to
 // do, and the same comparison of fewer metrics runs. This battle sweeps
-// 30,000 points of 15 estimates each: 450,000; won and broke alone,
-// 120,000 (its units are of one model, so its tallies are small). A
+// 21,000 points of 15 estimates each: 315,000; won and broke alone,
+// 42,000 (its units are of one model, so its tallies are small: 100
+// counts a point, 2.1 GB on 1 worker). A
 // comparison whose tallies would take more than 4.5 GB is refused too:
 // battleSweep(10), 1,360,000 histogram counts, takes 8 x 1,360,000 x 33 x
-// (16 + 4) bytes, 7.2 GB, on 16 workers, and 1.8 GB on 1.
+// (2 x 16 + 4) bytes, 12.9 GB, on 16 workers, and 2.2 GB on 1. A server's
+// refusal does not suggest --workers, which its clients cannot give.
 func TestCompareTooLargeIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "big.yaml")
-	src := strings.ReplaceAll(battleSweep(30), "models: 10", "models: 1")
+	src := strings.ReplaceAll(battleSweep(21), "models: 10", "models: 1")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), []string{"compare", path, "--by", "distance", "--check", "--workers", "1"}, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "the comparison has 450,000 estimates") || !strings.Contains(err.Error(), "at most 300,000") {
+	if err == nil || !strings.Contains(err.Error(), "the comparison has 315,000 estimates") || !strings.Contains(err.Error(), "at most 300,000") {
 		t.Errorf("got %v; want the comparison refused for its size", err)
 	}
 	if err := run(context.Background(), []string{"compare", path, "--by", "distance", "--metrics", "won,broke", "--check", "--workers", "1"}, &stdout, &stderr); err != nil {
@@ -231,8 +233,16 @@ func TestCompareTooLargeIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = run(context.Background(), []string{"compare", tallied, "--by", "distance", "--check", "--workers", "16"}, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "would hold about 7.2 GB of tallies (its candidates' 1,360,000 histogram counts") {
+	if err == nil || !strings.Contains(err.Error(), "would hold about 12.9 GB of tallies (its candidates' 1,360,000 histogram counts") || !strings.Contains(err.Error(), "--workers") {
 		t.Errorf("16 workers: got %v; want the comparison refused for its tallies", err)
+	}
+	s, err := registry.Parse(tallied, []byte(battleSweep(10)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := compareJob{ss: []*scenarios.Scenario{s}, args: []string{tallied}, by: "distance", cfg: sim.Config{Workers: 16}}
+	if err := served.checkTallies(served.config()); err == nil || strings.Contains(err.Error(), "--workers") {
+		t.Errorf("a server's comparison: got %v; want it refused without a flag its clients cannot give", err)
 	}
 	if err := run(context.Background(), []string{"compare", tallied, "--by", "distance", "--check", "--workers", "1"}, &stdout, &stderr); err != nil {
 		t.Errorf("1 worker: %v", err)

@@ -401,10 +401,7 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			why = "the target is in combat from the start (distance 0), so no charge is declared at it and target_flees decides nothing"
 		case o.key == "target_flees" && !some(func(b *rules.Battle) bool {
 			a := b.Units[0]
-			// A phase before the charge may bring the units nearer (an
-			// Out of Control move towards them), so the distance as
-			// written decides only where the charge comes first.
-			reach := b.Phases[0] != rules.PhaseCharge || b.Distance[1] <= a.Mover.LongestCharge(a.Flying)
+			reach := nearer(b) || b.Distance[1] <= a.Mover.LongestCharge(a.Flying)
 			return a.Mover.Random.IsZero() && b.Distance[1] > 0 && reach && !b.Units[1].ImmunePsychology
 		}):
 			// Immune to psychology, it holds (Run for Your Lives!); beyond
@@ -499,6 +496,25 @@ func fightingOf(battles []*rules.Battle) fighting {
 		return u.Terror && e.ImmuneFear && !e.ImmuneTerror && !e.ImmunePsychology && !e.Terror
 	})
 	return f
+}
+
+// nearer reports whether a phase before b's charge phase may bring its
+// acting unit nearer its target than the battle places it: an Out of
+// Control move towards the others (Zzzzap!'s Mishap chart or Loss of
+// Control), or a combat with another unit, whose pursuit may carry it on.
+// Otherwise a target beyond the longest charge stays beyond it.
+func nearer(b *rules.Battle) bool {
+	a := b.Units[0]
+	before := slices.Index(b.Phases, rules.PhaseCharge)
+	for _, p := range b.Phases[:max(before, 0)] {
+		switch {
+		case b.Options.OutOfControl == rules.OutOfControlTowards && (a.Zzzzap && p == rules.PhaseShooting || a.LossOfControl):
+			return true
+		case p == rules.PhaseCombat && len(b.Units) > 2:
+			return true
+		}
+	}
+	return false
 }
 
 // refuseIdleShooting refuses a shooting phase (at) in which nothing shoots

@@ -174,6 +174,10 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"target_flees engaged from the start",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [charge, combat], options: {target_flees: true}}\n",
 			"t.yaml:3:201: target_flees: the target is in combat from the start (distance 0)"},
+		// A shooting phase before the charge moves nobody without Zzzzap!.
+		{"target_flees beyond the longest charge after a shooting phase",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 20, phases: [shooting, charge, combat], options: {target_flees: true}}\n",
+			"t.yaml:3:212: target_flees: no point has a target that may flee"},
 		{"target_flees beyond the longest charge",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: [11, 20], phases: [charge, combat], options: {target_flees: true}}\n",
 			"t.yaml:3:208: target_flees: no point has a target that may flee as its charge reaction: one charged from afar but within"},

@@ -182,10 +182,13 @@ func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
 		return
 	}
 	// A charge at a distance beyond max_charge at every point is declared
-	// at none (declarable).
-	charges := slices.Contains(q.charged.Values(), true) && q.declarable()
-	rolls := charges && slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 })
-	armed := charges && slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 })
+	// at none (declarable); max_charge is what says so.
+	charged := slices.Contains(q.charged.Values(), true)
+	charges := charged && q.declarable()
+	distant := slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 })
+	rolls := charges && distant
+	weapons := slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 })
+	armed := charges && weapons
 	unread := map[string]string{
 		"charge_bonus_attacks":        "no point charges (charged: true, and a distance within max_charge), the only time its Attacks are made",
 		"charge_dice":                 "no point rolls a charge (charged: true and a distance within max_charge), the only roll it changes",
@@ -199,7 +202,7 @@ func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
 	read := map[string]bool{
 		"charge_bonus_attacks":        charges,
 		"charge_dice":                 rolls,
-		"max_charge":                  rolls || armed,
+		"max_charge":                  charged && (distant || weapons),
 		"terrain_charge_initiative":   slices.Contains(q.terrain.Values(), true),
 		"disordered_by_hold_the_line": slices.Contains(q.held.Values(), true),
 		"overwatch":                   armed,

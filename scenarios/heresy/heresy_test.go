@@ -1527,6 +1527,8 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 		"attacker: " + one + ", defender: {use: Volkite Squad, models: 5}, charged: false",
 		"attacker: " + one + ", defender: " + def + ", distance: 8, options: {charge_dice: 3D6, max_charge: 18}",
 		"attacker: " + one + ", defender: " + def + ", distance: [8, 13], charge_bonus: 1, options: {charge_dice: 3D6, charge_bonus_attacks: 2}",
+		// A max_charge below every distance is what stops the charge.
+		"attacker: " + one + ", defender: " + def + ", distance: 11, options: {max_charge: 10}",
 		"attacker: " + one + ", defender: " + gun + ", options: {overwatch: true, max_charge: 18, weapon_choice: unsaved_wounds, pistol_pair: two_weapons}",
 		"attacker: " + one + ", defender: " + def + ", charged: [false, true], options: {charge_bonus_attacks: 2}",
 		"attacker: " + one + ", defender: " + def + ", difficult_terrain: [false, true], options: {terrain_charge_initiative: 0}",
