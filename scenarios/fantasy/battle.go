@@ -501,16 +501,14 @@ func fightingOf(battles []*rules.Battle) fighting {
 // nearer reports whether a phase before b's charge phase may bring its
 // acting unit nearer its target than the battle places it: an Out of
 // Control move towards the others (Zzzzap!'s Mishap chart or Loss of
-// Control), or a combat with another unit, whose pursuit may carry it on.
-// Otherwise a target beyond the longest charge stays beyond it.
+// Control). Nothing else moves it before its charge: no other unit starts
+// in combat with it, so no pursuit can carry it on. Otherwise a target
+// beyond the longest charge stays beyond it.
 func nearer(b *rules.Battle) bool {
 	a := b.Units[0]
 	before := slices.Index(b.Phases, rules.PhaseCharge)
 	for _, p := range b.Phases[:max(before, 0)] {
-		switch {
-		case b.Options.OutOfControl == rules.OutOfControlTowards && (a.Zzzzap && p == rules.PhaseShooting || a.LossOfControl):
-			return true
-		case p == rules.PhaseCombat && len(b.Units) > 2:
+		if b.Options.OutOfControl == rules.OutOfControlTowards && (a.Zzzzap && p == rules.PhaseShooting || a.LossOfControl) {
 			return true
 		}
 	}

@@ -178,6 +178,11 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"target_flees beyond the longest charge after a shooting phase",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 20, phases: [shooting, charge, combat], options: {target_flees: true}}\n",
 			"t.yaml:3:212: target_flees: no point has a target that may flee"},
+		// No other unit starts in combat with the acting unit, so a combat
+		// phase before the charge moves nobody either.
+		{"target_flees beyond the longest charge after a combat phase",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: C, side: enemy, distance: 5, " + rat + "}], distance: 20, phases: [combat, charge, combat], options: {target_flees: true}}\n",
+			"t.yaml:3:301: target_flees: no point has a target that may flee"},
 		{"target_flees beyond the longest charge",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: [11, 20], phases: [charge, combat], options: {target_flees: true}}\n",
 			"t.yaml:3:208: target_flees: no point has a target that may flee as its charge reaction: one charged from afar but within"},

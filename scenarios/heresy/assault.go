@@ -169,7 +169,8 @@ func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 // checkUnread refuses the options no point of the assault reads: what
 // only a charge reads where no point charges (charge_bonus_attacks), what
 // only the charge roll reads where none is rolled (charge_dice), max_charge
-// where nothing weighs a charge's length (no roll, no Overwatch),
+// where nothing weighs a charge's length (no charge; or no distance and no
+// Overwatch: a max_charge below every distance is read, as it stops them),
 // terrain_charge_initiative and disordered_by_hold_the_line without
 // difficult terrain or Hold the Line at any point, and what only Overwatch
 // reads (overwatch, weapon_choice, pistol_pair) where the defender has no
