@@ -466,8 +466,9 @@ func (j compareJob) candidates(merged *sim.Part) (names []string, full [][]sim.E
 // workers' parts are merged (compareMemory). On the command line (signals)
 // it suggests --workers, which a server's clients cannot give.
 func (j compareJob) checkTallies(cfg sim.Config) error {
-	counts := 0
+	counts, models := 0, 0
 	for _, s := range j.ss {
+		models += len(s.Models)
 		for _, m := range s.Models {
 			for _, sl := range m.Slots() {
 				counts += sl.Hi - sl.Lo + 1
@@ -478,26 +479,35 @@ func (j compareJob) checkTallies(cfg sim.Config) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if need := compareMemory(counts, workers); need > maxCompareBytes {
+	chunks := (max(cfg.Trials, 1) + sim.ChunkSize - 1) / sim.ChunkSize
+	if need := compareMemory(counts, models, chunks, workers); need > maxCompareBytes {
 		fewer := ""
-		if j.signals {
+		if j.signals && workers > 1 {
 			fewer = ", or use fewer workers (--workers)"
 		}
-		return fmt.Errorf("the comparison would hold about %.1f GB of tallies (its candidates' %s histogram counts, kept in each of its %d batches and in all, by each of %d workers): at most %.1f GB; compare fewer points, or smaller units (a count for every number of models lost)%s, or run the sweep with simulate run",
+		return fmt.Errorf("the comparison would hold about %.1f GB of tallies (its candidates' %s histogram counts, kept in each of its %d batches and in all, by each of %d workers as they run): at most %.1f GB; compare fewer points, or smaller units (a count for every number of models lost)%s, or run the sweep with simulate run",
 			need/1e9, reports.GroupThousands(int64(counts)), compareBatches, workers, maxCompareBytes/1e9, fewer)
 	}
 	return nil
 }
 
-// compareMemory is the memory a comparison's tallies of counts histogram
-// counts take with workers workers, in bytes: 8 bytes a count, in all and
-// in each batch, held twice by each worker as it runs (its own and the
-// row it fills) and by about four more sets as the parts are merged and
-// the results gathered. Measured, in sets of every batch's tallies: 5.9
-// and 6.2 on 2 workers (1,360,000 counts took 2.1 GB, 4,040,000 took
-// 6.6 GB), 3.9, 8.2 and 18.7 on 1, 2 and 8 workers (163,840 counts).
-func compareMemory(counts, workers int) float64 {
-	return 8 * float64(counts) * float64(compareBatches+1) * float64(2*workers+4)
+// compareMemory is the memory, in bytes, a comparison takes for the
+// tallies of its models (counts histogram counts in all, 8 bytes each)
+// over chunks chunks of trials a model, with workers workers. A worker
+// keeps, for each model it runs a chunk of, a tally for each batch twice
+// (its own and the row it fills: sim's aligned runs put every trial of a
+// chunk in its own batch), so a model's tallies are held by at most
+// min(chunks, workers) workers 64 times; gathering the batches, the whole
+// and the results takes about 130 sets more; and each worker keeps a
+// slot for every batch of every model, 32 bytes each. Measured, in sets
+// of every model's tallies: 193 and 206 on 2 workers and one chunk
+// (1,360,000 counts took 2.1 GB, 4,040,000 took 6.6 GB); 129, 269 and 614
+// on 1, 2 and 8 workers and 16 chunks (163,840 counts); against 194, 194,
+// 194, 258 and 642 from this.
+func compareMemory(counts, models int, chunks int64, workers int) float64 {
+	holders := float64(min(chunks, int64(workers)))
+	sets := 2*float64(compareBatches)*holders + 130
+	return 8*float64(counts)*sets + float64(workers)*float64(models)*float64(compareBatches)*32
 }
 
 // maxCompareBytes bounds compareMemory.

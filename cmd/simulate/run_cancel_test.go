@@ -210,9 +210,11 @@ func TestCompareStopsWhileSettingUp(t *testing.T) {
 // 42,000 (its units are of one model, so its tallies are small: 100
 // counts a point, 2.1 GB on 1 worker). A
 // comparison whose tallies would take more than 4.5 GB is refused too:
-// battleSweep(10), 1,360,000 histogram counts, takes 8 x 1,360,000 x 33 x
-// (2 x 16 + 4) bytes, 12.9 GB, on 16 workers, and 2.2 GB on 1. A server's
-// refusal does not suggest --workers, which its clients cannot give.
+// battleSweep(10), 1,360,000 histogram counts, at a million trials (62
+// chunks) takes 8 x 1,360,000 x (64 x 16 + 130) bytes, 12.6 GB, and a slot
+// for every batch of its 10,000 models on each worker, 0.16 GB, on 16
+// workers; 2.1 GB on 1 (compareMemory). A server's refusal does not
+// suggest --workers, which its clients cannot give.
 func TestCompareTooLargeIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "big.yaml")
@@ -233,14 +235,24 @@ func TestCompareTooLargeIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = run(context.Background(), []string{"compare", tallied, "--by", "distance", "--check", "--workers", "16"}, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "would hold about 12.9 GB of tallies (its candidates' 1,360,000 histogram counts") || !strings.Contains(err.Error(), "--workers") {
+	if err == nil || !strings.Contains(err.Error(), "would hold about 12.7 GB of tallies (its candidates' 1,360,000 histogram counts") || !strings.Contains(err.Error(), "--workers") {
 		t.Errorf("16 workers: got %v; want the comparison refused for its tallies", err)
+	}
+	// Workers beyond the chunks there are hold no tallies: 2,000 points at
+	// 1,000 trials (one chunk each) on 1,024 workers take 8 x 272,000 x
+	// (64 + 130) bytes, 0.4 GB, and the workers' slots 2.1 GB.
+	small := filepath.Join(dir, "small.yaml")
+	if err := os.WriteFile(small, []byte(battleSweep(2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), []string{"compare", small, "--by", "distance", "--check", "--workers", "1024", "--trials", "1000"}, &stdout, &stderr); err != nil {
+		t.Errorf("1,024 workers, one chunk a model: %v", err)
 	}
 	s, err := registry.Parse(tallied, []byte(battleSweep(10)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := compareJob{ss: []*scenarios.Scenario{s}, args: []string{tallied}, by: "distance", cfg: sim.Config{Workers: 16}}
+	served := compareJob{ss: []*scenarios.Scenario{s}, args: []string{tallied}, by: "distance", cfg: sim.Config{Workers: 16, Trials: 1_000_000}}
 	if err := served.checkTallies(served.config()); err == nil || strings.Contains(err.Error(), "--workers") {
 		t.Errorf("a server's comparison: got %v; want it refused without a flag its clients cannot give", err)
 	}
