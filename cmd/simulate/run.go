@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -845,7 +846,14 @@ func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool, stop func() b
 	if !whole {
 		return sim.Report{}, false
 	}
-	report.Stamp.Command = reproduce("run", fileArgs(j.name), cfg, j.flags()...)
+	flags := j.flags()
+	if j.s.Precision > 0 {
+		// The scenario's own precision target would make a run of these
+		// trials go on in rounds past them: capped at them, its first
+		// round is its last, and gives these numbers.
+		flags = append(flags, sim.Flag{Name: "max-trials", Value: strconv.FormatInt(cfg.Trials, 10)})
+	}
+	report.Stamp.Command = reproduce("run", fileArgs(j.name), cfg, flags...)
 	if j.precision > 0 {
 		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = j.precision, met, j.maxTrials
 	}

@@ -274,3 +274,50 @@ battle:
   phases: [charge, combat]
 `
 }
+
+// TestScenarioPrecisionReproduced: a run whose scenario sets its own
+// precision target, interrupted after its first round, reproduces with
+// the trials it completed capped by --max-trials: without the cap the
+// scenario's target would carry the run on in rounds past them.
+func TestScenarioPrecisionReproduced(t *testing.T) {
+	base, err := registry.Load("flank-charge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(base.Source), "trials: 100000", "trials: 1000\nprecision: 0.0002\nmax_trials: 100000000", 1)
+	if src == string(base.Source) {
+		t.Fatal("flank-charge no longer has the trials line this test changes")
+	}
+	s, err := registry.Parse("fc.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := sim.Config{Trials: 1000, Seed: 1, Workers: 2}
+	// The first round (a chunk, 16,384 trials) ends with every trial done:
+	// the signal then stops the run before its second.
+	job := runJob{name: "fc.yaml", s: s, cfg: cfg, precision: s.Precision, maxTrials: s.MaxTrials, signals: true}
+	partial, err := job.run(ctx, func(done, total int64) {
+		if done == total {
+			cancel()
+		}
+	})
+	if err != nil || !partial.Partial {
+		t.Fatalf("err %v, partial %v; want the first round, marked partial", err, partial.Partial)
+	}
+	want := "simulate run fc.yaml --seed 1 --trials 16384 --max-trials 16384"
+	if partial.Stamp.Command != want {
+		t.Fatalf("reproduce line %q, want %q", partial.Stamp.Command, want)
+	}
+	again := runJob{name: "fc.yaml", s: s, cfg: sim.Config{Trials: 16384, Seed: 1, Workers: 2}, precision: s.Precision, maxTrials: 16384, signals: true}
+	whole, err := again.run(context.Background(), nil)
+	if err != nil || whole.Partial || len(whole.Results) != len(partial.Results) {
+		t.Fatalf("the reproduce line's run: err %v, partial %v, %d results against %d", err, whole.Partial, len(whole.Results), len(partial.Results))
+	}
+	for i, e := range whole.Results {
+		if p := partial.Results[i]; e.Value != p.Value || e.Trials != p.Trials {
+			t.Errorf("%s %v: %v over %d trials, the interrupted run %v over %d", e.Metric, e.Params, e.Value, e.Trials, p.Value, p.Trials)
+		}
+	}
+}
