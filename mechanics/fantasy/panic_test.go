@@ -413,15 +413,8 @@ func TestBattleStandardHeartens(t *testing.T) {
 		if got, has := ExactBattle(b).Value(BattleBroke, 1); !has || math.Abs(got-want) > 1e-12 {
 			t.Errorf("battle standard %v: exact broke %v (%v), want %v", bsb, got, has, want)
 		}
-		s, r := b.NewState(), dice.New(31, 0)
 		const n = 40_000
-		broke := 0
-		for range n {
-			b.Run(r, s)
-			if s.Units[1].Broke {
-				broke++
-			}
-		}
+		broke := trialsWhere(b, 31, n, func(s *State) bool { return s.Units[1].Broke })
 		within4SE(t, fmt.Sprintf("battle standard %v: broke", bsb), broke, n, want)
 	}
 

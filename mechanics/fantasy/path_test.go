@@ -19,6 +19,20 @@ func within4SE(t *testing.T, what string, k, n int, p float64) {
 	}
 }
 
+// trialsWhere runs n trials of b from seed and counts those in which
+// happened reports true of the state they end in.
+func trialsWhere(b *Battle, seed uint64, n int, happened func(s *State) bool) int {
+	s, r := b.NewState(), dice.New(seed, 0)
+	k := 0
+	for range n {
+		b.Run(r, s)
+		if happened(s) {
+			k++
+		}
+	}
+	return k
+}
+
 // breakingBlock is the combat of TestFlightIsPlaced in which the target
 // always breaks: ten in the rear (rank +1, rear +2) of a block of ten at
 // Ld 1 (disrupted by them, so no rank bonus; equal Unit Strength), with no
@@ -465,15 +479,8 @@ func TestRestrainPursuit(t *testing.T) {
 		if got, has := ExactBattle(b).Value(BattleCaught, 1); !has || math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("pursue %d: exact caught %v (%v), want %v", tc.choice, got, has, tc.want)
 		}
-		s, r := b.NewState(), dice.New(29, 0)
 		const n = 40_000
-		caught := 0
-		for range n {
-			b.Run(r, s)
-			if s.Units[1].Caught {
-				caught++
-			}
-		}
+		caught := trialsWhere(b, 29, n, func(s *State) bool { return s.Units[1].Caught })
 		within4SE(t, fmt.Sprintf("pursue %d: caught", tc.choice), caught, n, tc.want)
 	}
 }
