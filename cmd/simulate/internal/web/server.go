@@ -234,10 +234,13 @@ func (s *Server) methods(r *http.Request) string {
 // an error when nothing can be shown yet). Runs asked for afterwards are
 // refused. A server that stops calls it first, then waits for the
 // handlers to send those answers (http.Server.Shutdown), so that no
-// client is cut off mid-run. It returns how many runs were going.
+// client is cut off mid-run. It returns how many runs were going: counted
+// before they are cancelled, since a cancelled run gives back its slot as
+// soon as its partial results are rendered.
 func (s *Server) CancelRuns() int {
+	n := len(s.slots)
 	s.haltRuns()
-	return len(s.slots)
+	return n
 }
 
 // ServeHTTP checks the Host and Origin of every request before it reaches
