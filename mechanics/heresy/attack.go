@@ -64,10 +64,10 @@ type Attack struct {
 	fire   []Firing
 	memo   []shotsMemo
 	// shotA, shotB and hitA hold a volley's shot and hit distributions;
-	// cur, nxt and acc the casualty programme's states; law the outcomes of
-	// one hit.
+	// cur, nxt and acc the casualty programme's states, st and st2 those
+	// casualtiesFrom starts from; law the outcomes of one hit.
 	shotA, shotB, hitA, hitB []float64
-	cur, nxt, acc, st        []float64
+	cur, nxt, acc, st, st2   []float64
 	law                      []packet
 	// hotJ, hotPw, hotOut, hotAcc and hotTmp are HotStates' scratch space.
 	hotJ, hotPw, hotOut, hotAcc, hotTmp []float64
@@ -582,30 +582,42 @@ func (a *Attack) ExpectedCasualties(target *Unit) float64 {
 	return e
 }
 
-// casualtiesFrom is the exact expected number of models the attack
-// removes from target, the unit it was prepared against, starting from
-// the states in from rather than from target's own: from, indexed lost*W +
-// hurt over target's models and not normalised, weighs each state the
-// target may be in; the models lost before the attack are not counted.
-// The programme is linear in the states it starts from.
-func (a *Attack) casualtiesFrom(target *Unit, from []float64) float64 {
+// casualtiesFrom is the exact mean and mean square of the number of
+// models the attack removes from target, the unit it was prepared
+// against, starting from the states in from rather than from target's
+// own: from, indexed lost*W + hurt over target's models and not
+// normalised, weighs each state the target may be in; the models lost
+// before the attack are not counted. The programme is linear in the states
+// it starts from, so the mean of the product of the models lost before
+// (L) and after (L') is the programme run from the states weighed by L:
+// with it E[(L'-L)^2] = E[L'^2] - 2 E[L L'] + E[L^2].
+func (a *Attack) casualtiesFrom(target *Unit, from []float64) (mean, square float64) {
 	models, w := max(target.Models, 0), max(target.W, 1)
-	state := grow(a.st, (models+1)*w)
+	n := (models + 1) * w
+	state := grow(a.st, n)
 	copy(state, from)
-	before := 0.0
+	weighed := grow(a.st2, n)
+	before, before2 := 0.0, 0.0
 	for i, v := range state {
-		before += float64(i/w) * v
+		l := float64(i / w)
+		before += l * v
+		before2 += l * l * v
+		weighed[i] = l * v
 	}
 	for i := range a.Volleys {
 		state = a.applyVolley(&a.Volleys[i], state, models, w)
+		weighed = a.applyVolley(&a.Volleys[i], weighed, models, w)
 	}
-	a.st = state
-	after := 0.0
+	a.st, a.st2 = state, weighed
+	after, after2, cross := 0.0, 0.0, 0.0
 	for i, v := range state {
-		after += float64(i/w) * v
+		l := float64(i / w)
+		after += l * v
+		after2 += l * l * v
+		cross += l * weighed[i]
 	}
-	a.steps += float64(2 * len(state))
-	return after - before
+	a.steps += float64(4 * len(state))
+	return after - before, after2 - 2*cross + before2
 }
 
 // FinalStates returns the exact distribution of the target's state after

@@ -59,14 +59,14 @@ type ShootingExact struct {
 	// the Concussive test), Stupefied: chances.
 	Destroyed, Morale, Pinned, Concussed, Stupefied float64
 	// ReturnFire is the mean models Return Fire removes from the firer;
-	// Next the mean of the target's next attack, at the firer as Return
-	// Fire and its own Gets Hot wounds left it; Hot the mean Gets Hot
-	// wounds the firer suffers; ReturnFireHot and NextHot the mean Gets Hot
-	// wounds the target suffers firing Return Fire and its next attack.
+	// Next the mean models the target's next attack removes, at the firer
+	// as Return Fire and its own Gets Hot wounds left it; Hot the mean Gets
+	// Hot wounds the firer suffers; ReturnFireHot and NextHot the mean Gets
+	// Hot wounds the target suffers firing Return Fire and its next attack.
 	ReturnFire, Next, Hot, ReturnFireHot, NextHot float64
-	// Hot2, ReturnFireHot2 and NextHot2 are the means of the squares of
-	// those Gets Hot counts: with the means, their exact spread.
-	Hot2, ReturnFireHot2, NextHot2 float64
+	// Next2, Hot2, ReturnFireHot2 and NextHot2 are the means of the squares
+	// of those counts: with the means, their exact spread.
+	Next2, Hot2, ReturnFireHot2, NextHot2 float64
 	// MaxCount bounds any count of hits, wounds or unsaved wounds.
 	MaxCount int
 	// OverBudget is set when the exact values would cost more than
@@ -188,7 +188,7 @@ func exactShooting(x *ShootingExchange, budget float64) (ShootingExact, float64)
 		}
 	}
 	if len(x.Back) > 0 {
-		ex.Next, ex.NextHot, ex.NextHot2 = next.expected()
+		ex.Next, ex.Next2, ex.NextHot, ex.NextHot2 = next.expected()
 		steps += next.steps
 	}
 	return ex, steps
@@ -288,12 +288,12 @@ func (ns *nextStates) add(a *Attack, hurt []float64, cf int, tg *Unit) {
 }
 
 // expected returns the exact expected models the target's next attack
-// removes from the firer and Gets Hot wounds it deals the target, and the
-// mean square of the latter. A firer
+// removes from the firer and Gets Hot wounds it deals the target, each
+// with its mean square. A firer
 // with no models left is not shot at. A Blast or Template marker hits no
 // more models than the firer has left, so where that changes the hits the
 // firer's states are taken apart by its models left.
-func (ns *nextStates) expected() (casualties, hot, hot2 float64) {
+func (ns *nextStates) expected() (casualties, casualties2, hot, hot2 float64) {
 	x := ns.x
 	models, wf := max(x.Firer.Models, 0), max(x.Firer.W, 1)
 	dead := models * wf
@@ -325,14 +325,16 @@ func (ns *nextStates) expected() (casualties, hot, hot2 float64) {
 				}
 				clear(part)
 				copy(part[lo*wf:hi*wf], d[lo*wf:hi*wf])
-				casualties += b.casualtiesFrom(&x.Firer, part)
+				m, m2 := b.casualtiesFrom(&x.Firer, part)
+				casualties += m
+				casualties2 += m2
 				ns.steps += float64(len(part))
 				lo = hi
 			}
 		}
 	}
 	ns.steps += b.steps
-	return casualties, hot, hot2
+	return casualties, casualties2, hot, hot2
 }
 
 // hotSquare is the mean square of the Gets Hot wounds a's firer suffers.

@@ -169,8 +169,9 @@ func jointWork(a *Attack, vc []volleyCosts, x *ShootingExchange, cf int, tg *Uni
 	return work + float64((hc+1)*tm*(wt+2*max(x.Firer.W, 1)))
 }
 
-// nextWork estimates the steps of nextStates.expected: a programme from
-// the firer's states for each number of models the target can be left
+// nextWork estimates the steps of nextStates.expected: two programmes
+// from the firer's states (casualtiesFrom: the states, and the states
+// weighed by the models lost) for each number of models the target can be left
 // with by the firer's attack full, broken or not (when it can be), once
 // for each run of the firer's models left that give its Blast and
 // Template markers the same hits.
@@ -202,7 +203,7 @@ func nextWork(x *ShootingExchange, full *Attack) float64 {
 			for i := range b.Volleys {
 				b.Volleys[i].Models = left
 			}
-			work += float64(runs) * (programmeWork(&b, vc, &x.Firer, false, 1) + float64(3*(models+1)*wf))
+			work += float64(runs) * (2*programmeWork(&b, vc, &x.Firer, false, 1) + float64(5*(models+1)*wf))
 		}
 	}
 	return work

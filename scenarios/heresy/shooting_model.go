@@ -182,7 +182,7 @@ func (m *shootingModel) estimateWithExact(metric string, ps []sim.Param, t *sim.
 	case metricReturnFireHot:
 		return spread(slotReturnFireHot, ex.ReturnFireHot, ex.ReturnFireHot2)
 	case metricNextAttack:
-		return mean(slotNextAttack, ex.Next)
+		return spread(slotNextAttack, ex.Next, ex.Next2)
 	case metricNextAttackHot:
 		return spread(slotNextAttackHot, ex.NextHot, ex.NextHot2)
 	case metricGetsHot:

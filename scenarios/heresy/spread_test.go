@@ -65,3 +65,34 @@ func TestExactSpreadsMatchTheRuns(t *testing.T) {
 		t.Errorf("%d spreads checked; want the exact cases' counts, at least 10", checked)
 	}
 }
+
+// TestNextAttackExactSpread: the target's next attack carries its exact
+// spread, whatever Return Fire took from the firer first. Ten W1 firers
+// with no save whose S3 guns cannot wound the T8 target (To Wound table:
+// S3 against T8 has no roll), so the target loses nothing; its one
+// model's two shots at BS4 (3+ to hit, 7 - BS) and S4 against T4 (4+ to
+// wound) fire twice, as Return Fire and as its next attack, and the next
+// attack's casualties are Binomial(2, 2/3 x 1/2 = 1/3) apart from Return
+// Fire's (ten firers, of whom Return Fire takes at most two): mean 2/3,
+// standard deviation sqrt(2 x 1/3 x 2/3) = 2/3. The models the firer lost
+// first do not count: summed with them, its spread would be larger.
+func TestNextAttackExactSpread(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Guns, models: 10, WS: 4, BS: 4, S: 3, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: none,
+          weapons: [{name: gun, S: 3, AP: "-", shots: 1}]}
+  target: {name: Wall, models: 1, WS: 4, BS: 4, S: 4, T: 8, W: 1, I: 4, A: 1, Ld: 8, Sv: none,
+           weapons: [{name: gun, S: 4, AP: "-", shots: 2}]}
+  reaction: return_fire
+`)
+	_, es := runScenario(t, src, 20_000)
+	e := find(t, es, metricNextAttack)
+	if math.Abs(e.Exact-2.0/3) > 1e-12 || !e.HasExactSD || math.Abs(e.ExactSD-2.0/3) > 1e-12 {
+		t.Errorf("next attack: exact %v, spread %v (known %v); want 2/3 and 2/3", e.Exact, e.ExactSD, e.HasExactSD)
+	}
+	if farFromExact(e, 4) || math.Abs(e.StdDev-e.ExactSD) > 0.06*e.ExactSD {
+		t.Errorf("next attack: estimate %.4f (spread %.4f), exact %.4f (%.4f)", e.Value, e.StdDev, e.Exact, e.ExactSD)
+	}
+	if rf := find(t, es, metricReturnFire); math.Abs(rf.Exact-2.0/3) > 1e-12 {
+		t.Errorf("Return Fire's casualties: exact %v, want 2/3 (the same two shots)", rf.Exact)
+	}
+}
