@@ -361,6 +361,28 @@ func (a *Attack) hotMoments() (mean, variance float64) {
 	return mean, variance
 }
 
+// mitigatedMoments is the mean and the mean square of the wounds the
+// attack's Damage Mitigation rolls ignore (unsaved wounds not suffered),
+// Deflagrate's included. Each hit's wounds are rolled apart from every
+// other hit's, so a volley's count is a sum of like terms M over its hits
+// H, of variance E[H] Var M + Var H E[M]^2, and volleys roll apart.
+func (a *Attack) mitigatedMoments() (mean, square float64) {
+	variance := 0.0
+	for i := range a.Volleys {
+		v := &a.Volleys[i]
+		m1, m2 := v.Chain.mitigatedPerHit()
+		_, hits := a.totalHits(v)
+		h1, h2 := 0.0, 0.0
+		for h, p := range hits {
+			h1 += float64(h) * p
+			h2 += float64(h*h) * p
+		}
+		mean += h1 * m1
+		variance += h1*(m2-m1*m1) + (h2-h1*h1)*m1*m1
+	}
+	return mean, variance + mean*mean
+}
+
 // masterCraftedOnes is the mean and the mean square of the 1s a
 // Master-crafted bearer's To Hit rolls end with, its shots of law m and
 // each hitting with chance p. Its re-roll takes one miss, a 1 when there is

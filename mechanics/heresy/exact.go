@@ -64,9 +64,9 @@ type ShootingExact struct {
 	// Hot wounds the firer suffers; ReturnFireHot and NextHot the mean Gets
 	// Hot wounds the target suffers firing Return Fire and its next attack.
 	ReturnFire, Next, Hot, ReturnFireHot, NextHot float64
-	// Next2, Hot2, ReturnFireHot2 and NextHot2 are the means of the squares
-	// of those counts: with the means, their exact spread.
-	Next2, Hot2, ReturnFireHot2, NextHot2 float64
+	// Mitigated2, Next2, Hot2, ReturnFireHot2 and NextHot2 are the means
+	// of the squares of those counts: with the means, their exact spread.
+	Mitigated2, Next2, Hot2, ReturnFireHot2, NextHot2 float64
 	// MaxCount bounds any count of hits, wounds or unsaved wounds.
 	MaxCount int
 	// OverBudget is set when the exact values would cost more than
@@ -398,6 +398,8 @@ func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, tg
 	unsaved := a.Expected(StageUnsaved)
 	ex.Unsaved += w * unsaved
 	ex.Mitigated += w * (unsaved - a.Expected(StageSuffered))
+	_, mit2 := a.mitigatedMoments()
+	ex.Mitigated2 += w * mit2
 	ex.Hot += w * a.ExpectedHot()
 	ex.Hot2 += w * hotSquare(a)
 	cas := a.Casualties(tg)
@@ -533,9 +535,9 @@ func (x *AssaultExchange) OverwatchSituation() Situation {
 // the attacker, the charge's.
 type AssaultExact struct {
 	Hits, Wounds, Unsaved, Mitigated, Casualties float64
-	// Hits2, Wounds2, Unsaved2 and Casualties2 are the means of the
-	// squares of those counts: with the means, their exact spread.
-	Hits2, Wounds2, Unsaved2, Casualties2 float64
+	// Hits2, Wounds2, Unsaved2, Mitigated2 and Casualties2 are the means
+	// of the squares of those counts: with the means, their exact spread.
+	Hits2, Wounds2, Unsaved2, Mitigated2, Casualties2 float64
 	// Won, Morale (failed and Fell Back), Swept, Destroyed: chances.
 	Won, Morale, Swept, Destroyed float64
 	// Reached: the charge reached its target; Disordered: it reached and
@@ -690,6 +692,7 @@ func (e *AssaultExact) add(c *AssaultExact, p float64) {
 	e.Hits2 += p * c.Hits2
 	e.Wounds2 += p * c.Wounds2
 	e.Unsaved2 += p * c.Unsaved2
+	e.Mitigated2 += p * c.Mitigated2
 	e.Casualties2 += p * c.Casualties2
 	e.Won += p * c.Won
 	e.Morale += p * c.Morale
@@ -813,8 +816,11 @@ func (e *combatEnum) joint(i, models int) []strike {
 
 // strikeMeans are the mean hits, wounds, unsaved wounds and wounds
 // suffered of a side's strikes, and the means of the squares of the first
-// three.
-type strikeMeans struct{ mean, square [4]float64 }
+// three and of the wounds mitigated (mitigated2).
+type strikeMeans struct {
+	mean, square [4]float64
+	mitigated2   float64
+}
 
 // expected is strikeMeans of side i's strikes with models models.
 func (e *combatEnum) expected(i, models int) strikeMeans {
@@ -830,6 +836,7 @@ func (e *combatEnum) expected(i, models int) strikeMeans {
 			v.square[j] = meanSquare(a.Dist(st))
 		}
 	}
+	_, v.mitigated2 = a.mitigatedMoments()
 	e.steps += a.steps
 	e.expect[key] = v
 	return v
@@ -861,6 +868,7 @@ func (e *combatEnum) outcome(p float64, models [2]int, k [2]strike) {
 		ex[1-i].Hits2 += p * m.square[0]
 		ex[1-i].Wounds2 += p * m.square[1]
 		ex[1-i].Unsaved2 += p * m.square[2]
+		ex[1-i].Mitigated2 += p * m.mitigated2
 		end[1-i] = e.end(1-i, k[i].s)
 		lost := float64(e.x.Units[1-i].Models - end[1-i].Models)
 		ex[1-i].Casualties += p * lost

@@ -201,6 +201,27 @@ func (c *Chain) perHit(s Stage) float64 {
 	return 1
 }
 
+// mitigatedPerHit is the mean and the mean square of the wounds one hit
+// leads to that Damage Mitigation ignores, its Deflagrate hits' included:
+// each of its u unsaved wounds makes a Deflagrate hit whose wound is
+// ignored with chance d, apart from the others, so that given the hit's
+// own x ignored wounds the count is x + Binomial(u, d), of mean square
+// (x + u d)^2 + u d (1 - d).
+func (c *Chain) mitigatedPerHit() (mean, square float64) {
+	d := 0.0
+	if c.Deflagrate {
+		_, du, dk := c.deflagrateSteps()
+		d = du - dk
+	}
+	c.eachOutcome(func(o hitOutcome) {
+		x, u := float64(o.unsaved-o.suffered), float64(o.unsaved)
+		m := x + u*d
+		mean += o.p * m
+		square += o.p * (m*m + u*d*(1-d))
+	})
+	return mean, square
+}
+
 // choiceScore is what one shot of the chain is worth to Attack.Select
 // against target, by o.WeaponChoice.
 func (c *Chain) choiceScore(target *Unit, o Options) float64 {

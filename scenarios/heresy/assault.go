@@ -632,7 +632,7 @@ func (m *assaultModel) estimateWithExact(metric string, i int, ps []sim.Param, t
 	case metricUnsaved:
 		return spread(sideUnsaved, ex.Unsaved, ex.Unsaved2)
 	case metricMitigated:
-		return mean(sideMitigated, ex.Mitigated)
+		return spread(sideMitigated, ex.Mitigated, ex.Mitigated2)
 	case metricCasualties:
 		return spread(sideCasualties, ex.Casualties, ex.Casualties2)
 	case metricWon:

@@ -164,7 +164,7 @@ func (m *shootingModel) estimateWithExact(metric string, ps []sim.Param, t *sim.
 	case metricUnsaved:
 		return counted(slotUnsaved, ex.Unsaved, ex.UnsavedDist)
 	case metricMitigated:
-		return mean(slotMitigated, ex.Mitigated)
+		return spread(slotMitigated, ex.Mitigated, ex.Mitigated2)
 	case metricCasualties:
 		return counted(slotCasualties, ex.Casualties, ex.CasualtiesDist)
 	case metricDestroyed:

@@ -3,6 +3,8 @@ package heresy
 import (
 	"math"
 	"testing"
+
+	"hammersim/sim"
 )
 
 // TestAssaultExactSpread: the assault's counts carry their exact spread,
@@ -94,5 +96,48 @@ func TestNextAttackExactSpread(t *testing.T) {
 	}
 	if rf := find(t, es, metricReturnFire); math.Abs(rf.Exact-2.0/3) > 1e-12 {
 		t.Errorf("Return Fire's casualties: exact %v, want 2/3 (the same two shots)", rf.Exact)
+	}
+}
+
+// TestMitigatedExactSpread: the wounds mitigated carry their exact spread.
+// Against T4 W1 models with no save and Feel No Pain (5+), a wound is
+// unsaved and then ignored with chance 1/3. Shooting: one BS4 model (3+
+// to hit, 2/3) with S4 (4+ to wound, 1/2): each shot gives an ignored
+// wound with chance q = 2/3 x 1/2 x 1/3 = 1/9, apart from the others; with
+// 3 shots the count is Binomial(3, 1/9), mean 1/3 and variance 3 x 1/9 x
+// 8/9 = 8/27; with D3 shots S, mean E[S] q = 2/9 and variance E[S] q (1 -
+// q) + Var S q^2 = 2 x 8/81 + 2/3 x 1/81 = 50/243. Assault: one model of
+// A2 at WS4 against WS4 (4+, 1/2) with S4 (1/2), not charging: Binomial(2,
+// 1/12), mean 1/6 and variance 2 x 1/12 x 11/12 = 22/144.
+func TestMitigatedExactSpread(t *testing.T) {
+	const target = `{name: Five, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 1, A: "-", Ld: 8, Sv: none, rules: [Feel No Pain (5+)]}`
+	for _, c := range []struct {
+		name, src      string
+		mean, variance float64
+	}{
+		{"3 shots", `shooting:
+  firer: {name: One, models: 1, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+, weapons: [{name: gun, S: 4, AP: "-", shots: 3}]}
+  target: ` + target, 1.0 / 3, 8.0 / 27},
+		{"D3 shots", `shooting:
+  firer: {name: One, models: 1, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+, weapons: [{name: gun, S: 4, AP: "-", shots: D3}]}
+  target: ` + target, 2.0 / 9, 50.0 / 243},
+		{"assault", `assault:
+  attacker: {name: One, models: 1, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 2, Ld: 8, Sv: 3+}
+  defender: ` + target + `
+  charged: false`, 1.0 / 6, 22.0 / 144},
+	} {
+		_, es := runScenario(t, scenario(c.src), 20_000)
+		var e sim.Estimate
+		if c.name == "assault" {
+			e = find(t, es, metricMitigated, "unit", "Five")
+		} else {
+			e = find(t, es, metricMitigated)
+		}
+		if math.Abs(e.Exact-c.mean) > 1e-12 || !e.HasExactSD || math.Abs(e.ExactSD-math.Sqrt(c.variance)) > 1e-12 {
+			t.Errorf("%s: exact %v, spread %v (known %v); want %v and %v", c.name, e.Exact, e.ExactSD, e.HasExactSD, c.mean, math.Sqrt(c.variance))
+		}
+		if farFromExact(e, 4) || math.Abs(e.StdDev-e.ExactSD) > 0.06*e.ExactSD {
+			t.Errorf("%s: estimate %.4f (spread %.4f), exact %.4f (%.4f)", c.name, e.Value, e.StdDev, e.Exact, e.ExactSD)
+		}
 	}
 }
