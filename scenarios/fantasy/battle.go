@@ -359,6 +359,20 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 	pursuerMoves := some(func(b *rules.Battle) bool {
 		return b.Units[0].LossOfControl && b.Options.LossOfControl == rules.LossOfControlEndOfPhase && b.Options.OutOfControl != rules.OutOfControlInPlace
 	})
+	// A friend's break or destruction makes a unit take a Panic test only
+	// where some side has two units or more.
+	friends := some(func(b *rules.Battle) bool {
+		ours := 0
+		for _, enemy := range b.Enemy {
+			if !enemy {
+				ours++
+			}
+		}
+		return ours >= 2 || len(b.Enemy)-ours >= 2
+	})
+	// A fleeing unit is caught by a charge, or by a winner's pursuit.
+	catches := slices.Contains(phases, rules.PhaseCharge) || slices.Contains(phases, rules.PhaseCombat) &&
+		some(func(b *rules.Battle) bool { return b.Options.Pursue != rules.PursueNever })
 	f := fightingOf(battles)
 	var refused []unread
 	for _, o := range battleOptions {
@@ -385,6 +399,10 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			why = "no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Terror), the only units it changes"
 		case o.key == "monstrous_support" && !f.monstrous:
 			why = "no unit is Monstrous Infantry, Monstrous Cavalry or a Monstrous Beast at a point with supporting attacks (supporting_attacks: true), the only attacks it caps"
+		case o.key == "panic_friend_us" && !friends:
+			why = "no side has two units or more, so no friend's break or destruction within 6\" makes a unit take a Panic test, the only test it sets"
+		case o.key == "caught" && !catches:
+			why = "no unit can catch a fleeing one: that takes a charge phase, or a combat phase whose winner pursues (pursue: true or restrain)"
 		case strings.HasPrefix(o.key, "zzzzap_") && !zaps:
 			why = "the attacker has no Zzzzap!, the only rule it changes"
 		case o.key == "loss_of_control" && !loses:

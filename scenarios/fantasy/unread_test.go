@@ -231,6 +231,17 @@ func TestUnreadKeysRefused(t *testing.T) {
 			"t.yaml:3:234: killing_blow: no unit strikes with Killing Blow at a unit of a type it cannot slay (Infantry, Cavalry and War Beasts it slays), the only blows it changes; remove it\n" +
 				"t.yaml:3:247: wards: no unit has both a ward save and a Parry save it may take (mounted models take none), the only saves it joins; remove it\n" +
 				"t.yaml:3:276: terror_vs_immune_fear: no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Terror), the only units it changes; remove it"},
+		// A friend's break sets off Panic only beside a friend; a fleeing
+		// unit is caught only by a charge or a pursuit.
+		{"panic_friend_us without friends",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {panic_friend_us: 5}}\n",
+			"t.yaml:3:196: panic_friend_us: no side has two units or more"},
+		{"caught without a pursuit",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {caught: destroyed, pursue: false}}\n",
+			"t.yaml:3:187: caught: no unit can catch a fleeing one"},
+		{"caught without a combat or charge",
+			"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting], options: {caught: destroyed}}\n",
+			"t.yaml:3:225: caught: no unit can catch a fleeing one"},
 		{"Terror against a unit immune to it",
 			"battle: {attacker: {name: A, " + rat + ", rules: [Terror]}, target: {name: B, " + rat + ", rules: [Immunity (Fear), Immunity (Terror)]}, distance: 0, phases: [combat], options: {terror_vs_immune_fear: fear}}\n",
 			"t.yaml:3:264: terror_vs_immune_fear: no Terror-causer faces"},
@@ -270,6 +281,10 @@ func TestUnreadKeysRefused(t *testing.T) {
 		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + ", rules: [Terror]}, distance: 20, phases: [charge, shooting], options: {firing_ranks: 1}}\n",
 		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}, rules: [Random Movement (2D6)]}, target: {name: B, " + rat + "}, distance: 20, phases: [charge, shooting], options: {firing_ranks: 1}}\n",
 		"battle: {attacker: {name: A, " + rat + ", rules: [Killing Blow]}, target: {name: B, " + rat + "}, others: [{name: E, side: enemy, distance: 30, troop: Monster, W: 4, " + rat + "}], distance: 0, phases: [combat], options: {killing_blow: none}}\n",
+		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: C, side: friend, distance: 3, " + rat + "}], distance: 0, phases: [combat], options: {panic_friend_us: 5}}\n",
+		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: E, side: enemy, distance: 3, " + rat + "}], distance: 0, phases: [combat], options: {panic_friend_us: 5}}\n",
+		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {caught: destroyed, pursue: [false, restrain]}}\n",
+		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 8, phases: [charge], options: {caught: destroyed}}\n",
 	} {
 		if _, err := registry.Parse("t.yaml", []byte(head+src)); err != nil {
 			t.Errorf("%s: %v", src, err)
