@@ -146,8 +146,13 @@ func (a *Attack) perModel(e dice.Expr, rolls int) int {
 // the chance that the model misses at all, 1 - E[p^N]): by
 // default the models' worth of damage it does (see Chain.ModelsPerShot),
 // else its expected unsaved wounds; scores add up across weapons. A weapon
-// that scores nothing, or that is not fired in the situation (out of
-// range, Ordnance after moving, no Snap Shots), is not fired. Ordnance
+// that is not fired in the situation (out of range, Ordnance after
+// moving, no Snap Shots) is not fired, nor is one that scores nothing
+// (its Strength cannot wound the target, say) unless no weapon scores:
+// then the models fire the first weapon listed that they can, so that the
+// Shooting Attack is still made, its hits and Gets Hot rolled and what
+// follows a Shooting Attack (Lords of Profligacy's choice, Pinning) set
+// off, as the scenario asked. Ordnance
 // fires alone (rulebook p.177): it is fired when it scores more alone than
 // the weapons it would stop together (on a tie, when it is listed before
 // the best of them), else it is left out and takes no weapon's place. A
@@ -202,6 +207,14 @@ func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situati
 	if o := a.best(weapons, func(t WeaponType) bool { return t == Ordnance }); o >= 0 {
 		if a.score[o] > sum || (a.score[o] == sum && (len(a.picks) == 0 || o < a.picks[0])) {
 			a.picks = append(a.picks[:0], o)
+		}
+	}
+	if len(a.picks) == 0 {
+		for i := range weapons {
+			if a.fire[i].Fires() {
+				a.picks = append(a.picks, i)
+				break
+			}
 		}
 	}
 	return a.picks

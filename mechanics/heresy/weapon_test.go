@@ -378,6 +378,28 @@ func TestSelectRules(t *testing.T) {
 	}
 }
 
+// TestSelectNothingScores: a unit whose weapons can do the target no
+// harm still makes its Shooting Attack, with the first weapon it can fire:
+// S1 and S2 cannot wound T6 (four or more below), the first is out of
+// range at 20", so the models fire the second. One that can harm is
+// fired in its stead, the others left out.
+func TestSelectNothingScores(t *testing.T) {
+	firer := NewUnit(marine, 5)
+	p := marine
+	p.T = 6
+	target := NewUnit(p, 5)
+	weak := []Weapon{{Name: "pistol", Type: Pistol, Range: 12, S: 1, AP: 5}, {Name: "rifle", Range: 24, S: 2, AP: 5}}
+	var a Attack
+	a.PrepareAt(&firer, weak, &target, Situation{Distance: 20}, DefaultOptions)
+	if len(a.Volleys) != 1 || a.Volleys[0].Index != 1 || a.Expected(StageShots) != 5 || a.Expected(StageWounds) != 0 {
+		t.Errorf("weapons that cannot wound: volleys %+v, want the rifle's five shots and no wound", a.Volleys)
+	}
+	a.PrepareAt(&firer, append(weak, Weapon{Name: "lascannon", Range: 48, S: 9, AP: 2}), &target, Situation{Distance: 20}, DefaultOptions)
+	if len(a.Volleys) != 1 || a.Volleys[0].Index != 2 {
+		t.Errorf("with a lascannon: volleys %+v, want it alone", a.Volleys)
+	}
+}
+
 // TestSelectOrdnanceLeftOut: an Ordnance weapon that is not the best pick
 // is left out without taking a weapon's place, so Firing Protocols (2)
 // still fires two weapons. Expected unsaved wounds per shot against T4 3+

@@ -1059,6 +1059,21 @@ func TestStupefiedAfterOverwatch(t *testing.T) {
 			}
 		}
 	}
+	// An Overwatch whose weapons cannot wound the charger (S1 against T5:
+	// four below, which the chart cannot wound) is still a Shooting
+	// Attack: the charger becomes Stupefied after it, its charge
+	// Disordered; nothing is wounded.
+	_, es = runScenario(t, scenario(`assault:
+  attacker: {name: Revellers, models: 10, WS: 4, BS: 4, S: 4, T: 5, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+, rules: [Lords of Profligacy]}
+  defender: {name: Guard, models: 5, `+marine+`, weapons: [{name: toy, S: 1, AP: 5}]}
+  stupefied: attacker_after_overwatch
+  options: {overwatch: true}
+`), 20_000)
+	for metric, want := range map[string]float64{metricOverwatch: 0, metricDisordered: 1} {
+		if e := find(t, es, metric, "unit", "Revellers"); e.Exact != want || e.Value != want {
+			t.Errorf("an Overwatch that cannot wound: %s exact %v, estimate %v, want %v", metric, e.Exact, e.Value, want)
+		}
+	}
 	// An Overwatch whose one weapon (range 6") cannot reach a charge from
 	// 9" fires nothing: no Shooting Attack, so the charger stays as it
 	// was, its charge not Disordered, nothing mitigated.
