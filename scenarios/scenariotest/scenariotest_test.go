@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"hammersim/mechanics/dice"
 	"hammersim/sim"
 )
 
@@ -64,6 +65,41 @@ func TestMatchAtLeastTotal(t *testing.T) {
 		sums := slices.ContainsFunc(got, func(m string) bool { return strings.Contains(m, "exact distribution sums to 0.9") })
 		if sums != tc.fail || (!tc.fail && len(got) > 0) {
 			t.Errorf("%v: reported %q", tc.p, got)
+		}
+	}
+}
+
+// TestAllocationsCountRarePaths: the allocation guard sees a path that
+// allocates in one trial of 1,500 (13 times in 20,000 trials), which a
+// count per run of 1,000 trials would round down to none; and a model that
+// allocates nothing, or only as its histogram first grows, reads 0.
+func TestAllocationsCountRarePaths(t *testing.T) {
+	if got := allocations(allocModel{every: 1500}, 0); got != 13 {
+		t.Errorf("one allocation every 1,500 trials: %v in 20,000, want 13", got)
+	}
+	if got := allocations(allocModel{}, 0); got != 0 {
+		t.Errorf("no allocation: %v, want 0", got)
+	}
+}
+
+// allocModel observes a D6 and, with every set, allocates on every
+// every-th trial it runs.
+type allocModel struct{ every int }
+
+var allocSink []byte
+
+func (m allocModel) Slots() []sim.Slot { return []sim.Slot{{Name: "d6", Lo: 1, Hi: 6}} }
+func (m allocModel) NewTrial() sim.Trial {
+	return &allocTrial{every: m.every}
+}
+
+type allocTrial struct{ every, n int }
+
+func (a *allocTrial) Run(r *dice.Rand, n int, t *sim.Tally) {
+	for range n {
+		t.H[0].Add(r.D6())
+		if a.n++; a.every > 0 && a.n%a.every == 0 {
+			allocSink = make([]byte, 64)
 		}
 	}
 }
