@@ -51,7 +51,10 @@ func browser(t *testing.T) (context.Context, string) {
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1300, 1100),
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// The whole session shares this bound: its parts take about 50 s on
+	// an idle 2-core machine, so 6 minutes leave a loaded one room, and
+	// still end a hung browser well inside CI's time.
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	t.Cleanup(cancel)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	t.Cleanup(cancelAlloc)

@@ -668,7 +668,7 @@ func exactCases() []hostile {
 			out: "no exact answer: it would take more than 1e+08 steps; simulated only", within: 5 * time.Second},
 		{name: "exact/condition-over-budget-plot", args: []string{"dice", "100D1000 > 100D1000", "--plot", "{dir}/p"},
 			code: exitError, msg: "has no exact answer to plot", within: 5 * time.Second},
-		{name: "exact/dice-over-budget-ctrl-c", args: []string{"dice", "32D1000kh31", "--trials", "1000000000000"},
+		{name: "exact/dice-over-budget-ctrl-c", args: []string{"dice", "32D1000kh31", "--trials", "1000000000000", "--workers", "2"},
 			cancel: 300 * time.Millisecond, code: exitInterrupted, out: "PARTIAL", within: 3 * time.Second},
 		// 100D140 is just within the budget: its exact distribution takes
 		// from a few hundredths to a few tenths of a second, depending on
@@ -712,8 +712,10 @@ func heresyHorde(question, first, second, gear string) string {
 func interruptCases() []hostile {
 	// An interrupted comparison keeps the chunks every candidate completed:
 	// cheap candidates (a dice roll per trial) complete some in time even
-	// under the race detector.
-	compare := []string{"compare", "random-movement", "--by", "random_movement", "--trials", "1000000000000"}
+	// under the race detector. A case interrupted mid-run runs two workers,
+	// flat out until the signal: at the default, one a core, the processor
+	// time it takes (within) would grow with the machine's cores.
+	compare := []string{"compare", "random-movement", "--by", "random_movement", "--trials", "1000000000000", "--workers", "2"}
 	partial := func(format, want string) hostile {
 		return hostile{name: "interrupt/compare-" + format, args: append(compare, "--format", format),
 			cancel: 500 * time.Millisecond, code: exitInterrupted, msg: "interrupted", out: want, within: 3 * time.Second}
@@ -723,7 +725,7 @@ func interruptCases() []hostile {
 		partial("json", `"partial": true`),
 		partial("csv", "random-movement,1,true,"),
 		partial("markdown", "**PARTIAL RESULTS: the comparison was interrupted"),
-		{name: "interrupt/compare-reproduces", args: append(compare, "--format", "json", "--workers", "2"),
+		{name: "interrupt/compare-reproduces", args: append(compare, "--format", "json"),
 			cancel: 500 * time.Millisecond, code: exitInterrupted, out: `"partial": true`, within: 3 * time.Second,
 			check: func(t *testing.T, _, stdout string) {
 				// Cut to the chunks every candidate completed: the
@@ -760,7 +762,7 @@ func interruptCases() []hostile {
 		// of them is cut to the chunks both completed, and written.
 		// (charge_success rests on every trial; some metrics count only the
 		// trials they apply to.)
-		{name: "interrupt/compare-files", args: []string{"compare", "random-movement", "{dir}/rm.yaml", "--trials", "1000000000000", "--format", "json"},
+		{name: "interrupt/compare-files", args: []string{"compare", "random-movement", "{dir}/rm.yaml", "--trials", "1000000000000", "--format", "json", "--workers", "2"},
 			setup: func(t *testing.T, dir string) {
 				base, err := registry.Load("random-movement")
 				if err != nil {
@@ -803,7 +805,7 @@ func interruptCases() []hostile {
 					t.Errorf("a comparison with nothing to compare wrote:\n%s", stdout)
 				}
 			}},
-		{name: "interrupt/precision-stamp", args: []string{"run", "flee-pursuit", "--precision", "0.00001", "--format", "json"},
+		{name: "interrupt/precision-stamp", args: []string{"run", "flee-pursuit", "--precision", "0.00001", "--format", "json", "--workers", "2"},
 			cancel: 700 * time.Millisecond, code: exitInterrupted, out: `"partial": true`, within: 3 * time.Second,
 			check: func(t *testing.T, _, stdout string) {
 				var doc struct {
@@ -828,7 +830,7 @@ func interruptCases() []hostile {
 					t.Errorf("trials %d, stamp %d; the points reached at most %d", doc.Trials, doc.Stamp.Trials, most)
 				}
 			}},
-		{name: "interrupt/precision-table", args: []string{"run", "flee-pursuit", "--precision", "0.00001"},
+		{name: "interrupt/precision-table", args: []string{"run", "flee-pursuit", "--precision", "0.00001", "--workers", "2"},
 			cancel: 700 * time.Millisecond, code: exitInterrupted, out: "the run was interrupted before its precision target was met", within: 3 * time.Second,
 			check: func(t *testing.T, _, stdout string) {
 				// It stopped on the interruption, not at its cap.
@@ -837,7 +839,7 @@ func interruptCases() []hostile {
 					t.Errorf("the precision line of an interrupted run:\n%s", stdout)
 				}
 			}},
-		{name: "interrupt/dice-json", args: []string{"dice", "2D6 >= 9", "--trials", "1000000000000", "--format", "json"},
+		{name: "interrupt/dice-json", args: []string{"dice", "2D6 >= 9", "--trials", "1000000000000", "--format", "json", "--workers", "2"},
 			cancel: 500 * time.Millisecond, code: exitInterrupted, out: `"partial": true`, within: 3 * time.Second,
 			check: func(t *testing.T, _, stdout string) {
 				// The query stays what was asked; partial has its field.

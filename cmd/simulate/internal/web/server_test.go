@@ -823,7 +823,11 @@ func TestStalledClientCutOff(t *testing.T) {
 		}
 		n, _ := io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode == 200 && n == size {
+		// Its 200 says the slot came back. Its answer is 32 MiB sent at
+		// writeTimeout a write, which a reader that a loaded machine does
+		// not schedule for that long is cut off from too: some of it is
+		// enough.
+		if resp.StatusCode == 200 && n > 0 {
 			break
 		}
 		if resp.StatusCode != http.StatusTooManyRequests || time.Now().After(deadline) {
