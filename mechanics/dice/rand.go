@@ -230,8 +230,3 @@ func (r *Rand) Die(sides int) int {
 	}
 	return r.IntN(sides) + 1
 }
-
-// Float64 returns a uniform float64 in [0, 1).
-func (r *Rand) Float64() float64 {
-	return float64(r.Uint64()>>11) * 0x1p-53
-}

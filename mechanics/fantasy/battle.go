@@ -912,16 +912,6 @@ func (b *Battle) nearest(s *State, from int) int {
 	return best
 }
 
-// NearestAtStart returns the unit Zzzzap! would strike first, with every
-// unit where the battle places it, or -1 when none is in range.
-func NearestAtStart(b *Battle) int {
-	s := b.NewState()
-	for i, u := range b.Units {
-		s.Units[i].reset(u, b.Distance[i])
-	}
-	return b.nearest(s, 0)
-}
-
 // Terrifies reports whether a's Terror makes e take a Panic test when a
 // declares a charge on it.
 func Terrifies(a, e *Unit) bool { return a.terrifies(e) }

@@ -78,7 +78,7 @@ type Attack struct {
 	ring       []float64
 	// countSuffered makes the programme count the wounds suffered in its
 	// slabs instead of Deflagrate's unsaved wounds, leaving the joint
-	// distribution in joint (see Chain.StrikeJoint); with countLost it
+	// distribution in joint (see Chain.strikeJoint); with countLost it
 	// counts the Wounds the target's models lost instead (Tally.Lost).
 	countSuffered, countLost bool
 	joint                    []float64

@@ -701,37 +701,6 @@ func nonNegative(d dice.Dist) dice.Dist {
 	return d.Map(func(v int) int { return max(v, 0) })
 }
 
-// binomialMixture returns the distribution of successes when N trials,
-// N distributed as P(N = min+i) = pn[i], each succeed with probability p.
-// The binomial of n trials is built up one trial at a time, which stays
-// exact and stable for any n (no powers that underflow).
-func binomialMixture(nMin int, pn []float64, p float64) dice.Dist {
-	nMax := nMin + len(pn) - 1
-	if nMax < 0 {
-		return dice.Point(0)
-	}
-	b := make([]float64, nMax+1) // binomial(n, p) for the current n
-	out := make([]float64, nMax+1)
-	b[0] = 1
-	for n := 0; ; n++ {
-		if n >= nMin {
-			if w := pn[n-nMin]; w != 0 {
-				for k := 0; k <= n; k++ {
-					out[k] += w * b[k]
-				}
-			}
-		}
-		if n == nMax {
-			break
-		}
-		for k := n + 1; k > 0; k-- {
-			b[k] = b[k]*(1-p) + b[k-1]*p
-		}
-		b[0] *= 1 - p
-	}
-	return trim(out)
-}
-
 // trim drops the zero-probability values above the last possible one.
 func trim(p []float64) dice.Dist {
 	hi := len(p)

@@ -425,3 +425,34 @@ func TestStupefiedRollVsDoubleStrength(t *testing.T) {
 		t.Errorf("Feel No Pain against S8 with the option: %d+, want none (FNPVsInstantDeath rules it)", c.Mitigate)
 	}
 }
+
+// binomialMixture returns the distribution of successes when N trials,
+// N distributed as P(N = min+i) = pn[i], each succeed with probability p.
+// The binomial of n trials is built up one trial at a time, which stays
+// exact and stable for any n (no powers that underflow).
+func binomialMixture(nMin int, pn []float64, p float64) dice.Dist {
+	nMax := nMin + len(pn) - 1
+	if nMax < 0 {
+		return dice.Point(0)
+	}
+	b := make([]float64, nMax+1) // binomial(n, p) for the current n
+	out := make([]float64, nMax+1)
+	b[0] = 1
+	for n := 0; ; n++ {
+		if n >= nMin {
+			if w := pn[n-nMin]; w != 0 {
+				for k := 0; k <= n; k++ {
+					out[k] += w * b[k]
+				}
+			}
+		}
+		if n == nMax {
+			break
+		}
+		for k := n + 1; k > 0; k-- {
+			b[k] = b[k]*(1-p) + b[k-1]*p
+		}
+		b[0] *= 1 - p
+	}
+	return trim(out)
+}

@@ -390,20 +390,14 @@ func (c *Chain) volleyOf(shots dice.Expr, bearers int) *Attack {
 	return a
 }
 
-// StrikeJoint is the exact joint distribution of what bearers models
+// strikeJoint is the exact joint distribution of what bearers models
 // striking blows blows each with chain c do to target: P(k and the target
 // ends in state s) at index k*n + s, where s = lost*W + hurt (models lost,
 // wounds on the wounded model), n = (models+1)*W, and k is the combat
 // result's count as score says: the Wounds the target's models lost
 // (ScoreWoundsLost) or the wounds suffered (ScoreUnsavedWounds). The
 // casualties come from s. It allocates; Deflagrate's hits are not counted
-// (no close-combat weapon has it).
-func (c *Chain) StrikeJoint(bearers, blows int, target *Unit, score CombatScore) (p []float64, n int) {
-	p, n, _ = c.strikeJoint(bearers, blows, target, score)
-	return p, n
-}
-
-// strikeJoint is StrikeJoint, also returning the steps it took (see
+// (no close-combat weapon has it). It also returns the steps it took (see
 // Attack.steps).
 func (c *Chain) strikeJoint(bearers, blows int, target *Unit, score CombatScore) (p []float64, n int, steps float64) {
 	a := c.volleyOf(dice.Const(blows), bearers)

@@ -106,18 +106,12 @@ func (u *Unit) TakeWound(slays bool) bool {
 	return removed
 }
 
-// TakeWounds applies n wounds that got through together onto one model
+// takeWounds applies n wounds that got through together onto one model
 // (Brutal, Destroyer), and reports whether it was removed; wounds beyond
 // what it had left are lost, not carried to the next model. A slaying
-// wound removes it whatever n is.
-func (u *Unit) TakeWounds(n int, slays bool) bool {
-	removed, _ := u.takeWounds(n, slays)
-	return removed
-}
-
-// takeWounds is TakeWounds, also returning the Wounds the model lost: n,
-// or what it had left when n is more or the wound slays; 0 when the unit
-// has no models left or n is not positive.
+// wound removes it whatever n is. It also returns the Wounds the model
+// lost: n, or what it had left when n is more or the wound slays; 0 when
+// the unit has no models left or n is not positive.
 func (u *Unit) takeWounds(n int, slays bool) (removed bool, lost int) {
 	if u.Models <= 0 || n <= 0 {
 		return false, 0
@@ -217,10 +211,6 @@ func (u *Unit) CanDenyObjective() bool { return !u.AutomatedArtillery }
 
 // IgnoresFear: Fearless models ignore the Fear special rule (rule text).
 func (u *Unit) IgnoresFear() bool { return u.Fearless }
-
-// MustShootClosest: a unit with Sentry Protocols must shoot the enemy unit
-// with the closest model in line of sight (see ClosestTarget).
-func (u *Unit) MustShootClosest() bool { return u.SentryProtocols }
 
 // Reaction is a Reaction as the restrictions on it read it.
 type Reaction struct {

@@ -438,7 +438,7 @@ func sumReachPair(steps, inc1, most1, inc2, most2 int) float64 {
 }
 
 // combatWork estimates the steps exactCombat takes for the charger with
-// m models against def: each side's StrikeJoint (strikeWork) and
+// m models against def: each side's strikeJoint (strikeWork) and
 // expectations (expectedWork), for the side striking second once for
 // each number of models the first can leave it, and outcomeSteps for each
 // joint outcome.
@@ -469,7 +469,7 @@ func (e *combatEnum) combatWork(m int, def *Unit) float64 {
 	return work
 }
 
-// strikeWork estimates the steps of side i's StrikeJoint with bearers
+// strikeWork estimates the steps of side i's strikeJoint with bearers
 // models against foe (a programme over the combat result's slabs), and
 // the outcomes it has.
 func (e *combatEnum) strikeWork(i, bearers int, foe *Unit) (steps, outcomes float64) {
