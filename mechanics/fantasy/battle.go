@@ -387,6 +387,20 @@ const (
 
 var mishapNames = [...]string{"none", "disaster", "out of control", "burst of speed"}
 
+// mishapTop is the Mishap chart: a D6 of at most mishapTop[k] (and above
+// the one before) gives result k+1, Disaster on 1-2, Out of Control on 3-5,
+// a Burst of Speed on 6.
+var mishapTop = [3]int{2, 5, 6}
+
+// mishapShare is the chance of result k+1 of the Mishap chart.
+func mishapShare(k int) float64 {
+	lo := 0
+	if k > 0 {
+		lo = mishapTop[k-1]
+	}
+	return float64(mishapTop[k]-lo) / 6
+}
+
 func (m Mishap) String() string { return mishapNames[m] }
 
 // MishapNames lists the Mishap chart's results after "none".
@@ -930,7 +944,7 @@ func TestsToCharge(c, t *Unit) bool { return testsToCharge(c, t) }
 func (b *Battle) mishap(r *dice.Rand, s *State) {
 	a, as := b.Units[0], &s.Units[0]
 	switch roll := r.D6(); {
-	case roll <= 2:
+	case roll <= mishapTop[0]:
 		s.Out.Mishap = Disaster
 		bl := hitsOn(6, a)
 		landHits(r, &bl, r.D6(), a, as) // D6 hits
@@ -940,7 +954,7 @@ func (b *Battle) mishap(r *dice.Rand, s *State) {
 		case ok:
 			as.wound(a, as.remaining(a)) // its last die lost
 		}
-	case roll <= 5:
+	case roll <= mishapTop[1]:
 		s.Out.Mishap = OutOfControl
 		b.outOfControl(r, s)
 	default:

@@ -464,14 +464,15 @@ func exactZzzzap(b *Battle, ex BattleExact) (survive float64, known bool) {
 		if near >= 0 && b.Units[near].Models*b.Units[near].W <= b.Options.ZzzzapBolts {
 			return 0, false // a bolt may move on
 		}
-		for k, share := range []float64{2.0 / 6, 3.0 / 6, 1.0 / 6} { // Mishap chart: 1-2, 3-5, 6
-			mishap[k] += st.p * pFire / 6 * share
+		misfire := pFire * artilleryFaces.At(dice.Misfire)
+		for k := range mishap {
+			mishap[k] += st.p * misfire * mishapShare(k)
 		}
-		disaster += st.p * pFire / 6 * 2 / 6
+		disaster += st.p * misfire * mishapShare(0)
 		if st.dist == 0 {
 			fireEngaged = pFire
 		} else {
-			disasterFree += st.p * pFire / 6 * 2 / 6
+			disasterFree += st.p * misfire * mishapShare(0)
 		}
 		for i := 1; i < len(b.Units); i++ {
 			if i == near {
@@ -507,7 +508,7 @@ func exactZzzzap(b *Battle, ex BattleExact) (survive float64, known bool) {
 // hold fire, at unit near (at nothing when it is -1: the Artillery dice is
 // rolled all the same), and the mean and distribution of the wounds they
 // do it: no bolts (held, or a Misfire), or Binomial(bolts,
-// P(wound) at S) for each numbered face S of the Artillery dice, each 1/6.
+// P(wound) at S) for each numbered face S of the Artillery dice.
 func boltWounds(b *Battle, near int) (pFire, mean float64, wounds dice.Dist) {
 	pFire = 1
 	if hold := b.Options.ZzzzapHoldFire; hold == HoldFireAlways || (hold == HoldFireFriends && near >= 0 && !b.Enemy[near]) {
@@ -516,14 +517,22 @@ func boltWounds(b *Battle, near int) (pFire, mean float64, wounds dice.Dist) {
 	if near < 0 {
 		return pFire, 0, dice.Point(0) // fired at nothing, the dice still rolled
 	}
-	wounds = dice.Dist{P: []float64{1 - pFire*5/6}}
-	for _, s := range []int{2, 4, 6, 8, 10} { // the Artillery dice's numbered faces
+	wounds = dice.Dist{P: []float64{1 - pFire*(1-artilleryFaces.At(dice.Misfire))}}
+	for i, p := range artilleryFaces.P {
+		s := artilleryFaces.Min + i
+		if p == 0 || s == dice.Misfire {
+			continue
+		}
 		q := HitWounds(s, b.Units[near], false)
-		mean += float64(b.Options.ZzzzapBolts) * q / 6
-		wounds = mix(wounds, thin(dice.Point(b.Options.ZzzzapBolts), q), pFire/6)
+		mean += float64(b.Options.ZzzzapBolts) * q * p
+		wounds = mix(wounds, thin(dice.Point(b.Options.ZzzzapBolts), q), pFire*p)
 	}
 	return pFire, mean * pFire, wounds
 }
+
+// artilleryFaces is the law of the Artillery dice Zzzzap! rolls: Misfire,
+// 2, 4, 6, 8 and 10, each 1/6.
+var artilleryFaces = artillery.Dist()
 
 // exactDisaster: the Doomwheel's own wounds, losses and Loss of Control
 // from a Disaster, which befalls it with chance pDisaster (pFree of it out
