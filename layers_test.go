@@ -15,9 +15,15 @@ import (
 var shared = map[string]bool{"mechanics/dice": true, "scenarios/scenariotest": true}
 
 // forbidden returns why package pkg may not import imp (both relative to
-// the module), or "" when it may. These are the arrows docs/architecture.md
-// forbids.
+// the module: "." is the module root as a package, "" as an import), or ""
+// when it may. These are the arrows docs/architecture.md forbids.
 func forbidden(pkg, imp string) string {
+	switch {
+	case pkg == ".":
+		return "the module root imports nothing of the project"
+	case imp == "" && pkg != "bench" && !strings.HasPrefix(pkg, "cmd/") || imp == "" && pkg == "cmd/simulate/internal/web":
+		return "of the module root (the version) only the command line and the benchmarks may import"
+	}
 	layer, rs := split(pkg)
 	impLayer, impRS := split(imp)
 	upward := map[string][]string{
@@ -81,11 +87,12 @@ func TestLayers(t *testing.T) {
 		pkg := filepath.ToSlash(filepath.Dir(path))
 		for _, spec := range f.Imports {
 			imp, _ := strconv.Unquote(spec.Path.Value)
-			if !strings.HasPrefix(imp, module) {
+			rel, ok := strings.CutPrefix(imp+"/", module)
+			if !ok {
 				continue
 			}
 			checked++
-			if why := forbidden(pkg, strings.TrimPrefix(imp, module)); why != "" {
+			if why := forbidden(pkg, strings.TrimSuffix(rel, "/")); why != "" {
 				t.Errorf("%s imports %s: %s (docs/architecture.md)", path, imp, why)
 			}
 		}
@@ -133,6 +140,14 @@ func TestForbidden(t *testing.T) {
 		{"cmd/simulate/internal/web", "sim", false},
 		{"cmd/simulate/internal/web", "reports", false},
 		{"cmd/simulate/internal/web", "scenarios/heresy", false},
+		{"cmd/simulate", "", true},
+		{"bench", "", true},
+		{"sim", "", false},
+		{"reports", "", false},
+		{"mechanics/dice", "", false},
+		{"scenarios", "", false},
+		{"cmd/simulate/internal/web", "", false},
+		{".", "sim", false},
 	}
 	for _, tt := range tests {
 		if why := forbidden(tt.pkg, tt.imp); (why == "") != tt.ok {

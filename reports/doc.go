@@ -3,8 +3,11 @@
 // and report documents (one self-contained HTML page; a Markdown file with
 // its PNG plots in a folder beside it); a sim.Comparison of candidates in
 // the same formats, with each pair's difference and a verdict. It never
-// rolls a die and knows no game; what to lay out as a grid or plot comes
-// from the report's axes and grid hint.
+// rolls a die and knows no game's rules; what to lay out as a grid or plot
+// comes from the report's axes and grid hint. The one thing it reads from
+// a name is a unit for an axis label: a parameter named distance, range or
+// *_range, and the charge_reach metric, are lengths on the table, in inches
+// in both rulesets (axisWords).
 //
 // Output is deterministic: the same report renders to the same bytes.
 // Results outputs (tables, JSON, CSV, Markdown) leave out the worker count,

@@ -64,6 +64,8 @@ type ErrWriter struct {
 	Err error
 }
 
+// Write writes p to W unless an earlier write failed, and keeps the first
+// error.
 func (e *ErrWriter) Write(p []byte) (int, error) {
 	if e.Err != nil {
 		return 0, e.Err
