@@ -464,6 +464,11 @@ type State struct {
 	// right after the charge phase, so in its turn (a turn's phases come
 	// Movement, Shooting, Close Combat).
 	declared, turnOfCharge bool
+	// moved: the acting unit has moved in this turn, before or in the
+	// phase being played (a Random Movement move, a charge, an Out of
+	// Control move), so that it shoots at -1 to hit
+	// (WAP/shooting/moving-and-shooting).
+	moved bool
 }
 
 // NewState returns scratch for running b. The State keeps what the units'
@@ -518,6 +523,11 @@ func (b *Battle) Run(r *dice.Rand, s *State) {
 	s.opp, s.first, s.catches, s.declared = 1, false, 0, false
 	for i, p := range b.Phases {
 		s.turnOfCharge = i > 0 && b.Phases[i-1] == PhaseCharge
+		// A phase that does not come after the one before in a turn's
+		// order (Movement, Shooting, Close Combat) begins a turn.
+		if i == 0 || p <= b.Phases[i-1] {
+			s.moved = false
+		}
 		b.phase(r, s, p)
 	}
 }
@@ -582,7 +592,7 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 		// when it reaches it, as a charge does (WAP, Charging a Fleeing
 		// Enemy).
 		roll := as.Mover.Random.Roll(r)
-		s.Out.ChargeDeclared = true
+		s.Out.ChargeDeclared, s.moved = true, true
 		catches := s.catches
 		if opt.ChargePath == ChargeLine {
 			b.advance(r, s, roll, 0, false)
@@ -614,7 +624,7 @@ func (b *Battle) charge(r *dice.Rand, s *State) {
 	if testsToCharge(a, t) && !LdTest(r, a.Ld, opt.InsaneCourage) {
 		return
 	}
-	s.Out.ChargeDeclared, s.declared = true, true
+	s.Out.ChargeDeclared, s.declared, s.moved = true, true, true
 	flee := opt.TargetFlees && !t.ImmunePsychology
 	// Run for Your Lives!: a Terror-causer's charge makes the target take a
 	// Panic test; failing it, the target must flee. A target already
@@ -819,6 +829,9 @@ func (b *Battle) shoot(r *dice.Rand, s *State) {
 		mod := m.HitMod
 		if 2*ts.Distance > m.Range {
 			mod-- // long range
+		}
+		if s.moved {
+			mod-- // moved this turn (WAP/shooting/moving-and-shooting)
 		}
 		need := ShootingToHit(a.BS, mod)
 		bl := hitsOn(m.S, t)
@@ -1633,7 +1646,11 @@ func (b *Battle) smash(r *dice.Rand, s *State, j int) {
 // close combat does nothing when it goes Out of Control (Mishap chart).
 func (b *Battle) outOfControl(r *dice.Rand, s *State) {
 	as := &s.Units[0]
-	if b.Options.OutOfControl == OutOfControlInPlace || as.Alive == 0 || as.Engaged || as.Fled || as.pursued && !b.Options.PursuerOutOfControl {
+	if as.Alive == 0 || as.Engaged || as.Fled || as.pursued && !b.Options.PursuerOutOfControl {
+		return
+	}
+	s.moved = true // wherever the option puts it, it moved
+	if b.Options.OutOfControl == OutOfControlInPlace {
 		return
 	}
 	roll := as.Mover.M

@@ -873,8 +873,12 @@ func TestFiringRanks(t *testing.T) {
 // no charge is declared and they shoot at long range: 10 x 1/2 x 1/2. A
 // shooting phase with no charge phase before it shoots as ever, here from
 // 12": 10 x 2/3 x 1/2. Random Movement declares no charge: its 2D6 roll
-// takes them from 20" to within half range on 8 or more (15/36), so 10 x
-// (15/36 x 2/3 + 21/36 x 1/2) x 1/2 = 10 x 41/144.
+// takes them from 20" to within half range on 8 or more (15/36), and
+// having moved they shoot at -1 (WAP/shooting/moving-and-shooting): 4+
+// within half range, 5+ beyond, so 10 x (15/36 x 1/2 + 21/36 x 1/3) x 1/2
+// = 10 x 29/144. In the next turn's Shooting phase (after a combat phase
+// that fights nobody) they have not moved: 10 x (15/36 x 2/3 + 21/36 x
+// 1/2) x 1/2 = 10 x 41/144.
 func TestNoShootingAfterADeclaredCharge(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -889,7 +893,8 @@ func TestNoShootingAfterADeclaredCharge(t *testing.T) {
 		{"a charge not declared", 2, true, false, 10, []Phase{PhaseCharge, PhaseShooting}, 35.0 / 36 * 10 / 3},
 		{"a target beyond the longest charge", 7, false, false, 20, []Phase{PhaseCharge, PhaseShooting}, 10.0 / 4},
 		{"no charge phase", 7, false, false, 12, []Phase{PhaseShooting}, 10.0 / 3},
-		{"Random Movement", 7, false, true, 20, []Phase{PhaseCharge, PhaseShooting}, 10 * 41.0 / 144},
+		{"Random Movement", 7, false, true, 20, []Phase{PhaseCharge, PhaseShooting}, 10 * 29.0 / 144},
+		{"Random Movement, the next turn", 7, false, true, 20, []Phase{PhaseCharge, PhaseCombat, PhaseShooting}, 10 * 41.0 / 144},
 	} {
 		a := foot("Archers", 10, 5, 3, 3, 3, 3, 1, tc.ld, NoSave)
 		a.BS, a.Missile = 4, Missile{S: 3, Range: 24, Shots: dice.Const(1)}
