@@ -647,10 +647,11 @@ func unitKeysRead(d *scenarios.Decoder, at *unit, u *rules.Unit, i int, phases [
 			good = false
 		}
 	}
-	if i == 0 && u.BS == 0 && !u.Missile.Shots.IsZero() && slices.Contains(phases, rules.PhaseShooting) {
+	if i == 0 && u.BS == 0 && at.has["BS"] && !u.Missile.Shots.IsZero() && slices.Contains(phases, rules.PhaseShooting) {
 		// Where it would shoot: elsewhere a card's bow is left unused.
 		// A card's BS is not wrong in itself: the use that makes it
-		// shoot is what is refused.
+		// shoot is what is refused. A BS not given at all is refused
+		// once, at the missile weapon.
 		n, whose := at.keyNode("BS"), ""
 		if _, changed, used := at.spec.node.CardKey("BS"); used && !changed {
 			n, whose = at.spec.node, " (its card's)"

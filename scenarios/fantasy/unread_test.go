@@ -324,6 +324,12 @@ func TestMissileReadOnlyWhereItShoots(t *testing.T) {
 	}
 	noBS := "battle: {attacker: {name: A, M: 4, WS: 3, BS: \"-\", S: 3, T: 3, I: 3, A: 1, Ld: 7, " + bow + "}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting]}"
 	wantError(t, "BS -", head+noBS+"\n", "t.yaml:3:"+at(noBS, "BS")+`: unit "A" shoots a missile weapon at BS -, with which nothing hits`)
+	// A BS not given at all is one problem, told once, at the weapon.
+	unsaid := "battle: {attacker: {name: A, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, " + bow + "}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting]}"
+	_, err := registry.Parse("t.yaml", []byte(head+unsaid+"\n"))
+	if want := "t.yaml:3:" + at(unsaid, "missile") + `: unit "A" has a missile weapon but no BS`; err == nil || err.Error() != want {
+		t.Errorf("no BS: got %v, want only %s", err, want)
+	}
 
 	// A card's bow, used where nothing shoots, loads.
 	dir := t.TempDir()
