@@ -426,7 +426,11 @@ type Outcome struct {
 	RoundCap bool
 	// FriendlyWounds are wounds Zzzzap! caused on the acting unit's side.
 	FriendlyWounds int
-	Mishap         Mishap
+	// Mishap is the last result the Mishap chart gave in the battle;
+	// Mishaps holds every result it gave, bit k-1 for result k (a battle
+	// of several Shooting phases may roll on the chart more than once).
+	Mishap  Mishap
+	Mishaps uint8
 	// LostControl is set when a Loss of Control test sent the machine Out
 	// of Control.
 	LostControl bool
@@ -958,7 +962,7 @@ func (b *Battle) mishap(r *dice.Rand, s *State) {
 	a, as := b.Units[0], &s.Units[0]
 	switch roll := r.D6(); {
 	case roll <= mishapTop[0]:
-		s.Out.Mishap = Disaster
+		s.Out.rolled(Disaster)
 		bl := hitsOn(6, a)
 		landHits(r, &bl, r.D6(), a, as) // D6 hits
 		switch n, ok := as.Mover.Random.PlainD6(); {
@@ -968,14 +972,20 @@ func (b *Battle) mishap(r *dice.Rand, s *State) {
 			as.wound(a, as.remaining(a)) // its last die lost
 		}
 	case roll <= mishapTop[1]:
-		s.Out.Mishap = OutOfControl
+		s.Out.rolled(OutOfControl)
 		b.outOfControl(r, s)
 	default:
-		s.Out.Mishap = BurstOfSpeed
+		s.Out.rolled(BurstOfSpeed)
 		if !as.Mover.Random.IsZero() {
 			s.changeMover(as).Random = fourD6
 		}
 	}
+}
+
+// rolled records a result of the Mishap chart.
+func (o *Outcome) rolled(m Mishap) {
+	o.Mishap = m
+	o.Mishaps |= 1 << (m - 1)
 }
 
 // changeMover gives us (the acting unit's state) a movement of its own to

@@ -860,7 +860,7 @@ func (m *battleModel) Slots() []sim.Slot {
 		case recCombatResult:
 			out[i].Lo, out[i].Hi = -10, 10
 		case recMishap:
-			out[i].Hi = 3
+			out[i].Hi = 7 // the results rolled, a bit each
 		case recImpactHits, recImpactWounds, recFriendlyWounds:
 			out[i].Hi = 20
 		case recRounds:
@@ -911,7 +911,7 @@ func (t *battleTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 			case recFriendlyWounds:
 				v = s.Out.FriendlyWounds
 			case recMishap:
-				v = int(s.Out.Mishap)
+				v = int(s.Out.Mishaps)
 			case recLostControl:
 				v = flag01(s.Out.LostControl)
 			case recWounds:
@@ -948,8 +948,16 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex r
 		case recDestroyed, recBroke, recCaught, recWon, recFled:
 			e = sim.ProbabilityOf(name, withUnit(rc.unit), h.Count(1), trials)
 		case recMishap:
+			// The slot holds the results the chart gave, bit k for the
+			// result k+1: the trials that rolled result k+1 at least once.
 			for k, result := range rules.MishapNames() {
-				e := sim.ProbabilityOf(name, append(slices.Clone(ps), sim.Param{Name: "result", Value: result}), h.Count(k+1), trials)
+				n := int64(0)
+				for v := 1; v < 8; v++ {
+					if v&(1<<k) != 0 {
+						n += h.Count(v)
+					}
+				}
+				e := sim.ProbabilityOf(name, append(slices.Clone(ps), sim.Param{Name: "result", Value: result}), n, trials)
 				if p, has := ex.Mishap(k); has {
 					e = e.WithExact(p)
 				}

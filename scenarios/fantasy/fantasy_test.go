@@ -1302,3 +1302,36 @@ battle:
 		t.Errorf("axes %q", names)
 	}
 }
+
+// TestMishapsOfEveryShootingPhase: mishap counts the trials in which the
+// Mishap chart gave a result at least once. A Doomwheel fires Zzzzap! in
+// four Shooting phases at Clanrats 30" away, beyond its bolts (the
+// Artillery dice is rolled all the same, and nothing else harms or moves
+// it): a Misfire (1/6) then a 1-2 on the chart (1/3) is a Disaster, 1/18
+// a phase; each phase rolls again unless a Disaster destroyed it, which
+// only a Disaster does, so a Disaster at least once is 1 - (17/18)^4 =
+// 0.2043. Counting the last result alone gave about 0.13.
+func TestMishapsOfEveryShootingPhase(t *testing.T) {
+	src := `name: t
+ruleset: fantasy
+battle:
+  attacker: {use: Doomwheel}
+  target: {name: Clanrats, models: 30, width: 6, profile: M5 WS3 S3 T3 I4 A1 Ld5}
+  distance: 30
+  phases: [shooting, shooting, shooting, shooting]
+  metrics: [mishap]
+`
+	const trials = 200_000
+	for _, e := range runFantasy(t, src, trials, 3) {
+		if e.Param("result") != "disaster" {
+			continue
+		}
+		want := 1 - math.Pow(17.0/18, 4)
+		se := math.Sqrt(want * (1 - want) / trials)
+		if math.Abs(e.Value-want) > 4*se {
+			t.Errorf("a Disaster in any phase: %.5f, want %.5f ± %.5f (4 SE)", e.Value, want, 4*se)
+		}
+		return
+	}
+	t.Fatal("no mishap estimate for a disaster")
+}
