@@ -67,7 +67,9 @@ var battleOptions = []struct {
 	}},
 	{key: "target_flees", only: inCharge, isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.TargetFlees = b }},
 	{key: "firing_ranks", only: inShooting, lo: 0, hi: 10, set: func(o *rules.Options, _ string, n int, _ bool) { o.FiringRanks = n }},
-	{key: "loss_of_control", values: []string{"when_wounded", "end_of_phase"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+	// A wound out of combat is a Disaster's, in a Shooting phase, where
+	// the two readings agree: only a combat's wounds part them.
+	{key: "loss_of_control", only: inCombat, values: []string{"when_wounded", "end_of_phase"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.LossOfControl = map[string]rules.LossOfControlRule{"when_wounded": rules.LossOfControlWhenWounded,
 			"end_of_phase": rules.LossOfControlEndOfPhase}[w]
 	}},
@@ -351,13 +353,16 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 	// in a shooting phase, or by a test at the end of a phase it fought in
 	// (loss_of_control: end_of_phase).
 	shoots := zaps && slices.Contains(phases, rules.PhaseShooting)
-	moves := shoots || some(func(b *rules.Battle) bool {
+	fights := slices.Contains(phases, rules.PhaseCombat)
+	moves := shoots || fights && some(func(b *rules.Battle) bool {
 		return b.Units[0].LossOfControl && b.Options.LossOfControl == rules.LossOfControlEndOfPhase
 	})
 	// A pursuer goes Out of Control only by the test at the end of the
-	// combat phase, and moves only where out_of_control moves it.
+	// combat phase, and moves only where out_of_control moves it; it
+	// pursues only where pursue lets it.
 	pursuerMoves := some(func(b *rules.Battle) bool {
-		return b.Units[0].LossOfControl && b.Options.LossOfControl == rules.LossOfControlEndOfPhase && b.Options.OutOfControl != rules.OutOfControlInPlace
+		return b.Units[0].LossOfControl && b.Options.LossOfControl == rules.LossOfControlEndOfPhase &&
+			b.Options.OutOfControl != rules.OutOfControlInPlace && b.Options.Pursue != rules.PursueNever
 	})
 	// A friend's break or destruction makes a unit take a Panic test only
 	// where some side has two units or more.
@@ -408,11 +413,11 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		case o.key == "loss_of_control" && !loses:
 			why = "no unit has Loss of Control, the only rule it changes"
 		case o.key == "out_of_control" && !moves:
-			why = "the attacker never goes Out of Control: that takes Zzzzap! and a shooting phase (its Mishap chart, or the wounds of a Disaster), or Loss of Control tested at the end of a phase (loss_of_control: end_of_phase)"
+			why = "the attacker never goes Out of Control: that takes Zzzzap! and a shooting phase (its Mishap chart, or the wounds of a Disaster), or Loss of Control tested at the end of a combat phase (loss_of_control: end_of_phase)"
 		case o.key == "pursuer_out_of_control" && !actingLoses:
 			why = "the attacker has no Loss of Control, which alone sends it Out of Control after a pursuit"
 		case o.key == "pursuer_out_of_control" && !pursuerMoves:
-			why = "a pursuer goes Out of Control only with loss_of_control: end_of_phase, and moves only where out_of_control is not in_place; no point has both"
+			why = "a pursuer goes Out of Control only with loss_of_control: end_of_phase, and moves only where out_of_control is not in_place, after a pursuit that pursue allows (true or restrain); no point has all three"
 		case o.key == "target_flees" && !some(func(b *rules.Battle) bool { return b.Units[0].Mover.Random.IsZero() }):
 			why = "the attacker moves by Random Movement, against which no charge reaction is declared, so target_flees decides nothing"
 		case o.key == "target_flees" && !some(func(b *rules.Battle) bool { return b.Distance[1] > 0 }):

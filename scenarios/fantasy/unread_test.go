@@ -231,6 +231,14 @@ func TestUnreadKeysRefused(t *testing.T) {
 			"t.yaml:3:234: killing_blow: no unit strikes with Killing Blow at a unit of a type it cannot slay (Infantry, Cavalry and War Beasts it slays), the only blows it changes; remove it\n" +
 				"t.yaml:3:247: wards: no unit has both a ward save and a Parry save it may take (mounted models take none), the only saves it joins; remove it\n" +
 				"t.yaml:3:276: terror_vs_immune_fear: no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Terror), the only units it changes; remove it"},
+		// Loss of Control's two readings part only over a combat's wounds;
+		// a pursuer that never pursues never goes Out of Control.
+		{"loss_of_control without a combat phase",
+			"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 6, phases: [shooting], options: {loss_of_control: end_of_phase}}\n",
+			"t.yaml:3:161: loss_of_control: the battle has no combat phase"},
+		{"pursuer_out_of_control without a pursuit",
+			"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, combat], options: {pursue: false, loss_of_control: end_of_phase, out_of_control: towards, pursuer_out_of_control: moves}}\n",
+			"t.yaml:3:245: pursuer_out_of_control: a pursuer goes Out of Control only"},
 		// A friend's break sets off Panic only beside a friend; a fleeing
 		// unit is caught only by a charge or a pursuit.
 		{"panic_friend_us without friends",
