@@ -241,9 +241,16 @@ func (d *Decoder) unknownKey(k *Node, what string, fields []Field) {
 }
 
 // Scalar returns n's text, or reports that what was expected is missing.
+// A value that may be swept is read by Sweep, which takes a list apart
+// before it reads each value: a list found here is one where one value
+// is expected, and the error says so.
 func (d *Decoder) Scalar(n *Node, what string) (string, bool) {
 	if n.Kind != ScalarNode {
-		d.Errorf(n, "expected %s, found %s", what, n.Describe())
+		hint := ""
+		if n.Kind == SeqNode {
+			hint = " (this value takes one: it cannot be swept)"
+		}
+		d.Errorf(n, "expected %s, found %s%s", what, n.Describe(), hint)
 		return "", false
 	}
 	return n.Text, true

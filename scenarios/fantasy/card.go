@@ -72,7 +72,7 @@ func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 		if !u.has["BS"] {
 			c.fail(m.node, "unit %q has a missile weapon but no BS", u.Name)
 		}
-		fu.Missile = rules.Missile{S: m.S, Range: m.rangeIn, Shots: m.shots, HitMod: m.hitMod}
+		fu.Missile = u.missile
 	}
 	for i, r := range u.Rules {
 		if allowed, types := rules.AllowedOn(r.Spec.Name, fu.Troop); !allowed {

@@ -418,7 +418,7 @@ func TestBattleErrors(t *testing.T) {
 	// as neither friend nor enemy.
 	side := "name: t\nruleset: fantasy\nbattle:\n  target: " + rat + "\n  distance: 4\n  attacker: " + rat +
 		"\n  others: [{name: B, side: [friend, enemy], distance: 3, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}]\n  phases: [combat]\n"
-	if _, err := registry.Parse("t.yaml", []byte(side)); err == nil || err.Error() != "t.yaml:7:28: expected side (friend or enemy), found a list" {
+	if _, err := registry.Parse("t.yaml", []byte(side)); err == nil || err.Error() != "t.yaml:7:28: expected side (friend or enemy), found a list (this value takes one: it cannot be swept)" {
 		t.Errorf("side as a list: %v", err)
 	}
 	for _, tt := range []struct{ name, extra, want string }{
@@ -1334,4 +1334,46 @@ battle:
 		return
 	}
 	t.Fatal("no mishap estimate for a disaster")
+}
+
+// TestMissileSwept: a missile weapon's S, range, shots and hit_modifier
+// may each be swept, named missile.S where the unit sweeps its own S.
+// Ten BS3 archers (4+ to hit) shoot once at T3 rats 14" away: with range
+// 24 that is long range (5+), with range 30 short. Each point's wounds,
+// 10 x P(hit) x P(wound): S3 wounds T3 on 4+ (1/2), S4 on 3+ (2/3).
+func TestMissileSwept(t *testing.T) {
+	src := `name: t
+ruleset: fantasy
+battle:
+  attacker: {name: Archers, models: 10, M: 4, WS: 3, BS: 3, S: [3, 4], T: 3, I: 3, A: 1, Ld: 7, missile: {S: [3, 4], range: [24, 30], hit_modifier: -1..0}}
+  target: {name: Rats, models: 20, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 5}
+  distance: 14
+  phases: [shooting]
+  metrics: [wounds]
+`
+	const trials = 20_000
+	checked := 0
+	for _, e := range runFantasy(t, src, trials, 9) {
+		if e.Param("unit") != "Rats" || e.Param("attacker.S") != 3 {
+			continue
+		}
+		// hit_modifier and long range take the 4+ to 5+ or 6+.
+		need := 4 - e.Param("hit_modifier").(int)
+		if e.Param("range") == 24 {
+			need++
+		}
+		wound := 0.5
+		if e.Param("missile.S") == 4 {
+			wound = 2.0 / 3
+		}
+		want := 10 * float64(7-need) / 6 * wound
+		// At most 10 wounds: variance at most want x (10 - want).
+		if se := math.Sqrt(want * (10 - want) / trials); math.Abs(e.Value-want) > 5*se {
+			t.Errorf("%v: %.4f wounds, want %.4f", e.Params, e.Value, want)
+		}
+		checked++
+	}
+	if checked != 8 {
+		t.Errorf("%d points checked, want 8", checked)
+	}
 }

@@ -54,10 +54,29 @@ type profileSpec struct {
 // alone: a knight's Killing Blow that his warhorse lacks.
 var profileRules = []string{rules.RuleKillingBlow, rules.RuleMultipleWounds, rules.RuleStrikesFirst, rules.RuleStrikesLast}
 
+// missileSpec is a unit's missile weapon as written: each of its values
+// may be swept.
 type missileSpec struct {
 	node               *scenarios.Node
-	S, rangeIn, hitMod int
-	shots              dice.Expr
+	S, rangeIn, hitMod scenarios.Param[int]
+	shots              scenarios.Param[dice.Expr]
+}
+
+// at is the missile weapon at one point of the sweep.
+func (m *missileSpec) at(pt scenarios.Point) rules.Missile {
+	out := rules.Missile{Shots: dice.Const(1)}
+	for _, v := range []struct {
+		p  scenarios.Param[int]
+		to *int
+	}{{m.S, &out.S}, {m.rangeIn, &out.Range}, {m.hitMod, &out.HitMod}} {
+		if v.p.Set() {
+			*v.to = v.p.At(pt)
+		}
+	}
+	if m.shots.Set() {
+		out.Shots = m.shots.At(pt)
+	}
+	return out
 }
 
 // unit is a unitSpec at one point of the sweep.
@@ -76,6 +95,8 @@ type unit struct {
 	// points is the unit's points cost: as written, or a card's priced
 	// per model (priceUnit), which need not be whole.
 	points float64
+	// missile is its missile weapon at the point, if it has one.
+	missile rules.Missile
 	Rules  []mechanics.Rule
 	// ruleNodes holds where each rule was written, for errors.
 	ruleNodes []*scenarios.Node
@@ -161,6 +182,9 @@ func (s *unitSpec) at(pt scenarios.Point) *unit {
 	}
 	if s.troop.Set() {
 		u.troop = s.troop.At(pt)
+	}
+	if s.missile != nil {
+		u.missile = s.missile.at(pt)
 	}
 	listed := map[string]bool{}
 	for _, p := range s.rules {
@@ -446,17 +470,30 @@ func (u *unitSpec) missileWritten() *scenarios.Node {
 	return u.missile.node
 }
 
+// decodeMissile reads a missile weapon; its values are swept under the
+// key missile (missile.S, missile.range, ...) where a name is shared.
 func decodeMissile(d *scenarios.Decoder, n *scenarios.Node) *missileSpec {
-	m := &missileSpec{node: n, shots: dice.Const(1)}
-	d.Object(n, "a missile weapon", []scenarios.Field{
-		{Key: "S", Required: true, Decode: func(n *scenarios.Node) { m.S, _ = d.IntIn(n, "the weapon's S", 1, 10) }},
-		{Key: "range", Required: true, Decode: func(n *scenarios.Node) { m.rangeIn, _ = d.IntIn(n, "range", 1, 120) }},
-		{Key: "shots", Decode: func(n *scenarios.Node) {
-			if e, ok := attacks(d, n, "shots"); ok {
-				m.shots = e
-			}
-		}},
-		{Key: "hit_modifier", Decode: func(n *scenarios.Node) { m.hitMod, _ = d.IntIn(n, "hit_modifier", -6, 6) }},
+	m := &missileSpec{node: n}
+	whole := func(key, what string, lo, hi int) func(*scenarios.Node) scenarios.Param[int] {
+		return func(n *scenarios.Node) scenarios.Param[int] {
+			return scenarios.Sweep(d, n, key, true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, what, lo, hi) }, scenarios.Identity)
+		}
+	}
+	d.Within("missile", func() {
+		d.Object(n, "a missile weapon", []scenarios.Field{
+			{Key: "S", Required: true, Decode: func(n *scenarios.Node) { m.S = whole("S", "the weapon's S", 1, 10)(n) }},
+			{Key: "range", Required: true, Decode: func(n *scenarios.Node) { m.rangeIn = whole("range", "range", 1, 120)(n) }},
+			{Key: "shots", Decode: func(n *scenarios.Node) {
+				m.shots = scenarios.Sweep(d, n, "shots", true, func(n *scenarios.Node) (dice.Expr, bool) { return attacks(d, n, "shots") },
+					func(e dice.Expr) any {
+						if e.IsConst() {
+							return e.Min()
+						}
+						return e.String()
+					})
+			}},
+			{Key: "hit_modifier", Decode: func(n *scenarios.Node) { m.hitMod = whole("hit_modifier", "hit_modifier", -6, 6)(n) }},
+		})
 	})
 	return m
 }
