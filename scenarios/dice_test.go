@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"math"
 	"testing"
 
 	"hammersim/mechanics/dice"
@@ -24,8 +25,14 @@ func TestDiceModelsAllocateNothing(t *testing.T) {
 	}
 	for _, m := range models {
 		tl, tr, r := sim.NewTally(m.Slots()), m.NewTrial(), dice.New(1, 0)
-		if a := testing.AllocsPerRun(1, func() { r.Seed(1, 0); tr.Run(r, 20_000, tl) }); a != 0 {
-			t.Errorf("%s: %v allocations in 20,000 trials", m.Slots()[0].Name, a)
+		// The least of three: the process's count may take in the
+		// runtime's own allocations; one of the trials' comes back.
+		least := math.Inf(1)
+		for range 3 {
+			least = min(least, testing.AllocsPerRun(1, func() { r.Seed(1, 0); tr.Run(r, 20_000, tl) }))
+		}
+		if least != 0 {
+			t.Errorf("%s: %v allocations in 20,000 trials", m.Slots()[0].Name, least)
 		}
 	}
 }

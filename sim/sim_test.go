@@ -232,13 +232,19 @@ func TestPanicBecomesError(t *testing.T) {
 // TestTrialAllocatesNothing: 100,000 trials, run again from the same
 // stream once they have grown the histogram, allocate nothing; one run of
 // them all counts every allocation, where testing.AllocsPerRun's count per
-// run would round a rare one down.
+// run would round a rare one down. The least of three counts is taken:
+// the process's count may take in the runtime's own allocations, and one
+// of the trials' would come back every time.
 func TestTrialAllocatesNothing(t *testing.T) {
 	m := rollModel{dice.MustParse("3D6kh2")}
 	tl := NewTally(m.Slots())
 	r := dice.New(1, 0)
-	if a := testing.AllocsPerRun(1, func() { r.Seed(1, 0); m.Run(r, 100_000, tl) }); a != 0 {
-		t.Fatalf("100,000 trials allocate %v times", a)
+	least := math.Inf(1)
+	for range 3 {
+		least = min(least, testing.AllocsPerRun(1, func() { r.Seed(1, 0); m.Run(r, 100_000, tl) }))
+	}
+	if least != 0 {
+		t.Fatalf("100,000 trials allocate %v times", least)
 	}
 }
 

@@ -136,7 +136,7 @@ func TestChargeLineAllocatesNothing(t *testing.T) {
 		b.Phases = []Phase{PhaseCharge, PhaseCombat}
 		b.Options.ChargePath = ChargeLine
 		s, r := b.NewState(), dice.New(32, 0)
-		if allocs := allocationsIn(2000, func() { b.Run(r, s) }); allocs != 0 {
+		if allocs := allocationsIn(2000, r, func() { b.Run(r, s) }); allocs != 0 {
 			t.Fatalf("random %v: a charge along the line allocates %v times", random, allocs)
 		}
 	}

@@ -171,7 +171,7 @@ func TestFlankAndRearAllocateNothing(t *testing.T) {
 		b := facingBattle(face)
 		b.Options.Rounds = 0
 		s, r := b.NewState(), dice.New(44, 0)
-		if allocs := allocationsIn(2000, func() { b.Run(r, s) }); allocs != 0 {
+		if allocs := allocationsIn(2000, r, func() { b.Run(r, s) }); allocs != 0 {
 			t.Errorf("face %d: %v allocations a trial", face, allocs)
 		}
 	}

@@ -424,7 +424,7 @@ func TestMeetingOthersAllocatesNothing(t *testing.T) {
 	b.Options.OutOfControl = OutOfControlTowards
 	b.Options.Rounds = 0
 	s, r := b.NewState(), dice.New(28, 0)
-	if allocs := allocationsIn(2000, func() { b.Run(r, s) }); allocs != 0 {
+	if allocs := allocationsIn(2000, r, func() { b.Run(r, s) }); allocs != 0 {
 		t.Fatalf("a battle meeting other units allocates %v times", allocs)
 	}
 }

@@ -202,7 +202,7 @@ func TestCombatToTheEndAllocatesNothing(t *testing.T) {
 	b := doomwheelCombat()
 	s := b.NewState()
 	r := dice.New(1, 0)
-	if allocs := allocationsIn(2000, func() { b.Run(r, s) }); allocs != 0 {
+	if allocs := allocationsIn(2000, r, func() { b.Run(r, s) }); allocs != 0 {
 		t.Fatalf("a combat to the end allocates %v times", allocs)
 	}
 	// And it ends: within the cap, with exactly one winner or none.

@@ -2,6 +2,7 @@ package heresy
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"hammersim/mechanics/dice"
@@ -75,13 +76,21 @@ func TestNoAllocations(t *testing.T) {
 	for _, c := range cases {
 		c.f()
 		// One run of a hundred calls counts every allocation, where
-		// AllocsPerRun's count per run rounds a rare one down to 0.
-		if n := testing.AllocsPerRun(1, func() {
-			for range 100 {
-				c.f()
-			}
-		}); n != 0 {
-			t.Errorf("%s: %v allocations in 100 runs, want 0", c.name, n)
+		// AllocsPerRun's count per run rounds a rare one down to 0. The
+		// count is the process's, which the runtime's own allocations may
+		// join: the least of three, each replaying the same stream, where
+		// an allocation of the calls' comes back every time.
+		least := math.Inf(1)
+		for range 3 {
+			least = min(least, testing.AllocsPerRun(1, func() {
+				r.Seed(1, 0)
+				for range 100 {
+					c.f()
+				}
+			}))
+		}
+		if least != 0 {
+			t.Errorf("%s: %v allocations in 100 runs, want 0", c.name, least)
 		}
 	}
 }

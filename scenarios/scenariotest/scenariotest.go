@@ -142,7 +142,10 @@ func b2f(b bool) float64 {
 // same stream, so no histogram grows) and counts every allocation of the
 // second run: testing.AllocsPerRun divides by its runs, rounding down, so
 // it is given one run of them all, and an allocation in one trial of the
-// 20,000 reads 1.
+// 20,000 reads 1. The count is the process's, so that the runtime's own
+// or another goroutine's allocation may land in it: the least of three
+// such counts is taken, since the trials replay the same stream and an
+// allocation of theirs comes back every time.
 func AllocateNothing(t *testing.T, s *scenarios.Scenario) {
 	t.Helper()
 	for i, m := range s.Models {
@@ -153,13 +156,18 @@ func AllocateNothing(t *testing.T, s *scenarios.Scenario) {
 }
 
 // allocations counts what 20,000 trials of m allocate, from the stream
-// given, once the same trials have run (AllocateNothing).
+// given, once the same trials have run: the least of three counts
+// (AllocateNothing).
 func allocations(m sim.Model, stream uint64) float64 {
 	trial := m.NewTrial()
 	tally := sim.NewTally(m.Slots())
 	r := dice.New(1, stream)
-	return testing.AllocsPerRun(1, func() {
-		r.Seed(1, stream)
-		trial.Run(r, 20_000, tally)
-	})
+	least := math.Inf(1)
+	for range 3 {
+		least = min(least, testing.AllocsPerRun(1, func() {
+			r.Seed(1, stream)
+			trial.Run(r, 20_000, tally)
+		}))
+	}
+	return least
 }
