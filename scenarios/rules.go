@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"hammersim/mechanics"
@@ -143,8 +144,12 @@ func (d *Decoder) sweptRule(key, val *Node) (Param[RuleChoice], bool) {
 		return RuleChoice{On: true, Rule: r, Node: n}, true
 	}, func(c RuleChoice) any {
 		switch c.Rule.Spec.Arg {
-		case mechanics.IntArg, mechanics.SaveArg:
+		case mechanics.IntArg:
 			return c.Rule.Int
+		case mechanics.SaveArg:
+			// As a save is written, and as a unit's swept saves are
+			// named (armour=4+): a bare 4 reads as a modifier.
+			return strconv.Itoa(c.Rule.Int) + "+"
 		case mechanics.DiceArg:
 			return c.Rule.Dice.String()
 		}
