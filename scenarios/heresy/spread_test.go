@@ -141,3 +141,25 @@ func TestMitigatedExactSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestSweptSaveRuleNamedAsWritten: a swept rule whose value is a save is
+// named as it is written, 4+, as a swept Sv is, not as a bare 4 that
+// reads as a modifier.
+func TestSweptSaveRuleNamedAsWritten(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: F, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+,
+          weapons: [{name: g, S: 4, AP: 5, rules: [{Breaching: [4+, 6+]}]}]}
+  target: {name: T, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: [3+, 4+]}
+`)
+	_, es := runScenario(t, src, 100)
+	seen := map[any]bool{}
+	for _, e := range es {
+		seen[e.Param("breaching")] = true
+		if sv := e.Param("Sv"); sv != "3+" && sv != "4+" {
+			t.Fatalf("Sv %v (%T)", sv, sv)
+		}
+	}
+	if len(seen) != 2 || !seen["4+"] || !seen["6+"] {
+		t.Errorf("breaching named %v, want 4+ and 6+", seen)
+	}
+}
