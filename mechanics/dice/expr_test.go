@@ -136,6 +136,9 @@ func TestParseQueryOnly(t *testing.T) {
 		{"D6 + 3D6! >= 2D6r1", 9, `"!" makes exploding dice` + tail, true},
 		{"D6r1 >= 3", 3, `"r1" re-rolls dice` + tail, true},
 		{"D66", 1, "D66 is a tens die and a units die (11 to 66)" + tail, true},
+		// Several D66s are refused by simulate dice too: no message sends
+		// a scenario there for them.
+		{"2D66", 1, "2D66: D66 is a tens die and a units die (11 to 66), not a die of 66 sides, so it is not rolled as dice added up; a profile's or a rule's dice are such as D6, 2D6, D3+1 or 3D6kh2", true},
 		{"artillery", 1, `"artillery" is the Artillery dice` + tail, true},
 		{"Artillery dice", 1, `"Artillery dice" is the Artillery dice` + tail, true},
 		{"scatter", 1, `"scatter" is the Scatter dice` + tail, true},

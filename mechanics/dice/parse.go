@@ -87,6 +87,10 @@ func parse(s string) (Expr, error) {
 		return Expr{}, p.err
 	}
 	if t, ok := d66At(p.toks); ok {
+		if t.kind == tokNum && t.num != 1 {
+			// simulate dice refuses it too: several D66s are a sum there.
+			return Expr{}, &SyntaxError{Expr: s, Col: t.col, Msg: fmt.Sprintf("%dD66: D66 is a tens die and a units die (11 to 66), not a die of 66 sides, so it is not rolled as dice added up; a profile's or a rule's dice are such as D6, 2D6, D3+1 or 3D6kh2", t.num), QueryOnly: true}
+		}
 		return Expr{}, &SyntaxError{Expr: s, Col: t.col, Msg: "D66 is a tens die and a units die (11 to 66)" + onlyQueries, QueryOnly: true}
 	}
 	e, err := p.expr()

@@ -517,6 +517,8 @@ func (p *qparser) rerollRange(sides int) (lo, hi int, err error) {
 	}
 	n := p.next()
 	switch {
+	case n.kind == tokWord && n.text == "ones" && below:
+		return 0, 0, p.errorf(n, "cannot re-roll below ones: no face is; expected r<N with N from 2 to %d, or reroll ones", sides)
 	case n.kind == tokWord && n.text == "ones":
 		return 1, 1, nil
 	case n.kind != tokNum:

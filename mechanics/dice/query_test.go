@@ -247,6 +247,8 @@ func TestQueryErrors(t *testing.T) {
 		{"3D6kh2 r1", 8, "does not combine with keeping"},
 		{"D6r7", 4, "no face 7"},
 		{"D6 r<1", 6, "cannot re-roll below 1"},
+		{"D6 r<ones", 6, "cannot re-roll below ones"},
+		{"D6 reroll <ones", 12, "cannot re-roll below ones"},
 		{"10D6 count 7+", 12, "cannot show 7 or more"},
 		{"10D6 count 4", 13, "expected \"+\""},
 		{"10D6 count 4+ reroll 3s", 22, "expected what to re-roll"},
