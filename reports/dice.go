@@ -48,10 +48,6 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 		header = append(header, "simulated", "95% CI", "z")
 	}
 	var rows [][]string
-	mean, varSum := 0.0, 0.0
-	for i, p := range d.Exact {
-		mean += p * float64(d.Min+i)
-	}
 	// The rows of distRows: tails summed from their own ends, and the
 	// certain ends exactly 1.
 	for _, r := range distRows(d) {
@@ -64,15 +60,12 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 	if err := writeASCII(ew, header, alignment(0, len(header), 0), rows); err != nil {
 		return err
 	}
-	for i, p := range d.Exact {
-		x := float64(d.Min+i) - mean
-		varSum += p * x * x
-	}
+	mean, sd := distMoments(d)
 	note := ""
 	if d.MeanNote != "" {
 		note = " (" + d.MeanNote + ")"
 	}
-	fmt.Fprintf(ew, "exact: mean %.4f, sd %.4f%s\n", mean, math.Sqrt(varSum), note)
+	fmt.Fprintf(ew, "exact: mean %.4f, sd %.4f%s\n", mean, sd, note)
 	if n := rareNote(d); n != "" {
 		fmt.Fprintln(ew, wrapText(n, TerminalWidth))
 	}

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strings"
@@ -265,3 +266,25 @@ func binomial(n, k int) int {
 }
 
 func abs(x int) int { return max(x, -x) }
+
+// TestSymmetricMeanIsZero: D6 - D6's exact mean, summed from its
+// probabilities, comes to about -1.7e-16; within rounding of 0 it is 0,
+// in the table ("mean 0.0000", never "-0.0000") and the JSON.
+func TestSymmetricMeanIsZero(t *testing.T) {
+	d := Distribution{Title: "D6 - D6", Min: -5, Exact: make([]float64, 11)}
+	for a := 1; a <= 6; a++ {
+		for b := 1; b <= 6; b++ {
+			d.Exact[a-b+5] += 1.0 / 36
+		}
+	}
+	var tb, js bytes.Buffer
+	if err := WriteDistribution(&tb, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteDistributionAs(&js, d, "json"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tb.String(), "exact: mean 0.0000,") || !strings.Contains(js.String(), `"mean": 0,`) {
+		t.Errorf("table:\n%s\njson:\n%s", tb.String(), js.String())
+	}
+}

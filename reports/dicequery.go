@@ -299,13 +299,18 @@ func writeDistributionJSON(w io.Writer, d Distribution) error {
 }
 
 // distMoments returns the exact mean and standard deviation, NaN when
-// there is no exact distribution.
+// there is no exact distribution. A mean within rounding of 0 (a sum's
+// last bits, for a law symmetric about 0 such as D6 - D6's) is 0, so that
+// it does not print as -0.0000.
 func distMoments(d Distribution) (mean, sd float64) {
 	if d.Exact == nil {
 		return math.NaN(), math.NaN()
 	}
 	for i, p := range d.Exact {
 		mean += p * float64(d.Min+i)
+	}
+	if scale := math.Max(math.Abs(float64(d.Min)), math.Abs(float64(d.Min+len(d.Exact)-1))); math.Abs(mean) < 1e-12*scale {
+		mean = 0
 	}
 	v := 0.0
 	for i, p := range d.Exact {
