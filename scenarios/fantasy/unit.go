@@ -97,7 +97,7 @@ type unit struct {
 	points float64
 	// missile is its missile weapon at the point, if it has one.
 	missile rules.Missile
-	Rules  []mechanics.Rule
+	Rules   []mechanics.Rule
 	// ruleNodes holds where each rule was written, for errors.
 	ruleNodes []*scenarios.Node
 }
