@@ -641,6 +641,17 @@ func unitKeysRead(d *scenarios.Decoder, at *unit, u *rules.Unit, i int, phases [
 		d.Errorf(n, "flying on unit %q: only the attacker charges in a battle, and flyers flee and pursue on the ground (Fly), so flying decides nothing for the target or the others", at.Name)
 		good = false
 	}
+	// Zzzzap! the scenario writes on another unit is refused where a
+	// Shooting phase might make it look fired: a card's, which the card
+	// holds for every question, is left unused, as a card's bow is.
+	if _, changed, used := at.spec.node.CardKey("rules"); i > 0 && (!used || changed) && slices.Contains(phases, rules.PhaseShooting) {
+		for _, r := range at.Rules {
+			if r.Spec.Name == rules.RuleZzzzap {
+				d.Errorf(at.ruleNode(rules.RuleZzzzap), "Zzzzap! on unit %q: only the attacker shoots in a battle, so these bolts never fire; remove it, or make the unit the attacker", at.Name)
+				good = false
+			}
+		}
+	}
 	if m := at.spec.missileWritten(); m != nil {
 		switch {
 		case i > 0:

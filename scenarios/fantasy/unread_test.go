@@ -231,6 +231,10 @@ func TestUnreadKeysRefused(t *testing.T) {
 			"t.yaml:3:234: killing_blow: no unit strikes with Killing Blow at a unit of a type it cannot slay (Infantry, Cavalry and War Beasts it slays), the only blows it changes; remove it\n" +
 				"t.yaml:3:247: wards: no unit has both a ward save and a Parry save it may take (mounted models take none), the only saves it joins; remove it\n" +
 				"t.yaml:3:276: terror_vs_immune_fear: no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Terror), the only units it changes; remove it"},
+		// Zzzzap! written on a unit that is not the attacker never fires.
+		{"Zzzzap! on others",
+			"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, others: [{name: Z, side: friend, distance: 3, troop: Chariot, " + rat + ", W: 5, rules: [Zzzzap!]}], distance: 10, phases: [shooting, combat]}\n",
+			"t.yaml:3:293: Zzzzap! on unit \"Z\": only the attacker shoots in a battle"},
 		// Loss of Control's two readings part only over a combat's wounds;
 		// a pursuer that never pursues never goes Out of Control.
 		{"loss_of_control without a combat phase",
@@ -293,6 +297,8 @@ func TestUnreadKeysRefused(t *testing.T) {
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: E, side: enemy, distance: 3, " + rat + "}], distance: 0, phases: [combat], options: {panic_friend_us: 5}}\n",
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {caught: destroyed, pursue: [false, restrain]}}\n",
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 8, phases: [charge], options: {caught: destroyed}}\n",
+		// A card's Zzzzap! on another unit is left unused, as a card's bow.
+		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, others: [{use: Doomwheel, side: friend, distance: 3}], distance: 10, phases: [shooting, combat]}\n",
 	} {
 		if _, err := registry.Parse("t.yaml", []byte(head+src)); err != nil {
 			t.Errorf("%s: %v", src, err)
