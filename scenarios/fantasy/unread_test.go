@@ -297,6 +297,9 @@ func TestUnreadKeysRefused(t *testing.T) {
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: E, side: enemy, distance: 3, " + rat + "}], distance: 0, phases: [combat], options: {panic_friend_us: 5}}\n",
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {caught: destroyed, pursue: [false, restrain]}}\n",
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 8, phases: [charge], options: {caught: destroyed}}\n",
+		// An Out of Control move catches a fleeing unit it reaches.
+		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting, shooting], options: {out_of_control: towards, caught: destroyed}}\n",
+		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 0, phases: [combat, combat], options: {pursue: false, loss_of_control: end_of_phase, out_of_control: towards, caught: destroyed}}\n",
 		// A card's Zzzzap! on another unit is left unused, as a card's bow.
 		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, others: [{use: Doomwheel, side: friend, distance: 3}], distance: 10, phases: [shooting, combat]}\n",
 	} {
