@@ -262,8 +262,19 @@ func BuiltinUnits() []*UnitCard {
 
 // catalogueFor gathers the cards a scenario may use, first found first:
 // its units key, its folder, the built-ins. Problems are reported through d.
+//
+// A file the units key names itself must hold cards of the scenario's
+// ruleset: one of another is refused at its name, where a folder may hold
+// catalogues of several rulesets, each scenario taking its own.
 func catalogueFor(d *Decoder, root *Node, ruleset string) []*UnitCard {
 	cards := append(d.ownCards(root), BuiltinUnits()...)
+	refused := map[string]bool{}
+	for _, c := range cards {
+		if at, named := d.named[c.File]; named && c.Ruleset != ruleset && !refused[c.File] {
+			refused[c.File] = true
+			d.Errorf(at, "unit catalogue %s holds %s cards, and this scenario is %s: name a %s catalogue here, or remove it", c.File, c.Ruleset, ruleset, ruleset)
+		}
+	}
 	return slices.DeleteFunc(cards, func(c *UnitCard) bool { return c.Ruleset != ruleset })
 }
 
@@ -467,6 +478,10 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 		if !info.IsDir() {
 			if !seen.readBefore(it, p, false) {
 				files = append(files, unitsFile{it, p})
+				if d.named == nil {
+					d.named = map[string]*Node{}
+				}
+				d.named[p] = it
 			}
 			continue
 		}

@@ -230,6 +230,18 @@ func TestLocalCatalogue(t *testing.T) {
 	if _, err := both.Load(scen); err == nil || !strings.Contains(err.Error(), "s.yaml:3:8: unit catalogue folder "+filepath.Join(dir, "empty")+" holds no catalogue file (*.yaml)") {
 		t.Errorf("an empty catalogue folder: %v", err)
 	}
+	// A file the units key names itself holds the scenario's ruleset's
+	// cards; a folder may hold catalogues of both, each taking its own.
+	hh := write("mixed/hh.yaml", "ruleset: heresy\nunits:\n  - {name: HH, models: 5, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+}\n")
+	write("mixed/rats.yaml", "ruleset: fantasy\nunits:\n  - {name: Rats, troop: Infantry, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n")
+	scen = write("s.yaml", "name: t\nruleset: fantasy\nunits: [units.yaml, mixed/hh.yaml]\ncharge: {unit: {use: Clanrats}, distance: 3}\n")
+	if _, err := both.Load(scen); err == nil || err.Error() != scen+":3:21: unit catalogue "+hh+" holds heresy cards, and this scenario is fantasy: name a fantasy catalogue here, or remove it" {
+		t.Errorf("a heresy catalogue named by a fantasy scenario: %v", err)
+	}
+	scen = write("s.yaml", "name: t\nruleset: fantasy\nunits: mixed\ncharge: {unit: {use: Rats}, distance: 3}\n")
+	if _, err := both.Load(scen); err != nil {
+		t.Errorf("a folder of both rulesets' catalogues: %v", err)
+	}
 }
 
 func FuzzProfile(f *testing.F) {

@@ -35,6 +35,10 @@ type Decoder struct {
 	// folders and name patterns they were found by.
 	catalogues []Catalogue
 	places     []CataloguePlace
+	// named are the catalogue files the scenario's units key names
+	// itself, not through a folder, each with the item that names it: one
+	// of another ruleset is refused there, where a folder's is passed by.
+	named map[string]*Node
 	// refusedCards are the names of the catalogue cards refused as they
 	// were read (a use in them): a use of one is not reported again as a
 	// card that does not exist.
