@@ -104,22 +104,32 @@ func (d *Decoder) decodeMetrics(n *Node, have []string, absent map[string]string
 // Metrics lists every metric the scenario's question reports, in order.
 func (s *Scenario) Metrics() []string { return slices.Clone(s.metrics) }
 
+// where names the scenario in a message: its file, or a built-in's (or
+// standard input's) name, so that two files of one name are told apart.
+func (s *Scenario) where() string {
+	if s.File == "" || strings.HasPrefix(s.File, "builtin:") || strings.HasPrefix(s.File, "<") {
+		return s.Name
+	}
+	return s.File
+}
+
 // SelectMetrics keeps only the named metrics in the scenario's results,
 // overriding its metrics key; an unknown name is an error that lists the
 // metrics the question has, and so are an empty name and one named twice,
 // which would otherwise be dropped unseen.
 func (s *Scenario) SelectMetrics(names []string) error {
 	var keep []string
+	where := s.where()
 	for i, n := range names {
 		n = strings.TrimSpace(n)
 		if n == "" {
-			return fmt.Errorf("name %d of %d is empty; %s has: %s", i+1, len(names), s.Name, strings.Join(s.metrics, ", "))
+			return fmt.Errorf("name %d of %d is empty; %s has: %s", i+1, len(names), where, strings.Join(s.metrics, ", "))
 		}
 		if why, ok := s.absent[n]; ok {
-			return fmt.Errorf("metric %q is not reported in %s: it needs %s; its question has: %s", n, s.Name, why, strings.Join(s.metrics, ", "))
+			return fmt.Errorf("metric %q is not reported in %s: it needs %s; its question has: %s", n, where, why, strings.Join(s.metrics, ", "))
 		}
 		if !slices.Contains(s.metrics, n) {
-			return fmt.Errorf("unknown metric %q in %s; its question has: %s", n, s.Name, strings.Join(s.metrics, ", "))
+			return fmt.Errorf("unknown metric %q in %s; its question has: %s", n, where, strings.Join(s.metrics, ", "))
 		}
 		if slices.Contains(keep, n) {
 			return fmt.Errorf("metric %q is named twice", n)
@@ -127,7 +137,7 @@ func (s *Scenario) SelectMetrics(names []string) error {
 		keep = append(keep, n)
 	}
 	if len(keep) == 0 {
-		return fmt.Errorf("no metric named; %s has: %s", s.Name, strings.Join(s.metrics, ", "))
+		return fmt.Errorf("no metric named; %s has: %s", where, strings.Join(s.metrics, ", "))
 	}
 	s.selected = keep
 	return nil

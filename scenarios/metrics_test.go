@@ -110,7 +110,7 @@ func TestSelectMetrics(t *testing.T) {
 		names []string
 		want  string
 	}{
-		{[]string{"roll", "", "six"}, "name 2 of 3 is empty; t has: roll, six, quiet"},
+		{[]string{"roll", "", "six"}, "name 2 of 3 is empty; t.yaml has: roll, six, quiet"},
 		{[]string{"roll", " roll"}, `metric "roll" is named twice`},
 	} {
 		if err := s.SelectMetrics(tc.names); err == nil || err.Error() != tc.want {
@@ -118,11 +118,11 @@ func TestSelectMetrics(t *testing.T) {
 		}
 	}
 	err = s.SelectMetrics([]string{"rolls"})
-	if err == nil || !strings.Contains(err.Error(), `unknown metric "rolls" in t; its question has: roll, six, quiet`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown metric "rolls" in t.yaml; its question has: roll, six, quiet`) {
 		t.Errorf("unknown metric: %v", err)
 	}
 	err = s.SelectMetrics([]string{"sevens"})
-	if err == nil || err.Error() != `metric "sevens" is not reported in t: it needs a die of 7 or more sides; its question has: roll, six, quiet` {
+	if err == nil || err.Error() != `metric "sevens" is not reported in t.yaml: it needs a die of 7 or more sides; its question has: roll, six, quiet` {
 		t.Errorf("absent metric: %v", err)
 	}
 }

@@ -272,8 +272,8 @@ func TestPointsPerModelOfASweptCard(t *testing.T) {
 func TestPer100PointsNeedPoints(t *testing.T) {
 	rat := "M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7"
 	for _, tc := range []struct{ points, want string }{
-		{"", `metric "models_killed_per_100_points" is not reported in t: it needs points on the attacker`},
-		{", points: 0", `metric "models_killed_per_100_points" is not reported in t: it needs points on the attacker`},
+		{"", `metric "models_killed_per_100_points" is not reported in t.yaml: it needs points on the attacker`},
+		{", points: 0", `metric "models_killed_per_100_points" is not reported in t.yaml: it needs points on the attacker`},
 		{", points: 60", ""},
 	} {
 		src := "name: t\nruleset: fantasy\nbattle: {attacker: {name: A, " + rat + tc.points + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat]}\n"
