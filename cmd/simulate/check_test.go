@@ -80,6 +80,7 @@ func TestCheck(t *testing.T) {
 		{"merge plot twice", []string{"merge", "--plot", out + "/a", "--plot", out + "/b"}, 2, `-plot "` + out + `/b": given twice`},
 		{"merge unknown format", []string{"merge", "--format", "xml"}, 2, `unknown format "xml"`},
 		{"merge report of no kind", []string{"merge", "--report", out + "/r.txt"}, 2, "expected a file ending in .html or .md"},
+		{"compare report of no kind", []string{"compare", a, b, "--report", out + "/r.txt"}, 2, "expected a file ending in .html (compare writes its report as HTML)"},
 		{"merge unwritable report", []string{"merge", "--report", noDir + "/r.html"}, 1, "the directory " + noDir + " does not exist"},
 		{"merge plots in a file", []string{"merge", "--plot", a}, 1, "cannot write into " + a + ": " + a + " is not a directory"},
 		{"merge with a shard missing", []string{"merge", parts[0]}, 1, "1 of 2 shards missing: shard 1 (rerun with --shard 1/2)"},

@@ -538,7 +538,23 @@ func (j compareJob) splitCandidates(all []sim.Estimate, perBatch [][]float64) (n
 	// cannot split candidates.
 	full, at, err := sim.SplitBy(axis.Name, values, all)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %s does not tell every result apart (%v); compare by a parameter of the units", s.Name, axis.Name, err)
+		var without, with []string
+		for _, e := range all {
+			list := &with
+			if e.Param(axis.Name) == nil {
+				list = &without
+			}
+			if !slices.Contains(*list, e.Metric) {
+				*list = append(*list, e.Metric)
+			}
+		}
+		with = slices.DeleteFunc(with, func(m string) bool { return slices.Contains(without, m) })
+		fix := "compare by a parameter of the units"
+		if len(with) > 0 {
+			fix += ", or keep the metrics it changes: --metrics " + strings.Join(with, ",")
+		}
+		return nil, nil, nil, fmt.Errorf("%s: %s does not tell every result apart: %s is read from the same trials at every %s; %s",
+			s.Name, axis.Name, strings.Join(without, ", "), axis.Name, fix)
 	}
 	batches = make([][][]float64, len(values))
 	var first [][]float64

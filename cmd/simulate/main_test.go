@@ -297,8 +297,14 @@ func TestCompare(t *testing.T) {
 	}
 	// Refused for what they compare: at 960 trials, the fewest compare
 	// takes, no refusal is for the trials.
-	if _, _, err := runCLI(t, "compare", "swiftstride-charge", "--by", "distance", "--trials", "960"); err == nil || !strings.Contains(err.Error(), "distance does not tell every result apart") {
+	// It names the metric read alike at every distance, and those the
+	// distance changes, which compare by it.
+	if _, _, err := runCLI(t, "compare", "swiftstride-charge", "--by", "distance", "--trials", "960"); err == nil ||
+		!strings.Contains(err.Error(), "distance does not tell every result apart: charge_reach is read from the same trials at every distance; compare by a parameter of the units, or keep the metrics it changes: --metrics charge_success") {
 		t.Errorf("comparing by a readout parameter: %v", err)
+	}
+	if _, _, err := runCLI(t, "compare", "swiftstride-charge", "--by", "distance", "--trials", "960", "--metrics", "charge_success"); err != nil {
+		t.Errorf("comparing by distance the metric it changes: %v", err)
 	}
 	if _, _, err := runCLI(t, "compare", "flee-pursuit", "random-movement", "--trials", "960"); err == nil || !strings.Contains(err.Error(), "flee-pursuit and random-movement share no result") {
 		t.Errorf("comparing different questions: %v", err)

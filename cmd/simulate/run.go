@@ -488,6 +488,9 @@ func (f *runFlags) check(fs *flag.FlagSet) error {
 		return flagUsagef(cmd, "--precision %g: expected a 95%% half-width above 0 and below 0.5, such as 0.005", f.precision)
 	}
 	if ext := reportKind(f.report); f.report != "" && ext != ".html" && ext != ".md" {
+		if cmd == "compare" {
+			return flagUsagef(cmd, "--report %s: expected a file ending in .html (compare writes its report as HTML)", f.report)
+		}
 		return flagUsagef(cmd, "--report %s: expected a file ending in .html or .md", f.report)
 	}
 	if flagSet(fs, "metrics") && strings.Trim(f.metrics, ", ") == "" {
