@@ -29,13 +29,31 @@ const compareBatches = 32
 const minCompareTrials = compareBatches * sim.MinBatchTrials
 
 // checkCompareTrials refuses a comparison with too few trials for its
-// batches, whether the trials come from --trials or the scenario.
-func checkCompareTrials(trials int64) error {
+// batches, whether the trials come from --trials or the scenario (s, when
+// no --trials was given: the message then names its trials key).
+func checkCompareTrials(trials int64, s *scenarios.Scenario) error {
 	if trials < minCompareTrials {
-		return usagef("compare: %d trials are too few: the intervals of the differences come from %d batches of at least %d trials each, so compare needs --trials %d or more",
-			trials, compareBatches, sim.MinBatchTrials, minCompareTrials)
+		from := ""
+		if s != nil {
+			name := s.File
+			if strings.HasPrefix(name, "builtin:") || strings.HasPrefix(name, "<") {
+				name = s.Name
+			}
+			from = fmt.Sprintf(" (%s's trials key; --trials overrides it)", name)
+		}
+		return usagef("compare: %d trials%s are too few: the intervals of the differences come from %d batches of at least %d trials each, so compare needs --trials %d or more",
+			trials, from, compareBatches, sim.MinBatchTrials, minCompareTrials)
 	}
 	return nil
+}
+
+// trialsFrom is the scenario whose trials key a comparison's trials come
+// from, or nil when --trials gave them.
+func trialsFrom(fs *flag.FlagSet, s *scenarios.Scenario) *scenarios.Scenario {
+	if flagSet(fs, "trials") {
+		return nil
+	}
+	return s
 }
 
 // checkCompareScenarios refuses what compare would otherwise leave unused
@@ -160,7 +178,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	job := compareJob{ss: ss, args: pos, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0]), signals: true}
-	if err := checkCompareTrials(job.cfg.Trials); err != nil {
+	if err := checkCompareTrials(job.cfg.Trials, trialsFrom(fs, ss[0])); err != nil {
 		return err
 	}
 	if err := job.shape(ctx); err != nil {

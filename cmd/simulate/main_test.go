@@ -306,6 +306,14 @@ func TestCompare(t *testing.T) {
 	if _, _, err := runCLI(t, "compare", "swiftstride-charge", "--by", "distance", "--trials", "960", "--metrics", "charge_success"); err != nil {
 		t.Errorf("comparing by distance the metric it changes: %v", err)
 	}
+	// Too few trials from a scenario's own trials key are named as its.
+	few := filepath.Join(t.TempDir(), "few.yaml")
+	if err := os.WriteFile(few, []byte("name: few\nruleset: fantasy\ntrials: 500\ncharge:\n  unit: {name: A, M: [8, 7]}\n  distance: 8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "compare", few, "--by", "M"); err == nil || !strings.Contains(err.Error(), "compare: 500 trials ("+few+"'s trials key; --trials overrides it) are too few") {
+		t.Errorf("too few trials from the scenario: %v", err)
+	}
 	if _, _, err := runCLI(t, "compare", "flee-pursuit", "random-movement", "--trials", "960"); err == nil || !strings.Contains(err.Error(), "flee-pursuit and random-movement share no result") {
 		t.Errorf("comparing different questions: %v", err)
 	}

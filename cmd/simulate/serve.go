@@ -341,7 +341,7 @@ func (sv served) compare(ctx context.Context, files []string, srcs [][]byte, arg
 		return nil, err
 	}
 	job := compareJob{ss: ss, args: files, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0])}
-	if err := checkCompareTrials(job.cfg.Trials); err != nil {
+	if err := checkCompareTrials(job.cfg.Trials, trialsFrom(fs, ss[0])); err != nil {
 		return nil, err
 	}
 	if err := job.shape(ctx); err != nil {
