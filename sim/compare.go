@@ -150,7 +150,8 @@ func compare(names []string, full [][]Estimate, batches [][][]float64, axes []st
 				}
 			}
 			if !shares {
-				return Comparison{}, fmt.Errorf("%s and %s share no result: candidates must ask the same question over the same points", names[a], names[b])
+				return Comparison{}, fmt.Errorf("%s and %s share no result: candidates must ask the same question over the same points%s",
+					names[a], names[b], whyApart(names[a], names[b], full[a], full[b]))
 			}
 		}
 	}
@@ -638,4 +639,41 @@ func SplitValues(values []float64, at [][]int) [][]float64 {
 		}
 	}
 	return out
+}
+
+// whyApart says what parts two candidates' results, for the message of
+// a comparison that shares none: a parameter one sweeps and the other
+// does not, or metrics neither shares; "" when it is only the values.
+func whyApart(nameA, nameB string, a, b []Estimate) string {
+	names := func(es []Estimate, of func(Estimate) []string) []string {
+		var out []string
+		for _, e := range es {
+			for _, n := range of(e) {
+				if !slices.Contains(out, n) {
+					out = append(out, n)
+				}
+			}
+		}
+		return out
+	}
+	params := func(e Estimate) []string {
+		var out []string
+		for _, p := range e.Params {
+			out = append(out, p.Name)
+		}
+		return out
+	}
+	metric := func(e Estimate) []string { return []string{e.Metric} }
+	only := func(x, y []string) []string { return slices.DeleteFunc(slices.Clone(x), func(n string) bool { return slices.Contains(y, n) }) }
+	if ma, mb := names(a, metric), names(b, metric); len(only(ma, mb)) == len(ma) {
+		return fmt.Sprintf(" (%s reports %s; %s reports %s)", nameA, strings.Join(ma, ", "), nameB, strings.Join(mb, ", "))
+	}
+	pa, pb := names(a, params), names(b, params)
+	if o := only(pa, pb); len(o) > 0 {
+		return fmt.Sprintf(" (%s sweeps %s, which %s does not)", nameA, strings.Join(o, ", "), nameB)
+	}
+	if o := only(pb, pa); len(o) > 0 {
+		return fmt.Sprintf(" (%s sweeps %s, which %s does not)", nameB, strings.Join(o, ", "), nameA)
+	}
+	return " (they sweep the same parameters over different values)"
 }

@@ -73,8 +73,17 @@ func TestCompareUnpairedCovers(t *testing.T) {
 func TestCompareMismatch(t *testing.T) {
 	a := []Estimate{{Metric: "x"}}
 	b := []Estimate{{Metric: "y"}}
-	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, b}, [][][]float64{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "share no result") {
+	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, b}, [][][]float64{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "share no result: candidates must ask the same question over the same points (a reports x; b reports y)") {
 		t.Errorf("different metrics compared: %v", err)
+	}
+	// The message says what parts them: a parameter one sweeps, or values.
+	swept := []Estimate{{Metric: "x", Params: []Param{{Name: "models", Value: 30}}}, {Metric: "x", Params: []Param{{Name: "models", Value: 40}}}}
+	if _, err := Compare([]string{"a", "m"}, [][]Estimate{a, swept}, [][][]float64{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "(m sweeps models, which a does not)") {
+		t.Errorf("a parameter swept in one: %v", err)
+	}
+	other := []Estimate{{Metric: "x", Params: []Param{{Name: "models", Value: 50}}}}
+	if _, err := Compare([]string{"m", "n"}, [][]Estimate{swept, other}, [][][]float64{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "(they sweep the same parameters over different values)") {
+		t.Errorf("values apart: %v", err)
 	}
 	if _, err := Compare([]string{"a", "b"}, [][]Estimate{a, append(a, a...)}, [][][]float64{nil, nil}, nil); err == nil || !strings.Contains(err.Error(), "b reports x twice") {
 		t.Errorf("a metric reported twice compared: %v", err)
