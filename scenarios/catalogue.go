@@ -905,7 +905,10 @@ func withoutUse(n *Node, at int) *Node {
 // over it: a key n shares with the card replaces the card's, in place; a
 // key the card lacks is added after the card's.
 func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node {
-	name := d.Text(n.Vals[at], "a unit card's name")
+	name, ok := d.Scalar(n.Vals[at], "a unit card's name")
+	if !ok {
+		return withoutUse(n, at) // said above: no card is named
+	}
 	i := slices.IndexFunc(cards, func(c *UnitCard) bool { return c.Name == name })
 	if i < 0 && slices.Contains(d.refusedCards, name) {
 		return withoutUse(n, at) // the card's own error says what is wrong with it

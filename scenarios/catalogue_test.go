@@ -957,3 +957,13 @@ func TestRefusedCardsUseIsNotReportedAgain(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// TestUseOfAListOneError: use names one card; a list there is one
+// problem, told once, not followed by a card named "" that nobody asked
+// for.
+func TestUseOfAListOneError(t *testing.T) {
+	_, err := both.Parse("t.yaml", []byte("name: t\nruleset: fantasy\ncharge: {unit: {use: [Clanrats, Stormvermin]}, distance: 6}\n"))
+	if want := "t.yaml:3:22: expected a unit card's name, found a list (this value takes one: it cannot be swept)"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want only %s", err, want)
+	}
+}
