@@ -33,6 +33,32 @@ func stdinFile() (os.FileInfo, bool) {
 	return fi, true
 }
 
+// readStdin reads the scenario standard input holds. Reading stops a byte
+// past the size a scenario file may have, which Parse then refuses as it
+// refuses such a file. A terminal or a pipe may hold it back for ever: a
+// signal (ctx) stops the wait with errCancelled, leaving the read to end
+// with the process.
+func readStdin(ctx context.Context) ([]byte, error) {
+	type read struct {
+		src []byte
+		err error
+	}
+	done := make(chan read, 1)
+	go func() {
+		src, err := io.ReadAll(io.LimitReader(stdin, scenarios.MaxFileSize+1))
+		done <- read{src, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, fmt.Errorf("reading the scenario from standard input: %w", r.err)
+		}
+		return r.src, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%w (the scenario was still being read from standard input)", errCancelled)
+	}
+}
+
 // load reads a scenario by path or built-in name, or from standard input
 // when name is "-", and keeps the metrics --metrics names. A large sweep
 // takes seconds to read; a signal (ctx) stops it with errCancelled.
@@ -40,11 +66,9 @@ func (f *runFlags) load(ctx context.Context, name string) (*scenarios.Scenario, 
 	var s *scenarios.Scenario
 	var err error
 	if name == "-" {
-		// Reading stops a byte past the size a scenario file may have,
-		// which Parse then refuses as it refuses such a file.
-		src, rerr := io.ReadAll(io.LimitReader(stdin, scenarios.MaxFileSize+1))
+		src, rerr := readStdin(ctx)
 		if rerr != nil {
-			return nil, fmt.Errorf("reading the scenario from standard input: %w", rerr)
+			return nil, rerr
 		}
 		s, err = registry.ParseContext(ctx, stdinName, src)
 	} else {

@@ -162,6 +162,30 @@ func TestSignalWhileReading(t *testing.T) {
 	}
 }
 
+// TestSignalWhileStdinWaits: a scenario read from standard input that a
+// terminal or a pipe holds back is not waited for past a signal: run and
+// compare stop with the interruption's status, at once, whatever the
+// input does later.
+func TestSignalWhileStdinWaits(t *testing.T) {
+	old := stdin
+	defer func() { stdin = old }()
+	for _, args := range [][]string{{"run", "-"}, {"compare", "-", "flee-pursuit"}} {
+		r, w := io.Pipe()
+		stdin = r
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(100*time.Millisecond, cancel)
+		start := time.Now()
+		err := run(ctx, args, io.Discard, io.Discard)
+		if !errors.Is(err, errCancelled) || !strings.Contains(err.Error(), "still being read from standard input") || exitCode(err, io.Discard) != exitInterrupted {
+			t.Errorf("%v: err %v; want the wait stopped, status %d", args, err, exitInterrupted)
+		}
+		if took := time.Since(start) - 100*time.Millisecond; took > time.Second {
+			t.Errorf("%v: stopped %v after the signal; want within a second", args, took)
+		}
+		w.Close()
+	}
+}
+
 // TestNothingRunNamesItsChunk: a run stopped before its first results says
 // how many trials those needed: a chunk of 16,384, or every trial asked
 // for when they are fewer.
