@@ -112,7 +112,7 @@ func TestSecondSignalEnds(t *testing.T) {
 		// Killed before the handler was set up (a slow start on a loaded
 		// machine): this run says nothing either way.
 		t.Skip("the child ended at the first signal, before its handler was set up")
-	case <-time.After(500 * time.Millisecond):
+	case <-time.After(2 * twinSignal): // past the twin of the first
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {
@@ -133,3 +133,61 @@ func TestSecondSignalEnds(t *testing.T) {
 
 // mkfifo makes a FIFO at path.
 func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
+
+// TestTwinSignalIsOne: a signal sent twice at once, as timeout(1) sends
+// its signal to the command and then to its process group, is one
+// interruption: the program stopped by the first (here blocked opening a
+// FIFO, where no cancellation reaches) is still there after the twin, and
+// a later signal ends it. The child says when its handler is set up (a
+// file it writes), as main sets it up.
+func TestTwinSignalIsOne(t *testing.T) {
+	if fifo := os.Getenv("SIMULATE_TEST_TWIN_FIFO"); fifo != "" {
+		ctx, stop := notifyContext()
+		if err := os.WriteFile(fifo+".ready", nil, 0o644); err != nil {
+			os.Exit(3)
+		}
+		err := run(ctx, []string{"run", fifo}, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(exitCode(err, os.Stderr))
+	}
+	fifo := filepath.Join(t.TempDir(), "nobody-writes.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestTwinSignalIsOne$")
+	cmd.Env = append(os.Environ(), "SIMULATE_TEST_TWIN_FIFO="+fifo)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(fifo + ".ready"); err == nil {
+			break
+		}
+		if time.Now().After(end) {
+			cmd.Process.Kill()
+			<-done
+			t.Fatal("the child did not set its handler up within 10s")
+		}
+	}
+	// The twin comes a moment later, as the process group's does: long
+	// enough for the first to have stopped the handler, were it the
+	// handler's last.
+	cmd.Process.Signal(syscall.SIGTERM)
+	time.Sleep(twinSignal / 10)
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-done:
+		t.Fatalf("the child ended at a twin signal: %v", err)
+	case <-time.After(2 * twinSignal):
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Error("simulate run FIFO still running 10s after a signal past the twin")
+	}
+}

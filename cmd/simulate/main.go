@@ -9,20 +9,44 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 	"unicode"
 
 	"hammersim/reports"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// After the first signal a second one ends the program at once, as it
-	// would without the handler: the first may find it blocked where no
-	// cancellation reaches, such as opening a FIFO that nobody writes.
-	go func() { <-ctx.Done(); stop() }()
+	ctx, stop := notifyContext()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
+}
+
+// twinSignal is how soon after the first a signal is taken for the same
+// one sent twice: timeout(1) sends its signal to the command and then to
+// the command's process group, which holds the command again.
+const twinSignal = 500 * time.Millisecond
+
+// notifyContext returns a context that an interrupt or SIGTERM ends.
+// After the first signal a second one ends the program at once, as it
+// would without the handler (the first may find it blocked where no
+// cancellation reaches, such as opening a FIFO that nobody writes), but
+// for one within twinSignal of the first, which is dropped.
+func notifyContext() (context.Context, func()) {
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-sigs:
+		case <-ctx.Done():
+			return
+		}
+		cancel()
+		time.Sleep(twinSignal)
+		signal.Stop(sigs)
+	}()
+	return ctx, func() { signal.Stop(sigs); cancel() }
 }
 
 // Exit codes.
