@@ -664,7 +664,9 @@ func whyApart(nameA, nameB string, a, b []Estimate) string {
 		return out
 	}
 	metric := func(e Estimate) []string { return []string{e.Metric} }
-	only := func(x, y []string) []string { return slices.DeleteFunc(slices.Clone(x), func(n string) bool { return slices.Contains(y, n) }) }
+	only := func(x, y []string) []string {
+		return slices.DeleteFunc(slices.Clone(x), func(n string) bool { return slices.Contains(y, n) })
+	}
 	if ma, mb := names(a, metric), names(b, metric); len(only(ma, mb)) == len(ma) {
 		return fmt.Sprintf(" (%s reports %s; %s reports %s)", nameA, strings.Join(ma, ", "), nameB, strings.Join(mb, ", "))
 	}
