@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -1009,16 +1010,60 @@ func (p *progress) update(done, total int64) {
 			return
 		}
 		p.total = total
-		p.bar = progressbar.NewOptions64(total,
+		label, width, count := fitBar(p.label, total, terminalWidth(p.w))
+		opts := []progressbar.Option{
 			progressbar.OptionSetWriter(p.w),
-			progressbar.OptionSetDescription(p.label),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionSetDescription(label),
+			progressbar.OptionSetWidth(width),
+			progressbar.OptionThrottle(100 * time.Millisecond),
 			progressbar.OptionClearOnFinish(),
-		)
+		}
+		if count {
+			opts = append(opts, progressbar.OptionShowCount())
+		}
+		p.bar = progressbar.NewOptions64(total, opts...)
 	}
 	_ = p.bar.Set64(done)
+}
+
+// fitBar lays a progress line out within a terminal of cols columns (0:
+// not known), since a line wider than the terminal wraps, and each redraw
+// then adds a line: the bar narrows from 30 cells to 10, then the count
+// of trials goes, then the label is cut. The rest of the line, a
+// percentage and the time taken and left, takes about 24 columns.
+func fitBar(label string, total int64, cols int) (string, int, bool) {
+	const rest, most, least = 24, 30, 10
+	if cols <= 0 {
+		return label, most, true
+	}
+	room := cols - 1 - rest // never the last column, which wraps some terminals
+	countCols := 4 + 2*len(strconv.FormatInt(total, 10))
+	n := utf8.RuneCountInString(label)
+	if w := room - n - countCols; w >= least {
+		return label, min(w, most), true
+	}
+	if w := room - n; w >= least {
+		return label, min(w, most), false
+	}
+	keep := max(room-least-1, 0)
+	r := []rune(label)
+	if keep < len(r) {
+		label = string(r[:keep]) + "…"
+	}
+	return label, least, false
+}
+
+// terminalWidth is the columns of the terminal w is, or 0.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	cols, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return cols
 }
 
 func (p *progress) finish() {

@@ -309,3 +309,30 @@ func TestProgressAcrossRounds(t *testing.T) {
 	}
 	p.finish()
 }
+
+// TestFitBar: a progress line fits its terminal, less the last column: a
+// bar of 30 cells with the count where there is room; narrower, then
+// without the count, then with the label cut. The rest of the line
+// (percentage, times) is taken as 24 columns, the count of 3,000,000
+// trials as 4 + 2 x 7 = 18.
+func TestFitBar(t *testing.T) {
+	const label = "doomwheel-full-combat" // 21 columns
+	for _, tc := range []struct {
+		cols  int
+		label string
+		width int
+		count bool
+	}{
+		{0, label, 30, true},               // not a terminal's width: as ever
+		{120, label, 30, true},             // 119 - 24 - 21 - 18 = 56 cells of room
+		{80, label, 16, true},              // 79 - 24 - 21 - 18
+		{70, label, 24, false},             // 69 - 24 - 21 - 18 = 6: the count goes
+		{50, "doomwheel-full…", 10, false}, // 49 - 24 - 10 - 1 = 14 runes kept
+		{20, "…", 10, false},               // no room: the label goes
+	} {
+		l, w, c := fitBar(label, 3_000_000, tc.cols)
+		if l != tc.label || w != tc.width || c != tc.count {
+			t.Errorf("%d columns: %q, %d cells, count %v; want %q, %d, %v", tc.cols, l, w, c, tc.label, tc.width, tc.count)
+		}
+	}
+}
