@@ -1010,47 +1010,41 @@ func (p *progress) update(done, total int64) {
 			return
 		}
 		p.total = total
-		label, width, count := fitBar(p.label, total, terminalWidth(p.w))
-		opts := []progressbar.Option{
+		label, width := fitBar(p.label, total, terminalWidth(p.w))
+		p.bar = progressbar.NewOptions64(total,
 			progressbar.OptionSetWriter(p.w),
 			progressbar.OptionSetDescription(label),
+			progressbar.OptionShowCount(),
 			progressbar.OptionSetWidth(width),
-			progressbar.OptionThrottle(100 * time.Millisecond),
+			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
-		}
-		if count {
-			opts = append(opts, progressbar.OptionShowCount())
-		}
-		p.bar = progressbar.NewOptions64(total, opts...)
+		)
 	}
 	_ = p.bar.Set64(done)
 }
 
 // fitBar lays a progress line out within a terminal of cols columns (0:
 // not known), since a line wider than the terminal wraps, and each redraw
-// then adds a line: the bar narrows from 30 cells to 10, then the count
-// of trials goes, then the label is cut. The rest of the line, a
-// percentage and the time taken and left, takes about 24 columns.
-func fitBar(label string, total int64, cols int) (string, int, bool) {
+// then adds a line: the bar narrows from 30 cells to 10, then the label is
+// cut. The count of trials stays: without it the bar redraws only when
+// its whole percentage changes, and its times count from the first of
+// those. The rest of the line, a percentage and the time taken and left,
+// takes about 24 columns.
+func fitBar(label string, total int64, cols int) (string, int) {
 	const rest, most, least = 24, 30, 10
 	if cols <= 0 {
-		return label, most, true
+		return label, most
 	}
-	room := cols - 1 - rest // never the last column, which wraps some terminals
-	countCols := 4 + 2*len(strconv.FormatInt(total, 10))
+	room := cols - 1 - rest - (4 + 2*len(strconv.FormatInt(total, 10))) // never the last column, which wraps some terminals
 	n := utf8.RuneCountInString(label)
-	if w := room - n - countCols; w >= least {
-		return label, min(w, most), true
-	}
 	if w := room - n; w >= least {
-		return label, min(w, most), false
+		return label, min(w, most)
 	}
 	keep := max(room-least-1, 0)
-	r := []rune(label)
-	if keep < len(r) {
+	if r := []rune(label); keep < len(r) {
 		label = string(r[:keep]) + "…"
 	}
-	return label, least, false
+	return label, least
 }
 
 // terminalWidth is the columns of the terminal w is, or 0.

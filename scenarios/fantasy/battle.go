@@ -376,10 +376,10 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		return ours >= 2 || len(b.Enemy)-ours >= 2
 	})
 	// A fleeing unit is caught by a charge, by a winner's pursuit, or by an
-	// Out of Control move that reaches it (as a charge does).
+	// Out of Control move towards it that reaches it (as a charge does).
 	catches := slices.Contains(phases, rules.PhaseCharge) || slices.Contains(phases, rules.PhaseCombat) &&
 		some(func(b *rules.Battle) bool { return b.Options.Pursue != rules.PursueNever }) ||
-		moves && some(func(b *rules.Battle) bool { return b.Options.OutOfControl != rules.OutOfControlInPlace })
+		moves && some(func(b *rules.Battle) bool { return b.Options.OutOfControl == rules.OutOfControlTowards })
 	f := fightingOf(battles)
 	var refused []unread
 	for _, o := range battleOptions {
@@ -409,7 +409,7 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		case o.key == "panic_friend_us" && !friends:
 			why = "no side has two units or more, so no friend's break or destruction within 6\" makes a unit take a Panic test, the only test it sets"
 		case o.key == "caught" && !catches:
-			why = "no unit can catch a fleeing one: that takes a charge phase, a combat phase whose winner pursues (pursue: true or restrain), or an attacker that goes Out of Control and moves (out_of_control: towards or away)"
+			why = "no unit can catch a fleeing one: that takes a charge phase, a combat phase whose winner pursues (pursue: true or restrain), or an attacker that goes Out of Control towards the others (out_of_control: towards), since one that goes away reaches nobody"
 		case strings.HasPrefix(o.key, "zzzzap_") && !zaps:
 			why = "the attacker has no Zzzzap!, the only rule it changes"
 		case o.key == "loss_of_control" && !loses:
