@@ -44,8 +44,9 @@ func readStdin(ctx context.Context) ([]byte, error) {
 		err error
 	}
 	done := make(chan read, 1)
+	in := stdin // read here: the goroutine may outlive this call
 	go func() {
-		src, err := io.ReadAll(io.LimitReader(stdin, scenarios.MaxFileSize+1))
+		src, err := io.ReadAll(io.LimitReader(in, scenarios.MaxFileSize+1))
 		done <- read{src, err}
 	}()
 	select {
