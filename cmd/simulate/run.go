@@ -1010,7 +1010,11 @@ func (p *progress) update(done, total int64) {
 			return
 		}
 		p.total = total
-		label, width := fitBar(p.label, total, terminalWidth(p.w))
+		label, width, fits := fitBar(p.label, total, terminalWidth(p.w))
+		if !fits {
+			p.mode = "never" // a terminal too narrow for any line
+			return
+		}
 		p.bar = progressbar.NewOptions64(total,
 			progressbar.OptionSetWriter(p.w),
 			progressbar.OptionSetDescription(label),
@@ -1029,22 +1033,26 @@ func (p *progress) update(done, total int64) {
 // cut. The count of trials stays: without it the bar redraws only when
 // its whole percentage changes, and its times count from the first of
 // those. The rest of the line, a percentage and the time taken and left,
-// takes about 24 columns.
-func fitBar(label string, total int64, cols int) (string, int) {
+// takes about 24 columns. A terminal too narrow for a line with a label
+// of one character gets none (fits false).
+func fitBar(label string, total int64, cols int) (string, int, bool) {
 	const rest, most, least = 24, 30, 10
 	if cols <= 0 {
-		return label, most
+		return label, most, true
 	}
 	room := cols - 1 - rest - (4 + 2*len(strconv.FormatInt(total, 10))) // never the last column, which wraps some terminals
 	n := utf8.RuneCountInString(label)
 	if w := room - n; w >= least {
-		return label, min(w, most)
+		return label, min(w, most), true
 	}
-	keep := max(room-least-1, 0)
+	keep := room - least - 1
+	if keep < 0 {
+		return "", 0, false
+	}
 	if r := []rune(label); keep < len(r) {
 		label = string(r[:keep]) + "…"
 	}
-	return label, least
+	return label, least, true
 }
 
 // terminalWidth is the columns of the terminal w is, or 0.

@@ -313,24 +313,27 @@ func TestProgressAcrossRounds(t *testing.T) {
 // TestFitBar: a progress line fits its terminal, less the last column: a
 // bar of 30 cells where there is room, narrower, then with the label cut;
 // the count of trials stays, since without it the bar would redraw only
-// at each whole percent. The rest of the line (percentage, times) is taken
-// as 24 columns, the count of 3,000,000 trials as 4 + 2 x 7 = 18.
+// at each whole percent; a terminal too narrow for any line gets none.
+// The rest of the line (percentage, times) is taken as 24 columns, the
+// count of 3,000,000 trials as 4 + 2 x 7 = 18.
 func TestFitBar(t *testing.T) {
 	const label = "doomwheel-full-combat" // 21 columns
 	for _, tc := range []struct {
 		cols  int
 		label string
 		width int
+		fits  bool
 	}{
-		{0, label, 30},                // not a terminal's width: as ever
-		{120, label, 30},              // 119 - 24 - 18 - 21 = 56 cells of room
-		{80, label, 16},               // 79 - 24 - 18 - 21
-		{70, "doomwheel-full-c…", 10}, // 69 - 24 - 18 - 10 - 1 = 16 runes kept
-		{50, "…", 10},                 // no room: the label goes
+		{0, label, 30, true},                // not a terminal's width: as ever
+		{120, label, 30, true},              // 119 - 24 - 18 - 21 = 56 cells of room
+		{80, label, 16, true},               // 79 - 24 - 18 - 21
+		{70, "doomwheel-full-c…", 10, true}, // 69 - 24 - 18 - 10 - 1 = 16 runes kept
+		{54, "…", 10, true},                 // 53 - 24 - 18 - 10 - 1 = 0 runes kept
+		{53, "", 0, false},                  // no room for a line
 	} {
-		l, w := fitBar(label, 3_000_000, tc.cols)
-		if l != tc.label || w != tc.width {
-			t.Errorf("%d columns: %q, %d cells; want %q, %d", tc.cols, l, w, tc.label, tc.width)
+		l, w, fits := fitBar(label, 3_000_000, tc.cols)
+		if l != tc.label || w != tc.width || fits != tc.fits {
+			t.Errorf("%d columns: %q, %d cells, fits %v; want %q, %d, %v", tc.cols, l, w, fits, tc.label, tc.width, tc.fits)
 		}
 	}
 }
