@@ -222,7 +222,7 @@ func (r *Registry) checkCards(cards []*UnitCard) ErrorList {
 			use := &Node{Kind: MapNode, Line: c.Node.Line, Col: c.Node.Col, File: c.File,
 				Keys: []*Node{{Kind: ScalarNode, Text: "use", Line: c.Node.Line, Col: c.Node.Col, File: c.File}},
 				Vals: []*Node{{Kind: ScalarNode, Text: c.Name, Line: c.Node.Line, Col: c.Node.Col, File: c.File}}}
-			rs.Card(d, d.expand(use, pool, rs, 0))
+			rs.Card(d, d.expand(use, pool, rs, 0, true, true))
 		}
 		errs = append(errs, d.errs...)
 	}
@@ -796,7 +796,7 @@ func expandUnits(d *Decoder, root *Node, rs *Ruleset) (units []string) {
 			cards, loaded = catalogueFor(d, root, rs.Name), true
 		}
 		names := cardNames(root.Vals[i])
-		root.Vals[i] = d.expand(root.Vals[i], cards, rs, 0)
+		root.Vals[i] = d.expandQuestion(root.Vals[i], cards, rs, rs.UnitPlaces[k.Text])
 		units = append(units, names...)
 	}
 	return units
@@ -859,9 +859,26 @@ func useKey(n *Node, depth int) *Node {
 // usesCards reports whether any mapping under n has a use key.
 func usesCards(n *Node, depth int) bool { return useKey(n, depth) != nil }
 
+// expandQuestion is expand for a question's mapping: a use takes a card
+// at the keys places names (each a unit or a list of them) alone, or, where
+// places is nil, wherever it is written.
+func (d *Decoder) expandQuestion(q *Node, cards []*UnitCard, rs *Ruleset, places []string) *Node {
+	if places == nil || q.Kind != MapNode {
+		return d.expand(q, cards, rs, 0, true, true)
+	}
+	out := *q
+	out.Vals = make([]*Node, len(q.Vals))
+	for i, v := range q.Vals {
+		out.Vals[i] = d.expand(v, cards, rs, 1, slices.Contains(places, q.Keys[i].Text), false)
+	}
+	return &out
+}
+
 // expand returns n with its uses resolved and its profiles spread, sharing
-// nothing it changes with n.
-func (d *Decoder) expand(n *Node, cards []*UnitCard, rs *Ruleset, depth int) *Node {
+// nothing it changes with n. A use takes a card in n (or in the items of
+// n, a list of units) when use is set, and in what n holds when anywhere
+// is.
+func (d *Decoder) expand(n *Node, cards []*UnitCard, rs *Ruleset, depth int, use, anywhere bool) *Node {
 	if depth > maxDepth {
 		return n
 	}
@@ -870,20 +887,20 @@ func (d *Decoder) expand(n *Node, cards []*UnitCard, rs *Ruleset, depth int) *No
 		out := *n
 		out.Items = make([]*Node, len(n.Items))
 		for i, it := range n.Items {
-			out.Items[i] = d.expand(it, cards, rs, depth+1)
+			out.Items[i] = d.expand(it, cards, rs, depth+1, use, anywhere)
 		}
 		return &out
 	case MapNode:
 		// The profile is spread before a card is used, so that a profile
 		// beside use changes the card's characteristics one by one.
 		m := d.spreadProfile(n)
-		if i := slices.IndexFunc(m.Keys, func(k *Node) bool { return k.Text == "use" }); i >= 0 {
+		if i := slices.IndexFunc(m.Keys, func(k *Node) bool { return k.Text == "use" }); i >= 0 && use {
 			m = d.useCard(m, i, cards, rs)
 		}
 		out := *m
 		out.Vals = make([]*Node, len(m.Vals))
 		for i, v := range m.Vals {
-			out.Vals[i] = d.expand(v, cards, rs, depth+1)
+			out.Vals[i] = d.expand(v, cards, rs, depth+1, anywhere, anywhere)
 		}
 		return &out
 	}

@@ -967,3 +967,15 @@ func TestUseOfAListOneError(t *testing.T) {
 		t.Errorf("got %v, want only %s", err, want)
 	}
 }
+
+// TestUseOnlyWhereAUnitIs: use takes a card where a question expects a
+// unit; written elsewhere (a battle's options) it is a key the place does
+// not know, one error, not the card's keys refused one by one there.
+func TestUseOnlyWhereAUnitIs(t *testing.T) {
+	src := "name: t\nruleset: fantasy\nbattle:\n  attacker: {use: Doomwheel}\n  target: {use: Clanrats}\n  distance: 6\n  phases: [charge, combat]\n  options: {rounds: 1, use: Clanrats}\n"
+	_, err := both.Parse("t.yaml", []byte(src))
+	var list scenarios.ErrorList
+	if !errors.As(err, &list) || len(list) != 1 || !strings.HasPrefix(list[0].Error(), `t.yaml:8:24: unknown key "use" in the battle's options; expected one of: rounds,`) {
+		t.Errorf("got %v; want one error at the use", err)
+	}
+}

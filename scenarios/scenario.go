@@ -142,6 +142,12 @@ type Ruleset struct {
 	// question's metrics key is read for it (see metrics.go): the decoder
 	// never sees one.
 	Questions map[string]Question
+	// UnitPlaces names, for each question, the keys that hold a unit (or
+	// a list of units to sweep): only there does use take a card, and a
+	// use written elsewhere (options, a crew profile) is left to the
+	// question, which refuses it as a key it does not know. A question it
+	// does not name takes a card wherever a mapping writes use.
+	UnitPlaces map[string][]string
 	// Card decodes a unit card on its own, as the ruleset's questions read
 	// a unit, accepting every key some question may read, and reports
 	// problems through d (Registry.CheckCards). Nil: cards are checked

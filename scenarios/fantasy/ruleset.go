@@ -26,6 +26,11 @@ func Ruleset() *scenarios.Ruleset {
 			"pursuit": decodePursuit,
 			"battle":  decodeBattle,
 		},
+		UnitPlaces: map[string][]string{
+			"charge":  {"unit"},
+			"pursuit": {"fleeing", "pursuing"},
+			"battle":  {"attacker", "target", "others"},
+		},
 		Card:      func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n) },
 		CardNotes: cardNotes,
 	}

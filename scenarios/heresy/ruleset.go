@@ -19,6 +19,10 @@ func Ruleset() *scenarios.Ruleset {
 			"shooting": decodeShooting,
 			"assault":  decodeAssault,
 		},
+		UnitPlaces: map[string][]string{
+			"shooting": {"firer", "target"},
+			"assault":  {"attacker", "defender"},
+		},
 		Card: func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n, roleCard) },
 	}
 }
