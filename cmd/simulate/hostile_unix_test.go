@@ -91,17 +91,7 @@ func TestSecondSignalEnds(t *testing.T) {
 		main()
 		return
 	}
-	fifo := filepath.Join(t.TempDir(), "nobody-writes.yaml")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSecondSignalEnds$")
-	cmd.Env = append(os.Environ(), "SIMULATE_TEST_FIFO="+fifo)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	_, cmd, done := childOnAFIFO(t, "TestSecondSignalEnds", "SIMULATE_TEST_FIFO")
 	// SIGTERM, not SIGINT: a job a shell starts in the background inherits
 	// SIGINT ignored, and the default the handler gives back would ignore
 	// the second one too.
@@ -150,17 +140,7 @@ func TestTwinSignalIsOne(t *testing.T) {
 		stop()
 		os.Exit(exitCode(err, os.Stderr))
 	}
-	fifo := filepath.Join(t.TempDir(), "nobody-writes.yaml")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestTwinSignalIsOne$")
-	cmd.Env = append(os.Environ(), "SIMULATE_TEST_TWIN_FIFO="+fifo)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	fifo, cmd, done := childOnAFIFO(t, "TestTwinSignalIsOne", "SIMULATE_TEST_TWIN_FIFO")
 	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if _, err := os.Stat(fifo + ".ready"); err == nil {
 			break
@@ -190,4 +170,23 @@ func TestTwinSignalIsOne(t *testing.T) {
 		<-done
 		t.Error("simulate run FIFO still running 10s after a signal past the twin")
 	}
+}
+
+// childOnAFIFO starts the test binary again to run test, with env naming
+// a FIFO that nobody writes, and returns the FIFO, the child and the
+// channel its end comes on. It skips where there are no FIFOs.
+func childOnAFIFO(t *testing.T, test, env string) (string, *exec.Cmd, chan error) {
+	t.Helper()
+	fifo := filepath.Join(t.TempDir(), "nobody-writes.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), env+"="+fifo)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return fifo, cmd, done
 }

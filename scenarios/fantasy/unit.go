@@ -310,13 +310,7 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 			u.nodes["troop"] = n
 		}},
 		{Key: "A", Decode: func(n *scenarios.Node) {
-			u.A = scenarios.Sweep(d, n, "A", true, func(n *scenarios.Node) (dice.Expr, bool) { return attacks(d, n, "A") },
-				func(e dice.Expr) any {
-					if e.IsConst() {
-						return e.Min()
-					}
-					return e.String()
-				})
+			u.A = sweepDice(d, n, "A")
 			u.nodes["A"] = n
 		}},
 		{Key: "rules", Decode: func(n *scenarios.Node) { u.rules = d.Rules(n) }},
@@ -470,6 +464,19 @@ func (u *unitSpec) missileWritten() *scenarios.Node {
 	return u.missile.node
 }
 
+// sweepDice reads a count of attacks or shots, a number or dice, or a
+// sweep of them, named key: a number's parameter value is the number, a
+// roll's its dice.
+func sweepDice(d *scenarios.Decoder, n *scenarios.Node, key string) scenarios.Param[dice.Expr] {
+	return scenarios.Sweep(d, n, key, true, func(n *scenarios.Node) (dice.Expr, bool) { return attacks(d, n, key) },
+		func(e dice.Expr) any {
+			if e.IsConst() {
+				return e.Min()
+			}
+			return e.String()
+		})
+}
+
 // decodeMissile reads a missile weapon; its values are swept under the
 // key missile (missile.S, missile.range, ...) where a name is shared.
 func decodeMissile(d *scenarios.Decoder, n *scenarios.Node) *missileSpec {
@@ -484,13 +491,7 @@ func decodeMissile(d *scenarios.Decoder, n *scenarios.Node) *missileSpec {
 			{Key: "S", Required: true, Decode: func(n *scenarios.Node) { m.S = whole("S", "the weapon's S", 1, 10)(n) }},
 			{Key: "range", Required: true, Decode: func(n *scenarios.Node) { m.rangeIn = whole("range", "range", 1, 120)(n) }},
 			{Key: "shots", Decode: func(n *scenarios.Node) {
-				m.shots = scenarios.Sweep(d, n, "shots", true, func(n *scenarios.Node) (dice.Expr, bool) { return attacks(d, n, "shots") },
-					func(e dice.Expr) any {
-						if e.IsConst() {
-							return e.Min()
-						}
-						return e.String()
-					})
+				m.shots = sweepDice(d, n, "shots")
 			}},
 			{Key: "hit_modifier", Decode: func(n *scenarios.Node) { m.hitMod = whole("hit_modifier", "hit_modifier", -6, 6)(n) }},
 		})
