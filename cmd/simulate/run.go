@@ -980,6 +980,9 @@ type progress struct {
 	label string
 	// total is the bar's: the run's, or a precision run's so far.
 	total int64
+	// later is set once a bar has finished: a precision run's next bar
+	// starts from the trials already done.
+	later bool
 }
 
 func newProgress(stderr io.Writer, mode, label string) *progress {
@@ -992,14 +995,16 @@ func newProgress(stderr io.Writer, mode, label string) *progress {
 //
 // A precision run's total grows with each round: a bar that reached the
 // last total has finished, and one drawn anew takes the next, counting
-// from the trials already done.
+// from the trials already done. That bar shows no times: the bar would
+// time its rate from its first count, the trials of every round before,
+// as if done at once, and its elapsed time from its own start.
 func (p *progress) update(done, total int64) {
 	if p.mode == "never" || (p.mode == "auto" && !isTerminal(p.w)) {
 		return
 	}
 	if p.bar != nil && total != p.total {
 		if p.bar.IsFinished() {
-			p.bar = nil
+			p.bar, p.later = nil, true
 		} else {
 			p.bar.ChangeMax64(total)
 			p.total = total
@@ -1015,14 +1020,18 @@ func (p *progress) update(done, total int64) {
 			p.mode = "never" // a terminal too narrow for any line
 			return
 		}
-		p.bar = progressbar.NewOptions64(total,
+		opts := []progressbar.Option{
 			progressbar.OptionSetWriter(p.w),
 			progressbar.OptionSetDescription(label),
 			progressbar.OptionShowCount(),
 			progressbar.OptionSetWidth(width),
-			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionThrottle(100 * time.Millisecond),
 			progressbar.OptionClearOnFinish(),
-		)
+		}
+		if p.later {
+			opts = append(opts, progressbar.OptionSetElapsedTime(false), progressbar.OptionSetPredictTime(false))
+		}
+		p.bar = progressbar.NewOptions64(total, opts...)
 	}
 	_ = p.bar.Set64(done)
 }
