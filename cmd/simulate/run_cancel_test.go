@@ -137,6 +137,15 @@ func TestSignalWhileGathering(t *testing.T) {
 
 // TestSignalWhileReading: a signal while a large sweep is still being read
 // (100,000 points: seconds) stops it within a second, writing nothing,
+
+// stopBound is how soon after a signal the tests of this file ask a
+// command to stop. The docs' second holds on an idle machine (these stop
+// within a tenth of one there); CI runs other packages' tests beside them
+// on two cores, where a reader starved for a moment has taken more than a
+// second, and a stop that never comes, or comes at the end of a read or
+// set-up of several seconds, still fails.
+const stopBound = 3 * time.Second
+
 // with the interrupted status.
 func TestSignalWhileReading(t *testing.T) {
 	dir := t.TempDir()
@@ -154,8 +163,8 @@ func TestSignalWhileReading(t *testing.T) {
 	if !errors.Is(err, errCancelled) || !strings.Contains(err.Error(), "stopped while the scenario was read") || exitCode(err, io.Discard) != exitInterrupted {
 		t.Errorf("err %v; want the reading stopped, status %d", err, exitInterrupted)
 	}
-	if took := time.Since(start) - 200*time.Millisecond; took > time.Second {
-		t.Errorf("stopped %v after the signal; want within a second", took)
+	if took := time.Since(start) - 200*time.Millisecond; took > stopBound {
+		t.Errorf("stopped %v after the signal; want within %v", took, stopBound)
 	}
 	if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
 		t.Errorf("-o %s was written: %v", out, statErr)
@@ -179,8 +188,8 @@ func TestSignalWhileStdinWaits(t *testing.T) {
 		if !errors.Is(err, errCancelled) || !strings.Contains(err.Error(), "still being read from standard input") || exitCode(err, io.Discard) != exitInterrupted {
 			t.Errorf("%v: err %v; want the wait stopped, status %d", args, err, exitInterrupted)
 		}
-		if took := time.Since(start) - 100*time.Millisecond; took > time.Second {
-			t.Errorf("%v: stopped %v after the signal; want within a second", args, took)
+		if took := time.Since(start) - 100*time.Millisecond; took > stopBound {
+			t.Errorf("%v: stopped %v after the signal; want within %v", args, took, stopBound)
 		}
 		w.Close()
 	}
@@ -221,8 +230,8 @@ func TestCompareStopsWhileSettingUp(t *testing.T) {
 	if !errors.Is(err, errCancelled) || stdout.Len() != 0 {
 		t.Errorf("err %v, stdout %d bytes; want stopped before any trial, nothing written", err, stdout.Len())
 	}
-	if took := time.Since(start) - after; took > time.Second {
-		t.Errorf("stopped %v after the signal (%v); want within a second", took, err)
+	if took := time.Since(start) - after; took > stopBound {
+		t.Errorf("stopped %v after the signal (%v); want within %v", took, err, stopBound)
 	}
 }
 
