@@ -117,6 +117,9 @@ type assaultSpec struct {
 	stupefied                  scenarios.Param[string]
 	node, chargedAt, stupefyAt *scenarios.Node
 	at                         map[string]*scenarios.Node // where a key's value is written
+	// unfit: a value of stupefied names a unit that cannot become
+	// Stupefied (reported).
+	unfit bool
 	// partial is set where a distance or max_charge could not be read:
 	// the checks that weigh a charge's distance (declarable,
 	// charge_bonus) wait for it.
@@ -194,7 +197,7 @@ func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
 		"charge_bonus_attacks":        "no point charges (charged: true, and a distance within max_charge), the only time its Attacks are made",
 		"charge_dice":                 "no point rolls a charge (charged: true and a distance within max_charge), the only roll it changes",
 		"max_charge":                  "no point rolls a charge or fires Overwatch at one, the only things it limits",
-		"terrain_charge_initiative":   "no point charges through difficult terrain (difficult_terrain: true), the only charge it slows",
+		"terrain_charge_initiative":   "no point charges through difficult terrain (difficult_terrain: true) at a defender that is not Stupefied, the only charge it slows",
 		"disordered_by_hold_the_line": "no point has the defender Hold the Line (hold_the_line: true), the only Reaction it weighs",
 		"overwatch":                   "the defender has no weapons to fire Overwatch with at any point that charges",
 		"weapon_choice":               "the defender has no weapons to fire Overwatch with at any point that charges, its only Shooting Attack",
@@ -204,7 +207,7 @@ func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
 		"charge_bonus_attacks":        charges,
 		"charge_dice":                 rolls,
 		"max_charge":                  charged && (distant || weapons),
-		"terrain_charge_initiative":   slices.Contains(q.terrain.Values(), true),
+		"terrain_charge_initiative":   slices.Contains(q.terrain.Values(), true) && !q.alwaysStupefied(),
 		"disordered_by_hold_the_line": slices.Contains(q.held.Values(), true),
 		"overwatch":                   armed,
 		"weapon_choice":               armed,
@@ -222,6 +225,14 @@ func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
 	for _, n := range refused {
 		d.Errorf(n, "%s", msgs[n])
 	}
+}
+
+// alwaysStupefied says whether the defender is Stupefied at every point of
+// the assault, every value of stupefied having been read (and none refused
+// for a unit that cannot become Stupefied).
+func (q *assaultSpec) alwaysStupefied() bool {
+	return !q.unfit && !slices.ContainsFunc(q.stupefied.Values(), func(st string) bool { return !stupefiedUnits[st][1] }) &&
+		allRead(q.stupefyAt, len(q.stupefied.Values()))
 }
 
 // assaultProbabilities are the assault metrics that are probabilities.
@@ -471,7 +482,7 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 		if !slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return !u.mayHave(rules.RuleAutomatedArtillery) }) {
 			d.Errorf(q.where("hold_the_line"), "hold_the_line: true, but the defender is Automated Artillery, whose one Reaction is Interceptor")
 		}
-		if !slices.ContainsFunc(q.stupefied.Values(), func(st string) bool { return !stupefiedUnits[st][1] }) && allRead(q.stupefyAt, len(q.stupefied.Values())) {
+		if q.alwaysStupefied() {
 			d.Errorf(q.stupefyAt, "hold_the_line: true with a Stupefied defender, which makes no Reaction")
 		}
 	}
@@ -485,7 +496,14 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 		}
 		if who[0] && lacks(q.attacker) || who[1] && lacks(q.defender) {
 			d.Errorf(q.stupefyAt, "stupefied: %s, but a unit without Lords of Profligacy cannot become Stupefied", st)
+			q.unfit = true
 		}
+	}
+	// Difficult Terrain against a defender Stupefied at every point: a
+	// charge at a Stupefied unit keeps its Initiative, the terrain's one
+	// effect here.
+	if !stands && slices.Contains(q.terrain.Values(), true) && q.alwaysStupefied() && allRead(q.at["difficult_terrain"], len(q.terrain.Values())) {
+		d.Errorf(q.where("difficult_terrain"), "difficult_terrain: true with a Stupefied defender at every point, whose chargers keep their Initiative through Difficult Terrain (Lords of Profligacy); remove it")
 	}
 	if slices.Contains(q.stupefied.Values(), stupefiedAfterOverwatch) {
 		// The charger becomes Stupefied after the Overwatch fired at it, so

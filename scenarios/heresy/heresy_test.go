@@ -1514,6 +1514,12 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 		{"max charge without a roll or Overwatch", "attacker: " + one + ", defender: " + def + ", options: {max_charge: 5}", "max_charge: no point rolls a charge or fires Overwatch"},
 		{"charge attacks without a charge", "attacker: " + one + ", defender: " + def + ", charged: false, options: {charge_bonus_attacks: 2}", "charge_bonus_attacks: no point charges"},
 		{"terrain Initiative without terrain", "attacker: " + one + ", defender: " + def + ", options: {terrain_charge_initiative: 0}", "terrain_charge_initiative: no point charges through difficult terrain"},
+		// A charge at a Stupefied unit keeps its Initiative through
+		// Difficult Terrain (Lords of Profligacy), so the terrain and its
+		// Initiative are read at no point.
+		{"terrain against a Stupefied defender", "attacker: " + one + ", defender: " + lord + ", difficult_terrain: [false, true], stupefied: defender", "difficult_terrain: true with a Stupefied defender at every point"},
+		{"terrain Initiative against a Stupefied defender", "attacker: " + one + ", defender: " + lord + ", difficult_terrain: [true], stupefied: defender, options: {terrain_charge_initiative: 3}",
+			"terrain_charge_initiative: no point charges through difficult terrain (difficult_terrain: true) at a defender that is not Stupefied"},
 		{"Hold the Line's disorder without it", "attacker: " + one + ", defender: " + def + ", distance: 6, options: {disordered_by_hold_the_line: false}", "disordered_by_hold_the_line: no point has the defender Hold the Line"},
 		{"Overwatch without weapons", "attacker: " + one + ", defender: " + def + ", options: {overwatch: true}", "overwatch: the defender has no weapons"},
 		{"weapon choice without weapons", "attacker: " + one + ", defender: " + def + ", options: {weapon_choice: unsaved_wounds}", "weapon_choice: the defender has no weapons"},
@@ -1548,10 +1554,17 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 		"attacker: " + one + ", defender: " + def + ", charged: [false, true], options: {charge_bonus_attacks: 2}",
 		"attacker: " + one + ", defender: " + def + ", difficult_terrain: [false, true], options: {terrain_charge_initiative: 0}",
 		"attacker: " + one + ", defender: " + def + ", distance: 6, hold_the_line: [false, true], options: {disordered_by_hold_the_line: false}",
+		"attacker: " + one + ", defender: " + lord + ", difficult_terrain: true, stupefied: [none, defender], options: {terrain_charge_initiative: 3}",
 	} {
 		if _, err := registry.Parse("t.yaml", []byte(scenario("assault: {"+assault+"}\n"))); err != nil {
 			t.Errorf("%s: %v", assault, err)
 		}
+	}
+	// A defender that cannot become Stupefied is that one error: the
+	// terrain, which it would make unread, is not refused beside it.
+	_, err := registry.Parse("t.yaml", []byte(scenario("assault: {attacker: "+one+", defender: "+def+", difficult_terrain: true, stupefied: defender, options: {terrain_charge_initiative: 3}}\n")))
+	if err == nil || !strings.Contains(err.Error(), "cannot become Stupefied") || strings.Contains(err.Error(), "terrain") {
+		t.Errorf("a defender without Lords of Profligacy, Stupefied: %v", err)
 	}
 }
 
