@@ -221,7 +221,8 @@ func anyExact(m metricRows) bool {
 // probabilities, the mean's unit otherwise.
 func signed(k sim.Kind, v float64) string {
 	s := bare(k, v)
-	if s != "-" && !strings.HasPrefix(s, "-") {
+	// A value below zero that rounds to it reads ">-0.001", already signed.
+	if s != "-" && !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, ">-") {
 		s = "+" + s
 	}
 	return s

@@ -508,6 +508,32 @@ func TestZStringSign(t *testing.T) {
 	}
 }
 
+// TestSignedNearZero: a difference that rounds to zero keeps the side of
+// zero it lies on, and only a value above zero takes a "+" (a bound of
+// -4e-5 read "+>-0.01 pp", a positive sign on a negative bound).
+func TestSignedNearZero(t *testing.T) {
+	for _, tc := range []struct {
+		kind sim.Kind
+		v    float64
+		want string
+	}{
+		// 4e-5 is 0.004 percentage points: below the 0.01 shown.
+		{sim.Probability, -4e-5, ">-0.01"},
+		{sim.Probability, 4e-5, "+<0.01"},
+		{sim.Probability, -0.25, "-25.00"},
+		{sim.Probability, 0, "+0.00"},
+		// A mean shows three decimals.
+		{sim.Mean, -0.0004, ">-0.001"},
+		{sim.Mean, 0.0004, "+<0.001"},
+		{sim.Mean, 1.5, "+1.500"},
+		{sim.Mean, math.NaN(), "-"},
+	} {
+		if got := signed(tc.kind, tc.v); got != tc.want {
+			t.Errorf("signed(%v, %g) = %q, want %q", tc.kind, tc.v, got, tc.want)
+		}
+	}
+}
+
 // TestComparisonCSVVerdict: the CSV's verdict column holds the words the
 // table gives each pair, for a clear, an unclear and an equal pair and
 // for pairs with a candidate that does not report the metric, where the
