@@ -370,10 +370,14 @@ func exactImpactCombat(b *Battle, pCombat float64, wounds dice.Dist, ex BattleEx
 	for k := 0; k < len(results); k += 2 {
 		mean += results[k] * results[k+1]
 	}
-	ex.set(BattleCombatResult, 0, mean)
-	// The results fall as w does: the wounds' distribution mapped by w's
-	// result.
-	ex.setDist(BattleCombatResult, 0, wounds.Map(func(w int) int { return int(results[2*(w-wounds.Min)]) }))
+	// combat_result counts the trials that fight: where none can, it has
+	// no value to be exact about.
+	if pCombat > 0 {
+		ex.set(BattleCombatResult, 0, mean)
+		// The results fall as w does: the wounds' distribution mapped by
+		// w's result.
+		ex.setDist(BattleCombatResult, 0, wounds.Map(func(w int) int { return int(results[2*(w-wounds.Min)]) }))
+	}
 	for side := range 2 {
 		ex.set(BattleBroke, side, pCombat*broke[side])
 		ex.set(BattleWon, side, pCombat*won[side])

@@ -209,6 +209,18 @@ func TestExactImpactCombat(t *testing.T) {
 			t.Errorf("metric %d, unit %d: %v, %v; want %v", tt.metric, tt.unit, got, has, tt.want)
 		}
 	}
+	// Beyond the chariot's longest charge (its M plus 2D6 is at most 20)
+	// no trial fights, so the combat result, which counts only those that
+	// do, has no exact value; breaking and winning have none of chance.
+	far := impactBattle("D6")
+	far.Distance[1] = 30
+	farEx := ExactBattle(far)
+	if v, has := farEx.Value(BattleCombatResult, 0); has {
+		t.Errorf("a charge that cannot reach: exact combat result %v", v)
+	}
+	if v, has := farEx.Value(BattleBroke, 1); !has || v != 0 {
+		t.Errorf("a charge that cannot reach: broke %v, %v; want 0", v, has)
+	}
 	// A crew that strikes blows leaves the round without a closed form.
 	b := impactBattle("D6")
 	b.Units[0].Attackers[0].A = dice.Const(1)
