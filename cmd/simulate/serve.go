@@ -70,7 +70,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       time.Minute, // the body; a run's answer may take longer
+		ReadTimeout:       cfg.ReadTimeout, // the body; a run's answer may take longer
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ConnContext:       web.ConnContext, // a run watches its client's connection

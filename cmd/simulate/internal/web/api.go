@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -53,6 +54,14 @@ type limitError struct {
 
 func (e *limitError) Error() string { return e.msg }
 
+// statusError is a request refused with a status of its own.
+type statusError struct {
+	status int
+	msg    string
+}
+
+func (e *statusError) Error() string { return e.msg }
+
 // problems lists the positioned errors inside err that the command line
 // shows, and counts those it leaves out.
 func problems(err error) (ps []problem, more int) {
@@ -98,8 +107,12 @@ func failure(err error) apiError {
 func fail(w http.ResponseWriter, status int, err error) {
 	body := failure(err)
 	var le *limitError
-	if errors.As(err, &le) {
+	var se *statusError
+	switch {
+	case errors.As(err, &le):
 		status, body.Limit = le.status, &le.limit
+	case errors.As(err, &se):
+		status = se.status
 	}
 	writeJSON(w, status, body)
 }
@@ -127,7 +140,32 @@ func (s *Server) body(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if errors.As(err, &mb) {
 		return nil, tooLarge
 	}
-	return b, err
+	if err != nil {
+		return nil, s.unreadBody(r, len(b), err)
+	}
+	return b, nil
+}
+
+// unreadBody says why a request body could not be read whole, with how
+// much of it came: the client stopped sending it until the read timeout
+// (408), or closed the connection before its end (400).
+func (s *Server) unreadBody(r *http.Request, got int, err error) error {
+	came := fmt.Sprintf("%d bytes came", got)
+	if r.ContentLength >= 0 {
+		came = fmt.Sprintf("%d of the %d bytes its Content-Length gives came", got, r.ContentLength)
+	}
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout():
+		within := "the time the server allows to read a request"
+		if s.cfg.ReadTimeout > 0 {
+			within = fmt.Sprintf("the %g s the server allows to read a request", s.cfg.ReadTimeout.Seconds())
+		}
+		return &statusError{http.StatusRequestTimeout, fmt.Sprintf("the request body did not all arrive within %s: %s", within, came)}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return &statusError{http.StatusBadRequest, fmt.Sprintf("the request body ended before its end: %s", came)}
+	}
+	return fmt.Errorf("reading the request body: %w", err)
 }
 
 // fileName is the name a request gives its scenario text: it labels

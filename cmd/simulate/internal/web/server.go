@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -43,6 +44,10 @@ type Config struct {
 	// Hosts are the host names, besides IP addresses and localhost, that
 	// requests may name in their Host header.
 	Hosts []string
+	// ReadTimeout is the longest a request may take to arrive, its body
+	// included: the http.Server's ReadTimeout, which the caller sets to
+	// it; errors name it.
+	ReadTimeout time.Duration
 }
 
 // DefaultConfig allows a 1 MiB scenario, 100 million trials per point (the
@@ -50,8 +55,10 @@ type Config struct {
 // command line's scenarios.MaxPoints: about 4 seconds and 200 MB to read a
 // battle scenario of that many, 30 seconds and 1.2 GB to run it once and
 // render every format; the largest built-in has 644), two runs at once and
-// 10 minutes a run (the built-ins take seconds at their own trials).
-var DefaultConfig = Config{MaxBody: 1 << 20, MaxTrials: 100_000_000, MaxPoints: 10_000, MaxRuns: 2, MaxRunTime: 10 * time.Minute}
+// 10 minutes a run (the built-ins take seconds at their own trials), and
+// a minute for a request to arrive (a 1 MiB body at 17 KiB/s).
+var DefaultConfig = Config{MaxBody: 1 << 20, MaxTrials: 100_000_000, MaxPoints: 10_000, MaxRuns: 2, MaxRunTime: 10 * time.Minute,
+	ReadTimeout: time.Minute}
 
 // maxQuery bounds a dice query's length: the longest useful ones, such as
 // "10D6 count 4+ reroll failures", are a few dozen characters.
@@ -174,6 +181,14 @@ func New(cfg Config, eng Engine) *Server {
 			fail(w, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: the page's files are read with GET", r.Method, r.URL.Path))
 			return
 		}
+		// A file the page does not have is refused as the API refuses
+		// an endpoint it does not have, in JSON.
+		if name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/"); name != "" {
+			if _, err := fs.Stat(assets, name); err != nil {
+				fail(w, http.StatusNotFound, fmt.Errorf("%s: the page has no such file", r.URL.Path))
+				return
+			}
+		}
 		files.ServeHTTP(w, r)
 	})
 	// Each endpoint with the query parameters it takes: any other, or one
@@ -247,6 +262,10 @@ func (s *Server) CancelRuns() int {
 // the page or the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.hostAllowed(r.Host) {
+		if hostName(r.Host) == "" {
+			fail(w, http.StatusBadRequest, fmt.Errorf("the request names no host (Host %q): ask for this server by an IP address or localhost", r.Host))
+			return
+		}
 		fail(w, http.StatusForbidden, fmt.Errorf("host %q is not served here: use an IP address or localhost, or start the server with --host %s", r.Host, hostName(r.Host)))
 		return
 	}

@@ -249,6 +249,8 @@ func TestErrorClasses(t *testing.T) {
 		{"unknown endpoint", "GET", "/api/nothing", "", nil, 404, "docs/web.md"},
 		{"wrong method on the API", "GET", "/api/run", "", nil, 405, "GET /api/run: this endpoint takes POST only"},
 		{"POST to the page", "POST", "/index.html", "", nil, 405, "read with GET"},
+		{"a file the page does not have", "GET", "/nope.html", "", nil, 404, "/nope.html: the page has no such file"},
+		{"a file the page does not have, in a folder", "GET", "/b/c.js", "", nil, 404, "the page has no such file"},
 		{"dice: no query", "GET", "/api/dice", "", nil, 400, "expected a dice query"},
 		{"dice: too long", "GET", "/api/dice?q=" + strings.Repeat("D6+", 70), "", nil, 400, "at most 200"},
 		{"dice: bad query", "GET", "/api/dice?q=D", "", nil, 400, `dice "D": unknown`},
@@ -263,6 +265,59 @@ func TestErrorClasses(t *testing.T) {
 		}
 		if e := errorOf(t, w); !strings.Contains(e.Error, tt.want) {
 			t.Errorf("%s: error %q, want it to contain %q", tt.name, e.Error, tt.want)
+		}
+	}
+}
+
+// TestNoHost: a request whose Host header is empty is told so, not told
+// to start the server with a --host of nothing.
+func TestNoHost(t *testing.T) {
+	s := New(Config{}, fakeEngine(&fakeJob{}))
+	for _, host := range []string{"", ":8080"} {
+		r := httptest.NewRequest("GET", "http://127.0.0.1:8080/api/scenarios", nil)
+		r.Host = host
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if e := errorOf(t, w); w.Code != http.StatusBadRequest || !strings.Contains(e.Error, "the request names no host") || strings.Contains(e.Error, "--host") {
+			t.Errorf("Host %q: %d %q", host, w.Code, e.Error)
+		}
+	}
+}
+
+// TestBodyCutShort: a body that stops coming is answered with what came
+// of it, and why it is not all there: the read timeout passed (408), or
+// the client closed its side first (400).
+func TestBodyCutShort(t *testing.T) {
+	const timeout = time.Second
+	ts := httptest.NewUnstartedServer(New(Config{ReadTimeout: timeout}, fakeEngine(&fakeJob{})))
+	ts.Config.ReadTimeout = timeout
+	ts.Start()
+	defer ts.Close()
+	for _, path := range []string{"/api/run", "/api/validate", "/api/compare"} {
+		for _, closed := range []bool{false, true} {
+			conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nname:", path)
+			status, want := http.StatusRequestTimeout, "the request body did not all arrive within the 1 s the server allows to read a request: 5 of the 100 bytes its Content-Length gives came"
+			if closed {
+				_ = conn.(*net.TCPConn).CloseWrite()
+				status, want = http.StatusBadRequest, "the request body ended before its end: 5 of the 100 bytes its Content-Length gives came"
+			}
+			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Errorf("%s, closed %v: %v", path, closed, err)
+				conn.Close()
+				continue
+			}
+			var e apiError
+			_ = json.NewDecoder(resp.Body).Decode(&e)
+			if resp.StatusCode != status || e.Error != want {
+				t.Errorf("%s, closed %v: %d %q; want %d %q", path, closed, resp.StatusCode, e.Error, status, want)
+			}
+			conn.Close()
 		}
 	}
 }
