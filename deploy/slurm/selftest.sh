@@ -152,20 +152,23 @@ refused 2 'submit.sh has no help flag' 2 run flee-pursuit -h
 refused 2 'submit.sh checks the command itself' 2 run flee-pursuit --check
 refused 2 'submit.sh chooses the outputs and the shards itself' 2 run flee-pursuit -o r.txt
 # Parts of an earlier run in OUTDIR, which the merge would read too.
-mkdir "$tmp/stale"
-touch "$tmp/stale/part-0" "$tmp/stale/part-1"
+mkdir -p "$tmp/stale/parts"
+touch "$tmp/stale/parts/part-0" "$tmp/stale/parts/part-1"
 status=0
 stand_in 2 "$tmp/stale" run flee-pursuit >/dev/null || status=$?
 [[ $status -eq 2 && ! -s $tmp/calls ]] || fail "submit.sh into a folder of parts: exit $status, sbatch calls: $(cat "$tmp/calls")"
-grep -qF "$tmp/stale already holds 2 part(s) of a run (part-0, ...)" "$tmp/submit.err" || fail "submit.sh into a folder of parts: $(cat "$tmp/submit.err")"
-[[ -e $tmp/stale/part-0 ]] || fail "submit.sh removed the parts it refused to merge with"
+grep -qF "$tmp/stale/parts already holds 2 file(s) (part-0, ...)" "$tmp/submit.err" || fail "submit.sh into a folder of parts: $(cat "$tmp/submit.err")"
+[[ -e $tmp/stale/parts/part-0 ]] || fail "submit.sh removed the parts it refused to merge with"
 echo "selftest: submit.sh refused $((refused + 1)) mistakes before calling sbatch, each with its message" >&2
 
 # A run it accepts: two sbatch calls, and job scripts that, run by hand
 # for each task and then for the merge, give the single run's bytes. The
-# scenario comes after --, where no flag may follow it.
+# scenario comes after --, where no flag may follow it. OUTDIR is given
+# relative to the directory submit.sh runs in, with a CDPATH naming
+# another folder of the same name, which cd must not take.
 args=(run --trials 40000 --seed 3 --format json -- charge-benchmark)
-merge=$(stand_in 3 "$tmp/by-hand" "${args[@]}" | tail -n 1) || fail "submit.sh ${args[*]}: $(cat "$tmp/submit.err")"
+mkdir -p "$tmp/decoy/by-hand"
+merge=$(cd "$tmp" && CDPATH=$tmp/decoy stand_in 3 by-hand "${args[@]}" | tail -n 1) || fail "submit.sh ${args[*]}: $(cat "$tmp/submit.err")"
 [[ $merge == 102 && $(wc -l <"$tmp/calls") -eq 3 ]] || fail "submit.sh printed '$merge' after these calls: $(cat "$tmp/calls")"
 grep -qF -- "--hold --job-name=hammersim-shard --array=0-2 --output=$tmp/by-hand/shard-%a.log $tmp/by-hand/shard.sh" "$tmp/calls" ||
 	fail "the array was not submitted held as 3 tasks: $(cat "$tmp/calls")"

@@ -2,7 +2,7 @@
 # submit.sh SHARDS OUTDIR SIMULATE-ARGS...
 #
 # Runs `simulate SIMULATE-ARGS` as a Slurm job array of SHARDS tasks, task I
-# running shard I and writing OUTDIR/part-I, then a merge job that runs once
+# running shard I and writing OUTDIR/parts/part-I, then a merge job that runs once
 # every task has ended and writes OUTDIR/result.EXT: .txt, .json, .csv or
 # .md for --format table, json, csv or markdown. --plot and --report in
 # SIMULATE-ARGS go to the merge job. The last line on standard output is the
@@ -15,7 +15,7 @@
 # first refusal with simulate's own message and exit status (2 for a bad
 # command line, 1 for a scenario that does not load or a destination that
 # cannot be written). It refuses itself `-` (standard input, which the tasks
-# do not have) and an OUTDIR that already holds parts. On a refusal nothing
+# do not have) and an OUTDIR whose parts folder already holds files. On a refusal nothing
 # is submitted, and the folders it made for OUTDIR are removed.
 #
 # The binary is $SIMULATE, else `simulate` on PATH, resolved to an absolute
@@ -32,6 +32,8 @@
 # and its log (OUTDIR/merge.log) names the shards to rerun. See
 # docs/scale-out.md.
 set -euo pipefail
+# cd reads relative paths from the working directory alone.
+unset CDPATH
 
 usage() {
 	echo "usage: submit.sh SHARDS OUTDIR run|compare SCENARIO... [simulate flags]" >&2
@@ -106,10 +108,10 @@ markdown) ext=md ;;
 *) ext=txt ;; # table; any other format is refused by the checks below
 esac
 
-# The folders mkdir -p makes for OUTDIR, outermost first, are removed
-# again when the run is refused.
+# The folders mkdir -p makes for OUTDIR and its parts folder, outermost
+# first, are removed again when the run is refused.
 made=()
-dir=$outdir
+dir=$outdir/parts
 while [[ ! -e $dir && ! -L $dir ]]; do
 	made=("$dir" "${made[@]}")
 	dir=$(dirname -- "$dir")
@@ -120,15 +122,16 @@ unmake() {
 		rmdir -- "${made[i]}" 2>/dev/null || return 0
 	done
 }
-mkdir -p -- "$outdir"
+mkdir -p -- "$outdir/parts"
 outdir=$(cd -- "$outdir" && pwd)
 
-# Parts already in OUTDIR would be merged with the new ones.
+# The merge reads every part in OUTDIR/parts: parts of an earlier run
+# there would be merged with the new ones.
 shopt -s nullglob
-stale=("$outdir"/part-*)
+stale=("$outdir"/parts/*)
 shopt -u nullglob
 if [[ ${#stale[@]} -gt 0 ]]; then
-	refuse "$outdir already holds ${#stale[@]} part(s) of a run (${stale[0]##*/}, ...), which its merge would read with the new ones; remove them or choose another OUTDIR"
+	refuse "$outdir/parts already holds ${#stale[@]} file(s) (${stale[0]##*/}, ...), which the merge would read with the new parts; remove them or choose another OUTDIR"
 fi
 
 # check WHAT ARGS...: runs simulate ARGS --check; on a refusal, shows
@@ -148,7 +151,7 @@ check() {
 # make it (the output flags with the rest, as the user gave them), and the
 # merge as merge.sh runs it, but with no parts yet.
 shard_cmd=("$command" --shard-index-env SLURM_ARRAY_TASK_ID --shard "$shards")
-SLURM_ARRAY_TASK_ID=0 check "the shards' command" "${shard_cmd[@]}" --check -o "$outdir/part-0" "${shard_args[@]}"
+SLURM_ARRAY_TASK_ID=0 check "the shards' command" "${shard_cmd[@]}" --check -o "$outdir/parts/part-0" "${shard_args[@]}"
 check "the command" "$command" --check -o "$outdir/result.$ext" "${merge_args[@]}" "${shard_args[@]}"
 merge_cmd=(merge -o "$outdir/result.$ext" "${merge_args[@]}")
 check "the merge" "${merge_cmd[@]}" --check
@@ -164,7 +167,7 @@ read -r -a sbatch_options <<<"${SBATCH_OPTIONS-}"
 	echo '#!/usr/bin/env bash'
 	printf 'exec %q' "$simulate"
 	printf ' %q' "${shard_cmd[@]}"
-	printf ' -o %q/part-"$SLURM_ARRAY_TASK_ID"' "$outdir"
+	printf ' -o %q/parts/part-"$SLURM_ARRAY_TASK_ID"' "$outdir"
 	[[ ${#shard_args[@]} -eq 0 ]] || printf ' %q' "${shard_args[@]}"
 	echo
 } >"$outdir/shard.sh"
@@ -172,11 +175,13 @@ read -r -a sbatch_options <<<"${SBATCH_OPTIONS-}"
 {
 	echo '#!/usr/bin/env bash'
 	echo 'shopt -s nullglob'
-	printf 'parts=(%q/part-*)\n' "$outdir"
+	printf 'parts=(%q/parts/part-*)\n' "$outdir"
 	echo 'if [[ ${#parts[@]} -eq 0 ]]; then echo "merge: no parts: every shard failed; see shard-*.log" >&2; exit 1; fi'
+	# The folder, not the parts: tens of thousands of paths would pass the
+	# kernel's limit on a command line's length.
 	printf 'exec %q' "$simulate"
-	printf ' %q' "${merge_cmd[@]}"
-	echo ' "${parts[@]}"'
+	printf ' %q' "${merge_cmd[@]}" "$outdir/parts"
+	echo
 } >"$outdir/merge.sh"
 chmod +x "$outdir/shard.sh" "$outdir/merge.sh"
 
