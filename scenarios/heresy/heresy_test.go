@@ -267,6 +267,8 @@ func TestErrors(t *testing.T) {
 		{"type dice over 100", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 100D1000, Rending (6+)\", S: 4, AP: 5}]}", target, ""),
 			"t.yaml:4:127: type: Assault 100D1000: expected 1 to 100 shots per model"},
 		{"shots twice", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: Heavy 2, S: 4, AP: 5, shots: 3}]}", target, ""), `t.yaml:4:147: shots are given twice: the type "Heavy 2" prints them already`},
+		// Column 144 is the second Rending's R, within the quoted type.
+		{"rule twice in the type", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 1, Rending (6+), Rending (5+)\", S: 4, AP: 5}]}", target, ""), `t.yaml:4:144: type: Rending is listed twice; give it once`},
 		{"rule twice", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, type: \"Assault 1, Shred\", S: 4, AP: 5, rules: [Shred]}]}", target, ""), `t.yaml:4:158: Shred is in both the type and the rules list`},
 		{"reaction word", shoot(bolters, target, "  reaction: dodge\n"), `t.yaml:6:13: reaction "dodge": expected none, return_fire or evade`},
 		{"distance", shoot(bolters, target, "  distance: 0\n"), `t.yaml:6:13: distance (inches) 0 is out of range; expected 1 to 240`},

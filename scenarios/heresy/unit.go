@@ -487,6 +487,10 @@ func decodeType(d *scenarios.Decoder, n *scenarios.Node, w *weaponSpec, melee bo
 			}
 			continue
 		}
+		if slices.ContainsFunc(out, func(p scenarios.Param[scenarios.RuleChoice]) bool { return p.Values()[0].Rule.Spec == r.Spec }) {
+			d.ErrAt(n, ra.Col, fmt.Sprintf("type: %s is listed twice; give it once", r.Spec.Name))
+			continue
+		}
 		out = append(out, scenarios.Fixed(scenarios.RuleChoice{On: true, Rule: r, Node: n}))
 	}
 	return tt.Shots, out
