@@ -392,6 +392,10 @@ func comparisonNotes(c *sim.Comparison, m metricRows, names []string) []string {
 		notes = append(notes, fmt.Sprintf("Differences: 95%% CI from batch means (%s batches, Student t)%s. A verdict is clear at %s one-sided confidence, where the 95%% CI leaves out 0; the percentage is the confidence that the named candidate is higher; an unclear verdict names the candidate the estimate leans to.",
 			batches, ppNote(m.kind), confidence(ClearConfidence)))
 	}
+	if everyBatch(m) {
+		notes = append(notes, fmt.Sprintf("(every batch): every batch of these %s trials gave the same difference, so its interval is that value alone; a difference that shows in fewer than about 3 trials in %s goes unseen in 1 run in 20 or more: confirm one that matters with more trials.",
+			GroupThousands(c.Trials), GroupThousands(c.Trials)))
+	}
 	for _, row := range m.rows {
 		if row.Differ {
 			notes = append(notes, "* The candidates' parameters differ at this point; those shown are the first candidate's ("+c.Candidates[0]+").")
@@ -399,6 +403,20 @@ func comparisonNotes(c *sim.Comparison, m metricRows, names []string) []string {
 		}
 	}
 	return notes
+}
+
+// everyBatch says whether some verdict of a metric rests on batches that
+// all gave the same difference ("equal (every batch)", "A higher (every
+// batch)").
+func everyBatch(m metricRows) bool {
+	for _, row := range m.rows {
+		for _, d := range row.Diffs {
+			if noInterval(d, row) == "" && d.SE == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func ppNote(k sim.Kind) string {
