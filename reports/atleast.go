@@ -452,7 +452,7 @@ func readingNote(es []sim.Estimate) string {
 	default:
 		parts = append(parts, "How to read: an estimate is an average over the trials.")
 	}
-	parts = append(parts, "The 95% CI is the range the true value lies in, 19 times in 20 (Wilson score interval for chances; estimate ± 1.96 standard errors for averages, which hold it less often when few trials counted anything: 0 to 0 only says none did).")
+	parts = append(parts, "The 95% CI is the range the true value lies in, 19 times in 20 (Wilson score interval for chances; for averages, estimate ± Student's t standard errors, 1.96 over many trials, which hold it less often when few trials counted anything: 0 to 0 only says none did; one trial gives none).")
 	if exacts {
 		parts = append(parts, "exact is worked out from the dice without simulating; it lies within the interval about 19 times in 20.",
 			"z is the distance from the estimate to the exact value in standard errors: between -2 and 2 is normal, beyond 3 is worth a look; none means no closed form is known.")

@@ -104,7 +104,8 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 	top := 0.0
 	for _, e := range rows {
 		if !math.IsNaN(e.Value) {
-			top = max(top, e.Value, e.CI95[1])
+			_, hi := ciBand(e)
+			top = max(top, e.Value, hi)
 		}
 		g := ""
 		if group != "" {

@@ -339,7 +339,7 @@ func plural(n int, one, many string) string {
 func comparisonHeader(c *sim.Comparison, st sim.Stamp) []string {
 	lines := []string{"Comparison of " + joinNames(c.Candidates)}
 	if stamped(st) {
-		run := fmt.Sprintf("seed %d, %s trials per point", st.Seed, GroupThousands(st.Trials))
+		run := fmt.Sprintf("seed %d, %s per point", st.Seed, trialCount(st.Trials))
 		if st.Scenario != "" {
 			run = st.Scenario + ": " + run
 		}
@@ -377,7 +377,7 @@ func joinNames(names []string) string {
 // names: where the intervals come from, what exact and z are, which
 // candidates do not report the metric, and what a verdict means.
 func comparisonNotes(c *sim.Comparison, m metricRows, names []string) []string {
-	ci := "estimate ± 1.96 standard errors"
+	ci := "estimate ± Student's t standard errors (1.96 for many trials)"
 	if m.kind == sim.Probability {
 		ci = "Wilson score interval"
 	}

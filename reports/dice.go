@@ -71,8 +71,7 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 	}
 	if d.Sim != nil {
 		m := simulatedMean(d)
-		fmt.Fprintf(ew, "simulated: mean %.4f (95%% CI %.4f to %.4f, z %s), sd %.4f; %s trials, seed %d\n",
-			m.Value, m.CI95[0], m.CI95[1], zString(m), m.StdDev, GroupThousands(d.Trials), d.Seed)
+		fmt.Fprintf(ew, "simulated: %s\n", meanSummary(m, true, d.Trials, d.Seed))
 	}
 	return ew.Err
 }
@@ -111,4 +110,31 @@ func pct(p float64) string {
 		return ">99.99%" // not certain, though it rounds to certain
 	}
 	return strconv.FormatFloat(100*p, 'f', 2, 64) + "%"
+}
+
+// meanSummary is a simulated mean as the dice reports write it: "mean
+// 7.0012 (95% CI 6.9964 to 7.0060, z 0.5), sd 2.4152; 1,000,000 trials,
+// seed 1", z only where asked. One trial has no interval or spread: "95%
+// CI -", "sd -".
+func meanSummary(m sim.Estimate, withZ bool, trials int64, seed uint64) string {
+	ci := "95% CI -"
+	if !math.IsNaN(m.CI95[0]) {
+		ci = fmt.Sprintf("95%% CI %.4f to %.4f", m.CI95[0], m.CI95[1])
+	}
+	if withZ {
+		ci += ", z " + zString(m)
+	}
+	sd := "-"
+	if !math.IsNaN(m.StdDev) {
+		sd = fmt.Sprintf("%.4f", m.StdDev)
+	}
+	return fmt.Sprintf("mean %.4f (%s), sd %s; %s, seed %d", m.Value, ci, sd, trialCount(trials), seed)
+}
+
+// trialCount is "1 trial", "2 trials", "1,000,000 trials".
+func trialCount(n int64) string {
+	if n == 1 {
+		return "1 trial"
+	}
+	return GroupThousands(n) + " trials"
 }

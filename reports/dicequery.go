@@ -77,13 +77,13 @@ func WriteCondition(w io.Writer, c Condition, format string) error {
 	if c.Sim != nil {
 		e := c.estimate()
 		if c.NoExact != "" {
-			fmt.Fprintf(ew, "simulated: %s (95%% CI %s to %s)%s; %s trials, seed %d\n",
-				pct(e.Value), pct(e.CI95[0]), pct(e.CI95[1]), oneIn(e.Value), GroupThousands(c.Trials), c.Seed)
+			fmt.Fprintf(ew, "simulated: %s (95%% CI %s to %s)%s; %s, seed %d\n",
+				pct(e.Value), pct(e.CI95[0]), pct(e.CI95[1]), oneIn(e.Value), trialCount(c.Trials), c.Seed)
 			fmt.Fprintln(ew, wrapText("The true chance lies within the 95% interval about 19 times in 20.", TerminalWidth))
 			return ew.Err
 		}
-		fmt.Fprintf(ew, "simulated: %s (95%% CI %s to %s, z %s); %s trials, seed %d\n",
-			pct(e.Value), pct(e.CI95[0]), pct(e.CI95[1]), zString(e), GroupThousands(c.Trials), c.Seed)
+		fmt.Fprintf(ew, "simulated: %s (95%% CI %s to %s, z %s); %s, seed %d\n",
+			pct(e.Value), pct(e.CI95[0]), pct(e.CI95[1]), zString(e), trialCount(c.Trials), c.Seed)
 		fmt.Fprintln(ew, wrapText("The exact value lies within the 95% interval about 19 times in 20; z counts the standard errors between them.", TerminalWidth))
 	}
 	return ew.Err
@@ -367,8 +367,7 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 		// Simulated only: the simulation's mean, as the table format gives it.
 		if d.Sim != nil && d.Sim.N() > 0 {
 			m := sim.MeanOf("", nil, d.Sim)
-			fmt.Fprintf(ew, "\nSimulated mean %.4f (95%% CI %.4f to %.4f), sd %.4f; %s trials, seed %d.\n",
-				m.Value, m.CI95[0], m.CI95[1], m.StdDev, GroupThousands(d.Trials), d.Seed)
+			fmt.Fprintf(ew, "\nSimulated %s.\n", meanSummary(m, false, d.Trials, d.Seed))
 		}
 		return ew.Err
 	}
@@ -384,8 +383,7 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 	if d.Sim != nil {
 		// As the table format gives it.
 		m := simulatedMean(d)
-		fmt.Fprintf(ew, "\nSimulated mean %.4f (95%% CI %.4f to %.4f, z %s), sd %.4f; %s trials, seed %d.\n",
-			m.Value, m.CI95[0], m.CI95[1], zString(m), m.StdDev, GroupThousands(d.Trials), d.Seed)
+		fmt.Fprintf(ew, "\nSimulated %s.\n", meanSummary(m, true, d.Trials, d.Seed))
 	}
 	return ew.Err
 }

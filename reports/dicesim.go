@@ -59,8 +59,7 @@ func writeSimulated(ew *ErrWriter, d Distribution) error {
 	}
 	if n > 0 {
 		m := sim.MeanOf("", nil, d.Sim)
-		fmt.Fprintf(ew, "simulated: mean %.4f (95%% CI %.4f to %.4f), sd %.4f; %s trials, seed %d\n",
-			m.Value, m.CI95[0], m.CI95[1], m.StdDev, GroupThousands(d.Trials), d.Seed)
+		fmt.Fprintf(ew, "simulated: %s\n", meanSummary(m, false, d.Trials, d.Seed))
 	}
 	return ew.Err
 }

@@ -163,7 +163,7 @@ func header(r *sim.Report) []string {
 	if r.Description != "" {
 		lines[0] += ": " + r.Description
 	}
-	lines = append(lines, fmt.Sprintf("seed %d, %s trials per point, hammersim %s", r.Seed, GroupThousands(r.Trials), r.Version))
+	lines = append(lines, fmt.Sprintf("seed %d, %s per point, hammersim %s", r.Seed, trialCount(r.Trials), r.Version))
 	if r.Partial {
 		lines = append(lines, partialLine(r))
 	}

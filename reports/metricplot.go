@@ -296,7 +296,8 @@ func lineFigure(title, metric string, rows []sim.Estimate, x string) (*plot.Plot
 		if math.IsNaN(e.Value) {
 			continue
 		}
-		top = max(top, e.CI95[1], e.Value)
+		_, hi := ciBand(e)
+		top = max(top, hi, e.Value)
 		label := pointLabel(e, others)
 		if !slices.Contains(series, label) {
 			series = append(series, label)
@@ -333,8 +334,9 @@ func addSeriesLine(p *plot.Plot, es []sim.Estimate, x string, i int) (*plotter.L
 	for _, e := range es {
 		xv := float64(e.Param(x).(int))
 		line = append(line, plotter.XY{X: xv, Y: e.Value})
-		lo = append(lo, plotter.XY{X: xv, Y: e.CI95[0]})
-		hi = append(hi, plotter.XY{X: xv, Y: e.CI95[1]})
+		l, h := ciBand(e)
+		lo = append(lo, plotter.XY{X: xv, Y: l})
+		hi = append(hi, plotter.XY{X: xv, Y: h})
 		if e.HasExact {
 			exact = append(exact, plotter.XY{X: xv, Y: e.Exact})
 		}

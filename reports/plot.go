@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"image/color"
 	"io"
 	"math"
@@ -223,11 +224,24 @@ func render(f figure, format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	var main *plot.Plot
 	switch f := f.(type) {
 	case *plot.Plot:
+		main = f
 		defer fitTitle(f, plotW)()
 	case withColourBar:
+		main = f.main
 		defer fitTitle(f.main, plotW-colourBarWidth)()
+	}
+	// gonum/plot's tick placement never ends on an axis that runs to NaN
+	// (one that runs to an infinity is one it was never given, which it
+	// draws as 0 to 1): such a figure is an error, not a hang.
+	if main != nil {
+		for _, v := range []float64{main.X.Min, main.X.Max, main.Y.Min, main.Y.Max} {
+			if math.IsNaN(v) {
+				return nil, fmt.Errorf("plot %q: an axis runs to %v, which cannot be drawn", main.Title.Text, v)
+			}
+		}
 	}
 	f.Draw(draw.New(c))
 	var b bytes.Buffer
@@ -389,7 +403,8 @@ func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
 		for _, e := range s.estimates {
 			if paramString(e.Param(g.Cols)) == paramString(cv) && !math.IsNaN(e.Value) {
 				es = append(es, e)
-				top = max(top, e.Value, e.CI95[1])
+				_, hi := ciBand(e)
+				top = max(top, e.Value, hi)
 			}
 		}
 		if len(es) == 0 {
@@ -433,7 +448,8 @@ func bottomLeftFree(p *plot.Plot, es []sim.Estimate, x string) bool {
 	right := p.X.Min + float64((size.X+p.Legend.XOffs+vg.Millimeter*3)/area.Size().X)*(p.X.Max-p.X.Min)
 	above := p.Y.Min + float64((size.Y+vg.Millimeter*3)/area.Size().Y)*(p.Y.Max-p.Y.Min)
 	for _, e := range es {
-		if v, ok := e.Param(x).(int); ok && float64(v) <= right && !math.IsNaN(e.Value) && e.CI95[0] <= above {
+		lo, _ := ciBand(e)
+		if v, ok := e.Param(x).(int); ok && float64(v) <= right && !math.IsNaN(e.Value) && lo <= above {
 			return false
 		}
 	}
@@ -451,4 +467,13 @@ func labelWords(label string) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// ciBand is an estimate's 95% interval as a figure draws it: one that has
+// none (a mean over one trial) is drawn as its value alone.
+func ciBand(e sim.Estimate) (lo, hi float64) {
+	if math.IsNaN(e.CI95[0]) || math.IsNaN(e.CI95[1]) {
+		return e.Value, e.Value
+	}
+	return e.CI95[0], e.CI95[1]
 }

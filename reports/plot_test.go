@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -865,5 +866,70 @@ func TestLineJoinsInXOrder(t *testing.T) {
 	}
 	if !(xs[0] < xs[1] && xs[1] < xs[2]) {
 		t.Errorf("the line is drawn through x %v", xs)
+	}
+}
+
+// TestOneTrialFigures: a mean over one trial has no interval (NaN), and
+// every figure drawn from such estimates, lines over a swept number, bars
+// and a grid over names, draws it as its value alone. Before they did,
+// gonum/plot's tick placement looped for ever on the NaN axis it made.
+func TestOneTrialFigures(t *testing.T) {
+	// Values below 0 or never above 1, which are not drawn as "at least N"
+	// curves (counted), but as lines and bars with their intervals.
+	one := func(metric string, ps []sim.Param, v int) sim.Estimate {
+		h := sim.NewHistogram(-10, 40)
+		h.Add(v)
+		return sim.MeanOf(metric, ps, &h)
+	}
+	lines := &sim.Report{Scenario: "reach", Trials: 1, Axes: []sim.Axis{{Name: "M", Values: []any{4, 5, 6}}}}
+	bars := &sim.Report{Scenario: "bars", Trials: 1, Axes: []sim.Axis{{Name: "attacker", Values: []any{"A", "B"}}}}
+	grid := &sim.Report{Scenario: "grid", Trials: 1, Grid: &sim.Grid{Metric: "wounds", Rows: "attacker", Cols: "target"},
+		Axes: []sim.Axis{{Name: "attacker", Values: []any{"A", "B"}}, {Name: "target", Values: []any{"X", "Y"}}}}
+	for i, m := range []int{4, 5, 6} {
+		lines.Results = append(lines.Results, one("combat_result", []sim.Param{{Name: "M", Value: m}}, -m-2*i))
+	}
+	for i, a := range []string{"A", "B"} {
+		bars.Results = append(bars.Results, one("wounds", []sim.Param{{Name: "attacker", Value: a}}, i))
+		for j, tg := range []string{"X", "Y"} {
+			grid.Results = append(grid.Results, one("wounds", []sim.Param{{Name: "attacker", Value: a}, {Name: "target", Value: tg}}, (i+j)%2))
+		}
+	}
+	for _, r := range []*sim.Report{lines, bars, grid} {
+		if !math.IsNaN(r.Results[0].CI95[0]) {
+			t.Fatalf("%s: a mean over one trial has the interval %v", r.Scenario, r.Results[0].CI95)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := StagePlots(&Files{}, t.TempDir(), r)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("%s: %v", r.Scenario, err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: the figures were not drawn within a minute", r.Scenario)
+		}
+	}
+}
+
+// TestRenderRefusesAnAxisItCannotDraw: a figure whose axis runs to NaN is
+// an error, where gonum/plot would loop for ever placing its ticks.
+func TestRenderRefusesAnAxisItCannotDraw(t *testing.T) {
+	p := newPlot("broken", "x", "y")
+	p.Y.Max = math.NaN()
+	done := make(chan error, 1)
+	go func() {
+		_, err := render(p, "svg")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), `plot "broken": an axis runs to NaN`) {
+			t.Errorf("an axis to NaN: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("an axis to NaN: render did not return within a minute")
 	}
 }
