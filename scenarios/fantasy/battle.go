@@ -665,6 +665,19 @@ func unitKeysRead(d *scenarios.Decoder, at *unit, u *rules.Unit, i int, phases [
 			good = false
 		}
 	}
+	// BS is read only by the attacker's missile weapon, in a shooting
+	// phase: swept elsewhere, every value gives the same answer.
+	if p, set := at.spec.stats["BS"]; set && len(p.Values()) > 1 && (i > 0 || u.Missile.Shots.IsZero() || !slices.Contains(phases, rules.PhaseShooting)) {
+		why := "it has no missile weapon, the only thing BS changes"
+		switch {
+		case i > 0:
+			why = "only the attacker shoots in a battle"
+		case !slices.Contains(phases, rules.PhaseShooting):
+			why = "the battle has no shooting phase, the only one BS is read in"
+		}
+		d.Errorf(at.keyNode("BS"), "BS is swept on unit %q, but %s; every value gives the same answer: sweep what the battle reads", at.Name, why)
+		good = false
+	}
 	if i == 0 && u.BS == 0 && at.has["BS"] && !u.Missile.Shots.IsZero() && slices.Contains(phases, rules.PhaseShooting) {
 		// Where it would shoot: elsewhere a card's bow is left unused.
 		// A card's BS is not wrong in itself: the use that makes it

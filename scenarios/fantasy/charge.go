@@ -1,6 +1,7 @@
 package fantasy
 
 import (
+	"cmp"
 	"slices"
 
 	"hammersim/mechanics/dice"
@@ -318,5 +319,61 @@ func refuseUnread(d *scenarios.Decoder, u *unitSpec, question string, flying boo
 		d.Errorf(at, "flying on unit %q: %s reads no flying, since flyers flee and pursue on the ground (Fly); flying decides only how a unit charges", u.name, question)
 		good = false
 	}
-	return good
+	return sweptUnread(d, u, question) && good
+}
+
+// sweptUnread refuses the values of unit u swept where a charge or pursuit
+// question reads none of them, so that every value would give the same
+// answer: such a question reads the unit's M and its rules, and not its M
+// where Random Movement at every point is the whole of its move. A fixed
+// value it does not read (a card's WS) is left alone. It returns false
+// when it reported one.
+func sweptUnread(d *scenarios.Decoder, u *unitSpec, question string) bool {
+	type unread struct {
+		key, why string
+	}
+	var found []unread
+	refuse := func(key string, why string) { found = append(found, unread{key, why}) }
+	for _, st := range unitStats {
+		if p, set := u.stats[st.key]; !set || len(p.Values()) < 2 {
+			continue
+		}
+		switch {
+		case st.key != "M":
+			refuse(st.key, question+" reads only the unit's M and its rules")
+		case u.alwaysRandom():
+			refuse(st.key, "its Random Movement is the whole of its move at every point")
+		}
+	}
+	if len(u.A.Values()) > 1 {
+		refuse("A", question+" reads only the unit's M and its rules")
+	}
+	for _, k := range unitSaves {
+		if p, set := u.saves[k]; set && len(p.Values()) > 1 {
+			refuse(k, question+" reads only the unit's M and its rules")
+		}
+	}
+	// In the order written.
+	slices.SortFunc(found, func(a, b unread) int {
+		na, nb := u.nodes[a.key], u.nodes[b.key]
+		return cmp.Or(cmp.Compare(na.Line, nb.Line), cmp.Compare(na.Col, nb.Col))
+	})
+	for _, f := range found {
+		d.Errorf(u.nodes[f.key], "%s is swept on unit %q, but %s; every value gives the same answer: sweep what the question reads, or ask it as a battle", f.key, u.name, f.why)
+	}
+	return len(found) == 0
+}
+
+// alwaysRandom says whether the unit moves by Random Movement at every
+// point.
+func (u *unitSpec) alwaysRandom() bool {
+	for _, rp := range u.rules {
+		vals := rp.Values()
+		if len(vals) > 0 && !slices.ContainsFunc(vals, func(c scenarios.RuleChoice) bool {
+			return !c.On || c.Rule.Spec.Name != rules.RuleRandomMovement
+		}) {
+			return true
+		}
+	}
+	return false
 }

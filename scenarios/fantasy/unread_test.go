@@ -387,3 +387,59 @@ func TestMissileReadOnlyWhereItShoots(t *testing.T) {
 	own := "battle: {attacker: {use: Clanrats}, target: {use: Clanrats, BS: 3, " + bow + "}, distance: 10, phases: [charge, combat]}"
 	wantError(t, "a use's own missile", head+own+"\n", "t.yaml:3:"+at(own, "missile")+`: missile on unit "Clanrats": only the attacker shoots in a battle`)
 }
+
+// TestSweptValuesReadByNothing: a value swept where the question reads
+// none of it gives every point the same answer, and is refused at the
+// sweep: a charge or pursuit reads a unit's M and rules alone, and not its
+// M beside Random Movement; a battle reads BS only in the attacker's
+// missile weapon, in a shooting phase. Fixed values go unread as before (a
+// card holds a whole profile), and the same sweeps load where they are
+// read.
+func TestSweptValuesReadByNothing(t *testing.T) {
+	head := "name: t\nruleset: fantasy\n"
+	rat := "M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7"
+	col := func(line, key string) string { // the column of the key's value
+		return strconv.Itoa(strings.Index(line, key+": ") + len(key) + 3)
+	}
+	for _, tt := range []struct{ name, src, key, want string }{
+		{"WS in a charge", "charge: {unit: {name: A, M: 5, WS: [3, 4]}, distance: 8}", "WS",
+			`WS is swept on unit "A", but a charge question reads only the unit's M and its rules`},
+		{"armour in a pursuit", "pursuit: {pursuing: {name: A, M: 5, armour: [4+, 5+]}, fleeing: {name: B, M: 5}}", "armour",
+			`armour is swept on unit "A", but a pursuit question reads only the unit's M and its rules`},
+		{"A in a charge", "charge: {unit: {name: A, M: 5, A: [1, D3]}, distance: 8}", "A",
+			`A is swept on unit "A", but a charge question reads only the unit's M and its rules`},
+		{"M beside Random Movement", "charge: {unit: {name: A, M: [5, 7], rules: [Random Movement (3D6)]}, distance: 8}", "M",
+			`M is swept on unit "A", but its Random Movement is the whole of its move at every point`},
+		{"BS without a shooting phase", "battle: {attacker: {name: A, " + rat + ", BS: [2, 4], missile: {S: 3, range: 24}}, target: {name: B, " + rat + ", BS: 3}, distance: 0, phases: [combat]}", "BS",
+			`missile on unit "A": the battle has no shooting phase`},
+		{"BS without a missile weapon", "battle: {attacker: {name: A, " + rat + ", BS: [2, 4]}, target: {name: B, " + rat + ", BS: 3}, distance: 10, phases: [shooting, combat]}", "BS",
+			`BS is swept on unit "A", but it has no missile weapon, the only thing BS changes`},
+		{"BS of the target", "battle: {attacker: {name: A, " + rat + ", BS: 3}, target: {name: B, " + rat + ", BS: [2, 4]}, distance: 0, phases: [combat]}", "target: {name: B, " + rat + ", BS",
+			`BS is swept on unit "B", but only the attacker shoots in a battle`},
+	} {
+		_, err := registry.Parse("t.yaml", []byte(head+tt.src+"\n"))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v; want %q", tt.name, err, tt.want)
+			continue
+		}
+		// Placed at the sweep, where it says the key (the missile's own
+		// refusal is at the missile).
+		if !strings.HasPrefix(tt.want, "missile") {
+			if want := "t.yaml:3:" + col(tt.src, tt.key) + ": "; !strings.Contains(err.Error(), want+tt.want) {
+				t.Errorf("%s: %v; want it at %s", tt.name, err, want)
+			}
+		}
+	}
+	for _, src := range []string{
+		"charge: {unit: {name: A, M: [5, 7], WS: 3}, distance: 8}",
+		"charge: {unit: {name: A, M: [5, 7], rules: [Swiftstride]}, distance: 8}",
+		"charge: {unit: {name: A, M: 7, WS: 3, rules: [Random Movement (3D6)]}, distance: 8}",
+		"pursuit: {pursuing: {name: A, M: [4, 9]}, fleeing: {name: B, M: 5}}",
+		"battle: {attacker: {name: A, " + rat + ", BS: [2, 4], missile: {S: 3, range: 24}}, target: {name: B, " + rat + ", BS: 3}, distance: 10, phases: [shooting]}",
+		"battle: {attacker: {name: A, " + rat + ", BS: 3}, target: {name: B, " + rat + ", BS: 3, armour: [4+, 5+]}, distance: 0, phases: [combat]}",
+	} {
+		if _, err := registry.Parse("t.yaml", []byte(head+src+"\n")); err != nil {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}
