@@ -226,6 +226,13 @@ func yamlMessage(msg string, tk *token.Token) string {
 		// The rest is what follows | or >, quoted.
 		return "after | or > may come only an indentation indicator (1 to 9) and a chomping indicator (- or +), " +
 			"then the text on the lines below; found " + strings.TrimPrefix(msg, "invalid header option: ")
+	case msg == "block sequence entries are not allowed in this context" && tk != nil && tk.Value == "-":
+		// A - after a key, on the key's line: a list's first item, which
+		// must go on the lines below, or a bare - meant as "none".
+		if next := tk.Next; next == nil || next.Position == nil || tk.Position == nil || next.Position.Line != tk.Position.Line || next.Type == token.CommentType {
+			return `a bare - after a key reads as the start of a list; for none, write "-" in quotes`
+		}
+		return "a list cannot begin on its key's line; write its items on the lines below (- item), or in brackets ([a, b])"
 	case msg == "non-map value is specified" && tk != nil:
 		// A line among a mapping's keys that is no key: its text.
 		return "expected key: value, with a colon and a space after the key; found " + Excerpt(tk.Value)

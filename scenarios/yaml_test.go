@@ -58,6 +58,13 @@ func TestYAMLMessages(t *testing.T) {
 		// The tab itself, the first character of line 3.
 		{"tab indenting", "name: t\nroll:\n\tunit: 1\n",
 			"t.yaml:3:1: a tab indents this line; indent with spaces"},
+		// A bare - after a key, at the -: meant as none, it begins a list.
+		{"bare dash", "name: t\nroll:\n  bonus: -\n  unit: 1\n",
+			`t.yaml:3:10: a bare - after a key reads as the start of a list; for none, write "-" in quotes`},
+		{"bare dash before a comment", "name: t\nroll:\n  bonus: -  # none\n  unit: 1\n",
+			`t.yaml:3:10: a bare - after a key reads as the start of a list; for none, write "-" in quotes`},
+		{"list on its key's line", "name: t\nroll:\n  rules: - Loud\n  unit: 1\n",
+			"t.yaml:3:10: a list cannot begin on its key's line; write its items on the lines below (- item), or in brackets ([a, b])"},
 		{"other syntax", "name: [t\n", "t.yaml:1:7: YAML syntax: "},
 	} {
 		_, err := toys.Parse("t.yaml", []byte(tc.src))
