@@ -163,7 +163,17 @@ func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 	}
 	f, err := parser.ParseBytes(src, 0)
 	if err != nil {
-		return nil, yamlError(file, err)
+		e := yamlError(file, err)
+		// The YAML library misreads a double-quoted value that holds a
+		// tab as it is (it runs on into the next line), and reports
+		// whatever it then finds: the tab, at or before that place, is
+		// the problem.
+		if line, col, found := quotedTab(src); found {
+			if ye, ok := e.(*Error); ok && (line < ye.Line || line == ye.Line && col <= ye.Col) {
+				return nil, &Error{File: file, Line: line, Col: col, Msg: `a tab inside a double-quoted value, which the YAML reader cannot read; write \t for a tab, or a space`}
+			}
+		}
+		return nil, e
 	}
 	docs := f.Docs
 	// The library reads a directive before the document (%YAML 1.2, %TAG)
@@ -187,6 +197,60 @@ func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 		return nil, c.err
 	}
 	return n, nil
+}
+
+// quotedTab finds the first tab character written as it is inside a
+// double-quoted value: its line and column (in characters, from 1). A
+// quote opens a value only where a value may begin (after a key's colon,
+// a list's dash, a bracket, a brace, a comma, or at the line's start), so
+// that a quote inside a plain value (Ork's) opens nothing; a comment runs
+// to the line's end.
+func quotedTab(src []byte) (line, col int, found bool) {
+	const (
+		plain = iota
+		double
+		single
+	)
+	state, line, col := plain, 1, 0
+	start := true // where a value may begin
+	comment := false
+	prev := rune('\n')
+	for _, r := range string(src) {
+		col++
+		switch {
+		case r == '\n':
+			line, col, comment, start = line+1, 0, false, true
+			if state == plain {
+				prev = r
+				continue
+			}
+		case comment:
+		case state == double:
+			switch {
+			case r == '\t':
+				return line, col, true
+			case prev == '\\':
+				r = 0 // an escaped character escapes nothing after it
+			case r == '"':
+				state = plain
+			}
+		case state == single:
+			if r == '\'' {
+				state = plain // a doubled quote closes and opens again
+			}
+		case r == '#' && (prev == ' ' || prev == '\t' || prev == '\n'):
+			comment = true
+		case r == '"' && start:
+			state = double
+		case r == '\'' && start:
+			state = single
+		case r == ' ' || r == '\t':
+		default:
+			start = r == ':' || r == '-' || r == '[' || r == '{' || r == ','
+		}
+		prev = r
+	}
+	return 0, 0, false
 }
 
 func isDirective(n ast.Node) bool {

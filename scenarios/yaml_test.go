@@ -65,6 +65,17 @@ func TestYAMLMessages(t *testing.T) {
 			`t.yaml:3:10: a bare - after a key reads as the start of a list; for none, write "-" in quotes`},
 		{"list on its key's line", "name: t\nroll:\n  rules: - Loud\n  unit: 1\n",
 			"t.yaml:3:10: a list cannot begin on its key's line; write its items on the lines below (- item), or in brackets ([a, b])"},
+		// A tab written as it is in a double-quoted value, at the tab: the
+		// library runs the value on into the next line and reports what it
+		// finds there (line 3 here, past the end of line 2).
+		{"tab in a quoted value", "name: t\nroll:\n  unit: \"K\tX\"\n  bonus: 1\n",
+			`t.yaml:3:11: a tab inside a double-quoted value, which the YAML reader cannot read; write \t for a tab, or a space`},
+		{"tab in a quoted value in braces", "name: t\nroll: {unit: \"K\tX\", bonus: 1}\n",
+			`t.yaml:2:16: a tab inside a double-quoted value`},
+		// Quotes inside a plain value or a comment open nothing: the
+		// library's own message stands.
+		{"quotes in a plain value", "name: Ork's \"big\tone\" # a \"c\tx\"\nroll: {unit: 1\n",
+			"t.yaml:2:7: YAML syntax: could not find flow mapping end token"},
 		{"other syntax", "name: [t\n", "t.yaml:1:7: YAML syntax: "},
 	} {
 		_, err := toys.Parse("t.yaml", []byte(tc.src))
