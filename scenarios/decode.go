@@ -422,7 +422,20 @@ func Sweep[T any](d *Decoder, n *Node, name string, ranges bool, one func(*Node)
 		// The count b-a+1 in unsigned arithmetic, which cannot overflow
 		// when b >= a; the loop counts values rather than running v up to
 		// b, which could wrap at the largest int.
-		if errA != nil || errB != nil || b < a || uint64(b)-uint64(a) >= maxSweepValues {
+		if errA != nil || errB != nil {
+			// An end past any int is out of range as such a value is
+			// alone: one says so, with what it expects.
+			item := *n
+			item.Text = m[1]
+			if errA == nil {
+				item.Text = m[2]
+			}
+			if _, ok := one(&item); ok {
+				d.Errorf(n, "range %s for %s: %s is too large", Excerpt(n.Text), name, item.Text)
+			}
+			return Param[T]{}
+		}
+		if b < a || uint64(b)-uint64(a) >= maxSweepValues {
 			d.Errorf(n, "range %s for %s: expected low..high with low <= high and at most %d values", Excerpt(n.Text), name, maxSweepValues)
 			return Param[T]{}
 		}

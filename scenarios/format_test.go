@@ -109,6 +109,10 @@ func TestToyErrors(t *testing.T) {
 		// A rule's value may be swept; each value is checked (Far takes 1 to 9).
 		{"swept rule value", head + "roll: {unit: {name: A, die: 6, rules: [{Far: [3, 10]}]}}\n", "t.yaml:3:50: Far (10) is out of range; expected 1 to 9"},
 		{"same names", head + "roll: {unit: [{name: A, die: 6}, {name: A, die: 4}]}\n", `t.yaml:3:34: two units named "A" in one list`},
+		// An end past the largest int is out of range as the value alone
+		// would be, not a range with low above high.
+		{"range past any int", head + "roll: {unit: {name: A, die: 6}, bonus: 9223372036854775808..9223372036854775808}\n", `t.yaml:3:40: bonus "9223372036854775808" is out of range`},
+		{"range to past any int", head + "roll: {unit: {name: A, die: 6}, bonus: 1..99999999999999999999}\n", `t.yaml:3:40: bonus "99999999999999999999" is out of range`},
 		{"sweep in a swept list", head + "roll: {unit: [{name: A, die: [4, 6]}, {name: B, die: 4}]}\n", "t.yaml:3:30: die sweeps inside a swept list"},
 	}
 	for _, tt := range tests {
