@@ -193,8 +193,12 @@ func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 	}
 	c := converter{file: file, kind: kind, anchors: map[string]anchor{}}
 	n := c.convert(docs[0].Body, 0)
-	if c.err != nil {
-		return nil, c.err
+	switch len(c.errs) {
+	case 0:
+	case 1:
+		return nil, c.errs[0]
+	default:
+		return nil, ErrorList(c.errs)
 	}
 	return n, nil
 }
@@ -308,7 +312,10 @@ type converter struct {
 	file    string
 	kind    yamlFile
 	anchors map[string]anchor
-	err     *Error
+	// errs are the constructs found that a file may not use; stop is set
+	// once reading goes no further (fatal).
+	errs []*Error
+	stop bool
 	// nodes counts the values converted, an alias counting as many as its
 	// anchor holds: the decoder walks an alias's values at each use.
 	nodes int
@@ -323,12 +330,19 @@ type anchor struct {
 // maxDepth bounds nesting, so that a hostile file cannot exhaust the stack.
 const maxDepth = MaxDepth
 
+// fail records a construct the file may not use and goes on, so that each
+// one is reported; the scenario's own checks wait until none is left.
 func (c *converter) fail(n ast.Node, format string, args ...any) *Node {
-	if c.err == nil {
-		line, col := pos(n)
-		c.err = &Error{File: c.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
-	}
+	line, col := pos(n)
+	c.errs = append(c.errs, &Error{File: c.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
 	return &Node{Kind: NullNode}
+}
+
+// fatal records a problem after which nothing more is read: a file nested
+// or aliased past the bounds that keep its reading cheap.
+func (c *converter) fatal(n ast.Node, format string, args ...any) *Node {
+	c.stop = true
+	return c.fail(n, format, args...)
 }
 
 func pos(n ast.Node) (line, col int) {
@@ -343,14 +357,14 @@ func pos(n ast.Node) (line, col int) {
 }
 
 func (c *converter) convert(n ast.Node, depth int) *Node {
-	if c.err != nil {
+	if c.stop {
 		return &Node{Kind: NullNode}
 	}
 	if depth > maxDepth {
-		return c.fail(n, "nested more than %d levels deep", maxDepth)
+		return c.fatal(n, "nested more than %d levels deep", maxDepth)
 	}
 	if c.nodes++; c.nodes > MaxNodes {
-		return c.fail(n, "more than %d values in one file, aliases counted at each use; %s needs far fewer", MaxNodes, c.kind.one)
+		return c.fatal(n, "more than %d values in one file, aliases counted at each use; %s needs far fewer", MaxNodes, c.kind.one)
 	}
 	line, col := pos(n)
 	out := &Node{Line: line, Col: col}
@@ -398,7 +412,7 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 			return c.fail(n, "alias *%s names no anchor defined before it", Excerpt(name))
 		}
 		if c.nodes += target.nodes; c.nodes > MaxNodes {
-			return c.fail(n, "more than %d values in one file, aliases counted at each use; %s needs far fewer", MaxNodes, c.kind.one)
+			return c.fatal(n, "more than %d values in one file, aliases counted at each use; %s needs far fewer", MaxNodes, c.kind.one)
 		}
 		return target.node
 	case *ast.TagNode:

@@ -76,6 +76,12 @@ func TestYAMLMessages(t *testing.T) {
 		// library's own message stands.
 		{"quotes in a plain value", "name: Ork's \"big\tone\" # a \"c\tx\"\nroll: {unit: 1\n",
 			"t.yaml:2:7: YAML syntax: could not find flow mapping end token"},
+		// Every construct a scenario may not use is reported, each at its
+		// place, in the order written.
+		{"a tag, a merge key and an unknown alias", "name: !!str t\nbase: &b {die: 6}\nroll: {unit: {<<: *b, name: A, die: *nope}}\n",
+			"t.yaml:1:7: YAML tags such as !!str are not used in scenarios; remove it\n" +
+				"t.yaml:3:15: merge keys (<<) are not supported; write the keys out\n" +
+				`t.yaml:3:37: alias *"nope" names no anchor defined before it`},
 		{"other syntax", "name: [t\n", "t.yaml:1:7: YAML syntax: "},
 	} {
 		_, err := toys.Parse("t.yaml", []byte(tc.src))
