@@ -205,54 +205,76 @@ func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 
 // quotedTab finds the first tab character written as it is inside a
 // double-quoted value: its line and column (in characters, from 1). A
-// quote opens a value only where a value may begin (after a key's colon,
-// a list's dash, a bracket, a brace, a comma, or at the line's start), so
-// that a quote inside a plain value (Ork's) opens nothing; a comment runs
-// to the line's end.
+// quote opens a value only where a value may begin: at a line's start,
+// after a key's colon, a list's dash at such a place, a bracket or brace
+// that opens a flow collection, or a comma inside one; so a quote inside a
+// plain value (Ork's, or Knights, "the best) opens nothing. A comment runs
+// to its line's end, and the lines of a block scalar (| or >), more
+// indented than the line that opens it, are its text.
 func quotedTab(src []byte) (line, col int, found bool) {
 	const (
 		plain = iota
 		double
 		single
 	)
-	state, line, col := plain, 1, 0
-	start := true // where a value may begin
-	comment := false
-	prev := rune('\n')
-	for _, r := range string(src) {
-		col++
-		switch {
-		case r == '\n':
-			line, col, comment, start = line+1, 0, false, true
-			if state == plain {
-				prev = r
+	state, flow := plain, 0
+	block := -1 // the indentation a block scalar's lines exceed; -1 outside one
+	for i, text := range strings.Split(string(src), "\n") {
+		line = i + 1
+		indent := len(text) - len(strings.TrimLeft(text, " "))
+		if block >= 0 {
+			if strings.TrimSpace(text) == "" || indent > block {
 				continue
 			}
-		case comment:
-		case state == double:
-			switch {
-			case r == '\t':
-				return line, col, true
-			case prev == '\\':
-				r = 0 // an escaped character escapes nothing after it
-			case r == '"':
-				state = plain
-			}
-		case state == single:
-			if r == '\'' {
-				state = plain // a doubled quote closes and opens again
-			}
-		case r == '#' && (prev == ' ' || prev == '\t' || prev == '\n'):
-			comment = true
-		case r == '"' && start:
-			state = double
-		case r == '\'' && start:
-			state = single
-		case r == ' ' || r == '\t':
-		default:
-			start = r == ':' || r == '-' || r == '[' || r == '{' || r == ','
+			block = -1
 		}
-		prev = r
+		start, prev := true, ' '
+		col = 0
+	chars:
+		for _, r := range text {
+			col++
+			switch {
+			case state == double:
+				switch {
+				case r == '\t':
+					return line, col, true
+				case prev == '\\':
+					r = 0 // an escaped character escapes nothing after it
+				case r == '"':
+					state = plain
+				}
+			case state == single:
+				if r == '\'' {
+					state = plain // a doubled quote closes and opens again
+				}
+			case r == '#' && (prev == ' ' || prev == '\t'):
+				break chars
+			case r == '"' && start:
+				state = double
+			case r == '\'' && start:
+				state = single
+			case (r == '|' || r == '>') && start && flow == 0:
+				block = indent
+				break chars
+			case r == ' ' || r == '\t':
+			case r == '[' || r == '{':
+				if start {
+					flow++
+				}
+			case r == ']' || r == '}':
+				flow = max(flow-1, 0)
+				start = false
+			case r == ',':
+				start = flow > 0
+			case r == ':':
+				start = true
+			case r == '-':
+				// A list's dash where a value may begin begins one.
+			default:
+				start = false
+			}
+			prev = r
+		}
 	}
 	return 0, 0, false
 }

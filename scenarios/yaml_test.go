@@ -76,6 +76,16 @@ func TestYAMLMessages(t *testing.T) {
 		// library's own message stands.
 		{"quotes in a plain value", "name: Ork's \"big\tone\" # a \"c\tx\"\nroll: {unit: 1\n",
 			"t.yaml:2:7: YAML syntax: could not find flow mapping end token"},
+		// A quote after a comma in a block's plain value opens nothing,
+		// so the tab that indents line 4 is the problem.
+		{"a comma and a quote in a plain value", "name: Knights, \"the best\nroll:\n  bonus: 1\n\tunit: 1\n",
+			"t.yaml:4:1: a tab indents this line; indent with spaces"},
+		// Nor does one in a block scalar's text.
+		{"a quote in a block scalar", "description: |\n  \"a\tb\"\nroll: {unit: 1\n",
+			"t.yaml:3:7: YAML syntax: could not find flow mapping end token"},
+		// In a list's item it does.
+		{"tab in a quoted list item", "name: t\nroll:\n  unit:\n  - \"K\tX\"\n  bonus: 1\n",
+			`t.yaml:4:7: a tab inside a double-quoted value`},
 		// Every construct a scenario may not use is reported, each at its
 		// place, in the order written.
 		{"a tag, a merge key and an unknown alias", "name: !!str t\nbase: &b {die: 6}\nroll: {unit: {<<: *b, name: A, die: *nope}}\n",

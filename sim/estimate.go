@@ -116,8 +116,8 @@ type Estimate struct {
 	Value float64
 	// SE is the standard error of Value.
 	SE float64
-	// CI95 is the 95% interval: Wilson's for probabilities, mean ± 1.96 SE
-	// for means.
+	// CI95 is the 95% interval: Wilson's for probabilities, mean ± T95(n -
+	// 1) SE for means (NaN for a mean over one trial).
 	CI95 [2]float64
 	// Exact is the exact value when HasExact is set.
 	Exact    float64

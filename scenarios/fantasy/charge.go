@@ -126,6 +126,24 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		good := true
 		for _, u := range units.Values() {
 			good = refuseUnread(d, u, "a charge question", false) && good
+			// M beside Fly or Tunneller where every point charges flying:
+			// the Fly value is the move (Random Movement's is refused
+			// above).
+			if p, set := u.stats["M"]; set && len(p.Values()) > 1 && !u.alwaysRule(rules.RuleRandomMovement) &&
+				(u.alwaysRule(rules.RuleFly) || u.alwaysRule(rules.RuleTunneller)) {
+				flies := flying.Values()
+				if f, set := u.flags["flying"]; set {
+					flies = f.Values()
+				}
+				by := rules.RuleFly
+				if !u.alwaysRule(by) {
+					by = rules.RuleTunneller
+				}
+				if !slices.Contains(flies, false) {
+					d.Errorf(u.nodes["M"], "M is swept on unit %q, but it charges by flying at every point, which moves it by its %s value, not its M; every value gives the same answer: sweep the %s value, or add flying: false", u.name, by, by)
+					good = false
+				}
+			}
 			if at, set := u.nodes["flying"]; set && flyingNode != nil {
 				// Both say whether the unit charges by flying: one would be
 				// ignored.
@@ -341,7 +359,7 @@ func sweptUnread(d *scenarios.Decoder, u *unitSpec, question string) bool {
 		switch {
 		case st.key != "M":
 			refuse(st.key, question+" reads only the unit's M and its rules")
-		case u.alwaysRandom():
+		case u.alwaysRule(rules.RuleRandomMovement):
 			refuse(st.key, "its Random Movement is the whole of its move at every point")
 		}
 	}
@@ -364,13 +382,12 @@ func sweptUnread(d *scenarios.Decoder, u *unitSpec, question string) bool {
 	return len(found) == 0
 }
 
-// alwaysRandom says whether the unit moves by Random Movement at every
-// point.
-func (u *unitSpec) alwaysRandom() bool {
+// alwaysRule says whether the unit has the named rule at every point.
+func (u *unitSpec) alwaysRule(name string) bool {
 	for _, rp := range u.rules {
 		vals := rp.Values()
 		if len(vals) > 0 && !slices.ContainsFunc(vals, func(c scenarios.RuleChoice) bool {
-			return !c.On || c.Rule.Spec.Name != rules.RuleRandomMovement
+			return !c.On || c.Rule.Spec.Name != name
 		}) {
 			return true
 		}

@@ -410,6 +410,10 @@ func TestSweptValuesReadByNothing(t *testing.T) {
 			`A is swept on unit "A", but a charge question reads only the unit's M and its rules`},
 		{"M beside Random Movement", "charge: {unit: {name: A, M: [5, 7], rules: [Random Movement (3D6)]}, distance: 8}", "M",
 			`M is swept on unit "A", but its Random Movement is the whole of its move at every point`},
+		{"M beside Fly", "charge: {unit: {name: A, M: [5, 7], rules: [Fly (10)]}, distance: 12}", "M",
+			`M is swept on unit "A", but it charges by flying at every point, which moves it by its Fly value, not its M`},
+		{"M beside Tunneller", "charge: {unit: {name: A, M: [5, 7], flying: true, rules: [Tunneller (10)]}, distance: 12}", "M",
+			`M is swept on unit "A", but it charges by flying at every point, which moves it by its Tunneller value, not its M`},
 		{"BS without a shooting phase", "battle: {attacker: {name: A, " + rat + ", BS: [2, 4], missile: {S: 3, range: 24}}, target: {name: B, " + rat + ", BS: 3}, distance: 0, phases: [combat]}", "BS",
 			`missile on unit "A": the battle has no shooting phase`},
 		{"BS without a missile weapon", "battle: {attacker: {name: A, " + rat + ", BS: [2, 4]}, target: {name: B, " + rat + ", BS: 3}, distance: 10, phases: [shooting, combat]}", "BS",
@@ -435,6 +439,11 @@ func TestSweptValuesReadByNothing(t *testing.T) {
 		"charge: {unit: {name: A, M: [5, 7], rules: [Swiftstride]}, distance: 8}",
 		"charge: {unit: {name: A, M: 7, WS: 3, rules: [Random Movement (3D6)]}, distance: 8}",
 		"pursuit: {pursuing: {name: A, M: [4, 9]}, fleeing: {name: B, M: 5}}",
+		// A flyer's M is read where some point charges on the ground, and
+		// in a pursuit, which is on the ground.
+		"charge: {unit: {name: A, M: [5, 7], rules: [Fly (10)]}, distance: 12, flying: [false, true]}",
+		"charge: {unit: {name: A, M: [5, 7], flying: false, rules: [Fly (10)]}, distance: 12}",
+		"pursuit: {pursuing: {name: A, M: [4, 9], rules: [Fly (10)]}, fleeing: {name: B, M: 5}}",
 		"battle: {attacker: {name: A, " + rat + ", BS: [2, 4], missile: {S: 3, range: 24}}, target: {name: B, " + rat + ", BS: 3}, distance: 10, phases: [shooting]}",
 		"battle: {attacker: {name: A, " + rat + ", BS: 3}, target: {name: B, " + rat + ", BS: 3, armour: [4+, 5+]}, distance: 0, phases: [combat]}",
 	} {
