@@ -181,6 +181,8 @@ func TestErrors(t *testing.T) {
 			`t.yaml:8:7: two units of the battle are named "Tgt"`},
 		{"too many shots", head + "charge: {unit: {name: A, M: 5, BS: 3, missile: {S: 3, range: 24, shots: 101}}, distance: 3}\n", "t.yaml:3:73: shots 101: expected 0 to 100 shots"},
 		{"too many attacks", head + "charge: {unit: {name: A, M: 5, A: 2D100}, distance: 3}\n", "t.yaml:3:35: A 2D100: expected 0 to 100 attacks"},
+		// A number below 0 is out of range, not dice that start with a minus.
+		{"attacks below 0", head + "charge: {unit: {name: A, M: 5, A: -1}, distance: 3}\n", "t.yaml:3:35: A -1: expected 0 to 100 attacks"},
 		{"M out of range", head + "charge: {unit: {name: A, M: 0}, distance: 3}\n", "t.yaml:3:29: M 0 is out of range; expected 1 to 20"},
 		{"M not a number", head + "charge: {unit: {name: A, M: fast}, distance: 3}\n", `t.yaml:3:29: expected M as a whole number from 1 to 20, found "fast"`},
 		{"missing M", head + "charge: {unit: {name: A}, distance: 3}\n", `t.yaml:3:16: unit "A" needs M (its Movement), unless it has Random Movement`},

@@ -267,6 +267,15 @@ func attacks(d *scenarios.Decoder, n *scenarios.Node, what string) (dice.Expr, b
 	if s == "-" {
 		return dice.Const(0), true
 	}
+	noun := "attacks"
+	if what == "shots" {
+		noun = "shots"
+	}
+	if v, err := strconv.Atoi(s); err == nil && v < 0 {
+		// A number below 0 is out of range, not dice with a minus.
+		d.Errorf(n, "%s %d: expected 0 to 100 %s", what, v, noun)
+		return dice.Expr{}, false
+	}
 	e, err := dice.ParseSum(s)
 	if err != nil {
 		var se *dice.SyntaxError
@@ -278,10 +287,6 @@ func attacks(d *scenarios.Decoder, n *scenarios.Node, what string) (dice.Expr, b
 		return dice.Expr{}, false
 	}
 	if e.Min() < 0 || e.Max() > 100 {
-		noun := "attacks"
-		if what == "shots" {
-			noun = "shots"
-		}
 		d.Errorf(n, "%s %s: expected 0 to 100 %s", what, e, noun)
 		return dice.Expr{}, false
 	}
