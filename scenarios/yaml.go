@@ -166,10 +166,10 @@ func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 		e := yamlError(file, err)
 		// The YAML library misreads a double-quoted value that holds a
 		// tab as it is (it runs on into the next line), and reports
-		// whatever it then finds: the tab, at or before that place, is
-		// the problem.
+		// whatever it then finds: a tab before that place, on its line or
+		// the one above, is the problem.
 		if line, col, found := quotedTab(src); found {
-			if ye, ok := e.(*Error); ok && (line < ye.Line || line == ye.Line && col <= ye.Col) {
+			if ye, ok := e.(*Error); ok && (line == ye.Line-1 || line == ye.Line && col <= ye.Col) {
 				return nil, &Error{File: file, Line: line, Col: col, Msg: `a tab inside a double-quoted value, which the YAML reader cannot read; write \t for a tab, or a space`}
 			}
 		}
@@ -228,18 +228,20 @@ func quotedTab(src []byte) (line, col int, found bool) {
 			}
 			block = -1
 		}
-		start, prev := true, ' '
+		start, prev, skip := true, ' ', false
 		col = 0
+		runes := []rune(text)
+		spaceAfter := func(i int) bool { return i+1 >= len(runes) || runes[i+1] == ' ' }
 	chars:
-		for _, r := range text {
+		for i, r := range runes {
 			col++
 			switch {
 			case state == double:
 				switch {
+				case prev == '\\':
+					r = 0 // an escaped character (a tab too) escapes nothing after it
 				case r == '\t':
 					return line, col, true
-				case prev == '\\':
-					r = 0 // an escaped character escapes nothing after it
 				case r == '"':
 					state = plain
 				}
@@ -247,6 +249,10 @@ func quotedTab(src []byte) (line, col int, found bool) {
 				if r == '\'' {
 					state = plain // a doubled quote closes and opens again
 				}
+			case skip:
+				// An anchor's or a tag's name: the value begins after the
+				// space that ends it.
+				skip = r != ' '
 			case r == '#' && (prev == ' ' || prev == '\t'):
 				break chars
 			case r == '"' && start:
@@ -266,10 +272,11 @@ func quotedTab(src []byte) (line, col int, found bool) {
 				start = false
 			case r == ',':
 				start = flow > 0
-			case r == ':':
+			case (r == ':' || r == '-' && start) && spaceAfter(i):
+				// A key's colon, or a list's dash where a value may begin.
 				start = true
-			case r == '-':
-				// A list's dash where a value may begin begins one.
+			case (r == '&' || r == '!') && start:
+				skip = true
 			default:
 				start = false
 			}
@@ -452,9 +459,14 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 func (c *converter) addPair(m *Node, mv *ast.MappingValueNode, depth int) {
 	if _, ok := mv.Key.(*ast.MergeKeyNode); ok {
 		c.fail(mv.Key, "merge keys (<<) are not supported; write the keys out")
+		c.convert(mv.Value, depth+1) // for what it holds that is refused too
 		return
 	}
+	before := len(c.errs)
 	k := c.convert(mv.Key, depth+1)
+	if c.stop || len(c.errs) > before {
+		return // the key is reported already (a tag, an alias, a bound)
+	}
 	if k.Kind != ScalarNode {
 		c.fail(mv.Key, "a mapping key must be a plain name, found %s", k.Kind)
 		return

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -83,6 +84,15 @@ func TestYAMLMessages(t *testing.T) {
 		// Nor does one in a block scalar's text.
 		{"a quote in a block scalar", "description: |\n  \"a\tb\"\nroll: {unit: 1\n",
 			"t.yaml:3:7: YAML syntax: could not find flow mapping end token"},
+		// Nor a quote opening a plain value's continuation line, when the
+		// error the library found is lines below it; nor an escaped tab.
+		{"a quote on a continuation line", "name: Knights charge\n  \"the best\tones\nbonus: 1\nroll: {unit: 1\n",
+			"t.yaml:4:7: YAML syntax: could not find flow mapping end token"},
+		{"an escaped tab", "name: \"a\\\tb\"\nbonus: 1\nroll: {unit: 1\n",
+			"t.yaml:3:7: YAML syntax: could not find flow mapping end token"},
+		// A quoted value after an anchor is one.
+		{"tab in a quoted value after an anchor", "name: &n \"a\tb\"\nroll:\n  unit: 1\n",
+			`t.yaml:1:12: a tab inside a double-quoted value`},
 		// In a list's item it does.
 		{"tab in a quoted list item", "name: t\nroll:\n  unit:\n  - \"K\tX\"\n  bonus: 1\n",
 			`t.yaml:4:7: a tab inside a double-quoted value`},
@@ -97,6 +107,32 @@ func TestYAMLMessages(t *testing.T) {
 		_, err := toys.Parse("t.yaml", []byte(tc.src))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s:\n got: %v\nwant: %s...", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestRefusedConstructsOnce: a construct a scenario may not use is one
+// error, not followed by another about what it left behind (a key read as
+// "nothing"), nor are the keys after a file's value bound.
+func TestRefusedConstructsOnce(t *testing.T) {
+	bomb := "a: &a [x, x, x, x, x, x, x, x, x]\n"
+	prev := "a"
+	for i := 1; i < 10; i++ {
+		name := fmt.Sprintf("a%d", i)
+		bomb += name + ": &" + name + " [" + strings.Repeat("*"+prev+", ", 8) + "*" + prev + "]\n"
+		prev = name
+	}
+	for _, tc := range []struct{ name, src, want string }{
+		{"a tag on a key", "name: t\n!!str ruleset: toy\n", "t.yaml:2:1: YAML tags such as !!str are not used in scenarios; remove it"},
+		{"an alias as a key", "name: t\n*nope : toy\n", `t.yaml:2:1: alias *"nope" names no anchor defined before it`},
+		{"a complex key", "name: t\n? ruleset\n: toy\n", "t.yaml:2:1: complex keys (? key) are not supported; write key: value"},
+		{"a merge key's unknown alias", "name: t\nroll: {<<: *nope, bonus: 1}\n",
+			"t.yaml:2:8: merge keys (<<) are not supported; write the keys out\nt.yaml:2:12: alias *\"nope\" names no anchor defined before it"},
+		{"an alias bomb", bomb, "t.yaml:5:15: more than 20000 values in one file, aliases counted at each use; a scenario needs far fewer"},
+	} {
+		_, err := toys.Parse("t.yaml", []byte(tc.src))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got: %v\nwant: %s", tc.name, err, tc.want)
 		}
 	}
 }
