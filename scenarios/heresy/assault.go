@@ -414,7 +414,15 @@ func (q *assaultSpec) declarable() bool {
 // cannot meet always meet at some point.
 func (q *assaultSpec) check(d *scenarios.Decoder) {
 	q.partial = d.FailedWithin(q.at["distance"]) || d.FailedWithin(q.opts.where["max_charge"])
-	stands := slices.Contains(q.charged.Values(), false)
+	q.checkUnits(d)
+	q.checkCharge(d)
+	q.checkStupefied(d)
+}
+
+// checkUnits reports units that cannot take their parts: an attacker and
+// a defender of one name, defender weapons no point fires, and Automated
+// Artillery that charges.
+func (q *assaultSpec) checkUnits(d *scenarios.Decoder) {
 	for _, b := range q.defender.Values() {
 		for _, a := range q.attacker.Values() {
 			if a.name == b.name {
@@ -447,6 +455,12 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 			d.Errorf(at, "attacker %q is Automated Artillery, which may not charge; set charged: false to have it fight without charging", a.name)
 		}
 	}
+}
+
+// checkCharge reports what is about a charge where no point charges (or
+// rolls one), and Hold the Line from a defender that can make no Reaction.
+func (q *assaultSpec) checkCharge(d *scenarios.Decoder) {
+	stands := slices.Contains(q.charged.Values(), false)
 	if stands && slices.Contains(q.terrain.Values(), true) {
 		d.Errorf(q.where("difficult_terrain"), "difficult_terrain: true needs charged: true (it is the attacker's charge that crosses it)")
 	}
@@ -486,6 +500,13 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 			d.Errorf(q.stupefyAt, "hold_the_line: true with a Stupefied defender, which makes no Reaction")
 		}
 	}
+}
+
+// checkStupefied reports who is Stupefied where that cannot be: a unit
+// without Lords of Profligacy, Difficult Terrain that no point reads
+// against a Stupefied defender, and Stupefied after an Overwatch that is
+// not fired.
+func (q *assaultSpec) checkStupefied(d *scenarios.Decoder) {
 	lacks := func(units scenarios.Param[*unitSpec]) bool {
 		return slices.ContainsFunc(units.Values(), func(u *unitSpec) bool { return u.mayLack(rules.RuleLordsOfProfligacy) })
 	}
@@ -502,6 +523,7 @@ func (q *assaultSpec) check(d *scenarios.Decoder) {
 	// Difficult Terrain against a defender Stupefied at every point: a
 	// charge at a Stupefied unit keeps its Initiative, the terrain's one
 	// effect here.
+	stands := slices.Contains(q.charged.Values(), false)
 	if !stands && slices.Contains(q.terrain.Values(), true) && q.alwaysStupefied() && allRead(q.at["difficult_terrain"], len(q.terrain.Values())) {
 		d.Errorf(q.where("difficult_terrain"), "difficult_terrain: true with a Stupefied defender at every point, whose chargers keep their Initiative through Difficult Terrain (Lords of Profligacy); remove it")
 	}
