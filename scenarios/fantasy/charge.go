@@ -125,25 +125,11 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		good := true
 		for _, u := range units.Values() {
-			good = refuseUnread(d, u, "a charge question", false) && good
-			// M beside Fly or Tunneller where every point charges flying:
-			// the Fly value is the move (Random Movement's is refused
-			// above).
-			if p, set := u.stats["M"]; set && len(p.Values()) > 1 && !u.alwaysRule(rules.RuleRandomMovement) &&
-				(u.alwaysRule(rules.RuleFly) || u.alwaysRule(rules.RuleTunneller)) {
-				flies := flying.Values()
-				if f, set := u.flags["flying"]; set {
-					flies = f.Values()
-				}
-				by := rules.RuleFly
-				if !u.alwaysRule(by) {
-					by = rules.RuleTunneller
-				}
-				if !slices.Contains(flies, false) {
-					d.Errorf(u.nodes["M"], "M is swept on unit %q, but it charges by flying at every point, which moves it by its %s value, not its M; every value gives the same answer: sweep the %s value, or add flying: false", u.name, by, by)
-					good = false
-				}
+			flies := flying.Values()
+			if f, set := u.flags["flying"]; set {
+				flies = f.Values()
 			}
+			good = refuseUnread(d, u, "a charge question", false, !slices.Contains(flies, false)) && good
 			if at, set := u.nodes["flying"]; set && flyingNode != nil {
 				// Both say whether the unit charges by flying: one would be
 				// ignored.
@@ -283,7 +269,7 @@ func decodePursuit(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		}
 		good := true
 		for _, u := range append(fleeing.Values(), pursuing.Values()...) {
-			good = refuseUnread(d, u, "a pursuit question", true) && good
+			good = refuseUnread(d, u, "a pursuit question", true, false) && good
 		}
 		if !good {
 			return scenarios.Compiled{}
@@ -321,7 +307,7 @@ func decodePursuit(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 // a missile weapon the scenario writes (neither question shoots), and, in
 // a pursuit (flying), flying, since flyers flee and pursue on the ground
 // (Fly unit card). It returns false when it reported one.
-func refuseUnread(d *scenarios.Decoder, u *unitSpec, question string, flying bool) bool {
+func refuseUnread(d *scenarios.Decoder, u *unitSpec, question string, flying, fliesEverywhere bool) bool {
 	good := true
 	for _, k := range []string{"flank", "rear", "higher_ground"} {
 		if p, set := u.flags[k]; set && slices.Contains(p.Values(), true) {
@@ -337,16 +323,17 @@ func refuseUnread(d *scenarios.Decoder, u *unitSpec, question string, flying boo
 		d.Errorf(at, "flying on unit %q: %s reads no flying, since flyers flee and pursue on the ground (Fly); flying decides only how a unit charges", u.name, question)
 		good = false
 	}
-	return sweptUnread(d, u, question) && good
+	return sweptUnread(d, u, question, fliesEverywhere) && good
 }
 
 // sweptUnread refuses the values of unit u swept where a charge or pursuit
 // question reads none of them, so that every value would give the same
 // answer: such a question reads the unit's M and its rules, and not its M
-// where Random Movement at every point is the whole of its move. A fixed
-// value it does not read (a card's WS) is left alone. It returns false
-// when it reported one.
-func sweptUnread(d *scenarios.Decoder, u *unitSpec, question string) bool {
+// where Random Movement at every point is the whole of its move, nor in a
+// charge made flying at every point (fliesEverywhere) by a unit with Fly
+// or Tunneller, whose value is its move. A fixed value it does not read (a
+// card's WS) is left alone. It returns false when it reported one.
+func sweptUnread(d *scenarios.Decoder, u *unitSpec, question string, fliesEverywhere bool) bool {
 	type unread struct {
 		key, why string
 	}
@@ -361,6 +348,10 @@ func sweptUnread(d *scenarios.Decoder, u *unitSpec, question string) bool {
 			refuse(st.key, question+" reads only the unit's M and its rules")
 		case u.alwaysRule(rules.RuleRandomMovement):
 			refuse(st.key, "its Random Movement is the whole of its move at every point")
+		case fliesEverywhere && u.alwaysRule(rules.RuleFly):
+			refuse(st.key, "it charges by flying at every point, which moves it by its Fly value, not its M")
+		case fliesEverywhere && u.alwaysRule(rules.RuleTunneller):
+			refuse(st.key, "it charges by flying at every point, which moves it by its Tunneller value, not its M")
 		}
 	}
 	if len(u.A.Values()) > 1 {

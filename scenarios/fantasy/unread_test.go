@@ -434,6 +434,12 @@ func TestSweptValuesReadByNothing(t *testing.T) {
 			}
 		}
 	}
+	// Several in one unit are told in the order written.
+	two := "charge: {unit: {name: A, M: [5, 7], WS: [3, 4], rules: [Fly (10)]}, distance: 12}"
+	_, err := registry.Parse("t.yaml", []byte(head+two+"\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "t.yaml:3:"+col(two, "M")+`: M is swept`) || !strings.Contains(err.Error(), "\nt.yaml:3:"+col(two, "WS")+": WS is swept") {
+		t.Errorf("M and WS swept beside Fly: %v", err)
+	}
 	for _, src := range []string{
 		"charge: {unit: {name: A, M: [5, 7], WS: 3}, distance: 8}",
 		"charge: {unit: {name: A, M: [5, 7], rules: [Swiftstride]}, distance: 8}",
