@@ -683,7 +683,7 @@ func (b *Battle) chargeFleeing(r *dice.Rand, s *State) {
 	if line {
 		b.fleeThrough(r, s, 1, f)
 	} else {
-		ts.Distance += f
+		s.moveTo(1, ts.Distance+f)
 	}
 	reach, fail := as.Mover.RollCharge(r, a.Flying)
 	if b.blocked(s, fail) {
@@ -1107,21 +1107,34 @@ func (b *Battle) panicAround(r *dice.Rand, s *State, j int) {
 	}
 }
 
-// apart is the distance between units i and j. Distances are kept from the
-// acting unit only, so two other units are placed on one line through it,
-// on the same side: they stand the difference of their distances apart;
-// one that it flew over (UnitState.behind) stands on the other side.
+// apart is the distance between units i and j: from the acting unit, the
+// other's distance; between two others, the distance between their places
+// on the line (UnitState.at), which the acting unit's own moves leave as
+// they were.
 func (b *Battle) apart(s *State, i, j int) int {
 	switch {
 	case i == 0:
 		return s.Units[j].Distance
 	case j == 0:
 		return s.Units[i].Distance
-	case s.Units[i].behind != s.Units[j].behind:
-		return s.Units[i].Distance + s.Units[j].Distance
 	}
-	d := s.Units[i].Distance - s.Units[j].Distance
+	d := s.Units[i].at - s.Units[j].at
 	return max(d, -d)
+}
+
+// moveTo moves unit j, other than the acting unit, by a move of its own
+// (a flight, a pursuit of the acting unit) to d inches from the acting
+// unit. Its place on the line (UnitState.at) moves with it: away from the
+// acting unit as its distance grows, which for a unit the acting unit flew
+// over (UnitState.behind) is back along the line.
+func (s *State) moveTo(j, d int) {
+	js := &s.Units[j]
+	if js.behind {
+		js.at -= d - js.Distance
+	} else {
+		js.at += d - js.Distance
+	}
+	js.Distance = d
 }
 
 // heartened reports whether unit i re-rolls a failed Panic or Break test:
@@ -1167,7 +1180,7 @@ func (b *Battle) panicTest(r *dice.Rand, s *State, i int) {
 	s.Out.Panicked[i] = true
 	f := us.Mover.Roll(r, Flee, false)
 	if i > 0 {
-		us.Distance += f
+		s.moveTo(i, us.Distance+f)
 		return
 	}
 	s.awayFromAll(f)
@@ -1469,7 +1482,7 @@ func (b *Battle) placeFlights(r *dice.Rand, s *State) {
 			if as.Alive > 0 {
 				m = min(m, os.Distance-1)
 			}
-			os.Distance = max(os.Distance-m, 0)
+			s.moveTo(o, max(os.Distance-m, 0))
 		}
 	}
 	if f := os.flight; f > 0 {
@@ -1479,7 +1492,7 @@ func (b *Battle) placeFlights(r *dice.Rand, s *State) {
 		case b.Options.PursuitPath == PathLine:
 			b.fleeThrough(r, s, o, f)
 		default:
-			os.Distance += f
+			s.moveTo(o, os.Distance+f)
 		}
 		if m := as.pursuit; m > 0 {
 			as.pursuit, as.pursued = 0, true
@@ -1537,7 +1550,7 @@ func (b *Battle) fleeThrough(r *dice.Rand, s *State, i, f int) {
 		}
 		end = max(end, js.Distance+1)
 	}
-	us.Distance = end
+	s.moveTo(i, end)
 	if us.Alive == 0 {
 		b.annihilated(r, s, i)
 	}

@@ -454,24 +454,49 @@ func TestFlyingChargeAtAFleeingTarget(t *testing.T) {
 
 // TestApartAcrossTheActingUnit: a unit the acting unit flew over stands on
 // its other side, so it is the sum of the two distances from a unit ahead,
-// and the difference from another behind.
+// and the difference from another behind. A flyer among units 8", 3", 10"
+// and 2" away flies 5" along the line: the units at 3" and 2" now stand 2"
+// and 3" behind it, the others 3" and 5" ahead. The unit at 3" is then
+// 8 - 3 = 5" from the one at 8", which is 2" from the one at 10"; the two
+// behind stand 1" apart. Fleeing 4" from the flyer (a move of its own),
+// the unit at 10" stands 6" from the one at 8" and 11" from the one at 3";
+// the one at 2", fleeing 4" back along the line, 5" from the one at 3".
 func TestApartAcrossTheActingUnit(t *testing.T) {
 	b := doomwheelAmong(OutOfControlInPlace, 5, 8, 3)
-	b.Units = append(b.Units, b.Units[2])
-	b.Enemy, b.Distance = append(b.Enemy, false), append(b.Distance, 2)
+	b.Units[0].Flying = true
+	b.Units = append(b.Units, b.Units[2], b.Units[2])
+	b.Enemy, b.Distance = append(b.Enemy, false, false), append(b.Distance, 10, 2)
 	s := b.NewState()
-	b.Run(dice.New(39, 0), s)
-	s.Units[1].Distance, s.Units[2].Distance, s.Units[3].Distance = 3, 2, 5
-	s.Units[2].behind = true
-	for _, tc := range []struct{ i, j, want int }{{1, 2, 5}, {2, 1, 5}, {1, 3, 2}, {0, 2, 2}} {
-		if got := b.apart(s, tc.i, tc.j); got != tc.want {
-			t.Errorf("apart(%d, %d) = %d, want %d", tc.i, tc.j, got, tc.want)
+	for i, u := range b.Units {
+		s.Units[i].reset(u, b.Distance[i])
+	}
+	m := b.moveOnLine(s, b.Units[0], 5, false)
+	if m != 5 {
+		t.Fatalf("flew %d inches, want 5", m)
+	}
+	s.Units[1].Distance -= m // the target's, as charge sets it
+	type place struct {
+		d      int
+		behind bool
+	}
+	for i, want := range [...]place{{3, false}, {2, true}, {5, false}, {3, true}} {
+		if us := s.Units[i+1]; us.Distance != want.d || us.behind != want.behind {
+			t.Fatalf("unit %d: %d inches away, behind %v; want %d, behind %v", i+1, us.Distance, us.behind, want.d, want.behind)
 		}
 	}
-	s.Units[3].behind = true
-	if got := b.apart(s, 2, 3); got != 3 {
-		t.Errorf("two units behind, 2\" and 5\": apart %d, want 3", got)
+	check := func(cases []struct{ i, j, want int }) {
+		t.Helper()
+		for _, tc := range cases {
+			if got := b.apart(s, tc.i, tc.j); got != tc.want {
+				t.Errorf("apart(%d, %d) = %d, want %d", tc.i, tc.j, got, tc.want)
+			}
+		}
 	}
+	check([]struct{ i, j, want int }{{1, 2, 5}, {2, 1, 5}, {1, 3, 2}, {0, 2, 2}, {2, 4, 1}, {3, 4, 8}})
+	s.moveTo(3, s.Units[3].Distance+4)
+	check([]struct{ i, j, want int }{{1, 3, 6}, {2, 3, 11}, {0, 3, 9}})
+	s.moveTo(4, s.Units[4].Distance+4)
+	check([]struct{ i, j, want int }{{2, 4, 5}, {4, 1, 10}, {0, 4, 7}})
 }
 
 // TestChargeAtAFleeingTarget: a target already fleeing when the Movement

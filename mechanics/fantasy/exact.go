@@ -462,7 +462,7 @@ func exactZzzzap(b *Battle, ex BattleExact) (survive float64, known bool) {
 		for i, u := range b.Units {
 			s.Units[i].reset(u, b.Distance[i])
 		}
-		s.Units[1].Distance = st.dist
+		s.Units[1].Distance, s.Units[1].at = st.dist, st.dist
 		near := b.nearest(s, 0)
 		pFire, mean, wounds := boltWounds(b, near)
 		if near >= 0 && b.Units[near].Models*b.Units[near].W <= b.Options.ZzzzapBolts {

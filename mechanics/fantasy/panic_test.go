@@ -450,3 +450,86 @@ func TestBattleStandardHeartens(t *testing.T) {
 		within4SE(t, tc.name, fled, n, tc.want)
 	}
 }
+
+// TestPanicMeasuredFromWhereTheTargetStands: the friends of a charged unit
+// test for its break or its destruction within 6" of where it stood or
+// fell (WAP, Panic), not of where its charger started. With charge_path:
+// clear the charger reaches its target without moving anyone else, so
+// every unit but the charger stays where it stood: a friend d" from the
+// charger's start stands |d - 8| from a target that was 8" away.
+//
+// Break: a monster (WS 5, S 5, A 10) charges twenty Men (Ld 7, five wide,
+// so Steadfast: their break test is on Ld 7 unmodified) 8" away, and does
+// not pursue. When the Men break, a friend of ten Men with Ld 7 within 6"
+// of them fails its Panic test on 2D6 above 7 (15/36 with Insane
+// Courage's double 1, which Ld 7 passes anyway); one 7" away (at 1" or
+// 15") takes none.
+//
+// Destruction: a Terror-causing monster (M 6) charges ten Men (M 5) 8"
+// away. Failing the Panic test that its Terror forces (Ld 7: 15/36), the
+// Men flee 2D6 = f, to 8 + f; the monster's charge roll reaches them when
+// it is 8 + f or more, and catches and destroys them there. A friend at d
+// tests for them when |8 + f - d| <= 6 and fails with 15/36: at 10" the
+// chance is 15/36 x sum over f <= 8 of P(f) P(charge >= 8 + f) x 15/36
+// (worked below from the exact flee and charge distributions); at 3" the
+// Men fell 7" or more from it, so never.
+//
+// 40,000 trials each, fixed seeds, within 4 standard errors.
+func TestPanicMeasuredFromWhereTheTargetStands(t *testing.T) {
+	fail := 1 - Ld2D6Pass(7, DefaultOptions.InsaneCourage)
+	if math.Abs(fail-15.0/36) > 1e-12 {
+		t.Fatalf("Ld 7 fails with %v, want 15/36", fail)
+	}
+	const n = 40000
+	for _, d := range []int{1, 4, 10, 15} {
+		a := monster("Monster", 50)
+		a.WS, a.S, a.T, a.I = 5, 5, 5, 3
+		a.Attackers[0].WS, a.Attackers[0].S, a.Attackers[0].I, a.Attackers[0].A = 5, 5, 3, dice.Const(10)
+		a.Mover.M = 6
+		b := &Battle{Units: []*Unit{a, foot("Men", 20, 5, 3, 3, 3, 3, 1, 7, NoSave), foot("Friend", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)},
+			Enemy: []bool{false, true, true}, Distance: []int{0, 8, d}, Phases: []Phase{PhaseCharge, PhaseCombat}, Options: DefaultOptions}
+		b.Options.Pursue = PursueNever
+		s, r := b.NewState(), dice.New(uint64(40+d), 0)
+		broke, panicked := 0, 0
+		for range n {
+			b.Run(r, s)
+			if s.Units[1].Broke {
+				broke++
+				if s.Out.Panicked[2] {
+					panicked++
+				}
+			} else if s.Out.Panicked[2] {
+				t.Fatalf("friend at %d\": panicked though the Men held", d)
+			}
+		}
+		want := 0.0
+		if apart := max(d-8, 8-d); apart <= 6 {
+			want = fail
+		}
+		if broke < n/10 {
+			t.Fatalf("the Men broke in %d of %d trials: too few to test", broke, n)
+		}
+		within4SE(t, fmt.Sprintf("break, friend %d\" from the charger's start: friend fled, of the trials the Men broke", d), panicked, broke, want)
+	}
+
+	flee := foot("Men", 10, 5, 3, 3, 3, 3, 1, 7, NoSave).Mover.Move(Flee, false).Dist()
+	for _, d := range []int{3, 10} {
+		a := monster("Horror", 50)
+		a.Terror, a.Mover.M = true, 6
+		reach := a.Mover.Move(Charge, false).Dist()
+		want := 0.0
+		for f := flee.Min; f <= flee.Max(); f++ {
+			if apart := 8 + f - d; apart <= 6 && apart >= -6 {
+				want += flee.At(f) * reach.AtLeast(8+f)
+			}
+		}
+		want *= fail * fail
+		if d == 10 && want == 0 {
+			t.Fatal("the friend at 10\" can never test: the case checks nothing")
+		}
+		b := &Battle{Units: []*Unit{a, foot("Men", 10, 5, 3, 3, 3, 3, 1, 7, NoSave), foot("Friend", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)},
+			Enemy: []bool{false, true, true}, Distance: []int{0, 8, d}, Phases: []Phase{PhaseCharge}, Options: DefaultOptions}
+		k := trialsWhere(b, uint64(50+d), n, func(s *State) bool { return s.Out.Panicked[2] })
+		within4SE(t, fmt.Sprintf("destruction, friend %d\" from the charger's start: friend fled", d), k, n, want)
+	}
+}

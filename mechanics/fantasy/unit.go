@@ -409,8 +409,15 @@ type UnitState struct {
 	Damage int // wounds on the body that dies next
 	// Mover is the unit's movement now: its own, or after a Doomwheel's
 	// Mishap chart changed it, the State's copy (State.mishapMover).
-	Mover      *Mover
-	Distance   int // inches from the acting unit
+	Mover    *Mover
+	Distance int // inches from the acting unit
+	// at is the unit's place on the line through the acting unit's start
+	// on which every unit stands, in inches from that start (the acting
+	// unit's own is not kept). The acting unit's moves change the other
+	// units' distances but not their places; a unit's own moves change
+	// both (State.moveTo). Units other than the acting unit are apart by
+	// the difference of their places (Battle.apart).
+	at         int
 	Engaged    bool
 	Fled       bool
 	Charged    bool // charged this turn
@@ -449,7 +456,7 @@ type UnitState struct {
 }
 
 func (s *UnitState) reset(u *Unit, distance int) {
-	*s = UnitState{Alive: u.Models, Mover: &u.Mover, Distance: distance}
+	*s = UnitState{Alive: u.Models, Mover: &u.Mover, Distance: distance, at: distance}
 }
 
 // Destroyed reports whether no body is left.
