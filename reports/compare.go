@@ -824,6 +824,9 @@ func WriteComparisonJSON(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 			b.WriteString("\n      {" + db.String() + "}")
 		}
 		b.WriteString("]}")
+		if err := spill(w, &b); err != nil {
+			return err
+		}
 	}
 	if len(c.Rows) > 0 {
 		b.WriteString("\n  ")

@@ -78,6 +78,42 @@ func (s stopWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
+// check is ErrStopped once the set's Stop is done, else nil: what a long
+// piece of work for the set (the plots of a large sweep) consults between
+// its steps.
+func (files *Files) check() error {
+	if files.stopped() {
+		return ErrStopped
+	}
+	return nil
+}
+
+// stopOf is the stop check of the set that w writes into, for a writer
+// that works long before it writes (a report's plots and tables): the
+// set's check when w is its stopWriter, else a check that never stops.
+func stopOf(w io.Writer) func() error {
+	if s, ok := w.(stopWriter); ok {
+		return s.files.check
+	}
+	return func() error { return nil }
+}
+
+// spillSize is how much of a document built in memory a writer holds
+// before it writes it out (spill).
+const spillSize = 64 << 10
+
+// spill writes b to w and empties it once it holds spillSize bytes or
+// more, so that a long document reaches w as it is built, and a stop
+// (stopWriter) is seen within it, not only at its end.
+func spill(w io.Writer, b *bytes.Buffer) error {
+	if b.Len() < spillSize {
+		return nil
+	}
+	_, err := w.Write(b.Bytes())
+	b.Reset()
+	return err
+}
+
 // WriteFile writes one file whole or not at all (a Files of one).
 func WriteFile(path string, write func(io.Writer) error) error {
 	var files Files

@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hammersim/sim"
 )
 
 // TestFilesCommitTogether: prepared files replace nothing until Commit;
@@ -270,5 +274,141 @@ func TestFilesCommitDevicesFirst(t *testing.T) {
 		if e.Name() != "a.txt" {
 			t.Errorf("left behind: %s", e.Name())
 		}
+	}
+}
+
+// countingStop is a Files.Stop that counts the times it is consulted and
+// says it is done from consultation after on (never, when after is 0).
+type countingStop struct {
+	context.Context
+	calls, after int
+}
+
+func (c *countingStop) Err() error {
+	c.calls++
+	if c.after > 0 && c.calls >= c.after {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestLongOutputsSeeTheStop: the outputs that are built in memory before
+// they are written (JSON, a comparison's JSON, an HTML or Markdown report,
+// the plots) consult the stop as they are built, not only once they write:
+// a signal while a 100,000-point sweep's HTML report was built went unseen
+// for two minutes. Over 20,000 points the JSON outputs consult it at least
+// once per spillSize bytes written and the HTML report once per stopRows
+// rows; the plots (of 200 points: drawing 20,000 takes seconds) before
+// each metric and each step of its figures, three times or more. A stop
+// at the middle consultation ends each there: ErrStopped, nothing left
+// behind. (Before, each consulted it once before it began and once as it
+// wrote.)
+func TestLongOutputsSeeTheStop(t *testing.T) {
+	report := func(points int) *sim.Report {
+		r := &sim.Report{Scenario: "long", Trials: 10, Axes: []sim.Axis{{Name: "d", Values: make([]any, points)}}}
+		for d := range points {
+			r.Axes[0].Values[d] = d
+			r.Results = append(r.Results, sim.ProbabilityOf("x", []sim.Param{{Name: "d", Value: d}}, int64(d%10), 10))
+		}
+		return r
+	}
+	const points = 20000
+	r, small := report(points), report(200)
+	c := &sim.Comparison{Candidates: []string{"A", "B"}, Trials: 10}
+	for d := range points {
+		c.Rows = append(c.Rows, sim.ComparisonRow{Metric: "x", Kind: sim.Probability, Params: []sim.Param{{Name: "d", Value: d}},
+			Estimates: []sim.Estimate{sim.ProbabilityOf("", nil, 5, 10), sim.ProbabilityOf("", nil, int64(d%10), 10)},
+			Reported:  []bool{true, true},
+			Diffs:     []sim.Difference{{A: 0, B: 1, HigherA: math.NaN(), SE: math.NaN(), CI95: [2]float64{math.NaN(), math.NaN()}}}})
+	}
+	outputs := []struct {
+		name string
+		// least is the fewest consultations a build of size bytes
+		// written should make.
+		least func(size int64) int
+		stage func(files *Files, dir string) error
+	}{
+		{"json", func(size int64) int { return int(size / spillSize) }, func(files *Files, dir string) error {
+			return files.Add(filepath.Join(dir, "r.json"), func(w io.Writer) error { return WriteJSON(w, r) })
+		}},
+		{"comparison json", func(size int64) int { return int(size / spillSize) }, func(files *Files, dir string) error {
+			return files.Add(filepath.Join(dir, "c.json"), func(w io.Writer) error { return WriteComparisonJSON(w, c, sim.Stamp{}) })
+		}},
+		{"html report", func(int64) int { return points / stopRows }, func(files *Files, dir string) error {
+			return files.Add(filepath.Join(dir, "r.html"), func(w io.Writer) error { return WriteHTML(w, r, nil) })
+		}},
+		{"markdown report", func(int64) int { return 3 }, func(files *Files, dir string) error {
+			_, err := StageMarkdownReport(files, filepath.Join(dir, "r.md"), small, nil)
+			return err
+		}},
+		{"plots", func(int64) int { return 3 }, func(files *Files, dir string) error {
+			_, err := StagePlots(files, filepath.Join(dir, "plots"), small)
+			return err
+		}},
+	}
+	for _, o := range outputs {
+		dir := t.TempDir()
+		stop := &countingStop{Context: context.Background()}
+		files := Files{Stop: stop}
+		if err := o.stage(&files, dir); err != nil {
+			t.Fatalf("%s: %v", o.name, err)
+		}
+		calls := stop.calls
+		if err := files.Commit(); err != nil {
+			t.Fatalf("%s: %v", o.name, err)
+		}
+		var size int64
+		filepath.WalkDir(dir, func(_ string, d fs.DirEntry, _ error) error {
+			if info, err := d.Info(); err == nil && !d.IsDir() {
+				size += info.Size()
+			}
+			return nil
+		})
+		if least := o.least(size); calls < least {
+			t.Errorf("%s: %d bytes written, the stop consulted %d times; want %d or more", o.name, size, calls, least)
+		}
+		dir = t.TempDir()
+		stop = &countingStop{Context: context.Background(), after: calls / 2}
+		files = Files{Stop: stop}
+		err := o.stage(&files, dir)
+		files.Discard()
+		if !errors.Is(err, ErrStopped) || stop.calls != calls/2 {
+			t.Errorf("%s: stopped at consultation %d of %d: %v; want ErrStopped there", o.name, stop.calls, calls, err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("%s: the stopped output left %d entries", o.name, len(entries))
+		}
+	}
+}
+
+// TestFiguresSeeTheStop: a report's figures consult the stop before each
+// metric and between the steps of each (a large sweep's take seconds), so
+// that plots and reports stop while their figures are built, before any
+// file is written: three metrics of 200 points consult it at least 3 x 3
+// times, and a stop at the middle consultation ends the build there.
+func TestFiguresSeeTheStop(t *testing.T) {
+	r := &sim.Report{Scenario: "long", Trials: 10, Axes: []sim.Axis{{Name: "d", Values: make([]any, 200)}}}
+	for d := range 200 {
+		r.Axes[0].Values[d] = d
+		for _, m := range []string{"x", "y", "z"} {
+			r.Results = append(r.Results, sim.ProbabilityOf(m, []sim.Param{{Name: "d", Value: d}}, int64(d%10), 10))
+		}
+	}
+	calls := 0
+	if _, _, err := reportFigures(r, func() error { calls++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if calls < 9 {
+		t.Errorf("the stop consulted %d times for three metrics; want 9 or more", calls)
+	}
+	n := 0
+	figs, _, err := reportFigures(r, func() error {
+		if n++; n >= calls/2 {
+			return ErrStopped
+		}
+		return nil
+	})
+	if !errors.Is(err, ErrStopped) || n != calls/2 || figs != nil {
+		t.Errorf("stopped at consultation %d of %d: %v, %d figures; want ErrStopped there and none", n, calls, err, len(figs))
 	}
 }

@@ -263,10 +263,16 @@ func paramNames(es []sim.Estimate) []string {
 // estimatesOf returns one metric's estimates, in order, with their parameter
 // names.
 func estimatesOf(metric string, es []sim.Estimate) ([]sim.Estimate, []string) {
-	var rows []sim.Estimate
-	for _, e := range es {
-		if e.Metric == metric {
-			rows = append(rows, e)
+	n := 0
+	for i := range es {
+		if es[i].Metric == metric {
+			n++
+		}
+	}
+	rows := make([]sim.Estimate, 0, n)
+	for i := range es {
+		if es[i].Metric == metric {
+			rows = append(rows, es[i])
 		}
 	}
 	return rows, paramNames(rows)

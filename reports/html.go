@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"html"
@@ -178,18 +179,25 @@ func WriteHTML(w io.Writer, r *sim.Report, scenarioSource []byte) error {
 			doc.Sections = append(doc.Sections, sec)
 		}
 	}
+	stop := stopOf(w)
 	for _, metric := range metrics(rest) {
-		sec := htmlLong(metric, rest)
+		if err := stop(); err != nil {
+			return err
+		}
+		sec, err := htmlLong(metric, rest, stop)
+		if err != nil {
+			return err
+		}
 		for _, t := range atLeastTables(metric, rest, r.Axes) {
 			sec.Tables = append(sec.Tables, htmlPlain(t))
 		}
 		doc.Sections = append(doc.Sections, sec)
 	}
-	figs, notes, err := reportFigures(r)
+	figs, notes, err := reportFigures(r, stop)
 	if err != nil {
 		return err
 	}
-	if doc.Plots, err = inlinePlots(figs); err != nil {
+	if doc.Plots, err = inlinePlots(figs, stop); err != nil {
 		return err
 	}
 	doc.PlotNotes = notes
@@ -270,7 +278,7 @@ func WriteComparisonHTML(w io.Writer, c *sim.Comparison, st sim.Stamp, sources m
 	if err != nil {
 		return err
 	}
-	if doc.Plots, err = inlinePlots(figs); err != nil {
+	if doc.Plots, err = inlinePlots(figs, stopOf(w)); err != nil {
 		return err
 	}
 	doc.PlotNotes = notes
@@ -285,13 +293,14 @@ func WriteComparisonHTML(w io.Writer, c *sim.Comparison, st sim.Stamp, sources m
 	return writePage(w, doc)
 }
 
+// writePage writes the page as the template makes it, spillSize bytes at
+// a time (a stop is seen within a large page: stopWriter).
 func writePage(w io.Writer, doc htmlDoc) error {
-	var b bytes.Buffer
-	if err := htmlPage.Execute(&b, doc); err != nil {
+	bw := bufio.NewWriterSize(w, spillSize)
+	if err := htmlPage.Execute(bw, doc); err != nil {
 		return err
 	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return bw.Flush()
 }
 
 // reportStamp is the run's record for a report document: the report's own
@@ -385,8 +394,8 @@ func ciNote(es []sim.Estimate) string { return readingNote(es) }
 
 // htmlLong lays one metric out with a row per point: the estimate, its
 // interval, the exact value and z (flagged beyond 3), the trials, and for
-// means the spread and quantiles.
-func htmlLong(metric string, es []sim.Estimate) htmlSection {
+// means the spread and quantiles. It consults stop every stopRows rows.
+func htmlLong(metric string, es []sim.Estimate, stop func() error) (htmlSection, error) {
 	rows, names := estimatesOf(metric, es)
 	kind := rows[0].Kind
 	head := append(slices.Clone(names), "estimate", "95% CI", "exact", "z", "trials")
@@ -394,7 +403,12 @@ func htmlLong(metric string, es []sim.Estimate) htmlSection {
 		head = append(head, "sd", "median", "5%", "95%")
 	}
 	t := htmlTable{Head: heads(head, len(names)), Notes: []string{ciNote(rows)}}
-	for _, e := range rows {
+	for i, e := range rows {
+		if i%stopRows == 0 {
+			if err := stop(); err != nil {
+				return htmlSection{}, err
+			}
+		}
 		var line []htmlCell
 		for _, n := range names {
 			v := ""
@@ -413,8 +427,12 @@ func htmlLong(metric string, es []sim.Estimate) htmlSection {
 		}
 		t.Rows = append(t.Rows, line)
 	}
-	return htmlSection{Heading: heading(metric, metricTitle(metric, rows), kind.String()), Tables: []htmlTable{t}}
+	return htmlSection{Heading: heading(metric, metricTitle(metric, rows), kind.String()), Tables: []htmlTable{t}}, nil
 }
+
+// stopRows is how many rows of a table a writer lays out between two
+// consultations of its stop.
+const stopRows = 4096
 
 func plainNumber(v float64) string {
 	if math.IsNaN(v) {
@@ -424,10 +442,13 @@ func plainNumber(v float64) string {
 }
 
 // inlinePlots renders figures as SVG for a page: without the XML prologue,
-// and labelled for screen readers.
-func inlinePlots(figs []namedFigure) ([]htmlPlot, error) {
+// and labelled for screen readers. It consults stop before each figure.
+func inlinePlots(figs []namedFigure, stop func() error) ([]htmlPlot, error) {
 	var out []htmlPlot
 	for _, f := range figs {
+		if err := stop(); err != nil {
+			return nil, err
+		}
 		svg, err := render(f.fig, "svg")
 		if err != nil {
 			return nil, err

@@ -70,6 +70,9 @@ func WriteJSON(w io.Writer, r *sim.Report) error {
 		b.WriteString("\n    {")
 		writeEstimate(&b, e)
 		b.WriteString("}")
+		if err := spill(w, &b); err != nil {
+			return err
+		}
 	}
 	if len(r.Results) > 0 {
 		b.WriteString("\n  ")

@@ -38,7 +38,7 @@ func WriteMarkdownReport(path string, r *sim.Report, scenarioSource []byte) ([]s
 func StageMarkdownReport(files *Files, path string, r *sim.Report, scenarioSource []byte) ([]string, error) {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	plotDir := base + "_plots"
-	figs, notes, err := reportFigures(r)
+	figs, notes, err := reportFigures(r, files.check)
 	if err != nil {
 		return nil, err
 	}

@@ -44,15 +44,28 @@ func axisWords(name string) string {
 type figureDrawer func(title, metric string, rows []sim.Estimate) (*plot.Plot, error)
 
 // metricFigures draws one metric of the report, in as many figures as it
-// takes to show every series; note says what it left out.
-func metricFigures(r *sim.Report, metric string, es []sim.Estimate) (figs []namedFigure, note string, err error) {
+// takes to show every series; note says what it left out. It consults stop
+// before each figure.
+func metricFigures(r *sim.Report, metric string, es []sim.Estimate, stop func() error) (figs []namedFigure, note string, err error) {
 	rows, _ := estimatesOf(metric, es)
+	if err := stop(); err != nil {
+		return nil, "", err
+	}
 	rows = unitRoles(rows)
+	if err := stop(); err != nil {
+		return nil, "", err
+	}
 	drawer, keep, rows := chooseFigure(r, rows)
-	parts, note := splitSeries(rows, keep...)
+	parts, note, err := splitSeries(rows, stop, keep...)
+	if err != nil {
+		return nil, "", err
+	}
 	// The figures name the metric by its title, on their axes too.
 	title := metricTitle(metric, rows)
 	for _, part := range parts {
+		if err := stop(); err != nil {
+			return nil, note, err
+		}
 		caption := words(title)
 		if part.title != "" {
 			caption += " (" + part.title + ")"
@@ -77,7 +90,7 @@ func metricFigures(r *sim.Report, metric string, es []sim.Estimate) (figs []name
 // Only points with no trials, which no figure can draw, are left out.
 func chooseFigure(r *sim.Report, rows []sim.Estimate) (fig figureDrawer, keep []string, drawn []sim.Estimate) {
 	counts, curves := 0, true
-	var withTrials []sim.Estimate
+	withTrials := make([]sim.Estimate, 0, len(rows))
 	for _, e := range rows {
 		if e.Trials == 0 {
 			continue

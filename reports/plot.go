@@ -79,7 +79,7 @@ func WritePlots(dir string, r *sim.Report) (Plots, error) {
 // StagePlots is WritePlots preparing its files in files, which the caller
 // commits with its other outputs.
 func StagePlots(files *Files, dir string, r *sim.Report) (Plots, error) {
-	figs, notes, err := reportFigures(r)
+	figs, notes, err := reportFigures(r, files.check)
 	out := Plots{Notes: notes}
 	if err != nil {
 		return out, err
@@ -101,8 +101,9 @@ func commitPlots(stage func(*Files) (Plots, error)) (Plots, error) {
 
 // reportFigures builds the report's plots, in the order WritePlots writes
 // them, with notes on what it left out. HTML and Markdown reports render
-// the same figures.
-func reportFigures(r *sim.Report) ([]namedFigure, []string, error) {
+// the same figures. It consults stop before each metric and each figure
+// (a large sweep's plots take tens of seconds).
+func reportFigures(r *sim.Report, stop func() error) ([]namedFigure, []string, error) {
 	var figs []namedFigure
 	var notes []string
 	rest := r.Results
@@ -115,6 +116,9 @@ func reportFigures(r *sim.Report) ([]namedFigure, []string, error) {
 			slices = columnRuns(r, g, slices)
 		}
 		for _, s := range slices {
+			if err := stop(); err != nil {
+				return nil, notes, err
+			}
 			var fig figure
 			var err error
 			caption := gridTitle(g, s)
@@ -131,7 +135,10 @@ func reportFigures(r *sim.Report) ([]namedFigure, []string, error) {
 		}
 	}
 	for _, metric := range metrics(rest) {
-		mf, note, err := metricFigures(r, metric, rest)
+		if err := stop(); err != nil {
+			return nil, notes, err
+		}
+		mf, note, err := metricFigures(r, metric, rest, stop)
 		if err != nil {
 			return nil, notes, err
 		}

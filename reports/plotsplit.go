@@ -32,30 +32,45 @@ type figurePart struct {
 
 // splitSeries splits rows into parts of at most MaxLines series each. A
 // series is a combination of the varying parameters other than those
-// named in keep (the x axis, the bar groups).
-func splitSeries(rows []sim.Estimate, keep ...string) (parts []figurePart, note string) {
+// named in keep (the x axis, the bar groups). It consults stop between
+// its passes over the rows (a large sweep's take a second or more).
+func splitSeries(rows []sim.Estimate, stop func() error, keep ...string) (parts []figurePart, note string, err error) {
 	var series []string
 	for _, n := range varyingParams(rows) {
 		if !slices.Contains(keep, n) {
 			series = append(series, n)
 		}
 	}
+	if err := stop(); err != nil {
+		return nil, "", err
+	}
 	if countKeys(rows, series) <= MaxLines {
-		return []figurePart{{rows: rows}}, ""
+		return []figurePart{{rows: rows}}, "", nil
 	}
 	// Split by the parameters with the fewest values first: fewest figures.
 	order := slices.Clone(series)
-	slices.SortStableFunc(order, func(a, b string) int {
-		return cmp.Compare(countKeys(rows, []string{a}), countKeys(rows, []string{b}))
-	})
+	values := map[string]int{}
+	for _, n := range order {
+		if err := stop(); err != nil {
+			return nil, "", err
+		}
+		values[n] = countKeys(rows, []string{n})
+	}
+	slices.SortStableFunc(order, func(a, b string) int { return cmp.Compare(values[a], values[b]) })
 	var by []string
 	for _, n := range order[:len(order)-1] {
+		if err := stop(); err != nil {
+			return nil, "", err
+		}
 		if maxSeries(rows, by, series) <= MaxLines {
 			break
 		}
 		by = append(by, n)
 	}
 	for _, group := range groupByParams(rows, by) {
+		if err := stop(); err != nil {
+			return nil, "", err
+		}
 		parts = append(parts, runsOf(group, by, series)...)
 	}
 	if len(parts) > MaxFigures {
@@ -68,7 +83,7 @@ func splitSeries(rows []sim.Estimate, keep ...string) (parts []figurePart, note 
 		}
 		parts = parts[:MaxFigures]
 	}
-	return parts, note
+	return parts, note, nil
 }
 
 // runsOf names a group of rows that share the values of by and, when it
@@ -137,8 +152,10 @@ func keyOf(e sim.Estimate, names []string) string {
 // first appearance.
 func seriesKeys(rows []sim.Estimate, names []string) []string {
 	var keys []string
+	seen := map[string]bool{}
 	for _, e := range rows {
-		if k := keyOf(e, names); !slices.Contains(keys, k) {
+		if k := keyOf(e, names); !seen[k] {
+			seen[k] = true
 			keys = append(keys, k)
 		}
 	}
@@ -150,9 +167,16 @@ func countKeys(rows []sim.Estimate, names []string) int { return len(seriesKeys(
 // maxSeries is the most series any group of rows sharing the values of by
 // has.
 func maxSeries(rows []sim.Estimate, by, series []string) int {
+	seen := map[[2]string]bool{}
+	count := map[string]int{}
 	most := 0
-	for _, g := range groupByParams(rows, by) {
-		most = max(most, countKeys(g, series))
+	for _, e := range rows {
+		k := [2]string{keyOf(e, by), keyOf(e, series)}
+		if !seen[k] {
+			seen[k] = true
+			count[k[0]]++
+			most = max(most, count[k[0]])
+		}
 	}
 	return most
 }

@@ -183,7 +183,7 @@ func TestPartialIsMarked(t *testing.T) {
 	}
 	// Every plot too, read alone: its title (in the SVG's text) and its
 	// caption in report documents.
-	figs, _, err := reportFigures(r)
+	figs, _, err := reportFigures(r, goOn)
 	if err != nil || len(figs) == 0 {
 		t.Fatalf("figures: %v, %d", err, len(figs))
 	}

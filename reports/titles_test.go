@@ -93,7 +93,7 @@ func TestPerUnitTitles(t *testing.T) {
 		}
 	}
 
-	figs, _, err := reportFigures(r)
+	figs, _, err := reportFigures(r, goOn)
 	if err != nil {
 		t.Fatal(err)
 	}
