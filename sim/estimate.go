@@ -207,19 +207,24 @@ func (e Estimate) WithoutExact() Estimate {
 	return e
 }
 
-// Scaled returns e with every number it reports multiplied by f > 0, under
-// another metric and parameters: a mean per some unit of cost. A value
-// times f is no longer a whole count, so the scaled estimate keeps neither
-// the histogram nor the exact distribution, but it keeps the exact
-// distribution's standard deviation, scaled: the estimate and the exact
-// value then lie as many standard errors apart as before scaling.
-func (e Estimate) Scaled(metric string, params []Param, f float64) Estimate {
+// Scaled returns e with every number it reports multiplied by per and
+// divided by cost (both > 0), under another metric and parameters: a mean
+// per some amount of cost, such as per 100 points. Each number is
+// multiplied first, so that one the quotient holds exactly comes out
+// exact (3 per 72 points is 300/72 = 4.166666666666667 per 100, where
+// 3 x (100/72) is a step below it). A value so scaled is no longer a whole
+// count, so the scaled estimate keeps neither the histogram nor the exact
+// distribution, but it keeps the exact distribution's standard deviation,
+// scaled: the estimate and the exact value then lie as many standard
+// errors apart as before scaling.
+func (e Estimate) Scaled(metric string, params []Param, per, cost float64) Estimate {
+	f := func(x float64) float64 { return x * per / cost }
 	e.Metric, e.Title, e.Params = metric, "", params
-	e.Value, e.SE, e.StdDev = e.Value*f, e.SE*f, e.StdDev*f
-	e.CI95 = [2]float64{e.CI95[0] * f, e.CI95[1] * f}
-	e.Median, e.P05, e.P95 = e.Median*f, e.P05*f, e.P95*f
-	e.Exact *= f
-	e.ExactSD *= f
+	e.Value, e.SE, e.StdDev = f(e.Value), f(e.SE), f(e.StdDev)
+	e.CI95 = [2]float64{f(e.CI95[0]), f(e.CI95[1])}
+	e.Median, e.P05, e.P95 = f(e.Median), f(e.P05), f(e.P95)
+	e.Exact = f(e.Exact)
+	e.ExactSD = f(e.ExactSD)
 	e.Hist, e.ExactPMF = nil, nil
 	return e
 }

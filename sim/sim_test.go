@@ -403,7 +403,7 @@ func TestScaledKeepsZ(t *testing.T) {
 	h.AddN(0, 200)
 	m := MeanOf("models_killed", nil, &h).WithExactPMF(PMF{Min: 0, P: []float64{0.9973, 0.0027}})
 	f := 100.0 / 72
-	s := m.Scaled("models_killed_per_100_points", nil, f)
+	s := m.Scaled("models_killed_per_100_points", nil, 100, 72)
 	want := -0.0027 / (math.Sqrt(0.0027*0.9973) / math.Sqrt(200))
 	if z := s.Z(); math.Abs(z-want) > 1e-9 {
 		t.Errorf("scaled z %v, want %v (the unscaled z %v)", z, want, m.Z())
@@ -413,6 +413,13 @@ func TestScaledKeepsZ(t *testing.T) {
 	}
 	if s.Metric != "models_killed_per_100_points" || s.Hist != nil || s.ExactPMF != nil {
 		t.Errorf("scaled %q keeps histogram %v, distribution %v; want neither", s.Metric, s.Hist, s.ExactPMF)
+	}
+	// A mean of 3 per 72 points is 300/72 per 100, to the last digit (the
+	// nearest float64 to 25/6); 3 x (100/72) is a step below it.
+	var three Histogram
+	three.AddN(3, 10)
+	if v := MeanOf("models_killed", nil, &three).Scaled("per_100", nil, 100, 72).Value; v != 25.0/6 {
+		t.Errorf("3 per 72 points scaled to %v per 100, want 25/6 = %v", v, 25.0/6)
 	}
 }
 

@@ -1031,7 +1031,7 @@ var sufferedTitles = map[string]string{
 
 // per100Points scales a damage estimate to 100 of the attacker's points.
 func per100Points(e sim.Estimate, metric string, ps []sim.Param, points float64) sim.Estimate {
-	return e.Scaled(metric, ps, 100/points)
+	return e.Scaled(metric, ps, 100, points)
 }
 
 // balanceGrid lays out models killed per 100 points as attackers by
