@@ -946,8 +946,8 @@ func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node
 		return withoutUse(n, at)
 	}
 	card := d.spreadProfile(cards[i].Node)
-	if strings.HasPrefix(card.File, builtinPrefix) && !strings.HasPrefix(n.File, builtinPrefix) {
-		card = copiedVia(card, n, name)
+	if !strings.HasPrefix(n.File, builtinPrefix) && n.File != card.File {
+		card = copiedVia(card, n, name) // used from elsewhere than its catalogue
 	}
 	out := &Node{Kind: MapNode, Line: n.Line, Col: n.Col, File: n.File, Keys: slices.Clone(card.Keys), Vals: slices.Clone(card.Vals), card: card,
 		noMissing: card.noMissing || n.noMissing}
@@ -969,9 +969,10 @@ func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node
 // builtinPrefix begins the file name of every built-in unit catalogue.
 const builtinPrefix = "builtin:"
 
-// copiedVia returns a deep copy of n, a built-in card's text, whose every
-// node names use, the mapping that uses the card named name, as the place
-// where its problems are reported (Node.via).
+// copiedVia returns a deep copy of n, a card's text, whose every node
+// names use, the mapping that uses the card named name (Node.via): a
+// problem in a built-in card's text is placed at the use, one in a card of
+// the user's names it (Decoder.add).
 func copiedVia(n, use *Node, name string) *Node {
 	out := *n
 	out.via, out.viaCard = use, name

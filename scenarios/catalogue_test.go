@@ -887,6 +887,31 @@ func TestBuiltinCardProblemAtTheUse(t *testing.T) {
 	}
 }
 
+// TestUserCardProblemNamesTheUse: a problem in the text of a card of the
+// user's catalogue is placed there, in the card, and names the use that
+// found it, since the card may be right alone and wrong as a use changes
+// it: Rats made Chariots by the use at line 5, column 13 (after
+// "  attacker: ") keep the card's Parry save (line 5, column 12 of the
+// catalogue), which mounted models may not take. A card wrong alone is
+// placed and named alike.
+func TestUserCardProblemNamesTheUse(t *testing.T) {
+	dir := t.TempDir()
+	units := filepath.Join(dir, "units.yaml")
+	os.WriteFile(units, []byte("ruleset: fantasy\nunits:\n  - name: Rats\n    profile: M5 WS3 S3 T3 W1 I4 A1 Ld5\n    parry: 6+\n"+
+		"  - name: Cart\n    troop: Chariot\n    profile: M5 WS3 S3 T3 W1 I4 A1 Ld5\n    parry: 6+\n"), 0o644)
+	for attacker, want := range map[string]string{
+		"{use: Rats, troop: Chariot}": units + `:5:12: unit "Rats" is Chariot: mounted models may not take a Parry save (docs/fantasy.md, Parry) (the card as used at %s:5:13)`,
+		"{use: Cart}":                 units + `:9:12: unit "Cart" is Chariot: mounted models may not take a Parry save (docs/fantasy.md, Parry) (the card as used at %s:5:13)`,
+	} {
+		scen := filepath.Join(dir, "s.yaml")
+		os.WriteFile(scen, []byte("name: t\nruleset: fantasy\nunits: units.yaml\nbattle:\n  attacker: "+attacker+"\n  target: {use: Halberdiers}\n  distance: 6\n  phases: [charge, combat]\n"), 0o644)
+		_, err := both.Load(scen)
+		if want := fmt.Sprintf(want, scen); err == nil || err.Error() != want {
+			t.Errorf("%s:\ngot  %v\nwant %s", attacker, err, want)
+		}
+	}
+}
+
 // TestCatalogueCardsUseNothing: a catalogue's card is written out in full,
 // its crews and champion too: a use anywhere in it is refused at that use
 // (in "    crew: [{use: Rats}]", the key is at column 13). A card whose crew

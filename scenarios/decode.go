@@ -124,10 +124,16 @@ func (d *Decoder) at(n *Node) Error {
 // ErrorList prints the first maxErrors and counts the rest.
 func (d *Decoder) add(n *Node, e *Error) {
 	e.File, e.Line, e.Col = d.file, 1, 1
-	if n != nil && n.via != nil {
+	switch {
+	case n == nil || n.via == nil:
+	case strings.HasPrefix(n.File, builtinPrefix):
 		// In a built-in card's text, which the user has no file of: at
 		// the use that made the problem, naming the card.
 		e.Card, n = n.viaCard, n.via
+	default:
+		// In a card of the user's: there, naming the use.
+		use := d.at(n.via)
+		e.UsedAt = fmt.Sprintf("%s:%d:%d", use.File, use.Line, use.Col)
 	}
 	if n != nil {
 		e.Line, e.Col = n.Line, n.Col

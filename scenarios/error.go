@@ -22,6 +22,11 @@ type Error struct {
 	// problem: the place is then the scenario's use of the card, which
 	// made it, and the message says which card and how to see it.
 	Card string
+	// UsedAt, when set, is the place of the use of a card of the user's
+	// catalogue whose text holds the problem ("s.yaml:5:13"): the place is
+	// the card's text, and the message says which use found the problem
+	// there (a card may be right alone and wrong as a use changes it).
+	UsedAt string
 }
 
 func (e *Error) Error() string {
@@ -49,6 +54,9 @@ func (e *Error) Message() string {
 			show = strconv.Quote(show)
 		}
 		msg += fmt.Sprintf(" (in the built-in card %s as this use changes it; simulate units show %s prints the card)", e.Card, show)
+	}
+	if e.UsedAt != "" {
+		msg += " (the card as used at " + e.UsedAt + ")"
 	}
 	return msg
 }

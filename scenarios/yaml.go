@@ -55,10 +55,11 @@ type Node struct {
 	// use writes beside it (Node.CardKey).
 	card    *Node
 	changed []string
-	// via, on a node of a built-in unit card's text that a use copied,
-	// is the use's mapping, and viaCard the card's name: the user has no
-	// file of the built-in cards, so a problem found in that text is
-	// placed at the use, which is what made it (Decoder.add).
+	// via, on a node of a unit card's text that a use copied, is the
+	// use's mapping, and viaCard the card's name. The user has no file of
+	// the built-in cards, so a problem found in a built-in card's text is
+	// placed at the use, which is what made it; one in a card of the
+	// user's is placed in the card, naming the use (Decoder.add).
 	via     *Node
 	viaCard string
 	// textOff is how many columns after Col a scalar's Text starts (1
