@@ -926,9 +926,14 @@ func writeComparisonMarkdown(w io.Writer, c *sim.Comparison, st sim.Stamp, h str
 		fmt.Fprintf(w, "\n> **%s**\n", mdText(comparisonPartialLine(c, st)))
 	}
 	for _, m := range byMetric(c) {
+		if ew, ok := w.(*ErrWriter); ok && ew.Err != nil {
+			return // a write failed or was stopped: no more tables
+		}
 		fmt.Fprintf(w, "\n%s# %s\n\n", h, mdText(heading(m.metric, comparedTitle(m.metric, c), m.kind.String())))
 		withExact := anyExact(m)
-		var rows [][]string
+		// Row by row, so that a stopped output (its first failed write)
+		// ends the table there.
+		mdTableHead(w, append(slices.Clone(m.params), c.Candidates...), alignment(len(m.params), len(c.Candidates), 0))
 		for _, row := range m.rows {
 			line := paramCells(row, m.params)
 			for _, e := range row.Estimates {
@@ -938,17 +943,19 @@ func writeComparisonMarkdown(w io.Writer, c *sim.Comparison, st sim.Stamp, h str
 				}
 				line = append(line, cell)
 			}
-			rows = append(rows, line)
-		}
-		mdTable(w, append(slices.Clone(m.params), c.Candidates...), alignment(len(m.params), len(c.Candidates), 0), rows)
-		rows = nil
-		for _, row := range m.rows {
-			for _, d := range row.Diffs {
-				rows = append(rows, append(paramCells(row, m.params), pairName(d, c.Candidates), diffWithCI(m.kind, d), verdict(d, row, c.Candidates)))
+			if mdRow(w, line) != nil {
+				return
 			}
 		}
 		fmt.Fprintln(w)
-		mdTable(w, append(slices.Clone(m.params), "pair", "difference [95% CI]", "verdict"), alignment(len(m.params)+1, 1, 1), rows)
+		mdTableHead(w, append(slices.Clone(m.params), "pair", "difference [95% CI]", "verdict"), alignment(len(m.params)+1, 1, 1))
+		for _, row := range m.rows {
+			for _, d := range row.Diffs {
+				if mdRow(w, append(paramCells(row, m.params), pairName(d, c.Candidates), diffWithCI(m.kind, d), verdict(d, row, c.Candidates))) != nil {
+					return
+				}
+			}
+		}
 		fmt.Fprintln(w)
 		for _, n := range comparisonNotes(c, m, c.Candidates) {
 			fmt.Fprintf(w, "%s\n", mdText(n))

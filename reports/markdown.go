@@ -24,6 +24,9 @@ func WriteMarkdown(w io.Writer, r *sim.Report) error {
 		fmt.Fprintf(ew, "\n**%s**\n", partialLine(r))
 	}
 	for _, metric := range metrics(r.Results) {
+		if ew.Err != nil {
+			return ew.Err // a write failed or was stopped: no more tables
+		}
 		writeMarkdownLong(ew, metric, r.Results)
 		for _, t := range atLeastTables(metric, r.Results, r.Axes) {
 			writeMarkdownPlain(ew, t)
@@ -36,7 +39,8 @@ func WriteMarkdown(w io.Writer, r *sim.Report) error {
 }
 
 // writeMarkdownLong writes one metric's estimates as a Markdown table, a
-// row per point.
+// row per point, up to the first write that fails (a stopped output,
+// stopWriter: the rows after it are not laid out).
 func writeMarkdownLong(w io.Writer, metric string, es []sim.Estimate) {
 	rows, names := estimatesOf(metric, es)
 	fmt.Fprintf(w, "\n## %s\n\n", mdText(heading(metric, metricTitle(metric, rows), rows[0].Kind.String())))
@@ -63,7 +67,9 @@ func writeMarkdownLong(w io.Writer, metric string, es []sim.Estimate) {
 			}
 		}
 		cells = append(cells, number(e.Kind, e.Value), interval(e), exact(e), zString(e), GroupThousands(e.Trials))
-		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		if _, err := fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | ")); err != nil {
+			return
+		}
 	}
 }
 
@@ -153,14 +159,28 @@ func mdParagraph(s string) string {
 // mdTable writes a Markdown table whose columns are aligned as align says,
 // one letter a column ('l' left, 'r' right); cells are escaped here.
 func mdTable(w io.Writer, header []string, align string, rows [][]string) {
-	cells := func(cs []string) string {
-		out := make([]string, len(cs))
-		for i, c := range cs {
-			out[i] = mdText(c)
+	mdTableHead(w, header, align)
+	for _, r := range rows {
+		if mdRow(w, r) != nil {
+			return // a stopped or failed output: the rows after are not laid out
 		}
-		return strings.Join(out, " | ")
 	}
-	fmt.Fprintf(w, "| %s |\n", cells(header))
+}
+
+// mdRow writes one row of a Markdown table, its cells as text (mdText).
+func mdRow(w io.Writer, cs []string) error {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = mdText(c)
+	}
+	_, err := fmt.Fprintf(w, "| %s |\n", strings.Join(out, " | "))
+	return err
+}
+
+// mdTableHead writes a Markdown table's header and its rule, aligned as
+// align says ('r': right) column by column.
+func mdTableHead(w io.Writer, header []string, align string) {
+	mdRow(w, header)
 	rule := make([]string, len(header))
 	for i := range rule {
 		rule[i] = "---"
@@ -169,9 +189,6 @@ func mdTable(w io.Writer, header []string, align string, rows [][]string) {
 		}
 	}
 	fmt.Fprintf(w, "|%s|\n", strings.Join(rule, "|"))
-	for _, r := range rows {
-		fmt.Fprintf(w, "| %s |\n", cells(r))
-	}
 }
 
 // alignment spells column alignments for mdTable: left columns on the

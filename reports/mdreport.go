@@ -103,6 +103,9 @@ func writeMarkdownReport(w io.Writer, r *sim.Report, src []byte, plotDir string,
 		}
 	}
 	for _, metric := range metrics(rest) {
+		if ew.Err != nil {
+			return ew.Err // a write failed or was stopped: no more tables
+		}
 		writeMarkdownLong(ew, metric, rest)
 		var es []sim.Estimate
 		for _, e := range rest {
