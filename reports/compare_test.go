@@ -347,7 +347,7 @@ func TestComparisonPlotsCapped(t *testing.T) {
 			c.Rows = append(c.Rows, row)
 		}
 	}
-	figs, notes, err := comparisonFigures(c)
+	figs, notes, err := comparisonFigures(c, goOn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -665,7 +665,7 @@ func TestComparisonPlotSaysWhyMissing(t *testing.T) {
 		}
 		c.Rows = append(c.Rows, row)
 	}
-	figs, _, err := comparisonFigures(c)
+	figs, _, err := comparisonFigures(c, goOn)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func WriteComparisonPlots(dir string, c *sim.Comparison) (Plots, error) {
 // StageComparisonPlots is WriteComparisonPlots preparing its files in
 // files, which the caller commits with its other outputs.
 func StageComparisonPlots(files *Files, dir string, c *sim.Comparison) (Plots, error) {
-	figs, notes, err := comparisonFigures(c)
+	figs, notes, err := comparisonFigures(c, files.check)
 	out := Plots{Notes: notes}
 	if err != nil {
 		return out, err
@@ -47,12 +47,16 @@ func StageComparisonPlots(files *Files, dir string, c *sim.Comparison) (Plots, e
 // comparisonFigures builds a comparison's plots, with notes on what the
 // caps left out. A metric with more than MaxComparisonPoints points is
 // split into several figures of about equal size, each named by the points
-// it holds, so that no figure leaves any out.
-func comparisonFigures(c *sim.Comparison) ([]namedFigure, []string, error) {
+// it holds, so that no figure leaves any out. It consults stop before
+// each metric and each figure.
+func comparisonFigures(c *sim.Comparison, stop func() error) ([]namedFigure, []string, error) {
 	var figs []namedFigure
 	var notes []string
 	groups := byMetric(c)
 	for i, m := range groups {
+		if err := stop(); err != nil {
+			return nil, notes, err
+		}
 		if i == MaxComparisonPlots {
 			notes = append(notes, fmt.Sprintf("only the first %d of %d metrics were plotted; the tables hold them all", MaxComparisonPlots, len(groups)))
 			break
@@ -67,6 +71,9 @@ func comparisonFigures(c *sim.Comparison) ([]namedFigure, []string, error) {
 				end := start + len(part.rows)
 				name = fileName(name, fmt.Sprintf("points=%d..%d", start+1, end))
 				title += fmt.Sprintf(", points %d to %d of %d", start+1, end, len(m.rows))
+			}
+			if err := stop(); err != nil {
+				return nil, notes, err
 			}
 			p, err := comparisonPlot(c, part, title)
 			if err != nil {

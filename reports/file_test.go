@@ -385,7 +385,9 @@ func TestLongOutputsSeeTheStop(t *testing.T) {
 // metric and between the steps of each (a large sweep's take seconds), so
 // that plots and reports stop while their figures are built, before any
 // file is written: three metrics of 200 points consult it at least 3 x 3
-// times, and a stop at the middle consultation ends the build there.
+// times, and a stop at the middle consultation ends the build there. A
+// comparison's figures consult it before each metric and each figure:
+// twice for one metric drawn in one figure.
 func TestFiguresSeeTheStop(t *testing.T) {
 	r := &sim.Report{Scenario: "long", Trials: 10, Axes: []sim.Axis{{Name: "d", Values: make([]any, 200)}}}
 	for d := range 200 {
@@ -410,6 +412,16 @@ func TestFiguresSeeTheStop(t *testing.T) {
 	})
 	if !errors.Is(err, ErrStopped) || n != calls/2 || figs != nil {
 		t.Errorf("stopped at consultation %d of %d: %v, %d figures; want ErrStopped there and none", n, calls, err, len(figs))
+	}
+	c := &sim.Comparison{Candidates: []string{"A", "B"}, Trials: 10, Rows: []sim.ComparisonRow{{Metric: "x", Kind: sim.Probability,
+		Estimates: []sim.Estimate{sim.ProbabilityOf("", nil, 5, 10), sim.ProbabilityOf("", nil, 6, 10)}, Reported: []bool{true, true},
+		Diffs: []sim.Difference{{A: 0, B: 1, HigherA: math.NaN(), SE: math.NaN(), CI95: [2]float64{math.NaN(), math.NaN()}}}}}}
+	calls = 0
+	if _, _, err := comparisonFigures(c, func() error { calls++; return nil }); err != nil || calls != 2 {
+		t.Errorf("a comparison's figures: %v, the stop consulted %d times; want 2", err, calls)
+	}
+	if figs, _, err := comparisonFigures(c, func() error { return ErrStopped }); !errors.Is(err, ErrStopped) || figs != nil {
+		t.Errorf("a comparison's figures stopped at once: %v, %d figures; want ErrStopped and none", err, len(figs))
 	}
 }
 

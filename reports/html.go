@@ -274,11 +274,12 @@ func WriteComparisonHTML(w io.Writer, c *sim.Comparison, st sim.Stamp, sources m
 		sec.Tables = []htmlTable{est, diffs}
 		doc.Sections = append(doc.Sections, sec)
 	}
-	figs, notes, err := comparisonFigures(c)
+	stop := stopOf(w)
+	figs, notes, err := comparisonFigures(c, stop)
 	if err != nil {
 		return err
 	}
-	if doc.Plots, err = inlinePlots(figs, stopOf(w)); err != nil {
+	if doc.Plots, err = inlinePlots(figs, stop); err != nil {
 		return err
 	}
 	doc.PlotNotes = notes

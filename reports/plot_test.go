@@ -267,10 +267,10 @@ func TestPlotExactMarked(t *testing.T) {
 	}
 	c := comparisonOf(sim.Probability, [3]float64{0.5, 0.6, 0.7})
 	c.Rows[0].Estimates[1] = c.Rows[0].Estimates[1].WithExact(0.6)
-	if figs, _, err = comparisonFigures(c); err != nil || !strings.Contains(svgText(t, figs[0].fig), ">exact value<") {
+	if figs, _, err = comparisonFigures(c, goOn); err != nil || !strings.Contains(svgText(t, figs[0].fig), ">exact value<") {
 		t.Error("no legend entry for the exact values of a comparison", err)
 	}
-	if figs, _, err = comparisonFigures(sampleComparison()); err != nil || strings.Contains(svgText(t, figs[0].fig), ">exact value<") {
+	if figs, _, err = comparisonFigures(sampleComparison(), goOn); err != nil || strings.Contains(svgText(t, figs[0].fig), ">exact value<") {
 		t.Error("a legend entry for exact values where there are none", err)
 	}
 }
@@ -313,7 +313,7 @@ func comparisonOf(kind sim.Kind, values [3]float64) *sim.Comparison {
 // (values of 95.45% and 100% once gave ticks of 95%, 98%, 101%).
 func TestComparisonPlotLabels(t *testing.T) {
 	c := comparisonOf(sim.Probability, [3]float64{0.9545, 1, 1})
-	figs, _, err := comparisonFigures(c)
+	figs, _, err := comparisonFigures(c, goOn)
 	if err != nil || len(figs) != 1 {
 		t.Fatal(figs, err)
 	}
@@ -351,7 +351,7 @@ func TestComparisonAxisWords(t *testing.T) {
 // models killed).
 func TestComparisonTickLabelsWhole(t *testing.T) {
 	c := comparisonOf(sim.Mean, [3]float64{0, 4, 11})
-	figs, _, err := comparisonFigures(c)
+	figs, _, err := comparisonFigures(c, goOn)
 	if err != nil || len(figs) != 1 {
 		t.Fatal(figs, err)
 	}
@@ -381,7 +381,7 @@ func TestComparisonPlotsSplit(t *testing.T) {
 		row.Estimates = []sim.Estimate{sim.ProbabilityOf("", nil, 5, 10), sim.ProbabilityOf("", nil, 6, 10)}
 		c.Rows = append(c.Rows, row)
 	}
-	figs, notes, err := comparisonFigures(c)
+	figs, notes, err := comparisonFigures(c, goOn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -589,7 +589,7 @@ func TestComparisonPlotNamesMissing(t *testing.T) {
 			c.Rows[i].Estimates[2] = gone
 		}
 	}
-	figs, _, err := comparisonFigures(c)
+	figs, _, err := comparisonFigures(c, goOn)
 	if err != nil || len(figs) != 1 {
 		t.Fatal(figs, err)
 	}
@@ -601,7 +601,7 @@ func TestComparisonPlotNamesMissing(t *testing.T) {
 	}
 	// One point: the candidates are the x axis' labels.
 	c.Rows = c.Rows[:1]
-	figs, _, err = comparisonFigures(c)
+	figs, _, err = comparisonFigures(c, goOn)
 	if err != nil || len(figs) != 1 {
 		t.Fatal(figs, err)
 	}

@@ -198,7 +198,7 @@ func TestPartialIsMarked(t *testing.T) {
 	}
 	c := sampleComparison()
 	c.Partial = true
-	cfigs, _, err := comparisonFigures(c)
+	cfigs, _, err := comparisonFigures(c, goOn)
 	if err != nil || len(cfigs) == 0 {
 		t.Fatalf("comparison figures: %v, %d", err, len(cfigs))
 	}

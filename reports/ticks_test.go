@@ -88,7 +88,7 @@ func TestComparisonMeanTicks(t *testing.T) {
 				Value: c.v, CI95: [2]float64{c.v - c.half, c.v + c.half}, Trials: 1000})
 		}
 		cmp.Rows = []sim.ComparisonRow{row}
-		figs, _, err := comparisonFigures(cmp)
+		figs, _, err := comparisonFigures(cmp, goOn)
 		if err != nil || len(figs) != 1 {
 			t.Fatal(figs, err)
 		}
@@ -125,7 +125,7 @@ func TestNumberTicksExact(t *testing.T) {
 // percent and labels nothing past 0% or 100%.
 func TestComparisonProbabilityZoom(t *testing.T) {
 	c := comparisonOf(sim.Probability, [3]float64{0.40, 0.41, 0.42})
-	figs, _, err := comparisonFigures(c)
+	figs, _, err := comparisonFigures(c, goOn)
 	if err != nil || len(figs) != 1 {
 		t.Fatal(figs, err)
 	}

@@ -176,7 +176,7 @@ func TestComparedPerUnitTitles(t *testing.T) {
 			t.Errorf("%s does not hold %q", format, want)
 		}
 	}
-	figs, _, err := comparisonFigures(c)
+	figs, _, err := comparisonFigures(c, goOn)
 	if err != nil {
 		t.Fatal(err)
 	}
