@@ -330,8 +330,11 @@ func exactImpactCombat(b *Battle, pCombat float64, wounds dice.Dist, ex BattleEx
 	var results []float64 // each w's combat result, with its chance
 	for i, pw := range wounds.P {
 		w := wounds.Min + i
+		// The charger stands in contact; the target where it stood
+		// (its place), from which a battle standard's 12" is measured.
 		states[0].reset(a, 0)
-		states[1].reset(t, 0)
+		states[1].reset(t, b.Distance[1])
+		states[1].Distance = 0
 		states[0].Engaged, states[1].Engaged, states[0].Charged = true, true, true
 		states[1].wound(t, w)
 		plan := b.plan(s, units, states, true)
@@ -462,7 +465,7 @@ func exactZzzzap(b *Battle, ex BattleExact) (survive float64, known bool) {
 		for i, u := range b.Units {
 			s.Units[i].reset(u, b.Distance[i])
 		}
-		s.Units[1].Distance, s.Units[1].at = st.dist, st.dist
+		s.Units[1].Distance = st.dist // a move of the acting unit: the target's place stays
 		near := b.nearest(s, 0)
 		pFire, mean, wounds := boltWounds(b, near)
 		if near >= 0 && b.Units[near].Models*b.Units[near].W <= b.Options.ZzzzapBolts {

@@ -1,6 +1,7 @@
 package fantasy
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -602,5 +603,34 @@ func TestExactWhenMovesMeetOthers(t *testing.T) {
 		if v, has := lineEx.Value(k.metric, k.unit); has {
 			t.Errorf("line, Impact Hits alone: metric %d of unit %d keeps the closed form %v", k.metric, k.unit, v)
 		}
+	}
+}
+
+// TestExactImpactCombatHeartened: a friend of the Clanrats with the battle
+// standard 14" from the chariot's start stands 14 - 2 = 12" from the
+// Clanrats, which the charge leaves where they stood: within the
+// standard's 12", so a failed Break test is taken again (WAP, Hold Your
+// Ground!): broke = 51875/139968 x (26/36)^2 (TestExactImpactCombat's
+// terms). One 15" away is 13" from them: no re-roll, 51875/139968 x
+// 26/36. The exact values match trials (200,000, fixed seed, within 4
+// standard errors); the exact value once measured from the chariot's
+// start, and gave the re-roll at 14" to neither.
+func TestExactImpactCombatHeartened(t *testing.T) {
+	lose := 51875.0 / 139968
+	for _, tc := range []struct {
+		at   int
+		want float64
+	}{{14, lose * 26 / 36 * 26 / 36}, {15, lose * 26 / 36}} {
+		b := impactBattle("D6")
+		bearer := foot("Bearer", 20, 5, 3, 3, 3, 4, 1, 5, NoSave)
+		bearer.BattleStandard, bearer.ImmunePsychology = true, true
+		b.Units, b.Enemy, b.Distance = append(b.Units, bearer), append(b.Enemy, true), append(b.Distance, tc.at)
+		got, has := ExactBattle(b).Value(BattleBroke, 1)
+		if !has || math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("bearer at %d\": exact broke %v, %v; want %v", tc.at, got, has, tc.want)
+		}
+		const n = 200_000
+		k := trialsWhere(b, uint64(60+tc.at), n, func(s *State) bool { return s.Units[1].Broke })
+		within4SE(t, fmt.Sprintf("bearer at %d\": the Clanrats broke", tc.at), k, n, tc.want)
 	}
 }
