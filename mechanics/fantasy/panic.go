@@ -66,6 +66,21 @@ func (b *Battle) MeetsOthers() bool {
 	return b.pursuitMeets() || b.outOfControlMeets() || b.chargeMeets()
 }
 
+// MayFight reports whether a combat phase of the battle can be fought:
+// the battle starts in contact, or a charge phase comes before a combat
+// phase, or an Out of Control move may run into an enemy
+// (outOfControlMeets). Nothing else brings the acting unit into contact:
+// no other unit starts in combat with it, and a pursuit follows a combat.
+func (b *Battle) MayFight() bool {
+	charge, combat := slices.Index(b.Phases, PhaseCharge), -1
+	for i, p := range b.Phases {
+		if p == PhaseCombat {
+			combat = i
+		}
+	}
+	return combat >= 0 && (b.Distance[1] == 0 || charge >= 0 && charge < combat || b.outOfControlMeets())
+}
+
 func (b *Battle) chargeMeets() bool {
 	return b.Options.ChargePath == ChargeLine && len(b.Units) > 2 && slices.Contains(b.Phases, PhaseCharge)
 }

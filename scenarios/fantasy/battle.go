@@ -129,6 +129,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		others           []bystander
 		phases           []rules.Phase
 		shootingAt       *scenarios.Node // the first shooting phase listed
+		combatAt         *scenarios.Node // the first combat phase listed
 		options          = map[string]scenarios.Param[optionValue]{}
 		optionAt         = map[string]*scenarios.Node{}
 	)
@@ -143,6 +144,9 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			phases = decodePhases(d, n)
 			if i := slices.Index(phases, rules.PhaseShooting); i >= 0 {
 				shootingAt = n.Items[i]
+			}
+			if i := slices.Index(phases, rules.PhaseCombat); i >= 0 {
+				combatAt = n.Items[i]
 			}
 		}},
 		{Key: "options", Decode: func(n *scenarios.Node) { decodeBattleOptions(d, n, options, optionAt) }},
@@ -179,6 +183,10 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		ok = ok && optionsOfRules(d, optionAt, battles, phases)
 		if allBuilt && shootingAt != nil && !slices.ContainsFunc(battles, shoots) {
 			refuseIdleShooting(d, shootingAt, battles)
+			ok = false
+		}
+		if allBuilt && combatAt != nil && !slices.ContainsFunc(battles, (*rules.Battle).MayFight) {
+			d.Errorf(combatAt, "combat: the target is not in contact with the attacker (distance above 0) at any point, and no charge phase comes before this one to bring them together, so no combat is fought; put a charge phase first (phases: [charge, combat]), or set distance: 0")
 			ok = false
 		}
 		if !ok || !read {

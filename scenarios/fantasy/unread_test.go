@@ -164,6 +164,15 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"a shooting phase with nothing to shoot",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting, combat]}\n",
 			"t.yaml:3:168: shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it"},
+		// A combat phase that nothing brings the units together for: no
+		// charge phase before it, and the target not in contact at any
+		// point; refused at the first combat phase.
+		{"a combat phase never fought",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: [5, 9], phases: [combat]}\n",
+			"t.yaml:3:165: combat: the target is not in contact with the attacker (distance above 0) at any point, and no charge phase comes before this one"},
+		{"a combat phase before the only charge phase",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 5, phases: [combat, charge]}\n",
+			"t.yaml:3:160: combat: the target is not in contact with the attacker"},
 		// Both at once: an option's refusal does not hold the phase's back.
 		{"firing_ranks and a shooting phase with nothing to shoot",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting], options: {firing_ranks: 3}}\n",
@@ -304,7 +313,11 @@ func TestUnreadKeysRefused(t *testing.T) {
 		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting, shooting], options: {out_of_control: towards, caught: destroyed}}\n",
 		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 0, phases: [combat, combat], options: {pursue: false, loss_of_control: end_of_phase, out_of_control: towards, caught: destroyed}}\n",
 		// A card's Zzzzap! on another unit is left unused, as a card's bow.
-		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, others: [{use: Doomwheel, side: friend, distance: 3}], distance: 10, phases: [shooting, combat]}\n",
+		"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, others: [{use: Doomwheel, side: friend, distance: 3}], distance: 10, phases: [shooting]}\n",
+		// A combat phase fought at some point of a sweep, or after an Out
+		// of Control move towards the target.
+		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: [0, 5], phases: [combat]}\n",
+		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting, combat], options: {out_of_control: towards}}\n",
 	} {
 		if _, err := registry.Parse("t.yaml", []byte(head+src)); err != nil {
 			t.Errorf("%s: %v", src, err)
@@ -360,7 +373,7 @@ func TestMissileReadOnlyWhereItShoots(t *testing.T) {
 		"charge: {unit: {use: Archers}, distance: 8}\n",
 		"battle: {attacker: {use: Archers}, target: {use: Archers, name: Bowmen}, others: [{use: Archers, name: Skirmish Line, side: enemy, distance: 9}], distance: 10, phases: [charge, combat]}\n",
 		"battle: {attacker: {name: A, " + rat + ", " + bow + "}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting]}\n",
-		"battle: {attacker: {use: Archers}, target: {use: Archers, name: Bowmen, BS: \"-\"}, distance: 10, phases: [shooting, combat]}\n",
+		"battle: {attacker: {use: Archers}, target: {use: Archers, name: Bowmen, BS: \"-\"}, distance: 10, phases: [shooting]}\n",
 		"charge: {unit: {use: Archers, BS: \"-\"}, distance: 8}\n",
 	} {
 		path := filepath.Join(dir, fmt.Sprintf("s%d.yaml", i))
