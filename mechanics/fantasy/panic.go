@@ -66,19 +66,31 @@ func (b *Battle) MeetsOthers() bool {
 	return b.pursuitMeets() || b.outOfControlMeets() || b.chargeMeets()
 }
 
-// MayFight reports whether a combat phase of the battle can be fought:
-// the battle starts in contact, or a charge phase comes before a combat
-// phase, or an Out of Control move may run into an enemy
-// (outOfControlMeets). Nothing else brings the acting unit into contact:
-// no other unit starts in combat with it, and a pursuit follows a combat.
+// MayFight reports whether the battle's first combat phase can be fought
+// (a later one fights on): the battle starts in contact; or a phase before
+// it may bring the acting unit into contact: a charge phase with the
+// target within its longest charge, or a shooting phase whose Zzzzap! may
+// send it Out of Control towards the others (OutOfControlTowards; Loss of
+// Control needs a wound out of combat, which only its own Zzzzap! deals
+// before a combat). Nothing else does: no other unit starts in combat with
+// it, and a pursuit follows a combat. Nothing moves it nearer before its
+// charge but an Out of Control move, in a shooting phase that comes before
+// the combat too.
 func (b *Battle) MayFight() bool {
-	charge, combat := slices.Index(b.Phases, PhaseCharge), -1
-	for i, p := range b.Phases {
-		if p == PhaseCombat {
-			combat = i
+	first := slices.Index(b.Phases, PhaseCombat)
+	if first < 0 {
+		return false
+	}
+	a := b.Units[0]
+	for _, p := range b.Phases[:first] {
+		switch {
+		case p == PhaseCharge && b.Distance[1] <= a.Mover.LongestCharge(a.Flying):
+			return true
+		case p == PhaseShooting && a.Zzzzap && b.Options.OutOfControl == OutOfControlTowards:
+			return true
 		}
 	}
-	return combat >= 0 && (b.Distance[1] == 0 || charge >= 0 && charge < combat || b.outOfControlMeets())
+	return b.Distance[1] == 0
 }
 
 func (b *Battle) chargeMeets() bool {

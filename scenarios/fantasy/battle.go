@@ -179,14 +179,14 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		// Weighed only where every point was built, so that a unit that
 		// could not be read hides nothing the checks need; then all in one
 		// run.
-		allBuilt := ok
+		allBuilt := ok && len(battles) > 0 // none where the reading was stopped
 		ok = ok && optionsOfRules(d, optionAt, battles, phases)
 		if allBuilt && shootingAt != nil && !slices.ContainsFunc(battles, shoots) {
 			refuseIdleShooting(d, shootingAt, battles)
 			ok = false
 		}
 		if allBuilt && combatAt != nil && !slices.ContainsFunc(battles, (*rules.Battle).MayFight) {
-			d.Errorf(combatAt, "combat: the target is not in contact with the attacker (distance above 0) at any point, and no charge phase comes before this one to bring them together, so no combat is fought; put a charge phase first (phases: [charge, combat]), or set distance: 0")
+			refuseUnfoughtCombat(d, combatAt, battles)
 			ok = false
 		}
 		if !ok || !read {
@@ -556,6 +556,21 @@ func refuseIdleShooting(d *scenarios.Decoder, at *scenarios.Node, battles []*rul
 		return
 	}
 	d.Errorf(at, "shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it")
+}
+
+// refuseUnfoughtCombat refuses the first combat phase (at), which none of
+// the battles can fight (rules.Battle.MayFight), saying why.
+func refuseUnfoughtCombat(d *scenarios.Decoder, at *scenarios.Node, battles []*rules.Battle) {
+	b := battles[0] // the phases are the same at every point
+	why := "the target is out of contact (distance above 0) at every point, and no charge phase comes before it to bring them together"
+	if i := slices.Index(b.Phases, rules.PhaseCharge); i >= 0 && i < slices.Index(b.Phases, rules.PhaseCombat) {
+		why = "the target is beyond the attacker's longest charge at every point, so the charge phase before it never reaches it"
+	}
+	also := ""
+	if slices.ContainsFunc(battles, func(b *rules.Battle) bool { return b.Units[0].Zzzzap }) {
+		also = " (a Zzzzap! machine may also come into contact Out of Control: a shooting phase before it, with out_of_control: towards)"
+	}
+	d.Errorf(at, "combat: no combat is fought in this phase: %s; put a charge phase before it with the target within reach, start in contact (distance: 0), or remove the phase%s", why, also)
 }
 
 // shoots reports whether b's acting unit shoots in a shooting phase: a

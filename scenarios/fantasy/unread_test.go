@@ -164,15 +164,31 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"a shooting phase with nothing to shoot",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting, combat]}\n",
 			"t.yaml:3:168: shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it"},
-		// A combat phase that nothing brings the units together for: no
-		// charge phase before it, and the target not in contact at any
-		// point; refused at the first combat phase.
+		// A combat phase that nothing brings the units together for,
+		// refused at the first combat phase: no charge phase before it and
+		// the target out of contact at every point; a charge only after it
+		// (the later phase would fight); a charge that never reaches (the
+		// longest charge of M 4 is 4 plus the highest of 2D6, 10"); Zzzzap!'s Out of Control
+		// move only after it, or not towards the others; Loss of Control
+		// with nothing to wound the attacker out of combat first.
 		{"a combat phase never fought",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: [5, 9], phases: [combat]}\n",
-			"t.yaml:3:165: combat: the target is not in contact with the attacker (distance above 0) at any point, and no charge phase comes before this one"},
+			"t.yaml:3:165: combat: no combat is fought in this phase: the target is out of contact (distance above 0) at every point, and no charge phase comes before it"},
 		{"a combat phase before the only charge phase",
-			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 5, phases: [combat, charge]}\n",
-			"t.yaml:3:160: combat: the target is not in contact with the attacker"},
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 5, phases: [combat, charge, combat]}\n",
+			"t.yaml:3:160: combat: no combat is fought in this phase: the target is out of contact"},
+		{"a charge that never reaches",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: [11, 50], phases: [charge, combat]}\n",
+			"t.yaml:3:175: combat: no combat is fought in this phase: the target is beyond the attacker's longest charge at every point"},
+		{"Out of Control only after the combat",
+			"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 10, phases: [combat, shooting], options: {out_of_control: towards}}\n",
+			"t.yaml:3:124: combat: no combat is fought in this phase: the target is out of contact (distance above 0) at every point, and no charge phase comes before it to bring them together; put a charge phase before it with the target within reach, start in contact (distance: 0), or remove the phase (a Zzzzap! machine may also come into contact Out of Control: a shooting phase before it, with out_of_control: towards)"},
+		{"Out of Control in place",
+			"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting, combat]}\n",
+			"t.yaml:3:134: combat: no combat is fought in this phase"},
+		{"Loss of Control with no wound out of combat",
+			"battle: {attacker: {name: A, troop: Chariot, " + rat + ", rules: [Loss of Control]}, target: {name: B, " + rat + "}, distance: 10, phases: [combat, combat], options: {out_of_control: towards, loss_of_control: end_of_phase}}\n",
+			"t.yaml:3:203: combat: no combat is fought in this phase"},
 		// Both at once: an option's refusal does not hold the phase's back.
 		{"firing_ranks and a shooting phase with nothing to shoot",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting], options: {firing_ranks: 3}}\n",
@@ -317,6 +333,7 @@ func TestUnreadKeysRefused(t *testing.T) {
 		// A combat phase fought at some point of a sweep, or after an Out
 		// of Control move towards the target.
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: [0, 5], phases: [combat]}\n",
+		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: [10, 50], phases: [charge, combat]}\n",
 		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting, combat], options: {out_of_control: towards}}\n",
 	} {
 		if _, err := registry.Parse("t.yaml", []byte(head+src)); err != nil {
