@@ -68,26 +68,39 @@ func (b *Battle) MeetsOthers() bool {
 
 // MayFight reports whether the battle's first combat phase can be fought
 // (a later one fights on): the battle starts in contact; or a phase before
-// it may bring the acting unit into contact: a charge phase with the
-// target within its longest charge, or a shooting phase whose Zzzzap! may
-// send it Out of Control towards the others (OutOfControlTowards; Loss of
+// it may bring the acting unit into contact. A charge phase does where an
+// enemy is within the acting unit's longest charge: its target, or, for a
+// Random Movement move along the line (Options.ChargePath ChargeLine),
+// any enemy, which the move charges when it meets it first (advance). A
+// shooting phase does for a Zzzzap! machine whose Mishap chart may send it
+// Out of Control towards the others (OutOfControlTowards), and one before
+// its charge lengthens its longest Random Movement move to 4D6's for good
+// (Burst of Speed). Nothing else does: no other
+// unit starts in combat with it, a pursuit follows a combat, and Loss of
 // Control needs a wound out of combat, which only its own Zzzzap! deals
-// before a combat). Nothing else does: no other unit starts in combat with
-// it, and a pursuit follows a combat. Nothing moves it nearer before its
-// charge but an Out of Control move, in a shooting phase that comes before
-// the combat too.
+// before a combat.
 func (b *Battle) MayFight() bool {
 	first := slices.Index(b.Phases, PhaseCombat)
 	if first < 0 {
 		return false
 	}
 	a := b.Units[0]
+	reach := a.Mover.LongestCharge(a.Flying)
 	for _, p := range b.Phases[:first] {
 		switch {
-		case p == PhaseCharge && b.Distance[1] <= a.Mover.LongestCharge(a.Flying):
-			return true
 		case p == PhaseShooting && a.Zzzzap && b.Options.OutOfControl == OutOfControlTowards:
 			return true
+		case p == PhaseShooting && a.Zzzzap && !a.Mover.Random.IsZero():
+			reach = max(reach, fourD6.Max()) // a Burst of Speed, for the charge after it
+		case p != PhaseCharge:
+		case b.Distance[1] <= reach:
+			return true
+		case b.Options.ChargePath == ChargeLine && !a.Mover.Random.IsZero():
+			for j := 2; j < len(b.Units); j++ {
+				if b.Enemy[j] && b.Distance[j] <= reach {
+					return true
+				}
+			}
 		}
 	}
 	return b.Distance[1] == 0

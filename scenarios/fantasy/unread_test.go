@@ -186,6 +186,15 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"Out of Control in place",
 			"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting, combat]}\n",
 			"t.yaml:3:134: combat: no combat is fought in this phase"},
+		// A Burst of Speed from the Mishap chart makes the Doomwheel's
+		// Random Movement 4D6 (24" at most) for a charge after the shooting
+		// phase, but not for one before it (3D6: 18").
+		{"a Doomwheel beyond 4D6",
+			"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 25, phases: [shooting, charge, combat]}\n",
+			"t.yaml:3:142: combat: no combat is fought in this phase: the target is beyond the attacker's longest charge at every point"},
+		{"a Doomwheel beyond 3D6, shooting after its charge",
+			"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 19, phases: [charge, shooting, combat]}\n",
+			"t.yaml:3:142: combat: no combat is fought in this phase: the target is beyond the attacker's longest charge at every point"},
 		{"Loss of Control with no wound out of combat",
 			"battle: {attacker: {name: A, troop: Chariot, " + rat + ", rules: [Loss of Control]}, target: {name: B, " + rat + "}, distance: 10, phases: [combat, combat], options: {out_of_control: towards, loss_of_control: end_of_phase}}\n",
 			"t.yaml:3:203: combat: no combat is fought in this phase"},
@@ -334,6 +343,10 @@ func TestUnreadKeysRefused(t *testing.T) {
 		// of Control move towards the target.
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: [0, 5], phases: [combat]}\n",
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: [10, 50], phases: [charge, combat]}\n",
+		// A Burst of Speed before the charge (4D6 reaches 19"); a Random
+		// Movement move along the line that meets another enemy first.
+		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 19, phases: [shooting, charge, combat]}\n",
+		"battle: {attacker: {name: A, " + rat + ", rules: [Random Movement (2D6)]}, target: {name: B, " + rat + "}, others: [{name: C, side: enemy, distance: 5, " + rat + "}], distance: 30, phases: [charge, combat], options: {charge_path: line}}\n",
 		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting, combat], options: {out_of_control: towards}}\n",
 	} {
 		if _, err := registry.Parse("t.yaml", []byte(head+src)); err != nil {
