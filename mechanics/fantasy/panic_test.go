@@ -3,6 +3,7 @@ package fantasy
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"hammersim/mechanics/dice"
@@ -531,5 +532,88 @@ func TestPanicMeasuredFromWhereTheTargetStands(t *testing.T) {
 			Enemy: []bool{false, true, true}, Distance: []int{0, 8, d}, Phases: []Phase{PhaseCharge}, Options: DefaultOptions}
 		k := trialsWhere(b, uint64(50+d), n, func(s *State) bool { return s.Out.Panicked[2] })
 		within4SE(t, fmt.Sprintf("destruction, friend %d\" from the charger's start: friend fled", d), k, n, want)
+	}
+}
+
+// TestMayFightHoldsToTrials: a battle whose first combat phase MayFight
+// rules out fights no round in it in 200 trials (run to that phase; 2,000
+// for the Zzzzap! machine, whose Burst of Speed reaches 19" once in 370
+// trials: 1/36 x P(4D6 >= 19) = 1/36 x 126/1296), over a family of 10,080
+// battles: five attackers (foot of M 4; Random Movement 2D6; a
+// Doomwheel-like machine with Zzzzap! and Random Movement 3D6; a flyer
+// with Fly (9) charging flying; Swiftstride cavalry of M 8), eight phase
+// lists, the target 0 to 30" away, another unit (none, an enemy or a
+// friend) 5" or 20" away, both charge paths and three Out of Control
+// moves. The check is a refusal: it may let a battle pass that never
+// fights, but must never refuse one that can. The family holds battles it
+// rules out and battles it does not, so the test checks something.
+func TestMayFightHoldsToTrials(t *testing.T) {
+	attackers := []func() *Unit{
+		func() *Unit { return foot("Foot", 10, 5, 3, 3, 3, 3, 1, 7, NoSave) },
+		func() *Unit {
+			u := foot("Random", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)
+			u.Mover.Random = dice.MustParse("2D6")
+			return u
+		},
+		func() *Unit { z := zzzzapper(); z.Mover.Random = dice.MustParse("3D6"); return z },
+		func() *Unit {
+			u := foot("Flyer", 5, 5, 3, 3, 3, 3, 1, 7, NoSave)
+			u.Mover.Fly, u.Flying = 9, true
+			return u
+		},
+		func() *Unit {
+			u := foot("Riders", 5, 5, 3, 3, 3, 3, 1, 7, NoSave)
+			u.Troop, u.Mover.M, u.Mover.Swiftstride = Cavalry, 8, true
+			return u
+		},
+	}
+	phaseLists := [][]Phase{
+		{PhaseCombat}, {PhaseCharge, PhaseCombat}, {PhaseCombat, PhaseCharge, PhaseCombat},
+		{PhaseShooting, PhaseCombat}, {PhaseCombat, PhaseShooting}, {PhaseShooting, PhaseCharge, PhaseCombat},
+		{PhaseCharge, PhaseShooting, PhaseCombat}, {PhaseCombat, PhaseCombat},
+	}
+	ruledOut, allowed := 0, 0
+	for ai, mk := range attackers {
+		for _, phases := range phaseLists {
+			for _, d := range []int{0, 5, 10, 15, 19, 25, 30} {
+				for other := range 3 {
+					for _, od := range []int{5, 20} {
+						for _, path := range []ChargePath{ChargeClear, ChargeLine} {
+							for _, ooc := range []OutOfControlMove{OutOfControlInPlace, OutOfControlTowards, OutOfControlAway} {
+								b := battle(mk(), foot("Target", 20, 5, 3, 3, 3, 3, 1, 5, NoSave), d, phases...)
+								if other > 0 {
+									b.Units = append(b.Units, foot("Other", 20, 5, 3, 3, 3, 3, 1, 5, NoSave))
+									b.Enemy, b.Distance = append(b.Enemy, other == 1), append(b.Distance, od)
+								}
+								b.Options.ChargePath, b.Options.OutOfControl = path, ooc
+								if b.MayFight() {
+									allowed++
+									continue
+								}
+								ruledOut++
+								// The battle up to its first combat phase:
+								// a later one may fight after a charge.
+								b.Phases = phases[:slices.Index(phases, PhaseCombat)+1]
+								s, r := b.NewState(), dice.New(uint64(ruledOut), 0)
+								n := 200
+								if b.Units[0].Zzzzap {
+									n = 2000
+								}
+								for range n {
+									b.Run(r, s)
+									if s.Out.Rounds > 0 {
+										t.Fatalf("attacker %d, phases %v, target %d\", other %d at %d\", path %d, out of control %d: ruled out, yet fought %d rounds",
+											ai, phases, d, other, od, path, ooc, s.Out.Rounds)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if ruledOut == 0 || allowed == 0 {
+		t.Fatalf("%d battles ruled out, %d allowed: the family tests nothing", ruledOut, allowed)
 	}
 }
