@@ -314,6 +314,10 @@ func yamlMessage(msg string, tk *token.Token) string {
 		// The library takes one directive, followed at once by the
 		// document's "---".
 		return "expected --- after the directive; a file may open with one directive, such as %YAML 1.2, then ---"
+	case strings.HasPrefix(msg, `mapping key "?" already defined`):
+		// A second complex key in one mapping: the library names the
+		// indicator, not the key. The first alone is refused as here.
+		return "complex keys (? key) are not supported; write key: value"
 	case strings.HasPrefix(msg, "tab character cannot use as a map key"):
 		// The library points at the key after the tab.
 		return "a tab stands before this key; use spaces"

@@ -126,6 +126,11 @@ func TestRefusedConstructsOnce(t *testing.T) {
 		{"a tag on a key", "name: t\n!!str ruleset: toy\n", "t.yaml:2:1: YAML tags such as !!str are not used in scenarios; remove it"},
 		{"an alias as a key", "name: t\n*nope : toy\n", `t.yaml:2:1: alias *"nope" names no anchor defined before it`},
 		{"a complex key", "name: t\n? ruleset\n: toy\n", "t.yaml:2:1: complex keys (? key) are not supported; write key: value"},
+		{"two complex keys", "name: t\n? ruleset\n: toy\n? trials\n: 5\n",
+			"t.yaml:2:1: complex keys (? key) are not supported; write key: value\nt.yaml:4:1: complex keys (? key) are not supported; write key: value"},
+		// A complex key that repeats a plain one: the library's
+		// duplicate-key check comes first, and names the indicator.
+		{"a complex key repeating a key", "name: t\nruleset: toy\n? ruleset\n: toy\n", "t.yaml:3:1: complex keys (? key) are not supported; write key: value"},
 		{"a merge key's unknown alias", "name: t\nroll: {<<: *nope, bonus: 1}\n",
 			"t.yaml:2:8: merge keys (<<) are not supported; write the keys out\nt.yaml:2:12: alias *\"nope\" names no anchor defined before it"},
 		{"an alias bomb", bomb, "t.yaml:5:15: more than 20000 values in one file, aliases counted at each use; a scenario needs far fewer"},
