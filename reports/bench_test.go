@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"io"
 	"testing"
 
@@ -45,6 +46,55 @@ func BenchmarkWriteTable(b *testing.B) {
 		b.Run(f.name, func(b *testing.B) {
 			for b.Loop() {
 				if err := f.write(io.Discard, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkReportFigures builds the figures of a report whose series are
+// many (reportFigures: a metric split into figures of at most MaxLines
+// series, the first MaxFigures drawn), against the JSON of the same report
+// as the measure: both should grow in proportion to the points. The sweeps
+// are of a distance (the x axis) by three characteristics of ten values
+// each (1,000 series, as a battle sweep of WS, S and T has), at 5 and 20
+// distances: 5,000 and 20,000 points.
+func BenchmarkReportFigures(b *testing.B) {
+	for _, distances := range []int{5, 20} {
+		r := &sim.Report{Scenario: "many", Version: "test", Seed: 1, Trials: 1000}
+		r.Axes = append(r.Axes, sim.Axis{Name: "distance"})
+		for d := range distances {
+			r.Axes[0].Values = append(r.Axes[0].Values, d+1)
+		}
+		for _, n := range []string{"WS", "S", "T"} {
+			a := sim.Axis{Name: n}
+			for v := range 10 {
+				a.Values = append(a.Values, v+1)
+			}
+			r.Axes = append(r.Axes, a)
+		}
+		for d := range distances {
+			for ws := range 10 {
+				for st := range 10 {
+					for t := range 10 {
+						ps := []sim.Param{{Name: "distance", Value: d + 1}, {Name: "WS", Value: ws + 1}, {Name: "S", Value: st + 1}, {Name: "T", Value: t + 1}}
+						r.Results = append(r.Results, sim.ProbabilityOf("won", ps, int64(100+(d+ws+st+t)*37%800), 1000))
+					}
+				}
+			}
+		}
+		points := len(r.Results)
+		b.Run(fmt.Sprintf("points=%d/figures", points), func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := reportFigures(r, goOn); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("points=%d/json", points), func(b *testing.B) {
+			for b.Loop() {
+				if err := WriteJSON(io.Discard, r); err != nil {
 					b.Fatal(err)
 				}
 			}
