@@ -75,10 +75,9 @@ func (b *Battle) MeetsOthers() bool {
 // shooting phase does for a Zzzzap! machine whose Mishap chart may send it
 // Out of Control towards the others (OutOfControlTowards), and one before
 // its charge lengthens its longest Random Movement move to 4D6's for good
-// (Burst of Speed). Nothing else does: no other
-// unit starts in combat with it, a pursuit follows a combat, and Loss of
-// Control needs a wound out of combat, which only its own Zzzzap! deals
-// before a combat.
+// (Burst of Speed). Nothing else does: no other unit starts in combat with
+// it, a pursuit follows a combat, and Loss of Control needs a wound out of
+// combat, which only its own Zzzzap! deals before a combat.
 func (b *Battle) MayFight() bool {
 	first := slices.Index(b.Phases, PhaseCombat)
 	if first < 0 {
