@@ -387,7 +387,10 @@ func wrapText(s string, width int) string {
 func longWordsCut(words []string, width int) []string {
 	out := words[:0:0]
 	for _, w := range words {
-		for width > 0 && textWidth(w) > width {
+		for width > 0 {
+			// The widest prefix that fits: all of w once it fits. Measuring
+			// the rest of w for each piece took time in the square of its
+			// length (a description of one 1 MB word: seconds).
 			cut := widthPrefix(w, width)
 			if cut == 0 || cut == len(w) {
 				break

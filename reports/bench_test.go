@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"hammersim/sim"
@@ -96,6 +97,23 @@ func BenchmarkReportFigures(b *testing.B) {
 			for b.Loop() {
 				if err := WriteJSON(io.Discard, r); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkWrapLongWord wraps one word of 10,000 and of 100,000 letters
+// (a description written without spaces) to the terminal's width: the
+// second should take about ten times the first, as the pieces are ten
+// times as many.
+func BenchmarkWrapLongWord(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		word := strings.Repeat("x", n)
+		b.Run(fmt.Sprintf("letters=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if len(wrapText(word, TerminalWidth)) <= n {
+					b.Fatal("no line breaks")
 				}
 			}
 		})
