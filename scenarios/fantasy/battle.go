@@ -181,14 +181,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		// run.
 		allBuilt := ok && len(battles) > 0 // none where the reading was stopped
 		ok = ok && optionsOfRules(d, optionAt, battles, phases)
-		if allBuilt && shootingAt != nil && !slices.ContainsFunc(battles, shoots) {
-			refuseIdleShooting(d, shootingAt, battles)
-			ok = false
-		}
-		if allBuilt && combatAt != nil && !slices.ContainsFunc(battles, (*rules.Battle).MayFight) {
-			refuseUnfoughtCombat(d, combatAt, battles)
-			ok = false
-		}
+		ok = (!allBuilt || phasesPlayed(d, battles, shootingAt, combatAt)) && ok
 		if !ok || !read {
 			return scenarios.Compiled{}
 		}
@@ -556,6 +549,22 @@ func refuseIdleShooting(d *scenarios.Decoder, at *scenarios.Node, battles []*rul
 		return
 	}
 	d.Errorf(at, "shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it")
+}
+
+// phasesPlayed refuses, at its first place in the list, a shooting phase
+// in which nothing shoots and a combat phase that is never fought at any
+// of the battles, and reports whether it refused neither.
+func phasesPlayed(d *scenarios.Decoder, battles []*rules.Battle, shootingAt, combatAt *scenarios.Node) bool {
+	ok := true
+	if shootingAt != nil && !slices.ContainsFunc(battles, shoots) {
+		refuseIdleShooting(d, shootingAt, battles)
+		ok = false
+	}
+	if combatAt != nil && !slices.ContainsFunc(battles, (*rules.Battle).MayFight) {
+		refuseUnfoughtCombat(d, combatAt, battles)
+		ok = false
+	}
+	return ok
 }
 
 // refuseUnfoughtCombat refuses the first combat phase (at), which none of
