@@ -1,7 +1,7 @@
 package fantasy
 
 import (
-	"cmp"
+	"fmt"
 	"slices"
 
 	"hammersim/mechanics/dice"
@@ -334,11 +334,10 @@ func refuseUnread(d *scenarios.Decoder, u *unitSpec, question string, flying, fl
 // or Tunneller, whose value is its move. A fixed value it does not read (a
 // card's WS) is left alone. It returns false when it reported one.
 func sweptUnread(d *scenarios.Decoder, u *unitSpec, question string, fliesEverywhere bool) bool {
-	type unread struct {
-		key, why string
-	}
 	var found []unread
-	refuse := func(key string, why string) { found = append(found, unread{key, why}) }
+	refuse := func(key string, why string) {
+		found = append(found, unread{u.nodes[key], fmt.Sprintf("%s is swept on unit %q, but %s; every value gives the same answer: sweep what the question reads, or ask it as a battle", key, u.name, why)})
+	}
 	for _, st := range unitStats {
 		if p, set := u.stats[st.key]; !set || len(p.Values()) < 2 {
 			continue
@@ -362,15 +361,7 @@ func sweptUnread(d *scenarios.Decoder, u *unitSpec, question string, fliesEveryw
 			refuse(k, question+" reads only the unit's M and its rules")
 		}
 	}
-	// In the order written.
-	slices.SortFunc(found, func(a, b unread) int {
-		na, nb := u.nodes[a.key], u.nodes[b.key]
-		return cmp.Or(cmp.Compare(na.Line, nb.Line), cmp.Compare(na.Col, nb.Col))
-	})
-	for _, f := range found {
-		d.Errorf(u.nodes[f.key], "%s is swept on unit %q, but %s; every value gives the same answer: sweep what the question reads, or ask it as a battle", f.key, u.name, f.why)
-	}
-	return len(found) == 0
+	return report(d, found) // in the order written
 }
 
 // alwaysRule says whether the unit has the named rule at every point.
