@@ -99,7 +99,7 @@ func WritePart(w io.Writer, p *Part) error {
 		return err
 	}
 	sum := sha256.Sum256(b.Bytes())
-	fmt.Fprintf(&b, "sha256 %s\n", hex.EncodeToString(sum[:]))
+	fmt.Fprintf(&b, checksumPrefix+"%s\n", hex.EncodeToString(sum[:]))
 	if b.Len() > MaxPartBytes {
 		return fmt.Errorf("sim: the part would be %d MiB, more than the %d MiB a merge reads", b.Len()>>20, MaxPartBytes>>20)
 	}
@@ -195,23 +195,67 @@ func checkPartBytes(src []byte, fail func(string, ...any) error) ([]byte, error)
 	if !ok {
 		return nil, fail("not a hammersim partial result (it does not begin %q); simulate run --shard I/N -o FILE writes them", partMagic+strconv.Itoa(PartFormat))
 	}
+	if strings.HasSuffix(v, "\r") {
+		// A part is written with bare line feeds; a copy made as text
+		// on Windows ends its lines in CR LF, which no version writes.
+		return nil, fail("corrupted: its lines end in CR LF, as a copy made in text mode leaves them; copy the part as a binary file, or rerun the shard that wrote it")
+	}
 	if n, err := strconv.Atoi(v); err != nil || n != PartFormat {
 		return nil, fail("partial-result format %q; this hammersim reads format %d: merge with the version that wrote the parts", v, PartFormat)
 	}
-	if !bytes.HasSuffix(src, []byte("\n")) {
-		return nil, fail("truncated: it does not end with its checksum line (a shard still writing, or a copy cut short?)")
+	if i, want, ok := lastChecksum(src); ok {
+		sum := sha256.Sum256(src[:i+1])
+		if hex.EncodeToString(sum[:]) != want {
+			return nil, fail("corrupted: its contents do not match its checksum; rerun the shard that wrote it")
+		}
+		return src[:i+1], nil
 	}
-	i := bytes.LastIndex(src[:len(src)-1], []byte("\n"))
-	last := string(src[i+1 : len(src)-1])
-	want, ok := strings.CutPrefix(last, "sha256 ")
-	if !ok || len(want) != 2*sha256.Size {
-		return nil, fail("truncated: it does not end with its checksum line (a shard still writing, or a copy cut short?)")
+	if n := bytesAfterChecksum(src); n > 0 {
+		bytesWord := "bytes follow"
+		if n == 1 {
+			bytesWord = "byte follows"
+		}
+		return nil, fail("corrupted: %d %s its checksum line (something was added to the end of the file); rerun the shard that wrote it", n, bytesWord)
+	}
+	return nil, fail("truncated: it does not end with its checksum line (a shard still writing, or a copy cut short?)")
+}
+
+// checksumPrefix begins a part's last line, followed by the hexadecimal
+// SHA-256 of every byte before that line and a newline.
+const checksumPrefix = "sha256 "
+
+// lastChecksum reads the checksum on src's last line: i is the index of
+// the newline before that line.
+func lastChecksum(src []byte) (i int, want string, ok bool) {
+	if !bytes.HasSuffix(src, []byte("\n")) {
+		return 0, "", false
+	}
+	i = bytes.LastIndex(src[:len(src)-1], []byte("\n"))
+	want, ok = strings.CutPrefix(string(src[i+1:len(src)-1]), checksumPrefix)
+	return i, want, ok && len(want) == 2*sha256.Size
+}
+
+// bytesAfterChecksum tells a part with bytes added after its checksum line
+// from one cut short: it returns how many bytes follow the last
+// well-formed checksum line, where that line's checksum holds for the
+// bytes before it, and 0 otherwise.
+func bytesAfterChecksum(src []byte) int {
+	i := bytes.LastIndex(src, []byte("\n"+checksumPrefix))
+	if i < 0 {
+		return 0
+	}
+	end := i + 1 + len(checksumPrefix) + 2*sha256.Size + 1
+	if end > len(src) || src[end-1] != '\n' {
+		return 0
+	}
+	if _, _, ok := lastChecksum(src[:end]); !ok {
+		return 0
 	}
 	sum := sha256.Sum256(src[:i+1])
-	if hex.EncodeToString(sum[:]) != want {
-		return nil, fail("corrupted: its contents do not match its checksum; rerun the shard that wrote it")
+	if hex.EncodeToString(sum[:]) != string(src[i+1+len(checksumPrefix):end-1]) {
+		return 0
 	}
-	return src[:i+1], nil
+	return len(src) - end
 }
 
 func strictJSON(b []byte, v any) error {

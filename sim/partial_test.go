@@ -264,7 +264,15 @@ func TestMergeErrors(t *testing.T) {
 	}{
 		{"truncated", good[:len(good)/2], "truncated"},
 		{"no final newline", good[:len(good)-1], "truncated"},
-		{"corrupted", flipped, "corrupted"},
+		{"corrupted", flipped, "corrupted: its contents do not match its checksum"},
+		// A copy made in text mode on Windows: CR LF line ends, which
+		// are not another version's format.
+		{"CR LF", bytes.ReplaceAll(good, []byte("\n"), []byte("\r\n")), "corrupted: its lines end in CR LF"},
+		// Bytes added after a whole part are not a part cut short.
+		{"bytes added", append(bytes.Clone(good), "extra\n"...), "corrupted: 6 bytes follow its checksum line"},
+		{"bytes added, no newline", append(bytes.Clone(good), "x"...), "corrupted: 1 byte follows its checksum line"},
+		// Two parts joined: the second's checksum does not cover the first.
+		{"two parts joined", append(bytes.Clone(good), good...), "corrupted: its contents do not match its checksum"},
 		{"not a part", []byte("name: x\nruleset: fantasy\n"), "not a hammersim partial result"},
 		{"empty", nil, "empty, not a partial result: its shard wrote nothing"},
 		{"future format", bytes.Replace(good, []byte("format 3"), []byte("format 4"), 1), `format "4"; this hammersim reads format 3`},

@@ -78,7 +78,7 @@ func TestCheck(t *testing.T) {
 		{"format on a shard", []string{"compare", a, b, "--format", "json", "--shard", "0/2"}, 2, "--format with --shard: a shard writes a partial result"},
 		{"merge format twice", []string{"merge", "--format", "json", "--format", "csv"}, 2, `-format "csv": given twice`},
 		{"merge plot twice", []string{"merge", "--plot", out + "/a", "--plot", out + "/b"}, 2, `-plot "` + out + `/b": given twice`},
-		{"merge unknown format", []string{"merge", "--format", "xml"}, 2, `unknown format "xml"`},
+		{"merge unknown format", []string{"merge", "--format", "xml"}, 2, `unknown format "xml"; expected table, json, csv, markdown or partial`},
 		{"merge report of no kind", []string{"merge", "--report", out + "/r.txt"}, 2, "expected a file ending in .html or .md"},
 		{"compare report of no kind", []string{"compare", a, b, "--report", out + "/r.txt"}, 2, "expected a file ending in .html (compare writes its report as HTML)"},
 		{"merge unwritable report", []string{"merge", "--report", noDir + "/r.html"}, 1, "the directory " + noDir + " does not exist"},

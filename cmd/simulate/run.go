@@ -474,7 +474,11 @@ const (
 func (f *runFlags) check(fs *flag.FlagSet) error {
 	cmd := fs.Name()
 	if _, ok := formats[f.format]; !ok {
-		return flagUsagef(cmd, "unknown format %q; expected table, json, csv or markdown", f.format)
+		expected := "table, json, csv or markdown"
+		if cmd == "merge" {
+			expected = "table, json, csv, markdown or partial"
+		}
+		return flagUsagef(cmd, "unknown format %q; expected %s", f.format, expected)
 	}
 	if err := checkTrialsWorkers(fs, f.trials, f.workers); err != nil {
 		return err
