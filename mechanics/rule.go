@@ -188,7 +188,7 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 		rt.Arg, rt.ArgCol = spec.Bare, len(s)+1
 	}
 	if rt.Arg == "" {
-		return Rule{}, &TextError{Col: len(s) + 1, Msg: fmt.Sprintf("%s needs a value in brackets, such as %s", spec.Name, example(spec))}
+		return Rule{}, &TextError{Col: len(s) + 1, Msg: fmt.Sprintf("%s needs a value in brackets, such as %s", spec.Name, Example(spec))}
 	}
 	switch spec.Arg {
 	case IntArg:
@@ -225,6 +225,11 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 		r.Dice = e
 	case SaveArg:
 		v, err := strconv.Atoi(strings.TrimSuffix(rt.Arg, "+"))
+		if err == nil && !strings.HasSuffix(rt.Arg, "+") && v >= 1 && v <= 6 {
+			// A bare number reads as a modifier elsewhere; say how a
+			// score is written rather than guess.
+			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s needs a score from 1+ to 6+ in brackets, found %q; write %d+", spec.Name, rt.Arg, v)}
+		}
 		if err != nil || !strings.HasSuffix(rt.Arg, "+") || v < 1 || v > 6 {
 			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s needs a score from 1+ to 6+ in brackets, found %q", spec.Name, rt.Arg)}
 		}
@@ -239,7 +244,9 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 	return r, nil
 }
 
-func example(s *RuleSpec) string {
+// Example is a value in brackets the rule takes, as messages show it:
+// "(5+)" for a score, "(D6)" for dice.
+func Example(s *RuleSpec) string {
 	switch s.Arg {
 	case IntArg:
 		return fmt.Sprintf("(%d)", s.Min)

@@ -90,6 +90,9 @@ func TestParseRuleErrors(t *testing.T) {
 		{"Immunity (Poison)", 11, "Immunity (Poison) is not known; expected one of: psychology, fear"},
 		// A score, which is a roll a rule needs as often as a save.
 		{"Poisoned (7+)", 11, `Poisoned needs a score from 1+ to 6+ in brackets, found "7+"`},
+		// A bare number is a modifier elsewhere: the message says how a
+		// score is written.
+		{"Poisoned (4)", 11, `Poisoned needs a score from 1+ to 6+ in brackets, found "4"; write 4+`},
 		{"", 1, "expected a rule name"},
 	}
 	for _, tt := range tests {

@@ -108,6 +108,10 @@ func TestToyErrors(t *testing.T) {
 		{"unknown rule", head + "roll: {unit: {name: A, die: 6, rules: [Lod]}}\n", `t.yaml:3:40: unknown rule "Lod"; did you mean "Loud"?`},
 		// A rule's value may be swept; each value is checked (Far takes 1 to 9).
 		{"swept rule value", head + "roll: {unit: {name: A, die: 6, rules: [{Far: [3, 10]}]}}\n", "t.yaml:3:50: Far (10) is out of range; expected 1 to 9"},
+		// A rule with a value cannot be swept off: say so, and how to
+		// compare units with and without it.
+		{"rule with a value swept off", head + "roll: {unit: {name: A, die: 6, rules: [{Far: [false, 3]}]}}\n",
+			"t.yaml:3:47: Far takes a value, such as (1), and cannot be swept off and on; to compare units with and without it, sweep the units themselves (a list of units)"},
 		{"same names", head + "roll: {unit: [{name: A, die: 6}, {name: A, die: 4}]}\n", `t.yaml:3:34: two units named "A" in one list`},
 		// An end past the largest int is out of range as the value alone
 		// would be, not a range with low above high.

@@ -131,6 +131,11 @@ func (d *Decoder) sweptRule(key, val *Node) (Param[RuleChoice], bool) {
 		if !ok {
 			return RuleChoice{}, false
 		}
+		if arg == "true" || arg == "false" {
+			// A rule with a value has no "off" among its values.
+			d.Errorf(n, "%s takes a value, such as %s, and cannot be swept off and on; to compare units with and without it, sweep the units themselves (a list of units)", spec.Name, mechanics.Example(spec))
+			return RuleChoice{}, false
+		}
 		text := fmt.Sprintf("%s (%s)", spec.Name, arg)
 		r, err := cat.Parse(text)
 		if err != nil {
