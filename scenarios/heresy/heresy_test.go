@@ -225,7 +225,7 @@ func TestErrors(t *testing.T) {
 		// refused at their values: in "  options: {evade_save: 4,
 		// return_fire_after_casualties: true}" the 4 is at column 25 and
 		// true at 58; in the other order true is at 43 and 4 at 61.
-		{"evade_save without Evade", shoot(bolters, target, "  reaction: [none, return_fire]\n  options: {evade_save: 4, return_fire_after_casualties: true}\n"),
+		{"evade_save without Evade", shoot(bolters, bolters, "  reaction: [none, return_fire]\n  options: {evade_save: 4, return_fire_after_casualties: true}\n"),
 			"t.yaml:7:25: evade_save: the target never Evades (reaction: evade), the only Reaction it changes; remove it"},
 		{"return fire option without Return Fire", shoot(bolters, target, "  reaction: evade\n  options: {evade_save: 4, return_fire_after_casualties: true}\n"),
 			"t.yaml:7:58: return_fire_after_casualties: the target never Returns Fire (reaction: return_fire), the only Reaction it changes; remove it"},
@@ -1567,6 +1567,52 @@ func TestAssaultKeysReadByNothing(t *testing.T) {
 	_, err := registry.Parse("t.yaml", []byte(scenario("assault: {attacker: "+one+", defender: "+def+", difficult_terrain: true, stupefied: defender, options: {terrain_charge_initiative: 3}}\n")))
 	if err == nil || !strings.Contains(err.Error(), "cannot become Stupefied") || strings.Contains(err.Error(), "terrain") {
 		t.Errorf("a defender without Lords of Profligacy, Stupefied: %v", err)
+	}
+}
+
+// TestShootingReactionsNoPointMakes: a shooting question's Reaction that
+// the target makes at no point of the sweep is refused at its value
+// (rules.Unit.CanReact's bars, and Return Fire's need of weapons), as
+// Hold the Line is in an assault; where some point may make it, it runs.
+func TestShootingReactionsNoPointMakes(t *testing.T) {
+	const gun = `weapons: [{name: g, S: 4, AP: 5, range: 24}]`
+	unit := func(rules string) string {
+		return "{name: T, models: 5, " + marine + ", " + gun + ", rules: [" + rules + "]}"
+	}
+	lord := "{name: T, models: 5, " + marine + ", " + gun + ", rules: [Lords of Profligacy]}"
+	unarmed := "{name: T, models: 5, " + marine + "}"
+	for _, tc := range []struct{ target, extra, want string }{
+		// "  reaction: " is 12 columns: a lone value is at 13, a list's
+		// first item at 14 and "[none, " puts the second at 20.
+		{unarmed, "  reaction: return_fire\n",
+			"t.yaml:6:13: reaction: return_fire, but no point of the sweep makes it: the target has no weapons to fire (give it weapons)"},
+		{unit("Fearless"), "  reaction: [none, evade]\n",
+			"t.yaml:6:20: reaction: evade, but no point of the sweep makes it: the target is Fearless, which makes no Reaction that grants a save (Evade)"},
+		{unit("Automated Artillery"), "  reaction: [return_fire, evade]\n",
+			"t.yaml:6:14: reaction: return_fire, but no point of the sweep makes it: the target is Automated Artillery, whose one Reaction is Interceptor\n" +
+				"t.yaml:6:27: reaction: evade, but no point of the sweep makes it: the target is Automated Artillery, whose one Reaction is Interceptor"},
+		{lord, "  stupefied: always\n  reaction: return_fire\n",
+			"t.yaml:7:13: reaction: return_fire, but no point of the sweep makes it: the target is Stupefied at every point (stupefied: always), and a Stupefied unit makes no Reaction"},
+	} {
+		src := scenario("shooting:\n  firer: " + bolters + "\n  target: " + tc.target + "\n" + tc.extra)
+		if _, err := registry.Parse("t.yaml", []byte(src)); err == nil || err.Error() != tc.want {
+			t.Errorf("%s %q:\n got: %v\nwant: %s", tc.target, tc.extra, err, tc.want)
+		}
+	}
+	// Some point of the sweep makes it: a rule swept off, a target swept
+	// among units one of which may, a Stupefied policy that may choose
+	// not to be.
+	for _, tc := range []struct{ target, extra string }{
+		{"{name: T, models: 5, " + marine + ", " + gun + ", rules: [{Fearless: [false, true]}]}", "  reaction: evade\n"},
+		{"[" + unarmed + ", {name: U, models: 5, " + marine + ", " + gun + "}]", "  reaction: return_fire\n"},
+		{lord, "  stupefied: [never, always]\n  reaction: return_fire\n"},
+		{lord, "  stupefied: when_it_pays\n  reaction: evade\n"},
+		{unit("Fearless"), "  reaction: [none, return_fire]\n"},
+	} {
+		src := scenario("shooting:\n  firer: " + bolters + "\n  target: " + tc.target + "\n" + tc.extra)
+		if _, err := registry.Parse("t.yaml", []byte(src)); err != nil {
+			t.Errorf("%s %q: %v", tc.target, tc.extra, err)
+		}
 	}
 }
 

@@ -185,8 +185,52 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		{Key: "grid", Decode: func(n *scenarios.Node) { q.grid = decodeGrid(d, n, shootingProbabilities) }},
 	})
 	q.checkStupefy(d)
+	q.checkReactions(d)
 	q.checkUnread(d)
 	return q.compile
+}
+
+// checkReactions refuses a Reaction the target makes at no point of the
+// sweep (where some points may make it, the others simply do not): any
+// Reaction from a target Stupefied at every point (stupefied: always) or
+// from Automated Artillery, whose one Reaction is Interceptor; Evade from
+// a Fearless target; Return Fire from a target without weapons. These are
+// the bars rules.Unit.CanReact and react apply in a trial, read before it.
+func (q *shootingSpec) checkReactions(d *scenarios.Decoder) {
+	if q.reactionAt == nil || d.FailedWithin(q.reactionAt) || d.FailedWithin(q.policyAt) {
+		return
+	}
+	targets := q.target.Values()
+	for _, t := range targets {
+		if t == nil || d.FailedWithin(t.node) {
+			return // a rule that could not be read may be the one that bars it
+		}
+	}
+	every := func(f func(*unitSpec) bool) bool { return !slices.ContainsFunc(targets, func(t *unitSpec) bool { return !f(t) }) }
+	stupefied := !slices.ContainsFunc(q.policy.Values(), func(p string) bool { return p != "always" })
+	artillery := every(func(t *unitSpec) bool { return !t.mayLack(rules.RuleAutomatedArtillery) })
+	for _, r := range q.reaction.Values() {
+		var why string
+		switch {
+		case r == reactNone:
+			continue
+		case stupefied:
+			why = "the target is Stupefied at every point (stupefied: always), and a Stupefied unit makes no Reaction"
+		case artillery:
+			why = "the target is Automated Artillery, whose one Reaction is Interceptor"
+		case r == reactEvade && every(func(t *unitSpec) bool { return !t.mayLack(rules.RuleFearless) }):
+			why = "the target is Fearless, which makes no Reaction that grants a save (Evade)"
+		case r == reactReturnFire && every(func(t *unitSpec) bool { return len(t.weapons) == 0 }):
+			why = "the target has no weapons to fire (give it weapons)"
+		default:
+			continue
+		}
+		at := q.reactionAt
+		if i := slices.IndexFunc(at.Items, func(n *scenarios.Node) bool { return n.Text == r }); i >= 0 {
+			at = at.Items[i] // the value in a swept list
+		}
+		d.Errorf(at, "reaction: %s, but no point of the sweep makes it: %s", r, why)
+	}
 }
 
 // checkUnread refuses the options no point of the question reads: a
