@@ -253,10 +253,11 @@ func runArgs(r *http.Request, flags ...string) ([]string, error) {
 // pickFormat is the output format a request asks for, one of formats, or
 // the first when it asks for none.
 func pickFormat(r *http.Request, formats []string) (string, error) {
-	f := r.URL.Query().Get("format")
-	if f == "" {
+	q := r.URL.Query()
+	if !q.Has("format") {
 		return formats[0], nil
 	}
+	f := q.Get("format") // format= is refused, as --format "" is
 	if !slices.Contains(formats, f) {
 		return "", fmt.Errorf("unknown format %q; expected %s", f, strings.Join(formats, ", "))
 	}
@@ -389,7 +390,7 @@ func (s *Server) dice(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(query) > maxQuery {
 		fail(w, http.StatusBadRequest, &limitError{http.StatusBadRequest,
-			fmt.Sprintf("q: %d characters; this server takes queries of at most %d", len(query), maxQuery),
+			fmt.Sprintf("q: %d bytes; this server takes queries of at most %d bytes", len(query), maxQuery),
 			limitNote{"q", maxQuery}})
 		return
 	}

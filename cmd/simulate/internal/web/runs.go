@@ -356,6 +356,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 	if !ok {
 		return
 	}
+	release = sync.OnceFunc(release)
 	defer release()
 	ctx, cancel := s.runContext(r)
 	defer cancel()
@@ -372,8 +373,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 		return
 	}
 	if err != nil {
-		err = stoppedBy(ctx, err)
-		ev.send("error", failure(err))
+		release()
+		ev.send("error", failure(stoppedBy(ctx, err)))
 		return
 	}
 	out := resultEvent{Partial: res.Partial(), Outputs: map[string]string{}}
@@ -391,6 +392,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 		}
 		out.Outputs[f] = string(b)
 	}
+	// The work is done, as in answer: sending it takes no run slot.
+	release()
 	ev.send("result", out)
 }
 

@@ -252,9 +252,14 @@ func TestErrorClasses(t *testing.T) {
 		{"a file the page does not have", "GET", "/nope.html", "", nil, 404, "/nope.html: the page has no such file"},
 		{"a file the page does not have, in a folder", "GET", "/b/c.js", "", nil, 404, "the page has no such file"},
 		{"dice: no query", "GET", "/api/dice", "", nil, 400, "expected a dice query"},
-		{"dice: too long", "GET", "/api/dice?q=" + strings.Repeat("D6+", 70), "", nil, 400, "at most 200"},
+		{"dice: too long", "GET", "/api/dice?q=" + strings.Repeat("D6+", 70), "", nil, 400, "q: 210 bytes; this server takes queries of at most 200 bytes"},
 		{"dice: bad query", "GET", "/api/dice?q=D", "", nil, 400, `dice "D": unknown`},
 		{"dice: unknown format", "GET", "/api/dice?q=2D6&format=svg", "", nil, 400, `unknown format "svg"; expected table, json`},
+		// An empty format is refused, as the command line's --format ""
+		// is, not read as the default.
+		{"dice: empty format", "GET", "/api/dice?q=2D6&format=", "", nil, 400, `unknown format ""; expected table, json`},
+		{"run: empty format", "POST", "/api/run?trials=1&format=", "x", nil, 400, `unknown format ""; expected table`},
+		{"compare: empty format", "POST", "/api/compare?trials=1&format=", `{"scenarios": [{}]}`, nil, 400, `unknown format ""; expected table`},
 		{"cancel: unknown id", "POST", "/api/cancel?id=nope", "", nil, 404, "no run with that id"},
 	}
 	for _, tt := range tests {
@@ -895,6 +900,49 @@ func TestStalledClientCutOff(t *testing.T) {
 	got, err := io.Copy(io.Discard, stalled)
 	if got >= size || err != nil && !errors.Is(err, syscall.ECONNRESET) {
 		t.Errorf("the stalled client read %d bytes of %d (%v); want it cut off", got, size, err)
+	}
+}
+
+// TestStalledStreamGivesBackItsSlot: a streaming client that takes none of
+// its result event keeps no run slot while the server waits on it, as a
+// plain run's client does not (TestStalledClientCutOff): the run is over
+// once its formats are written. The write timeout is set far beyond the
+// test's wait, so only a slot given back before the result is sent lets
+// the next run through.
+func TestStalledStreamGivesBackItsSlot(t *testing.T) {
+	defer func(d time.Duration) { writeTimeout = d }(writeTimeout)
+	writeTimeout = time.Minute
+	// 8 MiB in each format: the result event is several times what the
+	// kernel's socket buffers on both ends hold (see TestStalledClientCutOff).
+	const size = 8 << 20
+	ts := httptest.NewServer(New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{size: size})))
+	defer ts.Close()
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/run/events?trials=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\n\r\nx")
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if status, err := bufio.NewReader(conn).ReadString('\n'); err != nil || !strings.HasPrefix(status, "HTTP/1.1 200") {
+		t.Fatalf("the stalled stream's answer begins %q (%v), want 200", status, err)
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := client.Post(ts.URL+"/api/run?trials=1&format=table", "application/yaml", strings.NewReader("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			break
+		}
+		if resp.StatusCode != http.StatusTooManyRequests || time.Now().After(deadline) {
+			t.Fatalf("the next run while a streaming client stalls on its result: %d", resp.StatusCode)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
