@@ -206,7 +206,9 @@ func (q *shootingSpec) checkReactions(d *scenarios.Decoder) {
 			return // a rule that could not be read may be the one that bars it
 		}
 	}
-	every := func(f func(*unitSpec) bool) bool { return !slices.ContainsFunc(targets, func(t *unitSpec) bool { return !f(t) }) }
+	every := func(f func(*unitSpec) bool) bool {
+		return !slices.ContainsFunc(targets, func(t *unitSpec) bool { return !f(t) })
+	}
 	stupefied := !slices.ContainsFunc(q.policy.Values(), func(p string) bool { return p != "always" })
 	artillery := every(func(t *unitSpec) bool { return !t.mayLack(rules.RuleAutomatedArtillery) })
 	for _, r := range q.reaction.Values() {
