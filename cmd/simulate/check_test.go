@@ -80,6 +80,8 @@ func TestCheck(t *testing.T) {
 		{"merge plot twice", []string{"merge", "--plot", out + "/a", "--plot", out + "/b"}, 2, `-plot "` + out + `/b": given twice`},
 		{"merge unknown format", []string{"merge", "--format", "xml"}, 2, `unknown format "xml"; expected table, json, csv, markdown or partial`},
 		{"merge report of no kind", []string{"merge", "--report", out + "/r.txt"}, 2, "expected a file ending in .html or .md"},
+		// An empty --by is refused, not read as attacker, the default.
+		{"compare empty by", []string{"compare", "flank-charge", "--by", ""}, 2, `--by "": an empty name; expected a swept parameter's name`},
 		{"compare report of no kind", []string{"compare", a, b, "--report", out + "/r.txt"}, 2, "expected a file ending in .html (compare writes its report as HTML)"},
 		{"merge unwritable report", []string{"merge", "--report", noDir + "/r.html"}, 1, "the directory " + noDir + " does not exist"},
 		{"merge plots in a file", []string{"merge", "--plot", a}, 1, "cannot write into " + a + ": " + a + " is not a directory"},

@@ -144,6 +144,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := f.check(fs); err != nil {
 		return err
 	}
+	if flagSet(fs, "by") && *by == "" {
+		return flagUsagef("compare", "--by %q: an empty name; expected a swept parameter's name, such as attacker or distance (leave the flag out for attacker)", *by)
+	}
 	if len(pos) > 1 && *by != "" {
 		return usagef("--by compares the values of one scenario's parameter; give one scenario with it")
 	}

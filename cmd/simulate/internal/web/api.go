@@ -171,9 +171,13 @@ func (s *Server) unreadBody(r *http.Request, got int, err error) error {
 // fileName is the name a request gives its scenario text: it labels
 // errors and stamps, and is never opened.
 func fileName(r *http.Request) (string, error) {
-	name := r.URL.Query().Get("file")
-	if name == "" {
+	q := r.URL.Query()
+	if !q.Has("file") {
 		return "scenario.yaml", nil
+	}
+	name := q.Get("file")
+	if name == "" { // as -o "" is refused, not read as the default
+		return "", errors.New("file: an empty name; expected a file name such as my-charge.yaml (leave file out for scenario.yaml)")
 	}
 	return name, checkFileName("file", name)
 }

@@ -258,6 +258,8 @@ func TestErrorClasses(t *testing.T) {
 		// An empty format is refused, as the command line's --format ""
 		// is, not read as the default.
 		{"dice: empty format", "GET", "/api/dice?q=2D6&format=", "", nil, 400, `unknown format ""; expected table, json`},
+		{"run: empty file", "POST", "/api/run?trials=1&file=", "x", nil, 400, "file: an empty name; expected a file name such as my-charge.yaml"},
+		{"validate: empty file", "POST", "/api/validate?file=", "x", nil, 400, "file: an empty name"},
 		{"run: empty format", "POST", "/api/run?trials=1&format=", "x", nil, 400, `unknown format ""; expected table`},
 		{"compare: empty format", "POST", "/api/compare?trials=1&format=", `{"scenarios": [{}]}`, nil, 400, `unknown format ""; expected table`},
 		{"cancel: unknown id", "POST", "/api/cancel?id=nope", "", nil, 404, "no run with that id"},
