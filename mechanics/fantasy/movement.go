@@ -223,40 +223,6 @@ const (
 	swiftstride8th   bracket = 4
 )
 
-// UnitMover combines the movers of a unit's models: the unit moves at its
-// slowest M; Swiftstride counts only when every model has it; the unit flies
-// only when every model can, at the lowest Fly value; and with Random
-// Movement the slowest roll moves the whole unit (unit card, Random Movement).
-// "Slowest" is the roll with the lowest mean, then the lowest maximum.
-func UnitMover(models []Mover) Mover {
-	if len(models) == 0 {
-		return Mover{}
-	}
-	u := models[0]
-	for _, m := range models[1:] {
-		u.M = min(u.M, m.M)
-		u.Swiftstride = u.Swiftstride && m.Swiftstride
-		if m.Fly == 0 || u.Fly == 0 {
-			u.Fly = 0
-		} else {
-			u.Fly = min(u.Fly, m.Fly)
-		}
-		u.Tunneller = u.Tunneller || m.Tunneller
-		if !m.Random.IsZero() && (u.Random.IsZero() || slower(m.Random, u.Random)) {
-			u.Random = m.Random
-		}
-	}
-	return u
-}
-
-func slower(a, b dice.Expr) bool {
-	da, db := a.Dist(), b.Dist()
-	if ma, mb := da.Mean(), db.Mean(); ma != mb {
-		return ma < mb
-	}
-	return da.Max() < db.Max()
-}
-
 // CaughtProbability is the exact chance that a pursuer catches a fleeing
 // unit: the pursuit roll equals or beats the flee roll.
 func CaughtProbability(flee, pursue Move) float64 {

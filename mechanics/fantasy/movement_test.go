@@ -95,27 +95,6 @@ func TestCaughtExact(t *testing.T) {
 	}
 }
 
-func TestUnitMover(t *testing.T) {
-	u := UnitMover([]Mover{{M: 8, Swiftstride: true}, {M: 7, Swiftstride: false}})
-	if u.M != 7 || u.Swiftstride {
-		t.Errorf("mixed unit: %+v, want M 7 without Swiftstride", u)
-	}
-	slow, fast := dice.MustParse("2D6"), dice.MustParse("3D6")
-	u = UnitMover([]Mover{{Random: fast}, {Random: slow}})
-	if u.Random.String() != "2D6" {
-		t.Errorf("slowest random movement: %s, want 2D6", u.Random)
-	}
-	// Same mean (7): the lower maximum, 9 for 2D3+3 against 12 for 2D6, is slower.
-	a, b := dice.MustParse("2D6"), dice.MustParse("2D3+3")
-	if u = UnitMover([]Mover{{Random: a}, {Random: b}}); u.Random.String() != "2D3+3" {
-		t.Errorf("equal means: chose %s, want the lower maximum 2D3+3", u.Random)
-	}
-	u = UnitMover([]Mover{{M: 4, Fly: 9}, {M: 5}})
-	if u.Fly != 0 {
-		t.Errorf("a unit with a model that cannot fly flies: %+v", u)
-	}
-}
-
 func TestMoveRollMatchesDist(t *testing.T) {
 	mv := Mover{M: 7, Swiftstride: true}.Move(Charge, false)
 	d := mv.Dist()

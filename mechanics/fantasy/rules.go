@@ -37,9 +37,9 @@ const (
 // value each takes in brackets. Summaries paraphrase the WAP unit cards (docs/fantasy.md).
 var Catalogue = mechanics.Catalogue{
 	{Name: RuleSwiftstride, Summary: "Charge, failed-charge, flee and pursuit rolls by the Swiftstride table; " +
-		"needs every model in the unit; no effect below M 4, with Random Movement or on a Tunneller."},
+		"no effect below M 4, with Random Movement or on a Tunneller."},
 	{Name: RuleRandomMovement, Arg: mechanics.DiceArg, Summary: "The roll in brackets is the distance the unit moves, " +
-		"charges, flees and pursues; the slowest roll in a unit moves it; Swiftstride is not used; reaching an enemy counts as charging, without charge reactions."},
+		"charges, flees and pursues; Swiftstride is not used; reaching an enemy counts as charging, without charge reactions."},
 	{Name: RuleFly, Arg: mechanics.IntArg, Min: 1, Max: 30, Summary: "Flying moves and charges use the value in brackets " +
 		"as M; a flying charge uses Swiftstride; flees and pursuits are on the ground; a flying unit of several models is Skirmishers."},
 	{Name: RuleTunneller, Aliases: []string{"Tunneler", "Tunnellers", "Tunnelers"}, Arg: mechanics.IntArg, Min: 1, Max: 30,
@@ -110,6 +110,16 @@ func HighestImpact(sets []dice.Expr) dice.Expr {
 		}
 	}
 	return best
+}
+
+// slower reports whether roll a is below roll b: the lower mean, then the
+// lower maximum.
+func slower(a, b dice.Expr) bool {
+	da, db := a.Dist(), b.Dist()
+	if ma, mb := da.Mean(), db.Mean(); ma != mb {
+		return ma < mb
+	}
+	return da.Max() < db.Max()
 }
 
 // ChompAttacks are the Dread Maw's two extra attacks: Killing Blow and

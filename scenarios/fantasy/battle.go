@@ -411,6 +411,8 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			why = "no side has two units or more, so no friend's break or destruction within 6\" makes a unit take a Panic test, the only test it sets"
 		case o.key == "caught" && !catches:
 			why = "no unit can catch a fleeing one: that takes a charge phase, a combat phase whose winner pursues (pursue: true or restrain), or an attacker that goes Out of Control towards the others (out_of_control: towards), since one that goes away reaches nobody"
+		case (o.key == "charge_path" || o.key == "pursuit_path") && !some(func(b *rules.Battle) bool { return len(b.Units) > 2 }):
+			why = "the battle has no unit besides the attacker and the target (others), and the path decides only how a move meets such units"
 		case strings.HasPrefix(o.key, "zzzzap_") && !zaps:
 			why = "the attacker has no Zzzzap!, the only rule it changes"
 		case o.key == "loss_of_control" && !loses:

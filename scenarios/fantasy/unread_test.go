@@ -282,6 +282,14 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"panic_friend_us without friends",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {panic_friend_us: 5}}\n",
 			"t.yaml:3:196: panic_friend_us: no side has two units or more"},
+		// The paths decide how a move meets the units besides the
+		// attacker and the target, and nothing where there are none.
+		{"charge_path without others",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 8, phases: [charge, combat], options: {charge_path: line}}\n",
+			"t.yaml:3:200: charge_path: the battle has no unit besides the attacker and the target (others)"},
+		{"pursuit_path without others",
+			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {pursuit_path: [clear, line]}}\n",
+			"t.yaml:3:193: pursuit_path: the battle has no unit besides the attacker and the target (others)"},
 		{"caught without a pursuit",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {caught: destroyed, pursue: false}}\n",
 			"t.yaml:3:187: caught: no unit can catch a fleeing one"},
@@ -333,6 +341,7 @@ func TestUnreadKeysRefused(t *testing.T) {
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: C, side: friend, distance: 3, " + rat + "}], distance: 0, phases: [combat], options: {panic_friend_us: 5}}\n",
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: E, side: enemy, distance: 3, " + rat + "}], distance: 0, phases: [combat], options: {panic_friend_us: 5}}\n",
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {caught: destroyed, pursue: [false, restrain]}}\n",
+		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: C, side: friend, distance: 3, " + rat + "}], distance: 8, phases: [charge, combat], options: {charge_path: line, pursuit_path: line}}\n",
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 8, phases: [charge], options: {caught: destroyed}}\n",
 		// An Out of Control move catches a fleeing unit it reaches.
 		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting, shooting], options: {out_of_control: towards, caught: destroyed}}\n",
