@@ -381,6 +381,11 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 	catches := slices.Contains(phases, rules.PhaseCharge) || slices.Contains(phases, rules.PhaseCombat) &&
 		some(func(b *rules.Battle) bool { return b.Options.Pursue != rules.PursueNever }) ||
 		moves && some(func(b *rules.Battle) bool { return b.Options.OutOfControl == rules.OutOfControlTowards })
+	// Every flight is a break, a failed Panic test or a charge reaction,
+	// none of which an Unbreakable unit makes.
+	flees := some(func(b *rules.Battle) bool {
+		return slices.ContainsFunc(b.Units, func(u *rules.Unit) bool { return !u.Unbreakable })
+	})
 	f := fightingOf(battles)
 	var refused []unread
 	for _, o := range battleOptions {
@@ -411,6 +416,8 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			why = "no side has two units or more, so no friend's break or destruction within 6\" makes a unit take a Panic test, the only test it sets"
 		case o.key == "caught" && !catches:
 			why = "no unit can catch a fleeing one: that takes a charge phase, a combat phase whose winner pursues (pursue: true or restrain), or an attacker that goes Out of Control towards the others (out_of_control: towards), since one that goes away reaches nobody"
+		case (o.key == "caught" || o.key == "pursue" || o.key == "pursuit_path" || o.key == "pursuer_out_of_control") && !flees:
+			why = "every unit is Unbreakable at every point, so none ever flees (Unbreakable units never break, and are immune to psychology), and it decides only what follows a flight"
 		case (o.key == "charge_path" || o.key == "pursuit_path") && !some(func(b *rules.Battle) bool { return len(b.Units) > 2 }):
 			why = "the battle has no unit besides the attacker and the target (others), and the path decides only how a move meets such units"
 		case strings.HasPrefix(o.key, "zzzzap_") && !zaps:

@@ -290,6 +290,14 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"pursuit_path without others",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {pursuit_path: [clear, line]}}\n",
 			"t.yaml:3:193: pursuit_path: the battle has no unit besides the attacker and the target (others)"},
+		// Unbreakable units never flee: what follows a flight is read
+		// at no point.
+		{"pursue between Unbreakable units",
+			"battle: {attacker: {name: A, " + rat + ", rules: [Unbreakable]}, target: {name: B, " + rat + ", rules: [Unbreakable]}, distance: 0, phases: [combat], options: {pursue: restrain, caught: destroyed}}\n",
+			"t.yaml:3:231: pursue: every unit is Unbreakable at every point, so none ever flees"},
+		{"caught between Unbreakable units",
+			"battle: {attacker: {name: A, " + rat + ", rules: [Unbreakable]}, target: {name: B, " + rat + ", rules: [Unbreakable]}, distance: 0, phases: [combat], options: {caught: destroyed}}\n",
+			"t.yaml:3:231: caught: every unit is Unbreakable at every point, so none ever flees"},
 		{"caught without a pursuit",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {caught: destroyed, pursue: false}}\n",
 			"t.yaml:3:187: caught: no unit can catch a fleeing one"},
@@ -342,6 +350,9 @@ func TestUnreadKeysRefused(t *testing.T) {
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: E, side: enemy, distance: 3, " + rat + "}], distance: 0, phases: [combat], options: {panic_friend_us: 5}}\n",
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [combat], options: {caught: destroyed, pursue: [false, restrain]}}\n",
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: C, side: friend, distance: 3, " + rat + "}], distance: 8, phases: [charge, combat], options: {charge_path: line, pursuit_path: line}}\n",
+		// A unit that may break, at some point or among several.
+		"battle: {attacker: {name: A, " + rat + ", rules: [Unbreakable]}, target: {name: B, " + rat + ", rules: [{Unbreakable: [false, true]}]}, distance: 0, phases: [combat], options: {pursue: restrain, caught: destroyed}}\n",
+		"battle: {attacker: {name: A, " + rat + ", rules: [Unbreakable]}, target: {name: B, " + rat + ", rules: [Unbreakable]}, others: [{name: C, side: friend, distance: 3, " + rat + "}], distance: 0, phases: [combat], options: {caught: destroyed}}\n",
 		"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 8, phases: [charge], options: {caught: destroyed}}\n",
 		// An Out of Control move catches a fleeing unit it reaches.
 		"battle: {attacker: {use: Doomwheel}, target: {name: B, " + rat + "}, distance: 10, phases: [shooting, shooting], options: {out_of_control: towards, caught: destroyed}}\n",
