@@ -133,6 +133,9 @@ func TestBrowser(t *testing.T) {
 		{"ManyProblems", browserManyProblems},
 		{"NumbersAsGo", browserNumbersAsGo},
 		{"OpenedFileAndBoxes", browserOpenedFileAndBoxes},
+		{"Keyboard", browserKeyboard},
+		{"PickersFollowTheText", browserPickersFollowTheText},
+		{"Narrow", browserNarrow},
 	} {
 		t.Run(part.name, func(t *testing.T) {
 			tab, cancel := chromedp.NewContext(ctx)
@@ -575,5 +578,117 @@ func browserOpenedFileAndBoxes(t *testing.T, ctx context.Context, url, _ string)
 	}
 	if !strings.Contains(errText, "Trials per point: not a number") {
 		t.Errorf("a Trials box of 5e: %q", errText)
+	}
+}
+
+// browserKeyboard: the keyboard is never held in the scenario editor. Tab
+// indents there; Shift+Tab, and Tab after Escape, move on as from any
+// field. A problem listed is a button: Tab reaches it and Enter follows it
+// to its place.
+func browserKeyboard(t *testing.T, ctx context.Context, url, _ string) {
+	var valid, got string
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		waitText(`document.querySelector("#problems").innerText`, "✓ swiftstride-charge", &valid),
+		evalInto(`(() => { const y = document.querySelector("#yaml"); window.orig = y.value; y.focus(); y.setSelectionRange(0, 0); return "" })()`, &got),
+		chromedp.KeyEvent(kb.Tab),
+		evalInto(`document.activeElement.id + "|" + (document.querySelector("#yaml").value === "  " + window.orig)`, &got),
+	)
+	if err != nil || got != "yaml|true" {
+		t.Fatalf("Tab in the editor: %q (%v), want the editor still focused and two spaces inserted", got, err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)),
+		evalInto(`document.activeElement.id + "|" + (document.querySelector("#yaml").value === "  " + window.orig)`, &got),
+	)
+	// The save button stands before the editor.
+	if err != nil || got != "save|true" {
+		t.Errorf("Shift+Tab in the editor: %q (%v), want focus on the save button and the text as it was", got, err)
+	}
+	// A mistake (the key "ruleset" misspelt): Escape and Tab leave the
+	// editor for the first problem listed, Enter goes back to the editor,
+	// at that problem's line.
+	err = chromedp.Do(ctx,
+		evalInto(`(() => { const y = document.querySelector("#yaml"); y.value = window.orig.replace("ruleset:", "rulset:");
+			y.dispatchEvent(new Event("input")); y.focus(); return "" })()`, &got),
+		waitText(`document.querySelector("#problems").innerText`, `unknown key "rulset"`, &valid),
+		chromedp.KeyEvent(kb.Escape),
+		chromedp.KeyEvent(kb.Tab),
+		evalInto(`(() => { const a = document.activeElement; window.line = +a.parentElement.dataset.line; return a.tagName + "|" + a.textContent })()`, &got),
+	)
+	// The first problem listed is the missing ruleset, at the mapping
+	// that lacks it.
+	if err != nil || !strings.HasPrefix(got, "BUTTON|swiftstride-charge.yaml:") || !strings.Contains(got, `"ruleset"`) {
+		t.Fatalf("Escape and Tab from the editor: %q (%v), want the first problem's button focused", got, err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.KeyEvent(kb.Enter),
+		evalInto(`(() => { const y = document.querySelector("#yaml"); return document.activeElement.id + "|" + (y.value.slice(0, y.selectionStart).split("\n").length === window.line) })()`, &got),
+	)
+	if err != nil || got != "yaml|true" {
+		t.Errorf("Enter on the problem: %q (%v), want the editor focused at the problem's line", got, err)
+	}
+}
+
+// browserPickersFollowTheText: a built-in picker names the built-in only
+// while its text holds it: a file opened after it, or a comparison's
+// text edited, clears it, so that picking the built-in again loads it.
+func browserPickersFollowTheText(t *testing.T, ctx context.Context, url, _ string) {
+	path := filepath.Join(t.TempDir(), "mine.yaml")
+	if err := os.WriteFile(path, []byte("name: mine\nruleset: fantasy\ncharge: {unit: {name: x, M: 5}, distance: 6}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var valid, got string
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		waitText(`document.querySelector("#problems").innerText`, "✓ swiftstride-charge", &valid),
+		evalInto(`document.querySelector("#builtin").value`, &got),
+	)
+	if err != nil || got != "swiftstride-charge" {
+		t.Fatalf("the default built-in's picker: %q (%v)", got, err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.SetUploadFiles("#open", []string{path}),
+		waitText(`document.querySelector("#problems").innerText`, "✓ mine", &valid),
+		evalInto(`document.querySelector("#builtin").value`, &got),
+	)
+	if err != nil || got != "" {
+		t.Errorf("the picker after a file was opened: %q (%v), want it cleared", got, err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(`.tab[data-tab="compare"]`, chromedp.NodeVisible),
+		evalInto(`(() => { const c = document.querySelector(".candidate[data-cand=a]"); const p = c.querySelector(".pick");
+			p.value = "random-movement"; p.dispatchEvent(new Event("change")); return "" })()`, &got),
+		waitText(`document.querySelector(".candidate[data-cand=a] .src").value`, "random-movement", &valid),
+		chromedp.SendKeys(`.candidate[data-cand=a] .src`, "#"),
+		evalInto(`document.querySelector(".candidate[data-cand=a] .pick").value`, &got),
+	)
+	if err != nil || got != "" {
+		t.Errorf("a comparison's picker after its text was edited: %q (%v), want it cleared", got, err)
+	}
+}
+
+// browserNarrow: a phone-wide window (390 CSS pixels) shows every tab and
+// both of a comparison's scenarios without scrolling sideways.
+func browserNarrow(t *testing.T, ctx context.Context, url, shots string) {
+	var valid, scenario, compare string
+	width := `document.documentElement.scrollWidth + "/" + document.documentElement.clientWidth`
+	err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(390, 800),
+		chromedp.Navigate(url),
+		waitText(`document.querySelector("#problems").innerText`, "✓ swiftstride-charge", &valid),
+		evalInto(width, &scenario),
+		screenshotTo(t, shots, "narrow-scenario.png"),
+		chromedp.Click(`.tab[data-tab="compare"]`, chromedp.NodeVisible),
+		evalInto(width, &compare),
+		screenshotTo(t, shots, "narrow-compare.png"),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []struct{ tab, got string }{{"scenario", scenario}, {"compare", compare}} {
+		if w.got != "390/390" {
+			t.Errorf("the %s tab at 390 pixels: scroll width/client width %s, want 390/390", w.tab, w.got)
+		}
 	}
 }

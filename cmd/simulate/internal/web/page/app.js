@@ -166,10 +166,13 @@ function showProblems(box, area, problems, message, more) {
   box.replaceChildren();
   if (problems.length) {
     const items = problems.map(p => {
-      const li = el("li", { textContent: p.text, title: "go to line " + p.line });
+      // A button in each item: reached with Tab, followed with Enter or
+      // Space as with a click.
+      const go = el("button", { type: "button", className: "problem", textContent: p.text, title: "go to line " + p.line });
+      go.addEventListener("click", () => goTo(typeof area === "function" ? area(p) : area, p.line, p.col));
+      const li = el("li", {}, go);
       li.dataset.line = p.line;
       li.dataset.col = p.col;
-      li.addEventListener("click", () => goTo(typeof area === "function" ? area(p) : area, p.line, p.col));
       return li;
     });
     if (more > 0) items.push(el("li", { textContent: `... and ${more} more problem${more === 1 ? "" : "s"}` }));
@@ -232,12 +235,23 @@ function checkedMetrics() {
 
 yaml.addEventListener("input", () => { $("#builtin").value = ""; drawGutter(); checkEditor(); });
 yaml.addEventListener("scroll", syncScroll);
+// Tab indents (YAML indents with spaces), as an editor's does; Shift+Tab,
+// and Tab after Escape, move on from the editor as from any other field,
+// so that the keyboard is never held in it.
+let tabLeaves = false;
 yaml.addEventListener("keydown", e => {
-  if (e.key === "Tab") { // YAML indents with spaces
+  if (e.key === "Escape") {
+    tabLeaves = true;
+    return;
+  }
+  const leave = tabLeaves;
+  tabLeaves = false;
+  if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey && !leave) {
     e.preventDefault();
     document.execCommand("insertText", false, "  ");
   }
 });
+yaml.addEventListener("blur", () => { tabLeaves = false; });
 fileInput.addEventListener("input", checkEditor);
 
 $("#builtin").addEventListener("change", async e => {
@@ -275,6 +289,7 @@ $("#open").addEventListener("change", async e => {
   yaml.value = new TextDecoder().decode(bytes);
   opened = { bytes, text: yaml.value };
   fileInput.value = f.name;
+  $("#builtin").value = ""; // the editor no longer holds the built-in
   drawGutter();
   checkEditor();
   e.target.value = "";
@@ -380,7 +395,7 @@ function checkCandidate(c) {
 }
 
 for (const c of cands) {
-  $(".src", c).addEventListener("input", () => checkCandidate(c));
+  $(".src", c).addEventListener("input", () => { $(".pick", c).value = ""; checkCandidate(c); });
   $(".file", c).addEventListener("input", () => checkCandidate(c));
   $(".pick", c).addEventListener("change", async e => {
     if (!e.target.value) return;
