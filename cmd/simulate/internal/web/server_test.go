@@ -849,6 +849,55 @@ func TestLongRunOutlivesReadTimeout(t *testing.T) {
 	}
 }
 
+// stall asks ts for path as a client that then reads nothing, and
+// returns its connection, whose reader has read the status line. The
+// stalled request must hold its run slot before the test's next run asks
+// for one: its answer has begun once its status line comes. (Otherwise
+// the next run could take the slot first, and the stalled request be
+// answered 429 on a connection kept open.) The caller closes the
+// connection, before the server: ts.Close waits for the handler, which
+// may wait on the stalled client.
+func stall(t *testing.T, ts *httptest.Server, path string) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\n\r\nx", path)
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	stalled := bufio.NewReader(conn)
+	if status, err := stalled.ReadString('\n'); err != nil || !strings.HasPrefix(status, "HTTP/1.1 200") {
+		t.Fatalf("the stalled request's answer begins %q (%v), want 200", status, err)
+	}
+	return conn, stalled
+}
+
+// awaitSlot asks ts for runs until one is answered 200 with some of its
+// answer (the slot came back), and fails on any answer but 429 (the slot
+// still held) or once within has passed.
+func awaitSlot(t *testing.T, ts *httptest.Server, within time.Duration) {
+	t.Helper()
+	client := &http.Client{Timeout: within}
+	deadline := time.Now().Add(within)
+	for {
+		resp, err := client.Post(ts.URL+"/api/run?trials=1&format=json", "application/yaml", strings.NewReader("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		// A large answer sent to a reader that a loaded machine does not
+		// schedule for writeTimeout is cut off too: some of it is enough.
+		if resp.StatusCode == 200 && n > 0 {
+			return
+		}
+		if resp.StatusCode != http.StatusTooManyRequests || time.Now().After(deadline) {
+			t.Fatalf("the next run while a client stalls: %d, %d bytes", resp.StatusCode, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // TestStalledClientCutOff: a client that asks for a run and then reads
 // none of its answer neither keeps the run's slot (the next run is
 // answered) nor keeps its connection: the server cuts it off once it has
@@ -861,42 +910,9 @@ func TestStalledClientCutOff(t *testing.T) {
 	const size = 32 << 20
 	ts := httptest.NewServer(New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{size: size})))
 	defer ts.Close()
-	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn, stalled := stall(t, ts, "/api/run?trials=1")
 	defer conn.Close()
-	fmt.Fprintf(conn, "POST /api/run?trials=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\n\r\nx")
-	// The stalled run must hold the slot before the next run asks for it:
-	// its answer has begun once its status line comes. (Otherwise the next
-	// run could take the slot first, and the stalled request be answered
-	// 429 on a connection kept open.)
-	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	stalled := bufio.NewReader(conn)
-	if status, err := stalled.ReadString('\n'); err != nil || !strings.HasPrefix(status, "HTTP/1.1 200") {
-		t.Fatalf("the stalled run's answer begins %q (%v), want 200", status, err)
-	}
-	client := &http.Client{Timeout: 5 * time.Second}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		resp, err := client.Post(ts.URL+"/api/run?trials=1&format=json", "application/yaml", strings.NewReader("x"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, _ := io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		// Its 200 says the slot came back. Its answer is 32 MiB sent at
-		// writeTimeout a write, which a reader that a loaded machine does
-		// not schedule for that long is cut off from too: some of it is
-		// enough.
-		if resp.StatusCode == 200 && n > 0 {
-			break
-		}
-		if resp.StatusCode != http.StatusTooManyRequests || time.Now().After(deadline) {
-			t.Fatalf("the next run while a client stalls: %d, %d bytes", resp.StatusCode, n)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	awaitSlot(t, ts, 5*time.Second)
 	time.Sleep(4 * writeTimeout)
 	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 	got, err := io.Copy(io.Discard, stalled)
@@ -919,33 +935,9 @@ func TestStalledStreamGivesBackItsSlot(t *testing.T) {
 	const size = 8 << 20
 	ts := httptest.NewServer(New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{size: size})))
 	defer ts.Close()
-	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn, _ := stall(t, ts, "/api/run/events?trials=1")
 	defer conn.Close()
-	fmt.Fprintf(conn, "POST /api/run/events?trials=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\n\r\nx")
-	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if status, err := bufio.NewReader(conn).ReadString('\n'); err != nil || !strings.HasPrefix(status, "HTTP/1.1 200") {
-		t.Fatalf("the stalled stream's answer begins %q (%v), want 200", status, err)
-	}
-	client := &http.Client{Timeout: 10 * time.Second}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := client.Post(ts.URL+"/api/run?trials=1&format=table", "application/yaml", strings.NewReader("x"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode == 200 {
-			break
-		}
-		if resp.StatusCode != http.StatusTooManyRequests || time.Now().After(deadline) {
-			t.Fatalf("the next run while a streaming client stalls on its result: %d", resp.StatusCode)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	awaitSlot(t, ts, 10*time.Second)
 }
 
 // stuckWriter is a client that takes nothing: a write waits until its
