@@ -220,7 +220,7 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 		}
 		if e.ExactWork() > dice.MaxExactWork {
 			// Scenarios show the exact value of what they roll.
-			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) has too many dice or sides to compute its exact distribution (about %.2g steps; at most %.0g)", spec.Name, e, e.ExactWork(), dice.MaxExactWork)}
+			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) has too many dice or sides to compute its exact distribution (about %s steps; at most %.0g)", spec.Name, e, dice.WorkOverBudget(e.ExactWork()), dice.MaxExactWork)}
 		}
 		r.Dice = e
 	case SaveArg:

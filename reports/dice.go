@@ -31,7 +31,14 @@ type Distribution struct {
 	MeanNote string
 	// NoExact, when set, says why Exact is missing: Sim alone is shown.
 	NoExact string
+	// Moments, when Exact is missing, holds the exact mean and standard
+	// deviation where they are known without it (a sum of dice past the
+	// budget); nil where they are not.
+	Moments *Moments
 }
+
+// Moments are a distribution's exact mean and standard deviation.
+type Moments struct{ Mean, SD float64 }
 
 // WriteDistribution writes the exact distribution like AnyDice does, with
 // "exactly", "at least" and "at most" columns in percent, the simulated
@@ -84,6 +91,9 @@ func WriteDistribution(w io.Writer, d Distribution) error {
 func simulatedMean(d Distribution) sim.Estimate {
 	e := sim.MeanOf("", nil, d.Sim)
 	if len(d.Exact) == 0 {
+		if d.Moments != nil { // the exact mean alone
+			return e.WithExact(d.Moments.Mean).WithExactSD(d.Moments.SD)
+		}
 		return e // simulated only: no exact value to set it against
 	}
 	return e.WithExactPMF(sim.PMF{Min: d.Min, P: d.Exact})

@@ -304,6 +304,9 @@ func writeDistributionJSON(w io.Writer, d Distribution) error {
 // it does not print as -0.0000.
 func distMoments(d Distribution) (mean, sd float64) {
 	if d.Exact == nil {
+		if d.Moments != nil {
+			return d.Moments.Mean, d.Moments.SD
+		}
 		return math.NaN(), math.NaN()
 	}
 	for i, p := range d.Exact {
@@ -364,10 +367,13 @@ func writeDistributionRows(w io.Writer, d Distribution, format string) error {
 	}
 	mdTable(ew, head, alignment(1, len(head)-1, 0), rows)
 	if d.Exact == nil {
-		// Simulated only: the simulation's mean, as the table format gives it.
+		// Simulated only: the simulation's mean, as the table format gives
+		// it, against the exact mean where that is known.
+		if d.Moments != nil {
+			fmt.Fprintf(ew, "\nExact mean %.4f, sd %.4f.\n", d.Moments.Mean, d.Moments.SD)
+		}
 		if d.Sim != nil && d.Sim.N() > 0 {
-			m := sim.MeanOf("", nil, d.Sim)
-			fmt.Fprintf(ew, "\nSimulated %s.\n", meanSummary(m, false, d.Trials, d.Seed))
+			fmt.Fprintf(ew, "\nSimulated %s.\n", meanSummary(simulatedMean(d), d.Moments != nil, d.Trials, d.Seed))
 		}
 		return ew.Err
 	}

@@ -57,9 +57,11 @@ func writeSimulated(ew *ErrWriter, d Distribution) error {
 	if err := writeASCII(ew, header, alignment(0, len(header), 0), rows); err != nil {
 		return err
 	}
+	if d.Moments != nil {
+		fmt.Fprintf(ew, "exact: mean %.4f, sd %.4f\n", d.Moments.Mean, d.Moments.SD)
+	}
 	if n > 0 {
-		m := sim.MeanOf("", nil, d.Sim)
-		fmt.Fprintf(ew, "simulated: %s\n", meanSummary(m, false, d.Trials, d.Seed))
+		fmt.Fprintf(ew, "simulated: %s\n", meanSummary(simulatedMean(d), d.Moments != nil, d.Trials, d.Seed))
 	}
 	return ew.Err
 }

@@ -106,7 +106,18 @@ func parseDiceArgs(args []string, stdout io.Writer) (f diceFlags, text string, a
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && startsLikeDice(name) {
-			return f, "", false, usagef("dice: %q reads as a flag; a query with a word that starts with a minus goes after --, such as simulate dice -- %q", "-"+name, strings.Join(queryArgs(fs, args), " "))
+			query, flags := splitDiceArgs(fs, args)
+			// The word as written: the flag package cuts a name at "=".
+			word := "-" + name
+			if i := slices.IndexFunc(query, func(a string) bool { return strings.HasPrefix(a, word) }); i >= 0 {
+				word = query[i]
+			}
+			suggestion := append(slices.Clone(flags), "--", strings.Join(query, " "))
+			for i, a := range suggestion[:len(flags)] {
+				suggestion[i] = shellQuote(a)
+			}
+			suggestion[len(suggestion)-1] = fmt.Sprintf("%q", suggestion[len(suggestion)-1])
+			return f, "", false, usagef("dice: %q reads as a flag; a query with a word that starts with a minus goes after --, such as simulate dice %s", word, strings.Join(suggestion, " "))
 		}
 		return f, "", false, flagError(fs, err)
 	}
@@ -153,10 +164,10 @@ func readDiceQuestion(ctx context.Context, text string, f *diceFlags) (diceQuest
 		// Past the budget the exact distribution would take minutes; the
 		// simulation alone stays quick and answers Ctrl-C.
 		if f.exactOnly {
-			return diceQuestion{}, fmt.Errorf("%s has no exact distribution here: it would take about %.2g steps, over the budget of %.0g; simulate dice --trials N rolls it", e, e.ExactWork(), dice.MaxExactWork)
+			return diceQuestion{}, fmt.Errorf("%s has no exact distribution here: it would take about %s steps, over the budget of %.0g; simulate dice --trials N rolls it", e, dice.WorkOverBudget(e.ExactWork()), dice.MaxExactWork)
 		}
 		if f.plotDir != "" {
-			return diceQuestion{}, fmt.Errorf("%s has no exact distribution to plot: it would take about %.2g steps, over the budget of %.0g", e, e.ExactWork(), dice.MaxExactWork)
+			return diceQuestion{}, fmt.Errorf("%s has no exact distribution to plot: it would take about %s steps, over the budget of %.0g", e, dice.WorkOverBudget(e.ExactWork()), dice.MaxExactWork)
 		}
 		if f.trials == 0 {
 			f.trials = sim.DefaultConfig.Trials
@@ -229,8 +240,14 @@ func (dq diceQuestion) answer(f diceFlags, sr diceRolls) (*reports.Distribution,
 		if dq.tooLarge.IsArtillery() || dq.tooLarge.IsScatter() {
 			label = dq.tooLarge.Label
 		}
-		return &reports.Distribution{Title: title, Label: label, Sim: sr.hist, Seed: f.seed, Trials: sr.completed, Partial: sr.partial,
-			NoExact: fmt.Sprintf("no exact distribution: it would take about %.2g steps, over the budget of %.0g; simulated only", dq.tooLarge.ExactWork(), dice.MaxExactWork)}, nil
+		var moments *reports.Moments
+		only := "simulated only"
+		if mean, sd, ok := dq.tooLarge.Moments(); ok {
+			moments = &reports.Moments{Mean: mean, SD: sd}
+			only = "each value's chance simulated only (the mean and sd are exact, the sums of the terms')"
+		}
+		return &reports.Distribution{Title: title, Label: label, Sim: sr.hist, Seed: f.seed, Trials: sr.completed, Partial: sr.partial, Moments: moments,
+			NoExact: fmt.Sprintf("no exact distribution: it would take about %s steps, over the budget of %.0g; %s", dice.WorkOverBudget(dq.tooLarge.ExactWork()), dice.MaxExactWork, only)}, nil
 	case !dq.q.HasExact() && dq.q.IsCondition():
 		return nil, &reports.Condition{Title: title, Sim: sr.hist, Seed: f.seed, Trials: sr.completed, Partial: sr.partial, NoExact: noExactAnswer}
 	case !dq.q.HasExact():
@@ -269,31 +286,32 @@ func queryDistribution(q *dice.Query, title string) *reports.Distribution {
 	return out
 }
 
-// startsLikeDice reports whether what follows a query's leading minus
-// reads as dice or a number ("-D3 + 4", "-2D6 < -6"), not as a flag's
-// name.
-// queryArgs returns the arguments of `simulate dice` that are not flags or
-// their values: the words of the query, in order.
-func queryArgs(fs *flag.FlagSet, args []string) []string {
-	var out []string
+// splitDiceArgs parts the arguments of `simulate dice` into the words of
+// the query and the flags with their values, each in order.
+func splitDiceArgs(fs *flag.FlagSet, args []string) (query, flags []string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			return append(out, args[i+1:]...)
+			return append(query, args[i+1:]...), flags
 		}
 		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		fl := fs.Lookup(name)
 		if !strings.HasPrefix(a, "-") || fl == nil {
-			out = append(out, a)
+			query = append(query, a)
 			continue
 		}
-		if b, ok := fl.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) {
+		flags = append(flags, a)
+		if b, ok := fl.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) && i+1 < len(args) {
 			i++ // the flag's value
+			flags = append(flags, args[i])
 		}
 	}
-	return out
+	return query, flags
 }
 
+// startsLikeDice reports whether what follows a query's leading minus
+// reads as dice or a number ("-D3 + 4", "-2D6 < -6"), not as a flag's
+// name.
 func startsLikeDice(s string) bool {
 	s = strings.TrimLeft(s, " ")
 	return s != "" && (s[0] >= '0' && s[0] <= '9' || (s[0] == 'd' || s[0] == 'D') && len(s) > 1 && s[1] >= '0' && s[1] <= '9')

@@ -168,8 +168,12 @@ func TestDiceErrors(t *testing.T) {
 		{[]string{"dice", "-D3 + 4"}, `"-D3 + 4" reads as a flag; a query with a word that starts with a minus goes after --, such as simulate dice -- "-D3 + 4"`},
 		// The whole query goes after --, not the word that starts with a
 		// minus alone, and the flags stay before it.
-		{[]string{"dice", "2D6", ">=", "-3", "--format", "csv"}, `such as simulate dice -- "2D6 >= -3"`},
-		{[]string{"dice", "--trials=100", "-D3", "+", "4", "--seed", "3"}, `such as simulate dice -- "-D3 + 4"`},
+		{[]string{"dice", "2D6", ">=", "-3", "--format", "csv"}, `such as simulate dice --format csv -- "2D6 >= -3"`},
+		{[]string{"dice", "--trials=100", "-D3", "+", "4", "--seed", "3"}, `such as simulate dice --trials=100 --seed 3 -- "-D3 + 4"`},
+		// The word is quoted as written, though the flag package cuts a
+		// flag's name at "=".
+		{[]string{"dice", "-d6>=-3"}, `"-d6>=-3" reads as a flag; a query with a word that starts with a minus goes after --, such as simulate dice -- "-d6>=-3"`},
+		{[]string{"dice", "-o", "my file.txt", "-d6>=-3"}, `such as simulate dice -o 'my file.txt' -- "-d6>=-3"`},
 		{[]string{"dice", "-x"}, "flag provided but not defined: -x"},
 	} {
 		_, _, err := runCLI(t, tc.args...)

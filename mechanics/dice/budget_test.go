@@ -55,3 +55,22 @@ func TestDistContextStops(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkOverBudget: work over the budget never reads as the budget,
+// whatever its rounding: 100,020,000 steps is 1.0002e+08, not 1e+08.
+func TestWorkOverBudget(t *testing.T) {
+	for _, tt := range []struct {
+		work float64
+		want string
+	}{
+		{1.2e8, "1.2e+08"},
+		{5.6e9, "5.6e+09"},
+		{1.0002e8, "1.0002e+08"},
+		{1.04e8, "1.04e+08"},
+		{100_000_001, "100000001"},
+	} {
+		if got := WorkOverBudget(tt.work); got != tt.want {
+			t.Errorf("WorkOverBudget(%v) = %q, want %q", tt.work, got, tt.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package dice
 import (
 	"context"
 	"math"
+	"strconv"
 )
 
 // Dist is an exact probability distribution over consecutive integers:
@@ -140,6 +141,18 @@ func (d Dist) ProbGE(e Dist) float64 {
 // whose every quantity shows its exact value).
 const MaxExactWork = 1e8
 
+// WorkOverBudget says how much work an expression over MaxExactWork
+// takes, to as few significant digits as tell it from the budget:
+// "1.2e+08" for 1.2e8, "1.0002e+08" rather than "1e+08" for 100,020,000.
+func WorkOverBudget(work float64) string {
+	for digits := 2; digits < 17; digits++ {
+		if s := strconv.FormatFloat(work, 'g', digits, 64); s != strconv.FormatFloat(MaxExactWork, 'g', digits, 64) {
+			return s
+		}
+	}
+	return strconv.FormatFloat(work, 'g', -1, 64)
+}
+
 // ExactWork estimates the steps (multiply-adds) computing e's exact
 // distribution takes, without computing it: a plain term of n dice of s
 // sides convolves n times, about s²n²/2 steps; a term keeping k of n dice
@@ -190,6 +203,42 @@ func (e Expr) DistContext(ctx context.Context) (Dist, error) {
 		out = out.Add(d)
 	}
 	return out, nil
+}
+
+// Moments returns e's exact mean and standard deviation without its whole
+// distribution, which may be past MaxExactWork: a sum's mean and variance
+// are the sums of its terms'. A term of n plain dice of s sides has mean
+// n(s+1)/2 and variance n(s²-1)/12; another term (one that keeps some of
+// its dice, the Artillery or Scatter dice) is worked out from its own
+// distribution, which must fit the budget together with the others'. ok
+// is false when one does not.
+func (e Expr) Moments() (mean, sd float64, ok bool) {
+	variance, work := 0.0, 0.0
+	for _, t := range e.terms {
+		var m, v float64
+		switch {
+		case t.kind == constTerm:
+			m = float64(t.value)
+		case t.kind == diceTerm && (t.keep == 0 || t.keep >= t.n):
+			n, s := float64(t.n), float64(t.sides)
+			m, v = n*(s+1)/2, n*(s*s-1)/12
+		default:
+			if t.kind == diceTerm {
+				work += Expr{terms: []term{t}}.ExactWork()
+			}
+			if work > MaxExactWork {
+				return 0, 0, false
+			}
+			d, _ := t.dist(context.Background())
+			m, v = d.Mean(), d.Variance()
+		}
+		if t.neg {
+			m = -m
+		}
+		mean += m
+		variance += v
+	}
+	return mean, math.Sqrt(variance), true
 }
 
 func (t term) dist(ctx context.Context) (Dist, error) {
