@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"hammersim/internal/goldenfile"
 	"hammersim/sim"
 )
 
@@ -55,8 +56,8 @@ func golden(t *testing.T, name string, got []byte) {
 	if err != nil {
 		t.Fatalf("%v (go test ./reports -update creates it)", err)
 	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from its golden file (go test ./reports -update if intended)", name)
+	if err := goldenfile.Equal(got, want); err != nil {
+		t.Errorf("%s differs from its golden file: %v (go test ./reports -update if intended)", name, err)
 	}
 }
 
@@ -210,7 +211,8 @@ func TestPartialIsMarked(t *testing.T) {
 }
 
 // TestPlotsGolden renders the sample's plots and compares them byte for
-// byte with testdata/ (gonum/plot renders in pure Go, the same everywhere).
+// byte with testdata/ (gonum/plot renders in pure Go; see internal/goldenfile
+// for a build that fuses multiply-adds).
 func TestPlotsGolden(t *testing.T) {
 	dir := t.TempDir()
 	plots, err := WritePlots(dir, sampleReport())

@@ -11,8 +11,10 @@
 // chunks from an atomic counter and aggregate into histograms of their own;
 // histograms hold integer counts, so merging them gives the same totals in
 // any order. The same inputs therefore give identical results for any number
-// of workers, on any machine. A longer run extends a shorter one: its first
-// trials are the shorter run's trials.
+// of workers, and identical counts on any machine (the floating-point numbers
+// worked out from them can differ in their last digits where the compiler
+// fuses multiply-adds, as on arm64). A longer run extends a shorter one: its
+// first trials are the shorter run's trials.
 //
 // Every model of a run reads the same chunk streams: chunk k of each model
 // starts from the same random numbers. Models that read the dice the same

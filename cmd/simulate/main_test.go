@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hammersim/internal/goldenfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -32,8 +34,8 @@ func golden(t *testing.T, name string, got []byte) {
 	if err != nil {
 		t.Fatalf("%v (run go test ./cmd/simulate -update to create it)", err)
 	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test ./cmd/simulate -update if the change is intended)\n got:\n%s", path, got)
+	if err := goldenfile.Equal(got, want); err != nil {
+		t.Errorf("output differs from %s: %v (run go test ./cmd/simulate -update if the change is intended)\n got:\n%s", path, err, got)
 	}
 }
 
