@@ -133,10 +133,12 @@ _simulate() {
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   cmd="${COMP_WORDS[1]}"
   COMPREPLY=()
-  if [[ $COMP_CWORD -eq 1 ]]; then
+  if [[ $COMP_CWORD -eq 1 && "$cur" != -* ]]; then
     COMPREPLY=( $(compgen -W "%s" -- "$cur") )
     return
   fi
+  # Flags given before any command are run's (simulate --trials 1e5 x.yaml).
+  [[ $COMP_CWORD -eq 1 || "$cmd" == -* ]] && cmd=run
   case "$cmd:$prev" in
 `, strings.Join(append(slices.Clone(commandNames), "help"), " "))
 	for _, c := range commandNames {
