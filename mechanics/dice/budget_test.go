@@ -3,6 +3,7 @@ package dice
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -72,5 +73,32 @@ func TestWorkOverBudget(t *testing.T) {
 		if got := WorkOverBudget(tt.work); got != tt.want {
 			t.Errorf("WorkOverBudget(%v) = %q, want %q", tt.work, got, tt.want)
 		}
+	}
+}
+
+// TestMomentsMatchTheDistribution: the mean and sd Moments adds up from
+// the terms are those of the exact distribution, for expressions within
+// the budget of every kind of term; past it, a plain sum's are the closed
+// forms (100D1000: mean 100 x 1001/2 = 50,050, variance 100 x
+// (1000² - 1)/12), and a term that keeps dice and does not fit has none.
+func TestMomentsMatchTheDistribution(t *testing.T) {
+	for _, s := range []string{"D6", "2D6+1", "3D6kh2", "4D8kl1-2", "D3-D6", "artillery", "scatter", "10-2D6", "5D10kh3+D4", "7", "2D6 - 3D6kh2 + 5", "32D6kh16"} {
+		e, err := Parse(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		mean, sd, ok := e.Moments()
+		d := e.Dist()
+		if !ok || math.Abs(mean-d.Mean()) > 1e-9*max(1, math.Abs(mean)) || math.Abs(sd-d.StdDev()) > 1e-9*max(1, sd) {
+			t.Errorf("%s: Moments %v, %v (%v), the distribution's %v, %v", s, mean, sd, ok, d.Mean(), d.StdDev())
+		}
+	}
+	e, _ := Parse("100D1000")
+	if mean, sd, ok := e.Moments(); !ok || mean != 50050 || math.Abs(sd-math.Sqrt(100*(1e6-1)/12.0)) > 1e-9 {
+		t.Errorf("100D1000: %v, %v, %v", mean, sd, ok)
+	}
+	e, _ = Parse("32D1000kh16")
+	if _, _, ok := e.Moments(); ok || e.ExactWork() <= MaxExactWork {
+		t.Errorf("32D1000kh16 (about %g steps): moments %v, want none past the budget", e.ExactWork(), ok)
 	}
 }
