@@ -3,8 +3,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"io"
 	"os"
@@ -191,37 +189,4 @@ func childOnAFIFO(t *testing.T, test, env string) (string, *exec.Cmd, chan error
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	return fifo, cmd, done
-}
-
-// TestClosedStdoutIsAnError: started with its standard output closed
-// (simulate dice 2D6 >&-), the program says the results have nowhere to
-// go and exits 1, where Go's runtime would have them written to /dev/null
-// it opened in its place; a redirect to /dev/null is taken as meant.
-func TestClosedStdoutIsAnError(t *testing.T) {
-	if os.Getenv("SIMULATE_TEST_CLOSED_STDOUT") != "" {
-		err := run(context.Background(), []string{"dice", "2D6"}, standardOutput(), os.Stderr)
-		os.Exit(exitCode(err, os.Stderr))
-	}
-	for _, tc := range []struct {
-		redirect, msg string
-		code          int
-	}{
-		{">&-", "simulate: standard output is closed, so the results have nowhere to go: redirect it (> FILE) or give -o FILE\n", 1},
-		{">/dev/null", "", 0},
-	} {
-		cmd := exec.Command("sh", "-c", `exec "$0" -test.run='^TestClosedStdoutIsAnError$' `+tc.redirect, os.Args[0])
-		cmd.Env = append(os.Environ(), "SIMULATE_TEST_CLOSED_STDOUT=1")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		if code != tc.code || stderr.String() != tc.msg {
-			t.Errorf("%s: exit %d, stderr %q; want %d, %q", tc.redirect, code, stderr.String(), tc.code, tc.msg)
-		}
-	}
 }

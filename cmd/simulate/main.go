@@ -17,27 +17,9 @@ import (
 
 func main() {
 	ctx, stop := notifyContext()
-	err := run(ctx, os.Args[1:], standardOutput(), os.Stderr)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
-}
-
-// standardOutput is where results go without -o: os.Stdout, or, when the
-// program was started with it closed, a writer that says so.
-func standardOutput() io.Writer {
-	if stdoutClosed() {
-		return closedStdout{}
-	}
-	return os.Stdout
-}
-
-// closedStdout stands for a standard output that was closed when the
-// program started (stdoutClosed): what is written to it has nowhere to
-// go, which is an error, not a silent loss.
-type closedStdout struct{}
-
-func (closedStdout) Write([]byte) (int, error) {
-	return 0, errors.New("standard output is closed, so the results have nowhere to go: redirect it (> FILE) or give -o FILE")
 }
 
 // twinSignal is how soon after the first a signal is taken for the same
