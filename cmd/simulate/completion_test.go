@@ -246,10 +246,6 @@ func TestFishCompletionBehaviour(t *testing.T) {
 	}
 	for _, tc := range []struct{ line, want string }{
 		{"simulate he", "help"},
-		// Flags given before any command are run's.
-		{"simulate --format m", "markdown"},
-		{"simulate --trials 1e5 --form", "--format"},
-		{"simulate --trials 1e5 swift", "swiftstride-charge swift.yaml"},
 		{"simulate help co", "compare completion"},
 		{"simulate help run ", ""},
 		{"simulate help run --t", ""},
