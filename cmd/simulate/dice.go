@@ -300,11 +300,15 @@ func splitDiceArgs(fs *flag.FlagSet, args []string) (query, flags []string) {
 			query = append(query, a)
 			continue
 		}
-		flags = append(flags, a)
-		if b, ok := fl.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) && i+1 < len(args) {
+		if b, ok := fl.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) {
+			if i+1 == len(args) {
+				break // a flag missing its value, left out of what is suggested
+			}
+			flags = append(flags, a, args[i+1])
 			i++ // the flag's value
-			flags = append(flags, args[i])
+			continue
 		}
+		flags = append(flags, a)
 	}
 	return query, flags
 }

@@ -174,6 +174,8 @@ func TestDiceErrors(t *testing.T) {
 		// flag's name at "=".
 		{[]string{"dice", "-d6>=-3"}, `"-d6>=-3" reads as a flag; a query with a word that starts with a minus goes after --, such as simulate dice -- "-d6>=-3"`},
 		{[]string{"dice", "-o", "my file.txt", "-d6>=-3"}, `such as simulate dice -o 'my file.txt' -- "-d6>=-3"`},
+		// A flag missing its value is left out: the suggestion parses.
+		{[]string{"dice", "-D3 + 4", "--trials"}, `such as simulate dice -- "-D3 + 4"`},
 		{[]string{"dice", "-x"}, "flag provided but not defined: -x"},
 	} {
 		_, _, err := runCLI(t, tc.args...)
@@ -287,5 +289,26 @@ func TestDiceRollFlagsAlone(t *testing.T) {
 		if err != nil || !strings.Contains(out, `"seed": 5`) {
 			t.Errorf("%v: %v\n%.300s", args, err, out)
 		}
+	}
+}
+
+// TestDiceOverBudgetMoments: a sum past the exact-work budget is simulated
+// value by value, beside its exact mean and sd: 100D1000 has mean
+// 100 x 1001/2 = 50,050 and sd sqrt(100 x (1000² - 1)/12) = 2886.7499,
+// and the simulated mean's z is taken against them.
+func TestDiceOverBudgetMoments(t *testing.T) {
+	out, _, err := runCLI(t, "dice", "100D1000", "--trials", "2000")
+	if err != nil || !strings.Contains(out, "exact: mean 50050.0000, sd 2886.7499\n") || !strings.Contains(out, ", z ") {
+		t.Errorf("table: %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "dice", "100D1000", "--trials", "2000", "--format", "json")
+	if err != nil || !strings.Contains(out, `"mean": 50050, "sd": 2886.749902572095,`) || !strings.Contains(out, `"z": `) {
+		t.Errorf("JSON: %v\n%.400s", err, out)
+	}
+	// A term that keeps some of its dice and does not fit the budget has
+	// no closed form: the mean is simulated only.
+	out, _, err = runCLI(t, "dice", "32D1000kh16", "--trials", "200", "--format", "json")
+	if err != nil || !strings.Contains(out, `"mean": null`) {
+		t.Errorf("32D1000kh16: %v\n%.400s", err, out)
 	}
 }

@@ -50,8 +50,10 @@ func (s *Server) prepareRun(w http.ResponseWriter, r *http.Request) (Job, error)
 // or one with the query's by naming its swept parameter.
 type compareRequest struct {
 	Scenarios []struct {
-		File string `json:"file"`
-		Text string `json:"text"`
+		// File is nil when left out (the scenario is then scenario-N.yaml);
+		// "" is refused, as the run's file= is.
+		File *string `json:"file"`
+		Text string  `json:"text"`
 	} `json:"scenarios"`
 }
 
@@ -154,17 +156,21 @@ func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, er
 	var files []string
 	var srcs [][]byte
 	for i, sc := range req.Scenarios {
-		if sc.File == "" {
-			sc.File = fmt.Sprintf("scenario-%d.yaml", i+1)
+		file := fmt.Sprintf("scenario-%d.yaml", i+1)
+		if sc.File != nil {
+			file = *sc.File
 		}
-		if err := checkFileName(fmt.Sprintf("scenarios[%d].file", i), sc.File); err != nil {
+		if file == "" {
+			return nil, fmt.Errorf("scenarios[%d].file: an empty name; expected a file name such as my-charge.yaml (leave file out for scenario-%d.yaml)", i, i+1)
+		}
+		if err := checkFileName(fmt.Sprintf("scenarios[%d].file", i), file); err != nil {
 			return nil, err
 		}
-		if j := slices.Index(files, sc.File); j >= 0 {
+		if j := slices.Index(files, file); j >= 0 {
 			// Errors and results name a scenario by its file.
-			return nil, fmt.Errorf("scenarios[%d].file %q is the name of scenarios[%d] too; give each scenario a name of its own, as errors and results name them by it", i, sc.File, j)
+			return nil, fmt.Errorf("scenarios[%d].file %q is the name of scenarios[%d] too; give each scenario a name of its own, as errors and results name them by it", i, file, j)
 		}
-		files, srcs = append(files, sc.File), append(srcs, []byte(sc.Text))
+		files, srcs = append(files, file), append(srcs, []byte(sc.Text))
 	}
 	done, err := s.wait(r)
 	if err != nil {

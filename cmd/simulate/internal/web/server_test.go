@@ -240,6 +240,8 @@ func TestErrorClasses(t *testing.T) {
 			`scenarios[1].file "a.yaml" is the name of scenarios[0] too`},
 		{"compare: a blank name meets its default", "POST", "/api/compare", `{"scenarios": [{"file": "scenario-2.yaml"}, {}]}`, nil, 400,
 			`scenarios[1].file "scenario-2.yaml" is the name of scenarios[0] too`},
+		{"compare: an empty name", "POST", "/api/compare", `{"scenarios": [{"file": "", "text": "x"}]}`, nil, 400,
+			"scenarios[0].file: an empty name; expected a file name such as my-charge.yaml (leave file out for scenario-1.yaml)"},
 		{"compare: not JSON", "POST", "/api/compare", "{", nil, 400, "expected JSON"},
 		{"compare: no scenarios", "POST", "/api/compare", `{"scenarios": []}`, nil, 400, "0 given"},
 		{"compare: too many", "POST", "/api/compare", `{"scenarios": [{},{},{},{},{},{},{},{},{}]}`, nil, 400, "9 given"},

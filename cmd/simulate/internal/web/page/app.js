@@ -415,7 +415,8 @@ for (const r of document.querySelectorAll("input[name=mode]")) {
 
 runner({ run: "#c-run", cancel: "#c-cancel", progress: "#c-progress", error: "#c-error", results: "#c-results" }, () => {
   const used = mode() === "axis" ? cands.slice(0, 1) : cands;
-  const scenarios = used.map(c => ({ file: $(".file", c).value, text: $(".src", c).value }));
+  // An empty name box leaves the name out (the server's scenario-N.yaml).
+  const scenarios = used.map(c => ({ file: $(".file", c).value || undefined, text: $(".src", c).value }));
   const by = mode() === "axis" ? axisSelect.value : "";
   return {
     url: "/api/compare/events?" + query({ trials: numberBox("#c-trials", "Trials per point"), seed: numberBox("#c-seed", "Seed"), by }),
