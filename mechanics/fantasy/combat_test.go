@@ -181,6 +181,20 @@ func TestHighestImpactNotTotal(t *testing.T) {
 	}
 }
 
+// TestHighestImpactEqualMeans: of two sets with the same mean (D6+1 and
+// 3D2, both 4.5), the one with the higher maximum (7 against 6) is the
+// highest, in either order: means are compared to a part in 10^9, so that
+// the last bits of their sums, which a machine that fuses multiply-adds
+// rounds otherwise, do not decide.
+func TestHighestImpactEqualMeans(t *testing.T) {
+	a, b := dice.MustParse("D6+1"), dice.MustParse("3D2")
+	for _, sets := range [][]dice.Expr{{a, b}, {b, a}} {
+		if got := HighestImpact(sets); got.String() != "D6+1" {
+			t.Errorf("highest of %s, %s: %s, want D6+1", sets[0], sets[1], got)
+		}
+	}
+}
+
 // TestKillingBlow: against infantry a natural 6 to wound slays through any
 // armour; against a monster it only ignores armour.
 func TestKillingBlow(t *testing.T) {

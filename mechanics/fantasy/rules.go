@@ -1,6 +1,8 @@
 package fantasy
 
 import (
+	"math"
+
 	"hammersim/mechanics"
 	"hammersim/mechanics/dice"
 )
@@ -113,10 +115,12 @@ func HighestImpact(sets []dice.Expr) dice.Expr {
 }
 
 // slower reports whether roll a is below roll b: the lower mean, then the
-// lower maximum.
+// lower maximum. Means within a part in 10^9 are equal (D6+1 and 3D2 are
+// both 4.5, whichever way a machine rounds their sums' last bits), so that
+// the choice is the same on every machine.
 func slower(a, b dice.Expr) bool {
 	da, db := a.Dist(), b.Dist()
-	if ma, mb := da.Mean(), db.Mean(); ma != mb {
+	if ma, mb := da.Mean(), db.Mean(); math.Abs(ma-mb) > 1e-9*max(math.Abs(ma), math.Abs(mb)) {
 		return ma < mb
 	}
 	return da.Max() < db.Max()

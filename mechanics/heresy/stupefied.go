@@ -90,5 +90,5 @@ func (c *StupefyChooser) Choose(u *Unit, st StupefyStakes, o Options) bool {
 		c.att.PrepareAt(&stu, st.OwnWeapons, st.OwnTarget, st.OwnSituation, o)
 		lost -= c.att.ExpectedCasualties(st.OwnTarget)
 	}
-	return saved > lost
+	return exceeds(saved, lost) // equal expectations are equal on every machine
 }
