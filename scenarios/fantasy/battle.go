@@ -331,17 +331,15 @@ func optionsRead(d *scenarios.Decoder, phases []rules.Phase, at map[string]*scen
 	return report(d, refused)
 }
 
-// optionsOfRules refuses the options (at, where written) that the battle's
-// units leave nothing to change at any point: the zzzzap_ options without
-// an acting unit that shoots Zzzzap!; out_of_control without one that can
-// go Out of Control (Zzzzap! with a shooting phase, or Loss of Control
-// tested at the end of a phase); pursuer_out_of_control without a point
-// where a pursuer can (that test) and moves (out_of_control not in_place);
-// loss_of_control without a unit that tests it; target_flees against an
-// attacker that moves by Random Movement, which meets no charge reaction.
-// An option the battle's phases refuse already (optionsRead) is passed
-// over. It reports whether none was refused.
-func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles []*rules.Battle, phases []rules.Phase) bool {
+// moving is what the units of some battle of a sweep do that the options
+// of shooting, movement, flight and Out of Control read.
+type moving struct {
+	zaps, fires, loses, actingLoses, moves, pursuerMoves, friends, catches, flees bool
+}
+
+// movingOf works moving out over the battles of a sweep, which play
+// phases.
+func movingOf(battles []*rules.Battle, phases []rules.Phase) moving {
 	some := func(has func(b *rules.Battle) bool) bool { return slices.ContainsFunc(battles, has) }
 	zaps := some(func(b *rules.Battle) bool { return b.Units[0].Zzzzap })
 	fires := some(func(b *rules.Battle) bool { return !b.Units[0].Missile.Shots.IsZero() && b.MissileMayFire() })
@@ -386,6 +384,26 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 	flees := some(func(b *rules.Battle) bool {
 		return slices.ContainsFunc(b.Units, func(u *rules.Unit) bool { return !u.Unbreakable })
 	})
+	return moving{zaps: zaps, fires: fires, loses: loses, actingLoses: actingLoses, moves: moves,
+		pursuerMoves: pursuerMoves, friends: friends, catches: catches, flees: flees}
+}
+
+// optionsOfRules refuses the options (at, where written) that the battle's
+// units leave nothing to change at any point: the zzzzap_ options without
+// an acting unit that shoots Zzzzap!; out_of_control without one that can
+// go Out of Control (Zzzzap! with a shooting phase, or Loss of Control
+// tested at the end of a phase); pursuer_out_of_control without a point
+// where a pursuer can (that test) and moves (out_of_control not in_place);
+// loss_of_control without a unit that tests it; target_flees against an
+// attacker that moves by Random Movement, which meets no charge reaction;
+// charge_path and pursuit_path without a unit besides the attacker and
+// the target; what follows a flight where every unit is Unbreakable; and
+// the options of troop types, blows and saves no unit that fights has
+// (fightingOf). An option the battle's phases refuse already (optionsRead) is passed
+// over. It reports whether none was refused.
+func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles []*rules.Battle, phases []rules.Phase) bool {
+	some := func(has func(b *rules.Battle) bool) bool { return slices.ContainsFunc(battles, has) }
+	m := movingOf(battles, phases)
 	f := fightingOf(battles)
 	var refused []unread
 	for _, o := range battleOptions {
@@ -393,7 +411,7 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		var why string
 		switch {
 		case !set || o.only != nil && !slices.Contains(phases, *o.only):
-		case o.key == "firing_ranks" && !fires:
+		case o.key == "firing_ranks" && !m.fires:
 			why = "the attacker has no missile weapon, the only one it changes"
 			if some(func(b *rules.Battle) bool { return !b.Units[0].Missile.Shots.IsZero() }) {
 				why = "the attacker never fires its missile weapon, the only one it changes (it declares a charge in the charge phase before every shooting phase, and does not shoot that turn)"
@@ -412,23 +430,23 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			why = "no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Terror), the only units it changes"
 		case o.key == "monstrous_support" && !f.monstrous:
 			why = "no unit is Monstrous Infantry, Monstrous Cavalry or a Monstrous Beast at a point with supporting attacks (supporting_attacks: true), the only attacks it caps"
-		case o.key == "panic_friend_us" && !friends:
+		case o.key == "panic_friend_us" && !m.friends:
 			why = "no side has two units or more, so no friend's break or destruction within 6\" makes a unit take a Panic test, the only test it sets"
-		case o.key == "caught" && !catches:
+		case o.key == "caught" && !m.catches:
 			why = "no unit can catch a fleeing one: that takes a charge phase, a combat phase whose winner pursues (pursue: true or restrain), or an attacker that goes Out of Control towards the others (out_of_control: towards), since one that goes away reaches nobody"
-		case (o.key == "caught" || o.key == "pursue" || o.key == "pursuit_path" || o.key == "pursuer_out_of_control") && !flees:
+		case (o.key == "caught" || o.key == "pursue" || o.key == "pursuit_path" || o.key == "pursuer_out_of_control") && !m.flees:
 			why = "every unit is Unbreakable at every point, so none ever flees (Unbreakable units never break, and are immune to psychology), and it decides only what follows a flight"
 		case (o.key == "charge_path" || o.key == "pursuit_path") && !some(func(b *rules.Battle) bool { return len(b.Units) > 2 }):
 			why = "the battle has no unit besides the attacker and the target (others), and the path decides only how a move meets such units"
-		case strings.HasPrefix(o.key, "zzzzap_") && !zaps:
+		case strings.HasPrefix(o.key, "zzzzap_") && !m.zaps:
 			why = "the attacker has no Zzzzap!, the only rule it changes"
-		case o.key == "loss_of_control" && !loses:
+		case o.key == "loss_of_control" && !m.loses:
 			why = "no unit has Loss of Control, the only rule it changes"
-		case o.key == "out_of_control" && !moves:
+		case o.key == "out_of_control" && !m.moves:
 			why = "the attacker never goes Out of Control: that takes Zzzzap! and a shooting phase (its Mishap chart, or the wounds of a Disaster), or Loss of Control tested at the end of a combat phase (loss_of_control: end_of_phase)"
-		case o.key == "pursuer_out_of_control" && !actingLoses:
+		case o.key == "pursuer_out_of_control" && !m.actingLoses:
 			why = "the attacker has no Loss of Control, which alone sends it Out of Control after a pursuit"
-		case o.key == "pursuer_out_of_control" && !pursuerMoves:
+		case o.key == "pursuer_out_of_control" && !m.pursuerMoves:
 			why = "a pursuer goes Out of Control only with loss_of_control: end_of_phase, and moves only where out_of_control is not in_place, after a pursuit that pursue allows (true or restrain); no point has all three"
 		case o.key == "target_flees" && !some(func(b *rules.Battle) bool { return b.Units[0].Mover.Random.IsZero() }):
 			why = "the attacker moves by Random Movement, against which no charge reaction is declared, so target_flees decides nothing"
