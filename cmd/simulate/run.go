@@ -247,8 +247,15 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	restore := func() { fs.VisitAll(func(f *flag.Flag) { f.Value = orig[f.Name] }) }
 	defer restore()
 	var pos []string
+	all := args
 	for {
-		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		err := fs.Parse(args)
+		if err != nil && !errors.Is(err, flag.ErrHelp) && asksHelp(all) {
+			// -h answers with the usage whatever else is wrong (an
+			// unknown flag before it, a value it was taken for).
+			err = flag.ErrHelp
+		}
+		if errors.Is(err, flag.ErrHelp) {
 			restore()
 			help()
 			if f, ok := fs.Output().(usageFailed); ok {
@@ -357,6 +364,20 @@ func (h helpNotWritten) Unwrap() error { return h.err }
 type usageFailed struct{ err error }
 
 func (usageFailed) Write(p []byte) (int, error) { return len(p), nil }
+
+// asksHelp reports whether args ask for the usage: -h, -help or --help
+// before any "--".
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
 
 func flagError(fs *flag.FlagSet, err error) error {
 	if errors.Is(err, flag.ErrHelp) {

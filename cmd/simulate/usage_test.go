@@ -148,7 +148,10 @@ func TestUsageNamesEveryHelp(t *testing.T) {
 func TestEveryCommandHelp(t *testing.T) {
 	_, commands := usageCommands(t)
 	for _, cmd := range commands {
-		for _, args := range [][]string{{cmd, "-h"}, {cmd, "--h"}, {cmd, "-help"}, {cmd, "--help"}, {cmd, "x", "-h"}} {
+		// -h answers whatever else is wrong: an unknown flag before it, a
+		// flag that took it for its value.
+		for _, args := range [][]string{{cmd, "-h"}, {cmd, "--h"}, {cmd, "-help"}, {cmd, "--help"}, {cmd, "x", "-h"},
+			{cmd, "--nosuch", "-h"}, {cmd, "--nosuch", "--help"}} {
 			stdout, stderr, err := runCLI(t, args...)
 			var msg bytes.Buffer
 			if code := exitCode(err, &msg); code != 0 || stderr != "" || !strings.HasPrefix(stdout, "Usage: simulate "+cmd) {
