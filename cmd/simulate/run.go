@@ -365,6 +365,25 @@ type usageFailed struct{ err error }
 
 func (usageFailed) Write(p []byte) (int, error) { return len(p), nil }
 
+// commandAfterFlags refuses a command written after flags (simulate
+// --trials 1e4 run x): the flags before any command made this run, which
+// would take the command for a scenario. A file of that name is a
+// scenario as written.
+func commandAfterFlags(args, pos []string) error {
+	if len(pos) == 0 || !slices.Contains(commandNames, pos[0]) {
+		return nil
+	}
+	i := slices.Index(args, pos[0])
+	if _, err := os.Stat(pos[0]); i <= 0 || err == nil {
+		return nil
+	}
+	again := append([]string{pos[0]}, slices.Delete(slices.Clone(args), i, i+1)...)
+	for j, a := range again {
+		again[j] = shellQuote(a)
+	}
+	return usagef("%q is a command, which goes before its flags: simulate %s (flags before any command are run's, and run took %q for a scenario)", pos[0], strings.Join(again, " "), pos[0])
+}
+
 // asksHelp reports whether args ask for the usage: -h, -help or --help
 // before any "--".
 func asksHelp(args []string) bool {
@@ -596,6 +615,9 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(fs, err)
+	}
+	if err := commandAfterFlags(args, pos); err != nil {
+		return err
 	}
 	name := scenarios.DefaultScenario
 	switch len(pos) {

@@ -52,6 +52,12 @@ func TestUsageHints(t *testing.T) {
 		{"run bad flag", []string{"run", "--bogus"},
 			"simulate: run: flag provided but not defined: -bogus\nRun 'simulate run -h' for its flags.\n"},
 		// Flags with no command are run's, for the default scenario.
+		// A command after the flags: they made it run's, which took the
+		// command for a scenario; the message says how to write it.
+		{"command after flags", []string{"--trials", "1e4", "run", "flee-pursuit"},
+			"simulate: \"run\" is a command, which goes before its flags: simulate run --trials 1e4 flee-pursuit (flags before any command are run's, and run took \"run\" for a scenario)\nRun 'simulate run -h' for its flags.\n"},
+		{"command alone after flags", []string{"--seed", "3", "dice"},
+			"simulate: \"dice\" is a command, which goes before its flags: simulate dice --seed 3 (flags before any command are run's, and run took \"dice\" for a scenario)\nRun 'simulate run -h' for its flags.\n"},
 		{"bad flag with no command", []string{"--bogus"},
 			"simulate: run: flag provided but not defined: -bogus\nRun 'simulate run -h' for its flags.\n"},
 		{"compare one without by", []string{"compare"},
