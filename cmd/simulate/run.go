@@ -190,6 +190,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(cmd) > 1 && strings.HasPrefix(cmd, "-") {
 			// Flags with no command before them are run's, for the
 			// default scenario: simulate --trials 1e5.
+			ctx = context.WithValue(ctx, flagsFirst{}, true)
 			return ofCommand("run", runScenario(ctx, args, stdout, stderr))
 		}
 		return usagef("unknown command %q", cmd)
@@ -364,6 +365,10 @@ func (h helpNotWritten) Unwrap() error { return h.err }
 type usageFailed struct{ err error }
 
 func (usageFailed) Write(p []byte) (int, error) { return len(p), nil }
+
+// flagsFirst marks, in a run's context, a command line that began with
+// flags and so was taken for run's (simulate --trials 1e5).
+type flagsFirst struct{}
 
 // commandAfterFlags refuses a command written after flags (simulate
 // --trials 1e4 run x): the flags before any command made this run, which
@@ -616,8 +621,10 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return flagError(fs, err)
 	}
-	if err := commandAfterFlags(args, pos); err != nil {
-		return err
+	if ctx.Value(flagsFirst{}) != nil {
+		if err := commandAfterFlags(args, pos); err != nil {
+			return err
+		}
 	}
 	name := scenarios.DefaultScenario
 	switch len(pos) {

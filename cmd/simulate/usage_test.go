@@ -350,3 +350,13 @@ func TestFitBar(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandNameAfterRun: written after run, a command's name is read as
+// the scenario asked for, not refused as a command out of place.
+func TestCommandNameAfterRun(t *testing.T) {
+	_, _, err := runCLI(t, "run", "--seed", "3", "list")
+	var stderr bytes.Buffer
+	if code := exitCode(err, &stderr); code != 1 || !strings.Contains(stderr.String(), `no scenario file or built-in scenario named "list"`) {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
