@@ -151,8 +151,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		case len(rest) == 0, len(rest) == 1 && (isHelp(rest[0]) || rest[0] == "help"):
 			_, err := io.WriteString(stdout, usage)
 			return err
-		case len(rest) == 1 && slices.Contains(commandNames, rest[0]):
+		case len(rest) >= 1 && slices.Contains(commandNames, rest[0]) && (len(rest) == 1 || asksHelp(rest[1:])):
 			return run(ctx, []string{rest[0], "-h"}, stdout, stderr)
+		case asksHelp(rest): // help --nosuch -h: help, whatever else is wrong
+			_, err := io.WriteString(stdout, usage)
+			return err
 		}
 		return usagef("help takes one command name (%s), got %s", strings.Join(commandNames, ", "), strings.Join(rest, " "))
 	case "run":
@@ -252,8 +255,10 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		err := fs.Parse(args)
 		if err != nil && !errors.Is(err, flag.ErrHelp) && asksHelp(all) {
-			// -h answers with the usage whatever else is wrong (an
-			// unknown flag before it, a value it was taken for).
+			// -h answers with the usage whatever else is wrong: an
+			// unknown flag before it, or a number flag it was given to
+			// as a value. (A flag that takes any word, such as -o,
+			// takes -h as its value, as getopt's would.)
 			err = flag.ErrHelp
 		}
 		if errors.Is(err, flag.ErrHelp) {
@@ -378,15 +383,13 @@ func commandAfterFlags(args, pos []string) error {
 	if len(pos) == 0 || !slices.Contains(commandNames, pos[0]) {
 		return nil
 	}
-	i := slices.Index(args, pos[0])
-	if _, err := os.Stat(pos[0]); i <= 0 || err == nil {
+	if d := slices.Index(args, "--"); d >= 0 && d+1 < len(args) && args[d+1] == pos[0] {
+		return nil // after --, nothing is a command: the scenario asked for
+	}
+	if _, err := os.Stat(pos[0]); err == nil {
 		return nil
 	}
-	again := append([]string{pos[0]}, slices.Delete(slices.Clone(args), i, i+1)...)
-	for j, a := range again {
-		again[j] = shellQuote(a)
-	}
-	return usagef("%q is a command, which goes before its flags: simulate %s (flags before any command are run's, and run took %q for a scenario)", pos[0], strings.Join(again, " "), pos[0])
+	return usagef("%q is a command: write it first, simulate %s ... (flags before any command are run's, and run took %q for a scenario)", pos[0], pos[0], pos[0])
 }
 
 // asksHelp reports whether args ask for the usage: -h, -help or --help

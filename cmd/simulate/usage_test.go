@@ -55,9 +55,9 @@ func TestUsageHints(t *testing.T) {
 		// A command after the flags: they made it run's, which took the
 		// command for a scenario; the message says how to write it.
 		{"command after flags", []string{"--trials", "1e4", "run", "flee-pursuit"},
-			"simulate: \"run\" is a command, which goes before its flags: simulate run --trials 1e4 flee-pursuit (flags before any command are run's, and run took \"run\" for a scenario)\nRun 'simulate run -h' for its flags.\n"},
+			"simulate: \"run\" is a command: write it first, simulate run ... (flags before any command are run's, and run took \"run\" for a scenario)\nRun 'simulate run -h' for its flags.\n"},
 		{"command alone after flags", []string{"--seed", "3", "dice"},
-			"simulate: \"dice\" is a command, which goes before its flags: simulate dice --seed 3 (flags before any command are run's, and run took \"dice\" for a scenario)\nRun 'simulate run -h' for its flags.\n"},
+			"simulate: \"dice\" is a command: write it first, simulate dice ... (flags before any command are run's, and run took \"dice\" for a scenario)\nRun 'simulate run -h' for its flags.\n"},
 		{"bad flag with no command", []string{"--bogus"},
 			"simulate: run: flag provided but not defined: -bogus\nRun 'simulate run -h' for its flags.\n"},
 		{"compare one without by", []string{"compare"},
@@ -154,8 +154,7 @@ func TestUsageNamesEveryHelp(t *testing.T) {
 func TestEveryCommandHelp(t *testing.T) {
 	_, commands := usageCommands(t)
 	for _, cmd := range commands {
-		// -h answers whatever else is wrong: an unknown flag before it, a
-		// flag that took it for its value.
+		// -h answers whatever else is wrong: an unknown flag before it.
 		for _, args := range [][]string{{cmd, "-h"}, {cmd, "--h"}, {cmd, "-help"}, {cmd, "--help"}, {cmd, "x", "-h"},
 			{cmd, "--nosuch", "-h"}, {cmd, "--nosuch", "--help"}} {
 			stdout, stderr, err := runCLI(t, args...)
@@ -351,12 +350,33 @@ func TestFitBar(t *testing.T) {
 	}
 }
 
-// TestCommandNameAfterRun: written after run, a command's name is read as
-// the scenario asked for, not refused as a command out of place.
+// TestCommandNameAfterRun: written after run, or after --, a command's
+// name is read as the scenario asked for, not refused as a command out of
+// place.
 func TestCommandNameAfterRun(t *testing.T) {
-	_, _, err := runCLI(t, "run", "--seed", "3", "list")
-	var stderr bytes.Buffer
-	if code := exitCode(err, &stderr); code != 1 || !strings.Contains(stderr.String(), `no scenario file or built-in scenario named "list"`) {
-		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	for _, args := range [][]string{{"run", "--seed", "3", "list"}, {"--seed", "3", "--", "list"}} {
+		_, _, err := runCLI(t, args...)
+		var stderr bytes.Buffer
+		if code := exitCode(err, &stderr); code != 1 || !strings.Contains(stderr.String(), `no scenario file or built-in scenario named "list"`) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr.String())
+		}
+	}
+}
+
+// TestHelpCommandAsksHelp: help answers with the usage when -h is among
+// its words, whatever else is wrong: help COMMAND -h with the command's.
+func TestHelpCommandAsksHelp(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"help", "run", "-h"}, "Usage: simulate run"},
+		{[]string{"help", "--nosuch", "-h"}, "simulate: Monte Carlo odds"},
+	} {
+		stdout, stderr, err := runCLI(t, tc.args...)
+		var msg bytes.Buffer
+		if code := exitCode(err, &msg); code != 0 || stderr != "" || !strings.HasPrefix(stdout, tc.want) {
+			t.Errorf("%v: exit %d (%s), stderr %q, stdout %.40q", tc.args, code, msg.String(), stderr, stdout)
+		}
 	}
 }
