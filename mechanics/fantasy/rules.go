@@ -1,8 +1,6 @@
 package fantasy
 
 import (
-	"math"
-
 	"hammersim/mechanics"
 	"hammersim/mechanics/dice"
 )
@@ -120,7 +118,7 @@ func HighestImpact(sets []dice.Expr) dice.Expr {
 // the choice is the same on every machine.
 func slower(a, b dice.Expr) bool {
 	da, db := a.Dist(), b.Dist()
-	if ma, mb := da.Mean(), db.Mean(); math.Abs(ma-mb) > 1e-9*max(math.Abs(ma), math.Abs(mb)) {
+	if ma, mb := da.Mean(), db.Mean(); mechanics.Exceeds(ma, mb) || mechanics.Exceeds(mb, ma) {
 		return ma < mb
 	}
 	return da.Max() < db.Max()

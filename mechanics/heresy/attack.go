@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"hammersim/mechanics"
 	"hammersim/mechanics/dice"
 )
 
@@ -196,7 +197,7 @@ func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situati
 		a.pair = a.pair[:0]
 		if ps := a.pickBest(weapons, &a.pair, 2, isPistol); len(a.pair) == 2 {
 			ps += a.pickBest(weapons, &a.pair, n-1, notOrdnance)
-			if exceeds(ps, sum) {
+			if mechanics.Exceeds(ps, sum) {
 				a.picks, a.pair = a.pair, a.picks
 				sum = ps
 			}
@@ -205,7 +206,7 @@ func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situati
 	}
 	a.sortPicks()
 	if o := a.best(weapons, func(t WeaponType) bool { return t == Ordnance }); o >= 0 {
-		if exceeds(a.score[o], sum) || (!exceeds(sum, a.score[o]) && (len(a.picks) == 0 || o < a.picks[0])) {
+		if mechanics.Exceeds(a.score[o], sum) || (!mechanics.Exceeds(sum, a.score[o]) && (len(a.picks) == 0 || o < a.picks[0])) {
 			a.picks = append(a.picks[:0], o)
 		}
 	}
@@ -218,16 +219,6 @@ func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situati
 		}
 	}
 	return a.picks
-}
-
-// exceeds reports whether score a is above b by more than a part in 10^9:
-// a choice between two exact expectations that are equal (two weapons that
-// score alike by different sums) takes them as equal, whichever way their
-// last bits were rounded (a machine that fuses multiply-adds rounds some
-// of them otherwise), so that the choice, and the trials after it, are
-// the same on every machine.
-func exceeds(a, b float64) bool {
-	return a > b+1e-9*max(math.Abs(a), math.Abs(b))
 }
 
 // pickBest appends to *picks up to k of the weapons with the highest
@@ -260,7 +251,7 @@ func (a *Attack) unpick() {
 func (a *Attack) sortPicks() {
 	p := a.picks
 	for i := 1; i < len(p); i++ {
-		for j := i; j > 0 && (exceeds(a.score[p[j]], a.score[p[j-1]]) || (!exceeds(a.score[p[j-1]], a.score[p[j]]) && p[j] < p[j-1])); j-- {
+		for j := i; j > 0 && (mechanics.Exceeds(a.score[p[j]], a.score[p[j-1]]) || (!mechanics.Exceeds(a.score[p[j-1]], a.score[p[j]]) && p[j] < p[j-1])); j-- {
 			p[j], p[j-1] = p[j-1], p[j]
 		}
 	}
@@ -274,7 +265,7 @@ func (a *Attack) best(weapons []Weapon, ok func(WeaponType) bool) int {
 		if !ok(weapons[i].Type) {
 			continue
 		}
-		if s > 0 && (best < 0 || exceeds(s, a.score[best])) {
+		if s > 0 && (best < 0 || mechanics.Exceeds(s, a.score[best])) {
 			best = i
 		}
 	}

@@ -1,5 +1,7 @@
 package heresy
 
+import "hammersim/mechanics"
+
 // StupefyPolicy is how the controlling player of a unit with Lords of
 // Profligacy chooses whether it becomes Stupefied after a Shooting Attack
 // against it.
@@ -90,5 +92,5 @@ func (c *StupefyChooser) Choose(u *Unit, st StupefyStakes, o Options) bool {
 		c.att.PrepareAt(&stu, st.OwnWeapons, st.OwnTarget, st.OwnSituation, o)
 		lost -= c.att.ExpectedCasualties(st.OwnTarget)
 	}
-	return exceeds(saved, lost) // equal expectations are equal on every machine
+	return mechanics.Exceeds(saved, lost) // equal expectations are equal on every machine
 }

@@ -1,4 +1,4 @@
-package heresy
+package mechanics
 
 import "testing"
 
@@ -16,8 +16,8 @@ func TestExceeds(t *testing.T) {
 		{1e-300, 0, true}, // anything that scores beats nothing
 		{0.1 + 0.2, 0.3, false},
 	} {
-		if got := exceeds(tt.a, tt.b); got != tt.want {
-			t.Errorf("exceeds(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
+		if got := Exceeds(tt.a, tt.b); got != tt.want {
+			t.Errorf("Exceeds(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 }
