@@ -851,14 +851,26 @@ func TestLongRunOutlivesReadTimeout(t *testing.T) {
 	}
 }
 
+// stallServer serves runs one at a time whose every output is size bytes,
+// with writeTimeout set to timeout until the test ends. It closes after
+// the test's deferred calls, so after the stalled connections they close,
+// which its handlers may wait on.
+func stallServer(t *testing.T, timeout time.Duration, size int) *httptest.Server {
+	old := writeTimeout
+	writeTimeout = timeout
+	ts := httptest.NewServer(New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{size: size})))
+	t.Cleanup(func() { ts.Close(); writeTimeout = old })
+	return ts
+}
+
 // stall asks ts for path as a client that then reads nothing, and
 // returns its connection, whose reader has read the status line. The
 // stalled request must hold its run slot before the test's next run asks
 // for one: its answer has begun once its status line comes. (Otherwise
 // the next run could take the slot first, and the stalled request be
 // answered 429 on a connection kept open.) The caller closes the
-// connection, before the server: ts.Close waits for the handler, which
-// may wait on the stalled client.
+// connection, with a deferred call, which comes before stallServer's
+// ts.Close: that waits for the handler, which may wait on the client.
 func stall(t *testing.T, ts *httptest.Server, path string) (net.Conn, *bufio.Reader) {
 	t.Helper()
 	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
@@ -905,13 +917,10 @@ func awaitSlot(t *testing.T, ts *httptest.Server, within time.Duration) {
 // answered) nor keeps its connection: the server cuts it off once it has
 // taken nothing for writeTimeout, well before the whole answer is sent.
 func TestStalledClientCutOff(t *testing.T) {
-	defer func(d time.Duration) { writeTimeout = d }(writeTimeout)
-	writeTimeout = 200 * time.Millisecond
 	// 32 MiB: far more than the kernel's socket buffers on both ends hold
 	// (Linux's tcp_wmem and tcp_rmem top out at 4 and 6 MiB by default).
 	const size = 32 << 20
-	ts := httptest.NewServer(New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{size: size})))
-	defer ts.Close()
+	ts := stallServer(t, 200*time.Millisecond, size)
 	conn, stalled := stall(t, ts, "/api/run?trials=1")
 	defer conn.Close()
 	awaitSlot(t, ts, 5*time.Second)
@@ -930,13 +939,9 @@ func TestStalledClientCutOff(t *testing.T) {
 // test's wait, so only a slot given back before the result is sent lets
 // the next run through.
 func TestStalledStreamGivesBackItsSlot(t *testing.T) {
-	defer func(d time.Duration) { writeTimeout = d }(writeTimeout)
-	writeTimeout = time.Minute
 	// 8 MiB in each format: the result event is several times what the
 	// kernel's socket buffers on both ends hold (see TestStalledClientCutOff).
-	const size = 8 << 20
-	ts := httptest.NewServer(New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{size: size})))
-	defer ts.Close()
+	ts := stallServer(t, time.Minute, 8<<20)
 	conn, _ := stall(t, ts, "/api/run/events?trials=1")
 	defer conn.Close()
 	awaitSlot(t, ts, 10*time.Second)
