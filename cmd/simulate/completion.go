@@ -210,19 +210,35 @@ func contextAlternatives(cmd string, forms []string) string {
 func fishCompletion(flags map[string][]*flag.Flag, names []string) string {
 	var b strings.Builder
 	b.WriteString("# simulate completion for fish. Load it with:\n#   simulate completion fish | source\n")
-	b.WriteString("complete -c simulate -f\n")
+	b.WriteString(`complete -c simulate -f
+# __simulate_first: the word being completed is the first after simulate.
+function __simulate_first
+    test (count (commandline -opc)) -eq 1
+end
+# __simulate_flags_first: the line began with a flag, so what follows is
+# run's, as simulate reads it (simulate --trials 1e5 x.yaml).
+function __simulate_flags_first
+    set -l words (commandline -opc)
+    set -q words[2]; and string match -q -- '-*' $words[2]
+end
+`)
 	commands := strings.Join(commandNames, " ")
 	// after is the condition that the words so far are command's: help
 	// COMMAND takes nothing more, and the show of units show is not the
-	// command show.
+	// command show. run's also follow flags given before any command, and
+	// its flags are offered for the first word.
 	after := func(command string) string {
 		not := "help"
 		if command != "units" {
 			not += " units"
 		}
-		return fmt.Sprintf("'__fish_seen_subcommand_from %s; and not __fish_seen_subcommand_from %s'", command, not)
+		cond := fmt.Sprintf("__fish_seen_subcommand_from %s; and not __fish_seen_subcommand_from %s", command, not)
+		if strings.Fields(command)[0] == "run" {
+			cond += "; or __simulate_flags_first"
+		}
+		return "'" + cond + "'"
 	}
-	fmt.Fprintf(&b, "complete -c simulate -n __fish_use_subcommand -a '%s help'\n", commands)
+	fmt.Fprintf(&b, "complete -c simulate -n __simulate_first -a '%s help'\n", commands)
 	fmt.Fprintf(&b, "complete -c simulate -n '__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from %s' -a '%s'\n", commands, commands)
 	fmt.Fprintf(&b, "complete -c simulate -n %s -a '%s'\n", after("run compare show"), strings.Join(names, " "))
 	fmt.Fprintf(&b, "complete -c simulate -n %s -F\n", after("run compare merge"))
@@ -243,7 +259,11 @@ func fishCompletion(flags map[string][]*flag.Flag, names []string) string {
 			default: // a file flag, or one not yet sorted
 				opt += " -r -F"
 			}
-			fmt.Fprintf(&b, "complete -c simulate -n %s %s\n", after(c), opt)
+			cond := after(c)
+			if c == "run" {
+				cond = strings.TrimSuffix(cond, "'") + "; or __simulate_first'"
+			}
+			fmt.Fprintf(&b, "complete -c simulate -n %s %s\n", cond, opt)
 		}
 	}
 	return b.String()

@@ -117,7 +117,11 @@ func TestCompletionEveryFlag(t *testing.T) {
 					if cmd != "units" {
 						not += " units" // the show of units show is not show
 					}
-					if !strings.Contains(out, "'__fish_seen_subcommand_from "+cmd+"; and not __fish_seen_subcommand_from "+not+"' "+opt) {
+					cond := "__fish_seen_subcommand_from " + cmd + "; and not __fish_seen_subcommand_from " + not
+					if cmd == "run" { // run's flags also come before any command
+						cond += "; or __simulate_flags_first; or __simulate_first"
+					}
+					if !strings.Contains(out, "'"+cond+"' "+opt) {
 						t.Errorf("fish: %s lacks %s", cmd, opt)
 					}
 				default:
@@ -254,6 +258,15 @@ func TestFishCompletionBehaviour(t *testing.T) {
 		// units show takes a card's name, not a built-in scenario's.
 		{"simulate units show ", ""},
 		{"simulate units --units swift.yaml sh", "show"},
+		// Flags given before any command are run's, and take no command
+		// after them.
+		{"simulate --form", "--format"},
+		{"simulate --format m", "markdown"},
+		{"simulate --trials ", ""},
+		{"simulate -o sw", "swift.yaml"},
+		{"simulate --trials 1e5 --form", "--format"},
+		{"simulate --trials 1e5 swift", "swift.yaml swiftstride-charge"},
+		{"simulate --trials 1e5 compa", ""},
 	} {
 		cmd := exec.Command("fish", "--no-config", "-c", "source c.fish; complete -C '"+tc.line+"'")
 		cmd.Dir = dir
