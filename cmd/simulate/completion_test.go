@@ -142,20 +142,7 @@ func TestCompletionEveryFlag(t *testing.T) {
 // offering built-ins and never files, run offering both, and nothing after
 // a flag that takes a number.
 func TestBashCompletionBehaviour(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
-	script, _, err := runCLI(t, "completion", "bash")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "swift.yaml"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "c.bash"), []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := completionDir(t, "bash", "swift.yaml")
 	for _, tc := range []struct {
 		line string // the words typed, the last the one being completed
 		want string // COMPREPLY, space-separated
@@ -194,6 +181,30 @@ func TestBashCompletionBehaviour(t *testing.T) {
 	}
 }
 
+// completionDir skips the test where shell is not installed, and
+// returns a folder holding its completion script, c.SHELL, and an empty
+// file of each name given.
+func completionDir(t *testing.T, shell string, files ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath(shell); err != nil {
+		t.Skip("no " + shell)
+	}
+	script, _, err := runCLI(t, "completion", shell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "c."+shell), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 // bashComplete runs the bash script c.bash in dir on the quoted words,
 // the one at cword being completed, and returns what show prints of the
 // reply.
@@ -208,19 +219,7 @@ func bashComplete(dir, words string, cword int, show string) (string, error) {
 // TestBashCompletionSpaces: a file whose name holds a space is offered as
 // one word, for a scenario argument and for a file flag, not cut in two.
 func TestBashCompletionSpaces(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
-	script, _, err := runCLI(t, "completion", "bash")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for name, data := range map[string]string{"my scenario.yaml": "", "c.bash": script} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := completionDir(t, "bash", "my scenario.yaml")
 	for _, words := range []string{"'simulate' 'run' 'my'", "'simulate' 'run' '--plot' 'my'", "'simulate' 'merge' 'my'"} {
 		n := strings.Count(words, " ")
 		got, err := bashComplete(dir, words, n, `printf '[%s]' "${COMPREPLY[@]}"`)
@@ -235,19 +234,7 @@ func TestBashCompletionSpaces(t *testing.T) {
 // once it has one, where run's own completions (a built-in, a file) would
 // otherwise match the word "run".
 func TestFishCompletionBehaviour(t *testing.T) {
-	if _, err := exec.LookPath("fish"); err != nil {
-		t.Skip("no fish")
-	}
-	script, _, err := runCLI(t, "completion", "fish")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for name, data := range map[string]string{"swift.yaml": "", "c.fish": script} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := completionDir(t, "fish", "swift.yaml")
 	for _, tc := range []struct{ line, want string }{
 		{"simulate he", "help"},
 		{"simulate help co", "compare completion"},
@@ -288,17 +275,7 @@ func TestFishCompletionBehaviour(t *testing.T) {
 // that starts with a name as a history modifier (${a[*]:2:N-2}), which
 // broke the function there.
 func TestZshCompletionUnits(t *testing.T) {
-	if _, err := exec.LookPath("zsh"); err != nil {
-		t.Skip("no zsh")
-	}
-	script, _, err := runCLI(t, "completion", "zsh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "c.zsh"), []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := completionDir(t, "zsh")
 	for _, tc := range []struct {
 		words string
 		cword int
