@@ -7,7 +7,9 @@ import (
 
 // TestQuestionTitles: each question titles the metrics whose names could
 // be misread beside a unit's name, and only those. A Fantasy battle's
-// per-unit wounds are the wounds the unit suffered; a Heresy assault's
+// per-unit wounds are the wounds the unit suffered, its points metrics
+// the target's losses, its combat result the attacker's less the
+// target's; a Heresy assault's
 // per-unit wounds are the hits that wounded it, before saves (not wounds
 // it suffered: they may outnumber its Wounds); a Heresy shooting's wounds,
 // reported for the target alone, keep their name.
@@ -18,9 +20,14 @@ func TestQuestionTitles(t *testing.T) {
 		want     []string
 		not      []string
 	}{
-		{"doomwheel-vs-clanrats", "wounds,models_killed,wounds_per_100_points",
-			[]string{"\nwounds suffered (wounds, mean)\n", "\nmodels lost (models_killed, mean)\n", "\nwounds_per_100_points (mean)\n"},
-			[]string{"\nwounds (mean)\n"}},
+		// Its points metrics are the target's losses, and its combat
+		// result the attacker's less the target's.
+		{"doomwheel-vs-clanrats", "wounds,models_killed,wounds_per_100_points,models_killed_per_100_points,combat_result",
+			[]string{"\nwounds suffered (wounds, mean)\n", "\nmodels lost (models_killed, mean)\n",
+				"\ntarget's wounds per 100 attacker points (wounds_per_100_points, mean)\n",
+				"\ntarget's models lost per 100 attacker points (models_killed_per_100_points, mean)\n",
+				"\ncombat result, attacker's less target's (combat_result, mean)\n"},
+			[]string{"\nwounds (mean)\n", "\nwounds_per_100_points (mean)\n", "\ncombat_result (mean)\n"}},
 		{"stupefied-charge", "hits,wounds,unsaved_wounds,casualties",
 			[]string{"\nhits taken (hits, mean)\n", "\nwounding hits taken (wounds, mean)\n", "\nunsaved wounds taken (unsaved_wounds, mean)\n", "\nmodels lost (casualties, mean)\n"},
 			[]string{"wounds suffered"}},

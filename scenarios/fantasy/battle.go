@@ -1059,6 +1059,9 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex r
 			e.Title = sufferedTitles[name]
 		default:
 			e = sim.MeanOf(name, ps, h)
+			if rc.kind == recCombatResult {
+				e.Title = "combat result, attacker's less target's"
+			}
 		}
 		if metric, known := exactMetrics[rc.kind]; known {
 			if d, has := ex.Dist(metric, rc.unit); has && e.Kind == sim.Mean {
@@ -1074,7 +1077,9 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex r
 		// Points efficiency: the damage the acting unit does to its target,
 		// per 100 of its points.
 		if pts := m.b.Units[0].Points; pts > 0 && rc.unit == 1 && (rc.kind == recWounds || rc.kind == recKilled) {
-			out = append(out, per100Points(e, name+"_per_100_points", ps, pts))
+			per := per100Points(e, name+"_per_100_points", ps, pts)
+			per.Title = per100Titles[name]
+			out = append(out, per)
 		}
 	}
 	return out
@@ -1086,6 +1091,13 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex r
 var sufferedTitles = map[string]string{
 	"wounds":        "wounds suffered",
 	"models_killed": "models lost",
+}
+
+// per100Titles are the readers' names of the points metrics: the
+// damage the target took, per 100 of the acting unit's points.
+var per100Titles = map[string]string{
+	"wounds":        "target's wounds per 100 attacker points",
+	"models_killed": "target's models lost per 100 attacker points",
 }
 
 // per100Points scales a damage estimate to 100 of the attacker's points.
