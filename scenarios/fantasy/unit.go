@@ -33,7 +33,7 @@ type unitSpec struct {
 	rules    []scenarios.Param[scenarios.RuleChoice]
 	// perModelOf, when above 0, is the number of models a card's points
 	// are for, which a use of the card with other models pays per model
-	// (priceUnit).
+	// (scenarios.Decoder.PerModel).
 	perModelOf int
 }
 
@@ -93,7 +93,7 @@ type unit struct {
 	flags map[string]bool
 	troop rules.TroopType
 	// points is the unit's points cost: as written, or a card's priced
-	// per model (priceUnit), which need not be whole.
+	// per model (scenarios.PriceAt), which need not be whole.
 	points float64
 	// missile is its missile weapon at the point, if it has one.
 	missile rules.Missile
@@ -110,7 +110,7 @@ var unitStats = []struct {
 }{
 	{"M", 1, 20}, {"WS", 0, 10}, {"BS", 0, 10}, {"S", 0, 10}, {"T", 1, 10}, {"W", 1, 20},
 	{"I", 0, 10}, {"Ld", 0, 10},
-	{"models", 1, 1000}, {"width", 1, 100}, {"base", 10, 300}, {"base_depth", 10, 600}, {"unit_strength", 1, 100}, {"points", 0, 100_000},
+	{"models", 1, 1000}, {"width", 1, 100}, {"base", 10, 300}, {"base_depth", 10, 600}, {"unit_strength", 1, 100}, {"points", 0, scenarios.MaxUnitPoints},
 }
 
 var unitSaves = []string{"armour", "ward", "parry"}
@@ -163,11 +163,7 @@ func (s *unitSpec) at(pt scenarios.Point) *unit {
 		u.stats[k], u.has[k] = p.At(pt), true
 	}
 	u.M, u.HasM = u.stats["M"], u.has["M"]
-	u.points = float64(u.stats["points"])
-	if s.perModelOf > 0 {
-		// One division of whole numbers: the nearest float64 to the price.
-		u.points = float64(u.stats["points"]*u.stats["models"]) / float64(s.perModelOf)
-	}
+	u.points = scenarios.PriceAt(u.stats["points"], u.stats["models"], s.perModelOf)
 	if s.A.Set() {
 		u.A, u.HasA = s.A.At(pt), true
 	}
@@ -359,52 +355,8 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 		}})
 	}
 	d.Object(n, "a unit", slices.Concat(fields, extra, d.UnitKeys()))
-	u.priceUnit(d, n)
+	u.perModelOf = d.PerModel(n, u.name, u.stats["models"], u.stats["points"], u.nodes["models"], u.nodes["points"])
 	return u
-}
-
-// priceUnit decides how the unit's points are read (docs/scenarios.md,
-// Points per model). A card's points are what its models cost: a use of
-// the card that changes its models, and writes no points of its own, pays
-// the card's points per model (card points x models / card models, not
-// rounded). Points written in the same mapping as a swept models would be
-// one cost for units of every size, and are refused.
-func (u *unitSpec) priceUnit(d *scenarios.Decoder, n *scenarios.Node) {
-	models, points := u.stats["models"], u.stats["points"]
-	if !points.Set() || !models.Set() {
-		return
-	}
-	_, pointsChanged, used := n.CardKey("points")
-	cardModels, modelsChanged, _ := n.CardKey("models")
-	if used && modelsChanged && !pointsChanged {
-		if cardModels == nil { // the card is one model, by default
-			u.perModelOf = 1
-			return
-		}
-		if v, err := strconv.Atoi(cardModels.Text); err == nil && cardModels.Kind == scenarios.ScalarNode && v >= 1 {
-			u.perModelOf = v
-			return
-		}
-		d.Errorf(u.nodes["models"], "models on %q changes its card's, which are %s, not one number for its points to be priced per model by; give points beside models",
-			u.name, cardModels.Describe())
-		return
-	}
-	sizes := models.Values()
-	if used && !modelsChanged && !pointsChanged {
-		// Both from the card. Checked by itself, a card whose models are
-		// swept at one price is usable with points given beside models,
-		// which only a use settles; a use that gives neither is refused
-		// where it is written.
-		if !d.CheckingCard() && len(sizes) > 1 && len(points.Values()) == 1 {
-			d.Errorf(n, "%q takes its card's models, swept (%d to %d), at the card's one price, %d points, which would be the cost of every size; give models and points beside use, one size at a time",
-				u.name, slices.Min(sizes), slices.Max(sizes), points.Values()[0])
-		}
-		return
-	}
-	if len(sizes) > 1 && len(points.Values()) == 1 {
-		d.Errorf(u.nodes["points"], "points %d on %q would be the cost of every size its models sweep (%d to %d models); give each size a unit of its own with its points, or sweep models on a use of a card, which prices the card's points per model",
-			points.Values()[0], u.name, slices.Min(sizes), slices.Max(sizes))
-	}
 }
 
 // decodeProfile reads a crew profile, or a champion's (which strikes as
