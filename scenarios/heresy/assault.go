@@ -166,6 +166,7 @@ func decodeAssault(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 	})
 	q.check(d)
 	q.checkUnread(d)
+	refuseSweptPrice(d, q.defender, "defender", "attacker")
 	return q.compile
 }
 
@@ -287,12 +288,16 @@ func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenari
 		return scenarios.Compiled{}
 	}
 	var c scenarios.Compiled
-	c.Grid = q.grid.check(d, axes, why)
 	c.Models = models
 	c.Idle = idleOf(assaultMetrics, why)
+	pricedAttacker := priced(q.attacker)
+	if !pricedAttacker {
+		c.Absent = per100Absent("attacker")
+	}
+	c.Grid = q.grid.check(d, axes, why, c.Absent)
 	c.Results = func(run sim.Run) []sim.Estimate {
 		// At most one a unit, metric and point (as shooting's).
-		out := make([]sim.Estimate, 0, 2*len(assaultMetrics)*axes.Len())
+		out := make([]sim.Estimate, 0, (2*len(assaultMetrics)+1)*axes.Len())
 		for _, mt := range assaultMetrics {
 			axes.Each(func(pt scenarios.Point) {
 				g := group(pt)
@@ -302,6 +307,20 @@ func (q *assaultSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenari
 						continue
 					}
 					out = append(out, m.estimate(mt, i, withParam(axes.Params(pt), "unit", m.names[i]), run.Tallies[g], run.Completed[g]))
+				}
+			})
+			if mt != metricCasualties || !pricedAttacker {
+				continue
+			}
+			// The attacker's points efficiency, after the casualties it
+			// scales, where the attacker has a price: the defender's
+			// models lost.
+			axes.Each(func(pt scenarios.Point) {
+				if pts := q.attacker.At(pt).pointsAt(pt); pts > 0 {
+					g, ps := group(pt), axes.Params(pt)
+					m := models[g].(*assaultModel)
+					e := m.estimate(mt, 1, withParam(ps, "unit", m.names[1]), run.Tallies[g], run.Completed[g])
+					out = append(out, per100(e, ps, pts, "defender's models lost per 100 attacker points"))
 				}
 			})
 		}

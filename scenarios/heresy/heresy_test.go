@@ -175,7 +175,7 @@ func TestErrors(t *testing.T) {
 		want string // file:line:col: message (a prefix is enough)
 	}{
 		{"unknown key", shoot(bolters, "{"+reveller+", Tougness: 4}", ""),
-			`t.yaml:5:100: unknown key "Tougness" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, rules, weapons, cover`},
+			`t.yaml:5:100: unknown key "Tougness" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, rules, points, weapons, cover`},
 		{"key case", shoot(bolters, "{name: R, models: 5, ws: 4}", ""), `t.yaml:5:32: unknown key "ws" in a unit; did you mean "WS"?`},
 		{"misspelt rule", shoot(bolters, "{"+reveller+", rules: [Feel No Pian (5+)]}", ""),
 			`t.yaml:5:108: unknown rule "Feel No Pian"; did you mean "Feel No Pain"?`},
@@ -253,7 +253,7 @@ func TestErrors(t *testing.T) {
 		{"shots in melee", scenario("assault:\n  attacker: {name: A, models: 5, " + marine + ", melee: {name: fist, S: 8, AP: 2, shots: 2}}\n  defender: " + assaultSquad + "\n"),
 			`t.yaml:4:126: unknown key "shots" in a melee weapon (it strikes the model's Attacks, so it has no shots or range); expected one of: name, type, S, AP, rules`},
 		{"guns in melee", scenario("assault:\n  attacker: " + bolters + "\n  defender: " + assaultSquad + "\n"),
-			`t.yaml:4:100: unknown key "weapons" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, rules, melee`},
+			`t.yaml:4:100: unknown key "weapons" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, rules, points, melee`},
 		{"same names", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + assaultSquad + "\n"),
 			`t.yaml:5:13: attacker and defender are both named "Assault Squad"`},
 		{"terrain without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  difficult_terrain: true\n"),
@@ -791,7 +791,7 @@ func TestEveryProblemAtOnce(t *testing.T) {
 				`t.yaml:17:61: Fearless is a model's rule, not a weapon's (weapon "bolter")` + "\n" +
 				`t.yaml:24:8: T 0 is out of range; expected 1 to 10` + "\n" +
 				`t.yaml:31:13: reaction "maybe": expected none, return_fire or evade` + "\n" +
-				`t.yaml:32:18: grid metric "casualties": expected a probability metric of the question: destroyed, morale_failed, pinned, concussed, reacted, chose_stupefied` + "\n" +
+				`t.yaml:32:18: grid metric "casualties": expected a probability metric of the question (destroyed, morale_failed, pinned, concussed, reacted, chose_stupefied) or casualties_per_100_points` + "\n" +
 				`t.yaml:32:52: grid rows and cols are both "distance"; expected two parameters` + "\n" +
 				`t.yaml:30:14: stupefied: always, but target "Revellers" cannot become Stupefied: every model needs Lords of Profligacy`},
 		{"assault", scenario("assault:\n  attacker:\n" + unit("Guns", "3", "4") +

@@ -187,6 +187,7 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 	q.checkStupefy(d)
 	q.checkReactions(d)
 	q.checkUnread(d)
+	refuseSweptPrice(d, q.target, "target", "firer")
 	return q.compile
 }
 
@@ -408,17 +409,33 @@ func (q *shootingSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenar
 		return scenarios.Compiled{}
 	}
 	var c scenarios.Compiled
-	c.Grid = q.grid.check(d, axes, why)
 	c.Models = models
 	c.Idle = idleOf(shootingMetrics, why)
+	pricedFirer := priced(q.firer)
+	if !pricedFirer {
+		c.Absent = per100Absent("firer")
+	}
+	c.Grid = q.grid.check(d, axes, why, c.Absent)
 	c.Results = func(run sim.Run) []sim.Estimate {
 		// One a metric and point, made in place: a large sweep's million
 		// estimates would otherwise be copied at every growth.
-		out := make([]sim.Estimate, 0, len(shootingMetrics)*axes.Len())
+		out := make([]sim.Estimate, 0, (len(shootingMetrics)+1)*axes.Len())
 		for _, mt := range shootingMetrics {
 			axes.Each(func(pt scenarios.Point) {
 				g := group(pt)
 				out = append(out, models[g].(*shootingModel).estimate(mt, axes.Params(pt), run.Tallies[g], run.Completed[g]))
+			})
+			if mt != metricCasualties || !pricedFirer {
+				continue
+			}
+			// The firer's points efficiency, after the casualties it
+			// scales, where the firer has a price.
+			axes.Each(func(pt scenarios.Point) {
+				if pts := q.firer.At(pt).pointsAt(pt); pts > 0 {
+					g, ps := group(pt), axes.Params(pt)
+					e := models[g].(*shootingModel).estimate(mt, ps, run.Tallies[g], run.Completed[g])
+					out = append(out, per100(e, ps, pts, "target's models lost per 100 firer points"))
+				}
 			})
 		}
 		return out

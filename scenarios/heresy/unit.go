@@ -70,6 +70,22 @@ type unitSpec struct {
 	// close-combat weapon every model strikes with (nil: its Strength, AP -).
 	weapons []*weaponSpec
 	melee   *weaponSpec
+	// points is the unit's points cost as written, read for the unit
+	// that acts (the firer, the attacker); perModelOf, when above 0, the
+	// models a card's points are for, which a use of the card with other
+	// models pays per model (scenarios.Decoder.PerModel).
+	points     scenarios.Param[int]
+	pointsNode *scenarios.Node
+	perModelOf int
+}
+
+// pointsAt is the unit's points cost at a point of the sweep: 0 where it
+// has no price.
+func (s *unitSpec) pointsAt(pt scenarios.Point) float64 {
+	if !s.points.Set() {
+		return 0
+	}
+	return scenarios.PriceAt(s.points.At(pt), s.models.At(pt), s.perModelOf)
 }
 
 // weaponSpec is a weapon profile as written.
@@ -148,10 +164,11 @@ func nameOf(n *scenarios.Node) string {
 // decodeUnit reads a unit mapping for the given role.
 func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 	u := &unitSpec{node: n}
+	var modelsAt *scenarios.Node
 	fields := []scenarios.Field{
 		{Key: "name", Required: true, Decode: func(n *scenarios.Node) { u.name = d.Name(n, "the unit's name") }},
 		{Key: "models", Required: true, Decode: func(n *scenarios.Node) {
-			u.models = scenarios.Sweep(d, n, "models", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "models", 1, 100) }, scenarios.Identity)
+			u.models, modelsAt = scenarios.Sweep(d, n, "models", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "models", 1, 100) }, scenarios.Identity), n
 		}},
 	}
 	for i, st := range stats {
@@ -165,6 +182,11 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 		scenarios.Field{Key: "rules", Decode: func(rn *scenarios.Node) {
 			u.rules = d.Rules(rn)
 			checkRules(d, u.rules, func(r mechanics.Rule) error { var p rules.Profile; return p.Apply(r) }, "unit", nameOf(n))
+		}},
+		scenarios.Field{Key: "points", Decode: func(n *scenarios.Node) {
+			u.points, u.pointsNode = scenarios.Sweep(d, n, "points", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "points", 0, scenarios.MaxUnitPoints) }, scenarios.Identity), n
+			// The price changes no trial: its sweep shares the trials.
+			scenarios.Readout(d, u.points)
 		}},
 	)
 	switch role {
@@ -188,6 +210,7 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 	if u.melee != nil {
 		u.melee.checkMelee(d)
 	}
+	u.perModelOf = d.PerModel(n, u.name, u.models, u.points, modelsAt, u.pointsNode)
 	return u
 }
 
@@ -880,8 +903,9 @@ var (
 	optPistolPair = option{key: "pistol_pair", words: []string{"one_weapon", "two_weapons"}, def: "one_weapon"}
 )
 
-// gridSpec is a grid: key, which lays one probability metric out as a table of
-// one swept parameter down the rows against another across the columns.
+// gridSpec is a grid: key, which lays one probability metric, or the
+// acting unit's points efficiency, out as a table of one swept parameter
+// down the rows against another across the columns.
 type gridSpec struct {
 	node                    *scenarios.Node
 	metric, rows, cols      string
@@ -889,14 +913,14 @@ type gridSpec struct {
 }
 
 // decodeGrid reads a grid: key; probabilities are the question's
-// probability metrics, one of which it lays out.
+// probability metrics, one of which it lays out, or metricPer100.
 func decodeGrid(d *scenarios.Decoder, n *scenarios.Node, probabilities []string) *gridSpec {
 	g := &gridSpec{node: n}
 	d.Object(n, "the grid", []scenarios.Field{
 		{Key: "metric", Required: true, Decode: func(n *scenarios.Node) {
 			g.metric, g.metricAt = d.Text(n, "a probability metric"), n
-			if g.metric != "" && !slices.Contains(probabilities, g.metric) {
-				d.Errorf(n, "grid metric %q: expected a probability metric of the question: %s", g.metric, strings.Join(probabilities, ", "))
+			if g.metric != "" && g.metric != metricPer100 && !slices.Contains(probabilities, g.metric) {
+				d.Errorf(n, "grid metric %q: expected a probability metric of the question (%s) or %s", g.metric, strings.Join(probabilities, ", "), metricPer100)
 			}
 		}},
 		{Key: "rows", Required: true, Decode: func(n *scenarios.Node) { g.rows, g.rowsAt = d.Text(n, "a swept parameter"), n }},
@@ -912,14 +936,19 @@ func decodeGrid(d *scenarios.Decoder, n *scenarios.Node, probabilities []string)
 }
 
 // check returns the grid for a scenario, once the axes have their final
-// names; idle names the metrics that cannot vary in it, with why.
-func (g *gridSpec) check(d *scenarios.Decoder, axes scenarios.Axes, idle map[string]string) *sim.Grid {
+// names; idle names the metrics that cannot vary in it, with why, and
+// absent those the scenario lacks what they need for (Compiled.Absent).
+func (g *gridSpec) check(d *scenarios.Decoder, axes scenarios.Axes, idle, absent map[string]string) *sim.Grid {
 	if g == nil {
 		return nil
 	}
 	ok := true
 	if why, no := idle[g.metric]; no {
 		d.Errorf(g.metricAt, "grid metric %q %s", g.metric, why)
+		ok = false
+	}
+	if why, absent := absent[g.metric]; absent {
+		d.Errorf(g.metricAt, "grid metric %q is not reported here: it needs %s", g.metric, why)
 		ok = false
 	}
 	var names []string
@@ -951,6 +980,42 @@ func idleOf(metrics []string, idle map[string]string) []string {
 		}
 	}
 	return out
+}
+
+// metricPer100 is the acting unit's points efficiency: the models its
+// enemy lost per 100 of its points (casualties scaled).
+const metricPer100 = "casualties_per_100_points"
+
+// priced says whether the acting unit has a price at some point of the
+// sweep; where none has, per100Absent says what the metric needs.
+func priced(acting scenarios.Param[*unitSpec]) bool {
+	return slices.ContainsFunc(acting.Values(), func(u *unitSpec) bool {
+		return u != nil && slices.ContainsFunc(u.points.Values(), func(p int) bool { return p > 0 })
+	})
+}
+
+func per100Absent(role string) map[string]string {
+	return map[string]string{metricPer100: "points on the " + role + ", at some point (its card's or its own points key)"}
+}
+
+// per100 scales the enemy's casualties at a point to 100 of the acting
+// unit's points, titled as what it is.
+func per100(casualties sim.Estimate, ps []sim.Param, points float64, title string) sim.Estimate {
+	e := casualties.Scaled(metricPer100, ps, 100, points)
+	e.Title = title
+	return e
+}
+
+// refuseSweptPrice refuses points swept on a unit whose price nothing
+// reads (the shooting's target, the assault's defender): every value would
+// give the same answer.
+func refuseSweptPrice(d *scenarios.Decoder, units scenarios.Param[*unitSpec], role, acting string) {
+	for _, u := range units.Values() {
+		if u != nil && len(u.points.Values()) > 1 {
+			d.Errorf(u.pointsNode, "points is swept on the %s %q, but only the %s's points are read (%s); every value gives the same answer: sweep the %s's",
+				role, u.name, acting, metricPer100, acting)
+		}
+	}
 }
 
 // withParam returns params with one more, for results about one unit of several.
