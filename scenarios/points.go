@@ -17,8 +17,9 @@ const MaxUnitPoints = 100_000
 // card's models, which the price is for. Otherwise it returns 0: the
 // points are the unit's as written. Points written in the same mapping as
 // a swept models would be one cost for units of every size, and are
-// refused.
-func (d *Decoder) PerModel(n *Node, name string, models, points Param[int], modelsAt, pointsAt *Node) int {
+// refused. Where nothing reads the unit's price (read false: a target's),
+// none of this is refused, since no answer hangs on it.
+func (d *Decoder) PerModel(n *Node, name string, models, points Param[int], modelsAt, pointsAt *Node, read bool) int {
 	if !points.Set() || !models.Set() {
 		return 0
 	}
@@ -31,11 +32,17 @@ func (d *Decoder) PerModel(n *Node, name string, models, points Param[int], mode
 		if v, err := strconv.Atoi(cardModels.Text); err == nil && cardModels.Kind == ScalarNode && v >= 1 {
 			return v
 		}
+		if !read {
+			return 0
+		}
 		d.Errorf(modelsAt, "models on %q changes its card's, which are %s, not one number for its points to be priced per model by; give points beside models",
 			name, cardModels.Describe())
 		return 0
 	}
 	sizes := models.Values()
+	if !read {
+		return 0
+	}
 	if used && !modelsChanged && !pointsChanged {
 		// Both from the card. Checked by itself, a card whose models are
 		// swept at one price is usable with points given beside models,

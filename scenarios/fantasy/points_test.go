@@ -207,6 +207,12 @@ func TestPointsWithSweptModels(t *testing.T) {
 			t.Errorf("%s: %v", unit, err)
 		}
 	}
+	// Only the attacker's price is read: a target's one price beside
+	// swept models changes no answer.
+	src := "name: t\nruleset: fantasy\nbattle:\n  attacker: {use: Doomwheel}\n  target: {use: Clanrats, models: [10, 40], points: 100}\n  distance: 0\n  phases: [combat]\n"
+	if _, err := registry.Parse("t.yaml", []byte(src)); err != nil {
+		t.Errorf("a price nothing reads: %v", err)
+	}
 }
 
 // TestPointsPerModelOfASweptCard: a card that sweeps its own models (and

@@ -31,7 +31,7 @@ func Ruleset() *scenarios.Ruleset {
 			"pursuit": {"fleeing", "pursuing"},
 			"battle":  {"attacker", "target", "others"},
 		},
-		Card:      func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n) },
+		Card:      func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n).checkPrice(d) },
 		CardNotes: cardNotes,
 	}
 }

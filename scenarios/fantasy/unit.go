@@ -355,8 +355,17 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 		}})
 	}
 	d.Object(n, "a unit", slices.Concat(fields, extra, d.UnitKeys()))
-	u.perModelOf = d.PerModel(n, u.name, u.stats["models"], u.stats["points"], u.nodes["models"], u.nodes["points"])
+	u.perModelOf = d.PerModel(n, u.name, u.stats["models"], u.stats["points"], u.nodes["models"], u.nodes["points"], false)
 	return u
+}
+
+// checkPrice refuses what makes the unit's price no one number for each
+// of its sizes (scenarios.Decoder.PerModel), where the price is read: on
+// a battle's attacker, and on a card, which a battle may take as one.
+func (u *unitSpec) checkPrice(d *scenarios.Decoder) {
+	if u != nil {
+		d.PerModel(u.node, u.name, u.stats["models"], u.stats["points"], u.nodes["models"], u.nodes["points"], true)
+	}
 }
 
 // decodeProfile reads a crew profile, or a champion's (which strikes as

@@ -123,6 +123,12 @@ func TestPointsPerModelHeresy(t *testing.T) {
 			t.Errorf("%d models: %v per 100 points, want %v (priced at %d)", tc.models, per.Value, want, tc.points)
 		}
 	}
+	// The target's price is read by nothing, so one price for its swept
+	// sizes is no error there.
+	src = scenario("shooting:\n  firer: " + bolters + "\n  target: {name: T, models: [5, 15], points: 80, " + marine + "}\n")
+	if _, err := registry.Parse("t.yaml", []byte(src)); err != nil {
+		t.Errorf("a target's price: %v", err)
+	}
 	bad := scenario("shooting:\n  firer: {name: F, models: [5, 15], points: 80, " + marine + ", weapons: [{name: bolter, S: 4, AP: 5}]}\n  target: {" + reveller + "}\n")
 	wantError(t, "one price for every size", bad, `t.yaml:4:45: points 80 on "F" would be the cost of every size its models sweep (5 to 15 models)`)
 }

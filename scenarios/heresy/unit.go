@@ -210,7 +210,10 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 	if u.melee != nil {
 		u.melee.checkMelee(d)
 	}
-	u.perModelOf = d.PerModel(n, u.name, u.models, u.points, modelsAt, u.pointsNode)
+	// The price is read for the unit that acts, and checked on a card,
+	// which any question may take as either.
+	read := role == roleFirer || role == roleFighter || role == roleCard
+	u.perModelOf = d.PerModel(n, u.name, u.models, u.points, modelsAt, u.pointsNode, read)
 	return u
 }
 
