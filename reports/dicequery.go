@@ -224,6 +224,10 @@ func distRows(d Distribution) []distRow {
 		}
 		return math.Min(1, t)
 	}
+	var n int64
+	if d.Sim != nil {
+		n = d.Sim.N() // once: it sums the whole histogram
+	}
 	for i, p := range d.Exact {
 		v := d.Min + i
 		if p == 0 {
@@ -234,7 +238,7 @@ func distRows(d Distribution) []distRow {
 			r.label = d.Label(v)
 		}
 		if d.Sim != nil {
-			r.sim = sim.ProbabilityOf("", nil, d.Sim.Count(v), d.Sim.N()).WithExact(p)
+			r.sim = sim.ProbabilityOf("", nil, d.Sim.Count(v), n).WithExact(p)
 		}
 		rows = append(rows, r)
 	}

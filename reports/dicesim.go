@@ -118,12 +118,13 @@ func simulatedRows(d Distribution) []distRow {
 		return nil
 	}
 	nan := math.NaN()
+	n := d.Sim.N() // once: it sums the whole histogram
 	for v := lo; v <= hi; v++ {
 		k := d.Sim.Count(v)
 		if k == 0 {
 			continue
 		}
-		r := distRow{value: v, label: strconv.Itoa(v), exact: nan, atLeast: nan, atMos: nan, sim: sim.ProbabilityOf("", nil, k, d.Sim.N())}
+		r := distRow{value: v, label: strconv.Itoa(v), exact: nan, atLeast: nan, atMos: nan, sim: sim.ProbabilityOf("", nil, k, n)}
 		if d.Label != nil {
 			r.label = d.Label(v)
 		}
