@@ -184,6 +184,12 @@ func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 		docs = docs[1:]
 	}
 	if len(docs) == 0 || docs[0] == nil || docs[0].Body == nil {
+		// The YAML library reads "---", "---", content as one empty
+		// document and drops the rest: the file is not empty, it has a
+		// document marker too many.
+		if line := secondDocAfterEmpty(src); line > 0 {
+			return nil, &Error{File: file, Line: line, Col: 1, Msg: "a second YAML document begins here, after an empty first one; " + kind.called + " holds one: remove a --- line"}
+		}
 		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "the file is empty; expected " + kind.expect}
 	}
 	for _, doc := range docs[1:] {
@@ -285,6 +291,27 @@ func quotedTab(src []byte) (line, col int, found bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// secondDocAfterEmpty returns the line of the "---" that begins a second
+// document when the lines before it hold no content and some follows it
+// (blank lines, comments and directives are not content); 0 otherwise.
+func secondDocAfterEmpty(src []byte) int {
+	second := 0
+	markers := 0
+	for i, text := range strings.Split(string(src), "\n") {
+		t := strings.TrimRight(text, " \t\r")
+		switch {
+		case strings.TrimSpace(t) == "", strings.HasPrefix(strings.TrimSpace(t), "#"), strings.HasPrefix(t, "%"):
+		case t == "---" || strings.HasPrefix(t, "--- #"):
+			if markers++; markers == 2 {
+				second = i + 1
+			}
+		default:
+			return second
+		}
+	}
+	return 0
 }
 
 func isDirective(n ast.Node) bool {

@@ -20,6 +20,12 @@ func TestDirectives(t *testing.T) {
 		// three of doc, then "---".
 		{"then two documents", "%YAML 1.2\n---\n" + doc + "---\nname: u\n", "t.yaml:7:1: a second YAML document; a scenario file holds one"},
 		{"then nothing", "%YAML 1.2\n---\n", "t.yaml:1:1: the file is empty; expected a scenario mapping"},
+		// The library reads "---", "---", a document as one empty
+		// document; the second marker, at line 2 (line 4 after a comment
+		// and a blank line), is a line too many.
+		{"an empty first document", "---\n---\n" + doc, "t.yaml:2:1: a second YAML document begins here, after an empty first one; a scenario file holds one: remove a --- line"},
+		{"an empty first document, commented", "# x\n---\n\n--- # again\n" + doc, "t.yaml:4:1: a second YAML document begins here"},
+		{"two empty documents", "---\n---\n", "t.yaml:1:1: the file is empty"},
 		// The YAML library takes one directive, then "---" at once; it
 		// reports the first directive of those that break this.
 		{"without ---", "%YAML 1.2\n" + doc, "t.yaml:1:1: expected --- after the directive; a file may open with one directive, such as %YAML 1.2, then ---"},
