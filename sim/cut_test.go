@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"hammersim/mechanics/dice"
 )
@@ -30,11 +31,15 @@ func (m cancelAfter) Run(r *dice.Rand, n int, t *Tally) {
 // chunks all models completed, and exactly what a run of that many trials
 // holds (batches included), so models stay paired. Items are handed out
 // chunk by chunk, every model's chunk k before any chunk k+1 (item
-// k*models+m), so with one worker the cut is known: cancelling during item
-// i leaves items 0..i done, of which the whole rows are the first
-// (i+1)/models. With two workers the cut depends on timing; the invariants
+// k*models+m), and a worker leaves the item it works on when the run is
+// stopped, after the call of trials in progress (here a trial a call,
+// callTime 0); so with one worker the cut is known: cancelling during item
+// i leaves items 0..i-1 done, of which the whole rows are the first
+// i/models. With two workers the cut depends on timing; the invariants
 // hold all the same.
 func TestCancelCutsToCommonChunks(t *testing.T) {
+	defer func(d time.Duration) { callTime = d }(callTime)
+	callTime = 0
 	exprs := []string{"D6", "2D6", "3D6kh2"}
 	tests := []struct {
 		name    string
@@ -45,11 +50,12 @@ func TestCancelCutsToCommonChunks(t *testing.T) {
 		item    int64 // the item during which the run is cancelled
 		want    int64 // chunks every model keeps; -1 when timing decides
 	}{
-		{"mid-row", 3, 1, false, 0, 7, 2},   // items 0-7: rows 0 and 1 whole, row 2 has 2 of 3
-		{"row-end", 3, 1, false, 0, 8, 3},   // item 8 ends row 2
+		{"mid-row", 3, 1, false, 0, 7, 2},   // items 0-6: rows 0 and 1 whole, row 2 has 1 of 3
+		{"row-end", 3, 1, false, 0, 8, 2},   // item 8, the end of row 2, is left unfinished
+		{"row-start", 3, 1, false, 0, 9, 3}, // items 0-8: rows 0-2 whole
 		{"first-row", 3, 1, false, 0, 1, 0}, // row 0 unfinished: nothing kept
-		{"one-model", 1, 1, false, 0, 4, 5}, // a row is one item
-		{"aligned", 3, 1, true, 4, 10, 3},   // items 0-10: rows 0-2 whole
+		{"one-model", 1, 1, false, 0, 4, 4}, // a row is one item
+		{"aligned", 3, 1, true, 4, 10, 3},   // items 0-9: rows 0-2 whole
 		{"two-workers", 3, 2, false, 0, 7, -1},
 		{"two-workers-aligned", 2, 2, true, 32, 5, -1},
 	}
@@ -139,5 +145,39 @@ func TestRunGroups(t *testing.T) {
 				t.Errorf("group %d model %d holds %d trials (partial %v), want one chunk, %d", g, m, n, r.Partial, ChunkSize)
 			}
 		}
+	}
+}
+
+// slowModel is a rollModel whose trials take a millisecond each, as a
+// battle of two 1,000-model units fought to the end does.
+type slowModel struct{ rollModel }
+
+func (m slowModel) NewTrial() Trial { return m }
+func (m slowModel) Run(r *dice.Rand, n int, t *Tally) {
+	for range n {
+		time.Sleep(time.Millisecond)
+		m.rollModel.Run(r, 1, t)
+	}
+}
+
+// TestStopWithinACall: a run of trials of a millisecond stops within a
+// call of trials (callTime, 20 ms) of being cancelled, not at the end of
+// its chunk, which would take 16 s and more (16,384 trials). It keeps
+// what was whole: here nothing, as no chunk ended. 2 s leaves room for a
+// loaded machine; running the chunk out could not come near it.
+func TestStopWithinACall(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	r, err := RunAll(ctx, []Model{slowModel{rollModel{dice.MustParse("D6")}}}, Config{Trials: 2 * ChunkSize, Seed: 1, Workers: 2})
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took > 2*time.Second {
+		t.Errorf("stopped %v after it began, 100 ms of it before the cancel", took)
+	}
+	if !r.Partial || r.Completed[0] != 0 {
+		t.Errorf("partial %v, %d trials kept; want a partial run of none", r.Partial, r.Completed[0])
 	}
 }

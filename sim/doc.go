@@ -55,14 +55,18 @@
 // [RunAll] uses Config.Workers goroutines (GOMAXPROCS when zero). A trial
 // runs on one goroutine with a generator and histograms it owns: the hot path
 // takes no lock and, once its histograms have grown to the range observed,
-// allocates nothing. Cancelling the context stops workers at the next chunk
-// boundary (a chunk takes milliseconds); RunAll then returns what finished,
-// with Partial set and the completed trials counted per model. Work is
-// handed out chunk by chunk, chunk k of every model before any chunk k+1,
-// and a chunk once taken runs to its end; the run is cut to the chunks
-// every model completed (a worker holds back its last chunks until it
-// knows their row is whole), so every model of a cancelled run holds the
-// same first chunks, exactly what a run of that many trials holds, and
+// allocates nothing. A worker runs a chunk's trials in calls of as many as
+// take about 20 ms (one call a chunk for trials of nanoseconds), and
+// cancelling the context stops it before its next call, leaving its chunk
+// unfinished: a chunk of trials of a millisecond would take seconds to run
+// out. RunAll then returns what finished, with Partial set and the
+// completed trials counted per model. Work is handed out chunk by chunk,
+// chunk k of every model before any chunk k+1; a worker keeps each row of
+// chunks (chunk k of every model) apart until no worker is on it or
+// before it, and the run is cut to the rows before the first one a worker
+// left unfinished or did not reach, so every model of a cancelled run
+// holds the same first chunks, exactly what a run of that many trials
+// holds, and
 // models compared with one another stay paired. [RunGroups] runs several
 // groups of models (the candidates of a comparison) as one such run.
 //

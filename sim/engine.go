@@ -32,7 +32,9 @@ type Model interface {
 type Trial interface {
 	// Run performs n trials, drawing every random number from r and
 	// recording every observation into t. It must not allocate once t's
-	// histograms cover the values observed, nor take locks.
+	// histograms cover the values observed, nor take locks. Calls that add
+	// up to n trials must do what one call of n does, drawing from r in
+	// turn: the engine splits a chunk into calls as their pace demands.
 	Run(r *dice.Rand, n int, t *Tally)
 }
 
@@ -115,12 +117,12 @@ func RunAll(ctx context.Context, models []Model, cfg Config) (Run, error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := newPool(models, cfg, cancel)
+	p := newPool(models, cfg, workers, cancel)
 	stopProgress := p.reportProgress(cfg.Progress)
 	var wg sync.WaitGroup
 	parts := make([]partial, workers)
 	for w := range workers {
-		wg.Go(func() { parts[w] = p.work(ctx) })
+		wg.Go(func() { parts[w] = p.work(ctx, w) })
 	}
 	wg.Wait()
 	stopProgress()
@@ -197,10 +199,26 @@ type pool struct {
 	errOnce    sync.Once
 	err        error
 	cancel     context.CancelFunc
+	// current holds, for each worker, the item it works on, or a lower
+	// bound of the one it is taking, or idle; aborted is the first row
+	// (chunk) of an item a worker left unfinished when the run was
+	// stopped, or idle. A row is complete, and its tallies safe to add
+	// up, once every item of it was taken, no worker works on it or on an
+	// earlier one, and none was abandoned in it or before it (safeRow).
+	current []atomic.Int64
+	aborted atomic.Int64
 }
 
-func newPool(models []Model, cfg Config, cancel context.CancelFunc) *pool {
-	p := &pool{models: models, slots: make([][]Slot, len(models)), cfg: cfg, batches: max(cfg.Batches, 1), cancel: cancel}
+// idle stands for no item in pool.current and pool.aborted.
+const idle = math.MaxInt64
+
+func newPool(models []Model, cfg Config, workers int, cancel context.CancelFunc) *pool {
+	p := &pool{models: models, slots: make([][]Slot, len(models)), cfg: cfg, batches: max(cfg.Batches, 1), cancel: cancel,
+		current: make([]atomic.Int64, workers)}
+	for w := range p.current {
+		p.current[w].Store(idle)
+	}
+	p.aborted.Store(idle)
 	for i, m := range models {
 		p.slots[i] = m.Slots()
 	}
@@ -214,62 +232,135 @@ func newPool(models []Model, cfg Config, cancel context.CancelFunc) *pool {
 // and aggregates into tallies of its own, one per (batch, model) at index
 // batch*len(models)+m. A panicking trial stops the whole run.
 //
-// Items are taken in order and a taken item always runs to its end, so the
-// items that ran are always the first ones. The worker keeps the items of
-// the row it works on (chunk k of every model) apart, in pending, and adds
-// them to part only once it takes an item of a later row: every item before
-// that one was taken, so the row is whole. gather settles the last row.
-func (p *pool) work(ctx context.Context) (part partial) {
+// Items are taken in order, so the items taken are always the first ones.
+// A worker keeps the tallies of each row (chunk k of every model) apart
+// until the row is complete (safeRow), and only then adds them to part:
+// when the run is stopped, a worker leaves its item unfinished (a chunk of
+// heavy trials can take many seconds), and the rows from that item's on
+// are dropped, so the run holds exactly its first whole rows.
+func (p *pool) work(ctx context.Context, w int) (part partial) {
 	part = p.newPartial()
 	defer func() {
+		p.current[w].Store(idle)
 		if v := recover(); v != nil {
 			p.errOnce.Do(func() { p.err = fmt.Errorf("sim: trial panicked: %v\n%s", v, debug.Stack()) })
 			p.cancel()
 		}
 	}()
 	trials := make([]Trial, len(p.models))
+	spans := make([]int, len(p.models)) // trials a call, by model (runItem)
 	var r dice.Rand
 	for ctx.Err() == nil {
+		// A lower bound of the item about to be taken, so that no item is
+		// ever taken without a worker standing on or before it.
+		p.current[w].Store(p.next.Load())
 		i := p.next.Add(1) - 1
 		if i >= p.items {
 			return part
 		}
+		p.current[w].Store(i)
 		chunk, m := i/int64(len(p.models)), int(i%int64(len(p.models)))
-		if chunk != part.row {
-			part.settle(p.slots, len(p.models))
-			part.row = chunk
-		}
 		if trials[m] == nil {
 			trials[m] = p.models[m].NewTrial()
+			spans[m] = 1
 		}
 		first := p.cfg.Start + chunk*ChunkSize
 		n := min(ChunkSize, p.cfg.Start+p.cfg.Trials-first)
-		pend := part.pending
-		if p.cfg.Aligned {
-			// Trial by trial: its own stream, and its batch by its index.
-			for j := first; j < first+n; j++ {
-				k := p.slot(j, m)
-				r.Seed(p.cfg.Seed, uint64(j))
-				trials[m].Run(&r, 1, pend.tally(k, p.slots[m]))
-				pend.completed[k]++
+		if !p.runItem(ctx, trials[m], &r, part.row(chunk), m, first, n, &spans[m]) {
+			// Stopped in the middle: this row, and every later one, is
+			// dropped. The row is marked before the worker stands down.
+			for a := p.aborted.Load(); chunk < a && !p.aborted.CompareAndSwap(a, chunk); a = p.aborted.Load() {
 			}
-		} else {
-			k := p.slot(first/ChunkSize, m)
-			r.Seed(p.cfg.Seed, uint64(first/ChunkSize))
-			trials[m].Run(&r, int(n), pend.tally(k, p.slots[m]))
-			pend.completed[k] += n
+			return part
 		}
-		p.done.Add(n)
+		p.current[w].Store(idle)
+		part.settle(p.safeRow(), p.slots, len(p.models))
 	}
 	return part
 }
 
+// runItem runs trials first to first+n of model m into pend, a call of
+// *span trials at a time, and says whether it ran them all: before each
+// call it stops when ctx is done. The span is set after each call to what
+// takes callTime at the pace just measured (a model's first call is of
+// one trial), which keeps a stop prompt for trials of a millisecond and
+// costs nothing for trials of nanoseconds (a chunk a call). A model's
+// trials do the same work in one call of n as in several that add up to
+// n, drawing from the same stream in turn.
+func (p *pool) runItem(ctx context.Context, trial Trial, r *dice.Rand, pend *rowPart, m int, first, n int64, span *int) bool {
+	if !p.cfg.Aligned {
+		k := p.slot(first/ChunkSize, m)
+		t := pend.tally(k, p.slots[m])
+		r.Seed(p.cfg.Seed, uint64(first/ChunkSize))
+		for done := int64(0); done < n; {
+			if ctx.Err() != nil {
+				return false
+			}
+			c := min(int64(*span), n-done)
+			start := time.Now()
+			trial.Run(r, int(c), t)
+			adapt(span, c, time.Since(start))
+			pend.completed[k] += c
+			done += c
+			p.done.Add(c)
+		}
+		return true
+	}
+	// Trial by trial: its own stream, and its batch by its index.
+	for j := first; j < first+n; {
+		if ctx.Err() != nil {
+			return false
+		}
+		c := min(int64(*span), first+n-j)
+		start := time.Now()
+		for end := j + c; j < end; j++ {
+			k := p.slot(j, m)
+			r.Seed(p.cfg.Seed, uint64(j))
+			trial.Run(r, 1, pend.tally(k, p.slots[m]))
+			pend.completed[k]++
+		}
+		adapt(span, c, time.Since(start))
+		p.done.Add(c)
+	}
+	return true
+}
+
+// callTime is how long runItem means a call of trials to take: a stopped
+// run waits for the calls in progress. Tests set it to 0, for calls of
+// one trial.
+var callTime = 20 * time.Millisecond
+
+// adapt sets span to the trials that take callTime at the pace of the c
+// trials that took took, from one trial to a chunk.
+func adapt(span *int, c int64, took time.Duration) {
+	if took <= 0 {
+		*span = ChunkSize
+		return
+	}
+	*span = int(min(max(float64(callTime)*float64(c)/float64(took), 1), ChunkSize))
+}
+
+// safeRow is the first row that may not be complete: every row before it
+// was wholly taken, no worker works on it, and none was abandoned. The
+// counters are read in this order, each a bound that can only have grown
+// (next) or that a worker changes only after the one read next (current
+// before aborted: a worker marks the row it abandons, then stands down),
+// so a row before the result is complete however the reads interleave
+// with the workers.
+func (p *pool) safeRow() int64 {
+	models := int64(len(p.models))
+	safe := min(p.next.Load(), p.items) / models
+	for w := range p.current {
+		if c := p.current[w].Load(); c != idle {
+			safe = min(safe, c/models)
+		}
+	}
+	return min(safe, p.aborted.Load())
+}
+
 func (p *pool) newPartial() partial {
 	k := p.batches * len(p.models)
-	return partial{
-		tallies: make([]*Tally, k), completed: make([]int64, k), row: -1,
-		pending: &partial{tallies: make([]*Tally, k), completed: make([]int64, k)},
-	}
+	return partial{tallies: make([]*Tally, k), completed: make([]int64, k), size: k}
 }
 
 // slot is the index of model m's tally for batch number batch (taken
@@ -316,11 +407,11 @@ func (p *pool) reportProgress(progress func(done, total int64)) (stop func()) {
 // pair them over the same trials.
 func (p *pool) gather(parts []partial) Run {
 	models := len(p.models)
-	taken := min(p.next.Load(), p.items)
+	// Every worker has stopped: a row before safeRow is whole, one from
+	// it on is not (or was abandoned), and is dropped.
+	safe := p.safeRow()
 	for w := range parts {
-		if row := parts[w].row; row >= 0 && (row+1)*int64(models) <= taken {
-			parts[w].settle(p.slots, models)
-		}
+		parts[w].settle(safe, p.slots, models)
 	}
 	if !slices.ContainsFunc(parts, func(pt partial) bool { return slices.ContainsFunc(pt.completed, func(n int64) bool { return n > 0 }) }) {
 		return p.nothing()
@@ -380,37 +471,76 @@ func (p *pool) nothing() Run {
 }
 
 // partial is one worker's aggregate: a tally per (batch, model), made when
-// first needed, and the trials each holds; and apart, pending, the same for
-// the items of row (chunk) row, not yet known to be whole.
+// first needed, and the trials each holds; and apart, rows, the same for
+// each row (chunk) of its items not yet known to be whole, in order, with
+// spare ones to reuse.
 type partial struct {
 	tallies   []*Tally
 	completed []int64
-	row       int64
-	pending   *partial
+	size      int
+	rows      []*rowPart
+	spare     []*rowPart
 }
 
-func (p *partial) tally(k int, slots []Slot) *Tally {
+// rowPart is a worker's tallies of the items of one row.
+type rowPart struct {
+	row       int64
+	tallies   []*Tally
+	completed []int64
+}
+
+func (p *rowPart) tally(k int, slots []Slot) *Tally {
 	if p.tallies[k] == nil {
 		p.tallies[k] = NewTally(slots)
 	}
 	return p.tallies[k]
 }
 
-// settle adds the pending row's tallies to p's and empties them for the
-// next row, keeping their memory.
-func (p *partial) settle(slots [][]Slot, models int) {
-	if p.pending == nil {
-		return
+// row returns the worker's tallies of row chunk, begun when its first item
+// of the row is: rows are taken in order, so it is the last one or a new
+// one after it.
+func (p *partial) row(chunk int64) *rowPart {
+	if n := len(p.rows); n > 0 && p.rows[n-1].row == chunk {
+		return p.rows[n-1]
 	}
-	for k, t := range p.pending.tallies {
-		if t == nil || p.pending.completed[k] == 0 {
+	var rp *rowPart
+	if n := len(p.spare); n > 0 {
+		rp, p.spare = p.spare[n-1], p.spare[:n-1]
+	} else {
+		rp = &rowPart{tallies: make([]*Tally, p.size), completed: make([]int64, p.size)}
+	}
+	rp.row = chunk
+	p.rows = append(p.rows, rp)
+	return rp
+}
+
+// settle adds the tallies of the rows before safe to p's, or, in a
+// stopped run, drops those from safe on once the workers are done
+// (gather), and keeps the emptied rows' memory for later rows.
+func (p *partial) settle(safe int64, slots [][]Slot, models int) {
+	kept := 0
+	for _, rp := range p.rows {
+		if rp.row >= safe {
+			p.rows[kept] = rp
+			kept++
 			continue
 		}
-		p.tally(k, slots[k%models]).Merge(t)
-		p.completed[k] += p.pending.completed[k]
-		p.pending.completed[k] = 0
-		t.reset()
+		for k, t := range rp.tallies {
+			if t == nil || rp.completed[k] == 0 {
+				continue
+			}
+			if p.tallies[k] == nil {
+				p.tallies[k] = NewTally(slots[k%models])
+			}
+			p.tallies[k].Merge(t)
+			p.completed[k] += rp.completed[k]
+			rp.completed[k] = 0
+			t.reset()
+		}
+		p.spare = append(p.spare, rp)
 	}
+	clear(p.rows[kept:])
+	p.rows = p.rows[:kept]
 }
 
 // RunRounds runs in deterministic rounds until done says the run so far is

@@ -5,7 +5,9 @@ import (
 	"math"
 	"testing"
 
+	"hammersim/mechanics/dice"
 	"hammersim/scenarios"
+	"hammersim/sim"
 )
 
 // TestBuiltinsGolden pins the JSON of every built-in scenario at a fixed
@@ -55,5 +57,37 @@ func TestBuiltinsGolden(t *testing.T) {
 	// Fewer would mean the exact values went missing from the outputs.
 	if checked < 1500 {
 		t.Errorf("%d estimates with an exact value in the built-ins; expected about 1,800", checked)
+	}
+}
+
+// TestTrialsSplitAlike: the engine runs a chunk's trials in calls of as
+// many as take a few milliseconds, so that a stop is prompt (sim's
+// runItem), which leaves results alone only if every model's trials do
+// the same in one call of n as in calls that add up to n, from the same
+// stream. For every model of every built-in, 700 trials in one call and in
+// calls of 1, 2, 3, ... trials (a triangle: 1+2+...+36 = 666, then 34)
+// count the same.
+func TestTrialsSplitAlike(t *testing.T) {
+	for _, name := range scenarios.BuiltinNames() {
+		s, err := registry.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m, model := range s.Models {
+			whole, split := sim.NewTally(model.Slots()), sim.NewTally(model.Slots())
+			var r dice.Rand
+			r.Seed(5, uint64(m))
+			model.NewTrial().Run(&r, 700, whole)
+			r.Seed(5, uint64(m))
+			trial := model.NewTrial()
+			for done, c := 0, 1; done < 700; c++ {
+				c = min(c, 700-done)
+				trial.Run(&r, c, split)
+				done += c
+			}
+			if !whole.Equal(split) {
+				t.Errorf("%s, model %d: 700 trials in one call and in many differ", name, m)
+			}
+		}
 	}
 }
