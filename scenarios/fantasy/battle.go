@@ -134,12 +134,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		optionAt         = map[string]*scenarios.Node{}
 	)
 	d.Object(n, "the battle", []scenarios.Field{
-		{Key: "attacker", Required: true, Decode: func(n *scenarios.Node) {
-			attacker = unitParam(d, n, "attacker")
-			for _, u := range attacker.Values() {
-				u.checkPrice(d)
-			}
-		}},
+		{Key: "attacker", Required: true, Decode: func(n *scenarios.Node) { attacker = pricedUnitParam(d, n, "attacker") }},
 		{Key: "target", Required: true, Decode: func(n *scenarios.Node) { target = unitParam(d, n, "target") }},
 		{Key: "distance", Required: true, Decode: func(n *scenarios.Node) {
 			distance = scenarios.Sweep(d, n, "distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance", 0, 100) }, scenarios.Identity)

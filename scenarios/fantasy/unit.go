@@ -472,6 +472,16 @@ func unitParam(d *scenarios.Decoder, n *scenarios.Node, name string) scenarios.P
 		func(u *unitSpec) string { return u.name })
 }
 
+// pricedUnitParam is unitParam for a unit whose price is read (a battle's
+// attacker): each unit's price is checked (checkPrice).
+func pricedUnitParam(d *scenarios.Decoder, n *scenarios.Node, name string) scenarios.Param[*unitSpec] {
+	p := unitParam(d, n, name)
+	for _, u := range p.Values() {
+		u.checkPrice(d)
+	}
+	return p
+}
+
 // mappingName is the name a mapping writes, or "" when it writes none.
 func mappingName(n *scenarios.Node) string {
 	for i, k := range n.Keys {
