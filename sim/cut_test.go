@@ -181,3 +181,38 @@ func TestStopWithinACall(t *testing.T) {
 		t.Errorf("partial %v, %d trials kept; want a partial run of none", r.Partial, r.Completed[0])
 	}
 }
+
+// panicAfter is a rollModel whose trials panic once the model has run
+// after trials, in the middle of a chunk.
+type panicAfter struct {
+	rollModel
+	seen  *atomic.Int64
+	after int64
+}
+
+func (m panicAfter) NewTrial() Trial { return m }
+func (m panicAfter) Run(r *dice.Rand, n int, t *Tally) {
+	if m.seen.Add(int64(n)) > m.after {
+		panic("boom")
+	}
+	m.rollModel.Run(r, n, t)
+}
+
+// TestPanicKeepsWholeRows: a trial that panics in the middle of its chunk
+// makes the run an error, and the run beside it still holds whole rows
+// alone, the same for every model: the panicking item is unfinished, as a
+// stopped one is. With one worker and a trial a call, the second model
+// panics in item 1 (its chunk 0), so row 0 is cut and nothing is kept.
+func TestPanicKeepsWholeRows(t *testing.T) {
+	defer func(d time.Duration) { callTime = d }(callTime)
+	callTime = 0
+	var seen atomic.Int64
+	models := []Model{rollModel{dice.MustParse("D6")}, panicAfter{rollModel{dice.MustParse("2D6")}, &seen, 5000}}
+	r, err := RunAll(context.Background(), models, Config{Trials: 3 * ChunkSize, Seed: 2, Workers: 1})
+	if err == nil {
+		t.Fatal("a panicking trial gave no error")
+	}
+	if r.Completed[0] != r.Completed[1] || r.Completed[0] != 0 || !r.Partial {
+		t.Errorf("completed %v (partial %v); want none for either model", r.Completed, r.Partial)
+	}
+}

@@ -240,12 +240,17 @@ func newPool(models []Model, cfg Config, workers int, cancel context.CancelFunc)
 // are dropped, so the run holds exactly its first whole rows.
 func (p *pool) work(ctx context.Context, w int) (part partial) {
 	part = p.newPartial()
+	inRow := int64(-1) // the row of the item in progress; -1 between items
 	defer func() {
-		p.current[w].Store(idle)
 		if v := recover(); v != nil {
+			// The item in progress is unfinished, as a stopped one is.
+			if inRow >= 0 {
+				p.abandon(inRow)
+			}
 			p.errOnce.Do(func() { p.err = fmt.Errorf("sim: trial panicked: %v\n%s", v, debug.Stack()) })
 			p.cancel()
 		}
+		p.current[w].Store(idle)
 	}()
 	trials := make([]Trial, len(p.models))
 	spans := make([]int, len(p.models)) // trials a call, by model (runItem)
@@ -266,17 +271,25 @@ func (p *pool) work(ctx context.Context, w int) (part partial) {
 		}
 		first := p.cfg.Start + chunk*ChunkSize
 		n := min(ChunkSize, p.cfg.Start+p.cfg.Trials-first)
+		inRow = chunk
 		if !p.runItem(ctx, trials[m], &r, part.row(chunk), m, first, n, &spans[m]) {
 			// Stopped in the middle: this row, and every later one, is
 			// dropped. The row is marked before the worker stands down.
-			for a := p.aborted.Load(); chunk < a && !p.aborted.CompareAndSwap(a, chunk); a = p.aborted.Load() {
-			}
+			p.abandon(chunk)
 			return part
 		}
+		inRow = -1
 		p.current[w].Store(idle)
 		part.settle(p.safeRow(), p.slots, len(p.models))
 	}
 	return part
+}
+
+// abandon marks row as holding an item left unfinished: the run is cut
+// before it (safeRow). A worker marks it before it stands down.
+func (p *pool) abandon(row int64) {
+	for a := p.aborted.Load(); row < a && !p.aborted.CompareAndSwap(a, row); a = p.aborted.Load() {
+	}
 }
 
 // runItem runs trials first to first+n of model m into pend, a call of

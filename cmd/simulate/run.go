@@ -829,7 +829,7 @@ func (j runJob) mostTrials() int64 {
 // trials (of at most ChunkSize; fewer when the run asks for fewer): there
 // are no numbers to report, and nothing is written.
 func errNothingRun(trials int64) error {
-	return fmt.Errorf("%w: the run was stopped before any point had completed its first %d trials", errCancelled, firstChunk(trials))
+	return fmt.Errorf("%w: the run was stopped before every point had completed its first %d trials", errCancelled, firstChunk(trials))
 }
 
 // firstChunk is how many trials a point runs before its results can show:

@@ -145,7 +145,7 @@ func (d *runTime) Set(s string) error {
 }
 
 // drainTimeout bounds how long a stopping server waits for its clients to
-// take their answers. Cancelled runs stop within a chunk of trials and
+// take their answers. Cancelled runs stop within a call of trials (about 20 ms) and
 // only render what they have, well under a second; a client that stops
 // reading must not keep the server up.
 const drainTimeout = 10 * time.Second
