@@ -152,8 +152,8 @@ const drainTimeout = 10 * time.Second
 
 // serveStopped is how a server stopped by Ctrl-C (or SIGTERM) ends: it
 // exits as every interrupted command does, with status 130, its runs'
-// partial results, marked so, sent to their clients. runs is how many
-// were going.
+// partial results, marked so, sent to their clients (an error to a run
+// stopped before its first chunk was whole). runs is how many were going.
 type serveStopped struct {
 	runs   int
 	cutOff bool
@@ -163,9 +163,9 @@ func (e serveStopped) Error() string {
 	msg := "interrupted: the server stopped"
 	switch {
 	case e.runs == 1:
-		msg += "; the run going was cancelled and sent its partial results, marked so"
+		msg += "; the run going was cancelled and sent what it had run, marked partial (or an error, had it not finished its first trials)"
 	case e.runs > 1:
-		msg += fmt.Sprintf("; the %d runs going were cancelled and sent their partial results, marked so", e.runs)
+		msg += fmt.Sprintf("; the %d runs going were cancelled and each sent what it had run, marked partial (or an error, had it not finished its first trials)", e.runs)
 	}
 	if e.cutOff {
 		msg += fmt.Sprintf("; clients still taking their answers after %s were cut off", drainTimeout)

@@ -857,3 +857,18 @@ func TestValidateWhenStopping(t *testing.T) {
 		t.Errorf("answered %v after it began, want within a second of the stop", took)
 	}
 }
+
+// TestServeStoppedMessage: a stopped server says how many runs were going
+// without claiming each got results: one stopped before its first chunk
+// was whole got an error.
+func TestServeStoppedMessage(t *testing.T) {
+	for runs, want := range map[int]string{
+		0: "interrupted: the server stopped",
+		1: "interrupted: the server stopped; the run going was cancelled and sent what it had run, marked partial (or an error, had it not finished its first trials)",
+		2: "interrupted: the server stopped; the 2 runs going were cancelled and each sent what it had run, marked partial (or an error, had it not finished its first trials)",
+	} {
+		if got := (serveStopped{runs: runs}).Error(); got != want {
+			t.Errorf("%d runs: %q, want %q", runs, got, want)
+		}
+	}
+}
