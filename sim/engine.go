@@ -527,9 +527,9 @@ func (p *partial) row(chunk int64) *rowPart {
 	return rp
 }
 
-// settle adds the tallies of the rows before safe to p's, or, in a
-// stopped run, drops those from safe on once the workers are done
-// (gather), and keeps the emptied rows' memory for later rows.
+// settle adds the tallies of the rows before safe to p's, keeping the
+// emptied rows' memory for later rows. Rows from safe on stay apart: in a
+// stopped run, gather leaves them out.
 func (p *partial) settle(safe int64, slots [][]Slot, models int) {
 	kept := 0
 	for _, rp := range p.rows {
