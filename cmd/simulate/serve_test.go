@@ -474,7 +474,7 @@ func TestServeCtrlCSendsPartialResults(t *testing.T) {
 	}
 	select {
 	case err := <-done:
-		if code := exitCode(err, io.Discard); code != exitInterrupted || !strings.Contains(err.Error(), "partial results") {
+		if code := exitCode(err, io.Discard); code != exitInterrupted || !strings.Contains(err.Error(), "marked partial") {
 			t.Errorf("serve returned %v, exit %d; want exit %d", err, code, exitInterrupted)
 		}
 	case <-time.After(30 * time.Second):
