@@ -75,17 +75,21 @@ func TestInterruptedCompareIsPaired(t *testing.T) {
 				args = append(args, s.Name)
 			}
 			// 10^9 trials take minutes: the run is cancelled at the first
-			// progress report (every tenth of a second) that counts a
-			// chunk's worth of trials per model. Items are taken in order
-			// and every item taken is finished, so by then the first chunk
-			// of every model is sure to be kept, wherever the cut falls.
+			// progress report (every tenth of a second) that counts four
+			// chunks' worth of trials per model beyond the two items in
+			// progress (the progress counts their trials too, and a
+			// stopped run leaves them unfinished). Items are taken in
+			// order, so the first chunk of every model is then kept unless
+			// one worker spent its whole time on one of them while the
+			// other finished four rows, which no model here is slow enough
+			// to make happen.
 			const trials = 1e9
 			job := compareJob{ss: tt.ss, args: args, by: tt.by, metrics: tt.metrics, cfg: sim.Config{Trials: trials, Seed: 3, Workers: 2}}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			c, _, err := job.run(ctx, func(string) (func(done, total int64), func()) {
 				return func(done, total int64) {
-					if models := total / trials; done >= models*sim.ChunkSize {
+					if models := total / trials; done >= (4*models+2)*sim.ChunkSize {
 						cancel()
 					}
 				}, func() {}
