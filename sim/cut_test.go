@@ -216,3 +216,23 @@ func TestPanicKeepsWholeRows(t *testing.T) {
 		t.Errorf("completed %v (partial %v); want none for either model", r.Completed, r.Partial)
 	}
 }
+
+// panicNew is a model whose NewTrial panics.
+type panicNew struct{ rollModel }
+
+func (panicNew) NewTrial() Trial { panic("no trial") }
+
+// TestNewTrialPanicKeepsWholeRows: a model that cannot make its trial
+// stops the run as a panicking trial does, its item unfinished, so the
+// model beside it keeps no more than it does: none here, as the second
+// model's first item (item 1, in row 0) is where it panics.
+func TestNewTrialPanicKeepsWholeRows(t *testing.T) {
+	models := []Model{rollModel{dice.MustParse("D6")}, panicNew{rollModel{dice.MustParse("2D6")}}}
+	r, err := RunAll(context.Background(), models, Config{Trials: 3 * ChunkSize, Seed: 2, Workers: 1})
+	if err == nil {
+		t.Fatal("a panicking NewTrial gave no error")
+	}
+	if r.Completed[0] != r.Completed[1] || r.Completed[0] != 0 {
+		t.Errorf("completed %v; want none for either model", r.Completed)
+	}
+}

@@ -265,13 +265,13 @@ func (p *pool) work(ctx context.Context, w int) (part partial) {
 		}
 		p.current[w].Store(i)
 		chunk, m := i/int64(len(p.models)), int(i%int64(len(p.models)))
+		inRow = chunk
 		if trials[m] == nil {
 			trials[m] = p.models[m].NewTrial()
 			spans[m] = 1
 		}
 		first := p.cfg.Start + chunk*ChunkSize
 		n := min(ChunkSize, p.cfg.Start+p.cfg.Trials-first)
-		inRow = chunk
 		if !p.runItem(ctx, trials[m], &r, part.row(chunk), m, first, n, &spans[m]) {
 			// Stopped in the middle: this row, and every later one, is
 			// dropped. The row is marked before the worker stands down.
@@ -414,10 +414,11 @@ func (p *pool) reportProgress(progress func(done, total int64)) (stop func()) {
 // changes nothing.
 //
 // A cancelled run is cut to the chunks every model completed: the rows
-// (chunk k of every model) whose items were all taken. A worker's pending
-// row is kept only when it is whole, so every model of a cancelled run
-// holds the same chunks, 0 to K-1, and runs that compare models (Aligned)
-// pair them over the same trials.
+// (chunk k of every model) before the first one a worker left unfinished
+// or none reached (safeRow). A worker keeps each row apart until it is
+// whole, so every model of a cancelled run holds the same chunks, 0 to
+// K-1, and runs that compare models (Aligned) pair them over the same
+// trials.
 func (p *pool) gather(parts []partial) Run {
 	models := len(p.models)
 	// Every worker has stopped: a row before safeRow is whole, one from

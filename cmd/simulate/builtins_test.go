@@ -61,7 +61,7 @@ func TestBuiltinsGolden(t *testing.T) {
 }
 
 // TestTrialsSplitAlike: the engine runs a chunk's trials in calls of as
-// many as take a few milliseconds, so that a stop is prompt (sim's
+// many as take about 20 ms, so that a stop is prompt (sim's
 // runItem), which leaves results alone only if every model's trials do
 // the same in one call of n as in calls that add up to n, from the same
 // stream. For every model of every built-in, 700 trials in one call and in

@@ -272,7 +272,8 @@ func TestServeDiceAndValidateAreTheCLI(t *testing.T) {
 }
 
 // TestServeStreamCancel starts a run, and a comparison of two files, far
-// too long to finish, cancels each after its first progress event and gets
+// too long to finish, cancels each once its progress makes its first chunk
+// of every point sure (keepsAChunk) and gets
 // results marked partial: the comparison's over the trials both candidates
 // completed, as the command line's.
 func TestServeStreamCancel(t *testing.T) {
@@ -434,7 +435,8 @@ func TestServeRunBounded(t *testing.T) {
 	fmt.Fprint(conn, "G")
 	time.Sleep(50 * time.Millisecond)
 	conn.Close()
-	// The run stops within a chunk of trials; the bound is generous.
+	// The run stops within a call of trials (about 20 ms); the bound is
+	// generous.
 	start := time.Now()
 	for {
 		status, body := post(t, u+"/api/run?trials=1e3", "application/yaml", src)
@@ -463,7 +465,9 @@ func TestServeRunBounded(t *testing.T) {
 // a run far too long to finish cancels the run, as the page's Cancel
 // button does, sends its client the partial results, marked so, and only
 // then exits, with the interrupted status. The bound is generous: the run
-// stops within a chunk of trials, and the whole takes well under a second.
+// stops within a call of trials (about 20 ms), and the whole takes well
+// under a second. It is stopped once its progress makes its first chunk
+// sure (keepsAChunk).
 func TestServeCtrlCSendsPartialResults(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
