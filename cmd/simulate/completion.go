@@ -223,18 +223,21 @@ function __simulate_flags_first
 end
 `)
 	commands := strings.Join(commandNames, " ")
-	// after is the condition that the words so far are command's: help
-	// COMMAND takes nothing more, and the show of units show is not the
-	// command show. run's also follow flags given before any command, and
-	// its flags are offered for the first word.
-	after := func(command string) string {
+	// after is the condition, quoted, that the words so far are command's:
+	// help COMMAND takes nothing more, and the show of units show is not
+	// the command show. run's also follow flags given before any command,
+	// and its flags are offered for the first word (or, more).
+	after := func(command string, or ...string) string {
 		not := "help"
 		if command != "units" {
 			not += " units"
 		}
 		cond := fmt.Sprintf("__fish_seen_subcommand_from %s; and not __fish_seen_subcommand_from %s", command, not)
 		if strings.Fields(command)[0] == "run" {
-			cond += "; or __simulate_flags_first"
+			or = append([]string{"__simulate_flags_first"}, or...)
+		}
+		for _, alt := range or {
+			cond += "; or " + alt
 		}
 		return "'" + cond + "'"
 	}
@@ -261,7 +264,7 @@ end
 			}
 			cond := after(c)
 			if c == "run" {
-				cond = strings.TrimSuffix(cond, "'") + "; or __simulate_first'"
+				cond = after(c, "__simulate_first")
 			}
 			fmt.Fprintf(&b, "complete -c simulate -n %s %s\n", cond, opt)
 		}
