@@ -38,7 +38,7 @@ func groupAxis(p *plot.Plot, group string, groups []string) {
 	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
 	labels := []string{""}
 	if group != "" {
-		axis := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}}).Size().X - 2*vg.Centimeter
+		axis := dataArea(p).Size().X - 2*vg.Centimeter
 		labels = make([]string, len(groups))
 		for i, g := range groups {
 			labels[i] = groupLabel(p.X.Tick.Label, g)
@@ -123,7 +123,7 @@ func barFigure(title, metric string, rows []sim.Estimate) (*plot.Plot, error) {
 	// The axis first: the room its group names take is the room the bars
 	// do not have, so the bars share what is left of the figure's width.
 	groupAxis(p, group, groups)
-	area := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}})
+	area := dataArea(p)
 	width := max(vg.Length(float64(area.Size().X)*0.7/float64(len(groups)*len(series)+len(groups))), vg.Points(1))
 	fill := colour
 	if pairedSeries(rows, varying, series) {

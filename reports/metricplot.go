@@ -248,7 +248,7 @@ func legendInside(p *plot.Plot) {
 // between them.
 func clearLegend(p *plot.Plot, top float64) {
 	const margin = 0.06 // of the axis' height
-	area := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}})
+	area := dataArea(p)
 	legend := p.Legend.Rectangle(area).Size().Y
 	share := 0.0
 	if legend > 0 {

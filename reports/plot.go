@@ -37,6 +37,18 @@ func colour(i int) color.RGBA { return palette[i%len(palette)] }
 // read a legend of several lines and the labels of a dozen bars.
 var plotW, plotH = 20 * vg.Centimeter, 12.5 * vg.Centimeter
 
+// dataArea is the part of a figure of the plot size that p's data is drawn
+// in, as it stands. gonum's DataCanvas, which measures it, also settles the
+// axes' ranges as if for drawing: an axis with no data yet becomes -1 to 1,
+// and data added later only widens that, so a bar chart measured before its
+// bars would start its y axis at -1. The ranges are kept as they were.
+func dataArea(p *plot.Plot) draw.Canvas {
+	x, y := [2]float64{p.X.Min, p.X.Max}, [2]float64{p.Y.Min, p.Y.Max}
+	area := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}})
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x[0], x[1], y[0], y[1]
+	return area
+}
+
 // Plots is what WritePlots did: the files written, and what it left out and
 // why.
 type Plots struct {
@@ -450,7 +462,7 @@ func gridPlot(r *sim.Report, g *sim.Grid, s slice) (*plot.Plot, error) {
 // their parameter along the axis) lies under a legend in the bottom left
 // corner of p.
 func bottomLeftFree(p *plot.Plot, es []sim.Estimate, x string) bool {
-	area := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: plotW, Y: plotH}}})
+	area := dataArea(p)
 	size := p.Legend.Rectangle(area).Size()
 	right := p.X.Min + float64((size.X+p.Legend.XOffs+vg.Millimeter*3)/area.Size().X)*(p.X.Max-p.X.Min)
 	above := p.Y.Min + float64((size.Y+vg.Millimeter*3)/area.Size().Y)*(p.Y.Max-p.Y.Min)

@@ -425,6 +425,39 @@ func TestLegendAboveData(t *testing.T) {
 	legendClear(t, lines, 1)
 }
 
+// TestBarsOfAveragesStartAtZero: a bar chart of averages that are never
+// negative starts its y axis at 0, whatever the values (rounds fought, all
+// about 1; casualties, all 0), where no interval reaches below it (1,000
+// trials of each value). Measuring the bars' room before they were
+// drawn once left the axis at gonum's -1 to 1 for an empty plot, and the
+// bars, which only widen it, kept the -1.
+func TestBarsOfAveragesStartAtZero(t *testing.T) {
+	for _, values := range [][]int{{0, 1, 1, 1}, {1, 1, 1}, {0, 0}, {5, 7, 9}} {
+		var rows []sim.Estimate
+		for g := range 3 {
+			h := sim.NewHistogram(0, 10)
+			for _, v := range values {
+				h.AddN(v+g%2, 1000)
+			}
+			if values[len(values)-1] == 0 {
+				h = sim.NewHistogram(0, 10)
+				h.AddN(0, 10)
+			}
+			rows = append(rows, sim.MeanOf("rounds", []sim.Param{{Name: "attacker", Value: fmt.Sprint("u", g)}}, &h))
+		}
+		bars, err := barFigure("bars", "rounds", rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bars.Y.Min != 0 || !(bars.Y.Max > 0) {
+			t.Errorf("values %v: y axis %v to %v, want it to start at 0", values, bars.Y.Min, bars.Y.Max)
+		}
+		if svg := svgText(t, bars); strings.Contains(svg, ">-1<") {
+			t.Errorf("values %v: the axis is labelled -1", values)
+		}
+	}
+}
+
 // TestGridPlotSmallChances: a swept chance that stays small (a unit
 // destroyed 3% of the time) is not drawn flat along the bottom of a 0 to
 // 100% axis under the legend: the axis fits the data and the legend moves
