@@ -9,7 +9,8 @@ import (
 // be misread beside a unit's name, and only those. A Fantasy battle's
 // per-unit wounds are the wounds the unit suffered, its points metrics
 // the target's losses, its combat result the attacker's less the
-// target's; a Heresy assault's
+// target's, and its round cap an event (a combat cut off at 50 rounds,
+// mechanics/fantasy's MaxRounds), not a thing; a Heresy assault's
 // per-unit wounds are the hits that wounded it, before saves (not wounds
 // it suffered: they may outnumber its Wounds); a Heresy shooting's wounds,
 // reported for the target alone, keep their name.
@@ -28,6 +29,9 @@ func TestQuestionTitles(t *testing.T) {
 				"\ntarget's models lost per 100 attacker points (models_killed_per_100_points, mean)\n",
 				"\ncombat result, attacker's less target's (combat_result, mean)\n"},
 			[]string{"\nwounds (mean)\n", "\nwounds_per_100_points (mean)\n", "\ncombat_result (mean)\n"}},
+		{"flank-charge", "round_cap",
+			[]string{"\ncombat stopped at the 50-round cap (round_cap, probability)\n"},
+			[]string{"\nround_cap (probability)\n"}},
 		{"stupefied-charge", "hits,wounds,unsaved_wounds,casualties",
 			[]string{"\nhits taken (hits, mean)\n", "\nwounding hits taken (wounds, mean)\n", "\nunsaved wounds taken (unsaved_wounds, mean)\n", "\nmodels lost (casualties, mean)\n"},
 			[]string{"wounds suffered"}},

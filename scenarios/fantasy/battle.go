@@ -1035,6 +1035,10 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex r
 		switch rc.kind {
 		case recCharge, recLostControl, recRoundCap:
 			e = sim.ProbabilityOf(name, ps, h.Count(1), trials)
+			if rc.kind == recRoundCap {
+				// "round cap" alone reads as a thing, not an event.
+				e.Title = fmt.Sprintf("combat stopped at the %d-round cap", rules.MaxRounds)
+			}
 		case recDestroyed, recBroke, recCaught, recWon, recFled:
 			e = sim.ProbabilityOf(name, withUnit(rc.unit), h.Count(1), trials)
 		case recMishap:
