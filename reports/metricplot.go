@@ -287,7 +287,22 @@ func yRange(p *plot.Plot, kind sim.Kind, top float64) {
 		return
 	}
 	p.Y.Min = min(p.Y.Min, 0)
+	if p.Y.Min < 0 {
+		// Bars and values on both sides of 0 (a combat result): the ticks
+		// gonum picks need not label 0, so a line marks it.
+		p.Add(zeroLine{})
+	}
 	clearLegend(p, max(top, p.Y.Max))
+}
+
+// zeroLine marks y = 0 across a figure whose values fall on both sides of
+// it. It has no data range of its own.
+type zeroLine struct{}
+
+func (zeroLine) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	y := trY(0)
+	c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 0x30}, Width: vg.Points(0.75)}, c.Min.X, y, c.Max.X, y)
 }
 
 // lineFigure draws the estimate against the swept number x, a line per

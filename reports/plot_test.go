@@ -458,6 +458,33 @@ func TestBarsOfAveragesStartAtZero(t *testing.T) {
 	}
 }
 
+// TestZeroLineWhereValuesCrossZero: a figure of averages on both sides of
+// 0 (combat results, the attacker's less the target's) draws a line at 0,
+// which gonum's ticks (here -1, 2, 5) need not label; one whose values
+// are all above 0 starts at 0 and draws none. The line is the figure's only
+// stroke 0.75 points wide (zeroLine).
+func TestZeroLineWhereValuesCrossZero(t *testing.T) {
+	for _, tc := range []struct {
+		values []int
+		line   bool
+	}{{[]int{4, -1, 2}, true}, {[]int{4, 1, 2}, false}} {
+		var rows []sim.Estimate
+		for i, v := range tc.values {
+			h := sim.NewHistogram(-5, 5)
+			h.AddN(v, 1000)
+			h.AddN(v+1, 1000)
+			rows = append(rows, sim.MeanOf("combat_result", []sim.Param{{Name: "attacker", Value: fmt.Sprint("u", i)}}, &h))
+		}
+		bars, err := barFigure("bars", "combat_result", rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(svgText(t, bars), "stroke-width:0.75"); got != tc.line {
+			t.Errorf("values %v: a line at 0 drawn %v, want %v", tc.values, got, tc.line)
+		}
+	}
+}
+
 // TestGridPlotSmallChances: a swept chance that stays small (a unit
 // destroyed 3% of the time) is not drawn flat along the bottom of a 0 to
 // 100% axis under the legend: the axis fits the data and the legend moves
