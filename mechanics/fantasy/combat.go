@@ -279,10 +279,7 @@ func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan 
 		support[side] = opt.SupportingAttacks && !plan.score[side].denied
 	}
 	for start := 0; start < n; {
-		end := start + 1
-		for end < n && groups[end].band == groups[start].band && groups[end].init == groups[start].init {
-			end++
-		}
+		end := plan.stepEnd(start)
 		// Count every group's blows before any of them lands: blows struck
 		// at the same Initiative are simultaneous.
 		for i := start; i < end; i++ {
@@ -313,6 +310,17 @@ func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan 
 		start = end
 	}
 	return res
+}
+
+// stepEnd is the end of the step of Initiative that starts with strike
+// group start: the groups from it that share its band and Initiative
+// strike at once.
+func (p *roundPlan) stepEnd(start int) int {
+	end := start + 1
+	for end < p.n && p.groups[end].band == p.groups[start].band && p.groups[end].init == p.groups[start].init {
+		end++
+	}
+	return end
 }
 
 // impactHits resolves the hits that open a round. Impact Hits come only on

@@ -135,7 +135,17 @@ func thin(d dice.Dist, q float64) dice.Dist {
 // may be blocked, or meet a unit other than its target, and it moves every
 // unit's distance, so none hold.
 func ExactBattle(b *Battle) BattleExact {
-	ex := exactBattle(b)
+	ex, _ := ExactBattleWithin(b, MaxRoundWork)
+	return ex
+}
+
+// ExactBattleWithin is ExactBattle with at most budget steps (and never
+// more than MaxRoundWork) for a round of combat's closed form
+// (exactOneRound), which has none past them. It also returns the steps
+// that round took, for a caller that shares one budget among several
+// battles.
+func ExactBattleWithin(b *Battle, budget float64) (BattleExact, float64) {
+	ex, work := exactBattle(b, min(budget, MaxRoundWork))
 	switch {
 	case b.chargeMeets():
 		// The charge decides whether the Doomwheel is engaged, and so
@@ -151,7 +161,7 @@ func ExactBattle(b *Battle) BattleExact {
 			return k.unit > 0 && (k.metric == BattleWounds || k.metric == BattleKilled || k.metric == BattleDestroyed)
 		})
 	}
-	return ex
+	return ex, work
 }
 
 // drop removes the closed forms that gone picks.
@@ -168,10 +178,17 @@ func (e BattleExact) drop(gone func(battleKey) bool) {
 	}
 }
 
-func exactBattle(b *Battle) BattleExact {
-	ex := BattleExact{values: map[battleKey]float64{}, dists: map[battleKey]dice.Dist{}, mishap: map[int]float64{}}
+func exactBattle(b *Battle, limit float64) (ex BattleExact, work float64) {
+	ex = BattleExact{values: map[battleKey]float64{}, dists: map[battleKey]dice.Dist{}, mishap: map[int]float64{}}
 	survive, shot := exactZzzzap(b, ex)
 	exactStaticCombat(b, ex)
+	if slices.Equal(b.Phases, []Phase{PhaseCombat}) && b.Distance[1] == 0 && b.Options.Rounds == 1 &&
+		!(onlyImpact(b.Units[0]) && onlyImpact(b.Units[1])) {
+		// Engaged from the start, one round with blows in it.
+		work = exactOneRound(b, 1, false, ex, limit)
+		ex.set(BattleRounds, 0, 1)
+		ex.setDist(BattleRounds, 0, dice.Point(1))
+	}
 	pCharge, pCombat, chargeKnown := exactCharge(b)
 	if chargeKnown {
 		ex.set(BattleChargeSuccess, 0, pCharge)
@@ -183,7 +200,7 @@ func exactBattle(b *Battle) BattleExact {
 	intact := true
 	switch {
 	case !chargeKnown || b.Distance[1] == 0:
-		return ex
+		return ex, work
 	case slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseCombat}):
 	case slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseShooting, PhaseCombat}) && shot:
 		// Zzzzap! comes between: the acting unit, engaged, must live
@@ -194,19 +211,22 @@ func exactBattle(b *Battle) BattleExact {
 		lost = b.Options.ZzzzapBolts
 		intact = b.Units[0].Models == 1
 	default:
-		return ex
+		return ex, work
 	}
 	if intact {
-		if wounds, ok := exactImpact(b, pCombat, lost, ex); ok && lost == 0 {
-			exactImpactCombat(b, pCombat, wounds, ex)
-		}
+		exactImpact(b, pCombat, lost, ex)
+	}
+	// Zzzzap! before the combat may have wounded the Doomwheel: the round
+	// is worked out only where nothing strikes it.
+	if intact && lost == 0 && (len(b.Phases) == 2 || onlyImpact(b.Units[0]) && onlyImpact(b.Units[1])) {
+		work = exactOneRound(b, pCombat, true, ex, limit)
 	}
 	if b.Options.Rounds == 1 {
 		// One round is fought exactly when the charge leads to a combat.
 		ex.set(BattleRounds, 0, pCombat)
 		ex.setDist(BattleRounds, 0, orZero(dice.Point(1), pCombat))
 	}
-	return ex
+	return ex, work
 }
 
 // exactCharge is the chance of charge_success: a Random Movement roll, or a
@@ -304,82 +324,108 @@ func exactImpact(b *Battle, pCombat float64, lost int, ex BattleExact) (dice.Dis
 	return wounds, true
 }
 
-// exactImpactCombat: the one round after a charge (rounds: 1) in which the
-// charger's Impact Hits are the only blows: no attacks, Grind Attack or
-// Stomps on either side, and a target that cannot flee from the charge
-// (Random Movement declares none; otherwise no Terror). Given w Impact
-// wounds (distributed as wounds, in a combat), the round's result, and so
-// the loser, its break test and the pursuit, are fixed: combatResult works
-// them out from the units as w wounds leave them, through the code the
-// trials use for scoring, and each break test passes with the chance of
-// its Leadership. Mixing over w, with a combat's chance pCombat, gives
-// combat_result, broke, won, caught and every unit's losses.
-func exactImpactCombat(b *Battle, pCombat float64, wounds dice.Dist, ex BattleExact) {
+// exactOneRound: a battle of one round of combat (rounds: 1) between the
+// acting unit and its target, fought after a charge (charged: phases
+// [charge, combat], with a combat's chance pCombat, into a target that
+// cannot flee from the charge: Random Movement declares none, otherwise no
+// Terror) or engaged from the start (phases [combat], pCombat 1; a combat
+// in which no blow can be struck is exactStaticCombat's, for any number of
+// rounds). exactRound gives the distribution of the wounds each side takes
+// in the round; each end fixes the round's result, and so the loser, its
+// break test and the pursuit: combatResult works them out from the units
+// as those wounds leave them, through the code the trials use for
+// scoring, and each break test passes with the chance of its Leadership.
+// Mixing over the ends, with a combat's chance pCombat, gives
+// combat_result, broke, won, caught and every unit's losses. A round past
+// limit steps of exactRound has none of them. It returns the steps taken.
+func exactOneRound(b *Battle, pCombat float64, charged bool, ex BattleExact, limit float64) (work float64) {
 	a, t := b.Units[0], b.Units[1]
-	if b.Options.Rounds != 1 || !onlyImpact(a) || !onlyImpact(t) || (a.Mover.Random.IsZero() && Terrifies(a, t)) {
-		return
+	if b.Options.Rounds != 1 || (charged && a.Mover.Random.IsZero() && Terrifies(a, t)) {
+		return 0
 	}
 	s := b.NewState()
-	for i := 2; i < len(b.Units); i++ { // where the charge leaves them
+	for i := range b.Units { // where the charge leaves them
 		s.Units[i].reset(b.Units[i], b.Distance[i])
 	}
 	units := [2]*Unit{a, t}
 	states := [2]*UnitState{&s.Units[0], &s.Units[1]}
-	var broke, won, caught [2]float64
-	lost := [2][]float64{make([]float64, a.Models*a.W+1), make([]float64, t.Models*t.W+1)}
-	var results []float64 // each w's combat result, with its chance
-	for i, pw := range wounds.P {
-		w := wounds.Min + i
-		// The charger stands in contact; the target where it stood
-		// (its place), from which a battle standard's 12" is measured.
+	if charged {
+		// The charger stands in contact; the target where it stood (its
+		// place), from which a battle standard's 12" is measured.
 		states[0].reset(a, 0)
-		states[1].reset(t, b.Distance[1])
 		states[1].Distance = 0
 		states[0].Engaged, states[1].Engaged, states[0].Charged = true, true, true
-		states[1].wound(t, w)
-		plan := b.plan(s, units, states, true)
-		cr, us, disrupted := combatResult(plan, units, states, [2]int{w, 0})
-		results = append(results, float64(cr[0]-cr[1]), pw)
-		pBreak, loser := 0.0, 1
-		if cr[0] < cr[1] {
-			loser = 0
-		}
-		if lu := units[loser]; states[1].Alive > 0 && cr[0] != cr[1] && !lu.Unbreakable {
-			ld := lu.Ld
-			if !steadfast(lu, states[loser], us[1-loser], disrupted[loser], plan.score[loser].denied) {
-				ld -= cr[1-loser] - cr[loser]
-			}
-			pBreak = 1 - b.holdPass(s, loser, ld)
-		}
-		if states[1].Alive == 0 { // destroyed by the Impact Hits: the charger won
-			won[0] += pw
-		}
-		broke[loser] += pw * pBreak
-		won[1-loser] += pw * pBreak
-		pCaught := pBreak * b.pursuesChance(units[1-loser]) * CaughtProbability(units[loser].Mover.Move(Flee, false), units[1-loser].Mover.Move(Pursue, false))
-		caught[loser] += pw * pCaught
-		// Wounds taken: w by the target; a caught loser adds its Caught
-		// wounds, up to what it has left.
-		taken := [2]int{0, w}
-		lost[1-loser][taken[1-loser]] += pw
-		lost[loser][taken[loser]] += pw * (1 - pCaught)
-		extra := 2 * us[1-loser]
-		if b.Options.Caught == CaughtDestroyed {
-			extra = units[loser].Models * units[loser].W
-		}
-		lost[loser][min(taken[loser]+extra, units[loser].Models*units[loser].W)] += pw * pCaught
 	}
+	start := [2]UnitState{*states[0], *states[1]}
+	plan := b.plan(s, units, states, charged)
+	ends, work, ok := b.exactRound(units, states, plan, charged, limit)
+	if !ok {
+		return work
+	}
+	var broke, won, caught [2]float64
+	lost := [2][]float64{make([]float64, a.Models*a.W+1), make([]float64, t.Models*t.W+1)}
+	// results[r - lo] is the chance of the round's result r.
+	lo := -(a.Models*a.W + 1 + 64)
+	results := make([]float64, 2*(-lo)+(t.Models*t.W+1))
 	mean := 0.0
-	for k := 0; k < len(results); k += 2 {
-		mean += results[k] * results[k+1]
+	for wa := range ends {
+		for wt, pw := range ends[wa] {
+			if pw == 0 {
+				continue
+			}
+			*states[0], *states[1] = start[0], start[1]
+			states[0].wound(a, wa)
+			states[1].wound(t, wt)
+			cr, us, disrupted := combatResult(plan, units, states, [2]int{wt, wa})
+			r := cr[0] - cr[1]
+			if r-lo < 0 || r-lo >= len(results) {
+				return work // past any bonus the rules give: no closed form
+			}
+			mean += float64(r) * pw
+			results[r-lo] += pw
+			taken := [2]int{states[0].Wounds, states[1].Wounds}
+			if states[0].Alive == 0 || states[1].Alive == 0 {
+				// A side the round's blows destroyed lost the combat; the
+				// other won it, if it still stands.
+				for side := range 2 {
+					if states[side].Alive > 0 {
+						won[side] += pw
+					}
+					lost[side][taken[side]] += pw
+				}
+				continue
+			}
+			pBreak, loser := 0.0, 1
+			if cr[0] < cr[1] {
+				loser = 0
+			}
+			if lu := units[loser]; cr[0] != cr[1] && !lu.Unbreakable {
+				ld := lu.Ld
+				if !steadfast(lu, states[loser], us[1-loser], disrupted[loser], plan.score[loser].denied) {
+					ld -= cr[1-loser] - cr[loser]
+				}
+				pBreak = 1 - b.holdPass(s, loser, ld)
+			}
+			broke[loser] += pw * pBreak
+			won[1-loser] += pw * pBreak
+			pCaught := pBreak * b.pursuesChance(units[1-loser]) * CaughtProbability(units[loser].Mover.Move(Flee, false), units[1-loser].Mover.Move(Pursue, false))
+			caught[loser] += pw * pCaught
+			// A caught loser adds its Caught wounds, up to what it has
+			// left.
+			lost[1-loser][taken[1-loser]] += pw
+			lost[loser][taken[loser]] += pw * (1 - pCaught)
+			extra := 2 * us[1-loser]
+			if b.Options.Caught == CaughtDestroyed {
+				extra = units[loser].Models * units[loser].W
+			}
+			lost[loser][min(taken[loser]+extra, units[loser].Models*units[loser].W)] += pw * pCaught
+		}
 	}
 	// combat_result counts the trials that fight: where none can, it has
 	// no value to be exact about.
 	if pCombat > 0 {
 		ex.set(BattleCombatResult, 0, mean)
-		// The results fall as w does: the wounds' distribution mapped by
-		// w's result.
-		ex.setDist(BattleCombatResult, 0, wounds.Map(func(w int) int { return int(results[2*(w-wounds.Min)]) }))
+		ex.setDist(BattleCombatResult, 0, trimmed(dice.Dist{Min: lo, P: results}))
 	}
 	for side := range 2 {
 		ex.set(BattleBroke, side, pCombat*broke[side])
@@ -391,6 +437,22 @@ func exactImpactCombat(b *Battle, pCombat float64, wounds dice.Dist, ex BattleEx
 	for i := 2; i < len(b.Units); i++ {
 		ex.unharmed(b, i)
 	}
+	return work
+}
+
+// trimmed is d without the values of chance 0 at either end.
+func trimmed(d dice.Dist) dice.Dist {
+	lo, hi := 0, len(d.P)
+	for lo < hi && d.P[lo] == 0 {
+		lo++
+	}
+	for hi > lo && d.P[hi-1] == 0 {
+		hi--
+	}
+	if lo == hi {
+		return dice.Point(d.Min)
+	}
+	return dice.Dist{Min: d.Min + lo, P: d.P[lo:hi]}
 }
 
 // shootingStart is one way the Shooting phase can open: with chance p,

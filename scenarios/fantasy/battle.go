@@ -161,6 +161,9 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			exact rules.BattleExact
 		}
 		var built []group
+		// The rounds' closed forms share one budget, spent point by point
+		// in the scenario's order (rules.MaxScenarioRoundWork).
+		work := float64(rules.MaxScenarioRoundWork)
 		models, groupOf, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 			if d.Stopped() {
 				return nil, false
@@ -169,7 +172,9 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			if !good {
 				return nil, false
 			}
-			built = append(built, group{b: b, exact: rules.ExactBattle(b)})
+			ex, spent := rules.ExactBattleWithin(b, work)
+			work -= spent
+			built = append(built, group{b: b, exact: ex})
 			return newBattleModel(b), true
 		})
 		battles := make([]*rules.Battle, len(built))

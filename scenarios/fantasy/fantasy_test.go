@@ -46,15 +46,9 @@ func TestBuiltinsLoad(t *testing.T) {
 	}
 }
 
-// noClosedForm lists the built-ins none of whose metrics has an exact
-// value, and why.
-var noClosedForm = map[string]string{
-	"stomp-and-killing-blow": "a round of combat in which both sides strike",
-}
-
 // TestBuiltinsMatchExact runs every fantasy built-in and checks each
-// estimate that has an exact value within 5 standard errors of it.
-// 50,000 trials per model keep it fast.
+// estimate that has an exact value within 5 standard errors of it; every
+// built-in has some. 50,000 trials per model keep it fast.
 func TestBuiltinsMatchExact(t *testing.T) {
 	for _, name := range scenarios.BuiltinsOf("fantasy") {
 		s, err := registry.Load(name)
@@ -62,7 +56,7 @@ func TestBuiltinsMatchExact(t *testing.T) {
 			t.Fatal(err)
 		}
 		checked := scenariotest.MatchExact(t, s, 50_000, 11)
-		if _, none := noClosedForm[name]; checked == 0 && !none {
+		if checked == 0 {
 			t.Errorf("%s: no estimate has an exact value", name)
 		}
 	}
@@ -489,6 +483,56 @@ func TestStaticCombatAtLeast(t *testing.T) {
 		if dists[m] == 0 {
 			t.Errorf("%s has no exact distribution (have %v)", m, dists)
 		}
+	}
+}
+
+// TestScenarioRoundBudget: the closed forms of a scenario's rounds of
+// combat share one budget (rules.MaxScenarioRoundWork), spent in the
+// scenario's order. Two blocks of 120 three-Wound models with Multiple
+// Wounds (D3), one striking before the other, cost about 1.75 x 10^7
+// steps a round (rules.ExactBattleWithin
+// counts them), within one round's bound, so eight such points would take
+// 1.4 x 10^8 together, past the budget of 8 x 10^7: the points are worked
+// out while what is left covers them (four), and the rest, whose round a
+// point cut short left no budget for, have no exact combat result.
+func TestScenarioRoundBudget(t *testing.T) {
+	unit := "width: 10, M: 5, WS: 4, S: 4, T: 3, W: 3, A: 3, Ld: 8, armour: 5+, rules: [Multiple Wounds (D3)]"
+	src := "name: t\nruleset: fantasy\nbattle:\n  attacker: {name: A, models: 120..127, I: 4, " + unit + "}" +
+		"\n  target: {name: E, models: 120, I: 3, " + unit + "}\n  distance: 0\n  phases: [combat]\n  options: {rounds: 1}\n"
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 100, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := map[int]bool{}
+	for _, e := range s.Results(run) {
+		if e.Metric == "combat_result" {
+			has[e.Param("models").(int)] = e.HasExact
+		}
+	}
+	left, exact := float64(rules.MaxScenarioRoundWork), 0
+	for i, m := range s.Models {
+		b := m.(*battleModel).b
+		_, w := rules.ExactBattleWithin(b, rules.MaxRoundWork)
+		if w > rules.MaxRoundWork {
+			t.Fatalf("point %d costs %.3g steps, past one round's bound: the test needs cheaper points", i, w)
+		}
+		fits := w <= left
+		if got := has[b.Units[0].Models]; got != fits {
+			t.Errorf("point %d (%.3g steps, %.3g left): exact combat result %v, want %v", i, w, left, got, fits)
+		}
+		if fits {
+			left -= w
+			exact++
+		} else {
+			left = 0
+		}
+	}
+	if exact != 4 || len(s.Models) != 8 {
+		t.Errorf("%d of %d points exact, want 4 of 8", exact, len(s.Models))
 	}
 }
 

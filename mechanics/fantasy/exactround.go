@@ -1,0 +1,365 @@
+package fantasy
+
+import (
+	"hammersim/mechanics/dice"
+)
+
+// MaxRoundWork bounds the steps the closed form of a round of combat may
+// take (a step: one term of one distribution passed on), about a tenth of
+// a second: a scenario's closed forms are worked out as it is read, before
+// any trial, point by point. A round past it has no closed form; the
+// trials alone answer. MaxScenarioRoundWork bounds a scenario's points
+// together, so that a sweep of heavy combats still reads in under a
+// second or so.
+const (
+	MaxRoundWork         = 2e7
+	MaxScenarioRoundWork = 4 * MaxRoundWork
+)
+
+// roundEnds is the distribution of the wounds each side has taken by the
+// end of one round of combat: p[a][t] is the chance that the acting unit
+// has taken a wounds and its opponent t, counted from the round's start.
+// The wounds fix what the round leaves of each unit (UnitState.wound
+// puts every wound on the body that dies next), and so the combat result,
+// which counts the wounds each side caused.
+type roundEnds [][]float64
+
+// roundCalc works out a round's ends: the units as the round starts, its
+// plan, and the steps spent so far.
+type roundCalc struct {
+	b      *Battle
+	units  [2]*Unit
+	start  [2]UnitState
+	plan   *roundPlan
+	first  bool
+	work   float64      // steps taken
+	limit  float64      // steps allowed
+	states [2]UnitState // scratch: a unit as some wounds leave it
+}
+
+// exactRound is the distribution of the wounds the round of combat plan
+// takes from each unit, from states as the round starts, as fight rolls
+// them: both sides' opening hits, then the strike groups a step of
+// Initiative at a time, each step's attacks counted before any of its
+// blows land. It returns the steps it took, and false when the round
+// would take more than limit.
+func (b *Battle) exactRound(units [2]*Unit, states [2]*UnitState, plan *roundPlan, first bool, limit float64) (roundEnds, float64, bool) {
+	c := roundCalc{b: b, units: units, start: [2]UnitState{*states[0], *states[1]}, plan: plan, first: first, limit: limit}
+	ends := make(roundEnds, c.start[0].remaining(units[0])+1)
+	for a := range ends {
+		ends[a] = make([]float64, c.start[1].remaining(units[1])+1)
+	}
+	ends[0][0] = 1
+	ends = c.openingHits(ends)
+	n := plan.n
+	for start := 0; start < n && c.work <= limit; {
+		end := plan.stepEnd(start)
+		ends = c.step(ends, start, end)
+		start = end
+	}
+	return ends, c.work, c.work <= limit
+}
+
+// at sets the scratch states to the units as a and t wounds leave them.
+func (c *roundCalc) at(a, t int) [2]*UnitState {
+	for side, w := range [2]int{a, t} {
+		c.states[side] = c.start[side]
+		c.states[side].wound(c.units[side], w)
+	}
+	return [2]*UnitState{&c.states[0], &c.states[1]}
+}
+
+// openingHits: the opening hits of both sides (impactHits), counted from
+// the units as the round starts and landing together.
+func (c *roundCalc) openingHits(ends roundEnds) roundEnds {
+	states := c.at(0, 0)
+	var wounds [2]dice.Dist
+	for side := range 2 {
+		wounds[side] = dice.Point(0)
+		u, us := c.units[side], states[side]
+		e, es := c.units[1-side], states[1-side]
+		if us.Alive == 0 || us.Fled || es.Alive == 0 {
+			continue
+		}
+		models := c.plan.contact(side, u, us.Alive, e, es.Alive)
+		hits := dice.Point(0)
+		switch {
+		case c.first && us.Charged && !u.Impact.IsZero():
+			for range models {
+				hits = hits.Add(u.Impact.Dist())
+			}
+			d3 := dice.Dice(1, 3).Dist()
+			for range chariotsBehind(u, c.plan.face[side], us.Alive, models) {
+				hits = hits.Add(d3)
+			}
+		case u.GrindAttack && !(c.first && us.Charged):
+			grind := dice.Dice(1, 3).Dist().Shift(1)
+			for range models {
+				hits = hits.Add(grind)
+			}
+		}
+		wounds[side] = thin(hits, unsaved(&c.plan.hits[side]))
+		c.work += float64(len(hits.P) * len(hits.P))
+	}
+	out := c.empty(ends)
+	for i, pa := range wounds[1].P { // the wounds the acting unit takes
+		for j, pt := range wounds[0].P {
+			a, t := min(wounds[1].Min+i, len(ends)-1), min(wounds[0].Min+j, len(ends[0])-1)
+			out[a][t] += pa * pt
+		}
+	}
+	return out
+}
+
+// unsaved is the chance that one hit of b that needs no roll to hit is an
+// unsaved wound: it wounds, then fails the armour save and the ward.
+func unsaved(b *blows) float64 {
+	return pass(b.wound) * (1 - pass(b.armour)) * (1 - pass(b.ward))
+}
+
+// pass is the chance that a D6 scores need or more (none beyond 6).
+func pass(need int) float64 {
+	switch {
+	case need > 6:
+		return 0
+	case need < 2:
+		return 1
+	}
+	return float64(7-need) / 6
+}
+
+// empty is a distribution of ends shaped like ends, all zero.
+func (c *roundCalc) empty(ends roundEnds) roundEnds {
+	out := make(roundEnds, len(ends))
+	for a := range out {
+		out[a] = make([]float64, len(ends[a]))
+	}
+	return out
+}
+
+// step plays the strike groups plan.groups[start:end], one step of
+// Initiative, from each end so far: every group's attacks counted from the
+// units as the step starts, then each group's blows landing in turn. Given
+// the units at the step's start, the wounds the acting unit's groups add
+// to its opponent and those the opponent's groups add to it are
+// independent: each side's blows depend on its own count, fixed at the
+// start, and on the enemy's wounds, which only its own blows change.
+func (c *roundCalc) step(ends roundEnds, start, end int) roundEnds {
+	out := c.empty(ends)
+	for a := range ends {
+		for t, p := range ends[a] {
+			if p == 0 {
+				continue
+			}
+			states := c.at(a, t)
+			var counts [maxGroups]dice.Dist
+			for i := start; i < end; i++ {
+				counts[i] = c.attacks(&c.plan.groups[i], states)
+			}
+			// taken[side]: the wounds side has taken, as the step's blows
+			// on it land.
+			var taken [2][]float64
+			for side, w := range [2]int{a, t} {
+				taken[side] = make([]float64, c.room(side)+1)
+				taken[side][w] = 1
+			}
+			for i := start; i < end; i++ {
+				g := &c.plan.groups[i]
+				target := 1 - g.side
+				taken[target] = c.land(taken[target], g, &c.plan.blows[i], counts[i], target)
+			}
+			for a2, pa := range taken[0] {
+				if pa == 0 {
+					continue
+				}
+				for t2, pt := range taken[1] {
+					out[a2][t2] += p * pa * pt
+				}
+			}
+			c.work += float64(len(taken[0]) * len(taken[1]))
+			if c.work > c.limit {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// room is the wounds side may take in the round: all it has left as the
+// round starts.
+func (c *roundCalc) room(side int) int { return c.start[side].remaining(c.units[side]) }
+
+// attacks is the distribution of the attacks (or Stomp hits) group g
+// makes this step, the units standing as states (fight's count, with
+// countAttacks and stompCount).
+func (c *roundCalc) attacks(g *strikeGroup, states [2]*UnitState) dice.Dist {
+	u, us, e, es := c.units[g.side], states[g.side], c.units[1-g.side], states[1-g.side]
+	support := c.b.Options.SupportingAttacks && !c.plan.score[g.side].denied
+	front, behind := fighting(u, us, e, es, support, c.plan, g.side)
+	if g.attacker < 0 {
+		die := dice.Dice(1, 6).Dist()
+		if e.Skirmishers || (e.Troop.infantry() && es.Alive == 1) {
+			die = dice.Dice(1, 3).Dist()
+		}
+		n := dice.Point(0)
+		for range front {
+			n = n.Add(die)
+		}
+		c.work += float64(front * len(n.P) * len(die.P))
+		return n
+	}
+	standsIn := g.standsIn
+	if g.rearChampion && us.Alive > u.Width {
+		if u.Attackers[g.attacker].Champion {
+			return dice.Point(0)
+		}
+		standsIn = false
+	}
+	a := &u.Attackers[g.attacker]
+	if front == 0 {
+		return dice.Point(0)
+	}
+	models, supporters := front*a.PerBody, behind*a.PerBody
+	switch {
+	case a.Champion:
+		models, supporters = 1, 0
+	case standsIn:
+		models--
+	}
+	per := a.A.Dist()
+	if a.A.IsConst() {
+		if per.Min == 0 {
+			return dice.Point(0) // no attacks, so no supporting attack either
+		}
+		return dice.Point(models*per.Min + supporters*min(per.Min, g.capacity))
+	}
+	n := dice.Point(0)
+	for range models {
+		n = n.Add(per)
+	}
+	if g.capacity <= 1 {
+		n = n.Shift(supporters)
+	} else {
+		capped := per.Map(func(v int) int { return min(v, g.capacity) })
+		for range supporters {
+			n = n.Add(capped)
+		}
+	}
+	c.work += float64((models + supporters) * len(n.P) * len(per.P))
+	return n
+}
+
+// land is the distribution of the wounds the unit on side has taken once
+// group g's blows b land on it, from taken, the group making a number of
+// attacks distributed as counts (strike).
+func (c *roundCalc) land(taken []float64, g *strikeGroup, b *blows, counts dice.Dist, side int) []float64 {
+	room := len(taken) - 1
+	out := make([]float64, len(taken))
+	if counts.Max() == 0 {
+		return taken
+	}
+	if g.attacker < 0 || b.plain() {
+		// Each blow is an unsaved wound with one chance, and the wounds
+		// carry from body to body: a mixture of binomials over the count,
+		// capped at the room left.
+		p := unsaved(b)
+		if g.attacker >= 0 {
+			p *= hitChance(b.hit, g.reroll)
+		}
+		w := thin(counts, p)
+		c.work += float64(len(w.P) * (len(w.P) + len(taken)))
+		for from, q := range taken {
+			if q == 0 {
+				continue
+			}
+			for j, pw := range w.P {
+				out[min(from+w.Min+j, room)] += q * pw
+			}
+		}
+		return out
+	}
+	// Killing Blow or Multiple Wounds: blow by blow, since what a wound
+	// does depends on the wounds on the body it strikes.
+	cur := taken
+	for n := 0; n <= counts.Max(); n++ {
+		if n > 0 {
+			cur = c.blow(cur, b, c.units[side], side, g.reroll)
+		}
+		if pn := counts.At(n); pn > 0 {
+			for w, q := range cur {
+				out[w] += pn * q
+			}
+		}
+	}
+	return out
+}
+
+// hitChance is the chance that one attack needing need to hit hits, with
+// the re-roll rule of its group.
+func hitChance(need int, reroll rerollRule) float64 {
+	p := pass(need)
+	switch reroll {
+	case rerollFailed:
+		return p + (1-p)*p
+	case rerollSuccessful:
+		return p * p
+	}
+	return p
+}
+
+// blow passes one blow of b (resolveHit's: Killing Blow or Multiple
+// Wounds) over taken, the distribution of the wounds the unit e on side
+// has taken since the round's start.
+func (c *roundCalc) blow(taken []float64, b *blows, e *Unit, side int, reroll rerollRule) []float64 {
+	room := len(taken) - 1
+	next := make([]float64, len(taken))
+	hit := hitChance(b.hit, reroll)
+	wound := pass(b.wound)
+	armourFails, wardFails := 1-pass(b.armour), 1-pass(b.ward)
+	multiple := dice.Point(1)
+	if b.multiple != nil {
+		multiple = b.multiple.Dist()
+	}
+	// A natural 6 to wound is a Killing Blow wherever the blow has one: it
+	// wounds whatever the score needed, if any score can.
+	kill := 0.0
+	if b.killing && wound > 0 {
+		kill = hit / 6 * wardFails
+	}
+	// The other wounds take the armour save and the ward.
+	through := (hit*wound - hit*pick(b.killing && wound > 0, 1.0/6)) * armourFails * wardFails
+	for w, p := range taken {
+		if p == 0 {
+			continue
+		}
+		c.work += float64(len(multiple.P) + 2)
+		if w == room { // destroyed: no blow lands
+			next[w] += p
+			continue
+		}
+		st := c.start[side]
+		st.wound(e, w)
+		onBody := e.W - st.Damage // wounds left on the body that dies next
+		missed := p
+		lands := func(chance float64, x int) {
+			next[w+min(x, onBody, room-w)] += p * chance
+			missed -= p * chance
+		}
+		switch {
+		case kill == 0:
+		case b.slays:
+			lands(kill, onBody)
+		case b.oneWound:
+			lands(kill, 1)
+		default:
+			for i, px := range multiple.P {
+				lands(kill*px, multiple.Min+i)
+			}
+		}
+		for i, px := range multiple.P {
+			lands(through*px, multiple.Min+i)
+		}
+		next[w] += missed
+	}
+	return next
+}
