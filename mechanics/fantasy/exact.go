@@ -135,17 +135,16 @@ func thin(d dice.Dist, q float64) dice.Dist {
 // may be blocked, or meet a unit other than its target, and it moves every
 // unit's distance, so none hold.
 func ExactBattle(b *Battle) BattleExact {
-	ex, _ := ExactBattleWithin(b, MaxRoundWork)
+	ex, _ := ExactBattleWithin(b, MaxCombatWork)
 	return ex
 }
 
 // ExactBattleWithin is ExactBattle with at most budget steps (and never
-// more than MaxRoundWork) for a round of combat's closed form
-// (exactOneRound), which has none past them. It also returns the steps
-// that round took, for a caller that shares one budget among several
-// battles.
+// more than MaxCombatWork) for a combat's closed form (exactCombat), which
+// has none past them. It also returns the steps the combat took, for a
+// caller that shares one budget among several battles.
 func ExactBattleWithin(b *Battle, budget float64) (BattleExact, float64) {
-	ex, work := exactBattle(b, min(budget, MaxRoundWork))
+	ex, work := exactBattle(b, min(budget, MaxCombatWork))
 	switch {
 	case b.chargeMeets():
 		// The charge decides whether the Doomwheel is engaged, and so
@@ -182,12 +181,9 @@ func exactBattle(b *Battle, limit float64) (ex BattleExact, work float64) {
 	ex = BattleExact{values: map[battleKey]float64{}, dists: map[battleKey]dice.Dist{}, mishap: map[int]float64{}}
 	survive, shot := exactZzzzap(b, ex)
 	exactStaticCombat(b, ex)
-	if slices.Equal(b.Phases, []Phase{PhaseCombat}) && b.Distance[1] == 0 && b.Options.Rounds == 1 &&
-		!(onlyImpact(b.Units[0]) && onlyImpact(b.Units[1])) {
-		// Engaged from the start, one round with blows in it.
-		work = exactOneRound(b, 1, false, ex, limit)
-		ex.set(BattleRounds, 0, 1)
-		ex.setDist(BattleRounds, 0, dice.Point(1))
+	if slices.Equal(b.Phases, []Phase{PhaseCombat}) && b.Distance[1] == 0 && !(onlyImpact(b.Units[0]) && onlyImpact(b.Units[1])) {
+		// Engaged from the start, with blows struck.
+		work = exactCombat(b, 1, false, ex, limit)
 	}
 	pCharge, pCombat, chargeKnown := exactCharge(b)
 	if chargeKnown {
@@ -219,7 +215,7 @@ func exactBattle(b *Battle, limit float64) (ex BattleExact, work float64) {
 	// Zzzzap! before the combat may have wounded the Doomwheel: the round
 	// is worked out only where nothing strikes it.
 	if intact && lost == 0 && (len(b.Phases) == 2 || onlyImpact(b.Units[0]) && onlyImpact(b.Units[1])) {
-		work = exactOneRound(b, pCombat, true, ex, limit)
+		work = exactCombat(b, pCombat, true, ex, limit)
 	}
 	if b.Options.Rounds == 1 {
 		// One round is fought exactly when the charge leads to a combat.
@@ -324,24 +320,31 @@ func exactImpact(b *Battle, pCombat float64, lost int, ex BattleExact) (dice.Dis
 	return wounds, true
 }
 
-// exactOneRound: a battle of one round of combat (rounds: 1) between the
-// acting unit and its target, fought after a charge (charged: phases
-// [charge, combat], with a combat's chance pCombat, into a target that
-// cannot flee from the charge: Random Movement declares none, otherwise no
-// Terror) or engaged from the start (phases [combat], pCombat 1; a combat
-// in which no blow can be struck is exactStaticCombat's, for any number of
-// rounds). exactRound gives the distribution of the wounds each side takes
-// in the round; each end fixes the round's result, and so the loser, its
-// break test and the pursuit: combatResult works them out from the units
-// as those wounds leave them, through the code the trials use for
-// scoring, and each break test passes with the chance of its Leadership.
-// Mixing over the ends, with a combat's chance pCombat, gives
-// combat_result, broke, won, caught and every unit's losses. A round past
-// limit steps of exactRound has none of them. It returns the steps taken.
-func exactOneRound(b *Battle, pCombat float64, charged bool, ex BattleExact, limit float64) (work float64) {
+// exactCombat: a combat between the acting unit and its target, fought
+// after a charge (charged: phases [charge, combat], with a combat's chance
+// pCombat, into a target that cannot flee from the charge: Random Movement
+// declares none, otherwise no Terror) or engaged from the start (phases
+// [combat], pCombat 1; a combat in which no blow can be struck is
+// exactStaticCombat's), over Options.Rounds rounds (MaxRounds for all).
+// The combats still going as a round starts are a distribution of the
+// wounds each side has taken; from each, exactRound gives the round's
+// ends, and each end fixes the round: combatResult works out the result,
+// and so the loser and its Leadership, through the code the trials use
+// for scoring; the loser breaks with the chance its break test fails, and
+// is caught with the pursuit's; a side destroyed ends the combat, and the
+// rest go on to the next round. Mixing over the rounds gives
+// combat_result (the first round's), rounds, round_cap, broke, won,
+// caught and every unit's losses. A combat past limit steps of
+// exactRound, counted over all its rounds, has none of them. It returns
+// the steps taken.
+func exactCombat(b *Battle, pCombat float64, charged bool, ex BattleExact, limit float64) (work float64) {
 	a, t := b.Units[0], b.Units[1]
-	if b.Options.Rounds != 1 || (charged && a.Mover.Random.IsZero() && Terrifies(a, t)) {
+	if charged && a.Mover.Random.IsZero() && Terrifies(a, t) {
 		return 0
+	}
+	n := b.Options.Rounds
+	if n <= 0 || n > MaxRounds {
+		n = MaxRounds
 	}
 	s := b.NewState()
 	for i := range b.Units { // where the charge leaves them
@@ -356,43 +359,134 @@ func exactOneRound(b *Battle, pCombat float64, charged bool, ex BattleExact, lim
 		states[1].Distance = 0
 		states[0].Engaged, states[1].Engaged, states[0].Charged = true, true, true
 	}
-	start := [2]UnitState{*states[0], *states[1]}
-	plan := b.plan(s, units, states, charged)
-	ends, work, ok := b.exactRound(units, states, plan, charged, limit)
-	if !ok {
-		return work
+	tl := newCombatTally(b, s, units, states, n)
+	live := tl.grid()
+	live[0][0] = 1
+	for k := range n {
+		first := charged && k == 0
+		*states[0], *states[1] = tl.start[0], tl.start[1]
+		plan := b.plan(s, units, states, first)
+		next := tl.grid()
+		for wa, row := range live {
+			for wt, m := range row {
+				if m == 0 {
+					continue
+				}
+				tl.place(wa, wt)
+				ends, w, ok := b.exactRound(units, states, plan, first, limit-work)
+				work += w
+				if !ok {
+					return work
+				}
+				steps, ok := tl.ends(plan, k, wa, wt, m, ends, next)
+				if work += steps; !ok || work > limit {
+					return work
+				}
+			}
+		}
+		live = next
 	}
-	var broke, won, caught [2]float64
-	lost := [2][]float64{make([]float64, a.Models*a.W+1), make([]float64, t.Models*t.W+1)}
-	// results[r - lo] is the chance of the round's result r.
-	lo := -(a.Models*a.W + 1 + 64)
-	results := make([]float64, 2*(-lo)+(t.Models*t.W+1))
-	mean := 0.0
-	for wa := range ends {
-		for wt, pw := range ends[wa] {
-			if pw == 0 {
+	tl.set(ex, pCombat, b.Options.Rounds <= 0)
+	return work
+}
+
+// combatTally gathers what the rounds of exactCombat end in.
+type combatTally struct {
+	b                  *Battle
+	s                  *State
+	units              [2]*Unit
+	states             [2]*UnitState
+	start              [2]UnitState // the units as the combat starts
+	n                  int          // the rounds the combat may last
+	broke, won, caught [2]float64
+	// lost[side][w]: the chance that side has lost w wounds in all.
+	lost [2][]float64
+	// results[r - lo]: the chance of the first round's result r; mean its
+	// mean.
+	lo      int
+	results []float64
+	mean    float64
+	// rounds[k]: the chance that the combat lasted k+1 rounds; capped: that
+	// it was still going after the last.
+	rounds []float64
+	capped float64
+	// catch[side]: the chance that side, broken, is caught.
+	catch [2]float64
+}
+
+func newCombatTally(b *Battle, s *State, units [2]*Unit, states [2]*UnitState, n int) *combatTally {
+	tl := &combatTally{b: b, s: s, units: units, states: states, start: [2]UnitState{*states[0], *states[1]}, n: n,
+		rounds: make([]float64, n)}
+	for side, u := range units {
+		tl.lost[side] = make([]float64, u.Models*u.W+1)
+		e := units[1-side]
+		tl.catch[side] = b.pursuesChance(e) * CaughtProbability(u.Mover.Move(Flee, false), e.Mover.Move(Pursue, false))
+	}
+	// A result is the wounds one side dealt less the other's, give or
+	// take bonuses far below 64.
+	tl.lo = -(units[0].Models*units[0].W + 64)
+	tl.results = make([]float64, units[1].Models*units[1].W+64-tl.lo+1)
+	return tl
+}
+
+// grid is a distribution of the wounds each side has taken, all zero.
+func (tl *combatTally) grid() roundEnds {
+	g := make(roundEnds, len(tl.lost[0]))
+	for i := range g {
+		g[i] = make([]float64, len(tl.lost[1]))
+	}
+	return g
+}
+
+// place sets the units' states as wa and wt wounds leave them.
+func (tl *combatTally) place(wa, wt int) {
+	*tl.states[0], *tl.states[1] = tl.start[0], tl.start[1]
+	tl.states[0].wound(tl.units[0], wa)
+	tl.states[1].wound(tl.units[1], wt)
+}
+
+// endSteps is what ends counts for one end of a round: placing the units,
+// scoring the round and the break test take about as long as that many
+// steps of exactRound.
+const endSteps = 20
+
+// ends adds the ends of round k (from 0), fought from wa and wt wounds
+// taken with chance m, to the tally, and the combats that go on to next.
+// It returns the steps it took (endSteps an end), and false for a result
+// past any the rules give (no closed form).
+func (tl *combatTally) ends(plan *roundPlan, k, wa, wt int, m float64, ends roundEnds, next roundEnds) (float64, bool) {
+	units, states := tl.units, tl.states
+	steps := 0.0
+	for ea, row := range ends {
+		steps += float64(len(row))
+		for et, pe := range row {
+			if pe == 0 {
 				continue
 			}
-			*states[0], *states[1] = start[0], start[1]
-			states[0].wound(a, wa)
-			states[1].wound(t, wt)
-			cr, us, disrupted := combatResult(plan, units, states, [2]int{wt, wa})
-			r := cr[0] - cr[1]
-			if r-lo < 0 || r-lo >= len(results) {
-				return work // past any bonus the rules give: no closed form
+			steps += endSteps
+			p := m * pe
+			fa, ft := wa+ea, wt+et
+			tl.place(fa, ft)
+			cr, us, disrupted := combatResult(plan, units, states, [2]int{et, ea})
+			if k == 0 {
+				r := cr[0] - cr[1]
+				if r-tl.lo < 0 || r-tl.lo >= len(tl.results) {
+					return steps, false
+				}
+				tl.mean += float64(r) * p
+				tl.results[r-tl.lo] += p
 			}
-			mean += float64(r) * pw
-			results[r-lo] += pw
-			taken := [2]int{states[0].Wounds, states[1].Wounds}
+			taken := [2]int{fa, ft}
 			if states[0].Alive == 0 || states[1].Alive == 0 {
 				// A side the round's blows destroyed lost the combat; the
 				// other won it, if it still stands.
 				for side := range 2 {
 					if states[side].Alive > 0 {
-						won[side] += pw
+						tl.won[side] += p
 					}
-					lost[side][taken[side]] += pw
+					tl.lost[side][taken[side]] += p
 				}
+				tl.rounds[k] += p
 				continue
 			}
 			pBreak, loser := 0.0, 1
@@ -404,40 +498,91 @@ func exactOneRound(b *Battle, pCombat float64, charged bool, ex BattleExact, lim
 				if !steadfast(lu, states[loser], us[1-loser], disrupted[loser], plan.score[loser].denied) {
 					ld -= cr[1-loser] - cr[loser]
 				}
-				pBreak = 1 - b.holdPass(s, loser, ld)
+				pBreak = 1 - tl.b.holdPass(tl.s, loser, ld)
 			}
-			broke[loser] += pw * pBreak
-			won[1-loser] += pw * pBreak
-			pCaught := pBreak * b.pursuesChance(units[1-loser]) * CaughtProbability(units[loser].Mover.Move(Flee, false), units[1-loser].Mover.Move(Pursue, false))
-			caught[loser] += pw * pCaught
-			// A caught loser adds its Caught wounds, up to what it has
-			// left.
-			lost[1-loser][taken[1-loser]] += pw
-			lost[loser][taken[loser]] += pw * (1 - pCaught)
-			extra := 2 * us[1-loser]
-			if b.Options.Caught == CaughtDestroyed {
-				extra = units[loser].Models * units[loser].W
+			tl.broken(loser, taken, us[1-loser], p*pBreak)
+			tl.rounds[k] += p * pBreak
+			goOn := p * (1 - pBreak)
+			if k < tl.n-1 {
+				next[fa][ft] += goOn
+				continue
 			}
-			lost[loser][min(taken[loser]+extra, units[loser].Models*units[loser].W)] += pw * pCaught
+			// The last round: the combat stops, still going.
+			tl.rounds[k] += goOn
+			tl.capped += goOn
+			tl.lost[0][fa] += goOn
+			tl.lost[1][ft] += goOn
 		}
 	}
+	return steps, true
+}
+
+// broken tallies the loser's break, with chance p, the units having taken
+// taken wounds and the winner's Unit Strength being us: the winner won,
+// and the loser is caught with the pursuit's chance, taking its Caught
+// wounds, up to what it has left.
+func (tl *combatTally) broken(loser int, taken [2]int, us int, p float64) {
+	units, b := tl.units, tl.b
+	tl.broke[loser] += p
+	tl.won[1-loser] += p
+	pCaught := p * tl.catch[loser]
+	tl.caught[loser] += pCaught
+	tl.lost[1-loser][taken[1-loser]] += p
+	tl.lost[loser][taken[loser]] += p - pCaught
+	extra := 2 * us
+	if b.Options.Caught == CaughtDestroyed {
+		extra = units[loser].Models * units[loser].W
+	}
+	tl.lost[loser][min(taken[loser]+extra, units[loser].Models*units[loser].W)] += pCaught
+}
+
+// set writes the tally's closed forms, for a combat fought with chance
+// pCombat; all marks a combat fought to the end (round_cap).
+// Each distribution's chances add up to 1 but for rounding, which is
+// taken out (normalize): a count that takes one value (one round fought)
+// then has that value and no spread, not a spread of 10^-16 that would
+// make any estimate of it look far off.
+func (tl *combatTally) set(ex BattleExact, pCombat float64, all bool) {
+	b := tl.b
 	// combat_result counts the trials that fight: where none can, it has
 	// no value to be exact about.
 	if pCombat > 0 {
-		ex.set(BattleCombatResult, 0, mean)
-		ex.setDist(BattleCombatResult, 0, trimmed(dice.Dist{Min: lo, P: results}))
+		ex.set(BattleCombatResult, 0, tl.mean/normalize(tl.results))
+		ex.setDist(BattleCombatResult, 0, trimmed(dice.Dist{Min: tl.lo, P: tl.results}))
+	}
+	normalize(tl.rounds)
+	normalize(tl.lost[0])
+	normalize(tl.lost[1])
+	rounds := trimmed(orZero(dice.Dist{Min: 1, P: tl.rounds}, pCombat))
+	ex.set(BattleRounds, 0, rounds.Mean())
+	ex.setDist(BattleRounds, 0, rounds)
+	if all {
+		ex.set(BattleRoundCap, 0, pCombat*tl.capped)
 	}
 	for side := range 2 {
-		ex.set(BattleBroke, side, pCombat*broke[side])
-		ex.set(BattleWon, side, pCombat*won[side])
-		ex.set(BattleCaught, side, pCombat*caught[side])
-		d := orZero(dice.Dist{P: lost[side]}, pCombat)
+		ex.set(BattleBroke, side, pCombat*tl.broke[side])
+		ex.set(BattleWon, side, pCombat*tl.won[side])
+		ex.set(BattleCaught, side, pCombat*tl.caught[side])
+		d := orZero(dice.Dist{P: tl.lost[side]}, pCombat)
 		ex.setLosses(b, side, d.Mean(), d)
 	}
 	for i := 2; i < len(b.Units); i++ {
 		ex.unharmed(b, i)
 	}
-	return work
+}
+
+// normalize scales p to add up to 1, and returns what it added up to.
+func normalize(p []float64) float64 {
+	sum := 0.0
+	for _, q := range p {
+		sum += q
+	}
+	if sum > 0 {
+		for i := range p {
+			p[i] /= sum
+		}
+	}
+	return sum
 }
 
 // trimmed is d without the values of chance 0 at either end.

@@ -222,16 +222,16 @@ func TestExactImpactCombat(t *testing.T) {
 	if v, has := farEx.Value(BattleBroke, 1); !has || v != 0 {
 		t.Errorf("a charge that cannot reach: broke %v, %v; want 0", v, has)
 	}
-	// A crew that strikes blows keeps a closed form over one round
-	// (exactOneRound; TestExactRoundMatchesTrials), not over two.
+	// A crew that strikes blows keeps a closed form, over one round or
+	// more (exactCombat; TestExactRoundMatchesTrials,
+	// TestExactCombatMatchesTrials).
 	b := impactBattle("D6")
 	b.Units[0].Attackers[0].A = dice.Const(1)
-	if _, has := ExactBattle(b).Value(BattleBroke, 1); !has {
-		t.Error("a round with attacks has no exact broke")
-	}
-	b.Options.Rounds = 2
-	if _, has := ExactBattle(b).Value(BattleBroke, 1); has {
-		t.Error("two rounds with attacks have an exact broke")
+	for _, rounds := range []int{1, 2, 0} {
+		b.Options.Rounds = rounds
+		if _, has := ExactBattle(b).Value(BattleBroke, 1); !has {
+			t.Errorf("rounds %d with attacks: no exact broke", rounds)
+		}
 	}
 }
 

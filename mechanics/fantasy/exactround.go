@@ -4,16 +4,16 @@ import (
 	"hammersim/mechanics/dice"
 )
 
-// MaxRoundWork bounds the steps the closed form of a round of combat may
-// take (a step: one term of one distribution passed on), about a tenth of
-// a second: a scenario's closed forms are worked out as it is read, before
-// any trial, point by point. A round past it has no closed form; the
-// trials alone answer. MaxScenarioRoundWork bounds a scenario's points
-// together, so that a sweep of heavy combats still reads in under a
-// second or so.
+// MaxCombatWork bounds the steps the closed form of a combat may take
+// (exactCombat, over all its rounds; a step: one term of one distribution
+// passed on, one cell of one allocated), about a quarter of a second: a
+// scenario's closed forms are worked out as it is read, before any trial,
+// point by point. A combat past it has no closed form; the trials alone
+// answer. MaxScenarioCombatWork bounds a scenario's points together, so
+// that a sweep of heavy combats still reads in about a second.
 const (
-	MaxRoundWork         = 2e7
-	MaxScenarioRoundWork = 4 * MaxRoundWork
+	MaxCombatWork         = 8e7
+	MaxScenarioCombatWork = 4 * MaxCombatWork
 )
 
 // roundEnds is the distribution of the wounds each side has taken by the
@@ -48,6 +48,7 @@ func (b *Battle) exactRound(units [2]*Unit, states [2]*UnitState, plan *roundPla
 	ends := make(roundEnds, c.start[0].remaining(units[0])+1)
 	for a := range ends {
 		ends[a] = make([]float64, c.start[1].remaining(units[1])+1)
+		c.work += float64(len(ends[a]))
 	}
 	ends[0][0] = 1
 	ends = c.openingHits(ends)
@@ -128,11 +129,13 @@ func pass(need int) float64 {
 	return float64(7-need) / 6
 }
 
-// empty is a distribution of ends shaped like ends, all zero.
+// empty is a distribution of ends shaped like ends, all zero; its cells
+// count as steps.
 func (c *roundCalc) empty(ends roundEnds) roundEnds {
 	out := make(roundEnds, len(ends))
 	for a := range out {
 		out[a] = make([]float64, len(ends[a]))
+		c.work += float64(len(out[a]))
 	}
 	return out
 }
@@ -168,6 +171,7 @@ func (c *roundCalc) step(ends roundEnds, start, end int) roundEnds {
 				target := 1 - g.side
 				taken[target] = c.land(taken[target], g, &c.plan.blows[i], counts[i], target)
 			}
+			c.work += float64(len(taken[0]) + len(taken[1]))
 			for a2, pa := range taken[0] {
 				if pa == 0 {
 					continue
@@ -175,8 +179,8 @@ func (c *roundCalc) step(ends roundEnds, start, end int) roundEnds {
 				for t2, pt := range taken[1] {
 					out[a2][t2] += p * pa * pt
 				}
+				c.work += float64(len(taken[1]))
 			}
-			c.work += float64(len(taken[0]) * len(taken[1]))
 			if c.work > c.limit {
 				return out
 			}

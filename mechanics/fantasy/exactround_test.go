@@ -100,7 +100,8 @@ func TestExactRoundByHand(t *testing.T) {
 var roundProbes = func() []exactProbe {
 	f := func(b bool) float64 { return float64(flag(b)) }
 	var ps []exactProbe
-	ps = append(ps, exactProbe{"combat_result", BattleCombatResult, 0, func(s *State) float64 { return float64(s.Out.CombatResult) }})
+	ps = append(ps, exactProbe{"combat_result", BattleCombatResult, 0, func(s *State) float64 { return float64(s.Out.CombatResult) }},
+		exactProbe{"rounds", BattleRounds, 0, func(s *State) float64 { return float64(s.Out.Rounds) }})
 	for side := range 2 {
 		ps = append(ps,
 			exactProbe{fmt.Sprint("broke ", side), BattleBroke, side, func(s *State) float64 { return f(s.Units[side].Broke) }},
@@ -113,9 +114,9 @@ var roundProbes = func() []exactProbe {
 	return ps
 }()
 
-// TestExactRoundMatchesTrials holds the closed form of a round of blows
-// to trials of the battles themselves, within 5 standard errors (fixed
-// seeds), across the rules a round applies: ranks, supporting attacks and
+// TestExactRoundMatchesTrials holds the closed form of a combat, of one
+// round and fought to the end, to trials of the battles themselves, within
+// 5 standard errors (fixed seeds), across the rules a round applies: ranks, supporting attacks and
 // Steadfast after casualties, Random Attacks, Killing Blow on models of
 // several wounds, Multiple Wounds, Stomps, Always Strikes First with its
 // re-roll, a champion, wards and Parry, a charge's Impact Hits beside the
@@ -187,18 +188,24 @@ func TestExactRoundMatchesTrials(t *testing.T) {
 				t.Fatal(err)
 			}
 			matchesTrials(t, b, uint64(70+i), 100_000, roundProbes)
+			// The same fought to the end.
+			b.Options.Rounds = 0
+			matchesTrials(t, b, uint64(170+i), 100_000, append(roundProbes[:len(roundProbes):len(roundProbes)],
+				exactProbe{"round_cap", BattleRoundCap, 0, func(s *State) float64 { return float64(flag(s.Out.RoundCap)) }}))
 		})
 	}
 }
 
-// TestExactRoundRandomBattles holds the closed form of a round to trials
-// of 100 battles drawn at random (fixed seeds): units of 1 to 25 models,
+// TestExactRoundRandomBattles holds the closed form of a combat (of one
+// round, two, three, or fought to the end) to trials of 100 battles drawn
+// at random (fixed seeds): units of 1 to 25 models,
 // of several Wounds, Cavalry and Monsters, Random Attacks, Killing Blow,
 // Multiple Wounds, Always Strikes First and Last, Stomps, wards and
 // Parry, standards, musicians, Fear, Stubborn, Unbreakable, Skirmishers,
 // champions, flank and rear fights and charges with Impact Hits, with and
-// without a pursuit. Each probe agrees within 5 standard errors of 40,000
-// trials; where the trials saw no spread (an event none of them met), the
+// without a pursuit. A combat past MaxCombatWork has no closed form (one
+// here); in the others each probe agrees within 5 standard errors of
+// 40,000 trials; where the trials saw no spread (an event none of them met), the
 // standard error is the one the exact chance gives.
 func TestExactRoundRandomBattles(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
@@ -252,26 +259,37 @@ func TestExactRoundRandomBattles(t *testing.T) {
 			}
 			b = battle(a, e, 2, PhaseCharge, PhaseCombat)
 		}
-		b.Options.Rounds = 1
+		b.Options.Rounds = []int{1, 1, 2, 3, 0}[rng.IntN(5)]
 		if chance(2) {
 			b.Options.Pursue = PursueNever
 		}
 		if err := b.Validate(); err != nil {
 			t.Fatalf("battle %d: %v", k, err)
 		}
-		ex := ExactBattle(b)
+		probes := roundProbes
+		if b.Options.Rounds == 0 {
+			probes = append(probes[:len(probes):len(probes)], exactProbe{"round_cap", BattleRoundCap, 0, func(s *State) float64 { return float64(flag(s.Out.RoundCap)) }})
+		}
+		ex, work := ExactBattleWithin(b, MaxCombatWork)
+		if _, has := ex.Value(BattleCombatResult, 0); !has {
+			// Only a combat past the work bound has none.
+			if work <= MaxCombatWork {
+				t.Errorf("battle %d: no closed form, after %.3g steps", k, work)
+			}
+			continue
+		}
 		const n = 40_000
 		s, r := b.NewState(), dice.New(uint64(1000+k), 0)
-		sum, sum2 := make([]float64, len(roundProbes)), make([]float64, len(roundProbes))
+		sum, sum2 := make([]float64, len(probes)), make([]float64, len(probes))
 		for range n {
 			b.Run(r, s)
-			for i, p := range roundProbes {
+			for i, p := range probes {
 				v := p.read(s)
 				sum[i] += v
 				sum2[i] += v * v
 			}
 		}
-		for i, p := range roundProbes {
+		for i, p := range probes {
 			want, has := ex.Value(p.metric, p.unit)
 			if !has {
 				t.Errorf("battle %d, %s: no closed form", k, p.name)

@@ -161,9 +161,9 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			exact rules.BattleExact
 		}
 		var built []group
-		// The rounds' closed forms share one budget, spent point by point
-		// in the scenario's order (rules.MaxScenarioRoundWork).
-		work := float64(rules.MaxScenarioRoundWork)
+		// The combats' closed forms share one budget, spent point by point
+		// in the scenario's order.
+		work := scenarioCombatWork
 		models, groupOf, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 			if d.Stopped() {
 				return nil, false
@@ -866,6 +866,10 @@ const (
 
 var recNames = [...]string{"charge_success", "impact_hits", "impact_wounds", "combat_result", "rounds", "round_cap",
 	"friendly_wounds", "mishap", "lost_control", "wounds", "models_killed", "destroyed", "broke", "caught", "won", "fled"}
+
+// scenarioCombatWork is the steps a scenario's combats may take together
+// for their closed forms (rules.MaxScenarioCombatWork; tests lower it).
+var scenarioCombatWork float64 = rules.MaxScenarioCombatWork
 
 // exactMetrics are the metrics whose exact values rules.ExactBattle may
 // work out.

@@ -486,20 +486,28 @@ func TestStaticCombatAtLeast(t *testing.T) {
 	}
 }
 
-// TestScenarioRoundBudget: the closed forms of a scenario's rounds of
-// combat share one budget (rules.MaxScenarioRoundWork), spent in the
-// scenario's order. Two blocks of 120 three-Wound models with Multiple
-// Wounds (D3), one striking before the other, cost about 1.75 x 10^7
-// steps a round (rules.ExactBattleWithin
-// counts them), within one round's bound, so eight such points would take
-// 1.4 x 10^8 together, past the budget of 8 x 10^7: the points are worked
-// out while what is left covers them (four), and the rest, whose round a
-// point cut short left no budget for, have no exact combat result.
-func TestScenarioRoundBudget(t *testing.T) {
-	unit := "width: 10, M: 5, WS: 4, S: 4, T: 3, W: 3, A: 3, Ld: 8, armour: 5+, rules: [Multiple Wounds (D3)]"
-	src := "name: t\nruleset: fantasy\nbattle:\n  attacker: {name: A, models: 120..127, I: 4, " + unit + "}" +
-		"\n  target: {name: E, models: 120, I: 3, " + unit + "}\n  distance: 0\n  phases: [combat]\n  options: {rounds: 1}\n"
+// TestScenarioCombatBudget: the closed forms of a scenario's combats
+// share one budget (scenarioCombatWork, rules.MaxScenarioCombatWork in
+// use), spent in the scenario's order. Lowered here to four and a half
+// times what one point's combat costs (rules.ExactBattleWithin counts its
+// steps; the points differ only in the knights' Leadership, so they cost
+// about the same), it covers four of eight points: the fifth is cut short
+// and spends the rest, and the points after it have no budget left. Each
+// point without a closed form keeps its estimates (and the charge's
+// closed form, outside the budget).
+func TestScenarioCombatBudget(t *testing.T) {
+	src := "name: t\nruleset: fantasy\nbattle:\n" +
+		"  attacker: {name: Knights, troop: Cavalry, models: 5, width: 5, M: 7, WS: 4, S: 4, T: 3, I: 3, A: 1, Ld: 3..10, armour: 2+}\n" +
+		"  target: {name: Spearmen, models: 15, width: 5, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, armour: 5+}\n" +
+		"  distance: 6\n  phases: [charge, combat]\n  options: {rounds: all}\n"
 	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cost := rules.ExactBattleWithin(s.Models[0].(*battleModel).b, rules.MaxCombatWork)
+	defer func(w float64) { scenarioCombatWork = w }(scenarioCombatWork)
+	scenarioCombatWork = 4.5 * cost
+	s, err = registry.Parse("t.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -507,32 +515,31 @@ func TestScenarioRoundBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	has := map[int]bool{}
+	var exact, charge []int
 	for _, e := range s.Results(run) {
-		if e.Metric == "combat_result" {
-			has[e.Param("models").(int)] = e.HasExact
+		switch {
+		case e.Metric == "combat_result" && e.HasExact:
+			exact = append(exact, e.Param("Ld").(int))
+		case e.Metric == "charge_success" && e.HasExact:
+			charge = append(charge, e.Param("Ld").(int))
 		}
 	}
-	left, exact := float64(rules.MaxScenarioRoundWork), 0
-	for i, m := range s.Models {
+	left := scenarioCombatWork
+	var want []int
+	for _, m := range s.Models {
 		b := m.(*battleModel).b
-		_, w := rules.ExactBattleWithin(b, rules.MaxRoundWork)
-		if w > rules.MaxRoundWork {
-			t.Fatalf("point %d costs %.3g steps, past one round's bound: the test needs cheaper points", i, w)
+		_, w := rules.ExactBattleWithin(b, rules.MaxCombatWork)
+		if w > left {
+			break
 		}
-		fits := w <= left
-		if got := has[b.Units[0].Models]; got != fits {
-			t.Errorf("point %d (%.3g steps, %.3g left): exact combat result %v, want %v", i, w, left, got, fits)
-		}
-		if fits {
-			left -= w
-			exact++
-		} else {
-			left = 0
-		}
+		left -= w
+		want = append(want, b.Units[0].Ld)
 	}
-	if exact != 4 || len(s.Models) != 8 {
-		t.Errorf("%d of %d points exact, want 4 of 8", exact, len(s.Models))
+	if !slices.Equal(exact, want) || len(want) != 4 {
+		t.Errorf("exact combat results at Ld %v, want %v (four points)", exact, want)
+	}
+	if len(charge) != len(s.Models) {
+		t.Errorf("exact charges at Ld %v, want all %d points", charge, len(s.Models))
 	}
 }
 
