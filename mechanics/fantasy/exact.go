@@ -342,6 +342,9 @@ func exactCombat(b *Battle, pCombat float64, charged bool, ex BattleExact, limit
 	if charged && a.Mover.Random.IsZero() && Terrifies(a, t) {
 		return 0
 	}
+	if cells := (a.Models*a.W + 1) * (t.Models*t.W + 1); cells > maxGridCells || float64(cells) > limit {
+		return 0 // too large to hold, or to go through once: no closed form
+	}
 	n := b.Options.Rounds
 	if n <= 0 || n > MaxRounds {
 		n = MaxRounds
@@ -367,7 +370,9 @@ func exactCombat(b *Battle, pCombat float64, charged bool, ex BattleExact, limit
 		*states[0], *states[1] = tl.start[0], tl.start[1]
 		plan := b.plan(s, units, states, first)
 		next := tl.grid()
+		work += float64(len(next) * len(next[0]))
 		for wa, row := range live {
+			work += float64(len(row))
 			for wt, m := range row {
 				if m == 0 {
 					continue

@@ -16,6 +16,14 @@ const (
 	MaxScenarioCombatWork = 4 * MaxCombatWork
 )
 
+// maxGridCells bounds the distributions of the wounds both sides have
+// taken that a combat's closed form keeps (a grid of the wounds each may
+// take, 8 bytes a cell, a few grids at once): two units of 1,000 models of
+// one Wound are within it, and units of 1,000 models of 20 Wounds, 20,000
+// wounds each, far past it, have no closed form rather than gigabytes of
+// grid.
+const maxGridCells = 1 << 20
+
 // roundEnds is the distribution of the wounds each side has taken by the
 // end of one round of combat: p[a][t] is the chance that the acting unit
 // has taken a wounds and its opponent t, counted from the round's start.
@@ -150,6 +158,7 @@ func (c *roundCalc) empty(ends roundEnds) roundEnds {
 func (c *roundCalc) step(ends roundEnds, start, end int) roundEnds {
 	out := c.empty(ends)
 	for a := range ends {
+		c.work += float64(len(ends[a]))
 		for t, p := range ends[a] {
 			if p == 0 {
 				continue

@@ -306,3 +306,42 @@ func TestExactRoundRandomBattles(t *testing.T) {
 		}
 	}
 }
+
+// TestExactCombatBounds: a combat's closed form stays within its bounds.
+// Two units of 1,000 models of 20 Wounds would need grids of 20,001 x
+// 20,001 cells (3.2 GB each), past maxGridCells: no closed form, and no
+// step taken. A combat given no budget has none, whatever its size, while
+// the charge before it keeps its own; given MaxCombatWork, a heavy
+// combat fought to the end stops at about that many steps (within the
+// steps of one round's start state, far below it) rather than running on.
+func TestExactCombatBounds(t *testing.T) {
+	huge := func(n, w int) *Unit {
+		u := foot("Giants", n, 10, 4, 4, 4, 3, 2, 8, NoSave)
+		u.Troop, u.W, u.FrontMM, u.US = MonstrousInfantry, w, 40, 3
+		return u
+	}
+	b := battle(huge(1000, 20), huge(1000, 20), 0, PhaseCombat)
+	b.Options.Rounds = 1
+	ex, work := ExactBattleWithin(b, MaxCombatWork)
+	if _, has := ex.Value(BattleCombatResult, 0); has || work != 0 {
+		t.Errorf("1,000 models of 20 Wounds a side: closed form %v after %.3g steps; want none and none", has, work)
+	}
+
+	charge := battle(foot("Swordsmen", 10, 5, 4, 3, 3, 4, 1, 8, 5), foot("Spearmen", 10, 5, 3, 3, 3, 3, 1, 7, 5), 2, PhaseCharge, PhaseCombat)
+	charge.Units[0].Mover = Mover{M: 8}
+	ex, _ = ExactBattleWithin(charge, 0)
+	if _, has := ex.Value(BattleCombatResult, 0); has {
+		t.Error("a combat given no budget has a closed form")
+	}
+	if p, has := ex.Value(BattleChargeSuccess, 0); !has || p != 1 {
+		t.Errorf("the charge (M 8 and 2D6 against 2\"): %v, %v; want 1", p, has)
+	}
+
+	heavy := battle(huge(60, 3), huge(60, 3), 0, PhaseCombat)
+	heavy.Units[0].Attackers[0].Multiple = dice.MustParse("D3")
+	heavy.Options.Rounds = 0
+	ex, work = ExactBattleWithin(heavy, MaxCombatWork)
+	if _, has := ex.Value(BattleCombatResult, 0); has || work < MaxCombatWork || work > 1.1*MaxCombatWork {
+		t.Errorf("a heavy combat to the end: closed form %v after %.3g steps; want none, after about %.3g", has, work, float64(MaxCombatWork))
+	}
+}
