@@ -212,9 +212,10 @@ func exactBattle(b *Battle, limit float64) (ex BattleExact, work float64) {
 	if intact {
 		exactImpact(b, pCombat, lost, ex)
 	}
-	// Zzzzap! before the combat may have wounded the Doomwheel: the round
-	// is worked out only where nothing strikes it.
-	if intact && lost == 0 && (len(b.Phases) == 2 || onlyImpact(b.Units[0]) && onlyImpact(b.Units[1])) {
+	// Zzzzap! before the combat may have wounded the Doomwheel and slain
+	// some of the target: the combat is worked out only where the charge
+	// leads straight to it.
+	if len(b.Phases) == 2 {
 		work = exactCombat(b, pCombat, true, ex, limit)
 	}
 	if b.Options.Rounds == 1 {
