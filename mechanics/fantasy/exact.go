@@ -365,16 +365,19 @@ func exactCombat(b *Battle, pCombat float64, charged bool, ex BattleExact, limit
 	}
 	tl := newCombatTally(b, s, units, states, n)
 	live := tl.grid()
-	live[0][0] = 1
+	live.add(0, 0, 1)
 	for k := range n {
 		first := charged && k == 0
 		*states[0], *states[1] = tl.start[0], tl.start[1]
 		plan := b.plan(s, units, states, first)
 		next := tl.grid()
-		work += float64(len(next) * len(next[0]))
-		for wa, row := range live {
-			work += float64(len(row))
-			for wt, m := range row {
+		work += float64(len(live.p))
+		for wa, row := range live.rows() {
+			if row == nil {
+				continue
+			}
+			work += float64(live.hi[1] + 1)
+			for wt, m := range row[:live.hi[1]+1] {
 				if m == 0 {
 					continue
 				}
@@ -384,7 +387,7 @@ func exactCombat(b *Battle, pCombat float64, charged bool, ex BattleExact, limit
 				if !ok {
 					return work
 				}
-				steps, ok := tl.ends(plan, k, wa, wt, m, ends, next)
+				steps, ok := tl.ends(plan, k, wa, wt, m, ends, &next)
 				if work += steps; !ok || work > limit {
 					return work
 				}
@@ -436,13 +439,7 @@ func newCombatTally(b *Battle, s *State, units [2]*Unit, states [2]*UnitState, n
 }
 
 // grid is a distribution of the wounds each side has taken, all zero.
-func (tl *combatTally) grid() roundEnds {
-	g := make(roundEnds, len(tl.lost[0]))
-	for i := range g {
-		g[i] = make([]float64, len(tl.lost[1]))
-	}
-	return g
-}
+func (tl *combatTally) grid() roundEnds { return newEnds(len(tl.lost[0]), len(tl.lost[1])) }
 
 // place sets the units' states as wa and wt wounds leave them.
 func (tl *combatTally) place(wa, wt int) {
@@ -460,12 +457,15 @@ const endSteps = 20
 // taken with chance m, to the tally, and the combats that go on to next.
 // It returns the steps it took (endSteps an end), and false for a result
 // past any the rules give (no closed form).
-func (tl *combatTally) ends(plan *roundPlan, k, wa, wt int, m float64, ends roundEnds, next roundEnds) (float64, bool) {
+func (tl *combatTally) ends(plan *roundPlan, k, wa, wt int, m float64, ends roundEnds, next *roundEnds) (float64, bool) {
 	units, states := tl.units, tl.states
 	steps := 0.0
-	for ea, row := range ends {
-		steps += float64(len(row))
-		for et, pe := range row {
+	for ea, row := range ends.rows() {
+		if row == nil {
+			continue
+		}
+		steps += float64(ends.hi[1] + 1)
+		for et, pe := range row[:ends.hi[1]+1] {
 			if pe == 0 {
 				continue
 			}
@@ -510,7 +510,7 @@ func (tl *combatTally) ends(plan *roundPlan, k, wa, wt int, m float64, ends roun
 			tl.rounds[k] += p * pBreak
 			goOn := p * (1 - pBreak)
 			if k < tl.n-1 {
-				next[fa][ft] += goOn
+				steps += float64(next.add(fa, ft, goOn))
 				continue
 			}
 			// The last round: the combat stops, still going.

@@ -24,13 +24,40 @@ const (
 // grid.
 const maxGridCells = 1 << 20
 
-// roundEnds is the distribution of the wounds each side has taken by the
-// end of one round of combat: p[a][t] is the chance that the acting unit
-// has taken a wounds and its opponent t, counted from the round's start.
-// The wounds fix what the round leaves of each unit (UnitState.wound
-// puts every wound on the body that dies next), and so the combat result,
-// which counts the wounds each side caused.
-type roundEnds [][]float64
+// roundEnds is a distribution of the wounds each side has taken: p[a][t]
+// is the chance that the acting unit has taken a wounds and its opponent
+// t (counted from a round's start, for a round's ends; from the combat's,
+// for the combats going on). The wounds fix what they leave of each unit
+// (UnitState.wound puts every wound on the body that dies next), and so
+// the combat result, which counts the wounds each side caused. A row is
+// made when first written, and hi bounds what was written, so that a
+// distribution that covers a corner of the grid costs that corner alone.
+type roundEnds struct {
+	p    [][]float64 // nil rows hold nothing
+	cols int         // the length of a row
+	hi   [2]int      // p[a][t] is 0 where a > hi[0] or t > hi[1]
+}
+
+// newEnds is an empty distribution over rows by cols cells.
+func newEnds(rows, cols int) roundEnds {
+	return roundEnds{p: make([][]float64, rows), cols: cols, hi: [2]int{-1, -1}}
+}
+
+// add adds q to p[a][t], and returns the cells it had to make.
+func (e *roundEnds) add(a, t int, q float64) int {
+	made := 0
+	if e.p[a] == nil {
+		e.p[a] = make([]float64, e.cols)
+		made = e.cols
+	}
+	e.p[a][t] += q
+	e.hi[0], e.hi[1] = max(e.hi[0], a), max(e.hi[1], t)
+	return made
+}
+
+// rows is the rows that may hold something: those up to hi[0], of which
+// the nil ones hold nothing; each holds something only up to hi[1].
+func (e *roundEnds) rows() [][]float64 { return e.p[:e.hi[0]+1] }
 
 // roundCalc works out a round's ends: the units as the round starts, its
 // plan, and the steps spent so far.
@@ -53,13 +80,7 @@ type roundCalc struct {
 // would take more than limit.
 func (b *Battle) exactRound(units [2]*Unit, states [2]*UnitState, plan *roundPlan, first bool, limit float64) (roundEnds, float64, bool) {
 	c := roundCalc{b: b, units: units, start: [2]UnitState{*states[0], *states[1]}, plan: plan, first: first, limit: limit}
-	ends := make(roundEnds, c.start[0].remaining(units[0])+1)
-	for a := range ends {
-		ends[a] = make([]float64, c.start[1].remaining(units[1])+1)
-		c.work += float64(len(ends[a]))
-	}
-	ends[0][0] = 1
-	ends = c.openingHits(ends)
+	ends := c.openingHits()
 	n := plan.n
 	for start := 0; start < n && c.work <= limit; {
 		end := plan.stepEnd(start)
@@ -79,8 +100,9 @@ func (c *roundCalc) at(a, t int) [2]*UnitState {
 }
 
 // openingHits: the opening hits of both sides (impactHits), counted from
-// the units as the round starts and landing together.
-func (c *roundCalc) openingHits(ends roundEnds) roundEnds {
+// the units as the round starts and landing together; the round's ends
+// after them.
+func (c *roundCalc) openingHits() roundEnds {
 	states := c.at(0, 0)
 	var wounds [2]dice.Dist
 	for side := range 2 {
@@ -110,11 +132,11 @@ func (c *roundCalc) openingHits(ends roundEnds) roundEnds {
 		wounds[side] = thin(hits, unsaved(&c.plan.hits[side]))
 		c.work += float64(len(hits.P) * len(hits.P))
 	}
-	out := c.empty(ends)
+	out := c.empty()
 	for i, pa := range wounds[1].P { // the wounds the acting unit takes
 		for j, pt := range wounds[0].P {
-			a, t := min(wounds[1].Min+i, len(ends)-1), min(wounds[0].Min+j, len(ends[0])-1)
-			out[a][t] += pa * pt
+			a, t := min(wounds[1].Min+i, c.room(0)), min(wounds[0].Min+j, c.room(1))
+			c.work += float64(out.add(a, t, pa*pt))
 		}
 	}
 	return out
@@ -137,15 +159,11 @@ func pass(need int) float64 {
 	return float64(7-need) / 6
 }
 
-// empty is a distribution of ends shaped like ends, all zero; its cells
-// count as steps.
-func (c *roundCalc) empty(ends roundEnds) roundEnds {
-	out := make(roundEnds, len(ends))
-	for a := range out {
-		out[a] = make([]float64, len(ends[a]))
-		c.work += float64(len(out[a]))
-	}
-	return out
+// empty is a distribution of the round's ends, all zero: the wounds each
+// side may take, up to all it has left.
+func (c *roundCalc) empty() roundEnds {
+	c.work += float64(c.room(0) + 1)
+	return newEnds(c.room(0)+1, c.room(1)+1)
 }
 
 // step plays the strike groups plan.groups[start:end], one step of
@@ -156,10 +174,13 @@ func (c *roundCalc) empty(ends roundEnds) roundEnds {
 // independent: each side's blows depend on its own count, fixed at the
 // start, and on the enemy's wounds, which only its own blows change.
 func (c *roundCalc) step(ends roundEnds, start, end int) roundEnds {
-	out := c.empty(ends)
-	for a := range ends {
-		c.work += float64(len(ends[a]))
-		for t, p := range ends[a] {
+	out := c.empty()
+	for a, row := range ends.rows() {
+		if row == nil {
+			continue
+		}
+		c.work += float64(ends.hi[1] + 1)
+		for t, p := range row[:ends.hi[1]+1] {
 			if p == 0 {
 				continue
 			}
@@ -186,7 +207,9 @@ func (c *roundCalc) step(ends roundEnds, start, end int) roundEnds {
 					continue
 				}
 				for t2, pt := range taken[1] {
-					out[a2][t2] += p * pa * pt
+					if pt != 0 {
+						c.work += float64(out.add(a2, t2, p*pa*pt))
+					}
 				}
 				c.work += float64(len(taken[1]))
 			}
