@@ -287,6 +287,11 @@ func exactImpact(b *Battle, pCombat float64, lost int, ex BattleExact) (dice.Dis
 	if a.Impact.IsZero() || (a.GrindAttack && b.Options.Rounds != 1) || t.Models <= lost {
 		return dice.Dist{}, false
 	}
+	if most := float64(openingMost(a, models, af, a.Models)); most*most > MaxCombatWork {
+		// Adding up and thinning that many hits would take longer than a
+		// combat may: a hundred chariots rolling 100D6 each.
+		return dice.Dist{}, false
+	}
 	// The side the target shows need not shrink steadily as it loses
 	// models (its last rank, fought in the rear, empties and refills), so
 	// every number it may have left is tried.

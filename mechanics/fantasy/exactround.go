@@ -1,6 +1,8 @@
 package fantasy
 
 import (
+	"slices"
+
 	"hammersim/mechanics/dice"
 )
 
@@ -62,14 +64,17 @@ func (e *roundEnds) rows() [][]float64 { return e.p[:e.hi[0]+1] }
 // roundCalc works out a round's ends: the units as the round starts, its
 // plan, and the steps spent so far.
 type roundCalc struct {
-	b      *Battle
-	units  [2]*Unit
-	start  [2]UnitState
-	plan   *roundPlan
-	first  bool
-	work   float64      // steps taken
-	limit  float64      // steps allowed
-	states [2]UnitState // scratch: a unit as some wounds leave it
+	b     *Battle
+	units [2]*Unit
+	start [2]UnitState
+	plan  *roundPlan
+	first bool
+	work  float64 // steps taken
+	limit float64 // steps allowed
+	// refused: the round is known to take more than limit before it is
+	// worked out.
+	refused bool
+	states  [2]UnitState // scratch: a unit as some wounds leave it
 }
 
 // exactRound is the distribution of the wounds the round of combat plan
@@ -81,6 +86,9 @@ type roundCalc struct {
 func (b *Battle) exactRound(units [2]*Unit, states [2]*UnitState, plan *roundPlan, first bool, limit float64) (roundEnds, float64, bool) {
 	c := roundCalc{b: b, units: units, start: [2]UnitState{*states[0], *states[1]}, plan: plan, first: first, limit: limit}
 	ends := c.openingHits()
+	if c.refused {
+		return ends, c.work, false
+	}
 	n := plan.n
 	for start := 0; start < n && c.work <= limit; {
 		end := plan.stepEnd(start)
@@ -113,6 +121,12 @@ func (c *roundCalc) openingHits() roundEnds {
 			continue
 		}
 		models := c.plan.contact(side, u, us.Alive, e, es.Alive)
+		if most := openingMost(u, models, c.plan.face[side], us.Alive); float64(most)*float64(most) > c.limit {
+			// Adding up and thinning hits that many takes longer than the
+			// whole budget: known before it is spent.
+			c.refused = true
+			return newEnds(1, 1)
+		}
 		hits := dice.Point(0)
 		switch {
 		case c.first && us.Charged && !u.Impact.IsZero():
@@ -140,6 +154,14 @@ func (c *roundCalc) openingHits() roundEnds {
 		}
 	}
 	return out
+}
+
+// openingMost is the most opening hits (Impact Hits, or a Grind
+// Attack's D3+1) the models of u in contact may make, with the chariots
+// behind them.
+func openingMost(u *Unit, models int, f Facing, alive int) int {
+	per := max(u.Impact.Max(), 4)
+	return models*per + 3*chariotsBehind(u, f, alive, models)
 }
 
 // unsaved is the chance that one hit of b that needs no roll to hit is an
@@ -315,16 +337,32 @@ func (c *roundCalc) land(taken []float64, g *strikeGroup, b *blows, counts dice.
 		return out
 	}
 	// Killing Blow or Multiple Wounds: blow by blow, since what a wound
-	// does depends on the wounds on the body it strikes.
-	cur := taken
+	// does depends on the wounds on the body it strikes. The wounds taken
+	// only grow: lo stays where the first chance is, and hi moves up by at
+	// most a blow's most wounds (its jump) a blow.
+	law := newBlowLaw(b, c.units[side], g.reroll)
+	lo, hi := 0, room
+	for lo < room && taken[lo] == 0 {
+		lo++
+	}
+	for hi > lo && taken[hi] == 0 {
+		hi--
+	}
+	cur, nxt := slices.Clone(taken), make([]float64, len(taken))
+	c.work += float64(2 * len(taken))
 	for n := 0; n <= counts.Max(); n++ {
 		if n > 0 {
-			cur = c.blow(cur, b, c.units[side], side, g.reroll)
+			top := min(hi+law.jump, room)
+			clear(nxt[lo : top+1])
+			c.blow(cur, nxt, lo, hi, law, side)
+			c.work += float64((hi-lo+1)*law.cost + top - lo + 1)
+			cur, nxt, hi = nxt, cur, top
 		}
 		if pn := counts.At(n); pn > 0 {
-			for w, q := range cur {
-				out[w] += pn * q
+			for w := lo; w <= hi; w++ {
+				out[w] += pn * cur[w]
 			}
+			c.work += float64(hi - lo + 1)
 		}
 	}
 	return out
@@ -343,59 +381,77 @@ func hitChance(need int, reroll rerollRule) float64 {
 	return p
 }
 
-// blow passes one blow of b (resolveHit's: Killing Blow or Multiple
-// Wounds) over taken, the distribution of the wounds the unit e on side
-// has taken since the round's start.
-func (c *roundCalc) blow(taken []float64, b *blows, e *Unit, side int, reroll rerollRule) []float64 {
-	room := len(taken) - 1
-	next := make([]float64, len(taken))
+// blowLaw is what one blow of a group with Killing Blow or Multiple
+// Wounds does to a model it reaches (resolveHit's rolls): with chance kill
+// a Killing Blow (no armour save), with chance through an ordinary
+// unsaved wound of multiple wounds.
+type blowLaw struct {
+	kill, through   float64
+	slays, oneWound bool
+	multiple        dice.Dist
+	jump, cost      int // the most wounds a blow does; the steps one takes a cell
+}
+
+func newBlowLaw(b *blows, e *Unit, reroll rerollRule) blowLaw {
 	hit := hitChance(b.hit, reroll)
 	wound := pass(b.wound)
 	armourFails, wardFails := 1-pass(b.armour), 1-pass(b.ward)
-	multiple := dice.Point(1)
+	law := blowLaw{slays: b.slays, oneWound: b.oneWound, multiple: dice.Point(1)}
 	if b.multiple != nil {
-		multiple = b.multiple.Dist()
+		law.multiple = b.multiple.Dist()
 	}
 	// A natural 6 to wound is a Killing Blow wherever the blow has one: it
 	// wounds whatever the score needed, if any score can.
-	kill := 0.0
-	if b.killing && wound > 0 {
-		kill = hit / 6 * wardFails
+	killing := b.killing && wound > 0
+	if killing {
+		law.kill = hit / 6 * wardFails
 	}
 	// The other wounds take the armour save and the ward.
-	through := (hit*wound - hit*pick(b.killing && wound > 0, 1.0/6)) * armourFails * wardFails
-	for w, p := range taken {
+	law.through = (hit*wound - hit*pick(killing, 1.0/6)) * armourFails * wardFails
+	law.jump = max(law.multiple.Max(), 1)
+	if killing && law.slays {
+		law.jump = max(law.jump, e.W)
+	}
+	law.cost = 2*len(law.multiple.P) + 4
+	return law
+}
+
+// blow passes one blow of law over cur[lo..hi], the distribution of the
+// wounds the unit on side has taken since the round's start, into nxt
+// (zero where it may reach).
+func (c *roundCalc) blow(cur, nxt []float64, lo, hi int, law blowLaw, side int) {
+	e := c.units[side]
+	room := len(cur) - 1
+	for w := lo; w <= hi; w++ {
+		p := cur[w]
 		if p == 0 {
 			continue
 		}
-		c.work += float64(len(multiple.P) + 2)
 		if w == room { // destroyed: no blow lands
-			next[w] += p
+			nxt[w] += p
 			continue
 		}
-		st := c.start[side]
-		st.wound(e, w)
-		onBody := e.W - st.Damage // wounds left on the body that dies next
+		// Wounds left on the body that dies next (UnitState.wound).
+		onBody := e.W - (c.start[side].Damage+w)%e.W
 		missed := p
 		lands := func(chance float64, x int) {
-			next[w+min(x, onBody, room-w)] += p * chance
+			nxt[w+min(x, onBody, room-w)] += p * chance
 			missed -= p * chance
 		}
 		switch {
-		case kill == 0:
-		case b.slays:
-			lands(kill, onBody)
-		case b.oneWound:
-			lands(kill, 1)
+		case law.kill == 0:
+		case law.slays:
+			lands(law.kill, onBody)
+		case law.oneWound:
+			lands(law.kill, 1)
 		default:
-			for i, px := range multiple.P {
-				lands(kill*px, multiple.Min+i)
+			for i, px := range law.multiple.P {
+				lands(law.kill*px, law.multiple.Min+i)
 			}
 		}
-		for i, px := range multiple.P {
-			lands(through*px, multiple.Min+i)
+		for i, px := range law.multiple.P {
+			lands(law.through*px, law.multiple.Min+i)
 		}
-		next[w] += missed
+		nxt[w] += missed
 	}
-	return next
 }

@@ -307,7 +307,8 @@ func TestExactRoundRandomBattles(t *testing.T) {
 	}
 }
 
-// TestExactCombatBounds: a combat's closed form stays within its bounds.
+// TestExactCombatBounds: a combat's closed form stays within its bounds,
+// and a combat known to pass them is refused before the work is done.
 // Two units of 1,000 models of 20 Wounds would need grids of 20,001 x
 // 20,001 cells (3.2 GB each), past maxGridCells: no closed form, and no
 // step taken. A combat given no budget has none, whatever its size, while
@@ -335,6 +336,23 @@ func TestExactCombatBounds(t *testing.T) {
 	}
 	if p, has := ex.Value(BattleChargeSuccess, 0); !has || p != 1 {
 		t.Errorf("the charge (M 8 and 2D6 against 2\"): %v, %v; want 1", p, has)
+	}
+
+	// A hundred chariots of 10 mm bases rolling Impact Hits (30D6) each
+	// into a horde could make 18,000 hits: adding them up and thinning them
+	// (18,000 squared steps) passes the bound, and is refused before it is
+	// done, for the Impact Hits and the combat alike, spending nothing.
+	carts := foot("Carts", 100, 100, 3, 5, 5, 3, 1, 7, NoSave)
+	carts.Troop, carts.FrontMM, carts.Impact, carts.Mover = Chariot, 10, dice.MustParse("30D6"), Mover{M: 6}
+	horde := foot("Horde", 1000, 100, 3, 3, 3, 3, 1, 7, NoSave)
+	horde.FrontMM = 10
+	rush := battle(carts, horde, 5, PhaseCharge, PhaseCombat)
+	rush.Options.Rounds = 1
+	ex, work = ExactBattleWithin(rush, MaxCombatWork)
+	_, impact := ex.Value(BattleImpactHits, 0)
+	_, result := ex.Value(BattleCombatResult, 0)
+	if impact || result || work > 1e6 {
+		t.Errorf("a hundred chariots with Impact Hits (30D6): impact %v, combat %v after %.3g steps; want neither, spending little", impact, result, work)
 	}
 
 	heavy := battle(huge(60, 3), huge(60, 3), 0, PhaseCombat)
