@@ -161,9 +161,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			exact rules.BattleExact
 		}
 		var built []group
-		// The combats' closed forms share one budget, spent point by point
-		// in the scenario's order.
-		work := scenarioCombatWork
+		work := combatBudget(scenarioCombatWork)
 		models, groupOf, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
 			if d.Stopped() {
 				return nil, false
@@ -172,9 +170,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			if !good {
 				return nil, false
 			}
-			ex, spent := rules.ExactBattleWithin(b, work)
-			work -= spent
-			built = append(built, group{b: b, exact: ex})
+			built = append(built, group{b: b, exact: work.exact(b)})
 			return newBattleModel(b), true
 		})
 		battles := make([]*rules.Battle, len(built))
@@ -870,6 +866,18 @@ var recNames = [...]string{"charge_success", "impact_hits", "impact_wounds", "co
 // scenarioCombatWork is the steps a scenario's combats may take together
 // for their closed forms (rules.MaxScenarioCombatWork; tests lower it).
 var scenarioCombatWork float64 = rules.MaxScenarioCombatWork
+
+// combatBudget is what a scenario's combats have left of
+// scenarioCombatWork, spent point by point in the scenario's order.
+type combatBudget float64
+
+// exact works out b's closed forms within what is left, and spends what
+// its combat took.
+func (w *combatBudget) exact(b *rules.Battle) rules.BattleExact {
+	ex, spent := rules.ExactBattleWithin(b, float64(*w))
+	*w -= combatBudget(spent)
+	return ex
+}
 
 // exactMetrics are the metrics whose exact values rules.ExactBattle may
 // work out.
