@@ -224,7 +224,7 @@ func TestExactImpactCombat(t *testing.T) {
 	}
 	// A crew that strikes blows keeps a closed form, over one round or
 	// more (exactCombat; TestExactRoundMatchesTrials,
-	// TestExactCombatMatchesTrials).
+	// TestExactRoundRandomBattles).
 	b := impactBattle("D6")
 	b.Units[0].Attackers[0].A = dice.Const(1)
 	for _, rounds := range []int{1, 2, 0} {
@@ -489,7 +489,8 @@ type exactProbe struct {
 
 // matchesTrials runs n trials of b from seed and checks each probe's mean
 // against ExactBattle's value within 5 standard errors (a false alarm
-// about once in 1.7 million comparisons); a probe with no closed form
+// about once in 1.7 million comparisons; where the trials saw no spread,
+// the standard error of the exact chance); a probe with no closed form
 // claimed fails.
 func matchesTrials(t *testing.T, b *Battle, seed uint64, n int, probes []exactProbe) {
 	t.Helper()
@@ -512,6 +513,11 @@ func matchesTrials(t *testing.T, b *Battle, seed uint64, n int, probes []exactPr
 		}
 		mean := sum[i] / float64(n)
 		se := math.Sqrt((sum2[i]/float64(n) - mean*mean) / float64(n))
+		if se == 0 {
+			// No trial differed (an event none of them met): the spread
+			// is the one the exact chance gives.
+			se = math.Sqrt(max(want*(1-want), 1e-12) / float64(n))
+		}
 		if math.Abs(mean-want) > 5*se+1e-12 {
 			t.Errorf("%s: %.5f, exact %.5f (5 SE = %.5f)", p.name, mean, want, 5*se)
 		}

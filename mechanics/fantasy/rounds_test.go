@@ -373,7 +373,7 @@ func TestExactStaticCombat(t *testing.T) {
 		}
 	}
 	// A blow that can be struck takes the combat to exactCombat, round by
-	// round (TestExactCombatMatchesTrials).
+	// round (TestExactRoundMatchesTrials).
 	b := staticCombat(2)
 	b.Units[1].Attackers[0].A = dice.Const(1)
 	if _, has := ExactBattle(b).Value(BattleRounds, 0); !has {
