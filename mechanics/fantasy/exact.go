@@ -183,7 +183,7 @@ func exactBattle(b *Battle, limit float64) (ex BattleExact, work float64) {
 	exactStaticCombat(b, ex)
 	if slices.Equal(b.Phases, []Phase{PhaseCombat}) && b.Distance[1] == 0 && !(onlyImpact(b.Units[0]) && onlyImpact(b.Units[1])) {
 		// Engaged from the start, with blows struck.
-		work = exactCombat(b, 1, false, ex, limit)
+		work = exactCombat(b, 1, 0, false, ex, limit)
 	}
 	pCharge, pCombat, chargeKnown := exactCharge(b)
 	if chargeKnown {
@@ -216,7 +216,9 @@ func exactBattle(b *Battle, limit float64) (ex BattleExact, work float64) {
 	// some of the target: the combat is worked out only where the charge
 	// leads straight to it.
 	if len(b.Phases) == 2 {
-		work = exactCombat(b, pCombat, true, ex, limit)
+		// The charges that reach a target that fled from a Terror-causer
+		// catch it (pCharge less pCombat, exactCharge): no combat follows.
+		work = exactCombat(b, pCombat, pCharge-pCombat, true, ex, limit)
 	}
 	if b.Options.Rounds == 1 {
 		// One round is fought exactly when the charge leads to a combat.
@@ -343,11 +345,8 @@ func exactImpact(b *Battle, pCombat float64, lost int, ex BattleExact) (dice.Dis
 // caught and every unit's losses. A combat past limit steps of
 // exactRound, counted over all its rounds, has none of them. It returns
 // the steps taken.
-func exactCombat(b *Battle, pCombat float64, charged bool, ex BattleExact, limit float64) (work float64) {
+func exactCombat(b *Battle, pCombat, pCaught float64, charged bool, ex BattleExact, limit float64) (work float64) {
 	a, t := b.Units[0], b.Units[1]
-	if charged && a.Mover.Random.IsZero() && Terrifies(a, t) {
-		return 0
-	}
 	if cells := (a.Models*a.W + 1) * (t.Models*t.W + 1); cells > maxGridCells || float64(cells) > limit {
 		return 0 // too large to hold, or to go through once: no closed form
 	}
@@ -400,7 +399,7 @@ func exactCombat(b *Battle, pCombat float64, charged bool, ex BattleExact, limit
 		}
 		live = next
 	}
-	tl.set(ex, pCombat, b.Options.Rounds <= 0)
+	tl.set(ex, pCombat, pCaught, b.Options.Rounds <= 0)
 	return work
 }
 
@@ -553,7 +552,7 @@ func (tl *combatTally) broken(loser int, taken [2]int, us int, p float64) {
 // taken out (normalize): a count that takes one value (one round fought)
 // then has that value and no spread, not a spread of 10^-16 that would
 // make any estimate of it look far off.
-func (tl *combatTally) set(ex BattleExact, pCombat float64, all bool) {
+func (tl *combatTally) set(ex BattleExact, pCombat, pCaught float64, all bool) {
 	b := tl.b
 	// combat_result counts the trials that fight: where none can, it has
 	// no value to be exact about.
@@ -570,11 +569,28 @@ func (tl *combatTally) set(ex BattleExact, pCombat float64, all bool) {
 	if all {
 		ex.set(BattleRoundCap, 0, pCombat*tl.capped)
 	}
+	// A target caught fleeing from the charge (chance pCaught) takes its
+	// Caught wounds from the whole charging unit (Battle.caught), and the
+	// charger wins if they destroy it.
+	t := b.Units[1]
+	fled := min(2*b.Units[0].TotalUS(b.Units[0].Models), t.Models*t.W)
+	if b.Options.Caught == CaughtDestroyed {
+		fled = t.Models * t.W
+	}
 	for side := range 2 {
-		ex.set(BattleBroke, side, pCombat*tl.broke[side])
-		ex.set(BattleWon, side, pCombat*tl.won[side])
-		ex.set(BattleCaught, side, pCombat*tl.caught[side])
+		won, caught := pCombat*tl.won[side], pCombat*tl.caught[side]
 		d := orZero(dice.Dist{P: tl.lost[side]}, pCombat)
+		if side == 1 && pCaught > 0 {
+			caught += pCaught
+			d.P[0] -= pCaught
+			d.P[fled] += pCaught
+		}
+		if side == 0 && fled == t.Models*t.W {
+			won += pCaught
+		}
+		ex.set(BattleBroke, side, pCombat*tl.broke[side])
+		ex.set(BattleWon, side, won)
+		ex.set(BattleCaught, side, caught)
 		ex.setLosses(b, side, d.Mean(), d)
 	}
 	for i := 2; i < len(b.Units); i++ {

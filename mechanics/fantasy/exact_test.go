@@ -488,7 +488,7 @@ type exactProbe struct {
 }
 
 // matchesTrials runs n trials of b from seed and checks each probe's mean
-// against ExactBattle's value within 5 standard errors (a false alarm
+// (a combat result's over the trials that fought) against ExactBattle's value within 5 standard errors (a false alarm
 // about once in 1.7 million comparisons; where the trials saw no spread,
 // the standard error of the exact chance); a probe with no closed form
 // claimed fails.
@@ -496,13 +496,17 @@ func matchesTrials(t *testing.T, b *Battle, seed uint64, n int, probes []exactPr
 	t.Helper()
 	ex := ExactBattle(b)
 	s, r := b.NewState(), dice.New(seed, 0)
-	sum, sum2 := make([]float64, len(probes)), make([]float64, len(probes))
+	sum, sum2, count := make([]float64, len(probes)), make([]float64, len(probes)), make([]float64, len(probes))
 	for range n {
 		b.Run(r, s)
 		for i, p := range probes {
+			if p.metric == BattleCombatResult && !s.Out.Fought {
+				continue // the combat result counts the trials that fought
+			}
 			v := p.read(s)
 			sum[i] += v
 			sum2[i] += v * v
+			count[i]++
 		}
 	}
 	for i, p := range probes {
@@ -511,12 +515,13 @@ func matchesTrials(t *testing.T, b *Battle, seed uint64, n int, probes []exactPr
 			t.Errorf("%s: no closed form", p.name)
 			continue
 		}
-		mean := sum[i] / float64(n)
-		se := math.Sqrt((sum2[i]/float64(n) - mean*mean) / float64(n))
+		k := count[i]
+		mean := sum[i] / k
+		se := math.Sqrt((sum2[i]/k - mean*mean) / k)
 		if se == 0 {
 			// No trial differed (an event none of them met): the spread
 			// is the one the exact chance gives.
-			se = math.Sqrt(max(want*(1-want), 1e-12) / float64(n))
+			se = math.Sqrt(max(want*(1-want), 1e-12) / k)
 		}
 		if math.Abs(mean-want) > 5*se+1e-12 {
 			t.Errorf("%s: %.5f, exact %.5f (5 SE = %.5f)", p.name, mean, want, 5*se)

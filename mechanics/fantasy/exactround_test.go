@@ -124,7 +124,9 @@ var roundCapProbe = exactProbe{"round_cap", BattleRoundCap, 0, func(s *State) fl
 // Steadfast after casualties, Random Attacks, Killing Blow on models of
 // several wounds, Multiple Wounds, Stomps, Always Strikes First with its
 // re-roll, a champion, wards and Parry, a charge's Impact Hits beside the
-// charger's own blows, a Dread Maw, pursuit and Caught wounds.
+// charger's own blows, a Terror-causer's charge from which the target may
+// flee and be caught (by two Wounds a point of Unit Strength, or
+// destroyed), a Dread Maw, pursuit and Caught wounds.
 func TestExactRoundMatchesTrials(t *testing.T) {
 	for i, tc := range []struct {
 		name  string
@@ -176,6 +178,20 @@ func TestExactRoundMatchesTrials(t *testing.T) {
 			b.Options.Rounds = 1
 			return b
 		}},
+		{"a Terror-causer's charge, held or fled from and caught", func() *Battle {
+			g := foot("Giant", 1, 1, 3, 6, 5, 3, 3, 10, NoSave)
+			g.Troop, g.W, g.FrontMM, g.US, g.Stomp, g.Terror, g.Mover = Monster, 6, 50, 6, true, true, Mover{M: 6}
+			e := foot("Spearmen", 20, 5, 3, 3, 3, 3, 1, 7, 5)
+			return battle(g, e, 6, PhaseCharge, PhaseCombat)
+		}},
+		{"the same, a caught unit destroyed", func() *Battle {
+			g := foot("Giant", 1, 1, 3, 6, 5, 3, 3, 10, NoSave)
+			g.Troop, g.W, g.FrontMM, g.US, g.Stomp, g.Terror, g.Mover = Monster, 6, 50, 6, true, true, Mover{M: 6}
+			e := foot("Spearmen", 20, 5, 3, 3, 3, 3, 1, 7, 5)
+			b := battle(g, e, 6, PhaseCharge, PhaseCombat)
+			b.Options.Caught = CaughtDestroyed
+			return b
+		}},
 		{"a Dread Maw's charge", func() *Battle {
 			m := foot("Dread Maw", 1, 1, 4, 6, 6, 2, 4, 8, 4)
 			m.Troop, m.W, m.FrontMM, m.US, m.DreadMaw, m.Mover = Monster, 6, 50, 6, true, Mover{M: 6}
@@ -204,7 +220,8 @@ func TestExactRoundMatchesTrials(t *testing.T) {
 // at random (fixed seeds): units of 1 to 25 models,
 // of several Wounds, Cavalry and Monsters, Random Attacks, Killing Blow,
 // Multiple Wounds, Always Strikes First and Last, Stomps, wards and
-// Parry, standards, musicians, Fear, Stubborn, Unbreakable, Skirmishers,
+// Parry, standards, musicians, Fear, Terror (a charge the target may flee
+// and be caught), Stubborn, Unbreakable, Skirmishers,
 // champions, flank and rear fights and charges with Impact Hits, with and
 // without a pursuit. A combat past MaxCombatWork has no closed form (one
 // here); in the others each probe agrees within 5 standard errors of
@@ -239,7 +256,7 @@ func TestExactRoundRandomBattles(t *testing.T) {
 		if chance(5) {
 			u.Parry = 6
 		}
-		u.Standard, u.Musician, u.Fear = chance(3), chance(3), chance(6)
+		u.Standard, u.Musician, u.Fear, u.Terror = chance(3), chance(3), chance(6), chance(10)
 		u.Stubborn, u.Unbreakable = chance(8), chance(12)
 		u.Skirmishers = u.Troop == Infantry && chance(8)
 		if chance(4) && u.Models > 2 {
