@@ -183,7 +183,7 @@ func exactBattle(b *Battle, limit float64) (ex BattleExact, work float64) {
 	exactStaticCombat(b, ex)
 	if slices.Equal(b.Phases, []Phase{PhaseCombat}) && b.Distance[1] == 0 && !(onlyImpact(b.Units[0]) && onlyImpact(b.Units[1])) {
 		// Engaged from the start, with blows struck.
-		work = exactCombat(b, 1, 0, false, ex, limit)
+		work = exactCombat(b, combatStart{p: 1}, false, ex, limit)
 	}
 	pCharge, pCombat, chargeKnown := exactCharge(b)
 	if chargeKnown {
@@ -212,18 +212,23 @@ func exactBattle(b *Battle, limit float64) (ex BattleExact, work float64) {
 	if intact {
 		exactImpact(b, pCombat, lost, ex)
 	}
-	// Zzzzap! before the combat may have wounded the Doomwheel and slain
-	// some of the target: the combat is worked out only where the charge
-	// leads straight to it.
-	if len(b.Phases) == 2 {
-		// The charges that reach a target that fled from a Terror-causer
-		// catch it (pCharge less pCombat, exactCharge): no combat follows.
-		work = exactCombat(b, pCombat, pCharge-pCombat, true, ex, limit)
-	}
 	if b.Options.Rounds == 1 {
-		// One round is fought exactly when the charge leads to a combat.
+		// One round is fought exactly when the charge leads to a combat
+		// (and the combat's closed form, where there is one, says so too).
 		ex.set(BattleRounds, 0, pCombat)
 		ex.setDist(BattleRounds, 0, orZero(dice.Point(1), pCombat))
+	}
+	switch {
+	case len(b.Phases) == 2:
+		// The charges that reach a target that fled from a Terror-causer
+		// catch it (pCharge less pCombat, exactCharge): no combat follows.
+		work = exactCombat(b, fledFromCharge(b, pCombat, pCharge-pCombat), true, ex, limit)
+	case intact:
+		// Zzzzap! between: the combat starts from the wounds the bolts and
+		// a Disaster left, where the Doomwheel still stands.
+		if st, ok := zzzzapBeforeCombat(b); ok {
+			work = exactCombat(b, st, true, ex, limit)
+		}
 	}
 	return ex, work
 }
@@ -345,7 +350,7 @@ func exactImpact(b *Battle, pCombat float64, lost int, ex BattleExact) (dice.Dis
 // caught and every unit's losses. A combat past limit steps of
 // exactRound, counted over all its rounds, has none of them. It returns
 // the steps taken.
-func exactCombat(b *Battle, pCombat, pCaught float64, charged bool, ex BattleExact, limit float64) (work float64) {
+func exactCombat(b *Battle, st combatStart, charged bool, ex BattleExact, limit float64) (work float64) {
 	a, t := b.Units[0], b.Units[1]
 	if cells := (a.Models*a.W + 1) * (t.Models*t.W + 1); cells > maxGridCells || float64(cells) > limit {
 		return 0 // too large to hold, or to go through once: no closed form
@@ -368,12 +373,46 @@ func exactCombat(b *Battle, pCombat, pCaught float64, charged bool, ex BattleExa
 		states[0].Engaged, states[1].Engaged, states[0].Charged = true, true, true
 	}
 	tl := newCombatTally(b, s, units, states, n)
-	live := tl.grid()
-	live.add(0, 0, 1)
-	for k := range n {
-		first := charged && k == 0
+	plan := func(first bool) *roundPlan {
 		*states[0], *states[1] = tl.start[0], tl.start[1]
-		plan := b.plan(s, units, states, first)
+		return b.plan(s, units, states, first)
+	}
+	parts := st.parts
+	if parts == nil {
+		parts = []startPart{{}}
+	}
+	for _, part := range parts {
+		tl.movers(part.random)
+		live := tl.grid()
+		if part.wounds == nil {
+			live.add(0, 0, 1)
+		} else {
+			for wa, row := range part.wounds.rows() {
+				for wt, q := range row {
+					if q > 0 {
+						live.add(wa, wt, q)
+					}
+				}
+			}
+		}
+		w, ok := tl.fight(live, plan, charged, limit-work)
+		if work += w; !ok {
+			return work
+		}
+	}
+	tl.set(ex, st, b.Options.Rounds <= 0)
+	return work
+}
+
+// fight plays the rounds from live, the combats going on as the first
+// starts (chances adding up to the share of the combats they are), into
+// the tally, with no more than limit steps. It reports false past them,
+// or for a result past any the rules give.
+func (tl *combatTally) fight(live roundEnds, plan func(first bool) *roundPlan, charged bool, limit float64) (work float64, ok bool) {
+	b, units, states := tl.b, tl.units, tl.states
+	for k := range tl.n {
+		first := charged && k == 0
+		rp := plan(first)
 		next := tl.grid()
 		work += float64(len(live.p))
 		for wa, row := range live.rows() {
@@ -386,21 +425,20 @@ func exactCombat(b *Battle, pCombat, pCaught float64, charged bool, ex BattleExa
 					continue
 				}
 				tl.place(wa, wt)
-				ends, w, ok := b.exactRound(units, states, plan, first, limit-work)
+				ends, w, ok := b.exactRound(units, states, rp, first, limit-work, tl.memo)
 				work += w
 				if !ok {
-					return work
+					return work, false
 				}
-				steps, ok := tl.ends(plan, k, wa, wt, m, ends, &next)
+				steps, ok := tl.ends(rp, k, wa, wt, m, ends, &next)
 				if work += steps; !ok || work > limit {
-					return work
+					return work, false
 				}
 			}
 		}
 		live = next
 	}
-	tl.set(ex, pCombat, pCaught, b.Options.Rounds <= 0)
-	return work
+	return work, true
 }
 
 // combatTally gathers what the rounds of exactCombat end in.
@@ -425,21 +463,33 @@ type combatTally struct {
 	capped float64
 	// catch[side]: the chance that side, broken, is caught.
 	catch [2]float64
+	memo  *roundMemo
 }
 
 func newCombatTally(b *Battle, s *State, units [2]*Unit, states [2]*UnitState, n int) *combatTally {
 	tl := &combatTally{b: b, s: s, units: units, states: states, start: [2]UnitState{*states[0], *states[1]}, n: n,
-		rounds: make([]float64, n)}
+		rounds: make([]float64, n), memo: &roundMemo{m: map[memoKey]*memoEntry{}}}
 	for side, u := range units {
 		tl.lost[side] = make([]float64, u.Models*u.W+1)
-		e := units[1-side]
-		tl.catch[side] = b.pursuesChance(e) * CaughtProbability(u.Mover.Move(Flee, false), e.Mover.Move(Pursue, false))
 	}
 	// A result is the wounds one side dealt less the other's, give or
 	// take bonuses far below 64.
 	tl.lo = -(units[0].Models*units[0].W + 64)
 	tl.results = make([]float64, units[1].Models*units[1].W+64-tl.lo+1)
 	return tl
+}
+
+// movers sets the chance that each side, broken, is caught, the acting
+// unit moving by random (its flee and pursuit rolls; zero: its own
+// Random Movement).
+func (tl *combatTally) movers(random dice.Expr) {
+	m := [2]Mover{tl.units[0].Mover, tl.units[1].Mover}
+	if !random.IsZero() {
+		m[0].Random = random
+	}
+	for side := range 2 {
+		tl.catch[side] = tl.b.pursuesChance(tl.units[1-side]) * CaughtProbability(m[side].Move(Flee, false), m[1-side].Move(Pursue, false))
+	}
 }
 
 // grid is a distribution of the wounds each side has taken, all zero.
@@ -552,8 +602,8 @@ func (tl *combatTally) broken(loser int, taken [2]int, us int, p float64) {
 // taken out (normalize): a count that takes one value (one round fought)
 // then has that value and no spread, not a spread of 10^-16 that would
 // make any estimate of it look far off.
-func (tl *combatTally) set(ex BattleExact, pCombat, pCaught float64, all bool) {
-	b := tl.b
+func (tl *combatTally) set(ex BattleExact, st combatStart, all bool) {
+	b, pCombat := tl.b, st.p
 	// combat_result counts the trials that fight: where none can, it has
 	// no value to be exact about.
 	if pCombat > 0 {
@@ -569,34 +619,178 @@ func (tl *combatTally) set(ex BattleExact, pCombat, pCaught float64, all bool) {
 	if all {
 		ex.set(BattleRoundCap, 0, pCombat*tl.capped)
 	}
-	// A target caught fleeing from the charge (chance pCaught) takes its
-	// Caught wounds from the whole charging unit (Battle.caught), and the
-	// charger wins if they destroy it.
-	t := b.Units[1]
-	fled := min(2*b.Units[0].TotalUS(b.Units[0].Models), t.Models*t.W)
-	if b.Options.Caught == CaughtDestroyed {
-		fled = t.Models * t.W
-	}
 	for side := range 2 {
-		won, caught := pCombat*tl.won[side], pCombat*tl.caught[side]
-		d := orZero(dice.Dist{P: tl.lost[side]}, pCombat)
-		if side == 1 && pCaught > 0 {
-			caught += pCaught
-			d.P[0] -= pCaught
-			d.P[fled] += pCaught
+		// The combats' losses, and those of the trials without one.
+		lost := make([]float64, len(tl.lost[side]))
+		for w, q := range tl.lost[side] {
+			lost[w] = pCombat * q
 		}
-		if side == 0 && fled == t.Models*t.W {
-			won += pCaught
+		if st.outside[side] == nil {
+			lost[0] += 1 - pCombat
 		}
+		for w, q := range st.outside[side] {
+			lost[w] += q
+		}
+		d := dice.Dist{P: lost}
 		ex.set(BattleBroke, side, pCombat*tl.broke[side])
-		ex.set(BattleWon, side, won)
-		ex.set(BattleCaught, side, caught)
+		ex.set(BattleWon, side, pCombat*tl.won[side]+st.won[side])
+		ex.set(BattleCaught, side, pCombat*tl.caught[side]+st.caught[side])
 		ex.setLosses(b, side, d.Mean(), d)
 	}
 	for i := 2; i < len(b.Units); i++ {
-		ex.unharmed(b, i)
+		// Only the two sides fight; a unit the bolts may strike keeps the
+		// losses exactZzzzap gave it.
+		if _, has := ex.Value(BattleWounds, i); !has {
+			ex.unharmed(b, i)
+		}
 	}
 }
+
+// combatStart is how a combat of exactCombat starts: with chance p; in
+// parts (nil: one, from no wounds, each unit with its own movement); and
+// what befalls the two units in the trials without a combat: outside[side]
+// the chances, adding up to 1 - p, of the wounds that side lost there
+// (nil: none in all of them), and there the chance each won and was
+// caught.
+type combatStart struct {
+	p           float64
+	parts       []startPart
+	outside     [2][]float64
+	won, caught [2]float64
+}
+
+// startPart is one part of a combat's start: wounds, the chances of the
+// wounds each side has taken before it (adding up, over all the parts, to
+// 1; nil: none, the whole start); random, the acting unit's Random
+// Movement as the combat starts, when a Mishap has changed it (zero: its
+// own), which its flight and pursuit roll.
+type startPart struct {
+	wounds *roundEnds
+	random dice.Expr
+}
+
+// fledFromCharge is the start of a combat after a charge that leads to it
+// with chance pCombat, and with chance pCaught catches a target that fled
+// from a Terror-causer (exactCharge): the caught target takes its Caught
+// wounds from the whole charging unit (Battle.caught), and the charger
+// wins if they destroy it.
+func fledFromCharge(b *Battle, pCombat, pCaught float64) combatStart {
+	st := combatStart{p: pCombat}
+	if pCaught <= 0 {
+		return st
+	}
+	t := b.Units[1]
+	total := t.Models * t.W
+	fled := min(2*b.Units[0].TotalUS(b.Units[0].Models), total)
+	if b.Options.Caught == CaughtDestroyed {
+		fled = total
+	}
+	st.outside[1] = make([]float64, total+1)
+	st.outside[1][0] = 1 - pCombat - pCaught
+	st.outside[1][fled] += pCaught
+	st.caught[1] = pCaught
+	if fled == total {
+		st.won[0] = pCaught
+	}
+	return st
+}
+
+// zzzzapBeforeCombat is the start of the combat of a battle of [charge,
+// shooting, combat] whose Zzzzap! has a closed form (exactZzzzap), between
+// the Doomwheel and its target alone. Where the Random Movement reached the
+// target, the Doomwheel, engaged, fires at it (its nearest unit): held
+// fire, or a Misfire's Out of Control (no move while engaged), leave both
+// whole; a Burst of Speed leaves them whole with 4D6 to flee and pursue; a
+// Disaster wounds the Doomwheel (exactDisaster's wounds) and takes a die
+// from its Random Movement, and where it destroys it no combat follows;
+// the bolts wound the target, each with its own chance at the Artillery
+// dice's strength (boltWounds). Where the move fell short, the same
+// happens at a distance, and no combat follows: the losses are those of
+// the Shooting phase.
+func zzzzapBeforeCombat(b *Battle) (combatStart, bool) {
+	a, t := b.Units[0], b.Units[1]
+	starts, ok := shootingStarts(b)
+	n, plain := a.Mover.Random.PlainD6()
+	if !ok || !plain {
+		return combatStart{}, false
+	}
+	totalA, totalT := a.Models*a.W, t.Models*t.W
+	taken := thin(dice.Uniform(6), HitWounds(6, a, false)).Map(func(w int) int { return min(w, totalA) })
+	if n == 1 {
+		taken = dice.Point(totalA)
+	}
+	// The parts: the Doomwheel's own movement, after a Disaster, after a
+	// Burst of Speed.
+	parts := []startPart{{wounds: ptr(newEnds(totalA+1, totalT+1))}, {wounds: ptr(newEnds(totalA+1, totalT+1))}, {wounds: ptr(newEnds(totalA+1, totalT+1)), random: fourD6}}
+	if n > 1 {
+		parts[1].random = plainD6[n-1]
+	}
+	var st combatStart
+	st.outside = [2][]float64{make([]float64, totalA+1), make([]float64, totalT+1)}
+	s := b.NewState()
+	misfire := artilleryFaces.At(dice.Misfire)
+	for _, start := range starts {
+		for i, u := range b.Units {
+			s.Units[i].reset(u, b.Distance[i])
+		}
+		s.Units[1].Distance = start.dist
+		near := b.nearest(s, 0)
+		pFire, _, _ := boltWounds(b, near)
+		disaster, burst := pFire*misfire*mishapShare(0), pFire*misfire*mishapShare(2)
+		// The target's wounds from the bolts, and none where no bolt flew
+		// and no Disaster or Burst of Speed befell the Doomwheel.
+		bolts := dice.Dist{P: []float64{1 - pFire*(1-misfire) - disaster - burst}}
+		for i, p := range artilleryFaces.P {
+			if f := artilleryFaces.Min + i; p > 0 && f != dice.Misfire {
+				q := 0.0
+				if near == 1 {
+					q = HitWounds(f, t, false)
+				}
+				bolts = mix(bolts, thin(dice.Point(b.Options.ZzzzapBolts), q), pFire*p)
+			}
+		}
+		engaged := start.dist == 0
+		for w, q := range bolts.P {
+			st.add(parts[0], engaged, 0, min(w, totalT), start.p*q)
+		}
+		for w, q := range taken.P {
+			st.add(parts[1], engaged && w+taken.Min < totalA, w+taken.Min, 0, start.p*disaster*q)
+		}
+		st.add(parts[2], engaged, 0, 0, start.p*burst)
+	}
+	for _, part := range parts {
+		for _, row := range part.wounds.rows() {
+			for _, q := range row {
+				st.p += q
+			}
+		}
+	}
+	if st.p <= 0 {
+		return combatStart{}, false
+	}
+	for _, part := range parts {
+		for _, row := range part.wounds.rows() {
+			for i := range row {
+				row[i] /= st.p
+			}
+		}
+	}
+	st.parts = parts
+	return st, true
+}
+
+// add adds chance p of wa and wt wounds before the combat, in part when a
+// combat follows, else to the losses without one.
+func (st *combatStart) add(part startPart, combat bool, wa, wt int, p float64) {
+	if combat {
+		part.wounds.add(wa, wt, p)
+		return
+	}
+	st.outside[0][wa] += p
+	st.outside[1][wt] += p
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // normalize scales p to add up to 1, and returns what it added up to.
 func normalize(p []float64) float64 {

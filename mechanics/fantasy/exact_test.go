@@ -403,9 +403,10 @@ func TestExactZzzzapAfterTheMove(t *testing.T) {
 	if got, _ := ExactBattle(doomwheelTurn(9)).Mishap(0); math.Abs(got-(215+15.0/36)/216/18) > 1e-12 {
 		t.Errorf("disaster at 9: %v", got)
 	}
-	// The combat decides the Doomwheel's and the Clanrats' losses.
-	if _, has := ExactBattle(doomwheelTurn(6)).Value(BattleWounds, 1); has {
-		t.Error("the Clanrats' wounds have an exact value after a round of blows")
+	// The combat decides the Doomwheel's and the Clanrats' losses, from the
+	// wounds the Shooting phase left (exactCombat; TestExactZzzzapCombat).
+	if _, has := ExactBattle(doomwheelTurn(6)).Value(BattleWounds, 1); !has {
+		t.Error("the Clanrats' wounds have no exact value after the combat")
 	}
 	// Under loss_of_control end_of_phase, combat wounds may make it test.
 	b := doomwheelTurn(6)

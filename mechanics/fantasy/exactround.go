@@ -74,7 +74,29 @@ type roundCalc struct {
 	// refused: the round is known to take more than limit before it is
 	// worked out.
 	refused bool
+	memo    *roundMemo   // what the combat's rounds have worked out already
 	states  [2]UnitState // scratch: a unit as some wounds leave it
+}
+
+// roundMemo keeps, for a combat's rounds, what a strike group's attacks
+// come to where the units stand alike for it (the same plan, models in
+// contact and behind them, and the same champion's or Stomp's case): the
+// attacks' distribution, and for blows of one wound each, that of the
+// wounds they do. Rounds from the many ends of the one before meet the
+// same few cases again and again.
+type roundMemo struct {
+	m map[memoKey]*memoEntry
+}
+
+type memoKey struct {
+	plan                 *roundPlan
+	group, front, behind int
+	flag                 bool
+}
+
+type memoEntry struct {
+	counts, wounds dice.Dist
+	woundsSet      bool
 }
 
 // exactRound is the distribution of the wounds the round of combat plan
@@ -83,8 +105,8 @@ type roundCalc struct {
 // Initiative at a time, each step's attacks counted before any of its
 // blows land. It returns the steps it took, and false when the round
 // would take more than limit.
-func (b *Battle) exactRound(units [2]*Unit, states [2]*UnitState, plan *roundPlan, first bool, limit float64) (roundEnds, float64, bool) {
-	c := roundCalc{b: b, units: units, start: [2]UnitState{*states[0], *states[1]}, plan: plan, first: first, limit: limit}
+func (b *Battle) exactRound(units [2]*Unit, states [2]*UnitState, plan *roundPlan, first bool, limit float64, memo *roundMemo) (roundEnds, float64, bool) {
+	c := roundCalc{b: b, units: units, start: [2]UnitState{*states[0], *states[1]}, plan: plan, first: first, limit: limit, memo: memo}
 	ends := c.openingHits()
 	if c.refused {
 		return ends, c.work, false
@@ -207,9 +229,9 @@ func (c *roundCalc) step(ends roundEnds, start, end int) roundEnds {
 				continue
 			}
 			states := c.at(a, t)
-			var counts [maxGroups]dice.Dist
+			var counts [maxGroups]*memoEntry
 			for i := start; i < end; i++ {
-				counts[i] = c.attacks(&c.plan.groups[i], states)
+				counts[i] = c.attacks(i, states)
 			}
 			// taken[side]: the wounds side has taken, as the step's blows
 			// on it land.
@@ -247,16 +269,36 @@ func (c *roundCalc) step(ends roundEnds, start, end int) roundEnds {
 // round starts.
 func (c *roundCalc) room(side int) int { return c.start[side].remaining(c.units[side]) }
 
-// attacks is the distribution of the attacks (or Stomp hits) group g
-// makes this step, the units standing as states (fight's count, with
-// countAttacks and stompCount).
-func (c *roundCalc) attacks(g *strikeGroup, states [2]*UnitState) dice.Dist {
+// attacks is the distribution of the attacks (or Stomp hits) strike
+// group i makes this step, the units standing as states (fight's count,
+// with countAttacks and stompCount), from the memo where it has it.
+func (c *roundCalc) attacks(i int, states [2]*UnitState) *memoEntry {
+	g := &c.plan.groups[i]
 	u, us, e, es := c.units[g.side], states[g.side], c.units[1-g.side], states[1-g.side]
 	support := c.b.Options.SupportingAttacks && !c.plan.score[g.side].denied
 	front, behind := fighting(u, us, e, es, support, c.plan, g.side)
+	key := memoKey{plan: c.plan, group: i, front: front, behind: behind}
+	if g.attacker < 0 {
+		key.flag = e.Skirmishers || (e.Troop.infantry() && es.Alive == 1)
+	} else {
+		key.flag = g.rearChampion && us.Alive > u.Width
+	}
+	if m, ok := c.memo.m[key]; ok {
+		c.work += float64(len(m.counts.P))
+		return m
+	}
+	m := &memoEntry{counts: c.count(g, key)}
+	c.memo.m[key] = m
+	return m
+}
+
+// count works out the attacks of group g where the units stand as key
+// says.
+func (c *roundCalc) count(g *strikeGroup, key memoKey) dice.Dist {
+	front, behind := key.front, key.behind
 	if g.attacker < 0 {
 		die := dice.Dice(1, 6).Dist()
-		if e.Skirmishers || (e.Troop.infantry() && es.Alive == 1) {
+		if key.flag {
 			die = dice.Dice(1, 3).Dist()
 		}
 		n := dice.Point(0)
@@ -266,8 +308,9 @@ func (c *roundCalc) attacks(g *strikeGroup, states [2]*UnitState) dice.Dist {
 		c.work += float64(front * len(n.P) * len(die.P))
 		return n
 	}
+	u := c.units[g.side]
 	standsIn := g.standsIn
-	if g.rearChampion && us.Alive > u.Width {
+	if key.flag {
 		if u.Attackers[g.attacker].Champion {
 			return dice.Point(0)
 		}
@@ -309,10 +352,11 @@ func (c *roundCalc) attacks(g *strikeGroup, states [2]*UnitState) dice.Dist {
 
 // land is the distribution of the wounds the unit on side has taken once
 // group g's blows b land on it, from taken, the group making a number of
-// attacks distributed as counts (strike).
-func (c *roundCalc) land(taken []float64, g *strikeGroup, b *blows, counts dice.Dist, side int) []float64 {
+// attacks distributed as m.counts (strike).
+func (c *roundCalc) land(taken []float64, g *strikeGroup, b *blows, m *memoEntry, side int) []float64 {
 	room := len(taken) - 1
 	out := make([]float64, len(taken))
+	counts := m.counts
 	if counts.Max() == 0 {
 		return taken
 	}
@@ -320,12 +364,16 @@ func (c *roundCalc) land(taken []float64, g *strikeGroup, b *blows, counts dice.
 		// Each blow is an unsaved wound with one chance, and the wounds
 		// carry from body to body: a mixture of binomials over the count,
 		// capped at the room left.
-		p := unsaved(b)
-		if g.attacker >= 0 {
-			p *= hitChance(b.hit, g.reroll)
+		if !m.woundsSet {
+			p := unsaved(b)
+			if g.attacker >= 0 {
+				p *= hitChance(b.hit, g.reroll)
+			}
+			m.wounds, m.woundsSet = thin(counts, p), true
+			c.work += float64(len(m.wounds.P) * len(m.wounds.P))
 		}
-		w := thin(counts, p)
-		c.work += float64(len(w.P) * (len(w.P) + len(taken)))
+		w := m.wounds
+		c.work += float64(len(w.P) * len(taken))
 		for from, q := range taken {
 			if q == 0 {
 				continue
