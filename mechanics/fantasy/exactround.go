@@ -143,7 +143,9 @@ func (c *roundCalc) openingHits() roundEnds {
 			continue
 		}
 		models := c.plan.contact(side, u, us.Alive, e, es.Alive)
-		if most := openingMost(u, models, c.plan.face[side], us.Alive); float64(most)*float64(most) > c.limit {
+		impact := c.first && us.Charged && !u.Impact.IsZero()
+		grind := u.GrindAttack && !(c.first && us.Charged)
+		if most := openingMost(u, models, c.plan.face[side], us.Alive); (impact || grind) && float64(most)*float64(most) > c.limit {
 			// Adding up and thinning hits that many takes longer than the
 			// whole budget: known before it is spent.
 			c.refused = true
@@ -151,7 +153,7 @@ func (c *roundCalc) openingHits() roundEnds {
 		}
 		hits := dice.Point(0)
 		switch {
-		case c.first && us.Charged && !u.Impact.IsZero():
+		case impact:
 			for range models {
 				hits = hits.Add(u.Impact.Dist())
 			}
@@ -159,10 +161,10 @@ func (c *roundCalc) openingHits() roundEnds {
 			for range chariotsBehind(u, c.plan.face[side], us.Alive, models) {
 				hits = hits.Add(d3)
 			}
-		case u.GrindAttack && !(c.first && us.Charged):
-			grind := dice.Dice(1, 3).Dist().Shift(1)
+		case grind:
+			d3plus1 := dice.Dice(1, 3).Dist().Shift(1)
 			for range models {
-				hits = hits.Add(grind)
+				hits = hits.Add(d3plus1)
 			}
 		}
 		wounds[side] = thin(hits, unsaved(&c.plan.hits[side]))
