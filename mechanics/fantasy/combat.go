@@ -317,17 +317,6 @@ func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan 
 	return res
 }
 
-// stepEnd is the end of the step of Initiative that starts with strike
-// group start: the groups from it that share its band and Initiative
-// strike at once. fight's loop groups them the same way.
-func (p *roundPlan) stepEnd(start int) int {
-	end := start + 1
-	for end < p.n && p.groups[end].band == p.groups[start].band && p.groups[end].init == p.groups[start].init {
-		end++
-	}
-	return end
-}
-
 // impactHits resolves the hits that open a round. Impact Hits come only on
 // the turn of a successful charge, against the charged unit; a Grind
 // Attack's D3+1 Impact Hits come in every round in which the machine did

@@ -120,6 +120,17 @@ func (b *Battle) exactRound(units [2]*Unit, states [2]*UnitState, plan *roundPla
 	return ends, c.work, c.work <= limit
 }
 
+// stepEnd is the end of the step of Initiative that starts with strike
+// group start: the groups from it that share its band and Initiative
+// strike at once. fight's loop (combat.go) groups them the same way.
+func (p *roundPlan) stepEnd(start int) int {
+	end := start + 1
+	for end < p.n && p.groups[end].band == p.groups[start].band && p.groups[end].init == p.groups[start].init {
+		end++
+	}
+	return end
+}
+
 // at sets the scratch states to the units as a and t wounds leave them.
 func (c *roundCalc) at(a, t int) [2]*UnitState {
 	for side, w := range [2]int{a, t} {
