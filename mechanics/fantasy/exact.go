@@ -387,13 +387,7 @@ func exactCombat(b *Battle, st combatStart, charged bool, ex BattleExact, limit 
 		if part.wounds == nil {
 			live.add(0, 0, 1)
 		} else {
-			for wa, row := range part.wounds.rows() {
-				for wt, q := range row {
-					if q > 0 {
-						live.add(wa, wt, q)
-					}
-				}
-			}
+			part.wounds.each(func(wa, wt int, q float64) bool { live.add(wa, wt, q); return true })
 		}
 		w, ok := tl.fight(live, plan, charged, limit-work)
 		if work += w; !ok {
@@ -415,26 +409,18 @@ func (tl *combatTally) fight(live roundEnds, plan func(first bool) *roundPlan, c
 		rp := plan(first)
 		next := tl.grid()
 		work += float64(len(live.p))
-		for wa, row := range live.rows() {
-			if row == nil {
-				continue
+		read, all := live.each(func(wa, wt int, m float64) bool {
+			tl.place(wa, wt)
+			ends, w, ok := b.exactRound(units, states, rp, first, limit-work, tl.memo)
+			if work += w; !ok {
+				return false
 			}
-			work += float64(live.hi[1] + 1)
-			for wt, m := range row[:live.hi[1]+1] {
-				if m == 0 {
-					continue
-				}
-				tl.place(wa, wt)
-				ends, w, ok := b.exactRound(units, states, rp, first, limit-work, tl.memo)
-				work += w
-				if !ok {
-					return work, false
-				}
-				steps, ok := tl.ends(rp, k, wa, wt, m, ends, &next)
-				if work += steps; !ok || work > limit {
-					return work, false
-				}
-			}
+			steps, ok := tl.ends(rp, k, wa, wt, m, ends, &next)
+			work += steps
+			return ok && work <= limit
+		})
+		if work += float64(read); !all {
+			return work, false
 		}
 		live = next
 	}
@@ -513,68 +499,61 @@ const endSteps = 20
 // past any the rules give (no closed form).
 func (tl *combatTally) ends(plan *roundPlan, k, wa, wt int, m float64, ends roundEnds, next *roundEnds) (float64, bool) {
 	units, states := tl.units, tl.states
-	steps := 0.0
-	for ea, row := range ends.rows() {
-		if row == nil {
-			continue
+	steps, fine := 0.0, true
+	read, _ := ends.each(func(ea, et int, pe float64) bool {
+		steps += endSteps
+		p := m * pe
+		fa, ft := wa+ea, wt+et
+		tl.place(fa, ft)
+		cr, us, disrupted := combatResult(plan, units, states, [2]int{et, ea})
+		if k == 0 {
+			r := cr[0] - cr[1]
+			if r-tl.lo < 0 || r-tl.lo >= len(tl.results) {
+				fine = false
+				return false
+			}
+			tl.mean += float64(r) * p
+			tl.results[r-tl.lo] += p
 		}
-		steps += float64(ends.hi[1] + 1)
-		for et, pe := range row[:ends.hi[1]+1] {
-			if pe == 0 {
-				continue
-			}
-			steps += endSteps
-			p := m * pe
-			fa, ft := wa+ea, wt+et
-			tl.place(fa, ft)
-			cr, us, disrupted := combatResult(plan, units, states, [2]int{et, ea})
-			if k == 0 {
-				r := cr[0] - cr[1]
-				if r-tl.lo < 0 || r-tl.lo >= len(tl.results) {
-					return steps, false
+		taken := [2]int{fa, ft}
+		if states[0].Alive == 0 || states[1].Alive == 0 {
+			// A side the round's blows destroyed lost the combat; the
+			// other won it, if it still stands.
+			for side := range 2 {
+				if states[side].Alive > 0 {
+					tl.won[side] += p
 				}
-				tl.mean += float64(r) * p
-				tl.results[r-tl.lo] += p
+				tl.lost[side][taken[side]] += p
 			}
-			taken := [2]int{fa, ft}
-			if states[0].Alive == 0 || states[1].Alive == 0 {
-				// A side the round's blows destroyed lost the combat; the
-				// other won it, if it still stands.
-				for side := range 2 {
-					if states[side].Alive > 0 {
-						tl.won[side] += p
-					}
-					tl.lost[side][taken[side]] += p
-				}
-				tl.rounds[k] += p
-				continue
-			}
-			pBreak, loser := 0.0, 1
-			if cr[0] < cr[1] {
-				loser = 0
-			}
-			if lu := units[loser]; cr[0] != cr[1] && !lu.Unbreakable {
-				ld := lu.Ld
-				if !steadfast(lu, states[loser], us[1-loser], disrupted[loser], plan.score[loser].denied) {
-					ld -= cr[1-loser] - cr[loser]
-				}
-				pBreak = 1 - tl.b.holdPass(tl.s, loser, ld)
-			}
-			tl.broken(loser, taken, us[1-loser], p*pBreak)
-			tl.rounds[k] += p * pBreak
-			goOn := p * (1 - pBreak)
-			if k < tl.n-1 {
-				steps += float64(next.add(fa, ft, goOn))
-				continue
-			}
-			// The last round: the combat stops, still going.
-			tl.rounds[k] += goOn
-			tl.capped += goOn
-			tl.lost[0][fa] += goOn
-			tl.lost[1][ft] += goOn
+			tl.rounds[k] += p
+			return true
 		}
-	}
-	return steps, true
+		pBreak, loser := 0.0, 1
+		if cr[0] < cr[1] {
+			loser = 0
+		}
+		if lu := units[loser]; cr[0] != cr[1] && !lu.Unbreakable {
+			ld := lu.Ld
+			if !steadfast(lu, states[loser], us[1-loser], disrupted[loser], plan.score[loser].denied) {
+				ld -= cr[1-loser] - cr[loser]
+			}
+			pBreak = 1 - tl.b.holdPass(tl.s, loser, ld)
+		}
+		tl.broken(loser, taken, us[1-loser], p*pBreak)
+		tl.rounds[k] += p * pBreak
+		goOn := p * (1 - pBreak)
+		if k < tl.n-1 {
+			steps += float64(next.add(fa, ft, goOn))
+			return true
+		}
+		// The last round: the combat stops, still going.
+		tl.rounds[k] += goOn
+		tl.capped += goOn
+		tl.lost[0][fa] += goOn
+		tl.lost[1][ft] += goOn
+		return true
+	})
+	return steps + float64(read), fine
 }
 
 // broken tallies the loser's break, with chance p, the units having taken
@@ -759,21 +738,13 @@ func zzzzapBeforeCombat(b *Battle) (combatStart, bool) {
 		st.add(parts[2], engaged, 0, 0, start.p*burst)
 	}
 	for _, part := range parts {
-		for _, row := range part.wounds.rows() {
-			for _, q := range row {
-				st.p += q
-			}
-		}
+		part.wounds.each(func(_, _ int, q float64) bool { st.p += q; return true })
 	}
 	if st.p <= 0 {
 		return combatStart{}, false
 	}
 	for _, part := range parts {
-		for _, row := range part.wounds.rows() {
-			for i := range row {
-				row[i] /= st.p
-			}
-		}
+		part.wounds.divide(st.p)
 	}
 	st.parts = parts
 	return st, true

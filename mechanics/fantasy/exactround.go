@@ -57,9 +57,32 @@ func (e *roundEnds) add(a, t int, q float64) int {
 	return made
 }
 
-// rows is the rows that may hold something: those up to hi[0], of which
-// the nil ones hold nothing; each holds something only up to hi[1].
-func (e *roundEnds) rows() [][]float64 { return e.p[:e.hi[0]+1] }
+// each calls f with every cell that has a chance, row by row, until f
+// returns false; it returns the cells it read (those up to hi of every
+// row made) and whether it went through them all.
+func (e *roundEnds) each(f func(a, t int, q float64) bool) (read int, all bool) {
+	for a, row := range e.p[:e.hi[0]+1] {
+		if row == nil {
+			continue
+		}
+		read += e.hi[1] + 1
+		for t, q := range row[:e.hi[1]+1] {
+			if q != 0 && !f(a, t, q) {
+				return read, false
+			}
+		}
+	}
+	return read, true
+}
+
+// divide divides every chance by d.
+func (e *roundEnds) divide(d float64) {
+	for _, row := range e.p {
+		for i := range row {
+			row[i] /= d
+		}
+	}
+}
 
 // roundCalc works out a round's ends: the units as the round starts, its
 // plan, and the steps spent so far.
@@ -232,49 +255,39 @@ func (c *roundCalc) empty() roundEnds {
 // start, and on the enemy's wounds, which only its own blows change.
 func (c *roundCalc) step(ends roundEnds, start, end int) roundEnds {
 	out := c.empty()
-	for a, row := range ends.rows() {
-		if row == nil {
-			continue
+	read, _ := ends.each(func(a, t int, p float64) bool {
+		states := c.at(a, t)
+		var counts [maxGroups]*memoEntry
+		for i := start; i < end; i++ {
+			counts[i] = c.attacks(i, states)
 		}
-		c.work += float64(ends.hi[1] + 1)
-		for t, p := range row[:ends.hi[1]+1] {
-			if p == 0 {
+		// taken[side]: the wounds side has taken, as the step's blows on it
+		// land.
+		var taken [2][]float64
+		for side, w := range [2]int{a, t} {
+			taken[side] = make([]float64, c.room(side)+1)
+			taken[side][w] = 1
+		}
+		for i := start; i < end; i++ {
+			g := &c.plan.groups[i]
+			target := 1 - g.side
+			taken[target] = c.land(taken[target], g, &c.plan.blows[i], counts[i], target)
+		}
+		c.work += float64(len(taken[0]) + len(taken[1]))
+		for a2, pa := range taken[0] {
+			if pa == 0 {
 				continue
 			}
-			states := c.at(a, t)
-			var counts [maxGroups]*memoEntry
-			for i := start; i < end; i++ {
-				counts[i] = c.attacks(i, states)
-			}
-			// taken[side]: the wounds side has taken, as the step's blows
-			// on it land.
-			var taken [2][]float64
-			for side, w := range [2]int{a, t} {
-				taken[side] = make([]float64, c.room(side)+1)
-				taken[side][w] = 1
-			}
-			for i := start; i < end; i++ {
-				g := &c.plan.groups[i]
-				target := 1 - g.side
-				taken[target] = c.land(taken[target], g, &c.plan.blows[i], counts[i], target)
-			}
-			c.work += float64(len(taken[0]) + len(taken[1]))
-			for a2, pa := range taken[0] {
-				if pa == 0 {
-					continue
+			for t2, pt := range taken[1] {
+				if pt != 0 {
+					c.work += float64(out.add(a2, t2, p*pa*pt))
 				}
-				for t2, pt := range taken[1] {
-					if pt != 0 {
-						c.work += float64(out.add(a2, t2, p*pa*pt))
-					}
-				}
-				c.work += float64(len(taken[1]))
 			}
-			if c.work > c.limit {
-				return out
-			}
+			c.work += float64(len(taken[1]))
 		}
-	}
+		return c.work <= c.limit
+	})
+	c.work += float64(read)
 	return out
 }
 

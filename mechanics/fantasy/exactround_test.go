@@ -6,19 +6,15 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"hammersim/mechanics/dice"
 )
 
-// binom is the chance of k successes in n tries of chance p.
+// binom is the chance of k successes in n tries of chance p (gonum's
+// binomial law).
 func binom(n, k int, p float64) float64 {
-	if k < 0 || k > n {
-		return 0
-	}
-	c := 1.0
-	for i := range k {
-		c = c * float64(n-i) / float64(i+1)
-	}
-	return c * math.Pow(p, float64(k)) * math.Pow(1-p, float64(n-k))
+	return distuv.Binomial{N: float64(n), P: p}.Prob(float64(k))
 }
 
 // TestExactRoundByHand pins one round with blows on both sides to values
