@@ -694,10 +694,7 @@ func zzzzapBeforeCombat(b *Battle) (combatStart, bool) {
 		return combatStart{}, false
 	}
 	totalA, totalT := a.Models*a.W, t.Models*t.W
-	taken := thin(dice.Uniform(6), HitWounds(6, a, false)).Map(func(w int) int { return min(w, totalA) })
-	if n == 1 {
-		taken = dice.Point(totalA)
-	}
+	taken := disasterWounds(a)
 	// The parts: the Doomwheel's own movement, after a Disaster, after a
 	// Burst of Speed.
 	parts := []startPart{{wounds: ptr(newEnds(totalA+1, totalT+1))}, {wounds: ptr(newEnds(totalA+1, totalT+1))}, {wounds: ptr(newEnds(totalA+1, totalT+1)), random: fourD6}}
@@ -714,20 +711,14 @@ func zzzzapBeforeCombat(b *Battle) (combatStart, bool) {
 		}
 		s.Units[1].Distance = start.dist
 		near := b.nearest(s, 0)
-		pFire, _, _ := boltWounds(b, near)
-		disaster, burst := pFire*misfire*mishapShare(0), pFire*misfire*mishapShare(2)
+		pFire, _, bolts := boltWounds(b, near)
+		if near != 1 {
+			bolts = dice.Point(0) // they strike another unit, or none
+		}
 		// The target's wounds from the bolts, and none where no bolt flew
 		// and no Disaster or Burst of Speed befell the Doomwheel.
-		bolts := dice.Dist{P: []float64{1 - pFire*(1-misfire) - disaster - burst}}
-		for i, p := range artilleryFaces.P {
-			if f := artilleryFaces.Min + i; p > 0 && f != dice.Misfire {
-				q := 0.0
-				if near == 1 {
-					q = HitWounds(f, t, false)
-				}
-				bolts = mix(bolts, thin(dice.Point(b.Options.ZzzzapBolts), q), pFire*p)
-			}
-		}
+		disaster, burst := pFire*misfire*mishapShare(0), pFire*misfire*mishapShare(2)
+		bolts.P[0] -= disaster + burst
 		engaged := start.dist == 0
 		for w, q := range bolts.P {
 			st.add(parts[0], engaged, 0, min(w, totalT), start.p*q)
@@ -954,10 +945,7 @@ var artilleryFaces = artillery.Dist()
 func exactDisaster(b *Battle, pDisaster, pFree float64, combat bool, ex BattleExact) float64 {
 	a := b.Units[0]
 	total := a.Models * a.W
-	taken := thin(dice.Uniform(6), HitWounds(6, a, false)).Map(func(w int) int { return min(w, total) })
-	if n, ok := a.Mover.Random.PlainD6(); ok && n == 1 {
-		taken = dice.Point(total)
-	}
+	taken := disasterWounds(a)
 	if !combat {
 		wounds := mix(dice.Dist{P: []float64{1 - pDisaster}}, taken, pDisaster)
 		ex.setLosses(b, 0, pDisaster*taken.Mean(), wounds)
@@ -1083,6 +1071,18 @@ func exactStaticCombat(b *Battle, ex BattleExact) {
 	for i := 2; i < len(b.Units); i++ { // only the two sides fight
 		ex.unharmed(b, i)
 	}
+}
+
+// disasterWounds is the distribution of the wounds a Disaster does to
+// Doomwheel a: D6 hits at S6, each wounding on its own, stopped at the
+// wounds it has; with Random Movement (D6) every wound, since the Disaster
+// takes its last die and removes it.
+func disasterWounds(a *Unit) dice.Dist {
+	total := a.Models * a.W
+	if n, ok := a.Mover.Random.PlainD6(); ok && n == 1 {
+		return dice.Point(total)
+	}
+	return thin(dice.Uniform(6), HitWounds(6, a, false)).Map(func(w int) int { return min(w, total) })
 }
 
 // pick is v when cond holds, else 0.
