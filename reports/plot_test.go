@@ -432,16 +432,17 @@ func TestLegendAboveData(t *testing.T) {
 // drawn once left the axis at gonum's -1 to 1 for an empty plot, and the
 // bars, which only widen it, kept the -1.
 func TestBarsOfAveragesStartAtZero(t *testing.T) {
-	for _, values := range [][]int{{0, 1, 1, 1}, {1, 1, 1}, {0, 0}, {5, 7, 9}} {
+	// The middle bar's values are shifted by shift from the others'.
+	for _, tc := range []struct {
+		values []int
+		shift  int
+	}{{[]int{0, 1, 1, 1}, 1}, {[]int{1, 1, 1}, 1}, {[]int{0, 0}, 0}, {[]int{5, 7, 9}, 1}} {
+		values := tc.values
 		var rows []sim.Estimate
 		for g := range 3 {
 			h := sim.NewHistogram(0, 10)
 			for _, v := range values {
-				h.AddN(v+g%2, 1000)
-			}
-			if values[len(values)-1] == 0 {
-				h = sim.NewHistogram(0, 10)
-				h.AddN(0, 10)
+				h.AddN(v+tc.shift*(g%2), 1000)
 			}
 			rows = append(rows, sim.MeanOf("rounds", []sim.Param{{Name: "attacker", Value: fmt.Sprint("u", g)}}, &h))
 		}
