@@ -40,6 +40,9 @@ const (
 	// BattleLostControl is the chance that a Loss of Control test sent the
 	// acting unit Out of Control.
 	BattleLostControl
+	// BattleFled is per unit: the chance that it fled from a failed Panic
+	// test (State.Out.Panicked).
+	BattleFled
 )
 
 // BattleExact holds the quantities of a battle that have a closed form.
@@ -185,10 +188,11 @@ func exactBattle(b *Battle, limit float64) (ex BattleExact, work float64) {
 		// Engaged from the start, with blows struck.
 		work = exactCombat(b, combatStart{p: 1}, false, ex, limit)
 	}
-	pCharge, pCombat, chargeKnown := exactCharge(b)
+	pCharge, pCombat, pFled, chargeKnown := exactCharge(b)
 	if chargeKnown {
 		ex.set(BattleChargeSuccess, 0, pCharge)
 	}
+	exactFled(b, pFled, chargeKnown, ex)
 	// lost: the models the target may lose between the charge and the
 	// combat.
 	lost := 0
@@ -240,20 +244,23 @@ func exactBattle(b *Battle, limit float64) (ex BattleExact, work float64) {
 // a voluntary flight is not modelled in closed form.
 //
 // pCombat is the part of it that leads to a combat: a charge into a target
-// that held (one that fled and was caught fights no round).
-func exactCharge(b *Battle) (pCharge, pCombat float64, known bool) {
+// that held (one that fled and was caught fights no round). pFled is the
+// chance that the target failed the Terror test and fled: a charge
+// declared (the target within the longest charge) at a target it
+// terrifies.
+func exactCharge(b *Battle) (pCharge, pCombat, pFled float64, known bool) {
 	a, t := b.Units[0], b.Units[1]
 	if len(b.Phases) == 0 || b.Phases[0] != PhaseCharge {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	switch {
 	case b.Distance[1] == 0: // engaged from the start: no charge
-		return 0, 0, true
+		return 0, 0, 0, true
 	case !a.Mover.Random.IsZero():
 		p := a.Mover.Random.Dist().AtLeast(b.Distance[1])
-		return p, p, true
+		return p, p, 0, true
 	case b.Options.TargetFlees:
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	// The target holds, or (after a failed Terror test) flees its flee roll
 	// further away before the charge range is rolled.
@@ -269,12 +276,31 @@ func exactCharge(b *Battle) (pCharge, pCombat float64, known bool) {
 		flee := t.Mover.Move(Flee, false).Dist().Shift(b.Distance[1])
 		pCombat = pass * pCharge
 		pCharge = pCombat + (1-pass)*reach.ProbGE(flee)
+		if b.Distance[1] <= a.Mover.LongestCharge(a.Flying) {
+			pFled = 1 - pass // a charge that cannot be completed is not declared
+		}
 	}
 	if TestsToCharge(a, t) {
 		declare := Ld2D6Pass(a.Ld, b.Options.InsaneCourage)
-		pCharge, pCombat = pCharge*declare, pCombat*declare
+		pCharge, pCombat, pFled = pCharge*declare, pCombat*declare, pFled*declare
 	}
-	return pCharge, pCombat, true
+	return pCharge, pCombat, pFled, true
+}
+
+// exactFled sets fled where it is known: 0 for a unit that no trial makes
+// flee from Panic (MayPanic, ActingMayFlee), and for a target whose only
+// Panic test is the Terror test of the battle's one declared charge
+// (panicsOnlyAtCharge), the chance that it failed it, pFled (exactCharge,
+// when the charge is known).
+func exactFled(b *Battle, pFled float64, chargeKnown bool, ex BattleExact) {
+	for i := range b.Units {
+		switch {
+		case i == 0 && !b.ActingMayFlee(), i > 0 && !b.MayPanic(i):
+			ex.set(BattleFled, i, 0)
+		case i == 1 && chargeKnown && b.panicsOnlyAtCharge():
+			ex.set(BattleFled, 1, pFled)
+		}
+	}
 }
 
 // exactImpact: impact_hits and impact_wounds, for a combat that follows

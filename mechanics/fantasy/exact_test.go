@@ -651,3 +651,115 @@ func TestExactImpactCombatHeartened(t *testing.T) {
 		within4SE(t, fmt.Sprintf("bearer at %d\": the Clanrats broke", tc.at), k, n, tc.want)
 	}
 }
+
+// TestExactFled: the chance that a unit fled from a failed Panic test,
+// where it has a closed form. A Terror-causer (M 5) declaring a charge
+// makes its target take a Panic test (Run for Your Lives!); when that test
+// is the target's only one, fled is the chance of failing it. Clanrats on
+// Ld 5 fail on 2D6 above 5: 26/36 (a double 1, which Insane Courage lets
+// pass, is a 2 and passes anyway). A battle standard in the unit lets it
+// re-roll a failed test: (26/36)^2. Beyond the Horror's longest charge
+// (M 5 + D6 = 11", WAP's charge without Swiftstride) no charge is declared, so no test: 0. A unit that
+// can take no Panic test at all (immune to Psychology, or a friend of the
+// Horror's 30" away, whose only test would be for a friend of its own
+// breaking nearby) has 0 too. Each is held to 40,000 trials within 4
+// standard errors, and a 0 to no trial fleeing.
+//
+// Where another test may follow, there is none: a Horror that also
+// shoots may, beyond its charge, shoot a quarter of eight Clanrats (two
+// of its five shots hitting and wounding); a second charge phase declares
+// a second charge after a failed one; a flight along the line
+// (pursuit_path: line) may bring the Clanrats near a friend that breaks.
+func TestExactFled(t *testing.T) {
+	horror := func() *Unit {
+		a := foot("Horror", 5, 5, 3, 3, 3, 3, 1, 8, NoSave)
+		a.Terror = true
+		return a
+	}
+	rats := func(n int) *Unit { return foot("Clanrats", n, 5, 3, 3, 3, 4, 1, 5, 5) }
+	fail := 26.0 / 36
+	if got := 1 - Ld2D6Pass(5, DefaultOptions.InsaneCourage); math.Abs(got-fail) > 1e-12 {
+		t.Fatalf("Ld 5 fails with %v, want 26/36", got)
+	}
+	longest := horror().Mover.LongestCharge(false)
+	if longest != 11 {
+		t.Fatalf("M 5 charges at most %d\", want 11 (5 + D6)", longest)
+	}
+	fled := func(s *State) bool { return s.Out.Panicked[1] }
+	for i, tc := range []struct {
+		name string
+		b    func() *Battle
+		unit int
+		want float64
+	}{
+		{"terror at 6\"", func() *Battle { return battle(horror(), rats(20), 6, PhaseCharge, PhaseCombat) }, 1, fail},
+		{"terror at the longest charge", func() *Battle { return battle(horror(), rats(20), longest, PhaseCharge) }, 1, fail},
+		{"terror beyond the longest charge", func() *Battle { return battle(horror(), rats(20), longest+1, PhaseCharge, PhaseCombat) }, 1, 0},
+		{"terror on a unit with a battle standard", func() *Battle {
+			r := rats(20)
+			r.BattleStandard = true
+			return battle(horror(), r, 6, PhaseCharge, PhaseCombat, PhaseCombat)
+		}, 1, fail * fail},
+		{"terror on a unit immune to psychology", func() *Battle {
+			r := rats(20)
+			r.ImmunePsychology = true
+			return battle(horror(), r, 6, PhaseCharge, PhaseCombat)
+		}, 1, 0},
+		{"a friend far away", func() *Battle {
+			b := battle(horror(), rats(20), 6, PhaseCharge, PhaseCombat)
+			b.Units = append(b.Units, rats(20))
+			b.Enemy, b.Distance = append(b.Enemy, false), append(b.Distance, 30)
+			return b
+		}, 2, 0},
+	} {
+		b := tc.b()
+		got, has := ExactBattle(b).Value(BattleFled, tc.unit)
+		if !has || math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: exact fled %v (%v), want %v", tc.name, got, has, tc.want)
+		}
+		const n = 40_000
+		k := trialsWhere(b, uint64(41+i), n, func(s *State) bool { return s.Out.Panicked[tc.unit] })
+		within4SE(t, tc.name, k, n, tc.want)
+	}
+
+	// Where another test may follow, the trials see more flights than the
+	// one Terror test gives (single), beyond 4 standard errors, where the
+	// case is built to show it (shows).
+	for i, tc := range []struct {
+		name   string
+		b      func() *Battle
+		single float64
+		shows  bool
+	}{
+		{"a Horror that shoots", func() *Battle {
+			a := horror()
+			a.BS, a.Missile = 5, Missile{S: 4, Range: 24, Shots: dice.Const(1)}
+			return battle(a, rats(8), longest+2, PhaseCharge, PhaseShooting)
+		}, 0, true},
+		// At 10" a charge fails on a D6 below 5, and the Horror charges
+		// again: 26/36 + 10/36 x 4/6 x 26/36 = 0.856.
+		{"two charge phases", func() *Battle {
+			return battle(horror(), rats(20), 10, PhaseCharge, PhaseCombat, PhaseCharge)
+		}, fail, true},
+		{"pursuit along the line", func() *Battle {
+			b := battle(horror(), rats(20), 6, PhaseCharge, PhaseCombat)
+			b.Units = append(b.Units, rats(20))
+			b.Enemy, b.Distance = append(b.Enemy, true), append(b.Distance, 9)
+			b.Options.PursuitPath = PathLine
+			return b
+		}, fail, false},
+	} {
+		b := tc.b()
+		if got, has := ExactBattle(b).Value(BattleFled, 1); has {
+			t.Errorf("%s: exact fled %v, want none", tc.name, got)
+		}
+		if !tc.shows {
+			continue
+		}
+		const n = 40_000
+		got := float64(trialsWhere(b, uint64(51+i), n, fled)) / n
+		if se := math.Sqrt(max(tc.single*(1-tc.single), 1e-12) / n); got <= tc.single+4*se {
+			t.Errorf("%s: %.4f of the trials fled, no more than the one test's %.4f (4 SE %.4f): the case shows nothing", tc.name, got, tc.single, 4*se)
+		}
+	}
+}

@@ -138,6 +138,23 @@ func (b *Battle) terrorOnCharge() bool {
 	return slices.Contains(b.Phases, PhaseCharge) && a.Mover.Random.IsZero() && b.Distance[1] > 0 && a.terrifies(b.Units[1])
 }
 
+// panicsOnlyAtCharge reports whether the target's one Panic test is Run
+// for Your Lives!, at the charge of a battle whose first phase is its only
+// charge phase: the Terror test can fall due (terrorOnCharge), and no
+// other path of MayPanic's is open. The target's losses in that charge
+// phase open none: it loses models there only when caught fleeing, and a
+// fleeing unit takes no test.
+func (b *Battle) panicsOnlyAtCharge() bool {
+	t := b.Units[1]
+	switch {
+	case !b.terrorOnCharge() || b.Phases[0] != PhaseCharge || slices.Index(b.Phases[1:], PhaseCharge) >= 0:
+		return false
+	case !t.TroopPanics() || t.ImmunePsychology || t.ImmunePanic:
+		return true
+	}
+	return !b.MeetsOthers() && !b.quarterLoss(1, len(b.Phases), PhaseCharge) && !b.mayLoseFriend(1)
+}
+
 // targetMayFlee reports whether the target can flee as its charge reaction,
 // and so be caught in the charge phase (none in a battle that starts in
 // combat: terrorOnCharge).
@@ -206,12 +223,19 @@ func (b *Battle) mayLoseQuarter(i int) bool {
 
 // mayLoseQuarterBefore is mayLoseQuarter over the phases before phase k.
 func (b *Battle) mayLoseQuarterBefore(i, k int) bool {
+	return b.quarterLoss(i, k, PhaseCombat)
+}
+
+// quarterLoss is mayLoseQuarterBefore with the losses of phases of kind
+// untested, as well as combat phases, counted only as losses that leave
+// the unit fewer models for the phases after them.
+func (b *Battle) quarterLoss(i, k int, untested Phase) bool {
 	u := b.Units[i]
 	lostBefore := 0
 	for j, p := range b.Phases[:k] {
 		n := b.maxModelsLost(i, j)
 		fewest := max(1, u.Models-lostBefore)
-		if n > 0 && p != PhaseCombat && (u.US <= 0 || 4*min(n, fewest) >= fewest) {
+		if n > 0 && p != PhaseCombat && p != untested && (u.US <= 0 || 4*min(n, fewest) >= fewest) {
 			return true
 		}
 		lostBefore += n

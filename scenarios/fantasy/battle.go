@@ -896,6 +896,7 @@ var exactMetrics = map[recKind]rules.BattleMetric{
 	recCaught:         rules.BattleCaught,
 	recWon:            rules.BattleWon,
 	recLostControl:    rules.BattleLostControl,
+	recFled:           rules.BattleFled,
 }
 
 type recorder struct {
