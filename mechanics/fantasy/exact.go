@@ -437,10 +437,12 @@ func (tl *combatTally) fight(live roundEnds, plan func(first bool) *roundPlan, c
 		work += float64(len(live.p))
 		read, all := live.each(func(wa, wt int, m float64) bool {
 			tl.place(wa, wt)
-			ends, w, ok := b.exactRound(units, states, rp, first, limit-work, tl.memo)
+			ends, opening, w, ok := b.exactRound(units, states, rp, first, limit-work, tl.memo)
 			if work += w; !ok {
 				return false
 			}
+			tl.opening[0] += m * opening[0]
+			tl.opening[1] += m * opening[1]
 			steps, ok := tl.ends(rp, k, wa, wt, m, ends, &next)
 			work += steps
 			return ok && work <= limit
@@ -475,7 +477,10 @@ type combatTally struct {
 	capped float64
 	// catch[side]: the chance that side, broken, is caught.
 	catch [2]float64
-	memo  *roundMemo
+	// opening: the acting unit's opening hits and their wounds, in the
+	// mean, over every round.
+	opening [2]float64
+	memo    *roundMemo
 }
 
 func newCombatTally(b *Battle, s *State, units [2]*Unit, states [2]*UnitState, n int) *combatTally {
@@ -621,6 +626,15 @@ func (tl *combatTally) set(ex BattleExact, st combatStart, all bool) {
 	rounds := trimmed(orZero(dice.Dist{Min: 1, P: tl.rounds}, pCombat))
 	ex.set(BattleRounds, 0, rounds.Mean())
 	ex.setDist(BattleRounds, 0, rounds)
+	// The opening hits of every round: exactImpact's, where it has them,
+	// are the same with their distributions; here they come in the mean
+	// alone, with a Grind Attack in later rounds, or a target the bolts
+	// may have brought within reach of its last wound.
+	for k, metric := range [2]BattleMetric{BattleImpactHits, BattleImpactWounds} {
+		if _, has := ex.Value(metric, 0); !has {
+			ex.set(metric, 0, pCombat*tl.opening[k])
+		}
+	}
 	if all {
 		ex.set(BattleRoundCap, 0, pCombat*tl.capped)
 	}

@@ -99,6 +99,9 @@ type roundCalc struct {
 	refused bool
 	memo    *roundMemo   // what the combat's rounds have worked out already
 	states  [2]UnitState // scratch: a unit as some wounds leave it
+	// opening: the acting unit's opening hits in the round (Impact Hits,
+	// a Grind Attack) and the wounds they do, in the mean.
+	opening [2]float64
 }
 
 // roundMemo keeps, for a combat's rounds, what a strike group's attacks
@@ -126,13 +129,14 @@ type memoEntry struct {
 // takes from each unit, from states as the round starts, as fight rolls
 // them: both sides' opening hits, then the strike groups a step of
 // Initiative at a time, each step's attacks counted before any of its
-// blows land. It returns the steps it took, and false when the round
-// would take more than limit.
-func (b *Battle) exactRound(units [2]*Unit, states [2]*UnitState, plan *roundPlan, first bool, limit float64, memo *roundMemo) (roundEnds, float64, bool) {
+// blows land. It returns the acting unit's opening hits and the wounds
+// they do, in the mean (what impact_hits and impact_wounds count), the
+// steps it took, and false when the round would take more than limit.
+func (b *Battle) exactRound(units [2]*Unit, states [2]*UnitState, plan *roundPlan, first bool, limit float64, memo *roundMemo) (ends roundEnds, opening [2]float64, work float64, ok bool) {
 	c := roundCalc{b: b, units: units, start: [2]UnitState{*states[0], *states[1]}, plan: plan, first: first, limit: limit, memo: memo}
-	ends := c.openingHits()
+	ends = c.openingHits()
 	if c.refused {
-		return ends, c.work, false
+		return ends, c.opening, c.work, false
 	}
 	n := plan.n
 	for start := 0; start < n && c.work <= limit; {
@@ -140,7 +144,7 @@ func (b *Battle) exactRound(units [2]*Unit, states [2]*UnitState, plan *roundPla
 		ends = c.step(ends, start, end)
 		start = end
 	}
-	return ends, c.work, c.work <= limit
+	return ends, c.opening, c.work, c.work <= limit
 }
 
 // stepEnd is the end of the step of Initiative that starts with strike
@@ -203,12 +207,16 @@ func (c *roundCalc) openingHits() roundEnds {
 		}
 		wounds[side] = thin(hits, unsaved(&c.plan.hits[side]))
 		c.work += float64(len(hits.P) * len(hits.P))
+		if side == 0 {
+			c.opening[0] = hits.Mean()
+		}
 	}
 	out := c.empty()
 	for i, pa := range wounds[1].P { // the wounds the acting unit takes
 		for j, pt := range wounds[0].P {
 			a, t := min(wounds[1].Min+i, c.room(0)), min(wounds[0].Min+j, c.room(1))
 			c.work += float64(out.add(a, t, pa*pt))
+			c.opening[1] += pa * pt * float64(t)
 		}
 	}
 	return out

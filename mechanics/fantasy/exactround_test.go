@@ -97,7 +97,9 @@ var roundProbes = func() []exactProbe {
 	f := func(b bool) float64 { return float64(flag(b)) }
 	var ps []exactProbe
 	ps = append(ps, exactProbe{"combat_result", BattleCombatResult, 0, func(s *State) float64 { return float64(s.Out.CombatResult) }},
-		exactProbe{"rounds", BattleRounds, 0, func(s *State) float64 { return float64(s.Out.Rounds) }})
+		exactProbe{"rounds", BattleRounds, 0, func(s *State) float64 { return float64(s.Out.Rounds) }},
+		exactProbe{"impact_hits", BattleImpactHits, 0, func(s *State) float64 { return float64(s.Out.ImpactHits) }},
+		exactProbe{"impact_wounds", BattleImpactWounds, 0, func(s *State) float64 { return float64(s.Out.ImpactWounds) }})
 	for side := range 2 {
 		ps = append(ps,
 			exactProbe{fmt.Sprint("broke ", side), BattleBroke, side, func(s *State) float64 { return f(s.Units[side].Broke) }},
@@ -380,6 +382,71 @@ func TestExactZzzzapCombat(t *testing.T) {
 				probes = append(probes, roundCapProbe)
 			}
 			matchesTrials(t, b, uint64(300+10*i+rounds), 200_000, probes)
+		}
+	}
+}
+
+// TestExactOpeningHits: impact_hits and impact_wounds of a combat of
+// several rounds, by hand. A Grind Attack makes D3+1 hits a round (mean
+// 3) in every round in which the machine did not charge; engaged from the
+// start, that is every round. S6 wounds T3 on 2+, through no armour.
+//   - Against 30 Unbreakable models, which strike no blow, the machine
+//     (Unbreakable too) grinds 3 rounds: 9 hits, 9 x 5/6 = 7.5 wounds
+//     (at most 12 of the 30, so none is lost to the cap).
+//   - Against 2 such models, for one round, the wounds stop at the 2 the
+//     unit has: E[min(W, 2)] with W ~ Bin(h, 5/6) and h = 2, 3, 4 alike,
+//     is 2 - 2 P(W = 0) - P(W = 1): (60/36 + 415/216 + 2570/1296) / 3 =
+//     7220/3888 (uncapped it would be 2.5).
+//
+// Where Impact Hits on the charge have a closed form of their own
+// (exactImpact, with distributions), the combat's rounds give the same
+// means, to 1e-12.
+func TestExactOpeningHits(t *testing.T) {
+	grinder := func() *Unit {
+		a := chariot("")
+		a.GrindAttack, a.Unbreakable = true, true
+		return a
+	}
+	wall := func(n, rounds int) *Battle {
+		w := foot("Wall", n, min(n, 10), 3, 3, 3, 3, 0, 10, NoSave)
+		w.Unbreakable = true
+		b := battle(grinder(), w, 0, PhaseCombat)
+		b.Options.Rounds = rounds
+		return b
+	}
+	for _, tc := range []struct {
+		name         string
+		b            *Battle
+		hits, wounds float64
+	}{
+		{"three rounds against 30", wall(30, 3), 9, 7.5},
+		{"one round against 2", wall(2, 1), 3, 7220.0 / 3888},
+	} {
+		ex := ExactBattle(tc.b)
+		for _, m := range []struct {
+			metric BattleMetric
+			want   float64
+		}{{BattleImpactHits, tc.hits}, {BattleImpactWounds, tc.wounds}} {
+			if got, has := ex.Value(m.metric, 0); !has || math.Abs(got-m.want) > 1e-12 {
+				t.Errorf("%s: metric %d exact %v (%v), want %v", tc.name, m.metric, got, has, m.want)
+			}
+		}
+		matchesTrials(t, tc.b, 61, 40_000, roundProbes[2:4])
+	}
+
+	one := doomwheelCombat()
+	one.Options.Rounds = 1
+	for _, b := range []*Battle{impactBattle("D6"), impactBattle("2D6"), one} {
+		want := ExactBattle(b)
+		_, pCombat, _, _ := exactCharge(b)
+		got := BattleExact{values: map[battleKey]float64{}, dists: map[battleKey]dice.Dist{}, mishap: map[int]float64{}}
+		exactCombat(b, combatStart{p: pCombat}, true, got, MaxCombatWork)
+		for _, metric := range []BattleMetric{BattleImpactHits, BattleImpactWounds} {
+			w, hasW := want.Value(metric, 0)
+			g, hasG := got.Value(metric, 0)
+			if _, isDist := want.Dist(metric, 0); !hasW || !hasG || !isDist || math.Abs(g-w) > 1e-12 {
+				t.Errorf("%s, metric %d: the rounds give %v (%v), the charge's closed form %v (%v)", b.Units[0].Name, metric, g, hasG, w, hasW)
+			}
 		}
 	}
 }
