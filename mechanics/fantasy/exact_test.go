@@ -667,8 +667,9 @@ func TestExactImpactCombatHeartened(t *testing.T) {
 //
 // Where another test may follow, there is none: a Horror that also
 // shoots may, beyond its charge, shoot a quarter of eight Clanrats (two
-// of its five shots hitting and wounding); a second charge phase declares
-// a second charge after a failed one; a flight along the line
+// of its five shots hitting and wounding); a second charge phase (in a
+// Battle built in Go: scenario files allow one) declares a second charge
+// after a failed one; a flight along the line
 // (pursuit_path: line) may bring the Clanrats near a friend that breaks.
 func TestExactFled(t *testing.T) {
 	horror := func() *Unit {

@@ -140,17 +140,15 @@ func (b *Battle) terrorOnCharge() bool {
 
 // panicsOnlyAtCharge reports whether the target's one Panic test is Run
 // for Your Lives!, at the charge of a battle whose first phase is its only
-// charge phase: the Terror test can fall due (terrorOnCharge), and no
-// other path of MayPanic's is open. The target's losses in that charge
-// phase open none: it loses models there only when caught fleeing, and a
-// fleeing unit takes no test.
+// charge phase (scenario files allow one; a Battle built in Go may have
+// more, and each may declare a charge): the Terror test can fall due
+// (terrorOnCharge, which also says that the target is not exempt from
+// Panic tests), and no other path of MayPanic's is open. The target's
+// losses in that charge phase open none: it loses models there only when
+// caught fleeing, and a fleeing unit takes no test.
 func (b *Battle) panicsOnlyAtCharge() bool {
-	t := b.Units[1]
-	switch {
-	case !b.terrorOnCharge() || b.Phases[0] != PhaseCharge || slices.Index(b.Phases[1:], PhaseCharge) >= 0:
+	if !b.terrorOnCharge() || b.Phases[0] != PhaseCharge || slices.Index(b.Phases[1:], PhaseCharge) >= 0 {
 		return false
-	case !t.TroopPanics() || t.ImmunePsychology || t.ImmunePanic:
-		return true
 	}
 	return !b.MeetsOthers() && !b.quarterLoss(1, len(b.Phases), PhaseCharge) && !b.mayLoseFriend(1)
 }
