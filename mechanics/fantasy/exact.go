@@ -424,26 +424,41 @@ func exactCombat(b *Battle, st combatStart, charged bool, ex BattleExact, limit 
 	return work
 }
 
+// negligibleCombat is the chance below which a combat still going, as a
+// round starts, is not followed further (its wounds taken so far being
+// those of one cell of the distribution). Such combats together weigh
+// less than one cell's bound times the cells of the grid (maxGridCells),
+// a round, so at most about 10^-14 a round: far below what any estimate can
+// show, and at the level of the rounding of the sums themselves, while a
+// long combat of two large units spends most of its rounds on them (two
+// blocks of infantry fought to the end: the chance that either is still
+// fighting halves each round, and from the tenth round on, most of the
+// grid's cells hold less than this).
+const negligibleCombat = 1e-20
+
 // fight plays the rounds from live, the combats going on as the first
 // starts (chances adding up to the share of the combats they are), into
 // the tally, with no more than limit steps. It reports false past them,
-// or for a result past any the rules give.
+// or for a result past any the rules give. A combat whose chance is below
+// negligibleCombat as a round starts is left out of it and of the rounds
+// after it.
 func (tl *combatTally) fight(live roundEnds, plan func(first bool) *roundPlan, charged bool, limit float64) (work float64, ok bool) {
-	b, units, states := tl.b, tl.units, tl.states
 	for k := range tl.n {
 		first := charged && k == 0
 		rp := plan(first)
 		next := tl.grid()
 		work += float64(len(live.p))
 		read, all := live.each(func(wa, wt int, m float64) bool {
-			tl.place(wa, wt)
-			ends, opening, w, ok := b.exactRound(units, states, rp, first, limit-work, tl.memo)
+			if m < negligibleCombat {
+				return true // not followed further
+			}
+			rf, w, ok := tl.round(rp, first, wa, wt, limit-work)
 			if work += w; !ok {
 				return false
 			}
-			tl.opening[0] += m * opening[0]
-			tl.opening[1] += m * opening[1]
-			steps, ok := tl.ends(rp, k, wa, wt, m, ends, &next)
+			tl.opening[0] += m * rf.opening[0]
+			tl.opening[1] += m * rf.opening[1]
+			steps, ok := tl.ends(rp, k, wa, wt, m, rf.ends, &next)
 			work += steps
 			return ok && work <= limit
 		})
@@ -453,6 +468,66 @@ func (tl *combatTally) fight(live roundEnds, plan func(first bool) *roundPlan, c
 		live = next
 	}
 	return work, true
+}
+
+// endCell is one end of a round: the wounds each side took in it (the
+// acting unit's, a, and its opponent's, t), and its chance.
+type endCell struct {
+	a, t int32
+	p    float64
+}
+
+// roundFrom is a round fought from one state of the combat: its ends, and
+// the acting unit's opening hits and their wounds, in the mean.
+type roundFrom struct {
+	ends    []endCell
+	opening [2]float64
+}
+
+// roundKey names a round fought from one state: the kind of round and the
+// wounds each side had taken as it started, which fix the units (place).
+type roundKey struct {
+	plan   *roundPlan
+	first  bool
+	wa, wt int
+}
+
+// maxKeptEnds bounds what a combat's tally keeps of the rounds it has
+// worked out, in ends (16 bytes each), a round's key and its place in the
+// map counting as keyEnds more: 2^21, about 32 MB. (A variable, so that a
+// test can keep nothing.)
+var maxKeptEnds = 1 << 21
+
+const keyEnds = 6
+
+// round is the round of plan fought from wa and wt wounds taken, worked out
+// by exactRound the first time it is asked for. The same state meets the
+// same round again in later rounds of a long combat (every round after the
+// first is of one kind), so it is kept, while the ends kept stay within
+// maxKeptEnds; one not kept lasts until the next round is worked out. It
+// returns the steps it took (none for a round kept), and false past limit.
+func (tl *combatTally) round(plan *roundPlan, first bool, wa, wt int, limit float64) (roundFrom, float64, bool) {
+	key := roundKey{plan, first, wa, wt}
+	if rf, kept := tl.fought[key]; kept {
+		return rf, 0, true
+	}
+	tl.place(wa, wt)
+	ends, opening, work, ok := tl.b.exactRound(tl.units, tl.states, plan, first, limit, tl.memo)
+	if !ok {
+		return roundFrom{}, work, false
+	}
+	rf := roundFrom{opening: opening, ends: tl.scratch[:0]}
+	read, _ := ends.each(func(a, t int, q float64) bool {
+		rf.ends = append(rf.ends, endCell{int32(a), int32(t), q})
+		return true
+	})
+	tl.scratch = rf.ends
+	if size := len(rf.ends) + keyEnds; tl.kept+size <= maxKeptEnds {
+		rf.ends = slices.Clone(rf.ends)
+		tl.fought[key] = rf
+		tl.kept += size
+	}
+	return rf, work + float64(read), true
 }
 
 // combatTally gathers what the rounds of exactCombat end in.
@@ -481,11 +556,17 @@ type combatTally struct {
 	// mean, over every round.
 	opening [2]float64
 	memo    *roundMemo
+	// fought keeps the rounds worked out from each state (round), kept
+	// the ends they hold with their keys (maxKeptEnds); scratch holds the
+	// ends of a round not kept, until the next is worked out.
+	fought  map[roundKey]roundFrom
+	kept    int
+	scratch []endCell
 }
 
 func newCombatTally(b *Battle, s *State, units [2]*Unit, states [2]*UnitState, n int) *combatTally {
 	tl := &combatTally{b: b, s: s, units: units, states: states, start: [2]UnitState{*states[0], *states[1]}, n: n,
-		rounds: make([]float64, n), memo: &roundMemo{m: map[memoKey]*memoEntry{}}}
+		rounds: make([]float64, n), memo: &roundMemo{m: map[memoKey]*memoEntry{}}, fought: map[roundKey]roundFrom{}}
 	for side, u := range units {
 		tl.lost[side] = make([]float64, u.Models*u.W+1)
 	}
@@ -528,20 +609,20 @@ const endSteps = 20
 // taken with chance m, to the tally, and the combats that go on to next.
 // It returns the steps it took (endSteps an end), and false for a result
 // past any the rules give (no closed form).
-func (tl *combatTally) ends(plan *roundPlan, k, wa, wt int, m float64, ends roundEnds, next *roundEnds) (float64, bool) {
+func (tl *combatTally) ends(plan *roundPlan, k, wa, wt int, m float64, ends []endCell, next *roundEnds) (float64, bool) {
 	units, states := tl.units, tl.states
-	steps, fine := 0.0, true
-	read, _ := ends.each(func(ea, et int, pe float64) bool {
+	steps := float64(len(ends))
+	for _, e := range ends {
+		ea, et := int(e.a), int(e.t)
 		steps += endSteps
-		p := m * pe
+		p := m * e.p
 		fa, ft := wa+ea, wt+et
 		tl.place(fa, ft)
 		cr, us, disrupted := combatResult(plan, units, states, [2]int{et, ea})
 		if k == 0 {
 			r := cr[0] - cr[1]
 			if r-tl.lo < 0 || r-tl.lo >= len(tl.results) {
-				fine = false
-				return false
+				return steps, false
 			}
 			tl.mean += float64(r) * p
 			tl.results[r-tl.lo] += p
@@ -557,7 +638,7 @@ func (tl *combatTally) ends(plan *roundPlan, k, wa, wt int, m float64, ends roun
 				tl.lost[side][taken[side]] += p
 			}
 			tl.rounds[k] += p
-			return true
+			continue
 		}
 		pBreak, loser := 0.0, 1
 		if cr[0] < cr[1] {
@@ -575,16 +656,15 @@ func (tl *combatTally) ends(plan *roundPlan, k, wa, wt int, m float64, ends roun
 		goOn := p * (1 - pBreak)
 		if k < tl.n-1 {
 			steps += float64(next.add(fa, ft, goOn))
-			return true
+			continue
 		}
 		// The last round: the combat stops, still going.
 		tl.rounds[k] += goOn
 		tl.capped += goOn
 		tl.lost[0][fa] += goOn
 		tl.lost[1][ft] += goOn
-		return true
-	})
-	return steps + float64(read), fine
+	}
+	return steps, true
 }
 
 // broken tallies the loser's break, with chance p, the units having taken
