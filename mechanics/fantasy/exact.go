@@ -494,9 +494,11 @@ type roundKey struct {
 
 // maxKeptEnds bounds what a combat's tally keeps of the rounds it has
 // worked out, in ends (16 bytes each), a round's key and its place in the
-// map counting as keyEnds more: 2^21, about 32 MB. (A variable, so that a
-// test can keep nothing.)
-var maxKeptEnds = 1 << 21
+// map counting as keyEnds more: 2^20, about 16 MB (two blocks of 40
+// infantry fought to the end keep about a third of it). A combat that then
+// runs past its steps has kept it for nothing, so it is no larger. (A
+// variable, so that a test can keep nothing.)
+var maxKeptEnds = 1 << 20
 
 const keyEnds = 6
 

@@ -472,6 +472,7 @@ func TestExactLongCombat(t *testing.T) {
 	b.Options.Rounds = 0
 	kept, keptWork := ExactBattleWithin(b, MaxCombatWork)
 	keep := maxKeptEnds
+	t.Cleanup(func() { maxKeptEnds = keep })
 	maxKeptEnds = 0
 	again, againWork := ExactBattleWithin(b, MaxCombatWork)
 	maxKeptEnds = keep
