@@ -92,14 +92,20 @@ func TestExactRoundByHand(t *testing.T) {
 	matchesTrials(t, b, 41, 100_000, roundProbes)
 }
 
+// openingProbes read the acting unit's opening hits over every round of a
+// trial, and the wounds they did.
+var openingProbes = []exactProbe{
+	{"impact_hits", BattleImpactHits, 0, func(s *State) float64 { return float64(s.Out.ImpactHits) }},
+	{"impact_wounds", BattleImpactWounds, 0, func(s *State) float64 { return float64(s.Out.ImpactWounds) }},
+}
+
 // roundProbes read a one-round battle's metrics from a trial.
 var roundProbes = func() []exactProbe {
 	f := func(b bool) float64 { return float64(flag(b)) }
 	var ps []exactProbe
 	ps = append(ps, exactProbe{"combat_result", BattleCombatResult, 0, func(s *State) float64 { return float64(s.Out.CombatResult) }},
-		exactProbe{"rounds", BattleRounds, 0, func(s *State) float64 { return float64(s.Out.Rounds) }},
-		exactProbe{"impact_hits", BattleImpactHits, 0, func(s *State) float64 { return float64(s.Out.ImpactHits) }},
-		exactProbe{"impact_wounds", BattleImpactWounds, 0, func(s *State) float64 { return float64(s.Out.ImpactWounds) }})
+		exactProbe{"rounds", BattleRounds, 0, func(s *State) float64 { return float64(s.Out.Rounds) }})
+	ps = append(ps, openingProbes...)
 	for side := range 2 {
 		ps = append(ps,
 			exactProbe{fmt.Sprint("broke ", side), BattleBroke, side, func(s *State) float64 { return f(s.Units[side].Broke) }},
@@ -434,7 +440,7 @@ func TestExactOpeningHits(t *testing.T) {
 				t.Errorf("%s: metric %d exact %v (%v), want %v", tc.name, m.metric, got, has, m.want)
 			}
 		}
-		matchesTrials(t, tc.b, 61, 40_000, roundProbes[2:4])
+		matchesTrials(t, tc.b, 61, 40_000, openingProbes)
 	}
 
 	one := doomwheelCombat()
