@@ -458,7 +458,7 @@ func (tl *combatTally) fight(live roundEnds, plan func(first bool) *roundPlan, c
 			}
 			tl.opening[0] += m * rf.opening[0]
 			tl.opening[1] += m * rf.opening[1]
-			steps, ok := tl.ends(rp, k, wa, wt, m, rf.ends, &next)
+			steps, ok := tl.ends(k, wa, wt, m, rf.ends, &next)
 			work += steps
 			return ok && work <= limit
 		})
@@ -470,11 +470,24 @@ func (tl *combatTally) fight(live roundEnds, plan func(first bool) *roundPlan, c
 	return work, true
 }
 
-// endCell is one end of a round: the wounds each side took in it (the
-// acting unit's, a, and its opponent's, t), and its chance.
+// endCell is one end of a round fought from a state: the wounds each side
+// took in it (the acting unit's, a, and its opponent's, t), its chance,
+// and how the round ends there (outcome), which the state and the kind of
+// round fix whichever round of the combat it is.
 type endCell struct {
 	a, t int32
 	p    float64
+	outcome
+}
+
+// outcome is how a round ends: the combat result (the acting unit's less
+// its opponent's), the sides it destroyed (bit 1 << side), and, where
+// neither, the side that lost it, the winner's Unit Strength and the
+// chance that the loser breaks (0 for a draw, or a loser that cannot).
+type outcome struct {
+	pBreak           float64
+	result, us       int32
+	loser, destroyed uint8
 }
 
 // roundFrom is a round fought from one state of the combat: its ends, and
@@ -493,14 +506,14 @@ type roundKey struct {
 }
 
 // maxKeptEnds bounds what a combat's tally keeps of the rounds it has
-// worked out, in ends (16 bytes each), a round's key and its place in the
-// map counting as keyEnds more: 2^20, about 16 MB (two blocks of 40
-// infantry fought to the end keep about a third of it). A combat that then
-// runs past its steps has kept it for nothing, so it is no larger. (A
+// worked out, in ends (40 bytes each), a round's key and its place in the
+// map counting as keyEnds more: 2^19, about 21 MB (two blocks of 40
+// infantry fought to the end keep about two thirds of it). A combat that
+// then runs past its steps has kept it for nothing, so it is no larger. (A
 // variable, so that a test can keep nothing.)
-var maxKeptEnds = 1 << 20
+var maxKeptEnds = 1 << 19
 
-const keyEnds = 6
+const keyEnds = 3
 
 // round is the round of plan fought from wa and wt wounds taken, worked out
 // by exactRound the first time it is asked for. The same state meets the
@@ -520,7 +533,7 @@ func (tl *combatTally) round(plan *roundPlan, first bool, wa, wt int, limit floa
 	}
 	rf := roundFrom{opening: opening, ends: tl.scratch[:0]}
 	read, _ := ends.each(func(a, t int, q float64) bool {
-		rf.ends = append(rf.ends, endCell{int32(a), int32(t), q})
+		rf.ends = append(rf.ends, endCell{a: int32(a), t: int32(t), p: q, outcome: tl.outcome(plan, wa, wt, a, t)})
 		return true
 	})
 	tl.scratch = rf.ends
@@ -529,7 +542,42 @@ func (tl *combatTally) round(plan *roundPlan, first bool, wa, wt int, limit floa
 		tl.fought[key] = rf
 		tl.kept += size
 	}
-	return rf, work + float64(read), true
+	return rf, work + float64(read) + endSteps*float64(len(rf.ends)), true
+}
+
+// endSteps is what round counts for each end's outcome: placing the units,
+// scoring the round and the break test take about as long as that many
+// steps of exactRound.
+const endSteps = 20
+
+// outcome is how the round of plan ends, fought from wa and wt wounds
+// taken, where the acting unit takes ea more and its opponent et.
+func (tl *combatTally) outcome(plan *roundPlan, wa, wt, ea, et int) outcome {
+	units, states := tl.units, tl.states
+	tl.place(wa+ea, wt+et)
+	cr, us, disrupted := combatResult(plan, units, states, [2]int{et, ea})
+	o := outcome{result: int32(cr[0] - cr[1])}
+	for side := range 2 {
+		if states[side].Alive == 0 {
+			o.destroyed |= 1 << side
+		}
+	}
+	if o.destroyed != 0 {
+		return o
+	}
+	loser := 1
+	if cr[0] < cr[1] {
+		loser = 0
+	}
+	o.loser, o.us = uint8(loser), int32(us[1-loser])
+	if lu := units[loser]; cr[0] != cr[1] && !lu.Unbreakable {
+		ld := lu.Ld
+		if !steadfast(lu, states[loser], us[1-loser], disrupted[loser], plan.score[loser].denied) {
+			ld -= cr[1-loser] - cr[loser]
+		}
+		o.pBreak = 1 - tl.b.holdPass(tl.s, loser, ld)
+	}
+	return o
 }
 
 // combatTally gathers what the rounds of exactCombat end in.
@@ -602,27 +650,21 @@ func (tl *combatTally) place(wa, wt int) {
 	tl.states[1].wound(tl.units[1], wt)
 }
 
-// endSteps is what ends counts for one end of a round: placing the units,
-// scoring the round and the break test take about as long as that many
-// steps of exactRound.
-const endSteps = 20
+// tallySteps is what ends counts for tallying one end whose outcome is
+// known: about as long as that many steps of exactRound.
+const tallySteps = 3
 
 // ends adds the ends of round k (from 0), fought from wa and wt wounds
 // taken with chance m, to the tally, and the combats that go on to next.
-// It returns the steps it took (endSteps an end), and false for a result
-// past any the rules give (no closed form).
-func (tl *combatTally) ends(plan *roundPlan, k, wa, wt int, m float64, ends []endCell, next *roundEnds) (float64, bool) {
-	units, states := tl.units, tl.states
-	steps := float64(len(ends))
+// It returns the steps it took, and false for a result past any the rules
+// give (no closed form).
+func (tl *combatTally) ends(k, wa, wt int, m float64, ends []endCell, next *roundEnds) (float64, bool) {
+	steps := tallySteps * float64(len(ends))
 	for _, e := range ends {
-		ea, et := int(e.a), int(e.t)
-		steps += endSteps
 		p := m * e.p
-		fa, ft := wa+ea, wt+et
-		tl.place(fa, ft)
-		cr, us, disrupted := combatResult(plan, units, states, [2]int{et, ea})
+		fa, ft := wa+int(e.a), wt+int(e.t)
 		if k == 0 {
-			r := cr[0] - cr[1]
+			r := int(e.result)
 			if r-tl.lo < 0 || r-tl.lo >= len(tl.results) {
 				return steps, false
 			}
@@ -630,11 +672,11 @@ func (tl *combatTally) ends(plan *roundPlan, k, wa, wt int, m float64, ends []en
 			tl.results[r-tl.lo] += p
 		}
 		taken := [2]int{fa, ft}
-		if states[0].Alive == 0 || states[1].Alive == 0 {
+		if e.destroyed != 0 {
 			// A side the round's blows destroyed lost the combat; the
 			// other won it, if it still stands.
 			for side := range 2 {
-				if states[side].Alive > 0 {
+				if e.destroyed&(1<<side) == 0 {
 					tl.won[side] += p
 				}
 				tl.lost[side][taken[side]] += p
@@ -642,20 +684,9 @@ func (tl *combatTally) ends(plan *roundPlan, k, wa, wt int, m float64, ends []en
 			tl.rounds[k] += p
 			continue
 		}
-		pBreak, loser := 0.0, 1
-		if cr[0] < cr[1] {
-			loser = 0
-		}
-		if lu := units[loser]; cr[0] != cr[1] && !lu.Unbreakable {
-			ld := lu.Ld
-			if !steadfast(lu, states[loser], us[1-loser], disrupted[loser], plan.score[loser].denied) {
-				ld -= cr[1-loser] - cr[loser]
-			}
-			pBreak = 1 - tl.b.holdPass(tl.s, loser, ld)
-		}
-		tl.broken(loser, taken, us[1-loser], p*pBreak)
-		tl.rounds[k] += p * pBreak
-		goOn := p * (1 - pBreak)
+		tl.broken(int(e.loser), taken, int(e.us), p*e.pBreak)
+		tl.rounds[k] += p * e.pBreak
+		goOn := p * (1 - e.pBreak)
 		if k < tl.n-1 {
 			steps += float64(next.add(fa, ft, goOn))
 			continue

@@ -8,11 +8,11 @@ import (
 
 // MaxCombatWork bounds the steps the closed form of a combat may take
 // (exactCombat, over all its rounds; a step: one term of one distribution
-// passed on, one cell of one allocated), about a quarter of a second: a
+// passed on, one cell of one allocated), a quarter to a third of a second: a
 // scenario's closed forms are worked out as it is read, before any trial,
 // point by point. A combat past it has no closed form; the trials alone
 // answer. MaxScenarioCombatWork bounds a scenario's points together, so
-// that a sweep of heavy combats still reads in about a second.
+// that a sweep of heavy combats still reads in a second or two.
 const (
 	MaxCombatWork         = 8e7
 	MaxScenarioCombatWork = 4 * MaxCombatWork

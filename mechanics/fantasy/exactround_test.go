@@ -464,11 +464,13 @@ func TestExactOpeningHits(t *testing.T) {
 // Halberdiers (S 4) against 40 Clanrats, both with standards, engaged from
 // the start. The Clanrats stay Steadfast for long, and a combat may last
 // dozens of rounds, though the chance that it is still going about halves
-// each round. Its closed form keeps each round fought from a state once
-// (round) and leaves the combats whose chance falls below negligibleCombat:
+// each round. Its closed form keeps each round fought from a state once,
+// with how each of its ends comes out (round), and leaves the combats whose
+// chance falls below negligibleCombat:
 //   - every value is the same, to the last bit, whether the rounds are kept
-//     or each worked out again, and keeping them takes less than half the
-//     steps;
+//     or each worked out again, and keeping them takes less than a fifth of
+//     the steps (0.14 of them when this test was written: 4.6 x 10^6
+//     against 3.3 x 10^7);
 //   - every probe agrees with 40,000 trials within 5 standard errors.
 func TestExactLongCombat(t *testing.T) {
 	h := foot("Halberdiers", 20, 5, 3, 4, 3, 3, 1, 7, 6)
@@ -482,8 +484,8 @@ func TestExactLongCombat(t *testing.T) {
 	maxKeptEnds = 0
 	again, againWork := ExactBattleWithin(b, MaxCombatWork)
 	maxKeptEnds = keep
-	if keptWork == 0 || keptWork > againWork/2 {
-		t.Errorf("%.3g steps keeping the rounds, %.3g without: want less than half", keptWork, againWork)
+	if keptWork == 0 || keptWork > againWork/5 {
+		t.Errorf("%.3g steps keeping the rounds, %.3g without: want less than a fifth", keptWork, againWork)
 	}
 	type key struct {
 		metric BattleMetric
