@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"hammersim/mechanics/dice"
@@ -659,6 +660,9 @@ func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[strin
 				case o.orWord != "" && n.Kind == scenarios.ScalarNode && !isWholeNumber(n.Text):
 					d.Errorf(n, "expected %s as a whole number from %d to %d, or %s; found %q", o.key, o.lo, o.hi, o.orWord, n.Text)
 					return optionValue{}, false
+				case o.orWord != "" && n.Kind == scenarios.ScalarNode && !inRange(n.Text, o.lo, o.hi):
+					d.Errorf(n, "%s %s is out of range; expected %d to %d, or %s", o.key, wholeNumber(n.Text), o.lo, o.hi, o.orWord)
+					return optionValue{}, false
 				}
 				v, ok := d.IntIn(n, o.key, o.lo, o.hi)
 				return optionValue{n: v}, ok
@@ -681,6 +685,22 @@ func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[strin
 func isWholeNumber(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// inRange reports whether s, a whole number, is from lo to hi.
+func inRange(s string, lo, hi int) bool {
+	v, err := strconv.Atoi(s)
+	return err == nil && v >= lo && v <= hi
+}
+
+// wholeNumber is s, a whole number, as an error names it: as written if an
+// int64 holds it (leading zeros dropped), or quoted and cut short if not,
+// as scenarios.Decoder.Int64In does.
+func wholeNumber(s string) string {
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return strconv.FormatInt(v, 10)
+	}
+	return scenarios.Excerpt(s)
 }
 
 // unitKeysRead refuses the keys of unit at, the battle's unit i (0 the
