@@ -20,6 +20,11 @@ type ShootingExchange struct {
 	MoraleCheck bool
 	// Pinning: the attack forces a Pinning test on a target it wounded.
 	Pinning bool
+	// PinningSuffered: only a wound the target suffered, one no Damage
+	// Mitigation roll ignored, forces the Pinning test; otherwise every
+	// unsaved wound does (rulebook p.244 speaks of unsaved wounds, and
+	// Damage Mitigation comes after the save). OPEN.
+	PinningSuffered bool
 	// BrokenSnapShots: a target that Fell Back or is Pinned still makes
 	// its next Shooting Attack, with Snap Shots; otherwise it makes none.
 	BrokenSnapShots bool
@@ -29,6 +34,15 @@ type ShootingExchange struct {
 	// Fear is the Leadership penalty the firer's Fear (X) gives the
 	// target's Morale check and Pinning test (Unit.FearOf, within 12").
 	Fear int
+}
+
+// PinningStage is the stage whose wounds force the Pinning test: those
+// suffered with PinningSuffered, else the unsaved ones.
+func (x *ShootingExchange) PinningStage() Stage {
+	if x.PinningSuffered {
+		return StageSuffered
+	}
+	return StageUnsaved
 }
 
 // ReturnFireSituation is how Return Fire is made: at the firer, counting
@@ -230,12 +244,12 @@ func (ns *nextStates) add(a *Attack, hurt []float64, cf int, tg *Unit) {
 		left.Models, left.Hurt = models-cf, 0
 		hc = hotCapOf(a, &left)
 		if x.Pinning {
-			none = a.noUnsavedHot(hc)
+			none = a.noneHot(x.PinningStage(), hc)
 		}
 		joint, _ = a.HotStates(tg, hc)
 	} else {
 		if x.Pinning {
-			none = []float64{a.Dist(StageUnsaved).At(0)}
+			none = []float64{a.Dist(x.PinningStage()).At(0)}
 		}
 		joint, _ = a.FinalStates(tg)
 	}
@@ -410,7 +424,7 @@ func (x *ShootingExchange) addAttack(ex *ShootingExact, a *Attack, w float64, tg
 	if x.ConcussionCounts() {
 		ex.Concussed += w * a.PConcussedAlive(tg) * (1 - PassProbability(x.Target.Ld, false))
 	}
-	noUnsaved := a.Dist(StageUnsaved).At(0)
+	noUnsaved := a.Dist(x.PinningStage()).At(0)
 	for c := range n {
 		pc := cas.At(c)
 		if pc == 0 {

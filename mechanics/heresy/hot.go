@@ -390,16 +390,16 @@ func (a *Attack) hotMasterCrafted(v *Volley, hotCap int) ([]float64, int) {
 	return cur, width
 }
 
-// noUnsavedHot returns, for g from 0 to hotCap (the last for hotCap or
-// more), the exact chance that the attack leaves no unsaved wound on the
-// target it was prepared against and the firing unit suffers g Gets Hot
-// wounds. The two come from the same To Hit rolls: of a volley's steps
-// (hotSteps' joint law with the wounds), each leaves no unsaved wound
-// independently, a hit with the chance its wound roll, saves and
-// Deflagrate leave none, a shot that gave no Gets Hot wound with 1 - ph(1
-// - that)/(1 - h), a Gets Hot wound being a miss. Volleys are convolved.
-// It allocates.
-func (a *Attack) noUnsavedHot(hotCap int) []float64 {
+// noneHot returns, for g from 0 to hotCap (the last for hotCap or more),
+// the exact chance that the attack leaves no wound of stage s (unsaved, or
+// suffered) on the target it was prepared against and the firing unit
+// suffers g Gets Hot wounds. The two come from the same To Hit rolls: of a
+// volley's steps (hotSteps' joint law with the wounds), each leaves none
+// independently, a hit with the chance its wound roll, saves, Damage
+// Mitigation and Deflagrate leave none, a shot that gave no Gets Hot wound
+// with 1 - ph(1 - that)/(1 - h), a Gets Hot wound being a miss. Volleys
+// are convolved. It allocates.
+func (a *Attack) noneHot(s Stage, hotCap int) []float64 {
 	rows := max(hotCap, 0) + 1
 	out := make([]float64, rows)
 	out[0] = 1
@@ -407,7 +407,7 @@ func (a *Attack) noUnsavedHot(hotCap int) []float64 {
 		v := &a.Volleys[i]
 		c := &v.Chain
 		j, width, _, ph, h := a.hotSteps(v, hotCap)
-		clean := c.hitCount(StageUnsaved)[0] // P(a hit leaves no unsaved wound)
+		clean := c.hitCount(s)[0] // P(a hit leaves no wound of stage s)
 		step := clean
 		if !c.MasterCrafted && c.AutoHits == 0 && !c.WallOfDeath && h < 1 {
 			step = 1 - ph*(1-clean)/(1-h)

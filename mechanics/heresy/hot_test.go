@@ -207,21 +207,32 @@ func TestExactReturnFireGetsHot(t *testing.T) {
 	}
 }
 
-// TestNoUnsavedHot: the chance that an attack leaves no unsaved wound
-// with each number of Gets Hot wounds, which decides a Pinning test
-// jointly with the firer's losses. By hand: one BS 4 plasma shot (S7 AP2)
-// at a T4 3+ Legionary ends on a 1 with 1/6, a Gets Hot wound (AP2 leaves
-// the firer no save) and a miss; a 2 misses (1/6); a hit (4/6) fails to
-// wound with 1/6 and is never saved: no unsaved wound and no Gets Hot
-// wound 1/6 + 4/6 * 1/6 = 10/36, none and one 6/36. Then every hotCase
-// against Fire's rolls, each chance within 5 standard errors, with a fixed
-// seed.
-func TestNoUnsavedHot(t *testing.T) {
+// TestNoneHot: the chance that an attack leaves no unsaved wound, or no
+// wound suffered, with each number of Gets Hot wounds, which decides a
+// Pinning test jointly with the firer's losses. By hand: one BS 4 plasma
+// shot (S7 AP2) at a T4 3+ Legionary ends on a 1 with 1/6, a Gets Hot
+// wound (AP2 leaves the firer no save) and a miss; a 2 misses (1/6); a hit
+// (4/6) fails to wound with 1/6 and is never saved: no unsaved wound and
+// no Gets Hot wound 1/6 + 4/6 * 1/6 = 10/36, none and one 6/36. With Feel
+// No Pain (5+) an unsaved wound is then ignored with 2/6: no wound
+// suffered and no Gets Hot wound 1/6 + 4/6 * (1/6 + 5/6 * 2/6) = 25/54,
+// none and one still 6/36. Then every hotCase against Fire's rolls, for
+// both stages, each chance within 5 standard errors, with a fixed seed.
+func TestNoneHot(t *testing.T) {
 	firer, target := NewUnit(marine, 1), NewUnit(marine, 1)
 	var a Attack
 	a.PrepareAt(&firer, []Weapon{{Name: "plasma", S: 7, AP: 2, GetsHot: true}}, &target, Situation{}, DefaultOptions)
-	if got := a.noUnsavedHot(1); !near(got[0], 10.0/36) || !near(got[1], 6.0/36) {
+	if got := a.noneHot(StageUnsaved, 1); !near(got[0], 10.0/36) || !near(got[1], 6.0/36) {
 		t.Errorf("one plasma shot: %v, want [10/36 6/36]", got)
+	}
+	if got := a.noneHot(StageSuffered, 1); !near(got[0], 10.0/36) || !near(got[1], 6.0/36) {
+		t.Errorf("one plasma shot, no Damage Mitigation: %v wounds suffered, want [10/36 6/36]", got)
+	}
+	hardy := target
+	hardy.FeelNoPain = 5
+	a.PrepareAt(&firer, []Weapon{{Name: "plasma", S: 7, AP: 2, GetsHot: true}}, &hardy, Situation{}, DefaultOptions)
+	if got := a.noneHot(StageSuffered, 1); !near(got[0], 25.0/54) || !near(got[1], 6.0/36) {
+		t.Errorf("one plasma shot at Feel No Pain (5+): %v, want [25/54 6/36]", got)
 	}
 	const trials = 40_000
 	for ci, c := range hotCases {
@@ -229,18 +240,23 @@ func TestNoUnsavedHot(t *testing.T) {
 		var a Attack
 		a.PrepareAt(&firer, c.weapons, &c.target, c.s, DefaultOptions)
 		hotCap := max(firer.Models*max(firer.W, 1)+c.hotCapAdd, 1)
-		want := a.noUnsavedHot(hotCap)
+		want := [2][]float64{a.noneHot(StageUnsaved, hotCap), a.noneHot(StageSuffered, hotCap)}
 		r := dice.New(uint64(80+ci), 0)
-		count := make([]int, hotCap+1)
+		count := [2][]int{make([]int, hotCap+1), make([]int, hotCap+1)}
 		for range trials {
 			f, tg := firer, c.target
-			if res := a.Fire(r, &f, &tg); res.Unsaved == 0 {
-				count[min(res.Hot, hotCap)]++
+			res := a.Fire(r, &f, &tg)
+			for i, n := range [2]int{res.Unsaved, res.Suffered} {
+				if n == 0 {
+					count[i][min(res.Hot, hotCap)]++
+				}
 			}
 		}
-		for g, p := range want {
-			if z, ok := zWithin(count[g], trials, p); !ok {
-				t.Errorf("%s: P(no unsaved wound, %d Gets Hot wounds) %.4f, exact %.4f, z %.1f", c.name, g, float64(count[g])/trials, p, z)
+		for i, stage := range [2]string{"unsaved wound", "wound suffered"} {
+			for g, p := range want[i] {
+				if z, ok := zWithin(count[i][g], trials, p); !ok {
+					t.Errorf("%s: P(no %s, %d Gets Hot wounds) %.4f, exact %.4f, z %.1f", c.name, stage, g, float64(count[i][g])/trials, p, z)
+				}
 			}
 		}
 	}

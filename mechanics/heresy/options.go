@@ -102,8 +102,9 @@ type Options struct {
 	// package's reading: the Wounds the enemy's models lost, so a wound with
 	// no Wounds left to take scores nothing, and Instant Death scores the
 	// Wounds the model had left (it reduces the model to 0 Wounds, rulebook
-	// p.242). ScoreUnsavedWounds counts every unsaved wound suffered, one
-	// each, wherever it went.
+	// p.242). ScoreUnsavedWounds counts every wound suffered, one each,
+	// wherever it went: unsaved, and not ignored by a Damage Mitigation
+	// roll.
 	CombatScore CombatScore
 
 	// LoserLdPenalty is the Leadership the loser of a combat loses on its

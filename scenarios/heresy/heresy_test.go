@@ -229,6 +229,8 @@ func TestErrors(t *testing.T) {
 			"t.yaml:7:25: evade_save: the target never Evades (reaction: evade), the only Reaction it changes; remove it"},
 		{"return fire option without Return Fire", shoot(bolters, target, "  reaction: evade\n  options: {evade_save: 4, return_fire_after_casualties: true}\n"),
 			"t.yaml:7:58: return_fire_after_casualties: the target never Returns Fire (reaction: return_fire), the only Reaction it changes; remove it"},
+		{"pinning_wounds without pinning", shoot(bolters, target, "  pinning: [false]\n  options: {pinning_wounds: suffered}\n"),
+			"t.yaml:7:29: pinning_wounds: no point has pinning: true, the only test it changes; remove it"},
 		{"both without a Reaction", shoot(bolters, target, "  options: {return_fire_after_casualties: true, evade_save: 4}\n"),
 			"t.yaml:6:43: return_fire_after_casualties: the target never Returns Fire (reaction: return_fire), the only Reaction it changes; remove it\nt.yaml:6:61: evade_save: the target never Evades"},
 		// In the order written.
@@ -921,6 +923,34 @@ func TestPinnedStillTestsMorale(t *testing.T) {
 		}
 		if z := e.Z(); farFromExact(e, 5) {
 			t.Errorf("%s: estimate %.4f, want %.4f, z %.1f", metric, e.Value, want, z)
+		}
+	}
+}
+
+// TestPinningWoundsOption: whether a wound Feel No Pain ignores forces the
+// Pinning test. Three BS 4 shots (4/6) at S5 (4/6 against T4) and AP4 (no
+// 5+ save) leave an unsaved wound each with 4/9, and Feel No Pain (5+)
+// ignores it with 2/6, so one is suffered with 8/27. At Ld 8 the test
+// fails with 10/36: Pinned (1 - (5/9)^3) * 10/36 counting unsaved wounds
+// (the default) and (1 - (19/27)^3) * 10/36 counting those suffered,
+// exactly and, over 100,000 trials, within 5 standard errors.
+func TestPinningWoundsOption(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Gun, models: 1, ` + marine + `, weapons: [{name: heavy bolter, type: Heavy 3, range: 36, S: 5, AP: 4}]}
+  target: {name: Hardy, models: 10, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 5+, rules: [Feel No Pain (5+)]}
+  distance: 12
+  pinning: true
+  options: {pinning_wounds: [unsaved, suffered]}
+`)
+	_, es := runScenario(t, src, 100_000)
+	for choice, none := range map[string]float64{"unsaved": math.Pow(5.0/9, 3), "suffered": math.Pow(19.0/27, 3)} {
+		want := (1 - none) * 10 / 36
+		e := find(t, es, metricPinned, "pinning_wounds", choice)
+		if math.Abs(e.Exact-want) > 1e-12 {
+			t.Errorf("pinning_wounds %s: exact pinned %.6f, want %.6f", choice, e.Exact, want)
+		}
+		if z := e.Z(); farFromExact(e, 5) {
+			t.Errorf("pinning_wounds %s: estimate %.4f, exact %.4f, z %.1f", choice, e.Value, e.Exact, z)
 		}
 	}
 }

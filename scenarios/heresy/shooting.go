@@ -126,6 +126,11 @@ var shootingOptions = []option{
 	// How a unit that Fell Back or is Pinned makes its next Shooting Attack
 	// is not in the texts: "snap_shots" (at BS 1), or "none". OPEN.
 	{key: "broken_return_fire", words: []string{"snap_shots", "none"}, def: "snap_shots"},
+	// Whether a wound a Damage Mitigation roll ignores still forces the
+	// Pinning test is not in the texts: "unsaved" (it does: the test
+	// follows an unsaved wound, and the roll comes after the save, as for
+	// Deflagrate), or "suffered" (only wounds no roll ignored). OPEN.
+	{key: "pinning_wounds", words: []string{"unsaved", "suffered"}, def: "unsaved"},
 	{key: "poisoned_replaces_chart", boolean: true, def: rules.DefaultOptions.PoisonedReplacesChart},
 	{key: "blast_hits_3", lo: 1, hi: 50, def: rules.DefaultOptions.BlastHits[0]},
 	{key: "blast_hits_5", lo: 1, hi: 50, def: rules.DefaultOptions.BlastHits[1]},
@@ -240,8 +245,9 @@ func (q *shootingSpec) checkReactions(d *scenarios.Decoder) {
 // blast_hits_ option for a marker no weapon has at any point (the
 // firer's, or the target's in its Return Fire or next attack), and
 // template_hits without a Template weapon, each changing those weapons'
-// hits alone; evade_save where the target never Evades, and
-// return_fire_after_casualties where it never Returns Fire.
+// hits alone; evade_save where the target never Evades,
+// return_fire_after_casualties where it never Returns Fire, and
+// pinning_wounds where no point has pinning.
 func (q *shootingSpec) checkUnread(d *scenarios.Decoder) {
 	blasts, template := map[string]bool{}, false
 	for _, u := range slices.Concat(q.firer.Values(), q.target.Values()) {
@@ -277,6 +283,8 @@ func (q *shootingSpec) checkUnread(d *scenarios.Decoder) {
 			refused, msgs[n] = append(refused, n), "template_hits: no weapon is a Template, the only kind it changes; remove it"
 		case o.key == "evade_save" && !reactions[reactEvade]:
 			refused, msgs[n] = append(refused, n), "evade_save: the target never Evades (reaction: evade), the only Reaction it changes; remove it"
+		case o.key == "pinning_wounds" && !slices.Contains(q.pinning.Values(), true):
+			refused, msgs[n] = append(refused, n), "pinning_wounds: no point has pinning: true, the only test it changes; remove it"
 		case o.key == "return_fire_after_casualties" && !reactions[reactReturnFire]:
 			refused, msgs[n] = append(refused, n), "return_fire_after_casualties: the target never Returns Fire (reaction: return_fire), the only Reaction it changes; remove it"
 		}
@@ -453,6 +461,7 @@ func (q *shootingSpec) model(f, t *unit, pt scenarios.Point) *shootingModel {
 			MoraleCheck:     q.opts.at("morale_check", pt) == "quarter",
 			BrokenSnapShots: q.opts.at("broken_return_fire", pt) == "snap_shots",
 			Pinning:         q.pinning.At(pt),
+			PinningSuffered: q.opts.at("pinning_wounds", pt) == "suffered",
 		},
 		reaction: q.reaction.At(pt),
 	}

@@ -84,7 +84,11 @@ func (t *shootingTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 			// The Pinning test follows the attack at once; the Morale check
 			// for casualties comes at the end of the phase, Pinned or not,
 			// counting every model lost in the phase.
-			if m.Pinning && res.Unsaved > 0 && !tg.TakeTest(r, rules.PinningTest, rules.PhaseShooting, -m.Fear, m.Options) {
+			pinning := res.Unsaved
+			if m.PinningSuffered {
+				pinning = res.Suffered
+			}
+			if m.Pinning && pinning > 0 && !tg.TakeTest(r, rules.PinningTest, rules.PhaseShooting, -m.Fear, m.Options) {
 				pinned = tg.Pin()
 			}
 			if m.MoraleCheck && 4*(m.Target.Models-tg.Models) >= m.Target.Models && !tg.TakeTest(r, rules.MoraleCheck, rules.PhaseShooting, -m.Fear, m.Options) {
