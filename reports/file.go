@@ -438,6 +438,11 @@ func CheckDir(dir string) error {
 		d = parent
 	}
 	if err := probe(filepath.Join(d, "probe")); err != nil {
+		// The probe's own name says nothing the user gave.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("no file can be made in %s: %w", d, pe.Err)
+		}
 		return fmt.Errorf("cannot write into %s: %w", dir, err)
 	}
 	return nil

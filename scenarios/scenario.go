@@ -433,6 +433,9 @@ func (r *Registry) LoadContext(ctx context.Context, nameOrPath string) (*Scenari
 		return r.ParseContext(ctx, nameOrPath, src)
 	}
 	if fi, serr := os.Stat(nameOrPath); serr == nil && fi.IsDir() {
+		if _, ok := Builtin(nameOrPath); ok {
+			return nil, fmt.Errorf("%s is a folder here, which hides the built-in scenario of that name: a name is read as a file or folder first; rename the folder, or run the built-in from another folder", nameOrPath)
+		}
 		return nil, fmt.Errorf("%s is a folder; expected a scenario file (YAML) or a built-in scenario's name", nameOrPath)
 	}
 	if !errors.Is(err, os.ErrNotExist) {

@@ -656,7 +656,7 @@ func compareStamp(ss []*scenarios.Scenario, args []string, by, metrics string, c
 		names = append(names, s.Name)
 		sums = append(sums, s.SHA256)
 	}
-	cmdArgs := fileArgs(args...)
+	cmdArgs := scenarioArgs(args, ss...)
 	if by != "" {
 		cmdArgs = append(cmdArgs, "--by", by)
 	}

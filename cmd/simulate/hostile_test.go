@@ -298,6 +298,16 @@ func outputCases() []hostile {
 				}
 				os.Mkdir(filepath.Join(dir, "ro"), 0o555)
 			}},
+		// The same for a plot folder: the error names the folders, not the
+		// file the check made to find out.
+		{name: "output/unwritable-plot-directory", args: append(hugeRun, "--plot", "{dir}/ro/plots"), code: exitError,
+			msg: "cannot write into {dir}/ro/plots: no file can be made in {dir}/ro: permission denied", within: 2 * time.Second,
+			setup: func(t *testing.T, dir string) {
+				if os.Geteuid() == 0 {
+					t.Skip("root writes into read-only directories")
+				}
+				os.Mkdir(filepath.Join(dir, "ro"), 0o555)
+			}},
 		{name: "output/failing-plot-replaces-nothing", args: runArgs("-o", "{dir}/out.json", "--report", "{dir}/r.html", "--plot", "{dir}/plots"),
 			files: map[string]string{"out.json": "old results", "r.html": "old report"},
 			setup: func(t *testing.T, dir string) {
@@ -434,6 +444,9 @@ func flagCases() []hostile {
 		usage("dice-trials-maxint", "--trials 9223372036854775807 is out of range", "dice", "2D6", "--trials", "9223372036854775807"),
 		usage("dice-trials-negative", "--trials -3 is out of range", "dice", "2D6", "--trials", "-3"),
 		usage("progress-word", `unknown --progress "sometimes"; expected auto, always or never`, "run", "--progress", "sometimes"),
+		// -o - is standard output; --plot - would make a folder named "-".
+		usage("plot-dash", "--plot -: plots are PNG and SVG files in a folder, which standard output cannot hold", "run", "flee-pursuit", "--trials", "1000", "--plot", "-"),
+		usage("merge-plot-dash", "--plot -: plots are PNG and SVG files in a folder", "merge", "--plot", "-", "part.json"),
 		usage("seed-negative", "simulate: run: --seed -1: expected a whole number from 0 to 18446744073709551615\nRun 'simulate run -h' for its flags.\n", "run", "--seed", "-1"),
 		usage("seed-fraction", "simulate: dice: --seed 1.5: expected a whole number from 0 to 18446744073709551615\n", "dice", "2D6", "--seed", "1.5"),
 		usage("workers-word", "simulate: run: --workers x: expected a whole number\n", "run", "--workers", "x"),

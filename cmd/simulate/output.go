@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"hammersim/reports"
@@ -29,6 +30,10 @@ type outputs struct {
 // that write refuses a plot that would replace one of them.
 func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) error {
 	f.inputs = inputs
+	if f.plotDir == "-" {
+		// -o - is standard output; plots are files, which it cannot hold.
+		return &usageError{msg: "--plot -: plots are PNG and SVG files in a folder, which standard output cannot hold; name a folder, such as --plot plots"}
+	}
 	type out struct{ flag, path string }
 	var files []out
 	if f.output != "" {
@@ -43,6 +48,11 @@ func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) erro
 	}
 	if reportKind(f.report) == ".md" {
 		dirs = append(dirs, out{"the folder of the report's plots", mdPlotDir(f.report)})
+	}
+	for _, o := range slices.Concat(files, dirs) {
+		if err := hidesBuiltin(o.flag, o.path, ss); err != nil {
+			return err
+		}
 	}
 	for i, o := range files {
 		for _, d := range dirs {
@@ -94,6 +104,29 @@ func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) erro
 		}
 	}
 	return nil
+}
+
+// hidesBuiltin refuses an output, named by flag, at path that would hide a
+// built-in scenario of ss: a scenario name is read as a file or folder
+// when one of that name is in the working folder, so the command that
+// wrote it, and the reproduce line it printed, would then read the output
+// instead of the built-in.
+func hidesBuiltin(flag, path string, ss []*scenarios.Scenario) error {
+	for _, s := range ss {
+		if name, ok := strings.CutPrefix(s.File, "builtin:"); ok && filepath.Clean(path) == name {
+			return fmt.Errorf("%s %s would hide the built-in scenario %s (simulate run %s, run again in this folder, would read it instead); choose another name, such as %s", flag, path, name, name, name+suggestedSuffix(flag))
+		}
+	}
+	return nil
+}
+
+// suggestedSuffix is an ending that keeps an output named after a
+// built-in from hiding it: a folder's, or a file's.
+func suggestedSuffix(flag string) string {
+	if strings.HasPrefix(flag, "the ") {
+		return "-plots"
+	}
+	return "-results"
 }
 
 // inputFiles are the files the scenarios ss were read from: each one's

@@ -891,7 +891,7 @@ func (j runJob) run(ctx context.Context, progress func(done, total int64)) (sim.
 		// chunks that are not the first, so report leaves theirs alone.)
 		again := cfg
 		again.Trials = n[0]
-		report.Stamp.Command = reproduce("run", fileArgs(j.name), again, j.flags()...)
+		report.Stamp.Command = reproduce("run", scenarioArgs([]string{j.name}, j.s), again, j.flags()...)
 	}
 	return report, nil
 }
@@ -914,7 +914,7 @@ func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool, stop func() b
 		// round is its last, and gives these numbers.
 		flags = append(flags, sim.Flag{Name: "max-trials", Value: strconv.FormatInt(cfg.Trials, 10)})
 	}
-	report.Stamp.Command = reproduce("run", fileArgs(j.name), cfg, flags...)
+	report.Stamp.Command = reproduce("run", scenarioArgs([]string{j.name}, j.s), cfg, flags...)
 	if j.precision > 0 {
 		report.Stamp.Precision, report.Stamp.PrecisionMet, report.Stamp.MaxTrials = j.precision, met, j.maxTrials
 	}
@@ -958,6 +958,23 @@ func fileArgs(names ...string) []string {
 			a = "./" + a
 		}
 		out[i] = a
+	}
+	return out
+}
+
+// scenarioArgs names the scenarios ss, given as args (one each), as
+// fileArgs does, and a file that has a built-in scenario's name, which
+// hides the built-in in its folder, as ./NAME, so that the line reads the
+// file again and not the built-in.
+func scenarioArgs(args []string, ss ...*scenarios.Scenario) []string {
+	out := fileArgs(args...)
+	if len(ss) != len(args) {
+		return out
+	}
+	for i, s := range ss {
+		if _, ok := scenarios.Builtin(args[i]); ok && s.File == args[i] {
+			out[i] = "./" + args[i]
+		}
 	}
 	return out
 }

@@ -561,9 +561,15 @@ func (s *Server) unregister(id string) {
 	s.mu.Unlock()
 }
 
-// cancel stops a streaming run, which then sends its partial results.
+// cancel stops a streaming run, which then sends its partial results. An
+// id missing or empty is a bad request, as every empty parameter is, not
+// an unknown run.
 func (s *Server) cancel(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("id")
+	if id == "" {
+		fail(w, http.StatusBadRequest, errors.New("POST /api/cancel needs id, the id the run's start event gave (id=...)"))
+		return
+	}
 	s.mu.Lock()
 	stop, ok := s.running[id]
 	s.mu.Unlock()

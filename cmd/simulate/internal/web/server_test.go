@@ -265,6 +265,8 @@ func TestErrorClasses(t *testing.T) {
 		{"run: empty format", "POST", "/api/run?trials=1&format=", "x", nil, 400, `unknown format ""; expected table`},
 		{"compare: empty format", "POST", "/api/compare?trials=1&format=", `{"scenarios": [{}]}`, nil, 400, `unknown format ""; expected table`},
 		{"cancel: unknown id", "POST", "/api/cancel?id=nope", "", nil, 404, "no run with that id"},
+		{"cancel: no id", "POST", "/api/cancel", "", nil, 400, "POST /api/cancel needs id"},
+		{"cancel: empty id", "POST", "/api/cancel?id=", "", nil, 400, "POST /api/cancel needs id"},
 	}
 	for _, tt := range tests {
 		w := do(t, s, tt.method, tt.target, tt.body, tt.header...)
