@@ -107,6 +107,29 @@ func WritePart(w io.Writer, p *Part) error {
 	return err
 }
 
+// PartSizeAtLeast is the fewest bytes a part of a run of groups, kept
+// whole and in batches batches (Config.Batches), can take, whatever its
+// trials show: the header's inputs, and each model's trial count and slots
+// as a part writes them, each slot with no count at all, in the whole run
+// and again in every batch. A part is refused only once it is written,
+// after its work (WritePart); a shard checks this first, so that a sweep
+// whose parts cannot fit is refused before it runs. Counts add to it as
+// trials spread over more values, by as much again or more: a part may be
+// refused at its end all the same.
+func PartSizeAtLeast(h *PartHeader, groups [][]Model, batches int) int64 {
+	const (
+		model = len(`{"trials":0,"slots":[]},`)
+		slot  = len(`{"min":0,"counts":[]},`)
+	)
+	var n int64
+	for _, g := range groups {
+		for _, m := range g {
+			n += int64(model + slot*len(m.Slots()))
+		}
+	}
+	return int64(h.InputBytes()) + n*int64(1+max(batches, 0))
+}
+
 func modelsData(r Run) []modelData {
 	out := make([]modelData, len(r.Tallies))
 	for m, t := range r.Tallies {

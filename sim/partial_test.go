@@ -468,6 +468,35 @@ func TestWritePartBounded(t *testing.T) {
 	}
 }
 
+// TestPartSizeAtLeast: the size a shard checks before it runs is never
+// more than a part takes, and is most of it when the tallies hold few
+// values. Parts of testGroups' three models (one slot each) at 0, 1 and
+// 5 chunks and a short one of trials, kept whole and in 0, 4 and 32
+// batches: each written part is at least the bound, and at 0 trials (every
+// histogram empty) it is the bound plus the part's fixed lines, fields and
+// brackets, under 600 bytes (the header's other fields, the chunk list,
+// the checksum line).
+func TestPartSizeAtLeast(t *testing.T) {
+	for _, batches := range []int{0, 4, 32} {
+		for _, trials := range []int{0, ChunkSize, 5*ChunkSize + 1000} {
+			cfg := Config{Trials: int64(trials), Seed: 7, Workers: 2, Aligned: true, Batches: batches}
+			h := testHeader()
+			p, err := RunShard(context.Background(), testGroups(), cfg, Shard{0, 1}, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := WritePart(&b, p); err != nil {
+				t.Fatal(err)
+			}
+			least := PartSizeAtLeast(&h, testGroups(), batches)
+			if n := int64(b.Len()); n < least || trials == 0 && n-least > 600 {
+				t.Errorf("batches %d, trials %d: a part of %d bytes, at least %d by PartSizeAtLeast", batches, trials, n, least)
+			}
+		}
+	}
+}
+
 // sameTallies reports whether two parts hold equal counts, compared
 // directly: the oracle tallyDigest's merge is checked against.
 func sameTallies(a, b *Part) bool {

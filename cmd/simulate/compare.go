@@ -188,18 +188,18 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if sh, ok, err := shards.resolve(fs); err != nil || ok {
+		var groups [][]sim.Model
+		for _, s := range ss {
+			groups = append(groups, s.Models)
+		}
 		if err == nil {
-			err = shardRefusals(fs, *f, 0, job.header())
+			err = shardRefusals(fs, *f, 0, job.header(), groups, job.config())
 		}
 		if err != nil {
 			return err
 		}
 		if *check {
 			return checked(stderr, "compare")
-		}
-		var groups [][]sim.Model
-		for _, s := range ss {
-			groups = append(groups, s.Models)
 		}
 		return runShard(ctx, stdout, stderr, *f, groups, job.config(), sh, job.header())
 	}

@@ -666,7 +666,7 @@ func runScenario(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	job := f.job(fs, name, s)
 	if sh, ok, err := shards.resolve(fs); err != nil || ok {
 		if err == nil {
-			err = shardRefusals(fs, *f, job.precision, job.header())
+			err = shardRefusals(fs, *f, job.precision, job.header(), [][]sim.Model{s.Models}, job.cfg)
 		}
 		if err != nil {
 			return err

@@ -66,8 +66,8 @@ func (s *shardFlags) resolve(fs *flag.FlagSet) (sh sim.Shard, ok bool, err error
 // shardRefusals names what a shard cannot do: its outputs are a partial
 // result, a precision target decides the trials only as a run goes, so
 // its shards cannot be planned, and the inputs its part carries, h's,
-// must leave room in the part for the tallies.
-func shardRefusals(fs *flag.FlagSet, f runFlags, precision float64, h sim.PartHeader) error {
+// must leave room in the part for the tallies of groups, run with cfg.
+func shardRefusals(fs *flag.FlagSet, f runFlags, precision float64, h sim.PartHeader, groups [][]sim.Model, cfg sim.Config) error {
 	if precision > 0 || flagSet(fs, "max-trials") {
 		return usagef("--shard runs a fixed number of trials, and a precision target decides it only as the run goes: " +
 			"run once with --precision on one machine (its stamp says the trials it needed), then shard that count: " +
@@ -78,7 +78,30 @@ func shardRefusals(fs *flag.FlagSet, f runFlags, precision float64, h sim.PartHe
 			return usagef("--%s with --shard: a shard writes a partial result; give --%s to simulate merge", name, name)
 		}
 	}
-	return checkPartInputs(h)
+	if err := checkPartInputs(h); err != nil {
+		return err
+	}
+	return checkPartFits(&h, groups, cfg.Batches)
+}
+
+// checkPartFits refuses, before any trial, a shard whose part could not be
+// written: one whose tallies, of every point's every metric, in the whole
+// run and in each batch a comparison keeps, take more than a merge reads
+// however few values the trials show. Shards do not help: every part holds
+// every point's tallies.
+func checkPartFits(h *sim.PartHeader, groups [][]sim.Model, batches int) error {
+	n := sim.PartSizeAtLeast(h, groups, batches)
+	if n <= sim.MaxPartBytes {
+		return nil
+	}
+	points, kept := 0, "kept whole"
+	for _, g := range groups {
+		points += len(g)
+	}
+	if batches > 0 {
+		kept = fmt.Sprintf("kept whole and in %d batches for the comparison", batches)
+	}
+	return fmt.Errorf("a part of this run would take at least %d MiB (the tallies of %d points, %s), and a merge reads parts of at most %d MiB; every shard's part holds every point, so more shards do not help: split the sweep into several scenarios, each sharded and merged on its own", n>>20, points, kept, sim.MaxPartBytes>>20)
 }
 
 // checkPartInputs refuses a part whose inputs would not fit it: a part
@@ -157,6 +180,9 @@ var buildID = sync.OnceValue(func() string {
 // output. An interrupted shard writes nothing: its part would lack chunks.
 func runShard(ctx context.Context, stdout, stderr io.Writer, f runFlags, groups [][]sim.Model, cfg sim.Config, sh sim.Shard, h sim.PartHeader) error {
 	if err := checkPartInputs(h); err != nil {
+		return err
+	}
+	if err := checkPartFits(&h, groups, cfg.Batches); err != nil {
 		return err
 	}
 	h.Build = buildID()

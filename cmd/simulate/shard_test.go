@@ -532,6 +532,44 @@ func TestShardRefusesOversizedInputs(t *testing.T) {
 	}
 }
 
+// TestShardRefusesOversizedSweeps: every part holds every point's tallies,
+// a comparison's whole and in each of its 32 batches, so a comparison of a
+// large sweep cannot be sharded however many shards there are. It is
+// refused before it runs, --check included: 7,200 points (10 x 10 models,
+// 36 distances, two candidates), each keeping the shooting question's 16
+// slots whichever metrics it prints, take at least 7,200 x 33 x (24 + 16 x
+// 22) bytes, 85 MiB, before a single count (sim.PartSizeAtLeast). The
+// sweep without its firer's models swept, 720 points and 8.5 MiB, passes.
+func TestShardRefusesOversizedSweeps(t *testing.T) {
+	dir := t.TempDir()
+	ten := "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"
+	const marine = "WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: 3+"
+	src := `name: big
+ruleset: heresy
+shooting:
+  firer: {name: Plasma, models: ` + ten + `, ` + marine + `,
+          weapons: [{name: plasma gun, type: "Rapid Fire, Gets Hot", range: 36, S: 7, AP: 4, rules: [{Twin-linked: [false, true]}]}]}
+  target: {name: Tactical, models: ` + ten + `, ` + marine + `}
+  distance: 1..36
+  metrics: [hits, casualties, gets_hot, morale_failed]
+`
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runCLI(t, "compare", big, "--by", "twin_linked", "--trials", "960", "--shard", "0/4", "-o", filepath.Join(dir, "p{shard}"), "--check")
+	if err == nil || !strings.Contains(err.Error(), "the tallies of 7200 points, kept whole and in 32 batches for the comparison), and a merge reads parts of at most 64 MiB; every shard's part holds every point") {
+		t.Errorf("a comparison of 7,200 points sharded: %v; want it refused before it runs", err)
+	}
+	small := filepath.Join(dir, "small.yaml")
+	if err := os.WriteFile(small, []byte(strings.Replace(src, "models: "+ten+", "+marine+",\n          weapons", "models: 5, "+marine+",\n          weapons", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "compare", small, "--by", "twin_linked", "--trials", "960", "--shard", "0/4", "-o", filepath.Join(dir, "p{shard}"), "--check"); err != nil {
+		t.Errorf("a comparison of 720 points sharded: %v", err)
+	}
+}
+
 // TestEmptyShardIsNamed: a shard past the run's chunks still writes its
 // part, which the merge needs, and says on stderr that it had nothing to
 // run. 20,000 trials make two chunks of 16,384, so of three shards the
