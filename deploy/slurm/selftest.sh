@@ -103,12 +103,20 @@ if [[ $n == "${SBATCH_REFUSE-}" ]]; then
 fi
 echo $((100 + n))
 EOF
-for cmd in scontrol scancel; do
-	cat >"$tmp/bin/$cmd" <<EOF
+cat >"$tmp/bin/scancel" <<'EOF'
 #!/usr/bin/env bash
-printf '$cmd %s\n' "\$*" >>"\$SBATCH_CALLS"
+printf 'scancel %s\n' "$*" >>"$SBATCH_CALLS"
 EOF
-done
+# scontrol show config answers, unrecorded, with Slurm's default
+# MaxArraySize or $MAX_ARRAY_SIZE, which submit.sh reads first.
+cat >"$tmp/bin/scontrol" <<'EOF'
+#!/usr/bin/env bash
+if [[ $* == "show config" ]]; then
+	echo "MaxArraySize            = ${MAX_ARRAY_SIZE:-1001}"
+	exit 0
+fi
+printf 'scontrol %s\n' "$*" >>"$SBATCH_CALLS"
+EOF
 chmod +x "$tmp/bin/sbatch" "$tmp/bin/scontrol" "$tmp/bin/scancel"
 # stand_in SUBMIT-ARGS...: submit.sh with the stand-in sbatch, its calls
 # recorded in $tmp/calls, its standard error in $tmp/submit.err.
@@ -134,7 +142,8 @@ refused() {
 	[[ ! -e $made ]] || fail "$what: left $made behind"
 }
 "$tmp/simulate" show flee-pursuit >"$tmp/flee-pursuit.yaml"
-refused 2 '--shard "0/70000" (the index from SLURM_ARRAY_TASK_ID): expected I/N, shard I of N with 0 <= I < N <= 65536' \
+refused 2 "SHARDS 1002 is more than this cluster's job arrays hold: its MaxArraySize is 1001" 1002 run flee-pursuit
+MAX_ARRAY_SIZE=100000 refused 2 '--shard "0/70000" (the index from SLURM_ARRAY_TASK_ID): expected I/N, shard I of N with 0 <= I < N <= 65536' \
 	70000 run flee-pursuit
 refused 2 'flag provided but not defined: -trails' 2 run nosuch.yaml --trails 5
 refused 1 'no scenario file or built-in scenario named "nosuch.yaml"' 2 run nosuch.yaml

@@ -47,6 +47,13 @@ refuse() {
 shards=$1 outdir=$2
 shift 2
 [[ $shards =~ ^[1-9][0-9]*$ ]] || refuse "SHARDS must be a whole number from 1, not '$shards'"
+# Slurm takes job arrays whose last index is below its MaxArraySize (1001
+# unless the cluster sets it); sbatch would refuse a larger one only after
+# the checks below.
+max_array=$(scontrol show config 2>/dev/null | awk '$1 == "MaxArraySize" { print $3 }' || true)
+if [[ $max_array =~ ^[0-9]+$ ]] && ((shards > max_array)); then
+	refuse "SHARDS $shards is more than this cluster's job arrays hold: its MaxArraySize is $max_array (scontrol show config), so an array has at most $max_array tasks; use fewer shards, or ask its administrators to raise MaxArraySize"
+fi
 case $1 in run | compare) ;; *) refuse "SIMULATE-ARGS start with run or compare, not '$1'" ;; esac
 command=$1
 shift
