@@ -410,6 +410,19 @@ func digestRun(put func(int64), r Run) {
 	}
 }
 
+// flagsText writes flags as a command line gives them, "--metrics hits";
+// "none" for none.
+func flagsText(flags []Flag) string {
+	if len(flags) == 0 {
+		return "none"
+	}
+	var out []string
+	for _, f := range flags {
+		out = append(out, "--"+f.Name+" "+f.Value)
+	}
+	return strings.Join(out, " ")
+}
+
 // sameRun says how b's run differs from a's, or returns nil.
 func sameRun(a, b NamedPart) error {
 	ha, hb := a.Header, b.Header
@@ -430,7 +443,7 @@ func sameRun(a, b NamedPart) error {
 	case ha.Trials != hb.Trials:
 		return differ("trials", hb.Trials, ha.Trials)
 	case !slices.Equal(ha.Flags, hb.Flags):
-		return differ("flags", hb.Flags, ha.Flags)
+		return differ("flags", flagsText(hb.Flags), flagsText(ha.Flags))
 	case ha.ChunkSize != hb.ChunkSize || ha.Aligned != hb.Aligned || ha.Batches != hb.Batches:
 		return differ("chunk size, alignment and batches", fmt.Sprint(hb.ChunkSize, hb.Aligned, hb.Batches), fmt.Sprint(ha.ChunkSize, ha.Aligned, ha.Batches))
 	case ha.Shards != hb.Shards:

@@ -232,7 +232,15 @@ func TestMergeErrors(t *testing.T) {
 		{"overlap", []NamedPart{{"first2", first2}, parts[1]}, "first2 and part1 both hold chunks 1"},
 		{"same chunks, other tallies", []NamedPart{parts[1], {"fake", foreign[1].Part}}, ""},
 		{"other build", []NamedPart{parts[0], {"rebuilt", parts[1].Part}}, ""},
+		{"other flags", []NamedPart{parts[0], {"metrics", parts[1].Part}}, ""},
 	} {
+		if tt.name == "other flags" {
+			// Flags are named as a command line gives them.
+			flagged := *parts[1].Part
+			flagged.Header.Flags = []Flag{{"metrics", "hits"}, {"by", "distance"}}
+			tt.parts[1].Part = &flagged
+			tt.want = "metrics is not a part of the same run as part0: flags --metrics hits --by distance, not none"
+		}
 		if tt.name == "other build" {
 			// The same chunks of the same run, written by another binary
 			// of the same version.
