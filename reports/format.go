@@ -227,7 +227,10 @@ func stampLines(st sim.Stamp, full bool) []string {
 }
 
 // precisionLine says what a precision target asked and whether the run met
-// it or ran into its trial cap; "" when there was no target.
+// it or ran into its trial cap; "" when there was no target. A run that
+// stopped on its target also says that this makes its intervals cover less
+// often than 19 times in 20 (docs/reports.md, Precision instead of
+// guesswork), and how to get intervals that do.
 func precisionLine(st sim.Stamp) string {
 	if st.Precision <= 0 {
 		return ""
@@ -235,7 +238,9 @@ func precisionLine(st sim.Stamp) string {
 	target := fmt.Sprintf("precision target: a 95%% half-width of %s percentage points (%s) on every probability",
 		strconv.FormatFloat(100*st.Precision, 'g', 6, 64), strconv.FormatFloat(st.Precision, 'g', 6, 64))
 	if st.PrecisionMet {
-		return fmt.Sprintf("%s: MET with %s trials per point.", target, GroupThousands(st.Trials))
+		return fmt.Sprintf("%s: MET with %s trials per point. A run that stops once its intervals are narrow enough "+
+			"makes them hold the true value less often than 19 times in 20 (down to about 92%%); for numbers to publish, "+
+			"run again with --trials %d and another --seed.", target, GroupThousands(st.Trials), st.Trials)
 	}
 	if st.Trials < st.MaxTrials {
 		// Short of its cap and not met: the run was interrupted.

@@ -95,7 +95,10 @@ func TestStampLines(t *testing.T) {
 		{"workers only", sim.Stamp{Workers: 8}, nil, []string{"sha256", "reproduce", "precision"}},
 		{"no target", noTarget, []string{"scenario sha256 1a2b3c4d5e6f..., reproduce: simulate run matchups --seed 7 --trials 1000"}, []string{"precision", "1a2b3c4d5e6f7"}},
 		{"two files", two, []string{"scenario sha256 aaaaaaaaaaaa..., bbbbbbbbbbbb..."}, []string{"aaaaaaaaaaaaa", ",bbb"}},
-		{"met", met, []string{"0.5 percentage points (0.005)", "MET with 250,000 trials per point"}, []string{"NOT MET"}},
+		// A run that stopped on its target says that its intervals cover
+		// less often, and how to get a fixed run's (docs/reports.md).
+		{"met", met, []string{"0.5 percentage points (0.005)", "MET with 250,000 trials per point",
+			"less often than 19 times in 20", "run again with --trials 250000 and another --seed"}, []string{"NOT MET"}},
 		{"not met", sampleStamp(), []string{"NOT MET", "cap of 1,000 trials per point"}, nil},
 	} {
 		r := sampleReport()

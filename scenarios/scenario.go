@@ -23,6 +23,9 @@ type Scenario struct {
 	Ruleset     string
 	// File is where the scenario came from: a path, or "builtin:NAME".
 	File string
+	// FromFile says that Load read it from the file File names, rather
+	// than being given its text (Parse) or a built-in's.
+	FromFile bool
 	// Source is the file's text.
 	Source []byte
 	// Trials per point the file asks for; 0 leaves it to the caller.
@@ -430,7 +433,11 @@ func (r *Registry) LoadContext(ctx context.Context, nameOrPath string) (*Scenari
 	}
 	src, err := readLimited(nameOrPath)
 	if err == nil {
-		return r.ParseContext(ctx, nameOrPath, src)
+		s, err := r.ParseContext(ctx, nameOrPath, src)
+		if s != nil {
+			s.FromFile = true
+		}
+		return s, err
 	}
 	if fi, serr := os.Stat(nameOrPath); serr == nil && fi.IsDir() {
 		if _, ok := Builtin(nameOrPath); ok {

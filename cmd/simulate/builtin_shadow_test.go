@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"strings"
@@ -59,6 +60,16 @@ func TestBuiltinShadowedByAFile(t *testing.T) {
 	again, _, err := runCLI(t, append(strings.Fields(strings.TrimPrefix(doc.Stamp.Command, "simulate ")), "--format", "json")...)
 	if err != nil || again != first {
 		t.Errorf("the reproduce line gave other results (%v)", err)
+	}
+
+	// Its shards' parts name it so too, and merge to the same bytes.
+	for i := range 2 {
+		if _, _, err := runCLI(t, "run", "flee-pursuit", "--shard", fmt.Sprintf("%d/2", i), "-o", fmt.Sprintf("part-%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if merged, _, err := runCLI(t, "merge", "--format", "json", "part-0", "part-1"); err != nil || merged != first {
+		t.Errorf("the merged shards of the file flee-pursuit differ from its run (%v)", err)
 	}
 
 	if err := os.Remove("flee-pursuit"); err != nil {

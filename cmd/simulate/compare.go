@@ -398,7 +398,7 @@ func (j compareJob) header() sim.PartHeader {
 	if j.metrics != "" {
 		flags = append(flags, sim.Flag{Name: "metrics", Value: j.metrics})
 	}
-	return partHeader("compare", j.args, flags, j.ss...)
+	return partHeader("compare", scenarioArgs(j.args, j.ss...), flags, j.ss...)
 }
 
 // compare sets the candidates of merged tallies side by side: the one path

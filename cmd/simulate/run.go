@@ -922,7 +922,9 @@ func (j runJob) report(merged *sim.Part, cfg sim.Config, met bool, stop func() b
 }
 
 // header is what every part of the job's run carries.
-func (j runJob) header() sim.PartHeader { return partHeader("run", []string{j.name}, j.flags(), j.s) }
+func (j runJob) header() sim.PartHeader {
+	return partHeader("run", scenarioArgs([]string{j.name}, j.s), j.flags(), j.s)
+}
 
 // flags are the run's flags, beyond seed and trials, that change what it
 // reports: the reproduce line and the parts of a sharded run carry them.
@@ -963,16 +965,18 @@ func fileArgs(names ...string) []string {
 }
 
 // scenarioArgs names the scenarios ss, given as args (one each), as
-// fileArgs does, and a file that has a built-in scenario's name, which
-// hides the built-in in its folder, as ./NAME, so that the line reads the
-// file again and not the built-in.
+// fileArgs does, and a file read from disk that has a built-in scenario's
+// name, which hides the built-in in its folder, as ./NAME, so that the
+// line reads the file again and not the built-in. (A scenario given as
+// text, to the server or from a part, keeps its name: its parts' headers
+// carry the name this gives.)
 func scenarioArgs(args []string, ss ...*scenarios.Scenario) []string {
 	out := fileArgs(args...)
 	if len(ss) != len(args) {
 		return out
 	}
 	for i, s := range ss {
-		if _, ok := scenarios.Builtin(args[i]); ok && s.File == args[i] {
+		if _, ok := scenarios.Builtin(args[i]); ok && s.FromFile && s.File == args[i] {
 			out[i] = "./" + args[i]
 		}
 	}
