@@ -340,6 +340,11 @@ func comparisonHeader(c *sim.Comparison, st sim.Stamp) []string {
 	lines := []string{"Comparison of " + joinNames(c.Candidates)}
 	if stamped(st) {
 		run := fmt.Sprintf("seed %d, %s per point", st.Seed, trialCount(st.Trials))
+		if c.Partial {
+			// The stamp keeps the trials asked for; the banner below says
+			// how many the results rest on.
+			run += " asked for"
+		}
 		if st.Scenario != "" {
 			run = st.Scenario + ": " + run
 		}

@@ -163,7 +163,11 @@ func header(r *sim.Report) []string {
 	if r.Description != "" {
 		lines[0] += ": " + r.Description
 	}
-	lines = append(lines, fmt.Sprintf("seed %d, %s per point, hammersim %s", r.Seed, trialCount(r.Trials), r.Version))
+	asked := ""
+	if r.Partial {
+		asked = " asked for" // the partial line below says what the results rest on
+	}
+	lines = append(lines, fmt.Sprintf("seed %d, %s per point%s, hammersim %s", r.Seed, trialCount(r.Trials), asked, r.Version))
 	if r.Partial {
 		lines = append(lines, partialLine(r))
 	}

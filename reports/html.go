@@ -219,7 +219,7 @@ func WriteHTML(w io.Writer, r *sim.Report, scenarioSource []byte) error {
 func WriteComparisonHTML(w io.Writer, c *sim.Comparison, st sim.Stamp, sources map[string][]byte) error {
 	doc := htmlDoc{
 		Title:  "Comparison of " + joinNames(c.Candidates),
-		Stamp:  stampFields(st, 0),
+		Stamp:  stampFields(st, 0, c.Partial),
 		Footer: fmt.Sprintf("A difference is called clear at %s one-sided confidence, where its 95%% interval leaves out 0.", confidence(ClearConfidence)),
 	}
 	if st.Version != "" {
@@ -320,12 +320,13 @@ func reportStamp(r *sim.Report) []htmlField {
 	if st.Trials == 0 {
 		st.Trials = r.Trials
 	}
-	return stampFields(st, r.Workers)
+	return stampFields(st, r.Workers, r.Partial)
 }
 
 // stampFields lays a stamp out as named lines; workers stands in when the
-// stamp has no worker count.
-func stampFields(st sim.Stamp, workers int) []htmlField {
+// stamp has no worker count. The stamp keeps the trials asked for, which
+// an interrupted (partial) run's results do not rest on: its line says so.
+func stampFields(st sim.Stamp, workers int, partial bool) []htmlField {
 	var out []htmlField
 	add := func(name, value string, code bool) {
 		if value != "" {
@@ -337,7 +338,11 @@ func stampFields(st sim.Stamp, workers int) []htmlField {
 	add("hammersim", st.Version, false)
 	add("seed", strconv.FormatUint(st.Seed, 10), false)
 	if st.Trials > 0 {
-		add("trials per point", GroupThousands(st.Trials), false)
+		name := "trials per point"
+		if partial {
+			name = "trials per point asked for"
+		}
+		add(name, GroupThousands(st.Trials), false)
 	}
 	if st.Workers == 0 {
 		st.Workers = workers
