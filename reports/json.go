@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"hammersim/sim"
 )
@@ -174,10 +175,14 @@ func paramsJSON(ps []sim.Param) string {
 	return b.String()
 }
 
-// str encodes a JSON string.
+// str encodes a JSON string, with <, > and & as they are: a report is no
+// web page, and a verdict reads "higher (>99.9%)" as the tables print it.
 func str(s string) string {
-	out, _ := json.Marshal(s) // a string always marshals
-	return string(out)
+	var b strings.Builder
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	e.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // num encodes a float64 in its shortest exact form, or null when it is not
