@@ -8,7 +8,7 @@ import (
 
 // MaxCombatWork bounds the steps the closed form of a combat may take
 // (exactCombat, over all its rounds; a step: one term of one distribution
-// passed on, one cell of one allocated), a quarter to a third of a second: a
+// passed on, one cell of one allocated), a quarter to half a second: a
 // scenario's closed forms are worked out as it is read, before any trial,
 // point by point. A combat past it has no closed form; the trials alone
 // answer. MaxScenarioCombatWork bounds a scenario's points together, so
