@@ -292,22 +292,12 @@ func outputCases() []hostile {
 		// above fails the same check in a way root cannot get round.
 		{name: "output/unwritable-directory", args: append(hugeRun, "-o", "{dir}/ro/out.txt"), code: exitError,
 			msg: "permission denied", within: 2 * time.Second,
-			setup: func(t *testing.T, dir string) {
-				if os.Geteuid() == 0 {
-					t.Skip("root writes into read-only directories")
-				}
-				os.Mkdir(filepath.Join(dir, "ro"), 0o555)
-			}},
+			setup: readOnlyFolder},
 		// The same for a plot folder: the error names the folders, not the
 		// file the check made to find out.
 		{name: "output/unwritable-plot-directory", args: append(hugeRun, "--plot", "{dir}/ro/plots"), code: exitError,
 			msg: "cannot write into {dir}/ro/plots: no file can be made in {dir}/ro: permission denied", within: 2 * time.Second,
-			setup: func(t *testing.T, dir string) {
-				if os.Geteuid() == 0 {
-					t.Skip("root writes into read-only directories")
-				}
-				os.Mkdir(filepath.Join(dir, "ro"), 0o555)
-			}},
+			setup: readOnlyFolder},
 		{name: "output/failing-plot-replaces-nothing", args: runArgs("-o", "{dir}/out.json", "--report", "{dir}/r.html", "--plot", "{dir}/plots"),
 			files: map[string]string{"out.json": "old results", "r.html": "old report"},
 			setup: func(t *testing.T, dir string) {
@@ -406,6 +396,15 @@ charge:
   unit: {name: A, M: 5}
   distance: 8
 `
+
+// readOnlyFolder makes dir/ro, which only root could write into: a case
+// that needs it is skipped as root.
+func readOnlyFolder(t *testing.T, dir string) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes into read-only directories")
+	}
+	os.Mkdir(filepath.Join(dir, "ro"), 0o555)
+}
 
 func flagCases() []hostile {
 	usage := func(name, msg string, args ...string) hostile {
