@@ -475,6 +475,14 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 		if c.nodes += target.nodes; c.nodes > MaxNodes {
 			return c.fatal(n, "more than %d values in one file, aliases counted at each use; %s needs far fewer", MaxNodes, c.kind.one)
 		}
+		if target.node.Kind == ScalarNode {
+			// A value is placed where it is used: a problem with the
+			// alias (an unknown key, a value out of range there) is
+			// found at *NAME, not at the anchor, whose text it is not.
+			at := *target.node
+			at.Line, at.Col, at.textOff = line, col, -1
+			return &at
+		}
 		return target.node
 	case *ast.TagNode:
 		return c.fail(n, "YAML tags such as %s are not used in scenarios; remove it", v.Start.Value)

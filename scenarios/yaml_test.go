@@ -117,6 +117,21 @@ func TestYAMLMessages(t *testing.T) {
 	}
 }
 
+// TestAliasPlacedWhereUsed: a scalar repeated by an alias is placed at the
+// alias, where the problem with it is (an unknown key, a value of the
+// wrong kind), not at its anchor, whose use there is sound.
+func TestAliasPlacedWhereUsed(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"an alias as an unknown key", "name: &n t\nruleset: toy\nroll:\n  unit: {name: A, die: 6}\n  *n : 3\n", "t.yaml:5:3: unknown key \"t\""},
+		{"an alias as a wrong value", "name: t\nruleset: toy\nroll:\n  unit: {name: &a A, die: *a}\n", "t.yaml:4:27: expected die as a whole number"},
+	} {
+		_, err := toys.Parse("t.yaml", []byte(tc.src))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s:\n got: %v\nwant: %s...", tc.name, err, tc.want)
+		}
+	}
+}
+
 // TestRefusedConstructsOnce: a construct a scenario may not use is one
 // error, not followed by another about what it left behind (a key read as
 // "nothing"), nor are the keys after a file's value bound.
