@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -32,6 +33,26 @@ func TestBuiltinShadowedByAFile(t *testing.T) {
 		if _, err := os.Lstat("flee-pursuit"); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("run flee-pursuit %s left flee-pursuit behind (%v)", strings.Join(out, " "), err)
 		}
+	}
+	// A path that resolves to the working folder's flee-pursuit, and a
+	// merge of the built-in's shards, are refused alike.
+	wd, _ := os.Getwd()
+	if _, _, err := runCLI(t, "run", "flee-pursuit", "--trials", "1000", "-o", filepath.Join(wd, "flee-pursuit")); err == nil || !strings.Contains(err.Error(), "would hide the built-in scenario flee-pursuit") {
+		t.Errorf("-o $PWD/flee-pursuit: %v; want it refused as hiding the built-in", err)
+	}
+	for i := range 2 {
+		if _, _, err := runCLI(t, "run", "flee-pursuit", "--trials", "20000", "--shard", fmt.Sprintf("%d/2", i), "-o", fmt.Sprintf("b-%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := runCLI(t, "merge", "b-0", "b-1", "-o", "flee-pursuit"); err == nil || !strings.Contains(err.Error(), "-o flee-pursuit would hide the built-in scenario flee-pursuit") {
+		t.Errorf("merge -o flee-pursuit: %v; want it refused as hiding the built-in", err)
+	}
+	if _, err := os.Lstat("flee-pursuit"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the refused outputs left flee-pursuit behind (%v)", err)
+	}
+	for _, p := range []string{"b-0", "b-1"} {
+		os.Remove(p)
 	}
 	// Other names, and outputs of another scenario, are written.
 	if _, _, err := runCLI(t, "run", "flee-pursuit", "--trials", "1000", "-o", "flee-pursuit.txt"); err != nil {

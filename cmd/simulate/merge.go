@@ -84,6 +84,15 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := sameBuild(merged.Header); err != nil {
 		return err
 	}
+	// The merged output's reproduce line runs the parts' scenarios: an
+	// output that would hide a built-in among them is refused, as run's is.
+	var files []string
+	for _, in := range merged.Header.Inputs {
+		files = append(files, in.File)
+	}
+	if err := f.hideNoBuiltin(files...); err != nil {
+		return err
+	}
 	if f.format == "partial" {
 		if *check {
 			return checked(stderr, "merge")

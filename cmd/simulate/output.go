@@ -34,25 +34,13 @@ func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) erro
 		// -o - is standard output; plots are files, which it cannot hold.
 		return &usageError{msg: "--plot -: plots are PNG and SVG files in a folder, which standard output cannot hold; name a folder, such as --plot plots"}
 	}
-	type out struct{ flag, path string }
-	var files []out
-	if f.output != "" {
-		files = append(files, out{"-o", f.output})
+	files, dirs := f.destinations()
+	var files0 []string
+	for _, s := range ss {
+		files0 = append(files0, s.File)
 	}
-	if f.report != "" {
-		files = append(files, out{"--report", f.report})
-	}
-	var dirs []out
-	if f.plotDir != "" {
-		dirs = append(dirs, out{"the --plot folder", f.plotDir})
-	}
-	if reportKind(f.report) == ".md" {
-		dirs = append(dirs, out{"the folder of the report's plots", mdPlotDir(f.report)})
-	}
-	for _, o := range slices.Concat(files, dirs) {
-		if err := hidesBuiltin(o.flag, o.path, ss); err != nil {
-			return err
-		}
+	if err := f.hideNoBuiltin(files0...); err != nil {
+		return err
 	}
 	for i, o := range files {
 		for _, d := range dirs {
@@ -106,15 +94,47 @@ func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) erro
 	return nil
 }
 
-// hidesBuiltin refuses an output, named by flag, at path that would hide a
-// built-in scenario of ss: a scenario name is read as a file or folder
-// when one of that name is in the working folder, so the command that
-// wrote it, and the reproduce line it printed, would then read the output
-// instead of the built-in.
-func hidesBuiltin(flag, path string, ss []*scenarios.Scenario) error {
-	for _, s := range ss {
-		if name, ok := strings.CutPrefix(s.File, "builtin:"); ok && filepath.Clean(path) == name {
-			return fmt.Errorf("%s %s would hide the built-in scenario %s (simulate run %s, run again in this folder, would read it instead); choose another name, such as %s", flag, path, name, name, name+suggestedSuffix(flag))
+// destination is an output the flags name: the flag, and its path.
+type destination struct{ flag, path string }
+
+// destinations are the files and the folders the flags write into.
+func (f *runFlags) destinations() (files, dirs []destination) {
+	if f.output != "" {
+		files = append(files, destination{"-o", f.output})
+	}
+	if f.report != "" {
+		files = append(files, destination{"--report", f.report})
+	}
+	if f.plotDir != "" {
+		dirs = append(dirs, destination{"the --plot folder", f.plotDir})
+	}
+	if reportKind(f.report) == ".md" {
+		dirs = append(dirs, destination{"the folder of the report's plots", mdPlotDir(f.report)})
+	}
+	return files, dirs
+}
+
+// hideNoBuiltin refuses an output that would hide a built-in scenario the
+// run read (files, as Scenario.File names them: "builtin:NAME"): a
+// scenario name is read as a file or folder when one of that name is in
+// the working folder, so the command that wrote it, and the reproduce line
+// it printed, would then read the output instead of the built-in. A path
+// is compared as the folder it resolves to, so $PWD/NAME is refused too.
+func (f *runFlags) hideNoBuiltin(files ...string) error {
+	files0, dirs := f.destinations()
+	for _, file := range files {
+		name, ok := strings.CutPrefix(file, "builtin:")
+		if !ok {
+			continue
+		}
+		here, err := filepath.Abs(name)
+		if err != nil {
+			continue
+		}
+		for _, o := range slices.Concat(files0, dirs) {
+			if at, err := filepath.Abs(o.path); err == nil && at == here {
+				return fmt.Errorf("%s %s would hide the built-in scenario %s (the same command, run again in this folder, would read it instead); choose another name, such as %s", o.flag, o.path, name, name+suggestedSuffix(o.flag))
+			}
 		}
 	}
 	return nil
