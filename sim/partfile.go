@@ -118,16 +118,25 @@ func WritePart(w io.Writer, p *Part) error {
 // refused at its end all the same.
 func PartSizeAtLeast(h *PartHeader, groups [][]Model, batches int) int64 {
 	const (
-		model = len(`{"trials":0,"slots":[]},`)
-		slot  = len(`{"min":0,"counts":[]},`)
+		run   = int64(len(`{"models":[],"batches":[]}`))
+		model = int64(len(`{"trials":0,"slots":[]}`))
+		slot  = int64(len(`{"min":0,"counts":[]}`))
 	)
-	var n int64
+	b := int64(max(batches, 0))
+	// commas is what a list of k entries adds between them.
+	commas := func(k int64) int64 { return max(k-1, 0) }
+	n := int64(h.InputBytes()) + commas(int64(len(groups)))
 	for _, g := range groups {
+		var models int64 // a list of the group's models, brackets aside
 		for _, m := range g {
-			n += int64(model + slot*len(m.Slots()))
+			k := int64(len(m.Slots()))
+			models += model + k*slot + commas(k)
 		}
+		models += commas(int64(len(g)))
+		// The whole run's list, and each batch's in brackets.
+		n += run + models + b*(2+models) + commas(b)
 	}
-	return int64(h.InputBytes()) + n*int64(1+max(batches, 0))
+	return n
 }
 
 func modelsData(r Run) []modelData {

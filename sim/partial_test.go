@@ -477,31 +477,49 @@ func TestWritePartBounded(t *testing.T) {
 }
 
 // TestPartSizeAtLeast: the size a shard checks before it runs is never
-// more than a part takes, and is most of it when the tallies hold few
-// values. Parts of testGroups' three models (one slot each) at 0, 1 and
-// 5 chunks and a short one of trials, kept whole and in 0, 4 and 32
-// batches: each written part is at least the bound, and at 0 trials (every
-// histogram empty) it is the bound plus the part's fixed lines, fields and
-// brackets, under 600 bytes (the header's other fields, the chunk list,
-// the checksum line).
+// more than a part takes, and is all of it but the part's fixed fields
+// when the tallies hold nothing. Parts of testGroups' three models (two
+// slots each) at 0, 1 and 5 chunks and a short one of trials, and of a
+// group of 2,000 such models at none, kept whole and in 0, 4 and 32 batches: each
+// written part is at least the bound, and at 0 trials (every histogram
+// empty) it is the bound plus the same few hundred bytes whatever the
+// models and batches (the header's fields beside the inputs, the chunk
+// list, the checksum line: 451 bytes when this test was written, and a
+// digit or two more for more batches), so every model, slot, list and
+// comma is counted, none twice.
 func TestPartSizeAtLeast(t *testing.T) {
-	for _, batches := range []int{0, 4, 32} {
-		for _, trials := range []int{0, ChunkSize, 5*ChunkSize + 1000} {
-			cfg := Config{Trials: int64(trials), Seed: 7, Workers: 2, Aligned: true, Batches: batches}
-			h := testHeader()
-			p, err := RunShard(context.Background(), testGroups(), cfg, Shard{0, 1}, h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b bytes.Buffer
-			if err := WritePart(&b, p); err != nil {
-				t.Fatal(err)
-			}
-			least := PartSizeAtLeast(&h, testGroups(), batches)
-			if n := int64(b.Len()); n < least || trials == 0 && n-least > 600 {
-				t.Errorf("batches %d, trials %d: a part of %d bytes, at least %d by PartSizeAtLeast", batches, trials, n, least)
+	many := [][]Model{slices.Repeat([]Model{rollModel{dice.MustParse("2D6")}}, 2000)}
+	fixed := int64(-1)
+	for _, groups := range [][][]Model{testGroups(), many} {
+		for _, batches := range []int{0, 4, 32} {
+			for _, trials := range []int{0, ChunkSize, 5*ChunkSize + 1000} {
+				if len(groups) == 1 && trials > 0 {
+					continue // 2,000 models: no trials is the case that counts
+				}
+				cfg := Config{Trials: int64(trials), Seed: 7, Workers: 2, Aligned: true, Batches: batches}
+				h := testHeader()
+				p, err := RunShard(context.Background(), groups, cfg, Shard{0, 1}, h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var b bytes.Buffer
+				if err := WritePart(&b, p); err != nil {
+					t.Fatal(err)
+				}
+				n, least := int64(b.Len()), PartSizeAtLeast(&h, groups, batches)
+				if fixed < 0 {
+					fixed = n - least
+				}
+				// The header's batch count may take a digit or two more.
+				if n < least || trials == 0 && (n-least < fixed || n-least > fixed+2) {
+					t.Errorf("%d groups, batches %d, trials %d: a part of %d bytes, at least %d by PartSizeAtLeast (%d bytes besides, where the first part had %d)",
+						len(groups), batches, trials, n, least, n-least, fixed)
+				}
 			}
 		}
+	}
+	if fixed <= 0 || fixed > 600 {
+		t.Errorf("a part of no trials holds %d bytes beside what PartSizeAtLeast counts; want a few hundred", fixed)
 	}
 }
 

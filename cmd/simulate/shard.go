@@ -101,7 +101,7 @@ func checkPartFits(h *sim.PartHeader, groups [][]sim.Model, batches int) error {
 	if batches > 0 {
 		kept = fmt.Sprintf("kept whole and in %d batches for the comparison", batches)
 	}
-	return fmt.Errorf("a part of this run would take at least %d MiB (the tallies of %d points, %s), and a merge reads parts of at most %d MiB; every shard's part holds every point, so more shards do not help: split the sweep into several scenarios, each sharded and merged on its own", n>>20, points, kept, sim.MaxPartBytes>>20)
+	return fmt.Errorf("a part of this run would take more than %d MiB (at least %d bytes: the tallies of %d points, %s), and a merge reads parts of at most %d MiB; every shard's part holds every point, so more shards do not help: split the sweep into several scenarios, each sharded and merged on its own", n>>20, n, points, kept, sim.MaxPartBytes>>20)
 }
 
 // checkPartInputs refuses a part whose inputs would not fit it: a part

@@ -537,9 +537,10 @@ func TestShardRefusesOversizedInputs(t *testing.T) {
 // large sweep cannot be sharded however many shards there are. It is
 // refused before it runs, --check included: 7,200 points (10 x 10 models,
 // 36 distances, two candidates), each keeping the shooting question's 16
-// slots whichever metrics it prints, take at least 7,200 x 33 x (24 + 16 x
-// 22) bytes, 85 MiB, before a single count (sim.PartSizeAtLeast). The
-// sweep without its firer's models swept, 720 points and 8.5 MiB, passes.
+// slots whichever metrics it prints, take about 7,200 x 33 x (24 + 16 x
+// 22) bytes, 85 MiB, before a single count (sim.PartSizeAtLeast counts
+// them to the byte). The sweep without its firer's models swept, 720
+// points and 8.5 MiB, passes.
 func TestShardRefusesOversizedSweeps(t *testing.T) {
 	dir := t.TempDir()
 	ten := "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"
