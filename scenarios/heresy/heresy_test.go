@@ -231,6 +231,8 @@ func TestErrors(t *testing.T) {
 			"t.yaml:7:58: return_fire_after_casualties: the target never Returns Fire (reaction: return_fire), the only Reaction it changes; remove it"},
 		{"pinning_wounds without pinning", shoot(bolters, target, "  pinning: [false]\n  options: {pinning_wounds: suffered}\n"),
 			"t.yaml:7:29: pinning_wounds: no point has pinning: true, the only test it changes; remove it"},
+		{"pinning_wounds without Damage Mitigation", shoot(bolters, target, "  pinning: true\n  options: {pinning_wounds: suffered}\n"),
+			"t.yaml:7:29: pinning_wounds: the target has no Damage Mitigation roll at any point"},
 		{"both without a Reaction", shoot(bolters, target, "  options: {return_fire_after_casualties: true, evade_save: 4}\n"),
 			"t.yaml:6:43: return_fire_after_casualties: the target never Returns Fire (reaction: return_fire), the only Reaction it changes; remove it\nt.yaml:6:61: evade_save: the target never Evades"},
 		// In the order written.

@@ -247,7 +247,8 @@ func (q *shootingSpec) checkReactions(d *scenarios.Decoder) {
 // template_hits without a Template weapon, each changing those weapons'
 // hits alone; evade_save where the target never Evades,
 // return_fire_after_casualties where it never Returns Fire, and
-// pinning_wounds where no point has pinning.
+// pinning_wounds where no point has pinning or a Damage Mitigation roll
+// that could ignore a wound.
 func (q *shootingSpec) checkUnread(d *scenarios.Decoder) {
 	blasts, template := map[string]bool{}, false
 	for _, u := range slices.Concat(q.firer.Values(), q.target.Values()) {
@@ -285,6 +286,9 @@ func (q *shootingSpec) checkUnread(d *scenarios.Decoder) {
 			refused, msgs[n] = append(refused, n), "evade_save: the target never Evades (reaction: evade), the only Reaction it changes; remove it"
 		case o.key == "pinning_wounds" && !slices.Contains(q.pinning.Values(), true):
 			refused, msgs[n] = append(refused, n), "pinning_wounds: no point has pinning: true, the only test it changes; remove it"
+		case o.key == "pinning_wounds" && !reactions[reactEvade] && !slices.ContainsFunc(q.target.Values(), func(t *unitSpec) bool { return t.mayHave(rules.RuleFeelNoPain) }):
+			// A Stupefied target, whose roll is the other, cannot be Pinned.
+			refused, msgs[n] = append(refused, n), "pinning_wounds: the target has no Damage Mitigation roll at any point (Feel No Pain, or Evade's Shrouded roll), which decides the only wounds it tells apart; remove it"
 		case o.key == "return_fire_after_casualties" && !reactions[reactReturnFire]:
 			refused, msgs[n] = append(refused, n), "return_fire_after_casualties: the target never Returns Fire (reaction: return_fire), the only Reaction it changes; remove it"
 		}
