@@ -443,6 +443,9 @@ func flagCases() []hostile {
 		usage("dice-trials-maxint", "--trials 9223372036854775807 is out of range", "dice", "2D6", "--trials", "9223372036854775807"),
 		usage("dice-trials-negative", "--trials -3 is out of range", "dice", "2D6", "--trials", "-3"),
 		usage("progress-word", `unknown --progress "sometimes"; expected auto, always or never`, "run", "--progress", "sometimes"),
+		// A report of an ending alone would be a hidden file.
+		usage("report-no-name", "--report .md: the file has no name before .md; expected a name such as report.md", "run", "flee-pursuit", "--trials", "1000", "--report", ".md"),
+		usage("report-no-name-html", "--report out/.HTML: the file has no name before .HTML; expected a name such as report.html", "run", "flee-pursuit", "--trials", "1000", "--report", "out/.HTML"),
 		// -o - is standard output; --plot - would make a folder named "-".
 		usage("plot-dash", "--plot -: plots are PNG and SVG files in a folder, which standard output cannot hold", "run", "flee-pursuit", "--trials", "1000", "--plot", "-"),
 		usage("merge-plot-dash", "--plot -: plots are PNG and SVG files in a folder", "merge", "--plot", "-", "part.json"),

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -545,6 +546,10 @@ func (f *runFlags) check(fs *flag.FlagSet) error {
 			return flagUsagef(cmd, "--report %s: expected a file ending in .html (compare writes its report as HTML)", f.report)
 		}
 		return flagUsagef(cmd, "--report %s: expected a file ending in .html or .md", f.report)
+	}
+	if base := filepath.Base(f.report); f.report != "" && strings.EqualFold(base, reportKind(base)) {
+		// ".md" alone would be a hidden file, its plots in "_plots".
+		return flagUsagef(cmd, "--report %s: the file has no name before %s; expected a name such as report%s", f.report, base, strings.ToLower(base))
 	}
 	if flagSet(fs, "metrics") && strings.Trim(f.metrics, ", ") == "" {
 		return flagUsagef(cmd, "--metrics names no metric; expected names such as hits,wounds (leave the flag out for all)")
