@@ -113,9 +113,10 @@ func WritePart(w io.Writer, p *Part) error {
 // as a part writes them, each slot with no count at all, in the whole run
 // and again in every batch. A part is refused only once it is written,
 // after its work (WritePart); a shard checks this first, so that a sweep
-// whose parts cannot fit is refused before it runs. Counts add to it as
-// trials spread over more values, by as much again or more: a part may be
-// refused at its end all the same.
+// whose parts cannot fit is refused before it runs. The counts come on
+// top, more as the trials spread over more values and their numbers gain
+// digits (a few to a few tens of percent in the sweeps measured): a part
+// may be refused at its end all the same.
 func PartSizeAtLeast(h *PartHeader, groups [][]Model, batches int) int64 {
 	const (
 		run   = int64(len(`{"models":[],"batches":[]}`))

@@ -35,11 +35,11 @@ func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) erro
 		return &usageError{msg: "--plot -: plots are PNG and SVG files in a folder, which standard output cannot hold; name a folder, such as --plot plots"}
 	}
 	files, dirs := f.destinations()
-	var files0 []string
+	var read []string
 	for _, s := range ss {
-		files0 = append(files0, s.File)
+		read = append(read, s.File)
 	}
-	if err := f.hideNoBuiltin(files0...); err != nil {
+	if err := f.hideNoBuiltin(read...); err != nil {
 		return err
 	}
 	for i, o := range files {
@@ -115,14 +115,14 @@ func (f *runFlags) destinations() (files, dirs []destination) {
 }
 
 // hideNoBuiltin refuses an output that would hide a built-in scenario the
-// run read (files, as Scenario.File names them: "builtin:NAME"): a
+// run read (read, as Scenario.File names them: "builtin:NAME"): a
 // scenario name is read as a file or folder when one of that name is in
 // the working folder, so the command that wrote it, and the reproduce line
 // it printed, would then read the output instead of the built-in. A path
 // is compared as the folder it resolves to, so $PWD/NAME is refused too.
-func (f *runFlags) hideNoBuiltin(files ...string) error {
-	files0, dirs := f.destinations()
-	for _, file := range files {
+func (f *runFlags) hideNoBuiltin(read ...string) error {
+	files, dirs := f.destinations()
+	for _, file := range read {
 		name, ok := strings.CutPrefix(file, "builtin:")
 		if !ok {
 			continue
@@ -131,7 +131,7 @@ func (f *runFlags) hideNoBuiltin(files ...string) error {
 		if err != nil {
 			continue
 		}
-		for _, o := range slices.Concat(files0, dirs) {
+		for _, o := range slices.Concat(files, dirs) {
 			if at, err := filepath.Abs(o.path); err == nil && at == here {
 				return fmt.Errorf("%s %s would hide the built-in scenario %s (the same command, run again in this folder, would read it instead); choose another name, such as %s", o.flag, o.path, name, name+suggestedSuffix(o.flag))
 			}
