@@ -109,7 +109,7 @@ func (o Options) chargeDice() *dice.Expr {
 // Options.OurWeaponsAreUseless, only when its close-combat weapon w cannot
 // wound the winner (the 7th-edition reading: a unit that cannot hurt its
 // enemy may fail on purpose), and never when it is Fearless (rule text:
-// Fearless units cannot choose to fail a Morale check that way).
+// a Fearless unit may never fail one on purpose).
 func ChoosesToFail(loser *Unit, w *Weapon, winner *Unit, o Options) bool {
 	if !o.OurWeaponsAreUseless || loser.Fearless {
 		return false

@@ -51,8 +51,8 @@ type Options struct {
 	// StupefiedRollVsDoubleStrength allows the Stupefied roll against an
 	// attack whose Instant Death comes only from a Strength of double the
 	// Toughness or more, not from a weapon's Instant Death rule (nor
-	// Murderous Strike). The rule text bars the roll against attacks that
-	// have the Instant Death special rule; the rulebook (p.242) makes such
+	// Murderous Strike). The rule text bars the roll against an attack
+	// carrying the Instant Death rule; the rulebook (p.242) makes such
 	// a Strength Instant Death too without saying the attack then has the
 	// rule. The default, false, is this package's reading that it does:
 	// the roll is barred. Feel No Pain keeps its own bar

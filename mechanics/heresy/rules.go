@@ -68,7 +68,7 @@ var Catalogue = mechanics.Catalogue{
 			"(5+ if Fearless, never against Instant Death), no Morale checks in the Movement and Shooting phases, no " +
 			"Pinning; ends at the end of its player's following turn or when forced to move."},
 	{Name: RuleFearless,
-		Summary: "Passes Pinning tests, Regroup tests and Morale checks without rolling and ignores Fear, but may not use " +
+		Summary: "Passes every Pinning, Regroup and Morale test without rolling and ignores Fear, but may not use " +
 			"Reactions that grant a Cover, Armour or Invulnerable Save; gaining it ends being Pinned."},
 	{Name: RuleFeelNoPain, Aliases: []string{"FNP"}, Arg: mechanics.WordsArg, Words: feelNoPainWords,
 		Summary: "A Damage Mitigation roll of X+ ignores an unsaved wound; one such roll per wound at most; not against " +

@@ -369,9 +369,9 @@ const (
 
 // AutoPasses reports whether the unit passes test t in phase ph without
 // rolling. From the rule texts:
-//   - Fearless passes Pinning tests, Regroup tests and Morale checks;
-//   - a Stupefied unit takes no Morale checks in the Movement or Shooting
-//     phase and cannot be Pinned; in the Assault phase it tests as usual.
+//   - Fearless passes every Pinning, Regroup and Morale test;
+//   - a Stupefied unit is spared Morale checks in the Movement and Shooting
+//     phases and is never Pinned; in the Assault phase it tests as usual.
 func (u *Unit) AutoPasses(t Test, ph Phase) bool {
 	if u.Fearless {
 		return true
