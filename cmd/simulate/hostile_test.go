@@ -106,6 +106,9 @@ func runHostile(t *testing.T, hc hostile) {
 	var codes [2]int
 	var wg sync.WaitGroup
 	var before, after runtime.MemStats
+	// The processor time is the whole process's: collecting what earlier
+	// cases left first keeps their garbage off this case's bill.
+	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := cpuTime()
 	for i := range runs {
@@ -691,9 +694,11 @@ func exactCases() []hostile {
 		// The interruption is made certain (it has come by the time the
 		// answer is ready) and must still end in the interrupted status
 		// with nothing written; TestDistContextStops in mechanics/dice
-		// checks that the computation itself stops.
+		// checks that the computation itself stops. The whole computation
+		// takes under a second, so the default bound on processor time is
+		// kept: a tighter one would test the machine, not the command.
 		{name: "exact/dice-cancelled-exact", args: []string{"dice", "100D140"}, cancel: time.Nanosecond,
-			code: exitInterrupted, msg: "interrupted before any result was ready; nothing was written", within: 3 * time.Second},
+			code: exitInterrupted, msg: "interrupted before any result was ready; nothing was written"},
 		{name: "exact/scenario-attacks", args: []string{"run", "{dir}/b.yaml"}, files: map[string]string{"b.yaml": battleWith("16D1000kh8")},
 			code: exitError, msg: "expected 0 to 100 attacks", within: time.Second},
 		{name: "exact/rule-dice-over-budget", args: []string{"run", "{dir}/m.yaml"},
