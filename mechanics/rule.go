@@ -101,9 +101,26 @@ const (
 	SaveArg
 )
 
+// Holder is what a rule is written on: a model, in its unit's rules list,
+// or a weapon. A ruleset whose rules are all written on units leaves it
+// AnyHolder.
+type Holder uint8
+
+const (
+	// AnyHolder: the rule may be written wherever the ruleset reads rules.
+	AnyHolder Holder = iota
+	// OnModel: a model's rule, such as Fearless.
+	OnModel
+	// OnWeapon: a weapon's rule, such as Rending (6+).
+	OnWeapon
+)
+
 // RuleSpec describes one special rule a ruleset implements.
 type RuleSpec struct {
 	Name string
+	// On is what the rule is written on. Only the names a list may hold
+	// are offered as corrections of a misspelt one (Catalogue.ParseOn).
+	On Holder
 	// Aliases are other spellings accepted for Name.
 	Aliases []string
 	Arg     ArgKind
@@ -164,6 +181,14 @@ func (c Catalogue) Names() []string {
 // Parse reads one rule as printed and checks its name and argument against
 // the catalogue. Errors are *TextError with the column of the problem.
 func (c Catalogue) Parse(s string) (Rule, error) {
+	return c.ParseOn(s, AnyHolder)
+}
+
+// ParseOn is Parse for a rule written on h: a misspelt name is offered
+// only the names of rules h may hold (AnyHolder: all of them). A known rule
+// is read whatever it is written on; the ruleset, which applies it, says
+// when it does not belong there.
+func (c Catalogue) ParseOn(s string, h Holder) (Rule, error) {
 	rt, err := ParseRuleText(s)
 	if err != nil {
 		return Rule{}, err
@@ -171,7 +196,7 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 	spec, ok := c.Lookup(rt.Name)
 	if !ok {
 		msg := fmt.Sprintf("unknown rule %q", rt.Name)
-		if near := c.nearest(rt.Name); near != "" {
+		if near := c.nearest(rt.Name, h); near != "" {
 			msg += fmt.Sprintf("; did you mean %q?", near)
 		}
 		return Rule{}, &TextError{Col: 1, Msg: msg}
@@ -260,12 +285,14 @@ func Example(s *RuleSpec) string {
 	return ""
 }
 
-// nearest returns the catalogue name closest to name by edit distance, if
-// it is close enough to be a likely typo.
-func (c Catalogue) nearest(name string) string {
-	names := make([]string, len(c))
-	for i, r := range c {
-		names[i] = r.Name
+// nearest returns the name of a rule h may hold closest to name by edit
+// distance, if it is close enough to be a likely typo.
+func (c Catalogue) nearest(name string, h Holder) string {
+	var names []string
+	for _, r := range c {
+		if h == AnyHolder || r.On == AnyHolder || r.On == h {
+			names = append(names, r.Name)
+		}
 	}
 	return Nearest(name, names)
 }

@@ -117,3 +117,37 @@ func TestID(t *testing.T) {
 		t.Errorf("ID = %q", got)
 	}
 }
+
+// TestParseOnSuggests: a misspelt name is offered only the rules its list
+// may hold, and rules for anything to any list. "Bulst" is two edits from
+// both Bulky and Blast; of names equally near the catalogue's first wins.
+func TestParseOnSuggests(t *testing.T) {
+	c := Catalogue{
+		{Name: "Bulky", On: OnModel, Arg: IntArg, Min: 1, Max: 50},
+		{Name: "Blast", On: OnWeapon},
+		{Name: "Swiftstride"},
+	}
+	tests := []struct {
+		in   string
+		on   Holder
+		want string
+	}{
+		{"Bulst", AnyHolder, `unknown rule "Bulst"; did you mean "Bulky"?`},
+		{"Bulst", OnModel, `unknown rule "Bulst"; did you mean "Bulky"?`},
+		{"Bulst", OnWeapon, `unknown rule "Bulst"; did you mean "Blast"?`},
+		{"Bulk", OnWeapon, `unknown rule "Bulk"`},
+		{"Swiftstrid", OnWeapon, `unknown rule "Swiftstrid"; did you mean "Swiftstride"?`},
+	}
+	for _, tt := range tests {
+		_, err := c.ParseOn(tt.in, tt.on)
+		var te *TextError
+		if !errors.As(err, &te) || te.Msg != tt.want {
+			t.Errorf("ParseOn(%q, %d): %v, want %s", tt.in, tt.on, err, tt.want)
+		}
+	}
+	// A known rule is read on any list; the ruleset that applies it says
+	// where it does not belong.
+	if r, err := c.ParseOn("Blast", OnModel); err != nil || r.Spec.Name != "Blast" {
+		t.Errorf("ParseOn(Blast, OnModel) = %v, %v", r.Spec, err)
+	}
+}

@@ -26,6 +26,12 @@ type RuleChoice struct {
 // knows gets an error that says so, rather than "unknown rule": the
 // scenario asks the wrong game.
 func (d *Decoder) Rules(n *Node) []Param[RuleChoice] {
+	return d.RulesOn(n, mechanics.AnyHolder)
+}
+
+// RulesOn is Rules for a list written on h (a unit's models, a weapon): a
+// misspelt name is offered only the rules h may hold.
+func (d *Decoder) RulesOn(n *Node, h mechanics.Holder) []Param[RuleChoice] {
 	if n.Kind != SeqNode {
 		d.Errorf(n, "expected rules as a list, such as [Swiftstride, Fly (9)], found %s", n.Describe())
 		return nil
@@ -37,7 +43,7 @@ func (d *Decoder) Rules(n *Node) []Param[RuleChoice] {
 		}
 		switch item.Kind {
 		case ScalarNode:
-			if r, ok := d.parseRule(item, item.Text); ok {
+			if r, ok := d.parseRule(item, item.Text, h); ok {
 				out = append(out, Fixed(RuleChoice{On: true, Rule: r, Node: item}))
 			}
 		case MapNode:
@@ -45,7 +51,7 @@ func (d *Decoder) Rules(n *Node) []Param[RuleChoice] {
 				d.Errorf(item, "a swept rule is one key, the rule's name, such as \"Swiftstride: [false, true]\"")
 				continue
 			}
-			if p, ok := d.sweptRule(item.Keys[0], item.Vals[0]); ok {
+			if p, ok := d.sweptRule(item.Keys[0], item.Vals[0], h); ok {
 				out = append(out, p)
 			}
 		default:
@@ -94,8 +100,8 @@ func (d *Decoder) otherGame(item *Node) bool {
 	return false
 }
 
-func (d *Decoder) parseRule(n *Node, text string) (mechanics.Rule, bool) {
-	r, err := d.ruleset.Catalogue.Parse(text)
+func (d *Decoder) parseRule(n *Node, text string, h mechanics.Holder) (mechanics.Rule, bool) {
+	r, err := d.ruleset.Catalogue.ParseOn(text, h)
 	if err != nil {
 		var te *mechanics.TextError
 		if errors.As(err, &te) {
@@ -108,11 +114,11 @@ func (d *Decoder) parseRule(n *Node, text string) (mechanics.Rule, bool) {
 	return r, true
 }
 
-func (d *Decoder) sweptRule(key, val *Node) (Param[RuleChoice], bool) {
+func (d *Decoder) sweptRule(key, val *Node, h mechanics.Holder) (Param[RuleChoice], bool) {
 	cat := d.ruleset.Catalogue
 	spec, ok := cat.Lookup(key.Text)
 	if !ok {
-		if _, ok := d.parseRule(key, key.Text); ok { // else it reported the unknown name
+		if _, ok := d.parseRule(key, key.Text, h); ok { // else it reported the unknown name
 			d.Errorf(key, "a swept rule's key is the rule's name alone, such as \"Fly: [8, 10]\"; put the values after the colon")
 		}
 		return Param[RuleChoice]{}, false

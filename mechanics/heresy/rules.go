@@ -49,73 +49,76 @@ var blastWords = []string{"3\"", "5\"", "7\"", "10\"", "3", "5", "7", "10"}
 var feelNoPainWords = []string{"2+", "3+", "4+", "5+", "6+", "2", "3", "4", "5", "6"}
 
 // Catalogue lists the Horus Heresy special rules this package implements,
-// with the value each takes in brackets. Summaries paraphrase the rule text
-// and the rulebook pages docs/heresy.md cites. Stupefied and Snap Shots are states a unit is in, not
-// rules printed on a card: see Status and Unit.ShootingBS.
+// with the value each takes in brackets and what it is written on: a
+// model or a weapon, which Profile.Apply and Weapon.Apply take exactly
+// (TestCatalogueHolders). Summaries paraphrase the rule text and the
+// rulebook pages docs/heresy.md cites. Stupefied and Snap Shots are states
+// a unit is in, not rules printed on a card: see Status and
+// Unit.ShootingBS.
 var Catalogue = mechanics.Catalogue{
-	{Name: RuleAutomatedArtillery, Aliases: []string{"Automated Artillery Sub-type", "Automated Artillery Subtype"},
+	{Name: RuleAutomatedArtillery, On: mechanics.OnModel, Aliases: []string{"Automated Artillery Sub-type", "Automated Artillery Subtype"},
 		Summary: "Unit sub-type: no Running, no Charges, no Sweeping Advances, only the Interceptor Advanced Reaction; " +
 			"destroyed without dice by a Sweeping Advance; never holds or denies an Objective."},
-	{Name: RuleBulky, Arg: mechanics.IntArg, Min: 1, Max: 50,
+	{Name: RuleBulky, On: mechanics.OnModel, Arg: mechanics.IntArg, Min: 1, Max: 50,
 		Summary: "Each model counts as X models for Transport Capacity and for outnumbering in combat."},
-	{Name: RuleSentryProtocols,
+	{Name: RuleSentryProtocols, On: mechanics.OnModel,
 		Summary: "Must shoot the enemy unit whose closest model in line of sight is nearest, in its own Shooting phase."},
-	{Name: RuleFiringProtocols, Arg: mechanics.IntArg, Min: 1, Max: 10,
+	{Name: RuleFiringProtocols, On: mechanics.OnModel, Arg: mechanics.IntArg, Min: 1, Max: 10,
 		Summary: "In one Shooting Attack each model may fire up to X different weapons, never one weapon twice."},
-	{Name: RuleLordsOfProfligacy,
+	{Name: RuleLordsOfProfligacy, On: mechanics.OnModel,
 		Summary: "After a Shooting Attack against the unit, if every model has it and it is not Falling Back, it may become " +
 			"Stupefied: Snap Shots only, no Reactions, Disordered charges, +1 Strength, a 6+ Damage Mitigation roll " +
 			"(5+ if Fearless, never against Instant Death), no Morale checks in the Movement and Shooting phases, no " +
 			"Pinning; ends at the end of its player's following turn or when forced to move."},
-	{Name: RuleFearless,
+	{Name: RuleFearless, On: mechanics.OnModel,
 		Summary: "Passes every Pinning, Regroup and Morale test without rolling and ignores Fear, but may not use " +
 			"Reactions that grant a Cover, Armour or Invulnerable Save; gaining it ends being Pinned."},
-	{Name: RuleFeelNoPain, Aliases: []string{"FNP"}, Arg: mechanics.WordsArg, Words: feelNoPainWords,
+	{Name: RuleFeelNoPain, On: mechanics.OnModel, Aliases: []string{"FNP"}, Arg: mechanics.WordsArg, Words: feelNoPainWords,
 		Summary: "A Damage Mitigation roll of X+ ignores an unsaved wound; one such roll per wound at most; not against " +
 			"Instant Death by default."},
-	{Name: RuleEternalWarrior,
+	{Name: RuleEternalWarrior, On: mechanics.OnModel,
 		Summary: "Instant Death costs the model one wound instead of killing it outright."},
-	{Name: RuleInstantDeath,
+	{Name: RuleInstantDeath, On: mechanics.OnWeapon,
 		Summary: "Weapon rule: each unsaved wound removes the model whatever its wounds left (as Strength double its " +
 			"Toughness does); no Stupefied roll against it."},
-	{Name: RuleIgnoresCover,
+	{Name: RuleIgnoresCover, On: mechanics.OnWeapon,
 		Summary: "Weapon rule: no cover save may be taken against it."},
-	{Name: RuleFear, Arg: mechanics.IntArg, Min: 1, Max: 5,
+	{Name: RuleFear, On: mechanics.OnModel, Arg: mechanics.IntArg, Min: 1, Max: 5,
 		Summary: "Enemy units take -X Leadership on Morale checks, Regroup tests and Pinning tests (in close combat, only its opponent); Fearless units ignore it (rulebook p.238)."},
-	{Name: RuleFuriousCharge, Arg: mechanics.IntArg, Min: 1, Max: 5,
+	{Name: RuleFuriousCharge, On: mechanics.OnModel, Arg: mechanics.IntArg, Min: 1, Max: 5,
 		Summary: "+X Strength in a turn the model charged, unless the charge was Disordered (rulebook p.239)."},
-	{Name: RuleRending, Arg: mechanics.SaveArg,
+	{Name: RuleRending, On: mechanics.OnWeapon, Arg: mechanics.SaveArg,
 		Summary: "Weapon rule: a To Wound roll of X+ wounds whatever the Toughness and is AP2 (rulebook p.246)."},
-	{Name: RuleBreaching, Arg: mechanics.SaveArg,
+	{Name: RuleBreaching, On: mechanics.OnWeapon, Arg: mechanics.SaveArg,
 		Summary: "Weapon rule: a successful To Wound roll of X+ is AP2 (Liber p.117)."},
-	{Name: RuleShred, Summary: "Weapon rule: failed To Wound rolls are re-rolled (rulebook p.246)."},
-	{Name: RuleTwinLinked, Aliases: []string{"Twin linked"},
+	{Name: RuleShred, On: mechanics.OnWeapon, Summary: "Weapon rule: failed To Wound rolls are re-rolled (rulebook p.246)."},
+	{Name: RuleTwinLinked, On: mechanics.OnWeapon, Aliases: []string{"Twin linked"},
 		Summary: "Weapon rule: failed To Hit rolls are re-rolled; a Template re-rolls its failed To Wound rolls instead (rulebook p.249); " +
 			"a Blast's scatter is not modelled, so it gains nothing here."},
-	{Name: RuleMasterCrafted, Aliases: []string{"Master crafted"},
+	{Name: RuleMasterCrafted, On: mechanics.OnWeapon, Aliases: []string{"Master crafted"},
 		Summary: "Weapon rule: each bearer re-rolls one failed To Hit roll per attack (rulebook p.243); nothing for Blast and Template, which roll none."},
-	{Name: RuleGetsHot, Summary: "Weapon rule: each To Hit roll that ends on a 1 (a D6 per shot for Blast and Template, whose 1 loses the shot) " +
+	{Name: RuleGetsHot, On: mechanics.OnWeapon, Summary: "Weapon rule: each To Hit roll that ends on a 1 (a D6 per shot for Blast and Template, whose 1 loses the shot) " +
 		"wounds the firer at the weapon's AP; armour, invulnerable saves and Feel No Pain allowed, no cover or Shrouded roll (rulebook p.239); " +
 		"the Stupefied roll allowed too, hammersim's reading (the rule neither grants nor bars it)."},
-	{Name: RulePoisoned, Arg: mechanics.SaveArg, Bare: "4+",
+	{Name: RulePoisoned, On: mechanics.OnWeapon, Arg: mechanics.SaveArg, Bare: "4+",
 		Summary: "Weapon rule: wounds on X+ (the chart's score when lower, by default), a bare Poisoned on 4+; in close combat re-rolls failed wounds when the wielder's or the weapon's S is above T (rulebook p.244)."},
-	{Name: RuleFleshbane, Summary: "Weapon rule: wounds on 2+ (rulebook p.238)."},
-	{Name: RuleMurderousStrike, Arg: mechanics.SaveArg,
+	{Name: RuleFleshbane, On: mechanics.OnWeapon, Summary: "Weapon rule: wounds on 2+ (rulebook p.238)."},
+	{Name: RuleMurderousStrike, On: mechanics.OnWeapon, Arg: mechanics.SaveArg,
 		Summary: "Weapon rule: a To Wound roll of X+ has Instant Death (rulebook p.243)."},
-	{Name: RuleBrutal, Arg: mechanics.IntArg, Min: 2, Max: maxBrutal,
+	{Name: RuleBrutal, On: mechanics.OnWeapon, Arg: mechanics.IntArg, Min: 2, Max: maxBrutal,
 		Summary: "Weapon rule: each wound becomes X wounds at the same AP, saved one by one, all on the same model (Liber p.117)."},
-	{Name: RuleDeflagrate, Summary: "Weapon rule: after the weapon's wounds, one more automatic hit per unsaved wound, at its S and AP with no other " +
+	{Name: RuleDeflagrate, On: mechanics.OnWeapon, Summary: "Weapon rule: after the weapon's wounds, one more automatic hit per unsaved wound, at its S and AP with no other " +
 		"special rule; these hits score none themselves (rulebook p.237)."},
-	{Name: RuleConcussive, Arg: mechanics.IntArg, Min: 1, Max: 5,
+	{Name: RuleConcussive, On: mechanics.OnWeapon, Arg: mechanics.IntArg, Min: 1, Max: 5,
 		Summary: "Weapon rule: a unit it wounds, saved or not, takes a Leadership test at the end of the phase; on a failure -X WS until its next Assault phase ends (rulebook p.236)."},
-	{Name: RuleRadPhage, Summary: "Weapon rule: a model it wounds that survives is at -1 Toughness for the rest of the game (rulebook p.245); " +
+	{Name: RuleRadPhage, On: mechanics.OnWeapon, Summary: "Weapon rule: a model it wounds that survives is at -1 Toughness for the rest of the game (rulebook p.245); " +
 		"accepted, but no question makes a later attack that would read it."},
-	{Name: RuleSniper, Summary: "Weapon rule: every wound is a Precision Shot (rulebook p.247); against a unit of identical models it changes nothing."},
-	{Name: RulePrecisionShots, Aliases: []string{"Precision Strikes"}, Arg: mechanics.SaveArg,
+	{Name: RuleSniper, On: mechanics.OnWeapon, Summary: "Weapon rule: every wound is a Precision Shot (rulebook p.247); against a unit of identical models it changes nothing."},
+	{Name: RulePrecisionShots, On: mechanics.OnWeapon, Aliases: []string{"Precision Strikes"}, Arg: mechanics.SaveArg,
 		Summary: "Weapon rule: a To Hit roll of X+ lets the attacker allocate the wound (rulebook p.244-245); against a unit of identical models it changes nothing."},
-	{Name: RuleBlast, Arg: mechanics.WordsArg, Words: blastWords,
+	{Name: RuleBlast, On: mechanics.OnWeapon, Arg: mechanics.WordsArg, Words: blastWords,
 		Summary: "Weapon rule: no To Hit roll; each shot hits as many models as the marker covers, an OPEN number (3\", 5\", 7\", 10\" markers: 3, 6, 10, 15 by default); no Snap Shots (rulebook p.234)."},
-	{Name: RuleTemplate, Summary: "Weapon rule: no To Hit roll, reaches 8\"; hits an OPEN number of models (5 by default); ignores cover; " +
+	{Name: RuleTemplate, On: mechanics.OnWeapon, Summary: "Weapon rule: no To Hit roll, reaches 8\"; hits an OPEN number of models (5 by default); ignores cover; " +
 		"in a Reaction fires Wall of Death, D3 hits (rulebook p.248)."},
 }
 

@@ -136,3 +136,25 @@ func TestApplyWeaponRules(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogueHolders: what each rule is marked as written on, a model or
+// a weapon, is exactly what Profile.Apply and Weapon.Apply take, so that a
+// misspelt rule is only offered names its list may hold.
+func TestCatalogueHolders(t *testing.T) {
+	for i := range Catalogue {
+		spec := &Catalogue[i]
+		r, err := Catalogue.Parse(spec.Name + " " + mechanics.Example(spec))
+		if err != nil {
+			t.Fatalf("%s: %v", spec.Name, err)
+		}
+		var p Profile
+		var w Weapon
+		onModel, onWeapon := p.Apply(r) == nil, w.Apply(r) == nil
+		switch {
+		case spec.On == mechanics.OnModel && (!onModel || onWeapon),
+			spec.On == mechanics.OnWeapon && (onModel || !onWeapon),
+			spec.On == mechanics.AnyHolder:
+			t.Errorf("%s is marked %d; Profile.Apply takes it: %t, Weapon.Apply: %t", spec.Name, spec.On, onModel, onWeapon)
+		}
+	}
+}

@@ -208,6 +208,14 @@ func TestErrors(t *testing.T) {
 			`t.yaml:5:108: Instant Death is a weapon rule, not a model's (unit "Revellers")`},
 		{"unit rule on a weapon", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5, rules: [Fearless]}]}", target, ""),
 			`t.yaml:4:133: Fearless is a model's rule, not a weapon's (weapon "gun")`},
+		// "Bulst" is as near Bulky, a model's rule listed first, as Blast: a
+		// weapon, in its rules or its type, is offered Blast; a unit, Bulky.
+		{"misspelt weapon rule", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5, rules: [\"Bulst (3\\\")\"]}]}", target, ""),
+			`t.yaml:4:133: unknown rule "Bulst"; did you mean "Blast"?`},
+		{"misspelt rule in a type", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5, type: \"Heavy 1, Bulst (3)\"}]}", target, ""),
+			`t.yaml:4:141: unknown rule "Bulst"; did you mean "Blast"?`},
+		{"misspelt unit rule", shoot(bolters, "{"+reveller+", rules: [Bulst (2)]}", ""),
+			`t.yaml:5:108: unknown rule "Bulst"; did you mean "Bulky"?`},
 		{"stupefied without the rule", shoot(bolters, target, "  stupefied: always\n"),
 			`t.yaml:6:14: stupefied: always, but target "Revellers" cannot become Stupefied`},
 		{"stupefied policy", shoot(bolters, target, "  stupefied: sometimes\n"), `t.yaml:6:14: stupefied "sometimes": expected never, always or when_it_pays`},

@@ -180,7 +180,7 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 		scenarios.Field{Key: "Sv", Required: true, Decode: func(n *scenarios.Node) { u.sv = saveParam(d, n, "Sv") }},
 		scenarios.Field{Key: "Inv", Decode: func(n *scenarios.Node) { u.inv = saveParam(d, n, "Inv") }},
 		scenarios.Field{Key: "rules", Decode: func(rn *scenarios.Node) {
-			u.rules = d.Rules(rn)
+			u.rules = d.RulesOn(rn, mechanics.OnModel)
 			checkRules(d, u.rules, func(r mechanics.Rule) error { var p rules.Profile; return p.Apply(r) }, "unit", nameOf(n))
 		}},
 		scenarios.Field{Key: "points", Decode: func(n *scenarios.Node) {
@@ -401,7 +401,7 @@ func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSp
 		{Key: "AP", Required: true, Decode: func(n *scenarios.Node) {
 			w.ap = scenarios.Sweep(d, n, "AP", true, func(n *scenarios.Node) (int, bool) { return weaponAP(d, n) }, apParam)
 		}},
-		{Key: "rules", Decode: func(n *scenarios.Node) { rulesAt, w.rules = n, d.Rules(n) }},
+		{Key: "rules", Decode: func(n *scenarios.Node) { rulesAt, w.rules = n, d.RulesOn(n, mechanics.OnWeapon) }},
 	}
 	if !melee {
 		fields = append(fields,
@@ -503,7 +503,7 @@ func decodeType(d *scenarios.Decoder, n *scenarios.Node, w *weaponSpec, melee bo
 	}
 	var out []scenarios.Param[scenarios.RuleChoice]
 	for _, ra := range tt.Rules {
-		r, err := rules.Catalogue.Parse(ra.Text)
+		r, err := rules.Catalogue.ParseOn(ra.Text, mechanics.OnWeapon)
 		if err != nil {
 			var te *mechanics.TextError
 			if errors.As(err, &te) {
