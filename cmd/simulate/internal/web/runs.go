@@ -63,11 +63,11 @@ const compareExample = `{"scenarios": [{"file": "a.yaml", "text": "..."}]}`
 // decodeCompare reads a comparison's body strictly, as a scenario file is
 // read: a key it does not take (a misspelt "text" would otherwise compare
 // an empty scenario), a key given twice in one object, a key in other
-// letter case than its own (which encoding/json would take), and anything
-// after the JSON value are refused.
+// letter case than its own (which encoding/json would take), a value of
+// the wrong kind, and anything after the JSON value are refused.
 func decodeCompare(b []byte) (compareRequest, error) {
 	var req compareRequest
-	if err := checkJSONKeys(b, map[string][]string{"": {"scenarios"}, "scenarios[]": {"file", "text"}}); err != nil {
+	if err := checkJSON(b, compareShape); err != nil {
 		return req, fmt.Errorf("the body: %v; expected JSON such as %s (trials, seed, by and metrics go in the query)", err, compareExample)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -81,18 +81,85 @@ func decodeCompare(b []byte) (compareRequest, error) {
 	return req, nil
 }
 
-// checkJSONKeys walks the JSON text b and checks the keys of its objects
-// against keys, which lists those each object may hold by its place: ""
-// for the outermost, "a[]" for the elements of the list under key a. An
-// object at a place not listed is not checked. Errors name the place of
-// the key, such as scenarios[1]. Text that is not JSON passes, for the
+// jsonPlace is what the value at one place of a JSON body must be: its
+// kind, as errors name it ("an object", "a list", "a string"), and for an
+// object the keys it may hold.
+type jsonPlace struct {
+	kind string
+	keys []string
+}
+
+// compareShape is a comparison's body, place by place: "" for the
+// outermost value, "a[]" for the elements of the list under key a.
+var compareShape = map[string]jsonPlace{
+	"":                 {kind: "an object", keys: []string{"scenarios"}},
+	"scenarios":        {kind: "a list"},
+	"scenarios[]":      {kind: "an object", keys: []string{"file", "text"}},
+	"scenarios[].file": {kind: "a string"},
+	"scenarios[].text": {kind: "a string"},
+}
+
+// jsonKind names the kind of value a JSON token starts.
+func jsonKind(t json.Token) string {
+	switch t.(type) {
+	case json.Delim:
+		if t == json.Delim('{') {
+			return "an object"
+		}
+		return "a list"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "true or false"
+	}
+	return "null"
+}
+
+// checkJSON walks the JSON text b and checks each value at a place shape
+// lists: its kind (null passes anywhere, as encoding/json reads it as
+// absent) and, for an object, its keys. Errors name the place, such as
+// scenarios[1].file. A value at a place not listed, nor inside one, is
+// skipped without being walked: the walk goes no deeper than the shape,
+// whatever the body's nesting. Text that is not JSON passes, for the
 // decoder to refuse with its own words.
-func checkJSONKeys(b []byte, keys map[string][]string) error {
+func checkJSON(b []byte, shape map[string]jsonPlace) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
+	// within reports whether a value at place p, or one inside it, is
+	// checked.
+	within := func(p string) bool {
+		for k := range shape {
+			if k == p || strings.HasPrefix(k, p+".") || strings.HasPrefix(k, p+"[") {
+				return true
+			}
+		}
+		return false
+	}
+	// skip reads the rest of a value whose first token was t, keeping
+	// count of its brackets only.
+	skip := func(t json.Token) {
+		depth := 0
+		for {
+			switch t {
+			case json.Delim('{'), json.Delim('['):
+				depth++
+			case json.Delim('}'), json.Delim(']'):
+				depth--
+			}
+			if depth <= 0 {
+				return
+			}
+			var err error
+			if t, err = dec.Token(); err != nil {
+				return
+			}
+		}
+	}
 	// walk reads one value at path (scenarios[1], for errors) whose place
-	// is shape (scenarios[]).
-	var walk func(path, shape string) error
-	walk = func(path, shape string) error {
+	// is p (scenarios[]).
+	var walk func(path, p string) error
+	walk = func(path, p string) error {
 		at := ""
 		if path != "" {
 			at = path + ": "
@@ -101,9 +168,16 @@ func checkJSONKeys(b []byte, keys map[string][]string) error {
 		if err != nil {
 			return nil
 		}
+		place, listed := shape[p]
+		if !listed && !within(p) {
+			skip(t)
+			return nil
+		}
+		if kind := jsonKind(t); listed && kind != place.kind && kind != "null" {
+			return fmt.Errorf("%sexpected %s, found %s", at, place.kind, kind)
+		}
 		switch t {
 		case json.Delim('{'):
-			allowed, checked := keys[shape]
 			seen := map[string]bool{}
 			for dec.More() {
 				t, err := dec.Token()
@@ -111,20 +185,20 @@ func checkJSONKeys(b []byte, keys map[string][]string) error {
 					return nil
 				}
 				k, _ := t.(string)
-				if checked && !slices.Contains(allowed, k) {
-					return fmt.Errorf("%sunknown key %s; expected %s", at, quoteKey(k), strings.Join(allowed, ", "))
+				if listed && !slices.Contains(place.keys, k) {
+					return fmt.Errorf("%sunknown key %s; expected %s", at, quoteKey(k), strings.Join(place.keys, ", "))
 				}
 				if seen[k] {
 					return fmt.Errorf("%skey %s given twice", at, quoteKey(k))
 				}
 				seen[k] = true
-				if err := walk(strings.TrimPrefix(path+"."+k, "."), strings.TrimPrefix(shape+"."+k, ".")); err != nil {
+				if err := walk(strings.TrimPrefix(path+"."+k, "."), strings.TrimPrefix(p+"."+k, ".")); err != nil {
 					return err
 				}
 			}
 		case json.Delim('['):
 			for i := 0; dec.More(); i++ {
-				if err := walk(fmt.Sprintf("%s[%d]", path, i), shape+"[]"); err != nil {
+				if err := walk(fmt.Sprintf("%s[%d]", path, i), p+"[]"); err != nil {
 					return err
 				}
 			}

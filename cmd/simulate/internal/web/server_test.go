@@ -422,8 +422,13 @@ func TestStrictRequests(t *testing.T) {
 		{"compare: a key twice", "POST", "/api/compare", `{"scenarios": [{"text": "x", "text": "y"}]}`, `scenarios[0]: key "text" given twice`},
 		{"compare: scenarios twice", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, {"text": "y"}], "scenarios": [{"text": "z"}]}`, `key "scenarios" given twice`},
 		{"compare: data after the body", "POST", "/api/compare", `{"scenarios": [{"text": "x"}]} {"scenarios": []}`, "unexpected data after its JSON value"},
-		{"compare: not an object", "POST", "/api/compare", `[1]`, "expected JSON such as"},
-		{"compare: a number for a text", "POST", "/api/compare", `{"scenarios": [{"text": 5}]}`, "expected JSON such as"},
+		{"compare: not an object", "POST", "/api/compare", `[1]`, "the body: expected an object, found a list; expected JSON such as"},
+		{"compare: a number for a text", "POST", "/api/compare", `{"scenarios": [{"text": 5}]}`, "the body: scenarios[0].text: expected a string, found a number; expected JSON such as"},
+		{"compare: numbers for scenarios", "POST", "/api/compare", `{"scenarios": [1, 2]}`, "the body: scenarios[0]: expected an object, found a number;"},
+		{"compare: one scenario, not a list", "POST", "/api/compare", `{"scenarios": {"text": "x"}}`, "the body: scenarios: expected a list, found an object;"},
+		{"compare: a number for a file", "POST", "/api/compare/events", `{"scenarios": [{"text": "x"}, {"file": 5}]}`, "the body: scenarios[1].file: expected a string, found a number;"},
+		// A body nested a million deep is refused at its first bracket.
+		{"compare: nested a million deep", "POST", "/api/compare", strings.Repeat("[", 1_000_000), "the body: expected an object, found a list;"},
 	}
 	for _, tt := range tests {
 		w := do(t, s, tt.method, tt.target, tt.body)
@@ -1027,5 +1032,29 @@ func TestStopWhilePreparing(t *testing.T) {
 		if e := errorOf(t, w); w.Code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "stopping") {
 			t.Errorf("%s: %d %+v; want 503, stopping", path, w.Code, e)
 		}
+	}
+}
+
+// TestCheckJSONSkipsDepth: a value at a place the shape does not list is
+// skipped by counting its brackets, however deep it nests. Walking it would
+// build a path a step longer at each level: memory of the square of the
+// depth (a 32 KB body took 3.5 GB so), where skipping takes the decoder's
+// own stack of a word or so a level.
+func TestCheckJSONSkipsDepth(t *testing.T) {
+	const depth = 200_000
+	shape := map[string]jsonPlace{"": {kind: "an object", keys: []string{"a", "b"}}}
+	body := []byte(`{"a": ` + strings.Repeat(`[{"x": `, depth) + "1" + strings.Repeat("}]", depth) + `, "c": 1}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := checkJSON(body, shape)
+	runtime.ReadMemStats(&after)
+	// The key after the deep value is still checked.
+	if err == nil || err.Error() != `unknown key "c"; expected a, b` {
+		t.Errorf("checkJSON: %v, want the unknown key c", err)
+	}
+	// 64 MB is some 300 bytes a level: the decoder's stack and its tokens
+	// take a few tens; a walk's paths would take gigabytes.
+	if used := after.TotalAlloc - before.TotalAlloc; used > 64<<20 {
+		t.Errorf("checkJSON allocated %d MB for a body nested %d deep", used>>20, 2*depth)
 	}
 }
