@@ -179,7 +179,9 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 		fmt.Fprintf(w, "estimates %s; intervals in the JSON and CSV outputs\n", unit)
 		corner, colNames := gridHeader(g, cols)
 		head := append([]string{corner}, colNames...)
-		if err := writeASCII(w, head, alignment(1, len(colNames), 0), kept); err != nil {
+		// Too many columns for the terminal are split into tables that
+		// repeat the row labels.
+		if err := writeChunked(w, plainTable{head: head, left: 1, rows: kept}); err != nil {
 			return nil, err
 		}
 		if len(zero) > 0 {

@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -27,5 +29,36 @@ func TestGridAllZero(t *testing.T) {
 	out := b.String()
 	if !strings.Contains(out, "models_killed (mean)\n0 at every point.\n") || strings.Contains(out, "attacker \\ target") || strings.Contains(out, "Rows left out") {
 		t.Errorf("an all-zero grid:\n%s", out)
+	}
+}
+
+// TestGridFits: a charge sweep of M 1 to 20, whose grid is 192 characters
+// wide as one table, is split into tables that each fit the terminal and
+// repeat the distance column, with every M in one of them.
+func TestGridFits(t *testing.T) {
+	var ms []any
+	r := &sim.Report{Scenario: "sweep", Trials: 100, Grid: &sim.Grid{Metric: "charge_success", Rows: "distance", Cols: "M"}}
+	for m := 1; m <= 20; m++ {
+		ms = append(ms, m)
+		for d := 6; d <= 8; d++ {
+			ps := []sim.Param{{Name: "M", Value: m}, {Name: "distance", Value: d}}
+			r.Results = append(r.Results, sim.ProbabilityOf("charge_success", ps, int64(5*m), 100))
+		}
+	}
+	r.Axes = []sim.Axis{{Name: "M", Values: ms}, {Name: "distance", Values: []any{6, 7, 8}}}
+	var b bytes.Buffer
+	if err := WriteTable(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if w := widest(b.Bytes()); w > TerminalWidth {
+		t.Errorf("widest line %d > %d:\n%s", w, TerminalWidth, b.String())
+	}
+	if n := strings.Count(b.String(), "| distance |"); n < 2 {
+		t.Errorf("%d tables of the grid, want 2 or more:\n%s", n, b.String())
+	}
+	for m := 1; m <= 20; m++ {
+		if !strings.Contains(b.String(), fmt.Sprintf(" M %d |", m)) {
+			t.Errorf("no column for M %d:\n%s", m, b.String())
+		}
 	}
 }
