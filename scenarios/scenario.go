@@ -23,8 +23,9 @@ type Scenario struct {
 	Ruleset     string
 	// File is where the scenario came from: a path, or "builtin:NAME".
 	File string
-	// FromFile says that Load read it from the file File names, rather
-	// than being given its text (Parse) or a built-in's.
+	// FromFile says that the scenario is the file File names, not a
+	// built-in: Load read it from there, or a caller given its text knows
+	// it stands for that file. Only the names of reproduce lines read it.
 	FromFile bool
 	// Source is the file's text.
 	Source []byte

@@ -973,8 +973,8 @@ func fileArgs(names ...string) []string {
 // fileArgs does, and a file read from disk that has a built-in scenario's
 // name, which hides the built-in in its folder, as ./NAME, so that the
 // line reads the file again and not the built-in. (A scenario given as
-// text, to the server or from a part, keeps its name: its parts' headers
-// carry the name this gives.)
+// text keeps its name: a part's header carries the name this gave, and
+// the server marks a text that is not the built-in's as its file.)
 func scenarioArgs(args []string, ss ...*scenarios.Scenario) []string {
 	out := fileArgs(args...)
 	if len(ss) != len(args) {
@@ -1007,8 +1007,10 @@ func reproduce(cmd string, scenarioArgs []string, cfg sim.Config, flags ...sim.F
 // holding control characters is written $'...' with each escaped (bash,
 // zsh and ksh read it; a plain sh has no way to write them), so that the
 // line prints safely on a terminal and pastes back as the same argument.
+// A word that starts with "=" is quoted too: zsh reads =x as the path of
+// the command x.
 func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+	if s != "" && s[0] != '=' && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=+,", r))
 	}) < 0 {
 		return s

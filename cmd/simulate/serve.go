@@ -236,6 +236,7 @@ func (sv served) run(ctx context.Context, file string, src []byte, args []string
 	if err != nil {
 		return nil, err
 	}
+	standsForFile(s, file, src)
 	if err := f.selectMetrics(s); err != nil {
 		return nil, err
 	}
@@ -246,6 +247,16 @@ func (sv served) run(ctx context.Context, file string, src []byte, args []string
 		return nil, err
 	}
 	return runServed{f.job(fs, file, s)}, nil
+}
+
+// standsForFile marks a text sent under a built-in's name that is not the
+// built-in's own text as the file of that name it stands for, as the
+// command line reads it: its reproduce line then names it ./NAME
+// (scenarioArgs), which reads the file, where NAME would run the built-in.
+func standsForFile(s *scenarios.Scenario, file string, src []byte) {
+	if b, ok := scenarios.Builtin(file); ok && !bytes.Equal(b, src) {
+		s.FromFile = true
+	}
 }
 
 // serveFlags checks a served run's flags as the command line does, and
@@ -330,6 +341,7 @@ func (sv served) compare(ctx context.Context, files []string, srcs [][]byte, arg
 		if err != nil {
 			return nil, err
 		}
+		standsForFile(s, file, srcs[i])
 		left -= points(s)
 		reader = sv.WithMaxPoints(left, fmt.Sprintf("simulate serve --max-points %d, less the %d points of the scenarios before it", sv.maxPoints, sv.maxPoints-left))
 		if err := f.selectMetrics(s); err != nil {

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -896,5 +897,32 @@ func TestServeStoppedMessage(t *testing.T) {
 		if got := (serveStopped{runs: runs}).Error(); got != want {
 			t.Errorf("%d runs: %q, want %q", runs, got, want)
 		}
+	}
+}
+
+// TestServeReproducesAFileNamedLikeABuiltin: a text sent as file=NAME of a
+// built-in is answered as simulate run NAME answers for a file NAME in its
+// folder: when the text is not the built-in's, its reproduce line names
+// ./NAME, which reads the file again; the built-in's own text keeps NAME.
+func TestServeReproducesAFileNamedLikeABuiltin(t *testing.T) {
+	ts := newTestServer(t, web.Config{})
+	builtin, _ := os.ReadFile("../../scenarios/library/random-movement.yaml")
+	edited := append(append([]byte{}, builtin...), "# edited\n"...)
+	for _, c := range []struct {
+		src  []byte
+		want string
+	}{
+		{builtin, "reproduce: simulate run random-movement --seed 1 --trials 2000"},
+		{edited, "reproduce: simulate run ./random-movement --seed 1 --trials 2000"},
+	} {
+		status, body := post(t, ts.URL+"/api/run?file=random-movement&trials=2000", "application/yaml", c.src)
+		if status != 200 || !strings.Contains(string(body), c.want+"\n") {
+			t.Errorf("%d, want %q in:\n%.600s", status, c.want, body)
+		}
+	}
+	body := `{"scenarios": [{"file": "random-movement", "text": ` + strconv.Quote(string(edited)) + `}, {"file": "b.yaml", "text": ` + strconv.Quote(string(builtin)) + `}]}`
+	status, got := post(t, ts.URL+"/api/compare?trials=960", "application/json", []byte(body))
+	if want := "simulate compare ./random-movement b.yaml --seed 1 --trials 960"; status != 200 || !strings.Contains(string(got), want) {
+		t.Errorf("compare: %d, want %q in:\n%.600s", status, want, got)
 	}
 }
