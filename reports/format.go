@@ -164,7 +164,12 @@ func header(r *sim.Report) []string {
 		lines[0] += ": " + r.Description
 	}
 	asked := ""
-	if r.Partial {
+	switch {
+	case r.Partial && r.Stamp.Precision > 0:
+		// A precision run asks for no number of trials: its count is the
+		// most any point reached.
+		asked = " at most"
+	case r.Partial:
 		asked = " asked for" // the partial line below says what the results rest on
 	}
 	lines = append(lines, fmt.Sprintf("seed %d, %s per point%s, hammersim %s", r.Seed, trialCount(r.Trials), asked, r.Version))
@@ -174,8 +179,6 @@ func header(r *sim.Report) []string {
 	return append(lines, stampLines(r.Stamp, false)...)
 }
 
-// partialLine warns that an interrupted run's points rest on fewer trials
-// than asked for.
 // trialSpan writes a range of trial counts: "1,000" or "900 to 1,000".
 func trialSpan(lo, hi int64) string {
 	if lo == hi {
@@ -184,6 +187,8 @@ func trialSpan(lo, hi int64) string {
 	return GroupThousands(lo) + " to " + GroupThousands(hi)
 }
 
+// partialLine warns that an interrupted run's points rest on fewer trials
+// than asked for, or, for a precision run, than its target needed.
 func partialLine(r *sim.Report) string {
 	lo, hi := trialRange(r)
 	got := trialSpan(lo, hi)

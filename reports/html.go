@@ -339,7 +339,10 @@ func stampFields(st sim.Stamp, workers int, partial bool) []htmlField {
 	add("seed", strconv.FormatUint(st.Seed, 10), false)
 	if st.Trials > 0 {
 		name := "trials per point"
-		if partial {
+		switch {
+		case partial && st.Precision > 0:
+			name = "trials per point, at most" // the most any point reached
+		case partial:
 			name = "trials per point asked for"
 		}
 		add(name, GroupThousands(st.Trials), false)

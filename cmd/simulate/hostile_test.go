@@ -858,6 +858,11 @@ func interruptCases() []hostile {
 				if !strings.Contains(text, "NOT MET. The run was interrupted after") || strings.Contains(text, "cap of") {
 					t.Errorf("the precision line of an interrupted run:\n%s", stdout)
 				}
+				// Its header's count is the most any point reached: the
+				// run asked for none.
+				if !strings.Contains(text, " trials per point at most, hammersim ") || strings.Contains(text, "asked for") {
+					t.Errorf("the header of an interrupted precision run:\n%s", stdout)
+				}
 			}},
 		{name: "interrupt/dice-json", args: []string{"dice", "2D6 >= 9", "--trials", "1000000000000", "--format", "json", "--workers", "2"},
 			cancel: 500 * time.Millisecond, code: exitInterrupted, out: `"partial": true`, within: 3 * time.Second,
