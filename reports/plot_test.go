@@ -679,16 +679,7 @@ func TestComparisonPlotNamesMissing(t *testing.T) {
 // round again. It is cut into two whole figures of ten, each named by its
 // run of M, every M in one of them.
 func TestGridLinesSplit(t *testing.T) {
-	var ms []any
-	r := &sim.Report{Scenario: "sweep", Trials: 100, Grid: &sim.Grid{Metric: "charge_success", Rows: "distance", Cols: "M"}}
-	for m := 1; m <= 20; m++ {
-		ms = append(ms, m)
-		for d := 6; d <= 8; d++ {
-			ps := []sim.Param{{Name: "M", Value: m}, {Name: "distance", Value: d}}
-			r.Results = append(r.Results, sim.ProbabilityOf("charge_success", ps, int64(5*m), 100))
-		}
-	}
-	r.Axes = []sim.Axis{{Name: "M", Values: ms}, {Name: "distance", Values: []any{6, 7, 8}}}
+	r := sweepM20()
 	figs, _, err := reportFigures(r, goOn)
 	if err != nil {
 		t.Fatal(err)

@@ -36,16 +36,7 @@ func TestGridAllZero(t *testing.T) {
 // wide as one table, is split into tables that each fit the terminal and
 // repeat the distance column, with every M in one of them.
 func TestGridFits(t *testing.T) {
-	var ms []any
-	r := &sim.Report{Scenario: "sweep", Trials: 100, Grid: &sim.Grid{Metric: "charge_success", Rows: "distance", Cols: "M"}}
-	for m := 1; m <= 20; m++ {
-		ms = append(ms, m)
-		for d := 6; d <= 8; d++ {
-			ps := []sim.Param{{Name: "M", Value: m}, {Name: "distance", Value: d}}
-			r.Results = append(r.Results, sim.ProbabilityOf("charge_success", ps, int64(5*m), 100))
-		}
-	}
-	r.Axes = []sim.Axis{{Name: "M", Values: ms}, {Name: "distance", Values: []any{6, 7, 8}}}
+	r := sweepM20()
 	var b bytes.Buffer
 	if err := WriteTable(&b, r); err != nil {
 		t.Fatal(err)
@@ -61,4 +52,20 @@ func TestGridFits(t *testing.T) {
 			t.Errorf("no column for M %d:\n%s", m, b.String())
 		}
 	}
+}
+
+// sweepM20 is a charge sweep's grid of M 1 to 20 by distance 6 to 8, a
+// chance of 5M% at each point.
+func sweepM20() *sim.Report {
+	var ms []any
+	r := &sim.Report{Scenario: "sweep", Trials: 100, Grid: &sim.Grid{Metric: "charge_success", Rows: "distance", Cols: "M"}}
+	for m := 1; m <= 20; m++ {
+		ms = append(ms, m)
+		for d := 6; d <= 8; d++ {
+			ps := []sim.Param{{Name: "M", Value: m}, {Name: "distance", Value: d}}
+			r.Results = append(r.Results, sim.ProbabilityOf("charge_success", ps, int64(5*m), 100))
+		}
+	}
+	r.Axes = []sim.Axis{{Name: "M", Values: ms}, {Name: "distance", Values: []any{6, 7, 8}}}
+	return r
 }
