@@ -68,7 +68,7 @@ const compareExample = `{"scenarios": [{"file": "a.yaml", "text": "..."}]}`
 func decodeCompare(b []byte) (compareRequest, error) {
 	var req compareRequest
 	if err := checkJSON(b, compareShape); err != nil {
-		return req, fmt.Errorf("the body: %v; expected JSON such as %s (trials, seed, by and metrics go in the query)", err, compareExample)
+		return req, fmt.Errorf("the body: %v (a comparison's body is JSON such as %s; trials, seed, by and metrics go in the query)", err, compareExample)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -118,12 +118,14 @@ func jsonKind(t json.Token) string {
 }
 
 // checkJSON walks the JSON text b and checks each value at a place shape
-// lists: its kind (null passes anywhere, as encoding/json reads it as
-// absent) and, for an object, its keys. Errors name the place, such as
+// lists: its kind (null passes as an object's value, which encoding/json
+// reads as absent, but not as a list's element, which it would read as an
+// empty one) and, for an object, its keys. Errors name the place, such as
 // scenarios[1].file. A value at a place not listed, nor inside one, is
 // skipped without being walked: the walk goes no deeper than the shape,
-// whatever the body's nesting. Text that is not JSON passes, for the
-// decoder to refuse with its own words.
+// whatever the body's nesting. Text that is not JSON ends the walk at its
+// first bad token and passes, for the decoder to refuse with its own
+// words.
 func checkJSON(b []byte, shape map[string]jsonPlace) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	// within reports whether a value at place p, or one inside it, is
@@ -138,7 +140,10 @@ func checkJSON(b []byte, shape map[string]jsonPlace) error {
 	}
 	// skip reads the rest of a value whose first token was t, keeping
 	// count of its brackets only.
-	skip := func(t json.Token) {
+	//
+	// A token error stops every loop at once: the decoder stays on a bad
+	// byte, so More would go on answering true at it.
+	skip := func(t json.Token) error {
 		depth := 0
 		for {
 			switch t {
@@ -148,32 +153,31 @@ func checkJSON(b []byte, shape map[string]jsonPlace) error {
 				depth--
 			}
 			if depth <= 0 {
-				return
+				return nil
 			}
 			var err error
 			if t, err = dec.Token(); err != nil {
-				return
+				return errNotJSON
 			}
 		}
 	}
 	// walk reads one value at path (scenarios[1], for errors) whose place
-	// is p (scenarios[]).
-	var walk func(path, p string) error
-	walk = func(path, p string) error {
+	// is p (scenarios[]); element tells whether it is a list's element.
+	var walk func(path, p string, element bool) error
+	walk = func(path, p string, element bool) error {
 		at := ""
 		if path != "" {
 			at = path + ": "
 		}
 		t, err := dec.Token()
 		if err != nil {
-			return nil
+			return errNotJSON
 		}
 		place, listed := shape[p]
 		if !listed && !within(p) {
-			skip(t)
-			return nil
+			return skip(t)
 		}
-		if kind := jsonKind(t); listed && kind != place.kind && kind != "null" {
+		if kind := jsonKind(t); listed && kind != place.kind && (kind != "null" || element) {
 			return fmt.Errorf("%sexpected %s, found %s", at, place.kind, kind)
 		}
 		switch t {
@@ -182,34 +186,42 @@ func checkJSON(b []byte, shape map[string]jsonPlace) error {
 			for dec.More() {
 				t, err := dec.Token()
 				if err != nil {
-					return nil
+					return errNotJSON
 				}
 				k, _ := t.(string)
 				if listed && !slices.Contains(place.keys, k) {
-					return fmt.Errorf("%sunknown key %s; expected %s", at, quoteKey(k), strings.Join(place.keys, ", "))
+					return fmt.Errorf("%sunknown key %s; expected one of: %s", at, quoteKey(k), strings.Join(place.keys, ", "))
 				}
 				if seen[k] {
 					return fmt.Errorf("%skey %s given twice", at, quoteKey(k))
 				}
 				seen[k] = true
-				if err := walk(strings.TrimPrefix(path+"."+k, "."), strings.TrimPrefix(p+"."+k, ".")); err != nil {
+				if err := walk(strings.TrimPrefix(path+"."+k, "."), strings.TrimPrefix(p+"."+k, "."), false); err != nil {
 					return err
 				}
 			}
 		case json.Delim('['):
 			for i := 0; dec.More(); i++ {
-				if err := walk(fmt.Sprintf("%s[%d]", path, i), p+"[]"); err != nil {
+				if err := walk(fmt.Sprintf("%s[%d]", path, i), p+"[]", true); err != nil {
 					return err
 				}
 			}
 		default:
 			return nil
 		}
-		_, _ = dec.Token() // the closing bracket or brace
+		if _, err := dec.Token(); err != nil { // the closing bracket or brace
+			return errNotJSON
+		}
 		return nil
 	}
-	return walk("", "")
+	if err := walk("", "", false); err != errNotJSON {
+		return err
+	}
+	return nil
 }
+
+// errNotJSON ends checkJSON's walk at text that is not JSON.
+var errNotJSON = errors.New("not JSON")
 
 func (s *Server) prepareCompare(w http.ResponseWriter, r *http.Request) (Job, error) {
 	args, err := runArgs(r, "trials", "seed", "by", "metrics")

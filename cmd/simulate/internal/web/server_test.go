@@ -416,19 +416,27 @@ func TestStrictRequests(t *testing.T) {
 		{"a query on the units", "GET", "/api/units?v=1", "", "takes no parameters"},
 		{"dice twice", "GET", "/api/dice?q=2D6&q=3D6", "", `parameter "q" given 2 times`},
 		{"cancel: another key", "POST", "/api/cancel?id=x&run=y", "", `unknown parameter "run"; POST /api/cancel takes only id`},
-		{"compare: a misspelt text", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, {"file": "b.yaml", "txt": 1}]}`, `the body: scenarios[1]: unknown key "txt"; expected file, text`},
-		{"compare: trials in the body", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, {"text": "y"}], "trials": 5}`, `the body: unknown key "trials"; expected scenarios; expected JSON such as {"scenarios": [{"file": "a.yaml", "text": "..."}]} (trials, seed, by and metrics go in the query)`},
+		{"compare: a misspelt text", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, {"file": "b.yaml", "txt": 1}]}`, `the body: scenarios[1]: unknown key "txt"; expected one of: file, text (a comparison's body`},
+		{"compare: trials in the body", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, {"text": "y"}], "trials": 5}`, `the body: unknown key "trials"; expected one of: scenarios (a comparison's body is JSON such as {"scenarios": [{"file": "a.yaml", "text": "..."}]}; trials, seed, by and metrics go in the query)`},
 		{"compare: a key in other case", "POST", "/api/compare", `{"Scenarios": [{"text": "x"}]}`, `unknown key "Scenarios"`},
 		{"compare: a key twice", "POST", "/api/compare", `{"scenarios": [{"text": "x", "text": "y"}]}`, `scenarios[0]: key "text" given twice`},
 		{"compare: scenarios twice", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, {"text": "y"}], "scenarios": [{"text": "z"}]}`, `key "scenarios" given twice`},
 		{"compare: data after the body", "POST", "/api/compare", `{"scenarios": [{"text": "x"}]} {"scenarios": []}`, "unexpected data after its JSON value"},
-		{"compare: not an object", "POST", "/api/compare", `[1]`, "the body: expected an object, found a list; expected JSON such as"},
-		{"compare: a number for a text", "POST", "/api/compare", `{"scenarios": [{"text": 5}]}`, "the body: scenarios[0].text: expected a string, found a number; expected JSON such as"},
-		{"compare: numbers for scenarios", "POST", "/api/compare", `{"scenarios": [1, 2]}`, "the body: scenarios[0]: expected an object, found a number;"},
-		{"compare: one scenario, not a list", "POST", "/api/compare", `{"scenarios": {"text": "x"}}`, "the body: scenarios: expected a list, found an object;"},
-		{"compare: a number for a file", "POST", "/api/compare/events", `{"scenarios": [{"text": "x"}, {"file": 5}]}`, "the body: scenarios[1].file: expected a string, found a number;"},
+		{"compare: not an object", "POST", "/api/compare", `[1]`, "the body: expected an object, found a list (a comparison's body is JSON such as"},
+		{"compare: a number for a text", "POST", "/api/compare", `{"scenarios": [{"text": 5}]}`, "the body: scenarios[0].text: expected a string, found a number (a comparison's body is JSON such as"},
+		{"compare: numbers for scenarios", "POST", "/api/compare", `{"scenarios": [1, 2]}`, "the body: scenarios[0]: expected an object, found a number ("},
+		{"compare: one scenario, not a list", "POST", "/api/compare", `{"scenarios": {"text": "x"}}`, "the body: scenarios: expected a list, found an object ("},
+		{"compare: a number for a file", "POST", "/api/compare/events", `{"scenarios": [{"text": "x"}, {"file": 5}]}`, "the body: scenarios[1].file: expected a string, found a number ("},
 		// A body nested a million deep is refused at its first bracket.
-		{"compare: nested a million deep", "POST", "/api/compare", strings.Repeat("[", 1_000_000), "the body: expected an object, found a list;"},
+		{"compare: nested a million deep", "POST", "/api/compare", strings.Repeat("[", 1_000_000), "the body: expected an object, found a list ("},
+		// null is absent as an object's value, but a list's element
+		// would be read as an empty scenario.
+		{"compare: a null scenario", "POST", "/api/compare", `{"scenarios": [{"text": "x"}, null]}`, "the body: scenarios[1]: expected an object, found null ("},
+		// Text that is not JSON gets the decoder's own words (a walk
+		// stuck on the bad byte once never answered).
+		{"compare: a bare word in the list", "POST", "/api/compare", `{"scenarios": [x]}`, "invalid character 'x' looking for beginning of value"},
+		{"compare: a bad escape", "POST", "/api/compare/events", `{"scenarios": [{"text": "a\q"}]}`, `invalid character 'q' in string escape code`},
+		{"compare: a pasted newline", "POST", "/api/compare", "{\"scenarios\": [{\"text\": \"a\nb\"}]}", "invalid character '\\n' in string literal"},
 	}
 	for _, tt := range tests {
 		w := do(t, s, tt.method, tt.target, tt.body)
@@ -1040,6 +1048,44 @@ func TestStopWhilePreparing(t *testing.T) {
 // build a path a step longer at each level: memory of the square of the
 // depth (a 32 KB body took 3.5 GB so), where skipping takes the decoder's
 // own stack of a word or so a level.
+// TestCheckJSONEndsOnBadText: text that is not JSON ends the walk at its
+// first bad token, wherever it stands, and passes for the decoder to
+// refuse; the decoder stays on a bad byte, so a list's loop that went on
+// asking for more once spun for ever.
+func TestCheckJSONEndsOnBadText(t *testing.T) {
+	// A shape that skips whatever is under a: the skip's loop too.
+	skipA := map[string]jsonPlace{"": {kind: "an object", keys: []string{"a"}}}
+	for _, tt := range []struct {
+		body  string
+		shape map[string]jsonPlace
+	}{
+		{`{"scenarios": [x]}`, compareShape},
+		{`{"scenarios": [True]}`, compareShape},
+		{`{"scenarios": [{'text': 'x'}]}`, compareShape},
+		{`{"scenarios": [{"text": "a\q"}]}`, compareShape},
+		{"{\"scenarios\": [{\"text\": \"a\nb\"}]}", compareShape},
+		{`{"scenarios": [{"text": "x"} {"text": "y"}]}`, compareShape},
+		{`{"scenarios": [{"text": "x"}`, compareShape},
+		{`{"scenarios" 1}`, compareShape},
+		{`{"a": [x]}`, skipA},
+		{`{"a": [[{"b": x}]], "a": 1}`, skipA},
+	} {
+		done := make(chan error, 1)
+		go func() { done <- checkJSON([]byte(tt.body), tt.shape) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("checkJSON(%s) = %v, want nil for the decoder to refuse it", tt.body, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("checkJSON(%s) still running after 5 s", tt.body)
+		}
+		if _, err := decodeCompare([]byte(tt.body)); err == nil {
+			t.Errorf("decodeCompare(%s) took it", tt.body)
+		}
+	}
+}
+
 func TestCheckJSONSkipsDepth(t *testing.T) {
 	const depth = 200_000
 	shape := map[string]jsonPlace{"": {kind: "an object", keys: []string{"a", "b"}}}
@@ -1049,7 +1095,7 @@ func TestCheckJSONSkipsDepth(t *testing.T) {
 	err := checkJSON(body, shape)
 	runtime.ReadMemStats(&after)
 	// The key after the deep value is still checked.
-	if err == nil || err.Error() != `unknown key "c"; expected a, b` {
+	if err == nil || err.Error() != `unknown key "c"; expected one of: a, b` {
 		t.Errorf("checkJSON: %v, want the unknown key c", err)
 	}
 	// 64 MB is some 300 bytes a level: the decoder's stack and its tokens
