@@ -441,12 +441,7 @@ func ppNote(k sim.Kind) string {
 func WriteComparisonTable(w io.Writer, c *sim.Comparison, st sim.Stamp) error {
 	ew := &ErrWriter{W: w}
 	for _, l := range comparisonHeader(c, st) {
-		for part := range strings.SplitSeq(strings.Replace(l, ", reproduce: ", "\nreproduce: ", 1), "\n") {
-			if !strings.HasPrefix(part, "reproduce: ") {
-				part = wrapText(part, TerminalWidth)
-			}
-			fmt.Fprintln(ew, part)
-		}
+		writeHeaderLine(ew, l, true)
 	}
 	body, legend, err := comparisonBody(c)
 	if err != nil {

@@ -127,6 +127,35 @@ func TestStampLines(t *testing.T) {
 	}
 }
 
+// TestReproduceKeepsSpaces: the reproduce command is printed as it is,
+// whether it fits beside the scenario's hash or takes a line of its own: a
+// file named with two spaces or a no-break space names another
+// file once its spaces are closed up.
+func TestReproduceKeepsSpaces(t *testing.T) {
+	for _, name := range []string{"'a  b.yaml'", "'a\u00a0b.yaml'", "'" + strings.Repeat("x  ", 30) + ".yaml'"} {
+		st := sampleStamp()
+		st.Precision = 0
+		st.Command = "simulate run " + name + " --seed 7"
+		want := "reproduce: " + st.Command + "\n"
+		r := sampleReport()
+		r.Stamp = st
+		var b bytes.Buffer
+		if err := WriteTable(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table of %s: no line ends %q:\n%s", name, want, b.String())
+		}
+		b.Reset()
+		if err := WriteComparisonTable(&b, sampleComparison(), st); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "\n"+want) {
+			t.Errorf("comparison of %s: no line %q:\n%s", name, want, b.String())
+		}
+	}
+}
+
 // TestJSONStampContract decodes the stamp object with its types, and
 // checks that it sits after "partial" and leaves out the precision fields
 // when there was no target.

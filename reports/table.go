@@ -20,17 +20,7 @@ import (
 func WriteTable(w io.Writer, r *sim.Report) error {
 	ew := &ErrWriter{W: w}
 	for _, l := range header(r) {
-		if len(l) > TerminalWidth {
-			// The reproduce command goes on a line of its own, unbroken,
-			// to be copied whole.
-			l = strings.Replace(l, ", reproduce: ", "\nreproduce: ", 1)
-		}
-		for part := range strings.SplitSeq(l, "\n") {
-			if !strings.HasPrefix(part, "reproduce: ") {
-				part = wrapText(part, TerminalWidth)
-			}
-			fmt.Fprintln(ew, part)
-		}
+		writeHeaderLine(ew, l, false)
 	}
 	rest := r.Results
 	if g := r.Grid; g != nil {
@@ -54,6 +44,29 @@ func WriteTable(w io.Writer, r *sim.Report) error {
 		fmt.Fprintf(ew, "\n%s\n", wrapText(readingNote(r.Results), TerminalWidth))
 	}
 	return ew.Err
+}
+
+// writeHeaderLine writes one line of a report's header, wrapped to the
+// terminal, but for the reproduce command of a stamp line ("scenario
+// sha256 ..., reproduce: CMD"), which is written as it is, to be copied
+// whole: on a line of its own when split is set or the line is too wide,
+// else after the rest. Wrapping would break it, and would also close up
+// runs of spaces in a file's name.
+func writeHeaderLine(w io.Writer, l string, split bool) {
+	if strings.HasPrefix(l, "reproduce: ") {
+		fmt.Fprintln(w, l)
+		return
+	}
+	before, cmd, ok := strings.Cut(l, ", reproduce: ")
+	if !ok || !strings.HasPrefix(l, "scenario sha256 ") {
+		fmt.Fprintln(w, wrapText(l, TerminalWidth))
+		return
+	}
+	if split || len(l) > TerminalWidth {
+		fmt.Fprintf(w, "%s\nreproduce: %s\n", wrapText(before, TerminalWidth), cmd)
+		return
+	}
+	fmt.Fprintf(w, "%s, reproduce: %s\n", wrapText(before, TerminalWidth), cmd)
 }
 
 // ErrWriter writes to W and keeps the first write error in Err, refusing
