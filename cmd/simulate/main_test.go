@@ -579,6 +579,8 @@ func TestControlCharactersInNames(t *testing.T) {
 		"e\x1b[31mRED.yaml": `$'e\x1b[31mRED.yaml'`,
 		"a'\x07\\b":         `$'a\'\x07\\b'`,
 		"c\u009b1":          `$'c\xc2\x9b1'`,
+		"a\x01\xff.yaml":    `$'a\x01\xff.yaml'`, // not U+FFFD's three bytes
+		"\xffé.yaml":        `$'\xffé.yaml'`,
 		"=x.yaml":           `'=x.yaml'`, // zsh reads =x as a command's path
 		"a=b.yaml":          "a=b.yaml",
 	} {

@@ -1004,7 +1004,8 @@ func reproduce(cmd string, scenarioArgs []string, cfg sim.Config, flags ...sim.F
 }
 
 // shellQuote quotes an argument for a POSIX shell when it needs it. One
-// holding control characters is written $'...' with each escaped (bash,
+// holding control characters, or bytes that are not UTF-8 (which JSON
+// would turn into U+FFFD), is written $'...' with each escaped (bash,
 // zsh and ksh read it; a plain sh has no way to write them), so that the
 // line prints safely on a terminal and pastes back as the same argument.
 // A word that starts with "=" is quoted too: zsh reads =x as the path of
@@ -1015,21 +1016,25 @@ func shellQuote(s string) string {
 	}) < 0 {
 		return s
 	}
-	if strings.ContainsFunc(s, unicode.IsControl) {
+	if strings.ContainsFunc(s, unicode.IsControl) || !utf8.ValidString(s) {
 		var b strings.Builder
 		b.WriteString("$'")
-		for _, r := range s {
+		for i := 0; i < len(s); {
+			r, n := utf8.DecodeRuneInString(s[i:])
 			switch {
 			case r == '\\' || r == '\'':
-				b.WriteRune('\\')
+				b.WriteByte('\\')
 				b.WriteRune(r)
-			case unicode.IsControl(r):
-				for _, c := range []byte(string(r)) { // a C1 control is two bytes
+			case unicode.IsControl(r) || r == utf8.RuneError && n == 1:
+				// A C1 control is two bytes; a byte that is not UTF-8 is
+				// kept as itself, not as the replacement character.
+				for _, c := range []byte(s[i : i+n]) {
 					fmt.Fprintf(&b, "\\x%02x", c)
 				}
 			default:
-				b.WriteRune(r)
+				b.WriteString(s[i : i+n])
 			}
+			i += n
 		}
 		return b.String() + "'"
 	}
