@@ -264,7 +264,9 @@ func orEmpty(v any) any {
 // columnChunks splits a table's columns after its left ones into runs that
 // fit width characters as an ASCII table, each run repeating the left
 // columns. A column wider than the rest of the width gets a run of its own.
-// A cell of several lines is as wide as its widest line.
+// Left columns so wide that no other column fits beside them give one run
+// of every column: splitting would repeat them in tables that still do not
+// fit. A cell of several lines is as wide as its widest line.
 func columnChunks(t plainTable, width int) [][]int {
 	w := make([]int, len(t.head))
 	for i, h := range t.head {
@@ -278,6 +280,13 @@ func columnChunks(t plainTable, width int) [][]int {
 	fixed := 1
 	for i := range t.left {
 		fixed += w[i] + 3
+	}
+	if len(t.head) > t.left && fixed+slices.Min(w[t.left:])+3 > width {
+		all := make([]int, 0, len(t.head)-t.left)
+		for i := t.left; i < len(t.head); i++ {
+			all = append(all, i)
+		}
+		return [][]int{all}
 	}
 	var chunks [][]int
 	var cur []int

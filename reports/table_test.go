@@ -69,3 +69,26 @@ func sweepM20() *sim.Report {
 	r.Axes = []sim.Axis{{Name: "M", Values: ms}, {Name: "distance", Values: []any{6, 7, 8}}}
 	return r
 }
+
+// TestColumnChunksWideLabels: row labels that leave no room for another
+// column give one table, not one table per column each as wide as the
+// terminal and more; labels that leave room split as before.
+func TestColumnChunksWideLabels(t *testing.T) {
+	table := func(label int) plainTable {
+		t := plainTable{head: []string{"unit"}, left: 1, rows: [][]string{{strings.Repeat("x", label)}}}
+		for c := range 15 {
+			t.head = append(t.head, string(rune('a'+c)))
+			t.rows[0] = append(t.rows[0], "1")
+		}
+		return t
+	}
+	// A 95-wide label: | + 95 + 3 (its column) leaves 1 of 100, and a
+	// one-letter column takes 4.
+	if got := columnChunks(table(95), TerminalWidth); len(got) != 1 || len(got[0]) != 15 {
+		t.Errorf("95-wide labels: %v, want one run of the 15 columns", got)
+	}
+	// A 60-wide label leaves 36 columns: 9 one-letter columns a table.
+	if got := columnChunks(table(60), TerminalWidth); len(got) != 2 || len(got[0]) != 9 || len(got[1]) != 6 {
+		t.Errorf("60-wide labels: %v, want runs of 9 and 6 columns", got)
+	}
+}
