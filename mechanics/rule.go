@@ -115,6 +115,18 @@ const (
 	OnWeapon
 )
 
+// rule says whose rule a rule held by h is, for errors: "a model's rule"
+// or "a weapon rule".
+func (h Holder) rule() string {
+	switch h {
+	case OnModel:
+		return "a model's rule"
+	case OnWeapon:
+		return "a weapon rule"
+	}
+	return "a rule"
+}
+
 // RuleSpec describes one special rule a ruleset implements.
 type RuleSpec struct {
 	Name string
@@ -198,6 +210,11 @@ func (c Catalogue) ParseOn(s string, h Holder) (Rule, error) {
 		msg := fmt.Sprintf("unknown rule %q", rt.Name)
 		if near := c.nearest(rt.Name, h); near != "" {
 			msg += fmt.Sprintf("; did you mean %q?", near)
+		} else if near := c.nearest(rt.Name, AnyHolder); near != "" {
+			// The name of a rule this list may not hold: offered, saying
+			// where it goes, as a known rule written here would be refused.
+			spec, _ := c.Lookup(near)
+			msg += fmt.Sprintf("; did you mean %q? (%s)", near, spec.On.rule())
 		}
 		return Rule{}, &TextError{Col: 1, Msg: msg}
 	}

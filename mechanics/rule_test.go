@@ -118,8 +118,9 @@ func TestID(t *testing.T) {
 	}
 }
 
-// TestParseOnSuggests: a misspelt name is offered only the rules its list
-// may hold, and rules for anything to any list. "Bulst" is two edits from
+// TestParseOnSuggests: a misspelt name is offered the rules its list may
+// hold first, and rules for anything to any list; a rule of another list
+// only when none of its own is near, marked as the other list's. "Bulst" is two edits from
 // both Bulky and Blast; of names equally near the catalogue's first wins.
 func TestParseOnSuggests(t *testing.T) {
 	c := Catalogue{
@@ -135,7 +136,11 @@ func TestParseOnSuggests(t *testing.T) {
 		{"Bulst", AnyHolder, `unknown rule "Bulst"; did you mean "Bulky"?`},
 		{"Bulst", OnModel, `unknown rule "Bulst"; did you mean "Bulky"?`},
 		{"Bulst", OnWeapon, `unknown rule "Bulst"; did you mean "Blast"?`},
-		{"Bulk", OnWeapon, `unknown rule "Bulk"`},
+		// Nothing near among the list's own rules: the near rule of
+		// another list is offered, saying whose rule it is.
+		{"Bulk", OnWeapon, `unknown rule "Bulk"; did you mean "Bulky"? (a model's rule)`},
+		{"Blsat", OnModel, `unknown rule "Blsat"; did you mean "Blast"? (a weapon rule)`},
+		{"Bulkhead", OnWeapon, `unknown rule "Bulkhead"`},
 		{"Swiftstrid", OnWeapon, `unknown rule "Swiftstrid"; did you mean "Swiftstride"?`},
 	}
 	for _, tt := range tests {
