@@ -874,7 +874,9 @@ func interruptCases() []hostile {
 			}},
 		// Its first round of chunks takes a few tenths of a second alone;
 		// the interruption comes late enough for it under a busy machine's
-		// load, and the bound on processor time is two workers' worth.
+		// load. Two workers busy until the interruption use 3 s of
+		// processor time; the bound, 5 s, leaves room for reading the
+		// scenario and writing the partial result.
 		{name: "interrupt/run-reproduces", args: []string{"run", "doomwheel-vs-clanrats", "--trials", "1000000000000", "--format", "json", "--workers", "2"},
 			cancel: 1500 * time.Millisecond, code: exitInterrupted, out: `"partial": true`, within: 5 * time.Second,
 			check: func(t *testing.T, _, stdout string) {
