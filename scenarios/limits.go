@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/goccy/go-yaml/token"
 )
 
 // Limits on a scenario file. Scenario files are a few kilobytes; the
@@ -144,40 +146,57 @@ func (s *yamlScan) line(n int, line []byte) error {
 
 // rest scans a line from p for flow brackets, keys, commas, aliases,
 // quotes, comments and block scalar headers.
+//
+// As the YAML library reads it, a quote, a bracket in block context, an
+// alias and a block scalar header start something only where no plain
+// value has begun: at the line's start, after a key's colon and space,
+// after a flow collection's bracket or comma. Inside a plain value
+// (b:"x, or x "y after a key) they are its text. Where the scanner cannot
+// tell, it reads on as if no quote had opened, which counts more, never
+// less; tokenLimits then checks what the library itself reads.
 func (s *yamlScan) rest(n int, line []byte, p, depth, indent int) error {
 	tokenStart := true
+	plain := false // a plain value has begun
 	for ; p < len(line); p++ {
 		c := line[p]
 		if s.quote != 0 {
 			p = s.closeQuote(line, p)
-			tokenStart = false
+			tokenStart, plain = false, false
 			continue
 		}
+		free := tokenStart && !plain // where a value may begin
 		switch {
 		case c == '#' && (p == 0 || line[p-1] == ' ' || line[p-1] == '\t'):
 			return s.count(n, line, p)
-		case (c == '"' || c == '\'') && tokenStart:
+		case (c == '"' || c == '\'') && free:
 			s.quote = c
 			p = s.closeQuote(line, p+1)
-		case c == '[' || c == '{':
+		case (c == '[' || c == '{') && (free || s.flow > 0):
 			s.flow++
 			s.nodes++
+			plain = false
 			if depth+s.flow > MaxDepth {
 				return s.fail(n, line, p, "nested more than %d levels deep", MaxDepth)
 			}
 		case (c == ']' || c == '}') && s.flow > 0:
 			s.flow--
+			plain = false
 		case c == ',' && s.flow > 0:
 			s.nodes++
+			plain = false
 		case c == ':' && (p+1 == len(line) || strings.IndexByte(" \t\r,]}", line[p+1]) >= 0):
 			s.nodes += 2
-		case c == '*' && tokenStart:
+			plain = false
+		case c == '*' && free:
 			s.nodes++
-		case (c == '|' || c == '>') && tokenStart && s.flow == 0 && blockHeader(line[p+1:]):
+			plain = true
+		case (c == '|' || c == '>') && free && s.flow == 0 && blockHeader(line[p+1:]):
 			s.block = indent
 			return s.count(n, line, p)
+		case c != ' ' && c != '\t' && !(c == '-' || c == '?') || !free && c != ' ' && c != '\t':
+			plain = true
 		}
-		tokenStart = c == ' ' || c == '\t' || c == '[' || c == '{' || c == ',' || c == '-' || c == '?' || c == ':'
+		tokenStart = c == ' ' || c == '\t' || s.flow > 0 && (c == '[' || c == '{' || c == ',')
 	}
 	return s.count(n, line, len(line))
 }
@@ -212,6 +231,51 @@ func (s *yamlScan) count(n int, line []byte, p int) error {
 		return s.fail(n, line, p, "more than %d values in one file; %s needs far fewer", MaxNodes, s.kind.one)
 	}
 	return nil
+}
+
+// tokenLimits checks the flow nesting and number of values of a file's
+// YAML tokens, which are what the YAML library's parser reads, before it
+// reads them. scanLimits refuses most hostile files before they are even
+// tokenized, but it follows YAML's structure only as far as a line scanner
+// can; this check follows the library's own reading, so that no quoting
+// the scanner reads otherwise can hide nesting or values from the limits
+// (the parser's time and memory grow with the square of the nesting).
+// Block nesting, by indentation, is scanLimits' to check: a file of
+// MaxFileSize bytes cannot indent deeply enough for it to cost much.
+func tokenLimits(file string, tokens token.Tokens, kind yamlFile) error {
+	flow, nodes := 0, 0
+	for _, tk := range tokens {
+		switch tk.Type {
+		case token.SequenceStartType, token.MappingStartType:
+			flow++
+			nodes++
+			if flow > MaxDepth {
+				return tokenFail(file, tk, "nested more than %d levels deep", MaxDepth)
+			}
+		case token.SequenceEndType, token.MappingEndType:
+			flow--
+		case token.DocumentHeaderType, token.DocumentEndType, token.SequenceEntryType,
+			token.MappingKeyType, token.MappingValueType, token.CollectEntryType,
+			token.CommentType, token.AnchorType, token.TagType, token.DirectiveType,
+			token.SpaceType, token.LiteralType, token.FoldedType:
+			// Indicators and headers: the values they mark are counted.
+		default:
+			nodes++
+			if nodes > MaxNodes {
+				return tokenFail(file, tk, "more than %d values in one file; %s needs far fewer", MaxNodes, kind.one)
+			}
+		}
+	}
+	return nil
+}
+
+// tokenFail reports a problem at a YAML token.
+func tokenFail(file string, tk *token.Token, format string, args ...any) error {
+	line, col := 1, 1
+	if tk.Position != nil {
+		line, col = tk.Position.Line, tk.Position.Column
+	}
+	return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 
 // excerptLen is how much of the input an error message quotes.

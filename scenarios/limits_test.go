@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -37,6 +38,15 @@ func TestScanLimits(t *testing.T) {
 		{"quote across lines", "a: \"x\n  " + strings.Repeat("[", 100) + "\"\nb: [1]", ""},
 		{"escaped quote", `a: "x\" [[[[" ` + "\nb: 1", ""},
 		{"apostrophe in plain text", "a: don't [1]\nb: 2", ""},
+		// A quote inside a plain value is its text, as the YAML library
+		// reads it: no quoted value opens there to hide the lines below
+		// it until the next quote.
+		{"a quote after a colon with no space", "a: b:\"x\nc: " + deepFlow + "\nd: x\"", "t.yaml:2:67: nested more than 64 levels deep"},
+		{"a quote after plain text and a space", "a: x \"\nc: " + deepFlow + "\nd: x\"", "t.yaml:2:67: nested more than 64 levels deep"},
+		{"a quote after a comma in block context", "a: x,'y\nc: " + deepFlow + "\nd: '", "t.yaml:2:67: nested more than 64 levels deep"},
+		{"a quote after a dash with no space", "a: x-\"y\nc: " + deepFlow + "\nd: \"", "t.yaml:2:67: nested more than 64 levels deep"},
+		{"a bracket inside a plain value", "a: x[\"\nc: " + deepFlow + "\nd: \"", "t.yaml:2:67: nested more than 64 levels deep"},
+		{"quoted values in a flow list", "a: [\"x [\", 'y {', \"z\"]\nb: " + okFlow, ""},
 	}
 	for _, tt := range tests {
 		err := scanLimits("t.yaml", []byte(tt.src), scenarioYAML)
@@ -45,6 +55,39 @@ func TestScanLimits(t *testing.T) {
 			t.Errorf("%s: refused: %v", tt.name, err)
 		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 			t.Errorf("%s: error %v, want %q", tt.name, err, tt.err)
+		}
+	}
+}
+
+// TestTokenLimits: what the YAML library's own tokens hold is checked
+// before it parses them, so that a file the line scan reads otherwise
+// (here a quote on a plain value's continuation line, which the scan
+// takes for a quoted value hiding the lines below it) is still refused,
+// quickly: parsing 30,000 nested brackets takes the library seconds and
+// gigabytes.
+func TestTokenLimits(t *testing.T) {
+	deep := strings.Repeat("[", 15_000) + strings.Repeat("]", 15_000)
+	flat := "[" + strings.Repeat("1, ", MaxNodes) + "1]"
+	for _, tt := range []struct{ name, src, err string }{
+		// The tokens count brackets alone, not the line's own level: the
+		// 65th bracket, at column 68, is the first past the limit.
+		{"nesting", "a: x\n  \"\nb: " + deep + "\nc: \"x\"\n", "t.yaml:3:68: nested more than 64 levels deep"},
+		{"values", "a: x\n  \"\nb: " + flat + "\nc: \"x\"\n", "more than 20000 values in one file"},
+	} {
+		if err := scanLimits("t.yaml", []byte(tt.src), scenarioYAML); err != nil {
+			t.Fatalf("%s: the line scan refused it (%v); the test wants a file only the tokens refuse", tt.name, err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := parseYAML("t.yaml", []byte(tt.src), scenarioYAML)
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: error %.200v, want %q", tt.name, err, tt.err)
+		}
+		// The tokens of these 60 KB take about 15 MB; the parse would
+		// take gigabytes.
+		if used := after.TotalAlloc - before.TotalAlloc; used > 100<<20 {
+			t.Errorf("%s: %d MB allocated", tt.name, used>>20)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 )
@@ -162,7 +163,11 @@ func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 	if err := scanLimits(file, src, kind); err != nil {
 		return nil, err
 	}
-	f, err := parser.ParseBytes(src, 0)
+	tokens := lexer.Tokenize(string(src))
+	if err := tokenLimits(file, tokens, kind); err != nil {
+		return nil, err
+	}
+	f, err := parser.Parse(tokens, 0)
 	if err != nil {
 		e := yamlError(file, err)
 		// The YAML library misreads a double-quoted value that holds a
