@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"hammersim/mechanics/dice"
 )
 
 // Decoder turns a node tree into typed scenario values, collecting errors
@@ -55,6 +57,46 @@ type Decoder struct {
 	// of it that changes nothing (Registry.checkCards): what only a
 	// scenario's use of it settles is not judged then.
 	card bool
+	// dice are the dice of rules and options read so far, by their text,
+	// and diceWork the steps their exact distributions take together
+	// (ExactDice).
+	dice     map[string]dice.Expr
+	diceWork float64
+}
+
+// MaxDiceWork is the most work, in dice.Expr.ExactWork's steps, that the
+// exact distributions of a scenario's dice (its rules' and options'
+// dice, each different text once) may take together: each may take
+// dice.MaxExactWork, a fraction of a second, and a sweep of many would
+// otherwise make reading the scenario take minutes, before any trial and
+// out of reach of an interruption.
+const MaxDiceWork = 4 * dice.MaxExactWork
+
+// ExactDice admits dice written at n (a rule's or an option's, whose
+// exact distribution the question works out), as what says ("Random
+// Movement (14D100)"): refused when its exact distribution, or those of
+// all the file's dice together, would take too long to work out. Dice of
+// the same text are one: the expression returned is the first read of
+// that text, whose distribution is worked out once for all its uses.
+func (d *Decoder) ExactDice(n *Node, e dice.Expr, what string) (dice.Expr, bool) {
+	text := e.String()
+	if first, ok := d.dice[text]; ok {
+		return first, true
+	}
+	work := e.ExactWork()
+	if work > dice.MaxExactWork {
+		d.Errorf(n, "%s has too many dice or sides to compute its exact distribution (about %s steps; at most %.0g)", what, dice.WorkOverBudget(work), dice.MaxExactWork)
+		return e, false
+	}
+	if d.diceWork+work > MaxDiceWork {
+		d.Errorf(n, "%s: the exact distributions of the dice of this scenario (its catalogue cards included) would take about %.2g steps together, with this one; at most %.0g: use fewer or smaller dice", what, d.diceWork+work, MaxDiceWork)
+		return e, false
+	}
+	if d.dice == nil {
+		d.dice = map[string]dice.Expr{}
+	}
+	d.dice[text], d.diceWork = e, d.diceWork+work
+	return e, true
 }
 
 // CheckingCard reports whether the decoder is checking a catalogue's card

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"hammersim/mechanics/dice"
 )
 
 // TestScanLimits: the scan before the YAML library refuses what is too
@@ -168,5 +170,35 @@ func TestSweepSizes(t *testing.T) {
 		if got := digits(x); got != want {
 			t.Errorf("digits(%d) = %q, want %q", x, got, want)
 		}
+	}
+}
+
+// TestExactDiceBudget: the dice of a scenario share one budget of exact
+// work, MaxDiceWork (4 × 10^8 steps); dice of a text already read cost
+// nothing more. 14D999 takes 999² × 14² / 2 = 9.78 × 10^7 steps
+// (dice.Expr.ExactWork), so four different ones fit and a fifth does not.
+func TestExactDiceBudget(t *testing.T) {
+	d := &Decoder{file: "t.yaml"}
+	n := &Node{Line: 3, Col: 7}
+	for sides := 999; sides > 995; sides-- {
+		if _, ok := d.ExactDice(n, dice.MustParse(fmt.Sprintf("14D%d", sides)), "dice"); !ok {
+			t.Fatalf("14D%d refused within the budget: %v", sides, d.errs)
+		}
+	}
+	spent := d.diceWork
+	for range 10 {
+		if e, ok := d.ExactDice(n, dice.MustParse("14D999"), "dice"); !ok || e.String() != "14D999" {
+			t.Fatalf("14D999 read again: %v %v", e, d.errs)
+		}
+	}
+	if d.diceWork != spent {
+		t.Errorf("dice read again cost %g more steps", d.diceWork-spent)
+	}
+	if _, ok := d.ExactDice(n, dice.MustParse("14D995"), "Random Movement (14D995)"); ok {
+		t.Fatal("a fifth 14D99x was admitted past the budget")
+	}
+	want := "t.yaml:3:7: Random Movement (14D995): the exact distributions of the dice of this scenario (its catalogue cards included) would take about 4.9e+08 steps together, with this one; at most 4e+08: use fewer or smaller dice"
+	if len(d.errs) != 1 || d.errs[0].Error() != want {
+		t.Errorf("errors %v, want %s", d.errs, want)
 	}
 }

@@ -111,7 +111,17 @@ func (d *Decoder) parseRule(n *Node, text string, h mechanics.Holder) (mechanics
 		}
 		return mechanics.Rule{}, false
 	}
-	return r, true
+	return d.ruleDice(n, r)
+}
+
+// ruleDice admits the dice of a rule with a dice argument (ExactDice).
+func (d *Decoder) ruleDice(n *Node, r mechanics.Rule) (mechanics.Rule, bool) {
+	if r.Spec.Arg != mechanics.DiceArg {
+		return r, true
+	}
+	var ok bool
+	r.Dice, ok = d.ExactDice(n, r.Dice, fmt.Sprintf("%s (%s)", r.Spec.Name, r.Dice))
+	return r, ok
 }
 
 func (d *Decoder) sweptRule(key, val *Node, h mechanics.Holder) (Param[RuleChoice], bool) {
@@ -152,7 +162,8 @@ func (d *Decoder) sweptRule(key, val *Node, h mechanics.Holder) (Param[RuleChoic
 			}
 			return RuleChoice{}, false
 		}
-		return RuleChoice{On: true, Rule: r, Node: n}, true
+		r, ok = d.ruleDice(n, r)
+		return RuleChoice{On: true, Rule: r, Node: n}, ok
 	}, func(c RuleChoice) any {
 		switch c.Rule.Spec.Arg {
 		case mechanics.IntArg:

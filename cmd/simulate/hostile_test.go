@@ -704,6 +704,16 @@ func exactCases() []hostile {
 		{name: "exact/rule-dice-over-budget", args: []string{"run", "{dir}/m.yaml"},
 			files: map[string]string{"m.yaml": scenarioWith("{name: A, rules: [Random Movement (32D1000kh31)]}")},
 			code:  exitError, msg: "too many dice or sides to compute its exact distribution", within: time.Second},
+		// Fifty different dice each just within the budget: together they
+		// would take five seconds and more before any trial, out of reach
+		// of a Ctrl-C. The file's dice share one budget.
+		{name: "exact/rule-dice-swept-over-budget", args: []string{"run", "{dir}/m.yaml"},
+			files: map[string]string{"m.yaml": scenarioWith("{name: A, rules: [{Random Movement: [" + sweptHeavyDice(50) + "]}]}")},
+			code:  exitError, msg: "the exact distributions of the dice of this scenario (its catalogue cards included) would take about", within: time.Second},
+		// A Heresy option's dice have the same budget as a rule's.
+		{name: "exact/option-dice-over-budget", args: []string{"run", "{dir}/a.yaml"},
+			files: map[string]string{"a.yaml": heresyHorde("assault", "attacker", "defender", "weapons: [{name: blade, range: Melee, S: User, AP: -}]") + "  options: {charge_dice: 100D1000}\n"},
+			code:  exitError, msg: "charge_dice 100D1000 has too many dice or sides to compute its exact distribution", within: time.Second},
 		// A hundred models firing a hundred shots each: 10,000 hits, whose
 		// exact distributions would take half a minute. Past the work
 		// budget the point has estimates alone.
@@ -722,6 +732,16 @@ func exactCases() []hostile {
 // heresyHorde is a Horus Heresy question between two units of a hundred
 // models of A 10, the first with gear, the second of W 10, Bulky (4) and a
 // Leadership swept over three values.
+// sweptHeavyDice is n different dice of 14 dice each, each just within
+// dice.MaxExactWork (14D999: 999² × 14² / 2 = 9.8 × 10^7 steps).
+func sweptHeavyDice(n int) string {
+	var vals []string
+	for i := range n {
+		vals = append(vals, fmt.Sprintf("14D%d", 999-i))
+	}
+	return strings.Join(vals, ", ")
+}
+
 func heresyHorde(question, first, second, gear string) string {
 	return fmt.Sprintf("name: horde\nruleset: heresy\n%s:\n"+
 		"  %s: {name: First, models: 100, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 10, Ld: 8, Sv: 3+, %s}\n"+

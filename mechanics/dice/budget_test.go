@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -100,5 +101,30 @@ func TestMomentsMatchTheDistribution(t *testing.T) {
 	e, _ = Parse("32D1000kh16")
 	if _, _, ok := e.Moments(); ok || e.ExactWork() <= MaxExactWork {
 		t.Errorf("32D1000kh16 (about %g steps): moments %v, want none past the budget", e.ExactWork(), ok)
+	}
+}
+
+// TestDistMemo: an expression read from text works its distribution out
+// once for all its copies; each call gets a copy that the caller may
+// change, and a stopped computation is not kept.
+func TestDistMemo(t *testing.T) {
+	e := MustParse("3D6+1")
+	want := Dice(3, 6).Plus(1).Dist() // built in code: no memo
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.DistContext(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled first computation: %v", err)
+	}
+	copyOf := e
+	first := copyOf.Dist()
+	first.P[0] = 99 // the caller's own copy
+	if e.memo == nil || !e.memo.done {
+		t.Fatal("the copy's computation was not kept for the original")
+	}
+	for range 2 {
+		got := e.Dist()
+		if got.Min != want.Min || !slices.Equal(got.P, want.P) {
+			t.Fatalf("Dist() = %v, want %v", got, want)
+		}
 	}
 }

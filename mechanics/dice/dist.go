@@ -3,6 +3,7 @@ package dice
 import (
 	"context"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -189,8 +190,26 @@ func (e Expr) Dist() Dist {
 }
 
 // DistContext is Dist that stops, returning ctx's error, soon after ctx is
-// cancelled.
+// cancelled. An expression read from text works its distribution out once
+// and returns a copy of it after that (a stopped computation is not kept).
 func (e Expr) DistContext(ctx context.Context) (Dist, error) {
+	if e.memo == nil {
+		return e.distContext(ctx)
+	}
+	m := e.memo
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.done {
+		d, err := e.distContext(ctx)
+		if err != nil {
+			return Dist{}, err
+		}
+		m.d, m.done = d, true
+	}
+	return Dist{Min: m.d.Min, P: slices.Clone(m.d.P)}, nil
+}
+
+func (e Expr) distContext(ctx context.Context) (Dist, error) {
 	out := Point(0)
 	for _, t := range e.terms {
 		d, err := t.dist(ctx)

@@ -3,6 +3,7 @@ package dice
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Limits on what an expression may ask for. They keep rolls allocation-free
@@ -62,6 +63,18 @@ type Expr struct {
 	shape shape
 	n     int
 	add   int
+	// memo keeps the exact distribution of an expression read from text
+	// (Parse), shared by its copies, so that a scenario that asks for it
+	// at each of many points works it out once; nil for one built in code,
+	// which may be built in a trial, where nothing may be allocated.
+	memo *distMemo
+}
+
+// distMemo is an expression's exact distribution, once worked out.
+type distMemo struct {
+	mu   sync.Mutex
+	done bool
+	d    Dist
 }
 
 // shape is the fast path an expression rolls by.

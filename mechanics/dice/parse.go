@@ -64,6 +64,7 @@ const maxQuoted = 40
 func Parse(s string) (Expr, error) {
 	e, err := parse(s)
 	if err == nil {
+		e.memo = &distMemo{}
 		return e, nil
 	}
 	var se *SyntaxError

@@ -776,7 +776,7 @@ func optionDice(d *scenarios.Decoder, n *scenarios.Node, key string) (any, bool)
 	case e.Min() < 1:
 		d.Errorf(n, "%s %q: expected dice that roll 1 or more, such as 2D6", key, s)
 	default:
-		return e, true
+		return d.ExactDice(n, e, fmt.Sprintf("%s %s", key, e))
 	}
 	return nil, false
 }
