@@ -78,6 +78,13 @@ func (s stopWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
+// StopWriter is w, refusing every write with ErrStopped once ctx is done:
+// a report written into it stops within its long pieces of work (a large
+// sweep's figures and tables), as one written into a Files set does.
+func StopWriter(ctx context.Context, w io.Writer) io.Writer {
+	return stopWriter{files: &Files{Stop: ctx}, w: w}
+}
+
 // check is ErrStopped once the set's Stop is done, else nil: what a long
 // piece of work for the set (the plots of a large sweep) consults between
 // its steps.

@@ -302,13 +302,14 @@ func (r runResult) Partial() bool { return r.r.Partial }
 
 // Render writes what `simulate run --format F` prints, or for html what
 // `--report FILE.html` writes.
-func (r runResult) Render(format string) ([]byte, error) {
+func (r runResult) Render(ctx context.Context, format string) ([]byte, error) {
 	var b bytes.Buffer
+	w := reports.StopWriter(ctx, &b)
 	var err error
 	if format == "html" {
-		err = reports.WriteHTML(&b, &r.r, r.src)
+		err = reports.WriteHTML(w, &r.r, r.src)
 	} else if write, ok := formats[format]; ok {
-		err = write(&b, &r.r)
+		err = write(w, &r.r)
 	} else {
 		err = fmt.Errorf("unknown format %q", format)
 	}
@@ -395,13 +396,14 @@ func (r compareResult) Partial() bool { return r.c.Partial }
 
 // Render writes what `simulate compare --format F` prints, or for html
 // what `--report FILE.html` writes.
-func (r compareResult) Render(format string) ([]byte, error) {
+func (r compareResult) Render(ctx context.Context, format string) ([]byte, error) {
 	var b bytes.Buffer
+	w := reports.StopWriter(ctx, &b)
 	var err error
 	if format == "html" {
-		err = reports.WriteComparisonHTML(&b, &r.c, r.stamp, r.sources)
+		err = reports.WriteComparisonHTML(w, &r.c, r.stamp, r.sources)
 	} else if write, ok := compareFormats[format]; ok {
-		err = write(&b, &r.c, r.stamp)
+		err = write(w, &r.c, r.stamp)
 	} else {
 		err = fmt.Errorf("unknown format %q", format)
 	}

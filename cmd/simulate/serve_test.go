@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"hammersim/cmd/simulate/internal/web"
+	"hammersim/reports"
 	"hammersim/scenarios"
 	"hammersim/sim"
 )
@@ -924,5 +925,41 @@ func TestServeReproducesAFileNamedLikeABuiltin(t *testing.T) {
 	status, got := post(t, ts.URL+"/api/compare?trials=960", "application/json", []byte(body))
 	if want := "simulate compare ./random-movement b.yaml --seed 1 --trials 960"; status != 200 || !strings.Contains(string(got), want) {
 		t.Errorf("compare: %d, want %q in:\n%.600s", status, want, got)
+	}
+}
+
+// TestServeRenderStops: the command line's results, written for the
+// server, stop with an error once the context they are written under is
+// done (the server's time limit), in every format, run and comparison,
+// rather than write on for as long as a large sweep's tables take.
+func TestServeRenderStops(t *testing.T) {
+	eng := serveEngine(0)
+	src, err := os.ReadFile("../../scenarios/library/random-movement.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := eng.Run(context.Background(), "random-movement", src, []string{"--trials", "1000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared, err := eng.Compare(context.Background(), []string{"random-movement"}, [][]byte{src}, []string{"--trials", "1000", "--by", "random_movement"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped, stop := context.WithCancel(context.Background())
+	stop()
+	for name, job := range map[string]web.Job{"run": run, "compare": compared} {
+		res, err := job.Run(context.Background(), func(string, int64, int64) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range eng.Formats {
+			if b, err := res.Render(context.Background(), f); err != nil || len(b) == 0 {
+				t.Errorf("%s %s: %d bytes, %v", name, f, len(b), err)
+			}
+			if _, err := res.Render(stopped, f); !errors.Is(err, reports.ErrStopped) {
+				t.Errorf("%s %s under a done context: %v, want reports.ErrStopped", name, f, err)
+			}
+		}
 	}
 }

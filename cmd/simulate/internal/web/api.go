@@ -99,7 +99,11 @@ func problems(err error) (ps []problem, more int) {
 // failure is the body of an error answer for err.
 func failure(err error) apiError {
 	ps, more := problems(err)
-	return apiError{Error: err.Error(), Errors: ps, More: more}
+	body := apiError{Error: err.Error(), Errors: ps, More: more}
+	if le := (*limitError)(nil); errors.As(err, &le) {
+		body.Limit = &le.limit
+	}
+	return body
 }
 
 // fail answers with an error; its message is what the command line would
@@ -110,7 +114,7 @@ func fail(w http.ResponseWriter, status int, err error) {
 	var se *statusError
 	switch {
 	case errors.As(err, &le):
-		status, body.Limit = le.status, &le.limit
+		status = le.status
 	case errors.As(err, &se):
 		status = se.status
 	}

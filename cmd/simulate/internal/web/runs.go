@@ -398,9 +398,14 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(htt
 		fail(w, http.StatusBadRequest, stoppedBy(ctx, err))
 		return
 	}
-	out, err := res.Render(format)
+	rctx, rcancel := s.renderContext(r)
+	defer rcancel()
+	out, err := res.Render(rctx, format)
+	if r.Context().Err() != nil || left() {
+		return // nobody is listening
+	}
 	if err != nil {
-		fail(w, http.StatusInternalServerError, err)
+		fail(w, http.StatusInternalServerError, renderError(rctx, err))
 		return
 	}
 	// The work is done: sending it takes no run slot, so a client slow to
@@ -473,13 +478,16 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 	if out.Partial {
 		out.Reason = partialReason(ctx)
 	}
+	rctx, rcancel := s.renderContext(r)
+	defer rcancel()
 	for _, f := range s.eng.Formats {
 		if r.Context().Err() != nil || ev.gone() || left() {
 			return // the client left while the earlier formats were written
 		}
-		b, err := res.Render(f)
+		b, err := res.Render(rctx, f)
 		if err != nil {
-			ev.send("error", apiError{Error: err.Error()})
+			release()
+			ev.send("error", failure(renderError(rctx, err)))
 			return
 		}
 		out.Outputs[f] = string(b)
@@ -499,6 +507,32 @@ func (s *Server) runContext(r *http.Request) (context.Context, context.CancelFun
 	stop := context.AfterFunc(s.halt, func() { cancel(errServerStopped) })
 	timed, stopTimer := context.WithTimeoutCause(ctx, s.cfg.MaxRunTime, &runTimeError{s.cfg.MaxRunTime})
 	return timed, func() { stop(); stopTimer(); cancel(nil) }
+}
+
+// renderContext is what an answer is written under once its run is
+// done: it ends when the client goes away, or once writing has taken
+// MaxRunTime, so that an answer too large to write (the tables of a large
+// sweep) cannot hold a run slot for long after its run.
+func (s *Server) renderContext(r *http.Request) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(r.Context(), s.cfg.MaxRunTime, &renderTimeError{s.cfg.MaxRunTime})
+}
+
+// renderTimeError is why an answer was not written: writing it took the
+// server's MaxRunTime.
+type renderTimeError struct{ limit time.Duration }
+
+func (e *renderTimeError) Error() string {
+	return fmt.Sprintf("the results could not be written within this server's time limit of %s (simulate serve --max-run-time), which writing an answer has after its run; ask for fewer points or metrics, or run it with simulate run", e.limit)
+}
+
+// renderError is what a client is told of an answer that could not be
+// written: the time limit, when that stopped it, as a limit error.
+func renderError(ctx context.Context, err error) error {
+	var te *renderTimeError
+	if errors.As(context.Cause(ctx), &te) {
+		return &limitError{http.StatusServiceUnavailable, te.Error(), limitNote{"max-run-time", int64(te.limit / time.Second)}}
+	}
+	return err
 }
 
 // errServerStopped is why the runs going stopped when the server was

@@ -112,8 +112,10 @@ type Progress func(label string, done, total int64)
 type Result interface {
 	// Partial reports whether it was cancelled before every trial ran.
 	Partial() bool
-	// Render writes it in one of the Engine's Formats.
-	Render(format string) ([]byte, error)
+	// Render writes it in one of the Engine's Formats. It stops with an
+	// error once ctx is done: a large sweep's tables and report can take
+	// longer to write than its trials took to run.
+	Render(ctx context.Context, format string) ([]byte, error)
 }
 
 // Unit is a built-in unit card: a scenario uses it as {use: NAME}.

@@ -34,6 +34,8 @@ type fakeJob struct {
 	points  int           // points it sweeps; 0 is 1
 	size    int           // bytes of each rendered output, when set
 	render  func(string)  // called with each format rendered, when set
+	// renderFor is how long each format takes to write, when set.
+	renderFor time.Duration
 }
 
 func (j *fakeJob) MostTrials() int64 { return j.trials }
@@ -55,26 +57,38 @@ func (j *fakeJob) Run(ctx context.Context, p Progress) (Result, error) {
 			if j.stopped != nil {
 				j.stopped.Store(true)
 			}
-			return fakeResult{partial: true, done: done, size: j.size, render: j.render}, nil
+			return fakeResult{partial: true, done: done, size: j.size, render: j.render, renderFor: j.renderFor}, nil
 		case <-time.After(time.Millisecond):
 		}
 		done = min(done+1, j.trials)
 		p("fake", done, j.trials)
 	}
-	return fakeResult{done: done, size: j.size, render: j.render}, nil
+	return fakeResult{done: done, size: j.size, render: j.render, renderFor: j.renderFor}, nil
 }
 
 type fakeResult struct {
-	partial bool
-	done    int64
-	size    int
-	render  func(string)
+	partial   bool
+	done      int64
+	size      int
+	render    func(string)
+	renderFor time.Duration // how long each format takes to write
 }
 
+// reportsStopped stands for the error a report stopped while it was
+// written returns.
+var reportsStopped = errors.New("interrupted while the outputs were written; none was written")
+
 func (r fakeResult) Partial() bool { return r.partial }
-func (r fakeResult) Render(format string) ([]byte, error) {
+func (r fakeResult) Render(ctx context.Context, format string) ([]byte, error) {
 	if r.render != nil {
 		r.render(format)
+	}
+	if r.renderFor > 0 {
+		select {
+		case <-ctx.Done():
+			return nil, reportsStopped
+		case <-time.After(r.renderFor):
+		}
 	}
 	if r.size > 0 {
 		return bytes.Repeat([]byte("x"), r.size), nil
@@ -770,6 +784,40 @@ func TestMaxRunTime(t *testing.T) {
 	}
 	if ctx.Err() != nil {
 		t.Error("the runs went on past the time limit")
+	}
+}
+
+// TestMaxRenderTime: an answer whose writing takes the server's
+// MaxRunTime after its run is stopped and refused with 503, naming the
+// limit, so that its run slot is not held for as long as writing takes (a
+// large sweep's five formats: tens of seconds); the second request finds
+// the one slot free.
+func TestMaxRenderTime(t *testing.T) {
+	const limit = 100 * time.Millisecond
+	s := New(Config{MaxRunTime: limit, MaxRuns: 1}, fakeEngine(&fakeJob{trials: 2, renderFor: time.Hour}))
+	const why = "the results could not be written within this server's time limit of 100ms (simulate serve --max-run-time)"
+	for _, target := range []string{"/api/run", "/api/run/events"} {
+		start := time.Now()
+		w := do(t, s, "POST", target, "x")
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("%s: answered after %v", target, took)
+		}
+		var e apiError
+		if strings.HasSuffix(target, "events") {
+			readEvents(t, w.Body, func(name, data string) {
+				if name == "error" {
+					_ = json.Unmarshal([]byte(data), &e)
+				}
+			})
+		} else {
+			if w.Code != http.StatusServiceUnavailable {
+				t.Errorf("%s: status %d, want 503", target, w.Code)
+			}
+			e = errorOf(t, w)
+		}
+		if !strings.HasPrefix(e.Error, why) || e.Limit == nil || e.Limit.Name != "max-run-time" {
+			t.Errorf("%s: error %+v, want %q with its limit", target, e, why)
+		}
 	}
 }
 
