@@ -963,3 +963,31 @@ func TestServeRenderStops(t *testing.T) {
 		}
 	}
 }
+
+// TestServeHalfClosedClient: a client that sends its request and closes
+// its side of the connection (as nc -N does) while the scenario is read is
+// taken, as Go's server takes it, for one that went away: it gets no
+// answer at all, where it got an empty 200 from /api/validate and a 400
+// "stopped while the scenario was read" from /api/run, neither of which
+// judged its scenario.
+func TestServeHalfClosedClient(t *testing.T) {
+	ts := httptest.NewServer(web.New(web.Config{MaxPoints: 100_000}, serveEngine(100_000)))
+	defer ts.Close()
+	src := battleSweep(100) // 10,000 points: a second or so to read
+	for _, path := range []string{"/api/validate?file=big.yaml", "/api/run?file=big.yaml&trials=1"} {
+		conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/yaml\r\nContent-Length: %d\r\n\r\n%s", path, len(src), src)
+		_ = conn.(*net.TCPConn).CloseWrite()
+		_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+		if resp, err := http.ReadResponse(bufio.NewReader(conn), nil); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			t.Errorf("%s: answered %d %q, want no answer", path, resp.StatusCode, b)
+		} else if !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			t.Errorf("%s: %v, want the connection closed unanswered", path, err)
+		}
+		conn.Close()
+	}
+}

@@ -106,6 +106,14 @@ func failure(err error) apiError {
 	return body
 }
 
+// clientGone ends a request whose client went away (or half-closed its
+// connection, which Go's server reads as the same) before it could be
+// answered: with no answer at all, where returning would send an empty
+// 200, and an error status would answer what it never judged.
+func clientGone() {
+	panic(http.ErrAbortHandler)
+}
+
 // fail answers with an error; its message is what the command line would
 // print after "simulate: ".
 func fail(w http.ResponseWriter, status int, err error) {
@@ -361,16 +369,17 @@ func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
 	}
 	done, err := s.wait(r)
 	if err != nil {
-		return // the client went away
+		clientGone()
 	}
 	ctx, cancel := s.preparing(r)
 	sc, err := s.eng.Scenarios.ParseContext(ctx, file, src)
 	cancel()
 	if errors.Is(err, scenarios.ErrStopped) {
 		done()
-		// The client went away, or the server is stopping: this answers
-		// the one that is still there.
-		s.stopping(w)
+		// The server is stopping, or else the client went away.
+		if !s.stopping(w) {
+			clientGone()
+		}
 		return
 	}
 	if err == nil && s.eng.Check != nil {

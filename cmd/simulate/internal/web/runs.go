@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"hammersim/scenarios"
 )
 
 // prepareRun reads a run request: the scenario text as the body, the
@@ -331,6 +333,9 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, prepare func(http
 	job, err := prepare(w, r)
 	if s.stopping(w) {
 		return nil, nil, false
+	}
+	if errors.Is(err, scenarios.ErrStopped) && r.Context().Err() != nil {
+		clientGone() // not a bad scenario: nobody waits for the answer
 	}
 	if err != nil {
 		fail(w, http.StatusBadRequest, err)
