@@ -156,21 +156,38 @@ func (s *yamlScan) line(n int, line []byte) error {
 // less; tokenLimits then checks what the library itself reads.
 func (s *yamlScan) rest(n int, line []byte, p, depth, indent int) error {
 	tokenStart := true
-	plain := false // a plain value has begun
+	plain := false  // a plain value has begun
+	quoted := false // a quoted value has just closed
 	for ; p < len(line); p++ {
 		c := line[p]
 		if s.quote != 0 {
 			p = s.closeQuote(line, p)
-			tokenStart, plain = false, false
+			tokenStart, plain, quoted = false, false, s.quote == 0
 			continue
 		}
 		free := tokenStart && !plain // where a value may begin
+		// A quoted key's colon in a flow collection needs no space after
+		// it, as JSON writes {"a":"b"}.
+		jsonColon := c == ':' && quoted && s.flow > 0
+		quoted = false
 		switch {
+		case (c == '&' || c == '!') && free:
+			// An anchor or a tag: its name, then the value it marks.
+			for p+1 < len(line) && line[p+1] != ' ' && line[p+1] != '\t' && (s.flow == 0 || strings.IndexByte(",[]{}", line[p+1]) < 0) {
+				p++
+			}
+			tokenStart = false
+			continue
+		case jsonColon:
+			s.nodes += 2
+			plain, tokenStart = false, true
+			continue
 		case c == '#' && (p == 0 || line[p-1] == ' ' || line[p-1] == '\t'):
 			return s.count(n, line, p)
 		case (c == '"' || c == '\'') && free:
 			s.quote = c
 			p = s.closeQuote(line, p+1)
+			quoted = s.quote == 0
 		case (c == '[' || c == '{') && (free || s.flow > 0):
 			s.flow++
 			s.nodes++
@@ -233,23 +250,43 @@ func (s *yamlScan) count(n int, line []byte, p int) error {
 	return nil
 }
 
-// tokenLimits checks the flow nesting and number of values of a file's
-// YAML tokens, which are what the YAML library's parser reads, before it
-// reads them. scanLimits refuses most hostile files before they are even
+// tokenLimits checks the nesting and number of values of a file's YAML
+// tokens, which are what the YAML library's parser reads, before it reads
+// them. scanLimits refuses most hostile files before they are even
 // tokenized, but it follows YAML's structure only as far as a line scanner
 // can; this check follows the library's own reading, so that no quoting
 // the scanner reads otherwise can hide nesting or values from the limits
 // (the parser's time and memory grow with the square of the nesting).
-// Block nesting, by indentation, is scanLimits' to check: a file of
-// MaxFileSize bytes cannot indent deeply enough for it to cost much.
+//
+// Block nesting is counted by the columns of sequence dashes and mapping
+// keys, each further right than the one it is in opening a level: "- - -"
+// on one line nests as deeply as three indented lines. A sequence written
+// at its key's own column counts as that key's level, so that block
+// nesting may be undercounted by half; what matters here is that tens of
+// thousands of levels cannot pass, and the reading after the parse
+// counts every level.
 func tokenLimits(file string, tokens token.Tokens, kind yamlFile) error {
 	flow, nodes := 0, 0
-	for _, tk := range tokens {
+	var block []int // the columns of the block collections open
+	for i, tk := range tokens {
+		if flow == 0 && tk.Position != nil && (tk.Type == token.SequenceEntryType || tk.Type == token.MappingKeyType ||
+			i+1 < len(tokens) && tokens[i+1].Type == token.MappingValueType) {
+			c := tk.Position.Column
+			for len(block) > 0 && block[len(block)-1] > c {
+				block = block[:len(block)-1]
+			}
+			if len(block) == 0 || block[len(block)-1] < c {
+				block = append(block, c)
+			}
+			if len(block) > MaxDepth {
+				return tokenFail(file, tk, "nested more than %d levels deep", MaxDepth)
+			}
+		}
 		switch tk.Type {
 		case token.SequenceStartType, token.MappingStartType:
 			flow++
 			nodes++
-			if flow > MaxDepth {
+			if len(block)+flow > MaxDepth {
 				return tokenFail(file, tk, "nested more than %d levels deep", MaxDepth)
 			}
 		case token.SequenceEndType, token.MappingEndType:

@@ -48,6 +48,13 @@ func TestScanLimits(t *testing.T) {
 		{"a quote after a comma in block context", "a: x,'y\nc: " + deepFlow + "\nd: '", "t.yaml:2:67: nested more than 64 levels deep"},
 		{"a quote after a dash with no space", "a: x-\"y\nc: " + deepFlow + "\nd: \"", "t.yaml:2:67: nested more than 64 levels deep"},
 		{"a bracket inside a plain value", "a: x[\"\nc: " + deepFlow + "\nd: \"", "t.yaml:2:67: nested more than 64 levels deep"},
+		// A quoted key's colon needs no space in a flow collection: the
+		// value after it is quoted, and its quote hides nothing.
+		{"a JSON-style value", "a: {\"k\":\"x, 'y\"}\nb: " + deepFlow + "\nc: \"it's\"", "t.yaml:2:67: nested more than 64 levels deep"},
+		// An anchor or a tag comes before the value it marks: here a block
+		// scalar, whose text is not read for quotes.
+		{"an anchored block scalar", "a: &x |\n  'hello\nb: " + deepFlow + "\nc: 'x'", "t.yaml:3:67: nested more than 64 levels deep"},
+		{"a tagged quoted value", "a: !!str \"[[[[\"\nb: " + okFlow, ""},
 		{"quoted values in a flow list", "a: [\"x [\", 'y {', \"z\"]\nb: " + okFlow, ""},
 	}
 	for _, tt := range tests {
@@ -71,9 +78,13 @@ func TestTokenLimits(t *testing.T) {
 	deep := strings.Repeat("[", 15_000) + strings.Repeat("]", 15_000)
 	flat := "[" + strings.Repeat("1, ", MaxNodes) + "1]"
 	for _, tt := range []struct{ name, src, err string }{
-		// The tokens count brackets alone, not the line's own level: the
-		// 65th bracket, at column 68, is the first past the limit.
-		{"nesting", "a: x\n  \"\nb: " + deep + "\nc: \"x\"\n", "t.yaml:3:68: nested more than 64 levels deep"},
+		// As the scan counts: b's mapping is the first level, so the 64th
+		// bracket, at column 67, opens the 65th.
+		{"nesting", "a: x\n  \"\nb: " + deep + "\nc: \"x\"\n", "t.yaml:3:67: nested more than 64 levels deep"},
+		// Block nesting: "- " opens a level every two bytes on one line.
+		// b is the first level; the 64th dash, at column 3 + 2 × 63 = 129,
+		// opens the 65th.
+		{"dashes", "a: x\n  \"\nb:\n  " + strings.Repeat("- ", 15_000) + "x\nc: \"x\"\n", "t.yaml:4:129: nested more than 64 levels deep"},
 		{"values", "a: x\n  \"\nb: " + flat + "\nc: \"x\"\n", "more than 20000 values in one file"},
 	} {
 		if err := scanLimits("t.yaml", []byte(tt.src), scenarioYAML); err != nil {
