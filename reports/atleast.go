@@ -268,15 +268,7 @@ func orEmpty(v any) any {
 // of every column: splitting would repeat them in tables that still do not
 // fit. A cell of several lines is as wide as its widest line.
 func columnChunks(t plainTable, width int) [][]int {
-	w := make([]int, len(t.head))
-	for i, h := range t.head {
-		w[i] = cellWidth(h)
-	}
-	for _, r := range t.rows {
-		for i, c := range r {
-			w[i] = max(w[i], cellWidth(c))
-		}
-	}
+	w := columnWidths(t)
 	fixed := 1
 	for i := range t.left {
 		fixed += w[i] + 3
@@ -303,6 +295,30 @@ func columnChunks(t plainTable, width int) [][]int {
 		chunks = append(chunks, cur)
 	}
 	return chunks
+}
+
+// columnWidths are the widths of t's columns: their widest cells'.
+func columnWidths(t plainTable) []int {
+	w := make([]int, len(t.head))
+	for i, h := range t.head {
+		w[i] = cellWidth(h)
+	}
+	for _, r := range t.rows {
+		for i, c := range r {
+			w[i] = max(w[i], cellWidth(c))
+		}
+	}
+	return w
+}
+
+// fits reports whether t, drawn whole as an ASCII table, is at most width
+// characters wide.
+func fits(t plainTable, width int) bool {
+	n := 1
+	for _, w := range columnWidths(t) {
+		n += w + 3
+	}
+	return n <= width
 }
 
 // cellWidth is the width of a table cell: that of its widest line.

@@ -590,7 +590,7 @@ func writeCandidates(w io.Writer, m metricRows, candidates []string) error {
 		}
 		return estimateCI(e)
 	})
-	if len(columnChunks(full, TerminalWidth)) == 1 || len(candidates) < 2 {
+	if fits(full, TerminalWidth) || len(candidates) < 2 {
 		return writeChunked(w, full)
 	}
 	unit := "are means"

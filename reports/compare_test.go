@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -674,5 +675,27 @@ func TestComparisonPlotSaysWhyMissing(t *testing.T) {
 		if !strings.Contains(svg, want) {
 			t.Errorf("no %q in the figure", want)
 		}
+	}
+}
+
+// TestComparisonWideLabels: a comparison whose row labels are too wide
+// for the full cells (estimate, interval, exact value) beside them gives
+// way to the estimates alone, as one whose cells are too wide does; labels
+// that leave no room for any column keep that table whole.
+func TestComparisonWideLabels(t *testing.T) {
+	c := sampleComparison()
+	long := strings.Repeat("Orcs of the Broken Tooth ", 3) // 75 characters
+	for i := range c.Rows[:2] {
+		c.Rows[i].Params = []sim.Param{{Name: "target", Value: long + strconv.Itoa(i)}}
+		for j := range c.Rows[i].Estimates {
+			c.Rows[i].Estimates[j].Params = c.Rows[i].Params
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteComparisonTable(&b, c, sim.Stamp{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "estimates are means; intervals in the JSON and CSV outputs") {
+		t.Errorf("the wide labels' table kept its intervals:\n%s", b.String())
 	}
 }
