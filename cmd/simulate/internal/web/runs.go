@@ -394,20 +394,22 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(htt
 	defer release()
 	ctx, cancel := s.runContext(r)
 	defer cancel()
-	left := watchClient(w, r, cancel)
+	present, leave := context.WithCancel(r.Context())
+	defer leave()
+	left := watchClient(w, r, func() { cancel(); leave() })
 	res, err := job.Run(ctx, func(string, int64, int64) {})
 	if r.Context().Err() != nil || left() {
-		return // nobody is listening
+		clientGone()
 	}
 	if err != nil {
 		fail(w, http.StatusBadRequest, stoppedBy(ctx, err))
 		return
 	}
-	rctx, rcancel := s.renderContext(r)
+	rctx, rcancel := s.renderContext(present)
 	defer rcancel()
 	out, err := res.Render(rctx, format)
 	if r.Context().Err() != nil || left() {
-		return // nobody is listening
+		clientGone()
 	}
 	if err != nil {
 		fail(w, http.StatusInternalServerError, renderError(rctx, err))
@@ -462,7 +464,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 	defer release()
 	ctx, cancel := s.runContext(r)
 	defer cancel()
-	left := watchClient(w, r, cancel)
+	present, leave := context.WithCancel(r.Context())
+	defer leave()
+	left := watchClient(w, r, func() { cancel(); leave() })
 	id := s.register(cancel)
 	defer s.unregister(id)
 
@@ -483,7 +487,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, prepare func(htt
 	if out.Partial {
 		out.Reason = partialReason(ctx)
 	}
-	rctx, rcancel := s.renderContext(r)
+	rctx, rcancel := s.renderContext(present)
 	defer rcancel()
 	for _, f := range s.eng.Formats {
 		if r.Context().Err() != nil || ev.gone() || left() {
@@ -515,11 +519,13 @@ func (s *Server) runContext(r *http.Request) (context.Context, context.CancelFun
 }
 
 // renderContext is what an answer is written under once its run is
-// done: it ends when the client goes away, or once writing has taken
-// MaxRunTime, so that an answer too large to write (the tables of a large
-// sweep) cannot hold a run slot for long after its run.
-func (s *Server) renderContext(r *http.Request) (context.Context, context.CancelFunc) {
-	return context.WithTimeoutCause(r.Context(), s.cfg.MaxRunTime, &renderTimeError{s.cfg.MaxRunTime})
+// done: it ends when present does (the client goes away), or once writing
+// has taken MaxRunTime, so that an answer too large to write (the tables
+// of a large sweep) cannot hold a run slot for long after its run. A
+// cancelled run, or one the server stopped, is still written: its partial
+// results are the answer.
+func (s *Server) renderContext(present context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(present, s.cfg.MaxRunTime, &renderTimeError{s.cfg.MaxRunTime})
 }
 
 // renderTimeError is why an answer was not written: writing it took the
@@ -535,7 +541,7 @@ func (e *renderTimeError) Error() string {
 func renderError(ctx context.Context, err error) error {
 	var te *renderTimeError
 	if errors.As(context.Cause(ctx), &te) {
-		return &limitError{http.StatusServiceUnavailable, te.Error(), limitNote{"max-run-time", int64(te.limit / time.Second)}}
+		return &limitError{http.StatusServiceUnavailable, te.Error(), limitNote{"max-run-time", te.limit.Milliseconds()}}
 	}
 	return err
 }
