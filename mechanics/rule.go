@@ -130,8 +130,8 @@ func (h Holder) rule() string {
 // RuleSpec describes one special rule a ruleset implements.
 type RuleSpec struct {
 	Name string
-	// On is what the rule is written on. Only the names a list may hold
-	// are offered as corrections of a misspelt one (Catalogue.ParseOn).
+	// On is what the rule is written on. A misspelt name is offered the
+	// names its list may hold first (Catalogue.ParseOn).
 	On Holder
 	// Aliases are other spellings accepted for Name.
 	Aliases []string
@@ -197,7 +197,8 @@ func (c Catalogue) Parse(s string) (Rule, error) {
 }
 
 // ParseOn is Parse for a rule written on h: a misspelt name is offered
-// only the names of rules h may hold (AnyHolder: all of them). A known rule
+// the nearest name of a rule h may hold (AnyHolder: any), or when none is
+// near, the nearest of another holder's, saying whose it is. A known rule
 // is read whatever it is written on; the ruleset, which applies it, says
 // when it does not belong there.
 func (c Catalogue) ParseOn(s string, h Holder) (Rule, error) {

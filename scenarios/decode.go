@@ -65,8 +65,8 @@ type Decoder struct {
 }
 
 // MaxDiceWork is the most work, in dice.Expr.ExactWork's steps, that the
-// exact distributions of a scenario's dice (its rules' and options'
-// dice, each different text once) may take together: each may take
+// exact distributions of a scenario's dice (its rules', options', attacks'
+// and shots' dice, each different text once) may take together: each may take
 // dice.MaxExactWork, a fraction of a second, and a sweep of many would
 // otherwise make reading the scenario take minutes, before any trial and
 // out of reach of an interruption.

@@ -30,7 +30,7 @@ func (d *Decoder) Rules(n *Node) []Param[RuleChoice] {
 }
 
 // RulesOn is Rules for a list written on h (a unit's models, a weapon): a
-// misspelt name is offered only the rules h may hold.
+// misspelt name is offered the rules h may hold first.
 func (d *Decoder) RulesOn(n *Node, h mechanics.Holder) []Param[RuleChoice] {
 	if n.Kind != SeqNode {
 		d.Errorf(n, "expected rules as a list, such as [Swiftstride, Fly (9)], found %s", n.Describe())

@@ -710,6 +710,13 @@ func exactCases() []hostile {
 		{name: "exact/rule-dice-swept-over-budget", args: []string{"run", "{dir}/m.yaml"},
 			files: map[string]string{"m.yaml": scenarioWith("{name: A, rules: [{Random Movement: [" + sweptHeavyDice(50) + "]}]}")},
 			code:  exitError, msg: "the exact distributions of the dice of this scenario (its catalogue cards included) would take about", within: time.Second},
+		// A profile's Random Attacks are at most 100 each, a few million
+		// steps of exact work at most (32D100kl1: 100 × (100 + 1) × 33 ×
+		// 34 / 2 = 5.7 × 10^6), but a sweep of hundreds of them shares the
+		// budget too.
+		{name: "exact/attack-dice-swept-over-budget", args: []string{"run", "{dir}/b.yaml"},
+			files: map[string]string{"b.yaml": battleWith("[" + sweptKeepDice(400) + "]")},
+			code:  exitError, msg: "the exact distributions of the dice of this scenario", within: time.Second},
 		// A Heresy option's dice have the same budget as a rule's.
 		{name: "exact/option-dice-over-budget", args: []string{"run", "{dir}/a.yaml"},
 			files: map[string]string{"a.yaml": heresyHorde("assault", "attacker", "defender", "weapons: [{name: blade, range: Melee, S: User, AP: -}]") + "  options: {charge_dice: 100D1000}\n"},
@@ -738,6 +745,16 @@ func sweptHeavyDice(n int) string {
 	var vals []string
 	for i := range n {
 		vals = append(vals, fmt.Sprintf("14D%d", 999-i))
+	}
+	return strings.Join(vals, ", ")
+}
+
+// sweptKeepDice is n different dice keeping the lowest of 32 or fewer
+// dice of 100 to 71 sides (32D100kl1, 32D99kl1, ...).
+func sweptKeepDice(n int) string {
+	var vals []string
+	for i := range n {
+		vals = append(vals, fmt.Sprintf("%dD%dkl1", 32-i/30, 100-i%30))
 	}
 	return strings.Join(vals, ", ")
 }

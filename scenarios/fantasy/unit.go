@@ -286,7 +286,9 @@ func attacks(d *scenarios.Decoder, n *scenarios.Node, what string) (dice.Expr, b
 		d.Errorf(n, "%s %s: expected 0 to 100 %s", what, e, noun)
 		return dice.Expr{}, false
 	}
-	return e, true
+	// Each is small, but a sweep of many is not: the exact values work
+	// each one's distribution out.
+	return d.ExactDice(n, e, fmt.Sprintf("%s %s", what, e))
 }
 
 // decodeUnit reads a unit card. extra adds keys the caller reads itself

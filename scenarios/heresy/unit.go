@@ -575,7 +575,9 @@ func decodeShots(d *scenarios.Decoder, n *scenarios.Node) (dice.Expr, bool) {
 	case e.Max() > maxShots || e.Max() < 1:
 		d.Errorf(n, "shots %q: expected 1 to %d shots per model", s, maxShots)
 	default:
-		return e, true
+		// Each is small, but a sweep of many is not: the exact values
+		// work each one's distribution out.
+		return d.ExactDice(n, e, fmt.Sprintf("shots %s", e))
 	}
 	return dice.Expr{}, false
 }
