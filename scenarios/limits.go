@@ -67,15 +67,23 @@ type yamlScan struct {
 	flow    int   // flow collections open
 	indents []int // block indentation levels open
 	// block is the indentation of the line that opened a block scalar
-	// (| or >), or -1: more indented lines are its text.
-	block int
-	quote byte // the quote of a quoted scalar open across lines, or 0
+	// (| or >), or -1; blockText is that of its first line of text, or -1
+	// before it: lines indented as far are its text.
+	block, blockText int
+	quote            byte // the quote of a quoted scalar open across lines, or 0
+	blanks           int  // blank lines in a row
 }
+
+// maxBlankRun is how many blank lines may follow each other. The YAML
+// library strips a block scalar's trailing line breaks one at a time,
+// working its whole text again at each: 20,000 blank lines after one take
+// seconds, a megabyte of them hours.
+const maxBlankRun = 1000
 
 // scanLimits checks the nesting depth and number of values of src, a file
 // of the kind given, before the YAML library reads it.
 func scanLimits(file string, src []byte, kind yamlFile) error {
-	s := yamlScan{file: file, kind: kind, block: -1}
+	s := yamlScan{file: file, kind: kind, block: -1, blockText: -1}
 	for n := 1; len(src) > 0; n++ {
 		line := src
 		if i := bytes.IndexByte(src, '\n'); i >= 0 {
@@ -112,11 +120,27 @@ func blank(line []byte) bool {
 
 func (s *yamlScan) line(n int, line []byte) error {
 	indent := indentOf(line)
+	if len(bytes.TrimSpace(line)) == 0 {
+		if s.blanks++; s.blanks > maxBlankRun {
+			return s.fail(n, line, 0, "more than %d blank lines in a row; %s needs far fewer", maxBlankRun, s.kind.one)
+		}
+	} else {
+		s.blanks = 0
+	}
 	if s.block >= 0 {
-		if len(bytes.TrimSpace(line)) == 0 || indent > s.block {
+		switch {
+		case len(bytes.TrimSpace(line)) == 0:
+			return nil
+		case s.blockText < 0 && indent > s.block:
+			// The first line of text sets the indentation of the rest:
+			// a line indented less ends it, though it may be indented
+			// more than the line of the header ("- a: |" then "  b:").
+			s.blockText = indent
+			return nil
+		case s.blockText >= 0 && indent >= s.blockText:
 			return nil // text of the block scalar
 		}
-		s.block = -1
+		s.block, s.blockText = -1, -1
 	}
 	p := 0
 	depth := 0
@@ -268,7 +292,37 @@ func (s *yamlScan) count(n int, line []byte, p int) error {
 func tokenLimits(file string, tokens token.Tokens, kind yamlFile) error {
 	flow, nodes := 0, 0
 	var block []int // the columns of the block collections open
+	docs := 0
 	for i, tk := range tokens {
+		switch tk.Type {
+		case token.SequenceEntryType, token.MappingKeyType:
+			if flow > 0 {
+				// Invalid YAML, which the library reads as a block
+				// collection opened inside brackets, one a dash.
+				return tokenFail(file, tk, "%q inside brackets: a flow collection's values are separated by commas, such as [a, b]", tk.Value)
+			}
+		case token.SequenceEndType, token.MappingEndType:
+			if flow == 0 {
+				return tokenFail(file, tk, "%q closes nothing: no [ or { is open", tk.Value)
+			}
+		case token.DocumentHeaderType, token.DocumentEndType:
+			// The library works out each document again at every marker.
+			if docs++; docs > maxDocMarkers {
+				return tokenFail(file, tk, "more than %d document markers (--- or ...); %s is one YAML document", maxDocMarkers, kind.one)
+			}
+		}
+		if tk.Type == token.MappingValueType && i > 0 && len(tokens[i-1].Value) > maxKeyLen {
+			// The library gives every value under a key a path that
+			// spells the key out.
+			return tokenFail(file, tokens[i-1], "a key of %d characters; at most %d", len(tokens[i-1].Value), maxKeyLen)
+		}
+		if tk.Type == token.SequenceEntryType && (i+1 == len(tokens) || tokens[i+1].Position == nil || tk.Position == nil || tokens[i+1].Position.Line != tk.Position.Line) {
+			// An entry with nothing after it on its line: a null the
+			// library adds, which costs as much as a value.
+			if nodes++; nodes > MaxNodes {
+				return tokenFail(file, tk, "more than %d values in one file; %s needs far fewer", MaxNodes, kind.one)
+			}
+		}
 		if flow == 0 && tk.Position != nil && (tk.Type == token.SequenceEntryType || tk.Type == token.MappingKeyType ||
 			i+1 < len(tokens) && tokens[i+1].Type == token.MappingValueType) {
 			c := tk.Position.Column
@@ -305,6 +359,14 @@ func tokenLimits(file string, tokens token.Tokens, kind yamlFile) error {
 	}
 	return nil
 }
+
+// maxDocMarkers is how many document markers (--- and ...) a file may
+// hold: one document, begun and ended, and a stray one.
+const maxDocMarkers = 3
+
+// maxKeyLen is the longest key, in bytes: YAML's own bound on an implicit
+// key is 1024 characters.
+const maxKeyLen = 1024
 
 // tokenFail reports a problem at a YAML token.
 func tokenFail(file string, tk *token.Token, format string, args ...any) error {

@@ -55,6 +55,12 @@ func TestScanLimits(t *testing.T) {
 		// scalar, whose text is not read for quotes.
 		{"an anchored block scalar", "a: &x |\n  'hello\nb: " + deepFlow + "\nc: 'x'", "t.yaml:3:67: nested more than 64 levels deep"},
 		{"a tagged quoted value", "a: !!str \"[[[[\"\nb: " + okFlow, ""},
+		// A block scalar's text is indented as its first line is: "  b:",
+		// less indented, is the next key, though indented more than the
+		// header's line.
+		{"a key after a block scalar", "- a: |\n    x\n  b: " + deepFlow, "t.yaml:3:"},
+		{"blank lines", "a: |\n x" + strings.Repeat("\n", 1002), "t.yaml:1003:1: more than 1000 blank lines in a row"},
+		{"blank lines within the bound", "a: |\n x" + strings.Repeat("\n", 999) + "b: 1", ""},
 		{"quoted values in a flow list", "a: [\"x [\", 'y {', \"z\"]\nb: " + okFlow, ""},
 	}
 	for _, tt := range tests {
@@ -86,9 +92,23 @@ func TestTokenLimits(t *testing.T) {
 		// opens the 65th.
 		{"dashes", "a: x\n  \"\nb:\n  " + strings.Repeat("- ", 15_000) + "x\nc: \"x\"\n", "t.yaml:4:129: nested more than 64 levels deep"},
 		{"values", "a: x\n  \"\nb: " + flat + "\nc: \"x\"\n", "more than 20000 values in one file"},
+		// Entries with nothing after them: nulls the library adds, one at
+		// a time into the middle of its tokens (262,000 took 56 s).
+		{"bare dashes", "a: x\n  \"\nb:\n" + strings.Repeat("  -\n", MaxNodes+1) + "c: \"x\"\n", "more than 20000 values in one file"},
+		// A dash in brackets, which the library reads as a block sequence
+		// opened there: 60,000 of them took 4 GB.
+		{"dashes in brackets", "[" + strings.Repeat("- ", 1000) + "x]", `t.yaml:1:2: "-" inside brackets`},
+		// A closer with nothing open would make the count of open
+		// brackets negative, and hide as many openers after it.
+		{"a stray closer", "%FOO " + strings.Repeat("]", 100) + "\n---\na: x\n  \"\nb: " + deep + "\nc: \"x\"\n", `t.yaml:1:6: "]" closes nothing`},
+		// Every value under a key carries a path that spells the key out.
+		{"a long key", strings.Repeat("k", 2000) + ": [a, a]", "t.yaml:1:1: a key of 2000 characters; at most 1024"},
+		// The library works each document out again at every marker.
+		{"document markers", strings.Repeat("--- !\n", 100), "t.yaml:4:1: more than 3 document markers"},
 	} {
 		if err := scanLimits("t.yaml", []byte(tt.src), scenarioYAML); err != nil {
-			t.Fatalf("%s: the line scan refused it (%v); the test wants a file only the tokens refuse", tt.name, err)
+			t.Errorf("%s: the line scan refused it (%v); the test wants a file only the tokens refuse", tt.name, err)
+			continue
 		}
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -118,6 +138,9 @@ func TestParseLimits(t *testing.T) {
 		{"over the size", big, "t.yaml:1:1: the file is larger than 1048576 bytes"},
 		{"alias bomb", laughs, "t.yaml:4:"},
 		{"long scalar", long, `found "0123456789012345678901234567890123456789"... (100000 bytes)`},
+		// A lone CR ends a line for the library: for the scan too, or a
+		// comment on the first line would hide the rest.
+		{"lone CR line ends", "# c" + strings.Repeat("\r", 1002) + "name: x\r", "t.yaml:1002:1: more than 1000 blank lines in a row"},
 		{"byte-order mark", "\xEF\xBB\xBFname: \"\"\nruleset: x\n", `t.yaml:1:7: the scenario's name is empty`},
 	}
 	for _, tt := range tests {

@@ -160,6 +160,9 @@ func parseYAML(file string, src []byte, kind yamlFile) (*Node, error) {
 	// LF one into a space. Lines and columns do not move (the CR ends its
 	// line).
 	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	// A lone CR ends a line for the YAML library too; read as a Unix line
+	// end, it ends one for the scan before it as well.
+	src = bytes.ReplaceAll(src, []byte("\r"), []byte("\n"))
 	if err := scanLimits(file, src, kind); err != nil {
 		return nil, err
 	}
