@@ -74,9 +74,9 @@ type fakeResult struct {
 	renderFor time.Duration // how long each format takes to write
 }
 
-// reportsStopped stands for the error a report stopped while it was
+// errReportsStopped stands for the error a report stopped while it was
 // written returns.
-var reportsStopped = errors.New("interrupted while the outputs were written; none was written")
+var errReportsStopped = errors.New("interrupted while the outputs were written; none was written")
 
 func (r fakeResult) Partial() bool { return r.partial }
 func (r fakeResult) Render(ctx context.Context, format string) ([]byte, error) {
@@ -86,7 +86,7 @@ func (r fakeResult) Render(ctx context.Context, format string) ([]byte, error) {
 	if r.renderFor > 0 {
 		select {
 		case <-ctx.Done():
-			return nil, reportsStopped
+			return nil, errReportsStopped
 		case <-time.After(r.renderFor):
 		}
 	}
