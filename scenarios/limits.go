@@ -70,6 +70,7 @@ type yamlScan struct {
 	// (| or >), or -1; blockText is that of its first line of text, or -1
 	// before it: lines indented as far are its text.
 	block, blockText int
+	blockBytes       int  // the bytes of the open block scalar's text so far
 	quote            byte // the quote of a quoted scalar open across lines, or 0
 	blanks           int  // blank lines in a row
 }
@@ -79,6 +80,21 @@ type yamlScan struct {
 // working its whole text again at each: 20,000 blank lines after one take
 // seconds, a megabyte of them hours.
 const maxBlankRun = 1000
+
+// maxBlankWork bounds the blank lines in a row after a block scalar's
+// text times the bytes of that text: the YAML library works the text again
+// for each trailing line break (1,000 blank lines after a megabyte of
+// text took 14 s).
+const maxBlankWork = 2e7
+
+// maxTabs is the most tabs a line may hold: the YAML library looks for the
+// end of the line at each tab inside a double-quoted value.
+const maxTabs = 100
+
+// maxAngleRun is the longest run of "<" a line may hold: the YAML library
+// counts the rest of the run at each, to tell a merge key "<<" (40,000 in
+// a row took a second, a megabyte of them minutes).
+const maxAngleRun = 100
 
 // scanLimits checks the nesting depth and number of values of src, a file
 // of the kind given, before the YAML library reads it.
@@ -124,8 +140,17 @@ func (s *yamlScan) line(n int, line []byte) error {
 		if s.blanks++; s.blanks > maxBlankRun {
 			return s.fail(n, line, 0, "more than %d blank lines in a row; %s needs far fewer", maxBlankRun, s.kind.one)
 		}
+		if s.block >= 0 && float64(s.blanks)*float64(s.blockBytes) > maxBlankWork {
+			return s.fail(n, line, 0, "%d blank lines in a row after %d bytes of a block scalar's text (| or >), more than the YAML reader can take; remove blank lines or shorten the text", s.blanks, s.blockBytes)
+		}
 	} else {
 		s.blanks = 0
+	}
+	if t := bytes.Count(line, []byte{'\t'}); t > maxTabs {
+		return s.fail(n, line, bytes.IndexByte(line, '\t'), "%d tabs on one line, more than the %d the YAML reader can take; write spaces", t, maxTabs)
+	}
+	if i := bytes.Index(line, bytes.Repeat([]byte{'<'}, maxAngleRun+1)); i >= 0 {
+		return s.fail(n, line, i, "more than %d \"<\" in a row, more than the YAML reader can take", maxAngleRun)
 	}
 	if s.block >= 0 {
 		switch {
@@ -136,11 +161,13 @@ func (s *yamlScan) line(n int, line []byte) error {
 			// a line indented less ends it, though it may be indented
 			// more than the line of the header ("- a: |" then "  b:").
 			s.blockText = indent
+			s.blockBytes += len(line) + 1
 			return nil
 		case s.blockText >= 0 && indent >= s.blockText:
+			s.blockBytes += len(line) + 1
 			return nil // text of the block scalar
 		}
-		s.block, s.blockText = -1, -1
+		s.block, s.blockText, s.blockBytes = -1, -1, 0
 	}
 	p := 0
 	depth := 0
@@ -311,10 +338,10 @@ func tokenLimits(file string, tokens token.Tokens, kind yamlFile) error {
 				return tokenFail(file, tk, "more than %d document markers (--- or ...); %s is one YAML document", maxDocMarkers, kind.one)
 			}
 		}
-		if tk.Type == token.MappingValueType && i > 0 && len(tokens[i-1].Value) > maxKeyLen {
+		if tk.Type == token.MappingValueType && i > 0 && utf8.RuneCountInString(tokens[i-1].Value) > maxKeyLen {
 			// The library gives every value under a key a path that
 			// spells the key out.
-			return tokenFail(file, tokens[i-1], "a key of %d characters; at most %d", len(tokens[i-1].Value), maxKeyLen)
+			return tokenFail(file, tokens[i-1], "a key of %d characters; at most %d", utf8.RuneCountInString(tokens[i-1].Value), maxKeyLen)
 		}
 		if tk.Type == token.SequenceEntryType && (i+1 == len(tokens) || tokens[i+1].Position == nil || tk.Position == nil || tokens[i+1].Position.Line != tk.Position.Line) {
 			// An entry with nothing after it on its line: a null the
@@ -364,9 +391,12 @@ func tokenLimits(file string, tokens token.Tokens, kind yamlFile) error {
 // hold: one document, begun and ended, and a stray one.
 const maxDocMarkers = 3
 
-// maxKeyLen is the longest key, in bytes: YAML's own bound on an implicit
-// key is 1024 characters.
-const maxKeyLen = 1024
+// maxKeyLen is the longest key, in characters. A scenario's keys are names of
+// a few words; the YAML library spells every key above a value out in the
+// value's path, so that long keys nested deep cost their length times the
+// depth for every value (60 keys of 1,024 bytes above 19,800 values took
+// 1.3 GB; 64 of 128 above 20,000 take about 160 MB at the most).
+const maxKeyLen = 128
 
 // tokenFail reports a problem at a YAML token.
 func tokenFail(file string, tk *token.Token, format string, args ...any) error {

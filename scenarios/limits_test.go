@@ -60,6 +60,14 @@ func TestScanLimits(t *testing.T) {
 		// header's line.
 		{"a key after a block scalar", "- a: |\n    x\n  b: " + deepFlow, "t.yaml:3:"},
 		{"blank lines", "a: |\n x" + strings.Repeat("\n", 1002), "t.yaml:1003:1: more than 1000 blank lines in a row"},
+		// The library's own costs of the square of a line's run of "<"
+		// (40,000: a second), of its tabs (200,000 in a quoted value:
+		// 29 s), and of trailing blank lines times a block scalar's text
+		// (1,000 after a megabyte: 14 s).
+		{"a run of <", "a: b" + strings.Repeat("<", 101), `t.yaml:1:5: more than 100 "<" in a row`},
+		{"a run of < within the bound", "a: b" + strings.Repeat("<", 100), ""},
+		{"tabs", "a: \"" + strings.Repeat("\t", 101) + "\"", "t.yaml:1:5: 101 tabs on one line"},
+		{"blank lines after a long block scalar", "a: |\n  " + strings.Repeat("x", 1_000_000) + strings.Repeat("\n", 22) + "b: 1", "t.yaml:22:1: 20 blank lines in a row after 1000003 bytes of a block scalar's text"},
 		{"blank lines within the bound", "a: |\n x" + strings.Repeat("\n", 999) + "b: 1", ""},
 		{"quoted values in a flow list", "a: [\"x [\", 'y {', \"z\"]\nb: " + okFlow, ""},
 	}
@@ -102,7 +110,7 @@ func TestTokenLimits(t *testing.T) {
 		// brackets negative, and hide as many openers after it.
 		{"a stray closer", "%FOO " + strings.Repeat("]", 100) + "\n---\na: x\n  \"\nb: " + deep + "\nc: \"x\"\n", `t.yaml:1:6: "]" closes nothing`},
 		// Every value under a key carries a path that spells the key out.
-		{"a long key", strings.Repeat("k", 2000) + ": [a, a]", "t.yaml:1:1: a key of 2000 characters; at most 1024"},
+		{"a long key", strings.Repeat("k", 2000) + ": [a, a]", "t.yaml:1:1: a key of 2000 characters; at most 128"},
 		// The library works each document out again at every marker.
 		{"document markers", strings.Repeat("--- !\n", 100), "t.yaml:4:1: more than 3 document markers"},
 	} {

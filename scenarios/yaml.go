@@ -388,6 +388,8 @@ type converter struct {
 	// nodes counts the values converted, an alias counting as many as its
 	// anchor holds: the decoder walks an alias's values at each use.
 	nodes int
+	// keys are each mapping's keys read so far, by their text.
+	keys map[*Node]map[string]*Node
 }
 
 // anchor is a value an alias may repeat, and how many values it holds.
@@ -519,12 +521,21 @@ func (c *converter) addPair(m *Node, mv *ast.MappingValueNode, depth int) {
 		c.fail(mv.Key, "a mapping key must be a plain name, found %s", k.Kind)
 		return
 	}
-	for _, prev := range m.Keys {
-		if prev.Text == k.Text {
-			c.fail(mv.Key, "key %s appears twice in this mapping (first at line %d)", Excerpt(k.Text), prev.Line)
-			return
+	keys := c.keys[m]
+	if keys == nil {
+		// A set a mapping: comparing each key with every earlier one
+		// took time in the square of a large mapping's keys.
+		if c.keys == nil {
+			c.keys = map[*Node]map[string]*Node{}
 		}
+		keys = map[string]*Node{}
+		c.keys[m] = keys
 	}
+	if prev, ok := keys[k.Text]; ok {
+		c.fail(mv.Key, "key %s appears twice in this mapping (first at line %d)", Excerpt(k.Text), prev.Line)
+		return
+	}
+	keys[k.Text] = k
 	m.Keys = append(m.Keys, k)
 	m.Vals = append(m.Vals, c.convert(mv.Value, depth+1))
 }
