@@ -96,6 +96,8 @@ const maxTabs = 100
 // a row took a second, a megabyte of them minutes).
 const maxAngleRun = 100
 
+var angleRun = bytes.Repeat([]byte{'<'}, maxAngleRun+1)
+
 // scanLimits checks the nesting depth and number of values of src, a file
 // of the kind given, before the YAML library reads it.
 func scanLimits(file string, src []byte, kind yamlFile) error {
@@ -149,7 +151,7 @@ func (s *yamlScan) line(n int, line []byte) error {
 	if t := bytes.Count(line, []byte{'\t'}); t > maxTabs {
 		return s.fail(n, line, bytes.IndexByte(line, '\t'), "%d tabs on one line, more than the %d the YAML reader can take; write spaces", t, maxTabs)
 	}
-	if i := bytes.Index(line, bytes.Repeat([]byte{'<'}, maxAngleRun+1)); i >= 0 {
+	if i := bytes.Index(line, angleRun); i >= 0 {
 		return s.fail(n, line, i, "more than %d \"<\" in a row, more than the YAML reader can take", maxAngleRun)
 	}
 	if s.block >= 0 {
