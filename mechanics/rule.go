@@ -321,8 +321,13 @@ func (c Catalogue) nearest(name string, h Holder) string {
 // equally close, the first wins.
 func Nearest(name string, names []string) string {
 	best, bestD := "", 4
+	want := Canonical(name)
 	for _, n := range names {
-		if d := editDistance(Canonical(name), Canonical(n)); d < bestD {
+		c := Canonical(n)
+		if d := len(want) - len(c); d >= bestD || -d >= bestD {
+			continue // at least that many edits: the lengths differ so
+		}
+		if d := editDistance(want, c); d < bestD {
 			best, bestD = n, d
 		}
 	}

@@ -58,13 +58,16 @@ func (d *Decoder) RulesOn(n *Node, h mechanics.Holder) []Param[RuleChoice] {
 			d.Errorf(item, "expected a rule such as Swiftstride or \"Fly (9)\", found %s", item.Describe())
 		}
 	}
+	// Each rule listed again is reported once, at each later entry: a
+	// check of every pair took time, and made errors, in the square of a
+	// long list's entries.
+	listed := map[*mechanics.RuleSpec]bool{}
 	for i := range out {
-		for j := range i {
-			a, b := out[i].vals[0].Rule, out[j].vals[0].Rule
-			if a.Spec == b.Spec && !slices.Contains(d.ruleset.Repeatable, a.Spec.Name) {
-				d.Errorf(out[i].vals[0].Node, "%s is listed twice", a.Spec.Name)
-			}
+		r := out[i].vals[0].Rule
+		if listed[r.Spec] && !slices.Contains(d.ruleset.Repeatable, r.Spec.Name) {
+			d.Errorf(out[i].vals[0].Node, "%s is listed twice", r.Spec.Name)
 		}
+		listed[r.Spec] = true
 	}
 	return out
 }

@@ -390,13 +390,22 @@ type converter struct {
 	nodes int
 	// keys are each mapping's keys read so far, by their text.
 	keys map[*Node]map[string]*Node
+	// bytes counts the text of the values converted, as nodes counts
+	// them.
+	bytes int
 }
 
 // anchor is a value an alias may repeat, and how many values it holds.
 type anchor struct {
 	node  *Node
 	nodes int
+	bytes int // of its text
 }
+
+// maxTextBytes bounds the text of a file's values, an alias's counted at
+// each use: what reads a value works on its text, so that a megabyte
+// repeated by thousands of aliases would cost as many megabytes' work.
+const maxTextBytes = 4 * MaxFileSize
 
 // maxDepth bounds nesting, so that a hostile file cannot exhaust the stack.
 const maxDepth = MaxDepth
@@ -472,9 +481,9 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 			out.Items = append(out.Items, c.convert(item, depth+1))
 		}
 	case *ast.AnchorNode:
-		before := c.nodes
+		before, bytesBefore := c.nodes, c.bytes
 		inner := c.convert(v.Value, depth+1)
-		c.anchors[v.Name.GetToken().Value] = anchor{node: inner, nodes: c.nodes - before}
+		c.anchors[v.Name.GetToken().Value] = anchor{node: inner, nodes: c.nodes - before, bytes: c.bytes - bytesBefore}
 		return inner
 	case *ast.AliasNode:
 		name := v.Value.GetToken().Value
@@ -484,6 +493,9 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 		}
 		if c.nodes += target.nodes; c.nodes > MaxNodes {
 			return c.fatal(n, "more than %d values in one file, aliases counted at each use; %s needs far fewer", MaxNodes, c.kind.one)
+		}
+		if c.bytes += target.bytes; c.bytes > maxTextBytes {
+			return c.fatal(n, "more than %d bytes of text in one file's values, aliases counted at each use; %s needs far fewer", maxTextBytes, c.kind.one)
 		}
 		if target.node.Kind == ScalarNode {
 			// A value is placed where it is used: a problem with the
@@ -503,6 +515,7 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 	default:
 		return c.fail(n, "unsupported YAML construct (%s)", n.Type())
 	}
+	c.bytes += len(out.Text)
 	return out
 }
 

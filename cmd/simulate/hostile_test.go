@@ -717,6 +717,18 @@ func exactCases() []hostile {
 		{name: "exact/attack-dice-swept-over-budget", args: []string{"run", "{dir}/b.yaml"},
 			files: map[string]string{"b.yaml": battleWith("[" + sweptKeepDice(400) + "]")},
 			code:  exitError, msg: "the exact distributions of the dice of this scenario", within: time.Second},
+		// A rule listed again and again: each later entry is reported
+		// once, where every pair was compared and reported (8,000
+		// entries: over 20 s).
+		{name: "input/rule-listed-8000-times", args: []string{"run", "{dir}/r.yaml"},
+			files: map[string]string{"r.yaml": scenarioWith("{name: A, M: 5, rules: [&a Swiftstride" + strings.Repeat(", *a", 8000) + "]}")},
+			code:  exitError, msg: "Swiftstride is listed twice", within: time.Second},
+		// A long misspelt rule name repeated by aliases: its text counts
+		// at each use (a megabyte 2,000 times: over ten minutes of
+		// looking for the nearest name).
+		{name: "input/long-rule-name-by-alias", args: []string{"run", "{dir}/r.yaml"},
+			files: map[string]string{"r.yaml": scenarioWith("{name: A, M: 5, rules: [&a " + strings.Repeat("swiftstrid", 60_000) + strings.Repeat(", *a", 2000) + "]}")},
+			code:  exitError, msg: "more than 4194304 bytes of text in one file's values, aliases counted at each use", within: time.Second},
 		// A Heresy option's dice have the same budget as a rule's.
 		{name: "exact/option-dice-over-budget", args: []string{"run", "{dir}/a.yaml"},
 			files: map[string]string{"a.yaml": heresyHorde("assault", "attacker", "defender", "weapons: [{name: blade, range: Melee, S: User, AP: -}]") + "  options: {charge_dice: 100D1000}\n"},
