@@ -263,7 +263,7 @@ func (c Catalogue) ParseOn(s string, h Holder) (Rule, error) {
 		}
 		if e.ExactWork() > dice.MaxExactWork {
 			// Scenarios show the exact value of what they roll.
-			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) has too many dice or sides to compute its exact distribution (about %s steps; at most %.0g)", spec.Name, e, dice.WorkOverBudget(e.ExactWork()), dice.MaxExactWork)}
+			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) %s", spec.Name, e, dice.TooMuchWork(e.ExactWork()))}
 		}
 		r.Dice = e
 	case SaveArg:

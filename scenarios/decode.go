@@ -85,7 +85,7 @@ func (d *Decoder) ExactDice(n *Node, e dice.Expr, what string) (dice.Expr, bool)
 	}
 	work := e.ExactWork()
 	if work > dice.MaxExactWork {
-		d.Errorf(n, "%s has too many dice or sides to compute its exact distribution (about %s steps; at most %.0g)", what, dice.WorkOverBudget(work), dice.MaxExactWork)
+		d.Errorf(n, "%s %s", what, dice.TooMuchWork(work))
 		return e, false
 	}
 	if d.diceWork+work > MaxDiceWork {

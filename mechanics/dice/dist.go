@@ -2,6 +2,7 @@ package dice
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -152,6 +153,13 @@ func WorkOverBudget(work float64) string {
 		}
 	}
 	return strconv.FormatFloat(work, 'g', -1, 64)
+}
+
+// TooMuchWork says why an expression whose exact distribution takes work
+// steps, past MaxExactWork, is refused where its exact value is shown:
+// "has too many dice or sides ... (about 1.2e+08 steps; at most 1e+08)".
+func TooMuchWork(work float64) string {
+	return fmt.Sprintf("has too many dice or sides to compute its exact distribution (about %s steps; at most %.0g)", WorkOverBudget(work), MaxExactWork)
 }
 
 // ExactWork estimates the steps (multiply-adds) computing e's exact
