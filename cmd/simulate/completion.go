@@ -28,7 +28,7 @@ var completionShells = []string{"bash", "zsh", "fish"}
 var (
 	fileFlags = []string{"o", "plot", "report", "units", "scenario"}
 	freeFlags = []string{"trials", "seed", "workers", "precision", "max-trials", "metrics", "shard", "shard-index-env", "by",
-		"addr", "host", "max-body", "max-points", "max-runs", "max-run-time"}
+		"addr", "host", "max-body", "max-connections", "max-points", "max-runs", "max-run-time"}
 )
 
 // flagWords are the words a word flag of a command accepts, taken from the

@@ -148,7 +148,7 @@ func TestBashCompletionBehaviour(t *testing.T) {
 		want string // COMPREPLY, space-separated
 	}{
 		{"simulate serve --a", "--addr"},
-		{"simulate serve --max-", "--max-body --max-points --max-run-time --max-runs --max-trials"},
+		{"simulate serve --max-", "--max-body --max-connections --max-points --max-run-time --max-runs --max-trials"},
 		{"simulate merge --format p", "partial"},
 		{"simulate run --format m", "markdown"},
 		{"simulate run --progress a", "auto always"},

@@ -29,6 +29,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&cfg.MaxPoints, "max-points", cfg.MaxPoints, "most points one run may sweep, all its scenarios together")
 	fs.IntVar(&cfg.MaxRuns, "max-runs", cfg.MaxRuns, "most runs at once; more are refused")
 	fs.Int64Var(&cfg.MaxBody, "max-body", cfg.MaxBody, "largest request body (a scenario), in bytes")
+	maxConns := fs.Int("max-connections", web.DefaultMaxConnections, "most connections open at once; more wait to be accepted")
 	fs.Var((*runTime)(&cfg.MaxRunTime), "max-run-time", "longest a run may take, a `duration` such as 90s, 10m or 1h30m; past it, it stops and answers with its partial results")
 	hosts := fs.String("host", "", "comma-separated host names the page may be reached by, besides IP addresses and localhost")
 	pos, err := parseInterleaved(fs, args)
@@ -44,8 +45,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if cfg.MaxPoints < 1 || cfg.MaxPoints > scenarios.MaxPoints {
 		return usagef("--max-points %d is out of range; expected 1 to %d", cfg.MaxPoints, scenarios.MaxPoints)
 	}
-	if cfg.MaxRuns < 1 || cfg.MaxBody < 1 {
-		return usagef("--max-runs and --max-body must be at least 1")
+	if cfg.MaxRuns < 1 || cfg.MaxBody < 1 || *maxConns < 1 {
+		return usagef("--max-runs, --max-body and --max-connections must be at least 1")
 	}
 	if cfg.MaxRunTime < time.Second {
 		return usagef("--max-run-time %s is too short; expected a duration of at least 1s, such as 10m or 1h30m", cfg.MaxRunTime)
@@ -66,6 +67,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err // the address is taken, or not this machine's
 	}
+	ln = web.LimitListener(ln, *maxConns)
 	handler := web.New(cfg, serveEngine(cfg.MaxPoints))
 	srv := &http.Server{
 		Handler:           handler,

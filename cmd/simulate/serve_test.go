@@ -389,7 +389,7 @@ func startServe(t *testing.T, ctx context.Context, args ...string) (string, <-ch
 // interrupted command does.
 func TestServeCommand(t *testing.T) {
 	for _, args := range [][]string{{"serve", "extra"}, {"serve", "--max-runs", "0"},
-		{"serve", "--max-points", "0"}, {"serve", "--max-points", "100001"},
+		{"serve", "--max-connections", "0"}, {"serve", "--max-points", "0"}, {"serve", "--max-points", "100001"},
 		{"serve", "--max-run-time", "0"}, {"serve", "--max-run-time", "-1m"}, {"serve", "--max-run-time", "10"}} {
 		var u *usageError
 		if _, _, err := runCLI(t, args...); !errors.As(err, &u) {

@@ -60,6 +60,13 @@ type Config struct {
 var DefaultConfig = Config{MaxBody: 1 << 20, MaxTrials: 100_000_000, MaxPoints: 10_000, MaxRuns: 2, MaxRunTime: 10 * time.Minute,
 	ReadTimeout: time.Minute}
 
+// DefaultMaxConnections is how many connections `simulate serve` holds
+// open at once (LimitListener) unless told otherwise. A page opens a few;
+// 128 clients each stalled one byte short of a 1 MiB body held the server
+// at 169 MB, where 1,000 of them held it at 1.2 GB before the cap
+// (docs/reliability.md, "Measured").
+const DefaultMaxConnections = 128
+
 // maxQuery bounds a dice query's length: the longest useful ones, such as
 // "10D6 count 4+ reroll failures", are a few dozen characters.
 const maxQuery = 200
