@@ -17,7 +17,9 @@ import (
 // Add prepares each file: a regular file (or a new one) is written into a
 // temporary file in its target's own directory; anything else that exists,
 // such as /dev/null, a terminal or a FIFO, is rendered into memory, since it
-// must be written into rather than replaced. Commit then moves every
+// must be written into rather than replaced, and so is a path that names
+// an open descriptor (/dev/stdout, /dev/fd/3), which is written through
+// the descriptor. Commit then moves every
 // prepared file into place, so nothing is replaced until all are ready;
 // Discard removes what Add prepared. A symlink is followed: the file it
 // points to is replaced and the link stays a link. A replaced file keeps its
@@ -55,6 +57,7 @@ type pendingFile struct {
 	target string // the path replaced or written into
 	temp   string // the prepared temporary file; "" for a direct target
 	data   []byte // a direct target's bytes
+	fd     int    // the descriptor a direct target names (/dev/stdout), or -1
 }
 
 // ErrStopped is what Add and Commit return once Files.Stop is done.
@@ -137,12 +140,26 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 	if files.stopped() {
 		return ErrStopped
 	}
+	if fd, ok := descriptor(path); ok {
+		if err := checkDescriptor(path, fd); err != nil {
+			return err
+		}
+		var b bytes.Buffer
+		if err := write(stopWriter{files, &b}); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		files.pending = append(files.pending, pendingFile{name: path, target: path, data: b.Bytes(), fd: fd})
+		return nil
+	}
 	target, direct, err := destination(path)
 	if err != nil {
 		return err
 	}
 	if err := readOnly(path, target); err != nil {
 		return err // before any file of the set is written
+	}
+	if err := notStandard(path, target, direct); err != nil {
+		return err
 	}
 	for _, in := range files.Inputs {
 		if SameFile(target, in) {
@@ -169,7 +186,7 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 		if err := write(stopWriter{files, &b}); err != nil {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
-		files.pending = append(files.pending, pendingFile{name: path, target: target, data: b.Bytes()})
+		files.pending = append(files.pending, pendingFile{name: path, target: target, data: b.Bytes(), fd: -1})
 		return nil
 	}
 	f, err := createTemp(target)
@@ -197,7 +214,7 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 			return err
 		}
 	}
-	files.pending = append(files.pending, pendingFile{name: path, target: target, temp: f.Name()})
+	files.pending = append(files.pending, pendingFile{name: path, target: target, temp: f.Name(), fd: -1})
 	return nil
 }
 
@@ -240,6 +257,9 @@ func (files *Files) Commit() error {
 func (p pendingFile) commit() error {
 	if p.temp != "" {
 		return os.Rename(p.temp, p.target)
+	}
+	if p.fd >= 0 {
+		return writeDescriptor(p.fd, p.data)
 	}
 	f, err := os.OpenFile(p.target, os.O_WRONLY, 0)
 	if err != nil {
@@ -313,7 +333,9 @@ const maxLinks = 40
 
 // destination resolves an output path: the regular file to replace (its
 // symlinks followed), or, when direct, something that exists and is not a
-// regular file, to be written into. A directory is an error.
+// regular file, to be written into. A directory is an error. A path that
+// names an open descriptor is not resolved but written through it (see
+// descriptor).
 func destination(path string) (target string, direct bool, err error) {
 	fi, err := os.Stat(path)
 	switch {
@@ -372,8 +394,14 @@ func createTemp(target string) (*os.File, error) {
 // create or replace needs a directory it can be created in under its name.
 // It leaves nothing behind.
 func CheckFile(path string) error {
+	if fd, ok := descriptor(path); ok {
+		return checkDescriptor(path, fd)
+	}
 	target, direct, err := destination(path)
 	if err != nil || direct {
+		return err
+	}
+	if err := notStandard(path, target, direct); err != nil {
 		return err
 	}
 	dir := filepath.Dir(target)
@@ -398,6 +426,21 @@ func CheckFile(path string) error {
 		}
 		f.Close()
 		os.Remove(target)
+	}
+	return nil
+}
+
+// notStandard refuses a regular file that is also this command's standard
+// output or error (simulate run x -o log.txt >> log.txt): the rename that
+// writes it whole would leave the stream writing into the file it
+// replaced, deleted, and what is written there would be lost.
+func notStandard(path, target string, direct bool) error {
+	if direct {
+		return nil
+	}
+	if s := standardStream(target); s != "" {
+		return fmt.Errorf("cannot write %s: it is this command's %s too, which replacing it would leave writing into a deleted file; write to /dev/%s, or to another file",
+			shortPath(path), s, map[string]string{"standard output": "stdout", "standard error": "stderr"}[s])
 	}
 	return nil
 }

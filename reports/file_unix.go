@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 )
 
@@ -66,6 +67,102 @@ func (r replacement) refusal() string {
 	case r.dirMode&fs.ModeSticky != 0 && r.euid != 0 && r.owner != r.euid && r.dirOwner != r.euid:
 		return fmt.Sprintf("it is another user's (uid %d), in %s, a folder with the sticky bit set (mode %04o), where only the file's owner, the folder's owner (uid %d) or root may replace it",
 			r.owner, shortPath(r.dir), r.dirMode.Perm()|0o1000, r.dirOwner)
+	}
+	return ""
+}
+
+// descriptor reports whether path names one of this process's open file
+// descriptors, fd: /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N or
+// /proc/self/fd/N (or /proc/PID/fd/N with this process's PID), directly or
+// through symlinks. Such a path is written through the descriptor itself:
+// opened anew, it would lead to the file a shell's redirect opened and
+// write it from its start where the shell appends (>>), or, being a
+// regular file, it would be replaced by a rename, which leaves the
+// shell's redirect writing into a deleted file and needs a folder the
+// user may write.
+func descriptor(path string) (fd int, ok bool) {
+	p := path
+	for range maxLinks {
+		if fd, ok := descriptorName(filepath.Clean(p)); ok {
+			return fd, true
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return 0, false
+		}
+		link, err := os.Readlink(p)
+		if err != nil {
+			return 0, false
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(p), link)
+		}
+		p = link
+	}
+	return 0, false
+}
+
+// descriptorName reads the descriptor a clean path names by its form.
+func descriptorName(p string) (fd int, ok bool) {
+	switch p {
+	case "/dev/stdin":
+		return 0, true
+	case "/dev/stdout":
+		return 1, true
+	case "/dev/stderr":
+		return 2, true
+	}
+	dir, base := filepath.Split(p)
+	switch dir {
+	case "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/":
+	default:
+		return 0, false
+	}
+	n, err := strconv.Atoi(base)
+	if err != nil || n < 0 || strconv.Itoa(n) != base {
+		return 0, false
+	}
+	return n, true
+}
+
+// checkDescriptor reports whether fd is open, naming path when it is not.
+func checkDescriptor(path string, fd int) error {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return fmt.Errorf("cannot write %s: descriptor %d is not open (%v)", shortPath(path), fd, err)
+	}
+	return nil
+}
+
+// writeDescriptor writes b to fd through a copy of it, which it closes,
+// leaving fd itself as it was.
+func writeDescriptor(fd int, b []byte) error {
+	dup, err := syscall.Dup(fd)
+	if err != nil {
+		return err
+	}
+	f := os.NewFile(uintptr(dup), "descriptor")
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// standardStream names the standard stream (output or error) that target,
+// a regular file, is opened as, or is "" when it is neither.
+func standardStream(target string) string {
+	fi, err := os.Stat(target)
+	if err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	for _, s := range []struct {
+		f    *os.File
+		name string
+	}{{os.Stdout, "standard output"}, {os.Stderr, "standard error"}} {
+		if si, err := s.f.Stat(); err == nil && os.SameFile(fi, si) {
+			return s.name
+		}
 	}
 	return ""
 }

@@ -3,7 +3,12 @@
 package reports
 
 import (
+	"fmt"
+	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -43,6 +48,105 @@ func TestReplacementRefusal(t *testing.T) {
 		tc.r.dir = "/t"
 		if got := tc.r.refusal(); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestDescriptorPaths: the paths that name an open descriptor, directly
+// or through links, and those that only look alike.
+func TestDescriptorPaths(t *testing.T) {
+	dir := t.TempDir()
+	link, chain := filepath.Join(dir, "out"), filepath.Join(dir, "chain")
+	if err := os.Symlink("/dev/stdout", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("out", chain); err != nil {
+		t.Fatal(err)
+	}
+	pid := fmt.Sprint(os.Getpid())
+	for path, want := range map[string]int{
+		"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2, "/dev/fd/3": 3, "/dev//fd/12": 12,
+		"/proc/self/fd/1": 1, "/proc/thread-self/fd/2": 2, "/proc/" + pid + "/fd/5": 5,
+		link: 1, chain: 1,
+		"/dev/fd": -1, "/dev/fd/x": -1, "/dev/fd/-1": -1, "/dev/fd/01": -1, "/dev/fd/+1": -1,
+		"/proc/1/fd/1": -1, "/dev/null": -1, "stdout": -1, filepath.Join(dir, "new"): -1,
+	} {
+		fd, ok := descriptor(path)
+		if !ok {
+			fd = -1
+		}
+		if fd != want {
+			t.Errorf("descriptor(%q) = %d, %v; want %d", path, fd, ok, want)
+		}
+	}
+}
+
+// TestFilesWriteThroughDescriptors: a path naming an open descriptor is
+// written through it, so that a file opened for appending (a shell's >>)
+// keeps what it held and gets the output after it, and the file is not
+// replaced (it keeps its inode); a descriptor that is not open is refused
+// before anything is written; a regular file that is the standard output
+// too is refused.
+func TestFilesWriteThroughDescriptors(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log.txt")
+	if err := os.WriteFile(log, []byte("earlier\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	path := fmt.Sprintf("/dev/fd/%d", f.Fd())
+	if err := CheckFile(path); err != nil {
+		t.Fatalf("CheckFile(%s): %v", path, err)
+	}
+	files := &Files{}
+	if err := files.Add(path, func(w io.Writer) error { _, err := io.WriteString(w, "results\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := files.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(log)
+	if string(got) != "earlier\nresults\n" {
+		t.Errorf("log.txt holds %q, want the results after what it held", got)
+	}
+	if after, err := os.Stat(log); err != nil || !os.SameFile(before, after) {
+		t.Errorf("log.txt was replaced (%v)", err)
+	}
+	// The descriptor is still open and usable: only a copy was closed.
+	if _, err := f.WriteString("later\n"); err != nil {
+		t.Errorf("the descriptor was closed: %v", err)
+	}
+	closed := fmt.Sprintf("/dev/fd/%d", 1000)
+	for _, check := range []func() error{
+		func() error { return CheckFile(closed) },
+		func() error { return (&Files{}).Add(closed, func(io.Writer) error { return nil }) },
+	} {
+		if err := check(); err == nil || !strings.Contains(err.Error(), "descriptor 1000 is not open") {
+			t.Errorf("%s: %v, want a descriptor that is not open", closed, err)
+		}
+	}
+	// A file that is the standard output too.
+	out := filepath.Join(dir, "out.txt")
+	stdout := os.Stdout
+	t.Cleanup(func() { os.Stdout = stdout })
+	if os.Stdout, err = os.Create(out); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Stdout.Close()
+	for _, check := range []func() error{
+		func() error { return CheckFile(out) },
+		func() error { return (&Files{}).Add(out, func(io.Writer) error { return nil }) },
+	} {
+		if err := check(); err == nil || !strings.Contains(err.Error(), "standard output too") {
+			t.Errorf("%s: %v, want the standard output refused", out, err)
 		}
 	}
 }
