@@ -309,8 +309,8 @@ func (p *Part) setData(d partData) error {
 	switch {
 	case h.ChunkSize != ChunkSize:
 		return fmt.Errorf("chunks of %d trials; this hammersim cuts runs into chunks of %d", h.ChunkSize, ChunkSize)
-	case h.Trials < 1:
-		return fmt.Errorf("trials %d: expected at least 1", h.Trials)
+	case h.Trials < 1 || h.Trials > MaxTrials:
+		return fmt.Errorf("trials %d: expected 1 to %d", h.Trials, int64(MaxTrials))
 	case h.Shards < 1 || h.Shards > MaxShards:
 		return fmt.Errorf("shards %d: expected 1 to %d", h.Shards, MaxShards)
 	case h.Batches < 0 || h.Batches > maxBatches:

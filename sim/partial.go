@@ -291,7 +291,13 @@ type Merger struct {
 	out    *Part
 	seen   map[string]seenPart // parts that hold chunks, by their chunk ranges
 	owners []ownedRange
+	listed int64 // histogram cells the parts added list
+	cells  int64 // histogram cells the sum holds
 }
+
+// mergeSlackCells is how many cells the sum's histograms may hold beyond
+// twice those the parts list (see Merger.Add): a million, 8 MB.
+const mergeSlackCells = 1 << 20
 
 type seenPart struct {
 	name   string
@@ -326,6 +332,33 @@ func (m *Merger) Add(p NamedPart) error {
 	if p.Workers != m.out.Workers {
 		m.out.Workers = 0
 	}
+	// A part's values are bounded (MaxTallyValue), but the sum's
+	// histograms span from the least of every part's values to the
+	// greatest: two parts of a few kilobytes, one counting a slot's value
+	// -2^20 and the other 2^20, would make a histogram of 2^21 cells in
+	// every slot of theirs, gigabytes in all. The parts of one run count
+	// values from one range, so their sum spans little more than any of
+	// them: it may hold at most twice the cells the parts list, and a
+	// million more.
+	if err := checkShapes(m.out, p.Part); err != nil {
+		return fmt.Errorf("%s: %w", p.Name, err)
+	}
+	listed := m.listed
+	for _, r := range p.Runs {
+		listed += cells(r)
+	}
+	after := m.cells
+	if m.out.Runs == nil {
+		after = listed
+	} else {
+		for i := range m.out.Runs {
+			after += growth(m.out.Runs[i], p.Runs[i])
+		}
+	}
+	if after > 2*listed+mergeSlackCells {
+		return fmt.Errorf("%s: its values lie so far from the other parts' that their sum would take %d histogram cells, against the %d the parts list: the parts of one run count values from one range", p.Name, after, listed)
+	}
+	m.listed, m.cells = listed, after
 	m.out.Interrupted = m.out.Interrupted || p.Interrupted
 	for _, c := range p.Chunks {
 		m.owners = append(m.owners, ownedRange{c, p.Name})
@@ -334,6 +367,46 @@ func (m *Merger) Add(p NamedPart) error {
 		return fmt.Errorf("%s: %w", p.Name, err)
 	}
 	return nil
+}
+
+// cells counts the histogram cells r holds, its batches' included.
+func cells(r Run) int64 {
+	var n int64
+	for _, t := range r.Tallies {
+		for i := range t.H {
+			n += int64(len(t.H[i].counts))
+		}
+	}
+	for _, b := range r.Batches {
+		n += cells(b)
+	}
+	return n
+}
+
+// growth counts the cells adding b to a adds to a's histograms, each
+// grown to span its own cells and b's values: what Histogram.Merge
+// needs, before the room it leaves to grow again. a and b have one shape
+// (checkShapes).
+func growth(a, b Run) int64 {
+	var n int64
+	for m, t := range a.Tallies {
+		for i := range t.H {
+			h, o := &t.H[i], &b.Tallies[m].H[i]
+			lo, hi, ok := o.Range()
+			switch {
+			case !ok:
+			case len(h.counts) == 0:
+				n += int64(hi) - int64(lo) + 1
+			default:
+				lo, hi = min(lo, h.min), max(hi, h.min+len(h.counts)-1)
+				n += int64(hi) - int64(lo) + 1 - int64(len(h.counts))
+			}
+		}
+	}
+	for k := range a.Batches {
+		n += growth(a.Batches[k], b.Batches[k])
+	}
+	return n
 }
 
 // Result checks that no two parts added hold the same chunk and returns
@@ -530,6 +603,21 @@ func addRuns(out, p *Part) error {
 		}
 		return nil
 	}
+	if err := checkShapes(out, p); err != nil {
+		return err
+	}
+	for i := range out.Runs {
+		out.Runs[i].Merge(p.Runs[i])
+	}
+	return nil
+}
+
+// checkShapes checks that p's runs can be added to out's (none yet is
+// fine): of one shape, and with counts that add up within 64 bits.
+func checkShapes(out, p *Part) error {
+	if out.Runs == nil {
+		return nil
+	}
 	// Every part holds every group, interrupted or not: groups run
 	// together (RunGroups).
 	if len(p.Runs) != len(out.Runs) {
@@ -542,7 +630,6 @@ func addRuns(out, p *Part) error {
 		if !sumsFit(out.Runs[i], p.Runs[i]) {
 			return errors.New("its counts and the others' add up beyond 64 bits")
 		}
-		out.Runs[i].Merge(p.Runs[i])
 	}
 	return nil
 }
@@ -597,36 +684,47 @@ func cloneRun(r Run) Run {
 	return c
 }
 
-// Missing returns the shards whose chunks p lacks, in order.
+// Missing returns the shards whose chunks p lacks, in order: those that
+// no one of p's ranges holds whole. Shards and p's ranges (sorted, as
+// parts and merges hold them) are walked together, once each, so that a
+// part of a million ranges is checked in a moment.
 func (p *Part) Missing() []int {
 	var out []int
+	j := 0
 	for i := range p.Header.Shards {
 		lo, hi := Shard{i, p.Header.Shards}.Chunks(p.Header.Trials)
-		if lo < hi && !p.holds(ChunkRange{lo, hi}) {
+		if lo >= hi {
+			continue
+		}
+		for j < len(p.Chunks) && p.Chunks[j].Hi <= lo {
+			j++ // ranges that end before this shard, and so before the next
+		}
+		if j == len(p.Chunks) || p.Chunks[j].Lo > lo || p.Chunks[j].Hi < hi {
 			out = append(out, i)
 		}
 	}
 	return out
 }
 
-func (p *Part) holds(r ChunkRange) bool {
-	for _, c := range p.Chunks {
-		if c.Lo <= r.Lo && r.Hi <= c.Hi {
-			return true
-		}
-	}
-	return false
-}
-
 // maxNamedFlags is how many missing shards Complete names with their
 // --shard flags; past it, it gives the flag once, for each index listed.
 const maxNamedFlags = 4
 
+// maxListedRanges is how many ranges of missing shards Complete lists;
+// past them it gives the number of shards left out. A job array's index
+// list takes the ranges as they are, and hundreds are already more than a
+// rerun of that many pieces is worth listing.
+const maxListedRanges = 100
+
 // indexRanges lists sorted indexes, three or more in a row as a range:
-// "2, 5-9, 12".
+// "2, 5-9, 12"; past maxListedRanges ranges, how many indexes are left.
 func indexRanges(ix []int) string {
 	var out []string
 	for i := 0; i < len(ix); {
+		if len(out) == maxListedRanges {
+			out[len(out)-1] += fmt.Sprintf(" and %d more", len(ix)-i)
+			break
+		}
 		j := i
 		for j+1 < len(ix) && ix[j+1] == ix[j]+1 {
 			j++

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -311,6 +312,42 @@ func TestMissingShardsAsRanges(t *testing.T) {
 	if err := p.Complete(); err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
+	// Every other shard: 32,768 ranges of one, of which the first 100 are
+	// listed (0, 2, ..., 198) and the 32,668 after them counted.
+	p.Chunks = nil
+	for lo := int64(1); lo < MaxShards; lo += 2 {
+		p.Chunks = append(p.Chunks, ChunkRange{lo, lo + 1})
+	}
+	err := p.Complete()
+	if err == nil || !strings.HasPrefix(err.Error(), "32768 of 65536 shards missing: shards 0, 2, 4, ") ||
+		!strings.HasSuffix(err.Error(), ", 196, 198 and 32668 more (rerun each with --shard I/65536)") {
+		t.Errorf("got %.200v", err)
+	}
+}
+
+// TestMissingShardsOfManyRanges: the missing shards of a part of a
+// million ranges (a crafted part of 17 MB) are found in one pass over
+// shards and ranges together, where testing each shard against every
+// range took minutes. Every range is one chunk, and every shard of
+// 10^12 trials (931 or 932 chunks) holds more than one, so all 65,536 are
+// missing.
+func TestMissingShardsOfManyRanges(t *testing.T) {
+	h := testHeader()
+	h.Shards, h.Trials, h.ChunkSize = MaxShards, MaxTrials, ChunkSize
+	p := &Part{Header: h}
+	for k := range int64(1_000_000) {
+		p.Chunks = append(p.Chunks, ChunkRange{2 * k, 2*k + 1})
+	}
+	start := time.Now()
+	miss := p.Missing()
+	if len(miss) != MaxShards {
+		t.Errorf("%d shards missing, want all %d", len(miss), MaxShards)
+	}
+	// The pass takes milliseconds; a second leaves room for a loaded
+	// machine, and the quadratic walk took over a minute.
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("finding the missing shards took %v", d)
+	}
 }
 
 // TestReadPartChecksContents: a file with a valid checksum but contents
@@ -331,6 +368,9 @@ func TestReadPartChecksContents(t *testing.T) {
 		{"negative count", `"counts":[`, `"counts":[-1,`, "below 0"},
 		{"count overflow", `"counts":[`, `"counts":[9223372036854775807,`, "beyond 64 bits"},
 		{"negative workers", `"workers":1`, `"workers":-1`, "workers -1: expected 0 or more"},
+		// Past the most a run may ask for (MaxTrials, 10^12): a merge
+		// would report it, and print a reproduce line run refuses.
+		{"trials past the bound", `"trials":65536`, `"trials":1000000000001`, "trials 1000000000001: expected 1 to 1000000000000"},
 		// Counts that trials cannot have made: more observations in a
 		// slot than trials (a trial makes at most one).
 		{"counts past the trials", `"counts":[`, `"counts":[1000000000000000,`, "observations in 16384 trials; a trial makes at most one"},
@@ -442,6 +482,42 @@ func FuzzReadPart(f *testing.F) {
 			_ = m.Complete()
 		}
 	})
+}
+
+// TestMergeBoundsTheSum: two parts that each list one cell a slot, one
+// at the least value a part may hold (-2^20) and one at the greatest
+// (2^20), would make a sum of 2^21 + 1 cells a slot: 1,000 slots, 16 GB.
+// The merge refuses them before adding them, having allocated little.
+// Parts whose values lie near each other, as every run's do, merge.
+func TestMergeBoundsTheSum(t *testing.T) {
+	const slots = 1000
+	part := func(lo int64, v int) *Part {
+		tally := &Tally{H: make([]Histogram, slots)}
+		for i := range tally.H {
+			tally.H[i] = Histogram{min: v, counts: []int64{1}}
+		}
+		run := Run{Tallies: []*Tally{tally}, Completed: []int64{1}}
+		return &Part{Header: PartHeader{Trials: 2 * ChunkSize, Shards: 2}, Chunks: []ChunkRange{{lo, lo + 1}}, Runs: []Run{run}}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Merge([]NamedPart{{"low", part(0, -MaxTallyValue)}, {"high", part(1, MaxTallyValue)}})
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "high: its values lie so far from the other parts'") {
+		t.Errorf("got %v", err)
+	}
+	if a := after.TotalAlloc - before.TotalAlloc; a > 16<<20 {
+		t.Errorf("the refused merge allocated %d MB", a>>20)
+	}
+	// Values 100 apart in every slot: 101 cells a slot, within twice the
+	// 2 listed and the million to spare.
+	m, err := Merge([]NamedPart{{"low", part(0, 0)}, {"high", part(1, 100)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := m.Runs[0].Tallies[0].H[slots-1]; h.Count(0) != 1 || h.Count(100) != 1 || h.N() != 2 {
+		t.Errorf("the sum counts %d at 0, %d at 100, %d in all", h.Count(0), h.Count(100), h.N())
+	}
 }
 
 // TestMergeRefusesOverflow: counts that would add up past 64 bits are an
