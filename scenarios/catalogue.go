@@ -291,6 +291,7 @@ func (d *Decoder) ownCards(root *Node) []*UnitCard {
 	case files.sealed:
 		return nil
 	case files.recorded:
+		d.recordedPlaces(root)
 		// A part's catalogues were read within the bounds when it was
 		// run; one that carries more was not made by a run.
 		var cards []*UnitCard
@@ -436,6 +437,44 @@ func (d *Decoder) unitsKey(n *Node, dir string) []*UnitCard {
 type unitsFile struct {
 	at   *Node
 	path string
+}
+
+// recordedPlaces notes, for a scenario read with the catalogues a run
+// recorded, where it would look for catalogues were it read from its file
+// here and now, as the places of a scenario read so are noted: its folder,
+// and each folder its units key names that is one here. An output put
+// there (a merge's) would be read as a catalogue by the run its reproduce
+// line gives.
+func (d *Decoder) recordedPlaces(root *Node) {
+	dir := d.scenarioDir()
+	if dir == "" {
+		return
+	}
+	d.places = append(d.places, CataloguePlace{dir, "units.yaml"}, CataloguePlace{dir, "*.units.yaml"})
+	if root.Kind != MapNode {
+		return
+	}
+	for i, k := range root.Keys {
+		if k.Text != "units" {
+			continue
+		}
+		items := []*Node{root.Vals[i]}
+		if root.Vals[i].Kind == SeqNode {
+			items = root.Vals[i].Items
+		}
+		for _, it := range items {
+			if it.Kind != ScalarNode || it.Text == "" {
+				continue
+			}
+			p := it.Text
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			if info, err := os.Stat(p); err == nil && info.IsDir() {
+				d.places = append(d.places, CataloguePlace{p, "*.yaml"})
+			}
+		}
+	}
 }
 
 // unitsFiles resolves the units key without reading a catalogue: each

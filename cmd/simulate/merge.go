@@ -93,6 +93,9 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := f.hideNoBuiltin(files...); err != nil {
 		return err
 	}
+	if err := f.notTheirInputs(merged.Header.Inputs); err != nil {
+		return err
+	}
 	if f.format == "partial" {
 		if *check {
 			return checked(stderr, "merge")
@@ -105,10 +108,44 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if merged.Header.Command == "compare" && f.report != "" && reportKind(f.report) != ".html" {
 		return usagef("the parts are of a comparison, whose report is HTML: --report FILE.html")
 	}
+	ss, err := mergedScenarios(ctx, merged, paths)
+	if err != nil {
+		return err
+	}
+	if err := f.notCatalogues(ss...); err != nil {
+		return err
+	}
 	if *check {
 		return checked(stderr, "merge")
 	}
-	return renderMerged(ctx, stdout, stderr, f, merged, paths)
+	return renderMerged(ctx, stdout, stderr, f, merged, ss)
+}
+
+// notTheirInputs refuses an output that names a file the parts' run read
+// (ins): its scenario, which the merged output's reproduce line reads, or
+// one of its unit catalogues. The parts carry their texts, but the files
+// are the user's own, and run refuses the same outputs.
+func (f *runFlags) notTheirInputs(ins []sim.Input) error {
+	files, _ := f.destinations()
+	for _, o := range files {
+		for _, in := range ins {
+			read := []string{in.File}
+			for _, c := range in.Catalogues {
+				read = append(read, c.File)
+			}
+			for k, r := range read {
+				if r == stdinName || strings.HasPrefix(r, "builtin:") || !reports.SameFile(o.path, r) {
+					continue
+				}
+				what := "the scenario the parts were run from"
+				if k > 0 {
+					what = "a unit catalogue the parts' scenario read"
+				}
+				return fmt.Errorf("%s %s names %s, %s; choose another file", o.flag, o.path, r, what)
+			}
+		}
+	}
+	return nil
 }
 
 // sameBuild refuses parts that this binary did not write: exact values
@@ -137,6 +174,11 @@ func sameBuild(h sim.PartHeader) error {
 func partPaths(ctx context.Context, args []string, stderr io.Writer) ([]string, error) {
 	var paths []string
 	for _, a := range args {
+		if a == "-" {
+			// Parts are files: each is read whole, checked against its
+			// checksum and named in errors, and a merge reads many.
+			return nil, usagef("merge reads partial results from files and folders, not standard input (-); save it to a file and name that")
+		}
 		entries, err := os.ReadDir(a)
 		if err != nil {
 			paths = append(paths, a) // a file, or an error readPart reports
@@ -328,34 +370,37 @@ func tampered(parts []string, what string) error {
 	return fmt.Errorf("%s and %s: %s they carry does not match its SHA-256; they were changed after they were written", parts[0], others, what)
 }
 
-// renderMerged rebuilds the run's scenarios from the parts (read from
-// paths, which errors name) and renders the merged tallies through the
-// same code as a run on one machine.
-func renderMerged(ctx context.Context, stdout, stderr io.Writer, f runFlags, merged *sim.Part, paths []string) error {
-	h := merged.Header
+// mergedScenarios rebuilds the run's scenarios from the texts the parts
+// carry (read from paths, which errors name), and checks that the merged
+// tallies have their models' layout.
+func mergedScenarios(ctx context.Context, merged *sim.Part, paths []string) ([]*scenarios.Scenario, error) {
 	var ss []*scenarios.Scenario
 	var groups [][]sim.Model
-	for _, in := range h.Inputs {
+	for _, in := range merged.Header.Inputs {
 		cats, err := carriedCatalogues(in, paths)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s, err := registry.WithCatalogues(cats).ParseContext(ctx, in.File, []byte(in.Source))
 		if errors.Is(err, scenarios.ErrStopped) {
-			return fmt.Errorf("%w: the merge was stopped while it read the scenario the parts carry", errCancelled)
+			return nil, fmt.Errorf("%w: the merge was stopped while it read the scenario the parts carry", errCancelled)
 		}
 		if err != nil {
-			return fmt.Errorf("the scenario the parts carry: %w", err)
+			return nil, fmt.Errorf("the scenario the parts carry: %w", err)
 		}
 		if s.SHA256 != in.SHA256 {
-			return tampered(paths, "the scenario "+in.Name)
+			return nil, tampered(paths, "the scenario "+in.Name)
 		}
 		ss = append(ss, s)
 		groups = append(groups, s.Models)
 	}
-	if err := merged.CheckLayout(groups); err != nil {
-		return err
-	}
+	return ss, merged.CheckLayout(groups)
+}
+
+// renderMerged renders the merged tallies of the scenarios ss through the
+// same code as a run on one machine.
+func renderMerged(ctx context.Context, stdout, stderr io.Writer, f runFlags, merged *sim.Part, ss []*scenarios.Scenario) error {
+	h := merged.Header
 	cfg := sim.Config{Trials: h.Trials, Seed: h.Seed, Workers: merged.Workers}
 	switch {
 	case h.Command == "run" && len(ss) == 1 && len(h.Args) == 1 && !h.Aligned && h.Batches == 0:

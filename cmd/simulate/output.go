@@ -63,15 +63,6 @@ func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) erro
 				return fmt.Errorf("%s %s names the input %s; choose another file", o.flag, o.path, in)
 			}
 		}
-		for _, s := range ss {
-			// A file the scenario would take for a unit catalogue the
-			// next time it is read would break that run.
-			for _, pl := range s.CataloguePlaces() {
-				if ok, _ := filepath.Match(pl.Pattern, filepath.Base(o.path)); ok && reports.SameFile(filepath.Dir(o.path), pl.Dir) {
-					return fmt.Errorf("%s %s would be read as a unit catalogue by %s next time (it matches %s in %s); choose another name or folder", o.flag, o.path, s.File, pl.Pattern, pl.Dir)
-				}
-			}
-		}
 		for _, prev := range files[:i] {
 			if reports.SameFile(o.path, prev.path) {
 				return fmt.Errorf("%s and %s name the same file %s", prev.flag, o.flag, o.path)
@@ -81,6 +72,9 @@ func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) erro
 			return err
 		}
 	}
+	if err := f.notCatalogues(ss...); err != nil {
+		return err
+	}
 	if f.plotDir != "" {
 		if err := reports.CheckDir(f.plotDir); err != nil {
 			return err
@@ -89,6 +83,22 @@ func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) erro
 	if reportKind(f.report) == ".md" {
 		if err := reports.CheckDir(mdPlotDir(f.report)); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// notCatalogues refuses an output file that one of ss would take for a
+// unit catalogue the next time it is read, which would break that run.
+func (f *runFlags) notCatalogues(ss ...*scenarios.Scenario) error {
+	files, _ := f.destinations()
+	for _, o := range files {
+		for _, s := range ss {
+			for _, pl := range s.CataloguePlaces() {
+				if ok, _ := filepath.Match(pl.Pattern, filepath.Base(o.path)); ok && reports.SameFile(filepath.Dir(o.path), pl.Dir) {
+					return fmt.Errorf("%s %s would be read as a unit catalogue by %s next time (it matches %s in %s); choose another name or folder", o.flag, o.path, s.File, pl.Pattern, pl.Dir)
+				}
+			}
 		}
 	}
 	return nil

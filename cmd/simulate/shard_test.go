@@ -283,6 +283,7 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"merge", parts[0], corrupted}, false, corrupted + ": corrupted"},
 		{[]string{"merge", parts[0], filepath.Join(dir, "nope")}, false, "no such file"},
 		{[]string{"merge"}, true, "merge needs the partial results"},
+		{[]string{"merge", parts[0], "-"}, true, "merge reads partial results from files and folders, not standard input (-)"},
 		{[]string{"merge", t.TempDir()}, false, "holds no partial results"},
 		{[]string{"merge", "--format", "partial", "--plot", dir, parts[0]}, true, "--format partial writes a partial result"},
 		// A comparison a merge could not render is refused before a
@@ -506,6 +507,35 @@ func TestShardsCarryTheirCatalogues(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(units); !bytes.Equal(after, before) {
 		t.Error("the catalogue was overwritten")
+	}
+	// Nor in merge, which knows them from the parts: the scenario (the
+	// merged output's reproduce line reads it), the catalogue, and a file
+	// the scenario would read as a catalogue next time; nor with --check.
+	// Each is refused before anything is written.
+	scenBefore, _ := os.ReadFile(scen)
+	for _, tt := range []struct{ out, want string }{
+		{scen, "names " + scen + ", the scenario the parts were run from"},
+		{units, "names " + units + ", a unit catalogue the parts' scenario read"},
+		{filepath.Join(dir, "rc.units.yaml"), "would be read as a unit catalogue by " + scen + " next time"},
+	} {
+		for _, check := range []bool{false, true} {
+			args := append([]string{"merge", "-o", tt.out}, parts...)
+			if check {
+				args = append(args, "--check")
+			}
+			if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%v: %v, want %q", args, err, tt.want)
+			}
+		}
+	}
+	if after, _ := os.ReadFile(units); !bytes.Equal(after, before) {
+		t.Error("merge overwrote the catalogue")
+	}
+	if after, _ := os.ReadFile(scen); !bytes.Equal(after, scenBefore) {
+		t.Error("merge overwrote the scenario")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "rc.units.yaml")); err == nil {
+		t.Error("merge wrote a file the scenario would read as a catalogue")
 	}
 }
 
