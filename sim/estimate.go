@@ -250,6 +250,16 @@ func (e Estimate) Z() float64 {
 		se = e.ExactSD / math.Sqrt(float64(e.Trials))
 	}
 	d := e.Value - e.Exact
+	// An exact value is a sum of many rounded terms, good to about 1e-14
+	// of its size: a gap within 1e-12 of the size of the values compared
+	// is none, however small the standard error (a unit wiped out in
+	// every trial, and with a chance far below 1e-12 in the exact
+	// distribution, has an exact spread of 1e-14, and the rounding of its
+	// exact mean of 10 read as 300 standard errors). A tiny exact value is
+	// not rounding: a chance of 1e-12 never seen keeps its own small z.
+	if math.Abs(d) <= 1e-12*max(math.Abs(e.Exact), math.Abs(e.Value)) {
+		return 0
+	}
 	if se == 0 {
 		if math.Abs(d) < 1e-12 {
 			return 0

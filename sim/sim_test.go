@@ -390,6 +390,23 @@ func TestZOfAMeanUnderItsExactDistribution(t *testing.T) {
 	if z := MeanOf("wounds", nil, &h).WithExact(1).WithExactSD(0).Z(); !math.IsInf(z, -1) {
 		t.Errorf("z off an exact value of no spread %v, want -Inf", z)
 	}
+	// Every trial killed all ten, and the exact mean, 10 less a chance
+	// below 1e-12 of fewer, came out 12 units of the last place (1.78e-15)
+	// below 10 after rounding, with an exact spread of 1e-14: the gap is
+	// rounding, not 337 standard errors (2.13e-14 / (1e-14 / sqrt(1e5))).
+	var ten Histogram
+	ten.AddN(10, 100_000)
+	if z := MeanOf("casualties", nil, &ten).WithExact(10 - 2.13e-14).WithExactSD(1e-14).Z(); z != 0 {
+		t.Errorf("z within the exact value's rounding %v, want 0", z)
+	}
+	// A chance of 9.288e-13 (the Clanrats destroyed in the Doomwheel's
+	// turn) never seen in 3,000 trials is that chance below it, over the
+	// standard error under it: -9.288e-13 / sqrt(9.288e-13 / 3000) =
+	// -5.28e-5, not rounding.
+	p := ProbabilityOf("destroyed", nil, 0, 3000).WithExact(9.288e-13)
+	if z, want := p.Z(), -9.288e-13/math.Sqrt(9.288e-13*(1-9.288e-13)/3000); math.Abs(z-want) > 1e-12 {
+		t.Errorf("z of a tiny chance never seen %v, want %v", z, want)
+	}
 }
 
 // TestScaledKeepsZ: a mean scaled by f (models killed per 100 points of a
