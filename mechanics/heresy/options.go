@@ -66,6 +66,17 @@ type Options struct {
 	// weapons; default false is this package's reading.
 	StupefiedFixedStrength bool
 
+	// MultiplyModifiedStrength multiplies the wielder's modified Strength
+	// (Stupefied's +1, Furious Charge's +X included) by a weapon's
+	// StrengthMultiplier: S4 charging with Furious Charge (1) and a power
+	// fist (x2) strikes at (4 + 1) x 2 = 10, as Games Workshop's designer's
+	// commentary for Warhammer 40,000's 8th edition reads it. OPEN for HH2.
+	// Default false: the Strength characteristic is multiplied and the
+	// modifiers added after, 4 x 2 + 1 = 9, the order (multipliers before
+	// additions) of the 7th-edition rules HH2's descend from; this
+	// package's reading.
+	MultiplyModifiedStrength bool
+
 	// RestupefyRefreshes lets a unit that is already Stupefied choose again
 	// after a later Shooting Attack, restarting the duration. The rule text lets a
 	// unit "become" Stupefied and says nothing of a unit that already is.

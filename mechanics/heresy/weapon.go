@@ -68,6 +68,10 @@ type Weapon struct {
 	S int
 	// StrengthBonus is added to the wielder's Strength when S is 0 ("+1").
 	StrengthBonus int
+	// StrengthMultiplier, when 2 or more and S is 0, multiplies the
+	// wielder's Strength ("x2", a power fist's); see
+	// Options.MultiplyModifiedStrength for the order of its modifiers.
+	StrengthMultiplier int
 	// AP is the armour penetration, APNone for "-".
 	AP int
 	// InstantDeath: the weapon has the Instant Death special rule.
@@ -123,6 +127,12 @@ func (w *Weapon) reach() int {
 // the user's Strength characteristic by 1, which weapons using it carry;
 // fixed-Strength weapons gain it only with Options.StupefiedFixedStrength.
 func (w *Weapon) Strength(user *Unit, o Options) int {
+	if w.S == 0 && w.StrengthMultiplier > 1 {
+		if o.MultiplyModifiedStrength {
+			return user.Strength() * w.StrengthMultiplier
+		}
+		return user.S*w.StrengthMultiplier + user.Strength() - user.S
+	}
 	if w.S == 0 {
 		return user.Strength() + w.StrengthBonus
 	}

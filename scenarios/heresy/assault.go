@@ -84,6 +84,7 @@ var assaultOptions = []option{
 	optBlunted,
 	optHeroism,
 	optFixedStrength,
+	optStrengthMultiplier,
 	optDoubleStrength,
 	optWeaponChoice,
 	optPistolPair,
@@ -194,7 +195,9 @@ func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
 	rolls := charges && distant
 	weapons := slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return len(u.weapons) > 0 })
 	armed := charges && weapons
+	multiplies := slices.ContainsFunc(slices.Concat(q.attacker.Values(), q.defender.Values()), (*unitSpec).multiplies)
 	unread := map[string]string{
+		"strength_multiplier":         "no weapon multiplies its wielder's Strength (S: x2) at any point, the only Strength it orders",
 		"charge_bonus_attacks":        "no point charges (charged: true, and a distance within max_charge), the only time its Attacks are made",
 		"charge_dice":                 "no point rolls a charge (charged: true and a distance within max_charge), the only roll it changes",
 		"max_charge":                  "no point rolls a charge or fires Overwatch at one, the only things it limits",
@@ -205,6 +208,7 @@ func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
 		"pistol_pair":                 "the defender has no weapons to fire Overwatch with at any point that charges, its only Shooting Attack",
 	}
 	read := map[string]bool{
+		"strength_multiplier":         multiplies,
 		"charge_bonus_attacks":        charges,
 		"charge_dice":                 rolls,
 		"max_charge":                  charged && (distant || weapons),

@@ -191,7 +191,7 @@ func TestErrors(t *testing.T) {
 		{"AP 0", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 0}]}", target, ""),
 			"t.yaml:4:122: AP 0 is out of range"},
 		{"weapon S", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 11, AP: 5}]}", target, ""),
-			"t.yaml:4:115: weapon S (or User, +1) 11 is out of range"},
+			"t.yaml:4:115: weapon S (or User, +1, x2) 11 is out of range"},
 		{"shots below zero", shoot("{name: B, models: 1, "+marine+", weapons: [{name: gun, S: 4, AP: 5, shots: D6-3}]}", target, ""),
 			`t.yaml:4:132: shots "D6-3" can roll below zero`},
 		{"no weapons", shoot("{name: B, models: 1, "+marine+"}", target, ""), `t.yaml:4:10: a unit is missing the key "weapons"`},
@@ -907,6 +907,86 @@ func TestStupefiedFixedStrengthInAssault(t *testing.T) {
 		}
 		if z := e.Z(); farFromExact(e, 5) {
 			t.Errorf("stupefied_fixed_strength %v: estimate %.4f, exact %.4f, z %.1f", on, e.Value, e.Exact, z)
+		}
+	}
+}
+
+// TestStrengthMultiplier: a power fist (S: x2) in Stupefied hands. Ten
+// Revellers (S4, A1, no charge) strike at WS4 against WS4 (4+) with AP2
+// against a 3+ save (none): each of the ten blows is an unsaved wound with
+// 1/2 * 5/6 = 5/12, S9 and S10 both wounding T5 on 2+. strength_multiplier
+// characteristic multiplies the Strength characteristic and adds
+// Stupefied's +1 after: 4 x 2 + 1 = 9, short of Instant Death against T5,
+// so the three W3 Brutes lose a model to every third wound: casualties
+// min(3, floor(X/3)) for X ~ Binomial(10, 5/12). modified multiplies the
+// Stupefied Strength: (4 + 1) x 2 = 10, double the Toughness, so every
+// unsaved wound slays a model: min(3, X).
+func TestStrengthMultiplier(t *testing.T) {
+	src := scenario(`assault:
+  attacker: {` + reveller + `, rules: [Lords of Profligacy], melee: {name: power fist, S: x2, AP: 2}}
+  defender: {name: Brutes, models: 3, WS: 4, BS: 4, S: 4, T: 5, W: 3, I: 1, A: 1, Ld: 8, Sv: 3+}
+  charged: false
+  stupefied: attacker
+  options: {strength_multiplier: [characteristic, modified]}
+`)
+	_, es := runScenario(t, src, 100_000)
+	const n, p = 10, 5.0 / 12
+	pmf := func(k int) float64 {
+		return float64(binomial(n, k)) * math.Pow(p, float64(k)) * math.Pow(1-p, float64(n-k))
+	}
+	var characteristic, modified float64
+	for k := 0; k <= n; k++ {
+		characteristic += pmf(k) * float64(min(3, k/3))
+		modified += pmf(k) * float64(min(3, k))
+	}
+	for choice, want := range map[string]float64{"characteristic": characteristic, "modified": modified} {
+		e := find(t, es, metricCasualties, "strength_multiplier", choice, "unit", "Brutes")
+		if math.Abs(e.Exact-want) > 1e-9 {
+			t.Errorf("strength_multiplier %s: exact casualties on Brutes %.6f, want %.6f", choice, e.Exact, want)
+		}
+		if z := e.Z(); farFromExact(e, 5) {
+			t.Errorf("strength_multiplier %s: estimate %.4f, exact %.4f, z %.1f", choice, e.Value, e.Exact, z)
+		}
+	}
+}
+
+// TestStrengthMultiplierRefused: S x2 is read in its spellings and out of
+// its range refused; strength_multiplier where no weapon multiplies is
+// refused, at its key.
+func TestStrengthMultiplierRefused(t *testing.T) {
+	for _, tt := range []struct{ s, want string }{
+		{"X3", ""},
+		{"\u00d72", ""},
+		{"x1", `weapon S "x1": expected x2 or x3`},
+		{"x4", `weapon S "x4": expected x2 or x3`},
+		{"xx", `weapon S "xx": expected x2 or x3`},
+	} {
+		src := scenario(`assault:
+  attacker: {` + reveller + `, melee: {name: fist, S: "` + tt.s + `", AP: 2}}
+  defender: {name: Guard, models: 10, ` + marine + `}
+  charged: false
+`)
+		_, err := registry.Parse("t.yaml", []byte(src))
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("S %s: %v", tt.s, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("S %s: %v, want %q", tt.s, err, tt.want)
+		}
+	}
+	for _, q := range []string{`assault:
+  attacker: ` + assaultSquad + `
+  defender: {name: Guard, models: 10, ` + marine + `}
+  charged: false
+  options: {strength_multiplier: modified}
+`, `shooting:
+  firer: {name: Gun, models: 1, ` + marine + `, weapons: [{name: gun, S: 8, AP: 2}]}
+  target: {name: Four, models: 4, ` + marine + `}
+  options: {strength_multiplier: modified}
+`} {
+		_, err := registry.Parse("t.yaml", []byte(scenario(q)))
+		if err == nil || !strings.Contains(err.Error(), "strength_multiplier: no weapon multiplies its wielder's Strength (S: x2) at any point") {
+			t.Errorf("strength_multiplier with no multiplier: %v", err)
 		}
 	}
 }

@@ -116,6 +116,7 @@ var shootingOptions = []option{
 	optBlunted,
 	optHeroism,
 	optFixedStrength,
+	optStrengthMultiplier,
 	optDoubleStrength,
 	optWeaponChoice,
 	optPistolPair,
@@ -280,6 +281,8 @@ func (q *shootingSpec) checkUnread(d *scenarios.Decoder) {
 		case !set:
 		case isBlast && !blasts[size]:
 			refused, msgs[n] = append(refused, n), fmt.Sprintf("%s: no weapon has Blast (%s\"), the only rule it changes; remove it", o.key, size)
+		case o.key == "strength_multiplier" && !slices.ContainsFunc(slices.Concat(q.firer.Values(), q.target.Values()), (*unitSpec).multiplies):
+			refused, msgs[n] = append(refused, n), "strength_multiplier: no weapon multiplies its wielder's Strength (S: x2) at any point, the only Strength it orders; remove it"
 		case o.key == "template_hits" && !template:
 			refused, msgs[n] = append(refused, n), "template_hits: no weapon is a Template, the only kind it changes; remove it"
 		case o.key == "evade_save" && !reactions[reactEvade]:

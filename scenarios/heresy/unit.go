@@ -124,9 +124,10 @@ func (w *weaponSpec) markers() (blasts map[string]bool, template bool) {
 }
 
 // strength is a weapon's Strength as printed: a number, "User" (the
-// wielder's Strength) or "+N" (the wielder's plus N).
+// wielder's Strength), "+N" (the wielder's plus N) or "xN" (the
+// wielder's times N).
 type strength struct {
-	fixed, bonus int
+	fixed, bonus, times int
 }
 
 func (s strength) param() any {
@@ -135,8 +136,26 @@ func (s strength) param() any {
 		return s.fixed
 	case s.bonus > 0:
 		return "+" + strconv.Itoa(s.bonus)
+	case s.times > 0:
+		return "x" + strconv.Itoa(s.times)
 	}
 	return "User"
+}
+
+// multiplies says whether the weapon multiplies its wielder's Strength at
+// some point of the sweep (what strength_multiplier orders).
+func (w *weaponSpec) multiplies() bool {
+	return slices.ContainsFunc(w.s.Values(), func(s strength) bool { return s.times > 0 })
+}
+
+// multiplies says whether one of the unit's weapons, ranged or close
+// combat, multiplies its Strength at some point of the sweep; a unit that
+// could not be read may, and waits for its own errors.
+func (u *unitSpec) multiplies() bool {
+	if u == nil {
+		return true
+	}
+	return slices.ContainsFunc(u.weapons, (*weaponSpec).multiplies) || (u.melee != nil && u.melee.multiplies())
 }
 
 // unit is a unit at one point of the sweep, ready for the rules.
@@ -582,14 +601,23 @@ func decodeShots(d *scenarios.Decoder, n *scenarios.Node) (dice.Expr, bool) {
 	return dice.Expr{}, false
 }
 
-// weaponStrength reads a weapon's S: 1 to 10, "User" or "+1" to "+5".
+// weaponStrength reads a weapon's S: 1 to 10, "User", "+1" to "+5", or
+// "x2" or "x3".
 func weaponStrength(d *scenarios.Decoder, n *scenarios.Node) (strength, bool) {
-	s, ok := d.Scalar(n, "S (1 to 10, User or +1)")
+	s, ok := d.Scalar(n, "S (1 to 10, User, +1 or x2)")
 	if !ok {
 		return strength{}, false
 	}
 	if strings.EqualFold(s, "user") {
 		return strength{}, true
+	}
+	if b, ok := cutTimes(s); ok {
+		v, err := strconv.Atoi(b)
+		if err != nil || v < 2 || v > 3 {
+			d.Errorf(n, "weapon S %q: expected x2 or x3 (the wielder's Strength multiplied)", s)
+			return strength{}, false
+		}
+		return strength{times: v}, true
 	}
 	if b, ok := strings.CutPrefix(s, "+"); ok {
 		v, err := strconv.Atoi(b)
@@ -599,8 +627,19 @@ func weaponStrength(d *scenarios.Decoder, n *scenarios.Node) (strength, bool) {
 		}
 		return strength{bonus: v}, true
 	}
-	v, ok := d.IntIn(n, "weapon S (or User, +1)", 1, 10)
+	v, ok := d.IntIn(n, "weapon S (or User, +1, x2)", 1, 10)
 	return strength{fixed: v}, ok
+}
+
+// cutTimes cuts the sign of a multiplier from a weapon's S as profiles
+// print it: x, X or the multiplication sign.
+func cutTimes(s string) (string, bool) {
+	for _, sign := range []string{"x", "X", "\u00d7"} {
+		if b, ok := strings.CutPrefix(s, sign); ok {
+			return b, true
+		}
+	}
+	return "", false
 }
 
 // decodeRange reads a weapon's printed range: inches, or Template.
@@ -669,7 +708,7 @@ func (s *unitSpec) at(d *scenarios.Decoder, pt scenarios.Point) (*unit, bool) {
 func (s *weaponSpec) at(d *scenarios.Decoder, pt scenarios.Point) (rules.Weapon, bool) {
 	str := s.s.At(pt)
 	w := rules.Weapon{Name: s.name, Type: s.typ, Shots: s.shots.At(pt), Range: s.rng, Template: s.template,
-		S: str.fixed, StrengthBonus: str.bonus, AP: s.ap.At(pt)}
+		S: str.fixed, StrengthBonus: str.bonus, StrengthMultiplier: str.times, AP: s.ap.At(pt)}
 	ok := true
 	for _, rp := range s.rules {
 		c := rp.At(pt)
@@ -833,6 +872,7 @@ var optionSetters = map[string]func(*rules.Options, any){
 	"fnp_vs_instant_death":              func(o *rules.Options, v any) { o.FNPVsInstantDeath = v.(bool) },
 	"mitigate_blunted_instant_death":    func(o *rules.Options, v any) { o.MitigateBluntedInstantDeath = v.(bool) },
 	"stupefied_fixed_strength":          func(o *rules.Options, v any) { o.StupefiedFixedStrength = v.(bool) },
+	"strength_multiplier":               func(o *rules.Options, v any) { o.MultiplyModifiedStrength = v.(string) == "modified" },
 	"stupefied_roll_vs_double_strength": func(o *rules.Options, v any) { o.StupefiedRollVsDoubleStrength = v.(bool) },
 	"outnumber_bonus":                   func(o *rules.Options, v any) { o.OutnumberBonus = v.(int) },
 	"charge_bonus_attacks":              func(o *rules.Options, v any) { o.ChargeBonusAttacks = v.(int) },
@@ -897,6 +937,10 @@ var (
 	optDoubleStrength = option{key: "stupefied_roll_vs_double_strength", boolean: true, def: rules.DefaultOptions.StupefiedRollVsDoubleStrength}
 	// A Stupefied unit's fixed-Strength weapons, ranged or close combat.
 	optFixedStrength = option{key: "stupefied_fixed_strength", boolean: true, def: rules.DefaultOptions.StupefiedFixedStrength}
+	// What a weapon's "x2" multiplies: the Strength characteristic, the
+	// default (rules.DefaultOptions.MultiplyModifiedStrength false), or the
+	// modified Strength.
+	optStrengthMultiplier = option{key: "strength_multiplier", words: []string{"characteristic", "modified"}, def: "characteristic"}
 	// The default chart is rules.DefaultOptions.WoundChart, the standard one.
 	optWoundChart = option{key: "wound_chart", words: []string{"standard", "six_always"}, def: "standard"}
 	// How a model picks the weapons it fires; the default is
