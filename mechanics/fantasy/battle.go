@@ -271,6 +271,11 @@ type Options struct {
 	// ChargePath is where the other units stand relative to the acting
 	// unit's charge (open: the battle keeps no directions).
 	ChargePath ChargePath
+	// GrindScythes adds Scythes' +1 to a Grind Attack's D3+1 Impact Hits
+	// (open: the Grind Attack inflicts Impact Hits, and Scythes adds one
+	// to Impact Hits; off by default, the Grind Attack read as a rule of
+	// its own).
+	GrindScythes bool
 }
 
 // DefaultOptions are the defaults for the open points (docs/fantasy.md).

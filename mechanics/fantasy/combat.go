@@ -257,6 +257,15 @@ type roundResult struct {
 	impactWounds int    // the wounds they caused
 }
 
+// grindExtra is what a Grind Attack adds to its D3 Impact Hits: 1, and
+// Scythes' 1 more with Options.GrindScythes.
+func grindExtra(u *Unit, opt *Options) int {
+	if u.Scythes && opt.GrindScythes {
+		return 2
+	}
+	return 1
+}
+
 // ranksDenied reports whether the unit on side gets no benefit from its
 // ranks this round: it was charged by a Dread Maw and this is the first
 // round (unit card, Dread Maw). It loses its rank bonus, its supporting attacks
@@ -270,7 +279,7 @@ func ranksDenied(units [2]*Unit, states [2]*UnitState, side int, first bool) boo
 func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan *roundPlan, first bool) roundResult {
 	var res roundResult
 	opt := &b.Options
-	impactHits(r, units, states, first, plan, &res)
+	impactHits(r, units, states, first, plan, opt, &res)
 
 	groups := &plan.groups // their attacks are this round's, set below
 	n := plan.n
@@ -328,7 +337,7 @@ func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan 
 // Initiative step are: both are counted, from the models as the round
 // starts, before either lands. plan holds each side's automatic hits on
 // the other.
-func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, plan *roundPlan, res *roundResult) {
+func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, plan *roundPlan, opt *Options, res *roundResult) {
 	var hits [2]int
 	for side := range 2 {
 		u, us := units[side], states[side]
@@ -346,8 +355,9 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 				hits[side] += r.D3()
 			}
 		case u.GrindAttack && !(first && us.Charged):
+			extra := grindExtra(u, opt)
 			for range models {
-				hits[side] += r.D3() + 1 // D3+1, the D3 read from a D6
+				hits[side] += r.D3() + extra // D3+1, the D3 read from a D6
 			}
 		}
 	}

@@ -200,9 +200,9 @@ func (c *roundCalc) openingHits() roundEnds {
 				hits = hits.Add(d3)
 			}
 		case grind:
-			d3plus1 := dice.Dice(1, 3).Dist().Shift(1)
+			d3plus := dice.Dice(1, 3).Dist().Shift(grindExtra(u, &c.b.Options))
 			for range models {
-				hits = hits.Add(d3plus1)
+				hits = hits.Add(d3plus)
 			}
 		}
 		wounds[side] = thin(hits, unsaved(&c.plan.hits[side]))
@@ -226,7 +226,7 @@ func (c *roundCalc) openingHits() roundEnds {
 // Attack's D3+1) the models of u in contact may make, with the chariots
 // behind them.
 func openingMost(u *Unit, models int, f Facing, alive int) int {
-	per := max(u.Impact.Max(), 4)
+	per := max(u.Impact.Max(), 5) // a Grind Attack's D3+1, with Scythes' +1
 	return models*per + 3*chariotsBehind(u, f, alive, models)
 }
 

@@ -253,6 +253,10 @@ type Unit struct {
 	Flying                 bool // charges by flying when it can
 	Impact                 dice.Expr
 	Stomp                  bool
+	// Scythes: the unit's Impact Hits carry Scythes' +1, already in Impact;
+	// its Grind Attack's too with Options.GrindScythes (grindExtra). Beside
+	// Stomp, in the room its alignment leaves.
+	Scythes bool
 	// StompI is the Initiative its Stomps strike at, the stomping model's
 	// (a ridden monster's own, not its rider's); 0 for the unit's I.
 	StompI           int

@@ -84,6 +84,7 @@ var battleOptions = []struct {
 	{key: "charge_path", only: inCharge, values: []string{"clear", "line"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.ChargePath = map[string]rules.ChargePath{"clear": rules.ChargeClear, "line": rules.ChargeLine}[w]
 	}},
+	{key: "grind_scythes", only: inCombat, isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.GrindScythes = b }},
 	{key: "pursuer_out_of_control", only: inCombat, values: []string{"stays", "moves"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.PursuerOutOfControl = w == "moves"
 	}},
@@ -442,6 +443,10 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			why = "the battle has no unit besides the attacker and the target (others), and the path decides only how a move meets such units"
 		case strings.HasPrefix(o.key, "zzzzap_") && !m.zaps:
 			why = "the attacker has no Zzzzap!, the only rule it changes"
+		case o.key == "grind_scythes" && !some(func(b *rules.Battle) bool {
+			return slices.ContainsFunc(b.Units[:2], func(u *rules.Unit) bool { return u.GrindAttack && u.Scythes })
+		}):
+			why = "no unit that fights has both a Grind Attack and Scythes, the only hits it changes"
 		case o.key == "loss_of_control" && !m.loses:
 			why = "no unit has Loss of Control, the only rule it changes"
 		case o.key == "out_of_control" && !m.moves:

@@ -318,6 +318,7 @@ func applyRules(u *unit, fu *rules.Unit) {
 	fu.Impact = rules.HighestImpact(impacts)
 	if _, has := u.rule(rules.RuleScythes); has {
 		fu.Impact = fu.Impact.Plus(1)
+		fu.Scythes = true
 	}
 	_, fu.Stomp = u.rule(rules.RuleStomp)
 	_, fu.GrindAttack = u.rule(rules.RuleGrindAttack)

@@ -1084,6 +1084,59 @@ battle:
 	}
 }
 
+// TestGrindScythesOption: a Doomwheel (S6, Scythes) in combat from the
+// start has not charged, so it grinds in the first round: D3+1 Impact
+// Hits, 3 in the mean, or D3+2, 4, with grind_scythes. Against Clanrats
+// (T3, armour 5+, which S6 takes away) a hit wounds on 2+ and is never
+// saved: 3 x 5/6 = 2.5 wounds and 4 x 5/6 = 10/3, exactly and, over
+// 100,000 trials, within 5 standard errors. The option is refused where
+// no unit has both rules.
+func TestGrindScythesOption(t *testing.T) {
+	src := `name: t
+ruleset: fantasy
+battle:
+  attacker: {use: Doomwheel}
+  target: {use: Clanrats}
+  distance: 0
+  phases: [combat]
+  options: {grind_scythes: [false, true]}
+`
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 100_000
+	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: n, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[any]float64{
+		"impact_hits":   {false: 3, true: 4},
+		"impact_wounds": {false: 2.5, true: 10.0 / 3},
+	}
+	found := 0
+	for _, e := range s.Results(run) {
+		w, ok := want[e.Metric][e.Param("grind_scythes")]
+		if !ok {
+			continue
+		}
+		found++
+		if !e.HasExact || math.Abs(e.Exact-w) > 1e-12 {
+			t.Errorf("%s with grind_scythes %v: exact %v, want %v", e.Metric, e.Param("grind_scythes"), e.Exact, w)
+		}
+		if z := (e.Value - w) / e.SE; math.Abs(z) > 5 {
+			t.Errorf("%s with grind_scythes %v: estimate %.4f, want %.4f (z %.1f)", e.Metric, e.Param("grind_scythes"), e.Value, w, z)
+		}
+	}
+	if found != 4 {
+		t.Errorf("found %d of the 4 estimates", found)
+	}
+	_, err = registry.Parse("t.yaml", []byte(strings.Replace(src, "{use: Doomwheel}", "{use: Stormvermin}", 1)))
+	if err == nil || !strings.Contains(err.Error(), "grind_scythes: no unit that fights has both a Grind Attack and Scythes") {
+		t.Errorf("grind_scythes without a Doomwheel: %v", err)
+	}
+}
+
 // TestChargePathOption: the option reaches the battle. Ten foot (M 5, a
 // charge of M plus the highest of 2D6) charge a target 9" away, reaching
 // it when that die is 4 or more: 3/4. A friend stands 3" away. With
