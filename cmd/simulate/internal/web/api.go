@@ -129,11 +129,18 @@ func fail(w http.ResponseWriter, status int, err error) {
 	writeJSON(w, status, body)
 }
 
+// writeJSON answers with v as JSON, sent as send sends: an answer may
+// come minutes after its request (an error at the end of a run), and its
+// client must still take it within writeTimeout.
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("web: " + err.Error()) // every answer type marshals
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_ = send(w, append(b, '\n'))
 }
 
 // body reads a request body up to the server's limit. A body that says
@@ -341,7 +348,7 @@ func (s *Server) scenario(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
-	_, _ = w.Write(src)
+	_ = send(w, src)
 }
 
 // validation is the answer of /api/validate.
@@ -431,5 +438,5 @@ func (s *Server) dice(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", contentType(format))
 	w.Header().Set("Cache-Control", "no-store")
-	_, _ = w.Write(out)
+	_ = send(w, out)
 }

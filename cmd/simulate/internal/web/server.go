@@ -269,7 +269,26 @@ func (s *Server) CancelRuns() int {
 
 // ServeHTTP checks the Host and Origin of every request before it reaches
 // the page or the API.
+//
+// Every answer is sent within writeTimeout of its last progress: a client
+// that takes none of it for that long is cut off. Answers written at once
+// (the page's files, a check's) have that long from the request; those
+// that come later (a run's) set their own deadlines as they send (send).
+// Without one, a client that sends requests and reads nothing holds its
+// connection, and a handler blocked writing to it, for ever, and with
+// them one of the connections the server holds at once (LimitListener).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // none to set in tests' recorders
+	s.serve(w, r)
+	// Past here, on a normal return (an aborted answer panics through):
+	// what the handler left buffered goes within the deadline, which is
+	// then cleared for the connection's next request.
+	_ = rc.Flush()
+	_ = rc.SetWriteDeadline(time.Time{})
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if !s.hostAllowed(r.Host) {
 		if hostName(r.Host) == "" {
 			fail(w, http.StatusBadRequest, fmt.Errorf("the request names no host (Host %q): ask for this server by an IP address or localhost", r.Host))
