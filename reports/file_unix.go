@@ -125,11 +125,26 @@ func descriptorName(p string) (fd int, ok bool) {
 	return n, true
 }
 
-// checkDescriptor reports whether fd is open, naming path when it is not.
+// checkDescriptor reports whether fd can take an output, naming path when
+// it cannot: it must be open, for writing, and on something that takes
+// bytes (a file, a device, a pipe, a socket), not a folder nor one of the
+// kernel's own objects (an event counter of the Go runtime's, say, which
+// a path such as /dev/fd/7 can name in any Go program).
 func checkDescriptor(path string, fd int) error {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return fmt.Errorf("cannot write %s: descriptor %d is not open (%v)", shortPath(path), fd, err)
+	}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFDIR:
+		return fmt.Errorf("cannot write %s: descriptor %d is a folder", shortPath(path), fd)
+	case syscall.S_IFREG, syscall.S_IFCHR, syscall.S_IFBLK, syscall.S_IFIFO, syscall.S_IFSOCK:
+	default:
+		return fmt.Errorf("cannot write %s: descriptor %d is not a file, a device, a pipe or a socket", shortPath(path), fd)
+	}
+	flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFL, 0)
+	if errno == 0 && flags&syscall.O_ACCMODE == syscall.O_RDONLY {
+		return fmt.Errorf("cannot write %s: descriptor %d is open for reading only (give it to the command for writing, as a shell's 3>FILE or 3>>FILE does)", shortPath(path), fd)
 	}
 	return nil
 }
@@ -141,7 +156,7 @@ func writeDescriptor(fd int, b []byte) error {
 	if err != nil {
 		return err
 	}
-	f := os.NewFile(uintptr(dup), "descriptor")
+	f := os.NewFile(uintptr(dup), fmt.Sprintf("descriptor %d", fd))
 	_, err = f.Write(b)
 	if cerr := f.Close(); err == nil {
 		err = cerr

@@ -124,13 +124,30 @@ func TestFilesWriteThroughDescriptors(t *testing.T) {
 	if _, err := f.WriteString("later\n"); err != nil {
 		t.Errorf("the descriptor was closed: %v", err)
 	}
-	closed := fmt.Sprintf("/dev/fd/%d", 1000)
-	for _, check := range []func() error{
-		func() error { return CheckFile(closed) },
-		func() error { return (&Files{}).Add(closed, func(io.Writer) error { return nil }) },
+	// Refused before any work: a descriptor that is not open, one open
+	// for reading only (a shell's 3<FILE), and one on a folder.
+	readOnly, err := os.Open(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer readOnly.Close()
+	folder, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer folder.Close()
+	for path, want := range map[string]string{
+		"/dev/fd/1000":                           "descriptor 1000 is not open",
+		fmt.Sprintf("/dev/fd/%d", readOnly.Fd()): fmt.Sprintf("descriptor %d is open for reading only", readOnly.Fd()),
+		fmt.Sprintf("/dev/fd/%d", folder.Fd()):   fmt.Sprintf("descriptor %d is a folder", folder.Fd()),
 	} {
-		if err := check(); err == nil || !strings.Contains(err.Error(), "descriptor 1000 is not open") {
-			t.Errorf("%s: %v, want a descriptor that is not open", closed, err)
+		for _, check := range []func() error{
+			func() error { return CheckFile(path) },
+			func() error { return (&Files{}).Add(path, func(io.Writer) error { return nil }) },
+		} {
+			if err := check(); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v, want %q", path, err, want)
+			}
 		}
 	}
 	// A file that is the standard output too.
