@@ -96,6 +96,15 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := f.notTheirInputs(merged.Header.Inputs); err != nil {
 		return err
 	}
+	// The scenarios are rebuilt for a partial result too: its output may
+	// not be a file they would read as a unit catalogue either.
+	ss, err := mergedScenarios(ctx, merged, paths)
+	if err != nil {
+		return err
+	}
+	if err := f.notCatalogues(ss...); err != nil {
+		return err
+	}
 	if f.format == "partial" {
 		if *check {
 			return checked(stderr, "merge")
@@ -107,13 +116,6 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if merged.Header.Command == "compare" && f.report != "" && reportKind(f.report) != ".html" {
 		return usagef("the parts are of a comparison, whose report is HTML: --report FILE.html")
-	}
-	ss, err := mergedScenarios(ctx, merged, paths)
-	if err != nil {
-		return err
-	}
-	if err := f.notCatalogues(ss...); err != nil {
-		return err
 	}
 	if *check {
 		return checked(stderr, "merge")

@@ -17,7 +17,7 @@ import (
 // beside it, nothing on standard output) and exits with 130, saying so.
 // The signal comes, as a cancelled context, once 5 of the 12 parts are
 // read, so the hook must never see a sixth. A signal once every part is
-// read, as the partial sum is written, writes nothing either.
+// read, as the scenario they carry is read again, writes nothing either.
 func TestMergeStopsAtASignal(t *testing.T) {
 	// 12 chunks of 16,384 trials, one per shard.
 	parts := writeShards(t, t.TempDir(), []string{"run", "charge-benchmark", "--trials", "196608"}, 12)
@@ -34,10 +34,12 @@ func TestMergeStopsAtASignal(t *testing.T) {
 		{"partial to stdout", []string{"--format", "partial"}, 5, 5, "the merge was stopped while it read the parts"},
 		{"json to a file", []string{"--format", "json", "-o", "OUT"}, 5, 5, "the merge was stopped while it read the parts"},
 		{"check", []string{"--format", "json", "--check"}, 5, 5, "the merge was stopped while it read the parts"},
-		{"partial sum being written", []string{"--format", "partial", "-o", "OUT"}, 12, 12,
-			"simulate: interrupted while the outputs were written; none was written"},
-		// The scenario the parts carry is read again before the outputs
-		// (a large sweep takes seconds): a signal stops that.
+		// The scenario the parts carry is read again before the outputs,
+		// a partial sum's too, whose output may not be a file it would
+		// read as a unit catalogue (a large sweep takes seconds): a
+		// signal stops that.
+		{"partial sum after the parts", []string{"--format", "partial", "-o", "OUT"}, 12, 12,
+			"simulate: interrupted before any result was ready; nothing was written: the merge was stopped while it read the scenario the parts carry"},
 		{"json being written", []string{"--format", "json", "-o", "OUT"}, 12, 12,
 			"the merge was stopped while it read the scenario the parts carry"},
 	} {

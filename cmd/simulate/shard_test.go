@@ -518,11 +518,8 @@ func TestShardsCarryTheirCatalogues(t *testing.T) {
 		{units, "names " + units + ", a unit catalogue the parts' scenario read"},
 		{filepath.Join(dir, "rc.units.yaml"), "would be read as a unit catalogue by " + scen + " next time"},
 	} {
-		for _, check := range []bool{false, true} {
-			args := append([]string{"merge", "-o", tt.out}, parts...)
-			if check {
-				args = append(args, "--check")
-			}
+		for _, extra := range [][]string{nil, {"--check"}, {"--format", "partial"}, {"--format", "partial", "--check"}} {
+			args := append(append([]string{"merge", "-o", tt.out}, parts...), extra...)
 			if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("%v: %v, want %q", args, err, tt.want)
 			}
