@@ -256,8 +256,10 @@ func (e Estimate) Z() float64 {
 	// every trial, and with a chance far below 1e-12 in the exact
 	// distribution, has an exact spread of 1e-14, and the rounding of its
 	// exact mean of 10 read as 300 standard errors). A tiny exact value is
-	// not rounding: a chance of 1e-12 never seen keeps its own small z.
-	if math.Abs(d) <= 1e-12*max(math.Abs(e.Exact), math.Abs(e.Value)) {
+	// not rounding: a chance of 1e-12 never seen keeps its own small z. Nor
+	// is a gap that trials made: one trial of 10^11 off by 1 moves a mean
+	// by 1e-11, so a gap must also be under a hundredth of that step, 1/n.
+	if a := math.Abs(d); a <= 1e-12*max(math.Abs(e.Exact), math.Abs(e.Value)) && a*float64(e.Trials) < 0.01 {
 		return 0
 	}
 	if se == 0 {

@@ -399,6 +399,16 @@ func TestZOfAMeanUnderItsExactDistribution(t *testing.T) {
 	if z := MeanOf("casualties", nil, &ten).WithExact(10 - 2.13e-14).WithExactSD(1e-14).Z(); z != 0 {
 		t.Errorf("z within the exact value's rounding %v, want 0", z)
 	}
+	// But one trial of 10^11 that scored 9 where the exact distribution
+	// all but never does (spread 1e-10) is a gap of 1e-11, within 1e-12
+	// of 10 and yet a whole trial's step: -1e-11 / (1e-10 / sqrt(1e11)) =
+	// -31,623 standard errors, not 0.
+	var odd Histogram
+	odd.AddN(10, 1e11-1)
+	odd.AddN(9, 1)
+	if z, want := MeanOf("casualties", nil, &odd).WithExact(10).WithExactSD(1e-10).Z(), -1e-11/(1e-10/math.Sqrt(1e11)); math.Abs(z/want-1) > 1e-3 {
+		t.Errorf("z of one trial off in 10^11 %v, want %v", z, want)
+	}
 	// A chance of 9.288e-13 (the Clanrats destroyed in the Doomwheel's
 	// turn) never seen in 3,000 trials is that chance below it, over the
 	// standard error under it: -9.288e-13 / sqrt(9.288e-13 / 3000) =
