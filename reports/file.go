@@ -431,16 +431,15 @@ func CheckFile(path string) error {
 }
 
 // notStandard refuses a regular file that is also this command's standard
-// output or error (simulate run x -o log.txt >> log.txt): the rename that
-// writes it whole would leave the stream writing into the file it
-// replaced, deleted, and what is written there would be lost.
+// error (simulate run x -o log.txt 2>> log.txt): the rename that writes it
+// whole would leave what the command then says there (what it wrote)
+// going into the file it replaced, deleted, and lost.
 func notStandard(path, target string, direct bool) error {
 	if direct {
 		return nil
 	}
 	if s := standardStream(target); s != "" {
-		return fmt.Errorf("cannot write %s: it is this command's %s too, which replacing it would leave writing into a deleted file; write to /dev/%s, or to another file",
-			shortPath(path), s, map[string]string{"standard output": "stdout", "standard error": "stderr"}[s])
+		return fmt.Errorf("cannot write %s: it is this command's %s too, which replacing it would leave writing into a deleted file; write to /dev/stderr, or to another file", shortPath(path), s)
 	}
 	return nil
 }

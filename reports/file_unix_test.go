@@ -150,20 +150,26 @@ func TestFilesWriteThroughDescriptors(t *testing.T) {
 			}
 		}
 	}
-	// A file that is the standard output too.
-	out := filepath.Join(dir, "out.txt")
-	stdout := os.Stdout
-	t.Cleanup(func() { os.Stdout = stdout })
-	if os.Stdout, err = os.Create(out); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Stdout.Close()
-	for _, check := range []func() error{
-		func() error { return CheckFile(out) },
-		func() error { return (&Files{}).Add(out, func(io.Writer) error { return nil }) },
-	} {
-		if err := check(); err == nil || !strings.Contains(err.Error(), "standard output too") {
-			t.Errorf("%s: %v, want the standard output refused", out, err)
+	// A file that is the standard error too is refused; one that is the
+	// standard output is not, as nothing more is written there.
+	for _, stream := range []**os.File{&os.Stdout, &os.Stderr} {
+		out := filepath.Join(dir, "out.txt")
+		saved := *stream
+		f, err := os.Create(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*stream = f
+		errs := []error{CheckFile(out), (&Files{}).Add(out, func(io.Writer) error { return nil })}
+		*stream = saved
+		f.Close()
+		for _, err := range errs {
+			switch {
+			case stream == &os.Stderr && (err == nil || !strings.Contains(err.Error(), "standard error too")):
+				t.Errorf("%s as standard error: %v, want it refused", out, err)
+			case stream == &os.Stdout && err != nil:
+				t.Errorf("%s as standard output: %v, want it written", out, err)
+			}
 		}
 	}
 }
