@@ -954,9 +954,21 @@ func TestStrengthMultiplier(t *testing.T) {
 // its range refused; strength_multiplier where no weapon multiplies is
 // refused, at its key.
 func TestStrengthMultiplierRefused(t *testing.T) {
+	// X3 and ×2 read as x3 and x2: the sweep's points are labelled so,
+	// and ×2 beside x2 is the same value twice.
+	src := scenario(`assault:
+  attacker: {` + reveller + `, melee: {name: fist, S: [X3, "\u00d72"], AP: 2}}
+  defender: {name: Guard, models: 10, ` + marine + `}
+  charged: false
+`)
+	_, es := runScenario(t, src, 100)
+	for _, label := range []string{"x3", "x2"} {
+		find(t, es, metricWounds, "S", label, "unit", "Guard")
+	}
+	if _, err := registry.Parse("t.yaml", []byte(strings.Replace(src, "X3", "x2", 1))); err == nil || !strings.Contains(err.Error(), "S lists x2 twice") {
+		t.Errorf("S: [x2, \u00d72]: %v, want the value listed twice", err)
+	}
 	for _, tt := range []struct{ s, want string }{
-		{"X3", ""},
-		{"\u00d72", ""},
 		{"x1", `weapon S "x1": expected x2 or x3`},
 		{"x4", `weapon S "x4": expected x2 or x3`},
 		{"xx", `weapon S "xx": expected x2 or x3`},
