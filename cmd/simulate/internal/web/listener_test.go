@@ -99,7 +99,7 @@ func TestPipelinedReaderCutOff(t *testing.T) {
 	defer stalled.Close()
 	requests := strings.Repeat("GET /app.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 1000)
 	go func() { _, _ = io.WriteString(stalled, requests) }() // blocks once the server stops reading
-	time.Sleep(100 * time.Millisecond)                         // its connection first
+	time.Sleep(100 * time.Millisecond)                       // its connection first
 	client := &http.Client{Timeout: 10 * time.Second}
 	resp, err := client.Get(ts.URL + "/")
 	if err != nil {
