@@ -44,6 +44,14 @@ import (
 type Files struct {
 	// Inputs are the files the command read, which no output may replace.
 	Inputs []string
+	// StdoutFree says that nothing but what the set writes into it goes to
+	// standard output (the command was given -o FILE): a file of the set
+	// may then be the one a shell's redirect sends standard output to
+	// (-o log.txt > log.txt), and is replaced whole. Otherwise such a file
+	// is refused, as one that is also standard error always is: what
+	// the command writes there after the rename would go into the file it
+	// replaced, deleted, and be lost.
+	StdoutFree bool
 	// Stop, when not nil, stops the set once it is done: Add and Commit
 	// then return ErrStopped, and nothing of the set is left (Discard).
 	// A set it stops while Commit moves files into place is moved whole.
@@ -158,7 +166,7 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 	if err := readOnly(path, target); err != nil {
 		return err // before any file of the set is written
 	}
-	if err := notStandard(path, target, direct); err != nil {
+	if err := notStandard(path, target, direct, files.StdoutFree); err != nil {
 		return err
 	}
 	for _, in := range files.Inputs {
@@ -392,8 +400,13 @@ func createTemp(target string) (*os.File, error) {
 // CheckFile reports whether path can be written as an output before the
 // work that fills it is done: it must not be a directory, and a file to
 // create or replace needs a directory it can be created in under its name.
-// It leaves nothing behind.
-func CheckFile(path string) error {
+// It leaves nothing behind. It is Check for a set that writes to standard
+// output besides its files.
+func CheckFile(path string) error { return (&Files{}).Check(path) }
+
+// Check is CheckFile for a file of the set, which knows whether standard
+// output takes anything but the set's files (StdoutFree).
+func (files *Files) Check(path string) error {
 	if fd, ok := descriptor(path); ok {
 		return checkDescriptor(path, fd)
 	}
@@ -401,7 +414,7 @@ func CheckFile(path string) error {
 	if err != nil || direct {
 		return err
 	}
-	if err := notStandard(path, target, direct); err != nil {
+	if err := notStandard(path, target, direct, files.StdoutFree); err != nil {
 		return err
 	}
 	dir := filepath.Dir(target)
@@ -431,15 +444,21 @@ func CheckFile(path string) error {
 }
 
 // notStandard refuses a regular file that is also this command's standard
-// error (simulate run x -o log.txt 2>> log.txt): the rename that writes it
-// whole would leave what the command then says there (what it wrote)
-// going into the file it replaced, deleted, and lost.
-func notStandard(path, target string, direct bool) error {
+// error (simulate run x -o log.txt 2>> log.txt), or its standard output
+// unless that takes nothing but the set's files (stdoutFree: -o log.txt >
+// log.txt writes the results there whole): the rename that writes it whole
+// would leave what the command writes to the stream after it (what it
+// wrote, a table beside a --report) going into the file it replaced,
+// deleted, and lost.
+func notStandard(path, target string, direct, stdoutFree bool) error {
 	if direct {
 		return nil
 	}
-	if s := standardStream(target); s != "" {
-		return fmt.Errorf("cannot write %s: it is this command's %s too, which replacing it would leave writing into a deleted file; write to /dev/stderr, or to another file", shortPath(path), s)
+	switch s := standardStream(target); {
+	case s == "", s == "standard output" && stdoutFree:
+	default:
+		dev := map[string]string{"standard output": "/dev/stdout", "standard error": "/dev/stderr"}[s]
+		return fmt.Errorf("cannot write %s: it is this command's %s too, which replacing it would leave writing into a deleted file; write to %s, or to another file", shortPath(path), s, dev)
 	}
 	return nil
 }

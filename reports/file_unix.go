@@ -164,18 +164,20 @@ func writeDescriptor(fd int, b []byte) error {
 	return err
 }
 
-// standardStream names the standard stream that target, a regular file,
-// is opened as and that a command writes to after its outputs are in
-// place: standard error, where it says what it wrote. Standard output is
-// not one: a command given -o writes nothing more there, so a file that is
-// both (-o log.txt > log.txt) holds the output, as the user asked.
+// standardStream names the standard stream, output or error, that
+// target, a regular file, is opened as, or is "" when it is neither.
 func standardStream(target string) string {
 	fi, err := os.Stat(target)
 	if err != nil || !fi.Mode().IsRegular() {
 		return ""
 	}
-	if si, err := os.Stderr.Stat(); err == nil && os.SameFile(fi, si) {
-		return "standard error"
+	for _, s := range []struct {
+		f    *os.File
+		name string
+	}{{os.Stdout, "standard output"}, {os.Stderr, "standard error"}} {
+		if si, err := s.f.Stat(); err == nil && os.SameFile(fi, si) {
+			return s.name
+		}
 	}
 	return ""
 }

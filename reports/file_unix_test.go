@@ -150,25 +150,36 @@ func TestFilesWriteThroughDescriptors(t *testing.T) {
 			}
 		}
 	}
-	// A file that is the standard error too is refused; one that is the
-	// standard output is not, as nothing more is written there.
-	for _, stream := range []**os.File{&os.Stdout, &os.Stderr} {
+	// A file that is also the standard error is refused; one that is
+	// also the standard output is written only where standard output
+	// takes nothing else (StdoutFree: the command was given -o FILE).
+	for _, tc := range []struct {
+		stream     **os.File
+		stdoutFree bool
+		refused    string
+	}{
+		{&os.Stderr, true, "standard error too"},
+		{&os.Stdout, false, "standard output too"},
+		{&os.Stdout, true, ""},
+	} {
 		out := filepath.Join(dir, "out.txt")
-		saved := *stream
+		saved := *tc.stream
 		f, err := os.Create(out)
 		if err != nil {
 			t.Fatal(err)
 		}
-		*stream = f
-		errs := []error{CheckFile(out), (&Files{}).Add(out, func(io.Writer) error { return nil })}
-		*stream = saved
+		*tc.stream = f
+		files := &Files{StdoutFree: tc.stdoutFree}
+		errs := []error{files.Check(out), files.Add(out, func(io.Writer) error { return nil })}
+		*tc.stream = saved
 		f.Close()
+		files.Discard()
 		for _, err := range errs {
 			switch {
-			case stream == &os.Stderr && (err == nil || !strings.Contains(err.Error(), "standard error too")):
-				t.Errorf("%s as standard error: %v, want it refused", out, err)
-			case stream == &os.Stdout && err != nil:
-				t.Errorf("%s as standard output: %v, want it written", out, err)
+			case tc.refused == "" && err != nil:
+				t.Errorf("%s as standard output, StdoutFree: %v, want it written", out, err)
+			case tc.refused != "" && (err == nil || !strings.Contains(err.Error(), tc.refused)):
+				t.Errorf("%s, StdoutFree %v: %v, want %q", out, tc.stdoutFree, err, tc.refused)
 			}
 		}
 	}

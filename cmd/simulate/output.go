@@ -68,7 +68,8 @@ func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) erro
 				return fmt.Errorf("%s and %s name the same file %s", prev.flag, o.flag, o.path)
 			}
 		}
-		if err := reports.CheckFile(o.path); err != nil {
+		// With -o FILE, standard output takes nothing else.
+		if err := (&reports.Files{StdoutFree: f.output != ""}).Check(o.path); err != nil {
 			return err
 		}
 	}
@@ -188,7 +189,7 @@ func mdPlotDir(report string) string {
 // reports.ErrStopped; a nil stop never stops it, as for partial results,
 // which an interruption itself asked for.
 func (f *runFlags) write(stop context.Context, stdout, stderr io.Writer, o outputs) error {
-	files := reports.Files{Inputs: f.inputs, Stop: stop}
+	files := reports.Files{Inputs: f.inputs, Stop: stop, StdoutFree: f.output != ""}
 	defer files.Discard()
 	if f.output != "" {
 		if err := files.Add(f.output, o.results); err != nil {
@@ -240,7 +241,7 @@ func (f *runFlags) write(stop context.Context, stdout, stderr io.Writer, o outpu
 // reports.ErrStopped, as runFlags.write does.
 func writeResults(stop context.Context, stdout, stderr io.Writer, f runFlags, write func(io.Writer) error) error {
 	if f.output != "" {
-		files := reports.Files{Stop: stop}
+		files := reports.Files{Stop: stop, StdoutFree: true}
 		defer files.Discard()
 		if err := files.Add(f.output, write); err != nil {
 			return err
