@@ -137,10 +137,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	if err != nil {
 		panic("web: " + err.Error()) // every answer type marshals
 	}
+	b = append(b, '\n')
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
-	_ = send(w, append(b, '\n'))
+	_ = send(w, b)
 }
 
 // body reads a request body up to the server's limit. A body that says
@@ -348,6 +350,7 @@ func (s *Server) scenario(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(src)))
 	_ = send(w, src)
 }
 
@@ -438,5 +441,6 @@ func (s *Server) dice(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", contentType(format))
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 	_ = send(w, out)
 }

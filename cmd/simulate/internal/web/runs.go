@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -426,6 +427,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(htt
 			w.Header().Set("Hammersim-Partial-Reason", why)
 		}
 	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 	_ = send(w, out)
 }
 
@@ -435,10 +437,10 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(htt
 var writeTimeout = 30 * time.Second
 
 // send writes b to a client that keeps taking it: one that takes none of
-// it for writeTimeout is cut off, with an error.
+// it for writeTimeout is cut off, with an error. The deadline it leaves is
+// ServeHTTP's to renew, and net/http's to clear once the answer is done.
 func send(w http.ResponseWriter, b []byte) error {
 	rc := http.NewResponseController(w)
-	defer rc.SetWriteDeadline(time.Time{}) // for the connection's next request
 	for len(b) > 0 {
 		n := min(len(b), 64<<10)
 		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // none to set in tests' recorders

@@ -274,18 +274,18 @@ func (s *Server) CancelRuns() int {
 // that takes none of it for that long is cut off. Answers written at once
 // (the page's files, a check's) have that long from the request; those
 // that come later (a run's) set their own deadlines as they send (send).
-// Without one, a client that sends requests and reads nothing holds its
-// connection, and a handler blocked writing to it, for ever, and with
-// them one of the connections the server holds at once (LimitListener).
+// What the handler leaves for net/http to write after it (what is still
+// buffered, a chunked answer's end) has that long from its return; net/http
+// clears the deadline once the answer is done, for the connection's next
+// request. Without a deadline, a client that sends requests and reads
+// nothing holds its connection, and a handler or net/http blocked writing
+// to it, for ever, and with them one of the connections the server holds
+// at once (LimitListener).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // none to set in tests' recorders
 	s.serve(w, r)
-	// Past here, on a normal return (an aborted answer panics through):
-	// what the handler left buffered goes within the deadline, which is
-	// then cleared for the connection's next request.
-	_ = rc.Flush()
-	_ = rc.SetWriteDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // an aborted answer panics past this
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
