@@ -258,8 +258,10 @@ func (e Estimate) Z() float64 {
 	// exact mean of 10 read as 300 standard errors). A tiny exact value is
 	// not rounding: a chance of 1e-12 never seen keeps its own small z. Nor
 	// is a gap that trials made: one trial of 10^11 off by 1 moves a mean
-	// by 1e-11, so a gap must also be under a hundredth of that step, 1/n.
-	if a := math.Abs(d); a <= 1e-12*max(math.Abs(e.Exact), math.Abs(e.Value)) && a*float64(e.Trials) < 0.01 {
+	// by 1e-11, so a gap must also be under half of that step, 1/n (the
+	// rounding of a mean of 10, 2e-14, stays under it to 2.3 x 10^13
+	// trials, past the most a run may ask for).
+	if a := math.Abs(d); a <= 1e-12*max(math.Abs(e.Exact), math.Abs(e.Value)) && a*float64(e.Trials) < 0.5 {
 		return 0
 	}
 	if se == 0 {
