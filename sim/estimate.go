@@ -130,6 +130,11 @@ type Estimate struct {
 	// where the distribution itself cannot follow.
 	ExactSD    float64
 	HasExactSD bool
+	// Step is what the least change of one trial's whole-number value is
+	// worth in Value's units: 1, or what Scaled multiplied it by (0 reads
+	// as 1). Z takes a gap under half of Step over the trials for more
+	// than the rounding of the exact value.
+	Step float64
 	// Successes is the count behind a probability.
 	Successes int64
 	// Hist is the distribution behind a mean, with its summary.
@@ -225,6 +230,7 @@ func (e Estimate) Scaled(metric string, params []Param, per, cost float64) Estim
 	e.Median, e.P05, e.P95 = f(e.Median), f(e.P05), f(e.P95)
 	e.Exact = f(e.Exact)
 	e.ExactSD = f(e.ExactSD)
+	e.Step = f(e.step())
 	e.Hist, e.ExactPMF = nil, nil
 	return e
 }
@@ -258,10 +264,10 @@ func (e Estimate) Z() float64 {
 	// exact mean of 10 read as 300 standard errors). A tiny exact value is
 	// not rounding: a chance of 1e-12 never seen keeps its own small z. Nor
 	// is a gap that trials made: one trial of 10^11 off by 1 moves a mean
-	// by 1e-11, so a gap must also be under half of that step, 1/n (the
+	// by 1e-11, so a gap must also be under half of that step, Step/n (the
 	// rounding of a mean of 10, 2e-14, stays under it to 2.3 x 10^13
 	// trials, past the most a run may ask for).
-	if a := math.Abs(d); a <= 1e-12*max(math.Abs(e.Exact), math.Abs(e.Value)) && a*float64(e.Trials) < 0.5 {
+	if a := math.Abs(d); a <= 1e-12*max(math.Abs(e.Exact), math.Abs(e.Value)) && a*float64(e.Trials) < 0.5*e.step() {
 		return 0
 	}
 	if se == 0 {
@@ -274,6 +280,14 @@ func (e Estimate) Z() float64 {
 		return math.Inf(int(math.Copysign(1, d)))
 	}
 	return d / se
+}
+
+// step is Step, 1 where it is not set.
+func (e Estimate) step() float64 {
+	if e.Step == 0 {
+		return 1
+	}
+	return e.Step
 }
 
 // Param returns the value of the named parameter, or nil.

@@ -412,6 +412,11 @@ func TestZOfAMeanUnderItsExactDistribution(t *testing.T) {
 	if z, want := MeanOf("casualties", nil, &odd).WithExact(10).WithExactSD(1e-10).Z(), -1e-11/(1e-10/math.Sqrt(1e11)); math.Abs(z/want-1) > 1e-3 {
 		t.Errorf("z of one trial off in 10^11 %v, want %v", z, want)
 	}
+	// Scaled (per 100 points of a 2,000-point unit: one trial's step is
+	// worth 1/20), it keeps its z: the step scales with the value.
+	if z, want := MeanOf("casualties", nil, &odd).WithExact(10).WithExactSD(1e-10).Scaled("per_100", nil, 100, 2000).Z(), -1e-11/(1e-10/math.Sqrt(1e11)); math.Abs(z/want-1) > 1e-3 {
+		t.Errorf("scaled z of one trial off in 10^11 %v, want %v", z, want)
+	}
 	// A chance of 9.288e-13 (the Clanrats destroyed in the Doomwheel's
 	// turn) never seen in 3,000 trials is that chance below it, over the
 	// standard error under it: -9.288e-13 / sqrt(9.288e-13 / 3000) =
