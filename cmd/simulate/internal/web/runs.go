@@ -335,8 +335,11 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, prepare func(http
 	if s.stopping(w) {
 		return nil, nil, false
 	}
-	if errors.Is(err, scenarios.ErrStopped) && r.Context().Err() != nil {
-		clientGone() // not a bad scenario: nobody waits for the answer
+	if (errors.Is(err, scenarios.ErrStopped) || errors.Is(err, context.Canceled)) && r.Context().Err() != nil {
+		// Not a bad scenario: the client left while it was read, or while
+		// it waited for its turn to be read (wait), and nobody waits for
+		// the answer. A body cut short is answered (unreadBody).
+		clientGone()
 	}
 	if err != nil {
 		fail(w, http.StatusBadRequest, err)
