@@ -59,50 +59,8 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return checked(stderr, "merge")
 	}
-	paths, err := partPaths(ctx, pos, stderr)
+	merged, ss, err := mergeParts(ctx, &f, pos, stderr)
 	if err != nil {
-		return err
-	}
-	if err := f.checkOutputs(paths); err != nil {
-		return err
-	}
-	if f.format == "partial" {
-		if err := checkPartialOutside(f.output, pos); err != nil {
-			return err
-		}
-	}
-	merger, err := readParts(ctx, paths)
-	if err != nil {
-		return err
-	}
-	merged, err := merger.Result()
-	if err != nil {
-		return err
-	}
-	// A partial merge is checked as the final one will be: a stage of
-	// racks merged by another binary would pass only to be refused there.
-	if err := sameBuild(merged.Header); err != nil {
-		return err
-	}
-	// The merged output's reproduce line runs the parts' scenarios: an
-	// output that would hide a built-in among them is refused, as run's is.
-	var files []string
-	for _, in := range merged.Header.Inputs {
-		files = append(files, in.File)
-	}
-	if err := f.hideNoBuiltin(files...); err != nil {
-		return err
-	}
-	if err := f.notTheirInputs(merged.Header.Inputs); err != nil {
-		return err
-	}
-	// The scenarios are rebuilt for a partial result too: its output may
-	// not be a file they would read as a unit catalogue either.
-	ss, err := mergedScenarios(ctx, merged, paths)
-	if err != nil {
-		return err
-	}
-	if err := f.notCatalogues(ss...); err != nil {
 		return err
 	}
 	if f.format == "partial" {
@@ -121,6 +79,59 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return checked(stderr, "merge")
 	}
 	return renderMerged(ctx, stdout, stderr, f, merged, ss)
+}
+
+// mergeParts reads the parts that pos names (files, or folders of them)
+// and sums them, then checks the sum as the final merge will, whatever the
+// format: written by this binary, and with outputs (f) that hide no
+// built-in its reproduce line runs, replace no file its run read, and are
+// no file its scenarios would read as a unit catalogue. It returns the sum
+// and the scenarios rebuilt from the texts the parts carry.
+func mergeParts(ctx context.Context, f *runFlags, pos []string, stderr io.Writer) (*sim.Part, []*scenarios.Scenario, error) {
+	paths, err := partPaths(ctx, pos, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := f.checkOutputs(paths); err != nil {
+		return nil, nil, err
+	}
+	if f.format == "partial" {
+		if err := checkPartialOutside(f.output, pos); err != nil {
+			return nil, nil, err
+		}
+	}
+	merger, err := readParts(ctx, paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	merged, err := merger.Result()
+	if err != nil {
+		return nil, nil, err
+	}
+	// A partial merge is checked as the final one will be: a stage of
+	// racks merged by another binary would pass only to be refused there.
+	if err := sameBuild(merged.Header); err != nil {
+		return nil, nil, err
+	}
+	// The merged output's reproduce line runs the parts' scenarios: an
+	// output that would hide a built-in among them is refused, as run's is.
+	var files []string
+	for _, in := range merged.Header.Inputs {
+		files = append(files, in.File)
+	}
+	if err := f.hideNoBuiltin(files...); err != nil {
+		return nil, nil, err
+	}
+	if err := f.notTheirInputs(merged.Header.Inputs); err != nil {
+		return nil, nil, err
+	}
+	// The scenarios are rebuilt for a partial result too: its output may
+	// not be a file they would read as a unit catalogue either.
+	ss, err := mergedScenarios(ctx, merged, paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	return merged, ss, f.notCatalogues(ss...)
 }
 
 // notTheirInputs refuses an output that names a file the parts' run read
