@@ -148,26 +148,25 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 	if files.stopped() {
 		return ErrStopped
 	}
-	if fd, ok := descriptor(path); ok {
-		if err := checkDescriptor(path, fd); err != nil {
+	// A descriptor a path names (/dev/stdout) is written into, as
+	// anything else that is not a regular file is; a regular file is
+	// replaced, and must be one the user may replace.
+	target, direct, fd := path, true, -1
+	if n, ok := descriptor(path); ok {
+		if err := checkDescriptor(path, n); err != nil {
 			return err
 		}
-		var b bytes.Buffer
-		if err := write(stopWriter{files, &b}); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
+		fd = n
+	} else {
+		if target, direct, err = destination(path); err != nil {
+			return err
 		}
-		files.pending = append(files.pending, pendingFile{name: path, target: path, data: b.Bytes(), fd: fd})
-		return nil
-	}
-	target, direct, err := destination(path)
-	if err != nil {
-		return err
-	}
-	if err := readOnly(path, target); err != nil {
-		return err // before any file of the set is written
-	}
-	if err := notStandard(path, target, direct, files.StdoutFree); err != nil {
-		return err
+		if err := readOnly(path, target); err != nil {
+			return err // before any file of the set is written
+		}
+		if err := notStandard(path, target, files.StdoutFree); err != nil {
+			return err
+		}
 	}
 	for _, in := range files.Inputs {
 		if SameFile(target, in) {
@@ -194,7 +193,7 @@ func (files *Files) Add(path string, write func(io.Writer) error) (err error) {
 		if err := write(stopWriter{files, &b}); err != nil {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
-		files.pending = append(files.pending, pendingFile{name: path, target: target, data: b.Bytes(), fd: -1})
+		files.pending = append(files.pending, pendingFile{name: path, target: target, data: b.Bytes(), fd: fd})
 		return nil
 	}
 	f, err := createTemp(target)
@@ -414,7 +413,7 @@ func (files *Files) Check(path string) error {
 	if err != nil || direct {
 		return err
 	}
-	if err := notStandard(path, target, direct, files.StdoutFree); err != nil {
+	if err := notStandard(path, target, files.StdoutFree); err != nil {
 		return err
 	}
 	dir := filepath.Dir(target)
@@ -450,17 +449,12 @@ func (files *Files) Check(path string) error {
 // would leave what the command writes to the stream after it (what it
 // wrote, a table beside a --report) going into the file it replaced,
 // deleted, and lost.
-func notStandard(path, target string, direct, stdoutFree bool) error {
-	if direct {
+func notStandard(path, target string, stdoutFree bool) error {
+	name, dev := standardStream(target)
+	if name == "" || dev == "/dev/stdout" && stdoutFree {
 		return nil
 	}
-	switch s := standardStream(target); {
-	case s == "", s == "standard output" && stdoutFree:
-	default:
-		dev := map[string]string{"standard output": "/dev/stdout", "standard error": "/dev/stderr"}[s]
-		return fmt.Errorf("cannot write %s: it is this command's %s too, which replacing it would leave writing into a deleted file; write to %s, or to another file", shortPath(path), s, dev)
-	}
-	return nil
+	return fmt.Errorf("cannot write %s: it is this command's %s too, which replacing it would leave writing into a deleted file; write to %s, or to another file", shortPath(path), name, dev)
 }
 
 // readOnly refuses target, the existing file path names, when a shell's

@@ -18,4 +18,4 @@ func writeDescriptor(fd int, b []byte) error { return nil }
 
 // standardStream is "" where a file open as a standard stream may not be
 // renamed over anyway.
-func standardStream(target string) string { return "" }
+func standardStream(target string) (name, dev string) { return "", "" }

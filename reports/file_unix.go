@@ -165,19 +165,20 @@ func writeDescriptor(fd int, b []byte) error {
 }
 
 // standardStream names the standard stream, output or error, that
-// target, a regular file, is opened as, or is "" when it is neither.
-func standardStream(target string) string {
+// target, a regular file, is opened as, and the path that names it; both
+// are "" when it is neither.
+func standardStream(target string) (name, dev string) {
 	fi, err := os.Stat(target)
 	if err != nil || !fi.Mode().IsRegular() {
-		return ""
+		return "", ""
 	}
 	for _, s := range []struct {
-		f    *os.File
-		name string
-	}{{os.Stdout, "standard output"}, {os.Stderr, "standard error"}} {
+		f         *os.File
+		name, dev string
+	}{{os.Stdout, "standard output", "/dev/stdout"}, {os.Stderr, "standard error", "/dev/stderr"}} {
 		if si, err := s.f.Stat(); err == nil && os.SameFile(fi, si) {
-			return s.name
+			return s.name, s.dev
 		}
 	}
-	return ""
+	return "", ""
 }

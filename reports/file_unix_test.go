@@ -124,6 +124,11 @@ func TestFilesWriteThroughDescriptors(t *testing.T) {
 	if _, err := f.WriteString("later\n"); err != nil {
 		t.Errorf("the descriptor was closed: %v", err)
 	}
+	// A descriptor that leads to one of the command's inputs is refused,
+	// as the input's own path is.
+	if err := (&Files{Inputs: []string{log}}).Add(path, func(io.Writer) error { return nil }); err == nil || !strings.Contains(err.Error(), "names the input "+log) {
+		t.Errorf("%s onto the input %s: %v, want it refused", path, log, err)
+	}
 	// Refused before any work: a descriptor that is not open, one open
 	// for reading only (a shell's 3<FILE), and one on a folder.
 	readOnly, err := os.Open(log)
