@@ -363,9 +363,7 @@ func (m *Merger) Add(p NamedPart) error {
 	for _, c := range p.Chunks {
 		m.owners = append(m.owners, ownedRange{c, p.Name})
 	}
-	if err := addRuns(m.out, p.Part); err != nil {
-		return fmt.Errorf("%s: %w", p.Name, err)
-	}
+	addRuns(m.out, p.Part)
 	return nil
 }
 
@@ -595,21 +593,18 @@ func rangesString(rs []ChunkRange) string {
 	return strings.Join(s, ", ")
 }
 
-// addRuns adds p's runs into out's, checking that they have one shape.
-func addRuns(out, p *Part) error {
+// addRuns adds p's runs into out's, which checkShapes has found of one
+// shape (the first part's are copied).
+func addRuns(out, p *Part) {
 	if out.Runs == nil {
 		for _, r := range p.Runs {
 			out.Runs = append(out.Runs, cloneRun(r))
 		}
-		return nil
-	}
-	if err := checkShapes(out, p); err != nil {
-		return err
+		return
 	}
 	for i := range out.Runs {
 		out.Runs[i].Merge(p.Runs[i])
 	}
-	return nil
 }
 
 // checkShapes checks that p's runs can be added to out's (none yet is
