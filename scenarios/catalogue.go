@@ -313,7 +313,7 @@ func (d *Decoder) ownCards(root *Node) []*UnitCard {
 		}
 	}
 	if dir != "" {
-		d.places = append(d.places, CataloguePlace{dir, "units.yaml"}, CataloguePlace{dir, "*.units.yaml"})
+		d.places = append(d.places, besideScenario(dir)...)
 		paths, err := filesIn(dir, "*.units.yaml")
 		if err != nil {
 			d.Errorf(nil, "the scenario's folder %s cannot be listed for its unit catalogues (*.units.yaml): %v", dir, pathProblem(err))
@@ -439,6 +439,12 @@ type unitsFile struct {
 	path string
 }
 
+// besideScenario are the places in a scenario's folder, dir, where it
+// looks for unit catalogues: units.yaml and *.units.yaml.
+func besideScenario(dir string) []CataloguePlace {
+	return []CataloguePlace{{dir, "units.yaml"}, {dir, "*.units.yaml"}}
+}
+
 // recordedPlaces notes, for a scenario read with the catalogues a run
 // recorded, where it would look for catalogues were it read from its file
 // here and now, as the places of a scenario read so are noted: its folder,
@@ -450,7 +456,7 @@ func (d *Decoder) recordedPlaces(root *Node) {
 	if dir == "" {
 		return
 	}
-	d.places = append(d.places, CataloguePlace{dir, "units.yaml"}, CataloguePlace{dir, "*.units.yaml"})
+	d.places = append(d.places, besideScenario(dir)...)
 	if root.Kind != MapNode {
 		return
 	}

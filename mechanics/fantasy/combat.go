@@ -357,7 +357,7 @@ func impactHits(r *dice.Rand, units [2]*Unit, states [2]*UnitState, first bool, 
 		case u.GrindAttack && !(first && us.Charged):
 			extra := grindExtra(u, opt)
 			for range models {
-				hits[side] += r.D3() + extra // D3+1, the D3 read from a D6
+				hits[side] += r.D3() + extra // D3+1 (or +2), the D3 read from a D6
 			}
 		}
 	}
