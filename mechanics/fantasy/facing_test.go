@@ -63,9 +63,10 @@ func TestSidesInContact(t *testing.T) {
 // (50 mm wide, 100 mm deep) in the flank of the block of twenty ten wide
 // (two ranks, 40 mm of flank): one chariot touches it, and two of the
 // block (one a rank) touch the chariots' 150 mm front. A block whose last
-// rank holds three (twenty-three, ten wide) shows 60 mm to its rear: the
-// five of a 20 mm unit behind it touch with three, and all three of that
-// rank fight. Twenty-five 25 by 50 mm Cavalry five wide show five ranks of
+// rank holds three (twenty-three, ten wide) still shows ten bases, 200 mm,
+// to its rear: the five of a 20 mm unit behind it fight across the gaps
+// (WAP, Incomplete Ranks), and five of the block, the three of that rank
+// and two of the rank ahead, fight them back. Twenty-five 25 by 50 mm Cavalry five wide show five ranks of
 // 50 mm, 250 mm, along a flank: a 20 mm unit ten wide touches it with
 // thirteen bases' worth, ten at most, and four of the Cavalry (one a rank,
 // 50 mm each) touch its 200 mm front.
@@ -87,8 +88,9 @@ func TestContactBySide(t *testing.T) {
 	}{
 		{"chariots on the flank", chariots, FaceFront, 3, block, FaceFlank, 20, 1},
 		{"flank on the chariots", block, FaceFlank, 20, chariots, FaceFront, 3, 2},
-		{"five on a rear of three", five, FaceFront, 5, block, FaceRear, 23, 3},
-		{"rear of three on five", block, FaceRear, 23, five, FaceFront, 5, 3},
+		{"five on a rear of three", five, FaceFront, 5, block, FaceRear, 23, 5},
+		{"rear of three on five", block, FaceRear, 23, five, FaceFront, 5, 5},
+		{"rear of one rank", block, FaceRear, 7, five, FaceFront, 5, 5},
 		{"a full last rank", five, FaceFront, 5, block, FaceRear, 20, 5},
 		{"ten on the cavalry's flank", ten, FaceFront, 10, horse, FaceFlank, 25, 10},
 		{"cavalry's flank on ten", horse, FaceFlank, 25, ten, FaceFront, 10, 4},
@@ -248,5 +250,30 @@ func TestValidateSides(t *testing.T) {
 	b.Distance[1], b.Options.OutOfControl = 4, OutOfControlTowards
 	if err := b.Validate(); err == nil {
 		t.Error("a target in the flank of a Doomwheel that may run into it Out of Control was accepted")
+	}
+}
+
+// TestRearAcrossTheGaps: a unit fought in its rear keeps the width of a
+// full rank there, however few its last rank holds (WAP, Incomplete
+// Ranks: enemies the gaps leave out of contact fight across them). Five
+// Infantry in the rear of a block five wide, which has no attacks and is
+// Unbreakable; one Attack each at 1/2 to hit (WS 3 against WS 3) and 1/2
+// to wound (S 3 against T 3), no save: 5/4 wounds whether the block's last
+// rank holds five (twenty), one (twenty-one) or four (twenty-four). With
+// the last rank alone in contact the twenty-one would take 1/4.
+func TestRearAcrossTheGaps(t *testing.T) {
+	for _, models := range []int{20, 21, 24} {
+		a := foot("Five", 5, 5, 3, 3, 3, 3, 1, 10, NoSave)
+		a.Rear = true
+		blk := foot("Block", models, 5, 3, 3, 3, 3, 0, 10, NoSave)
+		blk.Unbreakable, blk.ImmunePsychology = true, true
+		b := battle(a, blk, 0, PhaseCombat)
+		b.Options.Rounds, b.Options.Pursue = 1, PursueNever
+		if got, has := ExactBattle(b).Value(BattleWounds, 1); !has || math.Abs(got-1.25) > 1e-12 {
+			t.Errorf("%d models: exact wounds %v, %v; want 1.25", models, got, has)
+		}
+		matchesTrials(t, b, 47, 40_000, []exactProbe{
+			{"wounds", BattleWounds, 1, func(s *State) float64 { return float64(s.Units[1].Wounds) }},
+		})
 	}
 }

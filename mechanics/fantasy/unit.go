@@ -328,8 +328,11 @@ func FacedBy(e *Unit) Facing {
 // f, and the length in millimetres of each one's edge along it: the front
 // is its first rank (the narrower of its width and what is left), by base
 // widths; a flank is one model of each rank, by base depths; the rear is
-// its last rank, by base widths (casualties come from the back, so the
-// last rank is the part-filled one).
+// as wide as the front. Casualties come from the back, so the last rank is
+// the part-filled one, but an enemy behind its gaps fights across them,
+// as in base contact with the models of the rank ahead
+// (WAP/close-combat/incomplete-ranks), and those models, in contact with
+// it, fight it back.
 func (u *Unit) Side(f Facing, alive int) (n, mm int) {
 	if alive <= 0 {
 		return 0, u.FrontMM
@@ -340,8 +343,6 @@ func (u *Unit) Side(f Facing, alive int) (n, mm int) {
 			return (alive + u.Width - 1) / u.Width, u.DepthMM
 		}
 		return (alive + u.Width - 1) / u.Width, u.FrontMM
-	case FaceRear:
-		return alive - (alive-1)/u.Width*u.Width, u.FrontMM
 	}
 	return min(u.Width, alive), u.FrontMM
 }
