@@ -135,11 +135,11 @@ func (a *Attack) perModel(e dice.Expr, rolls int) int {
 //
 // A model fires one weapon, or with Firing Protocols (X) up to X different
 // weapons, never one weapon twice (rule text). A model firing a Pistol may
-// fire a second Pistol with it [EMP]; by default the pair takes one of the
-// model's weapon choices, so a model with Firing Protocols (X) fires two
-// Pistols and X-1 other weapons (Options.PistolPairWithinProtocols counts
-// them as two of the X instead, as a model without Firing Protocols
-// still fires both). Which weapons is the player's choice, which the rules
+// fire a second Pistol with it [EMP]. By default the Pistols count as two
+// of a model's X weapons, and a model without Firing Protocols still fires
+// both (Options.PistolPairWithinProtocols); without that option the pair
+// takes one of the model's weapon choices, so a model with Firing
+// Protocols (X) fires two Pistols and X-1 other weapons. Which weapons is the player's choice, which the rules
 // leave to them; the choice made here is the set with the highest exact
 // score against target, ties going to the earlier weapons. The score is
 // the mean shots times what one shot is worth by Options.WeaponChoice (a

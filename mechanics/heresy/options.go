@@ -223,11 +223,11 @@ type Options struct {
 	// it [EMP], which a model without Firing Protocols does although it
 	// fires one weapon; Firing Protocols (X) lets a model fire X different
 	// weapons (rule text). Neither text says how the two combine. OPEN.
-	// Default false: the pair takes one of the X choices, as it takes a
+	// Default true, the HH2 text's own limit: the Pistols count as two of
+	// the X different weapons (a model without Firing Protocols still fires
+	// both); false lets the pair take one of the X choices, as it takes a
 	// model's one choice without Firing Protocols, so the second Pistol
-	// fires beyond X (X-1 other weapons and two Pistols); true counts the
-	// Pistols as two of the X (a model without Firing Protocols still fires
-	// both).
+	// fires beyond X (X-1 other weapons and two Pistols).
 	PistolPairWithinProtocols bool
 
 	// DisorderTriggers are the core triggers of a Disordered Charge
@@ -362,6 +362,8 @@ var DefaultOptions = Options{
 	DisorderTriggers:        DisorderedDefault,
 	ChargeDice:              dice.Dice(2, 6),
 	MaxCharge:               12,
+
+	PistolPairWithinProtocols: true,
 }
 
 // TiePolicy decides between candidates that are equally good by the rule

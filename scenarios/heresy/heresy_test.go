@@ -1293,11 +1293,11 @@ func TestScenarioExactBudget(t *testing.T) {
 
 // TestPistolPairOption: pistol_pair reaches the weapon choice. One BS 4
 // model with Firing Protocols (2), a heavy bolter (Heavy 3) and two
-// Pistols (Pistol 2 each), 12" from ten Legionaries. By default the pair
-// of Pistols takes one of its two choices, so it fires all three: 3 + 2 + 2
-// = 7 shots hitting on 3+, 7 * 4/6 = 14/3 hits; with two_weapons the
-// Pistols are two of the two, and it fires the heavy bolter and one
-// Pistol: 5 shots, 10/3 hits. (The heavy bolter scores 12/27 a model, a
+// Pistols (Pistol 2 each), 12" from ten Legionaries. With one_weapon the
+// pair of Pistols takes one of its two choices, so it fires all three:
+// 3 + 2 + 2 = 7 shots hitting on 3+, 7 * 4/6 = 14/3 hits; with two_weapons,
+// the default, the Pistols are two of the two, and it fires the heavy
+// bolter and one Pistol: 5 shots, 10/3 hits. (The heavy bolter scores 12/27 a model, a
 // Pistol 8/27: TestSelectAgainstTogether in mechanics/heresy.)
 func TestPistolPairOption(t *testing.T) {
 	src := scenario(`shooting:
@@ -1319,7 +1319,7 @@ func TestPistolPairOption(t *testing.T) {
 			t.Errorf("pistol_pair %s: estimate %.4f, exact %.4f, z %.1f", pair, e.Value, e.Exact, z)
 		}
 	}
-	if optPistolPair.def != "one_weapon" || rules.DefaultOptions.PistolPairWithinProtocols {
+	if optPistolPair.def != "two_weapons" || !rules.DefaultOptions.PistolPairWithinProtocols {
 		t.Errorf("pistol_pair's default %q does not match rules.DefaultOptions", optPistolPair.def)
 	}
 }

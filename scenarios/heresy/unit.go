@@ -946,10 +946,11 @@ var (
 	// How a model picks the weapons it fires; the default is
 	// rules.DefaultOptions.WeaponChoice, by casualties.
 	optWeaponChoice = option{key: "weapon_choice", words: []string{"casualties", "unsaved_wounds"}, def: "casualties"}
-	// How two Pistols count against Firing Protocols (X): one_weapon, the
-	// default (rules.DefaultOptions.PistolPairWithinProtocols false), takes
-	// one of the X choices for the pair.
-	optPistolPair = option{key: "pistol_pair", words: []string{"one_weapon", "two_weapons"}, def: "one_weapon"}
+	// How two Pistols count against Firing Protocols (X): two_weapons, the
+	// default (rules.DefaultOptions.PistolPairWithinProtocols true), counts
+	// them as two of the X; one_weapon takes one of the X choices for the
+	// pair.
+	optPistolPair = option{key: "pistol_pair", words: []string{"one_weapon", "two_weapons"}, def: "two_weapons"}
 )
 
 // gridSpec is a grid: key, which lays one probability metric, or the
