@@ -147,7 +147,7 @@ type Chain struct {
 	// a D6 per shot, whose 1 also loses the shot) wound the firer, who saves
 	// on HotSave and mitigates on HotMitigate. HotReroll: that D6 of 1 is
 	// re-rolled, and only the re-roll counts (a firer that may re-roll its
-	// To Hit rolls, rulebook p.239).
+	// To Hit rolls, rulebook p.239, with Options.HotRerollNoToHit).
 	GetsHot              bool
 	HotReroll            bool
 	HotSave, HotMitigate int
@@ -257,11 +257,12 @@ func FiringChain(firer *Unit, w *Weapon, target *Unit, f Firing, o Options) Chai
 	}
 	if w.GetsHot {
 		c.GetsHot = true
-		// A weapon that rolls no To Hit re-rolls its Gets Hot 1 when the
-		// firer may re-roll its To Hit rolls, Twin-linked or BS 6 and
-		// above (rulebook p.239); Master-crafted re-rolls one failed To
-		// Hit roll, which such a weapon never makes.
-		c.HotReroll = rerolls && (c.AutoHits > 0 || c.WallOfDeath)
+		// A weapon that rolls no To Hit re-rolls its Gets Hot 1 only
+		// with Options.HotRerollNoToHit, when the firer may re-roll its
+		// To Hit rolls, Twin-linked or BS 6 and above (rulebook p.239);
+		// Master-crafted re-rolls one failed To Hit roll, which such a
+		// weapon never makes.
+		c.HotReroll = o.HotRerollNoToHit && rerolls && (c.AutoHits > 0 || c.WallOfDeath)
 		c.HotSave, _ = BestSave(firer.Save, firer.Invuln, 0, w.AP)
 		// Neither cover nor a Shrouded roll helps against Gets Hot (rulebook
 		// p.239); Feel No Pain and the Stupefied roll do.

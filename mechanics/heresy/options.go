@@ -230,6 +230,17 @@ type Options struct {
 	// fires beyond X (X-1 other weapons and two Pistols).
 	PistolPairWithinProtocols bool
 
+	// HotRerollNoToHit decides whether a weapon that rolls no To Hit
+	// (Blast, Template, Wall of Death) re-rolls the D6 of 1 that Gets Hot
+	// rolls for each of its shots when its firer may re-roll To Hit rolls
+	// (Twin-linked, BS 6 and above). Gets Hot counts only the re-rolled
+	// result of a To Hit roll (rulebook p.239), but these weapons make
+	// none: Twin-linked re-rolls a Blast's scatter and a Template's To
+	// Wound rolls instead (p.249), and BS 6 and above re-rolls a To Hit
+	// roll. OPEN. Default false: that D6 is never re-rolled; true re-rolls
+	// it, reading it as the To Hit roll it stands in for.
+	HotRerollNoToHit bool
+
 	// DisorderTriggers are the core triggers of a Disordered Charge
 	// (rulebook p.182, not found; OPEN); a Stupefied charger's charge is
 	// always Disordered whatever they say. Default DisorderedDefault.

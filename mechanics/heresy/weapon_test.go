@@ -524,14 +524,16 @@ func TestMasterCraftedBlast(t *testing.T) {
 	}
 }
 
-// TestGetsHotRerollNoToHit: a weapon that rolls no To Hit re-rolls its
-// Gets Hot D6 of 1 when its firer may re-roll To Hit rolls (Twin-linked,
-// BS 6 and above; rulebook p.239), and only the re-roll counts: a shot is
-// lost, and the firer wounded (AP2 leaves its 3+ nothing), with 1/36
-// instead of 1/6. Two models with a Blast (3") that hits three of ten
-// Legionaries: 2 * 3 * 35/36 = 35/6 hits and 2/36 = 1/18 wounds; a BS 4
-// firer with no Twin-linked, 2 * 3 * 5/6 = 5 hits and 2/6 wounds; a
-// Twin-linked Template in Wall of Death (D3 hits, mean 2): 2 * 2 * 35/36.
+// TestGetsHotRerollNoToHit: with Options.HotRerollNoToHit, a weapon that
+// rolls no To Hit re-rolls its Gets Hot D6 of 1 when its firer may re-roll
+// To Hit rolls (Twin-linked, BS 6 and above; rulebook p.239), and only the
+// re-roll counts: a shot is lost, and the firer wounded (AP2 leaves its 3+
+// nothing), with 1/36 instead of 1/6. Two models with a Blast (3") that
+// hits three of ten Legionaries: 2 * 3 * 35/36 = 35/6 hits and 2/36 = 1/18
+// wounds; a BS 4 firer with no Twin-linked, 2 * 3 * 5/6 = 5 hits and 2/6
+// wounds; a Twin-linked Template in Wall of Death (D3 hits, mean 2): 2 * 2
+// * 35/36. By default nothing re-rolls that D6: 5 hits and 2/6 wounds for
+// the Blasts, 2 * 2 * 5/6 hits for the Template.
 func TestGetsHotRerollNoToHit(t *testing.T) {
 	target := NewUnit(marine, 10)
 	cannon := Weapon{Name: "cannon", S: 7, AP: 2, Blast: 3, GetsHot: true}
@@ -545,16 +547,22 @@ func TestGetsHotRerollNoToHit(t *testing.T) {
 		firer       Profile
 		w           Weapon
 		s           Situation
+		reroll      bool
 		hits, wound float64
 	}{
-		{"BS 4", marine, cannon, Situation{}, 5, 2.0 / 6},
-		{"Twin-linked", marine, twin, Situation{}, 35.0 / 6, 1.0 / 18},
-		{"BS 6", bs6, cannon, Situation{}, 35.0 / 6, 1.0 / 18},
-		{"Twin-linked Wall of Death", marine, flamer, Situation{Reaction: true}, 2 * 2 * 35.0 / 36, 1.0 / 18},
+		{"BS 4", marine, cannon, Situation{}, true, 5, 2.0 / 6},
+		{"Twin-linked", marine, twin, Situation{}, true, 35.0 / 6, 1.0 / 18},
+		{"BS 6", bs6, cannon, Situation{}, true, 35.0 / 6, 1.0 / 18},
+		{"Twin-linked Wall of Death", marine, flamer, Situation{Reaction: true}, true, 2 * 2 * 35.0 / 36, 1.0 / 18},
+		{"Twin-linked, by default", marine, twin, Situation{}, false, 5, 2.0 / 6},
+		{"BS 6, by default", bs6, cannon, Situation{}, false, 5, 2.0 / 6},
+		{"Twin-linked Wall of Death, by default", marine, flamer, Situation{Reaction: true}, false, 2 * 2 * 5.0 / 6, 2.0 / 6},
 	} {
 		firer := NewUnit(c.firer, 2)
 		var a Attack
-		a.PrepareAt(&firer, []Weapon{c.w}, &target, c.s, DefaultOptions)
+		o := DefaultOptions
+		o.HotRerollNoToHit = c.reroll
+		a.PrepareAt(&firer, []Weapon{c.w}, &target, c.s, o)
 		if got := a.Expected(StageHits); !near(got, c.hits) {
 			t.Errorf("%s: hits %.6f, want %.6f", c.name, got, c.hits)
 		}

@@ -88,6 +88,7 @@ var assaultOptions = []option{
 	optDoubleStrength,
 	optWeaponChoice,
 	optPistolPair,
+	optHotReroll,
 	{key: "outnumber_bonus", lo: 0, hi: 10, def: rules.DefaultOptions.OutnumberBonus},
 	{key: "charge_bonus_attacks", lo: 0, hi: 10, def: rules.DefaultOptions.ChargeBonusAttacks},
 	{key: "terrain_charge_initiative", lo: 0, hi: 10, def: rules.DefaultOptions.TerrainChargeInitiative},
@@ -206,6 +207,7 @@ func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
 		"overwatch":                   "the defender has no weapons to fire Overwatch with at any point that charges",
 		"weapon_choice":               "the defender has no weapons to fire Overwatch with at any point that charges, its only Shooting Attack",
 		"pistol_pair":                 "the defender has no weapons to fire Overwatch with at any point that charges, its only Shooting Attack",
+		"gets_hot_reroll":             "the defender has no Template that Gets Hot to fire Overwatch with at any point that charges, the only weapon whose Gets Hot roll it re-rolls there",
 	}
 	read := map[string]bool{
 		"strength_multiplier":         multiplies,
@@ -217,6 +219,7 @@ func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
 		"overwatch":                   armed,
 		"weapon_choice":               armed,
 		"pistol_pair":                 armed,
+		"gets_hot_reroll":             armed && slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return u.hotUnrolled(false) }),
 	}
 	var refused []*scenarios.Node
 	msgs := map[*scenarios.Node]string{}

@@ -1324,6 +1324,59 @@ func TestPistolPairOption(t *testing.T) {
 	}
 }
 
+// TestGetsHotRerollOption: gets_hot_reroll reaches a Template's Gets Hot
+// roll. Five firers with no save, each with a Twin-linked Template that
+// Gets Hot (S5 AP4), at ten Legionaries 6" away: five hits a Template
+// (template_hits' default). By default its Gets Hot D6 is not re-rolled
+// (Twin-linked re-rolls a Template's To Wound rolls instead): each shot is
+// kept with 5/6, 5 * 5 * 5/6 = 125/6 hits, and each firer wounded with
+// 1/6, 5/6 Gets Hot wounds. With to_hit_rerolls only a second 1 counts:
+// 5 * 5 * 35/36 = 875/36 hits, 5/36 wounds. A scenario whose Gets Hot
+// weapons all roll To Hit is refused the option, in either question.
+func TestGetsHotRerollOption(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Flamers, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: "-",
+          weapons: [{name: burner, type: "Assault 1, Template, Gets Hot, Twin-linked", S: 5, AP: 4}]}
+  target: {name: Legionaries, models: 10, ` + marine + `}
+  distance: 6
+  options: {gets_hot_reroll: [never, to_hit_rerolls]}
+`)
+	_, es := runScenario(t, src, 20_000)
+	for _, c := range []struct {
+		reroll, metric string
+		want           float64
+	}{
+		{"never", metricHits, 125.0 / 6},
+		{"never", metricGetsHot, 5.0 / 6},
+		{"to_hit_rerolls", metricHits, 875.0 / 36},
+		{"to_hit_rerolls", metricGetsHot, 5.0 / 36},
+	} {
+		e := find(t, es, c.metric, "gets_hot_reroll", c.reroll)
+		if math.Abs(e.Exact-c.want) > 1e-9 {
+			t.Errorf("gets_hot_reroll %s: exact %s %.6f, want %.6f", c.reroll, c.metric, e.Exact, c.want)
+		}
+		if z := e.Z(); farFromExact(e, 5) {
+			t.Errorf("gets_hot_reroll %s: %s %.4f, exact %.4f, z %.1f", c.reroll, c.metric, e.Value, e.Exact, z)
+		}
+	}
+	if optHotReroll.def != "never" || rules.DefaultOptions.HotRerollNoToHit {
+		t.Errorf("gets_hot_reroll's default %q does not match rules.DefaultOptions", optHotReroll.def)
+	}
+	for _, q := range []string{`shooting:
+  firer: {name: Gun, models: 1, ` + marine + `, weapons: [{name: plasma, type: "Rapid Fire, Gets Hot", range: 24, S: 7, AP: 2}]}
+  target: {name: Four, models: 4, ` + marine + `}
+  options: {gets_hot_reroll: to_hit_rerolls}
+`, `assault:
+  attacker: ` + assaultSquad + `
+  defender: {name: Guard, models: 10, ` + marine + `, weapons: [{name: cannon, type: "Heavy 1, Blast (3\"), Gets Hot", range: 36, S: 7, AP: 2}]}
+  options: {overwatch: true, gets_hot_reroll: to_hit_rerolls}
+`} {
+		if _, err := registry.Parse("t.yaml", []byte(scenario(q))); err == nil || !strings.Contains(err.Error(), "gets_hot_reroll: ") {
+			t.Errorf("gets_hot_reroll with no Template or Blast that Gets Hot: %v, want it refused", err)
+		}
+	}
+}
+
 // TestCombatResultOption: combat_result counts the Wounds the enemy's
 // models lost by default, every unsaved wound with unsaved_wounds. One
 // model (WS4 I4 A1, no charge) strikes first. (a) With a Brutal (2) maul

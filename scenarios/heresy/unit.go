@@ -148,6 +148,31 @@ func (w *weaponSpec) multiplies() bool {
 	return slices.ContainsFunc(w.s.Values(), func(s strength) bool { return s.times > 0 })
 }
 
+// hotUnrolled says whether the weapon Gets Hot and rolls no To Hit (a
+// Template, or with blast a Blast) at some point of the sweep: the weapons
+// whose Gets Hot D6 gets_hot_reroll is about.
+func (w *weaponSpec) hotUnrolled(blast bool) bool {
+	blasts, template := w.markers()
+	if !template && (!blast || len(blasts) == 0) {
+		return false
+	}
+	for _, rp := range w.rules {
+		for _, c := range rp.Values() {
+			if c.On && c.Rule.Spec != nil && c.Rule.Spec.Name == rules.RuleGetsHot {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hotUnrolled says whether one of the unit's ranged weapons Gets Hot and
+// rolls no To Hit (a Template, or with blast a Blast) at some point of the
+// sweep; a unit that could not be read may, and waits for its own errors.
+func (u *unitSpec) hotUnrolled(blast bool) bool {
+	return u == nil || slices.ContainsFunc(u.weapons, func(w *weaponSpec) bool { return w.hotUnrolled(blast) })
+}
+
 // multiplies says whether one of the unit's weapons, ranged or close
 // combat, multiplies its Strength at some point of the sweep; a unit that
 // could not be read may, and waits for its own errors.
@@ -896,6 +921,7 @@ var optionSetters = map[string]func(*rules.Options, any){
 	"sweeping_advance":                  func(o *rules.Options, v any) { o.SweepingAdvance = sweepRules[v.(string)] },
 	"weapon_choice":                     func(o *rules.Options, v any) { o.WeaponChoice = weaponChoices[v.(string)] },
 	"pistol_pair":                       func(o *rules.Options, v any) { o.PistolPairWithinProtocols = v.(string) == "two_weapons" },
+	"gets_hot_reroll":                   func(o *rules.Options, v any) { o.HotRerollNoToHit = v.(string) == "to_hit_rerolls" },
 	"combat_result":                     func(o *rules.Options, v any) { o.CombatScore = combatScores[v.(string)] },
 }
 
@@ -951,6 +977,10 @@ var (
 	// them as two of the X; one_weapon takes one of the X choices for the
 	// pair.
 	optPistolPair = option{key: "pistol_pair", words: []string{"one_weapon", "two_weapons"}, def: "two_weapons"}
+	// Whether a weapon that rolls no To Hit re-rolls its Gets Hot D6 when
+	// its firer may re-roll To Hit rolls: never, the default
+	// (rules.DefaultOptions.HotRerollNoToHit false), or to_hit_rerolls.
+	optHotReroll = option{key: "gets_hot_reroll", words: []string{"never", "to_hit_rerolls"}, def: "never"}
 )
 
 // gridSpec is a grid: key, which lays one probability metric, or the
