@@ -276,6 +276,13 @@ type Options struct {
 	// to Impact Hits; off by default, the Grind Attack read as a rule of
 	// its own).
 	GrindScythes bool
+	// StandardFirst: of a unit's command models, which are removed only
+	// once no rank-and-file model is left and then in the order its player
+	// chooses (WAP/command-groups/command-groups-and-casualties), the
+	// standard bearer goes before the musician. False, the default, takes
+	// 8th edition's order: the musician first, then the standard bearer.
+	// Either way the champion goes last.
+	StandardFirst bool
 }
 
 // DefaultOptions are the defaults for the open points (docs/fantasy.md).
@@ -1357,9 +1364,14 @@ func (b *Battle) pursuesChance(winner *Unit) float64 {
 // side's combat result; combatResult adds what casualties change.
 type scoring struct {
 	// fixed is +1 for the charge (first round only), flank +1, rear +2 and
-	// higher ground +1; banners the standard and battle standard, which
-	// count while the unit stands.
+	// higher ground +1; banners the battle standard, which counts while the
+	// unit stands.
 	fixed, banners int
+	// standard and musician: the unit's standard bearer and musician stand
+	// while it has more than standardFrom and musicianFrom models
+	// (commandFrom).
+	standard, musician         bool
+	standardFrom, musicianFrom int
 	// denied: the unit gets no benefit from its ranks (ranksDenied).
 	denied bool
 	// disruptRanks is how many ranks that count the enemy needs to disrupt
@@ -1377,14 +1389,34 @@ type scoring struct {
 func (b *Battle) scoring(units [2]*Unit, states [2]*UnitState, side int, first bool) scoring {
 	u, e := units[side], units[1-side]
 	denied := ranksDenied(units, states, side, first)
+	standardFrom, musicianFrom := commandFrom(u, b.Options.StandardFirst)
 	return scoring{
 		fixed:        flag(first && states[side].Charged) + flag(u.Flank) + 2*flag(u.Rear) + flag(u.HigherGround),
-		banners:      flag(u.Standard) + flag(u.BattleStandard),
+		banners:      flag(u.BattleStandard),
+		standard:     u.Standard,
+		musician:     u.Musician,
+		standardFrom: standardFrom,
+		musicianFrom: musicianFrom,
 		denied:       denied,
 		disruptRanks: b.disruptRanks(e),
 		fear:         u.causesFearOf(e, b.Options.TerrorVsImmuneFear),
 		ranks:        ranksCount(u, b.Options.SkirmishersRanks) && !denied,
 	}
+}
+
+// commandFrom returns how many models u must have for its standard bearer
+// and its musician to stand: more than standard and musician. Command
+// models are removed only once no rank-and-file model is left, the
+// champion last (WAP/command-groups/command-groups-and-casualties: the
+// owner's choice; 8th edition: the musician, the standard bearer, the
+// champion), and the standard bearer before the musician with
+// standardFirst (Options.StandardFirst).
+func commandFrom(u *Unit, standardFirst bool) (standard, musician int) {
+	champion := flag(hasChampion(u))
+	if standardFirst {
+		return champion + flag(u.Musician), champion
+	}
+	return champion, champion + flag(u.Standard)
 }
 
 // combatResult adds up each side's combat result (WAP, combat resolution):
@@ -1409,6 +1441,9 @@ func combatResult(plan *roundPlan, units [2]*Unit, states [2]*UnitState, wounds 
 		if st.Alive > 0 {
 			cr[side] += sc.banners
 		}
+		if sc.standard && st.Alive > sc.standardFrom {
+			cr[side]++
+		}
 		if sc.fear {
 			cr[side]++
 			if us[side] >= 2*us[1-side] {
@@ -1416,9 +1451,14 @@ func combatResult(plan *roundPlan, units [2]*Unit, states [2]*UnitState, wounds 
 			}
 		}
 	}
-	if cr[0] == cr[1] && units[0].Musician != units[1].Musician {
+	music := [2]bool{}
+	for side := range 2 {
+		sc := &plan.score[side]
+		music[side] = sc.musician && states[side].Alive > sc.musicianFrom
+	}
+	if cr[0] == cr[1] && music[0] != music[1] {
 		// A musician wins a drawn combat by one.
-		if units[0].Musician {
+		if music[0] {
 			cr[0]++
 		} else {
 			cr[1]++

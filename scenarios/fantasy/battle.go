@@ -85,6 +85,9 @@ var battleOptions = []struct {
 		o.ChargePath = map[string]rules.ChargePath{"clear": rules.ChargeClear, "line": rules.ChargeLine}[w]
 	}},
 	{key: "grind_scythes", only: inCombat, isBool: true, set: func(o *rules.Options, _ string, _ int, b bool) { o.GrindScythes = b }},
+	{key: "command_losses", only: inCombat, values: []string{"musician_first", "standard_first"}, set: func(o *rules.Options, w string, _ int, _ bool) {
+		o.StandardFirst = w == "standard_first"
+	}},
 	{key: "pursuer_out_of_control", only: inCombat, values: []string{"stays", "moves"}, set: func(o *rules.Options, w string, _ int, _ bool) {
 		o.PursuerOutOfControl = w == "moves"
 	}},
@@ -447,6 +450,10 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 			return slices.ContainsFunc(b.Units[:2], func(u *rules.Unit) bool { return u.GrindAttack && u.Scythes })
 		}):
 			why = "no unit that fights has both a Grind Attack and Scythes, the only hits it changes"
+		case o.key == "command_losses" && !some(func(b *rules.Battle) bool {
+			return slices.ContainsFunc(b.Units[:2], func(u *rules.Unit) bool { return u.Standard && u.Musician })
+		}):
+			why = "no unit that fights has both a standard and a musician, the only command models whose order it sets"
 		case o.key == "loss_of_control" && !m.loses:
 			why = "no unit has Loss of Control, the only rule it changes"
 		case o.key == "out_of_control" && !m.moves:

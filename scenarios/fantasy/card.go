@@ -57,6 +57,11 @@ func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 	if ch := u.spec.champion; ch != nil {
 		addChampion(c, u, fu, ch)
 	}
+	if n := flag01(u.spec.champion != nil) + flag01(fu.Standard) + flag01(fu.Musician); n > fu.Models {
+		// Each command model is one of the unit's models, an upgrade of a
+		// rank-and-file one (WAP/command-groups/fielding-command-groups).
+		c.fail(u.keyNode("musician"), "unit %q: %d command models (champion, standard bearer, musician) in a unit of %d; each is one of its models", u.Name, n, fu.Models)
+	}
 	applyRules(u, fu)
 	if fu.Parry < rules.NoSave && fu.Mounted() {
 		what := fu.Troop.String()

@@ -1137,6 +1137,62 @@ battle:
 	}
 }
 
+// TestCommandLossesOption: the option reaches the combat result. One model
+// (WS 3, S 3, A 1) fights two with no attacks, a standard bearer and a
+// musician; its attack kills one with 1/4. The combat result is -2 when it
+// kills none (the two's Unit Strength and standard); when it kills one,
+// musician first (the default) leaves the standard, a draw (0), and
+// standard first the musician, a win by one: -3/2 and -5/4 (by hand in
+// TestCommandModelsFallLast in mechanics/fantasy). Refused where no unit
+// has both, and a card with more command models than models is refused.
+func TestCommandLossesOption(t *testing.T) {
+	src := `name: t
+ruleset: fantasy
+battle:
+  attacker: {name: One, models: 1, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7}
+  target: {name: Two, models: 2, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 0, Ld: 7, standard: true, musician: true}
+  distance: 0
+  phases: [combat]
+  metrics: [combat_result]
+  options: {command_losses: [musician_first, standard_first], pursue: false}
+`
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 40_000
+	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: n, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[any]float64{"musician_first": -1.5, "standard_first": -1.25}
+	found := 0
+	for _, e := range s.Results(run) {
+		w, ok := want[e.Param("command_losses")]
+		if e.Metric != "combat_result" || !ok {
+			continue
+		}
+		found++
+		if !e.HasExact || math.Abs(e.Exact-w) > 1e-12 {
+			t.Errorf("command_losses %v: exact %v, want %v", e.Param("command_losses"), e.Exact, w)
+		}
+		if z := (e.Value - w) / e.SE; math.Abs(z) > 5 {
+			t.Errorf("command_losses %v: estimate %.4f, want %.4f (z %.1f)", e.Param("command_losses"), e.Value, w, z)
+		}
+	}
+	if found != 2 {
+		t.Errorf("found %d of the 2 estimates", found)
+	}
+	_, err = registry.Parse("t.yaml", []byte(strings.Replace(src, "musician: true}", "musician: false}", 1)))
+	if err == nil || !strings.Contains(err.Error(), "command_losses: no unit that fights has both a standard and a musician") {
+		t.Errorf("command_losses without a musician: %v", err)
+	}
+	_, err = registry.Parse("t.yaml", []byte(strings.Replace(src, "models: 2,", "models: 1,", 1)))
+	if err == nil || !strings.Contains(err.Error(), `unit "Two": 2 command models (champion, standard bearer, musician) in a unit of 1`) {
+		t.Errorf("one model with a standard and a musician: %v", err)
+	}
+}
+
 // TestChargePathOption: the option reaches the battle. Ten foot (M 5, a
 // charge of M plus the highest of 2D6) charge a target 9" away, reaching
 // it when that die is 4 or more: 3/4. A friend stands 3" away. With
