@@ -130,6 +130,7 @@ func decodeCharge(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 				flies = f.Values()
 			}
 			good = refuseUnread(d, u, "a charge question", false, !slices.Contains(flies, false)) && good
+			good = u.checkTroopRules(d) && good
 			if at, set := u.nodes["flying"]; set && flyingNode != nil {
 				// Both say whether the unit charges by flying: one would be
 				// ignored.
@@ -270,6 +271,7 @@ func decodePursuit(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		good := true
 		for _, u := range append(fleeing.Values(), pursuing.Values()...) {
 			good = refuseUnread(d, u, "a pursuit question", true, false) && good
+			good = u.checkTroopRules(d) && good
 		}
 		if !good {
 			return scenarios.Compiled{}

@@ -196,7 +196,7 @@ func TestErrors(t *testing.T) {
 		{"repeated value after a bad one", head + "charge: {unit: {name: A, M: [99, 5, 6, 6]}, distance: 3}\n", "t.yaml:3:30: M 99 is out of range; expected 1 to 20\nt.yaml:3:40: M lists 6 twice"},
 		{"nested sweep", head + "pursuit:\n  fleeing: [{name: A, M: [4, 5]}, {name: B, M: 6}]\n  pursuing: {name: C, M: 5}\n", "t.yaml:4:26: M sweeps inside a swept list"},
 		{"same unit names", head + "pursuit:\n  fleeing: [{name: A, M: 4}, {name: A, M: 6}]\n  pursuing: {name: C, M: 5}\n", `t.yaml:4:30: two units named "A" in one list`},
-		{"fly and tunneller", head + "charge: {unit: {name: A, M: 5, rules: [Fly (9), Tunneller (9)]}, distance: 3}\n", "t.yaml:3:49: A has both Fly and Tunneller"},
+		{"fly and tunneller", head + "charge: {unit: {name: A, M: 5, troop: Monster, rules: [Fly (9), Tunneller (9)]}, distance: 3}\n", "t.yaml:3:65: A has both Fly and Tunneller"},
 		{"duplicate key", head + "charge: {unit: {name: A, M: 5, M: 6}, distance: 3}\n", "t.yaml:3:"},
 		{"tag", head + "charge: !!map {unit: {name: A, M: 5}, distance: 3}\n", "t.yaml:3:"},
 		{"seed", head + "seed: -1\ncharge: {unit: {name: A, M: 5}, distance: 3}\n", "t.yaml:3:7: expected seed as a whole number from 0 to 18446744073709551615, found \"-1\""},
@@ -1539,5 +1539,41 @@ battle:
 	}
 	if checked != 8 {
 		t.Errorf("%d points checked, want 8", checked)
+	}
+}
+
+// TestTroopRulesInEveryQuestion: a rule that belongs to other troop types
+// is refused in a charge or pursuit question as in a battle, and on a card
+// of a catalogue: Tunneller (9) on Infantry would make it charge as a
+// 9" flyer, and Stomp is a Monster's or a monstrous type's.
+func TestTroopRulesInEveryQuestion(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"charge", `name: t
+ruleset: fantasy
+charge:
+  unit: {name: R, M: 5, rules: [Tunneller (9)]}
+  distance: 12
+`, `Tunneller on R (Infantry): it belongs to Monster`},
+		{"pursuit", `name: t
+ruleset: fantasy
+pursuit:
+  fleeing: {name: F, M: 4}
+  pursuing: {name: P, M: 5, troop: [Infantry, Monster], rules: [Stomp]}
+`, `Stomp on P (Infantry): it belongs to`},
+	} {
+		_, err := registry.Parse("t.yaml", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "units.yaml")
+	if err := os.WriteFile(path, []byte(`ruleset: fantasy
+units:
+  - {name: R, M: 5, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, rules: [Stomp]}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := registry.UserCards([]string{path}, ""); err == nil || !strings.Contains(err.Error(), "Stomp on R (Infantry): it belongs to") {
+		t.Errorf("a catalogue's Infantry card with Stomp: %v", err)
 	}
 }

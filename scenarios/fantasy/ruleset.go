@@ -31,7 +31,11 @@ func Ruleset() *scenarios.Ruleset {
 			"pursuit": {"fleeing", "pursuing"},
 			"battle":  {"attacker", "target", "others"},
 		},
-		Card:      func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n).checkPrice(d) },
+		Card: func(d *scenarios.Decoder, n *scenarios.Node) {
+			u := decodeUnit(d, n)
+			u.checkPrice(d)
+			u.checkTroopRules(d)
+		},
 		CardNotes: cardNotes,
 	}
 }

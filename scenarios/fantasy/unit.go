@@ -364,6 +364,43 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 // checkPrice refuses what makes the unit's price no one number for each
 // of its sizes (scenarios.Decoder.PerModel), where the price is read: on
 // a battle's attacker, and on a card, which a battle may take as one.
+// checkTroopRules reports, where each is written, the rules the unit has
+// at some point that one of its troop types does not take
+// (rules.AllowedOn: Stomp for the Monster and monstrous types, Tunneller
+// for a Monster...). A troop type and a rule swept apart meet at some
+// point, so each pair is checked. Every question checks it: a rule a type
+// may not have would still change the unit (Tunneller makes an Infantry
+// unit charge as a flyer). It returns false when it reported one.
+func (u *unitSpec) checkTroopRules(d *scenarios.Decoder) bool {
+	if u == nil {
+		return true
+	}
+	troops := []rules.TroopType{rules.Infantry}
+	if u.troop.Set() {
+		troops = u.troop.Values()
+	}
+	good := true
+	for _, p := range u.rules {
+		for _, c := range p.Values() {
+			if !c.On || c.Rule.Spec == nil {
+				continue
+			}
+			for _, t := range troops {
+				if allowed, types := rules.AllowedOn(c.Rule.Spec.Name, t); !allowed {
+					names := make([]string, len(types))
+					for j, a := range types {
+						names[j] = a.String()
+					}
+					d.Errorf(c.Node, "%s on %s (%s): it belongs to %s", c.Rule.Spec.Name, u.name, t, strings.Join(names, ", "))
+					good = false
+					break
+				}
+			}
+		}
+	}
+	return good
+}
+
 func (u *unitSpec) checkPrice(d *scenarios.Decoder) {
 	if u != nil {
 		d.PerModel(u.node, u.name, u.stats["models"], u.stats["points"], u.nodes["models"], u.nodes["points"], true)
