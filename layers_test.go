@@ -42,6 +42,8 @@ func forbidden(pkg, imp string) string {
 		return "sim knows no game: of mechanics it may import only mechanics/dice, for the generator"
 	case layer == "reports" && impLayer == "mechanics" && imp != "mechanics/dice":
 		return "reports renders results and knows no game: of mechanics it may import only mechanics/dice"
+	case pkg == "internal/goldenfile":
+		return "internal/goldenfile serves every package's tests and imports nothing of the project"
 	case pkg == "cmd/simulate/internal/web" && imp != "scenarios":
 		return "the web server adds no game logic and no statistics: of the project it imports only scenarios (the registry type, the built-ins); its runs come from the command line"
 	case (layer == "mechanics" || layer == "scenarios") && impRS != "" && impRS != rs:
@@ -147,6 +149,7 @@ func TestForbidden(t *testing.T) {
 		{"mechanics/dice", "", false},
 		{"scenarios", "", false},
 		{"cmd/simulate/internal/web", "", false},
+		{"internal/goldenfile", "sim", false},
 		{".", "sim", false},
 	}
 	for _, tt := range tests {

@@ -64,9 +64,9 @@ func trialsFrom(fs *flag.FlagSet, s *scenarios.Scenario) *scenarios.Scenario {
 // them), unless a flag settles them for all, are errors.
 func checkCompareScenarios(fs *flag.FlagSet, f *runFlags, ss []*scenarios.Scenario, names []string) error {
 	for i, s := range ss {
-		if s.Precision > 0 || s.MaxTrials > 0 {
-			return fmt.Errorf("%s asks for a precision target (precision, max_trials), which compare cannot follow: it runs every candidate for the same fixed number of trials; "+
-				"run that scenario with simulate run, or compare a copy without those keys", visible(names[i]))
+		if s.Precision > 0 {
+			return fmt.Errorf("%s asks for a precision target (precision), which compare cannot follow: it runs every candidate for the same fixed number of trials; "+
+				"run that scenario with simulate run, or compare a copy without that key", visible(names[i]))
 		}
 	}
 	// What each would run with, as run would configure it: the flags over
@@ -166,6 +166,10 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if err := checkCompareScenarios(fs, f, ss, pos); err != nil {
 		return err
+	}
+	if slices.ContainsFunc(ss, func(s *scenarios.Scenario) bool { return s.MaxTrials > 0 }) {
+		// Not an error, as for run: the key caps only a precision run.
+		fmt.Fprintf(stderr, "simulate: note: a scenario's max_trials caps only a precision run, which compare does not make; it runs every candidate for its fixed number of trials\n")
 	}
 	if err := shards.shardOutputs(fs, f); err != nil {
 		return err

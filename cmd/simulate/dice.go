@@ -95,7 +95,7 @@ func answerDice(ctx context.Context, text string, f diceFlags, stdout, stderr io
 // asked is false, with no error, when -h was asked for and answered. An
 // empty query given as such ("") is asked, and refused when it is read.
 func parseDiceArgs(args []string, stdout io.Writer) (f diceFlags, text string, asked bool, err error) {
-	fs := newFlagSet("dice", "dice QUERY [--trials N] [--seed S] [--format F] [-o FILE] [--plot DIR]", stdout)
+	fs := newFlagSet("dice", "dice QUERY [--trials N] [--seed S] [--workers N] [--format F] [-o FILE] [--plot DIR]", stdout)
 	fs.Var((*trialCount)(&f.trials), "trials", "also roll it `N` times (such as 1e6) and show the simulated answer beside the exact one")
 	f.seed = 1
 	fs.Var((*seedValue)(&f.seed), "seed", "random seed for --trials, a whole `number`")

@@ -266,7 +266,7 @@ func outputCases() []hostile {
 		// what a scenario asks otherwise is refused, not left unused.
 		{name: "compare/precision", args: []string{"compare", "{dir}/p.yaml", "--by", "unit"},
 			files: map[string]string{"p.yaml": strings.NewReplacer("trials: 2000", "precision: 0.01\nmax_trials: 50000", "{name: A, M: 5}", "[{name: A, M: 5}, {name: B, M: 6}]").Replace(tinyScenario)},
-			code:  exitError, msg: "{dir}/p.yaml asks for a precision target (precision, max_trials), which compare cannot follow"},
+			code:  exitError, msg: "{dir}/p.yaml asks for a precision target (precision), which compare cannot follow"},
 		{name: "compare/trials-differ", args: []string{"compare", "{dir}/a.yaml", "{dir}/b.yaml"},
 			files: map[string]string{"a.yaml": tinyScenario, "b.yaml": strings.Replace(tinyScenario, "trials: 2000", "trials: 5000", 1)},
 			code:  exitError, msg: "{dir}/a.yaml has trials: 2000 and {dir}/b.yaml has trials: 5000: compare runs them on the same trials"},

@@ -632,4 +632,15 @@ func TestMaxTrialsWithoutPrecision(t *testing.T) {
 	if err != nil || strings.Contains(stderr, note) {
 		t.Errorf("a precision run: %v, stderr %q", err, stderr)
 	}
+	// compare and a shard run a fixed number of trials too: the same note,
+	// not a refusal.
+	for _, args := range [][]string{
+		{"compare", file, file, "--trials", "1000", "--progress", "never"},
+		{"run", file, "--trials", "1000", "--shard", "1/2", "-o", filepath.Join(t.TempDir(), "part.json"), "--progress", "never"},
+	} {
+		_, stderr, err = runCLI(t, args...)
+		if err != nil || strings.Count(stderr, note) != 1 {
+			t.Errorf("%s: %v, stderr %q", args[0], err, stderr)
+		}
+	}
 }

@@ -356,14 +356,15 @@ func (s *Server) scenario(w http.ResponseWriter, r *http.Request) {
 
 // validation is the answer of /api/validate.
 type validation struct {
-	OK          bool      `json:"ok"`
-	Name        string    `json:"name,omitempty"`
-	Description string    `json:"description,omitempty"`
-	Axes        []string  `json:"axes,omitempty"`
-	Metrics     []string  `json:"metrics,omitempty"`
-	Errors      []problem `json:"errors,omitempty"`
-	More        int       `json:"more,omitempty"`
-	Error       string    `json:"error,omitempty"`
+	OK          bool     `json:"ok"`
+	Name        string   `json:"name,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Axes        []string `json:"axes,omitempty"`
+	Metrics     []string `json:"metrics,omitempty"`
+	// Error, Errors and More in the order of every error answer (apiError).
+	Error  string    `json:"error,omitempty"`
+	Errors []problem `json:"errors,omitempty"`
+	More   int       `json:"more,omitempty"`
 }
 
 func (s *Server) validate(w http.ResponseWriter, r *http.Request) {
