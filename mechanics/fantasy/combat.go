@@ -543,8 +543,8 @@ type roundPlan struct {
 	face  [2]Facing
 	aside bool
 	// contacts[side][k] is how many of side's bodies touch the other's
-	// front when k bodies stand in it and side has a full rank (reach, at
-	// most its width), for fronts up to maxPlannedFront.
+	// front when k bodies stand in it and side has a full rank (touching),
+	// for fronts up to maxPlannedFront; with fewer, as many as it has.
 	contacts [2][maxPlannedFront + 1]int
 }
 
@@ -611,7 +611,7 @@ func (b *Battle) planIn(plans *[4]roundPlan, units [2]*Unit, states [2]*UnitStat
 		p.hits[side] = hitsOn(u.S, e)
 		p.score[side] = b.scoring(units, states, side, first)
 		for k := 1; k <= maxPlannedFront; k++ {
-			p.contacts[side][k] = min(u.Width, reach(u.FrontMM, k, e.FrontMM))
+			p.contacts[side][k] = touching(u.Width, u.FrontMM, k, e.FrontMM)
 		}
 	}
 	p.built = true

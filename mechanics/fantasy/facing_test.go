@@ -24,23 +24,26 @@ func facingBattle(face Facing) *Battle {
 // attacks of each side, by the side of the block that the ten fight
 // (fantasy.md, Base contact, whose examples these are):
 //   - front: the block's front is 200 mm, which takes all five of the
-//     ten's front rank; the ten's 100 mm front takes five 20 mm bases of
-//     the block; each has five supporting attacks from its second rank;
+//     ten's front rank, with five supporting; the ten's 100 mm front takes
+//     five 20 mm bases of the block, and one more touches each of its
+//     corners (WAP, Who Can Strike): seven, with seven supporting;
 //   - flank: the block's flank is two ranks of 20 mm, 40 mm, which two of
-//     the ten touch, with two supporting behind them; along it two of the
-//     block (one each rank) touch the ten, and make no supporting attacks
-//     (WAP, Supporting Attacks: none to the side or rear);
-//   - rear: the block's last rank is ten 20 mm bases, which takes five of
-//     the ten, with five supporting; five of that rank touch the ten's
-//     100 mm front, and support nobody.
+//     the ten touch and two more at its corners: four, with four
+//     supporting behind them; along it two of the block (one each rank)
+//     touch the ten, and make no supporting attacks (WAP, Supporting
+//     Attacks: none to the side or rear);
+//   - rear: the block's rear is ten 20 mm bases, which takes five of the
+//     ten, with five supporting; seven of that rank touch the ten's
+//     100 mm front (five along it, two at its corners), and support
+//     nobody.
 func TestSidesInContact(t *testing.T) {
 	for _, tc := range []struct {
 		face                        Facing
 		front, behind, eFront, eBeh int
 	}{
-		{FaceFront, 5, 5, 5, 5},
-		{FaceFlank, 2, 2, 2, 0},
-		{FaceRear, 5, 5, 5, 0},
+		{FaceFront, 5, 5, 7, 7},
+		{FaceFlank, 4, 4, 2, 0},
+		{FaceRear, 5, 5, 7, 0},
 	} {
 		b := facingBattle(tc.face)
 		s := b.NewState()
@@ -59,17 +62,21 @@ func TestSidesInContact(t *testing.T) {
 	}
 }
 
-// TestContactBySide: Contact along each side, by hand. Three chariots
-// (50 mm wide, 100 mm deep) in the flank of the block of twenty ten wide
-// (two ranks, 40 mm of flank): one chariot touches it, and two of the
-// block (one a rank) touch the chariots' 150 mm front. A block whose last
-// rank holds three (twenty-three, ten wide) still shows ten bases, 200 mm,
-// to its rear: the five of a 20 mm unit behind it fight across the gaps
-// (WAP, Incomplete Ranks), and five of the block, the three of that rank
-// and two of the rank ahead, fight them back. Twenty-five 25 by 50 mm Cavalry five wide show five ranks of
-// 50 mm, 250 mm, along a flank: a 20 mm unit ten wide touches it with
-// thirteen bases' worth, ten at most, and four of the Cavalry (one a rank,
-// 50 mm each) touch its 200 mm front.
+// TestContactBySide: Contact along each side, by hand; a line longer than
+// the side it meets touches it with the bases along it, a part-base
+// counting, and one more at each of its corners (touching: at most
+// side/base + 2, rounded down). Three chariots (50 mm wide, 100 mm deep)
+// in the flank of the block of twenty ten wide (two ranks, 40 mm of
+// flank): 40/50 + 2 = 2 chariots touch it, and two of the block (one a
+// rank) touch the chariots' 150 mm front. A block whose last rank holds
+// three (twenty-three, ten wide) still shows ten bases, 200 mm, to its
+// rear: the five of a 20 mm unit behind it fight across the gaps (WAP,
+// Incomplete Ranks), and seven of the block (100/20 + 2), those of that
+// rank and of the rank ahead, fight them back; seven left in one rank
+// show 140 mm, and touch the five with seven too. Twenty-five 25 by 50 mm
+// Cavalry five wide show five ranks of 50 mm, 250 mm, along a flank: a
+// 20 mm unit ten wide, 200 mm, touches it with all ten, and all five of
+// the Cavalry (one a rank; 200/50 + 2 = 6) touch its 200 mm front.
 func TestContactBySide(t *testing.T) {
 	chariots := &Unit{Name: "Chariots", Troop: Chariot, Models: 3, Width: 3, FrontMM: 50, DepthMM: 100}
 	block := &Unit{Name: "Block", Troop: Infantry, Models: 20, Width: 10, FrontMM: 20}
@@ -86,14 +93,14 @@ func TestContactBySide(t *testing.T) {
 		eAlive int
 		want   int
 	}{
-		{"chariots on the flank", chariots, FaceFront, 3, block, FaceFlank, 20, 1},
+		{"chariots on the flank", chariots, FaceFront, 3, block, FaceFlank, 20, 2},
 		{"flank on the chariots", block, FaceFlank, 20, chariots, FaceFront, 3, 2},
 		{"five on a rear of three", five, FaceFront, 5, block, FaceRear, 23, 5},
-		{"rear of three on five", block, FaceRear, 23, five, FaceFront, 5, 5},
-		{"rear of one rank", block, FaceRear, 7, five, FaceFront, 5, 5},
+		{"rear of three on five", block, FaceRear, 23, five, FaceFront, 5, 7},
+		{"rear of one rank", block, FaceRear, 7, five, FaceFront, 5, 7},
 		{"a full last rank", five, FaceFront, 5, block, FaceRear, 20, 5},
 		{"ten on the cavalry's flank", ten, FaceFront, 10, horse, FaceFlank, 25, 10},
-		{"cavalry's flank on ten", horse, FaceFlank, 25, ten, FaceFront, 10, 4},
+		{"cavalry's flank on ten", horse, FaceFlank, 25, ten, FaceFront, 10, 5},
 		{"nobody left", five, FaceFront, 5, block, FaceFlank, 0, 0},
 	} {
 		if got := Contact(tc.u, tc.uf, tc.uAlive, tc.e, tc.ef, tc.eAlive); got != tc.want {
@@ -105,7 +112,7 @@ func TestContactBySide(t *testing.T) {
 // TestFightBySide: the wounds of one round, against the counts of
 // TestSidesInContact. Each attack wounds with 1/2 to hit (WS 3 against
 // WS 3) times 1/2 to wound (S 3 against T 3), no save: the ten inflict
-// 10/4 (front), 4/4 (flank), 10/4 (rear); the block 10/4, 2/4, 5/4. The
+// 10/4 (front), 8/4 (flank), 10/4 (rear); the block 14/4, 2/4, 7/4. The
 // blows are simultaneous (one Initiative), so no casualty cuts the other
 // side's attacks. 40,000 trials a side, within 4 standard errors of the
 // binomial (n attacks, 1/4).
@@ -114,9 +121,9 @@ func TestFightBySide(t *testing.T) {
 		face       Facing
 		ten, block int // attacks
 	}{
-		{FaceFront, 10, 10},
-		{FaceFlank, 4, 2},
-		{FaceRear, 10, 5},
+		{FaceFront, 10, 14},
+		{FaceFlank, 8, 2},
+		{FaceRear, 10, 7},
 	} {
 		b := facingBattle(tc.face)
 		s, r := b.NewState(), dice.New(41, 0)
@@ -142,11 +149,11 @@ func TestFightBySide(t *testing.T) {
 
 // TestExactImpactInTheFlank: a chariot's Impact Hits come from the models
 // in base contact with the side it charges. Three chariots (D6 hits each)
-// charge the flank of thirty Clanrats six wide, five ranks of 20 mm:
-// 100 mm, which two 50 mm chariots touch. The exact impact_hits of a
-// charge that always lands (the rats 2" away, the chariots' charge at
-// least 2") are 2 x 3.5 = 7; in the front (120 mm, three chariots),
-// 10.5.
+// charge the flank of thirty Clanrats fifteen wide, two ranks of 20 mm:
+// 40 mm, which two 50 mm chariots touch (one along it, one at its corner:
+// 40/50 + 2 = 2, touching). The exact impact_hits of a charge that always
+// lands (the rats 2" away, the chariots' charge at least 2") are
+// 2 x 3.5 = 7; in the front (300 mm, all three chariots), 10.5.
 func TestExactImpactInTheFlank(t *testing.T) {
 	for _, tc := range []struct {
 		flank bool
@@ -156,6 +163,9 @@ func TestExactImpactInTheFlank(t *testing.T) {
 		a := *b.Units[0]
 		a.Models, a.Width, a.Flank = 3, 3, tc.flank
 		b.Units[0] = &a
+		rats := *b.Units[1]
+		rats.Width = 15
+		b.Units[1] = &rats
 		got, has := ExactBattle(b).Value(BattleImpactHits, 0)
 		if !has || math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("flank %v: impact hits %v, %v; want %v", tc.flank, got, has, tc.want)
@@ -182,17 +192,17 @@ func TestFlankAndRearAllocateNothing(t *testing.T) {
 // TestChampionOutOfTheRear: a champion fights in his unit's front rank
 // (W9E, Position within a Unit). The block of twenty ten wide, two deep,
 // has a champion of 10 Attacks in place of one model. Fought in its front
-// by the ten, five of the block touch them: the champion (10) and four
-// models (4), with five supporting (5), 19 attacks; in its rear, five of
-// its last rank touch them, ordinary models all, and nobody supports: 5
-// attacks. Each wounds with 1/4 (TestFightBySide), so the ten suffer
-// 19/4 and 5/4 a round; 40,000 trials, within 4 standard errors of the
-// binomial.
+// by the ten, seven of the block touch them (TestSidesInContact): the
+// champion (10) and six models (6), with seven supporting (7), 23
+// attacks; in its rear, seven of its last rank touch them, ordinary models
+// all, and nobody supports: 7 attacks. Each wounds with 1/4
+// (TestFightBySide), so the ten suffer 23/4 and 7/4 a round; 40,000
+// trials, within 4 standard errors of the binomial.
 func TestChampionOutOfTheRear(t *testing.T) {
 	for _, tc := range []struct {
 		face    Facing
 		attacks int
-	}{{FaceFront, 19}, {FaceRear, 5}} {
+	}{{FaceFront, 23}, {FaceRear, 7}} {
 		b := facingBattle(tc.face)
 		block := *b.Units[1]
 		block.Attackers = append(block.Attackers[:1:1], Attacker{Name: "Champion", WS: 3, S: 3, I: 3, A: dice.Const(10), PerBody: 1, Champion: true})

@@ -24,18 +24,20 @@ func monster(name string, front int) *Unit {
 
 // TestImpactHitsOnlyFromModelsInContact: six chariots in one rank on 50 mm
 // bases charge infantry six wide on 20 mm bases. The infantry's front is
-// 6 x 20 = 120 mm; 50 mm bases along it: 120/50 rounded up = 3 chariots in
-// contact. With Impact Hits (2), 3 x 2 = 6 hits, not 6 x 2 = 12 (unit card,
-// Impact Hits: a model not in base contact inflicts none). Against a front
-// of two rats (40 mm) one chariot touches: 2 hits. (A second rank of
-// chariots adds to these: TestChariotsInTheSecondRank.)
+// 6 x 20 = 120 mm; 50 mm bases along it, a part-base counting, and one
+// more at each corner (WAP, Who Can Strike): 120/50 + 2 = 4 chariots in
+// contact, rounded down (touching). With Impact Hits (2), 4 x 2 = 8 hits,
+// not 6 x 2 = 12 (unit card, Impact Hits: a model not in base contact
+// inflicts none). Against a front of two rats (40 mm) two chariots touch:
+// 4 hits. (A second rank of chariots adds to these:
+// TestChariotsInTheSecondRank.)
 func TestImpactHitsOnlyFromModelsInContact(t *testing.T) {
 	for _, tt := range []struct {
 		width, want int
 		source      string
 	}{
-		{6, 6, "120 mm front: 3 chariots x Impact Hits (2)"},
-		{2, 2, "40 mm front: 1 chariot x Impact Hits (2)"},
+		{6, 8, "120 mm front: 4 chariots x Impact Hits (2)"},
+		{2, 4, "40 mm front: 2 chariots x Impact Hits (2)"},
 	} {
 		a := chariot("2")
 		a.Models, a.Width = 6, 6
@@ -51,11 +53,13 @@ func TestImpactHitsOnlyFromModelsInContact(t *testing.T) {
 	}
 }
 
-// TestGrindAttackOnlyFromModelsInContact: two Doomwheels side by side
-// (2 x 50 mm) against a lone 20 mm model: one touches it, so one D3+1.
+// TestGrindAttackOnlyFromModelsInContact: three Doomwheels side by side
+// (3 x 50 mm) against a lone 20 mm model: two touch it, one along its
+// front and one at its corner (20/50 + 2 = 2, touching), so two D3+1:
+// 4 to 8 hits, 6 in the mean (exact), where all three would make 9.
 func TestGrindAttackOnlyFromModelsInContact(t *testing.T) {
 	a := chariot("")
-	a.Models, a.Width, a.GrindAttack = 2, 2, true
+	a.Models, a.Width, a.GrindAttack = 3, 3, true
 	lone := foot("Hero", 1, 1, 3, 3, 10, 3, 0, 10, NoSave) // T10: no wound ends the round early
 	lone.W, lone.Unbreakable = 10, true
 	b := battle(a, lone, 0, PhaseCombat)
@@ -63,20 +67,24 @@ func TestGrindAttackOnlyFromModelsInContact(t *testing.T) {
 	r := dice.New(2, 0)
 	for range 2000 {
 		b.Run(r, s)
-		if h := s.Out.ImpactHits; h < 2 || h > 4 {
-			t.Fatalf("grind hits %d; one machine in contact rolls D3+1 (2 to 4)", h)
+		if h := s.Out.ImpactHits; h < 4 || h > 8 {
+			t.Fatalf("grind hits %d; two machines in contact roll 2(D3+1) (4 to 8)", h)
 		}
+	}
+	if got, has := ExactBattle(b).Value(BattleImpactHits, 0); !has || math.Abs(got-6) > 1e-12 {
+		t.Errorf("exact grind hits %v, %v; want 6", got, has)
 	}
 }
 
 // TestStompOnlyFromModelsInContact: three monsters three wide on 50 mm
-// bases against infantry five wide on 20 mm (a 100 mm front): 100/50 = 2
-// monsters touch it and stomp, D6 hits each at S5 against T3 (2+ to wound,
-// 5/6). Expected wounds per round: 2 x 3.5 x 5/6 = 35/6, not 3 x 3.5 x 5/6.
+// bases against infantry two wide on 20 mm (a 40 mm front): 40/50 + 2 = 2
+// monsters touch it (touching: one along it, one at its corner) and stomp,
+// D6 hits each at S5 against T3 (2+ to wound, 5/6). Expected wounds per
+// round: 2 x 3.5 x 5/6 = 35/6, not 3 x 3.5 x 5/6.
 func TestStompOnlyFromModelsInContact(t *testing.T) {
 	m := monster("Giants", 50)
 	m.Models, m.Width, m.Stomp = 3, 3, true
-	rats := foot("Rats", 100, 5, 3, 3, 3, 3, 0, 10, NoSave)
+	rats := foot("Rats", 100, 2, 3, 3, 3, 3, 0, 10, NoSave)
 	b := battle(m, rats, 0)
 	s := b.NewState()
 	r := dice.New(3, 0)

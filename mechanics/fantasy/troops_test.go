@@ -248,7 +248,10 @@ func TestTroopRulesParse(t *testing.T) {
 // (2) charge rats six wide (120 mm: the three 50 mm chariots of the front
 // rank touch). Each chariot of the second rank adds D3 to the one in front
 // of it (W9E, troop types, Chariots): 3 x 2 + 3D3 hits, mean 6 + 6 = 12.
-// Against rats two wide one chariot touches: 2 + D3, mean 4. Four chariots
+// Against rats two wide (40 mm) two chariots touch, one along their front
+// and one at its corner (40/50 + 2 = 2, touching): 2 x 2 + 2D3, mean 8;
+// the third chariot of the front rank, and the one behind it, make none.
+// Four chariots
 // three wide have one behind: 6 + D3. The exact distribution is checked
 // against trials by chi-square.
 func TestChariotsInTheSecondRank(t *testing.T) {
@@ -257,7 +260,7 @@ func TestChariotsInTheSecondRank(t *testing.T) {
 		hits             string // the dice of the charge's Impact Hits
 	}{
 		{6, 6, "3D3+6"},
-		{6, 2, "D3+2"},
+		{6, 2, "2D3+4"},
 		{4, 6, "D3+6"},
 		{3, 6, "6"},
 	} {

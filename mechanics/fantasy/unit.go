@@ -347,24 +347,34 @@ func (u *Unit) Side(f Facing, alive int) (n, mm int) {
 	return min(u.Width, alive), u.FrontMM
 }
 
-// reach returns how many bases, each mm long along their unit's side, fit
-// along k bases of the enemy's side, each emm long, a part-base counting
-// (a 50 mm Doomwheel touches three 20 mm Clanrats); at least one.
-func reach(mm, k, emm int) int {
-	return max(1, (k*emm+mm-1)/mm)
+// touching returns how many of n bases in a line, each mm long along it,
+// touch a side of k bases, each emm long, set against them. Models touching
+// only at a corner fight (WAP/close-combat/who-can-strike), and a charge
+// brings as many models into contact as it can
+// (WAP/movement/move-chargers), which the line does with a base's edge at
+// each end of the side where it can: a line no longer than the side
+// touches it with every base; a longer one with the bases along it, a
+// part-base counting, and one more beyond each end, touching its corner:
+// at most k*emm/mm + 2, rounded down (a 50 mm Doomwheel touches four 20 mm
+// Clanrats, two along its edge, a third across its far corner's line and a
+// fourth at its near corner).
+func touching(n, mm, k, emm int) int {
+	if side := k * emm; n*mm > side {
+		return min(n, side/mm+2)
+	}
+	return n
 }
 
 // Contact returns how many of u's models touch enemy e, when u has uAlive
 // models and shows e its side uf, and e has eAlive and shows u its side
-// ef: as many of the models along u's side as fit along e's (reach),
-// never more than u's side holds.
+// ef: the models along u's side that touch e's (touching).
 func Contact(u *Unit, uf Facing, uAlive int, e *Unit, ef Facing, eAlive int) int {
 	n, mm := u.Side(uf, uAlive)
 	k, emm := e.Side(ef, eAlive)
 	if n == 0 || k == 0 {
 		return 0
 	}
-	return min(n, reach(mm, k, emm))
+	return touching(n, mm, k, emm)
 }
 
 // causesFearOf reports whether u's Fear (or Terror, which includes Fear)
