@@ -134,7 +134,8 @@ func (a *Attack) perModel(e dice.Expr, rolls int) int {
 // Snap Shots).
 //
 // A model fires one weapon, or with Firing Protocols (X) up to X different
-// weapons, never one weapon twice (rule text). A model firing a Pistol may
+// weapons, never one weapon twice (rule text), nor two profiles of one
+// weapon (Weapon.Group). A model firing a Pistol may
 // fire a second Pistol with it [EMP]. By default the Pistols count as two
 // of a model's X weapons, and a model without Firing Protocols still fires
 // both (Options.PistolPairWithinProtocols); without that option the pair
@@ -225,7 +226,8 @@ func (a *Attack) selectAt(firer *Unit, weapons []Weapon, target *Unit, s Situati
 // positive scores among those whose type ok accepts and that are not
 // picked already, best first, ties going to the earlier, and returns the
 // sum of their scores. A picked weapon is marked by its score negated,
-// until unpick.
+// until unpick, and so are the other profiles of its weapon
+// (Weapon.Group), which a model that fires it cannot fire too.
 func (a *Attack) pickBest(weapons []Weapon, picks *[]int, k int, ok func(WeaponType) bool) float64 {
 	sum := 0.0
 	for range k {
@@ -236,6 +238,13 @@ func (a *Attack) pickBest(weapons []Weapon, picks *[]int, k int, ok func(WeaponT
 		*picks = append(*picks, best)
 		sum += a.score[best]
 		a.score[best] = -a.score[best]
+		if g := weapons[best].Group; g != 0 {
+			for i := range weapons {
+				if weapons[i].Group == g && a.score[i] > 0 {
+					a.score[i] = -a.score[i]
+				}
+			}
+		}
 	}
 	return sum
 }

@@ -98,6 +98,13 @@ type Weapon struct {
 	RadPhage        bool
 	Sniper          bool
 	Template        bool
+
+	// Group, when not 0, makes the weapons of one unit that share it
+	// profiles of one weapon (a missile launcher's krak and frag
+	// missiles): a model fires one of them at most, Firing Protocols or
+	// not (Firing Protocols' rule text: it never lets one weapon attack
+	// twice).
+	Group int
 }
 
 // TemplateReach is how far from the firer a Template weapon reaches, in

@@ -642,14 +642,26 @@ func TestPoisonedWielderStrength(t *testing.T) {
 // than both; at S6 AP3, 2 * 4/6 * 5/6 * 1 = 30/27, more than both. Heavy
 // bolter S5 AP4, three shots: 3 * 4/6 * 4/6 * 2/6 = 12/27; a Pistol 2 at
 // S5 AP5 makes 2 * 4/6 * 4/6 * 2/6 = 8/27, and two of them 16/27. With
-// Firing Protocols (X) the pair of Pistols takes one of the X choices by
-// default, so Firing Protocols (2) fires the heavy bolter and both Pistols,
-// 12/27 + 16/27 = 28/27, and Firing Protocols (3) the lascannon, the heavy
-// bolter and both, 15/27 + 12/27 + 16/27 = 43/27; counted as two of the X
-// (PistolPairWithinProtocols), the Pistols leave Firing Protocols (2) the
-// heavy bolter and one Pistol, 20/27, and Firing Protocols (3) the
-// lascannon, the heavy bolter and one Pistol, 35/27.
+// Firing Protocols (X) and PistolPairWithinProtocols off, the pair of
+// Pistols takes one of the X choices, so Firing Protocols (2) fires the
+// heavy bolter and both Pistols, 12/27 + 16/27 = 28/27, and Firing
+// Protocols (3) the lascannon, the heavy bolter and both, 15/27 + 12/27 +
+// 16/27 = 43/27; counted as two of the X (the default), the Pistols leave
+// Firing Protocols (2) the heavy bolter and one Pistol, 20/27, and Firing
+// Protocols (3) the lascannon, the heavy bolter and one Pistol, 35/27.
+// Profiles of one weapon (Weapon.Group) are fired one at most: the
+// lascannon and the autocannon as two profiles of one gun leave Firing
+// Protocols (2) the lascannon alone, 15/27, and beside a heavy bolter the
+// lascannon and the heavy bolter, 27/27; two Pistols that are profiles of
+// one Pistol are no pair, and the heavy bolter (12/27) outscores one
+// (8/27).
 func TestSelectAgainstTogether(t *testing.T) {
+	grouped := func(g int, ws ...Weapon) []Weapon {
+		for i := range ws {
+			ws[i].Group = g
+		}
+		return ws
+	}
 	target := NewUnit(marine, 10)
 	ord := func(s int) Weapon {
 		return Weapon{Name: "ordnance", Type: Ordnance, Shots: dice.Const(2), S: s, AP: 3}
@@ -674,6 +686,9 @@ func TestSelectAgainstTogether(t *testing.T) {
 		{"FP 2, Pistols counted as two: the heavy bolter and a Pistol, 20/27", 2, true, []Weapon{hbolter, pistol("a"), pistol("b")}, []int{0, 1}, 20.0 / 27},
 		{"FP 3: the lascannon, the heavy bolter and both Pistols, 43/27", 3, false, []Weapon{pistol("a"), hbolter, pistol("b"), lascan}, []int{3, 1, 0, 2}, 43.0 / 27},
 		{"FP 3, Pistols counted as two: one Pistol, 35/27", 3, true, []Weapon{pistol("a"), hbolter, pistol("b"), lascan}, []int{3, 1, 0}, 35.0 / 27},
+		{"FP 2, two profiles of one gun: the lascannon alone, 15/27", 2, true, grouped(1, lascan, autocan), []int{0}, 15.0 / 27},
+		{"FP 2, two profiles of one gun and a heavy bolter: 27/27", 2, true, append(grouped(1, lascan, autocan), hbolter), []int{0, 2}, 27.0 / 27},
+		{"two profiles of one Pistol: no pair, the heavy bolter, 12/27", 0, false, append([]Weapon{hbolter}, grouped(2, pistol("a"), pistol("b"))...), []int{0}, 12.0 / 27},
 	}
 	for _, tt := range tests {
 		p := marine

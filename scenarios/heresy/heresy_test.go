@@ -1324,6 +1324,48 @@ func TestPistolPairOption(t *testing.T) {
 	}
 }
 
+// TestProfilesOfOneWeapon: a model fires one profile of a weapon at most
+// (profile_of), with Firing Protocols too (its rule text: no weapon
+// attacks twice). A BS 4 Dreadnought's missile launcher, krak (S8 AP3,
+// Heavy 1) or frag (S4 AP6, Heavy 1, Blast (3")), at ten Legionaries (T4,
+// 3+) 24" away. Krak: 4/6 to hit, 5/6 to wound, no save (AP3), Instant
+// Death on one-Wound models anyway: 5/9 casualties. Frag: 3 hits (the
+// 3" marker's default), 1/2 to wound, 1/3 unsaved: 1/2, less, so one
+// profile alone fires krak, 5/9, with Firing Protocols (1) or (2). Two
+// weapons written without profile_of would fire both with (2): 5/9 + 1/2.
+// A profile_of that no other weapon gives is refused.
+func TestProfilesOfOneWeapon(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: Dread, models: 1, ` + marine + `, rules: [{Firing Protocols: [1, 2]}],
+          weapons: [{name: krak, profile_of: missile launcher, type: Heavy 1, range: 48, S: 8, AP: 3},
+                    {name: frag, profile_of: missile launcher, type: "Heavy 1, Blast (3\")", range: 48, S: 4, AP: 6}]}
+  target: {name: Legionaries, models: 10, ` + marine + `}
+  distance: 24
+`)
+	for _, c := range []struct {
+		src  string
+		fp   int
+		want float64
+	}{
+		{src, 1, 5.0 / 9},
+		{src, 2, 5.0 / 9},
+		{strings.ReplaceAll(src, "profile_of: missile launcher, ", ""), 2, 5.0/9 + 0.5},
+	} {
+		_, es := runScenario(t, c.src, 20_000)
+		e := find(t, es, metricCasualties, "firing_protocols", c.fp)
+		if math.Abs(e.Exact-c.want) > 1e-9 {
+			t.Errorf("Firing Protocols (%d): exact casualties %.6f, want %.6f", c.fp, e.Exact, c.want)
+		}
+		if z := e.Z(); farFromExact(e, 5) {
+			t.Errorf("Firing Protocols (%d): casualties %.4f, exact %.4f, z %.1f", c.fp, e.Value, e.Exact, z)
+		}
+	}
+	one := strings.Replace(src, "profile_of: missile launcher, type: \"Heavy 1, Blast", "type: \"Heavy 1, Blast", 1)
+	if _, err := registry.Parse("t.yaml", []byte(one)); err == nil || !strings.Contains(err.Error(), `profile_of "missile launcher" on weapon "krak": no other weapon of the unit is a profile of`) {
+		t.Errorf("a lone profile_of: %v", err)
+	}
+}
+
 // TestGetsHotRerollOption: gets_hot_reroll reaches a Template's Gets Hot
 // roll. Five firers with no save, each with a Twin-linked Template that
 // Gets Hot (S5 AP4), at ten Legionaries 6" away: five hits a Template

@@ -103,6 +103,12 @@ type weaponSpec struct {
 	template bool
 	// rngNode is where range is written (nil without one).
 	rngNode *scenarios.Node
+	// of is the weapon this one is a profile of (profile_of), written at
+	// ofNode; group numbers the unit's weapons of one profile_of from 1
+	// (rules.Weapon.Group), 0 without one.
+	of     string
+	ofNode *scenarios.Node
+	group  int
 }
 
 // markers reports the sizes of the Blast markers ("3", "5", "7", "10")
@@ -423,7 +429,33 @@ func decodeWeapons(d *scenarios.Decoder, n *scenarios.Node) []*weaponSpec {
 		names[w.name] = item
 		out = append(out, w)
 	}
+	groupProfiles(d, out)
 	return out
+}
+
+// groupProfiles numbers the weapons that are profiles of one weapon (the
+// same profile_of) alike, from 1 in the order first written: a model
+// fires one of them at most. A profile_of that only one weapon gives is
+// refused: it groups nothing.
+func groupProfiles(d *scenarios.Decoder, ws []*weaponSpec) {
+	count, group := map[string]int{}, map[string]int{}
+	for _, w := range ws {
+		if w.of != "" {
+			count[w.of]++
+		}
+	}
+	for _, w := range ws {
+		switch {
+		case w.of == "":
+		case count[w.of] < 2:
+			d.Errorf(w.ofNode, "profile_of %q on weapon %q: no other weapon of the unit is a profile of %q; give profile_of to each profile of that weapon, or leave it out", w.of, w.name, w.of)
+		default:
+			if group[w.of] == 0 {
+				group[w.of] = len(group) + 1
+			}
+			w.group = group[w.of]
+		}
+	}
 }
 
 // decodeWeapon reads a weapon profile: name, type, S, AP, shots and range
@@ -454,6 +486,7 @@ func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSp
 				w.shots = scenarios.Sweep(d, n, "shots", true, func(n *scenarios.Node) (dice.Expr, bool) { return decodeShots(d, n) }, shotsParam)
 			}},
 			scenarios.Field{Key: "range", Decode: func(n *scenarios.Node) { w.rng, w.template, w.rngNode = decodeRange(d, n) }},
+			scenarios.Field{Key: "profile_of", Decode: func(n *scenarios.Node) { w.of, w.ofNode = d.Name(n, "the weapon it is a profile of"), n }},
 		)
 	}
 	what := "a weapon"
@@ -733,7 +766,7 @@ func (s *unitSpec) at(d *scenarios.Decoder, pt scenarios.Point) (*unit, bool) {
 func (s *weaponSpec) at(d *scenarios.Decoder, pt scenarios.Point) (rules.Weapon, bool) {
 	str := s.s.At(pt)
 	w := rules.Weapon{Name: s.name, Type: s.typ, Shots: s.shots.At(pt), Range: s.rng, Template: s.template,
-		S: str.fixed, StrengthBonus: str.bonus, StrengthMultiplier: str.times, AP: s.ap.At(pt)}
+		S: str.fixed, StrengthBonus: str.bonus, StrengthMultiplier: str.times, AP: s.ap.At(pt), Group: s.group}
 	ok := true
 	for _, rp := range s.rules {
 		c := rp.At(pt)
