@@ -196,6 +196,19 @@ func (e Estimate) WithExact(v float64) Estimate {
 	return e
 }
 
+// AtLeast returns e with its 95% interval cut at lo, the least value the
+// metric can take (0 for a count): an average of counts near 0, whose
+// interval of mean ± t standard errors reaches below it, keeps only the
+// part it can be in. A cut interval covers the mean whenever the uncut
+// one did. Nothing else changes; an interval not worked out (NaN) stays
+// so.
+func (e Estimate) AtLeast(lo float64) Estimate {
+	if e.Kind == Mean && !math.IsNaN(e.CI95[0]) {
+		e.CI95 = [2]float64{max(e.CI95[0], lo), max(e.CI95[1], lo)}
+	}
+	return e
+}
+
 // WithExactSD returns e with the exact standard deviation of one trial's
 // value set (see ExactSD): for a mean whose exact spread is known without
 // its distribution.

@@ -89,3 +89,37 @@ func TestOneTrialHasNoInterval(t *testing.T) {
 		t.Errorf("two trials: %+v", e)
 	}
 }
+
+// TestAtLeast: an average of counts keeps the part of its interval it can
+// be in. Twenty trials, one of which counted 1: mean 1/20, standard
+// deviation sqrt(1/20 x 19/20 x 20/19) = sqrt(1/20) (n - 1 in the
+// denominator), so a standard error of sqrt(1/20)/sqrt(20) = 1/20, and a
+// t quantile for 19 degrees of freedom of 2.093: 0.05 ± 0.1047, whose
+// lower end, -0.0547, is cut to 0 and whose upper end stays. An interval
+// wholly above the cut, a probability's, and one not worked out (one
+// trial) are left as they are.
+func TestAtLeast(t *testing.T) {
+	h := NewHistogram(0, 1)
+	h.AddN(0, 19)
+	h.Add(1)
+	e := MeanOf("m", nil, &h)
+	if lo := e.CI95[0]; math.Abs(lo-(0.05-T95(19)*0.05)) > 1e-12 || lo > -0.05 {
+		t.Fatalf("uncut lower end %v, want 0.05 - 2.093 x 0.05", lo)
+	}
+	c := e.AtLeast(0)
+	if c.CI95[0] != 0 || c.CI95[1] != e.CI95[1] || c.Value != e.Value || c.SE != e.SE {
+		t.Errorf("cut at 0: %v, want [0, %v] and the rest unchanged", c.CI95, e.CI95[1])
+	}
+	if got := e.AtLeast(-1); got.CI95 != e.CI95 {
+		t.Errorf("cut at -1, below the interval: %v, want %v", got.CI95, e.CI95)
+	}
+	p := ProbabilityOf("p", nil, 0, 20)
+	if got := p.AtLeast(0.5); got.CI95 != p.CI95 {
+		t.Errorf("a probability: %v, want its Wilson interval %v", got.CI95, p.CI95)
+	}
+	one := NewHistogram(0, 1)
+	one.Add(1)
+	if got := MeanOf("m", nil, &one).AtLeast(0); !math.IsNaN(got.CI95[0]) || !math.IsNaN(got.CI95[1]) {
+		t.Errorf("one trial: %v, want no interval", got.CI95)
+	}
+}

@@ -91,3 +91,44 @@ func TestTrialsSplitAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestCountIntervalsStayAtZero: every average a built-in reports but the
+// combat result (a difference) is a count, and its interval is cut at 0
+// (sim.Estimate.AtLeast). Twenty trials a point, seed 2, leave many
+// averages of rare counts near 0 (plasma-gets-hot's Gets Hot wounds, 0.1
+// ± 0.144 uncut), whose uncut intervals reach below it.
+func TestCountIntervalsStayAtZero(t *testing.T) {
+	cut := 0
+	for _, name := range scenarios.BuiltinNames() {
+		out, _, err := runCLI(t, "run", name, "--trials", "20", "--seed", "2", "--format", "json", "--progress", "never")
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		var got struct {
+			Results []struct {
+				Metric, Kind string
+				Estimate     float64
+				CI95         []any `json:"ci95"`
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, r := range got.Results {
+			lo, ok := r.CI95[0].(float64)
+			if r.Kind != "mean" || r.Metric == "combat_result" || !ok {
+				continue
+			}
+			if lo < 0 {
+				t.Errorf("%s: %s's interval starts at %v, below 0", name, r.Metric, lo)
+			}
+			if lo == 0 && r.Estimate > 0 {
+				cut++
+			}
+		}
+	}
+	if cut == 0 {
+		t.Error("no interval was cut at 0: the test no longer reaches a rare count")
+	}
+}

@@ -1109,12 +1109,14 @@ func (m *battleModel) estimates(ps []sim.Param, t *sim.Tally, trials int64, ex r
 			}
 			continue
 		case recWounds, recKilled:
-			e = sim.MeanOf(name, withUnit(rc.unit), h)
+			e = sim.MeanOf(name, withUnit(rc.unit), h).AtLeast(0)
 			e.Title = sufferedTitles[name]
 		default:
 			e = sim.MeanOf(name, ps, h)
 			if rc.kind == recCombatResult {
 				e.Title = "combat result, attacker's less target's"
+			} else {
+				e = e.AtLeast(0) // the other averages are counts
 			}
 		}
 		if metric, known := exactMetrics[rc.kind]; known {

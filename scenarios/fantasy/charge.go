@@ -205,7 +205,7 @@ func chargeResults(axes scenarios.Axes, models []sim.Model, group func(scenarios
 				return
 			}
 			done[g] = true
-			e := sim.MeanOf("charge_reach", axes.TrialParams(pt), &run.Tallies[g].H[0])
+			e := sim.MeanOf("charge_reach", axes.TrialParams(pt), &run.Tallies[g].H[0]).AtLeast(0)
 			out = append(out, e.WithExactPMF(sim.PMF{Min: reach[g].Min, P: reach[g].P}))
 		})
 		return out

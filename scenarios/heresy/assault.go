@@ -650,7 +650,7 @@ func (t *assaultTrial) Run(r *dice.Rand, n int, tally *sim.Tally) {
 
 // estimate reads metric for unit i from the tally.
 func (m *assaultModel) estimate(metric string, i int, ps []sim.Param, t *sim.Tally, n int64) sim.Estimate {
-	e := m.estimateWithExact(metric, i, ps, t, n)
+	e := m.estimateWithExact(metric, i, ps, t, n).AtLeast(0) // every average is a count
 	e.Title = takenTitles[metric]
 	if m.exact[i].OverBudget {
 		return e.WithoutExact() // rules.MaxExactWork

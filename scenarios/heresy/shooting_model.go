@@ -137,7 +137,7 @@ func b2i(b bool) int {
 
 // estimate reads one metric of the model from its tally.
 func (m *shootingModel) estimate(metric string, ps []sim.Param, t *sim.Tally, n int64) sim.Estimate {
-	e := m.estimateWithExact(metric, ps, t, n)
+	e := m.estimateWithExact(metric, ps, t, n).AtLeast(0) // every average is a count
 	if m.exact.OverBudget {
 		return e.WithoutExact() // rules.MaxExactWork
 	}
