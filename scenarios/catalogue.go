@@ -924,7 +924,7 @@ func (d *Decoder) expandQuestion(q *Node, cards []*UnitCard, rs *Ruleset, places
 // n, a list of units) when use is set, and in what n holds when anywhere
 // is.
 func (d *Decoder) expand(n *Node, cards []*UnitCard, rs *Ruleset, depth int, use, anywhere bool) *Node {
-	if depth > maxDepth {
+	if depth > maxDepth || d.Stopped() {
 		return n
 	}
 	switch n.Kind {
@@ -976,17 +976,19 @@ func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node
 		return withoutUse(n, at) // the card's own error says what is wrong with it
 	}
 	if i < 0 {
-		var names []string
-		for _, c := range cards {
-			if !slices.Contains(names, c.Name) {
-				names = append(names, c.Name)
-			}
-		}
-		slices.Sort(names)
-		if near := mechanics.Nearest(name, names); near != "" {
+		names := d.namesOf(cards)
+		if len(d.errs) >= maxErrors {
+			// Past what a report shows, the nearest name (a search of
+			// every card) would be worked out for nothing.
+			d.Errorf(n.Vals[at], "no %s unit card named %q (simulate units lists them)", rs.Name, name)
+		} else if near := mechanics.Nearest(name, names); near != "" {
 			d.Errorf(n.Vals[at], "no %s unit card named %q; did you mean %q? (simulate units lists them)", rs.Name, name, near)
 		} else {
-			d.Errorf(n.Vals[at], "no %s unit card named %q; the catalogue has: %s (simulate units lists them)", rs.Name, name, strings.Join(names, ", "))
+			listed := strings.Join(names[:min(len(names), maxListedCards)], ", ")
+			if more := len(names) - maxListedCards; more > 0 {
+				listed += fmt.Sprintf(" and %d more", more)
+			}
+			d.Errorf(n.Vals[at], "no %s unit card named %q; the catalogue has: %s (simulate units lists them)", rs.Name, name, listed)
 		}
 		return withoutUse(n, at)
 	}
@@ -1010,6 +1012,33 @@ func (d *Decoder) useCard(n *Node, at int, cards []*UnitCard, rs *Ruleset) *Node
 	}
 	return out
 }
+
+// namesOf returns the names of cards, sorted, each once, worked out once
+// for the cards of a scenario (tens of thousands in a catalogue folder,
+// and a misspelt name in every point of a sweep).
+func (d *Decoder) namesOf(cards []*UnitCard) []string {
+	if len(cards) == 0 {
+		return nil
+	}
+	if len(d.cardNamesOf) == len(cards) && &d.cardNamesOf[0] == &cards[0] {
+		return d.cardNames // the same slice of cards
+	}
+	seen := make(map[string]bool, len(cards))
+	var names []string
+	for _, c := range cards {
+		if !seen[c.Name] {
+			seen[c.Name] = true
+			names = append(names, c.Name)
+		}
+	}
+	slices.Sort(names)
+	d.cardNames, d.cardNamesOf = names, cards
+	return names
+}
+
+// maxListedCards is how many card names the error for a use of a name no
+// card has, and none comes near, lists.
+const maxListedCards = 20
 
 // builtinPrefix begins the file name of every built-in unit catalogue.
 const builtinPrefix = "builtin:"

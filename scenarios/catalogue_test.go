@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"hammersim/scenarios"
 	"hammersim/scenarios/scenariotest"
@@ -1002,5 +1003,70 @@ func TestUseOnlyWhereAUnitIs(t *testing.T) {
 	var list scenarios.ErrorList
 	if !errors.As(err, &list) || len(list) != 1 || !strings.HasPrefix(list[0].Error(), `t.yaml:8:24: unknown key "use" in the battle's options; expected one of: rounds,`) {
 		t.Errorf("got %v; want one error at the use", err)
+	}
+}
+
+// TestManyMisspeltUsesOfABigCatalogue: a sweep of 100 uses of cards that
+// do not exist, in a scenario beside a catalogue of 30,000 cards, reads in
+// a few seconds at most: the names a misspelt use is set against are
+// listed once, not once for each use and each card (which took about half
+// a second a use at this size), and the nearest name is looked for only
+// while the report still shows problems (the first 20). A name with no
+// near card lists at most 20 of the catalogue's names. Reading stops when
+// its context is cancelled, however many uses are left.
+func TestManyMisspeltUsesOfABigCatalogue(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "cards"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for f := range 12 { // a file holds 20,000 values at most, 2,800 such cards
+		var cards strings.Builder
+		cards.WriteString("ruleset: fantasy\nunits:\n")
+		for i := range 2_500 {
+			fmt.Fprintf(&cards, "  - {name: Card%02d%04d, M: 4}\n", f, i)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "cards", fmt.Sprintf("c%d.yaml", f)), []byte(cards.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var src strings.Builder
+	src.WriteString("name: t\nruleset: fantasy\nunits: cards\npursuit:\n  pursuing: {name: P, M: 7}\n  fleeing:\n")
+	for i := range 100 {
+		fmt.Fprintf(&src, "    - {use: Card00%04dx}\n", i)
+	}
+	path := filepath.Join(dir, "t.yaml")
+	if err := os.WriteFile(path, []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err := both.Load(path)
+	var list scenarios.ErrorList
+	if !errors.As(err, &list) || len(list) != 100 || !strings.HasSuffix(list[0].Error(), `no fantasy unit card named "Card000000x"; did you mean "Card000000"? (simulate units lists them)`) {
+		t.Fatalf("got %v, want 100 errors, the first with a suggestion", err)
+	}
+	if !strings.HasSuffix(list[99].Error(), `no fantasy unit card named "Card000099x" (simulate units lists them)`) {
+		t.Errorf("the last error %q: want no search for a suggestion past the 20 shown", list[99])
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("read in %v, want well under 10 s", d)
+	}
+	far := strings.Replace(src.String(), "Card000000x", "Zzzzzzzzzzzz", 1)
+	if err := os.WriteFile(path, []byte(far), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = both.Load(path)
+	// The 30,000 and the built-in cards, twenty of them listed.
+	if !errors.As(err, &list) || !strings.Contains(list[0].Error(), `the catalogue has: Card000000, Card000001, Card000002, Card000003, Card000004, Card000005, Card000006, Card000007, Card000008, Card000009, Card000010, Card000011, Card000012, Card000013, Card000014, Card000015, Card000016, Card000017, Card000018, Card000019 and 29`) ||
+		!strings.HasSuffix(list[0].Error(), ` more (simulate units lists them)`) {
+		t.Errorf("a name near no card: %v", list[0])
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start = time.Now()
+	if _, err := both.LoadContext(ctx, path); !errors.Is(err, scenarios.ErrStopped) {
+		t.Errorf("cancelled: %v, want ErrStopped", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("cancelled, stopped in %v", d)
 	}
 }

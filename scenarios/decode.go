@@ -45,6 +45,11 @@ type Decoder struct {
 	// were read (a use in them): a use of one is not reported again as a
 	// card that does not exist.
 	refusedCards []string
+	// cardNames are the names of the cards a use may name, sorted, each
+	// once, worked out for the first use of a name no card has
+	// (Decoder.useCard): of the cards in cardNamesOf, the same slice.
+	cardNames   []string
+	cardNamesOf []*UnitCard
 	// read are the catalogue files read so far, shared by the decoders of
 	// one listing (Registry.UserCards), so that a file found twice is read
 	// once.

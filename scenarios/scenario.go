@@ -304,6 +304,9 @@ func (r *Registry) ParseContext(ctx context.Context, file string, src []byte) (*
 	rs := r.rulesetOf(d, root)
 	d.ruleset = rs
 	s.units = expandUnits(d, root, rs)
+	if d.Stopped() {
+		return nil, ErrStopped // the uses of cards, left half read
+	}
 	s.Catalogues, s.places = d.catalogues, d.places
 	s.SHA256 = inputsSHA256(src, d.catalogues)
 	var compile Compile

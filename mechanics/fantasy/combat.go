@@ -307,8 +307,9 @@ func (b *Battle) fight(r *dice.Rand, units [2]*Unit, states [2]*UnitState, plan 
 			standsIn := g.standsIn
 			if g.rearChampion && us.Alive > u.Width {
 				// Fought in its rear, a unit of several ranks meets the
-				// enemy with its last rank; its champion stands in the
-				// front rank (W9E, Position within a Unit), out of contact.
+				// enemy with its back ranks; its champion stands in the
+				// front rank (W9E, Position within a Unit), read as out of
+				// contact.
 				if u.Attackers[g.attacker].Champion {
 					g.attacks = 0
 					continue

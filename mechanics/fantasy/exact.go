@@ -325,9 +325,8 @@ func exactImpact(b *Battle, pCombat float64, lost int, ex BattleExact) (dice.Dis
 		// combat may: a hundred chariots rolling 100D6 each.
 		return dice.Dist{}, false
 	}
-	// The side the target shows need not shrink steadily as it loses
-	// models (its last rank, fought in the rear, empties and refills), so
-	// every number it may have left is tried.
+	// Every number of models the target may have left is tried, so that
+	// nothing is assumed of how the side it shows shrinks with them.
 	for alive := t.Models - lost; alive < t.Models; alive++ {
 		if Contact(a, af, a.Models, t, tf, alive) != models {
 			return dice.Dist{}, false

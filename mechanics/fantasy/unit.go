@@ -305,7 +305,7 @@ func (u *Unit) TotalUS(alive int) int { return alive * u.US }
 type Facing uint8
 
 // The sides of a unit: its first rank, a flank (one model of each rank),
-// its last rank.
+// its rear (as wide as a full rank: Side).
 const (
 	FaceFront Facing = iota
 	FaceFlank

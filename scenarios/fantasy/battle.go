@@ -451,7 +451,14 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		}):
 			why = "no unit that fights has both a Grind Attack and Scythes, the only hits it changes"
 		case o.key == "command_losses" && !some(func(b *rules.Battle) bool {
-			return slices.ContainsFunc(b.Units[:2], func(u *rules.Unit) bool { return u.Standard && u.Musician })
+			// The acting unit and every enemy, which it may come to fight
+			// (a pursuit or a move into another); its friends fight no one.
+			for i, u := range b.Units {
+				if (i == 0 || b.Enemy[i]) && u.Standard && u.Musician {
+					return true
+				}
+			}
+			return false
 		}):
 			why = "no unit that fights has both a standard and a musician, the only command models whose order it sets"
 		case o.key == "loss_of_control" && !m.loses:

@@ -1187,6 +1187,13 @@ battle:
 	if err == nil || !strings.Contains(err.Error(), "command_losses: no unit that fights has both a standard and a musician") {
 		t.Errorf("command_losses without a musician: %v", err)
 	}
+	// An enemy among the others, which a pursuit may reach, is one the
+	// acting unit may fight: the option is read.
+	other := strings.Replace(src, "musician: true}", "musician: false}", 1)
+	other = strings.Replace(other, "  distance: 0\n", "  distance: 0\n  others: [{name: Guard, side: enemy, distance: 4, models: 4, M: 4, WS: 3, S: 3, T: 3, I: 3, A: 1, Ld: 7, standard: true, musician: true}]\n", 1)
+	if _, err := registry.Parse("t.yaml", []byte(other)); err != nil {
+		t.Errorf("command_losses with an enemy among the others that has both: %v", err)
+	}
 	_, err = registry.Parse("t.yaml", []byte(strings.Replace(src, "models: 2,", "models: 1,", 1)))
 	if err == nil || !strings.Contains(err.Error(), `unit "Two": 2 command models (champion, standard bearer, musician) in a unit of 1`) {
 		t.Errorf("one model with a standard and a musician: %v", err)

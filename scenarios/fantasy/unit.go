@@ -361,9 +361,6 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 	return u
 }
 
-// checkPrice refuses what makes the unit's price no one number for each
-// of its sizes (scenarios.Decoder.PerModel), where the price is read: on
-// a battle's attacker, and on a card, which a battle may take as one.
 // checkTroopRules reports, where each is written, the rules the unit has
 // at some point that one of its troop types does not take
 // (rules.AllowedOn: Stomp for the Monster and monstrous types, Tunneller
@@ -401,6 +398,9 @@ func (u *unitSpec) checkTroopRules(d *scenarios.Decoder) bool {
 	return good
 }
 
+// checkPrice refuses what makes the unit's price no one number for each
+// of its sizes (scenarios.Decoder.PerModel), where the price is read: on
+// a battle's attacker, and on a card, which a battle may take as one.
 func (u *unitSpec) checkPrice(d *scenarios.Decoder) {
 	if u != nil {
 		d.PerModel(u.node, u.name, u.stats["models"], u.stats["points"], u.nodes["models"], u.nodes["points"], true)

@@ -207,7 +207,7 @@ func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
 		"overwatch":                   "the defender has no weapons to fire Overwatch with at any point that charges",
 		"weapon_choice":               "the defender has no weapons to fire Overwatch with at any point that charges, its only Shooting Attack",
 		"pistol_pair":                 "the defender has no weapons to fire Overwatch with at any point that charges, its only Shooting Attack",
-		"gets_hot_reroll":             "the defender has no Template that Gets Hot to fire Overwatch with at any point that charges, the only weapon whose Gets Hot roll it re-rolls there",
+		"gets_hot_reroll":             "the defender has no Template that Gets Hot and that it may re-roll To Hit rolls with (Twin-linked, or BS 6 and above) to fire Overwatch with at any point that charges, the only weapon whose Gets Hot roll it re-rolls there",
 	}
 	read := map[string]bool{
 		"strength_multiplier":         multiplies,
@@ -219,7 +219,7 @@ func (q *assaultSpec) checkUnread(d *scenarios.Decoder) {
 		"overwatch":                   armed,
 		"weapon_choice":               armed,
 		"pistol_pair":                 armed,
-		"gets_hot_reroll":             armed && slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return u.hotUnrolled(false) }),
+		"gets_hot_reroll":             armed && slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return u.hotRerolled(false) }),
 	}
 	var refused []*scenarios.Node
 	msgs := map[*scenarios.Node]string{}

@@ -1374,7 +1374,9 @@ func TestProfilesOfOneWeapon(t *testing.T) {
 // kept with 5/6, 5 * 5 * 5/6 = 125/6 hits, and each firer wounded with
 // 1/6, 5/6 Gets Hot wounds. With to_hit_rerolls only a second 1 counts:
 // 5 * 5 * 35/36 = 875/36 hits, 5/36 wounds. A scenario whose Gets Hot
-// weapons all roll To Hit is refused the option, in either question.
+// weapons all roll To Hit, or whose Template that Gets Hot is fired by a
+// BS 4 model without Twin-linked, which re-rolls nothing, is refused the
+// option, in either question.
 func TestGetsHotRerollOption(t *testing.T) {
 	src := scenario(`shooting:
   firer: {name: Flamers, models: 5, WS: 4, BS: 4, S: 4, T: 4, W: 1, I: 4, A: 1, Ld: 8, Sv: "-",
@@ -1407,6 +1409,11 @@ func TestGetsHotRerollOption(t *testing.T) {
 	for _, q := range []string{`shooting:
   firer: {name: Gun, models: 1, ` + marine + `, weapons: [{name: plasma, type: "Rapid Fire, Gets Hot", range: 24, S: 7, AP: 2}]}
   target: {name: Four, models: 4, ` + marine + `}
+  options: {gets_hot_reroll: to_hit_rerolls}
+`, `shooting:
+  firer: {name: Flamers, models: 5, ` + marine + `, weapons: [{name: burner, type: "Assault 1, Template, Gets Hot", S: 5, AP: 4}]}
+  target: {name: Four, models: 4, ` + marine + `}
+  distance: 6
   options: {gets_hot_reroll: to_hit_rerolls}
 `, `assault:
   attacker: ` + assaultSquad + `

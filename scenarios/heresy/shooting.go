@@ -284,8 +284,8 @@ func (q *shootingSpec) checkUnread(d *scenarios.Decoder) {
 			refused, msgs[n] = append(refused, n), fmt.Sprintf("%s: no weapon has Blast (%s\"), the only rule it changes; remove it", o.key, size)
 		case o.key == "strength_multiplier" && !slices.ContainsFunc(slices.Concat(q.firer.Values(), q.target.Values()), (*unitSpec).multiplies):
 			refused, msgs[n] = append(refused, n), "strength_multiplier: no weapon multiplies its wielder's Strength (S: x2) at any point, the only Strength it orders; remove it"
-		case o.key == "gets_hot_reroll" && !slices.ContainsFunc(slices.Concat(q.firer.Values(), q.target.Values()), func(u *unitSpec) bool { return u.hotUnrolled(true) }):
-			refused, msgs[n] = append(refused, n), "gets_hot_reroll: no weapon that Gets Hot is a Blast or a Template at any point, the only weapons whose Gets Hot roll it re-rolls; remove it"
+		case o.key == "gets_hot_reroll" && !slices.ContainsFunc(slices.Concat(q.firer.Values(), q.target.Values()), func(u *unitSpec) bool { return u.hotRerolled(true) }):
+			refused, msgs[n] = append(refused, n), "gets_hot_reroll: no weapon that Gets Hot and is a Blast or a Template has a firer that may re-roll To Hit rolls (the weapon Twin-linked, or BS 6 and above) at any point, the only weapons whose Gets Hot roll it re-rolls; remove it"
 		case o.key == "template_hits" && !template:
 			refused, msgs[n] = append(refused, n), "template_hits: no weapon is a Template, the only kind it changes; remove it"
 		case o.key == "evade_save" && !reactions[reactEvade]:

@@ -162,9 +162,15 @@ func (w *weaponSpec) hotUnrolled(blast bool) bool {
 	if !template && (!blast || len(blasts) == 0) {
 		return false
 	}
+	return w.mayHave(rules.RuleGetsHot)
+}
+
+// mayHave says whether the weapon has the rule named at some point of the
+// sweep.
+func (w *weaponSpec) mayHave(name string) bool {
 	for _, rp := range w.rules {
 		for _, c := range rp.Values() {
-			if c.On && c.Rule.Spec != nil && c.Rule.Spec.Name == rules.RuleGetsHot {
+			if c.On && c.Rule.Spec != nil && c.Rule.Spec.Name == name {
 				return true
 			}
 		}
@@ -172,11 +178,20 @@ func (w *weaponSpec) hotUnrolled(blast bool) bool {
 	return false
 }
 
-// hotUnrolled says whether one of the unit's ranged weapons Gets Hot and
-// rolls no To Hit (a Template, or with blast a Blast) at some point of the
-// sweep; a unit that could not be read may, and waits for its own errors.
-func (u *unitSpec) hotUnrolled(blast bool) bool {
-	return u == nil || slices.ContainsFunc(u.weapons, func(w *weaponSpec) bool { return w.hotUnrolled(blast) })
+// hotRerolled says whether one of the unit's ranged weapons Gets Hot,
+// rolls no To Hit (a Template, or with blast a Blast) and is fired by a
+// model that may re-roll To Hit rolls (the weapon Twin-linked, or BS 6 and
+// above) at some point of the sweep: the weapons gets_hot_reroll is
+// about. A unit that could not be read may, and waits for its own errors.
+func (u *unitSpec) hotRerolled(blast bool) bool {
+	if u == nil {
+		return true
+	}
+	bs := u.stats[statBS]
+	sharp := !bs.Set() || slices.ContainsFunc(bs.Values(), func(v int) bool { return v >= 6 })
+	return slices.ContainsFunc(u.weapons, func(w *weaponSpec) bool {
+		return w.hotUnrolled(blast) && (sharp || w.mayHave(rules.RuleTwinLinked))
+	})
 }
 
 // multiplies says whether one of the unit's weapons, ranged or close
