@@ -10,13 +10,22 @@ type Histogram struct {
 	counts []int64
 }
 
-// NewHistogram returns an empty histogram presized for values lo..hi.
+// NewHistogram returns an empty histogram presized for values lo..hi, or
+// for the first maxPresize of them when the range is wider.
 func NewHistogram(lo, hi int) Histogram {
-	if hi < lo {
-		hi = lo
-	}
+	hi = min(max(hi, lo), lo+maxPresize-1)
 	return Histogram{min: lo, counts: make([]int64, hi-lo+1)}
 }
+
+// maxPresize is the most values NewHistogram presizes a histogram for. A
+// slot's range is what a metric could take, which a run seldom comes near:
+// the hits of a hundred models firing a hundred shots each range over
+// 10,001 values, a run meets a few hundred of them, and a sweep of a
+// thousand such points held 620 MB of zeros in its tallies, one for each
+// worker and each point. Past this a histogram grows as values arrive,
+// at least doubling each time, so that a trial allocates only at a new
+// extreme, a few times a run.
+const maxPresize = 1024
 
 // Add counts one observation of v.
 func (h *Histogram) Add(v int) {
