@@ -476,7 +476,9 @@ func readOnly(path, target string) error {
 }
 
 // CheckDir reports whether files can be written into the directory dir,
-// made (with its parents) if missing. It leaves nothing behind.
+// made (with its parents) if missing; a link to nothing on the way is
+// refused, as making the folder would fail on it. It leaves nothing
+// behind.
 func CheckDir(dir string) error {
 	d := dir
 	for {
@@ -489,6 +491,11 @@ func CheckDir(dir string) error {
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("cannot write into %s: %w", dir, err)
+		}
+		if target, lerr := os.Readlink(d); lerr == nil {
+			// A link to nothing, which making the folder would not
+			// follow: its mkdir fails on the link, after the run.
+			return fmt.Errorf("cannot write into %s: %s is a link to %s, which does not exist; make that folder, or choose another", dir, d, target)
 		}
 		if len(filepath.Base(d)) > 255 {
 			return fmt.Errorf("cannot write into %s: the name %.20s... is too long", dir, filepath.Base(d))

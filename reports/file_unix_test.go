@@ -189,3 +189,27 @@ func TestFilesWriteThroughDescriptors(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckDirLinkToNothing: a plot folder that is a link to a folder
+// that does not exist passed the check, as not there yet, and the run
+// then failed to make it ("mkdir p2: file exists"); it is refused before
+// the run, naming the link and where it leads. A link to a folder that
+// exists is written into.
+func TestCheckDirLinkToNothing(t *testing.T) {
+	dir := t.TempDir()
+	dangling := filepath.Join(dir, "p2")
+	if err := os.Symlink("newdir", dangling); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{dangling, filepath.Join(dangling, "inner")} {
+		if err := CheckDir(d); err == nil || !strings.Contains(err.Error(), dangling+" is a link to newdir, which does not exist") {
+			t.Errorf("CheckDir(%s): %v, want the link named", d, err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "newdir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckDir(dangling); err != nil {
+		t.Errorf("a link to a folder: %v", err)
+	}
+}
