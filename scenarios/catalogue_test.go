@@ -1070,3 +1070,29 @@ func TestManyMisspeltUsesOfABigCatalogue(t *testing.T) {
 		t.Errorf("cancelled, stopped in %v", d)
 	}
 }
+
+// TestNamesWithoutInvisibleEnds: names that differ only by a space at an
+// end or an invisible character print alike in every table and plot, so
+// they are refused where written: "Knights " beside Knights, a name of a
+// zero-width space alone (blank), one holding a zero-width space or a soft
+// hyphen. A joiner inside a name (U+200D), which some scripts need, is
+// kept.
+func TestNamesWithoutInvisibleEnds(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{`"Knights "`, `begins or ends with a space or an invisible character`},
+		{`" Knights"`, `begins or ends with a space or an invisible character`},
+		{`"\u200b"`, `is empty; give it a name`},
+		{`"Kni\u200bghts"`, `holds the invisible character U+200B`},
+		{`"Kni\u00adghts"`, `holds the invisible character U+00AD`},
+		{`"\ufeffKnights"`, `begins or ends with a space or an invisible character`},
+	} {
+		src := "name: t\nruleset: fantasy\ncharge: {unit: {name: " + tc.name + ", M: 5}, distance: 5}\n"
+		if _, err := both.Parse("t.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("name %s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	src := "name: t\nruleset: fantasy\ncharge: {unit: {name: \"A\u200dB\", M: 5}, distance: 5}\n"
+	if _, err := both.Parse("t.yaml", []byte(src)); err != nil {
+		t.Errorf("a joiner inside a name: %v", err)
+	}
+}

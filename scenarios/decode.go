@@ -317,13 +317,34 @@ func (d *Decoder) Scalar(n *Node, what string) (string, bool) {
 // that is not empty nor only spaces.
 func (d *Decoder) Name(n *Node, what string) string {
 	s, ok := d.Scalar(n, what)
-	if ok && strings.TrimSpace(s) == "" {
+	switch {
+	case !ok:
+	case strings.TrimFunc(s, blankRune) == "":
 		d.Errorf(n, "%s is empty; give it a name", what)
+	case strings.TrimFunc(s, blankRune) != s:
+		// Tables and plots show no such space: two names alike but for
+		// it would read as one.
+		d.Errorf(n, "%s %s begins or ends with a space or an invisible character; remove it", what, Excerpt(s))
+	case strings.ContainsFunc(s, invisible):
+		d.Errorf(n, "%s %s holds the invisible character %U; remove it", what, Excerpt(s), []rune(s[strings.IndexFunc(s, invisible):])[0])
 	}
 	if ok {
 		d.printable(n, what, s)
 	}
 	return s
+}
+
+// blankRune reports a space or an invisible character, which a name may not
+// begin or end with.
+func blankRune(r rune) bool { return unicode.IsSpace(r) || invisible(r) }
+
+// invisible reports the characters that show nothing and join nothing: a
+// zero-width space (U+200B), a word joiner (U+2060), a byte order mark
+// (U+FEFF) and a soft hyphen (U+00AD). Two names alike but for one print
+// alike. The joiners some scripts write words with (U+200C, U+200D) are
+// allowed inside a name.
+func invisible(r rune) bool {
+	return r == '\u200B' || r == '\u2060' || r == '\uFEFF' || r == '\u00AD'
 }
 
 // printable reports text that holds a control character (a newline, a
