@@ -445,6 +445,18 @@ func besideScenario(dir string) []CataloguePlace {
 	return []CataloguePlace{{dir, "units.yaml"}, {dir, "*.units.yaml"}}
 }
 
+// CatalogueName reports whether a file named base would be read as a unit
+// catalogue by a scenario in its folder that uses a card (units.yaml,
+// *.units.yaml), and returns the pattern it matches.
+func CatalogueName(base string) (string, bool) {
+	for _, pl := range besideScenario("") {
+		if ok, _ := filepath.Match(pl.Pattern, base); ok {
+			return pl.Pattern, true
+		}
+	}
+	return "", false
+}
+
 // recordedPlaces notes, for a scenario read with the catalogues a run
 // recorded, where it would look for catalogues were it read from its file
 // here and now, as the places of a scenario read so are noted: its folder,

@@ -644,3 +644,29 @@ func TestMaxTrialsWithoutPrecision(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputNamedAsACatalogue: results written as units.yaml or
+// NAME.units.yaml would be read as a unit catalogue by every scenario of
+// their folder that uses a card, breaking its next run, so such a name is
+// refused before the run, whether or not this scenario uses cards; any
+// other name is written.
+func TestOutputNamedAsACatalogue(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(scen, []byte("name: s\nruleset: fantasy\ncharge: {unit: {name: A, M: 5}, distance: 5}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"units.yaml", "mine.units.yaml"} {
+		out := filepath.Join(dir, name)
+		_, _, err := runCLI(t, "run", scen, "--trials", "1000", "-o", out, "--progress", "never")
+		if err == nil || !strings.Contains(err.Error(), "is named as a unit catalogue") {
+			t.Errorf("-o %s: %v, want it refused", name, err)
+		}
+		if _, serr := os.Stat(out); serr == nil {
+			t.Errorf("-o %s: written", name)
+		}
+	}
+	if _, _, err := runCLI(t, "run", scen, "--trials", "1000", "-o", filepath.Join(dir, "units.csv"), "--progress", "never"); err != nil {
+		t.Errorf("-o units.csv: %v", err)
+	}
+}

@@ -90,7 +90,11 @@ func (f *runFlags) checkOutputs(inputs []string, ss ...*scenarios.Scenario) erro
 }
 
 // notCatalogues refuses an output file that one of ss would take for a
-// unit catalogue the next time it is read, which would break that run.
+// unit catalogue the next time it is read, which would break that run,
+// and then, once there are scenarios to check (a merge's come after its
+// parts are read), one named as the catalogues beside a scenario are
+// (units.yaml, *.units.yaml), which any scenario of its folder that uses
+// a card reads, though ss itself uses none.
 func (f *runFlags) notCatalogues(ss ...*scenarios.Scenario) error {
 	files, _ := f.destinations()
 	for _, o := range files {
@@ -100,6 +104,11 @@ func (f *runFlags) notCatalogues(ss ...*scenarios.Scenario) error {
 					return fmt.Errorf("%s %s would be read as a unit catalogue by %s next time (it matches %s in %s); choose another name or folder", o.flag, o.path, s.File, pl.Pattern, pl.Dir)
 				}
 			}
+		}
+	}
+	for _, o := range files {
+		if pattern, is := scenarios.CatalogueName(filepath.Base(o.path)); is && len(ss) > 0 {
+			return fmt.Errorf("%s %s is named as a unit catalogue (%s), which every scenario of its folder that uses a card reads; choose another name", o.flag, o.path, pattern)
 		}
 	}
 	return nil
