@@ -694,6 +694,14 @@ func decodeBattleOptions(d *scenarios.Decoder, n *scenarios.Node, into map[strin
 				}
 				return v.n
 			})
+			if o.key == "rounds" {
+				vs := into[o.key].Values()
+				if slices.Contains(vs, optionValue{n: rules.MaxRounds}) && slices.Contains(vs, optionValue{word: "all"}) {
+					// all fights at most MaxRounds: the two points would
+					// be one battle twice.
+					d.Errorf(n, "rounds lists %d and all, which fight alike (all stops at %d rounds); keep one", rules.MaxRounds, rules.MaxRounds)
+				}
+			}
 		}})
 	}
 	d.Object(n, "the battle's options", fields)

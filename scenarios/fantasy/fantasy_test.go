@@ -1584,3 +1584,17 @@ units:
 		t.Errorf("a catalogue's Infantry card with Stomp: %v", err)
 	}
 }
+
+// TestRoundsAllAndTheCap: rounds: all fights until a side breaks, flees or
+// is destroyed, at most rules.MaxRounds (50) rounds, so it and rounds: 50
+// are one battle; a sweep of both is refused, as a value listed twice is.
+// A sweep of 49 and all is two battles.
+func TestRoundsAllAndTheCap(t *testing.T) {
+	src := "name: t\nruleset: fantasy\nbattle:\n  attacker: {use: Knights}\n  target: {use: Spearmen}\n  distance: 0\n  phases: [combat]\n  options: {rounds: [50, all]}\n"
+	if _, err := registry.Parse("t.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), "t.yaml:8:21: rounds lists 50 and all, which fight alike") {
+		t.Errorf("rounds: [50, all]: %v", err)
+	}
+	if _, err := registry.Parse("t.yaml", []byte(strings.Replace(src, "[50, all]", "[49, all]", 1))); err != nil {
+		t.Errorf("rounds: [49, all]: %v", err)
+	}
+}
