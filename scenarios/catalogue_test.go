@@ -158,9 +158,11 @@ func TestUseAndProfile(t *testing.T) {
 func TestProfileNotALine(t *testing.T) {
 	for _, tc := range []struct{ ruleset, value, found string }{
 		{"fantasy", "~", "nothing"},
-		{"fantasy", "[]", "a list"},
+		{"fantasy", "[]", "an empty list"},
+		{"fantasy", "[M5]", "a list"},
 		{"fantasy", `"   "`, "a blank line"},
-		{"heresy", "[]", "a list"},
+		{"heresy", "[]", "an empty list"},
+		{"heresy", "{}", "an empty mapping"},
 		{"heresy", `""`, "a blank line"},
 	} {
 		src := "name: t\nruleset: fantasy\ncharge: {unit: {name: A, M: 5, profile: " + tc.value + "}, distance: 3}\n"

@@ -98,8 +98,13 @@ func textOffset(tk *token.Token) int {
 // Describe names the node for an error message: a scalar's quoted text, or
 // its kind.
 func (n *Node) Describe() string {
-	if n.Kind == ScalarNode {
+	switch {
+	case n.Kind == ScalarNode:
 		return Excerpt(n.Text)
+	case n.Kind == SeqNode && len(n.Items) == 0:
+		return "an empty list"
+	case n.Kind == MapNode && len(n.Keys) == 0:
+		return "an empty mapping"
 	}
 	return n.Kind.String()
 }
