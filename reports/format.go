@@ -163,16 +163,7 @@ func header(r *sim.Report) []string {
 	if r.Description != "" {
 		lines[0] += ": " + r.Description
 	}
-	asked := ""
-	switch {
-	case r.Partial && r.Stamp.Precision > 0:
-		// A precision run asks for no number of trials: its count is the
-		// most any point reached.
-		asked = " at most"
-	case r.Partial:
-		asked = " asked for" // the partial line below says what the results rest on
-	}
-	lines = append(lines, fmt.Sprintf("seed %d, %s per point%s, hammersim %s", r.Seed, trialCount(r.Trials), asked, r.Version))
+	lines = append(lines, fmt.Sprintf("seed %d, %s per point%s, hammersim %s", r.Seed, trialCount(r.Trials), askedNote(r), r.Version))
 	if r.Partial {
 		lines = append(lines, partialLine(r))
 	}
@@ -185,6 +176,20 @@ func trialSpan(lo, hi int64) string {
 		return GroupThousands(lo)
 	}
 	return GroupThousands(lo) + " to " + GroupThousands(hi)
+}
+
+// askedNote is what follows a partial report's count of trials per point:
+// the count asked for, which the partial line beside it says the results
+// fall short of, or for a precision run, which asks for no count, the
+// most any point reached.
+func askedNote(r *sim.Report) string {
+	switch {
+	case r.Partial && r.Stamp.Precision > 0:
+		return " at most"
+	case r.Partial:
+		return " asked for"
+	}
+	return ""
 }
 
 // partialLine warns that an interrupted run's points rest on fewer trials

@@ -18,7 +18,7 @@ func WriteMarkdown(w io.Writer, r *sim.Report) error {
 	if r.Description != "" {
 		fmt.Fprintf(ew, "%s\n\n", mdParagraph(r.Description))
 	}
-	fmt.Fprintf(ew, "Seed %d, %s per point, hammersim %s.\n", r.Seed, trialCount(r.Trials), r.Version)
+	fmt.Fprintf(ew, "Seed %d, %s per point%s, hammersim %s.\n", r.Seed, trialCount(r.Trials), askedNote(r), r.Version)
 	writeMarkdownStamp(ew, r.Stamp)
 	if r.Partial {
 		fmt.Fprintf(ew, "\n**%s**\n", partialLine(r))

@@ -231,3 +231,28 @@ func TestPrecisionLineInterrupted(t *testing.T) {
 		t.Errorf("met: %q", got)
 	}
 }
+
+// TestMarkdownPartialCount: an interrupted run's Markdown says, as its
+// table does, that the count of trials per point is the one asked for
+// (its partial line gives what the points rest on), and a precision run's
+// that it is the most any point reached; a complete run's says neither.
+func TestMarkdownPartialCount(t *testing.T) {
+	for _, tc := range []struct {
+		partial   bool
+		precision float64
+		want      string
+	}{
+		{true, 0, "Seed 1, 1,000 trials per point asked for, hammersim"},
+		{true, 0.01, "Seed 1, 1,000 trials per point at most, hammersim"},
+		{false, 0, "Seed 1, 1,000 trials per point, hammersim"},
+	} {
+		r := &sim.Report{Scenario: "s", Seed: 1, Trials: 1000, Partial: tc.partial, Completed: []int64{600}, Stamp: sim.Stamp{Precision: tc.precision}}
+		var b strings.Builder
+		if err := WriteMarkdown(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("partial %v, precision %v: %q, want %q", tc.partial, tc.precision, b.String(), tc.want)
+		}
+	}
+}
