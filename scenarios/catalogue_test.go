@@ -1077,8 +1077,9 @@ func TestManyMisspeltUsesOfABigCatalogue(t *testing.T) {
 // end or an invisible character print alike in every table and plot, so
 // they are refused where written: "Knights " beside Knights, a name of a
 // zero-width space alone (blank), one holding a zero-width space or a soft
-// hyphen. A joiner inside a name (U+200D), which some scripts need, is
-// kept.
+// hyphen; and so is a name of more than 200 characters, which every
+// table prints beside each of its unit's rows. A joiner inside a name
+// (U+200D), which some scripts need, is kept.
 func TestNamesWithoutInvisibleEnds(t *testing.T) {
 	for _, tc := range []struct{ name, want string }{
 		{`"Knights "`, `begins or ends with a space or an invisible character`},
@@ -1087,6 +1088,7 @@ func TestNamesWithoutInvisibleEnds(t *testing.T) {
 		{`"Kni\u200bghts"`, `holds the invisible character U+200B`},
 		{`"Kni\u00adghts"`, `holds the invisible character U+00AD`},
 		{`"\ufeffKnights"`, `begins or ends with a space or an invisible character`},
+		{strings.Repeat("K", 201), `is 201 characters long; at most 200`},
 	} {
 		src := "name: t\nruleset: fantasy\ncharge: {unit: {name: " + tc.name + ", M: 5}, distance: 5}\n"
 		if _, err := both.Parse("t.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), tc.want) {

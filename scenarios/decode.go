@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"hammersim/mechanics/dice"
 )
@@ -327,6 +328,8 @@ func (d *Decoder) Name(n *Node, what string) string {
 		d.Errorf(n, "%s %s begins or ends with a space or an invisible character; remove it", what, Excerpt(s))
 	case strings.ContainsFunc(s, invisible):
 		d.Errorf(n, "%s %s holds the invisible character %U; remove it", what, Excerpt(s), []rune(s[strings.IndexFunc(s, invisible):])[0])
+	case utf8.RuneCountInString(s) > maxNameLen:
+		d.Errorf(n, "%s %s is %d characters long; at most %d", what, Excerpt(s), utf8.RuneCountInString(s), maxNameLen)
 	}
 	if ok {
 		d.printable(n, what, s)

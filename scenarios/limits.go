@@ -400,6 +400,12 @@ const maxDocMarkers = 3
 // 1.3 GB; 64 of 128 above 20,000 take about 160 MB at the most).
 const maxKeyLen = 128
 
+// maxNameLen is the longest name, in characters, of a scenario, a unit, a
+// profile or a weapon: every table, plot and comparison prints the names
+// of the units beside each of their rows, so that two names of 300 KB
+// made a table of 123 MB out of a scenario of 600 KB.
+const maxNameLen = 200
+
 // tokenFail reports a problem at a YAML token.
 func tokenFail(file string, tk *token.Token, format string, args ...any) error {
 	line, col := 1, 1
