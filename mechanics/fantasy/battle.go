@@ -2,6 +2,7 @@ package fantasy
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"hammersim/mechanics/dice"
@@ -1367,10 +1368,9 @@ type scoring struct {
 	// higher ground +1; banners the battle standard, which counts while the
 	// unit stands.
 	fixed, banners int
-	// standard and musician: the unit's standard bearer and musician stand
-	// while it has more than standardFrom and musicianFrom models
-	// (commandFrom).
-	standard, musician         bool
+	// standardFrom and musicianFrom: the unit's standard bearer and
+	// musician stand while it has more models than these (commandFrom;
+	// never, for one it has not).
 	standardFrom, musicianFrom int
 	// denied: the unit gets no benefit from its ranks (ranksDenied).
 	denied bool
@@ -1393,8 +1393,6 @@ func (b *Battle) scoring(units [2]*Unit, states [2]*UnitState, side int, first b
 	return scoring{
 		fixed:        flag(first && states[side].Charged) + flag(u.Flank) + 2*flag(u.Rear) + flag(u.HigherGround),
 		banners:      flag(u.BattleStandard),
-		standard:     u.Standard,
-		musician:     u.Musician,
 		standardFrom: standardFrom,
 		musicianFrom: musicianFrom,
 		denied:       denied,
@@ -1405,18 +1403,26 @@ func (b *Battle) scoring(units [2]*Unit, states [2]*UnitState, side int, first b
 }
 
 // commandFrom returns how many models u must have for its standard bearer
-// and its musician to stand: more than standard and musician. Command
-// models are removed only once no rank-and-file model is left, the
-// champion last (WAP/command-groups/command-groups-and-casualties: the
-// owner's choice; 8th edition: the musician, the standard bearer, the
-// champion), and the standard bearer before the musician with
-// standardFirst (Options.StandardFirst).
+// and its musician to stand: more than standard and musician, or
+// math.MaxInt for one it has not. Command models are removed only once no
+// rank-and-file model is left, the champion last
+// (WAP/command-groups/command-groups-and-casualties: the owner's choice;
+// 8th edition: the musician, the standard bearer, the champion), and the
+// standard bearer before the musician with standardFirst
+// (Options.StandardFirst).
 func commandFrom(u *Unit, standardFirst bool) (standard, musician int) {
 	champion := flag(hasChampion(u))
+	standard, musician = champion, champion+flag(u.Standard)
 	if standardFirst {
-		return champion + flag(u.Musician), champion
+		standard, musician = champion+flag(u.Musician), champion
 	}
-	return champion, champion + flag(u.Standard)
+	if !u.Standard {
+		standard = math.MaxInt
+	}
+	if !u.Musician {
+		musician = math.MaxInt
+	}
+	return standard, musician
 }
 
 // combatResult adds up each side's combat result (WAP, combat resolution):
@@ -1428,6 +1434,7 @@ func commandFrom(u *Unit, standardFirst bool) (standard, musician int) {
 // Strengths and which sides are Disrupted.
 func combatResult(plan *roundPlan, units [2]*Unit, states [2]*UnitState, wounds [2]int) (cr, us [2]int, disrupted [2]bool) {
 	us = [2]int{units[0].TotalUS(states[0].Alive), units[1].TotalUS(states[1].Alive)}
+	var music [2]bool // a musician stands
 	for side := range 2 {
 		u, st, sc := units[side], states[side], &plan.score[side]
 		disrupted[side] = disruptedBy(sc.disruptRanks, units[1-side], states[1-side].Alive)
@@ -1441,20 +1448,16 @@ func combatResult(plan *roundPlan, units [2]*Unit, states [2]*UnitState, wounds 
 		if st.Alive > 0 {
 			cr[side] += sc.banners
 		}
-		if sc.standard && st.Alive > sc.standardFrom {
+		if st.Alive > sc.standardFrom {
 			cr[side]++
 		}
+		music[side] = st.Alive > sc.musicianFrom
 		if sc.fear {
 			cr[side]++
 			if us[side] >= 2*us[1-side] {
 				cr[side]++
 			}
 		}
-	}
-	music := [2]bool{}
-	for side := range 2 {
-		sc := &plan.score[side]
-		music[side] = sc.musician && states[side].Alive > sc.musicianFrom
 	}
 	if cr[0] == cr[1] && music[0] != music[1] {
 		// A musician wins a drawn combat by one.

@@ -67,7 +67,8 @@ func TestCommandModelsFallLast(t *testing.T) {
 // TestCommandFrom: how many models a unit needs for its standard bearer
 // and musician to stand, by hand from the order of removal: rank and file
 // first, then the musician and the standard bearer (or the other way with
-// standard first), the champion last.
+// standard first), the champion last; math.MaxInt for one it has not,
+// which never stands.
 func TestCommandFrom(t *testing.T) {
 	champion := foot("Champion", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)
 	champion.Attackers = append(champion.Attackers, Attacker{Name: "Champ", WS: 3, S: 3, I: 3, A: dice.Const(2), PerBody: 1, Champion: true})
@@ -80,8 +81,9 @@ func TestCommandFrom(t *testing.T) {
 		{"full command", true, true, true, false, 1, 2},
 		{"full command, standard first", true, true, true, true, 2, 1},
 		{"standard and musician", false, true, true, false, 0, 1},
-		{"standard alone", false, true, false, true, 0, 0},
-		{"musician and champion", true, false, true, false, 1, 1},
+		{"standard alone", false, true, false, true, 0, math.MaxInt},
+		{"musician and champion", true, false, true, false, math.MaxInt, 1},
+		{"no command", false, false, false, false, math.MaxInt, math.MaxInt},
 	} {
 		u := foot("Unit", 10, 5, 3, 3, 3, 3, 1, 7, NoSave)
 		if c.champ {

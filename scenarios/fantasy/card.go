@@ -2,7 +2,6 @@ package fantasy
 
 import (
 	"fmt"
-	"strings"
 
 	"hammersim/mechanics"
 	"hammersim/mechanics/dice"
@@ -80,12 +79,8 @@ func battleUnit(d *scenarios.Decoder, u *unit) (*rules.Unit, bool) {
 		fu.Missile = u.missile
 	}
 	for i, r := range u.Rules {
-		if allowed, types := rules.AllowedOn(r.Spec.Name, fu.Troop); !allowed {
-			names := make([]string, len(types))
-			for j, t := range types {
-				names[j] = t.String()
-			}
-			c.fail(u.ruleNodes[i], "%s on %s (%s): it belongs to %s", r.Spec.Name, u.Name, fu.Troop, strings.Join(names, ", "))
+		if why := misplacedRule(r.Spec.Name, u.Name, fu.Troop); why != "" {
+			c.fail(u.ruleNodes[i], "%s", why)
 		}
 	}
 	return fu, c.ok

@@ -383,12 +383,8 @@ func (u *unitSpec) checkTroopRules(d *scenarios.Decoder) bool {
 				continue
 			}
 			for _, t := range troops {
-				if allowed, types := rules.AllowedOn(c.Rule.Spec.Name, t); !allowed {
-					names := make([]string, len(types))
-					for j, a := range types {
-						names[j] = a.String()
-					}
-					d.Errorf(c.Node, "%s on %s (%s): it belongs to %s", c.Rule.Spec.Name, u.name, t, strings.Join(names, ", "))
+				if why := misplacedRule(c.Rule.Spec.Name, u.name, t); why != "" {
+					d.Errorf(c.Node, "%s", why)
 					good = false
 					break
 				}
@@ -396,6 +392,20 @@ func (u *unitSpec) checkTroopRules(d *scenarios.Decoder) bool {
 		}
 	}
 	return good
+}
+
+// misplacedRule says why unit, of troop type t, may not have the rule
+// named (rules.AllowedOn), or "" when it may.
+func misplacedRule(rule, unit string, t rules.TroopType) string {
+	allowed, types := rules.AllowedOn(rule, t)
+	if allowed {
+		return ""
+	}
+	names := make([]string, len(types))
+	for j, a := range types {
+		names[j] = a.String()
+	}
+	return fmt.Sprintf("%s on %s (%s): it belongs to %s", rule, unit, t, strings.Join(names, ", "))
 }
 
 // checkPrice refuses what makes the unit's price no one number for each
