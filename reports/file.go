@@ -425,7 +425,9 @@ func (files *Files) Check(path string) error {
 		return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
 	}
 	if err := probe(target); err != nil {
-		return pathError(path, err)
+		// The probe's own name says nothing the user gave: name the
+		// folder no file can be made in (/proc, for -o /proc/version).
+		return pathError(path, noFileIn(dir, err))
 	}
 	if err := readOnly(path, target); err != nil {
 		return err
@@ -507,14 +509,19 @@ func CheckDir(dir string) error {
 		d = parent
 	}
 	if err := probe(filepath.Join(d, "probe")); err != nil {
-		// The probe's own name says nothing the user gave.
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = fmt.Errorf("no file can be made in %s: %w", d, pe.Err)
-		}
-		return fmt.Errorf("cannot write into %s: %w", dir, err)
+		return fmt.Errorf("cannot write into %s: %w", dir, noFileIn(d, err))
 	}
 	return nil
+}
+
+// noFileIn says that no file can be made in dir, for the error of a probe
+// there, whose own file name says nothing the user gave.
+func noFileIn(dir string, err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("no file can be made in %s: %w", shortPath(dir), pe.Err)
 }
 
 // probe creates and removes a temporary file beside target.

@@ -213,3 +213,17 @@ func TestCheckDirLinkToNothing(t *testing.T) {
 		t.Errorf("a link to a folder: %v", err)
 	}
 }
+
+// TestCheckFileInAFolderNoFileCanBeMadeIn: /proc holds files, but no new
+// one can be made there (creating one fails with ENOENT, not EACCES, even
+// for root). The refusal names the folder, where the bare error read as if
+// the file named were missing.
+func TestCheckFileInAFolderNoFileCanBeMadeIn(t *testing.T) {
+	if _, err := os.Stat("/proc/version"); err != nil {
+		t.Skip("no /proc/version here")
+	}
+	want := "cannot write /proc/version: no file can be made in /proc: no such file or directory"
+	if err := CheckFile("/proc/version"); err == nil || err.Error() != want {
+		t.Errorf("CheckFile(/proc/version): %v, want %q", err, want)
+	}
+}
