@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -41,9 +42,9 @@ const (
 // docs/scale-out.md documents every field.
 
 type partData struct {
-	Chunks  [][2]int64 `json:"chunks"`
-	Workers int        `json:"workers"`
-	Runs    []runData  `json:"runs"`
+	Chunks  [][]int64 `json:"chunks"` // pairs [lo, hi]: a Go array would drop a third number
+	Workers int       `json:"workers"`
+	Runs    []runData `json:"runs"`
 }
 
 type runData struct {
@@ -74,9 +75,9 @@ func WritePart(w io.Writer, p *Part) error {
 	if h.Flags == nil {
 		h.Flags = []Flag{}
 	}
-	d := partData{Chunks: [][2]int64{}, Workers: p.Workers}
+	d := partData{Chunks: [][]int64{}, Workers: p.Workers}
 	for _, c := range p.Chunks {
-		d.Chunks = append(d.Chunks, [2]int64{c.Lo, c.Hi})
+		d.Chunks = append(d.Chunks, []int64{c.Lo, c.Hi})
 	}
 	for _, r := range p.Runs {
 		rd := runData{Models: modelsData(r), Batches: [][]modelData{}}
@@ -291,16 +292,104 @@ func bytesAfterChecksum(src []byte) int {
 	return len(src) - end
 }
 
+// strictJSON decodes b, one JSON value, into v: a field v does not have, a
+// key given twice in one object (which encoding/json reads as its last
+// value, silently) and data after the value are errors, and a value of the
+// wrong type is named by its key and what was expected, not by Go's names.
 func strictJSON(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("at byte %d: %q is %s, not %s", te.Offset, te.Field, te.Value, jsonKind(te.Type))
+		}
 		return err
 	}
-	if dec.More() {
+	// Not dec.More, which reports a closing bracket as the end.
+	if len(bytes.TrimSpace(b[dec.InputOffset():])) > 0 {
 		return errors.New("unexpected data after the JSON value")
 	}
+	if key, at, ok := duplicateKey(b); ok {
+		return fmt.Errorf("at byte %d: key %q given twice in one object", at, key)
+	}
 	return nil
+}
+
+// jsonKind names what a JSON value must be to decode into t.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number in range"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		return "a list"
+	case reflect.Array:
+		return fmt.Sprintf("a list of %d", t.Len())
+	}
+	return "an object"
+}
+
+// duplicateKey finds the first key given twice in one object of b, which
+// must be valid JSON, in any mix of cases (encoding/json decodes "Chunks"
+// into the field of "chunks"); at is the byte offset of its second
+// occurrence. The
+// keys of the objects open at a point are kept on one stack, so a scan
+// allocates only as deep and wide as the objects are, not once for each.
+func duplicateKey(b []byte) (key string, at int, ok bool) {
+	var keys [][]byte // the keys of the open objects, innermost last
+	var starts []int  // where each open object's keys begin in keys; -1 for a list
+	expectKey := false
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '{':
+			starts = append(starts, len(keys))
+			expectKey = true
+		case '[':
+			starts = append(starts, -1)
+		case '}', ']':
+			if s := starts[len(starts)-1]; s >= 0 {
+				keys = keys[:s]
+			}
+			starts = starts[:len(starts)-1]
+		case ',':
+			expectKey = len(starts) > 0 && starts[len(starts)-1] >= 0
+		case '"':
+			j := i + 1
+			for b[j] != '"' {
+				if b[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if expectKey {
+				k := b[i+1 : j]
+				if bytes.IndexByte(k, '\\') >= 0 {
+					// "\u0063hunks" is "chunks" too.
+					var u string
+					if err := json.Unmarshal(b[i:j+1], &u); err != nil {
+						return "", 0, false // not valid JSON: Decode says why
+					}
+					k = []byte(u)
+				}
+				for _, seen := range keys[starts[len(starts)-1]:] {
+					if bytes.EqualFold(seen, k) { // as encoding/json matches keys
+						return string(k), i, true
+					}
+				}
+				keys = append(keys, k)
+				expectKey = false
+			}
+			i = j
+		}
+	}
+	return "", 0, false
 }
 
 // setData checks the decoded data against the header and fills p.
@@ -319,6 +408,9 @@ func (p *Part) setData(d partData) error {
 	var chunks []ChunkRange
 	var trials int64
 	for _, c := range d.Chunks {
+		if len(c) != 2 {
+			return fmt.Errorf("chunk range %v: expected a pair of numbers, [first, last + 1]", c)
+		}
 		r := ChunkRange{c[0], c[1]}
 		if r.Lo < 0 || r.Hi <= r.Lo || r.Hi > Chunks(h.Trials) || (len(chunks) > 0 && r.Lo <= chunks[len(chunks)-1].Hi) {
 			return fmt.Errorf("chunk range %d-%d: expected sorted, disjoint ranges inside the run's %d chunks", r.Lo, r.Hi, Chunks(h.Trials))

@@ -374,6 +374,20 @@ func TestReadPartChecksContents(t *testing.T) {
 		// Counts that trials cannot have made: more observations in a
 		// slot than trials (a trial makes at most one).
 		{"counts past the trials", `"counts":[`, `"counts":[1000000000000000,`, "observations in 16384 trials; a trial makes at most one"},
+		// encoding/json would read the last of a key given twice, in
+		// any case, or spelt with escapes.
+		{"key twice", `"workers":1`, `"workers":1,"workers":1`, `data: at byte `},
+		{"key twice, other case", `"workers":1`, `"workers":1,"Workers":1`, `key "Workers" given twice in one object`},
+		{"key twice, escaped", `"workers":1`, `"workers":1,"\u0077orkers":1`, `key "workers" given twice in one object`},
+		{"header key twice", `"seed":`, `"seed":7,"seed":`, `header: at byte `},
+		// A value of the wrong type is named by its key, not Go's names.
+		{"wrong type", `"workers":1`, `"workers":"1"`, `"workers" is string, not a whole number in range`},
+		// encoding/json drops the numbers past a Go array's length.
+		{"chunk of three numbers", `"chunks":[[1,2]]`, `"chunks":[[1,2,3]]`, `chunk range [1 2 3]: expected a pair of numbers`},
+		// A closing bracket after the value (json.Decoder.More says
+		// there is no more).
+		{"bracket after the data", "}\nsha256 ", "} }\nsha256 ", "data: unexpected data after the JSON value"},
+		{"chunk of one number", `"chunks":[[1,2]]`, `"chunks":[[1]]`, `chunk range [1]: expected a pair of numbers`},
 	} {
 		b := bytes.Replace(files[1], []byte(tt.old), []byte(tt.new), 1)
 		if bytes.Equal(b, files[1]) {
