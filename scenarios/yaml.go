@@ -335,8 +335,12 @@ func isDirective(n ast.Node) bool {
 func yamlError(file string, err error) error {
 	var ye yaml.Error
 	if errors.As(err, &ye) {
+		tk := ye.GetToken()
+		if glued := gluedKey(ye.GetMessage(), tk); glued != nil {
+			tk = glued // the key at fault, above the one reported
+		}
 		line, col := 1, 1
-		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+		if tk != nil && tk.Position != nil {
 			line, col = tk.Position.Line, tk.Position.Column
 		}
 		return &Error{File: file, Line: line, Col: col, Msg: yamlMessage(ye.GetMessage(), ye.GetToken())}
@@ -378,8 +382,43 @@ func yamlMessage(msg string, tk *token.Token) string {
 	case msg == "non-map value is specified" && tk != nil:
 		// A line among a mapping's keys that is no key: its text.
 		return "expected key: value, with a colon and a space after the key; found " + Excerpt(tk.Value)
+	case gluedKey(msg, tk) != nil:
+		// The same as the first key of a mapping. Its text runs on over
+		// the next line's key ("name:x ruleset"): its source's first
+		// line is the one at fault.
+		line, _, _ := strings.Cut(strings.TrimLeft(gluedKey(msg, tk).Origin, " \t\r\n"), "\n")
+		return "expected key: value, with a colon and a space after the key; found " + Excerpt(strings.TrimRight(line, " \t\r"))
 	}
 	return "YAML syntax: " + msg
+}
+
+// gluedKey returns the token at fault when a mapping's first key has no
+// space after its colon ("name:x"), where the library reports the keys
+// that follow: "unexpected key name" at the text itself, or, when a
+// comment ends its line, "value is not allowed in this context" at the
+// next key. It returns nil for every other error.
+func gluedKey(msg string, tk *token.Token) *token.Token {
+	if tk == nil {
+		return nil
+	}
+	glued := func(t *token.Token) bool {
+		return t != nil && t.Type == token.StringType && strings.Contains(t.Value, ":")
+	}
+	switch msg {
+	case "unexpected key name":
+		if glued(tk) {
+			return tk
+		}
+	case "value is not allowed in this context":
+		p := tk.Prev
+		for p != nil && p.Type == token.CommentType {
+			p = p.Prev
+		}
+		if glued(p) && p.Position != nil && tk.Position != nil && p.Position.Line < tk.Position.Line {
+			return p
+		}
+	}
+	return nil
 }
 
 type converter struct {

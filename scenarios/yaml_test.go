@@ -62,6 +62,16 @@ func TestYAMLMessages(t *testing.T) {
 			`t.yaml:2:1: expected key: value, with a colon and a space after the key; found "ruleset toy"`},
 		{"no colon, nested", "name: t\nruleset: toy\nroll:\n  bonus: 1\n  unit A\n",
 			`t.yaml:5:3: expected key: value, with a colon and a space after the key; found "unit A"`},
+		// No space after the colon of a mapping's first key: the library
+		// reports the key below it ("unexpected key name" at the text,
+		// or, with a comment between, "value is not allowed" at the next
+		// key); the error names the first key's line and its text alone.
+		{"first key glued", "name:t\nruleset: toy\n",
+			`t.yaml:1:1: expected key: value, with a colon and a space after the key; found "name:t"`},
+		{"first key glued, nested", "name: t\nruleset: toy\nroll:\n  unit:A b\n  bonus: 1\n",
+			`t.yaml:4:3: expected key: value, with a colon and a space after the key; found "unit:A b"`},
+		{"first key glued before a comment", "# c\n\nname:t # n\nruleset: toy\n",
+			`t.yaml:3:1: expected key: value, with a colon and a space after the key; found "name:t"`},
 		// The tab itself, the first character of line 3.
 		{"tab indenting", "name: t\nroll:\n\tunit: 1\n",
 			"t.yaml:3:1: a tab indents this line; indent with spaces"},
