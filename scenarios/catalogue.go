@@ -512,6 +512,7 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 	}
 	var files []unitsFile
 	seen := unitsSeen{d: d}
+	own := d.ownFile(dir)
 	for _, it := range items {
 		p, ok := d.Scalar(it, "a unit catalogue's path")
 		if !ok {
@@ -533,6 +534,10 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 			continue
 		}
 		if !info.IsDir() {
+			if own != nil && os.SameFile(own, info) {
+				d.Errorf(it, "unit catalogue %s is this scenario's own file; a catalogue is a file of unit cards (ruleset: and units: [...])", p)
+				continue
+			}
 			if !seen.readBefore(it, p, false) {
 				files = append(files, unitsFile{it, p})
 				if d.named == nil {
@@ -555,12 +560,31 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 			if len(files) > MaxCatalogueFiles {
 				break // more than may be read, which reading reports
 			}
+			if fi, err := os.Stat(f); err == nil && own != nil && os.SameFile(own, fi) {
+				d.Errorf(it, "unit catalogue folder %s holds this scenario, %s, and every *.yaml file of a folder named here is read as a catalogue; keep catalogues in a folder of their own (units.yaml and *.units.yaml beside the scenario are read without naming them)", p, filepath.Base(f))
+				files = nil
+				break
+			}
 			if d.listedRegular(it, f) && !seen.readBefore(it, f, true) {
 				files = append(files, unitsFile{it, f})
 			}
 		}
 	}
 	return files
+}
+
+// ownFile is the scenario file whose units key is read with paths from
+// dir, where it lies; nil when dir is "" (a built-in, standard input, or
+// a catalogue named to simulate units, read from the working folder).
+func (d *Decoder) ownFile(dir string) os.FileInfo {
+	if dir == "" || d.scenarioDir() == "" {
+		return nil
+	}
+	fi, err := os.Stat(d.file)
+	if err != nil {
+		return nil
+	}
+	return fi
 }
 
 // unitsSeen is what the entries of one units key have named and read so

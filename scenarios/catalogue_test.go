@@ -1100,3 +1100,26 @@ func TestNamesWithoutInvisibleEnds(t *testing.T) {
 		t.Errorf("a joiner inside a name: %v", err)
 	}
 }
+
+// TestUnitsKeyNamesTheScenario: a units key that names the scenario's own
+// file, or a folder that holds it (units: .), is refused at the key, where
+// the scenario was read as a catalogue and refused for each of its keys
+// (unknown key "name" in a unit catalogue, and so on), used cards or not.
+func TestUnitsKeyNamesTheScenario(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"self.yaml":        "name: t\nruleset: fantasy\nunits: self.yaml\ncharge: {unit: {use: Knights}, distance: 3}\n",
+		"self-unused.yaml": "name: t\nruleset: fantasy\nunits: [./self-unused.yaml]\ncharge: {unit: {name: A, M: 5}, distance: 3}\n",
+		"here/s.yaml":      "name: t\nruleset: fantasy\nunits: .\ncharge: {unit: {use: Knights}, distance: 3}\n",
+		"here/c.yaml":      "ruleset: fantasy\nunits: []\n",
+	})
+	for _, tc := range []struct{ file, want string }{
+		{"self.yaml", "self.yaml:3:8: unit catalogue " + filepath.Join(dir, "self.yaml") + " is this scenario's own file; a catalogue is a file of unit cards (ruleset: and units: [...])"},
+		{"self-unused.yaml", "self-unused.yaml:3:9: unit catalogue " + filepath.Join(dir, "self-unused.yaml") + " is this scenario's own file"},
+		{"here/s.yaml", "s.yaml:3:8: unit catalogue folder " + filepath.Join(dir, "here") + " holds this scenario, s.yaml, and every *.yaml file of a folder named here is read as a catalogue; keep catalogues in a folder of their own"},
+	} {
+		_, err := both.Load(filepath.Join(dir, tc.file))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Count(err.Error(), "\n") > 0 {
+			t.Errorf("%s: %v\nwant one error containing %q", tc.file, err, tc.want)
+		}
+	}
+}
