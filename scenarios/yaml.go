@@ -425,6 +425,9 @@ type converter struct {
 	file    string
 	kind    yamlFile
 	anchors map[string]anchor
+	// open are the anchors whose values are being converted, by name,
+	// at their lines: an alias to one is inside its own value.
+	open map[string]int
 	// errs are the constructs found that a file may not use; stop is set
 	// once reading goes no further (fatal).
 	errs []*Error
@@ -526,12 +529,26 @@ func (c *converter) convert(n ast.Node, depth int) *Node {
 		}
 	case *ast.AnchorNode:
 		before, bytesBefore := c.nodes, c.bytes
+		name := v.Name.GetToken().Value
+		if c.open == nil {
+			c.open = map[string]int{}
+		}
+		prev, reopened := c.open[name]
+		c.open[name] = line
 		inner := c.convert(v.Value, depth+1)
-		c.anchors[v.Name.GetToken().Value] = anchor{node: inner, nodes: c.nodes - before, bytes: c.bytes - bytesBefore}
+		if reopened {
+			c.open[name] = prev
+		} else {
+			delete(c.open, name)
+		}
+		c.anchors[name] = anchor{node: inner, nodes: c.nodes - before, bytes: c.bytes - bytesBefore}
 		return inner
 	case *ast.AliasNode:
 		name := v.Value.GetToken().Value
 		target, ok := c.anchors[name]
+		if at, inside := c.open[name]; inside && !ok {
+			return c.fail(n, "alias *%s stands inside the value of its own anchor &%s (line %d), which would then hold itself; write the value out", Excerpt(name), Excerpt(name), at)
+		}
 		if !ok {
 			return c.fail(n, "alias *%s names no anchor defined before it", Excerpt(name))
 		}

@@ -118,6 +118,10 @@ func TestYAMLMessages(t *testing.T) {
 			"t.yaml:1:7: YAML tags such as !!str are not used in scenarios; remove it\n" +
 				"t.yaml:3:15: merge keys (<<) are not supported; write the keys out\n" +
 				`t.yaml:3:37: alias *"nope" names no anchor defined before it`},
+		// An alias inside its own anchor's value: the anchor is above
+		// it, but its value is not whole yet (line 3's &r).
+		{"alias inside its own anchor", "name: t\nruleset: toy\nroll: &r\n  unit: {name: A, die: 6}\n  again: *r\n",
+			`t.yaml:5:10: alias *"r" stands inside the value of its own anchor &"r" (line 3), which would then hold itself; write the value out`},
 		{"other syntax", "name: [t\n", "t.yaml:1:7: YAML syntax: "},
 	} {
 		_, err := toys.Parse("t.yaml", []byte(tc.src))
