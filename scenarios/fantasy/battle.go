@@ -772,6 +772,12 @@ func unitKeysRead(d *scenarios.Decoder, at *unit, u *rules.Unit, i int, phases [
 			good = false
 		}
 	}
+	// Only the attacker's price is read (the _per_100_points metrics):
+	// another unit's swept price would label rows that are the same.
+	if p, set := at.spec.stats["points"]; set && i > 0 && len(p.Values()) > 1 {
+		d.Errorf(at.spec.nodes["points"], "points is swept on unit %q, but only the attacker's points are read (wounds_per_100_points, models_killed_per_100_points); every value gives the same answer: sweep the attacker's", at.Name)
+		good = false
+	}
 	// BS is read only by the attacker's missile weapon, in a shooting
 	// phase: swept elsewhere, every value gives the same answer.
 	if p, set := at.spec.stats["BS"]; set && len(p.Values()) > 1 && (i > 0 || u.Missile.Shots.IsZero() || !slices.Contains(phases, rules.PhaseShooting)) {

@@ -483,6 +483,12 @@ func TestSweptValuesReadByNothing(t *testing.T) {
 			`BS is swept on unit "A", but it has no missile weapon, the only thing BS changes`},
 		{"BS of the target", "battle: {attacker: {name: A, " + rat + ", BS: 3}, target: {name: B, " + rat + ", BS: [2, 4]}, distance: 0, phases: [combat]}", "target: {name: B, " + rat + ", BS",
 			`BS is swept on unit "B", but only the attacker shoots in a battle`},
+		// Only the attacker's price is read, by the _per_100_points
+		// metrics: the target's or another unit's labelled rows alike.
+		{"points of the target", "battle: {attacker: {name: A, " + rat + ", points: 50}, target: {name: B, " + rat + ", points: [100, 200]}, distance: 0, phases: [combat]}", "target: {name: B, " + rat + ", points",
+			`points is swept on unit "B", but only the attacker's points are read (wounds_per_100_points, models_killed_per_100_points); every value gives the same answer: sweep the attacker's`},
+		{"points of another unit", "battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, others: [{name: C, " + rat + ", side: friend, distance: 3, points: [1, 2]}], distance: 0, phases: [combat]}", "side: friend, distance: 3, points",
+			`points is swept on unit "C", but only the attacker's points are read`},
 	} {
 		_, err := registry.Parse("t.yaml", []byte(head+tt.src+"\n"))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
