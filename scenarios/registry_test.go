@@ -2,6 +2,7 @@ package scenarios_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,5 +157,25 @@ func TestOneQuestion(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s:\n got: %v\nwant: %s", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestActingUnits: every question of both rulesets names its acting unit
+// (compare's default --by) among the keys that hold its units.
+func TestActingUnits(t *testing.T) {
+	for _, rs := range []*scenarios.Ruleset{fantasy.Ruleset(), heresy.Ruleset()} {
+		for q := range rs.Questions {
+			acting, ok := rs.Acting[q]
+			if !ok || !slices.Contains(rs.UnitPlaces[q], acting) {
+				t.Errorf("%s %s: acting unit %q, not one of its units %v", rs.Name, q, acting, rs.UnitPlaces[q])
+			}
+		}
+	}
+	s, err := both.Parse("t.yaml", []byte("name: t\nruleset: heresy\nshooting:\n  firer: "+bolters+"\n  target: {"+reveller+"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Acting != "firer" {
+		t.Errorf("a shooting's acting unit: %q, want firer", s.Acting)
 	}
 }

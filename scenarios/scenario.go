@@ -21,6 +21,10 @@ type Scenario struct {
 	Name        string
 	Description string
 	Ruleset     string
+	// Acting is the key of the unit that acts in the scenario's question
+	// (a battle's attacker, a shooting's firer; Ruleset.Acting), "" when
+	// its ruleset names none.
+	Acting string
 	// File is where the scenario came from: a path, or "builtin:NAME".
 	File string
 	// FromFile says that the scenario is the file File names, not a
@@ -152,6 +156,10 @@ type Ruleset struct {
 	// question, which refuses it as a key it does not know. A question it
 	// does not name takes a card wherever a mapping writes use.
 	UnitPlaces map[string][]string
+	// Acting names, for each question, the key of the unit that acts (it
+	// charges, shoots or attacks): the parameter a comparison of one
+	// scenario's values splits by unless told another (Scenario.Acting).
+	Acting map[string]string
 	// Card decodes a unit card on its own, as the ruleset's questions read
 	// a unit, accepting every key some question may read, and reports
 	// problems through d (Registry.CheckCards). Nil: cards are checked
@@ -325,6 +333,7 @@ func (r *Registry) ParseContext(ctx context.Context, file string, src []byte) (*
 					return
 				}
 				question = k
+				s.Acting = rs.Acting[key]
 				n, metricsKey = splitMetrics(n)
 				d.question = n
 				compile = decode(d, n)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -116,7 +117,7 @@ func newCompareFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags, *string) {
 	var f runFlags
 	f.register(fs)
 	fs.Lookup("report").Usage = "also write a report document: FILE.html (self-contained, plots inline); a comparison has no Markdown report"
-	by := fs.String("by", "", "with one scenario, compare the values of this swept parameter (default: attacker)")
+	by := fs.String("by", "", "with one scenario, compare the values of this swept parameter (default: the acting unit's key, by the question: attacker, firer, unit or pursuing)")
 	return fs, &f, by
 }
 
@@ -125,7 +126,8 @@ func newCompareFlagSet(stdout io.Writer) (*flag.FlagSet, *runFlags, *string) {
 //
 // Candidates are either two or more scenario files that ask the same
 // question (the same metrics over the same points), or the values of one
-// swept parameter of a single scenario (--by, "attacker" by default).
+// swept parameter of a single scenario (--by, by default the acting
+// unit's key: compareAxis).
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, f, by := newCompareFlagSet(stdout)
 	var shards shardFlags
@@ -676,12 +678,13 @@ func compareStamp(ss []*scenarios.Scenario, args []string, by, metrics string, c
 }
 
 // compareAxis is the parameter a comparison of one scenario's values
-// splits by (by, or "attacker"), and its values: two or more, or an error
-// naming the parameters the scenario has.
+// splits by (by, or the acting unit's key: a battle's attacker, a
+// shooting's firer), and its values: two or more, or an error naming the
+// parameters the scenario has.
 func compareAxis(s *scenarios.Scenario, by string) (sim.Axis, error) {
 	name := by
 	if name == "" {
-		name = "attacker"
+		name = cmp.Or(s.Acting, "attacker")
 	}
 	for _, a := range s.Axes {
 		if a.Name == name && len(a.Values) >= 2 {

@@ -169,3 +169,34 @@ func TestCompareByPartResults(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareByDefaultsToTheActingUnit: without --by, one scenario's
+// candidates are the units that act in its question, under that
+// question's key: a shooting's firers, a charge's units. The shooting
+// once looked for an attacker, which it has not.
+func TestCompareByDefaultsToTheActingUnit(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, src string }{
+		{"shooting", "name: s\nruleset: heresy\nshooting:\n  firer: [{use: Plasma Support Squad}, {use: Volkite Squad}]\n  target: {use: Legionaries}\n  distance: 12\n"},
+		{"charge", "name: c\nruleset: fantasy\ncharge:\n  unit: [{name: Slow, M: 4}, {name: Fast, M: 8}]\n  distance: 10\n"},
+	} {
+		p := filepath.Join(dir, tc.name+".yaml")
+		if err := os.WriteFile(p, []byte(tc.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := runCLI(t, "compare", p, "--trials", "2000")
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		names := []string{"Plasma Support Squad", "Volkite Squad"}
+		if tc.name == "charge" {
+			names = []string{"Slow", "Fast"}
+		}
+		for _, n := range names {
+			if !strings.Contains(out, n) {
+				t.Errorf("%s: no candidate %s:\n%s", tc.name, n, out)
+			}
+		}
+	}
+}

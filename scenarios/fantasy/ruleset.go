@@ -31,6 +31,7 @@ func Ruleset() *scenarios.Ruleset {
 			"pursuit": {"fleeing", "pursuing"},
 			"battle":  {"attacker", "target", "others"},
 		},
+		Acting: map[string]string{"charge": "unit", "pursuit": "pursuing", "battle": "attacker"},
 		Card: func(d *scenarios.Decoder, n *scenarios.Node) {
 			u := decodeUnit(d, n)
 			u.checkPrice(d)

@@ -23,6 +23,7 @@ func Ruleset() *scenarios.Ruleset {
 			"shooting": {"firer", "target"},
 			"assault":  {"attacker", "defender"},
 		},
-		Card: func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n, roleCard) },
+		Acting: map[string]string{"shooting": "firer", "assault": "attacker"},
+		Card:   func(d *scenarios.Decoder, n *scenarios.Node) { decodeUnit(d, n, roleCard) },
 	}
 }
