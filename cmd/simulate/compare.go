@@ -183,7 +183,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		// Before any trial, and before a shard's: a merge would find it
 		// only once every shard had run.
 		if _, err := compareAxis(ss[0], *by); err != nil {
-			return err
+			// A bad command line, as an unknown --metrics is: --by
+			// names the parameter.
+			return flagUsagef("compare", "%v; name one with --by", err)
 		}
 	}
 	job := compareJob{ss: ss, args: pos, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0]), signals: true}
