@@ -55,8 +55,14 @@ func (d *Decoder) PerModel(n *Node, name string, models, points Param[int], mode
 		return 0
 	}
 	if len(sizes) > 1 && len(points.Values()) == 1 {
-		d.Errorf(pointsAt, "points %d on %q would be the cost of every size its models sweep (%d to %d models); give each size a unit of its own with its points, or sweep models on a use of a card, which prices the card's points per model",
-			points.Values()[0], name, slices.Min(sizes), slices.Max(sizes))
+		// Written out in full, a unit may become a card's use, priced
+		// per model; a use already is one, with points that stop it.
+		fix := "give each size a unit of its own with its points, or sweep models on a use of a card, which prices the card's points per model"
+		if used {
+			fix = "give each size a use of its own, with its models and its points"
+		}
+		d.Errorf(pointsAt, "points %d on %q would be the cost of every size its models sweep (%d to %d models); %s",
+			points.Values()[0], name, slices.Min(sizes), slices.Max(sizes), fix)
 	}
 	return 0
 }
