@@ -265,6 +265,21 @@ func (q *assaultSpec) idle() map[string]string {
 	if !slices.ContainsFunc(q.defender.Values(), func(u *unitSpec) bool { return slices.ContainsFunc(u.weapons, getsHot) }) {
 		why[metricOverHot] = "needs a defender weapon with Gets Hot (fired in Overwatch)"
 	}
+	// A charge is Disordered by a charger Stupefied before it or during
+	// it, or by Hold the Line.
+	chargerStupefied := slices.ContainsFunc(q.stupefied.Values(), func(st string) bool {
+		return stupefiedUnits[st][0] || st == stupefiedAfterOverwatch
+	})
+	if !chargerStupefied && !slices.Contains(q.held.Values(), true) {
+		why[metricDisordered] = "needs a charger that is or becomes Stupefied (stupefied: attacker, both or attacker_after_overwatch) or hold_the_line: true"
+	}
+	// A Damage Mitigation roll is Feel No Pain's or the Stupefied roll
+	// (mechanics/heresy: Mitigation); an assault has no Evade.
+	feelNoPain := func(u *unitSpec) bool { return u.mayHave(rules.RuleFeelNoPain) }
+	anyStupefied := slices.ContainsFunc(q.stupefied.Values(), func(st string) bool { return st != "none" })
+	if !anyStupefied && !slices.ContainsFunc(q.attacker.Values(), feelNoPain) && !slices.ContainsFunc(q.defender.Values(), feelNoPain) {
+		why[metricMitigated] = "needs a Damage Mitigation roll: Feel No Pain on a unit, or a unit Stupefied"
+	}
 	return why
 }
 

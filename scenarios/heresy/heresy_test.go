@@ -721,8 +721,14 @@ func TestMetricsKey(t *testing.T) {
 		want      string   // the metrics reported, each at every point
 	}{
 		// shootingMetrics but those idle() names: no pinning, Concussive
-		// or Gets Hot weapon, Reaction, target weapons or when_it_pays.
-		{"shooting default", shoot(""), nil, "hits wounds unsaved_wounds mitigated casualties destroyed morale_failed"},
+		// or Gets Hot weapon, Reaction, target weapons or when_it_pays,
+		// and no Damage Mitigation roll (no Feel No Pain, the target never
+		// Stupefied, no Evade).
+		{"shooting default", shoot(""), nil, "hits wounds unsaved_wounds casualties destroyed morale_failed"},
+		{"Feel No Pain", scenario("shooting:\n  firer: " + bolters + "\n  target: {" + reveller + ", rules: [Feel No Pain (5+)]}\n"), nil,
+			"hits wounds unsaved_wounds mitigated casualties destroyed morale_failed"},
+		{"Stupefied", shoot("  stupefied: always\n"), nil, "hits wounds unsaved_wounds mitigated casualties destroyed morale_failed"},
+		{"Evade", shoot("  reaction: evade\n"), nil, "hits wounds unsaved_wounds mitigated casualties destroyed morale_failed reacted"},
 		{"key, question's order", shoot("  metrics: [casualties, hits]\n"), nil, "hits casualties"},
 		{"key as one string", shoot("  metrics: casualties, hits\n"), nil, "hits casualties"},
 		{"idle metric named", shoot("  metrics: [pinned, destroyed]\n"), nil, "destroyed pinned"},
@@ -736,7 +742,11 @@ func TestMetricsKey(t *testing.T) {
 		// assaultMetrics per unit, the charge's (reached,
 		// overwatch_casualties: idle here, disordered) for the attacker
 		// only.
-		{"assault default", assault(""), nil, "disordered hits wounds unsaved_wounds mitigated casualties won morale_failed swept destroyed"},
+		// Neither unit Stupefied nor with Feel No Pain, no Hold the Line:
+		// no Disordered charge, no Damage Mitigation roll.
+		{"assault default", assault(""), nil, "hits wounds unsaved_wounds casualties won morale_failed swept destroyed"},
+		{"assault, Stupefied charger", scenario("assault:\n  attacker: " + strings.Replace(assaultSquad, "melee:", "rules: [Lords of Profligacy], melee:", 1) + "\n  defender: {" + reveller + "}\n  stupefied: attacker\n"), nil, "disordered hits wounds unsaved_wounds mitigated casualties won morale_failed swept destroyed"},
+		{"assault, Hold the Line", assault("  hold_the_line: [false, true]\n"), nil, "disordered hits wounds unsaved_wounds casualties won morale_failed swept destroyed"},
 		{"assault key", assault("  metrics: [destroyed, won]\n"), nil, "won destroyed"},
 		{"assault flag", assault("  metrics: [destroyed, won]\n"), []string{"reached"}, "reached"},
 	} {

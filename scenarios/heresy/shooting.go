@@ -396,6 +396,13 @@ func (q *shootingSpec) idle() map[string]string {
 	if !slices.Contains(q.policy.Values(), "when_it_pays") {
 		why[metricChoseStupefied] = "needs stupefied: when_it_pays (elsewhere the policy fixes it)"
 	}
+	// A Damage Mitigation roll is Feel No Pain's, the Stupefied roll or
+	// Evade's Shrouded roll (mechanics/heresy: Mitigation).
+	mayStupefy := slices.ContainsFunc(q.policy.Values(), func(p string) bool { return p != "never" })
+	if !mayStupefy && !slices.Contains(q.reaction.Values(), reactEvade) &&
+		!slices.ContainsFunc(q.target.Values(), func(t *unitSpec) bool { return t.mayHave(rules.RuleFeelNoPain) }) {
+		why[metricMitigated] = "needs a Damage Mitigation roll: Feel No Pain on the target, a stupefied policy other than never, or reaction: evade"
+	}
 	return why
 }
 
