@@ -220,17 +220,40 @@ func atLeastGrid(title string, g atLeastGroup, across string, top int) plainTabl
 		}
 		t.head = append(t.head, across+" "+paramString(e.Param(across)))
 	}
+	shown := g.points
+	if across == "" {
+		shown = g.points[:1]
+	}
 	for n := min(atLeastStart(g.points), top); n <= top; n++ {
 		row := []string{strconv.Itoa(n)}
-		for _, e := range g.points {
+		for _, e := range shown {
 			row = append(row, atLeastCell(e, n))
-			if across == "" {
-				break
-			}
 		}
 		t.rows = append(t.rows, row)
 	}
+	t.notes = append(t.notes, marginNote(shown, min(atLeastStart(g.points), top), top))
 	return t
+}
+
+// marginNote says how far the 95% intervals of a table's chances reach
+// from them: the widest side of any cell's Wilson interval (the interval
+// every probability of hammersim has), rounded up to the tenth of a
+// percentage point the cells are printed to, so that no cell's interval
+// reaches further than it says.
+func marginNote(points []sim.Estimate, start, top int) string {
+	widest := 0.0
+	for _, e := range points {
+		for n := start; n <= top; n++ {
+			k := e.Hist.CountAtLeast(n)
+			lo, hi := sim.Wilson(k, e.Trials, sim.Z95)
+			p := float64(k) / float64(e.Trials)
+			widest = max(widest, p-lo, hi-p)
+		}
+	}
+	// Tenths of a point: 100 * 10 per unit of chance; the 1e-9 keeps a
+	// margin of exactly 1.2 from rounding up to 1.3 by float error.
+	tenths := math.Ceil(widest*1000 - 1e-9)
+	return fmt.Sprintf("Each chance's 95%% interval (Wilson) reaches at most %.1f percentage points either side of it.", tenths/10)
 }
 
 // atLeastRows lays out one row per point, with a column for each N.
@@ -251,6 +274,7 @@ func atLeastRows(title string, points []sim.Estimate, top int) plainTable {
 		}
 		t.rows = append(t.rows, row)
 	}
+	t.notes = append(t.notes, marginNote(points, start, top))
 	return t
 }
 

@@ -70,6 +70,29 @@ func TestAtLeastCells(t *testing.T) {
 	}
 }
 
+// TestAtLeastMargin: a table says how far its cells' 95% intervals reach.
+// hitsEstimate's chances are 8, 5 and 1 in 10 trials. By hand, Wilson at
+// z = 1.96 (z^2 = 3.8415, 1 + z^2/n = 1.38415, z / 1.38415 = 1.41602):
+// 8/10 has centre (0.8 + 0.19207) / 1.38415 = 0.71673 and half-width
+// 1.41602 * sqrt(0.016 + 0.0096037) = 0.22658, so it reaches 0.8 -
+// 0.49015 = 0.30985 below the estimate; 5/10 reaches 0.26341 either side;
+// 1/10 (centre 0.21101, half-width 0.19314) reaches 0.30415 above. The
+// widest, 30.985 points, is printed rounded up: 31.0.
+func TestAtLeastMargin(t *testing.T) {
+	want := "Each chance's 95% interval (Wilson) reaches at most 31.0 percentage points either side of it."
+	if got := marginNote([]sim.Estimate{hitsEstimate(nil, true)}, 1, 3); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// 5,000 of 10,000 trials: half-width 1.96 * sqrt(0.25 / 10,000) /
+	// (1 + 1.96^2 / 10,000), about 0.0098: 0.98 points, rounded up to 1.0.
+	h := sim.NewHistogram(0, 2)
+	h.AddN(0, 5000)
+	h.AddN(2, 5000)
+	if got := marginNote([]sim.Estimate{sim.MeanOf("hits", nil, &h)}, 1, 2); !strings.Contains(got, "at most 1.0 percentage") {
+		t.Errorf("10,000 trials at 50%%: %q", got)
+	}
+}
+
 func TestAtLeastLayouts(t *testing.T) {
 	dist := func(d int) []sim.Param { return []sim.Param{{Name: "distance", Value: d}} }
 	axes := []sim.Axis{{Name: "distance", Values: []any{6, 9}}}
@@ -108,7 +131,7 @@ func TestAtLeastLayouts(t *testing.T) {
 	h.AddN(0, 10)
 	never := sim.MeanOf("hits", dist(12), &h)
 	tabs = atLeastTables("hits", []sim.Estimate{hitsEstimate(dist(6), false), never}, axes)
-	if len(tabs) != 1 || len(tabs[0].head) != 2 || len(tabs[0].notes) != 1 || !strings.Contains(tabs[0].notes[0], "distance=12") {
+	if len(tabs) != 1 || len(tabs[0].head) != 2 || len(tabs[0].notes) != 2 || !strings.Contains(tabs[0].notes[1], "distance=12") {
 		t.Errorf("never: got %+v", tabs)
 	}
 
