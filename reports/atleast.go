@@ -111,14 +111,22 @@ func neverOne(e sim.Estimate) bool {
 // across) when the points differ in one swept parameter, one grid per
 // value of the others when they differ in more, and a row per point when
 // there are too many of those. Points that never reach 1 are left out with
-// a note. axes are the report's swept parameters.
+// a note; a metric that falls below 0 at some point (a combat result) is
+// no count, and has no view. axes are the report's swept parameters.
 func atLeastTables(metric string, es []sim.Estimate, axes []sim.Axis) []plainTable {
 	var points []sim.Estimate
 	var never []string
 	anyCounted := false
 	for _, e := range es {
-		if e.Metric != metric || !countLike(e) {
+		if e.Metric != metric || e.Trials == 0 {
 			continue
+		}
+		if !countLike(e) {
+			// Below 0 at some point (a combat result): not a count, at
+			// any point, as its figure draws none either. A view of the
+			// points that stayed at 0 and above would drop the others
+			// unsaid.
+			return nil
 		}
 		if neverOne(e) {
 			never = append(never, paramsString(e.Params))

@@ -252,3 +252,23 @@ func TestWrapText(t *testing.T) {
 		t.Errorf("long word: got %q", got)
 	}
 }
+
+// TestAtLeastNoneForANegativePoint: a metric below 0 at one point (a
+// combat result the attacker lost by 2) is not a count, and has no "at
+// least" view at its other points either, which would leave that point
+// out unsaid.
+func TestAtLeastNoneForANegativePoint(t *testing.T) {
+	dist := func(d int) []sim.Param { return []sim.Param{{Name: "distance", Value: d}} }
+	h := sim.NewHistogram(-2, 3)
+	h.AddN(-2, 4)
+	h.AddN(3, 6)
+	result := sim.MeanOf("hits", dist(9), &h)
+	axes := []sim.Axis{{Name: "distance", Values: []any{6, 9}}}
+	if tabs := atLeastTables("hits", []sim.Estimate{hitsEstimate(dist(6), false), result}, axes); len(tabs) != 0 {
+		t.Errorf("got %d tables, want none: %+v", len(tabs), tabs)
+	}
+	// Without it, the counted point has its view.
+	if tabs := atLeastTables("hits", []sim.Estimate{hitsEstimate(dist(6), false)}, axes); len(tabs) != 1 {
+		t.Errorf("got %d tables, want 1", len(tabs))
+	}
+}
