@@ -11,7 +11,8 @@ import (
 )
 
 // WriteMarkdown writes the report as Markdown: a heading, the run's
-// parameters, and one table per metric with a row per point.
+// parameters, the grid metric (when the report has one) as grids, and one
+// table per metric, with a row per point.
 func WriteMarkdown(w io.Writer, r *sim.Report) error {
 	ew := &ErrWriter{W: w}
 	fmt.Fprintf(ew, "# %s\n\n", mdText(r.Scenario))
@@ -23,12 +24,17 @@ func WriteMarkdown(w io.Writer, r *sim.Report) error {
 	if r.Partial {
 		fmt.Fprintf(ew, "\n**%s**\n", partialLine(r))
 	}
-	for _, metric := range metrics(r.Results) {
+	// The grid metric as grids, as the table and the reports show it;
+	// then every metric, that one too, with its intervals, which the
+	// grids leave out.
+	writeMarkdownGrids(ew, r)
+	rest := r.Results
+	for _, metric := range metrics(rest) {
 		if ew.Err != nil {
 			return ew.Err // a write failed or was stopped: no more tables
 		}
-		writeMarkdownLong(ew, metric, r.Results)
-		for _, t := range atLeastTables(metric, r.Results, r.Axes) {
+		writeMarkdownLong(ew, metric, rest)
+		for _, t := range atLeastTables(metric, rest, r.Axes) {
 			writeMarkdownPlain(ew, t)
 		}
 	}

@@ -55,6 +55,38 @@ func StageMarkdownReport(files *Files, path string, r *sim.Report, scenarioSourc
 	return append(out.Files, path), nil
 }
 
+// writeMarkdownGrids writes the report's grid metric, when it has one, as
+// Markdown grids (rows by columns, a heading each), and returns the other
+// estimates.
+func writeMarkdownGrids(w io.Writer, r *sim.Report) []sim.Estimate {
+	g := r.Grid
+	if g == nil {
+		return r.Results
+	}
+	ss, rest := gridSlices(r, g)
+	rows, cols := axisValues(r, g.Rows), axisValues(r, g.Cols)
+	for _, s := range ss {
+		fmt.Fprintf(w, "\n## %s\n\n", mdText(gridTitle(g, s)))
+		corner, names := gridHeader(g, cols)
+		at := s.cells(g)
+		var lines [][]string
+		for _, rv := range rows {
+			line := []string{paramString(rv)}
+			for _, cv := range cols {
+				e, ok := at(rv, cv)
+				line = append(line, gridNumber(e, ok))
+			}
+			lines = append(lines, line)
+		}
+		mdTable(w, append([]string{corner}, names...), alignment(1, len(cols), 0), lines)
+		if n := dashNote(g, lines); n != "" {
+			fmt.Fprintf(w, "\n%s\n", mdText(n))
+		}
+		fmt.Fprintf(w, "\n%s\n", mdText(exactSummary(s.estimates, g)))
+	}
+	return rest
+}
+
 func writeMarkdownReport(w io.Writer, r *sim.Report, src []byte, plotDir string, figs []namedFigure, notes []string) error {
 	ew := &ErrWriter{W: w}
 	title := r.Scenario
@@ -80,28 +112,7 @@ func writeMarkdownReport(w io.Writer, r *sim.Report, src []byte, plotDir string,
 		fmt.Fprintf(ew, "- %s: %s\n", mdText(f.Name), v)
 	}
 
-	rest := r.Results
-	if g := r.Grid; g != nil {
-		var ss []slice
-		ss, rest = gridSlices(r, g)
-		rows, cols := axisValues(r, g.Rows), axisValues(r, g.Cols)
-		for _, s := range ss {
-			fmt.Fprintf(ew, "\n## %s\n\n", mdText(gridTitle(g, s)))
-			corner, names := gridHeader(g, cols)
-			at := s.cells(g)
-			var lines [][]string
-			for _, rv := range rows {
-				line := []string{paramString(rv)}
-				for _, cv := range cols {
-					e, ok := at(rv, cv)
-					line = append(line, gridNumber(e, ok))
-				}
-				lines = append(lines, line)
-			}
-			mdTable(ew, append([]string{corner}, names...), alignment(1, len(cols), 0), lines)
-			fmt.Fprintf(ew, "\n%s\n", mdText(exactSummary(s.estimates, g)))
-		}
-	}
+	rest := writeMarkdownGrids(ew, r)
 	for _, metric := range metrics(rest) {
 		if ew.Err != nil {
 			return ew.Err // a write failed or was stopped: no more tables

@@ -200,6 +200,9 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 		if len(zero) > 0 {
 			fmt.Fprintln(w, wrapText(trimNote(g.Rows, zero), TerminalWidth))
 		}
+		if n := dashNote(g, kept); n != "" {
+			fmt.Fprintln(w, wrapText(n, TerminalWidth))
+		}
 		fmt.Fprintln(w, wrapText(exactSummary(s.estimates, g), TerminalWidth))
 	}
 	return rest, nil
@@ -241,6 +244,21 @@ func gridHeader(g *sim.Grid, cols []any) (corner string, names []string) {
 		return g.Rows + " \\ " + g.Cols, names
 	}
 	return g.Rows, names
+}
+
+// dashNote says what a "-" among a grid's cells (lines, each a row label
+// and its cells) means, "" when there is none: the point reports no such
+// estimate, which for a _per_100_points metric is a unit without a price.
+func dashNote(g *sim.Grid, lines [][]string) string {
+	for _, l := range lines {
+		if slices.Contains(l[1:], "-") {
+			if strings.HasSuffix(g.Metric, "_per_100_points") {
+				return "A dash marks no estimate: that " + g.Rows + " has no points (0 is no price), or the point was not run."
+			}
+			return "A dash marks no estimate: the point does not report " + g.Metric + ", or was not run."
+		}
+	}
+	return ""
 }
 
 // gridNumber formats a grid cell: a probability in percent, a mean with two

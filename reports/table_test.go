@@ -92,3 +92,21 @@ func TestColumnChunksWideLabels(t *testing.T) {
 		t.Errorf("60-wide labels: %v, want runs of 9 and 6 columns", got)
 	}
 }
+
+// TestDashNote: a grid with a "-" cell says what it means; a priced
+// metric names the unit without a price; a grid without one says nothing.
+func TestDashNote(t *testing.T) {
+	priced := &sim.Grid{Metric: "models_killed_per_100_points", Rows: "attacker", Cols: "target"}
+	lines := [][]string{{"Clanrats", "5.07", "5.53"}, {"Stormvermin", "-", "-"}}
+	if got, want := dashNote(priced, lines), "A dash marks no estimate: that attacker has no points (0 is no price), or the point was not run."; got != want {
+		t.Errorf("priced: %q, want %q", got, want)
+	}
+	other := &sim.Grid{Metric: "charge_success", Rows: "distance", Cols: "M"}
+	if got, want := dashNote(other, lines), "A dash marks no estimate: the point does not report charge_success, or was not run."; got != want {
+		t.Errorf("other: %q, want %q", got, want)
+	}
+	// A row label of "-" is no cell.
+	if got := dashNote(other, [][]string{{"-", "1.00"}}); got != "" {
+		t.Errorf("no dash among the cells: %q", got)
+	}
+}
