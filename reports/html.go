@@ -368,8 +368,10 @@ func htmlGrid(r *sim.Report, g *sim.Grid, s slice) htmlTable {
 	corner, names := gridHeader(g, cols)
 	t := htmlTable{Caption: gridTitle(g, s), Corner: corner, Head: heads(names, 0)}
 	at := s.cells(g)
+	var texts [][]string // the cells as text, for dashNote
 	for _, rv := range rows {
 		line := []htmlCell{{Text: paramString(rv), Head: true}}
+		text := []string{paramString(rv)}
 		for _, cv := range cols {
 			e, ok := at(rv, cv)
 			cell := htmlCell{Text: gridNumber(e, ok)}
@@ -377,10 +379,15 @@ func htmlGrid(r *sim.Report, g *sim.Grid, s slice) htmlTable {
 				cell.Sub, cell.Class = estimateDetails(e)
 			}
 			line = append(line, cell)
+			text = append(text, cell.Text)
 		}
 		t.Rows = append(t.Rows, line)
+		texts = append(texts, text)
 	}
-	t.Notes = []string{exactSummary(s.estimates, g), ciNote(s.estimates)}
+	if n := dashNote(g, texts); n != "" {
+		t.Notes = append(t.Notes, n)
+	}
+	t.Notes = append(t.Notes, exactSummary(s.estimates, g), ciNote(s.estimates))
 	return t
 }
 
