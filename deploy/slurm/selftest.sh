@@ -168,7 +168,19 @@ stand_in 2 "$tmp/stale" run flee-pursuit >/dev/null || status=$?
 [[ $status -eq 2 && ! -s $tmp/calls ]] || fail "submit.sh into a folder of parts: exit $status, sbatch calls: $(cat "$tmp/calls")"
 grep -qF "$tmp/stale/parts already holds 2 file(s) (part-0, ...)" "$tmp/submit.err" || fail "submit.sh into a folder of parts: $(cat "$tmp/submit.err")"
 [[ -e $tmp/stale/parts/part-0 ]] || fail "submit.sh removed the parts it refused to merge with"
-echo "selftest: submit.sh refused $((refused + 1)) mistakes before calling sbatch, each with its message" >&2
+# sbatch reads its --output paths as patterns: a backslash in OUTDIR,
+# which no spelling gets through, is refused; a % is written %%, so that
+# the tasks' logs land in OUTDIR itself.
+status=0
+stand_in 2 "$tmp/back\\slash/out" run flee-pursuit >/dev/null || status=$?
+[[ $status -eq 2 && ! -s $tmp/calls ]] || fail "submit.sh into a folder with a backslash: exit $status, sbatch calls: $(cat "$tmp/calls")"
+grep -qF "holds a backslash, which sbatch drops" "$tmp/submit.err" || fail "submit.sh into a folder with a backslash: $(cat "$tmp/submit.err")"
+[[ ! -e "$tmp/back\\slash" ]] || fail "submit.sh into a folder with a backslash left it behind"
+stand_in 2 "$tmp/100%x" run flee-pursuit >/dev/null || fail "submit.sh into a folder with a %: $(cat "$tmp/submit.err")"
+grep -qF -- "--output=$tmp/100%%x/shard-%a.log $tmp/100%x/shard.sh" "$tmp/calls" &&
+	grep -qF -- "--output=$tmp/100%%x/merge.log $tmp/100%x/merge.sh" "$tmp/calls" ||
+	fail "a % in OUTDIR was not written %% in the log paths: $(cat "$tmp/calls")"
+echo "selftest: submit.sh refused $((refused + 2)) mistakes before calling sbatch, each with its message, and wrote a % in OUTDIR as %% for sbatch" >&2
 
 # A run it accepts: two sbatch calls, and job scripts that, run by hand
 # for each task and then for the merge, give the single run's bytes. The

@@ -131,6 +131,15 @@ unmake() {
 }
 mkdir -p -- "$outdir/parts"
 outdir=$(cd -- "$outdir" && pwd)
+# sbatch reads its --output paths as patterns: % begins a placeholder
+# (written %% for itself), and a backslash turns every placeholder off and
+# is dropped, which no spelling undoes. Every task would then fail to
+# open its log, and leave nothing to say why.
+if [[ $outdir == *\\* ]]; then
+	unmake
+	refuse "OUTDIR $outdir holds a backslash, which sbatch drops from the log paths it is given (and then cannot open them); choose a folder without one"
+fi
+logdir=${outdir//%/%%}
 
 # The merge reads every part in OUTDIR/parts: parts of an earlier run
 # there would be merged with the new ones.
@@ -204,13 +213,13 @@ unsubmitted() {
 # behind it, so that a merge sbatch refuses (an account, a partition, a
 # full queue) leaves no array running for nothing: it is cancelled.
 array=$(sbatch --parsable --hold "${sbatch_options[@]}" --job-name=hammersim-shard --array="0-$((shards - 1))" \
-	--output="$outdir/shard-%a.log" "$outdir/shard.sh") ||
+	--output="$logdir/shard-%a.log" "$outdir/shard.sh") ||
 	unsubmitted "sbatch refused the job array (above); nothing was submitted"
 array=${array%%;*}
 # afterany, not afterok: the merge runs even when a task failed, so that
 # its error names the shards to rerun instead of waiting forever.
 if ! merge=$(sbatch --parsable "${sbatch_options[@]}" --job-name=hammersim-merge --dependency="afterany:$array" \
-	--output="$outdir/merge.log" "$outdir/merge.sh"); then
+	--output="$logdir/merge.log" "$outdir/merge.sh"); then
 	scancel "$array" ||
 		echo "submit.sh: scancel $array failed: cancel the held job array $array by hand" >&2
 	unsubmitted "sbatch refused the merge job (above); the held job array $array was cancelled, nothing runs"
