@@ -203,7 +203,9 @@ func ReadPart(name string, r io.Reader) (*Part, error) {
 // hammersim does, of any format version: the test a merge of a folder uses
 // to tell parts from the other files beside them (logs, reports, plots).
 // An empty file is read as a part: it is what a shard stopped while
-// writing to a shell's redirect leaves, which the merge must report.
+// writing to a shell's redirect leaves, which the merge must report. So
+// is a file shorter than the format line's opening that begins it (a
+// part cut short), which reading then reports as not a part.
 func IsPart(r io.Reader) (bool, error) {
 	head := make([]byte, len(partMagic))
 	n, err := io.ReadFull(r, head)
@@ -213,7 +215,7 @@ func IsPart(r io.Reader) (bool, error) {
 	case err != nil && err != io.ErrUnexpectedEOF:
 		return false, err
 	}
-	return string(head[:n]) == partMagic, nil
+	return strings.HasPrefix(partMagic, string(head[:n])), nil
 }
 
 // checkPartBytes checks the format line and the checksum, and returns the
@@ -223,6 +225,9 @@ func checkPartBytes(src []byte, fail func(string, ...any) error) ([]byte, error)
 		// What a shard that wrote to a shell's redirect leaves when it is
 		// stopped: the shell made the file, the shard wrote nothing.
 		return nil, fail("empty, not a partial result: its shard wrote nothing (one stopped while its output was redirected to the file leaves it so); rerun that shard")
+	}
+	if len(src) < len(partMagic) && strings.HasPrefix(partMagic, string(src)) {
+		return nil, fail("truncated: it ends within its format line (a shard still writing, or a copy cut short?); rerun the shard that wrote it")
 	}
 	first, _, _ := bytes.Cut(src, []byte("\n"))
 	v, ok := strings.CutPrefix(string(first), partMagic)

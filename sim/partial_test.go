@@ -830,3 +830,20 @@ func TestOldPartsMerge(t *testing.T) {
 		t.Errorf("old and new parts: %v", err)
 	}
 }
+
+// TestPartCutWithinItsFormatLine: a part cut within the opening of its
+// format line is still told from other files as a part, and reported as
+// truncated, not left out of a merge as something else.
+func TestPartCutWithinItsFormatLine(t *testing.T) {
+	cut := []byte(partMagic[:20])
+	if ok, err := IsPart(bytes.NewReader(cut)); !ok || err != nil {
+		t.Errorf("IsPart(%q) = %v, %v; want a part", cut, ok, err)
+	}
+	if ok, _ := IsPart(strings.NewReader("hammersim log")); ok {
+		t.Error("a short file that is no prefix of the format line read as a part")
+	}
+	_, err := ReadPart("p", bytes.NewReader(cut))
+	if err == nil || !strings.Contains(err.Error(), "p: truncated: it ends within its format line") {
+		t.Errorf("ReadPart: %v, want it truncated", err)
+	}
+}
