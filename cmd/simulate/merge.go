@@ -281,7 +281,7 @@ func reasonOf(err error) string {
 
 // checkPartialOutside refuses to write a merge's partial result into a
 // folder it merges: the next merge of that folder would read it beside the
-// parts it sums and count their chunks twice.
+// parts it sums, which hold the same chunks, and refuse them.
 func checkPartialOutside(output string, args []string) error {
 	if output == "" || output == "-" {
 		return nil
@@ -289,7 +289,7 @@ func checkPartialOutside(output string, args []string) error {
 	dir := filepath.Dir(output)
 	for _, a := range args {
 		if info, err := os.Stat(a); err == nil && info.IsDir() && reports.SameFile(dir, a) {
-			return fmt.Errorf("-o %s would put the merged partial result among the parts of %s, and a later merge of %s would count their chunks twice; write it outside %s", output, a, a, a)
+			return fmt.Errorf("-o %s would put the merged partial result among the parts of %s, and a later merge of %s would find it holding their chunks, and refuse them; write it outside %s", output, a, a, a)
 		}
 	}
 	return nil

@@ -324,8 +324,8 @@ func TestShardAndMergeErrors(t *testing.T) {
 	}
 	// A merge's own outputs written beside the parts are left out of the
 	// next merge of the folder, and named on stderr; a merged partial
-	// result is refused there, since the next merge would count its
-	// chunks twice.
+	// result is refused there, since the next merge would find it holding
+	// the parts' chunks, and refuse them.
 	if _, _, err := runCLI(t, "merge", partsDir, "-o", filepath.Join(partsDir, "result.txt"), "--report", filepath.Join(partsDir, "report.html")); err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +336,7 @@ func TestShardAndMergeErrors(t *testing.T) {
 	if want := "left out of the merge, as not partial results: report.html, result.txt in " + partsDir; !strings.Contains(stderr, want) {
 		t.Errorf("merge DIR with other files: stderr %q, want %q", stderr, want)
 	}
-	if _, _, err := runCLI(t, "merge", "--format", "partial", partsDir, "-o", filepath.Join(partsDir, "all")); err == nil || !strings.Contains(err.Error(), "count their chunks twice") {
+	if _, _, err := runCLI(t, "merge", "--format", "partial", partsDir, "-o", filepath.Join(partsDir, "all")); err == nil || !strings.Contains(err.Error(), "would find it holding their chunks, and refuse them") {
 		t.Errorf("merge DIR --format partial -o DIR/all: %v, want a refusal", err)
 	}
 	// Named on the command line, a file that is not a part is an error.
