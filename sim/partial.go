@@ -711,9 +711,9 @@ const maxNamedFlags = 4
 // rerun of that many pieces is worth listing.
 const maxListedRanges = 100
 
-// indexRanges lists sorted indexes, three or more in a row as a range:
+// IndexRanges lists sorted indexes, three or more in a row as a range:
 // "2, 5-9, 12"; past maxListedRanges ranges, how many indexes are left.
-func indexRanges(ix []int) string {
+func IndexRanges(ix []int) string {
 	var out []string
 	for i := 0; i < len(ix); {
 		if len(out) == maxListedRanges {
@@ -756,7 +756,7 @@ func (p *Part) Complete() error {
 			}
 			rerun = "rerun with " + strings.Join(flags, ", ")
 		}
-		return fmt.Errorf("%d of %d shards missing: shard%s %s (%s)", len(miss), p.Header.Shards, s, indexRanges(miss), rerun)
+		return fmt.Errorf("%d of %d shards missing: shard%s %s (%s)", len(miss), p.Header.Shards, s, IndexRanges(miss), rerun)
 	}
 	if p.Interrupted {
 		return nil

@@ -67,6 +67,16 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *check {
 			return checked(stderr, "merge")
 		}
+		if miss := merged.Missing(); len(miss) > 0 {
+			// A stage of a merge in stages: valid, but the final merge
+			// will need the rest, which it is as well to know now.
+			s := "s"
+			if len(miss) == 1 {
+				s = ""
+			}
+			fmt.Fprintf(stderr, "simulate: note: this sum lacks %d of the run's %d shards (shard%s %s), which the final merge will need\n",
+				len(miss), merged.Header.Shards, s, sim.IndexRanges(miss))
+		}
 		return writeResults(ctx, stdout, stderr, f, func(w io.Writer) error { return sim.WritePart(w, merged) })
 	}
 	if err := merged.Complete(); err != nil {

@@ -147,8 +147,14 @@ func TestMergedReportsAndPlots(t *testing.T) {
 		// Halves merged first, each into a partial result.
 		h1, h2 := filepath.Join(dir, "h1"), filepath.Join(dir, "h2")
 		for h, ps := range map[string][]string{h1: {parts[0], parts[3]}, h2: {parts[1], parts[2], parts[1]}} {
-			if _, _, err := runCLI(t, append([]string{"merge", "--format", "partial", "-o", h}, ps...)...); err != nil {
+			_, stderr, err := runCLI(t, append([]string{"merge", "--format", "partial", "-o", h}, ps...)...)
+			if err != nil {
 				t.Fatal(err)
+			}
+			// Each half says what the final merge will still need (which
+			// shards, by how the run's chunks fall to them).
+			if want := "simulate: note: this sum lacks "; !strings.Contains(stderr, want) || !strings.Contains(stderr, "which the final merge will need") {
+				t.Errorf("merge %v --format partial: stderr %q, want a note beginning %q", ps, stderr, want)
 			}
 		}
 		args = append([]string{"merge", h2, h1}, outputs(merged)...)
