@@ -383,14 +383,21 @@ func carriedCatalogues(in sim.Input, parts []string) ([]scenarios.Catalogue, err
 // the parts are named, the first and how many more. (A text that differs
 // between parts is found as the parts are read, sim.Merger.)
 func tampered(parts []string, what string) error {
+	return changedParts(parts, what+" %s does not match its SHA-256")
+}
+
+// changedParts is the error of parts changed after they were written, in
+// a way every one of them shows alike: claim says how, its %s standing for
+// "it carries" or "they carry".
+func changedParts(parts []string, claim string) error {
 	if len(parts) == 1 {
-		return fmt.Errorf("%s: %s it carries does not match its SHA-256; the part was changed after it was written", parts[0], what)
+		return fmt.Errorf("%s: %s; the part was changed after it was written", parts[0], fmt.Sprintf(claim, "it carries"))
 	}
 	others := fmt.Sprintf("the %d other parts", len(parts)-1)
 	if len(parts) == 2 {
 		others = "the other part"
 	}
-	return fmt.Errorf("%s and %s: %s they carry does not match its SHA-256; they were changed after they were written", parts[0], others, what)
+	return fmt.Errorf("%s and %s: %s; they were changed after they were written", parts[0], others, fmt.Sprintf(claim, "they carry"))
 }
 
 // mergedScenarios rebuilds the run's scenarios from the texts the parts
@@ -413,6 +420,14 @@ func mergedScenarios(ctx context.Context, merged *sim.Part, paths []string) ([]*
 		}
 		if s.SHA256 != in.SHA256 {
 			return nil, tampered(paths, "the scenario "+in.Name)
+		}
+		// A built-in's text is this build's, which the parts' build
+		// (checked) is: another text under its name, its SHA-256
+		// recomputed, would be merged and reproduced as the built-in.
+		if name, ok := strings.CutPrefix(in.File, "builtin:"); ok {
+			if src, ok := scenarios.Builtin(name); !ok || string(src) != in.Source {
+				return nil, changedParts(paths, "the text %s for the built-in scenario "+name+" is not this build's")
+			}
 		}
 		ss = append(ss, s)
 		groups = append(groups, s.Models)

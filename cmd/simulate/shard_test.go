@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -255,6 +256,16 @@ func TestShardAndMergeErrors(t *testing.T) {
 	editedHalves := []string{filepath.Join(dir, "edited-a"), filepath.Join(dir, "edited-b")}
 	editedPart(editedHalves[0], parts[:2], editSource)
 	editedPart(editedHalves[1], parts[2:], editSource)
+	// The built-in's text changed in every part with its SHA-256 made
+	// again to match: the parts agree with themselves, but the text is
+	// not this build's, which the merge would reproduce as the built-in.
+	forged := []string{filepath.Join(dir, "forged-a"), filepath.Join(dir, "forged-b")}
+	forge := func(h *sim.PartHeader) {
+		editSource(h)
+		h.Inputs[0].SHA256 = fmt.Sprintf("%x", sha256.Sum256([]byte(h.Inputs[0].Source)))
+	}
+	editedPart(forged[0], parts[:2], forge)
+	editedPart(forged[1], parts[2:], forge)
 	good, _ := os.ReadFile(parts[1])
 	truncated, corrupted := filepath.Join(dir, "truncated"), filepath.Join(dir, "corrupted")
 	os.WriteFile(truncated, good[:len(good)-30], 0o644)
@@ -283,6 +294,7 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"merge", "--format", "partial", "--check", allOtherBuild}, false, "the parts were written by another build of hammersim " + hammersim.Version},
 		{[]string{"merge", parts[0], editedSource}, false, editedSource + ": the scenario swiftstride-charge it carries does not match its SHA-256; the part was changed after it was written"},
 		{[]string{"merge", editedSource, parts[0]}, false, editedSource + ": the scenario swiftstride-charge it carries does not match its SHA-256"},
+		{[]string{"merge", forged[0], forged[1]}, false, forged[0] + " and the other part: the text they carry for the built-in scenario swiftstride-charge is not this build's; they were changed after they were written"},
 		{[]string{"merge", editedHalves[0], editedHalves[1]}, false, editedHalves[0] + " and the other part: the scenario swiftstride-charge they carry does not match its SHA-256; they were changed after they were written"},
 		{[]string{"merge", parts[0], truncated}, false, truncated + ": truncated"},
 		{[]string{"merge", badMetrics}, false, "the parts' metrics: "},
