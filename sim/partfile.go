@@ -181,16 +181,18 @@ func ReadPart(name string, r io.Reader) (*Part, error) {
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.SplitN(string(body), "\n", 4)
-	if len(lines) != 4 || lines[3] != "" {
+	// Split in place: a part may be 64 MiB, and each copy of it costs
+	// that again.
+	lines := bytes.SplitN(body, []byte("\n"), 4)
+	if len(lines) != 4 || len(lines[3]) != 0 {
 		return nil, fail("expected a format line, a header line and a data line before the checksum")
 	}
 	p := &Part{}
-	if err := strictJSON([]byte(lines[1]), &p.Header); err != nil {
+	if err := strictJSON(lines[1], &p.Header); err != nil {
 		return nil, fail("header: %v", err)
 	}
 	var d partData
-	if err := strictJSON([]byte(lines[2]), &d); err != nil {
+	if err := strictJSON(lines[2], &d); err != nil {
 		return nil, fail("data: %v", err)
 	}
 	if err := p.setData(d); err != nil {
