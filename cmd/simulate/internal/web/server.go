@@ -53,8 +53,9 @@ type Config struct {
 // DefaultConfig allows a 1 MiB scenario, 100 million trials per point (the
 // command line's own cap on a precision run), 10,000 points (a tenth of the
 // command line's scenarios.MaxPoints: about 4 seconds and 200 MB to read a
-// battle scenario of that many, 30 seconds and 1.2 GB to run it once and
-// render every format; the largest built-in has 644), two runs at once and
+// battle scenario of that many, 30 to 40 seconds and 1.5 GB to run it
+// once and send every format, as the page asks, measured in
+// docs/web.md; the largest built-in has 644), two runs at once and
 // 10 minutes a run (the built-ins take seconds at their own trials), and
 // a minute for a request to arrive (a 1 MiB body at 17 KiB/s).
 var DefaultConfig = Config{MaxBody: 1 << 20, MaxTrials: 100_000_000, MaxPoints: 10_000, MaxRuns: 2, MaxRunTime: 10 * time.Minute,

@@ -1196,3 +1196,35 @@ func expectNoAnswerWhenHalfClosed(t *testing.T, ts *httptest.Server, paths ...st
 		conn.Close()
 	}
 }
+
+// TestResultPieces: the result event written piece by piece is, joined,
+// the bytes json.Marshal gives for it with its outputs, whatever they
+// hold (HTML, quotes, newlines, invalid UTF-8, a line separator).
+func TestResultPieces(t *testing.T) {
+	texts := map[string]string{
+		"table":    "a | b\n1 | 2\n",
+		"html":     "<p class=\"x\">&amp;</p>\u2028",
+		"json":     `{"k": "v"}`,
+		"csv":      "a,b\r\n1,\xff\n",
+		"markdown": "",
+	}
+	for _, out := range []resultEvent{{}, {Partial: true, Reason: "the server's <time> limit"}} {
+		esc := map[string][]byte{}
+		for f, s := range texts {
+			b, err := json.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			esc[f] = b
+		}
+		got := bytes.Join(out.pieces(esc), nil)
+		out.Outputs = texts
+		want, err := json.Marshal(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("pieces:\n got %s\nwant %s", got, want)
+		}
+	}
+}
