@@ -146,8 +146,8 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := f.check(fs); err != nil {
 		return err
 	}
-	if flagSet(fs, "by") && *by == "" {
-		return flagUsagef("compare", "--by %q: an empty name; expected a swept parameter's name, such as attacker or distance (leave the flag out for attacker)", *by)
+	if err := checkBy(fs, *by); err != nil {
+		return err
 	}
 	if len(pos) > 1 && *by != "" {
 		return usagef("--by compares the values of one scenario's parameter; give one scenario with it")
@@ -677,6 +677,15 @@ func compareStamp(ss []*scenarios.Scenario, args []string, by, metrics string, c
 		Workers:        cfg.Workers,
 		Command:        reproduce("compare", cmdArgs, cfg, metricsFlag(metrics)...),
 	}
+}
+
+// checkBy refuses a --by given as the empty name (by=, from the page's
+// API alike), which would otherwise read as the flag left out.
+func checkBy(fs *flag.FlagSet, by string) error {
+	if flagSet(fs, "by") && by == "" {
+		return flagUsagef("compare", "--by \"\": an empty name; expected a swept parameter's name, such as attacker or distance (leave the flag out for the acting unit's: attacker, firer, unit or pursuing)")
+	}
+	return nil
 }
 
 // compareAxis is the parameter a comparison of one scenario's values

@@ -329,6 +329,9 @@ func (sv served) compare(ctx context.Context, files []string, srcs [][]byte, arg
 	if err := serveFlags(fs, f, pos); err != nil {
 		return nil, err
 	}
+	if err := checkBy(fs, *by); err != nil {
+		return nil, err
+	}
 	if len(files) > 1 && *by != "" {
 		return nil, usagef("--by compares the values of one scenario's parameter; give one scenario with it")
 	}

@@ -221,6 +221,15 @@ func TestServeCompareIsTheCLI(t *testing.T) {
 	if cliErr == nil || status != 400 || e.Error != cliErr.Error() {
 		t.Errorf("10 trials: %d %q, want 400 and %v", status, got, cliErr)
 	}
+	// by= is refused as --by "" is, not read as the parameter left out.
+	_, _, cliErr = runCLI(t, "compare", "doomwheel-balance", "--by", "", "--trials", "2000")
+	body, _ = json.Marshal(map[string]any{"scenarios": cases[1].cands})
+	status, got = post(t, ts.URL+"/api/compare?trials=2000&by=", "application/json", body)
+	e.Error = ""
+	json.Unmarshal(got, &e)
+	if cliErr == nil || status != 400 || e.Error != cliErr.Error() || !strings.Contains(e.Error, "an empty name") {
+		t.Errorf("by=: %d %q, want 400 and %v", status, got, cliErr)
+	}
 }
 
 // TestServeDiceAndValidateAreTheCLI: /api/dice answers with `simulate
