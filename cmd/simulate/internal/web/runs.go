@@ -316,10 +316,15 @@ func (s *Server) acquire() (release func(), err error) {
 	case s.slots <- struct{}{}:
 		return func() { <-s.slots }, nil
 	default:
-		return nil, &limitError{http.StatusTooManyRequests,
-			fmt.Sprintf("the server is already running %d runs, its limit (simulate serve --max-runs); try again when one has finished", s.cfg.MaxRuns),
-			limitNote{"max-runs", int64(s.cfg.MaxRuns)}}
+		return nil, s.slotsTaken()
 	}
+}
+
+// slotsTaken is the error of a run refused because every slot is taken.
+func (s *Server) slotsTaken() error {
+	return &limitError{http.StatusTooManyRequests,
+		fmt.Sprintf("the server is already running %d runs, its limit (simulate serve --max-runs); try again when one has finished", s.cfg.MaxRuns),
+		limitNote{"max-runs", int64(s.cfg.MaxRuns)}}
 }
 
 // start prepares a job and takes a run slot for it, or answers with why
@@ -330,6 +335,13 @@ func (s *Server) acquire() (release func(), err error) {
 // again elsewhere, not that its scenario was bad.
 func (s *Server) start(w http.ResponseWriter, r *http.Request, prepare func(http.ResponseWriter, *http.Request) (Job, error)) (Job, func(), bool) {
 	if s.stopping(w) {
+		return nil, nil, false
+	}
+	if len(s.slots) == cap(s.slots) {
+		// Refused before the scenario is read and compiled, which can
+		// take seconds and hundreds of MB of the runs going on; a slot
+		// that frees meanwhile is taken below, or the run refused there.
+		fail(w, http.StatusTooManyRequests, s.slotsTaken())
 		return nil, nil, false
 	}
 	job, err := prepare(w, r)

@@ -841,10 +841,18 @@ func TestClientGoneStopsFormatting(t *testing.T) {
 }
 
 // TestConcurrentRunsBounded fills the only run slot and checks that a
-// second run is refused with 429, then allowed once the first ends.
+// second run is refused with 429, before its scenario is read and
+// compiled (prepared), then allowed once the first ends.
 func TestConcurrentRunsBounded(t *testing.T) {
 	started := make(chan struct{})
-	ts := httptest.NewServer(New(Config{MaxRuns: 1}, fakeEngine(&fakeJob{trials: 1000, started: started})))
+	eng := fakeEngine(&fakeJob{trials: 1000, started: started})
+	var prepared atomic.Int32
+	run := eng.Run
+	eng.Run = func(ctx context.Context, file string, src []byte, args []string) (Job, error) {
+		prepared.Add(1)
+		return run(ctx, file, src, args)
+	}
+	ts := httptest.NewServer(New(Config{MaxRuns: 1}, eng))
 	defer ts.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+"/api/run", strings.NewReader("block"))
@@ -864,6 +872,9 @@ func TestConcurrentRunsBounded(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b), "--max-runs") {
 		t.Errorf("second run: %d %s", resp.StatusCode, b)
+	}
+	if n := prepared.Load(); n != 1 {
+		t.Errorf("%d runs prepared, want only the first: the refused one was compiled for nothing", n)
 	}
 	// A dice query is not a run: the page's Dice tab works while runs go.
 	resp, err = http.Get(ts.URL + "/api/dice?q=2D6")
