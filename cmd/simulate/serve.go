@@ -164,13 +164,19 @@ type serveStopped struct {
 func (e serveStopped) Error() string {
 	msg := "interrupted: the server stopped"
 	switch {
+	case e.cutOff && e.runs == 1:
+		// Some answer was not whole when the wait ended: which, the
+		// server does not know, so nothing is said to have been sent.
+		msg += "; the run going was cancelled, to send what it had run, marked partial (or an error, had it not finished its first trials)"
+	case e.cutOff && e.runs > 1:
+		msg += fmt.Sprintf("; the %d runs going were cancelled, each to send what it had run, marked partial (or an error, had it not finished its first trials)", e.runs)
 	case e.runs == 1:
 		msg += "; the run going was cancelled and sent what it had run, marked partial (or an error, had it not finished its first trials)"
 	case e.runs > 1:
 		msg += fmt.Sprintf("; the %d runs going were cancelled and each sent what it had run, marked partial (or an error, had it not finished its first trials)", e.runs)
 	}
 	if e.cutOff {
-		msg += fmt.Sprintf("; clients still taking their answers after %s were cut off", drainTimeout)
+		msg += fmt.Sprintf("; clients whose answers were not whole after %s (still being written, or not taken) were cut off without them", drainTimeout)
 	}
 	return msg
 }

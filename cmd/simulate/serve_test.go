@@ -908,6 +908,16 @@ func TestServeStoppedMessage(t *testing.T) {
 			t.Errorf("%d runs: %q, want %q", runs, got, want)
 		}
 	}
+	// Clients cut off: whose answer was not whole the server does not
+	// know, so it claims none was sent.
+	for runs, want := range map[int]string{
+		1: "interrupted: the server stopped; the run going was cancelled, to send what it had run, marked partial (or an error, had it not finished its first trials); clients whose answers were not whole after 10s (still being written, or not taken) were cut off without them",
+		2: "interrupted: the server stopped; the 2 runs going were cancelled, each to send what it had run, marked partial (or an error, had it not finished its first trials); clients whose answers were not whole after 10s (still being written, or not taken) were cut off without them",
+	} {
+		if got := (serveStopped{runs: runs, cutOff: true}).Error(); got != want {
+			t.Errorf("%d runs, cut off: %q, want %q", runs, got, want)
+		}
+	}
 }
 
 // TestServeReproducesAFileNamedLikeABuiltin: a text sent as file=NAME of a
