@@ -633,11 +633,16 @@ func partialReason(ctx context.Context) string {
 
 // stoppedBy adds to a run's error the time limit that stopped it, if one
 // did: the command line's words say only that the run was interrupted.
+// The time limit is named as every bound a request hits is (limit).
 func stoppedBy(ctx context.Context, err error) error {
-	if why := partialReason(ctx); why != "" {
-		return fmt.Errorf("%w: %s", err, why)
+	why := partialReason(ctx)
+	if why == "" {
+		return err
 	}
-	return err
+	if te := (*runTimeError)(nil); errors.As(context.Cause(ctx), &te) {
+		return &limitError{http.StatusBadRequest, fmt.Sprintf("%v: %s", err, why), limitNote{"max-run-time", te.limit.Milliseconds()}}
+	}
+	return fmt.Errorf("%w: %s", err, why)
 }
 
 // connKey holds a request's connection in its context (ConnContext).

@@ -36,6 +36,9 @@ type fakeJob struct {
 	render  func(string)  // called with each format rendered, when set
 	// renderFor is how long each format takes to write, when set.
 	renderFor time.Duration
+	// early: stopped, it has no results, as a run stopped before every
+	// point finished its first chunk (the scenario text "block early").
+	early bool
 }
 
 func (j *fakeJob) MostTrials() int64 { return j.trials }
@@ -56,6 +59,9 @@ func (j *fakeJob) Run(ctx context.Context, p Progress) (Result, error) {
 		case <-ctx.Done():
 			if j.stopped != nil {
 				j.stopped.Store(true)
+			}
+			if j.early {
+				return nil, errors.New("run: interrupted before every point had its first trials")
 			}
 			return fakeResult{partial: true, done: done, size: j.size, render: j.render, renderFor: j.renderFor}, nil
 		case <-time.After(time.Millisecond):
@@ -131,7 +137,11 @@ func fakeEngine(job *fakeJob) Engine {
 			if strings.Contains(string(src), "bad") {
 				return nil, errors.New(file + ": bad scenario")
 			}
-			return prepare(args, string(src) == "block", src)
+			job, err := prepare(args, string(src) == "block" || string(src) == "block early", src)
+			if err == nil && string(src) == "block early" {
+				job.(*fakeJob).early = true
+			}
+			return job, err
 		},
 		Compare: func(_ context.Context, files []string, srcs [][]byte, args []string) (Job, error) {
 			return prepare(args, false, srcs...)
@@ -781,6 +791,28 @@ func TestMaxRunTime(t *testing.T) {
 	})
 	if !result.Partial || result.Reason != why {
 		t.Errorf("/api/run/events: %+v", result)
+	}
+	// Stopped before it had results: an error, naming the limit as every
+	// bound a request hits is.
+	req = httptest.NewRequestWithContext(ctx, "POST", "http://127.0.0.1:8080/api/run", strings.NewReader("block early"))
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	var e apiError
+	_ = json.Unmarshal(w.Body.Bytes(), &e)
+	if w.Code != 400 || e.Error != "run: interrupted before every point had its first trials: "+why || e.Limit == nil || *e.Limit != (limitNote{"max-run-time", 50}) {
+		t.Errorf("/api/run stopped early: %d %s", w.Code, w.Body)
+	}
+	req = httptest.NewRequestWithContext(ctx, "POST", "http://127.0.0.1:8080/api/run/events", strings.NewReader("block early"))
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	e = apiError{}
+	readEvents(t, w.Body, func(name, data string) {
+		if name == "error" {
+			_ = json.Unmarshal([]byte(data), &e)
+		}
+	})
+	if e.Limit == nil || e.Limit.Name != "max-run-time" {
+		t.Errorf("/api/run/events stopped early: %+v", e)
 	}
 	if ctx.Err() != nil {
 		t.Error("the runs went on past the time limit")
