@@ -74,6 +74,8 @@ func TestCheck(t *testing.T) {
 		// package's own reading took 0x10 as 16 and 010 as 8.
 		{"hexadecimal seed", []string{"run", "flee-pursuit", "--seed", "0x10"}, 2, "--seed 0x10: expected a whole number from 0 to 18446744073709551615"},
 		{"binary seed", []string{"dice", "2D6", "--trials", "10", "--seed", "0b11"}, 2, "--seed 0b11: expected a whole number"},
+		// An int64 flag says what it expects as an int flag does.
+		{"serve max-body", []string{"serve", "--max-body", "1e6"}, 2, "serve: --max-body 1e6: expected a whole number"},
 		{"shard of a precision run", []string{"run", "flee-pursuit", "--precision", "0.01", "--shard", "0/2"}, 2, "--shard runs a fixed number of trials"},
 		{"format on a shard", []string{"compare", a, b, "--format", "json", "--shard", "0/2"}, 2, "--format with --shard: a shard writes a partial result"},
 		{"merge format twice", []string{"merge", "--format", "json", "--format", "csv"}, 2, `-format "csv": given twice`},

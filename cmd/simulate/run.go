@@ -448,7 +448,7 @@ func numberFlagMessage(fs *flag.FlagSet, err error) string {
 	switch g.Get().(type) {
 	case uint64:
 		want = "a whole number from 0 to 18446744073709551615"
-	case int:
+	case int, int64:
 		want = "a whole number"
 	case float64:
 		want = "a number, such as 0.005"
