@@ -362,6 +362,10 @@ func browserCompareError(t *testing.T, ctx context.Context, url, _ string) {
 		waitText(`document.querySelector("#c-error").innerText`, `scenario-2.yaml:5:25`, &focus),
 		chromedp.Click(`#c-error li[data-line="5"]`, chromedp.NodeVisible),
 		waitText(`document.activeElement.getAttribute("aria-label") + " " + document.activeElement.selectionStart`, "Scenario B 72", &focus),
+		// Checked as it is typed, the blank name reads as the comparison
+		// will call it, not as a lone scenario's scenario.yaml.
+		evalInto(`(() => { document.querySelectorAll(".candidate .src")[1].dispatchEvent(new Event("input")); return "" })()`, &focus),
+		waitText(`document.querySelectorAll(".candidate .problems")[1].innerText`, `scenario-2.yaml:5:25`, &focus),
 	)
 	if err != nil {
 		t.Fatalf("%v (focus %q)", err, focus)

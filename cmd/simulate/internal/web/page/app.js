@@ -386,7 +386,10 @@ const axisSelect = $("#by");
 
 function checkCandidate(c) {
   clearTimeout(c.timer);
-  c.timer = setTimeout(() => validate($(".src", c), $(".file", c).value, $(".problems", c), v => {
+  // A blank name box is checked under the name the comparison will give
+  // it, scenario-N.yaml, so that its errors read as they will then.
+  const file = () => $(".file", c).value || `scenario-${cands.indexOf(c) + 1}.yaml`;
+  c.timer = setTimeout(() => validate($(".src", c), file(), $(".problems", c), v => {
     if (c.dataset.cand !== "a") return;
     const keep = axisSelect.value;
     axisSelect.replaceChildren(...(v.axes || []).map(a => el("option", { value: a, textContent: a })));
