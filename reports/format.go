@@ -296,3 +296,41 @@ func estimatesOf(metric string, es []sim.Estimate) ([]sim.Estimate, []string) {
 	}
 	return rows, paramNames(rows)
 }
+
+// maxListedPrices is how many rows' prices a note lists one by one; past
+// it, it gives their range and points to the JSON, which has each.
+const maxListedPrices = 20
+
+// priceNote says what the rows of a per-100-points metric divide by (their
+// Price): one price, each row's in order, or, for many rows, the range.
+// It is "" when no row was scaled.
+func priceNote(rows []sim.Estimate) string {
+	var prices []float64
+	for _, e := range rows {
+		if e.Price > 0 {
+			prices = append(prices, e.Price)
+		}
+	}
+	if len(prices) == 0 {
+		return ""
+	}
+	lo, hi := slices.Min(prices), slices.Max(prices)
+	switch {
+	case lo == hi:
+		return fmt.Sprintf("Per 100 of a price of %s points at every row.", pointsString(lo))
+	case len(prices) <= maxListedPrices && len(prices) == len(rows):
+		listed := make([]string, len(prices))
+		for i, p := range prices {
+			listed[i] = pointsString(p)
+		}
+		return fmt.Sprintf("Per 100 of the prices, row by row: %s points.", strings.Join(listed, ", "))
+	}
+	return fmt.Sprintf("Per 100 of prices from %s to %s points; the JSON output gives each row's (price).", pointsString(lo), pointsString(hi))
+}
+
+// pointsString writes a price as army lists do, with at most two
+// decimals, and none for a whole number: 175, 58.33.
+func pointsString(p float64) string {
+	s := strconv.FormatFloat(p, 'f', 2, 64)
+	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+}

@@ -387,6 +387,9 @@ func htmlGrid(r *sim.Report, g *sim.Grid, s slice) htmlTable {
 	if n := dashNote(g, texts); n != "" {
 		t.Notes = append(t.Notes, n)
 	}
+	if n := gridPriceNote(g, s, rows); n != "" {
+		t.Notes = append(t.Notes, n)
+	}
 	t.Notes = append(t.Notes, exactSummary(s.estimates, g), ciNote(s.estimates))
 	return t
 }
@@ -442,6 +445,9 @@ func htmlLong(metric string, es []sim.Estimate, stop func() error) (htmlSection,
 			line = append(line, htmlCell{Text: number(sim.Mean, e.StdDev)}, htmlCell{Text: plainNumber(e.Median)}, htmlCell{Text: plainNumber(e.P05)}, htmlCell{Text: plainNumber(e.P95)})
 		}
 		t.Rows = append(t.Rows, line)
+	}
+	if n := priceNote(rows); n != "" {
+		t.Notes = append([]string{n}, t.Notes...)
 	}
 	return htmlSection{Heading: heading(metric, metricTitle(metric, rows), kind.String()), Tables: []htmlTable{t}}, nil
 }

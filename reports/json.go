@@ -107,6 +107,11 @@ func writeEstimate(b *bytes.Buffer, e sim.Estimate) {
 // histogram) of a mean.
 func estimateFields(o *object, e sim.Estimate, hist bool) {
 	o.put("params", paramsJSON(e.Params))
+	if e.Price > 0 {
+		// What a _per_100_points metric divides by: the acting unit's
+		// points at this point.
+		o.put("price", num(e.Price))
+	}
 	o.put("kind", str(e.Kind.String()))
 	o.put("trials", strconv.FormatInt(e.Trials, 10))
 	o.put("estimate", num(e.Value))

@@ -77,6 +77,9 @@ func writeMarkdownLong(w io.Writer, metric string, es []sim.Estimate) {
 			return
 		}
 	}
+	if n := priceNote(rows); n != "" {
+		fmt.Fprintf(w, "\n%s\n", mdText(n))
+	}
 }
 
 // writeMarkdownStamp writes the stamp's lines (the full hash and the

@@ -82,6 +82,9 @@ func writeMarkdownGrids(w io.Writer, r *sim.Report) []sim.Estimate {
 		if n := dashNote(g, lines); n != "" {
 			fmt.Fprintf(w, "\n%s\n", mdText(n))
 		}
+		if n := gridPriceNote(g, s, rows); n != "" {
+			fmt.Fprintf(w, "\n%s\n", mdText(n))
+		}
 		fmt.Fprintf(w, "\n%s\n", mdText(exactSummary(s.estimates, g)))
 	}
 	return rest

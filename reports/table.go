@@ -203,6 +203,9 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 		if n := dashNote(g, kept); n != "" {
 			fmt.Fprintln(w, wrapText(n, TerminalWidth))
 		}
+		if n := gridPriceNote(g, s, rows); n != "" {
+			fmt.Fprintln(w, wrapText(n, TerminalWidth))
+		}
 		fmt.Fprintln(w, wrapText(exactSummary(s.estimates, g), TerminalWidth))
 	}
 	return rest, nil
@@ -244,6 +247,34 @@ func gridHeader(g *sim.Grid, cols []any) (corner string, names []string) {
 		return g.Rows + " \\ " + g.Cols, names
 	}
 	return g.Rows, names
+}
+
+// gridPriceNote says what the cells of a per-100-points grid divide by,
+// when each row has one price (an attacker's, whatever its target):
+// "Prices, by attacker: Doomwheel 150, Rat Ogres 160 points." It is ""
+// when no cell was scaled, and points to the JSON when a row's cells
+// differ.
+func gridPriceNote(g *sim.Grid, s slice, rows []any) string {
+	var listed []string
+	for _, rv := range rows {
+		price := 0.0
+		for _, e := range s.estimates {
+			if e.Price <= 0 || paramString(e.Param(g.Rows)) != paramString(rv) {
+				continue
+			}
+			if price > 0 && e.Price != price {
+				return "Each cell's price is in the JSON output (price)."
+			}
+			price = e.Price
+		}
+		if price > 0 {
+			listed = append(listed, paramString(rv)+" "+pointsString(price))
+		}
+	}
+	if len(listed) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Prices, by %s: %s points.", g.Rows, strings.Join(listed, ", "))
 }
 
 // dashNote says what a "-" among a grid's cells (lines, each a row label
@@ -346,6 +377,9 @@ func writeLong(w io.Writer, metric string, es []sim.Estimate) error {
 		}
 	}
 	w.Write(out)
+	if n := priceNote(kept); n != "" {
+		fmt.Fprintln(w, wrapText(n, TerminalWidth))
+	}
 	if len(zero) > 0 {
 		fmt.Fprintln(w, wrapText(trimNote("", zero), TerminalWidth))
 	}

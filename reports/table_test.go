@@ -110,3 +110,48 @@ func TestDashNote(t *testing.T) {
 		t.Errorf("no dash among the cells: %q", got)
 	}
 }
+
+// TestPriceNote: what a per-100-points metric divides by, said under its
+// table: one price, each row's, or for many rows their range. The prices
+// are Clanrats' 175 points for 30 models at 10, 30 and 40 models: 175 x
+// 10 / 30 = 58.33 and 175 x 40 / 30 = 233.33.
+func TestPriceNote(t *testing.T) {
+	h := sim.NewHistogram(0, 3)
+	h.AddN(2, 10)
+	kills := sim.MeanOf("models_killed", nil, &h)
+	priced := func(cost float64) sim.Estimate {
+		return kills.Scaled("models_killed_per_100_points", nil, 100, cost)
+	}
+	for _, tc := range []struct {
+		rows []sim.Estimate
+		want string
+	}{
+		{[]sim.Estimate{kills}, ""},
+		{[]sim.Estimate{priced(175), priced(175)}, "Per 100 of a price of 175 points at every row."},
+		{[]sim.Estimate{priced(175.0 * 10 / 30), priced(175), priced(175.0 * 40 / 30)}, "Per 100 of the prices, row by row: 58.33, 175, 233.33 points."},
+	} {
+		if got := priceNote(tc.rows); got != tc.want {
+			t.Errorf("%d rows: %q, want %q", len(tc.rows), got, tc.want)
+		}
+	}
+	var many []sim.Estimate
+	for i := range maxListedPrices + 1 {
+		many = append(many, priced(float64(100+i)))
+	}
+	if got, want := priceNote(many), "Per 100 of prices from 100 to 120 points; the JSON output gives each row's (price)."; got != want {
+		t.Errorf("many rows: %q, want %q", got, want)
+	}
+	// A grid names each row's price, where each row has one.
+	g := &sim.Grid{Metric: "models_killed_per_100_points", Rows: "attacker", Cols: "target"}
+	cell := func(a, tg string, cost float64) sim.Estimate {
+		return kills.Scaled(g.Metric, []sim.Param{{Name: "attacker", Value: a}, {Name: "target", Value: tg}}, 100, cost)
+	}
+	s := slice{estimates: []sim.Estimate{cell("Doomwheel", "Knights", 150), cell("Doomwheel", "Halberdiers", 150), cell("Rat Ogres", "Knights", 152)}}
+	if got, want := gridPriceNote(g, s, []any{"Doomwheel", "Rat Ogres"}), "Prices, by attacker: Doomwheel 150, Rat Ogres 152 points."; got != want {
+		t.Errorf("grid: %q, want %q", got, want)
+	}
+	s.estimates[1].Price = 151
+	if got, want := gridPriceNote(g, s, []any{"Doomwheel", "Rat Ogres"}), "Each cell's price is in the JSON output (price)."; got != want {
+		t.Errorf("grid with a row of two prices: %q, want %q", got, want)
+	}
+}

@@ -135,6 +135,9 @@ type Estimate struct {
 	// as 1). Z takes a gap under half of Step over the trials for more
 	// than the rounding of the exact value.
 	Step float64
+	// Price, when above 0, is what Scaled divided by: the points cost a
+	// _per_100_points metric is per 100 of, which reports show beside it.
+	Price float64
 	// Successes is the count behind a probability.
 	Successes int64
 	// Hist is the distribution behind a mean, with its summary.
@@ -245,6 +248,7 @@ func (e Estimate) Scaled(metric string, params []Param, per, cost float64) Estim
 	e.ExactSD = f(e.ExactSD)
 	e.Step = f(e.step())
 	e.Hist, e.ExactPMF = nil, nil
+	e.Price = cost
 	return e
 }
 
