@@ -320,7 +320,12 @@ func (c Catalogue) nearest(name string, h Holder) string {
 // enough (three edits or fewer) to be a likely typo; "" otherwise. Of names
 // equally close, the first wins.
 func Nearest(name string, names []string) string {
-	best, bestD := "", 4
+	return NearestWithin(name, names, 3)
+}
+
+// NearestWithin is Nearest with at most edits edits.
+func NearestWithin(name string, names []string, edits int) string {
+	best, bestD := "", edits+1
 	want := Canonical(name)
 	for _, n := range names {
 		c := Canonical(n)

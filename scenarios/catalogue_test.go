@@ -144,7 +144,7 @@ func TestUseAndProfile(t *testing.T) {
 	// and checked, and none is missing: the card would have given it.
 	_, err = both.Parse("t.yaml", []byte(head+"charge: {unit: {use: Clanrat, modls: 3, rules: [Swiftstrid]}, distance: 3}\n"))
 	want := "t.yaml:3:22: no fantasy unit card named \"Clanrat\"; did you mean \"Clanrats\"? (simulate units lists them)\n" +
-		"t.yaml:3:31: unknown key \"modls\" in a unit; expected one of: name, troop, A, rules, champion, crew, missile, M, WS, BS, S, T, W, I, Ld, models, width, base, base_depth, unit_strength, points, armour, ward, parry, standard, musician, battle_standard, flank, rear, higher_ground, flying, troop_rules, use, profile\n" +
+		"t.yaml:3:31: unknown key \"modls\" in a unit (did you mean \"models\"?); expected one of: name, troop, A, rules, champion, crew, missile, M, WS, BS, S, T, W, I, Ld, models, width, base, base_depth, unit_strength, points, armour, ward, parry, standard, musician, battle_standard, flank, rear, higher_ground, flying, troop_rules, use, profile\n" +
 		"t.yaml:3:49: unknown rule \"Swiftstrid\"; did you mean \"Swiftstride\"?"
 	if err == nil || err.Error() != want {
 		t.Errorf("unknown card beside other problems:\n got: %v\nwant: %s", err, want)
@@ -345,7 +345,7 @@ func TestUnknownKeyNamesUseAndProfile(t *testing.T) {
 		"name: t\nruleset: fantasy\ncharge: {unit: {name: A, M: 5, profil: M5}, distance: 3}\n",
 		"name: t\nruleset: heresy\nshooting:\n  firer: {name: A, models: 1, profil: x, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+, weapons: [{name: g, S: 4, AP: 5}]}\n  target: {name: B, models: 1, profile: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+}\n",
 	} {
-		if _, err := both.Parse("t.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), `unknown key "profil" in a unit; expected one of: `) || !strings.Contains(err.Error(), ", use, profile") {
+		if _, err := both.Parse("t.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), `unknown key "profil" in a unit (did you mean "profile"?); expected one of: `) || !strings.Contains(err.Error(), ", use, profile") {
 			t.Errorf("%v", err)
 		}
 	}
@@ -420,7 +420,7 @@ func TestUserCardsReportsEverything(t *testing.T) {
 			// modls is the key at line 4, column 5; Foo7 the second token
 			// of the profile at line 7 (its text starts at column 14, the
 			// token 3 bytes in); the nameless card the mapping at 8:5.
-			three + `:4:5: unknown key "modls" in a unit; expected one of: ` + fantasyKeys,
+			three + `:4:5: unknown key "modls" in a unit (did you mean "models"?); expected one of: ` + fantasyKeys,
 			three + `:7:17: unknown key "Foo" in a unit; expected one of: ` + fantasyKeys,
 			three + `:8:5: a unit card needs a name`,
 		}},
@@ -440,7 +440,7 @@ func TestUserCardsReportsEverything(t *testing.T) {
 			dup + `:3:29: expected armour as a save with its +, such as 5+; found "5"`,
 			dup + `:4:5: two cards named "A" in one catalogue (the first at line 3)`,
 			dup + `:5:21: a catalogue's card is written out in full; use belongs in scenarios`,
-			three + `:4:5: unknown key "modls" in a unit; expected one of: ` + fantasyKeys,
+			three + `:4:5: unknown key "modls" in a unit (did you mean "models"?); expected one of: ` + fantasyKeys,
 			three + `:7:17: unknown key "Foo" in a unit; expected one of: ` + fantasyKeys,
 			three + `:8:5: a unit card needs a name`,
 			// Sv3 in the profile: the line's profile text starts at column

@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"hammersim/mechanics"
 	"hammersim/mechanics/dice"
 )
 
@@ -295,7 +296,35 @@ func (d *Decoder) unknownKey(k *Node, what string, fields []Field) {
 			return
 		}
 	}
-	d.add(k, &Error{Msg: fmt.Sprintf("unknown key %s in %s", Excerpt(k.Text), what), Expected: "expected one of: " + strings.Join(keys, ", ")})
+	msg := fmt.Sprintf("unknown key %s in %s", Excerpt(k.Text), what) + DidYouMean(k.Text, keys)
+	d.add(k, &Error{Msg: msg, Expected: "expected one of: " + strings.Join(keys, ", ")})
+}
+
+// DidYouMean is ` (did you mean "NAME"?)` for the name of names a
+// misspelt one was likely meant to be (NearName), "" when none is: it
+// goes before the list of every name, which it would be lost behind.
+func DidYouMean(name string, names []string) string {
+	if near := NearName(name, names); near != "" {
+		return fmt.Sprintf(" (did you mean %q?)", near)
+	}
+	return ""
+}
+
+// NearName is the one of names a misspelt name was likely meant to be,
+// "" when none is: within an edit for every three letters (modls is
+// models, chrage charge; kills is not hits, three edits in five letters),
+// and none for a name of fewer than four, which one edit turns into
+// another (A into M).
+func NearName(name string, names []string) string {
+	n := utf8.RuneCountInString(name)
+	if n < 4 {
+		return ""
+	}
+	near := mechanics.NearestWithin(name, names, min(n/3, 3))
+	if utf8.RuneCountInString(near) < 4 {
+		return ""
+	}
+	return near
 }
 
 // Scalar returns n's text, or reports that what was expected is missing.

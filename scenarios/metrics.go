@@ -88,7 +88,7 @@ func (d *Decoder) decodeMetrics(n *Node, have []string, absent map[string]string
 				continue
 			}
 			if !slices.Contains(have, trimmed) {
-				d.ErrExpecting(it, at, "unknown metric "+Excerpt(trimmed), "this question has: "+strings.Join(have, ", "))
+				d.ErrExpecting(it, at, "unknown metric "+Excerpt(trimmed)+DidYouMean(trimmed, have), "this question has: "+strings.Join(have, ", "))
 				continue
 			}
 			if slices.Contains(out, trimmed) {
@@ -129,7 +129,7 @@ func (s *Scenario) SelectMetrics(names []string) error {
 			return fmt.Errorf("metric %q is not reported in %s: it needs %s; its question has: %s", n, where, why, strings.Join(s.metrics, ", "))
 		}
 		if !slices.Contains(s.metrics, n) {
-			return fmt.Errorf("unknown metric %q in %s; its question has: %s", n, where, strings.Join(s.metrics, ", "))
+			return fmt.Errorf("unknown metric %q in %s%s; its question has: %s", n, where, DidYouMean(n, s.metrics), strings.Join(s.metrics, ", "))
 		}
 		if slices.Contains(keep, n) {
 			return fmt.Errorf("metric %q is named twice", n)

@@ -83,7 +83,9 @@ func TestMetricsKey(t *testing.T) {
 		{"ask: {die: 6, metrics: {a: 1}}", `t.yaml:3:24: expected metrics as a list of names`},
 		// Every question takes metrics: an unknown key's list of the keys
 		// allowed names it, and a near miss is pointed at it.
-		{"ask: {die: 6, metric: [six]}", `t.yaml:3:15: unknown key "metric" in the question; expected one of: die, metrics`},
+		{"ask: {die: 6, metric: [six]}", `t.yaml:3:15: unknown key "metric" in the question (did you mean "metrics"?); expected one of: die, metrics`},
+		// Too far from any for a guess: the list alone.
+		{"ask: {die: 6, kinds: [six]}", `t.yaml:3:15: unknown key "kinds" in the question; expected one of: die, metrics`},
 		{"ask: {die: 6, Metrics: [six]}", `t.yaml:3:15: unknown key "Metrics" in the question; did you mean "metrics"?`},
 	} {
 		_, err := three.Parse("t.yaml", []byte("name: t\nruleset: toy\n"+tc.src+"\n"))
@@ -118,7 +120,7 @@ func TestSelectMetrics(t *testing.T) {
 		}
 	}
 	err = s.SelectMetrics([]string{"rolls"})
-	if err == nil || !strings.Contains(err.Error(), `unknown metric "rolls" in t.yaml; its question has: roll, six, quiet`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown metric "rolls" in t.yaml (did you mean "roll"?); its question has: roll, six, quiet`) {
 		t.Errorf("unknown metric: %v", err)
 	}
 	err = s.SelectMetrics([]string{"sevens"})

@@ -73,7 +73,7 @@ func TestUnreadQuestion(t *testing.T) {
 			`t.yaml:1:1: the scenario is missing the key "ruleset"`},
 		{"no question of any ruleset", "name: t\nruleset: fantasi\nbattel: {}\n",
 			`t.yaml:2:10: unknown ruleset "fantasi"; expected one of: fantasy, heresy` + "\n" +
-				`t.yaml:3:1: unknown key "battel" in the scenario; expected one of: name, description, ruleset, units, trials, precision, max_trials, seed, assault, battle, charge, pursuit, shooting`},
+				`t.yaml:3:1: unknown key "battel" in the scenario (did you mean "battle"?); expected one of: name, description, ruleset, units, trials, precision, max_trials, seed, assault, battle, charge, pursuit, shooting`},
 	} {
 		_, err := both.Parse("t.yaml", []byte(tc.src))
 		if err == nil || err.Error() != tc.want {
@@ -177,5 +177,24 @@ func TestActingUnits(t *testing.T) {
 	}
 	if s.Acting != "firer" {
 		t.Errorf("a shooting's acting unit: %q, want firer", s.Acting)
+	}
+}
+
+// TestNearName: a guess at a misspelt name is offered within an edit for
+// every three letters, and never for a name of fewer than four.
+func TestNearName(t *testing.T) {
+	names := []string{"hits", "wounds", "models", "charge", "target", "A", "M", "Cavalry"}
+	for _, tc := range []struct{ name, want string }{
+		{"modls", "models"},    // 1 edit in 5 letters
+		{"chrage", "charge"},   // 2 in 6
+		{"targt", "target"},    // 1 in 5
+		{"Cavalri", "Cavalry"}, // 1 in 7
+		{"kills", ""},          // 3 in 5 from hits: not a likely slip
+		{"B", ""},              // 1 from A, too short to guess at
+		{"hit", ""},            // under four letters
+	} {
+		if got := scenarios.NearName(tc.name, names); got != tc.want {
+			t.Errorf("NearName(%q) = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

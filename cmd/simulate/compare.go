@@ -702,5 +702,13 @@ func compareAxis(s *scenarios.Scenario, by string) (sim.Axis, error) {
 			return a, nil
 		}
 	}
-	return sim.Axis{}, fmt.Errorf("%s has no swept parameter %q with two or more values to compare (its parameters: %s)", s.Name, name, axisNames(s))
+	var names []string
+	for _, a := range s.Axes {
+		names = append(names, a.Name)
+	}
+	guess := ""
+	if near := scenarios.NearName(name, names); near != "" {
+		guess = fmt.Sprintf("; did you mean %q?", near)
+	}
+	return sim.Axis{}, fmt.Errorf("%s has no swept parameter %q with two or more values to compare (its parameters: %s%s)", s.Name, name, axisNames(s), guess)
 }

@@ -21,7 +21,7 @@ func TestUnitsReportsEveryProblem(t *testing.T) {
 		t.Fatal(err)
 	}
 	const keys = "name, troop, A, rules, champion, crew, missile, M, WS, BS, S, T, W, I, Ld, models, width, base, base_depth, unit_strength, points, armour, ward, parry, standard, musician, battle_standard, flank, rear, higher_ground, flying, troop_rules, profile"
-	want := "simulate: " + cat + `:3:18: unknown key "modls" in a unit; expected one of: ` + keys + "\n" +
+	want := "simulate: " + cat + `:3:18: unknown key "modls" in a unit (did you mean "models"?); expected one of: ` + keys + "\n" +
 		cat + `:4:29: unknown key "Foo" in a unit; expected one of: ` + keys + "\n" +
 		cat + ":5:5: a unit card needs a name\n"
 	stdout, _, err := runCLI(t, "units", "--units", cat)

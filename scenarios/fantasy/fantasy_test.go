@@ -166,7 +166,7 @@ func TestErrors(t *testing.T) {
 		{"missing name", "ruleset: fantasy\ncharge: {unit: {name: A, M: 5}, distance: 3}\n", `t.yaml:1:1: the scenario is missing the key "name"`},
 		{"bad name", "name: My Charge\nruleset: fantasy\ncharge: {unit: {name: A, M: 5}, distance: 3}\n", `t.yaml:1:7: name "My Charge": expected lower-case`},
 		{"unknown ruleset", "name: t\nruleset: 40k\n", `t.yaml:2:10: unknown ruleset "40k"; expected one of: fantasy`},
-		{"unknown top key", head + "chrage: {}\n", `t.yaml:3:1: unknown key "chrage" in the scenario; expected one of: name,`},
+		{"unknown top key", head + "chrage: {}\n", `t.yaml:3:1: unknown key "chrage" in the scenario (did you mean "charge"?); expected one of: name,`},
 		{"no question", head, "t.yaml:1:1: the scenario asks no question; add one of: battle, charge, pursuit"},
 		{"two questions", head + "charge: {unit: {name: A, M: 5}, distance: 3}\npursuit: {fleeing: {name: A, M: 5}, pursuing: {name: B, M: 5}}\n", `t.yaml:4:1: "pursuit": a scenario asks one question; "charge" already asks one at line 3`},
 		{"case hint", head + "charge: {unit: {name: A, m: 5}, distance: 3}\n", `t.yaml:3:26: unknown key "m" in a unit; did you mean "M"?`},

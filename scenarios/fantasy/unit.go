@@ -306,7 +306,7 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, extra ...scenarios.Fiel
 				}
 				t, ok := rules.ParseTroopType(s)
 				if !ok {
-					d.Expecting(n, "unknown troop type "+scenarios.Excerpt(s), "expected one of: "+strings.Join(rules.TroopTypes(), ", "))
+					d.Expecting(n, "unknown troop type "+scenarios.Excerpt(s)+scenarios.DidYouMean(s, rules.TroopTypes()), "expected one of: "+strings.Join(rules.TroopTypes(), ", "))
 				}
 				return t, ok
 			}, func(t rules.TroopType) any { return t.String() })
