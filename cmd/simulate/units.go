@@ -200,23 +200,68 @@ func showUnit(w io.Writer, cards []*scenarios.UnitCard, name string) error {
 	return err
 }
 
-// cardSummary is a card's profile line, or its first keys.
+// cardSummary is what a list builder tells cards apart by: the troop
+// type, the models and points, the weapons' names, then the profile line
+// (or the characteristics written one by one): "Chariot, 1 model, 150
+// points: S6 T6 W5 Ld7", "5 models, 125 points, plasma gun: WS4 BS4 ...".
 func cardSummary(c *scenarios.UnitCard) string {
-	var parts []string
+	var about, profile []string
 	for i, k := range c.Node.Keys {
 		v := c.Node.Vals[i]
 		switch {
+		case k.Text == "weapons" || k.Text == "melee":
+			about = append(about, weaponNames(v)...)
+		case k.Text == "models" && v.Kind == scenarios.SeqNode:
+			// A card of several sizes, as its models sweep them.
+			var sizes []string
+			for _, it := range v.Items {
+				sizes = append(sizes, it.Text)
+			}
+			about = append(about, strings.Join(sizes, " or ")+" models")
+		case v.Kind != scenarios.ScalarNode:
 		case k.Text == "profile":
-			return v.Text
-		case k.Text != "name" && v.Kind == scenarios.ScalarNode && len(parts) < 6:
-			if characteristic(k.Text) {
-				parts = append(parts, k.Text+v.Text) // M5, as printed
-			} else {
-				parts = append(parts, k.Text+" "+v.Text)
+			profile = append([]string{v.Text}, profile...)
+		case k.Text == "troop":
+			about = append([]string{v.Text}, about...)
+		case k.Text == "models":
+			s := "s"
+			if v.Text == "1" {
+				s = ""
+			}
+			about = append(about, v.Text+" model"+s)
+		case k.Text == "points":
+			about = append(about, v.Text+" points")
+		case characteristic(k.Text):
+			profile = append(profile, k.Text+v.Text) // M5, as printed
+		}
+	}
+	switch {
+	case len(about) == 0:
+		return strings.Join(profile, " ")
+	case len(profile) == 0:
+		return strings.Join(about, ", ")
+	}
+	return strings.Join(about, ", ") + ": " + strings.Join(profile, " ")
+}
+
+// weaponNames are the names of a card's weapons: a list of them, or one.
+func weaponNames(n *scenarios.Node) []string {
+	items := []*scenarios.Node{n}
+	if n.Kind == scenarios.SeqNode {
+		items = n.Items
+	}
+	var names []string
+	for _, w := range items {
+		if w.Kind != scenarios.MapNode {
+			continue
+		}
+		for i, k := range w.Keys {
+			if k.Text == "name" && w.Vals[i].Kind == scenarios.ScalarNode && !slices.Contains(names, w.Vals[i].Text) {
+				names = append(names, w.Vals[i].Text)
 			}
 		}
 	}
-	return strings.Join(parts, ", ")
+	return names
 }
 
 // characteristic reports whether key is a profile characteristic, which a

@@ -85,8 +85,8 @@ func TestUnitsUserCatalogue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"Cards of " + file + ":\nfantasy  My Rats                  M5 WS3 BS3 S3 T3 W1 I4 A1 Ld6\n",
-			"\nBuilt-in cards:\n", "fantasy  Clanrats                 M5 WS3 BS3 S3 T3 W1 I4 A1 Ld5 (replaced by the card of that name above)\n"} {
+		for _, want := range []string{"Cards of " + file + ":\nfantasy  My Rats                  Infantry: M5 WS3 BS3 S3 T3 W1 I4 A1 Ld6\n",
+			"\nBuilt-in cards:\n", "fantasy  Clanrats                 Infantry, 30 models, 175 points: M5 WS3 BS3 S3 T3 W1 I4 A1 Ld5 (replaced by the card of that name above)\n"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("units --units %s lacks %q:\n%s", arg, want, out)
 			}
@@ -273,5 +273,34 @@ func checkUnitsRefused(t *testing.T, args []string, want string) {
 	}
 	if stderr != "" || !strings.HasSuffix(errb.String(), "Run 'simulate units -h' for its flags.\n") {
 		t.Errorf("%v: stderr %q", args, errb.String())
+	}
+}
+
+// TestCardSummary: a card's line says what tells cards apart, its troop
+// type, models, points and weapons, before its profile; cards of several
+// sizes list them. Heresy's Plasma Support Squad and Volkite Squad share a
+// profile, and read alike where the line gave it alone.
+func TestCardSummary(t *testing.T) {
+	out, _, err := runCLI(t, "units")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"heresy   Plasma Support Squad     5 models, plasma gun: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+\n",
+		"heresy   Volkite Squad            10 models, volkite charger: WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+\n",
+		"fantasy  Doomwheel                Chariot, 150 points: S6 T6 W5 Ld7\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("simulate units lacks %q:\n%s", want, out)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "big.yaml")
+	cat := "ruleset: fantasy\nunits:\n  - {name: Big Rats, troop: Infantry, models: [10, 20], points: 100, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n"
+	if err := os.WriteFile(file, []byte(cat), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = runCLI(t, "units", "--units", file)
+	if want := "fantasy  Big Rats                 Infantry, 10 or 20 models, 100 points: M5 WS3 S3 T3 W1 I4 A1 Ld5\n"; err != nil || !strings.Contains(out, want) {
+		t.Errorf("a card of two sizes: %v, lacks %q:\n%s", err, want, out)
 	}
 }
