@@ -239,8 +239,30 @@ func atLeastGrid(title string, g atLeastGroup, across string, top int) plainTabl
 		}
 		t.rows = append(t.rows, row)
 	}
+	t.rows = collapseRuns(t.rows)
 	t.notes = append(t.notes, marginNote(shown, min(atLeastStart(g.points), top), top))
 	return t
+}
+
+// collapseRuns merges rows in a row whose cells (all but the first, the
+// N) read alike into one, "8 to 30": a unit caught and destroyed loses
+// every model at once, and its chance of losing 8 or more reads the same
+// down to the last model, row after row.
+func collapseRuns(rows [][]string) [][]string {
+	var out [][]string
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && slices.Equal(rows[j][1:], rows[i][1:]) {
+			j++
+		}
+		row := rows[i]
+		if j-i > 1 {
+			row = append([]string{rows[i][0] + " to " + rows[j-1][0]}, rows[i][1:]...)
+		}
+		out = append(out, row)
+		i = j
+	}
+	return out
 }
 
 // marginNote says how far the 95% intervals of a table's chances reach
@@ -282,8 +304,46 @@ func atLeastRows(title string, points []sim.Estimate, top int) plainTable {
 		}
 		t.rows = append(t.rows, row)
 	}
+	t.head, t.rows = collapseColumns(t.head, t.rows, len(names))
 	t.notes = append(t.notes, marginNote(points, start, top))
 	return t
+}
+
+// collapseColumns is collapseRuns across: columns of N after the first
+// left (the points' parameters) that read alike in every row are merged
+// into one, headed ">=8 to 30".
+func collapseColumns(head []string, rows [][]string, left int) ([]string, [][]string) {
+	same := func(a, b int) bool {
+		for _, r := range rows {
+			if r[a] != r[b] {
+				return false
+			}
+		}
+		return true
+	}
+	keep := head[:left:left]
+	var cols []int // the first column of each run kept
+	for i := left; i < len(head); {
+		j := i + 1
+		for j < len(head) && same(i, j) {
+			j++
+		}
+		h := head[i]
+		if j-i > 1 {
+			h += " to " + strings.TrimPrefix(head[j-1], ">=")
+		}
+		keep = append(keep, h)
+		cols = append(cols, i)
+		i = j
+	}
+	out := make([][]string, len(rows))
+	for k, r := range rows {
+		out[k] = slices.Clone(r[:left])
+		for _, c := range cols {
+			out[k] = append(out[k], r[c])
+		}
+	}
+	return keep, out
 }
 
 func orEmpty(v any) any {

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -270,5 +271,27 @@ func TestAtLeastNoneForANegativePoint(t *testing.T) {
 	// Without it, the counted point has its view.
 	if tabs := atLeastTables("hits", []sim.Estimate{hitsEstimate(dist(6), false)}, axes); len(tabs) != 1 {
 		t.Errorf("got %d tables, want 1", len(tabs))
+	}
+}
+
+// TestAtLeastCollapsesFlatRuns: rows (or columns of N) that read alike
+// in every cell are one row, "8 to 30": a unit caught and destroyed
+// loses every model at once, and the chance of losing 8 or more reads
+// the same down to its last model. Rows that differ anywhere stay apart.
+func TestAtLeastCollapsesFlatRuns(t *testing.T) {
+	rows := [][]string{{"6", "4.2", "5.0"}, {"7", "3.6", "5.0"}, {"8", "3.6", "5.0"}, {"9", "3.6", "5.0"}, {"10", "3.6", "4.9"}}
+	got := collapseRuns(rows)
+	want := [][]string{{"6", "4.2", "5.0"}, {"7 to 9", "3.6", "5.0"}, {"10", "3.6", "4.9"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("collapseRuns: got %v, want %v", got, want)
+	}
+	head := []string{"unit", ">=1", ">=2", ">=3", ">=4"}
+	cols := [][]string{{"A", "90.0", "50.0", "50.0", "50.0"}, {"B", "80.0", "10.0", "10.0", "9.0"}}
+	h, r := collapseColumns(head, cols, 1)
+	if fmt.Sprint(h) != "[unit >=1 >=2 to 3 >=4]" || fmt.Sprint(r) != "[[A 90.0 50.0 50.0] [B 80.0 10.0 9.0]]" {
+		t.Errorf("collapseColumns: got %v %v", h, r)
+	}
+	if fmt.Sprint(head) != "[unit >=1 >=2 >=3 >=4]" {
+		t.Errorf("collapseColumns changed its input's head: %v", head)
 	}
 }
