@@ -180,7 +180,7 @@ func WriteHTML(w io.Writer, r *sim.Report, scenarioSource []byte) error {
 		}
 	}
 	stop := stopOf(w)
-	for _, metric := range metrics(rest) {
+	for _, metric := range metrics(r, rest) {
 		if err := stop(); err != nil {
 			return err
 		}

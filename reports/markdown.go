@@ -29,7 +29,7 @@ func WriteMarkdown(w io.Writer, r *sim.Report) error {
 	// grids leave out.
 	writeMarkdownGrids(ew, r)
 	rest := r.Results
-	for _, metric := range metrics(rest) {
+	for _, metric := range metrics(r, rest) {
 		if ew.Err != nil {
 			return ew.Err // a write failed or was stopped: no more tables
 		}

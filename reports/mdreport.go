@@ -116,7 +116,7 @@ func writeMarkdownReport(w io.Writer, r *sim.Report, src []byte, plotDir string,
 	}
 
 	rest := writeMarkdownGrids(ew, r)
-	for _, metric := range metrics(rest) {
+	for _, metric := range metrics(r, rest) {
 		if ew.Err != nil {
 			return ew.Err // a write failed or was stopped: no more tables
 		}

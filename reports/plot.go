@@ -146,7 +146,7 @@ func reportFigures(r *sim.Report, stop func() error) ([]namedFigure, []string, e
 			figs = append(figs, namedFigure{name: fileName(g.Metric, s.label), caption: caption, fig: fig})
 		}
 	}
-	for _, metric := range metrics(rest) {
+	for _, metric := range metrics(r, rest) {
 		if err := stop(); err != nil {
 			return nil, notes, err
 		}

@@ -30,7 +30,7 @@ func WriteTable(w io.Writer, r *sim.Report) error {
 			return err
 		}
 	}
-	for _, metric := range metrics(rest) {
+	for _, metric := range metrics(r, rest) {
 		if err := writeLong(ew, metric, rest); err != nil {
 			return err
 		}
@@ -88,15 +88,14 @@ func (e *ErrWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// metrics lists the metrics of the estimates in order of first appearance.
-func metrics(es []sim.Estimate) []string {
-	var out []string
-	for _, e := range es {
-		if !slices.Contains(out, e.Metric) {
-			out = append(out, e.Metric)
-		}
+// metrics lists the metrics of the report's estimates es (all of them,
+// or some) in the order of the point that has the most (sim.MetricOrder).
+func metrics(r *sim.Report, es []sim.Estimate) []string {
+	axes := make([]string, len(r.Axes))
+	for i, a := range r.Axes {
+		axes[i] = a.Name
 	}
-	return out
+	return sim.MetricOrder(es, axes)
 }
 
 // slice is the estimates of a grid that share the values of every

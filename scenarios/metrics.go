@@ -31,9 +31,10 @@ func splitMetrics(n *Node) (question, metrics *Node) {
 	return &q, n.Vals[i]
 }
 
-// metricNames lists the metrics a scenario's question reports, in order:
-// the estimates read from an empty run of its models name them all.
-func metricNames(c Compiled) []string {
+// metricNames lists the metrics a scenario's question reports, in the
+// order its reports give them (sim.MetricOrder over axes): the estimates
+// read from an empty run of its models name them all.
+func metricNames(c Compiled, axes Axes) []string {
 	if c.Results == nil {
 		return nil
 	}
@@ -44,13 +45,11 @@ func metricNames(c Compiled) []string {
 		run.Tallies = append(run.Tallies, sim.NewShapeTally(m.Slots()))
 		run.Completed = append(run.Completed, 0)
 	}
-	var names []string
-	for _, e := range c.Results(run) {
-		if !slices.Contains(names, e.Metric) {
-			names = append(names, e.Metric)
-		}
+	names := make([]string, len(axes))
+	for i, a := range axes {
+		names[i] = a.Name
 	}
-	return names
+	return sim.MetricOrder(c.Results(run), names)
 }
 
 // decodeMetrics reads a metrics key: a list of names, or one string of

@@ -367,7 +367,7 @@ func (r *Registry) ParseContext(ctx context.Context, file string, src []byte) (*
 		return nil, d.errs
 	}
 	s.Models, s.Grid, s.results, s.axes = c.Models, c.Grid, c.Results, d.axes
-	s.metrics, s.idle, s.absent = metricNames(c), c.Idle, c.Absent
+	s.metrics, s.idle, s.absent = metricNames(c, d.axes), c.Idle, c.Absent
 	if d.Stopped() {
 		return nil, ErrStopped
 	}

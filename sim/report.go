@@ -1,5 +1,12 @@
 package sim
 
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
 // Report is the outcome of a scenario run, as every output format shows it.
 type Report struct {
 	Scenario    string
@@ -67,4 +74,100 @@ type Axis struct {
 type Grid struct {
 	Metric     string
 	Rows, Cols string
+}
+
+// MetricOrder lists the metrics of es in the order of the point that
+// reports the most of them (a point is the estimates that share the values
+// of the swept parameters named in axes), as they first appear there, then
+// any others as they first appear. A metric some points lack (a price only
+// some attackers have) then takes its place among the others, the same
+// whichever point the sweep begins with, where the order of first
+// appearance put it after every metric of the first point.
+func MetricOrder(es []Estimate, axes []string) []string {
+	var keys []string
+	perPoint := map[string][]string{}
+	var key strings.Builder
+	// A point's estimates mostly come one after another: its key is made
+	// again only when an axis's value changes, so that the order costs an
+	// allocation a point, not one an estimate.
+	prev := make([]any, len(axes))
+	k, have := "", false
+	for _, e := range es {
+		same := have
+		for i, a := range axes {
+			v := paramValue(e.Params, a)
+			if !sameValue(v, prev[i]) {
+				same = false
+			}
+			prev[i] = v
+		}
+		if !same {
+			key.Reset()
+			for _, v := range prev {
+				switch x := v.(type) {
+				case string:
+					key.WriteString(x)
+				case int:
+					key.WriteString(strconv.Itoa(x))
+				default:
+					fmt.Fprint(&key, x)
+				}
+				key.WriteByte(0)
+			}
+			k, have = key.String(), true
+		}
+		ms, seen := perPoint[k]
+		if !seen {
+			keys = append(keys, k)
+		}
+		if !slices.Contains(ms, e.Metric) {
+			perPoint[k] = append(ms, e.Metric)
+		}
+	}
+	var order []string
+	for _, k := range keys {
+		if len(perPoint[k]) > len(order) {
+			order = perPoint[k]
+		}
+	}
+	order = slices.Clone(order)
+	for _, e := range es {
+		if !slices.Contains(order, e.Metric) {
+			order = append(order, e.Metric)
+		}
+	}
+	return order
+}
+
+// paramValue is the value of the parameter named name, nil when ps has
+// none.
+func paramValue(ps []Param, name string) any {
+	for _, p := range ps {
+		if p.Name == name {
+			return p.Value
+		}
+	}
+	return nil
+}
+
+// sameValue reports whether two parameter values are equal, for the
+// kinds axes hold; values of any other kind are never taken as equal.
+func sameValue(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case int:
+		y, ok := b.(int)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	}
+	return false
 }
