@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -185,7 +186,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if _, err := compareAxis(ss[0], *by); err != nil {
 			// A bad command line, as an unknown --metrics is: --by
 			// names the parameter.
-			return flagUsagef("compare", "%v; name one with --by", err)
+			return flagUsagef("compare", "%v", err)
 		}
 	}
 	job := compareJob{ss: ss, args: pos, by: *by, metrics: f.metrics, cfg: f.config(fs, ss[0]), signals: true}
@@ -625,17 +626,6 @@ func commonTrials(p *sim.Part) int64 {
 	return max(n, 0)
 }
 
-func axisNames(s *scenarios.Scenario) string {
-	var names []string
-	for _, a := range s.Axes {
-		names = append(names, a.Name)
-	}
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
-}
-
 // uniqueNames falls back to the arguments as given when two candidates
 // share a scenario name (two copies of one file).
 func uniqueNames(names, args []string) []string {
@@ -697,18 +687,31 @@ func compareAxis(s *scenarios.Scenario, by string) (sim.Axis, error) {
 	if name == "" {
 		name = cmp.Or(s.Acting, "attacker")
 	}
+	var names, swept []string
+	one := false // the scenario sets it, to one value
 	for _, a := range s.Axes {
-		if a.Name == name && len(a.Values) >= 2 {
-			return a, nil
+		if a.Name == name {
+			if len(a.Values) >= 2 {
+				return a, nil
+			}
+			one = true
+		}
+		names = append(names, a.Name)
+		if len(a.Values) >= 2 {
+			swept = append(swept, a.Name)
 		}
 	}
-	var names []string
-	for _, a := range s.Axes {
-		names = append(names, a.Name)
+	msg := fmt.Sprintf("%s has no swept parameter %q%s", s.Name, name, scenarios.DidYouMean(name, names))
+	if one {
+		msg = fmt.Sprintf("%s gives %q one value, and a comparison of its values needs two or more", s.Name, name)
 	}
-	guess := ""
-	if near := scenarios.NearName(name, names); near != "" {
-		guess = fmt.Sprintf("; did you mean %q?", near)
+	switch {
+	case len(swept) == 0:
+		msg += "; it sweeps nothing: give two or more scenario files to compare them"
+	case by == "":
+		msg += fmt.Sprintf("; it sweeps %s: name one with --by", strings.Join(swept, ", "))
+	default:
+		msg += fmt.Sprintf("; it sweeps %s", strings.Join(swept, ", "))
 	}
-	return sim.Axis{}, fmt.Errorf("%s has no swept parameter %q with two or more values to compare (its parameters: %s%s)", s.Name, name, axisNames(s), guess)
+	return sim.Axis{}, errors.New(msg)
 }

@@ -200,3 +200,27 @@ func TestCompareByDefaultsToTheActingUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareAxisErrors: a parameter the scenario lacks gets the nearest
+// it sweeps; one it gives a single value is said to have one, not
+// suggested back; a scenario that sweeps nothing is told to compare files.
+func TestCompareAxisErrors(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.yaml")
+	if err := os.WriteFile(one, []byte("name: one\nruleset: heresy\nshooting:\n  firer: [{use: Bolter fire}]\n  target: {use: Legionaries}\n  distance: [12]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"doomwheel-balance", "--by", "targt"}, `doomwheel-balance has no swept parameter "targt" (did you mean "target"?); it sweeps attacker, target`},
+		{[]string{"plasma-gets-hot"}, `plasma-gets-hot has no swept parameter "firer"; it sweeps twin_linked, distance: name one with --by`},
+		{[]string{one}, `one gives "firer" one value, and a comparison of its values needs two or more; it sweeps nothing: give two or more scenario files to compare them`},
+	} {
+		_, _, err := runCLI(t, append(append([]string{"compare"}, tc.args...), "--trials", "1000")...)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("compare %v: %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}

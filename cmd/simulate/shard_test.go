@@ -306,7 +306,7 @@ func TestShardAndMergeErrors(t *testing.T) {
 		{[]string{"merge", "--format", "partial", "--plot", dir, parts[0]}, true, "--format partial writes a partial result"},
 		// A comparison a merge could not render is refused before a
 		// shard runs.
-		{[]string{"compare", "charge-benchmark", "--shard", "0/4", "-o", filepath.Join(dir, "c0")}, true, `charge-benchmark has no swept parameter "unit" with two or more values to compare (its parameters: M, swiftstride, distance, table); name one with --by`},
+		{[]string{"compare", "charge-benchmark", "--shard", "0/4", "-o", filepath.Join(dir, "c0")}, true, `charge-benchmark has no swept parameter "unit"; it sweeps M, swiftstride, distance, table: name one with --by`},
 		{[]string{"run", "--shard", "4/4"}, true, `--shard "4/4": expected I/N`},
 		{[]string{"run", "--shard", "-1/4"}, true, `expected I/N`},
 		{[]string{"run", "--shard", "3"}, true, `expected I/N`},
