@@ -316,14 +316,16 @@ func priceNote(rows []sim.Estimate) string {
 	}
 	lo, hi := slices.Min(prices), slices.Max(prices)
 	switch {
+	case lo == hi && len(rows) == 1:
+		return fmt.Sprintf("Per 100 of %s points.", pointsString(lo))
 	case lo == hi:
-		return fmt.Sprintf("Per 100 of a price of %s points at every row.", pointsString(lo))
+		return fmt.Sprintf("Every row is per 100 of %s points.", pointsString(lo))
 	case len(prices) <= maxListedPrices && len(prices) == len(rows):
 		listed := make([]string, len(prices))
 		for i, p := range prices {
 			listed[i] = pointsString(p)
 		}
-		return fmt.Sprintf("Per 100 of the prices, row by row: %s points.", strings.Join(listed, ", "))
+		return fmt.Sprintf("Per 100 of these prices, row by row: %s points.", strings.Join(listed, ", "))
 	}
 	return fmt.Sprintf("Per 100 of prices from %s to %s points; the JSON output gives each row's (price).", pointsString(lo), pointsString(hi))
 }

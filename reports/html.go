@@ -387,7 +387,7 @@ func htmlGrid(r *sim.Report, g *sim.Grid, s slice) htmlTable {
 	if n := dashNote(g, texts); n != "" {
 		t.Notes = append(t.Notes, n)
 	}
-	if n := gridPriceNote(g, s, rows); n != "" {
+	if n := gridPriceNote(g, s, rows, cols); n != "" {
 		t.Notes = append(t.Notes, n)
 	}
 	t.Notes = append(t.Notes, exactSummary(s.estimates, g), ciNote(s.estimates))

@@ -82,7 +82,7 @@ func writeMarkdownGrids(w io.Writer, r *sim.Report) []sim.Estimate {
 		if n := dashNote(g, lines); n != "" {
 			fmt.Fprintf(w, "\n%s\n", mdText(n))
 		}
-		if n := gridPriceNote(g, s, rows); n != "" {
+		if n := gridPriceNote(g, s, rows, cols); n != "" {
 			fmt.Fprintf(w, "\n%s\n", mdText(n))
 		}
 		fmt.Fprintf(w, "\n%s\n", mdText(exactSummary(s.estimates, g)))

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -202,7 +203,11 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 		if n := dashNote(g, kept); n != "" {
 			fmt.Fprintln(w, wrapText(n, TerminalWidth))
 		}
-		if n := gridPriceNote(g, s, rows); n != "" {
+		shown := make([]any, len(kept)) // the rows left after those of zeros
+		for i, l := range kept {
+			shown[i] = l[0]
+		}
+		if n := gridPriceNote(g, s, shown, cols); n != "" {
 			fmt.Fprintln(w, wrapText(n, TerminalWidth))
 		}
 		fmt.Fprintln(w, wrapText(exactSummary(s.estimates, g), TerminalWidth))
@@ -249,31 +254,83 @@ func gridHeader(g *sim.Grid, cols []any) (corner string, names []string) {
 }
 
 // gridPriceNote says what the cells of a per-100-points grid divide by,
-// when each row has one price (an attacker's, whatever its target):
-// "Prices, by attacker: Doomwheel 150, Rat Ogres 160 points." It is ""
-// when no cell was scaled, and points to the JSON when a row's cells
-// differ.
-func gridPriceNote(g *sim.Grid, s slice, rows []any) string {
-	var listed []string
-	for _, rv := range rows {
+// by the row or the column whose unit's price it is (a Fantasy battle's
+// attackers down the rows; a Horus Heresy grid may put its firers either
+// way): "Prices, by attacker: Doomwheel 150, Rat Ogres 152 points.", for
+// the rows and columns shown. It is "" when no cell was scaled, and
+// points to the JSON when neither rows nor columns have a price each.
+func gridPriceNote(g *sim.Grid, s slice, rows, cols []any) string {
+	// The cells of the rows shown: a grid leaves out rows of zeros.
+	var es []sim.Estimate
+	var prices []float64
+	for _, e := range s.estimates {
+		if !slices.ContainsFunc(rows, func(r any) bool { return paramString(r) == paramString(e.Param(g.Rows)) }) {
+			continue
+		}
+		es = append(es, e)
+		if e.Price > 0 && !slices.Contains(prices, e.Price) {
+			prices = append(prices, e.Price)
+		}
+	}
+	switch {
+	case len(prices) == 0:
+		return ""
+	case len(prices) == 1 && !slices.ContainsFunc(es, func(e sim.Estimate) bool { return e.Price <= 0 }):
+		return fmt.Sprintf("Every estimate here is per 100 of %s points.", pointsString(prices[0]))
+	}
+	// The priced units' parameter is the one whose values each have one
+	// price, and tell the prices apart: their values differ, or some
+	// value has none (the other parameter's values each see every price).
+	var fallback string
+	for _, by := range []struct {
+		param  string
+		values []any
+	}{{g.Rows, rows}, {g.Cols, cols}} {
+		listed, ok, telling := pricesBy(es, by.param, by.values)
+		note := fmt.Sprintf("Prices, by %s: %s points.", by.param, strings.Join(listed, ", "))
+		switch {
+		case ok && telling:
+			return note
+		case ok && fallback == "":
+			fallback = note
+		}
+	}
+	return cmp.Or(fallback, "Each cell's price is in the JSON output (price).")
+}
+
+// pricesBy lists "value price" for each of values of param whose cells
+// have a price, and reports whether every value's cells have one price
+// (ok), and whether those prices tell the values apart: they differ, or
+// some value's cells have none.
+func pricesBy(es []sim.Estimate, param string, values []any) (listed []string, ok, telling bool) {
+	var first float64
+	for _, v := range values {
 		price := 0.0
-		for _, e := range s.estimates {
-			if e.Price <= 0 || paramString(e.Param(g.Rows)) != paramString(rv) {
+		for _, e := range es {
+			if paramString(e.Param(param)) != paramString(v) {
 				continue
 			}
-			if price > 0 && e.Price != price {
-				return "Each cell's price is in the JSON output (price)."
+			if e.Price <= 0 || price > 0 && e.Price != price {
+				if e.Price > 0 {
+					return nil, false, false
+				}
+				continue
 			}
 			price = e.Price
 		}
+		switch {
+		case price == 0:
+			telling = true // a value with no price
+		case first == 0:
+			first = price
+		case price != first:
+			telling = true
+		}
 		if price > 0 {
-			listed = append(listed, paramString(rv)+" "+pointsString(price))
+			listed = append(listed, paramString(v)+" "+pointsString(price))
 		}
 	}
-	if len(listed) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("Prices, by %s: %s points.", g.Rows, strings.Join(listed, ", "))
+	return listed, len(listed) > 0, telling
 }
 
 // dashNote says what a "-" among a grid's cells (lines, each a row label
@@ -283,7 +340,7 @@ func dashNote(g *sim.Grid, lines [][]string) string {
 	for _, l := range lines {
 		if slices.Contains(l[1:], "-") {
 			if strings.HasSuffix(g.Metric, "_per_100_points") {
-				return "A dash marks no estimate: that " + g.Rows + " has no points (0 is no price), or the point was not run."
+				return "A dash marks no estimate: the unit it would be per 100 points of has no points there (0 is no price), or the point was not run."
 			}
 			return "A dash marks no estimate: the point does not report " + g.Metric + ", or was not run."
 		}

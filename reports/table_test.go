@@ -98,7 +98,7 @@ func TestColumnChunksWideLabels(t *testing.T) {
 func TestDashNote(t *testing.T) {
 	priced := &sim.Grid{Metric: "models_killed_per_100_points", Rows: "attacker", Cols: "target"}
 	lines := [][]string{{"Clanrats", "5.07", "5.53"}, {"Stormvermin", "-", "-"}}
-	if got, want := dashNote(priced, lines), "A dash marks no estimate: that attacker has no points (0 is no price), or the point was not run."; got != want {
+	if got, want := dashNote(priced, lines), "A dash marks no estimate: the unit it would be per 100 points of has no points there (0 is no price), or the point was not run."; got != want {
 		t.Errorf("priced: %q, want %q", got, want)
 	}
 	other := &sim.Grid{Metric: "charge_success", Rows: "distance", Cols: "M"}
@@ -127,8 +127,9 @@ func TestPriceNote(t *testing.T) {
 		want string
 	}{
 		{[]sim.Estimate{kills}, ""},
-		{[]sim.Estimate{priced(175), priced(175)}, "Per 100 of a price of 175 points at every row."},
-		{[]sim.Estimate{priced(175.0 * 10 / 30), priced(175), priced(175.0 * 40 / 30)}, "Per 100 of the prices, row by row: 58.33, 175, 233.33 points."},
+		{[]sim.Estimate{priced(175)}, "Per 100 of 175 points."},
+		{[]sim.Estimate{priced(175), priced(175)}, "Every row is per 100 of 175 points."},
+		{[]sim.Estimate{priced(175.0 * 10 / 30), priced(175), priced(175.0 * 40 / 30)}, "Per 100 of these prices, row by row: 58.33, 175, 233.33 points."},
 	} {
 		if got := priceNote(tc.rows); got != tc.want {
 			t.Errorf("%d rows: %q, want %q", len(tc.rows), got, tc.want)
@@ -141,17 +142,28 @@ func TestPriceNote(t *testing.T) {
 	if got, want := priceNote(many), "Per 100 of prices from 100 to 120 points; the JSON output gives each row's (price)."; got != want {
 		t.Errorf("many rows: %q, want %q", got, want)
 	}
-	// A grid names each row's price, where each row has one.
+	// A grid names each row's price, where each row has one, for the rows
+	// shown; else each column's (a Horus Heresy grid with its firers
+	// across).
 	g := &sim.Grid{Metric: "models_killed_per_100_points", Rows: "attacker", Cols: "target"}
 	cell := func(a, tg string, cost float64) sim.Estimate {
 		return kills.Scaled(g.Metric, []sim.Param{{Name: "attacker", Value: a}, {Name: "target", Value: tg}}, 100, cost)
 	}
+	targets := []any{"Knights", "Halberdiers"}
 	s := slice{estimates: []sim.Estimate{cell("Doomwheel", "Knights", 150), cell("Doomwheel", "Halberdiers", 150), cell("Rat Ogres", "Knights", 152)}}
-	if got, want := gridPriceNote(g, s, []any{"Doomwheel", "Rat Ogres"}), "Prices, by attacker: Doomwheel 150, Rat Ogres 152 points."; got != want {
+	if got, want := gridPriceNote(g, s, []any{"Doomwheel", "Rat Ogres"}, targets), "Prices, by attacker: Doomwheel 150, Rat Ogres 152 points."; got != want {
 		t.Errorf("grid: %q, want %q", got, want)
 	}
+	// Of the rows shown alone: one price, whose unit needs no naming.
+	if got, want := gridPriceNote(g, s, []any{"Rat Ogres"}, targets), "Every estimate here is per 100 of 152 points."; got != want {
+		t.Errorf("grid of one row shown: %q, want %q", got, want)
+	}
+	across := &sim.Grid{Metric: g.Metric, Rows: "target", Cols: "attacker"}
+	if got, want := gridPriceNote(across, s, targets, []any{"Doomwheel", "Rat Ogres"}), "Prices, by attacker: Doomwheel 150, Rat Ogres 152 points."; got != want {
+		t.Errorf("grid with the priced units across: %q, want %q", got, want)
+	}
 	s.estimates[1].Price = 151
-	if got, want := gridPriceNote(g, s, []any{"Doomwheel", "Rat Ogres"}), "Each cell's price is in the JSON output (price)."; got != want {
+	if got, want := gridPriceNote(g, s, []any{"Doomwheel", "Rat Ogres"}, targets), "Each cell's price is in the JSON output (price)."; got != want {
 		t.Errorf("grid with a row of two prices: %q, want %q", got, want)
 	}
 }
