@@ -206,8 +206,8 @@ func ReadPart(name string, r io.Reader) (*Part, error) {
 // to tell parts from the other files beside them (logs, reports, plots).
 // An empty file is read as a part: it is what a shard stopped while
 // writing to a shell's redirect leaves, which the merge must report. So
-// is a file shorter than the format line's opening that begins it (a
-// part cut short), which reading then reports as not a part.
+// is a file no longer than the format line's opening that begins it (a
+// part cut short), which reading then reports as truncated.
 func IsPart(r io.Reader) (bool, error) {
 	head := make([]byte, len(partMagic))
 	n, err := io.ReadFull(r, head)
@@ -228,7 +228,7 @@ func checkPartBytes(src []byte, fail func(string, ...any) error) ([]byte, error)
 		// stopped: the shell made the file, the shard wrote nothing.
 		return nil, fail("empty, not a partial result: its shard wrote nothing (one stopped while its output was redirected to the file leaves it so); rerun that shard")
 	}
-	if len(src) < len(partMagic) && strings.HasPrefix(partMagic, string(src)) {
+	if len(src) <= len(partMagic) && strings.HasPrefix(partMagic, string(src)) {
 		return nil, fail("truncated: it ends within its format line (a shard still writing, or a copy cut short?); rerun the shard that wrote it")
 	}
 	first, _, _ := bytes.Cut(src, []byte("\n"))
@@ -309,7 +309,10 @@ func strictJSON(b []byte, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return fmt.Errorf("at byte %d: %q is %s, not %s", te.Offset, te.Field, te.Value, jsonKind(te.Type))
+			if te.Field == "" {
+				return fmt.Errorf("the line is a JSON %s, not %s", te.Value, jsonKind(te.Type))
+			}
+			return fmt.Errorf("at byte %d of the line: %q is %s, not %s", te.Offset, te.Field, te.Value, jsonKind(te.Type))
 		}
 		return err
 	}
@@ -318,7 +321,7 @@ func strictJSON(b []byte, v any) error {
 		return errors.New("unexpected data after the JSON value")
 	}
 	if key, at, ok := duplicateKey(b); ok {
-		return fmt.Errorf("at byte %d: key %q given twice in one object", at, key)
+		return fmt.Errorf("at byte %d of the line: key %q given twice in one object", at, key)
 	}
 	return nil
 }

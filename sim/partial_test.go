@@ -376,7 +376,9 @@ func TestReadPartChecksContents(t *testing.T) {
 		{"counts past the trials", `"counts":[`, `"counts":[1000000000000000,`, "observations in 16384 trials; a trial makes at most one"},
 		// encoding/json would read the last of a key given twice, in
 		// any case, or spelt with escapes.
-		{"key twice", `"workers":1`, `"workers":1,"workers":1`, `data: at byte `},
+		// The data line opens {"chunks":[[1,2]],"workers":1, (30 bytes):
+		// the second key begins at byte 30, counted from 0.
+		{"key twice", `"workers":1`, `"workers":1,"workers":1`, `data: at byte 30 of the line: key "workers" given twice in one object`},
 		{"key twice, other case", `"workers":1`, `"workers":1,"Workers":1`, `key "Workers" given twice in one object`},
 		{"key twice, escaped", `"workers":1`, `"workers":1,"\u0077orkers":1`, `key "workers" given twice in one object`},
 		{"header key twice", `"seed":`, `"seed":7,"seed":`, `header: at byte `},
@@ -831,11 +833,24 @@ func TestOldPartsMerge(t *testing.T) {
 	}
 }
 
+// TestStrictJSONNamesTheLine: a line that is not the object it should be
+// is named as a whole, where the key a type error names is "".
+func TestStrictJSONNamesTheLine(t *testing.T) {
+	var h PartHeader
+	if err := strictJSON([]byte(`[1]`), &h); err == nil || err.Error() != "the line is a JSON array, not an object" {
+		t.Errorf("strictJSON([1]): %v", err)
+	}
+}
+
 // TestPartCutWithinItsFormatLine: a part cut within the opening of its
 // format line is still told from other files as a part, and reported as
 // truncated, not left out of a merge as something else.
 func TestPartCutWithinItsFormatLine(t *testing.T) {
 	cut := []byte(partMagic[:20])
+	// Cut at the end of the opening, before the version: truncated too.
+	if _, err := ReadPart("q", strings.NewReader(partMagic)); err == nil || !strings.Contains(err.Error(), "q: truncated: it ends within its format line") {
+		t.Errorf("ReadPart of the opening alone: %v, want it truncated", err)
+	}
 	if ok, err := IsPart(bytes.NewReader(cut)); !ok || err != nil {
 		t.Errorf("IsPart(%q) = %v, %v; want a part", cut, ok, err)
 	}
