@@ -58,7 +58,12 @@ func (d *Decoder) PerModel(n *Node, name string, models, points Param[int], mode
 		// Written out in full, a unit may become a card's use, priced
 		// per model; a use already is one, with points that stop it.
 		fix := "give each size a unit of its own with its points, or sweep models on a use of a card, which prices the card's points per model"
-		if used {
+		switch cardPoints, _, _ := n.CardKey("points"); {
+		case used && modelsChanged && cardPoints != nil:
+			// The card has a price, for its own models: without points
+			// beside them, the use pays it per model.
+			fix = "leave points out to pay the card's price per model, or give each size a use of its own, with its models and its points"
+		case used:
 			fix = "give each size a use of its own, with its models and its points"
 		}
 		d.Errorf(pointsAt, "points %d on %q would be the cost of every size its models sweep (%d to %d models); %s",

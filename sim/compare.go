@@ -207,8 +207,8 @@ func missing(row ComparisonRow) Estimate {
 // parameters (a unit, by its place; a Mishap's result) tell the rows of a
 // point apart. Two sweeps that overlap in part so give one order: a
 // distance of 7..13 beside one of [10, 14] gives 7, 8, ..., 13, 14,
-// whichever is given first; [14, 10, 6] beside [12, 8] gives 14, 12, 10,
-// 8, 6. keys[c] are the match keys of full[c].
+// whichever is given first; [14, 10, 6] beside [12, 10, 8] gives 14, 12,
+// 10, 8, 6. keys[c] are the match keys of full[c].
 func rowOrder(full [][]Estimate, keys [][]string, axes []string) []string {
 	swept := map[string]bool{}
 	for _, a := range axes {

@@ -201,40 +201,42 @@ func showUnit(w io.Writer, cards []*scenarios.UnitCard, name string) error {
 }
 
 // cardSummary is what a list builder tells cards apart by: the troop
-// type, the models and points, the weapons' names, then the profile line
-// (or the characteristics written one by one): "Chariot, 1 model, 150
-// points: S6 T6 W5 Ld7", "5 models, 125 points, plasma gun: WS4 BS4 ...".
+// type, the models and points and the weapons' names, in that order
+// whatever the card's, then the profile line (or the characteristics
+// written one by one): "Chariot, 150 points: S6 T6 W5 Ld7", "5 models,
+// plasma gun: WS4 BS4 ...".
 func cardSummary(c *scenarios.UnitCard) string {
-	var about, profile []string
+	var troop, models, points, weapons, profile []string
 	for i, k := range c.Node.Keys {
 		v := c.Node.Vals[i]
 		switch {
 		case k.Text == "weapons" || k.Text == "melee":
-			about = append(about, weaponNames(v)...)
+			weapons = append(weapons, weaponNames(v)...)
 		case k.Text == "models" && v.Kind == scenarios.SeqNode:
 			// A card of several sizes, as its models sweep them.
 			var sizes []string
 			for _, it := range v.Items {
 				sizes = append(sizes, it.Text)
 			}
-			about = append(about, strings.Join(sizes, " or ")+" models")
+			models = []string{strings.Join(sizes, " or ") + " models"}
 		case v.Kind != scenarios.ScalarNode:
 		case k.Text == "profile":
 			profile = append([]string{v.Text}, profile...)
 		case k.Text == "troop":
-			about = append([]string{v.Text}, about...)
+			troop = []string{v.Text}
 		case k.Text == "models":
 			s := "s"
 			if v.Text == "1" {
 				s = ""
 			}
-			about = append(about, v.Text+" model"+s)
+			models = []string{v.Text + " model" + s}
 		case k.Text == "points":
-			about = append(about, v.Text+" points")
+			points = []string{v.Text + " points"}
 		case characteristic(k.Text):
 			profile = append(profile, k.Text+v.Text) // M5, as printed
 		}
 	}
+	about := slices.Concat(troop, models, points, weapons)
 	switch {
 	case len(about) == 0:
 		return strings.Join(profile, " ")

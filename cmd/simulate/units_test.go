@@ -294,8 +294,9 @@ func TestCardSummary(t *testing.T) {
 			t.Errorf("simulate units lacks %q:\n%s", want, out)
 		}
 	}
+	// In that order whatever the card's: points, models and troop last.
 	file := filepath.Join(t.TempDir(), "big.yaml")
-	cat := "ruleset: fantasy\nunits:\n  - {name: Big Rats, troop: Infantry, models: [10, 20], points: 100, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n"
+	cat := "ruleset: fantasy\nunits:\n  - {name: Big Rats, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5, points: 100, models: [10, 20], troop: Infantry}\n"
 	if err := os.WriteFile(file, []byte(cat), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -197,9 +197,11 @@ func TestPointsWithSweptModels(t *testing.T) {
 	head := "name: t\nruleset: fantasy\nbattle:\n  target: {use: Halberdiers}\n  distance: 0\n  phases: [combat]\n"
 	wantError(t, "inline", head+"  attacker: {name: Rats, models: [10, 20], profile: M5 WS3 S3 T3 I4 A1 Ld5, points: 60}\n",
 		`t.yaml:7:85: points 60 on "Rats" would be the cost of every size its models sweep (10 to 20 models); give each size a unit of its own with its points, or sweep models on a use of a card, which prices the card's points per model`)
-	// A use is a card's already: the advice is the one that helps it.
+	// A use is a card's already: the advice is what helps it. Clanrats'
+	// card has a price (175 for 30), which the use pays per model
+	// without points of its own; Big Rats' is for both its sizes.
 	wantError(t, "beside a use", head+"  attacker: {use: Clanrats, models: [10, 40], points: 100}\n",
-		`t.yaml:7:55: points 100 on "Clanrats" would be the cost of every size its models sweep (10 to 40 models); give each size a use of its own, with its models and its points`)
+		`t.yaml:7:55: points 100 on "Clanrats" would be the cost of every size its models sweep (10 to 40 models); leave points out to pay the card's price per model, or give each size a use of its own, with its models and its points`)
 	for _, unit := range []string{
 		"{name: Rats, models: [10, 20], profile: M5 WS3 S3 T3 I4 A1 Ld5, points: [60, 120]}",
 		"{name: Rats, models: [10, 20], profile: M5 WS3 S3 T3 I4 A1 Ld5}",
