@@ -59,12 +59,22 @@ func atLeastAt(e sim.Estimate, n int) (est, ex float64, hasExact bool) {
 // atLeastCell formats a chance in percent with one decimal, the exact
 // value in brackets after it.
 func atLeastCell(e sim.Estimate, n int) string {
-	est, ex, has := atLeastAt(e, n)
-	s := percent(est, 1)
-	if has {
-		s += " (" + percent(ex, 1) + ")"
-	}
+	s, _ := atLeastCellSide(e, n)
 	return s
+}
+
+// atLeastCellSide is atLeastCell and how far the chance's 95% Wilson
+// interval reaches from it, on its wider side (marginNote), from one
+// count of the trials that reached n.
+func atLeastCellSide(e sim.Estimate, n int) (string, float64) {
+	k := e.Hist.CountAtLeast(n)
+	est := float64(k) / float64(e.Trials)
+	s := percent(est, 1)
+	if e.ExactPMF != nil {
+		s += " (" + percent(e.ExactPMF.AtLeast(n), 1) + ")"
+	}
+	lo, hi := sim.Wilson(k, e.Trials, sim.Z95)
+	return s, max(est-lo, hi-est)
 }
 
 // atLeastStart is the smallest N worth a row: below every point's least
@@ -232,15 +242,17 @@ func atLeastGrid(title string, g atLeastGroup, across string, top int) plainTabl
 	if across == "" {
 		shown = g.points[:1]
 	}
+	widest := 0.0
 	for n := min(atLeastStart(g.points), top); n <= top; n++ {
 		row := []string{strconv.Itoa(n)}
 		for _, e := range shown {
-			row = append(row, atLeastCell(e, n))
+			cell, side := atLeastCellSide(e, n)
+			row, widest = append(row, cell), max(widest, side)
 		}
 		t.rows = append(t.rows, row)
 	}
 	t.rows = collapseRuns(t.rows)
-	t.notes = append(t.notes, marginNote(shown, min(atLeastStart(g.points), top), top))
+	t.notes = append(t.notes, marginNote(widest))
 	return t
 }
 
@@ -266,20 +278,11 @@ func collapseRuns(rows [][]string) [][]string {
 }
 
 // marginNote says how far the 95% intervals of a table's chances reach
-// from them: the widest side of any cell's Wilson interval (the interval
-// every probability of hammersim has), rounded up to the tenth of a
-// percentage point the cells are printed to, so that no cell's interval
-// reaches further than it says.
-func marginNote(points []sim.Estimate, start, top int) string {
-	widest := 0.0
-	for _, e := range points {
-		for n := start; n <= top; n++ {
-			k := e.Hist.CountAtLeast(n)
-			lo, hi := sim.Wilson(k, e.Trials, sim.Z95)
-			p := float64(k) / float64(e.Trials)
-			widest = max(widest, p-lo, hi-p)
-		}
-	}
+// from them, given the widest side of any cell's Wilson interval (the
+// interval every probability of hammersim has; atLeastCellSide), rounded
+// up to the tenth of a percentage point the cells are printed to, so that
+// no cell's interval reaches further than it says.
+func marginNote(widest float64) string {
 	// Tenths of a point: 100 * 10 per unit of chance; the 1e-9 keeps a
 	// margin of exactly 1.2 from rounding up to 1.3 by float error.
 	tenths := math.Ceil(widest*1000 - 1e-9)
@@ -294,18 +297,20 @@ func atLeastRows(title string, points []sim.Estimate, top int) plainTable {
 	for n := start; n <= top; n++ {
 		t.head = append(t.head, ">="+strconv.Itoa(n))
 	}
+	widest := 0.0
 	for _, e := range points {
 		var row []string
 		for _, n := range names {
 			row = append(row, paramString(orEmpty(e.Param(n))))
 		}
 		for n := start; n <= top; n++ {
-			row = append(row, atLeastCell(e, n))
+			cell, side := atLeastCellSide(e, n)
+			row, widest = append(row, cell), max(widest, side)
 		}
 		t.rows = append(t.rows, row)
 	}
 	t.head, t.rows = collapseColumns(t.head, t.rows, len(names))
-	t.notes = append(t.notes, marginNote(points, start, top))
+	t.notes = append(t.notes, marginNote(widest))
 	return t
 }
 

@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,16 +81,30 @@ func TestAtLeastCells(t *testing.T) {
 // 1/10 (centre 0.21101, half-width 0.19314) reaches 0.30415 above. The
 // widest, 30.985 points, is printed rounded up: 31.0.
 func TestAtLeastMargin(t *testing.T) {
+	// widest is what a table's cells give marginNote.
+	widest := func(e sim.Estimate, top int) float64 {
+		w := 0.0
+		for n := 1; n <= top; n++ {
+			_, side := atLeastCellSide(e, n)
+			w = max(w, side)
+		}
+		return w
+	}
 	want := "Each chance's 95% interval (Wilson) reaches at most 31.0 percentage points either side of it."
-	if got := marginNote([]sim.Estimate{hitsEstimate(nil, true)}, 1, 3); got != want {
+	if got := marginNote(widest(hitsEstimate(nil, true), 3)); got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+	// The tables themselves end with it.
+	tabs := atLeastTables("hits", []sim.Estimate{hitsEstimate(nil, true)}, nil)
+	if len(tabs) != 1 || !slices.Contains(tabs[0].notes, want) {
+		t.Errorf("the table's notes: %+v", tabs)
 	}
 	// 5,000 of 10,000 trials: half-width 1.96 * sqrt(0.25 / 10,000) /
 	// (1 + 1.96^2 / 10,000), about 0.0098: 0.98 points, rounded up to 1.0.
 	h := sim.NewHistogram(0, 2)
 	h.AddN(0, 5000)
 	h.AddN(2, 5000)
-	if got := marginNote([]sim.Estimate{sim.MeanOf("hits", nil, &h)}, 1, 2); !strings.Contains(got, "at most 1.0 percentage") {
+	if got := marginNote(widest(sim.MeanOf("hits", nil, &h), 2)); !strings.Contains(got, "at most 1.0 percentage") {
 		t.Errorf("10,000 trials at 50%%: %q", got)
 	}
 }
