@@ -384,13 +384,7 @@ func htmlGrid(r *sim.Report, g *sim.Grid, s slice) htmlTable {
 		t.Rows = append(t.Rows, line)
 		texts = append(texts, text)
 	}
-	if n := dashNote(g, texts); n != "" {
-		t.Notes = append(t.Notes, n)
-	}
-	if n := gridPriceNote(g, s, rows, cols); n != "" {
-		t.Notes = append(t.Notes, n)
-	}
-	t.Notes = append(t.Notes, exactSummary(s.estimates, g), ciNote(s.estimates))
+	t.Notes = append(gridNotes(g, s, texts, cols), ciNote(s.estimates))
 	return t
 }
 

@@ -79,13 +79,9 @@ func writeMarkdownGrids(w io.Writer, r *sim.Report) []sim.Estimate {
 			lines = append(lines, line)
 		}
 		mdTable(w, append([]string{corner}, names...), alignment(1, len(cols), 0), lines)
-		if n := dashNote(g, lines); n != "" {
+		for _, n := range gridNotes(g, s, lines, cols) {
 			fmt.Fprintf(w, "\n%s\n", mdText(n))
 		}
-		if n := gridPriceNote(g, s, rows, cols); n != "" {
-			fmt.Fprintf(w, "\n%s\n", mdText(n))
-		}
-		fmt.Fprintf(w, "\n%s\n", mdText(exactSummary(s.estimates, g)))
 	}
 	return rest
 }

@@ -200,17 +200,9 @@ func writeGrids(w io.Writer, r *sim.Report, g *sim.Grid) ([]sim.Estimate, error)
 		if len(zero) > 0 {
 			fmt.Fprintln(w, wrapText(trimNote(g.Rows, zero), TerminalWidth))
 		}
-		if n := dashNote(g, kept); n != "" {
+		for _, n := range gridNotes(g, s, kept, cols) {
 			fmt.Fprintln(w, wrapText(n, TerminalWidth))
 		}
-		shown := make([]any, len(kept)) // the rows left after those of zeros
-		for i, l := range kept {
-			shown[i] = l[0]
-		}
-		if n := gridPriceNote(g, s, shown, cols); n != "" {
-			fmt.Fprintln(w, wrapText(n, TerminalWidth))
-		}
-		fmt.Fprintln(w, wrapText(exactSummary(s.estimates, g), TerminalWidth))
 	}
 	return rest, nil
 }
@@ -251,6 +243,24 @@ func gridHeader(g *sim.Grid, cols []any) (corner string, names []string) {
 		return g.Rows + " \\ " + g.Cols, names
 	}
 	return g.Rows, names
+}
+
+// gridNotes are the lines under a grid of s, whose rows are lines (each
+// a row label and its cells as shown) and columns cols: what a dash
+// means, what a per-100-points grid divides by, and how far its
+// estimates lie from the exact values.
+func gridNotes(g *sim.Grid, s slice, lines [][]string, cols []any) []string {
+	rows := make([]any, len(lines))
+	for i, l := range lines {
+		rows[i] = l[0]
+	}
+	var notes []string
+	for _, n := range []string{dashNote(g, lines), gridPriceNote(g, s, rows, cols), exactSummary(s.estimates, g)} {
+		if n != "" {
+			notes = append(notes, n)
+		}
+	}
+	return notes
 }
 
 // gridPriceNote says what the cells of a per-100-points grid divide by,
@@ -310,13 +320,13 @@ func pricesBy(es []sim.Estimate, param string, values []any) (listed []string, o
 			if paramString(e.Param(param)) != paramString(v) {
 				continue
 			}
-			if e.Price <= 0 || price > 0 && e.Price != price {
-				if e.Price > 0 {
-					return nil, false, false
-				}
-				continue
+			switch {
+			case e.Price <= 0: // no price here (a unit at 0 points)
+			case price > 0 && e.Price != price:
+				return nil, false, false
+			default:
+				price = e.Price
 			}
-			price = e.Price
 		}
 		switch {
 		case price == 0:
