@@ -560,7 +560,7 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 			if len(files) > MaxCatalogueFiles {
 				break // more than may be read, which reading reports
 			}
-			if fi, err := os.Stat(f); err == nil && own != nil && os.SameFile(own, fi) {
+			if own != nil && sameFileAs(own, f) {
 				d.Errorf(it, "unit catalogue folder %s holds this scenario, %s, and every *.yaml file of a folder named here is read as a catalogue; keep catalogues in a folder of their own (units.yaml and *.units.yaml beside the scenario are read without naming them)", p, filepath.Base(f))
 				files = nil
 				break
@@ -571,6 +571,12 @@ func (d *Decoder) unitsFiles(n *Node, dir string) []unitsFile {
 		}
 	}
 	return files
+}
+
+// sameFileAs reports whether path is the file info describes.
+func sameFileAs(info os.FileInfo, path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && os.SameFile(info, fi)
 }
 
 // ownFile is the scenario file whose units key is read with paths from

@@ -349,9 +349,9 @@ func jsonKind(t reflect.Type) string {
 // duplicateKey finds the first key given twice in one object of b, which
 // must be valid JSON, in any mix of cases (encoding/json decodes "Chunks"
 // into the field of "chunks"); at is the byte offset of its second
-// occurrence. The
-// keys of the objects open at a point are kept on one stack, so a scan
-// allocates only as deep and wide as the objects are, not once for each.
+// occurrence. The keys of the objects open at a point are kept on one
+// stack, so a scan allocates only as deep and wide as the objects are,
+// not once for each.
 func duplicateKey(b []byte) (key string, at int, ok bool) {
 	var keys [][]byte // the keys of the open objects, innermost last
 	var starts []int  // where each open object's keys begin in keys; -1 for a list

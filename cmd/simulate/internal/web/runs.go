@@ -452,9 +452,10 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, prepare func(htt
 // or its answer's memory for ever. A variable for tests.
 var writeTimeout = 30 * time.Second
 
-// send writes the pieces, in order, to a client that keeps taking them: one that takes none of
-// it for writeTimeout is cut off, with an error. The deadline it leaves is
-// ServeHTTP's to renew, and net/http's to clear once the answer is done.
+// send writes the pieces, in order, to a client that keeps taking them:
+// one that takes none of them for writeTimeout is cut off, with an error.
+// The deadline it leaves is ServeHTTP's to renew, and net/http's to clear
+// once the answer is done.
 func send(w http.ResponseWriter, pieces ...[]byte) error {
 	rc := http.NewResponseController(w)
 	for _, b := range pieces {
