@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -88,6 +89,35 @@ func checkCompareScenarios(fs *flag.FlagSet, f *runFlags, ss []*scenarios.Scenar
 	return nil
 }
 
+// sameScenario finds two candidates that are one scenario: one built-in
+// named twice, or one file by two paths (or twice by one). Their columns
+// would be one column shown twice, every difference 0. Standard input is
+// never the same as a file.
+func sameScenario(ss []*scenarios.Scenario) (i, j int, ok bool) {
+	for j := range ss {
+		for i := range j {
+			a, b := ss[i], ss[j]
+			switch {
+			case a.File == stdinName || b.File == stdinName:
+			case !a.FromFile && !b.FromFile:
+				if a.File == b.File {
+					return i, j, true
+				}
+			case a.FromFile && b.FromFile:
+				if a.File == b.File {
+					return i, j, true
+				}
+				fa, erra := os.Stat(a.File)
+				fb, errb := os.Stat(b.File)
+				if erra == nil && errb == nil && os.SameFile(fa, fb) {
+					return i, j, true
+				}
+			}
+		}
+	}
+	return 0, 0, false
+}
+
 // trialsKey words a scenario's trials key for an error.
 func trialsKey(n int64) string {
 	if n == 0 {
@@ -166,6 +196,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		ss = append(ss, s)
+	}
+	if i, j, ok := sameScenario(ss); ok {
+		return usagef("%s and %s are the same scenario: compare needs two different ones (a copy of a file, edited, or --by with one)", visible(pos[i]), visible(pos[j]))
 	}
 	if err := checkCompareScenarios(fs, f, ss, pos); err != nil {
 		return err

@@ -82,7 +82,7 @@ Usage:
                                    run a scenario file, a built-in by name, or standard input (-);
                                    with none, the default scenario
   simulate compare A B ... [flags] run scenarios on the same dice and compare them, with paired differences
-  simulate compare FILE --by AXIS  compare the values of one swept parameter (default: attacker)
+  simulate compare FILE --by AXIS  compare the values of one swept parameter (default: the acting unit)
   simulate merge PARTS... [flags]  merge the partial results of a sharded run (run/compare --shard I/N)
   simulate dice QUERY [flags]      exact answer to a dice question, e.g. "2D6 >= 9" or "3D6 discard lowest"
   simulate list                    list the built-in scenarios

@@ -64,6 +64,8 @@ func TestUsageHints(t *testing.T) {
 			"simulate: compare needs two or more scenarios, or one with --by AXIS\nRun 'simulate compare -h' for its flags.\n"},
 		{"compare standard input twice", []string{"compare", "-", "-"},
 			"simulate: compare reads standard input (-) for one scenario only; give the others as files\nRun 'simulate compare -h' for its flags.\n"},
+		{"compare one built-in twice", []string{"compare", "flee-pursuit", "flee-pursuit"},
+			"simulate: flee-pursuit and flee-pursuit are the same scenario: compare needs two different ones (a copy of a file, edited, or --by with one)\nRun 'simulate compare -h' for its flags.\n"},
 		{"merge nothing", []string{"merge"},
 			"simulate: merge needs the partial results of a run: simulate merge PARTS... (written by simulate run --shard I/N -o FILE)\n" +
 				"Run 'simulate merge -h' for its flags.\n"},
@@ -378,5 +380,37 @@ func TestHelpCommandAsksHelp(t *testing.T) {
 		if code := exitCode(err, &msg); code != 0 || stderr != "" || !strings.HasPrefix(stdout, tc.want) {
 			t.Errorf("%v: exit %d (%s), stderr %q, stdout %.40q", tc.args, code, msg.String(), stderr, stdout)
 		}
+	}
+}
+
+// TestCompareSameFile: one file named twice, by one path or two (./ and a
+// link), is refused before anything runs, as its columns would be one
+// column shown twice; a copy of it is a different candidate and runs.
+func TestCompareSameFile(t *testing.T) {
+	dir := t.TempDir()
+	src, ok := scenarios.Builtin("flee-pursuit")
+	if !ok {
+		t.Fatal("no built-in flee-pursuit")
+	}
+	a := filepath.Join(dir, "a.yaml")
+	copied := filepath.Join(dir, "copy.yaml")
+	linked := filepath.Join(dir, "link.yaml")
+	for _, p := range []string{a, copied} {
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(a, linked); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	for _, second := range []string{a, filepath.Join(dir, ".", "a.yaml"), linked} {
+		_, _, err := runCLI(t, "compare", a, second, "--check")
+		var stderr bytes.Buffer
+		if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "are the same scenario") {
+			t.Errorf("compare %s %s: exit %d, stderr %q; want exit %d, the same scenario", a, second, code, stderr.String(), exitUsage)
+		}
+	}
+	if _, stderr, err := runCLI(t, "compare", a, copied, "--check"); err != nil {
+		t.Errorf("compare a file and its copy: %v (%s)", err, stderr)
 	}
 }
