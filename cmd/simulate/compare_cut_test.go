@@ -149,17 +149,21 @@ func TestCompareTrialsFloor(t *testing.T) {
 	if !bytes.Contains(src, []byte("trials: 10\n")) {
 		t.Fatal("doomwheel-vs-clanrats no longer sets its trials")
 	}
-	if err := os.WriteFile(few, src, 0o666); err != nil {
-		t.Fatal(err)
+	// Copies, as compare refuses one scenario named twice.
+	few2, copied := filepath.Join(dir, "few2.yaml"), filepath.Join(dir, "copy.yaml")
+	for f, text := range map[string][]byte{few: src, few2: src, copied: base.Source} {
+		if err := os.WriteFile(f, text, 0o666); err != nil {
+			t.Fatal(err)
+		}
 	}
 	tests := []struct {
 		args []string
 		ok   bool
 	}{
-		{[]string{"doomwheel-vs-clanrats", "doomwheel-vs-clanrats", "--trials", "10"}, false},
+		{[]string{"doomwheel-vs-clanrats", copied, "--trials", "10"}, false},
 		{[]string{"doomwheel-balance", "--trials", "959"}, false},
-		{[]string{few, few}, false},
-		{[]string{"doomwheel-vs-clanrats", "doomwheel-vs-clanrats", "--trials", "960"}, true},
+		{[]string{few, few2}, false},
+		{[]string{"doomwheel-vs-clanrats", copied, "--trials", "960"}, true},
 		{[]string{"doomwheel-balance", "--trials", "10", "--shard", "0/2"}, false},
 	}
 	for _, tt := range tests {

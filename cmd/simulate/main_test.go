@@ -618,10 +618,13 @@ func TestReportOfOnePlot(t *testing.T) {
 // error, and runs its trials. With --precision it caps the rounds and the
 // note is not given.
 func TestMaxTrialsWithoutPrecision(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "mt.yaml")
+	dir := t.TempDir()
+	file, copied := filepath.Join(dir, "mt.yaml"), filepath.Join(dir, "copy.yaml")
 	src := "name: mt\nruleset: fantasy\nmax_trials: 100000\ncharge: {unit: {name: A, M: 4}, distance: 8}\n"
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+	for _, f := range []string{file, copied} {
+		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	const note = "caps only a precision run"
 	_, stderr, err := runCLI(t, "run", file, "--trials", "1000", "--progress", "never")
@@ -635,7 +638,7 @@ func TestMaxTrialsWithoutPrecision(t *testing.T) {
 	// compare and a shard run a fixed number of trials too: the same note,
 	// not a refusal.
 	for _, args := range [][]string{
-		{"compare", file, file, "--trials", "1000", "--progress", "never"},
+		{"compare", file, copied, "--trials", "1000", "--progress", "never"},
 		{"run", file, "--trials", "1000", "--shard", "1/2", "-o", filepath.Join(t.TempDir(), "part.json"), "--progress", "never"},
 	} {
 		_, stderr, err = runCLI(t, args...)
