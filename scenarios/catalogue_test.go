@@ -266,7 +266,8 @@ func FuzzProfile(f *testing.F) {
 // TestUserCardsMisspeltBeforeMissing: in a listing of a catalogue's
 // cards, as in a scenario, a misspelt key comes before the key it leaves
 // missing, though the missing key is reported at the card, before it on
-// the line; the problems of the file's reading keep their place by line.
+// the line; the problems of the file's reading keep their place by line,
+// and so does a catalogue's own misspelt key.
 func TestUserCardsMisspeltBeforeMissing(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hc.yaml")
@@ -284,6 +285,18 @@ func TestUserCardsMisspeltBeforeMissing(t *testing.T) {
 		if !strings.Contains(list[i].Error(), w) {
 			t.Errorf("problem %d: %v, want %q", i+1, list[i], w)
 		}
+	}
+	// The catalogue's own keys, found as the file is read: its misspelt
+	// units comes before the units it leaves missing, reported at 1:1.
+	top := filepath.Join(dir, "top.yaml")
+	if err := os.WriteFile(top, []byte("ruleset: heresy\nunit: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = both.UserCards([]string{top}, "")
+	if !errors.As(err, &list) || len(list) != 2 ||
+		!strings.Contains(list[0].Error(), `2:1: unknown key "unit" in a unit catalogue (did you mean "units"?)`) ||
+		!strings.Contains(list[1].Error(), `1:1: a unit catalogue is missing the key "units"`) {
+		t.Errorf("a misspelt units key: %v; want the unknown unit at 2:1, then the missing units at 1:1", err)
 	}
 }
 

@@ -105,11 +105,12 @@ func MoreProblems(n int) string {
 // inFileOrder returns the problems found by two passes over the files
 // read, in order, reading them (read) and then checking what they hold
 // (checked), as one list: each file's problems together, the files in the
-// order they were read (any other file after them, as first met), each
-// file's by line and column. The problems of the check keep the order it
-// found them in, which already follows the file: within a mapping, a
-// misspelt key comes before the key it leaves missing, which is reported
-// at the mapping, before the key.
+// order they were read (any other file after them, as first met). Each
+// pass keeps the order it found a file's problems in, which follows the
+// file, except that within a mapping a misspelt key comes before the key
+// it leaves missing, which is reported at the mapping, before the key: a
+// sort by line and column would put the effect before its cause. The two
+// passes' problems of a file are merged by position.
 func inFileOrder(files []string, read, checked ErrorList) ErrorList {
 	files = slices.Clone(files)
 	for _, e := range slices.Concat(read, checked) {
@@ -123,7 +124,6 @@ func inFileOrder(files []string, read, checked ErrorList) ErrorList {
 		elsewhere := func(e *Error) bool { return e.File != f }
 		r := slices.DeleteFunc(slices.Clone(read), elsewhere)
 		c := slices.DeleteFunc(slices.Clone(checked), elsewhere)
-		slices.SortStableFunc(r, pos)
 		for len(r) > 0 && len(c) > 0 {
 			if pos(c[0], r[0]) < 0 {
 				out, c = append(out, c[0]), c[1:]
