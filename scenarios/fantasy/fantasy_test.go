@@ -765,6 +765,9 @@ func TestCardNotes(t *testing.T) {
 		{"{name: A, troop: Monster}", "Its troop type, Monster, also gives it Stomp, Swiftstride, Terror (troop_rules: false turns them off)."},
 		{"{name: A, troop: Monster, rules: [Terror, {Swiftstride: [true, false]}]}", "Its troop type, Monster, also gives it Stomp (troop_rules: false turns them off)."},
 		{"{name: A, troop: Cavalry, rules: [Impact Hits (D3)]}", "Its troop type, Cavalry, also gives it Swiftstride (troop_rules: false turns them off)."},
+		// A Tunneller never benefits from Swiftstride (the Dread Maw).
+		{"{name: A, troop: Monster, rules: [Tunneller (9)]}", "Its troop type, Monster, also gives it Stomp, Terror (troop_rules: false turns them off)."},
+		{"{name: A, troop: Monster, rules: [Tunneller (9), Stomp, Terror]}", ""},
 		{"{name: A, troop: Monster, troop_rules: false}", ""},
 		{"{name: A, troop: Monster, troop_rules: [true, false]}", "Where troop_rules is true, its troop type, Monster, also gives it Stomp, Swiftstride, Terror."},
 		{"{name: A, troop: [Infantry, Monster], troop_rules: [false, true]}", "Where troop_rules is true and its troop type is Monster, that also gives it Stomp, Swiftstride, Terror."},

@@ -42,7 +42,8 @@ func Ruleset() *scenarios.Ruleset {
 }
 
 // cardNotes names the rules a card's troop type gives it and its rules do
-// not name (TroopType.Rules), unless troop_rules is false; a swept troop
+// not name (TroopType.Rules), nor cancel (Swiftstride, for a Tunneller),
+// unless troop_rules is false; a swept troop
 // type, for each of its values that gives any; a swept troop_rules, where
 // it is true.
 func cardNotes(n *scenarios.Node) []string {
@@ -95,7 +96,11 @@ func cardNotes(n *scenarios.Node) []string {
 		}
 		var gives []string
 		for _, text := range t.Rules() {
-			if r, err := rules.Catalogue.Parse(text); err == nil && !names[r.Spec.Name] {
+			r, err := rules.Catalogue.Parse(text)
+			// A Tunneller never benefits from Swiftstride, which does
+			// nothing else: the Dread Maw's Monster type gives it none.
+			cancelled := err == nil && r.Spec.Name == rules.RuleSwiftstride && names[rules.RuleTunneller]
+			if err == nil && !names[r.Spec.Name] && !cancelled {
 				gives = append(gives, text)
 			}
 		}
