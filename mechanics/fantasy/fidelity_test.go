@@ -171,7 +171,8 @@ func TestDisrupted(t *testing.T) {
 // treat Terror as Fear (unit card, Terror), so the monster scores Fear +1 (US 6
 // is not double 10): 1. The infantry: one extra rank +1, higher US +1 = 2.
 // Result -1. Immunity (Fear) ignores the Fear it is treated as, and a
-// Terror-causer is immune to both: -2.
+// Terror-causer is immune to both: -2. A Fear-causer is so whatever else
+// it lists.
 func TestTerrorAgainstFearCausers(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -181,6 +182,11 @@ func TestTerrorAgainstFearCausers(t *testing.T) {
 		{"Fear-causer", func(u *Unit) { u.Fear = true }, -1},
 		{"no psychology rule", func(u *Unit) {}, -1},
 		{"Immunity (Fear)", func(u *Unit) { u.ImmuneFear = true }, -2},
+		// A Fear-causer that also lists Immunity (Fear), which causing Fear
+		// gives it anyway, is still a Fear-causer: -1.
+		{"Fear-causer with Immunity (Fear)", func(u *Unit) { u.Fear, u.ImmuneFear = true, true }, -1},
+		// Immunity (Fear/Terror) ignores both, Fear-causer or not: -2.
+		{"Fear-causer with Immunity (Fear/Terror)", func(u *Unit) { u.Fear, u.ImmuneFear, u.ImmuneTerror = true, true, true }, -2},
 		{"Terror-causer", func(u *Unit) { u.Terror = true }, -2},
 	} {
 		m := monster("Horror", 50)

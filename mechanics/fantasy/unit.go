@@ -382,8 +382,9 @@ func Contact(u *Unit, uf Facing, uAlive int, e *Unit, ef Facing, eAlive int) int
 // Terror-causers (Immunity (Fear/Terror)) ignore both. A Fear-causer is
 // immune to Fear, except that it treats a Terror-causer as causing Fear
 // (unit card, Terror: the exception to that immunity), so Terror keeps its
-// Fear bonus against it. A unit with Immunity (Fear) treats Terror as Fear
-// too, and ignores Fear; immuneFearFeels (Options.TerrorVsImmuneFear) reads
+// Fear bonus against it, whether or not it also lists Immunity (Fear). A
+// unit with Immunity (Fear) treats Terror as Fear too, and ignores Fear;
+// immuneFearFeels (Options.TerrorVsImmuneFear) reads
 // the exception as covering it as well, but never for a unit immune to
 // Terror as well (Immunity (Fear/Terror)), which ignores both.
 func (u *Unit) causesFearOf(e *Unit, immuneFearFeels bool) bool {
@@ -393,7 +394,9 @@ func (u *Unit) causesFearOf(e *Unit, immuneFearFeels bool) bool {
 	case e.ImmunePsychology || e.Terror:
 		return false
 	case e.ImmuneFear:
-		return u.Terror && immuneFearFeels && !e.ImmuneTerror
+		// A Fear-causer is immune to Fear anyway: listing the immunity
+		// leaves it a Fear-causer, to whom the exception applies.
+		return u.Terror && (e.Fear || immuneFearFeels) && !e.ImmuneTerror
 	}
 	return u.Terror || !e.Fear
 }

@@ -433,7 +433,7 @@ func optionsOfRules(d *scenarios.Decoder, at map[string]*scenarios.Node, battles
 		case o.key == "wards" && !f.joined:
 			why = "no unit has both a ward save and a Parry save it may take (mounted models take none), the only saves it joins"
 		case o.key == "terror_vs_immune_fear" && !f.feared:
-			why = "no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Terror), the only units it changes"
+			why = "no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Fear or Terror), the only units it changes"
 		case o.key == "monstrous_support" && !f.monstrous:
 			why = "no unit is Monstrous Infantry, Monstrous Cavalry or a Monstrous Beast at a point with supporting attacks (supporting_attacks: true), the only attacks it caps"
 		case o.key == "panic_friend_us" && !m.friends:
@@ -565,9 +565,10 @@ func fightingOf(battles []*rules.Battle) fighting {
 	// decides.
 	f.joined = anyUnit(func(u *rules.Unit) bool { return u.Ward < rules.NoSave && u.Parry < rules.NoSave && !u.Mounted() })
 	// Terror against a unit with Immunity (Fear) and no other shield from
-	// it: what terror_vs_immune_fear decides.
+	// it, nor Fear of its own (a Fear-causer feels it whatever the
+	// option): what terror_vs_immune_fear decides.
 	f.feared = pair(func(u, e *rules.Unit) bool {
-		return u.Terror && e.ImmuneFear && !e.ImmuneTerror && !e.ImmunePsychology && !e.Terror
+		return u.Terror && e.ImmuneFear && !e.Fear && !e.ImmuneTerror && !e.ImmunePsychology && !e.Terror
 	})
 	return f
 }

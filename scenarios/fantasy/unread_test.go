@@ -264,7 +264,7 @@ func TestUnreadKeysRefused(t *testing.T) {
 			"battle: {attacker: {name: A, " + rat + ", rules: [Killing Blow, Terror]}, target: {name: B, " + rat + ", ward: 5+}, distance: 0, phases: [combat], options: {killing_blow: none, wards: best, terror_vs_immune_fear: fear}}\n",
 			"t.yaml:3:234: killing_blow: no unit strikes with Killing Blow at a unit of a type it cannot slay (Infantry, Cavalry and War Beasts it slays), the only blows it changes; remove it\n" +
 				"t.yaml:3:247: wards: no unit has both a ward save and a Parry save it may take (mounted models take none), the only saves it joins; remove it\n" +
-				"t.yaml:3:276: terror_vs_immune_fear: no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Terror), the only units it changes; remove it"},
+				"t.yaml:3:276: terror_vs_immune_fear: no Terror-causer faces a unit whose only shield from it is Immunity (Fear) (not immune to Terror or to psychology, nor causing Fear or Terror), the only units it changes; remove it"},
 		// Zzzzap! written on a unit that is not the attacker never fires.
 		{"Zzzzap! on others",
 			"battle: {attacker: {name: A, " + rat + ", BS: 3, missile: {S: 3, range: 24}}, target: {name: B, " + rat + "}, others: [{name: Z, side: friend, distance: 3, troop: Chariot, " + rat + ", W: 5, rules: [Zzzzap!]}], distance: 10, phases: [shooting, combat]}\n",
@@ -310,6 +310,9 @@ func TestUnreadKeysRefused(t *testing.T) {
 		{"Terror against a unit immune to it",
 			"battle: {attacker: {name: A, " + rat + ", rules: [Terror]}, target: {name: B, " + rat + ", rules: [Immunity (Fear), Immunity (Terror)]}, distance: 0, phases: [combat], options: {terror_vs_immune_fear: fear}}\n",
 			"t.yaml:3:264: terror_vs_immune_fear: no Terror-causer faces"},
+		{"Terror against a Fear-causer with Immunity (Fear)",
+			"battle: {attacker: {name: A, " + rat + ", rules: [Terror]}, target: {name: B, " + rat + ", rules: [Fear, Immunity (Fear)]}, distance: 0, phases: [combat], options: {terror_vs_immune_fear: fear}}\n",
+			"t.yaml:3:251: terror_vs_immune_fear: no Terror-causer faces"},
 		{"Zzzzap! with Random Movement not D6s alone",
 			"battle: {attacker: {name: D, troop: Chariot, S: 6, T: 6, W: 5, Ld: 7, crew: [{name: C, WS: 3, S: 2, I: 4, A: 1}], rules: [Random Movement (2D6+2), Zzzzap!]}, target: {name: B, " + rat + "}, distance: 6, phases: [shooting]}\n",
 			`t.yaml:3:123: Random Movement (2D6+2) on "D", which shoots with Zzzzap!: a Disaster takes one D6 from its movement`},
