@@ -201,7 +201,7 @@ func showUnit(w io.Writer, cards []*scenarios.UnitCard, name string) error {
 }
 
 // cardSummary is what a list builder tells cards apart by: the troop
-// type, the models and points and the weapons' names, in that order
+// or unit type, the models and points and the weapons' names, in that order
 // whatever the card's, then the profile line (or the characteristics
 // written one by one): "Chariot, 150 points: S6 T6 W5 Ld7", "5 models,
 // plasma gun: WS4 BS4 ...".
@@ -222,7 +222,8 @@ func cardSummary(c *scenarios.UnitCard) string {
 		case v.Kind != scenarios.ScalarNode:
 		case k.Text == "profile":
 			profile = append([]string{v.Text}, profile...)
-		case k.Text == "troop":
+		case k.Text == "troop" || k.Text == "type":
+			// Fantasy's troop type, Heresy's unit type.
 			troop = []string{v.Text}
 		case k.Text == "models":
 			s := "s"

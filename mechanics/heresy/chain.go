@@ -235,6 +235,7 @@ func FiringChain(firer *Unit, w *Weapon, target *Unit, f Firing, o Options) Chai
 		bs = min(bs, SnapShotBS)
 	}
 	c := settle(ShootingHit(bs, o), w.Strength(firer, o), w, target, cover, false, o)
+	c.RerollWounds = c.RerollWounds || w.armourbaneRerolls(target, false, f.HalfRange)
 	rerolls := c.Hit.RerollFailed || c.Hit.Reroll > 0 // Twin-linked, BS 6 and above
 	switch {
 	case f.WallOfDeath:
@@ -282,6 +283,7 @@ func MeleeChain(attacker *Unit, w *Weapon, defender *Unit, o Options) Chain {
 	if w.Poisoned > 0 && attacker.Strength() > defender.T {
 		c.RerollWounds = true
 	}
+	c.RerollWounds = c.RerollWounds || w.armourbaneRerolls(defender, true, false)
 	return c
 }
 

@@ -456,3 +456,52 @@ func binomialMixture(nMin int, pn []float64, p float64) dice.Dist {
 	}
 	return trim(out)
 }
+
+// TestArmourbane: Armourbane re-rolls failed To Wound rolls against a
+// Dreadnought or Automata, and only there; (Melta) only at half range or
+// less, (Melee) only in close combat, (Ranged) only in Shooting Attacks.
+// A lascannon (S9) against T7 wounds on 2+ (S two above T), 5/6 a hit;
+// re-rolled, 1 - (1/6)^2 = 35/36 (newrecruit.eu's Horus Heresy (2022)
+// wiki, Armourbane).
+func TestArmourbane(t *testing.T) {
+	firer := NewUnit(marine, 1)
+	dread := Profile{WS: 5, BS: 5, S: 6, T: 7, W: 6, I: 4, A: 3, Ld: 10, Save: 2}
+	target := func(ty UnitType) *Unit { p := dread; p.Type = ty; u := NewUnit(p, 1); return &u }
+	gun := func(a Armourbane) Weapon { return Weapon{Type: Assault, Range: 12, S: 9, AP: 2, Armourbane: a} }
+	const plain, rerolled = 5.0 / 6, 35.0 / 36
+	for _, tt := range []struct {
+		name     string
+		a        Armourbane
+		ty       UnitType
+		distance int
+		want     float64
+	}{
+		{"none against a Dreadnought", NoArmourbane, Dreadnought, 6, plain},
+		{"against a Dreadnought", ArmourbaneAny, Dreadnought, 12, rerolled},
+		{"against Automata", ArmourbaneAny, Automata, 12, rerolled},
+		{"against Infantry", ArmourbaneAny, Infantry, 6, plain},
+		{"Melta at half range", ArmourbaneMelta, Dreadnought, 6, rerolled},
+		{"Melta beyond half range", ArmourbaneMelta, Dreadnought, 7, plain},
+		{"Melta with no distance", ArmourbaneMelta, Dreadnought, 0, plain},
+		{"Ranged in a Shooting Attack", ArmourbaneRanged, Dreadnought, 12, rerolled},
+		{"Melee in a Shooting Attack", ArmourbaneMelee, Dreadnought, 6, plain},
+	} {
+		w := gun(tt.a)
+		c := FiringChain(&firer, &w, target(tt.ty), w.Fire(&firer, Situation{Distance: tt.distance}), DefaultOptions)
+		if got := c.Step(StageWounds); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: wounds a hit %.4f, want %.4f", tt.name, got, tt.want)
+		}
+	}
+	// In close combat: an S8 weapon against T7 wounds on 3+ (S one above
+	// T), 2/3 a hit; re-rolled 8/9.
+	for _, tt := range []struct {
+		a    Armourbane
+		want float64
+	}{{ArmourbaneMelee, 8.0 / 9}, {ArmourbaneAny, 8.0 / 9}, {ArmourbaneRanged, 2.0 / 3}, {ArmourbaneMelta, 2.0 / 3}} {
+		w := Weapon{S: 8, AP: 2, Armourbane: tt.a}
+		c := MeleeChain(&firer, &w, target(Dreadnought), DefaultOptions)
+		if got := c.Step(StageWounds); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("melee, Armourbane %d: wounds a hit %.4f, want %.4f", tt.a, got, tt.want)
+		}
+	}
+}

@@ -11,7 +11,8 @@
 //     Stupefied roll, Evade's Shrouded roll; [Mitigation]), Instant Death
 //     with Eternal Warrior, and the weapon rules along it: Twin-linked,
 //     Master-crafted, Gets Hot, Blast and Template (hits against N models),
-//     Wall of Death, Fleshbane, Poisoned, Shred, Rending, Breaching,
+//     Wall of Death, Fleshbane, Poisoned, Shred, Armourbane (by the
+//     target's [UnitType]), Rending, Breaching,
 //     Murderous Strike, Brutal, Destroyer, Deflagrate, Concussive.
 //   - Weapon types as printed ([ParseType], [WeaponType]) and how a weapon
 //     fires in a [Situation] ([Weapon.Fire]): range, half range for Rapid

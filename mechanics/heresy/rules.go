@@ -25,6 +25,7 @@ const (
 	RuleRending            = "Rending"
 	RuleBreaching          = "Breaching"
 	RuleShred              = "Shred"
+	RuleArmourbane         = "Armourbane"
 	RuleTwinLinked         = "Twin-linked"
 	RuleMasterCrafted      = "Master-crafted"
 	RuleGetsHot            = "Gets Hot"
@@ -43,6 +44,10 @@ const (
 
 // blastWords are the Blast (X) marker sizes, with or without the inch mark.
 var blastWords = []string{"3\"", "5\"", "7\"", "10\"", "3", "5", "7", "10"}
+
+// armourbaneWords are the variants of Armourbane (X); "any", the bare
+// rule's, limits it to no kind of attack.
+var armourbaneWords = []string{"melta", "melee", "ranged", "any"}
 
 // feelNoPainWords are the values Feel No Pain (X) takes: a D6 score, with or
 // without its "+".
@@ -92,6 +97,9 @@ var Catalogue = mechanics.Catalogue{
 	{Name: RuleBreaching, On: mechanics.OnWeapon, Arg: mechanics.SaveArg,
 		Summary: "Weapon rule: a successful To Wound roll of X+ is AP2 (Liber p.117)."},
 	{Name: RuleShred, On: mechanics.OnWeapon, Summary: "Weapon rule: failed To Wound rolls are re-rolled (rulebook p.246)."},
+	{Name: RuleArmourbane, On: mechanics.OnWeapon, Arg: mechanics.WordsArg, Words: armourbaneWords, Bare: "any",
+		Summary: "Weapon rule: failed To Wound rolls are re-rolled against Dreadnoughts and Automata (the unit's type); (Melta) only at half range or less, " +
+			"(Melee) only in close combat, (Ranged) only in Shooting Attacks; its extra penetration die against Vehicles is not modelled (rulebook p.231)."},
 	{Name: RuleTwinLinked, On: mechanics.OnWeapon, Aliases: []string{"Twin linked"},
 		Summary: "Weapon rule: failed To Hit rolls are re-rolled; a Template re-rolls its failed To Wound rolls instead (rulebook p.249); " +
 			"a Blast's scatter is not modelled, so it gains nothing here."},
@@ -185,6 +193,8 @@ func (w *Weapon) applyChainRule(r mechanics.Rule) error {
 		w.Breaching = r.Int
 	case RuleShred:
 		w.Shred = true
+	case RuleArmourbane:
+		w.Armourbane = map[string]Armourbane{"any": ArmourbaneAny, "melta": ArmourbaneMelta, "melee": ArmourbaneMelee, "ranged": ArmourbaneRanged}[r.Words]
 	case RuleTwinLinked:
 		w.TwinLinked = true
 	case RuleMasterCrafted:

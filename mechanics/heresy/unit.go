@@ -1,6 +1,8 @@
 package heresy
 
 import (
+	"strings"
+
 	"hammersim/mechanics"
 	"hammersim/mechanics/dice"
 )
@@ -40,6 +42,46 @@ type Profile struct {
 	// FuriousCharge is X of Furious Charge (X): +X Strength on a turn the
 	// model charged, unless the charge was Disordered; 0 for none.
 	FuriousCharge int
+
+	// Type is the unit type as printed; only Armourbane reads it (its
+	// re-roll against Dreadnoughts and Automata).
+	Type UnitType
+}
+
+// UnitType is a unit's type as its datasheet prints it, among those a
+// rule here reads: Infantry, the zero value, stands for every type no rule
+// names.
+type UnitType uint8
+
+const (
+	Infantry UnitType = iota
+	Dreadnought
+	Automata
+)
+
+// UnitTypes are the unit types in the order messages list them.
+var UnitTypes = []UnitType{Infantry, Dreadnought, Automata}
+
+func (t UnitType) String() string {
+	switch t {
+	case Infantry:
+		return "Infantry"
+	case Dreadnought:
+		return "Dreadnought"
+	case Automata:
+		return "Automata"
+	}
+	return "UnitType(?)"
+}
+
+// ParseUnitType reads a unit type, ignoring case.
+func ParseUnitType(s string) (UnitType, bool) {
+	for _, t := range UnitTypes {
+		if strings.EqualFold(s, t.String()) {
+			return t, true
+		}
+	}
+	return Infantry, false
 }
 
 // Condition is a set of lasting effects a unit can suffer.

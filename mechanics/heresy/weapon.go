@@ -90,14 +90,17 @@ type Weapon struct {
 	Concussive      int // Concussive (X): -X WS to a unit that fails its test
 	Blast           int // Blast (X): the marker's size in inches, 3, 5, 7 or 10
 	Shred           bool
-	TwinLinked      bool
-	MasterCrafted   bool
-	GetsHot         bool
-	Fleshbane       bool
-	Deflagrate      bool
-	RadPhage        bool
-	Sniper          bool
-	Template        bool
+	// Armourbane is which Armourbane the weapon has, if any: against a
+	// Dreadnought or Automata target it re-rolls failed To Wound rolls.
+	Armourbane    Armourbane
+	TwinLinked    bool
+	MasterCrafted bool
+	GetsHot       bool
+	Fleshbane     bool
+	Deflagrate    bool
+	RadPhage      bool
+	Sniper        bool
+	Template      bool
 
 	// Group, when not 0, makes the weapons of one unit that share it
 	// profiles of one weapon (a missile launcher's krak and frag
@@ -105,6 +108,42 @@ type Weapon struct {
 	// not (Firing Protocols' rule text: it never lets one weapon attack
 	// twice).
 	Group int
+}
+
+// Armourbane is a weapon's Armourbane rule: the bare rule, or one of its
+// variants, which limit it to attacks at half range or less (Melta), in
+// close combat (Melee) or in Shooting Attacks (Ranged). Its extra
+// penetration die against Vehicles is not modelled: hammersim has none.
+type Armourbane uint8
+
+const (
+	NoArmourbane Armourbane = iota
+	ArmourbaneAny
+	ArmourbaneMelta
+	ArmourbaneMelee
+	ArmourbaneRanged
+)
+
+// armourbaneRerolls reports whether w's Armourbane re-rolls its failed To
+// Wound rolls against target: a target of the Dreadnought or Automata type,
+// within what the variant allows (newrecruit.eu's Horus Heresy (2022)
+// wiki, Armourbane (X); rulebook p.231). halfRange: a Shooting Attack at
+// half the weapon's range or less.
+func (w *Weapon) armourbaneRerolls(target *Unit, melee, halfRange bool) bool {
+	if target.Type != Dreadnought && target.Type != Automata {
+		return false
+	}
+	switch w.Armourbane {
+	case ArmourbaneAny:
+		return true
+	case ArmourbaneMelta:
+		return !melee && halfRange
+	case ArmourbaneMelee:
+		return melee
+	case ArmourbaneRanged:
+		return !melee
+	}
+	return false
 }
 
 // TemplateReach is how far from the firer a Template weapon reaches, in
@@ -210,6 +249,9 @@ type Firing struct {
 	// WallOfDeath: a Template weapon fires Wall of Death: D3 automatic hits
 	// instead of the template (rulebook p.248).
 	WallOfDeath bool
+	// HalfRange: the target is at half the weapon's reach or less, as the
+	// Situation's distance gives it (never without one).
+	HalfRange bool
 }
 
 // Fires reports whether the weapon is fired.
@@ -247,6 +289,9 @@ func (w *Weapon) Fire(firer *Unit, s Situation) Firing {
 	}
 	if w.Type == RapidFire && s.Distance > 0 && w.Range > 0 && 2*s.Distance <= w.Range {
 		f.Rolls = 2
+	}
+	if r := w.reach(); s.Distance > 0 && r > 0 && 2*s.Distance <= r {
+		f.HalfRange = true
 	}
 	return f
 }

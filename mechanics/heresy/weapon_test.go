@@ -77,7 +77,7 @@ func TestFire(t *testing.T) {
 		s    Situation
 		want Firing
 	}{
-		{"Rapid Fire at half range: two rolls", rf, &still, Situation{Distance: 12}, Firing{Rolls: 2}},
+		{"Rapid Fire at half range: two rolls", rf, &still, Situation{Distance: 12}, Firing{Rolls: 2, HalfRange: true}},
 		{"Rapid Fire beyond half range: one", rf, &still, Situation{Distance: 13}, Firing{Rolls: 1}},
 		{"Rapid Fire, distance not given: one", rf, &still, Situation{}, Firing{Rolls: 1}},
 		{"out of range", rf, &still, Situation{Distance: 25}, Firing{Why: OutOfRange, Rolls: 1}},
@@ -87,6 +87,11 @@ func TestFire(t *testing.T) {
 		{"Ordnance by a Stupefied unit: no Snap Shots", ord, high, Situation{}, Firing{Why: NoSnapShots, Rolls: 1, Snap: true}},
 		{"Blast as Snap Shots: not fired", blast, &still, Situation{SnapShots: true}, Firing{Why: NoSnapShots, Rolls: 1, Snap: true}},
 		{"Template beyond 8\"", tmpl, &still, Situation{Distance: 9}, Firing{Why: OutOfRange, Rolls: 1}},
+		// Half range, which Armourbane (Melta) reads: a Template's is half
+		// its 8".
+		{"Template at 4\": half range", tmpl, &still, Situation{Distance: 4}, Firing{Rolls: 1, HalfRange: true}},
+		{"Heavy at 18\" of 36\": half range", heavy, &still, Situation{Distance: 18}, Firing{Rolls: 1, HalfRange: true}},
+		{"Heavy at 19\" of 36\"", heavy, &still, Situation{Distance: 19}, Firing{Rolls: 1}},
 		{"Template in a Reaction: Wall of Death", tmpl, &still, Situation{Distance: 6, Reaction: true}, Firing{Rolls: 1, Snap: true, WallOfDeath: true}},
 		{"Wall of Death reaches a charging unit", tmpl, &still, Situation{Distance: 11, Reaction: true, Charging: true}, Firing{Rolls: 1, Snap: true, WallOfDeath: true}},
 		{"Template by a Stupefied unit outside a Reaction", tmpl, high, Situation{}, Firing{Why: NoSnapShots, Rolls: 1, Snap: true}},

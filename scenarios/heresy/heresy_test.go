@@ -175,8 +175,18 @@ func TestErrors(t *testing.T) {
 		want string // file:line:col: message (a prefix is enough)
 	}{
 		{"unknown key", shoot(bolters, "{"+reveller+", Tougness: 4}", ""),
-			`t.yaml:5:100: unknown key "Tougness" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, rules, points, weapons, cover`},
+			`t.yaml:5:100: unknown key "Tougness" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, type, rules, points, weapons, cover`},
 		{"key case", shoot(bolters, "{name: R, models: 5, ws: 4}", ""), `t.yaml:5:32: unknown key "ws" in a unit; did you mean "WS"?`},
+		{"unknown unit type", shoot(bolters, "{"+reveller+", type: Vehicle}", ""),
+			`t.yaml:5:106: unknown unit type "Vehicle"; expected one of: Infantry, Dreadnought, Automata (a type no rule here reads, such as Cavalry, is written as Infantry or left out; hammersim has no Vehicles)`},
+		{"Armourbane (Melee) fired", shoot("{name: M, models: 1, "+marine+", weapons: [{name: fist, range: 12, S: 8, AP: 1, rules: [Armourbane (Melee)]}]}", target, ""),
+			`t.yaml:4:145: weapon "fist": Armourbane (Melee) is for close combat only, and this weapon is fired`},
+		{"Armourbane (Melta) with no range", shoot("{name: M, models: 1, "+marine+", weapons: [{name: melta, S: 8, AP: 1, rules: [Armourbane (Melta)]}]}", target, ""),
+			`t.yaml:4:135: weapon "melta": Armourbane (Melta) works at half the weapon's range or less, and it has no range`},
+		{"Armourbane (Melta) in melee", scenario("assault:\n  attacker: {name: A, models: 5, " + marine + ", melee: {name: fist, S: 8, AP: 2, rules: [Armourbane (Melta)]}}\n  defender: " + assaultSquad + "\n"),
+			`t.yaml:4:100: melee weapon "fist": Armourbane (Melta) and Armourbane (Ranged) are for Shooting Attacks only`},
+		{"Armourbane unknown variant", shoot("{name: M, models: 1, "+marine+", weapons: [{name: melta, range: 12, S: 8, AP: 1, rules: [Armourbane (Plasma)]}]}", target, ""),
+			`t.yaml:4:158: Armourbane (Plasma) is not known; expected one of: melta, melee, ranged, any`},
 		{"misspelt rule", shoot(bolters, "{"+reveller+", rules: [Feel No Pian (5+)]}", ""),
 			`t.yaml:5:108: unknown rule "Feel No Pian"; did you mean "Feel No Pain"?`},
 		{"movement", shoot(bolters, "{"+reveller+", M: 7}", ""), "t.yaml:5:100: M (Movement) is not read by any heresy question"},
@@ -265,7 +275,7 @@ func TestErrors(t *testing.T) {
 		{"shots in melee", scenario("assault:\n  attacker: {name: A, models: 5, " + marine + ", melee: {name: fist, S: 8, AP: 2, shots: 2}}\n  defender: " + assaultSquad + "\n"),
 			`t.yaml:4:126: unknown key "shots" in a melee weapon (it strikes the model's Attacks, so it has no shots or range); expected one of: name, type, S, AP, rules`},
 		{"guns in melee", scenario("assault:\n  attacker: " + bolters + "\n  defender: " + assaultSquad + "\n"),
-			`t.yaml:4:100: unknown key "weapons" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, rules, points, melee`},
+			`t.yaml:4:100: unknown key "weapons" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, type, rules, points, melee`},
 		{"same names", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + assaultSquad + "\n"),
 			`t.yaml:5:13: attacker and defender are both named "Assault Squad"`},
 		{"terrain without a charge", scenario("assault:\n  attacker: " + assaultSquad + "\n  defender: " + rapier + "\n  charged: false\n  difficult_terrain: true\n"),
@@ -1887,5 +1897,29 @@ func TestRefusalsBesideAnUnrelatedError(t *testing.T) {
 	_, err := registry.Parse("t.yaml", []byte(src))
 	if err == nil || !strings.Contains(err.Error(), "expected trials") || !strings.Contains(err.Error(), "template_hits: no weapon is a Template") {
 		t.Errorf("got %v, want the trials error and the template_hits refusal", err)
+	}
+}
+
+// TestArmourbaneByType: a melta (S8, Armourbane (Melta), range 12) at the
+// built-in Dreadnought card, whose type is Dreadnought: BS4 hits 2/3, S8
+// against T7 wounds on 3+, 2/3; re-rolled within 6", 8/9. Wounds a shot:
+// 16/27 at 6", 4/9 at 7", and 4/9 at 6" against the same card written as
+// Infantry. The estimate within 5 standard errors of the exact value.
+func TestArmourbaneByType(t *testing.T) {
+	src := scenario(`shooting:
+  firer: {name: M, models: 1, ` + marine + `, weapons: [{name: melta, type: "Assault 1, Armourbane (Melta)", range: 12, S: 8, AP: 1}]}
+  target: {use: Dreadnought, type: [Dreadnought, Infantry]}
+  distance: [6, 7]
+`)
+	_, es := runScenario(t, src, 100_000)
+	for _, tt := range []struct {
+		typ      string
+		distance int
+		want     float64
+	}{{"Dreadnought", 6, 16.0 / 27}, {"Dreadnought", 7, 4.0 / 9}, {"Infantry", 6, 4.0 / 9}} {
+		e := find(t, es, "wounds", "type", tt.typ, "distance", tt.distance)
+		if math.Abs(e.Exact-tt.want) > 1e-12 || farFromExact(e, 5) {
+			t.Errorf("%s at %d\": wounds %.4f (exact %.6f), want exact %.6f", tt.typ, tt.distance, e.Value, e.Exact, tt.want)
+		}
 	}
 }

@@ -65,7 +65,9 @@ type unitSpec struct {
 	sv     scenarios.Param[int] // armour save, 3 for 3+; 0 for none
 	inv    scenarios.Param[int]
 	cover  scenarios.Param[int]
-	rules  []scenarios.Param[scenarios.RuleChoice]
+	// typ is the unit type; unset, Infantry.
+	typ   scenarios.Param[rules.UnitType]
+	rules []scenarios.Param[scenarios.RuleChoice]
 	// weapons are the ranged weapons each model carries; melee the
 	// close-combat weapon every model strikes with (nil: its Strength, AP -).
 	weapons []*weaponSpec
@@ -244,6 +246,7 @@ func decodeUnit(d *scenarios.Decoder, n *scenarios.Node, role role) *unitSpec {
 	fields = append(fields,
 		scenarios.Field{Key: "Sv", Required: true, Decode: func(n *scenarios.Node) { u.sv = saveParam(d, n, "Sv") }},
 		scenarios.Field{Key: "Inv", Decode: func(n *scenarios.Node) { u.inv = saveParam(d, n, "Inv") }},
+		scenarios.Field{Key: "type", Decode: func(n *scenarios.Node) { u.typ = unitTypeParam(d, n) }},
 		scenarios.Field{Key: "rules", Decode: func(rn *scenarios.Node) {
 			u.rules = d.RulesOn(rn, mechanics.OnModel)
 			checkRules(d, u.rules, func(r mechanics.Rule) error { var p rules.Profile; return p.Apply(r) }, "unit", nameOf(n))
@@ -307,6 +310,10 @@ func (w *weaponSpec) checkMelee(d *scenarios.Decoder) {
 			var rw rules.Weapon
 			if c.On && rw.Apply(c.Rule) == nil && (rw.Deflagrate || rw.Blast > 0 || rw.Template || rw.GetsHot) {
 				d.Errorf(w.node, "melee weapon %q: Deflagrate, Blast, Template and Gets Hot are ranged weapons' rules, not modelled in close combat", w.name)
+				return
+			}
+			if c.On && rw.Apply(c.Rule) == nil && (rw.Armourbane == rules.ArmourbaneMelta || rw.Armourbane == rules.ArmourbaneRanged) {
+				d.Errorf(w.node, "melee weapon %q: Armourbane (Melta) and Armourbane (Ranged) are for Shooting Attacks only; write Armourbane or Armourbane (Melee)", w.name)
 				return
 			}
 			if c.On && rw.Apply(c.Rule) == nil && rw.Concussive > 0 {
@@ -389,6 +396,25 @@ func statValue(d *scenarios.Decoder, n *scenarios.Node, st stat) (int, bool) {
 		return 0, true
 	}
 	return d.IntIn(n, st.key, st.lo, st.hi)
+}
+
+// unitTypeParam reads a unit's type, or a list of them to sweep.
+func unitTypeParam(d *scenarios.Decoder, n *scenarios.Node) scenarios.Param[rules.UnitType] {
+	return scenarios.Sweep(d, n, "type", false, func(n *scenarios.Node) (rules.UnitType, bool) {
+		names := make([]string, len(rules.UnitTypes))
+		for i, t := range rules.UnitTypes {
+			names[i] = t.String()
+		}
+		s, ok := d.Scalar(n, "type (a unit type: "+strings.Join(names, ", ")+")")
+		if !ok {
+			return rules.Infantry, false
+		}
+		t, ok := rules.ParseUnitType(s)
+		if !ok {
+			d.Errorf(n, "unknown unit type %q; expected one of: %s (a type no rule here reads, such as Cavalry, is written as Infantry or left out; hammersim has no Vehicles)", s, strings.Join(names, ", "))
+		}
+		return t, ok
+	}, func(t rules.UnitType) any { return t.String() })
 }
 
 // saveParam reads a save as printed, "3+", or "-" (or none) for no save. A
@@ -563,7 +589,32 @@ func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSp
 	}
 	w.rules = append(w.rules, typeRules...)
 	checkRules(d, w.rules, func(r mechanics.Rule) error { var rw rules.Weapon; return rw.Apply(r) }, "weapon", w.name)
+	if !melee {
+		w.checkArmourbane(d, template)
+	}
 	return w
+}
+
+// checkArmourbane reports a ranged weapon's Armourbane that no attack of
+// it could use, at any value of a sweep: (Melee), which only close combat
+// reads, and (Melta) on a weapon with no range to be within half of.
+func (w *weaponSpec) checkArmourbane(d *scenarios.Decoder, template bool) {
+	for _, rp := range w.rules {
+		for _, c := range rp.Values() {
+			var rw rules.Weapon
+			if !c.On || rw.Apply(c.Rule) != nil {
+				continue
+			}
+			switch {
+			case rw.Armourbane == rules.ArmourbaneMelee:
+				d.Errorf(c.Node, "weapon %q: Armourbane (Melee) is for close combat only, and this weapon is fired; write Armourbane or Armourbane (Ranged), or give it to the melee weapon", w.name)
+				return
+			case rw.Armourbane == rules.ArmourbaneMelta && w.rng == 0 && !template:
+				d.Errorf(c.Node, "weapon %q: Armourbane (Melta) works at half the weapon's range or less, and it has no range; add range, such as range: 12", w.name)
+				return
+			}
+		}
+	}
 }
 
 // decodeType reads a weapon's type as printed in the Type column, such as
@@ -749,6 +800,9 @@ func (s *unitSpec) at(d *scenarios.Decoder, pt scenarios.Point) (*unit, bool) {
 	p.Save = s.sv.At(pt)
 	if s.inv.Set() {
 		p.Invuln = s.inv.At(pt)
+	}
+	if s.typ.Set() {
+		p.Type = s.typ.At(pt)
 	}
 	ok := true
 	for _, rp := range s.rules {
