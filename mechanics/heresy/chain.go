@@ -121,8 +121,8 @@ func (s Stage) String() string {
 //     wounds the firer on every To Hit roll that ends on a 1;
 //   - To Wound: ToWound (the S vs T chart, Fleshbane 2+, Poisoned X+);
 //     RerollWounds (Shred; Poisoned in close combat when the wielder's or
-//     the weapon's S > T; a
-//     Twin-linked Template); a To Wound
+//     the weapon's S > T; a Twin-linked Template; Armourbane against a
+//     Dreadnought or Automata target); a To Wound
 //     roll of Rending or more wounds and is AP2, of Breaching or more is AP2,
 //     of Murderous or more is Instant Death;
 //   - saves: Save, or SaveAP2 for an AP2 wound; Brutal (X) makes each wound
