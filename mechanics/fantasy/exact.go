@@ -184,8 +184,11 @@ func exactBattle(b *Battle, limit float64) (ex BattleExact, work float64) {
 	ex = BattleExact{values: map[battleKey]float64{}, dists: map[battleKey]dice.Dist{}, mishap: map[int]float64{}}
 	survive, shot := exactZzzzap(b, ex)
 	exactStaticCombat(b, ex)
-	if slices.Equal(b.Phases, []Phase{PhaseCombat}) && b.Distance[1] == 0 && !(onlyImpact(b.Units[0]) && onlyImpact(b.Units[1])) {
-		// Engaged from the start, with blows struck.
+	engaged := slices.Equal(b.Phases, []Phase{PhaseCombat}) || slices.Equal(b.Phases, []Phase{PhaseCharge, PhaseCombat})
+	if engaged && b.Distance[1] == 0 && !(onlyImpact(b.Units[0]) && onlyImpact(b.Units[1])) {
+		// Engaged from the start, with blows struck. A charge phase
+		// before the combat changes nothing there: an engaged unit
+		// declares no charge (a point of a sweep over distances).
 		work = exactCombat(b, combatStart{p: 1}, false, ex, limit)
 	}
 	pCharge, pCombat, pFled, chargeKnown := exactCharge(b)

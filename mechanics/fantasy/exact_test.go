@@ -38,7 +38,9 @@ func TestExactBattle(t *testing.T) {
 		// reaches a target that holds.
 		{"one round after the charge", battle(chariot("D6"), target(), 10, PhaseCharge, PhaseCombat), BattleRounds, p3D6at10, true},
 		{"engaged from the start", battle(chariot("D6"), target(), 0, PhaseCharge, PhaseCombat), BattleChargeSuccess, 0, true},
-		{"no impact hits when engaged", battle(chariot("D6"), target(), 0, PhaseCharge, PhaseCombat), BattleImpactHits, 0, false},
+		// Engaged, the charge phase changes nothing, and the combat from
+		// the start has its closed form: no Impact Hits, as no charge.
+		{"no impact hits when engaged", battle(chariot("D6"), target(), 0, PhaseCharge, PhaseCombat), BattleImpactHits, 0, true},
 		{"no charge phase", battle(chariot("D6"), target(), 10, PhaseCombat), BattleChargeSuccess, 0, false},
 		{"a voluntary flight has no closed form", fleeing(), BattleChargeSuccess, 0, false},
 	}
@@ -769,5 +771,31 @@ func TestExactFled(t *testing.T) {
 		if se := math.Sqrt(max(tc.single*(1-tc.single), 1e-12) / n); got <= tc.single+4*se {
 			t.Errorf("%s: %.4f of the trials fled, no more than the one test's %.4f (4 SE %.4f): the case shows nothing", tc.name, got, tc.single, 4*se)
 		}
+	}
+}
+
+// TestEngagedChargePhase: from distance 0 a charge phase before the
+// combat declares nothing, so [charge, combat] has the closed forms of
+// [combat] alone, value for value.
+func TestEngagedChargePhase(t *testing.T) {
+	mk := func(phases ...Phase) *Battle {
+		return battle(foot("A", 20, 5, 5, 4, 4, 5, 1, 8, 4), foot("B", 30, 5, 3, 3, 3, 3, 1, 7, 5), 0, phases...)
+	}
+	with, without := ExactBattle(mk(PhaseCharge, PhaseCombat)), ExactBattle(mk(PhaseCombat))
+	checked := 0
+	for _, m := range []BattleMetric{BattleCombatResult, BattleRounds, BattleWounds, BattleKilled, BattleBroke, BattleWon, BattleDestroyed} {
+		for unit := range 2 {
+			w, okW := with.Value(m, unit)
+			o, okO := without.Value(m, unit)
+			if okW != okO || math.Abs(w-o) > 1e-12 {
+				t.Errorf("metric %v, unit %d: %v, %v with the charge phase; %v, %v without", m, unit, w, okW, o, okO)
+			}
+			if okO {
+				checked++
+			}
+		}
+	}
+	if checked < 8 {
+		t.Errorf("only %d closed forms compared", checked)
 	}
 }

@@ -133,6 +133,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		distance         scenarios.Param[int]
 		others           []bystander
 		phases           []rules.Phase
+		chargeAt         *scenarios.Node // the charge phase listed
 		shootingAt       *scenarios.Node // the first shooting phase listed
 		combatAt         *scenarios.Node // the first combat phase listed
 		options          = map[string]scenarios.Param[optionValue]{}
@@ -147,6 +148,9 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		{Key: "others", Decode: func(n *scenarios.Node) { others = decodeBystanders(d, n) }},
 		{Key: "phases", Required: true, Decode: func(n *scenarios.Node) {
 			phases = decodePhases(d, n)
+			if i := slices.Index(phases, rules.PhaseCharge); i >= 0 {
+				chargeAt = n.Items[i]
+			}
 			if i := slices.Index(phases, rules.PhaseShooting); i >= 0 {
 				shootingAt = n.Items[i]
 			}
@@ -187,7 +191,7 @@ func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		// run.
 		allBuilt := ok && len(battles) > 0 // none where the reading was stopped
 		ok = ok && optionsOfRules(d, optionAt, battles, phases)
-		ok = (!allBuilt || phasesPlayed(d, battles, shootingAt, combatAt)) && ok
+		ok = (!allBuilt || phasesPlayed(d, battles, chargeAt, shootingAt, combatAt)) && ok
 		if !ok || !read {
 			return scenarios.Compiled{}
 		}
@@ -600,11 +604,17 @@ func refuseIdleShooting(d *scenarios.Decoder, at *scenarios.Node, battles []*rul
 	d.Errorf(at, "shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it")
 }
 
-// phasesPlayed refuses, at its first place in the list, a shooting phase
+// phasesPlayed refuses, at its first place in the list, a charge phase
+// that charges nobody (the target in combat from the start, distance 0,
+// at every point: an engaged unit declares no charge), a shooting phase
 // in which nothing shoots and a combat phase that is never fought at any
-// of the battles, and reports whether it refused neither.
-func phasesPlayed(d *scenarios.Decoder, battles []*rules.Battle, shootingAt, combatAt *scenarios.Node) bool {
+// of the battles, and reports whether it refused none.
+func phasesPlayed(d *scenarios.Decoder, battles []*rules.Battle, chargeAt, shootingAt, combatAt *scenarios.Node) bool {
 	ok := true
+	if chargeAt != nil && !slices.ContainsFunc(battles, func(b *rules.Battle) bool { return b.Distance[1] > 0 }) {
+		d.Errorf(chargeAt, "charge: the target starts in combat with the attacker (distance: 0) at every point, and an engaged unit declares no charge, so this phase charges nobody; remove it, or give a distance to charge from")
+		ok = false
+	}
 	if shootingAt != nil && !slices.ContainsFunc(battles, shoots) {
 		refuseIdleShooting(d, shootingAt, battles)
 		ok = false

@@ -1274,8 +1274,6 @@ func TestCaughtWithoutCombat(t *testing.T) {
 		{"", "  distance: 6\n  phases: [charge]\n  options: {target_flees: true}\n", true},
 		// The target holds: nothing makes it flee.
 		{"", "  distance: 6\n  phases: [charge]\n", false},
-		// Engaged from the start: no charge is declared at it.
-		{"", "  distance: 0\n  phases: [charge]\n", false},
 		// Bows at it: a quarter lost, it may flee from Panic, and the
 		// charge may catch it.
 		{", BS: 3, missile: {S: 3, range: 24}", "  distance: 6\n  phases: [shooting, charge]\n", true},
