@@ -177,6 +177,8 @@ func TestErrors(t *testing.T) {
 		{"unknown key", shoot(bolters, "{"+reveller+", Tougness: 4}", ""),
 			`t.yaml:5:100: unknown key "Tougness" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, type, rules, points, weapons, cover`},
 		{"key case", shoot(bolters, "{name: R, models: 5, ws: 4}", ""), `t.yaml:5:32: unknown key "ws" in a unit; did you mean "WS"?`},
+		{"moved with nothing Heavy", shoot(bolters, target, "  moved: [false, true]\n"),
+			`t.yaml:6:10: moved: no weapon of the firer is Heavy or Ordnance at any point, the only types moving changes`},
 		{"unknown unit type", shoot(bolters, "{"+reveller+", type: Vehicle}", ""),
 			`t.yaml:5:106: unknown unit type "Vehicle"; expected one of: Infantry, Dreadnought, Automata (a type no rule here reads, such as Cavalry, is written as Infantry or left out; hammersim has no Vehicles)`},
 		{"Armourbane (Melee) fired", shoot("{name: M, models: 1, "+marine+", weapons: [{name: fist, range: 12, S: 8, AP: 1, rules: [Armourbane (Melee)]}]}", target, ""),
@@ -553,9 +555,9 @@ func TestWhenItPays(t *testing.T) {
 
 // TestWhenItPaysOwnTurn: when_it_pays weighs the target's own next attack
 // as that attack is made, in its own turn without moving, whether or not
-// the firer moved. Ten Bolters fire 20 shots (no type: fired after moving
-// too) of 4/6 * 3/6 * 2/6 = 1/9 unsaved wounds, 20/9, of which the
-// Stupefied roll saves 1/6: at most 10/27 models. The Revellers' ten Heavy
+// the firer moved. Ten Bolters fire 20 shots (Heavy 2) of 4/6 * 3/6 * 2/6
+// = 1/9 unsaved wounds, 20/9, of which the Stupefied roll saves 1/6: at
+// most 10/27 models (less after moving, as Snap Shots). The Revellers' ten Heavy
 // 1 guns (S5 AP4) at the Bolters cause 4/6 * 4/6 * 2/6 = 4/27 unsaved
 // wounds a shot, 1/27 as Snap Shots: Stupefied costs 10 * 3/27 = 10/9
 // models, so it does not pay, moved or not. Weighed as though the
@@ -563,7 +565,7 @@ func TestWhenItPays(t *testing.T) {
 // Stupefied would seem free.
 func TestWhenItPaysOwnTurn(t *testing.T) {
 	src := scenario(`shooting:
-  firer: ` + bolters + `
+  firer: {name: Bolters, models: 10, ` + marine + `, weapons: [{name: bolter, type: Heavy 2, range: 24, S: 4, AP: 5}]}
   target: {` + reveller + `, rules: [Lords of Profligacy], weapons: [{name: heavy gun, type: Heavy 1, range: 36, S: 5, AP: 4}]}
   distance: 24
   moved: [false, true]

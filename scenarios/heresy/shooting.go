@@ -157,6 +157,7 @@ type shootingSpec struct {
 	reaction       scenarios.Param[string]
 	reactionAt     *scenarios.Node
 	pinning, moved scenarios.Param[bool]
+	movedAt        *scenarios.Node
 	distance       scenarios.Param[int]
 	opts           *optionValues
 	grid           *gridSpec
@@ -175,6 +176,7 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 			q.distance = scenarios.Sweep(d, n, "distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance (inches)", 1, 240) }, scenarios.Identity)
 		}},
 		{Key: "moved", Decode: func(n *scenarios.Node) {
+			q.movedAt = n
 			q.moved = scenarios.Sweep(d, n, "moved", false, func(n *scenarios.Node) (bool, bool) { return d.Boolean(n, "moved") }, scenarios.Identity)
 		}},
 		{Key: "stupefied", Decode: func(n *scenarios.Node) {
@@ -194,6 +196,7 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 	q.checkStupefy(d)
 	q.checkReactions(d)
 	q.checkUnread(d)
+	q.checkMoved(d)
 	refuseSweptPrice(d, q.target, "target", "firer")
 	return q.compile
 }
@@ -304,6 +307,28 @@ func (q *shootingSpec) checkUnread(d *scenarios.Decoder) {
 	for _, n := range refused {
 		d.Errorf(n, "%s", msgs[n])
 	}
+}
+
+// checkMoved refuses moved: true where no weapon of the firer, at any
+// point, is Heavy or Ordnance, the only types moving changes: a weapon
+// with no type fires whatever its unit did, so the key would be read for
+// nothing (a datasheet's weapons written without their types, the likely
+// cause).
+func (q *shootingSpec) checkMoved(d *scenarios.Decoder) {
+	if q.movedAt == nil || !slices.Contains(q.moved.Values(), true) {
+		return
+	}
+	for _, u := range q.firer.Values() {
+		if d.FailedWithin(u.node) {
+			return // a weapon that could not be read may be the Heavy one
+		}
+		for _, w := range u.weapons {
+			if w.typ == rules.Heavy || w.typ == rules.Ordnance {
+				return
+			}
+		}
+	}
+	d.Errorf(q.movedAt, "moved: no weapon of the firer is Heavy or Ordnance at any point, the only types moving changes (a weapon with no type fires whatever its unit did); give the weapons their types as printed, such as type: Heavy 1, or remove moved")
 }
 
 // checkStupefy reports a Stupefied policy for a target that cannot become
