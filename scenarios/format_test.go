@@ -112,6 +112,8 @@ func TestToyErrors(t *testing.T) {
 		// compare units with and without it.
 		{"rule with a value swept off", head + "roll: {unit: {name: A, die: 6, rules: [{Far: [false, 3]}]}}\n",
 			"t.yaml:3:47: Far takes a value, such as (1), and cannot be swept off and on; to compare units with and without it, sweep the units themselves (a list of units)"},
+		{"rule with a value swept from none", head + "roll: {unit: {name: A, die: 6, rules: [{Far: [none, 3]}]}}\n",
+			"t.yaml:3:47: Far takes a value, such as (1), and cannot be swept off and on; to compare units with and without it, sweep the units themselves (a list of units)"},
 		{"same names", head + "roll: {unit: [{name: A, die: 6}, {name: A, die: 4}]}\n", `t.yaml:3:34: two units named "A" in one list`},
 		// An end past the largest int is out of range as the value alone
 		// would be, not a range with low above high.

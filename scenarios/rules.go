@@ -150,7 +150,7 @@ func (d *Decoder) sweptRule(key, val *Node, h mechanics.Holder) (Param[RuleChoic
 		if !ok {
 			return RuleChoice{}, false
 		}
-		if arg == "true" || arg == "false" {
+		if arg == "true" || arg == "false" || arg == "-" || strings.EqualFold(arg, "none") || strings.EqualFold(arg, "off") {
 			// A rule with a value has no "off" among its values.
 			d.Errorf(n, "%s takes a value, such as %s, and cannot be swept off and on; to compare units with and without it, sweep the units themselves (a list of units)", spec.Name, mechanics.Example(spec))
 			return RuleChoice{}, false

@@ -72,6 +72,14 @@ func checkCompareScenarios(fs *flag.FlagSet, f *runFlags, ss []*scenarios.Scenar
 				"run that scenario with simulate run, or compare a copy without that key", visible(names[i]))
 		}
 	}
+	for i, s := range ss[1:] {
+		if s.Ruleset != ss[0].Ruleset {
+			// Before the trials and seeds: no flag would make them one
+			// question.
+			return fmt.Errorf("%s is a %s scenario and %s a %s one: compare needs scenarios that ask the same question (the same metrics over the same points)",
+				visible(names[0]), ss[0].Ruleset, visible(names[i+1]), s.Ruleset)
+		}
+	}
 	// What each would run with, as run would configure it: the flags over
 	// its keys over the defaults.
 	first := f.config(fs, ss[0])

@@ -414,3 +414,13 @@ func TestCompareSameFile(t *testing.T) {
 		t.Errorf("compare a file and its copy: %v (%s)", err, stderr)
 	}
 }
+
+// TestCompareOtherRulesets: scenarios of two rulesets are refused as such,
+// before their trials or seeds are weighed, which no flag would reconcile.
+func TestCompareOtherRulesets(t *testing.T) {
+	_, _, err := runCLI(t, "compare", "swiftstride-charge", "firing-protocols", "--check")
+	want := "swiftstride-charge is a fantasy scenario and firing-protocols a heresy one: compare needs scenarios that ask the same question"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("compare across rulesets: %v; want %q", err, want)
+	}
+}
