@@ -384,7 +384,10 @@ func addSeriesLine(p *plot.Plot, es []sim.Estimate, x string, i int) (*plotter.L
 		return nil, err
 	}
 	l.Color, l.Width, l.Dashes = c, vg.Points(2), dashes(i)
-	pts.Color, pts.Radius = c, vg.Points(2.5)
+	// A filled dot, unlike the exact value's open ring around it: where
+	// the two agree the dot sits in the ring's middle, where they do not
+	// it sits apart from it.
+	pts.Color, pts.Shape, pts.Radius = c, draw.CircleGlyph{}, vg.Points(2)
 	p.Add(poly, pts)
 	if err := addExact(p, exact, c); err != nil {
 		return nil, err
