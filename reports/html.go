@@ -90,6 +90,7 @@ h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
 p.description { margin: 0 0 1rem; color: #444; }
 .partial { background: #fff1e5; border: 2px solid #d1242f; color: #8a1219; font-weight: 600; padding: .7rem 1rem; margin: 1rem 0; border-radius: 4px; }
 table { border-collapse: collapse; margin: .4rem 0 .3rem; font-size: .92rem; }
+.wide { overflow-x: auto; }
 caption { text-align: left; font-weight: 600; padding: .2rem 0 .4rem; }
 th, td { border: 1px solid #d0d7de; padding: .3rem .6rem; text-align: right; vertical-align: top; font-variant-numeric: tabular-nums; }
 th { background: #f3f5f7; }
@@ -120,13 +121,13 @@ footer { margin-top: 2.5rem; font-size: .8rem; color: #57606a; }
 {{range .Stamp}}<tr><th>{{.Name}}</th><td{{if .Warn}} class="warn"{{end}}>{{if .Code}}<code>{{.Value}}</code>{{else}}{{.Value}}{{end}}</td></tr>
 {{end}}</table>
 {{range .Sections}}<h2>{{.Heading}}</h2>
-{{range .Tables}}<table>
+{{range .Tables}}<div class="wide"><table>
 {{with .Caption}}<caption>{{.}}</caption>
 {{end}}<thead><tr>{{with .Corner}}<th class="l">{{.}}</th>{{end}}{{range .Head}}<th{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
 <tbody>
 {{range .Rows}}<tr>{{range .}}{{if .Head}}<th class="l">{{.Text}}</th>{{else}}<td{{with .Class}} class="{{.}}"{{end}}>{{.Text}}{{range .Sub}}<span class="sub">{{.}}</span>{{end}}</td>{{end}}{{end}}</tr>
 {{end}}</tbody>
-</table>
+</table></div>
 {{range .Notes}}<p class="note">{{.}}</p>
 {{end}}{{end}}{{end}}{{if or .Plots .PlotNotes}}<h2>Plots</h2>
 {{range .Plots}}<figure>
