@@ -288,8 +288,10 @@ func yRange(p *plot.Plot, kind sim.Kind, top float64) {
 	}
 	p.Y.Min = min(p.Y.Min, 0)
 	if p.Y.Min < 0 {
-		// Bars and values on both sides of 0 (a combat result): the ticks
-		// gonum picks need not label 0, so a line marks it.
+		// Bars and values on both sides of 0 (a combat result): a line
+		// marks 0, which numberTicks labels, and a margin below keeps the
+		// lowest interval's end off the axis.
+		p.Y.Min -= 0.04 * (max(top, p.Y.Max) - p.Y.Min)
 		p.Add(zeroLine{})
 	}
 	clearLegend(p, max(top, p.Y.Max))

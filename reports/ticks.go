@@ -16,7 +16,41 @@ type numberTicks struct{}
 
 func (numberTicks) Ticks(lo, hi float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	if lo < 0 && hi > 0 {
+		ticks = zeroTicks(lo, hi)
+	}
 	tickLabels(ticks, 1, "")
+	return ticks
+}
+
+// zeroTicks places the ticks of an axis that runs from below 0 to above
+// it (a combat result) at the multiples of one step, so that 0, where the
+// sign of the answer turns, is always a labelled tick; gonum's default
+// places may skip it (-1, 2, 5). The step is 1, 2 or 5 times a power of
+// ten, the least that makes at most seven labelled ticks; a minor tick
+// halves each step.
+func zeroTicks(lo, hi float64) []plot.Tick {
+	const most = 7
+	mag := math.Pow(10, math.Floor(math.Log10((hi-lo)/most)))
+	step := 10 * mag
+	for _, f := range []float64{1, 2, 5} {
+		if math.Floor(hi/(f*mag))-math.Ceil(lo/(f*mag))+1 <= most {
+			step = f * mag
+			break
+		}
+	}
+	var ticks []plot.Tick
+	// Within float noise of an end, a multiple is on the axis (-0.3 /
+	// 0.1 is -2.9999999999999996).
+	const noise = 1e-9
+	for k := math.Ceil(lo/step*2 - noise); k <= math.Floor(hi/step*2+noise); k++ {
+		v := k * step / 2
+		t := plot.Tick{Value: v}
+		if int(k)%2 == 0 {
+			t.Label = "major" // written by tickLabels
+		}
+		ticks = append(ticks, t)
+	}
 	return ticks
 }
 

@@ -136,3 +136,47 @@ func TestComparisonProbabilityZoom(t *testing.T) {
 	percentTicksOnly(t, p)
 	exactTickLabels(t, p.Y.Tick.Marker, p.Y.Min, p.Y.Max, 100, "%")
 }
+
+// TestZeroTicks: an axis of averages from below 0 to above it labels 0
+// and ticks at the multiples of one step: -1.626 to 5.3 (a combat result's
+// intervals) at every whole number from -1 to 5, seven labels, where
+// gonum's default labels -1, 2 and 5; -0.3 to 0.2 at every tenth. Across
+// widths and offsets the labels are still distinct and exact, and at most
+// seven.
+func TestZeroTicks(t *testing.T) {
+	labels := func(lo, hi float64) []string {
+		var out []string
+		for _, tk := range (numberTicks{}).Ticks(lo, hi) {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		lo, hi float64
+		want   []string
+	}{
+		{-1.626, 5.3, []string{"-1", "0", "1", "2", "3", "4", "5"}},
+		{-0.3, 0.2, []string{"-0.3", "-0.2", "-0.1", "0.0", "0.1", "0.2"}},
+	} {
+		if got := labels(tt.lo, tt.hi); !slices.Equal(got, tt.want) {
+			t.Errorf("%v to %v: labels %q, want %q", tt.lo, tt.hi, got, tt.want)
+		}
+	}
+	for _, lo := range []float64{-0.001, -0.04, -1.5, -30, -2000} {
+		for _, w := range []float64{0.002, 0.05, 2, 47, 2500} {
+			if lo+w <= 0 {
+				continue
+			}
+			exactTickLabels(t, numberTicks{}, lo, lo+w, 1, "")
+			got := labels(lo, lo+w)
+			if !slices.Contains(got, "0") && !slices.ContainsFunc(got, func(s string) bool { v, err := strconv.ParseFloat(s, 64); return err == nil && v == 0 }) {
+				t.Errorf("%v to %v: labels %q leave 0 out", lo, lo+w, got)
+			}
+			if len(got) > 7 || len(got) < 2 {
+				t.Errorf("%v to %v: %d labels %q, want 2 to 7", lo, lo+w, len(got), got)
+			}
+		}
+	}
+}
