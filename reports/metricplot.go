@@ -2,6 +2,7 @@ package reports
 
 import (
 	"cmp"
+	"fmt"
 	"image/color"
 	"math"
 	"slices"
@@ -62,6 +63,7 @@ func metricFigures(r *sim.Report, metric string, es []sim.Estimate, stop func() 
 	}
 	// The figures name the metric by its title, on their axes too.
 	title := metricTitle(metric, rows)
+	var flat []string
 	for _, part := range parts {
 		if err := stop(); err != nil {
 			return nil, note, err
@@ -70,13 +72,34 @@ func metricFigures(r *sim.Report, metric string, es []sim.Estimate, stop func() 
 		if part.title != "" {
 			caption += " (" + part.title + ")"
 		}
+		if zeroEverywhere(part.rows) {
+			// As the tables leave such rows out: a flat line at 0, or
+			// curves that fall from 100% at 0, would only look like data.
+			flat = append(flat, caption)
+			continue
+		}
 		p, err := drawer(r.Scenario+": "+caption, title, part.rows)
 		if err != nil {
 			return nil, note, err
 		}
 		figs = append(figs, namedFigure{name: fileName(metric, part.file), caption: caption, fig: p})
 	}
+	if len(flat) > 0 {
+		left := fmt.Sprintf("no figure of %s: 0 at every point, the exact value too", strings.Join(flat, "; "))
+		note = strings.TrimPrefix(note+"; "+left, "; ")
+	}
 	return figs, note, nil
+}
+
+// zeroEverywhere reports whether every estimate is 0 at every point it
+// has trials at, with an exact value, where there is one, of 0 too.
+func zeroEverywhere(rows []sim.Estimate) bool {
+	for _, e := range rows {
+		if e.Trials > 0 && e.Value != 0 || e.HasExact && e.Exact != 0 {
+			return false
+		}
+	}
+	return len(rows) > 0
 }
 
 // chooseFigure picks how a metric is drawn, and the parameters that stay

@@ -989,3 +989,51 @@ func TestRenderRefusesAnAxisItCannotDraw(t *testing.T) {
 // goOn is a stop check that never stops, for figures built outside a set
 // of files.
 func goOn() error { return nil }
+
+// TestNoFigureOfZeros: a part of a metric that is 0 at every point, its
+// exact value too (the attacker's wounds where nothing strikes back), is
+// not drawn, as the tables leave such rows out, and a note says so; the
+// other unit's part, and a part whose exact value is above 0 though every
+// trial drew 0, are drawn.
+func TestNoFigureOfZeros(t *testing.T) {
+	// Six armours and two units are more series than a figure draws
+	// (MaxLines), so each unit's part is a figure of its own.
+	armours := []any{"1+", "2+", "3+", "4+", "5+", "6+"}
+	r := &sim.Report{Scenario: "z", Trials: 1000, Axes: []sim.Axis{{Name: "armour", Values: armours}}}
+	for _, armour := range armours {
+		for _, u := range []string{"Chariot", "Rats"} {
+			h := sim.NewHistogram(0, 10)
+			if u == "Rats" {
+				h.AddN(3, 500)
+			}
+			h.AddN(0, 1000-h.N())
+			e := sim.MeanOf("wounds", []sim.Param{{Name: "armour", Value: armour}, {Name: "unit", Value: u}}, &h)
+			e.HasExact, e.Exact = true, 0
+			if u == "Rats" {
+				e.Exact = 1.5
+			}
+			r.Results = append(r.Results, e)
+		}
+		h := sim.NewHistogram(0, 10)
+		h.AddN(0, 1000)
+		e := sim.MeanOf("rare", []sim.Param{{Name: "armour", Value: armour}}, &h)
+		e.HasExact, e.Exact = true, 1e-6 // possible, though no trial drew it
+		r.Results = append(r.Results, e)
+	}
+	figs, notes, err := reportFigures(r, goOn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range figs {
+		names = append(names, f.name)
+	}
+	if slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "Chariot") }) ||
+		!slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "Rats") }) ||
+		!slices.Contains(names, "rare") {
+		t.Errorf("figures %q: want Rats' wounds and rare, not Chariot's wounds", names)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "no figure of") || !strings.Contains(notes[0], "Chariot") || !strings.Contains(notes[0], "0 at every point") {
+		t.Errorf("notes %q: want one naming the Chariot's wounds as 0 at every point", notes)
+	}
+}
