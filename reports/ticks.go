@@ -16,20 +16,33 @@ type numberTicks struct{}
 
 func (numberTicks) Ticks(lo, hi float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	if lo < 0 && hi > 0 {
-		ticks = zeroTicks(lo, hi)
+	if lo < 0 && hi > 0 || labelled(ticks) < 3 {
+		ticks = stepTicks(lo, hi)
 	}
 	tickLabels(ticks, 1, "")
 	return ticks
 }
 
-// zeroTicks places the ticks of an axis that runs from below 0 to above
-// it (a combat result) at the multiples of one step, so that 0, where the
-// sign of the answer turns, is always a labelled tick; gonum's default
-// places may skip it (-1, 2, 5). The step is 1, 2 or 5 times a power of
-// ten, the least that makes at most seven labelled ticks; a minor tick
-// halves each step.
-func zeroTicks(lo, hi float64) []plot.Tick {
+// labelled counts the ticks with a label.
+func labelled(ticks []plot.Tick) int {
+	n := 0
+	for _, t := range ticks {
+		if t.Label != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// stepTicks places an axis' ticks at the multiples of one step, where
+// gonum's default places fall short: on an axis from below 0 to above it
+// (a combat result), so that 0, where the sign of the answer turns, is
+// always labelled (gonum's may read -1, 2, 5); and where gonum's would
+// label fewer than three values (a comparison's axis fitted to close
+// intervals: 0 and 25 only), which leave the values between them
+// unreadable. The step is 1, 2 or 5 times a power of ten, the least that
+// makes at most seven labelled ticks; a minor tick halves each step.
+func stepTicks(lo, hi float64) []plot.Tick {
 	const most = 7
 	mag := math.Pow(10, math.Floor(math.Log10((hi-lo)/most)))
 	step := 10 * mag
@@ -59,6 +72,9 @@ type percentTicks struct{}
 
 func (percentTicks) Ticks(lo, hi float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	if labelled(ticks) < 3 {
+		ticks = stepTicks(lo, hi)
+	}
 	tickLabels(ticks, 100, "%")
 	return ticks
 }

@@ -137,13 +137,14 @@ func TestComparisonProbabilityZoom(t *testing.T) {
 	exactTickLabels(t, p.Y.Tick.Marker, p.Y.Min, p.Y.Max, 100, "%")
 }
 
-// TestZeroTicks: an axis of averages from below 0 to above it labels 0
-// and ticks at the multiples of one step: -1.626 to 5.3 (a combat result's
+// TestStepTicks: an axis of averages from below 0 to above it labels 0
+// and ticks at the multiples of one step, as does one where gonum's
+// default would label two values only: -1.626 to 5.3 (a combat result's
 // intervals) at every whole number from -1 to 5, seven labels, where
 // gonum's default labels -1, 2 and 5; -0.3 to 0.2 at every tenth. Across
 // widths and offsets the labels are still distinct and exact, and at most
 // seven.
-func TestZeroTicks(t *testing.T) {
+func TestStepTicks(t *testing.T) {
 	labels := func(lo, hi float64) []string {
 		var out []string
 		for _, tk := range (numberTicks{}).Ticks(lo, hi) {
@@ -159,6 +160,8 @@ func TestZeroTicks(t *testing.T) {
 	}{
 		{-1.626, 5.3, []string{"-1", "0", "1", "2", "3", "4", "5"}},
 		{-0.3, 0.2, []string{"-0.3", "-0.2", "-0.1", "0.0", "0.1", "0.2"}},
+		// Where gonum's default labels two values only (0 and 25), every 5.
+		{0, 26, []string{"0", "5", "10", "15", "20", "25"}},
 	} {
 		if got := labels(tt.lo, tt.hi); !slices.Equal(got, tt.want) {
 			t.Errorf("%v to %v: labels %q, want %q", tt.lo, tt.hi, got, tt.want)
