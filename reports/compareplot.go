@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -69,7 +70,10 @@ func comparisonFigures(c *sim.Comparison, stop func() error) ([]namedFigure, []s
 			name, title := "compare_"+m.metric, words(comparedTitle(m.metric, c))
 			if n > 1 {
 				end := start + len(part.rows)
-				name = fileName(name, fmt.Sprintf("points=%d..%d", start+1, end))
+				// Zero-padded to the widest, so that a folder lists the
+				// parts in order (points=001..023 before 116..138).
+				w := len(strconv.Itoa(len(m.rows)))
+				name = fileName(name, fmt.Sprintf("points=%0*d..%0*d", w, start+1, w, end))
 				title += fmt.Sprintf(", points %d to %d of %d", start+1, end, len(m.rows))
 			}
 			if err := stop(); err != nil {

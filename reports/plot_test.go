@@ -390,7 +390,8 @@ func TestComparisonPlotsSplit(t *testing.T) {
 		names = append(names, f.name)
 	}
 	half := (n + 1) / 2
-	want := []string{fmt.Sprintf("compare_hits_points=1..%d", half), fmt.Sprintf("compare_hits_points=%d..%d", half+1, n)}
+	w := len(strconv.Itoa(n)) // numbers zero-padded to the widest
+	want := []string{fmt.Sprintf("compare_hits_points=%0*d..%d", w, 1, half), fmt.Sprintf("compare_hits_points=%d..%d", half+1, n)}
 	if len(notes) != 0 || !slices.Equal(names, want) {
 		t.Errorf("figures %q, notes %q; want %q", names, notes, want)
 	}
