@@ -33,8 +33,7 @@ func words(name string) string { return strings.ReplaceAll(name, "_", " ") }
 // unit where it is a length in inches: a distance swept ("distance",
 // "Stormvermin.distance"), a range, a charge's reach.
 func axisWords(name string) string {
-	base := name[strings.LastIndex(name, ".")+1:]
-	if base == "distance" || base == "charge_reach" || base == "range" || strings.HasSuffix(base, "_range") {
+	if inches(name) {
 		return words(name) + ` (inches, ")`
 	}
 	return words(name)
@@ -161,7 +160,29 @@ func paramWords(name string, v any) string {
 	if name == "unit" && strings.HasPrefix(s, rolePrefix) {
 		return "unit: " + s
 	}
+	return valueWords(name, s)
+}
+
+// valueWords names parameter name at the value written s, in words: a
+// unit's own key said as the unit's ("Stormvermin.distance" at 4 is
+// "Stormvermin's distance 4\""), and a length with its inch mark.
+func valueWords(name, s string) string {
+	if inches(name) {
+		s += `"`
+	}
+	if i := strings.LastIndex(name, "."); i > 0 {
+		// A unit's name may hold a dot; a key never does.
+		return name[:i] + "'s " + words(name[i+1:]) + " " + s
+	}
 	return words(name) + " " + s
+}
+
+// inches reports whether parameter or metric name is a length in inches:
+// a distance swept ("distance", "Stormvermin.distance"), a range, a
+// charge's reach.
+func inches(name string) bool {
+	base := name[strings.LastIndex(name, ".")+1:]
+	return base == "distance" || base == "charge_reach" || base == "range" || strings.HasSuffix(base, "_range")
 }
 
 // pointLabel names a point in a legend by the parameters that vary.

@@ -476,13 +476,13 @@ func bottomLeftFree(p *plot.Plot, es []sim.Estimate, x string) bool {
 }
 
 // labelWords turns a label of parameters ("Stormvermin.distance=4,
-// swiftstride=true") into words for a title ("Stormvermin.distance 4,
-// swiftstride true").
+// swiftstride=true") into words for a title ("Stormvermin's distance 4",
+// swiftstride true"), as a legend says them (valueWords).
 func labelWords(label string) string {
 	parts := strings.Split(label, ", ")
 	for i, part := range parts {
 		if name, v, ok := strings.Cut(part, "="); ok {
-			parts[i] = words(name) + " " + v
+			parts[i] = valueWords(name, v)
 		}
 	}
 	return strings.Join(parts, ", ")

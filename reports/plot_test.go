@@ -1038,3 +1038,22 @@ func TestNoFigureOfZeros(t *testing.T) {
 		t.Errorf("notes %q: want one naming the Chariot's wounds as 0 at every point", notes)
 	}
 }
+
+// TestValueWords: a unit's own key swept is said as the unit's, and a
+// length carries its inch mark, in legends and titles alike.
+func TestValueWords(t *testing.T) {
+	for _, tt := range []struct{ name, v, want string }{
+		{"Stormvermin.distance", "4", `Stormvermin's distance 4"`},
+		{"St. Ulric.distance", "6", `St. Ulric's distance 6"`},
+		{"distance", "12", `distance 12"`},
+		{"zzzzap_hold_fire", "never", "zzzzap hold fire never"},
+		{"bolter.shots", "2", "bolter's shots 2"},
+	} {
+		if got := valueWords(tt.name, tt.v); got != tt.want {
+			t.Errorf("valueWords(%q, %q) = %q, want %q", tt.name, tt.v, got, tt.want)
+		}
+	}
+	if got := labelWords("Stormvermin.distance=4, swiftstride=true"); got != `Stormvermin's distance 4", swiftstride true` {
+		t.Errorf("labelWords: %q", got)
+	}
+}
