@@ -93,6 +93,17 @@ func comparisonFigures(c *sim.Comparison, stop func() error) ([]namedFigure, []s
 	return figs, notes, nil
 }
 
+// comparedNames names a comparison's candidates in a figure's title, so
+// that a figure read alone says what it compares: all of them where that
+// stays short, else how many there are (the axis names each).
+func comparedNames(c *sim.Comparison) string {
+	const longest = 60 // characters, about a line of a figure's title
+	if s := joinNames(c.Candidates); len(s) <= longest {
+		return s
+	}
+	return fmt.Sprintf("%d candidates", len(c.Candidates))
+}
+
 // errPoints are points with asymmetric vertical errors, as
 // plotter.NewYErrorBars takes them.
 type errPoints struct {
@@ -103,7 +114,7 @@ type errPoints struct {
 // comparisonPlot draws one figure of a metric's comparison, titled by
 // what it holds.
 func comparisonPlot(c *sim.Comparison, m metricRows, title string) (*plot.Plot, error) {
-	p := newPlot("compare: "+title+" (95% intervals)", "", yLabel(m.kind, comparedTitle(m.metric, c)))
+	p := newPlot("compare "+comparedNames(c)+": "+title+" (95% intervals)", "", yLabel(m.kind, comparedTitle(m.metric, c)))
 	p.Title.Padding = 0.3 * vg.Centimeter
 	// Unlike a run's figures, whose y axis starts at 0, a comparison's
 	// fits the candidates' intervals (comparisonAxes): telling close

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -181,7 +182,7 @@ func TestComparedPerUnitTitles(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := figs[0].fig.(*plot.Plot)
-	if figs[0].name != "compare_wounds" || p.Title.Text != "compare: wounds suffered (95% intervals)" || p.Y.Label.Text != "average wounds suffered" {
+	if figs[0].name != "compare_wounds" || p.Title.Text != "compare Knights, Swordsmen and Spear & <Shield>: wounds suffered (95% intervals)" || p.Y.Label.Text != "average wounds suffered" {
 		t.Errorf("plot %s: title %q, y %q", figs[0].name, p.Title.Text, p.Y.Label.Text)
 	}
 }
@@ -193,4 +194,20 @@ func heatmapOf(t *testing.T, r *sim.Report, s slice) figure {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// TestComparedNamesShort: a comparison's figure names its candidates,
+// or, past about a line of title, says how many there are.
+func TestComparedNamesShort(t *testing.T) {
+	few := &sim.Comparison{Candidates: []string{"a.yaml", "b.yaml"}}
+	if got := comparedNames(few); got != "a.yaml and b.yaml" {
+		t.Errorf("two candidates: %q", got)
+	}
+	var many sim.Comparison
+	for i := range 12 {
+		many.Candidates = append(many.Candidates, fmt.Sprintf("armour=%d+", i))
+	}
+	if got := comparedNames(&many); got != "12 candidates" {
+		t.Errorf("twelve candidates: %q", got)
+	}
 }
