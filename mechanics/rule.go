@@ -227,8 +227,9 @@ func (c Catalogue) ParseOn(s string, h Holder) (Rule, error) {
 		}
 		return r, nil
 	}
+	bare := false
 	if rt.Arg == "" && spec.Bare != "" {
-		rt.Arg, rt.ArgCol = spec.Bare, len(s)+1
+		rt.Arg, rt.ArgCol, bare = spec.Bare, len(s)+1, true
 	}
 	if rt.Arg == "" {
 		return Rule{}, &TextError{Col: len(s) + 1, Msg: fmt.Sprintf("%s needs a value in brackets, such as %s", spec.Name, Example(spec))}
@@ -279,8 +280,11 @@ func (c Catalogue) ParseOn(s string, h Holder) (Rule, error) {
 		r.Int = v
 	case WordsArg:
 		w := Canonical(rt.Arg)
-		if !slices.Contains(spec.Words, w) {
-			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) is not known", spec.Name, rt.Arg), Expected: "expected one of: " + strings.Join(spec.Words, ", ")}
+		// The bare value of a WordsArg stands for the rule written without
+		// brackets (Armourbane's "any"), not a value to write in them.
+		written := slices.DeleteFunc(slices.Clone(spec.Words), func(x string) bool { return x == spec.Bare })
+		if !slices.Contains(written, w) && !bare {
+			return Rule{}, &TextError{Col: rt.ArgCol, Msg: fmt.Sprintf("%s (%s) is not known", spec.Name, rt.Arg), Expected: "expected one of: " + strings.Join(written, ", ")}
 		}
 		r.Words = w
 	}

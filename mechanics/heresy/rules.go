@@ -45,8 +45,9 @@ const (
 // blastWords are the Blast (X) marker sizes, with or without the inch mark.
 var blastWords = []string{"3\"", "5\"", "7\"", "10\"", "3", "5", "7", "10"}
 
-// armourbaneWords are the variants of Armourbane (X); "any", the bare
-// rule's, limits it to no kind of attack.
+// armourbaneWords are the variants of Armourbane (X), and "any", the
+// bare rule's, which limits it to no kind of attack and is not written in
+// brackets (mechanics.RuleSpec.Bare).
 var armourbaneWords = []string{"melta", "melee", "ranged", "any"}
 
 // feelNoPainWords are the values Feel No Pain (X) takes: a D6 score, with or

@@ -158,3 +158,22 @@ func TestCatalogueHolders(t *testing.T) {
 		}
 	}
 }
+
+// TestArmourbaneVariants: the bare rule and each variant set the weapon's
+// Armourbane, in any case; "any", the bare rule's value, is not written in
+// brackets.
+func TestArmourbaneVariants(t *testing.T) {
+	for text, want := range map[string]Armourbane{
+		"Armourbane": ArmourbaneAny, "Armourbane (Melta)": ArmourbaneMelta, "Armourbane (melee)": ArmourbaneMelee,
+		"Armourbane (Ranged)": ArmourbaneRanged, "Armourbane(Melta)": ArmourbaneMelta,
+	} {
+		r, err := Catalogue.Parse(text)
+		var w Weapon
+		if err != nil || w.Apply(r) != nil || w.Armourbane != want {
+			t.Errorf("%q: %v, Armourbane %d, want %d", text, err, w.Armourbane, want)
+		}
+	}
+	if _, err := Catalogue.Parse("Armourbane (any)"); err == nil {
+		t.Error("Armourbane (any) read as a variant")
+	}
+}
