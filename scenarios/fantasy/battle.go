@@ -605,14 +605,18 @@ func refuseIdleShooting(d *scenarios.Decoder, at *scenarios.Node, battles []*rul
 }
 
 // phasesPlayed refuses, at its first place in the list, a charge phase
-// that charges nobody (the target in combat from the start, distance 0,
-// at every point: an engaged unit declares no charge), a shooting phase
-// in which nothing shoots and a combat phase that is never fought at any
-// of the battles, and reports whether it refused none.
+// that charges nobody (the first phase, with the target in combat from
+// the start, distance 0, at every point: an engaged unit declares no
+// charge, and nothing before it can part them), a shooting phase in which
+// nothing shoots and a combat phase that is never fought at any of the
+// battles, and reports whether it refused none. A charge phase after
+// another phase may charge: a combat's loser flees, and the winner may
+// charge it.
 func phasesPlayed(d *scenarios.Decoder, battles []*rules.Battle, chargeAt, shootingAt, combatAt *scenarios.Node) bool {
 	ok := true
-	if chargeAt != nil && !slices.ContainsFunc(battles, func(b *rules.Battle) bool { return b.Distance[1] > 0 }) {
-		d.Errorf(chargeAt, "charge: the target starts in combat with the attacker (distance: 0) at every point, and an engaged unit declares no charge, so this phase charges nobody; remove it, or give a distance to charge from")
+	first := len(battles) > 0 && len(battles[0].Phases) > 0 && battles[0].Phases[0] == rules.PhaseCharge
+	if chargeAt != nil && first && !slices.ContainsFunc(battles, func(b *rules.Battle) bool { return b.Distance[1] > 0 }) {
+		d.Errorf(chargeAt, "charge: the target starts in combat with the attacker (distance: 0) at every point, and an engaged unit declares no charge, so this phase, the first, charges nobody; remove it, or give a distance to charge from")
 		ok = false
 	}
 	if shootingAt != nil && !slices.ContainsFunc(battles, shoots) {

@@ -1599,3 +1599,28 @@ func TestRoundsAllAndTheCap(t *testing.T) {
 		t.Errorf("rounds: [49, all]: %v", err)
 	}
 }
+
+// TestChargeAfterCombatFromContact: from distance 0 a charge phase that
+// follows a combat is kept, and charges: the combat's loser flees and the
+// winner may charge it. Ten knights against twelve rats, one round then a
+// charge; a charge is declared and reaches in some of 20,000 trials.
+func TestChargeAfterCombatFromContact(t *testing.T) {
+	src := "name: t\nruleset: fantasy\nbattle:\n" +
+		"  attacker: {name: K, models: 10, width: 5, troop: Cavalry, profile: M7 WS4 S4 T3 W1 I3 A1 Ld8, armour: 2+}\n" +
+		"  target: {name: R, models: 12, width: 4, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n" +
+		"  distance: 0\n  phases: [combat, charge, combat]\n  options: {pursue: false}\n"
+	s, err := registry.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 20_000, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range s.Results(run) {
+		if e.Metric == "charge_success" && e.Value > 0 {
+			return
+		}
+	}
+	t.Error("no charge reached the fled target after the first combat")
+}

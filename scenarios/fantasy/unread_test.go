@@ -165,7 +165,7 @@ func TestUnreadKeysRefused(t *testing.T) {
 		// every point charges nobody; at some point of a sweep it may.
 		{"a charge phase with nobody to charge",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 0, phases: [charge, combat]}\n",
-			"t.yaml:3:160: charge: the target starts in combat with the attacker (distance: 0) at every point, and an engaged unit declares no charge, so this phase charges nobody; remove it, or give a distance to charge from"},
+			"t.yaml:3:160: charge: the target starts in combat with the attacker (distance: 0) at every point, and an engaged unit declares no charge, so this phase, the first, charges nobody; remove it, or give a distance to charge from"},
 		{"a shooting phase with nothing to shoot",
 			"battle: {attacker: {name: A, " + rat + "}, target: {name: B, " + rat + "}, distance: 6, phases: [charge, shooting, combat]}\n",
 			"t.yaml:3:168: shooting: the attacker has no missile weapon and no Zzzzap!, so nothing shoots in this phase; remove it"},
