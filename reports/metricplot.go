@@ -84,21 +84,25 @@ func metricFigures(r *sim.Report, metric string, es []sim.Estimate, stop func() 
 		figs = append(figs, namedFigure{name: fileName(metric, part.file), caption: caption, fig: p})
 	}
 	if len(flat) > 0 {
-		left := fmt.Sprintf("no figure of %s: 0 at every point, the exact value too", strings.Join(flat, "; "))
+		left := fmt.Sprintf("no figure of %s: 0 at every point", strings.Join(flat, "; "))
 		note = strings.TrimPrefix(note+"; "+left, "; ")
 	}
 	return figs, note, nil
 }
 
-// zeroEverywhere reports whether every estimate is 0 at every point it
-// has trials at, with an exact value, where there is one, of 0 too.
+// zeroEverywhere reports whether a figure of rows would hold nothing but
+// 0: every estimate 0, at some point with trials and every point that has
+// any, and no exact value above 0 (where there is one, it is 0 too, and
+// the tables leave such rows out: the same rows).
 func zeroEverywhere(rows []sim.Estimate) bool {
+	tried := false
 	for _, e := range rows {
 		if e.Trials > 0 && e.Value != 0 || e.HasExact && e.Exact != 0 {
 			return false
 		}
+		tried = tried || e.Trials > 0
 	}
-	return len(rows) > 0
+	return tried
 }
 
 // chooseFigure picks how a metric is drawn, and the parameters that stay

@@ -233,7 +233,12 @@ func (f *runFlags) write(stop context.Context, stdout, stderr io.Writer, o outpu
 		for _, n := range plots.Notes {
 			fmt.Fprintln(stderr, "simulate: note:", n)
 		}
-		fmt.Fprintf(stderr, "simulate: wrote %s in %s\n", plotFiles(len(plots.Files)), visible(f.plotDir))
+		if len(plots.Files) == 0 {
+			// Every figure held nothing but 0, which is not drawn.
+			fmt.Fprintf(stderr, "simulate: wrote no plot files, and made no folder %s (the notes above say why)\n", visible(f.plotDir))
+		} else {
+			fmt.Fprintf(stderr, "simulate: wrote %s in %s\n", plotFiles(len(plots.Files)), visible(f.plotDir))
+		}
 	}
 	switch {
 	case f.report == "":

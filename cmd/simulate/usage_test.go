@@ -424,3 +424,20 @@ func TestCompareOtherRulesets(t *testing.T) {
 		t.Errorf("compare across rulesets: %v; want %q", err, want)
 	}
 }
+
+// TestPlotsAllZero: where every figure would hold nothing but 0 (no unit
+// of impact-hits is ever destroyed or caught), --plot writes no file, makes
+// no folder, and says so after the notes that name the figures.
+func TestPlotsAllZero(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "plots")
+	_, stderr, err := runCLI(t, "run", "impact-hits", "--trials", "1000", "--metrics", "destroyed,caught", "--plot", dir, "--progress", "never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "note: no figure of destroyed: 0 at every point") || !strings.Contains(stderr, "wrote no plot files, and made no folder "+dir) {
+		t.Errorf("stderr %q", stderr)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the plot folder: %v, want none", err)
+	}
+}
