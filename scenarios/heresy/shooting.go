@@ -197,6 +197,7 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 	q.checkReactions(d)
 	q.checkUnread(d)
 	q.checkMoved(d)
+	q.checkMelta(d)
 	refuseSweptPrice(d, q.target, "target", "firer")
 	return q.compile
 }
@@ -328,7 +329,40 @@ func (q *shootingSpec) checkMoved(d *scenarios.Decoder) {
 			}
 		}
 	}
-	d.Errorf(q.movedAt, "moved: no weapon of the firer is Heavy or Ordnance at any point, the only types moving changes (a weapon with no type fires whatever its unit did); give the weapons their types as printed, such as type: Heavy 1, or remove moved")
+	typeless := false
+	for _, u := range q.firer.Values() {
+		for _, w := range u.weapons {
+			typeless = typeless || w.typ == rules.Untyped
+		}
+	}
+	if typeless {
+		d.Errorf(q.movedAt, "moved: no weapon of the firer is Heavy or Ordnance at any point, the only types moving changes (a weapon with no type fires whatever its unit did); give the weapons their types as printed, such as type: Heavy 1, or remove moved")
+		return
+	}
+	d.Errorf(q.movedAt, "moved: no weapon of the firer is Heavy or Ordnance at any point, the only types moving changes (Assault, Rapid Fire, Pistol and Destroyer weapons fire alike after moving); remove moved")
+}
+
+// checkMelta refuses Armourbane (Melta) on a weapon of either unit, at
+// the first such weapon, where it could meet a Dreadnought or Automata
+// (its re-roll's targets) and the question gives no distance: half range
+// takes one, so the rule would be read for nothing.
+func (q *shootingSpec) checkMelta(d *scenarios.Decoder) {
+	if slices.ContainsFunc(q.distance.Values(), func(v int) bool { return v > 0 }) {
+		return
+	}
+	for _, pair := range [][2]scenarios.Param[*unitSpec]{{q.firer, q.target}, {q.target, q.firer}} {
+		if !slices.ContainsFunc(pair[1].Values(), (*unitSpec).armourbaneTarget) {
+			continue
+		}
+		for _, u := range pair[0].Values() {
+			for _, w := range u.weapons {
+				if at, ok := w.melta(); ok {
+					d.Errorf(at, "weapon %q: Armourbane (Melta) works at half the weapon's range or less, and the question gives no distance to tell; add distance, such as distance: 6", w.name)
+					return
+				}
+			}
+		}
+	}
 }
 
 // checkStupefy reports a Stupefied policy for a target that cannot become

@@ -131,6 +131,26 @@ func (w *weaponSpec) markers() (blasts map[string]bool, template bool) {
 	return blasts, template
 }
 
+// melta reports whether the weapon has Armourbane (Melta) at some point
+// of its sweeps, and where it is written.
+func (w *weaponSpec) melta() (*scenarios.Node, bool) {
+	for _, rp := range w.rules {
+		for _, c := range rp.Values() {
+			var rw rules.Weapon
+			if c.On && rw.Apply(c.Rule) == nil && rw.Armourbane == rules.ArmourbaneMelta {
+				return c.Node, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// armourbaneTarget reports whether the unit is of a type Armourbane
+// re-rolls against (Dreadnought, Automata) at some point of its sweeps.
+func (s *unitSpec) armourbaneTarget() bool {
+	return s.typ.Set() && slices.ContainsFunc(s.typ.Values(), func(t rules.UnitType) bool { return t == rules.Dreadnought || t == rules.Automata })
+}
+
 // strength is a weapon's Strength as printed: a number, "User" (the
 // wielder's Strength), "+N" (the wielder's plus N) or "xN" (the
 // wielder's times N).
