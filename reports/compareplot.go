@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -98,7 +99,7 @@ func comparisonFigures(c *sim.Comparison, stop func() error) ([]namedFigure, []s
 // stays short, else how many there are (the axis names each).
 func comparedNames(c *sim.Comparison) string {
 	const longest = 60 // characters, about a line of a figure's title
-	if s := joinNames(c.Candidates); len(s) <= longest {
+	if s := joinNames(c.Candidates); utf8.RuneCountInString(s) <= longest {
 		return s
 	}
 	return fmt.Sprintf("%d candidates", len(c.Candidates))

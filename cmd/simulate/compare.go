@@ -105,16 +105,13 @@ func sameScenario(ss []*scenarios.Scenario) (i, j int, ok bool) {
 	for j := range ss {
 		for i := range j {
 			a, b := ss[i], ss[j]
-			switch {
-			case a.File == stdinName || b.File == stdinName:
-			case !a.FromFile && !b.FromFile:
-				if a.File == b.File {
-					return i, j, true
-				}
-			case a.FromFile && b.FromFile:
-				if a.File == b.File {
-					return i, j, true
-				}
+			if a.File == stdinName || b.File == stdinName || a.FromFile != b.FromFile {
+				continue
+			}
+			if a.File == b.File {
+				return i, j, true
+			}
+			if a.FromFile {
 				fa, erra := os.Stat(a.File)
 				fb, errb := os.Stat(b.File)
 				if erra == nil && errb == nil && os.SameFile(fa, fb) {

@@ -400,18 +400,22 @@ func TestCompareSameFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Symlink(a, linked); err != nil {
-		t.Skip("no symbolic links here:", err)
+	if _, stderr, err := runCLI(t, "compare", a, copied, "--check"); err != nil {
+		t.Errorf("compare a file and its copy: %v (%s)", err, stderr)
 	}
-	for _, second := range []string{a, filepath.Join(dir, ".", "a.yaml"), linked} {
+	// Not filepath.Join, which would clean the "./" away.
+	seconds := []string{a, dir + string(filepath.Separator) + "." + string(filepath.Separator) + "a.yaml"}
+	if err := os.Symlink(a, linked); err == nil {
+		seconds = append(seconds, linked)
+	} else {
+		t.Log("no symbolic links here:", err)
+	}
+	for _, second := range seconds {
 		_, _, err := runCLI(t, "compare", a, second, "--check")
 		var stderr bytes.Buffer
 		if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "are the same scenario") {
 			t.Errorf("compare %s %s: exit %d, stderr %q; want exit %d, the same scenario", a, second, code, stderr.String(), exitUsage)
 		}
-	}
-	if _, stderr, err := runCLI(t, "compare", a, copied, "--check"); err != nil {
-		t.Errorf("compare a file and its copy: %v (%s)", err, stderr)
 	}
 }
 
