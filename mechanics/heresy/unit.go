@@ -29,6 +29,10 @@ type Profile struct {
 	// SentryProtocols: the unit must shoot the closest visible enemy unit
 	// (see ClosestTarget).
 	SentryProtocols bool
+	// Type is the unit type as printed; only Armourbane reads it (its
+	// re-roll against Dreadnoughts and Automata). Beside the flags, where
+	// it takes no room of its own: a trial copies units.
+	Type UnitType
 
 	// Bulky is X of Bulky (X); 0 or 1 for an ordinary model.
 	Bulky int
@@ -42,10 +46,6 @@ type Profile struct {
 	// FuriousCharge is X of Furious Charge (X): +X Strength on a turn the
 	// model charged, unless the charge was Disordered; 0 for none.
 	FuriousCharge int
-
-	// Type is the unit type as printed; only Armourbane reads it (its
-	// re-roll against Dreadnoughts and Automata).
-	Type UnitType
 }
 
 // UnitType is a unit's type as its datasheet prints it, among those a
