@@ -177,6 +177,8 @@ func TestErrors(t *testing.T) {
 		{"unknown key", shoot(bolters, "{"+reveller+", Tougness: 4}", ""),
 			`t.yaml:5:100: unknown key "Tougness" in a unit; expected one of: name, models, WS, BS, S, T, W, I, A, Ld, Sv, Inv, type, rules, points, weapons, cover`},
 		{"key case", shoot(bolters, "{name: R, models: 5, ws: 4}", ""), `t.yaml:5:32: unknown key "ws" in a unit; did you mean "WS"?`},
+		{"out of range everywhere", shoot("{name: B, models: 5, "+marine+", weapons: [{name: bolter, type: Rapid Fire, range: 24, S: 4, AP: 5}, {name: flamer, type: Assault 1, range: Template, S: 4, AP: 5}]}", target, "  distance: [30, 36]\n"),
+			`t.yaml:6:13: distance: the target is 30" away or more at every point, beyond every weapon of the firer (the farthest reaches 24"), so the attack fires nothing; bring the distance within range`},
 		{"moved with nothing Heavy", shoot(bolters, target, "  moved: [false, true]\n"),
 			`t.yaml:6:10: moved: no weapon of the firer is Heavy or Ordnance at any point, the only types moving changes (a weapon with no type fires whatever its unit did); give the weapons their types`},
 		{"moved with Rapid Fire only", shoot("{name: B, models: 5, "+marine+", weapons: [{name: bolter, type: Rapid Fire, range: 24, S: 4, AP: 5}]}", target, "  moved: true\n"),

@@ -159,6 +159,7 @@ type shootingSpec struct {
 	pinning, moved scenarios.Param[bool]
 	movedAt        *scenarios.Node
 	distance       scenarios.Param[int]
+	distanceAt     *scenarios.Node
 	opts           *optionValues
 	grid           *gridSpec
 }
@@ -173,6 +174,7 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 		{Key: "firer", Required: true, Decode: func(n *scenarios.Node) { q.firer = unitParam(d, n, "firer", roleFirer) }},
 		{Key: "target", Required: true, Decode: func(n *scenarios.Node) { q.target = unitParam(d, n, "target", roleTarget) }},
 		{Key: "distance", Decode: func(n *scenarios.Node) {
+			q.distanceAt = n
 			q.distance = scenarios.Sweep(d, n, "distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance (inches)", 1, 240) }, scenarios.Identity)
 		}},
 		{Key: "moved", Decode: func(n *scenarios.Node) {
@@ -198,6 +200,7 @@ func decodeShooting(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
 	q.checkUnread(d)
 	q.checkMoved(d)
 	q.checkMelta(d)
+	q.checkInRange(d)
 	refuseSweptPrice(d, q.target, "target", "firer")
 	return q.compile
 }
@@ -340,6 +343,37 @@ func (q *shootingSpec) checkMoved(d *scenarios.Decoder) {
 		return
 	}
 	d.Errorf(q.movedAt, "moved: no weapon of the firer is Heavy or Ordnance at any point, the only types moving changes (Assault, Rapid Fire, Pistol and Destroyer weapons fire alike after moving); remove moved")
+}
+
+// checkInRange refuses a distance beyond the reach of every weapon of the
+// firer at every point: the attack would fire nothing, and every count of
+// it read 0. A weapon without a range reaches any distance; a Template,
+// its template's.
+func (q *shootingSpec) checkInRange(d *scenarios.Decoder) {
+	if q.distanceAt == nil || !q.distance.Set() {
+		return
+	}
+	nearest := slices.Min(q.distance.Values())
+	farthest := 0
+	for _, u := range q.firer.Values() {
+		if d.FailedWithin(u.node) {
+			return // a weapon that could not be read may reach
+		}
+		for _, w := range u.weapons {
+			_, template := w.markers()
+			switch {
+			case template:
+				farthest = max(farthest, rules.TemplateReach)
+			case w.rng == 0:
+				return // no range: never out of it
+			default:
+				farthest = max(farthest, w.rng)
+			}
+		}
+	}
+	if farthest > 0 && nearest > farthest {
+		d.Errorf(q.distanceAt, "distance: the target is %d\" away or more at every point, beyond every weapon of the firer (the farthest reaches %d\"), so the attack fires nothing; bring the distance within range", nearest, farthest)
+	}
 }
 
 // checkMelta refuses Armourbane (Melta) on a weapon of either unit, at
