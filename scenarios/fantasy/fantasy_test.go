@@ -1609,15 +1609,7 @@ func TestChargeAfterCombatFromContact(t *testing.T) {
 		"  attacker: {name: K, models: 10, width: 5, troop: Cavalry, profile: M7 WS4 S4 T3 W1 I3 A1 Ld8, armour: 2+}\n" +
 		"  target: {name: R, models: 12, width: 4, profile: M5 WS3 S3 T3 W1 I4 A1 Ld5}\n" +
 		"  distance: 0\n  phases: [combat, charge, combat]\n  options: {pursue: false}\n"
-	s, err := registry.Parse("t.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := sim.RunAll(context.Background(), s.Models, sim.Config{Trials: 20_000, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range s.Results(run) {
+	for _, e := range runFantasy(t, src, 20_000, 3) {
 		if e.Metric == "charge_success" && e.Value > 0 {
 			return
 		}
