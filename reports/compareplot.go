@@ -63,14 +63,13 @@ func comparisonFigures(c *sim.Comparison, stop func() error) ([]namedFigure, []s
 			notes = append(notes, fmt.Sprintf("only the first %d of %d metrics were plotted; the tables hold them all", MaxComparisonPlots, len(groups)))
 			break
 		}
-		n := (len(m.rows) + MaxComparisonPoints - 1) / MaxComparisonPoints
-		size := (len(m.rows) + n - 1) / n
-		for start := 0; start < len(m.rows); start += size {
+		parts := comparisonParts(m.rows)
+		for _, pr := range parts {
+			start, end := pr[0], pr[1]
 			part := m
-			part.rows = m.rows[start:min(start+size, len(m.rows))]
+			part.rows = m.rows[start:end]
 			name, title := "compare_"+m.metric, words(comparedTitle(m.metric, c))
-			if n > 1 {
-				end := start + len(part.rows)
+			if len(parts) > 1 {
 				// Zero-padded to the widest, so that a folder lists the
 				// parts in order (points=001..023 before 116..138).
 				w := len(strconv.Itoa(len(m.rows)))
@@ -103,6 +102,53 @@ func comparedNames(c *sim.Comparison) string {
 		return s
 	}
 	return fmt.Sprintf("%d candidates", len(c.Candidates))
+}
+
+// comparisonParts cuts a metric's rows into the figures that draw them,
+// as [start, end) ranges, none of more than MaxComparisonPoints rows.
+// Rows that share their outermost parameter's value (a comparison of
+// 3D6 and 4D6 over 30 distances) stay together where they fit in one
+// figure, and a run of them too long for one is cut into parts of about
+// equal size, so that no figure holds the end of one value and the start
+// of the next; small runs share a figure while they fit. Rows of one
+// parameter are cut into parts of about equal size.
+func comparisonParts(rows []sim.ComparisonRow) [][2]int {
+	even := func(start, end int) [][2]int {
+		n := (end - start + MaxComparisonPoints - 1) / MaxComparisonPoints
+		size := (end - start + n - 1) / n
+		var out [][2]int
+		for i := start; i < end; i += size {
+			out = append(out, [2]int{i, min(i+size, end)})
+		}
+		return out
+	}
+	if len(rows) <= MaxComparisonPoints {
+		return [][2]int{{0, len(rows)}}
+	}
+	// Runs of one outer value.
+	var runs [][2]int
+	for i := range rows {
+		if i == 0 || len(rows[i].Params) < 2 || rows[i].Params[0] != rows[i-1].Params[0] {
+			runs = append(runs, [2]int{i, i + 1})
+		} else {
+			runs[len(runs)-1][1] = i + 1
+		}
+	}
+	if len(runs) == len(rows) {
+		return even(0, len(rows))
+	}
+	var out [][2]int
+	lastWhole := false // the last figure holds whole runs only
+	for _, r := range runs {
+		whole := r[1]-r[0] <= MaxComparisonPoints
+		if k := len(out) - 1; whole && lastWhole && r[1]-out[k][0] <= MaxComparisonPoints {
+			out[k][1] = r[1] // a whole small run joins whole runs before it
+			continue
+		}
+		out = append(out, even(r[0], r[1])...)
+		lastWhole = whole
+	}
+	return out
 }
 
 // errPoints are points with asymmetric vertical errors, as

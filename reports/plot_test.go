@@ -1057,3 +1057,38 @@ func TestValueWords(t *testing.T) {
 		t.Errorf("labelWords: %q", got)
 	}
 }
+
+// TestComparisonPartsByOuterValue: a comparison past MaxComparisonPoints
+// (24) points is cut where its outer parameter's value changes: 3D6 and
+// 4D6 over 30 distances each (60 rows) make four figures of 15, each of
+// one dice; nine runs of 3 (27 rows) make a figure of the first eight runs
+// (24 rows) and one of the last; one parameter of 29 values, two of about
+// equal size.
+func TestComparisonPartsByOuterValue(t *testing.T) {
+	rows := func(outer, inner int) []sim.ComparisonRow {
+		var out []sim.ComparisonRow
+		for o := range outer {
+			for i := range inner {
+				ps := []sim.Param{{Name: "dice", Value: o}, {Name: "distance", Value: i + 1}}
+				if outer == 1 {
+					ps = ps[1:]
+				}
+				out = append(out, sim.ComparisonRow{Params: ps})
+			}
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		outer, inner int
+		want         [][2]int
+	}{
+		{2, 30, [][2]int{{0, 15}, {15, 30}, {30, 45}, {45, 60}}},
+		{9, 3, [][2]int{{0, 24}, {24, 27}}},
+		{1, 29, [][2]int{{0, 15}, {15, 29}}},
+		{2, 12, [][2]int{{0, 24}}},
+	} {
+		if got := comparisonParts(rows(tt.outer, tt.inner)); !slices.Equal(got, tt.want) {
+			t.Errorf("%d runs of %d: parts %v, want %v", tt.outer, tt.inner, got, tt.want)
+		}
+	}
+}
