@@ -48,8 +48,9 @@ func StageComparisonPlots(files *Files, dir string, c *sim.Comparison) (Plots, e
 
 // comparisonFigures builds a comparison's plots, with notes on what the
 // caps left out. A metric with more than MaxComparisonPoints points is
-// split into several figures of about equal size, each named by the points
-// it holds, so that no figure leaves any out. It consults stop before
+// split into several figures (comparisonParts: where its outer
+// parameter's value changes, else of about equal size), each named by the
+// points it holds, so that no figure leaves any out. It consults stop before
 // each metric and each figure.
 func comparisonFigures(c *sim.Comparison, stop func() error) ([]namedFigure, []string, error) {
 	var figs []namedFigure
