@@ -367,7 +367,16 @@ func stampFields(st sim.Stamp, workers int, partial bool) []htmlField {
 func htmlGrid(r *sim.Report, g *sim.Grid, s slice) htmlTable {
 	rows, cols := axisValues(r, g.Rows), axisValues(r, g.Cols)
 	corner, names := gridHeader(g, cols)
-	t := htmlTable{Caption: gridTitle(g, s), Corner: corner, Head: heads(names, 0)}
+	// The section's heading names the metric: the caption says what the
+	// cells are, and which slice the table holds where there are several.
+	caption := "in percent"
+	if len(s.estimates) > 0 && s.estimates[0].Kind == sim.Mean {
+		caption = "means"
+	}
+	if s.label != "" {
+		caption += ", " + labelWords(s.label)
+	}
+	t := htmlTable{Caption: caption, Corner: corner, Head: heads(names, 0)}
 	at := s.cells(g)
 	var texts [][]string // the cells as text, for dashNote
 	for _, rv := range rows {
