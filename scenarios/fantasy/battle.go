@@ -128,107 +128,120 @@ type bystander struct {
 //	  phases: [charge, shooting, combat]
 //	  options: {zzzzap_hold_fire: friends}
 func decodeBattle(d *scenarios.Decoder, n *scenarios.Node) scenarios.Compile {
-	var (
-		attacker, target scenarios.Param[*unitSpec]
-		distance         scenarios.Param[int]
-		others           []bystander
-		phases           []rules.Phase
-		chargeAt         *scenarios.Node // the charge phase listed
-		shootingAt       *scenarios.Node // the first shooting phase listed
-		combatAt         *scenarios.Node // the first combat phase listed
-		options          = map[string]scenarios.Param[optionValue]{}
-		optionAt         = map[string]*scenarios.Node{}
-	)
+	q := &battleSpec{options: map[string]scenarios.Param[optionValue]{}, optionAt: map[string]*scenarios.Node{}}
 	d.Object(n, "the battle", []scenarios.Field{
-		{Key: "attacker", Required: true, Decode: func(n *scenarios.Node) { attacker = pricedUnitParam(d, n, "attacker") }},
-		{Key: "target", Required: true, Decode: func(n *scenarios.Node) { target = unitParam(d, n, "target") }},
+		{Key: "attacker", Required: true, Decode: func(n *scenarios.Node) { q.attacker = pricedUnitParam(d, n, "attacker") }},
+		{Key: "target", Required: true, Decode: func(n *scenarios.Node) { q.target = unitParam(d, n, "target") }},
 		{Key: "distance", Required: true, Decode: func(n *scenarios.Node) {
-			distance = scenarios.Sweep(d, n, "distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance", 0, 100) }, scenarios.Identity)
+			q.distance = scenarios.Sweep(d, n, "distance", true, func(n *scenarios.Node) (int, bool) { return d.IntIn(n, "distance", 0, 100) }, scenarios.Identity)
 		}},
-		{Key: "others", Decode: func(n *scenarios.Node) { others = decodeBystanders(d, n) }},
+		{Key: "others", Decode: func(n *scenarios.Node) { q.others = decodeBystanders(d, n) }},
 		{Key: "phases", Required: true, Decode: func(n *scenarios.Node) {
-			phases = decodePhases(d, n)
-			if i := slices.Index(phases, rules.PhaseCharge); i >= 0 {
-				chargeAt = n.Items[i]
-			}
-			if i := slices.Index(phases, rules.PhaseShooting); i >= 0 {
-				shootingAt = n.Items[i]
-			}
-			if i := slices.Index(phases, rules.PhaseCombat); i >= 0 {
-				combatAt = n.Items[i]
-			}
-		}},
-		{Key: "options", Decode: func(n *scenarios.Node) { decodeBattleOptions(d, n, options, optionAt) }},
-	})
-	return func(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
-		if !attacker.Set() || !target.Set() || !distance.Set() || len(phases) == 0 {
-			return scenarios.Compiled{}
-		}
-		read := optionsRead(d, phases, optionAt)
-		type group struct {
-			b     *rules.Battle
-			exact rules.BattleExact
-		}
-		var built []group
-		work := combatBudget(scenarioCombatWork)
-		models, groupOf, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
-			if d.Stopped() {
-				return nil, false
-			}
-			b, good := buildBattle(d, pt, attacker, target, distance, others, phases, options)
-			if !good {
-				return nil, false
-			}
-			built = append(built, group{b: b, exact: work.exact(b)})
-			return newBattleModel(b), true
-		})
-		battles := make([]*rules.Battle, len(built))
-		for i, g := range built {
-			battles[i] = g.b
-		}
-		// Weighed only where every point was built, so that a unit that
-		// could not be read hides nothing the checks need; then all in one
-		// run.
-		allBuilt := ok && len(battles) > 0 // none where the reading was stopped
-		ok = ok && optionsOfRules(d, optionAt, battles, phases)
-		ok = (!allBuilt || phasesPlayed(d, battles, chargeAt, shootingAt, combatAt)) && ok
-		if !ok || !read {
-			return scenarios.Compiled{}
-		}
-		var c scenarios.Compiled
-		c.Models = models
-		pointed := slices.ContainsFunc(built, func(g group) bool { return g.b.Units[0].Points > 0 })
-		c.Grid = balanceGrid(axes, pointed)
-		if !pointed {
-			why := "points on the attacker, at some point (its card's or its own points key)"
-			c.Absent = map[string]string{"wounds_per_100_points": why, "models_killed_per_100_points": why}
-		}
-		if !slices.ContainsFunc(built, func(g group) bool { return hasFriend(g.b) }) {
-			// Zzzzap! can only wound a friend that is on the table.
-			c.Idle = append(c.Idle, recNames[recFriendlyWounds])
-		}
-		if !slices.ContainsFunc(built, func(g group) bool { return mayFlee(g.b) }) {
-			// No unit can ever take a Panic test it could fail.
-			c.Idle = append(c.Idle, recNames[recFled])
-		}
-		c.Results = func(run sim.Run) []sim.Estimate {
-			var out []sim.Estimate
-			first := true
-			axes.Each(func(pt scenarios.Point) {
-				g := groupOf(pt)
-				m := models[g].(*battleModel)
-				out = append(out, m.estimates(axes.Params(pt), run.Tallies[g], run.Completed[g], built[g].exact)...)
-				if first {
-					// Room for as many at every point as at the first, so
-					// that a large sweep's estimates are not copied at
-					// every growth.
-					first = false
-					out = slices.Grow(out, len(out)*(axes.Len()-1))
+			q.phases = decodePhases(d, n)
+			at := func(p rules.Phase) *scenarios.Node {
+				if i := slices.Index(q.phases, p); i >= 0 {
+					return n.Items[i]
 				}
-			})
-			return out
+				return nil
+			}
+			q.chargeAt, q.shootingAt, q.combatAt = at(rules.PhaseCharge), at(rules.PhaseShooting), at(rules.PhaseCombat)
+		}},
+		{Key: "options", Decode: func(n *scenarios.Node) { decodeBattleOptions(d, n, q.options, q.optionAt) }},
+	})
+	return q.compile
+}
+
+// battleSpec is a battle question as written.
+type battleSpec struct {
+	attacker, target scenarios.Param[*unitSpec]
+	distance         scenarios.Param[int]
+	others           []bystander
+	phases           []rules.Phase
+	chargeAt         *scenarios.Node // the charge phase listed
+	shootingAt       *scenarios.Node // the first shooting phase listed
+	combatAt         *scenarios.Node // the first combat phase listed
+	options          map[string]scenarios.Param[optionValue]
+	optionAt         map[string]*scenarios.Node
+}
+
+// builtBattle is the battle of one group of points, with its closed forms.
+type builtBattle struct {
+	b     *rules.Battle
+	exact rules.BattleExact
+}
+
+// compile builds the battle at every point, refuses what no point reads,
+// and says which metrics the question can report.
+func (q *battleSpec) compile(d *scenarios.Decoder, axes scenarios.Axes) scenarios.Compiled {
+	if !q.attacker.Set() || !q.target.Set() || !q.distance.Set() || len(q.phases) == 0 {
+		return scenarios.Compiled{}
+	}
+	read := optionsRead(d, q.phases, q.optionAt)
+	var built []builtBattle
+	work := combatBudget(scenarioCombatWork)
+	models, groupOf, ok := axes.Groups(func(pt scenarios.Point) (sim.Model, bool) {
+		if d.Stopped() {
+			return nil, false
 		}
-		return c
+		b, good := buildBattle(d, pt, q.attacker, q.target, q.distance, q.others, q.phases, q.options)
+		if !good {
+			return nil, false
+		}
+		built = append(built, builtBattle{b: b, exact: work.exact(b)})
+		return newBattleModel(b), true
+	})
+	battles := make([]*rules.Battle, len(built))
+	for i, g := range built {
+		battles[i] = g.b
+	}
+	// Weighed only where every point was built, so that a unit that
+	// could not be read hides nothing the checks need; then all in one
+	// run.
+	allBuilt := ok && len(battles) > 0 // none where the reading was stopped
+	ok = ok && optionsOfRules(d, q.optionAt, battles, q.phases)
+	ok = (!allBuilt || phasesPlayed(d, battles, q.chargeAt, q.shootingAt, q.combatAt)) && ok
+	if !ok || !read {
+		return scenarios.Compiled{}
+	}
+	var c scenarios.Compiled
+	c.Models = models
+	pointed := slices.ContainsFunc(built, func(g builtBattle) bool { return g.b.Units[0].Points > 0 })
+	c.Grid = balanceGrid(axes, pointed)
+	if !pointed {
+		why := "points on the attacker, at some point (its card's or its own points key)"
+		c.Absent = map[string]string{"wounds_per_100_points": why, "models_killed_per_100_points": why}
+	}
+	if !slices.ContainsFunc(built, func(g builtBattle) bool { return hasFriend(g.b) }) {
+		// Zzzzap! can only wound a friend that is on the table.
+		c.Idle = append(c.Idle, recNames[recFriendlyWounds])
+	}
+	if !slices.ContainsFunc(built, func(g builtBattle) bool { return mayFlee(g.b) }) {
+		// No unit can ever take a Panic test it could fail.
+		c.Idle = append(c.Idle, recNames[recFled])
+	}
+	c.Results = battleResults(axes, models, groupOf, built)
+	return c
+}
+
+// battleResults reads a run's tallies into estimates, point by point,
+// each beside its group's closed forms.
+func battleResults(axes scenarios.Axes, models []sim.Model, groupOf func(scenarios.Point) int, built []builtBattle) func(sim.Run) []sim.Estimate {
+	return func(run sim.Run) []sim.Estimate {
+		var out []sim.Estimate
+		first := true
+		axes.Each(func(pt scenarios.Point) {
+			g := groupOf(pt)
+			m := models[g].(*battleModel)
+			out = append(out, m.estimates(axes.Params(pt), run.Tallies[g], run.Completed[g], built[g].exact)...)
+			if first {
+				// Room for as many at every point as at the first, so
+				// that a large sweep's estimates are not copied at
+				// every growth.
+				first = false
+				out = slices.Grow(out, len(out)*(axes.Len()-1))
+			}
+		})
+		return out
 	}
 }
 
