@@ -129,7 +129,7 @@ func comparisonParts(rows []sim.ComparisonRow) [][2]int {
 	// Runs of one outer value.
 	var runs [][2]int
 	for i := range rows {
-		if i == 0 || len(rows[i].Params) < 2 || rows[i].Params[0] != rows[i-1].Params[0] {
+		if i == 0 || len(rows[i].Params) < 2 || !sameParam(rows[i].Params[0], rows[i-1].Params[0]) {
 			runs = append(runs, [2]int{i, i + 1})
 		} else {
 			runs[len(runs)-1][1] = i + 1
@@ -150,6 +150,12 @@ func comparisonParts(rows []sim.ComparisonRow) [][2]int {
 		lastWhole = whole
 	}
 	return out
+}
+
+// sameParam reports whether two parameters are one name at one value, as
+// written (a value of a kind == cannot compare is never a panic here).
+func sameParam(a, b sim.Param) bool {
+	return a.Name == b.Name && paramString(a.Value) == paramString(b.Value)
 }
 
 // errPoints are points with asymmetric vertical errors, as

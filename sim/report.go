@@ -157,17 +157,19 @@ func sameValue(a, b any) bool {
 	case nil:
 		return b == nil
 	case string:
-		y, ok := b.(string)
-		return ok && x == y
+		return sameAs(x, b)
 	case int:
-		y, ok := b.(int)
-		return ok && x == y
+		return sameAs(x, b)
 	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
+		return sameAs(x, b)
 	case float64:
-		y, ok := b.(float64)
-		return ok && x == y
+		return sameAs(x, b)
 	}
 	return false
+}
+
+// sameAs reports whether b holds a T equal to x.
+func sameAs[T comparable](x T, b any) bool {
+	y, ok := b.(T)
+	return ok && x == y
 }
