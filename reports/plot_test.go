@@ -385,10 +385,7 @@ func TestComparisonPlotsSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, f := range figs {
-		names = append(names, f.name)
-	}
+	names := figureNames(figs)
 	half := (n + 1) / 2
 	w := len(strconv.Itoa(n)) // numbers zero-padded to the widest
 	want := []string{fmt.Sprintf("compare_hits_points=%0*d..%d", w, 1, half), fmt.Sprintf("compare_hits_points=%d..%d", half+1, n)}
@@ -991,6 +988,15 @@ func TestRenderRefusesAnAxisItCannotDraw(t *testing.T) {
 // of files.
 func goOn() error { return nil }
 
+// figureNames are the file names of figs, in order.
+func figureNames(figs []namedFigure) []string {
+	var names []string
+	for _, f := range figs {
+		names = append(names, f.name)
+	}
+	return names
+}
+
 // TestNoFigureOfZeros: a part of a metric that is 0 at every point, its
 // exact value too (the attacker's wounds where nothing strikes back), is
 // not drawn, as the tables leave such rows out, and a note says so; the
@@ -1025,10 +1031,7 @@ func TestNoFigureOfZeros(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, f := range figs {
-		names = append(names, f.name)
-	}
+	names := figureNames(figs)
 	if slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "Chariot") }) ||
 		!slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "Rats") }) ||
 		!slices.Contains(names, "rare") {
