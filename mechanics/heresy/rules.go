@@ -195,7 +195,15 @@ func (w *Weapon) applyChainRule(r mechanics.Rule) error {
 	case RuleShred:
 		w.Shred = true
 	case RuleArmourbane:
-		w.Armourbane = map[string]Armourbane{"any": ArmourbaneAny, "melta": ArmourbaneMelta, "melee": ArmourbaneMelee, "ranged": ArmourbaneRanged}[r.Words]
+		w.Armourbane = ArmourbaneAny
+		switch r.Words {
+		case "melta":
+			w.Armourbane = ArmourbaneMelta
+		case "melee":
+			w.Armourbane = ArmourbaneMelee
+		case "ranged":
+			w.Armourbane = ArmourbaneRanged
+		}
 	case RuleTwinLinked:
 		w.TwinLinked = true
 	case RuleMasterCrafted:

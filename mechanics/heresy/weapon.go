@@ -287,11 +287,10 @@ func (w *Weapon) Fire(firer *Unit, s Situation) Firing {
 		f.Why = NoSnapShots
 		return f
 	}
-	if w.Type == RapidFire && s.Distance > 0 && w.Range > 0 && 2*s.Distance <= w.Range {
-		f.Rolls = 2
-	}
-	if r := w.reach(); s.Distance > 0 && r > 0 && 2*s.Distance <= r {
-		f.HalfRange = true
+	r := w.reach()
+	f.HalfRange = s.Distance > 0 && r > 0 && 2*s.Distance <= r
+	if w.Type == RapidFire && f.HalfRange && !w.Template {
+		f.Rolls = 2 // a Template's hits come from its template, not its shots
 	}
 	return f
 }
