@@ -322,6 +322,7 @@ func (q *shootingSpec) checkMoved(d *scenarios.Decoder) {
 	if q.movedAt == nil || !slices.Contains(q.moved.Values(), true) {
 		return
 	}
+	typeless := false
 	for _, u := range q.firer.Values() {
 		if d.FailedWithin(u.node) {
 			return // a weapon that could not be read may be the Heavy one
@@ -330,11 +331,6 @@ func (q *shootingSpec) checkMoved(d *scenarios.Decoder) {
 			if w.typ == rules.Heavy || w.typ == rules.Ordnance {
 				return
 			}
-		}
-	}
-	typeless := false
-	for _, u := range q.firer.Values() {
-		for _, w := range u.weapons {
 			typeless = typeless || w.typ == rules.Untyped
 		}
 	}

@@ -133,16 +133,14 @@ func (w *weaponSpec) markers() (blasts map[string]bool, template bool) {
 
 // melta reports whether the weapon has Armourbane (Melta) at some point
 // of its sweeps, and where it is written.
-func (w *weaponSpec) melta() (*scenarios.Node, bool) {
-	for _, rp := range w.rules {
-		for _, c := range rp.Values() {
-			var rw rules.Weapon
-			if c.On && rw.Apply(c.Rule) == nil && rw.Armourbane == rules.ArmourbaneMelta {
-				return c.Node, true
-			}
+func (w *weaponSpec) melta() (at *scenarios.Node, ok bool) {
+	w.applied(func(c scenarios.RuleChoice, rw rules.Weapon) bool {
+		if rw.Armourbane == rules.ArmourbaneMelta {
+			at, ok = c.Node, true
 		}
-	}
-	return nil, false
+		return !ok
+	})
+	return at, ok
 }
 
 // armourbaneTarget reports whether the unit is of a type Armourbane
@@ -325,22 +323,33 @@ func checkRules(d *scenarios.Decoder, list []scenarios.Param[scenarios.RuleChoic
 // checkMelee reports a melee weapon with a ranged weapon's rule, at any
 // value of a sweep.
 func (w *weaponSpec) checkMelee(d *scenarios.Decoder) {
+	w.applied(func(_ scenarios.RuleChoice, rw rules.Weapon) bool {
+		switch {
+		case rw.Deflagrate || rw.Blast > 0 || rw.Template || rw.GetsHot:
+			d.Errorf(w.node, "melee weapon %q: Deflagrate, Blast, Template and Gets Hot are ranged weapons' rules, not modelled in close combat", w.name)
+		case rw.Armourbane == rules.ArmourbaneMelta || rw.Armourbane == rules.ArmourbaneRanged:
+			d.Errorf(w.node, "melee weapon %q: Armourbane (Melta) and Armourbane (Ranged) are for Shooting Attacks only; write Armourbane or Armourbane (Melee)", w.name)
+		case rw.Concussive > 0:
+			// Its test is rolled for a shooting attack (concussed); an
+			// assault rolls none, so on a melee weapon it is read by
+			// nothing.
+			d.Errorf(w.node, "melee weapon %q: Concussive is rolled only for a shooting attack (the concussed metric); an assault does not model it", w.name)
+		default:
+			return true
+		}
+		return false // one problem of this kind a weapon
+	})
+}
+
+// applied calls f with each rule the weapon has at some point of its
+// sweeps (its swept values one by one), read into a Weapon of its own,
+// until f returns false. A rule its Weapon refuses, reported as it was
+// read, is skipped.
+func (w *weaponSpec) applied(f func(c scenarios.RuleChoice, rw rules.Weapon) bool) {
 	for _, rp := range w.rules {
 		for _, c := range rp.Values() {
 			var rw rules.Weapon
-			if c.On && rw.Apply(c.Rule) == nil && (rw.Deflagrate || rw.Blast > 0 || rw.Template || rw.GetsHot) {
-				d.Errorf(w.node, "melee weapon %q: Deflagrate, Blast, Template and Gets Hot are ranged weapons' rules, not modelled in close combat", w.name)
-				return
-			}
-			if c.On && rw.Apply(c.Rule) == nil && (rw.Armourbane == rules.ArmourbaneMelta || rw.Armourbane == rules.ArmourbaneRanged) {
-				d.Errorf(w.node, "melee weapon %q: Armourbane (Melta) and Armourbane (Ranged) are for Shooting Attacks only; write Armourbane or Armourbane (Melee)", w.name)
-				return
-			}
-			if c.On && rw.Apply(c.Rule) == nil && rw.Concussive > 0 {
-				// Its test is rolled for a shooting attack (concussed); an
-				// assault rolls none, so on a melee weapon it is read by
-				// nothing.
-				d.Errorf(w.node, "melee weapon %q: Concussive is rolled only for a shooting attack (the concussed metric); an assault does not model it", w.name)
+			if c.On && rw.Apply(c.Rule) == nil && !f(c, rw) {
 				return
 			}
 		}
@@ -619,22 +628,17 @@ func decodeWeapon(d *scenarios.Decoder, n *scenarios.Node, melee bool) *weaponSp
 // it could use, at any value of a sweep: (Melee), which only close combat
 // reads, and (Melta) on a weapon with no range to be within half of.
 func (w *weaponSpec) checkArmourbane(d *scenarios.Decoder, template bool) {
-	for _, rp := range w.rules {
-		for _, c := range rp.Values() {
-			var rw rules.Weapon
-			if !c.On || rw.Apply(c.Rule) != nil {
-				continue
-			}
-			switch {
-			case rw.Armourbane == rules.ArmourbaneMelee:
-				d.Errorf(c.Node, "weapon %q: Armourbane (Melee) is for close combat only, and this weapon is fired; write Armourbane or Armourbane (Ranged), or give it to the melee weapon", w.name)
-				return
-			case rw.Armourbane == rules.ArmourbaneMelta && w.rng == 0 && !template:
-				d.Errorf(c.Node, "weapon %q: Armourbane (Melta) works at half the weapon's range or less, and it has no range; add range, such as range: 12", w.name)
-				return
-			}
+	w.applied(func(c scenarios.RuleChoice, rw rules.Weapon) bool {
+		switch {
+		case rw.Armourbane == rules.ArmourbaneMelee:
+			d.Errorf(c.Node, "weapon %q: Armourbane (Melee) is for close combat only, and this weapon is fired; write Armourbane or Armourbane (Ranged), or give it to the melee weapon", w.name)
+		case rw.Armourbane == rules.ArmourbaneMelta && w.rng == 0 && !template:
+			d.Errorf(c.Node, "weapon %q: Armourbane (Melta) works at half the weapon's range or less, and it has no range; add range, such as range: 12", w.name)
+		default:
+			return true
 		}
-	}
+		return false
+	})
 }
 
 // decodeType reads a weapon's type as printed in the Type column, such as
